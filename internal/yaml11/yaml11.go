@@ -1,0 +1,171 @@
+// Package yaml11 turns go.yaml.in/yaml/v3 nodes into plain Go values the way
+// Ansible's loader reads YAML: with YAML 1.1 scalar rules, so `yes`, `no`,
+// `on` and `off` are booleans and `0755` is an octal integer.
+//
+// The values it produces are the ones every tender package shares: nil, bool,
+// int, float64, string, Unsafe, []any and map[string]any. It imports nothing
+// of tender's own, so the pure packages (inventory, playbooks) may use it.
+package yaml11
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Unsafe is a string tagged `!unsafe` in YAML. Ansible never templates such a
+// value; tender's template engine returns it verbatim.
+type Unsafe string
+
+// Error is a conversion error at a position in the YAML source.
+type Error struct {
+	Line, Col int
+	Msg       string
+}
+
+// Error implements error as "line:col: msg".
+func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+
+func errAt(n *yaml.Node, format string, args ...any) error {
+	return &Error{Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)}
+}
+
+// maxDepth bounds alias expansion so a document built of nested aliases (a
+// "billion laughs") fails instead of exhausting memory.
+const maxDepth = 10000
+
+// Value converts n (a document, mapping, sequence, scalar or alias node) into
+// a plain Go value. A nil node or an empty document is nil. Mapping keys are
+// turned into strings as Python's str() would print them; duplicate keys keep
+// the last value, as Ansible does. Merge keys (`<<`) are resolved.
+func Value(n *yaml.Node) (any, error) {
+	budget := maxDepth * 100
+	return value(n, 0, &budget)
+}
+
+func value(n *yaml.Node, depth int, budget *int) (any, error) {
+	if n == nil {
+		return nil, nil
+	}
+	*budget--
+	if depth > maxDepth || *budget < 0 {
+		return nil, errAt(n, "YAML nesting too deep (alias expansion?)")
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return value(n.Content[0], depth+1, budget)
+	case yaml.AliasNode:
+		return value(n.Alias, depth+1, budget)
+	case yaml.ScalarNode:
+		return scalarNode(n)
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, err := value(c, depth+1, budget)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		return mapping(n, depth, budget)
+	}
+	return nil, errAt(n, "unsupported YAML node kind %d", n.Kind)
+}
+
+func mapping(n *yaml.Node, depth int, budget *int) (map[string]any, error) {
+	out := make(map[string]any, len(n.Content)/2)
+	var merged []map[string]any
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			ms, err := mergeSources(v, depth, budget)
+			if err != nil {
+				return nil, err
+			}
+			merged = append(merged, ms...)
+			continue
+		}
+		key, err := Key(k)
+		if err != nil {
+			return nil, err
+		}
+		val, err := value(v, depth+1, budget)
+		if err != nil {
+			return nil, err
+		}
+		out[key] = val
+	}
+	// Explicit keys win over merged ones; earlier merge sources win over later.
+	for _, m := range merged {
+		for k, v := range m {
+			if _, ok := out[k]; !ok {
+				out[k] = v
+			}
+		}
+	}
+	return out, nil
+}
+
+func mergeSources(v *yaml.Node, depth int, budget *int) ([]map[string]any, error) {
+	target := v
+	if target.Kind == yaml.AliasNode {
+		target = target.Alias
+	}
+	var nodes []*yaml.Node
+	switch target.Kind {
+	case yaml.MappingNode:
+		nodes = []*yaml.Node{target}
+	case yaml.SequenceNode:
+		nodes = target.Content
+	default:
+		return nil, errAt(v, "merge key << needs a mapping or a list of mappings")
+	}
+	var out []map[string]any
+	for _, m := range nodes {
+		x, err := value(m, depth+1, budget)
+		if err != nil {
+			return nil, err
+		}
+		mm, ok := x.(map[string]any)
+		if !ok {
+			return nil, errAt(m, "merge key << needs a mapping or a list of mappings")
+		}
+		out = append(out, mm)
+	}
+	return out, nil
+}
+
+// Key converts a mapping key node to the string Ansible would use for it.
+// Scalars print as Python's str() prints them (`yes:` is the key "True");
+// a collection key is an error.
+func Key(k *yaml.Node) (string, error) {
+	if k.Kind == yaml.AliasNode {
+		k = k.Alias
+	}
+	if k.Kind != yaml.ScalarNode {
+		return "", errAt(k, "a mapping key must be a scalar")
+	}
+	v, err := scalarNode(k)
+	if err != nil {
+		return "", err
+	}
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case Unsafe:
+		return string(x), nil
+	case nil:
+		return "None", nil
+	case bool:
+		if x {
+			return "True", nil
+		}
+		return "False", nil
+	}
+	return fmt.Sprint(v), nil
+}

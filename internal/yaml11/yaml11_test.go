@@ -1,0 +1,111 @@
+package yaml11
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+func decode(t *testing.T, src string) any {
+	t.Helper()
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+		t.Fatalf("yaml: %v", err)
+	}
+	v, err := Value(&n)
+	if err != nil {
+		t.Fatalf("Value(%q): %v", src, err)
+	}
+	return v
+}
+
+func TestScalarYAML11(t *testing.T) {
+	cases := []struct {
+		in   string
+		want any
+	}{
+		{"yes", true}, {"No", false}, {"on", true}, {"OFF", false}, {"True", true}, {"false", false},
+		{"y", "y"}, {"n", "n"}, {"~", nil}, {"null", nil}, {"", nil},
+		{"0755", 493}, {"0o755", "0o755"}, {"08", "08"}, {"0x1F", 31}, {"0b101", 5}, {"-12", -12},
+		{"1_000", 1000}, {"1:30", 90}, {"1.5", 1.5}, {"1.", 1.0}, {"1e5", "1e5"}, {"1.0e+3", 1000.0},
+		{".5", 0.5}, {"-.inf", math.Inf(-1)}, {"2.0.1", "2.0.1"}, {"7", 7}, {"0", 0},
+		{"hello", "hello"}, {"2001-12-14", "2001-12-14"},
+	}
+	for _, c := range cases {
+		if got := Scalar(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Scalar(%q) = %#v, want %#v", c.in, got, c.want)
+		}
+	}
+	if v, ok := Scalar(".nan").(float64); !ok || !math.IsNaN(v) {
+		t.Errorf("Scalar(.nan) = %#v", Scalar(".nan"))
+	}
+}
+
+func TestValueDocument(t *testing.T) {
+	got := decode(t, `
+a: yes
+b: "yes"
+c: 'on'
+d: !!str 0755
+e: 0755
+f: !unsafe "{{ x }}"
+g: [1, two, 3.0, ~]
+h: |
+  literal yes
+base: &base {x: 1, y: 2}
+merged:
+  <<: *base
+  y: 3
+yes: key
+`)
+	want := map[string]any{
+		"a": true, "b": "yes", "c": "on", "d": "0755", "e": 493,
+		"f": Unsafe("{{ x }}"), "g": []any{1, "two", 3.0, nil}, "h": "literal yes\n",
+		"base":   map[string]any{"x": 1, "y": 2},
+		"merged": map[string]any{"x": 1, "y": 3},
+		"True":   "key",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %#v\nwant %#v", got, want)
+	}
+}
+
+func TestValueErrors(t *testing.T) {
+	for src, msg := range map[string]string{
+		"a: !!int abc\n":    `1:4: "abc" is not an integer`,
+		"a: !vault xyz\n":   "vault-encrypted values are not supported",
+		"? [1, 2]\n: x\n":   "a mapping key must be a scalar",
+		"a: !whatever 1\n":  "unknown YAML tag !whatever",
+		"a: {<<: 5}\n":      "merge key << needs a mapping",
+		"a: !!bool maybe\n": `"maybe" is not a boolean`,
+	} {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+			t.Fatalf("yaml: %v", err)
+		}
+		_, err := Value(&n)
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("Value(%q) error = %v, want it to contain %q", src, err, msg)
+		}
+	}
+}
+
+func TestAliasBomb(t *testing.T) {
+	src := "a: &a [x, x, x, x, x, x, x, x, x]\n"
+	prev := "a"
+	for i := 0; i < 9; i++ {
+		name := string(rune('b' + i))
+		src += name + ": &" + name + " [*" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + "]\n"
+		prev = name
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+		t.Skipf("yaml library refused the document itself: %v", err)
+	}
+	if _, err := Value(&n); err == nil {
+		t.Fatal("expected the alias expansion to be refused")
+	}
+}
