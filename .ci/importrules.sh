@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Checks the import rules of DESIGN.md mechanically: every package's direct
+# imports are listed with `go list` and matched against the rules below.
+# Exits non-zero and names each offending import.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mod=$(go list -m)
+
+go list -f '{{.ImportPath}}{{range .Imports}} {{.}}{{end}}' ./... | awk -v mod="$mod" '
+function ours(p) { return index(p, mod "/") == 1 || p == mod }
+function rel(p) { return substr(p, length(mod) + 2) }
+function bad(pkg, imp, why) { printf "import rule: %s imports %s: %s\n", rel(pkg), imp, why; failed = 1 }
+{
+	pkg = $1; me = rel(pkg)
+	for (i = 2; i <= NF; i++) {
+		imp = $i; r = rel(imp)
+		if (ours(imp)) {
+			if (r ~ /^cmd(\/|$)/ || r ~ /^e2e(\/|$)/) bad(pkg, r, "nothing imports cmd or e2e")
+			if (me == "inventory" || me ~ /^inventory\//) {
+				if (r != "internal/yaml11" && r !~ /^inventory(\/|$)/) bad(pkg, r, "inventory imports nothing of ours but internal/yaml11")
+			}
+			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r != "internal/yaml11") bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11")
+			if (me == "provision/transport" && r !~ /^provision\/transport(\/|$)/) bad(pkg, r, "provision/transport imports nothing of ours")
+			if (me == "internal/yaml11") bad(pkg, r, "internal/yaml11 is a leaf")
+			if (me ~ /^provision(\/|$)/ && me !~ /^provision\/transport\// && (r ~ /^provision\/transport\/(ssh|local)(\/|$)/ || r ~ /^agents\/store(\/|$)/ || r == "tasks/builtin")) bad(pkg, r, "provision gets concrete transports, the store and the built-in registry injected")
+			if (me ~ /^tasks(\/|$)/ && r == "provision") bad(pkg, r, "modules never import provision")
+		} else {
+			if (imp ~ /^github.com\/mattn\/go-sqlite3/ && me !~ /^agents\/store(\/|$)/) bad(pkg, imp, "only agents/store imports the SQLite driver")
+			if ((imp ~ /^golang.org\/x\/crypto\/ssh/ || imp ~ /^github.com\/pkg\/sftp/) && me !~ /^provision\/transport\/ssh(\/|$)/) bad(pkg, imp, "only provision/transport/ssh imports SSH and SFTP")
+		}
+	}
+}
+END { exit failed }
+'
+echo "import rules: ok"

@@ -1,0 +1,35 @@
+# tender — see README.md. `make demo` runs the main job, `make test` every test.
+GO       ?= go
+TAGS     := urfave_cli_no_docs
+VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -X main.version=$(VERSION)
+FUZZTIME ?= 20s
+
+.PHONY: build test unit lint demo fuzz clean
+
+build:
+	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/tender ./cmd/tender
+
+## test: every test the project has (lint, unit and golden tests).
+test: lint unit
+
+unit:
+	$(GO) test -tags $(TAGS) -count=1 ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files --others --exclude-standard '*.go' 2>/dev/null)); \
+	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet -tags $(TAGS) ./...
+	bash .ci/importrules.sh
+
+demo: build
+	bash e2e/demo.sh
+
+fuzz:
+	$(GO) test -run=NONE -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./playbooks/expr
+	$(GO) test -run=NONE -fuzz=FuzzTemplate -fuzztime=$(FUZZTIME) ./playbooks/expr
+	$(GO) test -run=NONE -fuzz=FuzzSplitKV -fuzztime=$(FUZZTIME) ./playbooks
+	$(GO) test -run=NONE -fuzz=FuzzINI -fuzztime=$(FUZZTIME) ./inventory
+
+clean:
+	rm -rf bin

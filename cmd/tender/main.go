@@ -1,0 +1,70 @@
+// Command tender runs Ansible-style playbooks over SSH, agentless and
+// without Python on the hosts. It is the only place that calls os.Exit.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version is stamped at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// exitError carries a process exit code out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:            "tender",
+		Usage:           "agentless provisioning over SSH with Ansible-style playbooks",
+		Version:         version,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: true,
+		// tender decides exit codes in run; the library must never exit.
+		ExitErrHandler: func(*cli.Context, error) {},
+		Commands: []*cli.Command{
+			versionCommand(),
+		},
+	}
+}
+
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print tender's version",
+		Action: func(c *cli.Context) error {
+			_, err := fmt.Fprintf(c.App.Writer, "tender %s\n", version)
+			return err
+		},
+	}
+}
+
+// run executes the app and returns the process exit code: 0 on success,
+// the code an exitError carries, 1 for any other error.
+func run(args []string, stdout, stderr io.Writer) int {
+	err := newApp(stdout, stderr).Run(args)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "ERROR: %v\n", err)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return 1
+}
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}
