@@ -1,0 +1,214 @@
+package playbooks
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// moduleAndArgs finds the task's module among the candidate keys (or in
+// action:/local_action:) and normalizes its arguments into t.Args the way
+// Ansible's ModuleArgsParser does.
+func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknown []entry, action, localAction *entry, argsNode *yaml.Node) {
+	file := sc.show(l)
+	base := l.extraArgs(file, argsNode)
+	var name string
+	var at *yaml.Node
+	var args map[string]any
+	var found []string
+	if action != nil && localAction != nil {
+		l.errs.add(file, localAction.k, "action and local_action are mutually exclusive")
+	}
+	for _, e := range []*entry{action, localAction} {
+		if e == nil {
+			continue
+		}
+		name, args = l.oldStyle(file, e.v)
+		at = e.v
+		found = append(found, name)
+		if e.key == "local_action" {
+			t.LocalAction = true
+			t.DelegateTo = "localhost"
+		}
+		if name != "" {
+			if _, ok := l.mods.known(name); !ok {
+				l.errs.add(file, e.v, "couldn't resolve module/action %q%s", name, didYouMean(name, l.mods.names))
+				return
+			}
+		}
+	}
+	for _, e := range modules {
+		found = append(found, e.key)
+		name, at = e.key, e.v
+		args = l.newStyle(file, CanonicalModule(name), e.v)
+	}
+	if len(found) > 1 {
+		l.errs.add(file, n, "conflicting action statements: %s", strings.Join(found, ", "))
+		return
+	}
+	if name == "" {
+		if len(unknown) > 0 {
+			e := unknown[0]
+			l.errs.add(file, e.k, "couldn't resolve module/action %q%s", e.key, didYouMean(e.key, append(slices.Clone(l.mods.names), keysOf(taskKeys)...)))
+		} else {
+			l.errs.add(file, n, "no module/action detected in task")
+		}
+		return
+	}
+	for _, e := range unknown {
+		l.unknownKey(file, e, "task", taskKeys)
+	}
+	t.Action = name
+	t.Module = CanonicalModule(name)
+	merged := maps.Clone(base)
+	if merged == nil {
+		merged = map[string]any{}
+	}
+	maps.Copy(merged, args)
+	if raw, ok := merged["_raw_params"].(string); ok && raw != "" && !rawParamModules[t.Module] {
+		if isTemplate(raw) {
+			delete(merged, "_raw_params")
+			merged["_variable_params"] = raw
+		} else {
+			l.errs.add(file, at, "this task %q has extra params (%q), which is only allowed in the following modules: %s",
+				name, raw, strings.Join(keysOf(rawParamModules), ", "))
+		}
+	}
+	t.Args = merged
+	switch t.Module {
+	case "import_tasks":
+		t.Kind = KindImportTasks
+	case "include_tasks", "include":
+		t.Kind = KindIncludeTasks
+	case "import_role":
+		t.Kind = KindImportRole
+	case "include_role":
+		t.Kind = KindIncludeRole
+	}
+}
+
+// extraArgs reads a task's args: keyword: a mapping, k=v text, or a
+// template naming a mapping (kept under _variable_params).
+func (l *loader) extraArgs(file string, n *yaml.Node) map[string]any {
+	if !isNode(n) {
+		return nil
+	}
+	switch v := l.value(file, n).(type) {
+	case map[string]any:
+		return v
+	case string:
+		if isTemplate(v) {
+			return map[string]any{"_variable_params": v}
+		}
+		l.errs.add(file, n, "args must be a mapping (or a template naming one), not the string %q", v)
+	default:
+		l.errs.add(file, n, "args must be a mapping, not %s", typeName(v))
+	}
+	return nil
+}
+
+// newStyle normalizes "module: value": a mapping, a k=v string (free form
+// for shell/command/raw/script), or nothing.
+func (l *loader) newStyle(file, module string, n *yaml.Node) map[string]any {
+	n = deref(n)
+	switch {
+	case n.Kind == yaml.MappingNode:
+		m, _ := l.value(file, n).(map[string]any)
+		return m
+	case !isNode(n):
+		return nil
+	case n.Kind == yaml.ScalarNode:
+		return l.kv(file, n, l.str(file, module, n), freeFormModules[module])
+	default:
+		l.errs.add(file, n, "the arguments of %s must be a mapping or a k=v string, not %s", module, kindName(n))
+		return nil
+	}
+}
+
+// oldStyle normalizes action:/local_action: — "module k=v …" or a mapping
+// with module: and the arguments.
+func (l *loader) oldStyle(file string, n *yaml.Node) (string, map[string]any) {
+	n = deref(n)
+	switch {
+	case n.Kind == yaml.ScalarNode && isNode(n):
+		s := l.str(file, "action", n)
+		words, err := SplitArgs(s)
+		if err != nil || len(words) == 0 {
+			l.errs.wrap(file, n, err, "cannot parse action %q: %v", s, errOr(err, "empty"))
+			return "", nil
+		}
+		name := strings.TrimSpace(words[0])
+		return name, l.kv(file, n, strings.Join(words[1:], " "), freeFormModules[CanonicalModule(name)])
+	case n.Kind == yaml.MappingNode:
+		m, _ := l.value(file, n).(map[string]any)
+		mod, _ := m["module"].(string)
+		if mod == "" {
+			l.errs.add(file, n, "action: a mapping needs a module: key")
+			return "", nil
+		}
+		delete(m, "module")
+		words, err := SplitArgs(mod)
+		if err != nil || len(words) == 0 {
+			l.errs.wrap(file, n, err, "cannot parse module %q", mod)
+			return "", nil
+		}
+		name := strings.TrimSpace(words[0])
+		maps.Copy(m, l.kv(file, n, strings.Join(words[1:], " "), freeFormModules[CanonicalModule(name)]))
+		return name, m
+	default:
+		l.errs.add(file, n, "action must be a string or a mapping, not %s", kindName(n))
+		return "", nil
+	}
+}
+
+// kv parses a k=v argument string, reporting a quoting error at n.
+func (l *loader) kv(file string, n *yaml.Node, s string, freeForm bool) map[string]any {
+	pairs, raw, err := ParseKV(s, freeForm)
+	if err != nil {
+		l.errs.wrap(file, n, err, "%v: %s", err, s)
+		return nil
+	}
+	m := make(map[string]any, len(pairs)+1)
+	for _, p := range pairs {
+		m[p.Key] = p.Value
+	}
+	if raw != "" {
+		m["_raw_params"] = raw
+	}
+	return m
+}
+
+func errOr(err error, s string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return s
+}
+
+// metaActions are the actions meta: takes.
+var metaActions = []string{"flush_handlers", "refresh_inventory", "noop", "clear_facts",
+	"clear_host_errors", "end_play", "end_host", "end_batch", "reset_connection", "role_complete"}
+
+// Meta returns the action of a meta: task ("flush_handlers", …), or "".
+func (t *Task) Meta() string {
+	if t.Module != "meta" {
+		return ""
+	}
+	s, _ := t.Args["_raw_params"].(string)
+	return strings.TrimSpace(s)
+}
+
+// checkTask validates what can be validated of a decoded task.
+func (l *loader) checkTask(file string, t *Task) {
+	if t.Module == "meta" {
+		if m := t.Meta(); !slices.Contains(metaActions, m) && !isTemplate(m) {
+			l.errs.add(file, nodeAt(t.Pos), "invalid meta action %q%s", m, didYouMean(m, metaActions))
+		}
+	}
+	l.checkTemplates(file, t)
+}
+
+// nodeAt makes a stand-in node for a position already computed.
+func nodeAt(p Pos) *yaml.Node { return &yaml.Node{Line: p.Line, Column: p.Col} }

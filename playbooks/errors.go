@@ -1,0 +1,101 @@
+package playbooks
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Pos is a position in a YAML file: the file's path as it was opened, and
+// the 1-based line and column of the node.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+// String formats the position as file:line:col, the form editors jump to.
+func (p Pos) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Error is one problem found while loading a playbook, at a position.
+type Error struct {
+	Pos Pos
+	Msg string
+	Err error // the underlying cause, if any (a YAML or expression error)
+}
+
+// Error returns "file:line:col: message".
+func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrorList is every problem found while loading, in the order found.
+// Load returns all of a file's errors at once rather than stopping at the
+// first one.
+type ErrorList []*Error
+
+// Error joins the errors, one per line.
+func (l ErrorList) Error() string {
+	s := make([]string, len(l))
+	for i, e := range l {
+		s[i] = e.Error()
+	}
+	return strings.Join(s, "\n")
+}
+
+// Unwrap returns the errors, so errors.As finds an *Error in the list.
+func (l ErrorList) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}
+
+// errs collects errors while decoding one or more files.
+type errs struct {
+	list ErrorList
+}
+
+func (c *errs) add(file string, n *yaml.Node, format string, args ...any) {
+	c.list = append(c.list, &Error{Pos: posOf(file, n), Msg: fmt.Sprintf(format, args...)})
+}
+
+func (c *errs) wrap(file string, n *yaml.Node, err error, format string, args ...any) {
+	c.list = append(c.list, &Error{Pos: posOf(file, n), Msg: fmt.Sprintf(format, args...), Err: err})
+}
+
+// yamlErr turns a yaml.v3 syntax error ("yaml: line 3: ...") into an *Error
+// with the line pulled out, so it reads like every other error.
+func (c *errs) yamlErr(file string, err error) {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		for _, m := range te.Errors {
+			c.list = append(c.list, &Error{Pos: Pos{File: file}, Msg: m, Err: err})
+		}
+		return
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
+	if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
+		msg = strings.TrimSpace(msg[strings.Index(msg, ":")+1:])
+		c.list = append(c.list, &Error{Pos: Pos{File: file, Line: line, Col: 1}, Msg: "YAML syntax: " + msg, Err: err})
+		return
+	}
+	c.list = append(c.list, &Error{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: "YAML syntax: " + msg, Err: err})
+}
+
+func posOf(file string, n *yaml.Node) Pos {
+	if n == nil {
+		return Pos{File: file}
+	}
+	return Pos{File: file, Line: n.Line, Col: n.Column}
+}

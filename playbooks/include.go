@@ -1,0 +1,155 @@
+package playbooks
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// includeOptions are the arguments each include/import takes besides its
+// file (for include, every other k=v is a variable of the included tasks).
+var includeOptions = map[string]map[string]bool{
+	"import_tasks":  {"file": true, "_raw_params": true},
+	"include_tasks": {"file": true, "_raw_params": true, "apply": true},
+	"import_role": {"name": true, "tasks_from": true, "vars_from": true, "defaults_from": true,
+		"handlers_from": true, "allow_duplicates": true, "rolespec_validate": true, "public": true},
+	"include_role": {"name": true, "tasks_from": true, "vars_from": true, "defaults_from": true,
+		"handlers_from": true, "allow_duplicates": true, "rolespec_validate": true, "public": true, "apply": true},
+}
+
+// include resolves an include or import task: it reads the task file or
+// role when its name is literal. Imports pass their tags on to the tasks
+// they bring; dynamic includes do not (as in Ansible, their tags and when
+// apply to the include itself).
+func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
+	file := sc.show(l)
+	at := n
+	if opts, ok := includeOptions[t.Module]; ok {
+		for _, k := range sortedKeys(t.Args) {
+			if !opts[k] {
+				l.errs.add(file, at, "invalid option for %s: %s%s", t.Module, k, didYouMean(k, keysOf(opts)))
+			}
+		}
+	} else if t.Module == "include" {
+		// Legacy include: "include: file.yml a=1" makes a and friends vars.
+		for k, v := range t.Args {
+			if k != "_raw_params" && k != "file" {
+				if t.Vars == nil {
+					t.Vars = map[string]any{}
+				}
+				t.Vars[k] = v
+			}
+		}
+	}
+	switch t.Kind {
+	case KindImportRole, KindIncludeRole:
+		l.includeRole(sc, t, n)
+		return
+	}
+	path, _ := t.Args["_raw_params"].(string)
+	if path == "" {
+		path, _ = t.Args["file"].(string)
+	}
+	path = strings.TrimSpace(path)
+	if path == "" {
+		l.errs.add(file, at, "%s needs a file name", t.Module)
+		return
+	}
+	if isTemplate(path) {
+		return // known only at run time
+	}
+	abs, ok := l.findTaskFile(sc, path)
+	if !ok {
+		l.errs.add(file, at, "could not find or access %q (searched %s)", path, strings.Join(l.showAll(l.taskFileCandidates(sc, path)), ", "))
+		return
+	}
+	t.File = l.show(abs)
+	if slices.Contains(sc.stack, abs) || len(sc.stack) > maxDepth {
+		l.errs.add(file, at, "include loop: %s includes itself", t.File)
+		return
+	}
+	top, ok := l.read(abs, file, at, "task file")
+	if !ok {
+		return
+	}
+	inner := &scope{play: sc.play, file: abs, dir: filepath.Dir(abs), role: sc.role, parent: t,
+		handler: sc.handler, tags: sc.tags, stack: append(slices.Clone(sc.stack), abs)}
+	if t.Kind == KindImportTasks {
+		inner.tags = t.EffectiveTags
+	}
+	t.Tasks = l.taskList(inner, top, "the task file")
+}
+
+// taskFileCandidates lists where Ansible looks for a relative task file:
+// beside the including file, in the role's tasks/ (or handlers/), then in
+// the playbook's directory.
+func (l *loader) taskFileCandidates(sc *scope, path string) []string {
+	if filepath.IsAbs(path) {
+		return []string{path}
+	}
+	c := []string{filepath.Join(sc.dir, path)}
+	if sc.role != nil {
+		sub := "tasks"
+		if sc.handler {
+			sub = "handlers"
+		}
+		c = append(c, filepath.Join(sc.role.Path, sub, path), filepath.Join(sc.role.Path, path))
+	}
+	c = append(c, filepath.Join(l.pbDir, path))
+	return slices.Compact(c)
+}
+
+func (l *loader) findTaskFile(sc *scope, path string) (string, bool) {
+	for _, c := range l.taskFileCandidates(sc, path) {
+		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+			return filepath.Clean(c), true
+		}
+	}
+	return "", false
+}
+
+func (l *loader) showAll(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = l.show(filepath.Clean(p))
+	}
+	return out
+}
+
+// includeRole resolves import_role/include_role: name: … with tasks_from.
+func (l *loader) includeRole(sc *scope, t *Task, n *yaml.Node) {
+	file := sc.show(l)
+	name, _ := t.Args["name"].(string)
+	if name == "" {
+		l.errs.add(file, n, "%s needs a role name (name: …)", t.Module)
+		return
+	}
+	if isTemplate(name) {
+		return
+	}
+	from := func(k string) string { s, _ := t.Args[k].(string); return s }
+	ref := &Role{Pos: t.Pos, Name: name}
+	if b, ok := t.Args["allow_duplicates"].(bool); ok {
+		ref.AllowDuplicates = b
+	}
+	tags := sc.tags
+	if t.Kind == KindImportRole {
+		tags = t.EffectiveTags
+	}
+	parent := &scope{play: sc.play, file: sc.file, dir: sc.dir, role: sc.role, parent: t, tags: tags, stack: sc.stack}
+	t.Target = l.loadRole(parent, ref, n, roleFiles{
+		tasks: from("tasks_from"), vars: from("vars_from"), defaults: from("defaults_from"), handlers: from("handlers_from"),
+	})
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

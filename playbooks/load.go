@@ -1,0 +1,230 @@
+package playbooks
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Options control Load.
+type Options struct {
+	// Modules are the canonical names of the modules the caller can run
+	// (the tasks registry's names). Nil means DefaultModules().
+	Modules []string
+	// Hosts is the host pattern for a file that is a bare list of tasks
+	// rather than plays (agent playbooks often are); "" means "all".
+	Hosts string
+	// RolesPath are more directories to look for roles in, after roles/
+	// beside the playbook and the playbook's own directory.
+	RolesPath []string
+}
+
+// maxDepth bounds nested includes and role dependencies, so a loop of
+// includes is reported instead of recursing forever.
+const maxDepth = 64
+
+// Load reads the playbook at path and everything it refers to: imported
+// playbooks, roles, imported task files, and included task files whose
+// path is literal. A file whose top level is a list of tasks (no hosts:)
+// becomes one play for opts.Hosts. Values stay raw: nothing is templated.
+//
+// On failure the error is an ErrorList holding every problem found, each
+// with file:line:col; the Playbook is then nil.
+func Load(path string, opts Options) (*Playbook, error) {
+	return load(path, opts, false)
+}
+
+// LoadTasks reads a file that is a bare list of tasks and makes it one play
+// for the hosts pattern (an agent playbook). It fails if the file holds
+// plays.
+func LoadTasks(path, hosts string, opts Options) (*Playbook, error) {
+	opts.Hosts = hosts
+	return load(path, opts, true)
+}
+
+func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	l := &loader{
+		opts:     opts,
+		mods:     newModuleSet(opts.Modules),
+		pbDir:    filepath.Dir(abs),
+		files:    map[string]*yaml.Node{},
+		names:    map[string]string{filepath.Clean(abs): path},
+		givenDir: filepath.Dir(path),
+	}
+	pb := &Playbook{Path: path, Dir: filepath.Dir(path)}
+	pb.Plays = l.playbookFile(abs, nil, "", tasksOnly, nil)
+	if len(l.errs.list) > 0 {
+		return nil, dedupe(l.errs.list)
+	}
+	return pb, nil
+}
+
+// loader holds the state of one Load.
+type loader struct {
+	opts     Options
+	mods     *moduleSet
+	errs     errs
+	pbDir    string                // the top playbook's directory (absolute)
+	givenDir string                // the same, as the caller wrote it
+	files    map[string]*yaml.Node // parsed files by absolute path (nil: failed)
+	names    map[string]string     // absolute path → path as shown in errors
+}
+
+// show returns the name of a file as errors show it: its path relative to
+// the top playbook's directory, joined to that directory as the caller
+// wrote it, so errors read the way the command line was typed.
+func (l *loader) show(abs string) string {
+	if n, ok := l.names[abs]; ok {
+		return n
+	}
+	name := abs
+	if rel, err := filepath.Rel(l.pbDir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		name = filepath.Join(l.givenDir, rel)
+	}
+	l.names[abs] = name
+	return name
+}
+
+// read parses a YAML file once and returns its top node (nil for an empty
+// file or on error, which is recorded at "from" when the file is missing).
+func (l *loader) read(abs, fromFile string, from *yaml.Node, what string) (*yaml.Node, bool) {
+	abs = filepath.Clean(abs)
+	if n, ok := l.files[abs]; ok {
+		return n, n != nil
+	}
+	l.files[abs] = nil
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		if from == nil {
+			l.errs.list = append(l.errs.list, &Error{Pos: Pos{File: l.show(abs)}, Msg: "cannot read " + what + ": " + err.Error(), Err: err})
+		} else {
+			l.errs.wrap(fromFile, from, err, "cannot read %s %s: %v", what, l.show(abs), errNotExist(err))
+		}
+		return nil, false
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if err.Error() == "EOF" {
+			l.files[abs] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
+			return l.files[abs], true
+		}
+		l.errs.yamlErr(l.show(abs), err)
+		return nil, false
+	}
+	top := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
+	if len(doc.Content) > 0 {
+		top = doc.Content[0]
+	}
+	l.files[abs] = top
+	return top, true
+}
+
+func errNotExist(err error) string {
+	if os.IsNotExist(err) {
+		return "(file not found)"
+	}
+	return err.Error()
+}
+
+// playbookFile decodes a playbook file into plays; stack guards
+// import_playbook loops.
+func (l *loader) playbookFile(abs string, from *yaml.Node, fromFile string, tasksOnly bool, stack []string) []*Play {
+	file := l.show(abs)
+	if slices.Contains(stack, abs) || len(stack) > maxDepth {
+		l.errs.add(fromFile, from, "import_playbook loop: %s imports itself", file)
+		return nil
+	}
+	top, ok := l.read(abs, fromFile, from, "playbook")
+	if !ok {
+		return nil
+	}
+	top = deref(top)
+	if top.Tag == "!!null" {
+		return nil
+	}
+	if top.Kind != yaml.SequenceNode {
+		l.errs.add(file, top, "a playbook must be a list of plays (or of tasks), not %s", kindName(top))
+		return nil
+	}
+	if tasksOnly || l.isTaskList(file, top) {
+		return []*Play{l.taskListPlay(abs, top)}
+	}
+	var plays []*Play
+	for _, item := range top.Content {
+		item = deref(item)
+		if item.Kind != yaml.MappingNode {
+			l.errs.add(file, item, "a play must be a mapping, not %s", kindName(item))
+			continue
+		}
+		if imp := l.importPlaybook(abs, item, stack); imp != nil {
+			plays = append(plays, imp...)
+			continue
+		}
+		if p := l.play(abs, item); p != nil {
+			plays = append(plays, p)
+		}
+	}
+	return plays
+}
+
+// isTaskList reports whether a top-level list holds tasks rather than
+// plays: its first mapping has neither hosts: nor import_playbook: and
+// has a key that only a task has.
+func (l *loader) isTaskList(file string, top *yaml.Node) bool {
+	for _, item := range top.Content {
+		item = deref(item)
+		if item.Kind != yaml.MappingNode {
+			return false
+		}
+		hasTaskKey := false
+		for i := 0; i+1 < len(item.Content); i += 2 {
+			k := item.Content[i].Value
+			switch {
+			case k == "hosts" || k == "import_playbook" || k == "ansible.builtin.import_playbook":
+				return false
+			case k == "block" || taskKeys[k] || len(k) > 5 && k[:5] == "with_":
+				hasTaskKey = true
+			default:
+				if _, ok := l.mods.known(k); ok {
+					hasTaskKey = true
+				}
+			}
+		}
+		return hasTaskKey
+	}
+	return false
+}
+
+// taskListPlay turns a bare list of tasks into a play for Options.Hosts.
+func (l *loader) taskListPlay(abs string, top *yaml.Node) *Play {
+	hosts := l.opts.Hosts
+	if hosts == "" {
+		hosts = "all"
+	}
+	p := &Play{Pos: posOf(l.show(abs), top), Hosts: hosts}
+	sc := &scope{play: p, file: abs, dir: filepath.Dir(abs), stack: []string{abs}}
+	p.Tasks = l.taskList(sc, top, "tasks")
+	return p
+}
+
+// dedupe drops repeated errors (a role used twice reports its errors once).
+func dedupe(list ErrorList) ErrorList {
+	seen := map[string]bool{}
+	var out ErrorList
+	for _, e := range list {
+		if k := e.Error(); !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,156 @@
+package playbooks
+
+import (
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// play decodes one play mapping. Keywords are read first and task lists
+// after, so tags written below tasks: still reach every task.
+func (l *loader) play(abs string, n *yaml.Node) *Play {
+	file := l.show(abs)
+	p := &Play{Pos: posOf(file, n)}
+	var lists []entry
+	var roles *yaml.Node
+	hasHosts := false
+	for _, e := range l.entries(file, n) {
+		if playKeys[e.key] && l.keyword(file, e, &p.Keywords) {
+			continue
+		}
+		v := e.v
+		switch e.key {
+		case "name":
+			p.Name = l.str(file, e.key, v)
+		case "hosts":
+			hasHosts = true
+			p.Hosts = strings.Join(l.strList(file, e.key, v), ",")
+		case "gather_facts":
+			p.GatherFacts = l.boolean(file, e.key, v)
+		case "gather_subset":
+			p.GatherSubset = l.value(file, v)
+		case "gather_timeout":
+			p.GatherTimeout = l.value(file, v)
+		case "fact_path":
+			p.FactPath = l.str(file, e.key, v)
+		case "vars_files":
+			switch x := l.value(file, v).(type) {
+			case []any:
+				p.VarsFiles = x
+			case string:
+				p.VarsFiles = []any{x}
+			case nil:
+			default:
+				l.errs.add(file, v, "vars_files must be a list, not %s", typeName(x))
+			}
+		case "vars_prompt":
+			p.VarsPrompt = l.value(file, v)
+		case "serial":
+			p.Serial = l.value(file, v)
+		case "max_fail_percentage":
+			p.MaxFailPercentage = l.value(file, v)
+		case "strategy":
+			p.Strategy = l.str(file, e.key, v)
+		case "order":
+			p.Order = l.str(file, e.key, v)
+		case "force_handlers":
+			p.ForceHandlers = l.boolean(file, e.key, v)
+		case "pre_tasks", "tasks", "post_tasks", "handlers":
+			lists = append(lists, e)
+		case "roles":
+			roles = v
+		default:
+			if taskKeys[e.key] || blockKeys[e.key] {
+				l.errs.add(file, e.k, "%q is not a valid attribute for a play (it belongs on a task or block)", e.key)
+				continue
+			}
+			l.unknownKey(file, e, "play", playKeys)
+		}
+	}
+	if !hasHosts {
+		l.errs.add(file, n, "the play has no hosts: a play needs hosts (or import_playbook)")
+	}
+	sc := &scope{play: p, file: abs, dir: filepath.Dir(abs), tags: p.Tags, stack: []string{abs}}
+	if roles != nil {
+		p.Roles = l.roleList(sc, roles)
+	}
+	for _, e := range lists {
+		s := *sc
+		s.handler = e.key == "handlers"
+		tasks := l.taskList(&s, e.v, e.key)
+		switch e.key {
+		case "pre_tasks":
+			p.PreTasks = tasks
+		case "tasks":
+			p.Tasks = tasks
+		case "post_tasks":
+			p.PostTasks = tasks
+		case "handlers":
+			p.Handlers = tasks
+		}
+	}
+	return p
+}
+
+// importPlaybook expands "- import_playbook: file.yml" (also the legacy
+// "- include: file.yml" at play level); it returns nil when item is not one.
+func (l *loader) importPlaybook(abs string, item *yaml.Node, stack []string) []*Play {
+	file := l.show(abs)
+	var target *entry
+	var rest []entry
+	for _, e := range l.entries(file, item) {
+		switch CanonicalModule(e.key) {
+		case "import_playbook", "include":
+			e := e
+			target = &e
+		default:
+			rest = append(rest, e)
+		}
+	}
+	if target == nil {
+		return nil
+	}
+	var kw Keywords
+	for _, e := range rest {
+		switch e.key {
+		case "vars", "tags", "when", "name":
+			if e.key != "name" {
+				l.keyword(file, e, &kw)
+			}
+		default:
+			l.errs.add(file, e.k, "%q is not a valid attribute for import_playbook", e.key)
+		}
+	}
+	path := l.str(file, target.key, target.v)
+	if isTemplate(path) {
+		l.errs.add(file, target.v, "import_playbook path %q is a template: it must be known when the playbook is read", path)
+		return nil
+	}
+	target2 := path
+	if !filepath.IsAbs(target2) {
+		target2 = filepath.Join(filepath.Dir(abs), path)
+	}
+	plays := l.playbookFile(filepath.Clean(target2), target.v, file, false, append(stack, abs))
+	for _, p := range plays {
+		// The import's vars, tags and when apply to every play it brings.
+		if kw.Vars != nil {
+			merged := map[string]any{}
+			for k, v := range kw.Vars {
+				merged[k] = v
+			}
+			for k, v := range p.Vars {
+				merged[k] = v
+			}
+			p.Vars = merged
+		}
+		p.Tags = mergeTags(kw.Tags, p.Tags)
+		p.When = append(append([]string{}, kw.When...), p.When...)
+		if len(kw.Tags) > 0 {
+			for _, t := range walkAll(p) {
+				t.EffectiveTags = mergeTags(kw.Tags, t.EffectiveTags)
+			}
+		}
+	}
+	return plays
+}

@@ -1,0 +1,235 @@
+package playbooks
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// roleFiles name the files of a role to read instead of main
+// (import_role's tasks_from, vars_from, …); "" means main.
+type roleFiles struct {
+	tasks, vars, defaults, handlers string
+}
+
+// roleList decodes a play's roles: a list of names and mappings.
+func (l *loader) roleList(sc *scope, n *yaml.Node) []*Role {
+	file := sc.show(l)
+	n = deref(n)
+	if !isNode(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		l.errs.add(file, n, "roles must be a list, not %s", kindName(n))
+		return nil
+	}
+	var out []*Role
+	for _, item := range n.Content {
+		if r := l.roleRef(sc, item); r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// roleRef decodes one role reference ("name" or {role: name, keywords,
+// params}) and loads the role.
+func (l *loader) roleRef(sc *scope, n *yaml.Node) *Role {
+	file := sc.show(l)
+	n = deref(n)
+	r := &Role{Pos: posOf(file, n)}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		r.Name = l.str(file, "role", n)
+	case yaml.MappingNode:
+		for _, e := range l.entries(file, n) {
+			switch {
+			case e.key == "role" || e.key == "name":
+				r.Name = l.str(file, e.key, e.v)
+			case roleKeys[e.key] && l.keyword(file, e, &r.Keywords):
+			default:
+				if r.Params == nil {
+					r.Params = map[string]any{}
+				}
+				r.Params[e.key] = l.value(file, e.v)
+			}
+		}
+	default:
+		l.errs.add(file, n, "a role must be a name or a mapping, not %s", kindName(n))
+		return nil
+	}
+	if r.Name == "" {
+		l.errs.add(file, n, "role definitions must contain a role name (role: or name:)")
+		return nil
+	}
+	if isTemplate(r.Name) {
+		l.errs.add(file, n, "role name %q is a template: roles: needs names known when the playbook is read", r.Name)
+		return nil
+	}
+	return l.loadRole(sc, r, n, roleFiles{})
+}
+
+// roleDirs lists where a role name is looked for: roles/ beside the
+// playbook, Options.RolesPath, beside the role that depends on it, and the
+// playbook's directory itself.
+func (l *loader) roleDirs(sc *scope) []string {
+	dirs := []string{filepath.Join(l.pbDir, "roles")}
+	dirs = append(dirs, l.opts.RolesPath...)
+	if sc.role != nil {
+		dirs = append(dirs, filepath.Dir(sc.role.Path))
+	}
+	return slices.Compact(append(dirs, l.pbDir))
+}
+
+// findRole resolves a role name to its directory.
+func (l *loader) findRole(sc *scope, name string) (string, bool) {
+	var cands []string
+	if strings.Contains(name, "/") || filepath.IsAbs(name) {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(l.pbDir, name)
+		}
+		cands = []string{p}
+	} else {
+		for _, d := range l.roleDirs(sc) {
+			cands = append(cands, filepath.Join(d, name))
+		}
+	}
+	for _, c := range cands {
+		if st, err := os.Stat(c); err == nil && st.IsDir() {
+			return filepath.Clean(c), true
+		}
+	}
+	return "", false
+}
+
+// knownRoles lists the role names found in the search directories, for
+// "did you mean".
+func (l *loader) knownRoles(sc *scope) []string {
+	var names []string
+	for _, d := range l.roleDirs(sc) {
+		ents, _ := os.ReadDir(d)
+		for _, e := range ents {
+			if e.IsDir() {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	return names
+}
+
+// loadRole finds r by name and reads its defaults, vars, tasks, handlers
+// and meta (dependencies first loaded as roles of their own).
+func (l *loader) loadRole(sc *scope, r *Role, at *yaml.Node, files roleFiles) *Role {
+	file := sc.show(l)
+	path, ok := l.findRole(sc, r.Name)
+	if !ok {
+		l.errs.add(file, at, "the role %q was not found in %s%s", r.Name,
+			strings.Join(l.showAll(l.roleDirs(sc)), ":"), didYouMean(r.Name, l.knownRoles(sc)))
+		return nil
+	}
+	r.Path = path
+	r.Parent = sc.role
+	for p := sc.role; p != nil; p = p.Parent {
+		if p.Path == path && len(p.Params) == 0 && len(r.Params) == 0 {
+			l.errs.add(file, at, "role dependency loop: %s depends on itself", r.Name)
+			return nil
+		}
+	}
+	if depth(sc.role) > maxDepth {
+		l.errs.add(file, at, "role dependencies nested too deep at %s", r.Name)
+		return nil
+	}
+	tags := mergeTags(sc.tags, r.Tags)
+	rs := &scope{play: sc.play, role: r, parent: nil, tags: tags, stack: sc.stack}
+	if top, abs := l.roleFile(r, "meta", "main", false); top != nil {
+		rs.file = abs
+		l.roleMeta(rs, top)
+	}
+	if top, abs := l.roleFile(r, "defaults", files.defaults, files.defaults != ""); top != nil {
+		r.Defaults = l.vars(l.show(abs), "defaults", top)
+	}
+	if top, abs := l.roleFile(r, "vars", files.vars, files.vars != ""); top != nil {
+		r.RoleVars = l.vars(l.show(abs), "vars", top)
+	}
+	if top, abs := l.roleFile(r, "tasks", files.tasks, files.tasks != ""); top != nil {
+		ts := *rs
+		ts.file, ts.dir, ts.parent = abs, filepath.Dir(abs), sc.parent
+		ts.stack = append(slices.Clone(sc.stack), abs)
+		r.Tasks = l.taskList(&ts, top, "tasks")
+	}
+	if top, abs := l.roleFile(r, "handlers", files.handlers, files.handlers != ""); top != nil {
+		hs := *rs
+		hs.file, hs.dir, hs.handler = abs, filepath.Dir(abs), true
+		hs.stack = append(slices.Clone(sc.stack), abs)
+		r.Handlers = l.taskList(&hs, top, "handlers")
+	}
+	return r
+}
+
+func depth(r *Role) int {
+	n := 0
+	for ; r != nil; r = r.Parent {
+		n++
+	}
+	return n
+}
+
+// roleFile reads sub/name(.yml|.yaml) of a role; a missing file is only an
+// error when it was asked for by name (tasks_from: …).
+func (l *loader) roleFile(r *Role, sub, name string, required bool) (*yaml.Node, string) {
+	if name == "" {
+		name = "main"
+	}
+	base := filepath.Join(r.Path, sub, name)
+	for _, c := range []string{base + ".yml", base + ".yaml", base} {
+		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+			top, ok := l.read(c, "", nil, "role file")
+			if !ok || !isNode(top) {
+				return nil, c
+			}
+			return top, c
+		}
+	}
+	if required {
+		l.errs.add(r.Pos.File, nodeAt(r.Pos), "role %s has no %s file %q", r.Name, sub, name)
+	}
+	return nil, ""
+}
+
+// roleMeta reads meta/main.yml: dependencies and allow_duplicates.
+func (l *loader) roleMeta(rs *scope, top *yaml.Node) {
+	file := rs.show(l)
+	r := rs.role
+	if deref(top).Kind != yaml.MappingNode {
+		l.errs.add(file, top, "meta/main.yml must be a mapping, not %s", kindName(top))
+		return
+	}
+	for _, e := range l.entries(file, top) {
+		switch e.key {
+		case "dependencies":
+			deps := deref(e.v)
+			if !isNode(deps) {
+				continue
+			}
+			if deps.Kind != yaml.SequenceNode {
+				l.errs.add(file, deps, "dependencies must be a list, not %s", kindName(deps))
+				continue
+			}
+			for _, d := range deps.Content {
+				if dep := l.roleRef(rs, d); dep != nil {
+					r.Dependencies = append(r.Dependencies, dep)
+				}
+			}
+		case "allow_duplicates":
+			r.AllowDuplicates = l.boolean(file, e.key, e.v).True()
+		case "galaxy_info", "argument_specs", "collections":
+		default:
+			l.errs.add(file, e.k, "%q is not a valid attribute for role metadata%s", e.key,
+				didYouMean(e.key, []string{"dependencies", "allow_duplicates", "galaxy_info", "argument_specs", "collections"}))
+		}
+	}
+}

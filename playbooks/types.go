@@ -1,0 +1,207 @@
+package playbooks
+
+// Playbook is a parsed playbook file: its plays in order, with every
+// import_playbook, role, import and literal include resolved.
+type Playbook struct {
+	Path  string  // the file as given to Load
+	Dir   string  // its directory: Ansible's playbook_dir
+	Plays []*Play // in order, import_playbook expanded in place
+}
+
+// Bool is a boolean keyword (become, ignore_errors, no_log, …). It is
+// either unset (inherit from the enclosing level), a literal, or a
+// template such as "{{ use_sudo }}" to evaluate at run time.
+type Bool struct {
+	Set   bool
+	Value bool   // the literal, when Expr is empty
+	Expr  string // a template string to evaluate at run time
+}
+
+// True reports whether the keyword is set to the literal true.
+func (b Bool) True() bool { return b.Set && b.Expr == "" && b.Value }
+
+// Keywords are the keywords a play, role, block and task share. An unset
+// (zero) field inherits from the enclosing level; the engine resolves
+// that, walking Task.Parent, Task.Role and the play. Values that may be
+// templates stay raw, as written.
+type Keywords struct {
+	Become       Bool
+	BecomeUser   string
+	BecomeMethod string
+	BecomeFlags  string
+	BecomeExe    string
+	RemoteUser   string
+	Connection   string
+	Port         any
+	// Environment is this level's environment: a map, or a template string
+	// naming one. Ansible merges the levels, inner keys winning.
+	Environment       any
+	NoLog             Bool
+	RunOnce           Bool
+	IgnoreErrors      Bool
+	IgnoreUnreachable Bool
+	CheckMode         Bool
+	Diff              Bool
+	AnyErrorsFatal    Bool
+	DelegateTo        string
+	DelegateFacts     Bool
+	Throttle          any
+	Timeout           any
+	ModuleDefaults    any
+	Collections       []string
+	Debugger          string
+	// Vars are this level's vars, values raw (YAML 1.1 types, templates
+	// unevaluated).
+	Vars map[string]any
+	// Tags are the tags written at this level (a comma list is split).
+	Tags []string
+	// When are the conditions written at this level; all must hold (AND).
+	// A literal boolean is kept as "True" or "False". On a play, only an
+	// import_playbook's when: sets it.
+	When []string
+	// Notify names handlers (by name or listen topic); blocks and tasks only.
+	Notify []string
+}
+
+// Play is one play of a playbook.
+type Play struct {
+	Pos  Pos
+	Name string
+	// Hosts is the host pattern; a YAML list is joined with ",".
+	Hosts string
+	Keywords
+	GatherFacts       Bool
+	GatherSubset      any
+	GatherTimeout     any
+	FactPath          string
+	VarsFiles         []any // each a path, or a list of paths (the first found)
+	VarsPrompt        any
+	Serial            any // a number, a percentage string, or a list of them
+	MaxFailPercentage any
+	Strategy          string
+	Order             string
+	ForceHandlers     Bool
+	Roles             []*Role
+	PreTasks          []*Task
+	Tasks             []*Task
+	PostTasks         []*Task
+	Handlers          []*Task
+}
+
+// Kind tells what a Task is.
+type Kind int
+
+// The kinds of task.
+const (
+	// KindModule runs a module (meta included).
+	KindModule Kind = iota
+	// KindBlock groups Block, Rescue and Always.
+	KindBlock
+	// KindImportTasks is import_tasks, resolved at load time into Tasks.
+	KindImportTasks
+	// KindIncludeTasks is include_tasks or the legacy include: dynamic.
+	// When its file is a literal path, Tasks holds the parsed file.
+	KindIncludeTasks
+	// KindImportRole is import_role, resolved at load time into Target.
+	KindImportRole
+	// KindIncludeRole is include_role: dynamic. When its name is literal,
+	// Target holds the parsed role.
+	KindIncludeRole
+)
+
+var kindNames = [...]string{"module", "block", "import_tasks", "include_tasks", "import_role", "include_role"}
+
+// String names the kind.
+func (k Kind) String() string { return kindNames[k] }
+
+// Task is a task, handler, block, or include/import, in the order written.
+type Task struct {
+	Pos  Pos
+	Kind Kind
+	Name string
+	Keywords
+	// Module is the canonical module name ("copy" for ansible.builtin.copy);
+	// for includes and imports it is "include_tasks", "import_role", …
+	Module string
+	// Action is the module name as written.
+	Action string
+	// Args are the module arguments, raw: k=v pairs as strings, dict values
+	// with their YAML 1.1 types, a free-form command under "_raw_params",
+	// and args: merged underneath.
+	Args map[string]any
+	// LocalAction is set for local_action: (DelegateTo is then "localhost").
+	LocalAction bool
+	Loop        *Loop
+	LoopControl *LoopControl
+	Register    string
+	ChangedWhen []string
+	FailedWhen  []string
+	Until       []string
+	Retries     any
+	Delay       any
+	Async       any
+	Poll        any
+	// Listen are the topics a handler answers to besides its name.
+	Listen []string
+
+	// Block, Rescue and Always hold a block's tasks.
+	Block, Rescue, Always []*Task
+	// File is the resolved task file of an include or import ("" when the
+	// path is a template known only at run time).
+	File string
+	// Tasks are the tasks of an imported file, or of an included file whose
+	// path is literal.
+	Tasks []*Task
+	// Target is the role of an import_role or include_role.
+	Target *Role
+
+	// Parent is the block, import or include this task sits in (nil at the
+	// top of a play's or role's list).
+	Parent *Task
+	// Role is the role this task belongs to (nil for play tasks).
+	Role *Role
+	// Handler is set for tasks of a handlers section.
+	Handler bool
+	// EffectiveTags are the task's tags and every tag inherited from its
+	// play, role, blocks and imports, sorted, without duplicates.
+	EffectiveTags []string
+}
+
+// Loop is a task's loop: loop: or with_<lookup>:.
+type Loop struct {
+	Pos Pos
+	// With is the lookup of a with_<lookup> loop ("items", "dict",
+	// "fileglob", …); empty for loop:.
+	With string
+	// Items is the raw value: a list, a template string, or a dict.
+	Items any
+}
+
+// LoopControl is a task's loop_control.
+type LoopControl struct {
+	LoopVar  string
+	IndexVar string
+	Label    any
+	Pause    any
+	Extended Bool
+}
+
+// Role is one use of a role: by a play's roles:, a dependency in
+// meta/main.yml, or an import_role/include_role task.
+type Role struct {
+	Pos  Pos    // where it is referenced
+	Name string // as referenced
+	Path string // its directory
+	// Params are the role parameters given with the reference (keys that
+	// are not keywords).
+	Params map[string]any
+	Keywords
+	Defaults        map[string]any // defaults/main.yml
+	RoleVars        map[string]any // vars/main.yml
+	Tasks           []*Task        // tasks/main.yml (or tasks_from)
+	Handlers        []*Task        // handlers/main.yml
+	Dependencies    []*Role        // meta/main.yml dependencies, in order
+	AllowDuplicates bool           // meta/main.yml allow_duplicates
+	// Parent is the role that lists this one as a dependency.
+	Parent *Role
+}

@@ -1,0 +1,162 @@
+package playbooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// DisplayName is the task's name as ansible-playbook prints it: its name
+// (or, unnamed, the module as written), prefixed "role : " inside a role.
+// Templates in the name are not evaluated here.
+func (t *Task) DisplayName() string {
+	name := t.Name
+	if name == "" {
+		name = t.Action
+		if t.Kind == KindBlock {
+			name = "block"
+		}
+	}
+	if t.Role != nil {
+		return t.Role.Name + " : " + name
+	}
+	return name
+}
+
+// Walk calls fn for each task of the list and, depth first, for every task
+// inside it: a block's block, rescue and always, an import's or literal
+// include's tasks, and the tasks of an imported or included role. It stops
+// descending into a task for which fn returns false.
+func Walk(tasks []*Task, fn func(*Task) bool) {
+	for _, t := range tasks {
+		if !fn(t) {
+			continue
+		}
+		Walk(t.Block, fn)
+		Walk(t.Rescue, fn)
+		Walk(t.Always, fn)
+		Walk(t.Tasks, fn)
+		if t.Target != nil {
+			walkRole(t.Target, fn)
+		}
+	}
+}
+
+func walkRole(r *Role, fn func(*Task) bool) {
+	for _, d := range r.Dependencies {
+		walkRole(d, fn)
+	}
+	Walk(r.Tasks, fn)
+	Walk(r.Handlers, fn)
+}
+
+// walkAll returns every task of a play, handlers and roles included.
+func walkAll(p *Play) []*Task {
+	var out []*Task
+	add := func(t *Task) bool { out = append(out, t); return true }
+	Walk(p.PreTasks, add)
+	for _, r := range p.Roles {
+		walkRole(r, add)
+	}
+	Walk(p.Tasks, add)
+	Walk(p.PostTasks, add)
+	Walk(p.Handlers, add)
+	return out
+}
+
+// RoleOrder returns the roles of the play's roles: section in the order
+// they run: each role's dependencies before it, and a role already run
+// with the same parameters left out unless it allows duplicates.
+func (p *Play) RoleOrder() []*Role {
+	var out []*Role
+	seen := map[string]bool{}
+	var visit func(r *Role)
+	visit = func(r *Role) {
+		for _, d := range r.Dependencies {
+			visit(d)
+		}
+		k := r.key()
+		if seen[k] && !r.AllowDuplicates {
+			return
+		}
+		seen[k] = true
+		out = append(out, r)
+	}
+	for _, r := range p.Roles {
+		visit(r)
+	}
+	return out
+}
+
+// key identifies a role use: the same role with the same parameters runs once.
+func (r *Role) key() string {
+	params, _ := json.Marshal(r.Params)
+	return r.Path + "\x00" + string(params)
+}
+
+// Listed is one line of a task listing.
+type Listed struct {
+	Task *Task
+	// Name is the display name ("role : task").
+	Name string
+	// Tags are the task's effective tags.
+	Tags []string
+}
+
+// ListTasks lists the play's tasks as ansible-playbook --list-tasks does:
+// pre_tasks, the roles (dependencies first, every use listed), tasks and
+// post_tasks; a block shows its block: tasks (not rescue or always), an
+// import shows the tasks it brings, and a dynamic include shows itself.
+func (p *Play) ListTasks() []Listed {
+	var out []Listed
+	var list func(ts []*Task)
+	var role func(r *Role)
+	list = func(ts []*Task) {
+		for _, t := range ts {
+			switch t.Kind {
+			case KindBlock:
+				list(t.Block)
+			case KindImportTasks:
+				list(t.Tasks)
+			case KindImportRole:
+				if t.Target != nil {
+					role(t.Target)
+				}
+			default:
+				out = append(out, Listed{Task: t, Name: t.DisplayName(), Tags: t.EffectiveTags})
+			}
+		}
+	}
+	role = func(r *Role) {
+		for _, d := range r.Dependencies {
+			role(d)
+		}
+		list(r.Tasks)
+	}
+	list(p.PreTasks)
+	for _, r := range p.Roles {
+		role(r)
+	}
+	list(p.Tasks)
+	list(p.PostTasks)
+	return out
+}
+
+// FormatListTasks prints a playbook's plays and tasks in the layout of
+// ansible-playbook --list-tasks.
+func (pb *Playbook) FormatListTasks() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nplaybook: %s\n", pb.Path)
+	for i, p := range pb.Plays {
+		name := p.Name
+		if name == "" {
+			name = p.Hosts
+		}
+		fmt.Fprintf(&b, "\n  play #%d (%s): %s\tTAGS: [%s]\n", i+1, p.Hosts, name, strings.Join(p.Tags, ", "))
+		b.WriteString("    tasks:\n")
+		for _, t := range p.ListTasks() {
+			fmt.Fprintf(&b, "      %s\tTAGS: [%s]\n", t.Name, strings.Join(t.Tags, ", "))
+		}
+	}
+	return b.String()
+}
