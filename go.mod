@@ -3,6 +3,7 @@ module github.com/tender-sh/tender
 go 1.26
 
 require (
+	al.essio.dev/pkg/shellescape v1.6.1
 	github.com/urfave/cli/v2 v2.27.7
 	go.yaml.in/yaml/v3 v3.0.6
 )

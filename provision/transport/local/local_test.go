@@ -1,0 +1,21 @@
+package local
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/transporttest"
+)
+
+func TestConformance(t *testing.T) {
+	transporttest.Run(t, transporttest.Suite{
+		Open: func(t *testing.T) transport.Conn {
+			c, err := Dialer{}.Connect(context.Background(), transport.Target{Name: "localhost"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		},
+	})
+}

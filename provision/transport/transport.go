@@ -1,0 +1,123 @@
+// Package transport is how tender reaches a host: a Conn runs POSIX sh
+// scripts on it, moves files to and from it, and opens TCP connections from
+// the host's side. The engine and the modules see only these interfaces;
+// concrete transports (ssh, local, the transporttest fake) are injected by
+// the program that builds the engine. This package imports nothing of
+// tender's own.
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+)
+
+// Conn is one open connection to one host, kept for a whole run.
+//
+// A Conn is safe for concurrent use: an implementation that multiplexes
+// scripts over one shell serializes them itself, and may open extra channels
+// for calls that arrive while one is in progress. Every method honours ctx:
+// when ctx ends, the call returns ctx's error promptly and the connection
+// stays usable for later calls, unless the transport itself broke.
+type Conn interface {
+	// Run runs cmd.Script with /bin/sh on the host and waits for it. A
+	// non-zero exit status is Result.ExitCode, not an error; an error means
+	// the script could not be started or its outcome is unknown (transport
+	// failure, ctx ended). Errors that mean the host is gone wrap
+	// ErrUnreachable.
+	Run(ctx context.Context, cmd Cmd) (Result, error)
+
+	// Put writes src to path dst on the host with the given permission
+	// bits, atomically: the data goes to a temporary file in dst's
+	// directory whose mode is set before it is renamed over dst, so dst is
+	// never seen half written. On error dst is unchanged and no temporary
+	// file is left behind.
+	Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) error
+
+	// Get copies the host's file src into dst. A missing file is an error
+	// that wraps fs.ErrNotExist.
+	Get(ctx context.Context, src string, dst io.Writer) error
+
+	// Dial opens a connection to addr from the host's side (for SSH: a
+	// direct-tcpip channel), so the host's network and firewall apply.
+	Dial(ctx context.Context, network, addr string) (net.Conn, error)
+
+	// Close closes the connection and everything opened through it.
+	Close() error
+}
+
+// Cmd is one script to run on a host.
+type Cmd struct {
+	// Script is a POSIX sh script. Every value interpolated into it must
+	// already be quoted for the shell.
+	Script string
+	// Stdin, when not nil, is the script's standard input. Without it the
+	// script reads end-of-file at once.
+	Stdin io.Reader
+	// Env is exported into the script's environment. Names must be valid
+	// shell identifiers.
+	Env map[string]string
+	// Become, when not nil, runs the script as another user.
+	Become *Become
+}
+
+// Become says how to run a script as another user, as Ansible's become
+// keywords do. Only the "sudo" method is supported today.
+type Become struct {
+	Method string // "sudo" (the default when empty)
+	User   string // the user to become; "root" when empty
+	// Password is fed to sudo on standard input, never on a command line.
+	// Empty means sudo must not ask for one (NOPASSWD or cached).
+	Password string
+}
+
+// Result is what a finished script left behind.
+type Result struct {
+	ExitCode int
+	Stdout   []byte
+	Stderr   []byte
+}
+
+// Target says where a host is and how to log in, from the inventory's
+// connection variables (ansible_host, ansible_port, ansible_user, ...).
+type Target struct {
+	Name       string   // inventory hostname, for messages
+	Host       string   // address to connect to (ansible_host or Name)
+	Port       int      // 0 means the transport's default
+	User       string   // login user; empty means the transport's default
+	Password   string   // login password, never logged
+	KeyFiles   []string // private key files to offer, in order
+	CommonArgs string   // ansible_ssh_common_args, e.g. "-o ProxyJump=bastion"
+}
+
+// Dialer opens connections. Implementations are safe for concurrent use.
+type Dialer interface {
+	// Connect opens a connection to t. A host that cannot be reached or
+	// refuses the login yields an error wrapping ErrUnreachable.
+	Connect(ctx context.Context, t Target) (Conn, error)
+}
+
+// ErrUnreachable marks errors that mean the host cannot be used at all: it
+// does not answer, refuses the login, or the connection broke. The engine
+// counts such hosts as unreachable rather than failed.
+var ErrUnreachable = errors.New("host unreachable")
+
+// Unreachable wraps err so that errors.Is(err, ErrUnreachable) holds,
+// naming the host.
+func Unreachable(host string, err error) error {
+	return &unreachableError{host: host, err: err}
+}
+
+type unreachableError struct {
+	host string
+	err  error
+}
+
+func (e *unreachableError) Error() string {
+	return fmt.Sprintf("%s: unreachable: %v", e.host, e.err)
+}
+
+func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.err} }

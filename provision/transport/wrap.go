@@ -1,0 +1,110 @@
+package transport
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strings"
+
+	"al.essio.dev/pkg/shellescape"
+)
+
+// Quote quotes s for a POSIX shell, so that any value (an item named
+// `a; rm -rf /` included) reaches the command as one literal word.
+func Quote(s string) string { return shellescape.Quote(s) }
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// Wrapped is a Cmd made ready for a plain sh: a fixed command line that
+// holds no script, no value and no secret, and the stdin that carries them.
+type Wrapped struct {
+	// Command is the command line to start (with sh -c, or as an SSH exec
+	// request). It only reads the script from stdin and runs it.
+	Command string
+	// Stdin carries, in order: the become password line (when there is
+	// one), the framed script, then the caller's own stdin.
+	Stdin io.Reader
+}
+
+// Wrap prepares cmd so that every transport runs it the same way: the
+// environment is exported, become is applied through sudo, and neither the
+// script nor any value in it appears on a command line, where other users
+// of the host could read it with ps. The script travels on stdin between
+// two lines holding a random boundary; a small reader in Command collects
+// it (sh's read builtin consumes stdin a byte at a time, so what follows
+// the script is left for the script) and evals it.
+func Wrap(cmd Cmd) (Wrapped, error) {
+	var script strings.Builder
+	keys := make([]string, 0, len(cmd.Env))
+	for k := range cmd.Env {
+		if !envName.MatchString(k) {
+			return Wrapped{}, fmt.Errorf("environment variable name %q is not a valid shell name", k)
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&script, "export %s=%s\n", k, Quote(cmd.Env[k]))
+	}
+	script.WriteString(cmd.Script)
+	if !strings.HasSuffix(cmd.Script, "\n") {
+		script.WriteByte('\n')
+	}
+
+	b := boundary()
+	reader := fmt.Sprintf(`while IFS= read -r __tender_l; do [ "$__tender_l" = %[1]s ] && break; done; `+
+		`__tender_s=; while IFS= read -r __tender_l; do [ "$__tender_l" = %[1]s ] && break; __tender_s="$__tender_s$__tender_l
+"; done; unset __tender_l; eval "$__tender_s"`, b)
+
+	var head bytes.Buffer
+	command := "/bin/sh -c " + Quote(reader)
+	if cmd.Become != nil {
+		c, err := sudoCommand(cmd.Become, reader)
+		if err != nil {
+			return Wrapped{}, err
+		}
+		command = c
+		if cmd.Become.Password != "" {
+			head.WriteString(cmd.Become.Password)
+			head.WriteByte('\n')
+		}
+	}
+	head.WriteString(b + "\n" + script.String() + b + "\n")
+	stdin := io.Reader(&head)
+	if cmd.Stdin != nil {
+		stdin = io.MultiReader(&head, cmd.Stdin)
+	}
+	return Wrapped{Command: command, Stdin: stdin}, nil
+}
+
+// sudoCommand builds the sudo command line for b. With a password, sudo
+// reads it from stdin (-S) without a prompt; without one, -n makes sudo
+// fail at once instead of waiting for a password nobody will type. A
+// password line that sudo does not ask for is skipped by the reader, which
+// looks for the boundary.
+func sudoCommand(b *Become, reader string) (string, error) {
+	if b.Method != "" && b.Method != "sudo" {
+		return "", fmt.Errorf("become method %q is not supported (only sudo)", b.Method)
+	}
+	user := b.User
+	if user == "" {
+		user = "root"
+	}
+	flags := "-n"
+	if b.Password != "" {
+		flags = "-S"
+	}
+	return fmt.Sprintf("sudo %s -p '' -H -u %s -- /bin/sh -c %s", flags, Quote(user), Quote(reader)), nil
+}
+
+func boundary() string {
+	var buf [16]byte
+	if _, err := rand.Read(buf[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error()) // never happens on Linux
+	}
+	return "__TENDER_" + hex.EncodeToString(buf[:]) + "__"
+}

@@ -1,0 +1,134 @@
+package transport
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runWrapped starts w.Command with sh as a transport would, with PATH
+// prefixed by dir (where a test may put a stand-in sudo).
+func runWrapped(t *testing.T, w Wrapped, pathDir string) (string, string, int) {
+	t.Helper()
+	c := exec.Command("/bin/sh", "-c", w.Command)
+	c.Stdin = w.Stdin
+	if pathDir != "" {
+		c.Env = append(os.Environ(), "PATH="+pathDir+":"+os.Getenv("PATH"))
+	}
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	err := c.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestWrapRunsScriptWithEnvAndStdin(t *testing.T) {
+	w, err := Wrap(Cmd{
+		Script: "echo \"$GREETING $(cat)\"\nprintf '%s\\n' \"$ODD\"\nexit 7",
+		Env:    map[string]string{"GREETING": "hello", "ODD": "a'b; rm -rf / $HOME"},
+		Stdin:  strings.NewReader("world"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(w.Command, "hello") || strings.Contains(w.Command, "GREETING") {
+		t.Fatalf("script or values leaked onto the command line: %s", w.Command)
+	}
+	out, _, code := runWrapped(t, w, "")
+	if want := "hello world\na'b; rm -rf / $HOME\n"; out != want || code != 7 {
+		t.Fatalf("got %q exit %d, want %q exit 7", out, code, want)
+	}
+}
+
+func TestWrapScriptWithoutTrailingNewlineAndBlankLines(t *testing.T) {
+	w, err := Wrap(Cmd{Script: "x=1\n\n\nif [ $x = 1 ]; then\n  echo one\nfi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _, code := runWrapped(t, w, ""); out != "one\n" || code != 0 {
+		t.Fatalf("got %q exit %d", out, code)
+	}
+}
+
+func TestWrapRejectsBadEnvName(t *testing.T) {
+	if _, err := Wrap(Cmd{Script: "true", Env: map[string]string{"A;B": "x"}}); err == nil {
+		t.Fatal("an invalid variable name must be refused")
+	}
+}
+
+// fakeSudo writes a stand-in sudo that checks tender's flags, consumes one
+// password line after -S (recording it), and runs the command as is.
+func fakeSudo(t *testing.T) (dir, log string) {
+	dir = t.TempDir()
+	log = filepath.Join(dir, "sudo.log")
+	script := `#!/bin/sh
+echo "args: $*" >> ` + log + `
+case "$1" in
+-S) IFS= read -r pw; echo "password: $pw" >> ` + log + ` ;;
+-n) ;;
+*) echo "unexpected flag $1" >&2; exit 99 ;;
+esac
+while [ "$1" != "--" ]; do shift; done
+shift
+exec "$@"
+`
+	if err := os.WriteFile(filepath.Join(dir, "sudo"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir, log
+}
+
+func TestWrapBecomePasswordOnStdinOnly(t *testing.T) {
+	dir, log := fakeSudo(t)
+	const secret = "s3cret pass"
+	w, err := Wrap(Cmd{Script: "echo as:$(cat)", Stdin: strings.NewReader("input"),
+		Become: &Become{User: "postgres", Password: secret}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(w.Command, secret) {
+		t.Fatal("the become password is on the command line")
+	}
+	out, errOut, code := runWrapped(t, w, dir)
+	if out != "as:input\n" || code != 0 {
+		t.Fatalf("got %q (stderr %q) exit %d", out, errOut, code)
+	}
+	data, _ := os.ReadFile(log)
+	if !strings.Contains(string(data), "password: "+secret) || !strings.Contains(string(data), "-S -p  -H -u postgres --") {
+		t.Fatalf("sudo did not get the password on stdin and the user: %s", data)
+	}
+}
+
+func TestWrapBecomeWithoutPassword(t *testing.T) {
+	dir, log := fakeSudo(t)
+	w, err := Wrap(Cmd{Script: "echo ok", Become: &Become{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _, code := runWrapped(t, w, dir); out != "ok\n" || code != 0 {
+		t.Fatalf("got %q exit %d", out, code)
+	}
+	if data, _ := os.ReadFile(log); !strings.Contains(string(data), "-n -p  -H -u root --") {
+		t.Fatalf("sudo flags: %s", data)
+	}
+	if _, err := Wrap(Cmd{Script: "true", Become: &Become{Method: "su"}}); err == nil {
+		t.Fatal("an unsupported become method must be refused")
+	}
+}
+
+func TestQuote(t *testing.T) {
+	for _, s := range []string{"", "plain", "a; rm -rf /", "it's", "$(id)", "`id`", "a\nb"} {
+		out, err := exec.Command("/bin/sh", "-c", "printf %s "+Quote(s)).Output()
+		if err != nil || string(out) != s {
+			t.Errorf("Quote(%q) round trip = %q, %v", s, out, err)
+		}
+	}
+}
