@@ -76,17 +76,42 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 				name, raw, strings.Join(keysOf(rawParamModules), ", "))
 		}
 	}
+	if _, ok := merged["cmd"]; ok && (t.Module == "command" || t.Module == "shell" || t.Module == "script") {
+		// cmd: is the old name of the free-form command, as Ansible treats it.
+		if raw, _ := merged["_raw_params"].(string); raw != "" {
+			l.errs.add(file, at, "the 'cmd' argument cannot be used when other raw parameters are specified")
+		} else {
+			merged["_raw_params"] = merged["cmd"]
+			delete(merged, "cmd")
+		}
+	}
 	t.Args = merged
 	switch t.Module {
 	case "import_tasks":
 		t.Kind = KindImportTasks
-	case "include_tasks", "include":
+	case "include_tasks":
 		t.Kind = KindIncludeTasks
+	case "include":
+		// Legacy include is static when its file is literal, it has no loop
+		// and no dynamic include encloses it (Ansible 2.14's rule).
+		t.Kind = KindIncludeTasks
+		if raw, _ := merged["_raw_params"].(string); !isTemplate(raw) && t.Loop == nil && allParentsStatic(sc.parent) {
+			t.Kind = KindImportTasks
+		}
 	case "import_role":
 		t.Kind = KindImportRole
 	case "include_role":
 		t.Kind = KindIncludeRole
 	}
+}
+
+func allParentsStatic(p *Task) bool {
+	for ; p != nil; p = p.Parent {
+		if p.Kind == KindIncludeTasks || p.Kind == KindIncludeRole {
+			return false
+		}
+	}
+	return true
 }
 
 // extraArgs reads a task's args: keyword: a mapping, k=v text, or a

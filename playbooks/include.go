@@ -27,6 +27,13 @@ var includeOptions = map[string]map[string]bool{
 func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 	file := sc.show(l)
 	at := n
+	if t.Loop != nil && (t.Kind == KindImportTasks || t.Kind == KindImportRole) {
+		if t.Module == "include" {
+			l.errs.add(file, at, "you cannot use 'static' on an include with a loop")
+		} else {
+			l.errs.add(file, at, "you cannot use loops on %q statements; use %q instead", t.Module, strings.Replace(t.Module, "import", "include", 1))
+		}
+	}
 	if opts, ok := includeOptions[t.Module]; ok {
 		for _, k := range sortedKeys(t.Args) {
 			if !opts[k] {
@@ -49,10 +56,14 @@ func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 		l.includeRole(sc, t, n)
 		return
 	}
-	path, _ := t.Args["_raw_params"].(string)
-	if path == "" {
-		path, _ = t.Args["file"].(string)
+	if f, ok := t.Args["file"]; ok {
+		// file: is another spelling of the free-form name, as in Ansible.
+		if raw, _ := t.Args["_raw_params"].(string); raw == "" {
+			t.Args["_raw_params"] = f
+			delete(t.Args, "file")
+		}
 	}
+	path, _ := t.Args["_raw_params"].(string)
 	path = strings.TrimSpace(path)
 	if path == "" {
 		l.errs.add(file, at, "%s needs a file name", t.Module)

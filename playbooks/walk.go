@@ -6,21 +6,21 @@ import (
 	"strings"
 )
 
-// DisplayName is the task's name as ansible-playbook prints it: its name
-// (or, unnamed, the module as written), prefixed "role : " inside a role.
-// Templates in the name are not evaluated here.
+// DisplayName is the task's name as ansible-playbook prints it: a named
+// task inside a role is "role : name"; an unnamed task is the module as
+// written, without the role (as Ansible does). Templates in the name are
+// not evaluated here.
 func (t *Task) DisplayName() string {
-	name := t.Name
-	if name == "" {
-		name = t.Action
-		if t.Kind == KindBlock {
-			name = "block"
-		}
+	switch {
+	case t.Name != "" && t.Role != nil:
+		return t.Role.Name + " : " + t.Name
+	case t.Name != "":
+		return t.Name
+	case t.Kind == KindBlock:
+		return "block"
+	default:
+		return t.Action
 	}
-	if t.Role != nil {
-		return t.Role.Name + " : " + name
-	}
-	return name
 }
 
 // Walk calls fn for each task of the list and, depth first, for every task
@@ -143,16 +143,21 @@ func (p *Play) ListTasks() []Listed {
 }
 
 // FormatListTasks prints a playbook's plays and tasks in the layout of
-// ansible-playbook --list-tasks.
-func (pb *Playbook) FormatListTasks() string {
+// ansible-playbook --list-tasks. Ansible templates a play's hosts pattern
+// before printing it; render does that here (nil prints it as written).
+func (pb *Playbook) FormatListTasks(render func(hosts string) string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nplaybook: %s\n", pb.Path)
 	for i, p := range pb.Plays {
+		hosts := p.Hosts
+		if render != nil {
+			hosts = render(hosts)
+		}
 		name := p.Name
 		if name == "" {
-			name = p.Hosts
+			name = hosts
 		}
-		fmt.Fprintf(&b, "\n  play #%d (%s): %s\tTAGS: [%s]\n", i+1, p.Hosts, name, strings.Join(p.Tags, ", "))
+		fmt.Fprintf(&b, "\n  play #%d (%s): %s\tTAGS: [%s]\n", i+1, hosts, name, strings.Join(p.Tags, ", "))
 		b.WriteString("    tasks:\n")
 		for _, t := range p.ListTasks() {
 			fmt.Fprintf(&b, "      %s\tTAGS: [%s]\n", t.Name, strings.Join(t.Tags, ", "))
