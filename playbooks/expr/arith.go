@@ -1,0 +1,190 @@
+package expr
+
+import (
+	"math"
+	"strings"
+)
+
+// maxSize bounds strings and lists built by repetition and ranges.
+const maxSize = 1 << 24
+
+func unary(op string, x any) (any, error) {
+	switch v := x.(type) {
+	case bool:
+		i := 0
+		if v {
+			i = 1
+		}
+		if op == "-" {
+			return -i, nil
+		}
+		return i, nil
+	case int:
+		if op == "-" {
+			return -v, nil
+		}
+		return v, nil
+	case float64:
+		if op == "-" {
+			return -v, nil
+		}
+		return v, nil
+	}
+	return nil, errorf("bad operand type for unary %s: '%s'", op, typeName(x))
+}
+
+func unsupported(op string, l, r any) error {
+	return errorf("unsupported operand type(s) for %s: '%s' and '%s'", op, typeName(l), typeName(r))
+}
+
+// binary implements + - * / // % ** ~ with Python's rules.
+func binary(op string, l, r any) (any, error) {
+	if op == "~" {
+		return Str(l) + Str(r), nil
+	}
+	li, lInt := integer(l)
+	ri, rInt := integer(r)
+	lf, lNum := number(l)
+	rf, rNum := number(r)
+	if lNum && rNum {
+		if lInt && rInt {
+			return intOp(op, li, ri)
+		}
+		return floatOp(op, lf, rf)
+	}
+	switch op {
+	case "+":
+		if ls, ok := text(l); ok {
+			if rs, ok := text(r); ok {
+				return ls + rs, nil
+			}
+			return nil, errorf("can only concatenate str (not \"%s\") to str", typeName(r))
+		}
+		if ll, ok := l.([]any); ok {
+			if rl, ok := r.([]any); ok {
+				out := make([]any, 0, len(ll)+len(rl))
+				return append(append(out, ll...), rl...), nil
+			}
+			return nil, errorf("can only concatenate list (not \"%s\") to list", typeName(r))
+		}
+	case "*":
+		if lInt {
+			l, r, ri, rInt = r, l, li, true
+		}
+		if rInt {
+			if ls, ok := text(l); ok {
+				if ri <= 0 {
+					return "", nil
+				}
+				if len(ls)*ri > maxSize || ri > maxSize {
+					return nil, errorf("repeated string too large")
+				}
+				return strings.Repeat(ls, ri), nil
+			}
+			if ll, ok := l.([]any); ok {
+				if ri <= 0 {
+					return []any{}, nil
+				}
+				if len(ll)*ri > maxSize || ri > maxSize {
+					return nil, errorf("repeated list too large")
+				}
+				out := make([]any, 0, len(ll)*ri)
+				for range ri {
+					out = append(out, ll...)
+				}
+				return out, nil
+			}
+		}
+	case "%":
+		if ls, ok := text(l); ok {
+			return percentFormat(ls, r)
+		}
+	}
+	return nil, unsupported(op, l, r)
+}
+
+func intOp(op string, a, b int) (any, error) {
+	switch op {
+	case "+":
+		return a + b, nil
+	case "-":
+		return a - b, nil
+	case "*":
+		return a * b, nil
+	case "/":
+		if b == 0 {
+			return nil, errorf("division by zero")
+		}
+		return float64(a) / float64(b), nil
+	case "//":
+		if b == 0 {
+			return nil, errorf("integer division or modulo by zero")
+		}
+		q := a / b
+		if (a%b != 0) && ((a < 0) != (b < 0)) {
+			q--
+		}
+		return q, nil
+	case "%":
+		if b == 0 {
+			return nil, errorf("integer division or modulo by zero")
+		}
+		m := a % b
+		if m != 0 && (m < 0) != (b < 0) {
+			m += b
+		}
+		return m, nil
+	case "**":
+		if b < 0 {
+			if a == 0 {
+				return nil, errorf("0.0 cannot be raised to a negative power")
+			}
+			return math.Pow(float64(a), float64(b)), nil
+		}
+		r := 1
+		for base, e := a, b; e > 0; e >>= 1 {
+			if e&1 == 1 {
+				r *= base
+			}
+			base *= base
+		}
+		return r, nil
+	}
+	return nil, errorf("unknown operator %s", op)
+}
+
+func floatOp(op string, a, b float64) (any, error) {
+	switch op {
+	case "+":
+		return a + b, nil
+	case "-":
+		return a - b, nil
+	case "*":
+		return a * b, nil
+	case "/":
+		if b == 0 {
+			return nil, errorf("float division by zero")
+		}
+		return a / b, nil
+	case "//":
+		if b == 0 {
+			return nil, errorf("float divmod()")
+		}
+		return math.Floor(a / b), nil
+	case "%":
+		if b == 0 {
+			return nil, errorf("float modulo")
+		}
+		m := math.Mod(a, b)
+		if m != 0 && (m < 0) != (b < 0) {
+			m += b
+		}
+		return m, nil
+	case "**":
+		if a == 0 && b < 0 {
+			return nil, errorf("0.0 cannot be raised to a negative power")
+		}
+		return math.Pow(a, b), nil
+	}
+	return nil, errorf("unknown operator %s", op)
+}

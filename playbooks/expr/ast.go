@@ -1,0 +1,87 @@
+package expr
+
+// node is one node of a parsed expression; at is its byte offset in the
+// source, used for error columns.
+type node interface{ offset() int }
+
+type base struct{ at int }
+
+func (b base) offset() int { return b.at }
+
+type (
+	litNode struct {
+		base
+		v any
+	}
+	nameNode struct {
+		base
+		name string
+	}
+	listNode struct {
+		base
+		items []node
+	}
+	dictNode struct {
+		base
+		keys, vals []node
+	}
+	attrNode struct { // x.name
+		base
+		x    node
+		name string
+	}
+	indexNode struct { // x[idx]
+		base
+		x, idx node
+	}
+	sliceNode struct { // x[lo:hi:step], any may be nil
+		base
+		x, lo, hi, step node
+	}
+	callNode struct { // fn(args) – a global function or x.method(args)
+		base
+		fn     node
+		args   []node
+		kwargs []kwarg
+	}
+	filterNode struct { // x | name(args)
+		base
+		x      node
+		name   string
+		args   []node
+		kwargs []kwarg
+	}
+	testNode struct { // x is [not] name(args)
+		base
+		x      node
+		name   string
+		args   []node
+		kwargs []kwarg
+		negate bool
+	}
+	unaryNode struct { // -x, +x, not x
+		base
+		op string
+		x  node
+	}
+	binNode struct { // arithmetic, ~, and, or
+		base
+		op   string
+		l, r node
+	}
+	cmpNode struct { // a < b <= c, chained as Python does
+		base
+		first node
+		ops   []string
+		rest  []node
+	}
+	condNode struct { // a if c else b; b may be nil (undefined)
+		base
+		a, c, b node
+	}
+)
+
+type kwarg struct {
+	name string
+	val  node
+}

@@ -1,0 +1,355 @@
+package expr
+
+import (
+	"strings"
+	"unicode"
+)
+
+func (ev *evaluator) evalCall(n *callNode) (any, error) {
+	args, err := ev.values(n.args)
+	if err != nil {
+		return nil, err
+	}
+	kwargs, err := ev.kwvalues(n.kwargs)
+	if err != nil {
+		return nil, err
+	}
+	switch fn := n.fn.(type) {
+	case *nameNode:
+		if _, defined, _ := ev.scope.Lookup(fn.name); !defined {
+			v, err := ev.global(fn.name, args, kwargs)
+			return v, ev.wrap(n, err)
+		}
+	case *attrNode:
+		recv, err := ev.value(fn.x)
+		if err != nil {
+			return nil, err
+		}
+		v, err := callMethod(recv, fn.name, args)
+		return v, ev.wrap(n, err)
+	}
+	return nil, ev.wrap(n, errorf("'%s' is not callable", pathOf(n.fn)))
+}
+
+func (ev *evaluator) global(name string, args []any, kwargs map[string]any) (any, error) {
+	switch name {
+	case "lookup":
+		return ev.lookup(args, kwargs, false)
+	case "query", "q":
+		return ev.lookup(args, kwargs, true)
+	case "range":
+		return pyRange(args)
+	case "dict":
+		out := map[string]any{}
+		if len(args) == 1 {
+			if err := dictFrom(out, args[0]); err != nil {
+				return nil, err
+			}
+		}
+		for k, v := range kwargs {
+			out[k] = v
+		}
+		return out, nil
+	}
+	return nil, &UndefinedError{Name: name, Msg: "'" + name + "' is undefined"}
+}
+
+func pyRange(args []any) (any, error) {
+	ints := make([]int, len(args))
+	for i, a := range args {
+		v, ok := integer(a)
+		if !ok {
+			return nil, errorf("'%s' object cannot be interpreted as an integer", typeName(a))
+		}
+		ints[i] = v
+	}
+	start, stop, step := 0, 0, 1
+	switch len(ints) {
+	case 1:
+		stop = ints[0]
+	case 2:
+		start, stop = ints[0], ints[1]
+	case 3:
+		start, stop, step = ints[0], ints[1], ints[2]
+	default:
+		return nil, errorf("range expected 1 to 3 arguments, got %d", len(ints))
+	}
+	if step == 0 {
+		return nil, errorf("range() arg 3 must not be zero")
+	}
+	out := []any{}
+	for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
+		if len(out) >= maxSize/16 {
+			return nil, errorf("range too large")
+		}
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+// dictFrom fills out from a dict or a list of [key, value] pairs.
+func dictFrom(out map[string]any, v any) error {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			out[k] = x
+		}
+		return nil
+	case []any:
+		for _, p := range t {
+			pair, ok := p.([]any)
+			if !ok || len(pair) != 2 {
+				return errorf("dictionary update sequence element has wrong length; 2 is required")
+			}
+			out[Str(pair[0])] = pair[1]
+		}
+		return nil
+	}
+	return errorf("'%s' object is not iterable", typeName(v))
+}
+
+// callMethod implements the Python methods of str, dict and list that
+// playbooks call (x.split(','), d.items(), …).
+func callMethod(recv any, name string, args []any) (any, error) {
+	arg := func(i int) (string, bool) {
+		if i >= len(args) {
+			return "", false
+		}
+		return text(args[i])
+	}
+	if s, ok := text(recv); ok {
+		switch name {
+		case "lower":
+			return strings.ToLower(s), nil
+		case "upper":
+			return strings.ToUpper(s), nil
+		case "strip", "lstrip", "rstrip":
+			cut := " \t\n\r\v\f"
+			if c, ok := arg(0); ok {
+				cut = c
+			}
+			switch name {
+			case "strip":
+				return strings.Trim(s, cut), nil
+			case "lstrip":
+				return strings.TrimLeft(s, cut), nil
+			}
+			return strings.TrimRight(s, cut), nil
+		case "split", "rsplit":
+			sep, _ := arg(0)
+			limit := -1
+			if len(args) > 1 {
+				if m, ok := integer(args[1]); ok {
+					limit = m
+				}
+			}
+			return pySplit(s, sep, limit, name == "rsplit")
+		case "splitlines":
+			return toList(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })), nil
+		case "startswith", "endswith":
+			var prefixes []any
+			if len(args) > 0 {
+				if l, ok := args[0].([]any); ok {
+					prefixes = l
+				} else {
+					prefixes = args[:1]
+				}
+			}
+			for _, p := range prefixes {
+				ps, _ := text(p)
+				if name == "startswith" && strings.HasPrefix(s, ps) || name == "endswith" && strings.HasSuffix(s, ps) {
+					return true, nil
+				}
+			}
+			return false, nil
+		case "replace":
+			a, _ := arg(0)
+			b, _ := arg(1)
+			n := -1
+			if len(args) > 2 {
+				n, _ = integer(args[2])
+			}
+			return strings.Replace(s, a, b, n), nil
+		case "find":
+			a, _ := arg(0)
+			return runeIndex(s, strings.Index(s, a)), nil
+		case "count":
+			a, _ := arg(0)
+			return strings.Count(s, a), nil
+		case "join":
+			if len(args) == 1 {
+				return joinValues(args[0], s)
+			}
+		case "capitalize":
+			return capitalize(s), nil
+		case "title":
+			return strings.Title(strings.ToLower(s)), //nolint:staticcheck // Python's title() has the same word rule
+				nil
+		case "isdigit":
+			return s != "" && strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) }) < 0, nil
+		case "isalpha":
+			return s != "" && strings.IndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }) < 0, nil
+		case "format":
+			return braceFormat(s, args)
+		}
+	}
+	switch t := recv.(type) {
+	case map[string]any:
+		switch name {
+		case "keys":
+			return toList(sortedKeys(t)), nil
+		case "values":
+			out := []any{}
+			for _, k := range sortedKeys(t) {
+				out = append(out, t[k])
+			}
+			return out, nil
+		case "items":
+			out := []any{}
+			for _, k := range sortedKeys(t) {
+				out = append(out, []any{k, t[k]})
+			}
+			return out, nil
+		case "get":
+			if k, ok := arg(0); ok {
+				if v, ok := t[k]; ok {
+					return v, nil
+				}
+			}
+			if len(args) > 1 {
+				return args[1], nil
+			}
+			return nil, nil
+		}
+	case []any:
+		switch name {
+		case "index":
+			for i, e := range t {
+				if len(args) > 0 && Equal(e, args[0]) {
+					return i, nil
+				}
+			}
+			return nil, errorf("value is not in list")
+		case "count":
+			c := 0
+			for _, e := range t {
+				if len(args) > 0 && Equal(e, args[0]) {
+					c++
+				}
+			}
+			return c, nil
+		}
+	}
+	return nil, errorf("'%s' object has no attribute '%s'", typeName(recv), name)
+}
+
+func runeIndex(s string, byteIdx int) int {
+	if byteIdx < 0 {
+		return -1
+	}
+	return len([]rune(s[:byteIdx]))
+}
+
+func toList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// pySplit is str.split/rsplit: no separator splits on runs of whitespace.
+func pySplit(s, sep string, limit int, fromRight bool) (any, error) {
+	if sep == "" {
+		f := strings.Fields(s)
+		if limit >= 0 && len(f) > limit+1 {
+			if fromRight {
+				// keep the last limit fields separate
+				head := strings.TrimRight(s, " \t\n\r\v\f")
+				parts := []string{}
+				for range limit {
+					i := strings.LastIndexAny(head, " \t\n\r\v\f")
+					parts = append([]string{head[i+1:]}, parts...)
+					head = strings.TrimRight(head[:i], " \t\n\r\v\f")
+				}
+				return toList(append([]string{strings.TrimLeft(head, " \t\n\r\v\f")}, parts...)), nil
+			}
+			rest := strings.TrimLeft(s, " \t\n\r\v\f")
+			parts := []string{}
+			for range limit {
+				i := strings.IndexAny(rest, " \t\n\r\v\f")
+				parts = append(parts, rest[:i])
+				rest = strings.TrimLeft(rest[i:], " \t\n\r\v\f")
+			}
+			return toList(append(parts, rest)), nil
+		}
+		return toList(f), nil
+	}
+	if fromRight && limit >= 0 {
+		parts := []string{}
+		for range limit {
+			i := strings.LastIndex(s, sep)
+			if i < 0 {
+				break
+			}
+			parts = append([]string{s[i+len(sep):]}, parts...)
+			s = s[:i]
+		}
+		return toList(append([]string{s}, parts...)), nil
+	}
+	n := -1
+	if limit >= 0 {
+		n = limit + 1
+	}
+	return toList(strings.SplitN(s, sep, n)), nil
+}
+
+// braceFormat is a small str.format: {} and {0} positional fields.
+func braceFormat(s string, args []any) (any, error) {
+	var b strings.Builder
+	next := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '{' && i+1 < len(s) && s[i+1] == '{' || c == '}' && i+1 < len(s) && s[i+1] == '}' {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		if c != '{' {
+			b.WriteByte(c)
+			continue
+		}
+		end := strings.IndexByte(s[i:], '}')
+		if end < 0 {
+			return nil, errorf("Single '{' encountered in format string")
+		}
+		field := s[i+1 : i+end]
+		idx := next
+		if field != "" {
+			v, ok := integer(mustInt(field))
+			if !ok {
+				return nil, errorf("unsupported format field '%s'", field)
+			}
+			idx = v
+		} else {
+			next++
+		}
+		if idx < 0 || idx >= len(args) {
+			return nil, errorf("Replacement index %d out of range for positional args tuple", idx)
+		}
+		b.WriteString(Str(args[idx]))
+		i += end
+	}
+	return b.String(), nil
+}
+
+func mustInt(s string) any {
+	n := 0
+	for _, c := range []byte(s) {
+		if !isDigit(c) || n > maxSize {
+			return nil
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}

@@ -1,0 +1,58 @@
+package expr
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error is a parse or evaluation error at a position in an expression or
+// template. Col is the 1-based byte column in Src. Err, when set, is the
+// cause (an *UndefinedError, a *CycleError, an os error from a lookup, …).
+type Error struct {
+	Src string
+	Col int
+	Msg string
+	Err error
+}
+
+// Error implements error: "MSG (col N of "SRC")".
+func (e *Error) Error() string {
+	src := e.Src
+	if len(src) > 80 {
+		src = src[:77] + "..."
+	}
+	return fmt.Sprintf("%s (col %d of %q)", e.Msg, e.Col, src)
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// UndefinedError is the use of a variable (or attribute, key, index) that
+// is not defined. Name is the variable's name, Msg the text Ansible prints
+// ("'foo' is undefined", "'dict object' has no attribute 'bar'").
+type UndefinedError struct {
+	Name string
+	Msg  string
+}
+
+// Error implements error.
+func (e *UndefinedError) Error() string { return e.Msg }
+
+// CycleError reports variables whose values refer to each other in a loop.
+// Chain lists the names from the first lookup back to the repeated one.
+type CycleError struct {
+	Chain []string
+}
+
+// Error implements error.
+func (e *CycleError) Error() string {
+	return "recursive loop detected in template: " + strings.Join(e.Chain, " -> ")
+}
+
+// pyError is an evaluation failure without position; the evaluator wraps it
+// into an *Error with the column of the node that failed.
+type pyError struct{ msg string }
+
+func (e *pyError) Error() string { return e.msg }
+
+func errorf(format string, args ...any) error { return &pyError{fmt.Sprintf(format, args...)} }

@@ -1,0 +1,249 @@
+package expr
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// evalFilter evaluates `x | name(args)`.
+func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
+	name := strings.TrimPrefix(strings.TrimPrefix(n.name, "ansible.builtin."), "ansible.legacy.")
+	var x any
+	var err error
+	if name == "default" || name == "d" {
+		x, err = ev.eval(n.x)
+	} else {
+		x, err = ev.value(n.x)
+	}
+	if err != nil {
+		return nil, err
+	}
+	args, err := ev.values(n.args)
+	if err != nil {
+		return nil, err
+	}
+	kwargs, err := ev.kwvalues(n.kwargs)
+	if err != nil {
+		return nil, err
+	}
+	switch name {
+	case "select", "reject", "selectattr", "rejectattr", "map":
+		return ev.higherOrder(name, x, args, kwargs)
+	}
+	return applyFilter(envOf(ev.scope), name, x, args, kwargs)
+}
+
+type filterFunc func(env *Env, x any, args []any, kw map[string]any) (any, error)
+
+// filters is the filter table; it is filled in init-free style by
+// filterTable so that the tables in filters_*.go stay next to their code.
+var filters = filterTable()
+
+func filterTable() map[string]filterFunc {
+	m := map[string]filterFunc{}
+	for _, t := range []map[string]filterFunc{basicFilters, stringFilters, listFilters, dataFilters} {
+		for k, f := range t {
+			m[k] = f
+		}
+	}
+	return m
+}
+
+func applyFilter(env *Env, name string, x any, args []any, kwargs map[string]any) (any, error) {
+	f, ok := filters[name]
+	if !ok {
+		return nil, errorf("no filter named '%s'", name)
+	}
+	return f(env, x, args, kwargs)
+}
+
+var basicFilters = map[string]filterFunc{
+	"default": fDefault,
+	"d":       fDefault,
+	"bool": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		switch t := x.(type) {
+		case bool:
+			return t, nil
+		case nil:
+			return false, nil
+		}
+		if s, ok := text(x); ok {
+			s = strings.ToLower(s)
+			return s == "yes" || s == "on" || s == "1" || s == "true", nil
+		}
+		return Equal(x, 1), nil
+	},
+	"int": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		def := argOr(args, kw, 0, "default", 0)
+		base, _ := integer(argOr(args, kw, 1, "base", 10))
+		if s, ok := text(x); ok {
+			if n, ok := pyInt(s, base); ok {
+				return n, nil
+			}
+			if f, ok := pyFloat(s); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
+				return int(f), nil
+			}
+			return def, nil
+		}
+		switch t := x.(type) {
+		case bool, int:
+			n, _ := integer(t)
+			return n, nil
+		case float64:
+			if math.IsInf(t, 0) || math.IsNaN(t) {
+				return nil, errorf("cannot convert float %s to integer", formatFloat(t))
+			}
+			return int(t), nil
+		}
+		return def, nil
+	},
+	"float": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		def := argOr(args, kw, 0, "default", 0.0)
+		if s, ok := text(x); ok {
+			if f, ok := pyFloat(s); ok {
+				return f, nil
+			}
+			return def, nil
+		}
+		if f, ok := number(x); ok {
+			return f, nil
+		}
+		return def, nil
+	},
+	"string": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) { return Str(x), nil },
+	"type_debug": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		return typeName(x), nil
+	},
+	"ternary": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		t, f := argOr(args, kw, 0, "true_val", nil), argOr(args, kw, 1, "false_val", nil)
+		if none := argOr(args, kw, 2, "none_val", nil); x == nil && none != nil {
+			return none, nil
+		}
+		if Truthy(x) {
+			return t, nil
+		}
+		return f, nil
+	},
+	"mandatory": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) { return x, nil },
+	"abs": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		switch t := x.(type) {
+		case int:
+			if t < 0 {
+				return -t, nil
+			}
+			return t, nil
+		case bool:
+			n, _ := integer(t)
+			return n, nil
+		case float64:
+			return math.Abs(t), nil
+		}
+		return nil, errorf("bad operand type for abs(): '%s'", typeName(x))
+	},
+	"round": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		prec, _ := integer(argOr(args, kw, 0, "precision", 0))
+		method := Str(argOr(args, kw, 1, "method", "common"))
+		f, ok := number(x)
+		if !ok {
+			return nil, errorf("type %s doesn't define __round__ method", typeName(x))
+		}
+		if method != "common" {
+			p := math.Pow(10, float64(prec))
+			switch method {
+			case "ceil":
+				return math.Ceil(f*p) / p, nil
+			case "floor":
+				return math.Floor(f*p) / p, nil
+			}
+			return nil, errorf("method must be common, ceil or floor")
+		}
+		if n, ok := x.(int); ok && prec >= 0 {
+			return n, nil
+		}
+		if prec < 0 || prec > 300 {
+			p := math.Pow(10, float64(-prec))
+			return math.RoundToEven(f/p) * p, nil
+		}
+		r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', prec, 64), 64)
+		return r, nil
+	},
+	"version_compare": fVersion,
+	"version":         fVersion,
+}
+
+func fVersion(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	if len(args) < 1 {
+		return nil, errorf("version_compare requires a version to compare with")
+	}
+	strict := Truthy(argOr(args, kw, 2, "strict", false))
+	return versionTest(x, args[0], argOr(args, kw, 1, "operator", nil), strict)
+}
+
+// fDefault is default(value, default_value=”, boolean=False).
+func fDefault(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	def := argOr(args, kw, 0, "default_value", "")
+	boolean := Truthy(argOr(args, kw, 1, "boolean", false))
+	if _, u := x.(*undefined); u || boolean && !Truthy(x) {
+		return def, nil
+	}
+	return x, nil
+}
+
+// pyInt is Python's int(s, base): surrounding whitespace, a sign and
+// underscores between digits are allowed; base 0 reads a prefix.
+func pyInt(s string, base int) (int, bool) {
+	s = strings.TrimSpace(s)
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if base == 16 || base == 8 || base == 2 || base == 0 {
+		l := strings.ToLower(s)
+		for p, b := range map[string]int{"0x": 16, "0o": 8, "0b": 2} {
+			if strings.HasPrefix(l, p) && (base == 0 || base == b) {
+				s, base = s[2:], b
+			}
+		}
+		if base == 0 {
+			base = 10
+		}
+	}
+	if s == "" || s[0] == '_' || s[len(s)-1] == '_' || strings.Contains(s, "__") {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), base, 64)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return int(n), true
+}
+
+// pyFloat is Python's float(s).
+func pyFloat(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	l := strings.ToLower(strings.TrimLeft(s, "+-"))
+	switch l {
+	case "inf", "infinity", "nan":
+		f, _ := strconv.ParseFloat(strings.Replace(s, "infinity", "inf", 1), 64)
+		if l == "nan" {
+			return math.NaN(), true
+		}
+		if strings.HasPrefix(s, "-") {
+			return math.Inf(-1), true
+		}
+		return math.Inf(1) + f*0, true
+	}
+	if s == "" || strings.HasPrefix(l, "0x") || strings.ContainsAny(l, "p") || strings.HasPrefix(s, "_") || strings.HasSuffix(s, "_") || strings.Contains(s, "__") {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
+	if err != nil && !strings.Contains(err.Error(), "range") {
+		return 0, false
+	}
+	return f, true
+}

@@ -1,0 +1,415 @@
+package expr
+
+import (
+	crand "crypto/rand"
+	"math/big"
+	"math/rand/v2"
+	"sort"
+	"strings"
+)
+
+// sortKey is Jinja's ignore_case: strings compare lowercased unless
+// case_sensitive.
+func sortKey(v any, caseSensitive bool) any {
+	if s, ok := text(v); ok && !caseSensitive {
+		return strings.ToLower(s)
+	}
+	return v
+}
+
+func attrOf(v any, attr any) any {
+	if attr == nil {
+		return v
+	}
+	for _, part := range strings.Split(Str(attr), ".") {
+		if m, ok := v.(map[string]any); ok {
+			v = m[part]
+		} else if l, ok := v.([]any); ok {
+			i, ok := pyInt(part, 10)
+			if !ok || i < 0 || i >= len(l) {
+				return nil
+			}
+			v = l[i]
+		} else {
+			return nil
+		}
+	}
+	return v
+}
+
+func minMax(x any, args []any, kw map[string]any, want int) (any, error) {
+	items, err := iterate(x)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 0 {
+		return &undefined{msg: "No aggregated item, sequence was empty."}, nil
+	}
+	cs := Truthy(argOr(args, kw, 0, "case_sensitive", false))
+	attr := argOr(args, kw, 1, "attribute", nil)
+	best := items[0]
+	for _, it := range items[1:] {
+		c, err := compare("<", sortKey(attrOf(it, attr), cs), sortKey(attrOf(best, attr), cs))
+		if err != nil {
+			return nil, err
+		}
+		if c == want {
+			best = it
+		}
+	}
+	return best, nil
+}
+
+// uniqueList keeps the first of equal items; strings compare lowercased
+// unless caseSensitive (Jinja's unique, which Ansible's delegates to).
+func uniqueList(items []any, caseSensitive bool) []any {
+	out := []any{}
+	var keys []any
+	for _, it := range items {
+		k := sortKey(it, caseSensitive)
+		dup := false
+		for _, s := range keys {
+			if Equal(s, k) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			keys = append(keys, k)
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func listOf(x any) ([]any, error) { return iterate(x) }
+
+func flatten(items []any, levels int, skipNulls bool) []any {
+	out := []any{}
+	for _, e := range items {
+		if skipNulls && (e == nil || e == "None" || e == "null") {
+			continue
+		}
+		if l, ok := e.([]any); ok && levels != 0 {
+			out = append(out, flatten(l, levels-1, skipNulls)...)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func setOp(name string, x any, args []any) (any, error) {
+	if len(args) < 1 {
+		return nil, errorf("%s needs a second list", name)
+	}
+	a, err := listOf(x)
+	if err != nil {
+		return nil, err
+	}
+	b, err := listOf(args[0])
+	if err != nil {
+		return nil, err
+	}
+	in := func(v any, l []any) bool {
+		ok, _ := contain(l, v)
+		return ok
+	}
+	var out []any
+	switch name {
+	case "union":
+		out = append(append(out, a...), b...)
+	case "intersect":
+		for _, v := range a {
+			if in(v, b) {
+				out = append(out, v)
+			}
+		}
+	case "difference":
+		for _, v := range a {
+			if !in(v, b) {
+				out = append(out, v)
+			}
+		}
+	case "symmetric_difference":
+		for _, v := range a {
+			if !in(v, b) {
+				out = append(out, v)
+			}
+		}
+		for _, v := range b {
+			if !in(v, a) {
+				out = append(out, v)
+			}
+		}
+	}
+	return uniqueList(out, true), nil
+}
+
+func randInt(n int, seed any) int {
+	if seed != nil {
+		h := 0
+		for _, c := range Str(seed) {
+			h = h*31 + int(c)
+		}
+		return rand.New(rand.NewPCG(uint64(h), 0)).IntN(n)
+	}
+	v, err := crand.Int(crand.Reader, big.NewInt(int64(n)))
+	if err != nil {
+		return 0
+	}
+	return int(v.Int64())
+}
+
+var listFilters = map[string]filterFunc{
+	"length": fLength,
+	"count":  fLength,
+	"first": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		items, err := listOf(x)
+		if err != nil {
+			return nil, err
+		}
+		if len(items) == 0 {
+			return &undefined{msg: "No first item, sequence was empty."}, nil
+		}
+		return items[0], nil
+	},
+	"last": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		items, err := listOf(x)
+		if err != nil {
+			return nil, err
+		}
+		if len(items) == 0 {
+			return &undefined{msg: "No last item, sequence was empty."}, nil
+		}
+		return items[len(items)-1], nil
+	},
+	"list": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		items, err := listOf(x)
+		return append([]any{}, items...), err
+	},
+	"unique": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		items, err := listOf(x)
+		if err != nil {
+			return nil, err
+		}
+		return uniqueList(items, Truthy(argOr(args, kw, 0, "case_sensitive", false))), nil
+	},
+	"sort": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		items, err := listOf(x)
+		if err != nil {
+			return nil, err
+		}
+		out := append([]any{}, items...)
+		rev := Truthy(argOr(args, kw, 0, "reverse", false))
+		cs := Truthy(argOr(args, kw, 1, "case_sensitive", false))
+		attr := argOr(args, kw, 2, "attribute", nil)
+		var sortErr error
+		sort.SliceStable(out, func(i, j int) bool {
+			a, b := sortKey(attrOf(out[i], attr), cs), sortKey(attrOf(out[j], attr), cs)
+			if rev {
+				a, b = b, a
+			}
+			c, err := compare("<", a, b)
+			if err != nil && sortErr == nil {
+				sortErr = err
+			}
+			return c < 0
+		})
+		return out, sortErr
+	},
+	"min": func(_ *Env, x any, args []any, kw map[string]any) (any, error) { return minMax(x, args, kw, -1) },
+	"max": func(_ *Env, x any, args []any, kw map[string]any) (any, error) { return minMax(x, args, kw, 1) },
+	"sum": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		items, err := listOf(x)
+		if err != nil {
+			return nil, err
+		}
+		attr := argOr(args, kw, 0, "attribute", nil)
+		acc := argOr(args, kw, 1, "start", 0)
+		for _, it := range items {
+			if acc, err = binary("+", acc, attrOf(it, attr)); err != nil {
+				return nil, err
+			}
+		}
+		return acc, nil
+	},
+	"join": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		items, err := listOf(x)
+		if err != nil {
+			return nil, err
+		}
+		if attr := argOr(args, kw, 1, "attribute", nil); attr != nil {
+			for i := range items {
+				items[i] = attrOf(items[i], attr)
+			}
+		}
+		return joinValues(items, strArg(args, kw, 0, "d", ""))
+	},
+	"flatten": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		items, err := listOf(x)
+		if err != nil {
+			return nil, err
+		}
+		levels := -1
+		if l := argOr(args, kw, 0, "levels", nil); l != nil {
+			levels, _ = integer(l)
+		}
+		return flatten(items, levels, Truthy(argOr(args, kw, 1, "skip_nulls", true))), nil
+	},
+	"union":      func(_ *Env, x any, a []any, _ map[string]any) (any, error) { return setOp("union", x, a) },
+	"intersect":  func(_ *Env, x any, a []any, _ map[string]any) (any, error) { return setOp("intersect", x, a) },
+	"difference": func(_ *Env, x any, a []any, _ map[string]any) (any, error) { return setOp("difference", x, a) },
+	"symmetric_difference": func(_ *Env, x any, a []any, _ map[string]any) (any, error) {
+		return setOp("symmetric_difference", x, a)
+	},
+	"zip": func(_ *Env, x any, args []any, _ map[string]any) (any, error) {
+		lists := [][]any{}
+		for _, v := range append([]any{x}, args...) {
+			l, err := listOf(v)
+			if err != nil {
+				return nil, err
+			}
+			lists = append(lists, l)
+		}
+		out := []any{}
+		for i := 0; ; i++ {
+			row := []any{}
+			for _, l := range lists {
+				if i >= len(l) {
+					return out, nil
+				}
+				row = append(row, l[i])
+			}
+			out = append(out, row)
+		}
+	},
+	"random": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		seed := kw["seed"]
+		if n, ok := integer(x); ok {
+			start, _ := integer(argOr(args, kw, 0, "start", 0))
+			step, _ := integer(argOr(args, kw, 1, "step", 1))
+			if step <= 0 {
+				step = 1
+			}
+			count := (n - start + step - 1) / step
+			if count <= 0 {
+				return nil, errorf("empty range for randrange()")
+			}
+			return start + step*randInt(count, seed), nil
+		}
+		items, err := listOf(x)
+		if err != nil {
+			return nil, err
+		}
+		if len(items) == 0 {
+			return nil, errorf("Cannot choose from an empty sequence")
+		}
+		return items[randInt(len(items), seed)], nil
+	},
+}
+
+func fLength(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+	switch t := x.(type) {
+	case []any:
+		return len(t), nil
+	case map[string]any:
+		return len(t), nil
+	}
+	if s, ok := text(x); ok {
+		return len([]rune(s)), nil
+	}
+	return nil, errorf("object of type '%s' has no len()", typeName(x))
+}
+
+func joinValues(x any, sep string) (any, error) {
+	items, err := listOf(x)
+	if err != nil {
+		return nil, err
+	}
+	parts := make([]string, len(items))
+	for i, it := range items {
+		parts[i] = Str(it)
+	}
+	return strings.Join(parts, sep), nil
+}
+
+// higherOrder implements select/reject/selectattr/rejectattr/map.
+func (ev *evaluator) higherOrder(name string, x any, args []any, kw map[string]any) (any, error) {
+	items, err := listOf(x)
+	if err != nil {
+		return nil, err
+	}
+	if name == "map" {
+		out := []any{}
+		if attr, ok := kw["attribute"]; ok {
+			def, hasDef := kw["default"]
+			for _, it := range items {
+				v := getPath(it, Str(attr))
+				if _, u := v.(*undefined); u && hasDef {
+					v = def
+				}
+				out = append(out, v)
+			}
+			return out, nil
+		}
+		if len(args) == 0 {
+			return nil, errorf("map requires a filter name or attribute=")
+		}
+		for _, it := range items {
+			v, err := applyFilter(envOf(ev.scope), Str(args[0]), it, args[1:], kw)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	}
+	var attr string
+	if name == "selectattr" || name == "rejectattr" {
+		if len(args) == 0 {
+			return nil, errorf("%s requires an attribute name", name)
+		}
+		attr, args = Str(args[0]), args[1:]
+	}
+	want := name == "select" || name == "selectattr"
+	out := []any{}
+	for _, it := range items {
+		v := it
+		if attr != "" {
+			v = getPath(it, attr)
+		}
+		var ok bool
+		if len(args) == 0 {
+			if u, isU := v.(*undefined); isU {
+				return nil, u.err()
+			}
+			ok = Truthy(v)
+		} else {
+			test := strings.TrimPrefix(Str(args[0]), "ansible.builtin.")
+			if u, isU := v.(*undefined); isU && test != "defined" && test != "undefined" {
+				return nil, u.err()
+			}
+			if ok, err = runTest(test, v, args[1:], nil); err != nil {
+				return nil, err
+			}
+		}
+		if ok == want {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+// getPath is Jinja's environment.getattr along a dotted path; a missing
+// step is undefined.
+func getPath(v any, path string) any {
+	for _, part := range strings.Split(path, ".") {
+		if i, ok := pyInt(part, 10); ok {
+			v = getItem(v, i, path)
+		} else {
+			v = getAttr(v, part, path)
+		}
+	}
+	return v
+}

@@ -1,0 +1,335 @@
+package expr
+
+import (
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/hex"
+	"hash"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+func strArg(args []any, kw map[string]any, i int, key string, def string) string {
+	v := argOr(args, kw, i, key, nil)
+	if v == nil {
+		return def
+	}
+	return Str(v)
+}
+
+func strFilter(f func(s string) string) filterFunc {
+	return func(_ *Env, x any, _ []any, _ map[string]any) (any, error) { return f(Str(x)), nil }
+}
+
+var stringFilters = map[string]filterFunc{
+	"lower":      strFilter(strings.ToLower),
+	"upper":      strFilter(strings.ToUpper),
+	"capitalize": strFilter(capitalize),
+	"title": strFilter(func(s string) string {
+		prev := false
+		return strings.Map(func(r rune) rune {
+			defer func() { prev = unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' }()
+			if prev {
+				return unicode.ToLower(r)
+			}
+			return unicode.ToUpper(r)
+		}, s)
+	}),
+	"trim": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		if c := argOr(args, kw, 0, "chars", nil); c != nil {
+			return strings.Trim(Str(x), Str(c)), nil
+		}
+		return strings.TrimSpace(Str(x)), nil
+	},
+	"replace": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		if len(args) < 2 {
+			return nil, errorf("replace needs old and new")
+		}
+		n := -1
+		if c := argOr(args, kw, 2, "count", nil); c != nil {
+			n, _ = integer(c)
+		}
+		return strings.Replace(Str(x), Str(args[0]), Str(args[1]), n), nil
+	},
+	"regex_replace": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		pat := strArg(args, kw, 0, "pattern", "")
+		repl := strArg(args, kw, 1, "replacement", "")
+		re, err := compileRegex(pat, Truthy(argOr(args, kw, 2, "ignorecase", false)), Truthy(argOr(args, kw, 3, "multiline", false)), false)
+		if err != nil {
+			return nil, err
+		}
+		s := Str(x)
+		var b strings.Builder
+		last := 0
+		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+			b.WriteString(s[last:m[0]])
+			if err := expandRepl(&b, repl, re, s, m); err != nil {
+				return nil, err
+			}
+			last = m[1]
+		}
+		b.WriteString(s[last:])
+		return b.String(), nil
+	},
+	"regex_search": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		if len(args) < 1 {
+			return nil, errorf("regex_search needs a pattern")
+		}
+		re, err := compileRegex(Str(args[0]), Truthy(kw["ignorecase"]), Truthy(kw["multiline"]), false)
+		if err != nil {
+			return nil, err
+		}
+		s := Str(x)
+		m := re.FindStringSubmatchIndex(s)
+		if m == nil {
+			return nil, nil
+		}
+		if len(args) == 1 {
+			return s[m[0]:m[1]], nil
+		}
+		out := []any{}
+		for _, a := range args[1:] {
+			ref := Str(a)
+			var g int
+			if strings.HasPrefix(ref, `\g<`) && strings.HasSuffix(ref, ">") {
+				g = re.SubexpIndex(ref[3 : len(ref)-1])
+			} else if strings.HasPrefix(ref, `\`) {
+				g, err = strconv.Atoi(ref[1:])
+				if err != nil {
+					return nil, errorf("Unknown argument %s", ref)
+				}
+			} else {
+				return nil, errorf("Unknown argument %s", ref)
+			}
+			if g < 0 || 2*g+1 >= len(m) {
+				return nil, errorf("invalid group reference %s", ref)
+			}
+			if m[2*g] < 0 {
+				out = append(out, nil)
+			} else {
+				out = append(out, s[m[2*g]:m[2*g+1]])
+			}
+		}
+		return out, nil
+	},
+	"regex_findall": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		re, err := compileRegex(strArg(args, kw, 0, "regex", ""), Truthy(argOr(args, kw, 2, "ignorecase", false)), Truthy(argOr(args, kw, 1, "multiline", false)), false)
+		if err != nil {
+			return nil, err
+		}
+		out := []any{}
+		for _, m := range re.FindAllStringSubmatch(Str(x), -1) {
+			switch len(m) {
+			case 1:
+				out = append(out, m[0])
+			case 2:
+				out = append(out, m[1])
+			default:
+				out = append(out, toList(m[1:]))
+			}
+		}
+		return out, nil
+	},
+	"split": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		limit := -1
+		if v := argOr(args, kw, 1, "maxsplit", nil); v != nil {
+			limit, _ = integer(v)
+		}
+		sep := strArg(args, kw, 0, "sep", "")
+		if sep == "" && argOr(args, kw, 0, "sep", nil) != nil {
+			return nil, errorf("empty separator")
+		}
+		return pySplit(Str(x), sep, limit, false)
+	},
+	"basename": strFilter(func(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }),
+	"dirname": strFilter(func(p string) string {
+		head := p[:strings.LastIndexByte(p, '/')+1]
+		if head != "" && strings.Trim(head, "/") != "" {
+			head = strings.TrimRight(head, "/")
+		}
+		return head
+	}),
+	"expanduser": func(env *Env, x any, _ []any, _ map[string]any) (any, error) {
+		p := Str(x)
+		if p != "~" && !strings.HasPrefix(p, "~/") {
+			return p, nil
+		}
+		home, ok := getenv(env, "HOME")
+		if !ok {
+			h, err := os.UserHomeDir()
+			if err != nil {
+				return p, nil
+			}
+			home = h
+		}
+		if home != "/" {
+			home = strings.TrimRight(home, "/")
+		}
+		if p == "~" {
+			return home, nil
+		}
+		return strings.TrimRight(home, "/") + p[1:], nil
+	},
+	"quote": strFilter(shellQuote),
+	"b64encode": strFilter(func(s string) string {
+		return base64.StdEncoding.EncodeToString([]byte(s))
+	}),
+	"b64decode": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		s := strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return -1
+			}
+			return r
+		}, Str(x))
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return nil, errorf("Incorrect padding or invalid base64: %v", err)
+		}
+		if !utf8.Valid(b) {
+			return strings.ToValidUTF8(string(b), "\uFFFD"), nil
+		}
+		return string(b), nil
+	},
+	"hash": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		return hexDigest(strArg(args, kw, 0, "hashtype", "sha1"), Str(x))
+	},
+	"md5": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) { return hexDigest("md5", Str(x)) },
+	"sha1": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		return hexDigest("sha1", Str(x))
+	},
+	"checksum": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		return hexDigest("sha1", Str(x))
+	},
+	"format": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		if len(kw) > 0 {
+			return percentFormat(Str(x), kw)
+		}
+		return percentFormat(Str(x), append([]any{}, args...))
+	},
+	"password_hash": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		return passwordHash(Str(x), strArg(args, kw, 0, "hashtype", "sha512"), argOr(args, kw, 1, "salt", nil), argOr(args, kw, 2, "salt_size", nil), argOr(args, kw, 3, "rounds", nil))
+	},
+}
+
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + strings.ToLower(s[n:])
+}
+
+var shellSafe = regexp.MustCompile(`^[a-zA-Z0-9_@%+=:,./-]+$`)
+
+// shellQuote is Python's shlex.quote.
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
+}
+
+func hexDigest(algo, s string) (any, error) {
+	var h hash.Hash
+	switch algo {
+	case "md5":
+		h = md5.New()
+	case "sha1":
+		h = sha1.New()
+	case "sha224":
+		h = sha256.New224()
+	case "sha256":
+		h = sha256.New()
+	case "sha384":
+		h = sha512.New384()
+	case "sha512":
+		h = sha512.New()
+	default:
+		return nil, errorf("unsupported hash type %s", algo)
+	}
+	h.Write([]byte(s))
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// expandRepl writes Python's re.sub replacement template for match m:
+// \1, \g<1>, \g<name>, and the escapes \n \t \\ .
+func expandRepl(b *strings.Builder, repl string, re *regexp.Regexp, s string, m []int) error {
+	group := func(g int) error {
+		if g < 0 || 2*g+1 >= len(m) {
+			return errorf("invalid group reference %d", g)
+		}
+		if m[2*g] >= 0 {
+			b.WriteString(s[m[2*g]:m[2*g+1]])
+		}
+		return nil
+	}
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		if c != '\\' || i+1 >= len(repl) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		c = repl[i]
+		switch {
+		case isDigit(c):
+			j := i + 1
+			if j < len(repl) && isDigit(repl[j]) {
+				j++
+			}
+			g, _ := strconv.Atoi(repl[i:j])
+			if err := group(g); err != nil {
+				return err
+			}
+			i = j - 1
+		case c == 'g' && i+1 < len(repl) && repl[i+1] == '<':
+			end := strings.IndexByte(repl[i:], '>')
+			if end < 0 {
+				return errorf("missing >, unterminated name")
+			}
+			name := repl[i+2 : i+end]
+			g, err := strconv.Atoi(name)
+			if err != nil {
+				g = re.SubexpIndex(name)
+				if g < 0 {
+					return errorf("unknown group name '%s'", name)
+				}
+			}
+			if err := group(g); err != nil {
+				return err
+			}
+			i += end
+		case c == 'n':
+			b.WriteByte('\n')
+		case c == 't':
+			b.WriteByte('\t')
+		case c == 'r':
+			b.WriteByte('\r')
+		case c == '\\':
+			b.WriteByte('\\')
+		case isLetter(c):
+			return errorf("bad escape \\%c", c)
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		}
+	}
+	return nil
+}
+
+func getenv(env *Env, name string) (string, bool) {
+	if env != nil && env.Getenv != nil {
+		return env.Getenv(name)
+	}
+	return os.LookupEnv(name)
+}

@@ -1,0 +1,172 @@
+package expr
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// percentFormat is Python's "fmt % args" for the conversions playbooks use:
+// %s %r %d %i %f %F %e %g %x %X %o %c %% with flags, width and precision.
+func percentFormat(format string, args any) (string, error) {
+	var list []any
+	named, isMap := args.(map[string]any)
+	if l, ok := args.([]any); ok {
+		list = l
+	} else if !isMap {
+		list = []any{args}
+	}
+	next := 0
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if i >= len(format) {
+			return "", errorf("incomplete format")
+		}
+		var key string
+		if format[i] == '(' && isMap {
+			end := strings.IndexByte(format[i:], ')')
+			if end < 0 {
+				return "", errorf("incomplete format key")
+			}
+			key = format[i+1 : i+end]
+			i += end + 1
+		}
+		flags := ""
+		for i < len(format) && strings.IndexByte("-+ #0", format[i]) >= 0 {
+			flags += string(format[i])
+			i++
+		}
+		width := ""
+		for i < len(format) && isDigit(format[i]) {
+			width += string(format[i])
+			i++
+		}
+		prec := -1
+		if i < len(format) && format[i] == '.' {
+			i++
+			p := ""
+			for i < len(format) && isDigit(format[i]) {
+				p += string(format[i])
+				i++
+			}
+			prec, _ = strconv.Atoi(p)
+		}
+		if i >= len(format) {
+			return "", errorf("incomplete format")
+		}
+		verb := format[i]
+		if verb == '%' {
+			b.WriteByte('%')
+			continue
+		}
+		var arg any
+		if key != "" {
+			v, ok := named[key]
+			if !ok {
+				return "", errorf("KeyError: '%s'", key)
+			}
+			arg = v
+		} else {
+			if next >= len(list) {
+				return "", errorf("not enough arguments for format string")
+			}
+			arg = list[next]
+			next++
+		}
+		s, err := formatOne(verb, flags, prec, arg)
+		if err != nil {
+			return "", err
+		}
+		w, _ := strconv.Atoi(width)
+		if w > maxSize {
+			return "", errorf("width too large")
+		}
+		for len(s) < w {
+			switch {
+			case strings.Contains(flags, "-"):
+				s += " "
+			case strings.Contains(flags, "0") && verb != 's' && verb != 'r':
+				if s != "" && (s[0] == '-' || s[0] == '+') {
+					s = s[:1] + "0" + s[1:]
+				} else {
+					s = "0" + s
+				}
+			default:
+				s = " " + s
+			}
+		}
+		b.WriteString(s)
+	}
+	if !isMap && next < len(list) {
+		return "", errorf("not all arguments converted during string formatting")
+	}
+	return b.String(), nil
+}
+
+func formatOne(verb byte, flags string, prec int, arg any) (string, error) {
+	sign := func(s string, neg bool) string {
+		switch {
+		case neg:
+			return "-" + s
+		case strings.Contains(flags, "+"):
+			return "+" + s
+		case strings.Contains(flags, " "):
+			return " " + s
+		}
+		return s
+	}
+	switch verb {
+	case 's':
+		s := Str(arg)
+		if prec >= 0 && prec < len([]rune(s)) {
+			s = string([]rune(s)[:prec])
+		}
+		return s, nil
+	case 'r':
+		return Repr(arg), nil
+	case 'd', 'i', 'x', 'X', 'o':
+		f, ok := number(arg)
+		if !ok {
+			return "", errorf("%%%c format: a real number is required, not %s", verb, typeName(arg))
+		}
+		n, isInt := integer(arg)
+		if !isInt {
+			n = int(math.Trunc(f))
+		}
+		neg := n < 0
+		if neg {
+			n = -n
+		}
+		base := map[byte]int{'d': 10, 'i': 10, 'x': 16, 'X': 16, 'o': 8}[verb]
+		s := strconv.FormatUint(uint64(n), base)
+		if verb == 'X' {
+			s = strings.ToUpper(s)
+		}
+		return sign(s, neg), nil
+	case 'f', 'F', 'e', 'E', 'g', 'G':
+		f, ok := number(arg)
+		if !ok {
+			return "", errorf("must be real number, not %s", typeName(arg))
+		}
+		if prec < 0 {
+			prec = 6
+		}
+		s := strconv.FormatFloat(math.Abs(f), verb|0x20, prec, 64)
+		if verb == 'E' || verb == 'G' {
+			s = strings.ToUpper(s)
+		}
+		return sign(s, f < 0), nil
+	case 'c':
+		if i, ok := integer(arg); ok {
+			return string(rune(i)), nil
+		}
+		return Str(arg), nil
+	}
+	return "", errorf("unsupported format character '%c'", verb)
+}

@@ -1,0 +1,236 @@
+package expr
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+type tokKind int
+
+const (
+	tEOF      tokKind = iota
+	tName             // identifiers and keywords (and, or, not, in, is, if, else, …)
+	tInt              // integer literal, val holds the int
+	tFloat            // float literal
+	tString           // string literal, val holds the unescaped text
+	tOp               // operators and punctuation
+	tVarEnd           // }} (template mode)
+	tBlockEnd         // %} (template mode)
+)
+
+type token struct {
+	kind  tokKind
+	text  string // source text (operator or name) or unescaped string value
+	num   any    // int or float64 for number tokens
+	pos   int    // byte offset in src
+	trim  bool   // for tVarEnd/tBlockEnd: the "-}}" form, strip following whitespace
+	endAt int    // offset just past the token
+}
+
+// lexer turns expression source into tokens. In template mode it stops at a
+// "}}" or "%}" that is not inside brackets.
+type lexer struct {
+	src      string
+	pos      int
+	depth    int
+	template bool
+}
+
+var operators = []string{"//", "**", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "~", "<", ">", "=", "(", ")", "[", "]", "{", "}", ",", ":", ".", "|"}
+
+func (l *lexer) errAt(pos int, format string, args ...any) *Error {
+	return &Error{Src: l.src, Col: pos + 1, Msg: errorf(format, args...).Error()}
+}
+
+func (l *lexer) next() (token, error) {
+	for l.pos < len(l.src) && strings.IndexByte(" \t\r\n", l.src[l.pos]) >= 0 {
+		l.pos++
+	}
+	start := l.pos
+	if l.pos >= len(l.src) {
+		return token{kind: tEOF, pos: start, endAt: start}, nil
+	}
+	rest := l.src[l.pos:]
+	if l.template && l.depth == 0 {
+		for _, e := range []struct {
+			s    string
+			kind tokKind
+			trim bool
+		}{{"-}}", tVarEnd, true}, {"}}", tVarEnd, false}, {"-%}", tBlockEnd, true}, {"%}", tBlockEnd, false}} {
+			if strings.HasPrefix(rest, e.s) {
+				l.pos += len(e.s)
+				return token{kind: e.kind, text: e.s, pos: start, trim: e.trim, endAt: l.pos}, nil
+			}
+		}
+	}
+	c := rest[0]
+	switch {
+	case c == '\'' || c == '"':
+		return l.lexString(start)
+	case c >= '0' && c <= '9':
+		return l.lexNumber(start)
+	case c == '_' || isLetter(c) || c >= 0x80:
+		i := 0
+		for i < len(rest) {
+			r, n := utf8.DecodeRuneInString(rest[i:])
+			if !(r == '_' || r < 0x80 && (isLetter(byte(r)) || isDigit(byte(r))) || r >= 0x80 && isUnicodeLetter(r)) {
+				break
+			}
+			i += n
+		}
+		if i == 0 {
+			return token{}, l.errAt(start, "unexpected character %q", []rune(rest)[0])
+		}
+		l.pos += i
+		return token{kind: tName, text: rest[:i], pos: start, endAt: l.pos}, nil
+	}
+	for _, op := range operators {
+		if strings.HasPrefix(rest, op) {
+			switch op {
+			case "(", "[", "{":
+				l.depth++
+			case ")", "]", "}":
+				if l.depth > 0 {
+					l.depth--
+				}
+			}
+			l.pos += len(op)
+			return token{kind: tOp, text: op, pos: start, endAt: l.pos}, nil
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return token{}, l.errAt(start, "unexpected character %q", r)
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isUnicodeLetter(r rune) bool {
+	return r != utf8.RuneError && r > 0xa0
+}
+
+func (l *lexer) lexNumber(start int) (token, error) {
+	src := l.src
+	i := start
+	digits := func(ok func(byte) bool) {
+		for i < len(src) && (ok(src[i]) || src[i] == '_' && i+1 < len(src) && ok(src[i+1])) {
+			i++
+		}
+	}
+	if src[i] == '0' && i+1 < len(src) && strings.IndexByte("xXoObB", src[i+1]) >= 0 {
+		base := map[byte]int{'x': 16, 'o': 8, 'b': 2}[src[i+1]|0x20]
+		i += 2
+		ds := i
+		digits(func(c byte) bool { return isDigit(c) || base == 16 && isLetter(c) && (c|0x20) <= 'f' })
+		n, err := strconv.ParseInt(strings.ReplaceAll(src[ds:i], "_", ""), base, 64)
+		if err != nil {
+			return token{}, l.errAt(start, "invalid number %q", src[start:i])
+		}
+		l.pos = i
+		return token{kind: tInt, num: int(n), text: src[start:i], pos: start, endAt: i}, nil
+	}
+	digits(isDigit)
+	isFloat := false
+	// A number right after a '.' is an attribute index (foo.0.1), never a float.
+	afterDot := start > 0 && src[start-1] == '.'
+	if !afterDot && i+1 < len(src) && src[i] == '.' && isDigit(src[i+1]) {
+		i++
+		digits(isDigit)
+		isFloat = true
+	}
+	if !afterDot && i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		j := i + 1
+		if j < len(src) && (src[j] == '+' || src[j] == '-') {
+			j++
+		}
+		if j < len(src) && isDigit(src[j]) {
+			i = j
+			digits(isDigit)
+			isFloat = true
+		}
+	}
+	lit := strings.ReplaceAll(src[start:i], "_", "")
+	l.pos = i
+	if isFloat {
+		f, err := strconv.ParseFloat(lit, 64)
+		if err != nil && !strings.Contains(err.Error(), "range") {
+			return token{}, l.errAt(start, "invalid number %q", lit)
+		}
+		return token{kind: tFloat, num: f, text: lit, pos: start, endAt: i}, nil
+	}
+	n, err := strconv.ParseInt(lit, 10, 64)
+	if err != nil {
+		f, _ := strconv.ParseFloat(lit, 64)
+		return token{kind: tFloat, num: f, text: lit, pos: start, endAt: i}, nil
+	}
+	return token{kind: tInt, num: int(n), text: lit, pos: start, endAt: i}, nil
+}
+
+// lexString reads a quoted string and applies Python's unicode-escape rules:
+// known escapes are decoded, unknown ones (\d) are kept with their backslash.
+func (l *lexer) lexString(start int) (token, error) {
+	src := l.src
+	q := src[start]
+	var b strings.Builder
+	i := start + 1
+	for {
+		if i >= len(src) {
+			return token{}, l.errAt(start, "unterminated string")
+		}
+		c := src[i]
+		if c == q {
+			i++
+			break
+		}
+		if c != '\\' || i+1 >= len(src) {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		e := src[i+1]
+		i += 2
+		switch e {
+		case '\n':
+		case '\\', '\'', '"':
+			b.WriteByte(e)
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i - 1
+			for j < len(src) && j < i+2 && src[j] >= '0' && src[j] <= '7' {
+				j++
+			}
+			n, _ := strconv.ParseUint(src[i-1:j], 8, 32)
+			b.WriteRune(rune(n))
+			i = j
+		case 'x', 'u', 'U':
+			w := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			if i+w > len(src) {
+				return token{}, l.errAt(i-2, "truncated \\%c escape", e)
+			}
+			n, err := strconv.ParseUint(src[i:i+w], 16, 32)
+			if err != nil || n > utf8.MaxRune {
+				return token{}, l.errAt(i-2, "invalid \\%c escape", e)
+			}
+			b.WriteRune(rune(n))
+			i += w
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	l.pos = i
+	return token{kind: tString, text: b.String(), pos: start, endAt: i}, nil
+}

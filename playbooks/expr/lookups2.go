@@ -1,0 +1,301 @@
+package expr
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// parseKV splits "a=1 b='x y'" into a map; words without "=" are returned
+// in order as raw.
+func parseKV(s string) (map[string]string, []string) {
+	kv := map[string]string{}
+	var raw []string
+	for _, w := range splitWords(s) {
+		if k, v, ok := strings.Cut(w, "="); ok {
+			kv[k] = unquote(v)
+		} else {
+			raw = append(raw, w)
+		}
+	}
+	return kv, raw
+}
+
+func splitWords(s string) []string {
+	var out []string
+	var cur strings.Builder
+	var q rune
+	for _, r := range s {
+		switch {
+		case q != 0:
+			cur.WriteRune(r)
+			if r == q {
+				q = 0
+			}
+		case r == '\'' || r == '"':
+			q = r
+			cur.WriteRune(r)
+		case r == ' ' || r == '\t' || r == '\n':
+			if cur.Len() > 0 {
+				out = append(out, cur.String())
+				cur.Reset()
+			}
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+func sequence(terms []any, opts map[string]any) ([]any, error) {
+	out := []any{}
+	for _, t := range terms {
+		start, stride, format := 1, 1, "%d"
+		var end, count *int
+		setInt := func(name, v string, dst **int) error {
+			n, ok := pyInt(v, 0)
+			if !ok {
+				return errorf("can't parse %s=%s as integer", name, v)
+			}
+			*dst = &n
+			return nil
+		}
+		term := Str(t)
+		if !sequenceShortcut(term, &start, &end, &stride, &format) {
+			kv, raw := parseKV(term)
+			if len(raw) > 0 {
+				return nil, errorf("unrecognized arguments to with_sequence: %v", raw)
+			}
+			for k, v := range opts {
+				if _, ok := kv[k]; !ok {
+					kv[k] = Str(v)
+				}
+			}
+			for k, v := range kv {
+				var p *int
+				switch k {
+				case "start", "stride":
+					if err := setInt(k, v, &p); err != nil {
+						return nil, err
+					}
+					if k == "start" {
+						start = *p
+					} else {
+						stride = *p
+					}
+				case "end":
+					if err := setInt(k, v, &end); err != nil {
+						return nil, err
+					}
+				case "count":
+					if err := setInt(k, v, &count); err != nil {
+						return nil, err
+					}
+				case "format":
+					format = v
+				default:
+					return nil, errorf("unrecognized arguments to with_sequence: ['%s']", k)
+				}
+			}
+		}
+		switch {
+		case count == nil && end == nil:
+			return nil, errorf("must specify count or end in with_sequence")
+		case count != nil && end != nil:
+			return nil, errorf("can't specify both count and end in with_sequence")
+		case count != nil:
+			if *count != 0 {
+				e := start + *count*stride - 1
+				end = &e
+			} else {
+				start, stride = 0, 0
+				e := 0
+				end = &e
+			}
+		}
+		if stride > 0 && *end < start {
+			return nil, errorf("to count backwards make stride negative")
+		}
+		if stride < 0 && *end > start {
+			return nil, errorf("to count forward don't make stride negative")
+		}
+		if strings.Count(format, "%") != 1 {
+			return nil, errorf("bad formatting string: %s", format)
+		}
+		if stride == 0 {
+			continue
+		}
+		adjust := 1
+		if stride < 0 {
+			adjust = -1
+		}
+		for i := start; stride > 0 && i < *end+adjust || stride < 0 && i > *end+adjust; i += stride {
+			if len(out) > maxSize/16 {
+				return nil, errorf("sequence too long")
+			}
+			s, err := percentFormat(format, i)
+			if err != nil {
+				return nil, errorf("problem formatting %d with %s", i, Repr(format))
+			}
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// sequenceShortcut parses "[start-]end[/stride][:format]".
+func sequenceShortcut(term string, start *int, end **int, stride *int, format *string) bool {
+	body, f, hasFmt := strings.Cut(term, ":")
+	num := func(s string) (int, bool) {
+		l := strings.ToLower(s)
+		for _, c := range l {
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c == 'x') {
+				return 0, false
+			}
+		}
+		return pyInt(l, 0)
+	}
+	body, st, hasStride := strings.Cut(body, "/")
+	a, b, hasStart := strings.Cut(body, "-")
+	if !hasStart {
+		a, b = "", a
+	}
+	e, ok := num(b)
+	if !ok {
+		return false
+	}
+	if hasStart {
+		s, ok := num(a)
+		if !ok {
+			return false
+		}
+		*start = s
+	}
+	if hasStride {
+		s, ok := num(st)
+		if !ok {
+			return false
+		}
+		*stride = s
+	}
+	if hasFmt {
+		if f == "" {
+			return false
+		}
+		*format = f
+	}
+	*end = &e
+	return true
+}
+
+var charSets = map[string]string{
+	"ascii_letters":   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+	"ascii_lowercase": "abcdefghijklmnopqrstuvwxyz",
+	"ascii_uppercase": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+	"digits":          "0123456789",
+	"hexdigits":       "0123456789abcdefABCDEF",
+	"octdigits":       "01234567",
+	"punctuation":     "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
+}
+
+// password is Ansible's password lookup: read the password stored in the
+// file, or generate one and store it (the file is created with mode 0600,
+// its directory 0700). /dev/null never stores.
+func password(env *Env, term string, opts map[string]any) (string, error) {
+	rel, params := term, map[string]string{}
+	if first, rest, ok := strings.Cut(term, " "); ok {
+		kv, raw := parseKV(rest)
+		rel, params = first, kv
+		if len(raw) > 0 {
+			rel = first + " " + strings.Join(raw, " ")
+			if !strings.HasPrefix(term, rel) {
+				return "", errorf("Unrecognized value after key=value parameters given to password lookup")
+			}
+		}
+	}
+	for k, v := range opts {
+		if _, ok := params[k]; !ok {
+			params[k] = Str(v)
+		}
+	}
+	for k := range params {
+		switch k {
+		case "length", "encrypt", "chars", "ident", "seed":
+		default:
+			return "", errorf("Unrecognized parameter(s) given to password lookup: %s", k)
+		}
+	}
+	length := 20
+	if l, ok := params["length"]; ok {
+		n, ok := pyInt(l, 10)
+		if !ok || n < 0 || n > 1<<16 {
+			return "", errorf("invalid length %s", l)
+		}
+		length = n
+	}
+	chars := "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,:-_"
+	if c, ok := params["chars"]; ok {
+		var b strings.Builder
+		for _, part := range strings.Split(strings.ReplaceAll(c, ",,", "\x00"), ",") {
+			part = strings.ReplaceAll(part, "\x00", ",")
+			if set, ok := charSets[part]; ok {
+				b.WriteString(set)
+			} else {
+				b.WriteString(part)
+			}
+		}
+		chars = b.String()
+	}
+	path := rel
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(env.BaseDir, path)
+	}
+	var plain, salt string
+	content, err := os.ReadFile(path)
+	switch {
+	case path == "/dev/null" || os.IsNotExist(err):
+		if chars == "" {
+			return "", errorf("no characters to build a password from")
+		}
+		plain = randomString(length, chars)
+	case err != nil:
+		return "", err
+	default:
+		text := strings.TrimRight(string(content), " \t\r\n\v\f")
+		plain = text
+		if i := strings.LastIndex(text, " salt="); i >= 0 {
+			plain, salt = text[:i], text[i+len(" salt="):]
+			salt, _, _ = strings.Cut(salt, " ")
+		}
+	}
+	encrypt := params["encrypt"]
+	if encrypt != "" && salt == "" {
+		salt = randomString(16, cryptAlphabet)
+	}
+	if path != "/dev/null" && (os.IsNotExist(err) || encrypt != "" && !strings.Contains(string(content), " salt=")) {
+		store := plain
+		if encrypt != "" {
+			store += " salt=" + salt
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(path, []byte(store+"\n"), 0o600); err != nil {
+			return "", err
+		}
+	}
+	if encrypt != "" {
+		return passwordHash(plain, encrypt, salt, nil, nil)
+	}
+	return plain, nil
+}

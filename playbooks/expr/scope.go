@@ -1,0 +1,177 @@
+package expr
+
+import (
+	"slices"
+)
+
+// Scope resolves variable names for the evaluator.
+type Scope interface {
+	// Lookup returns the value of name and whether it is defined. An error
+	// means the value exists but could not be produced (a reference cycle,
+	// an undefined variable inside a lazily rendered value).
+	Lookup(name string) (v any, ok bool, err error)
+}
+
+// EnvScope is a Scope that also carries the Env lookups need. Scopes that
+// do not implement it get a zero Env (no search paths, `lines` disabled).
+type EnvScope interface {
+	Scope
+	LookupEnv() *Env
+}
+
+// Env is what lookups need from the controller.
+type Env struct {
+	// SearchPaths are the directories (role path, playbook directory, …)
+	// where file, first_found and fileglob look for a relative name: in
+	// DIR/files/NAME, then DIR/NAME, as Ansible does.
+	SearchPaths []string
+	// BaseDir is the playbook directory: relative password files are
+	// resolved against it and `lines` commands run in it. Empty means the
+	// current directory.
+	BaseDir string
+	// AllowCommands enables the `lines` lookup, which runs a shell command
+	// on the controller.
+	AllowCommands bool
+	// Getenv reads the controller's environment for the `env` lookup;
+	// nil means os.LookupEnv.
+	Getenv func(name string) (string, bool)
+}
+
+// Vars is a Scope over layered maps: a name is looked up from the last
+// layer to the first. A value containing templates is rendered when it is
+// read, in the same scope (lazily, as Ansible does), recursively through
+// lists and dicts; a chain of references that comes back to a name being
+// resolved is a *CycleError. Vars is safe for concurrent reads as long as
+// nobody mutates the layers.
+type Vars struct {
+	Layers []map[string]any
+	Env    *Env
+}
+
+// NewVars returns Vars over the given layers, lowest precedence first.
+func NewVars(layers ...map[string]any) *Vars { return &Vars{Layers: layers} }
+
+// With returns a Vars sharing v's layers and Env with m on top (for a loop
+// item, task vars, …). v is not changed.
+func (v *Vars) With(m map[string]any) *Vars {
+	return &Vars{Layers: append(slices.Clip(v.Layers), m), Env: v.Env}
+}
+
+// Lookup implements Scope.
+func (v *Vars) Lookup(name string) (any, bool, error) { return v.lookup(name, nil) }
+
+// LookupEnv implements EnvScope.
+func (v *Vars) LookupEnv() *Env { return v.Env }
+
+func (v *Vars) raw(name string) (any, bool) {
+	for i := len(v.Layers) - 1; i >= 0; i-- {
+		if x, ok := v.Layers[i][name]; ok {
+			return x, true
+		}
+	}
+	return nil, false
+}
+
+func (v *Vars) lookup(name string, chain []string) (any, bool, error) {
+	x, ok := v.raw(name)
+	if !ok {
+		return nil, false, nil
+	}
+	if !hasTemplate(x) {
+		return x, true, nil
+	}
+	if slices.Contains(chain, name) {
+		return nil, true, &CycleError{Chain: append(slices.Clone(chain), name)}
+	}
+	r := &resolving{v: v, chain: append(slices.Clip(chain), name)}
+	out, err := renderDeep(x, r)
+	return out, true, err
+}
+
+// resolving is the scope a lazily rendered variable is rendered in: it
+// remembers which names are being resolved, to detect cycles.
+type resolving struct {
+	v     *Vars
+	chain []string
+}
+
+func (r *resolving) Lookup(name string) (any, bool, error) { return r.v.lookup(name, r.chain) }
+func (r *resolving) LookupEnv() *Env                       { return r.v.Env }
+
+// hasTemplate reports whether x is or contains a string with template
+// markup.
+func hasTemplate(x any) bool {
+	switch t := x.(type) {
+	case string:
+		return IsTemplate(t)
+	case []any:
+		return slices.ContainsFunc(t, hasTemplate)
+	case map[string]any:
+		for _, e := range t {
+			if hasTemplate(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// renderDeep renders every template string in x, through lists and dicts.
+func renderDeep(x any, scope Scope) (any, error) {
+	switch t := x.(type) {
+	case string:
+		if !IsTemplate(t) {
+			return t, nil
+		}
+		return Render(t, scope)
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			r, err := renderDeep(e, scope)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = r
+		}
+		return out, nil
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			r, err := renderDeep(e, scope)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = r
+		}
+		return out, nil
+	}
+	return x, nil
+}
+
+// RenderDeep renders every template string inside v (strings, lists and
+// dicts, recursively) in scope, as Ansible templates task arguments.
+// yaml11.Unsafe values are returned verbatim.
+func RenderDeep(v any, scope Scope) (any, error) { return renderDeep(v, scope) }
+
+// local is a scope with template-local names ({% for %} targets, loop,
+// {% set %}) over a parent.
+type local struct {
+	parent Scope
+	vars   map[string]any
+}
+
+func (l *local) Lookup(name string) (any, bool, error) {
+	if v, ok := l.vars[name]; ok {
+		return v, true, nil
+	}
+	return l.parent.Lookup(name)
+}
+
+func (l *local) LookupEnv() *Env { return envOf(l.parent) }
+
+func envOf(s Scope) *Env {
+	if es, ok := s.(EnvScope); ok && es.LookupEnv() != nil {
+		return es.LookupEnv()
+	}
+	return &Env{}
+}

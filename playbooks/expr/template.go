@@ -1,0 +1,218 @@
+package expr
+
+import (
+	"strings"
+)
+
+// Template is a parsed template string: text with {{ expr }}, {% if %},
+// {% for %}, {% set %}, {% raw %} and {# comments #}, with Jinja's
+// whitespace control ({%- -%}) and Ansible's trim_blocks (the first newline
+// after a block tag is removed). Immutable and safe for concurrent use.
+type Template struct {
+	src    string
+	body   []tnode
+	single node // set when the template is exactly one {{ expr }}
+}
+
+type tnode interface{}
+
+type (
+	textNode string
+	outNode  struct{ n node }
+	ifNode   struct {
+		conds  []node
+		bodies [][]tnode
+		els    []tnode
+	}
+	forNode struct {
+		targets []string
+		iter    node
+		cond    node
+		body    []tnode
+		els     []tnode
+	}
+	setNode struct {
+		target string
+		val    node
+	}
+)
+
+// IsTemplate reports whether s contains template markup ({{, {% or {#).
+func IsTemplate(s string) bool {
+	return strings.Contains(s, "{{") || strings.Contains(s, "{%") || strings.Contains(s, "{#")
+}
+
+// String returns the source text.
+func (t *Template) String() string { return t.src }
+
+// Render renders s in scope. A string without template markup is returned
+// unchanged; see Template.Render for the rest.
+func Render(s string, scope Scope) (any, error) {
+	if !IsTemplate(s) {
+		return s, nil
+	}
+	t, err := ParseTemplate(s)
+	if err != nil {
+		return nil, err
+	}
+	return t.Render(scope)
+}
+
+// Render renders the template. A template that is exactly one {{ expr }}
+// returns the expression's value with its type (a list stays a list, Omit
+// stays Omit); any other template returns a string, with values rendered
+// as Python's str() and None as the empty string, as Ansible does.
+func (t *Template) Render(scope Scope) (any, error) {
+	ev := &evaluator{scope: scope, src: t.src}
+	if t.single != nil {
+		return ev.value(t.single)
+	}
+	var b strings.Builder
+	if err := ev.renderBody(&b, t.body, &local{parent: scope, vars: map[string]any{}}); err != nil {
+		return nil, err
+	}
+	return b.String(), nil
+}
+
+func (ev *evaluator) renderBody(b *strings.Builder, body []tnode, frame *local) error {
+	saved := ev.scope
+	ev.scope = frame
+	defer func() { ev.scope = saved }()
+	for _, n := range body {
+		if b.Len() > maxSize {
+			return &Error{Src: ev.src, Col: 1, Msg: "template output too large"}
+		}
+		switch n := n.(type) {
+		case textNode:
+			b.WriteString(string(n))
+		case outNode:
+			v, err := ev.value(n.n)
+			if err != nil {
+				return err
+			}
+			if v != nil {
+				b.WriteString(Str(v))
+			}
+		case *setNode:
+			v, err := ev.value(n.val)
+			if err != nil {
+				return err
+			}
+			frame.vars[n.target] = v
+		case *ifNode:
+			done := false
+			for i, c := range n.conds {
+				v, err := ev.value(c)
+				if err != nil {
+					return err
+				}
+				if Truthy(v) {
+					if err := ev.renderBody(b, n.bodies[i], frame); err != nil {
+						return err
+					}
+					done = true
+					break
+				}
+			}
+			if !done && n.els != nil {
+				if err := ev.renderBody(b, n.els, frame); err != nil {
+					return err
+				}
+			}
+		case *forNode:
+			if err := ev.renderFor(b, n, frame); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// iterate returns the items Jinja iterates over for v.
+func iterate(v any) ([]any, error) {
+	switch t := v.(type) {
+	case []any:
+		return t, nil
+	case map[string]any:
+		return toList(sortedKeys(t)), nil
+	}
+	if s, ok := text(v); ok {
+		out := []any{}
+		for _, r := range s {
+			out = append(out, string(r))
+		}
+		return out, nil
+	}
+	return nil, errorf("'%s' object is not iterable", typeName(v))
+}
+
+func (ev *evaluator) renderFor(b *strings.Builder, n *forNode, frame *local) error {
+	seq, err := ev.value(n.iter)
+	if err != nil {
+		return err
+	}
+	items, err := iterate(seq)
+	if err != nil {
+		return ev.wrap(n.iter, err)
+	}
+	bind := func(f *local, item any) error {
+		if len(n.targets) == 1 {
+			f.vars[n.targets[0]] = item
+			return nil
+		}
+		parts, ok := item.([]any)
+		if !ok || len(parts) != len(n.targets) {
+			return ev.wrap(n.iter, errorf("cannot unpack %s into %d names", Repr(item), len(n.targets)))
+		}
+		for i, t := range n.targets {
+			f.vars[t] = parts[i]
+		}
+		return nil
+	}
+	if n.cond != nil {
+		var kept []any
+		for _, it := range items {
+			f := &local{parent: frame, vars: map[string]any{}}
+			if err := bind(f, it); err != nil {
+				return err
+			}
+			ev.scope = f
+			c, err := ev.value(n.cond)
+			ev.scope = frame
+			if err != nil {
+				return err
+			}
+			if Truthy(c) {
+				kept = append(kept, it)
+			}
+		}
+		items = kept
+	}
+	if len(items) == 0 {
+		if n.els != nil {
+			return ev.renderBody(b, n.els, frame)
+		}
+		return nil
+	}
+	for i, it := range items {
+		f := &local{parent: frame, vars: map[string]any{}}
+		if err := bind(f, it); err != nil {
+			return err
+		}
+		loop := map[string]any{
+			"index": i + 1, "index0": i, "revindex": len(items) - i, "revindex0": len(items) - i - 1,
+			"first": i == 0, "last": i == len(items)-1, "length": len(items),
+		}
+		if i > 0 {
+			loop["previtem"] = items[i-1]
+		}
+		if i+1 < len(items) {
+			loop["nextitem"] = items[i+1]
+		}
+		f.vars["loop"] = loop
+		if err := ev.renderBody(b, n.body, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}

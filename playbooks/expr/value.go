@@ -1,0 +1,376 @@
+package expr
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tender-sh/tender/internal/yaml11"
+)
+
+// omitValue is the type of Omit.
+type omitValue struct{}
+
+// Omit is the value of the magic variable `omit` (and of `x | default(omit)`
+// when x is undefined). A caller building module arguments drops every
+// argument whose value IsOmit. Inside a larger string it renders as
+// "__omit_place_holder__", as Ansible's placeholder does.
+var Omit any = omitValue{}
+
+// IsOmit reports whether v is the Omit sentinel.
+func IsOmit(v any) bool { _, ok := v.(omitValue); return ok }
+
+const omitText = "__omit_place_holder__"
+
+// undefined is the value of a name, attribute, key or index that does not
+// exist. It flows through the evaluator so that `is defined` and `default`
+// can see it; any other use turns it into an *UndefinedError.
+type undefined struct {
+	name string // the variable the chain started from
+	msg  string
+}
+
+func (u *undefined) err() error { return &UndefinedError{Name: u.name, Msg: u.msg} }
+
+// Truthy reports whether v is true in Python's sense: None, False, 0, 0.0
+// and empty strings, lists and dicts are false; everything else is true.
+func Truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case int:
+		return x != 0
+	case float64:
+		return x != 0
+	case string:
+		return x != ""
+	case yaml11.Unsafe:
+		return x != ""
+	case []any:
+		return len(x) > 0
+	case map[string]any:
+		return len(x) > 0
+	case *undefined:
+		return false
+	}
+	return true
+}
+
+// Str renders v as Python's str() does: True, None, 1.0, ['a', 1], {'a': 1}.
+func Str(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case yaml11.Unsafe:
+		return string(x)
+	case omitValue:
+		return omitText
+	case *undefined:
+		return ""
+	}
+	var b strings.Builder
+	writeRepr(&b, v)
+	return b.String()
+}
+
+// Repr renders v as Python's repr() does: strings are quoted.
+func Repr(v any) string {
+	var b strings.Builder
+	writeRepr(&b, v)
+	return b.String()
+}
+
+func writeRepr(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("None")
+	case bool:
+		if x {
+			b.WriteString("True")
+		} else {
+			b.WriteString("False")
+		}
+	case int:
+		b.WriteString(strconv.Itoa(x))
+	case float64:
+		b.WriteString(formatFloat(x))
+	case string:
+		b.WriteString(quotePy(x))
+	case yaml11.Unsafe:
+		b.WriteString(quotePy(string(x)))
+	case omitValue:
+		b.WriteString(quotePy(omitText))
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeRepr(b, e)
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		b.WriteByte('{')
+		for i, k := range sortedKeys(x) {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(quotePy(k))
+			b.WriteString(": ")
+			writeRepr(b, x[k])
+		}
+		b.WriteByte('}')
+	case *undefined:
+		b.WriteString("Undefined")
+	default:
+		b.WriteString("<unknown>")
+	}
+}
+
+// formatFloat prints a float as Python's repr: shortest round-trip digits,
+// ".0" on integral values, exponent form below 1e-4 and from 1e16.
+func formatFloat(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		return "nan"
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
+	mant, exps, _ := strings.Cut(s, "e")
+	exp, _ := strconv.Atoi(exps)
+	if exp < -4 || exp >= 16 {
+		sign := "+"
+		if exp < 0 {
+			sign, exp = "-", -exp
+		}
+		return mant + "e" + sign + leftPad(strconv.Itoa(exp), 2)
+	}
+	s = strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+func leftPad(s string, n int) string {
+	for len(s) < n {
+		s = "0" + s
+	}
+	return s
+}
+
+// quotePy quotes a string as Python's repr does.
+func quotePy(s string) string {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		q = '"'
+	}
+	var b strings.Builder
+	b.WriteByte(q)
+	for _, r := range s {
+		switch {
+		case r == rune(q) || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			b.WriteString(`\x` + leftPad(strconv.FormatInt(int64(r), 16), 2))
+		case r >= 0x80 && r < 0xa0:
+			b.WriteString(`\x` + strconv.FormatInt(int64(r), 16))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// typeName is Python's type(v).__name__.
+func typeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "NoneType"
+	case bool:
+		return "bool"
+	case int:
+		return "int"
+	case float64:
+		return "float"
+	case string, yaml11.Unsafe, omitValue:
+		return "str"
+	case []any:
+		return "list"
+	case map[string]any:
+		return "dict"
+	case *undefined:
+		return "AnsibleUndefined"
+	}
+	return "object"
+}
+
+// objName is Jinja's name of a value in "'X object' has no attribute" errors.
+func objName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "None"
+	case []any:
+		return "list object"
+	case map[string]any:
+		return "dict object"
+	}
+	return typeName(v) + " object"
+}
+
+// number returns v as a float64 if it is a bool, int or float.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	case int:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// integer returns v as an int if it is a bool or int.
+func integer(v any) (int, bool) {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	case int:
+		return x, true
+	}
+	return 0, false
+}
+
+// text returns v as a string if it is one (plain or unsafe).
+func text(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case yaml11.Unsafe:
+		return string(x), true
+	case omitValue:
+		return omitText, true
+	}
+	return "", false
+}
+
+// Equal is Python's ==: numbers compare by value across bool, int and float;
+// strings, lists and dicts by content; values of other types are unequal.
+func Equal(a, b any) bool {
+	if fa, ok := number(a); ok {
+		fb, ok := number(b)
+		if !ok {
+			return false
+		}
+		ia, oka := integer(a)
+		ib, okb := integer(b)
+		if oka && okb {
+			return ia == ib
+		}
+		return fa == fb
+	}
+	if sa, ok := text(a); ok {
+		sb, ok := text(b)
+		return ok && sa == sb
+	}
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !Equal(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// compare is Python's ordering: -1, 0 or 1, or an error for types that do
+// not order against each other ("'<' not supported between …").
+func compare(op string, a, b any) (int, error) {
+	if fa, ok := number(a); ok {
+		if fb, ok := number(b); ok {
+			ia, oka := integer(a)
+			ib, okb := integer(b)
+			if oka && okb {
+				return cmpOrdered(ia, ib), nil
+			}
+			return cmpOrdered(fa, fb), nil
+		}
+	}
+	if sa, ok := text(a); ok {
+		if sb, ok := text(b); ok {
+			return strings.Compare(sa, sb), nil
+		}
+	}
+	if la, ok := a.([]any); ok {
+		if lb, ok := b.([]any); ok {
+			for i := 0; i < len(la) && i < len(lb); i++ {
+				if Equal(la[i], lb[i]) {
+					continue
+				}
+				return compare(op, la[i], lb[i])
+			}
+			return cmpOrdered(len(la), len(lb)), nil
+		}
+	}
+	return 0, errorf("'%s' not supported between instances of '%s' and '%s'", op, typeName(a), typeName(b))
+}
+
+func cmpOrdered[T int | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
