@@ -74,23 +74,38 @@ func (c *errs) wrap(file string, n *yaml.Node, err error, format string, args ..
 }
 
 // yamlErr turns a yaml.v3 syntax error ("yaml: line 3: ...") into an *Error
-// with the line pulled out, so it reads like every other error.
-func (c *errs) yamlErr(file string, err error) {
+// with the line pulled out, so it reads like every other error. yaml.v3
+// names the line where the enclosing block starts; the line that breaks
+// it is found by parsing growing prefixes of the file until the same error
+// appears, and reported with its first non-blank column.
+func (c *errs) yamlErr(file string, data []byte, err error) {
 	var te *yaml.TypeError
 	if errors.As(err, &te) {
 		for _, m := range te.Errors {
-			c.list = append(c.list, &Error{Pos: Pos{File: file}, Msg: m, Err: err})
+			c.list = append(c.list, &Error{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: m, Err: err})
 		}
 		return
 	}
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line := 0
+	line := 1
 	if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
 		msg = strings.TrimSpace(msg[strings.Index(msg, ":")+1:])
-		c.list = append(c.list, &Error{Pos: Pos{File: file, Line: line, Col: 1}, Msg: "YAML syntax: " + msg, Err: err})
-		return
 	}
-	c.list = append(c.list, &Error{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: "YAML syntax: " + msg, Err: err})
+	lines := strings.Split(string(data), "\n")
+	pos := Pos{File: file, Line: line, Col: 1}
+	for k := line; k <= len(lines) && k < line+200; k++ {
+		var n yaml.Node
+		e := yaml.Unmarshal([]byte(strings.Join(lines[:k], "\n")+"\n"), &n)
+		if e != nil && strings.HasSuffix(e.Error(), msg) {
+			pos.Line = k
+			pos.Col = len(lines[k-1]) - len(strings.TrimLeft(lines[k-1], " \t")) + 1
+			if k != line {
+				msg += fmt.Sprintf(" (in the block that starts at line %d)", line)
+			}
+			break
+		}
+	}
+	c.list = append(c.list, &Error{Pos: pos, Msg: "YAML syntax: " + msg, Err: err})
 }
 
 func posOf(file string, n *yaml.Node) Pos {

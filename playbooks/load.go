@@ -117,7 +117,7 @@ func (l *loader) read(abs, fromFile string, from *yaml.Node, what string) (*yaml
 			l.files[abs] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
 			return l.files[abs], true
 		}
-		l.errs.yamlErr(l.show(abs), err)
+		l.errs.yamlErr(l.show(abs), data, err)
 		return nil, false
 	}
 	top := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}

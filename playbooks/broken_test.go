@@ -1,0 +1,41 @@
+package playbooks
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBroken loads each playbook of testdata/broken and compares the whole
+// error text (every error, with file:line:col) with want.err.
+func TestBroken(t *testing.T) {
+	files, _ := filepath.Glob("testdata/broken/*/site.yml")
+	if len(files) < 8 {
+		t.Fatalf("only %d broken fixtures", len(files))
+	}
+	for _, path := range files {
+		dir := filepath.Dir(path)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			_, err := Load(path, Options{})
+			if err == nil {
+				t.Fatal("loaded without error")
+			}
+			var list ErrorList
+			if !errors.As(err, &list) || len(list) == 0 {
+				t.Fatalf("error is %T, not an ErrorList", err)
+			}
+			var one *Error
+			if !errors.As(err, &one) || one.Pos.File == "" {
+				t.Fatalf("errors.As(*Error) failed or has no file: %v", err)
+			}
+			got := filepath.ToSlash(err.Error()) + "\n"
+			compareGolden(t, filepath.Join(dir, "want.err"), got)
+			for _, e := range list {
+				if e.Pos.Line == 0 && !strings.Contains(e.Msg, "cannot read") {
+					t.Errorf("error without a line: %v", e)
+				}
+			}
+		})
+	}
+}
