@@ -192,6 +192,7 @@ func (l *loader) oldStyle(file string, n *yaml.Node) (string, map[string]any) {
 func (l *loader) kv(file string, n *yaml.Node, s string, freeForm bool) map[string]any {
 	pairs, raw, err := ParseKV(s, freeForm)
 	if err != nil {
+		l.reported[n] = true // one error for the string is enough
 		l.errs.wrap(file, n, err, "%v: %s", err, s)
 		return nil
 	}

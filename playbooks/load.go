@@ -58,6 +58,7 @@ func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
 		files:    map[string]*yaml.Node{},
 		names:    map[string]string{filepath.Clean(abs): path},
 		givenDir: filepath.Dir(path),
+		reported: map[*yaml.Node]bool{},
 	}
 	pb := &Playbook{Path: path, Dir: filepath.Dir(path)}
 	pb.Plays = l.playbookFile(abs, nil, "", tasksOnly, nil)
@@ -74,6 +75,7 @@ type loader struct {
 	errs     errs
 	pbDir    string                // the top playbook's directory (absolute)
 	givenDir string                // the same, as the caller wrote it
+	reported map[*yaml.Node]bool   // nodes already reported: their templates are not checked again
 	files    map[string]*yaml.Node // parsed files by absolute path (nil: failed)
 	names    map[string]string     // absolute path → path as shown in errors
 }

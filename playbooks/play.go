@@ -17,6 +17,7 @@ func (l *loader) play(abs string, n *yaml.Node) *Play {
 	hasHosts := false
 	for _, e := range l.entries(file, n) {
 		if playKeys[e.key] && l.keyword(file, e, &p.Keywords) {
+			l.checkTree(file, e.v, false)
 			continue
 		}
 		v := e.v
@@ -58,8 +59,10 @@ func (l *loader) play(abs string, n *yaml.Node) *Play {
 			p.ForceHandlers = l.boolean(file, e.key, v)
 		case "pre_tasks", "tasks", "post_tasks", "handlers":
 			lists = append(lists, e)
+			continue
 		case "roles":
 			roles = v
+			continue
 		default:
 			if taskKeys[e.key] || blockKeys[e.key] {
 				l.errs.add(file, e.k, "%q is not a valid attribute for a play (it belongs on a task or block)", e.key)
@@ -67,6 +70,7 @@ func (l *loader) play(abs string, n *yaml.Node) *Play {
 			}
 			l.unknownKey(file, e, "play", playKeys)
 		}
+		l.checkTree(file, e.v, false)
 	}
 	if !hasHosts {
 		l.errs.add(file, n, "the play has no hosts: a play needs hosts (or import_playbook)")

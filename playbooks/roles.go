@@ -45,6 +45,7 @@ func (l *loader) roleRef(sc *scope, n *yaml.Node) *Role {
 	case yaml.ScalarNode:
 		r.Name = l.str(file, "role", n)
 	case yaml.MappingNode:
+		l.checkTree(file, n, false)
 		for _, e := range l.entries(file, n) {
 			switch {
 			case e.key == "role" || e.key == "name":
@@ -151,9 +152,11 @@ func (l *loader) loadRole(sc *scope, r *Role, at *yaml.Node, files roleFiles) *R
 	}
 	if top, abs := l.roleFile(r, "defaults", files.defaults, files.defaults != ""); top != nil {
 		r.Defaults = l.vars(l.show(abs), "defaults", top)
+		l.checkTree(l.show(abs), top, false)
 	}
 	if top, abs := l.roleFile(r, "vars", files.vars, files.vars != ""); top != nil {
 		r.RoleVars = l.vars(l.show(abs), "vars", top)
+		l.checkTree(l.show(abs), top, false)
 	}
 	if top, abs := l.roleFile(r, "tasks", files.tasks, files.tasks != ""); top != nil {
 		ts := *rs

@@ -121,6 +121,7 @@ func (l *loader) task(sc *scope, n *yaml.Node) *Task {
 		l.include(sc, t, n)
 	}
 	l.checkTask(file, t)
+	l.checkTaskNodes(file, t, es)
 	return t
 }
 
@@ -142,6 +143,7 @@ func (l *loader) block(sc *scope, t *Task, es []entry) *Task {
 		}
 	}
 	t.EffectiveTags = mergeTags(sc.tags, t.Tags)
+	l.checkTaskNodes(file, t, es)
 	inner := *sc
 	inner.parent = t
 	inner.tags = t.EffectiveTags
