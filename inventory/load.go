@@ -1,0 +1,146 @@
+package inventory
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ignoredEntry matches directory entries Ansible skips when a directory is
+// an inventory source: hidden files, host_vars, group_vars, vars_plugins,
+// and INVENTORY_IGNORE_EXTS (whose 2.14 default ignores .ini and .cfg too).
+var ignoredEntry = regexp.MustCompile(`^\.|^host_vars$|^group_vars$|^vars_plugins$|` +
+	`(?:\.pyc|\.pyo|\.swp|\.bak|~|\.rpm|\.md|\.txt|\.rst|\.orig|\.ini|\.cfg|\.retry)$`)
+
+// Load reads inventory sources and merges them in order, as `-i` given
+// several times does. A source is an INI or YAML inventory file, a
+// directory of them (read in sorted order, ignoring the entries Ansible
+// ignores), or a comma-separated host list such as "web1,web2," (one with a
+// comma that is not an existing path). host_vars/ and group_vars/ beside
+// each source (inside it, for a directory) are read for every host and
+// group; errors in them are reported here.
+//
+// Unlike ansible, which warns and goes on with what it could parse, Load
+// fails on the first source that is missing or cannot be parsed.
+func Load(sources ...string) (*Inventory, error) {
+	inv := New()
+	for _, src := range sources {
+		if src == "" {
+			continue
+		}
+		if _, err := os.Stat(src); err != nil && strings.Contains(src, ",") {
+			inv.parseHostList(src)
+			continue
+		}
+		abs, err := filepath.Abs(src)
+		if err != nil {
+			return nil, err
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			return nil, fmt.Errorf("inventory source %s: %w", src, err)
+		}
+		if err := inv.loadPath(src, st.IsDir()); err != nil {
+			return nil, err
+		}
+		if st.IsDir() {
+			inv.varsDirs = append(inv.varsDirs, abs)
+		} else {
+			inv.varsDirs = append(inv.varsDirs, filepath.Dir(abs))
+		}
+	}
+	inv.reconcile()
+	for _, h := range inv.hostOrder {
+		if err := inv.loadHostFiles(h); err != nil {
+			return nil, err
+		}
+	}
+	for _, g := range inv.groupOrder {
+		for _, d := range inv.varsDirs {
+			if _, err := inv.fileVars(d, "group_vars", g.Name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return inv, nil
+}
+
+func (inv *Inventory) loadPath(path string, dir bool) error {
+	if !dir {
+		return inv.LoadFile(path)
+	}
+	ents, err := os.ReadDir(path)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(ents))
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if ignoredEntry.MatchString(n) {
+			continue
+		}
+		p := filepath.Join(path, n)
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if err := inv.loadPath(p, st.IsDir()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LoadFile parses one inventory file into inv, choosing the format as
+// Ansible's plugins do: a file named *.yml, *.yaml, *.json or without an
+// extension is tried as YAML first and as INI if it is not a YAML
+// inventory; any other file is INI. It does not read host_vars/group_vars
+// (Load does).
+func (inv *Inventory) LoadFile(path string) error {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	ext := filepath.Ext(path)
+	switch ext {
+	case ".toml":
+		return &ParseError{File: path, Msg: "TOML inventories are not supported"}
+	case "", ".yml", ".yaml", ".json":
+		root, yerr := decodeYAML(src)
+		if yerr == nil && root != nil && root.Kind == yaml.MappingNode {
+			return inv.ParseYAML(path, src)
+		}
+		if ext != "" {
+			// Not a YAML inventory: Ansible's ini plugin gets its turn.
+			if New().ParseINI(path, src) == nil {
+				return inv.ParseINI(path, src)
+			}
+			return New().ParseYAML(path, src)
+		}
+	}
+	return inv.ParseINI(path, src)
+}
+
+// parseHostList adds the hosts of a "host1,host2:22," source to ungrouped.
+func (inv *Inventory) parseHostList(src string) {
+	for _, h := range strings.Split(src, ",") {
+		h = strings.TrimSpace(h)
+		if h == "" {
+			continue
+		}
+		host, port, ok := parseAddress(h)
+		if !ok || strings.Contains(host, "[") {
+			host, port = h, 0
+		}
+		inv.groups["ungrouped"].addHost(inv.addHost(host, port))
+	}
+	inv.reconcile()
+}

@@ -1,0 +1,152 @@
+package inventory
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The address grammar of Ansible's parse_address: host names, IPv4 and
+// IPv6 addresses, any of them with [x:y(:z)] ranges, and an optional port.
+var (
+	numericRange  = `\[(?:[0-9]+:[0-9]+)(?::[0-9]+)?\]`
+	hexRange      = `\[(?:[0-9a-f]+:[0-9a-f]+)(?::[0-9]+)?\]`
+	alnumRange    = `\[(?:[a-z]:[a-z]|[0-9]+:[0-9]+)(?::[0-9]+)?\]`
+	ipv6Comp      = `(?:[0-9a-f]{1,4}|` + hexRange + `)`
+	ipv4Comp      = `(?:[01]?[0-9]{1,2}|2[0-4][0-9]|25[0-5]|` + numericRange + `)`
+	label         = `(?:[\w]|` + alnumRange + `)(?:[\w_-]|` + alnumRange + `)*`
+	reBracketPort = regexp.MustCompile(`^\[(.+)\]:([0-9]+)$`)
+	reHostPort    = regexp.MustCompile(`^((?:[^:\[\]]|\[[^\]]*\])*):([0-9]+)$`)
+	reIPv4        = regexp.MustCompile(`(?i)^(?:` + ipv4Comp + `\.){3}` + ipv4Comp + `$`)
+	reIPv6        = regexp.MustCompile(`(?i)^(?:` + strings.ReplaceAll(strings.Join([]string{
+		`(?:{0}:){7}{0}`, `(?:{0}:){1,6}:`, `(?:{0}:)(?::{0}){1,6}`,
+		`(?:{0}:){2}(?::{0}){1,5}`, `(?:{0}:){3}(?::{0}){1,4}`,
+		`(?:{0}:){4}(?::{0}){1,3}`, `(?:{0}:){5}(?::{0}){1,2}`,
+		`(?:{0}:){6}(?::{0})`, `:(?::{0}){1,6}`, `{0}?::`,
+		`(?:0:){6}(?:{0}\.){3}{0}`, `::(?:ffff:)?(?:{0}\.){3}{0}`,
+		`(?:0:){5}ffff:(?:{0}\.){3}{0}`,
+	}, "|"), "{0}", ipv6Comp) + `)$`)
+	reHostname = regexp.MustCompile(`(?i)^` + label + `(?:\.` + label + `)*$`)
+)
+
+// parseAddress splits "host:port" / "[host]:port" as Ansible's
+// parse_address(allow_ranges=True). ok is false when the text is not a
+// recognisable host; port is 0 when none was given.
+func parseAddress(s string) (host string, port int, ok bool) {
+	addr := s
+	for _, re := range []*regexp.Regexp{reBracketPort, reHostPort} {
+		if m := re.FindStringSubmatch(addr); m != nil {
+			p, err := strconv.Atoi(m[2])
+			if err != nil {
+				return "", 0, false
+			}
+			addr, port = m[1], p
+		}
+	}
+	if reIPv4.MatchString(addr) || reIPv6.MatchString(addr) || hostnameOK(addr) {
+		return addr, port, true
+	}
+	return "", 0, false
+}
+
+// hostnameOK matches Ansible's hostname pattern, whose labels may not end
+// in '-' or '_' (a look-behind RE2 lacks, checked by hand).
+func hostnameOK(s string) bool {
+	if !reHostname.MatchString(s) {
+		return false
+	}
+	for _, l := range strings.Split(s, ".") {
+		if strings.HasSuffix(l, "-") || strings.HasSuffix(l, "_") {
+			return false
+		}
+	}
+	return true
+}
+
+const asciiLetters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+// maxExpand bounds a range expansion so a typo cannot exhaust memory.
+const maxExpand = 1 << 20
+
+// expandRange expands the first [beg:end(:step)] of pattern, recursively,
+// as Ansible's expand_hostname_range does: zero-padded numbers keep their
+// width, single letters range over a-zA-Z.
+func expandRange(pattern string) ([]string, error) {
+	if !strings.Contains(pattern, "[") {
+		return []string{pattern}, nil
+	}
+	open := strings.Index(pattern, "[")
+	close := strings.Index(pattern, "]")
+	if close < 0 || strings.Count(pattern, "[") < 1 {
+		return nil, fmt.Errorf("host range must be begin:end or begin:end:step")
+	}
+	// Python replaces the first '[' and the first ']' and splits on them;
+	// a ']' before the '[' therefore cannot make three parts.
+	if close < open {
+		return nil, fmt.Errorf("host range must be begin:end or begin:end:step")
+	}
+	head, nrange, tail := pattern[:open], pattern[open+1:close], pattern[close+1:]
+	if strings.ContainsAny(tail, "|") || strings.ContainsAny(head, "|") {
+		return nil, fmt.Errorf("host range must be begin:end or begin:end:step")
+	}
+	bounds := strings.Split(nrange, ":")
+	if len(bounds) != 2 && len(bounds) != 3 {
+		return nil, fmt.Errorf("host range must be begin:end or begin:end:step")
+	}
+	beg, end, step := bounds[0], bounds[1], 1
+	if len(bounds) == 3 {
+		n, err := strconv.Atoi(bounds[2])
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("host range step must be a positive integer, got %q", bounds[2])
+		}
+		step = n
+	}
+	if beg == "" {
+		beg = "0"
+	}
+	if end == "" {
+		return nil, fmt.Errorf("host range must specify end value")
+	}
+	fill := func(n int) string { return strconv.Itoa(n) }
+	if beg[0] == '0' && len(beg) > 1 {
+		if len(beg) != len(end) {
+			return nil, fmt.Errorf("host range must specify equal-length begin and end formats")
+		}
+		fill = func(n int) string { return fmt.Sprintf("%0*d", len(beg), n) }
+	}
+	var seq []string
+	ib, ie := strings.Index(asciiLetters, beg), strings.Index(asciiLetters, end)
+	if ib >= 0 && ie >= 0 {
+		if ib > ie {
+			return nil, fmt.Errorf("host range must have begin <= end")
+		}
+		for i := ib; i <= ie; i += step {
+			seq = append(seq, asciiLetters[i:i+1])
+		}
+	} else {
+		b, err1 := strconv.Atoi(beg)
+		e, err2 := strconv.Atoi(end)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("host range %q is neither numeric nor alphabetic", "["+nrange+"]")
+		}
+		if e >= b && (e-b)/step > maxExpand {
+			return nil, fmt.Errorf("host range [%s] is too large", nrange)
+		}
+		for i := b; i <= e; i += step {
+			seq = append(seq, fill(i))
+		}
+	}
+	var out []string
+	for _, x := range seq {
+		sub, err := expandRange(head + x + tail)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sub...)
+		if len(out) > maxExpand {
+			return nil, fmt.Errorf("host range in %q expands to too many hosts", pattern)
+		}
+	}
+	return out, nil
+}
