@@ -157,6 +157,12 @@ func (l *loader) playbookFile(abs string, from *yaml.Node, fromFile string, task
 		l.errs.add(file, top, "a playbook must be a list of plays (or of tasks), not %s", kindName(top))
 		return nil
 	}
+	if tasksOnly && len(top.Content) > 0 && !l.isTaskList(file, top) {
+		if m := deref(top.Content[0]); m.Kind == yaml.MappingNode && hasKey(m, "hosts") {
+			l.errs.add(file, m, "this file holds plays, not a bare list of tasks")
+			return nil
+		}
+	}
 	if tasksOnly || l.isTaskList(file, top) {
 		return []*Play{l.taskListPlay(abs, top)}
 	}
@@ -202,6 +208,15 @@ func (l *loader) isTaskList(file string, top *yaml.Node) bool {
 			}
 		}
 		return hasTaskKey
+	}
+	return false
+}
+
+func hasKey(m *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return true
+		}
 	}
 	return false
 }

@@ -1,0 +1,183 @@
+package playbooks
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// writeFiles lays out files (path → content) under a temp dir and returns
+// the dir.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestCanonicalModule(t *testing.T) {
+	for in, want := range map[string]string{
+		"ansible.builtin.copy":       "copy",
+		"ansible.legacy.shell":       "shell",
+		"ansible.posix.sysctl":       "sysctl",
+		"ansible.posix.mount":        "mount",
+		"community.general.ini_file": "ini_file",
+		"community.general.modprobe": "modprobe",
+		"apt":                        "apt",
+		"community.general.nmcli":    "community.general.nmcli",
+	} {
+		if got := CanonicalModule(in); got != want {
+			t.Errorf("CanonicalModule(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	mods := DefaultModules()
+	for in, want := range map[string]string{
+		"shel": "shell", "servce": "service", "lineinfle": "lineinfile",
+		"ansible.builtin.cpy": "copy", "xyzzy": "",
+	} {
+		if got := suggest(in, mods); got != want {
+			t.Errorf("suggest(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestModulesOption(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"pb.yml": "- hosts: all\n  tasks:\n    - shell: echo hi\n    - ping:\n"})
+	_, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: []string{"ping", "debug"}})
+	if err == nil || !strings.Contains(err.Error(), `couldn't resolve module/action "shell"`) {
+		t.Fatalf("a module outside Options.Modules must be refused, got %v", err)
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Pos.Line != 3 || e.Pos.Col != 7 {
+		t.Fatalf("position: %+v", e)
+	}
+}
+
+func TestBareTaskList(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"agent.yml": "- name: a\n  debug: msg=hi\n- shell: echo\n",
+		"plays.yml": "- hosts: all\n  tasks: []\n",
+	})
+	pb, err := Load(filepath.Join(dir, "agent.yml"), Options{Hosts: "web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pb.Plays) != 1 || pb.Plays[0].Hosts != "web" || len(pb.Plays[0].Tasks) != 2 {
+		t.Fatalf("bare task list: %+v", pb.Plays)
+	}
+	if _, err := LoadTasks(filepath.Join(dir, "plays.yml"), "all", Options{}); err == nil || !strings.Contains(err.Error(), "holds plays") {
+		t.Fatalf("LoadTasks on plays: %v", err)
+	}
+}
+
+func TestInheritanceAndRoleOrder(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"pb.yml": `- hosts: all
+  roles:
+    - {role: app, when: app_enabled, tags: app}
+    - {role: app, when: app_enabled}
+    - {role: app, http_port: 81}
+  tasks:
+    - block:
+        - import_tasks: inner.yml
+          when: b
+      when: a
+    - include_tasks: inner.yml
+      when: dyn
+`,
+		"inner.yml":                    "- name: inner\n  debug: msg=x\n  when: c\n",
+		"roles/app/tasks/main.yml":     "- name: app task\n  debug: msg=x\n",
+		"roles/app/meta/main.yml":      "dependencies: [{role: base, when: base_ok}]\n",
+		"roles/base/tasks/main.yml":    "- name: base task\n  debug: msg=x\n",
+		"roles/base/handlers/main.yml": "- name: h\n  debug: msg=h\n",
+	})
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pb.Plays[0]
+	inner := p.Tasks[0].Block[0].Tasks[0]
+	if got := inner.Conditions(); !reflect.DeepEqual(got, []string{"a", "b", "c"}) {
+		t.Errorf("static conditions = %v", got)
+	}
+	dyn := p.Tasks[1].Tasks[0]
+	if got := dyn.Conditions(); !reflect.DeepEqual(got, []string{"c"}) {
+		t.Errorf("a dynamic include's when must not be inherited: %v", got)
+	}
+	base := p.Roles[0].Dependencies[0].Tasks[0]
+	if got := base.Conditions(); !reflect.DeepEqual(got, []string{"app_enabled", "base_ok"}) {
+		t.Errorf("dependency conditions = %v", got)
+	}
+	if got := base.EffectiveTags; !reflect.DeepEqual(got, []string{"app"}) {
+		t.Errorf("dependency tags = %v", got)
+	}
+	var order []string
+	for _, r := range p.RoleOrder() {
+		order = append(order, r.Name)
+	}
+	// base and app once each with no params; app again with http_port=81.
+	if !reflect.DeepEqual(order, []string{"base", "app", "app"}) {
+		t.Errorf("RoleOrder = %v", order)
+	}
+	if n := len(p.ListTasks()); n != 2*3+2 {
+		t.Errorf("ListTasks: %d entries", n)
+	}
+	if p.Roles[0].Dependencies[0].Handlers[0].Handler != true {
+		t.Error("role handlers must be marked Handler")
+	}
+}
+
+func TestMetaAndKinds(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"pb.yml": `- hosts: all
+  tasks:
+    - meta: flush_handlers
+    - include_role: name=r
+    - import_role: name=r
+    - include_tasks: "{{ x }}.yml"
+    - include: t.yml
+      loop: [1]
+    - debug: var=x
+      tags: 7
+`,
+		"t.yml":                  "- debug: msg=x\n",
+		"roles/r/tasks/main.yml": "- debug: msg=r\n",
+	})
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := pb.Plays[0].Tasks
+	if ts[0].Meta() != "flush_handlers" {
+		t.Errorf("meta = %q", ts[0].Meta())
+	}
+	want := []Kind{KindModule, KindIncludeRole, KindImportRole, KindIncludeTasks, KindIncludeTasks, KindModule}
+	for i, k := range want {
+		if ts[i].Kind != k {
+			t.Errorf("task %d: kind %v, want %v", i, ts[i].Kind, k)
+		}
+	}
+	if ts[3].File != "" || ts[3].Tasks != nil {
+		t.Error("a templated include must stay unresolved")
+	}
+	if ts[1].Target == nil || len(ts[1].Target.Tasks) != 1 {
+		t.Error("a literal include_role is read")
+	}
+	if !reflect.DeepEqual(ts[5].Tags, []string{"7"}) {
+		t.Errorf("numeric tag: %v", ts[5].Tags)
+	}
+}
