@@ -27,6 +27,10 @@ type Options struct {
 // includes is reported instead of recursing forever.
 const maxDepth = 64
 
+// maxTasks bounds the tasks one Load decodes, so YAML aliases that repeat a
+// task list exponentially fail fast instead of exhausting memory.
+const maxTasks = 100000
+
 // Load reads the playbook at path and everything it refers to: imported
 // playbooks, roles, imported task files, and included task files whose
 // path is literal. A file whose top level is a list of tasks (no hosts:)
@@ -59,6 +63,7 @@ func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
 		names:    map[string]string{filepath.Clean(abs): path},
 		givenDir: filepath.Dir(path),
 		reported: map[*yaml.Node]bool{},
+		active:   map[*yaml.Node]bool{},
 	}
 	pb := &Playbook{Path: path, Dir: filepath.Dir(path)}
 	pb.Plays = l.playbookFile(abs, nil, "", tasksOnly, nil)
@@ -76,6 +81,8 @@ type loader struct {
 	pbDir    string                // the top playbook's directory (absolute)
 	givenDir string                // the same, as the caller wrote it
 	reported map[*yaml.Node]bool   // nodes already reported: their templates are not checked again
+	active   map[*yaml.Node]bool   // task lists and mappings being decoded (YAML alias loops)
+	count    int                   // tasks decoded so far
 	files    map[string]*yaml.Node // parsed files by absolute path (nil: failed)
 	names    map[string]string     // absolute path → path as shown in errors
 }

@@ -44,6 +44,12 @@ func kindName(n *yaml.Node) string {
 // are overridden by explicit ones. A later duplicate key wins, as in Ansible.
 func (l *loader) entries(file string, n *yaml.Node) []entry {
 	n = deref(n)
+	if l.active[n] {
+		l.errs.add(file, n, "a mapping merges itself through a YAML alias")
+		return nil
+	}
+	l.active[n] = true
+	defer delete(l.active, n)
 	var out []entry
 	index := map[string]int{}
 	put := func(e entry) {

@@ -31,6 +31,12 @@ func (l *loader) taskList(sc *scope, n *yaml.Node, key string) []*Task {
 		l.errs.add(file, n, "%s must be a list of tasks, not %s", key, kindName(n))
 		return nil
 	}
+	if l.active[n] {
+		l.errs.add(file, n, "%s refers to itself through a YAML alias", key)
+		return nil
+	}
+	l.active[n] = true
+	defer delete(l.active, n)
 	var out []*Task
 	for _, item := range n.Content {
 		item = deref(item)
@@ -48,6 +54,12 @@ func (l *loader) taskList(sc *scope, n *yaml.Node, key string) []*Task {
 // task decodes one task, block, include or import.
 func (l *loader) task(sc *scope, n *yaml.Node) *Task {
 	file := sc.show(l)
+	if l.count++; l.count > maxTasks {
+		if l.count == maxTasks+1 {
+			l.errs.add(file, n, "more than %d tasks: is a YAML alias repeating a task list?", maxTasks)
+		}
+		return nil
+	}
 	es := l.entries(file, n)
 	t := &Task{Pos: posOf(file, n), Parent: sc.parent, Role: sc.role, Handler: sc.handler}
 	for _, e := range es {

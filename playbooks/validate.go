@@ -47,9 +47,8 @@ func (l *loader) checkTemplates(file string, t *Task) {}
 // template, except !unsafe strings (never templated) and the conditions of
 // assert's that: (expressions).
 func (l *loader) checkTree(file string, n *yaml.Node, assert bool) {
-	n = deref(n)
-	if n == nil {
-		return
+	if n == nil || n.Kind == yaml.AliasNode {
+		return // an alias's anchor is checked where it is written
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
