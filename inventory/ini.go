@@ -34,6 +34,7 @@ var (
 
 type pendingDecl struct {
 	line    int
+	col     int
 	state   string
 	parents []string
 }
@@ -66,6 +67,9 @@ func (p *iniParser) errf(col int, format string, args ...any) error {
 	return &ParseError{File: p.file, Line: p.lineNo, Col: col, Msg: fmt.Sprintf(format, args...)}
 }
 
+// col is the 1-based column where the current line's text starts.
+func (p *iniParser) col() int { return utf8.RuneCountInString(p.raw[:p.indent]) + 1 }
+
 func (p *iniParser) parse(src []byte) error {
 	group, state := "ungrouped", "hosts"
 	for i, raw := range pyLines(string(src)) {
@@ -88,7 +92,7 @@ func (p *iniParser) parse(src []byte) error {
 			}
 			if p.inv.groups[group] == nil {
 				if _, ok := p.pending[group]; state == "vars" && !ok {
-					p.addPending(group, &pendingDecl{line: p.lineNo, state: state})
+					p.addPending(group, &pendingDecl{line: p.lineNo, col: p.col(), state: state})
 				}
 				p.inv.AddGroup(group)
 			}
@@ -121,11 +125,13 @@ func (p *iniParser) parse(src []byte) error {
 	}
 	for _, g := range p.order {
 		d := p.pending[g]
-		p.lineNo = d.line
+		e := &ParseError{File: p.file, Line: d.line, Col: d.col}
 		if d.state == "vars" {
-			return p.errf(0, "Section [%s:vars] not valid for undefined group: %s", g, g)
+			e.Msg = fmt.Sprintf("Section [%s:vars] not valid for undefined group: %s", g, g)
+		} else {
+			e.Msg = fmt.Sprintf("Section [%s:children] includes undefined group: %s", d.parents[len(d.parents)-1], g)
 		}
-		return p.errf(0, "Section [%s:children] includes undefined group: %s", d.parents[len(d.parents)-1], g)
+		return e
 	}
 	return nil
 }
@@ -171,7 +177,7 @@ func (p *iniParser) childLine(line, group string) error {
 		if d := p.pending[child]; d != nil {
 			d.parents = append(d.parents, group)
 		} else {
-			p.addPending(child, &pendingDecl{line: p.lineNo, state: "children", parents: []string{group}})
+			p.addPending(child, &pendingDecl{line: p.lineNo, col: p.col(), state: "children", parents: []string{group}})
 		}
 		return nil
 	}

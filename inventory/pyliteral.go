@@ -124,9 +124,7 @@ func (p *pyParser) expr() (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch n := v.(type) {
-		case bool:
-			v = map[bool]int{false: 0, true: 1}[n]
+		switch v.(type) {
 		case int:
 		case float64:
 		default:

@@ -66,8 +66,10 @@ func hostnameOK(s string) bool {
 
 const asciiLetters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-// maxExpand bounds a range expansion so a typo cannot exhaust memory.
-const maxExpand = 1 << 20
+// maxExpand bounds the hosts one entry may expand to (Ansible has no
+// bound), so that a typo such as web[1:99999999] fails instead of eating
+// the machine.
+const maxExpand = 1 << 16
 
 // expandRange expands the first [beg:end(:step)] of pattern, recursively,
 // as Ansible's expand_hostname_range does: zero-padded numbers keep their

@@ -117,8 +117,12 @@ func pyTypeName(v any) string {
 		return "int"
 	case float64:
 		return "float"
+	case nil:
+		return "NoneType"
+	case map[string]any:
+		return "dict"
 	}
-	return "AnsibleUnicode"
+	return "str"
 }
 
 // fileVars returns the merged variables of kind ("host_vars" or

@@ -105,9 +105,9 @@ func (p *yamlParser) parse(root *yaml.Node) error {
 func pyType(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
-		return "<class 'dict'>"
+		return "<class 'ansible.parsing.yaml.objects.AnsibleMapping'>"
 	case yaml.SequenceNode:
-		return "<class 'list'>"
+		return "<class 'ansible.parsing.yaml.objects.AnsibleSequence'>"
 	}
 	v, _ := yaml11.Value(n)
 	switch v.(type) {

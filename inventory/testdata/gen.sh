@@ -59,10 +59,35 @@ for f in $fixtures; do
 	echo "recorded $f"
 done
 
+# values.txt: INI values through the ini plugin's _parse_value (literal_eval);
+# shlex.txt: host lines through ansible's shlex_split(comments=True).
+/usr/bin/python3 - >values.jsonl <<'PY'
+import json
+from ansible.plugins.inventory.ini import InventoryModule
+for line in open('values.txt', encoding='utf-8').read().split('\n')[:-1]:
+    try:
+        v = InventoryModule._parse_value(line)
+        out = json.dumps(v, sort_keys=True, indent=4, ensure_ascii=False)
+    except Exception as e:
+        out = '!' + type(e).__name__
+    print(json.dumps({'in': line, 'out': out}, ensure_ascii=False))
+PY
+/usr/bin/python3 - >shlex.jsonl <<'PY'
+import json
+from ansible.utils.shlex import shlex_split
+for line in open('shlex.txt', encoding='utf-8').read().split('\n')[:-1]:
+    try:
+        out = shlex_split(line, comments=True)
+    except ValueError as e:
+        out = str(e)
+    print(json.dumps({'in': line, 'out': out}, ensure_ascii=False))
+PY
+echo "recorded values.jsonl shlex.jsonl"
+
 for e in errors/*.ini errors/*.yml; do
 	[ -f "$e" ] || continue
 	case "$e" in *.ini) plugin=ini ;; *) plugin=yaml ;; esac
-	python3 - "$plugin" "$e" >"${e%.*}.ansible" <<'PY'
+	/usr/bin/python3 - "$plugin" "$e" >"${e%.*}.ansible" <<'PY'
 import sys
 from ansible.plugins.loader import inventory_loader
 from ansible.parsing.dataloader import DataLoader

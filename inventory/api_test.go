@@ -1,0 +1,132 @@
+package inventory
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const apiINI = `
+[web]
+web[1:3]
+[db]
+db1 ansible_group_priority=9
+[prod:children]
+web
+db
+[web:vars]
+tier=web
+`
+
+func names(hs []*Host) string {
+	var out []string
+	for _, h := range hs {
+		out = append(out, h.Name)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestRuntimeChanges(t *testing.T) {
+	inv := New()
+	if err := inv.ParseINI("api.ini", []byte(apiINI)); err != nil {
+		t.Fatal(err)
+	}
+	h, err := inv.AddHost("new1", "web", "canary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.GroupNames(); !reflect.DeepEqual(got, []string{"canary", "prod", "web"}) {
+		t.Errorf("group_names = %v", got)
+	}
+	if inv.Group("canary").Parents()[0].Name != "all" {
+		t.Errorf("a new group must hang under all")
+	}
+	if _, err := inv.AddHost("loner"); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(inv.Group("ungrouped").Hosts()); got != "loner" {
+		t.Errorf("ungrouped = %q", got)
+	}
+	inv.AddGroup("late")
+	if err := inv.AddChild("late", "loner"); err != nil {
+		t.Fatal(err)
+	}
+	inv.reconcile()
+	if got := names(inv.Group("ungrouped").Hosts()); got != "" {
+		t.Errorf("loner must leave ungrouped, got %q", got)
+	}
+	if err := inv.AddChild("web", "prod"); err == nil {
+		t.Errorf("cycle accepted")
+	}
+	vars, err := inv.HostVars("new1")
+	if err != nil || vars["tier"] != "web" {
+		t.Errorf("new1 vars = %v, %v", vars, err)
+	}
+	want := map[string][]string{"all": {"new1", "loner", "web1", "web2", "web3", "db1"}}
+	if got := inv.GroupsDict()["all"]; !reflect.DeepEqual(got, want["all"]) {
+		t.Errorf("groups['all'] = %v", got)
+	}
+}
+
+func TestPatternsTable(t *testing.T) {
+	inv := New()
+	if err := inv.ParseINI("api.ini", []byte(apiINI)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ pattern, want string }{
+		{"all", "web1 web2 web3 db1"},
+		{"prod:!db", "web1 web2 web3"},
+		{"!db:prod", "web1 web2 web3"}, // ! applies after plain terms
+		{"&web", "web1 web2 web3"},     // no plain term means all
+		{"web[1:]", "web2 web3"},
+		{"web[-2]", "web2"},
+		{"web[1-2]", "web2 web3"}, // the old x-y subscript
+		{"~WEB", ""},              // case-sensitive
+		{"~(?i)WEB", "web1 web2 web3"},
+		{"web[123]", ""}, // subscript 123 of group web: nothing
+		{"web[2:3]", "web3"},
+		{"localhost", "localhost"},
+		{"db1,web1", "db1 web1"},
+	} {
+		hs, err := inv.Hosts(c.pattern)
+		var nm *NoMatchError
+		if c.want == "" {
+			if !errors.As(err, &nm) {
+				t.Errorf("%q: got %q, %v; want NoMatchError", c.pattern, names(hs), err)
+			}
+			continue
+		}
+		if err != nil || names(hs) != c.want {
+			t.Errorf("%q: got %q, %v; want %q", c.pattern, names(hs), err, c.want)
+		}
+	}
+	hs, _ := inv.Hosts("prod")
+	lim, err := inv.Limit(hs, "db*:web2")
+	if err != nil || names(lim) != "web2 db1" {
+		t.Errorf("limit: %q %v", names(lim), err)
+	}
+	if _, err := inv.Limit(hs, "nosuch"); err == nil || !strings.Contains(err.Error(), "nosuch matched no group or host") {
+		t.Errorf("limit nosuch: %v", err)
+	}
+	if lh, _ := inv.Hosts("localhost"); !lh[0].Implicit {
+		t.Errorf("localhost must be implicit")
+	}
+	if v, _ := inv.HostVars("localhost"); v["ansible_connection"] != "local" {
+		t.Errorf("implicit localhost vars = %v", v)
+	}
+}
+
+func TestHostListSource(t *testing.T) {
+	inv, err := Load("a.example.com, b:2222,[::1]:22,")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, _ := inv.Hosts("ungrouped")
+	if names(hs) != "a.example.com b ::1" {
+		t.Errorf("hosts = %q", names(hs))
+	}
+	if v, _ := inv.HostVars("b"); v["ansible_port"] != 2222 {
+		t.Errorf("b vars = %v", v)
+	}
+}
