@@ -157,7 +157,8 @@ func (pb *Playbook) FormatListTasks(render func(hosts string) string) string {
 		if name == "" {
 			name = hosts
 		}
-		fmt.Fprintf(&b, "\n  play #%d (%s): %s\tTAGS: [%s]\n", i+1, hosts, name, strings.Join(p.Tags, ", "))
+		// Ansible joins a play's tags with "," in set order; sorted here.
+		fmt.Fprintf(&b, "\n  play #%d (%s): %s\tTAGS: [%s]\n", i+1, hosts, name, strings.Join(mergeTags(p.Tags), ","))
 		b.WriteString("    tasks:\n")
 		for _, t := range p.ListTasks() {
 			fmt.Fprintf(&b, "      %s\tTAGS: [%s]\n", t.Name, strings.Join(t.Tags, ", "))
