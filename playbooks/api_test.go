@@ -181,3 +181,24 @@ func TestMetaAndKinds(t *testing.T) {
 		t.Errorf("numeric tag: %v", ts[5].Tags)
 	}
 }
+
+func TestImportedPlaybookRolesAndTypos(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"site.yml":                       "- import_playbook: sub/app.yml\n",
+		"sub/app.yml":                    "- hosts: all\n  roles: [local]\n  tasks:\n    - include_tasks: t.yml\n",
+		"sub/t.yml":                      "- debug: msg=x\n",
+		"sub/roles/local/tasks/main.yml": "- debug: msg=local\n",
+		"typo.yml":                       "- shel: echo hi\n",
+	})
+	pb, err := Load(filepath.Join(dir, "site.yml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := pb.Plays[0]; len(p.Roles) != 1 || len(p.Tasks[0].Tasks) != 1 {
+		t.Fatalf("roles and includes beside an imported playbook: %+v", p)
+	}
+	_, err = Load(filepath.Join(dir, "typo.yml"), Options{})
+	if err == nil || !strings.Contains(err.Error(), `"shel" (did you mean "shell"?)`) {
+		t.Fatalf("a bare task list with a typo reads as tasks: %v", err)
+	}
+}

@@ -86,7 +86,7 @@ func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 	if !ok {
 		return
 	}
-	inner := &scope{play: sc.play, file: abs, dir: filepath.Dir(abs), role: sc.role, parent: t,
+	inner := &scope{play: sc.play, pbdir: sc.pbdir, file: abs, dir: filepath.Dir(abs), role: sc.role, parent: t,
 		handler: sc.handler, tags: sc.tags, stack: append(slices.Clone(sc.stack), abs)}
 	if t.Kind == KindImportTasks {
 		inner.tags = t.EffectiveTags
@@ -109,7 +109,7 @@ func (l *loader) taskFileCandidates(sc *scope, path string) []string {
 		}
 		c = append(c, filepath.Join(sc.role.Path, sub, path), filepath.Join(sc.role.Path, path))
 	}
-	c = append(c, filepath.Join(l.pbDir, path))
+	c = append(c, filepath.Join(sc.pbdir, path))
 	return slices.Compact(c)
 }
 
@@ -150,7 +150,7 @@ func (l *loader) includeRole(sc *scope, t *Task, n *yaml.Node) {
 	if t.Kind == KindImportRole {
 		tags = t.EffectiveTags
 	}
-	parent := &scope{play: sc.play, file: sc.file, dir: sc.dir, role: sc.role, parent: t, tags: tags, stack: sc.stack}
+	parent := &scope{play: sc.play, pbdir: sc.pbdir, file: sc.file, dir: sc.dir, role: sc.role, parent: t, tags: tags, stack: sc.stack}
 	t.Target = l.loadRole(parent, ref, n, roleFiles{
 		tasks: from("tasks_from"), vars: from("vars_from"), defaults: from("defaults_from"), handlers: from("handlers_from"),
 	})

@@ -192,20 +192,23 @@ func (l *loader) playbookFile(abs string, from *yaml.Node, fromFile string, task
 }
 
 // isTaskList reports whether a top-level list holds tasks rather than
-// plays: its first mapping has neither hosts: nor import_playbook: and
-// has a key that only a task has.
+// plays: its first mapping has neither hosts: nor import_playbook:, and
+// has a task's key or module, or at least no key only a play has (so a
+// task with a misspelt module still reads as a task).
 func (l *loader) isTaskList(file string, top *yaml.Node) bool {
 	for _, item := range top.Content {
 		item = deref(item)
 		if item.Kind != yaml.MappingNode {
 			return false
 		}
-		hasTaskKey := false
+		hasTaskKey, hasPlayKey := false, false
 		for i := 0; i+1 < len(item.Content); i += 2 {
 			k := item.Content[i].Value
 			switch {
 			case k == "hosts" || k == "import_playbook" || k == "ansible.builtin.import_playbook":
 				return false
+			case playKeys[k] && !taskKeys[k]:
+				hasPlayKey = true
 			case k == "block" || taskKeys[k] || len(k) > 5 && k[:5] == "with_":
 				hasTaskKey = true
 			default:
@@ -214,7 +217,7 @@ func (l *loader) isTaskList(file string, top *yaml.Node) bool {
 				}
 			}
 		}
-		return hasTaskKey
+		return hasTaskKey || !hasPlayKey
 	}
 	return false
 }
@@ -235,7 +238,7 @@ func (l *loader) taskListPlay(abs string, top *yaml.Node) *Play {
 		hosts = "all"
 	}
 	p := &Play{Pos: posOf(l.show(abs), top), Hosts: hosts}
-	sc := &scope{play: p, file: abs, dir: filepath.Dir(abs), stack: []string{abs}}
+	sc := &scope{play: p, pbdir: filepath.Dir(abs), file: abs, dir: filepath.Dir(abs), stack: []string{abs}}
 	p.Tasks = l.taskList(sc, top, "tasks")
 	return p
 }

@@ -74,15 +74,16 @@ func (l *loader) roleRef(sc *scope, n *yaml.Node) *Role {
 }
 
 // roleDirs lists where a role name is looked for: roles/ beside the
-// playbook, Options.RolesPath, beside the role that depends on it, and the
-// playbook's directory itself.
+// playbook that holds the play (and beside the top playbook, for an
+// imported one), Options.RolesPath, beside the role that depends on it,
+// and the playbook's directory itself.
 func (l *loader) roleDirs(sc *scope) []string {
-	dirs := []string{filepath.Join(l.pbDir, "roles")}
+	dirs := []string{filepath.Join(sc.pbdir, "roles"), filepath.Join(l.pbDir, "roles")}
 	dirs = append(dirs, l.opts.RolesPath...)
 	if sc.role != nil {
 		dirs = append(dirs, filepath.Dir(sc.role.Path))
 	}
-	return slices.Compact(append(dirs, l.pbDir))
+	return slices.Compact(append(dirs, sc.pbdir))
 }
 
 // findRole resolves a role name to its directory.
@@ -91,7 +92,7 @@ func (l *loader) findRole(sc *scope, name string) (string, bool) {
 	if strings.Contains(name, "/") || filepath.IsAbs(name) {
 		p := name
 		if !filepath.IsAbs(p) {
-			p = filepath.Join(l.pbDir, name)
+			p = filepath.Join(sc.pbdir, name)
 		}
 		cands = []string{p}
 	} else {
@@ -145,7 +146,7 @@ func (l *loader) loadRole(sc *scope, r *Role, at *yaml.Node, files roleFiles) *R
 		return nil
 	}
 	tags := mergeTags(sc.tags, r.Tags)
-	rs := &scope{play: sc.play, role: r, parent: nil, tags: tags, stack: sc.stack}
+	rs := &scope{play: sc.play, pbdir: sc.pbdir, role: r, parent: nil, tags: tags, stack: sc.stack}
 	if top, abs := l.roleFile(r, "meta", "main", false); top != nil {
 		rs.file = abs
 		l.roleMeta(rs, top)

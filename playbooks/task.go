@@ -16,6 +16,7 @@ type scope struct {
 	handler bool   // reading a handlers section
 	tags    []string
 	stack   []string // files being included, outermost first
+	pbdir   string   // directory of the playbook file that holds the play
 }
 
 func (sc *scope) show(l *loader) string { return l.show(sc.file) }
