@@ -202,3 +202,25 @@ func TestImportedPlaybookRolesAndTypos(t *testing.T) {
 		t.Fatalf("a bare task list with a typo reads as tasks: %v", err)
 	}
 }
+
+func TestAllHandlers(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"pb.yml":                    "- hosts: all\n  roles: [a]\n  tasks:\n    - import_role: name=b\n  handlers:\n    - name: play h\n      debug: msg=x\n",
+		"roles/a/tasks/main.yml":    "- debug: msg=a\n",
+		"roles/a/handlers/main.yml": "- name: a h\n  debug: msg=x\n",
+		"roles/a/meta/main.yml":     "dependencies: [c]\n",
+		"roles/b/handlers/main.yml": "- name: b h\n  debug: msg=x\n  listen: topic\n",
+		"roles/c/handlers/main.yml": "- name: c h\n  debug: msg=x\n",
+	})
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, h := range pb.Plays[0].AllHandlers() {
+		names = append(names, h.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"c h", "a h", "b h", "play h"}) {
+		t.Fatalf("AllHandlers = %v", names)
+	}
+}

@@ -166,3 +166,36 @@ func (pb *Playbook) FormatListTasks(render func(hosts string) string) string {
 	}
 	return b.String()
 }
+
+// AllHandlers returns the play's handlers in the order Ansible considers
+// them: the handlers of the roles of roles: (dependencies first, each role
+// use once, see RoleOrder), then those of roles brought by import_role in
+// the play's task lists, then the play's own handlers:. Notify resolves
+// against this list by name and listen topic.
+func (p *Play) AllHandlers() []*Task {
+	var out []*Task
+	for _, r := range p.RoleOrder() {
+		out = append(out, r.Handlers...)
+	}
+	seen := map[*Role]bool{}
+	var imported func(r *Role)
+	imported = func(r *Role) {
+		if seen[r] {
+			return
+		}
+		seen[r] = true
+		for _, d := range r.Dependencies {
+			imported(d)
+		}
+		out = append(out, r.Handlers...)
+	}
+	for _, list := range [][]*Task{p.PreTasks, p.Tasks, p.PostTasks} {
+		Walk(list, func(t *Task) bool {
+			if t.Kind == KindImportRole && t.Target != nil {
+				imported(t.Target)
+			}
+			return true
+		})
+	}
+	return append(out, p.Handlers...)
+}
