@@ -130,3 +130,31 @@ func TestHostListSource(t *testing.T) {
 		t.Errorf("b vars = %v", v)
 	}
 }
+
+func TestWarningsAndSource(t *testing.T) {
+	inv := New()
+	src := "g:\n  hosts:\n    h1:\n  extra: {a: 1}\nbad: [1]\nh1:\n"
+	if err := inv.ParseYAML("w.yml", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(inv.Warnings(), "\n")
+	for _, w := range []string{
+		"w.yml: Skipping unexpected key (extra) in group (g)",
+		"w.yml: Skipping 'bad' as this is not a valid group definition",
+		"Found both group and host with same name: h1",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("warnings %q lack %q", got, w)
+		}
+	}
+	if inv.Host("h1").Source != "w.yml" {
+		t.Errorf("source = %q", inv.Host("h1").Source)
+	}
+	inv2, err := Load("testdata/dir_source/inv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := inv2.Host("s1").Source; s != "testdata/dir_source/inv/sub/hosts" {
+		t.Errorf("source = %q", s)
+	}
+}

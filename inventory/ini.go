@@ -55,7 +55,9 @@ type iniParser struct {
 // need all-or-nothing parse into a fresh inventory.
 func (inv *Inventory) ParseINI(name string, src []byte) error {
 	p := &iniParser{inv: inv, file: name, pending: map[string]*pendingDecl{}}
+	inv.source = name
 	err := p.parse(src)
+	inv.source = ""
 	inv.reconcile()
 	return err
 }

@@ -13,6 +13,7 @@ package inventory
 import (
 	"fmt"
 	"sort"
+	"sync"
 )
 
 // Inventory is a set of hosts and groups. The zero value is not usable; make
@@ -28,9 +29,15 @@ type Inventory struct {
 	// variables, one per source, in source order (repeats allowed, as in
 	// Ansible).
 	varsDirs []string
+	// mu guards the lazily filled files cache and localhost, so that
+	// concurrent readers are safe.
+	mu sync.Mutex
 	// files caches the parsed content of host_vars/group_vars lookups:
 	// key is "dir\x00host_vars\x00name".
 	files map[string]map[string]any
+	// source is the file being parsed, recorded on the hosts it creates.
+	source   string
+	warnings []string
 }
 
 // Group is an inventory group.
@@ -56,7 +63,11 @@ type Host struct {
 	// Implicit is true for the implicit localhost that patterns such as
 	// "localhost" produce when the inventory does not name it.
 	Implicit bool
-	groups   []*Group
+	// Source is the inventory file that first named the host, as given to
+	// the parser (Ansible's inventory_file; its directory is inventory_dir).
+	// It is empty for hosts added at run time.
+	Source string
+	groups []*Group
 }
 
 // New returns an empty inventory holding the groups "all" and "ungrouped",
@@ -112,7 +123,7 @@ func (inv *Inventory) addHost(name string, port int) *Host {
 	if h := inv.hosts[name]; h != nil {
 		return h
 	}
-	h := &Host{Name: name, Vars: map[string]any{}}
+	h := &Host{Name: name, Vars: map[string]any{}, Source: inv.source}
 	if port != 0 {
 		h.Vars["ansible_port"] = port
 	}
@@ -225,6 +236,18 @@ func (inv *Inventory) reconcile() {
 			ungrouped.addHost(h)
 		}
 	}
+}
+
+// Warnings returns what Ansible would warn about: YAML entries it skips,
+// and names used for both a group and a host.
+func (inv *Inventory) Warnings() []string {
+	out := append([]string(nil), inv.warnings...)
+	for _, g := range inv.groupOrder {
+		if inv.hosts[g.Name] != nil {
+			out = append(out, "Found both group and host with same name: "+g.Name)
+		}
+	}
+	return out
 }
 
 // Host returns the named host, or nil if the inventory has none by that name.

@@ -34,6 +34,8 @@ func (inv *Inventory) implicitHost(name string) *Host {
 	if !localhostNames[name] || inv.hosts[name] != nil {
 		return nil
 	}
+	inv.mu.Lock()
+	defer inv.mu.Unlock()
 	if inv.localhost == nil {
 		inv.localhost = &Host{Name: name, Implicit: true, Vars: map[string]any{"ansible_connection": "local"}}
 	}

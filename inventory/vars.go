@@ -80,7 +80,7 @@ func loadVarsFile(path string) (map[string]any, error) {
 	}
 	root, err := decodeYAML(src)
 	if err != nil {
-		return nil, &ParseError{File: path, Msg: err.Error()}
+		return nil, yamlError(path, err)
 	}
 	v, err := yaml11.Value(root)
 	if err != nil {
@@ -132,6 +132,8 @@ func (inv *Inventory) fileVars(dir, kind, name string) (map[string]any, error) {
 		return nil, nil
 	}
 	key := dir + "\x00" + kind + "\x00" + name
+	inv.mu.Lock()
+	defer inv.mu.Unlock()
 	if m, ok := inv.files[key]; ok {
 		return m, nil
 	}

@@ -3,6 +3,8 @@ package inventory
 import (
 	"bytes"
 	"fmt"
+	"regexp"
+	"strconv"
 
 	"github.com/tender-sh/tender/internal/yaml11"
 	"go.yaml.in/yaml/v3"
@@ -42,8 +44,12 @@ func isNull(n *yaml.Node) bool {
 	return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
-// decodeYAML parses src into its document node (nil for an empty file).
+// decodeYAML parses src into its document node (nil for an empty file):
+// as JSON if it is JSON, else as YAML, as Ansible's loader does.
 func decodeYAML(src []byte) (*yaml.Node, error) {
+	if n, ok := jsonNode(src); ok {
+		return n, nil
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if err := dec.Decode(&doc); err != nil {
@@ -58,9 +64,24 @@ func decodeYAML(src []byte) (*yaml.Node, error) {
 	return deref(doc.Content[0]), nil
 }
 
+var reYAMLLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlError turns a YAML syntax error into a *ParseError with its line.
+func yamlError(file string, err error) *ParseError {
+	if m := reYAMLLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &ParseError{File: file, Line: line, Msg: m[2]}
+	}
+	return &ParseError{File: file, Msg: err.Error()}
+}
+
 type yamlParser struct {
 	inv  *Inventory
 	file string
+}
+
+func (p *yamlParser) warn(format string, args ...any) {
+	p.inv.warnings = append(p.inv.warnings, p.file+": "+fmt.Sprintf(format, args...))
 }
 
 func (p *yamlParser) errAt(n *yaml.Node, format string, args ...any) error {
@@ -73,10 +94,12 @@ func (p *yamlParser) errAt(n *yaml.Node, format string, args ...any) error {
 func (inv *Inventory) ParseYAML(name string, src []byte) error {
 	root, err := decodeYAML(src)
 	if err != nil {
-		return &ParseError{File: name, Msg: err.Error()}
+		return yamlError(name, err)
 	}
 	p := &yamlParser{inv: inv, file: name}
+	inv.source = name
 	err = p.parse(root)
+	inv.source = ""
 	inv.reconcile()
 	return err
 }
@@ -151,8 +174,8 @@ func (p *yamlParser) group(k, data *yaml.Node) (string, error) {
 		return "", err
 	}
 	if !isNull(data) && data.Kind != yaml.MappingNode {
-		// Ansible: "Skipping '%s' as this is not a valid group definition";
-		// a parent naming it then fails unless a host has that name.
+		// A parent naming it then fails unless a host has that name.
+		p.warn("Skipping '%s' as this is not a valid group definition", name)
 		return name, nil
 	}
 	g := p.inv.AddGroup(name)
@@ -169,7 +192,11 @@ func (p *yamlParser) group(k, data *yaml.Node) (string, error) {
 		}
 	}
 	for _, s := range sections {
-		if isNull(s.v) {
+		switch {
+		case isNull(s.v):
+			continue
+		case s.k.Value != "vars" && s.k.Value != "children" && s.k.Value != "hosts":
+			p.warn("Skipping unexpected key (%s) in group (%s), only \"vars\", \"children\" and \"hosts\" are valid", s.k.Value, name)
 			continue
 		}
 		entries, err := p.entries(s, name)
@@ -208,7 +235,6 @@ func (p *yamlParser) group(k, data *yaml.Node) (string, error) {
 				}
 			}
 		}
-		// Other keys: Ansible warns "Skipping unexpected key" and goes on.
 	}
 	return name, nil
 }
