@@ -35,6 +35,12 @@ type lexer struct {
 	pos      int
 	depth    int
 	template bool
+	// raw makes string literals verbatim: no escape is processed and a
+	// backslash does not protect a quote. Ansible gets this effect inside
+	// {{ }} by doubling every backslash of a string literal before Jinja
+	// reads it (so regex_replace('\.', ...) needs one backslash, not two).
+	// In {% %} tags and in when: conditions escapes are processed.
+	raw bool
 }
 
 var operators = []string{"//", "**", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "~", "<", ">", "=", "(", ")", "[", "]", "{", "}", ",", ":", ".", "|"}
@@ -171,6 +177,15 @@ func (l *lexer) lexNumber(start int) (token, error) {
 func (l *lexer) lexString(start int) (token, error) {
 	src := l.src
 	q := src[start]
+	if l.raw {
+		end := strings.IndexByte(src[start+1:], q)
+		if end < 0 {
+			return token{}, l.errAt(start, "unterminated string")
+		}
+		end += start + 1
+		l.pos = end + 1
+		return token{kind: tString, text: src[start+1 : end], pos: start, endAt: l.pos}, nil
+	}
 	var b strings.Builder
 	i := start + 1
 	for {

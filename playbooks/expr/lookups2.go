@@ -282,7 +282,7 @@ func password(env *Env, term string, opts map[string]any) (string, error) {
 	if encrypt != "" && salt == "" {
 		salt = randomString(16, cryptAlphabet)
 	}
-	if path != "/dev/null" && (os.IsNotExist(err) || encrypt != "" && !strings.Contains(string(content), " salt=")) {
+	if path != "/dev/null" && !env.NoWrite && (os.IsNotExist(err) || encrypt != "" && !strings.Contains(string(content), " salt=")) {
 		store := plain
 		if encrypt != "" {
 			store += " salt=" + salt

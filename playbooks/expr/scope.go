@@ -32,6 +32,9 @@ type Env struct {
 	// AllowCommands enables the `lines` lookup, which runs a shell command
 	// on the controller.
 	AllowCommands bool
+	// NoWrite keeps the password lookup from creating or updating its file
+	// (check mode, fuzzing): a missing password is generated but not stored.
+	NoWrite bool
 	// Getenv reads the controller's environment for the `env` lookup;
 	// nil means os.LookupEnv.
 	Getenv func(name string) (string, bool)

@@ -101,7 +101,7 @@ func (tp *tparser) scan() error {
 			nlNext = true
 			pos = end + 2
 		case "{{":
-			p := &parser{lx: &lexer{src: src, pos: j, template: true}}
+			p := &parser{lx: &lexer{src: src, pos: j, template: true, raw: true}}
 			if err := p.advance(); err != nil {
 				return err
 			}
@@ -289,6 +289,7 @@ func (tp *tparser) build(stop []string) ([]tnode, *item, error) {
 			out = append(out, &setNode{it.targets[0], it.expr})
 		case it.kw == "if":
 			n := &ifNode{conds: []node{it.expr}}
+			inElse := false
 			for {
 				body, end, err := tp.build([]string{"elif", "else", "endif"})
 				if err != nil {
@@ -297,24 +298,24 @@ func (tp *tparser) build(stop []string) ([]tnode, *item, error) {
 				if end == nil {
 					return nil, nil, tp.errAt(it.at, "missing {%% endif %%} for this {%% if %%}")
 				}
-				if n.els != nil || len(n.bodies) == len(n.conds) {
-					n.els = body
+				if inElse {
+					n.els = append([]tnode{}, body...)
 				} else {
 					n.bodies = append(n.bodies, body)
 				}
 				if end.kw == "endif" {
 					break
 				}
-				if end.kw == "elif" {
-					if n.els != nil {
-						return nil, nil, tp.errAt(end.at, "unexpected 'elif' after 'else'")
-					}
-					n.conds = append(n.conds, end.expr)
-				} else {
-					if n.els != nil {
+				if inElse {
+					if end.kw == "else" {
 						return nil, nil, tp.errAt(end.at, "unexpected second 'else'")
 					}
-					n.els = []tnode{}
+					return nil, nil, tp.errAt(end.at, "unexpected 'elif' after 'else'")
+				}
+				if end.kw == "elif" {
+					n.conds = append(n.conds, end.expr)
+				} else {
+					inElse = true
 				}
 			}
 			out = append(out, n)

@@ -1,0 +1,285 @@
+package expr
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/internal/yaml11"
+)
+
+func TestLazyVars(t *testing.T) {
+	v := NewVars(
+		map[string]any{"a": "{{ b }}-{{ c }}", "b": "{{ c | upper }}", "c": "x", "l": []any{"{{ c }}", 1}, "n": "{{ 2 + 3 }}"},
+		map[string]any{"c": "y"}, // a later layer wins, also for values rendered lazily below it
+	)
+	for src, want := range map[string]any{
+		"{{ a }}":     "Y-y",
+		"{{ l }}":     []any{"y", 1},
+		"{{ n * 2 }}": 10,
+		"{{ l[0] }}":  "y",
+	} {
+		got, err := Render(src, v)
+		if err != nil || !strictEqual(got, want) {
+			t.Errorf("%s = %s, %v; want %s", src, Repr(got), err, Repr(want))
+		}
+	}
+}
+
+func TestCycleIsAnError(t *testing.T) {
+	v := NewVars(map[string]any{"a": "{{ b }}", "b": "{{ c }}", "c": "{{ a }}", "self": "{{ self + 1 }}"})
+	for _, src := range []string{"{{ a }}", "{{ self }}"} {
+		_, err := Render(src, v)
+		var ce *CycleError
+		if !errors.As(err, &ce) {
+			t.Fatalf("%s: want a CycleError, got %v", src, err)
+		}
+		if !strings.Contains(err.Error(), "recursive loop") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}
+
+func TestUndefinedNamesTheVariable(t *testing.T) {
+	v := NewVars(map[string]any{"d": map[string]any{"a": 1}, "ref": "{{ missing_inner }}"})
+	for src, name := range map[string]string{
+		"{{ missing }}":               "missing",
+		"x {{ missing | upper }}":     "missing",
+		"{{ d.nokey }}":               "d.nokey",
+		"{{ d['nokey'] + 1 }}":        "d['nokey']",
+		"{{ missing.attr }}":          "missing",
+		"{{ ref }}":                   "missing_inner",
+		"{% if missing %}{% endif %}": "missing",
+	} {
+		_, err := Render(src, v)
+		var ue *UndefinedError
+		if !errors.As(err, &ue) || ue.Name != name {
+			t.Errorf("%s: want UndefinedError for %q, got %#v", src, name, err)
+		}
+	}
+	// tolerated exactly where Ansible tolerates it
+	for _, src := range []string{"{{ missing is defined }}", "{{ missing is undefined }}", "{{ missing | default(1) }}", "{{ missing.a.b | d(1) }}", "{{ d.nokey is defined }}"} {
+		if _, err := Render(src, v); err != nil {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}
+
+func TestUnsafeIsNeverTemplated(t *testing.T) {
+	u := yaml11.Unsafe("{{ lookup('pipe', 'rm -rf /') }}")
+	v := NewVars(map[string]any{"u": u, "l": []any{u}})
+	got, err := Render("{{ u }}", v)
+	if err != nil || got != u {
+		t.Fatalf("got %#v, %v", got, err)
+	}
+	got, err = Render("x{{ u }}", v)
+	if err != nil || got != "x"+string(u) {
+		t.Fatalf("got %#v, %v", got, err)
+	}
+	got, err = RenderDeep(map[string]any{"k": u, "l": []any{u}}, v)
+	if err != nil || got.(map[string]any)["k"] != u {
+		t.Fatalf("got %#v, %v", got, err)
+	}
+	if ok, _ := Render("{{ u is string and u | length > 5 }}", v); ok != true {
+		t.Fatalf("unsafe should act as a string, got %v", ok)
+	}
+}
+
+func TestOmit(t *testing.T) {
+	v := NewVars(nil)
+	for _, src := range []string{"{{ omit }}", "{{ nope | default(omit) }}"} {
+		got, err := Render(src, v)
+		if err != nil || !IsOmit(got) {
+			t.Errorf("%s: got %#v, %v", src, got, err)
+		}
+	}
+	got, _ := Render("a{{ omit }}", v)
+	if s, _ := got.(string); !strings.HasPrefix(s, "a__omit_place_holder__") {
+		t.Errorf("omit in a string: %q", s)
+	}
+}
+
+func TestParseErrorsSayWhatWasExpected(t *testing.T) {
+	for src, want := range map[string]string{
+		"1 +":       "expected an expression, got end of input (col 4",
+		"(1":        "expected ')' or ',', got end of input (col 3",
+		"[1, 2":     "expected ',' or ']'",
+		"x is":      "expected test name after 'is'",
+		"d.":        "expected attribute name after '.'",
+		"'abc":      "unterminated string (col 1",
+		"1 2":       "expected end of expression, got number 2 (col 3",
+		"a not b":   "expected 'in' after 'not'",
+		"f(a=1, 2)": "positional argument follows keyword argument",
+		"x | ":      "expected filter name after '|'",
+		"{'a' 1}":   "expected ':' after dict key",
+		"a ? b":     "unexpected character '?' (col 3",
+	} {
+		_, err := Parse(src)
+		var pe *Error
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) = %v; want %q", src, err, want)
+		}
+	}
+	for src, want := range map[string]string{
+		"{% if x %}":       "missing {% endif %}",
+		"{% for x in y %}": "missing {% endfor %}",
+		"{% endif %}":      "unexpected 'endif'",
+		"{% while %}":      "unknown tag 'while'",
+		"{{ 1 ":            "expected '}}', got end of input",
+		"{# open":          "missing end of comment tag",
+		"{% if x %}{% else %}{% else %}{% endif %}": "unexpected second 'else'",
+	} {
+		_, err := ParseTemplate(src)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseTemplate(%q) = %v; want %q", src, err, want)
+		}
+	}
+}
+
+func TestEvalErrorHasColumn(t *testing.T) {
+	e, err := Parse("n + 'x'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Eval(NewVars(map[string]any{"n": 1}))
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Col != 3 || !strings.Contains(pe.Msg, "unsupported operand type(s) for +: 'int' and 'str'") {
+		t.Fatalf("got %#v", err)
+	}
+}
+
+// when: conditions process string escapes (Ansible wraps them in {% if %}),
+// {{ }} takes string literals verbatim (Ansible doubles their backslashes).
+func TestStringEscapesWhenVersusTemplate(t *testing.T) {
+	v := NewVars(map[string]any{"k": "4.18.0-513.el8"})
+	e, _ := Parse(`"a\tb" | length == 3 and k is search("\\.el8")`)
+	if got, err := e.Eval(v); err != nil || got != true {
+		t.Fatalf("when: got %v, %v", got, err)
+	}
+	got, err := Render(`{{ "a\tb" | length }} {{ k | regex_replace("\.el8", "") }}`, v)
+	if err != nil || got != "4 4.18.0-513" {
+		t.Fatalf("template: got %q, %v", got, err)
+	}
+}
+
+func TestTruthyAndStr(t *testing.T) {
+	for _, c := range []struct {
+		v     any
+		truth bool
+		str   string
+	}{
+		{nil, false, "None"}, {true, true, "True"}, {0, false, "0"}, {0.0, false, "0.0"}, {"", false, ""},
+		{[]any{}, false, "[]"}, {map[string]any{}, false, "{}"}, {"0", true, "0"},
+		{[]any{"a", 1, nil, 1.5}, true, "['a', 1, None, 1.5]"},
+		{map[string]any{"b": []any{"it's"}, "a": true}, true, `{'a': True, 'b': ["it's"]}`},
+		{1e22, true, "1e+22"}, {123456789012345.0, true, "123456789012345.0"},
+	} {
+		if Truthy(c.v) != c.truth || Str(c.v) != c.str {
+			t.Errorf("%#v: Truthy %v Str %q", c.v, Truthy(c.v), Str(c.v))
+		}
+	}
+}
+
+func TestIsTemplate(t *testing.T) {
+	for s, want := range map[string]bool{"plain": false, "{{ x }}": true, "a {% if %}": true, "{# c #}": true, "{ x }": false} {
+		if IsTemplate(s) != want {
+			t.Errorf("IsTemplate(%q) != %v", s, want)
+		}
+	}
+}
+
+// sha512-crypt against outputs recorded from Python's crypt.crypt (glibc)
+// and `openssl passwd -6`.
+func TestShaCrypt(t *testing.T) {
+	for _, c := range []struct {
+		key, salt string
+		rounds    int
+		is512     bool
+		want      string
+	}{
+		{"pass", "saltsalt", 0, true, "$6$saltsalt$KN.twvCyfwE67paW76hS2/bacYkY9PxIhxqYG9vL5bZmIwWBGDJ6mu4HlCosKUBfQwVXKXxXVXPcqdwd1Ip0X/"},
+		// the examples of Drepper's specification
+		{"Hello world!", "saltstring", 0, true, "$6$saltstring$svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1"},
+		{"Hello world!", "saltstringsaltstring", 10000, true, "$6$rounds=10000$saltstringsaltst$OW1/O6BYHV6BcXZu8QVeXbDWra3Oeqh0sbHbbMCVNSnCM/UrjmM0Dp8vOuZeHBy/YTBmSK6H9qs/y3RnOaw5v."},
+		{"Hello world!", "saltstring", 0, false, "$5$saltstring$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5"},
+		{"This is just a test", "toolongsaltstring", 5000, true, "$6$rounds=5000$toolongsaltstrin$lQ8jolhgVRVhY4b5pZKaysCLi0QBxGoNeKQzQ3glMhwllF7oGDZxUhx1yxdYcz/e1JSbq3y6JMxxl8audkUEm0"},
+	} {
+		if got := shaCrypt(c.is512, c.key, c.salt, c.rounds); got != c.want {
+			t.Errorf("shaCrypt(%q, %q, %d) = %s, want %s", c.key, c.salt, c.rounds, got, c.want)
+		}
+	}
+}
+
+func TestLooseVersion(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"2.6.32-754.el6", "2.6.32", 1}, {"4.18.0-513.el8.x86_64", "4.18.0-477.el8.x86_64", 1},
+		{"1.10", "1.9", 1}, {"7.9", "7.9", 0}, {"1.0", "1.0.0", -1}, {"12", "7", 1},
+	} {
+		got, err := compareLoose(c.a, c.b)
+		if err != nil || got != c.want {
+			t.Errorf("compareLoose(%s, %s) = %d, %v", c.a, c.b, got, err)
+		}
+	}
+}
+
+func TestPasswordLookupWritesItsFile(t *testing.T) {
+	dir := t.TempDir()
+	env := &Env{BaseDir: dir}
+	v := &Vars{Env: env}
+	first, err := Render("{{ lookup('password', 'creds/db length=16 chars=ascii_letters') }}", v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := first.(string)
+	if len(p) != 16 || strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		t.Fatalf("password %q", p)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "creds/db"))
+	if err != nil || string(b) != p+"\n" {
+		t.Fatalf("file %q, %v", b, err)
+	}
+	if st, _ := os.Stat(filepath.Join(dir, "creds/db")); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", st.Mode())
+	}
+	again, _ := Render("{{ lookup('password', 'creds/db length=16') }}", v)
+	if again != p {
+		t.Fatalf("second lookup %q != %q", again, p)
+	}
+	hashed, err := Render("{{ lookup('password', 'creds/db encrypt=sha512_crypt') }}", v)
+	if err != nil || !strings.HasPrefix(hashed.(string), "$6$") {
+		t.Fatalf("encrypt: %v %v", hashed, err)
+	}
+	b, _ = os.ReadFile(filepath.Join(dir, "creds/db"))
+	if !strings.HasPrefix(string(b), p+" salt=") {
+		t.Fatalf("file after encrypt: %q", b)
+	}
+}
+
+func TestLinesLookupIsOffByDefault(t *testing.T) {
+	_, err := Render("{{ lookup('lines', 'echo hi') }}", NewVars())
+	if err == nil || !strings.Contains(err.Error(), "disabled") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	tm, err := ParseTemplate("{% for x in l %}{{ x * n }}{% endfor %}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string)
+	for i := range 8 {
+		go func() {
+			got, _ := tm.Render(NewVars(map[string]any{"l": []any{1, 2}, "n": i}))
+			done <- got.(string)
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+}

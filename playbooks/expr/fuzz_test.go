@@ -1,0 +1,56 @@
+package expr
+
+import (
+	"testing"
+)
+
+func fuzzScope() *Vars {
+	return &Vars{Layers: []map[string]any{{
+		"n": 5, "s": "hello", "l": []any{3, 1, "x"}, "d": map[string]any{"a": 1, "b": []any{1.5}},
+		"lazy": "{{ n + 1 }}", "loop1": "{{ loop2 }}", "loop2": "{{ loop1 }}", "none": nil,
+	}}, Env: &Env{SearchPaths: []string{"testdata"}, BaseDir: "testdata", NoWrite: true}}
+}
+
+var fuzzSeeds = []string{
+	"1 + 2 * 3", "n is defined and s | upper == 'HELLO'", "'12' >= '7'", "l | sort", "d.a if n > 3 else d.b[0]",
+	"x | default(1)", "lazy", "loop1", "[1, 2][1:]", "{'a': [1, {'b': none}]}", "s is version('1.0', '>')",
+	"lookup('items', l)", "l | map('string') | join(',')", "range(3) | list", "'%s' % n", "2 ** 62 * 4",
+	"q('sequence', 'count=3')", "s[::-1]", "not not n", "d.items() | list", "'a' ~ none ~ true",
+	"n | password_hash('sha512', 'salt')", "l | select('match', 'x') | list", "s.split('l', 1)",
+}
+
+// FuzzParse: parsing and evaluating any expression never panics.
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	scope := fuzzScope()
+	f.Fuzz(func(t *testing.T, src string) {
+		e, err := Parse(src)
+		if err != nil {
+			return
+		}
+		_, _ = e.Eval(scope)
+	})
+}
+
+// FuzzTemplate: parsing and rendering any template never panics.
+func FuzzTemplate(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add("{{ " + s + " }}")
+	}
+	for _, s := range []string{
+		"a {{ n }} b", "{% if n %}x{% elif s %}y{% else %}z{% endif %}", "{% for k, v in d.items() if v %}{{ loop.index }}{{ k }}{% else %}e{% endfor %}",
+		"{%- set x = 1 -%} {{- x -}}", "{# c #}\n{% raw %}{{ x }}{% endraw %}", "{{ '}}' }}", "{{ {'a': {'b': 1}} }}",
+	} {
+		f.Add(s)
+	}
+	scope := fuzzScope()
+	f.Fuzz(func(t *testing.T, src string) {
+		tm, err := ParseTemplate(src)
+		if err != nil {
+			return
+		}
+		_, _ = tm.Render(scope)
+	})
+}
