@@ -2,6 +2,7 @@ package playbooks
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,6 +32,11 @@ func TestBroken(t *testing.T) {
 			}
 			got := filepath.ToSlash(err.Error()) + "\n"
 			compareGolden(t, filepath.Join(dir, "want.err"), got)
+			if a, err := os.ReadFile(filepath.Join(dir, "ansible.txt")); err == nil && strings.HasPrefix(string(a), "ANSIBLE ACCEPTS") {
+				if _, err := os.Stat(filepath.Join(dir, "difference.txt")); err != nil {
+					t.Errorf("ansible-playbook --syntax-check accepts this file: explain why tender does not in difference.txt")
+				}
+			}
 			for _, e := range list {
 				if e.Pos.Line == 0 && !strings.Contains(e.Msg, "cannot read") {
 					t.Errorf("error without a line: %v", e)
