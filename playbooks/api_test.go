@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // writeFiles lays out files (path → content) under a temp dir and returns
@@ -222,5 +223,26 @@ func TestAllHandlers(t *testing.T) {
 	}
 	if !reflect.DeepEqual(names, []string{"c h", "a h", "b h", "play h"}) {
 		t.Fatalf("AllHandlers = %v", names)
+	}
+}
+
+func TestLoadFromFS(t *testing.T) {
+	fsys := fstest.MapFS{
+		"bundle/agent.yml":              {Data: []byte("- include_tasks: tasks/x.yml\n- import_role: name=r\n")},
+		"bundle/tasks/x.yml":            {Data: []byte("- debug: msg=x\n")},
+		"bundle/roles/r/tasks/main.yml": {Data: []byte("- debug: msg=r\n")},
+		"bundle/broken.yml":             {Data: []byte("- import_tasks: nothere.yml\n")},
+	}
+	pb, err := Load("bundle/agent.yml", Options{FS: fsys, Hosts: "kvm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := pb.Plays[0].Tasks
+	if ts[0].File != "bundle/tasks/x.yml" || len(ts[0].Tasks) != 1 || ts[1].Target == nil {
+		t.Fatalf("from an fs.FS: %+v", ts)
+	}
+	_, err = Load("bundle/broken.yml", Options{FS: fsys})
+	if err == nil || !strings.HasPrefix(err.Error(), "bundle/broken.yml:1:3: could not find") {
+		t.Fatalf("missing file in an FS: %v", err)
 	}
 }

@@ -1,7 +1,6 @@
 package playbooks
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -115,7 +114,7 @@ func (l *loader) taskFileCandidates(sc *scope, path string) []string {
 
 func (l *loader) findTaskFile(sc *scope, path string) (string, bool) {
 	for _, c := range l.taskFileCandidates(sc, path) {
-		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+		if l.src.isFile(c) {
 			return filepath.Clean(c), true
 		}
 	}

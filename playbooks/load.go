@@ -2,7 +2,8 @@ package playbooks
 
 import (
 	"bytes"
-	"os"
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,6 +22,10 @@ type Options struct {
 	// RolesPath are more directories to look for roles in, after roles/
 	// beside the playbook and the playbook's own directory.
 	RolesPath []string
+	// FS, when set, is where the playbook and everything it refers to are
+	// read from (an agent bundle embedded with go:embed, say); paths are
+	// then slash-separated and relative to the FS root. Nil means the OS.
+	FS fs.FS
 }
 
 // maxDepth bounds nested includes and role dependencies, so a loop of
@@ -51,12 +56,14 @@ func LoadTasks(path, hosts string, opts Options) (*Playbook, error) {
 }
 
 func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
-	abs, err := filepath.Abs(path)
+	src := source{fsys: opts.FS}
+	abs, err := src.abs(path)
 	if err != nil {
 		return nil, err
 	}
 	l := &loader{
 		opts:     opts,
+		src:      src,
 		mods:     newModuleSet(opts.Modules),
 		pbDir:    filepath.Dir(abs),
 		files:    map[string]*yaml.Node{},
@@ -76,6 +83,7 @@ func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
 // loader holds the state of one Load.
 type loader struct {
 	opts     Options
+	src      source
 	mods     *moduleSet
 	errs     errs
 	pbDir    string                // the top playbook's directory (absolute)
@@ -110,7 +118,7 @@ func (l *loader) read(abs, fromFile string, from *yaml.Node, what string) (*yaml
 		return n, n != nil
 	}
 	l.files[abs] = nil
-	data, err := os.ReadFile(abs)
+	data, err := l.src.readFile(abs)
 	if err != nil {
 		if from == nil {
 			l.errs.list = append(l.errs.list, &Error{Pos: Pos{File: l.show(abs)}, Msg: "cannot read " + what + ": " + err.Error(), Err: err})
@@ -138,7 +146,7 @@ func (l *loader) read(abs, fromFile string, from *yaml.Node, what string) (*yaml
 }
 
 func errNotExist(err error) string {
-	if os.IsNotExist(err) {
+	if errors.Is(err, fs.ErrNotExist) {
 		return "(file not found)"
 	}
 	return err.Error()

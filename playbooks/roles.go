@@ -1,7 +1,6 @@
 package playbooks
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -101,7 +100,7 @@ func (l *loader) findRole(sc *scope, name string) (string, bool) {
 		}
 	}
 	for _, c := range cands {
-		if st, err := os.Stat(c); err == nil && st.IsDir() {
+		if l.src.isDir(c) {
 			return filepath.Clean(c), true
 		}
 	}
@@ -113,7 +112,7 @@ func (l *loader) findRole(sc *scope, name string) (string, bool) {
 func (l *loader) knownRoles(sc *scope) []string {
 	var names []string
 	for _, d := range l.roleDirs(sc) {
-		ents, _ := os.ReadDir(d)
+		ents, _ := l.src.readDir(d)
 		for _, e := range ents {
 			if e.IsDir() {
 				names = append(names, e.Name())
@@ -190,7 +189,7 @@ func (l *loader) roleFile(r *Role, sub, name string, required bool) (*yaml.Node,
 	}
 	base := filepath.Join(r.Path, sub, name)
 	for _, c := range []string{base + ".yml", base + ".yaml", base} {
-		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+		if l.src.isFile(c) {
 			top, ok := l.read(c, "", nil, "role file")
 			if !ok || !isNode(top) {
 				return nil, c

@@ -1,0 +1,65 @@
+package playbooks
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// source reads the files a playbook refers to: from the OS, or from an
+// fs.FS (an embedded or unpacked agent bundle) given in Options.FS.
+type source struct {
+	fsys fs.FS // nil: the OS
+}
+
+// abs makes a path absolute on the OS; inside an fs.FS it is only cleaned
+// (fs.FS paths are relative to the FS root).
+func (s source) abs(p string) (string, error) {
+	if s.fsys == nil {
+		return filepath.Abs(p)
+	}
+	return s.name(p), nil
+}
+
+func (s source) name(p string) string {
+	p = strings.TrimPrefix(path.Clean(filepath.ToSlash(p)), "/")
+	if p == "" {
+		return "."
+	}
+	return p
+}
+
+func (s source) readFile(p string) ([]byte, error) {
+	if s.fsys == nil {
+		return os.ReadFile(p)
+	}
+	return fs.ReadFile(s.fsys, s.name(p))
+}
+
+func (s source) stat(p string) (fs.FileInfo, error) {
+	if s.fsys == nil {
+		return os.Stat(p)
+	}
+	return fs.Stat(s.fsys, s.name(p))
+}
+
+func (s source) readDir(p string) ([]fs.DirEntry, error) {
+	if s.fsys == nil {
+		return os.ReadDir(p)
+	}
+	return fs.ReadDir(s.fsys, s.name(p))
+}
+
+// isFile reports whether p exists and is a regular file (or a link to one).
+func (s source) isFile(p string) bool {
+	st, err := s.stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// isDir reports whether p exists and is a directory.
+func (s source) isDir(p string) bool {
+	st, err := s.stat(p)
+	return err == nil && st.IsDir()
+}
