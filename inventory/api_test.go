@@ -158,3 +158,31 @@ func TestWarningsAndSource(t *testing.T) {
 		t.Errorf("source = %q", s)
 	}
 }
+
+// TestConcurrentReads runs readers in parallel; run with -race.
+func TestConcurrentReads(t *testing.T) {
+	inv, err := Load("testdata/vars_files/hosts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan bool)
+	for i := 0; i < 8; i++ {
+		go func() {
+			defer func() { done <- true }()
+			for _, n := range []string{"w1", "d1", "localhost"} {
+				if _, err := inv.HostVars(n); err != nil {
+					t.Error(err)
+				}
+			}
+			if _, err := inv.Hosts("all:localhost:!d1"); err != nil {
+				t.Error(err)
+			}
+			if _, err := inv.List(); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		<-done
+	}
+}

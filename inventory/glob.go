@@ -1,0 +1,82 @@
+package inventory
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// termRegexp compiles a term: `~re` is a regular expression anchored at the
+// start (Python's re.match), anything else a shell glob matched whole
+// (Python's fnmatch, case-sensitive). RE2 lacks look-arounds and
+// back-references, so such regular expressions are refused.
+func termRegexp(expr string) (*regexp.Regexp, error) {
+	src := globRegexp(expr)
+	if expr[0] == '~' {
+		src = `^(?:` + expr[1:] + `)`
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, fmt.Errorf("Invalid host list pattern: %s", expr)
+	}
+	return re, nil
+}
+
+// globRegexp translates a shell glob as Python's fnmatch.translate does.
+func globRegexp(pat string) string {
+	var b strings.Builder
+	b.WriteString(`^(?s:`)
+	for i := 0; i < len(pat); {
+		c := pat[i]
+		i++
+		switch c {
+		case '*':
+			b.WriteString(`.*`)
+			for i < len(pat) && pat[i] == '*' {
+				i++
+			}
+		case '?':
+			b.WriteString(`.`)
+		case '[':
+			j := i
+			if j < len(pat) && pat[j] == '!' {
+				j++
+			}
+			if j < len(pat) && pat[j] == ']' {
+				j++
+			}
+			for j < len(pat) && pat[j] != ']' {
+				j++
+			}
+			if j >= len(pat) {
+				b.WriteString(`\[`)
+				continue
+			}
+			stuff := strings.ReplaceAll(pat[i:j], `\`, `\\`)
+			i = j + 1
+			switch {
+			case stuff == "":
+				b.WriteString(`[^\x00-\x{10FFFF}]`) // matches nothing
+			case stuff == "!":
+				b.WriteString(`.`)
+			default:
+				if stuff[0] == '!' {
+					stuff = "^" + stuff[1:]
+				} else if stuff[0] == '^' {
+					stuff = `\` + stuff
+				}
+				stuff = strings.ReplaceAll(stuff, "[", `\[`)
+				b.WriteString("[" + stuff + "]")
+			}
+		default:
+			j := i
+			for j < len(pat) && !strings.ContainsRune("*?[", rune(pat[j])) {
+				j++
+			}
+			b.WriteString(regexp.QuoteMeta(pat[i-1 : j]))
+			i = j
+		}
+	}
+	b.WriteString(`)$`)
+	return b.String()
+}
