@@ -130,9 +130,8 @@ func repeatTo(b []byte, n int) []byte {
 	return append(out, b[:n-len(out)]...)
 }
 
-// passwordHash is Ansible's password_hash filter for sha512 and sha256
-// (the crypt code path: a given rounds equal to passlib's implicit default
-// is dropped, as Ansible does).
+// passwordHash is Ansible's password_hash filter for sha512 and sha256, as
+// ansible-core computes it with passlib.
 func passwordHash(secret, hashtype string, salt, saltSize, rounds any) (string, error) {
 	var is512 bool
 	var implicit int
@@ -163,12 +162,15 @@ func passwordHash(secret, hashtype string, salt, saltSize, rounds any) (string, 
 	if len(s) > 16 {
 		return "", errorf("invalid salt size")
 	}
-	r := 0
+	// Ansible (through passlib) uses 656000 rounds for sha512 and 535000
+	// for sha256 unless told otherwise, and writes them into the hash;
+	// only the specification's default of 5000 goes unwritten.
+	r := implicit
 	if rounds != nil {
 		r, _ = integer(rounds)
-		if r == implicit {
-			r = 0
-		}
+	}
+	if r == 5000 {
+		r = 0
 	}
 	return shaCrypt(is512, secret, s, r), nil
 }

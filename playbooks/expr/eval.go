@@ -92,6 +92,12 @@ func (ev *evaluator) eval(n node) (any, error) {
 		return n.v, nil
 	case *nameNode:
 		v, ok, err := ev.scope.Lookup(n.name)
+		var ue *UndefinedError
+		if errors.As(err, &ue) {
+			// a variable whose value uses an undefined one is itself
+			// undefined: `x is defined` is false, as in Ansible
+			return &undefined{name: ue.Name, msg: ue.Msg}, nil
+		}
 		if err != nil {
 			return nil, ev.wrap(n, err)
 		}

@@ -66,7 +66,7 @@ var basicFilters = map[string]filterFunc{
 		case bool:
 			return t, nil
 		case nil:
-			return false, nil
+			return nil, nil // Ansible's to_bool passes None through
 		}
 		if s, ok := text(x); ok {
 			s = strings.ToLower(s)

@@ -15,14 +15,7 @@ import (
 func toYAML(v any, indent int, flowLeaves bool) string {
 	e := &yamlEmitter{indent: indent, flowLeaves: flowLeaves}
 	if !isCollection(v) || e.flow(v) {
-		s := e.flowValue(v)
-		if sv, ok := text(v); ok && s == sv && s != "" {
-			return s + "\n...\n"
-		}
-		if v == nil || !isCollection(v) && !isString(v) {
-			return s + "\n...\n"
-		}
-		return s + "\n"
+		return e.flowValue(v) + "\n"
 	}
 	e.block(v, 0)
 	return e.b.String()
@@ -41,8 +34,6 @@ func isCollection(v any) bool {
 	}
 	return false
 }
-
-func isString(v any) bool { _, ok := text(v); return ok }
 
 // flow reports whether a collection is written in flow style.
 func (e *yamlEmitter) flow(v any) bool {

@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""Record what real ansible-core answers for every case of cases.yaml.
+
+Run by hand (not in CI) from this directory after changing cases.yaml:
+
+    ./gen.py            # writes expected.json
+
+It writes one local playbook (gen_playbook.yml, not committed) with one
+debug task per case, runs it with ansible-playbook and the json stdout
+callback, and records per case either the value or the error:
+
+  expression cases:  {"type": <python type>, "json": <to_json text>}
+  template cases:    {"value": <the rendered value>}
+  failures:          {"error": <ansible's message>}
+
+The playbook sits in this directory, so relative lookups (file,
+first_found, fileglob, lines, password) resolve against it and files/.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SEP = "\x1f"
+
+STR_TYPES = {"AnsibleUnicode", "AnsibleUnsafeText", "NativeJinjaUnsafeText",
+             "NativeJinjaText", "str", "AnsibleUnsafeBytes"}
+TYPES = {"AnsibleSequence": "list", "tuple": "list", "AnsibleMapping": "dict"}
+
+
+def norm_type(t):
+    if t in STR_TYPES:
+        return "str"
+    return TYPES.get(t, t)
+
+
+def main():
+    with open(os.path.join(HERE, "cases.yaml")) as f:
+        table = yaml.safe_load(f)
+    tasks = []
+    for i, case in enumerate(table["cases"]):
+        if isinstance(case, str):
+            case = {"e": case}
+        if "e" in case:
+            e = case["e"]
+            msg = "{{ (%s) | type_debug }}%s{{ (%s) | to_json }}" % (e, SEP, e)
+        else:
+            msg = case["t"]
+        task = {"name": "case %d" % i, "debug": {"msg": msg}, "ignore_errors": True}
+        if case.get("vars"):
+            task["vars"] = case["vars"]
+        tasks.append(task)
+    play = [{"hosts": "localhost", "connection": "local", "gather_facts": False,
+             "vars": table["common"], "tasks": tasks}]
+    pb = os.path.join(HERE, "gen_playbook.yml")
+    with open(pb, "w") as f:
+        yaml.safe_dump(play, f, default_flow_style=False, allow_unicode=True, width=10000)
+    env = dict(os.environ, ANSIBLE_STDOUT_CALLBACK="json", ANSIBLE_LOCALHOST_WARNING="false",
+               ANSIBLE_DEPRECATION_WARNINGS="false", ANSIBLE_NOCOLOR="1",
+               TENDER_TEST_ENV="hello", TENDER_TEST_ENV2="world")
+    env.pop("TENDER_TEST_UNSET_XYZ", None)
+    out = subprocess.run(["ansible-playbook", "-i", "localhost,", pb], cwd=HERE, env=env,
+                         capture_output=True, text=True)
+    try:
+        res = json.loads(out.stdout)
+    except ValueError:
+        sys.stderr.write(out.stdout + out.stderr)
+        raise
+    results = []
+    for i, t in enumerate(res["plays"][0]["tasks"]):
+        assert t["task"]["name"] == "case %d" % i, t["task"]["name"]
+        case = table["cases"][i]
+        if isinstance(case, str):
+            case = {"e": case}
+        h = t["hosts"]["localhost"]
+        rec = {"id": i}
+        rec.update({k: case[k] for k in ("e", "t") if k in case})
+        if h.get("failed"):
+            rec["error"] = h.get("msg", "")
+        elif "e" in case:
+            typ, _, js = h["msg"].partition(SEP)
+            rec["type"] = norm_type(typ)
+            rec["json"] = js
+        else:
+            rec["value"] = h["msg"]
+        results.append(rec)
+    with open(os.path.join(HERE, "expected.json"), "w") as f:
+        json.dump({"ansible": subprocess.run(["ansible", "--version"], capture_output=True,
+                                             text=True).stdout.splitlines()[0],
+                   "results": results}, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    print("%d cases recorded" % len(results))
+
+
+if __name__ == "__main__":
+    main()
