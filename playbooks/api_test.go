@@ -246,3 +246,40 @@ func TestLoadFromFS(t *testing.T) {
 		t.Fatalf("missing file in an FS: %v", err)
 	}
 }
+
+func TestLevels(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"pb.yml": `- hosts: all
+  tasks:
+    - block:
+        - include_tasks: inc.yml
+          when: flag
+          ignore_errors: true
+          vars: {v: 1}
+      become: true
+    - import_role: name=r
+      when: imp
+`,
+		"inc.yml":                "- name: inner\n  fail: msg=x\n",
+		"roles/r/tasks/main.yml": "- name: r task\n  debug: msg=r\n",
+		"roles/r/meta/main.yml":  "dependencies: [{role: d, when: dep}]\n",
+		"roles/d/tasks/main.yml": "- name: d task\n  debug: msg=d\n",
+	})
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := pb.Plays[0].Tasks
+	inner := ts[0].Block[0].Tasks[0]
+	lv := inner.Levels()
+	if len(lv) != 3 || !lv[0].VarsOnly || !lv[1].VarsOnly || lv[2].VarsOnly || lv[1].Vars["v"] != 1 {
+		t.Fatalf("levels of a task in a dynamic include: %+v", lv)
+	}
+	if len(inner.Conditions()) != 0 {
+		t.Errorf("conditions: %v", inner.Conditions())
+	}
+	d := ts[1].Target.Dependencies[0].Tasks[0]
+	if got := d.Conditions(); !reflect.DeepEqual(got, []string{"imp", "dep"}) {
+		t.Errorf("a dependency of an imported role: %v", got)
+	}
+}

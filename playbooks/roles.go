@@ -145,7 +145,7 @@ func (l *loader) loadRole(sc *scope, r *Role, at *yaml.Node, files roleFiles) *R
 		return nil
 	}
 	tags := mergeTags(sc.tags, r.Tags)
-	rs := &scope{play: sc.play, pbdir: sc.pbdir, role: r, parent: nil, tags: tags, stack: sc.stack}
+	rs := &scope{play: sc.play, pbdir: sc.pbdir, role: r, parent: sc.parent, tags: tags, stack: sc.stack}
 	if top, abs := l.roleFile(r, "meta", "main", false); top != nil {
 		rs.file = abs
 		l.roleMeta(rs, top)
