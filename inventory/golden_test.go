@@ -70,6 +70,11 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if pd, err := os.ReadFile(filepath.Join(dir, "playbook_dir")); err == nil {
+				if err := inv.SetPlaybookDir(filepath.Join(dir, strings.TrimSpace(string(pd)))); err != nil {
+					t.Fatal(err)
+				}
+			}
 			exp := filepath.Join(dir, "expected")
 			list, err := inv.List()
 			if err != nil {

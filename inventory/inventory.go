@@ -29,6 +29,8 @@ type Inventory struct {
 	// variables, one per source, in source order (repeats allowed, as in
 	// Ansible).
 	varsDirs []string
+	// playDirs holds the playbook directory, if set (SetPlaybookDir).
+	playDirs []string
 	// mu guards the lazily filled files cache and localhost, so that
 	// concurrent readers are safe.
 	mu sync.Mutex

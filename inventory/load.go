@@ -55,17 +55,8 @@ func Load(sources ...string) (*Inventory, error) {
 		}
 	}
 	inv.reconcile()
-	for _, h := range inv.hostOrder {
-		if err := inv.loadHostFiles(h); err != nil {
-			return nil, err
-		}
-	}
-	for _, g := range inv.groupOrder {
-		for _, d := range inv.varsDirs {
-			if _, err := inv.fileVars(d, "group_vars", g.Name); err != nil {
-				return nil, err
-			}
-		}
+	if err := inv.preload(); err != nil {
+		return nil, err
 	}
 	return inv, nil
 }

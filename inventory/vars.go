@@ -175,8 +175,38 @@ func combine(a, b map[string]any) map[string]any {
 	return out
 }
 
+// SetPlaybookDir makes dir's group_vars/ and host_vars/ count as Ansible's
+// playbook-adjacent variables (ansible-playbook uses the playbook's
+// directory, ansible-inventory its --playbook-dir): each file there
+// overrides the inventory-adjacent file of the same kind. Their files are
+// read now for every host and group, and errors reported.
+func (inv *Inventory) SetPlaybookDir(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	inv.playDirs = []string{abs}
+	return inv.preload()
+}
+
+// preload reads the vars files of every host and group, so that errors
+// surface early and later readers only hit the cache.
+func (inv *Inventory) preload() error {
+	for _, h := range inv.hostOrder {
+		if err := inv.loadHostFiles(h); err != nil {
+			return err
+		}
+	}
+	for _, g := range inv.groupOrder {
+		if _, err := inv.GroupVars(g.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (inv *Inventory) loadHostFiles(h *Host) error {
-	for _, d := range inv.varsDirs {
+	for _, d := range append(append([]string(nil), inv.varsDirs...), inv.playDirs...) {
 		if _, err := inv.fileVars(d, "host_vars", h.Name); err != nil {
 			return err
 		}
@@ -219,12 +249,20 @@ func (inv *Inventory) hostVars(h *Host) (map[string]any, error) {
 	for _, g := range gs {
 		res = combine(res, g.Vars)
 	}
+	// Ansible's VARIABLE_PRECEDENCE: all_plugins_inventory,
+	// all_plugins_play, groups_plugins_inventory, groups_plugins_play.
 	steps := []struct {
+		dirs []string
 		kind string
 		gs   []*Group
-	}{{"group_vars", []*Group{all}}, {"group_vars", gs}}
+	}{
+		{inv.varsDirs, "group_vars", []*Group{all}},
+		{inv.playDirs, "group_vars", []*Group{all}},
+		{inv.varsDirs, "group_vars", gs},
+		{inv.playDirs, "group_vars", gs},
+	}
 	for _, s := range steps {
-		for _, d := range inv.varsDirs {
+		for _, d := range s.dirs {
 			for _, g := range s.gs {
 				m, err := inv.fileVars(d, s.kind, g.Name)
 				if err != nil {
@@ -235,7 +273,7 @@ func (inv *Inventory) hostVars(h *Host) (map[string]any, error) {
 		}
 	}
 	res = combine(res, h.Vars)
-	for _, d := range inv.varsDirs {
+	for _, d := range append(append([]string(nil), inv.varsDirs...), inv.playDirs...) {
 		m, err := inv.fileVars(d, "host_vars", h.Name)
 		if err != nil {
 			return nil, err
@@ -254,7 +292,7 @@ func (inv *Inventory) GroupVars(name string) (map[string]any, error) {
 		return nil, fmt.Errorf("no group %q in the inventory", name)
 	}
 	res := combine(nil, g.Vars)
-	for _, d := range inv.varsDirs {
+	for _, d := range append(append([]string(nil), inv.varsDirs...), inv.playDirs...) {
 		m, err := inv.fileVars(d, "group_vars", g.Name)
 		if err != nil {
 			return nil, err

@@ -8,6 +8,7 @@
 #   hosts.txt optional: hosts to record with --host, one per line
 #   graph.txt optional: groups to record with --graph (and --graph --vars)
 #   patterns.txt optional: host patterns to record with `ansible PATTERN --list-hosts`
+#   playbook_dir optional: a directory (relative to NAME/) passed as --playbook-dir
 # and gets NAME/expected/: list.json, host_H.json, graph_G.txt,
 # graphvars_G.txt, patterns.out (PATTERN<TAB>host host ... or !ERROR).
 #
@@ -30,6 +31,9 @@ for f in $fixtures; do
 		while IFS= read -r s; do [ -n "$s" ] && set -- "$@" -i "$f/$s"; done <"$f/sources"
 	else
 		set -- -i "$f/hosts"
+	fi
+	if [ -f "$f/playbook_dir" ]; then
+		set -- "$@" --playbook-dir "$f/$(cat "$f/playbook_dir")"
 	fi
 	ansible-inventory "$@" --list >"$out/list.json"
 	if [ -f "$f/hosts.txt" ]; then
