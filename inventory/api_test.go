@@ -133,7 +133,7 @@ func TestHostListSource(t *testing.T) {
 
 func TestWarningsAndSource(t *testing.T) {
 	inv := New()
-	src := "g:\n  hosts:\n    h1:\n  extra: {a: 1}\nbad: [1]\nh1:\n"
+	src := "g:\n  hosts:\n    h1:\n  extra: {a: 1}\nbad: [1]\nh1:\nweb-x:\n"
 	if err := inv.ParseYAML("w.yml", []byte(src)); err != nil {
 		t.Fatal(err)
 	}
@@ -142,6 +142,7 @@ func TestWarningsAndSource(t *testing.T) {
 		"w.yml: Skipping unexpected key (extra) in group (g)",
 		"w.yml: Skipping 'bad' as this is not a valid group definition",
 		"Found both group and host with same name: h1",
+		"Invalid characters were found in group names but not replaced",
 	} {
 		if !strings.Contains(got, w) {
 			t.Errorf("warnings %q lack %q", got, w)

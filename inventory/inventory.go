@@ -1,19 +1,10 @@
-// Package inventory reads Ansible inventories exactly as Ansible 2.14 reads
-// them: INI and YAML files, directories of them, host ranges, group
-// children, host_vars/ and group_vars/ beside each source, the variable
-// merge order of Ansible's VariableManager, and host patterns for --limit
-// and a play's hosts:. It also renders the output shapes of
-// ansible-inventory (--list, --host, --graph).
-//
-// The package is pure: it reads files when asked to Load and otherwise does
-// no I/O. An Inventory is not safe for concurrent mutation; concurrent reads
-// (Hosts, HostVars, List) are safe once no goroutine adds hosts or groups.
 package inventory
 
 import (
 	"fmt"
 	"sort"
 	"sync"
+	"unicode"
 )
 
 // Inventory is a set of hosts and groups. The zero value is not usable; make
@@ -245,11 +236,29 @@ func (inv *Inventory) reconcile() {
 func (inv *Inventory) Warnings() []string {
 	out := append([]string(nil), inv.warnings...)
 	for _, g := range inv.groupOrder {
+		if !validVarName(g.Name) {
+			out = append(out, "Invalid characters were found in group names but not replaced, use -vvvv to see details")
+			break
+		}
+	}
+	for _, g := range inv.groupOrder {
 		if inv.hosts[g.Name] != nil {
 			out = append(out, "Found both group and host with same name: "+g.Name)
 		}
 	}
 	return out
+}
+
+// validVarName reports whether s is a valid Python identifier-like name
+// (Ansible's INVALID_VARIABLE_NAMES does not match it).
+func validVarName(s string) bool {
+	for i, r := range s {
+		word := r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+		if !word || i == 0 && unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // Host returns the named host, or nil if the inventory has none by that name.
