@@ -19,6 +19,12 @@ var includeOptions = map[string]map[string]bool{
 		"handlers_from": true, "allow_duplicates": true, "rolespec_validate": true, "public": true, "apply": true},
 }
 
+// includeKeywords are the only task keywords include_tasks and
+// include_role take (Ansible's VALID_INCLUDE_KEYWORDS): the others would
+// apply to nothing, since a dynamic include passes only its vars on.
+var includeKeywords = set(nil, "action", "args", "collections", "debugger", "ignore_errors",
+	"loop", "loop_control", "name", "no_log", "register", "run_once", "tags", "timeout", "vars", "when")
+
 // include resolves an include or import task: it reads the task file or
 // role when its name is literal. Imports pass their tags on to the tasks
 // they bring; dynamic includes do not (as in Ansible, their tags and when
@@ -47,6 +53,14 @@ func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 					t.Vars = map[string]any{}
 				}
 				t.Vars[k] = v
+			}
+		}
+	}
+	if t.Module == "include_tasks" || t.Module == "include_role" {
+		for _, e := range l.entries(file, n) {
+			if !includeKeywords[e.key] && CanonicalModule(e.key) != t.Module && !strings.HasPrefix(e.key, "with_") {
+				l.errs.add(file, e.k, "%q is not a valid attribute for %s (it takes only %s; use apply: to pass keywords to the included tasks)",
+					e.key, t.Module, strings.Join(keysOf(includeKeywords), ", "))
 			}
 		}
 	}
