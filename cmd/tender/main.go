@@ -35,6 +35,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands: []*cli.Command{
 			versionCommand(),
+			inventoryCommand(),
+			playCommand(),
 		},
 	}
 }

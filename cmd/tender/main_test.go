@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -28,6 +29,40 @@ func TestUnknownCommandFails(t *testing.T) {
 		}
 		if !strings.Contains(errOut, strings.TrimLeft(args[0], "-")) {
 			t.Errorf("%v: stderr should name it: %q", args, errOut)
+		}
+	}
+}
+
+func TestErrorsNameTheProblem(t *testing.T) {
+	dir := t.TempDir()
+	bad := dir + "/bad.yml"
+	if err := os.WriteFile(bad, []byte("- hosts: all\n  tasks:\n    - comand: echo hi\n    - shell: echo\n      loop: [1]\n      with_items: [2]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"play", "--syntax-check", bad}, 4, []string{
+			bad + `:3:7: couldn't resolve module/action "comand" (did you mean "command"?)`,
+			bad + ":6:7: the loop and with_items keywords cannot be used together",
+		}},
+		{[]string{"inventory", "host", "-i", "../../e2e/examples/hosts.ini", "nohost"}, 1, []string{`nohost`}},
+		{[]string{"inventory", "list", "-i", dir + "/missing.ini"}, 1, []string{dir + "/missing.ini"}},
+		{[]string{"play", "--list-hosts", "-l", "zzz", "-i", "../../e2e/examples/hosts.ini", "../../e2e/examples/site.yml"}, 1, []string{"--limit zzz", "zzz"}},
+		{[]string{"play", "-i", "../../e2e/examples/hosts.ini", "../../e2e/examples/site.yml"}, 5, []string{"--syntax-check"}},
+		{[]string{"inventory", "host", "-i", "../../e2e/examples/hosts.ini"}, 5, []string{"HOST"}},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", c.args, code, c.code, errOut)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%v: stderr %q lacks %q", c.args, errOut, w)
+			}
 		}
 	}
 }

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tender-sh/tender/inventory"
+)
+
+// inventoryFlag is -i/--inventory, repeatable, as ansible's.
+func inventoryFlag(required bool) *cli.StringSliceFlag {
+	return &cli.StringSliceFlag{
+		Name:     "inventory",
+		Aliases:  []string{"i"},
+		Usage:    "inventory file, directory or comma-separated host list (repeatable)",
+		Required: required,
+		EnvVars:  []string{"TENDER_INVENTORY"},
+	}
+}
+
+// loadInventory reads the -i sources; with none given it falls back to
+// Ansible's default /etc/ansible/hosts when that exists.
+func loadInventory(c *cli.Context) (*inventory.Inventory, error) {
+	sources := c.StringSlice("inventory")
+	if len(sources) == 0 {
+		if _, err := os.Stat("/etc/ansible/hosts"); err == nil {
+			sources = []string{"/etc/ansible/hosts"}
+		} else {
+			return nil, errors.New("no inventory: give one with -i FILE")
+		}
+	}
+	return inventory.Load(sources...)
+}
+
+func inventoryCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "inventory",
+		Usage: "show an inventory as ansible-inventory does",
+		Subcommands: []*cli.Command{
+			{
+				Name:  "list",
+				Usage: "every group, host and host's variables (JSON, as ansible-inventory --list)",
+				Flags: []cli.Flag{inventoryFlag(false)},
+				Action: func(c *cli.Context) error {
+					inv, err := loadInventory(c)
+					if err != nil {
+						return err
+					}
+					doc, err := inv.List()
+					if err != nil {
+						return err
+					}
+					return printJSON(c, doc)
+				},
+			},
+			{
+				Name:      "host",
+				Usage:     "one host's merged variables (JSON, as ansible-inventory --host)",
+				ArgsUsage: "HOST",
+				Flags:     []cli.Flag{inventoryFlag(false)},
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return usageError(c, "give exactly one HOST")
+					}
+					inv, err := loadInventory(c)
+					if err != nil {
+						return err
+					}
+					vars, err := inv.HostVars(c.Args().First())
+					if err != nil {
+						return err
+					}
+					return printJSON(c, vars)
+				},
+			},
+			{
+				Name:      "graph",
+				Usage:     "the group tree (as ansible-inventory --graph)",
+				ArgsUsage: "[GROUP]",
+				Flags: []cli.Flag{
+					inventoryFlag(false),
+					&cli.BoolFlag{Name: "vars", Usage: "show variables in the graph"},
+				},
+				Action: func(c *cli.Context) error {
+					inv, err := loadInventory(c)
+					if err != nil {
+						return err
+					}
+					group := "all"
+					if c.NArg() > 0 {
+						group = c.Args().First()
+					}
+					return inv.Graph(c.App.Writer, group, c.Bool("vars"))
+				},
+			},
+		},
+	}
+}
+
+func printJSON(c *cli.Context, v any) error {
+	data, err := inventory.JSON(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(c.App.Writer, "%s\n", data)
+	return err
+}
+
+// usageError is a command-line mistake: exit code 5, ansible's code for
+// bad or incomplete options.
+func usageError(c *cli.Context, msg string) error {
+	return &exitError{code: 5, err: fmt.Errorf("%s %s: %s", c.App.Name, c.Command.FullName(), msg)}
+}

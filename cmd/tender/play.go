@@ -1,0 +1,176 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tender-sh/tender/inventory"
+	"github.com/tender-sh/tender/playbooks"
+)
+
+func playCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "play",
+		Usage:     "check a playbook and show what it would run (as ansible-playbook)",
+		ArgsUsage: "PLAYBOOK [PLAYBOOK...]",
+		Flags: []cli.Flag{
+			inventoryFlag(false),
+			&cli.BoolFlag{Name: "syntax-check", Usage: "parse the playbooks and everything they include; run nothing"},
+			&cli.BoolFlag{Name: "list-tasks", Usage: "list the tasks each play would run"},
+			&cli.BoolFlag{Name: "list-hosts", Usage: "list the hosts each play would run on"},
+			&cli.BoolFlag{Name: "list-tags", Usage: "list the tags of each play's tasks"},
+			&cli.StringFlag{Name: "limit", Aliases: []string{"l"}, Usage: "further limit the hosts to a pattern"},
+			&cli.StringSliceFlag{Name: "tags", Aliases: []string{"t"}, Usage: "only tasks tagged with these (comma list, repeatable)"},
+			&cli.StringSliceFlag{Name: "skip-tags", Usage: "skip tasks tagged with these (comma list, repeatable)"},
+			&cli.StringFlag{Name: "hosts", Value: "all", Usage: "host pattern for a playbook that is a bare list of tasks"},
+		},
+		Action: playAction,
+	}
+}
+
+func playAction(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return usageError(c, "give a PLAYBOOK")
+	}
+	listing := c.Bool("list-tasks") || c.Bool("list-hosts") || c.Bool("list-tags")
+	if !c.Bool("syntax-check") && !listing {
+		return usageError(c, "running playbooks on hosts is not available yet; use --syntax-check, --list-tasks, --list-hosts or --list-tags")
+	}
+	var pbs []*playbooks.Playbook
+	for _, path := range c.Args().Slice() {
+		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts")})
+		if err != nil {
+			return &exitError{code: 4, err: err}
+		}
+		pbs = append(pbs, pb)
+	}
+	out := c.App.Writer
+	if c.Bool("syntax-check") {
+		for _, pb := range pbs {
+			fmt.Fprintf(out, "\nplaybook: %s\n", pb.Path)
+		}
+		return nil
+	}
+	var inv *inventory.Inventory
+	if c.Bool("list-hosts") {
+		var err error
+		if inv, err = loadInventory(c); err != nil {
+			return err
+		}
+		if limit := c.String("limit"); limit != "" {
+			all, err := inv.Hosts("all")
+			if err == nil {
+				_, err = inv.Limit(all, limit)
+			}
+			if err != nil {
+				return fmt.Errorf("--limit %s leaves no hosts to target: %w", limit, err)
+			}
+		}
+	}
+	filter := playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))}
+	for _, pb := range pbs {
+		if err := listPlaybook(out, pb, inv, c, filter); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// listPlaybook prints one playbook in the layout of ansible-playbook
+// --list-hosts/--list-tasks/--list-tags. Hosts are listed in inventory
+// order; ansible lists them in the order of a Python set, which varies
+// from run to run.
+func listPlaybook(out io.Writer, pb *playbooks.Playbook, inv *inventory.Inventory, c *cli.Context, filter playbooks.TagFilter) error {
+	fmt.Fprintf(out, "\nplaybook: %s\n", pb.Path)
+	for i, p := range pb.Plays {
+		patterns := strings.Split(p.Hosts, ",")
+		name := p.Name
+		if name == "" {
+			name = p.Hosts
+		}
+		fmt.Fprintf(out, "\n  play #%d (%s): %s\tTAGS: [%s]\n", i+1, p.Hosts, name, strings.Join(p.Tags, ","))
+		if inv != nil {
+			hosts, err := playHosts(inv, patterns, c.String("limit"))
+			if err != nil {
+				return fmt.Errorf("play #%d (%s) at %s: %w", i+1, name, p.Pos, err)
+			}
+			fmt.Fprintf(out, "    pattern: %s\n    hosts (%d):\n", pyList(patterns), len(hosts))
+			for _, h := range hosts {
+				fmt.Fprintf(out, "      %s\n", h.Name)
+			}
+		}
+		var b strings.Builder
+		if c.Bool("list-tasks") {
+			b.WriteString("    tasks:\n")
+		}
+		all := map[string]bool{}
+		for _, t := range p.ListTasks() {
+			if !filter.Selects(t.Tags) {
+				continue
+			}
+			for _, tag := range t.Tags {
+				all[tag] = true
+			}
+			if c.Bool("list-tasks") {
+				fmt.Fprintf(&b, "      %s\tTAGS: [%s]\n", t.Name, strings.Join(t.Tags, ", "))
+			}
+		}
+		if c.Bool("list-tags") {
+			tags := make([]string, 0, len(all))
+			for t := range all {
+				tags = append(tags, t)
+			}
+			sort.Strings(tags)
+			fmt.Fprintf(&b, "      TASK TAGS: [%s]\n", strings.Join(tags, ", "))
+		}
+		// ansible's display drops the message's final newline and prints
+		// nothing for an empty one.
+		if msg := strings.TrimSuffix(b.String(), "\n"); msg != "" {
+			fmt.Fprintln(out, msg)
+		}
+	}
+	return nil
+}
+
+// playHosts selects a play's hosts, then applies --limit. A play whose
+// pattern matches nothing lists no hosts, as ansible does; a --limit that
+// matches nothing at all is an error.
+func playHosts(inv *inventory.Inventory, patterns []string, limit string) ([]*inventory.Host, error) {
+	hosts, err := inv.Match(patterns)
+	if err != nil {
+		if _, ok := err.(*inventory.NoMatchError); ok {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if limit == "" {
+		return hosts, nil
+	}
+	return inv.Limit(hosts, limit)
+}
+
+// splitList flattens repeatable comma-list flags: -t a,b -t c → [a b c].
+func splitList(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// pyList prints a list of strings as Python's repr does: ['a', 'b'].
+func pyList(items []string) string {
+	quoted := make([]string, len(items))
+	for i, s := range items {
+		quoted[i] = "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'"
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
+}
