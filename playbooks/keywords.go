@@ -112,6 +112,7 @@ func (l *loader) keyword(file string, e entry, kw *Keywords) bool {
 		kw.Debugger = l.str(file, e.key, v)
 	case "vars":
 		kw.Vars = l.vars(file, e.key, v)
+		l.checkVarNames(file, v)
 	case "tags":
 		kw.Tags = l.tags(file, v)
 	case "when":

@@ -224,6 +224,50 @@ func (l *loader) vars(file, key string, n *yaml.Node) map[string]any {
 	return out
 }
 
+// checkVarNames reports vars: keys that are not valid variable names, as
+// Ansible does: ASCII Python identifiers that are not Python keywords.
+func (l *loader) checkVarNames(file string, n *yaml.Node) {
+	n = deref(n)
+	if n.Kind == yaml.SequenceNode {
+		for _, c := range n.Content {
+			l.checkVarNames(file, c)
+		}
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Tag == "!!merge" || k.Value == "<<" {
+			continue
+		}
+		if !isIdentifier(k.Value) {
+			l.errs.add(file, k, "%q is not a valid variable name", k.Value)
+		}
+	}
+}
+
+// isIdentifier reports whether s is an ASCII Python identifier and not a
+// Python keyword.
+func isIdentifier(s string) bool {
+	if s == "" || pyKeywords[s] {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+var pyKeywords = set(nil, "False", "None", "True", "and", "as", "assert", "async", "await", "break",
+	"class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+	"if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
+	"while", "with", "yield")
+
 func pyBool(b bool) string {
 	if b {
 		return "True"
