@@ -233,7 +233,6 @@ func (l *loader) checkTask(file string, t *Task) {
 			l.errs.add(file, nodeAt(t.Pos), "invalid meta action %q%s", m, didYouMean(m, metaActions))
 		}
 	}
-	l.checkTemplates(file, t)
 }
 
 // nodeAt makes a stand-in node for a position already computed.

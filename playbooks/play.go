@@ -27,6 +27,9 @@ func (l *loader) play(abs string, n *yaml.Node) *Play {
 		case "hosts":
 			hasHosts = true
 			p.Hosts = strings.Join(l.strList(file, e.key, v), ",")
+			if strings.Trim(p.Hosts, ", ") == "" {
+				l.errs.add(file, v, "hosts list cannot be empty")
+			}
 		case "gather_facts":
 			p.GatherFacts = l.boolean(file, e.key, v)
 		case "gather_subset":

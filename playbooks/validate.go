@@ -39,10 +39,6 @@ func (l *loader) checkConds(file, key string, n *yaml.Node, conds []string) {
 	}
 }
 
-// checkTemplates is called per task; the templates themselves are checked
-// by checkTree as each task's nodes are decoded.
-func (l *loader) checkTemplates(file string, t *Task) {}
-
 // checkTree parses every string under n that holds Jinja2 markup as a
 // template, except !unsafe strings (never templated) and the conditions of
 // assert's that: (expressions).
