@@ -122,3 +122,59 @@ func normJSON(v any) any {
 	}
 	return out
 }
+
+// TestGoldenHandlersAgainstAnsible compares each play's AllHandlers with
+// the handlers ansible-core compiles for it (ansible-handlers.json).
+func TestGoldenHandlersAgainstAnsible(t *testing.T) {
+	files, _ := filepath.Glob("testdata/golden/*/ansible-handlers.json")
+	if len(files) < 10 {
+		t.Fatalf("only %d recorded handler lists", len(files))
+	}
+	for _, f := range files {
+		dir := filepath.Dir(f)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			var want [][]struct {
+				Name   string         `json:"name"`
+				Action string         `json:"action"`
+				Args   map[string]any `json:"args"`
+				Listen any            `json:"listen"`
+			}
+			data, _ := os.ReadFile(f)
+			if err := json.Unmarshal(data, &want); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "site.yml")
+			var pb *Playbook
+			var err error
+			if _, e := os.Stat(filepath.Join(dir, "TASKLIST")); e == nil {
+				pb, err = LoadTasks(path, "all", Options{})
+			} else {
+				pb, err = Load(path, Options{})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pb.Plays) != len(want) {
+				t.Fatalf("%d plays, ansible has %d", len(pb.Plays), len(want))
+			}
+			for i, p := range pb.Plays {
+				got := p.AllHandlers()
+				if len(got) != len(want[i]) {
+					t.Fatalf("play %d: %d handlers, ansible has %d", i+1, len(got), len(want[i]))
+				}
+				for j, w := range want[i] {
+					g := got[j]
+					if s, ok := w.Listen.(string); ok {
+						w.Listen = []any{s}
+					}
+					if g.DisplayName() != w.Name || g.Action != w.Action ||
+						!reflect.DeepEqual(normJSON(orEmpty(g.Args)), normJSON(orEmpty(w.Args))) ||
+						!reflect.DeepEqual(normJSON(g.Listen), normJSON(w.Listen)) {
+						t.Errorf("play %d handler %d: got %q %s %v listen %v; ansible %q %s %v listen %v",
+							i+1, j, g.DisplayName(), g.Action, g.Args, g.Listen, w.Name, w.Action, w.Args, w.Listen)
+					}
+				}
+			}
+		})
+	}
+}

@@ -4,7 +4,8 @@
 For every case directory, loads site.yml with Ansible's own Playbook loader
 and writes ansible-tasks.json: for each task in --list-tasks order, its
 name, action (as written), args, when, loop, delegate_to, notify and
-register. The Go test compares tender's parse with it. Run by hand:
+register; and ansible-handlers.json: each play's handlers in Ansible's
+order (role handlers, then the play's), with listen. The Go test compares tender's parse with it. Run by hand:
     /usr/bin/python3 gen-args.py
 A case holding a file TASKLIST is a bare list of tasks; it is loaded
 through a wrapper play that imports it.
@@ -55,6 +56,21 @@ def tasks_of(block, out):
         })
 
 
+def handler_objs(play):
+    """The handler objects, in the order tasks_of lists them."""
+    objs = []
+
+    def walk(b):
+        for t in b.block:
+            if isinstance(t, Block):
+                walk(t)
+            else:
+                objs.append(t)
+    for b in play.compile_roles_handlers() + play.handlers:
+        walk(b)
+    return objs
+
+
 here = os.path.dirname(os.path.abspath(__file__))
 for case in sorted(os.listdir(here)):
     d = os.path.join(here, case)
@@ -70,13 +86,21 @@ for case in sorted(os.listdir(here)):
     inv = InventoryManager(loader=loader, sources='localhost,')
     vm = VariableManager(loader=loader, inventory=inv)
     pb = Playbook.load(os.path.join(d, pbfile), variable_manager=vm, loader=loader)
-    out = []
+    out, handlers = [], []
     for play in pb.get_plays():
         for block in play.compile():
             tasks_of(block, out)
+        hs = []
+        for block in play.compile_roles_handlers() + play.handlers:
+            tasks_of(block, hs)
+        handlers.append([{'name': h['name'], 'action': h['action'], 'args': h['args'],
+                          'listen': plain(h_obj.listen)} for h, h_obj in zip(hs, handler_objs(play))])
     if pbfile != 'site.yml':
         os.remove(pbfile)
     with open(os.path.join(d, 'ansible-tasks.json'), 'w') as f:
         json.dump(out, f, indent=1, sort_keys=True)
+        f.write('\n')
+    with open(os.path.join(d, 'ansible-handlers.json'), 'w') as f:
+        json.dump(handlers, f, indent=1, sort_keys=True)
         f.write('\n')
     print(case, len(out), 'tasks')
