@@ -19,6 +19,7 @@ type recorded struct {
 	ID    int    `json:"id"`
 	E     string `json:"e"`
 	T     string `json:"t"`
+	W     string `json:"w"`
 	Type  string `json:"type"`
 	JSON  string `json:"json"`
 	Value any    `json:"value"`
@@ -138,11 +139,15 @@ func TestCasesAgainstAnsible(t *testing.T) {
 		want := exp.Results[i]
 		src, _ := m["e"].(string)
 		isExpr := src != ""
-		if !isExpr {
+		when, isWhen := m["w"].(string)
+		switch {
+		case isWhen:
+			src = when
+		case !isExpr:
 			src = m["t"].(string)
 		}
-		if want.E+want.T != src {
-			t.Fatalf("case %d: cases.yaml has %q, expected.json %q: rerun testdata/gen.py", i, src, want.E+want.T)
+		if want.E+want.T+want.W != src {
+			t.Fatalf("case %d: cases.yaml has %q, expected.json %q: rerun testdata/gen.py", i, src, want.E+want.T+want.W)
 		}
 		scope := base
 		if v, ok := m["vars"].(map[string]any); ok {
@@ -153,7 +158,13 @@ func TestCasesAgainstAnsible(t *testing.T) {
 			// evaluated exactly as gen.py had Ansible evaluate it
 			tmpl = "{{ (" + src + ") }}"
 		}
-		got, err := Render(tmpl, scope)
+		var got any
+		var err error
+		if isWhen {
+			got, err = Condition(src, scope)
+		} else {
+			got, err = Render(tmpl, scope)
+		}
 		name := "case " + strconv.Itoa(i) + " " + strconv.Quote(src)
 		if ov, ok := m["tender"].(map[string]any); ok {
 			counts["deliberate difference"]++
@@ -195,7 +206,11 @@ func TestCasesAgainstAnsible(t *testing.T) {
 			}
 			continue
 		}
-		counts["template"]++
+		if isWhen {
+			counts["when"]++
+		} else {
+			counts["template"]++
+		}
 		if strictEqual(got, want.Value) {
 			continue
 		}

@@ -16,7 +16,7 @@ func (e *Expr) Eval(scope Scope) (any, error) {
 
 // maxDepth bounds evaluation nesting (lazily rendered variables, deeply
 // nested input) so that hostile input errors instead of exhausting the stack.
-const maxDepth = 200
+const maxDepth = 2000
 
 type evaluator struct {
 	scope Scope

@@ -283,3 +283,56 @@ func TestConcurrentUse(t *testing.T) {
 		<-done
 	}
 }
+
+func TestCondition(t *testing.T) {
+	v := NewVars(map[string]any{"n": 5, "c": "n > 3", "flag": false})
+	for cond, want := range map[any]bool{
+		true: true, false: false, nil: false, "": false, 1: true,
+		"n > 3": true, "{{ n > 30 }}": false, "{{ c }}": true, "flag": false, "{{ flag }}": false,
+	} {
+		got, err := Condition(cond, v)
+		if err != nil || got != want {
+			t.Errorf("Condition(%#v) = %v, %v; want %v", cond, got, err, want)
+		}
+	}
+	if _, err := Condition(yaml11.Unsafe("n > 3"), v); err == nil {
+		t.Error("an unsafe condition must fail")
+	}
+	if _, err := Condition("nope", v); err == nil {
+		t.Error("an undefined name in a condition must fail")
+	}
+}
+
+func TestDeepNestingIsAnError(t *testing.T) {
+	for _, src := range []string{
+		strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000),
+		strings.Repeat("-", 100000) + "1",
+		strings.Repeat("not ", 100000) + "1",
+		strings.Repeat("[", 100000),
+	} {
+		if _, err := Parse(src); err == nil || !strings.Contains(err.Error(), "too deeply") {
+			t.Errorf("%.20s…: %v", src, err)
+		}
+	}
+	if _, err := ParseTemplate(strings.Repeat("{% if 1 %}", 100000)); err == nil || !strings.Contains(err.Error(), "too deeply") {
+		t.Errorf("nested blocks: %v", err)
+	}
+	long := strings.Repeat("1 + ", 400) + "1"
+	e, err := Parse(long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := e.Eval(NewVars()); err != nil || v != 401 {
+		t.Errorf("long sum: %v %v", v, err)
+	}
+}
+
+func TestFileTemplateProcessesEscapes(t *testing.T) {
+	tm, err := ParseFileTemplate(`{{ "a\tb" | length }}{% if true %}` + "\n" + `x{% endif %}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := tm.Render(NewVars()); err != nil || got != "3x" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+}

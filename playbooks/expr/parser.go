@@ -33,10 +33,15 @@ func Parse(src string) (*Expr, error) {
 // parser is a recursive-descent parser following Jinja2's grammar and
 // operator precedence (including its left-associative **).
 type parser struct {
-	lx   *lexer
-	tok  token
-	peek *token
+	lx    *lexer
+	tok   token
+	peek  *token
+	depth int
 }
+
+// maxNesting bounds how deeply expressions and blocks may nest, so that
+// hostile input is an error instead of a stack overflow.
+const maxNesting = 500
 
 func (p *parser) advance() error {
 	if p.peek != nil {
@@ -92,6 +97,11 @@ func (p *parser) expectOp(s string) error {
 
 // parseExpr: ternary, the loosest construct.
 func (p *parser) parseExpr() (node, error) {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxNesting {
+		return nil, &Error{Src: p.lx.src, Col: p.tok.pos + 1, Msg: "expression nested too deeply"}
+	}
 	at := p.tok.pos
 	a, err := p.parseOr()
 	if err != nil {
@@ -143,6 +153,11 @@ func (p *parser) parseAnd() (node, error) { return p.parseBoolOp("and", p.parseN
 
 func (p *parser) parseNot() (node, error) {
 	if p.isName("not") {
+		p.depth++
+		defer func() { p.depth-- }()
+		if p.depth > maxNesting {
+			return nil, &Error{Src: p.lx.src, Col: p.tok.pos + 1, Msg: "expression nested too deeply"}
+		}
 		at := p.tok.pos
 		if err := p.advance(); err != nil {
 			return nil, err
@@ -242,6 +257,11 @@ func (p *parser) parsePow() (node, error) {
 }
 
 func (p *parser) parseUnary(withFilter bool) (node, error) {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxNesting {
+		return nil, &Error{Src: p.lx.src, Col: p.tok.pos + 1, Msg: "expression nested too deeply"}
+	}
 	var n node
 	if p.isOp("-") || p.isOp("+") {
 		op, at := p.tok.text, p.tok.pos

@@ -4,10 +4,21 @@ import (
 	"strings"
 )
 
-// ParseTemplate parses a template string. Parse errors carry the column in
-// src and say what was expected.
-func ParseTemplate(src string) (*Template, error) {
-	tp := &tparser{src: src}
+// ParseTemplate parses a template string from a playbook value. Parse
+// errors carry the column in src and say what was expected. As in Ansible,
+// string literals inside {{ }} are taken verbatim (a backslash is a
+// backslash: regex_replace('\.el8', ”) needs one), while in {% %} tags
+// they process Python escapes.
+func ParseTemplate(src string) (*Template, error) { return parseTemplate(src, true) }
+
+// ParseFileTemplate parses the content of a template file (the `template`
+// module, the `template` lookup): the same language, but string literals
+// inside {{ }} process escapes too, as Ansible renders such files, and
+// Render always returns a string.
+func ParseFileTemplate(src string) (*Template, error) { return parseTemplate(src, false) }
+
+func parseTemplate(src string, rawStrings bool) (*Template, error) {
+	tp := &tparser{src: src, rawStrings: rawStrings}
 	if err := tp.scan(); err != nil {
 		return nil, err
 	}
@@ -19,7 +30,7 @@ func ParseTemplate(src string) (*Template, error) {
 		return nil, tp.errAt(stop.at, "unexpected '%s'", stop.kw)
 	}
 	t := &Template{src: src, body: body}
-	if len(body) == 1 {
+	if len(body) == 1 && rawStrings {
 		if o, ok := body[0].(outNode); ok {
 			t.single = o.n
 		}
@@ -40,9 +51,11 @@ type item struct {
 }
 
 type tparser struct {
-	src   string
-	items []item
-	next  int
+	src        string
+	rawStrings bool
+	items      []item
+	next       int
+	depth      int
 }
 
 func (tp *tparser) errAt(pos int, format string, args ...any) *Error {
@@ -101,7 +114,7 @@ func (tp *tparser) scan() error {
 			nlNext = true
 			pos = end + 2
 		case "{{":
-			p := &parser{lx: &lexer{src: src, pos: j, template: true, raw: true}}
+			p := &parser{lx: &lexer{src: src, pos: j, template: true, raw: tp.rawStrings}}
 			if err := p.advance(); err != nil {
 				return err
 			}
@@ -274,6 +287,11 @@ func (p *parser) targets() ([]string, error) {
 // build turns items into a tree until one of the stop keywords; it returns
 // the stopping item (nil at the end).
 func (tp *tparser) build(stop []string) ([]tnode, *item, error) {
+	tp.depth++
+	defer func() { tp.depth-- }()
+	if tp.depth > maxNesting {
+		return nil, nil, tp.errAt(0, "blocks nested too deeply")
+	}
 	var out []tnode
 	for tp.next < len(tp.items) {
 		it := &tp.items[tp.next]

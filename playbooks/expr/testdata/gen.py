@@ -11,6 +11,7 @@ callback, and records per case either the value or the error:
 
   expression cases:  {"type": <python type>, "json": <to_json text>}
   template cases:    {"value": <the rendered value>}
+  when: cases:       {"value": true if the task ran, false if it was skipped}
   failures:          {"error": <ansible's message>}
 
 The playbook sits in this directory, so relative lookups (file,
@@ -47,9 +48,13 @@ def main():
         if "e" in case:
             e = case["e"]
             msg = "{{ (%s) | type_debug }}%s{{ (%s) | to_json }}" % (e, SEP, e)
+        elif "w" in case:
+            msg = "ran"
         else:
             msg = case["t"]
         task = {"name": "case %d" % i, "debug": {"msg": msg}, "ignore_errors": True}
+        if "w" in case:
+            task["when"] = case["w"]
         if case.get("vars"):
             task["vars"] = case["vars"]
         tasks.append(task)
@@ -77,9 +82,11 @@ def main():
             case = {"e": case}
         h = t["hosts"]["localhost"]
         rec = {"id": i}
-        rec.update({k: case[k] for k in ("e", "t") if k in case})
+        rec.update({k: case[k] for k in ("e", "t", "w") if k in case})
         if h.get("failed"):
             rec["error"] = h.get("msg", "")
+        elif "w" in case:
+            rec["value"] = not h.get("skipped", False)
         elif "e" in case:
             typ, _, js = h["msg"].partition(SEP)
             rec["type"] = norm_type(typ)

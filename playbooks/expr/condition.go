@@ -1,0 +1,46 @@
+package expr
+
+import (
+	"github.com/tender-sh/tender/internal/yaml11"
+)
+
+// Condition evaluates one `when:` (or changed_when/failed_when/until)
+// condition the way ansible-core 2.14 does: a non-string value (a YAML
+// bool, a number) is taken for its truth; a string is first rendered if it
+// contains template markup (Ansible warns about that), and the resulting
+// text is then evaluated as an expression, as inside {% if %}: string
+// escapes such as "\t" are processed. An empty string is false; a
+// yaml11.Unsafe condition is an error, as in Ansible.
+func Condition(cond any, scope Scope) (bool, error) {
+	if _, unsafe := cond.(yaml11.Unsafe); unsafe {
+		return false, errorf("Conditional is marked as unsafe, and cannot be evaluated.")
+	}
+	s, ok := cond.(string)
+	if !ok {
+		return Truthy(cond), nil
+	}
+	if IsTemplate(s) {
+		v, err := Render(s, scope)
+		if err != nil {
+			return false, err
+		}
+		if _, unsafe := v.(yaml11.Unsafe); unsafe {
+			return false, errorf("Conditional is marked as unsafe, and cannot be evaluated.")
+		}
+		if s, ok = v.(string); !ok {
+			return Truthy(v), nil
+		}
+	}
+	if s == "" {
+		return false, nil
+	}
+	e, err := Parse(s)
+	if err != nil {
+		return false, err
+	}
+	v, err := e.Eval(scope)
+	if err != nil {
+		return false, err
+	}
+	return Truthy(v), nil
+}
