@@ -19,6 +19,46 @@ type ansibleTask struct {
 	DelegateTo *string        `json:"delegate_to"`
 	Notify     any            `json:"notify"`
 	Register   *string        `json:"register"`
+
+	Become       any   `json:"become"`
+	BecomeUser   any   `json:"become_user"`
+	IgnoreErrors any   `json:"ignore_errors"`
+	NoLog        any   `json:"no_log"`
+	RunOnce      any   `json:"run_once"`
+	CheckMode    any   `json:"check_mode"`
+	Environment  []any `json:"environment"`
+}
+
+// effective resolves a keyword for a task the way the engine will: the
+// play's value, overridden by each level (Task.Levels) that sets it,
+// levels above a dynamic include excepted.
+func effective(p *Play, t *Task, get func(*Keywords) (any, bool)) any {
+	v, ok := get(&p.Keywords)
+	if !ok {
+		v = nil
+	}
+	for _, l := range t.Levels() {
+		if l.VarsOnly {
+			continue
+		}
+		if x, ok := get(l.Keywords); ok {
+			v = x
+		}
+	}
+	return v
+}
+
+func boolKW(f func(*Keywords) Bool) func(*Keywords) (any, bool) {
+	return func(k *Keywords) (any, bool) {
+		b := f(k)
+		if !b.Set {
+			return nil, false
+		}
+		if b.Expr != "" {
+			return b.Expr, true
+		}
+		return b.Value, true
+	}
 }
 
 // TestGoldenAgainstAnsibleParse compares, task by task in --list-tasks
@@ -50,9 +90,11 @@ func TestGoldenAgainstAnsibleParse(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []*Task
+			var play []*Play
 			for _, p := range pb.Plays {
 				for _, l := range p.ListTasks() {
 					got = append(got, l.Task)
+					play = append(play, p)
 				}
 			}
 			if len(got) != len(want) {
@@ -89,6 +131,29 @@ func TestGoldenAgainstAnsibleParse(t *testing.T) {
 				}
 				check("notify", g.Notify, w.Notify)
 				check("register", g.Register, deref2(w.Register))
+				// Inherited keywords; an unset keyword is Ansible's default.
+				orFalse := func(v any) any {
+					if v == nil {
+						return false
+					}
+					return v
+				}
+				check("become", effective(play[i], g, boolKW(func(k *Keywords) Bool { return k.Become })), w.Become)
+				check("become_user", effective(play[i], g, func(k *Keywords) (any, bool) { return k.BecomeUser, k.BecomeUser != "" }), w.BecomeUser)
+				check("ignore_errors", effective(play[i], g, boolKW(func(k *Keywords) Bool { return k.IgnoreErrors })), w.IgnoreErrors)
+				check("no_log", orFalse(effective(play[i], g, boolKW(func(k *Keywords) Bool { return k.NoLog }))), w.NoLog)
+				check("run_once", effective(play[i], g, boolKW(func(k *Keywords) Bool { return k.RunOnce })), w.RunOnce)
+				check("check_mode", orFalse(effective(play[i], g, boolKW(func(k *Keywords) Bool { return k.CheckMode }))), w.CheckMode)
+				var env []any
+				if play[i].Environment != nil {
+					env = append(env, play[i].Environment)
+				}
+				for _, l := range g.Levels() {
+					if !l.VarsOnly && l.Environment != nil {
+						env = append(env, l.Environment)
+					}
+				}
+				check("environment", env, w.Environment)
 			}
 		})
 	}

@@ -53,6 +53,14 @@ def tasks_of(block, out):
             'delegate_to': t.delegate_to,
             'notify': plain(t.notify),
             'register': t.register,
+            'become': t.become,
+            'become_user': t.become_user,
+            'ignore_errors': t.ignore_errors,
+            'no_log': t.no_log,
+            'run_once': t.run_once,
+            'check_mode': plain(t.check_mode),
+            'environment': plain(t.environment),
+            'tags': sorted(set(plain(t.tags))),
         })
 
 
