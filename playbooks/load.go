@@ -77,6 +77,12 @@ func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
 	if len(l.errs.list) > 0 {
 		return nil, dedupe(l.errs.list)
 	}
+	for abs, n := range l.files {
+		if n != nil {
+			pb.Files = append(pb.Files, l.show(abs))
+		}
+	}
+	slices.Sort(pb.Files)
 	return pb, nil
 }
 

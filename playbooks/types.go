@@ -6,6 +6,11 @@ type Playbook struct {
 	Path  string  // the file as given to Load
 	Dir   string  // its directory: Ansible's playbook_dir
 	Plays []*Play // in order, import_playbook expanded in place
+	// Files are every YAML file read (the playbook, imported playbooks,
+	// task files, role files), sorted, named as errors name them: what a
+	// change detector must watch. Files that roles copy or template are
+	// not included.
+	Files []string
 }
 
 // Bool is a boolean keyword (become, ignore_errors, no_log, …). It is
