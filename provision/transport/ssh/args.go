@@ -1,0 +1,112 @@
+package ssh
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// parseCommonArgs reads the ssh options tender honours out of an
+// ansible_ssh_common_args string: -o Key=Value, -o 'Key Value', -oKey=Value,
+// -J jumps, -p port, -l user and -i identity. Other flags are ignored, as
+// are -o keys tender does not use. Keys are returned lower-cased.
+func parseCommonArgs(s string) (options, error) {
+	words, err := splitWords(s)
+	if err != nil {
+		return nil, fmt.Errorf("ansible_ssh_common_args: %w", err)
+	}
+	o := options{}
+	add := func(k, v string) {
+		k = strings.ToLower(k)
+		o[k] = append(o[k], v)
+	}
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if len(w) < 2 || w[0] != '-' {
+			continue
+		}
+		flag, val := w[1], w[2:]
+		if !strings.ContainsRune("oJpliFcmbEeSWDLRQwBIO", rune(flag)) {
+			continue // a flag without an argument (-q, -4, -C, ...)
+		}
+		if val == "" {
+			if i+1 >= len(words) {
+				return nil, fmt.Errorf("ansible_ssh_common_args: -%c needs an argument", flag)
+			}
+			i++
+			val = words[i]
+		}
+		switch flag {
+		case 'o':
+			k, v, ok := strings.Cut(val, "=")
+			if !ok {
+				k, v, ok = strings.Cut(strings.TrimSpace(val), " ")
+			}
+			if !ok {
+				return nil, fmt.Errorf("ansible_ssh_common_args: bad option %q", val)
+			}
+			add(strings.TrimSpace(k), strings.TrimSpace(v))
+		case 'J':
+			add("proxyjump", val)
+		case 'p':
+			add("port", val)
+		case 'l':
+			add("user", val)
+		case 'i':
+			add("identityfile", val)
+		}
+	}
+	return o, nil
+}
+
+// splitWords splits s into words as a POSIX shell would, honouring single
+// and double quotes and backslashes (no expansions).
+func splitWords(s string) ([]string, error) {
+	var (
+		words []string
+		cur   strings.Builder
+		in    bool // inside a word
+	)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("unterminated single quote")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			in = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("unterminated double quote")
+			}
+			in = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			in = true
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}

@@ -1,0 +1,84 @@
+package ssh
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	xssh "golang.org/x/crypto/ssh"
+
+	"github.com/tender-sh/tender/provision/transport"
+)
+
+// runExec runs command on a new exec channel with stdin as its standard
+// input (followed by end-of-file). The caller holds a session slot.
+func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader) (transport.Result, error) {
+	sess, err := c.client.NewSession()
+	if err != nil {
+		return transport.Result{}, c.broken("open session", err)
+	}
+	defer sess.Close()
+	var out, errb bytes.Buffer
+	sess.Stdin = stdin
+	sess.Stdout = &out
+	sess.Stderr = &errb
+	if err := sess.Start(command); err != nil {
+		return transport.Result{}, c.broken("exec", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		_ = sess.Signal(xssh.SIGKILL)
+		sess.Close()
+		return transport.Result{}, ctx.Err()
+	}
+	res := transport.Result{Stdout: out.Bytes(), Stderr: errb.Bytes()}
+	var ee *xssh.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		res.ExitCode = ee.ExitStatus()
+		if sig := ee.Signal(); sig != "" {
+			res.ExitCode = 128 + signalNumber(sig)
+		}
+	default:
+		return res, c.broken("exec", err)
+	}
+	return res, nil
+}
+
+// signalNumber maps an SSH signal name to its Linux number.
+func signalNumber(name string) int {
+	n := map[string]int{"HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "ABRT": 6, "FPE": 8,
+		"KILL": 9, "USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15}[name]
+	if n == 0 {
+		n = 9
+	}
+	return n
+}
+
+// killChildren signals the descendants of the remote process pid through
+// a separate exec channel, best effort.
+func (c *Conn) killChildren(pid, sig string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.acquire(ctx); err != nil {
+		return
+	}
+	defer c.release()
+	sess, err := c.client.NewSession()
+	if err != nil {
+		return
+	}
+	defer sess.Close()
+	done := make(chan error, 1)
+	go func() { done <- sess.Run(killScript(pid, sig)) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}

@@ -1,0 +1,96 @@
+package ssh
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+)
+
+// boundary returns a fresh random marker for one frame.
+func boundary() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return "__TENDER_" + hex.EncodeToString(b[:]) + "_"
+}
+
+// printfChunk is how many input bytes one printf line of a frame carries.
+const printfChunk = 4096
+
+// buildFrame makes the text sent down the persistent shell for one Run:
+// see the protocol description in shell.go.
+func buildFrame(b, command string, stdin []byte) []byte {
+	var f bytes.Buffer
+	f.Grow(len(command) + len(stdin)*2 + 256)
+	fmt.Fprintf(&f, "__tender_pre %s\n{ :\n", b)
+	for len(stdin) > 0 {
+		n := min(len(stdin), printfChunk)
+		f.WriteString("printf '")
+		escapePrintf(&f, stdin[:n])
+		f.WriteString("'\n")
+		stdin = stdin[n:]
+	}
+	fmt.Fprintf(&f, "} 2>/dev/null | { %s\n} >\"$__tender_d/o\" 2>>\"$__tender_d/e\"\n__tender_post %s $?\n", command, b)
+	return f.Bytes()
+}
+
+// escapePrintf writes data as the inside of a single-quoted printf format
+// that prints exactly data: printable ASCII stays as it is, except the
+// quote, backslash and percent sign, which become escapes like every
+// other byte (three-digit octal, which POSIX printf formats understand).
+func escapePrintf(w *bytes.Buffer, data []byte) {
+	const digits = "01234567"
+	for _, c := range data {
+		switch {
+		case c == '\n':
+			w.WriteString(`\n`)
+		case c >= 0x20 && c < 0x7f && c != '\'' && c != '\\' && c != '%':
+			w.WriteByte(c)
+		default:
+			w.Write([]byte{'\\', digits[c>>6], digits[(c>>3)&7], digits[c&7]})
+		}
+	}
+}
+
+// readUntil reads r up to and including marker and returns what came
+// before it.
+func readUntil(r *bufio.Reader, marker []byte) ([]byte, error) {
+	var acc []byte
+	last := marker[len(marker)-1]
+	for {
+		chunk, err := r.ReadSlice(last)
+		acc = append(acc, chunk...)
+		switch err {
+		case nil:
+			if bytes.HasSuffix(acc, marker) {
+				return acc[:len(acc)-len(marker)], nil
+			}
+		case bufio.ErrBufferFull:
+		default:
+			return acc, err
+		}
+	}
+}
+
+// killScript signals every descendant of the process pid, found by
+// walking /proc, with sig. It needs nothing but sh and Linux's /proc;
+// processes of other users (a script under sudo) are signalled where
+// permissions allow, which for sudo itself means it relays the signal.
+func killScript(pid, sig string) string {
+	return `p=` + pid + `; all=; new=$p
+while [ -n "$new" ]; do
+	next=
+	for f in /proc/[0-9]*/stat; do
+		read -r l <"$f" 2>/dev/null || continue
+		r=${l##*) }
+		set -- $r
+		for q in $new; do [ "$2" = "$q" ] && next="$next ${l%% *}"; done
+	done
+	all="$all$next"; new=$next
+done
+[ -z "$all" ] || kill -` + sig + ` $all 2>/dev/null
+exit 0`
+}

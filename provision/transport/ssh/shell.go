@@ -1,0 +1,270 @@
+package ssh
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	xssh "golang.org/x/crypto/ssh"
+
+	"github.com/tender-sh/tender/provision/transport"
+)
+
+// The persistent shell protocol.
+//
+// One session per connection runs `exec /bin/sh` (started through the
+// login shell, so any login shell works), which reads commands from the
+// session's stdin. At start the client sends setupScript, which makes a
+// private directory and defines two helpers, and waits for a ready line
+// carrying the shell's pid.
+//
+// Each Run is then one frame, written at once, and one answer:
+//
+//	__tender_pre B
+//	{ :
+//	printf '<Wrapped.Stdin, printf-escaped>'   (as many lines as needed)
+//	} 2>/dev/null | { <Wrapped.Command>
+//	} >"$__tender_d/o" 2>>"$__tender_d/e"
+//	__tender_post B $?
+//
+// B is a fresh random boundary. The script's whole stdin (the become
+// password, the framed script and the caller's bytes, see transport.Wrap)
+// travels inside the frame as printf format strings whose bytes outside
+// printable ASCII are octal escapes, so any binary stdin survives and the
+// shell parses it as text. The printf builtin pipes it into the command:
+// the script reads exactly Cmd.Stdin and then end-of-file, and nothing in
+// the frame can read the shell's own stdin, so the next frame is safe.
+// The secret-bearing bytes never reach an argv (printf is a builtin) or a
+// disk (a pipe).
+//
+// Stdout and stderr go to two files in the private directory, so a
+// background process the script leaves behind can never write into a later
+// answer. __tender_post prints the answer:
+//
+//	B O <stdout bytes> B E <stderr bytes> B X <exit code> \n
+//
+// (without the spaces), which the client cuts at the markers. A frame
+// costs the remote shell two forks for the pipeline plus cat and rm, and
+// the client one write and one read: one round trip.
+//
+// When a Run's ctx ends, the client kills the shell's descendants (found
+// through /proc from a separate exec channel) so the shell finishes the
+// frame and stays in step; if it does not within recoverTimeout the shell
+// is discarded and the next Run starts a new one.
+const shellCommand = "exec /bin/sh"
+
+const setupScript = `__tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX") || exit 1
+trap 'rm -rf "$__tender_d"' EXIT
+__tender_pre() {
+	[ -d "$__tender_d" ] || __tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX")
+	printf '%%sE' "$1" >"$__tender_d/e"
+}
+__tender_post() {
+	printf '%%sO' "$1"
+	cat "$__tender_d/o" "$__tender_d/e"
+	rm -f "$__tender_d/o" "$__tender_d/e"
+	printf '%%sX%%s\n' "$1" "$2"
+}
+printf '%%s %%s\n' %s "$$"
+`
+
+const (
+	shellStartTimeout = 15 * time.Second
+	recoverTimeout    = 10 * time.Second
+)
+
+// shell is a started persistent shell.
+type shell struct {
+	sess  *xssh.Session
+	stdin io.WriteCloser
+	out   *bufio.Reader
+	pid   string // the remote sh's pid, for killing its children
+}
+
+// startShell starts the persistent shell; the caller has set state to
+// shellStarting. On failure the state becomes shellRefused (the host said
+// no) or shellNone (ctx ended or the connection broke).
+func (c *Conn) startShell(ctx context.Context) (*shell, error) {
+	setState := func(s shellState) {
+		c.mu.Lock()
+		c.state = s
+		c.mu.Unlock()
+	}
+	if err := c.acquire(ctx); err != nil {
+		setState(shellNone)
+		return nil, err
+	}
+	sh, err := c.openShell(ctx)
+	if err != nil {
+		c.release()
+		if ctx.Err() != nil || isDead(c.dead) {
+			setState(shellNone)
+		} else {
+			setState(shellRefused)
+		}
+		return nil, err
+	}
+	setState(shellReady)
+	return sh, nil
+}
+
+func (c *Conn) openShell(ctx context.Context) (*shell, error) {
+	sess, err := c.client.NewSession()
+	if err != nil {
+		return nil, err
+	}
+	stdin, err := sess.StdinPipe()
+	if err != nil {
+		sess.Close()
+		return nil, err
+	}
+	stdout, err := sess.StdoutPipe()
+	if err != nil {
+		sess.Close()
+		return nil, err
+	}
+	if err := sess.Start(shellCommand); err != nil {
+		sess.Close()
+		return nil, err
+	}
+	ready := boundary()
+	sh := &shell{sess: sess, stdin: stdin, out: bufio.NewReaderSize(stdout, 64<<10)}
+	type answer struct {
+		pid string
+		err error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		if _, err := io.WriteString(stdin, fmt.Sprintf(setupScript, ready)); err != nil {
+			got <- answer{err: err}
+			return
+		}
+		if _, err := readUntil(sh.out, []byte(ready+" ")); err != nil {
+			got <- answer{err: err}
+			return
+		}
+		line, err := sh.out.ReadString('\n')
+		got <- answer{strings.TrimSpace(line), err}
+	}()
+	timer := time.NewTimer(shellStartTimeout)
+	defer timer.Stop()
+	select {
+	case a := <-got:
+		if a.err == nil {
+			if _, perr := strconv.Atoi(a.pid); perr != nil {
+				a.err = fmt.Errorf("persistent shell answered %q", a.pid)
+			}
+		}
+		if a.err != nil {
+			sess.Close()
+			return nil, a.err
+		}
+		sh.pid = a.pid
+		return sh, nil
+	case <-ctx.Done():
+		sess.Close()
+		return nil, ctx.Err()
+	case <-timer.C:
+		sess.Close()
+		return nil, errors.New("persistent shell did not answer")
+	}
+}
+
+type shellAnswer struct {
+	res transport.Result
+	err error
+}
+
+// runShell runs one frame on sh, which the caller holds.
+func (c *Conn) runShell(ctx context.Context, sh *shell, command string, stdin []byte) (transport.Result, error) {
+	b := boundary()
+	frame := buildFrame(b, command, stdin)
+	done := make(chan shellAnswer, 1)
+	go func() {
+		res, err := sh.exchange(frame, b)
+		done <- shellAnswer{res, err}
+	}()
+	select {
+	case a := <-done:
+		if a.err != nil {
+			c.discard(sh)
+			return transport.Result{}, c.broken("run", a.err)
+		}
+		c.idle <- sh
+		return a.res, nil
+	case <-ctx.Done():
+		go c.recoverShell(sh, done)
+		return transport.Result{}, ctx.Err()
+	}
+}
+
+// recoverShell brings sh back in step after its Run was abandoned: it
+// terminates the script's processes and waits for the frame's answer,
+// killing harder and at last discarding the shell when none comes.
+func (c *Conn) recoverShell(sh *shell, done chan shellAnswer) {
+	go c.killChildren(sh.pid, "TERM")
+	hard := time.NewTimer(3 * time.Second)
+	defer hard.Stop()
+	give := time.NewTimer(recoverTimeout)
+	defer give.Stop()
+	for {
+		select {
+		case a := <-done:
+			if a.err == nil && !c.closed.Load() {
+				c.idle <- sh
+				return
+			}
+			c.discard(sh)
+			return
+		case <-hard.C:
+			go c.killChildren(sh.pid, "KILL")
+		case <-give.C:
+			c.discard(sh)
+			return
+		case <-c.dead:
+			c.discard(sh)
+			return
+		}
+	}
+}
+
+// discard closes sh and frees its slot; the next Run starts a new shell.
+func (c *Conn) discard(sh *shell) {
+	sh.sess.Close()
+	c.release()
+	c.mu.Lock()
+	c.state = shellNone
+	c.mu.Unlock()
+}
+
+// exchange writes one frame and reads its answer.
+func (sh *shell) exchange(frame []byte, b string) (transport.Result, error) {
+	if _, err := sh.stdin.Write(frame); err != nil {
+		return transport.Result{}, err
+	}
+	if _, err := readUntil(sh.out, []byte(b+"O")); err != nil {
+		return transport.Result{}, err
+	}
+	stdout, err := readUntil(sh.out, []byte(b+"E"))
+	if err != nil {
+		return transport.Result{}, err
+	}
+	stderr, err := readUntil(sh.out, []byte(b+"X"))
+	if err != nil {
+		return transport.Result{}, err
+	}
+	line, err := sh.out.ReadString('\n')
+	if err != nil {
+		return transport.Result{}, err
+	}
+	code, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		return transport.Result{}, fmt.Errorf("persistent shell: bad exit status %q", line)
+	}
+	return transport.Result{ExitCode: code, Stdout: stdout, Stderr: stderr}, nil
+}

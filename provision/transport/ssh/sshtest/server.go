@@ -1,0 +1,237 @@
+// Package sshtest is an in-process SSH server for tests: it executes exec
+// and shell requests with the local /bin/sh, serves SFTP with pkg/sftp,
+// forwards direct-tcpip channels, and counts what its clients ask for, so
+// tests can prove how many channels, requests and round trips an operation
+// costs. It can also refuse shell sessions, drop handshakes and add latency.
+package sshtest
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// Options configures a Server. The zero value accepts nothing: set Users
+// or AuthorizedKeys for logins to succeed.
+type Options struct {
+	// Passwords maps a user name to the password that logs it in.
+	Passwords map[string]string
+	// AuthorizedKeys are the public keys that log in any user.
+	AuthorizedKeys []ssh.PublicKey
+	// HostKey is the server's host key; a fresh ed25519 key when nil.
+	HostKey ssh.Signer
+	// RefuseShell makes the server refuse persistent shell sessions: "shell"
+	// requests, and exec requests whose command only starts a shell reading
+	// its standard input (such as "/bin/sh" or "exec /bin/sh"), as a
+	// restricted server would.
+	RefuseShell bool
+	// DropHandshakes closes the first n accepted connections before the SSH
+	// version exchange, as OpenSSH does under MaxStartups throttling.
+	DropHandshakes int
+	// Latency delays everything the server receives by this much, so that
+	// one client round trip costs at least Latency.
+	Latency time.Duration
+	// MaxSessions, when positive, refuses session channels beyond this many
+	// open at once on one connection, as OpenSSH's MaxSessions does.
+	MaxSessions int
+}
+
+// Stats counts what clients asked for, over all connections.
+type Stats struct {
+	Conns    int64 // accepted SSH connections (after the handshake)
+	Channels int64 // channels opened, of any type
+	Sessions int64 // session channels opened
+	Requests int64 // channel requests (exec, shell, subsystem, env, signal, ...)
+	Execs    int64 // exec requests
+}
+
+// Server is a running in-process SSH server.
+type Server struct {
+	opts    Options
+	ln      net.Listener
+	config  *ssh.ServerConfig
+	hostKey ssh.Signer
+	dropped atomic.Int64
+
+	conns, channels, sessions, requests, execs atomic.Int64
+
+	mu     sync.Mutex
+	open   map[net.Conn]struct{}
+	procs  map[int]struct{} // process groups of running commands
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// Start starts a server on 127.0.0.1 and stops it when t ends.
+func Start(t testing.TB, opts Options) *Server {
+	t.Helper()
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// New starts a server on a free port of 127.0.0.1.
+func New(opts Options) (*Server, error) {
+	s := &Server{opts: opts, open: map[net.Conn]struct{}{}, procs: map[int]struct{}{}}
+	s.hostKey = opts.HostKey
+	if s.hostKey == nil {
+		_, priv, err := ed25519.GenerateKey(rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		if s.hostKey, err = ssh.NewSignerFromKey(priv); err != nil {
+			return nil, err
+		}
+	}
+	s.config = &ssh.ServerConfig{
+		PasswordCallback: func(c ssh.ConnMetadata, pw []byte) (*ssh.Permissions, error) {
+			if want, ok := opts.Passwords[c.User()]; ok && want == string(pw) {
+				return &ssh.Permissions{}, nil
+			}
+			return nil, errors.New("wrong password")
+		},
+		PublicKeyCallback: func(c ssh.ConnMetadata, key ssh.PublicKey) (*ssh.Permissions, error) {
+			for _, k := range opts.AuthorizedKeys {
+				if string(k.Marshal()) == string(key.Marshal()) {
+					return &ssh.Permissions{}, nil
+				}
+			}
+			return nil, errors.New("key not authorized")
+		},
+	}
+	s.config.AddHostKey(s.hostKey)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	s.ln = ln
+	s.wg.Add(1)
+	go s.accept()
+	return s, nil
+}
+
+// Addr is the server's host:port.
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Host is the server's IP address as a string.
+func (s *Server) Host() string { return s.ln.Addr().(*net.TCPAddr).IP.String() }
+
+// Port is the server's TCP port.
+func (s *Server) Port() int { return s.ln.Addr().(*net.TCPAddr).Port }
+
+// HostKey is the server's public host key.
+func (s *Server) HostKey() ssh.PublicKey { return s.hostKey.PublicKey() }
+
+// Stats returns the counters so far.
+func (s *Server) Stats() Stats {
+	return Stats{
+		Conns: s.conns.Load(), Channels: s.channels.Load(), Sessions: s.sessions.Load(),
+		Requests: s.requests.Load(), Execs: s.execs.Load(),
+	}
+}
+
+// Close stops the server, closes every connection and kills every command
+// it started.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	err := s.ln.Close()
+	for c := range s.open {
+		c.Close()
+	}
+	for pgid := range s.procs {
+		killGroup(pgid)
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+	return err
+}
+
+func (s *Server) accept() {
+	defer s.wg.Done()
+	for {
+		nc, err := s.ln.Accept()
+		if err != nil {
+			return
+		}
+		if s.dropped.Add(1) <= int64(s.opts.DropHandshakes) {
+			nc.Close()
+			continue
+		}
+		if s.opts.Latency > 0 {
+			nc = newDelayConn(nc, s.opts.Latency)
+		}
+		if !s.track(nc) {
+			nc.Close()
+			return
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer s.untrack(nc)
+			s.serveConn(nc)
+		}()
+	}
+}
+
+func (s *Server) track(c net.Conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.open[c] = struct{}{}
+	return true
+}
+
+func (s *Server) untrack(c net.Conn) {
+	s.mu.Lock()
+	delete(s.open, c)
+	s.mu.Unlock()
+	c.Close()
+}
+
+func (s *Server) serveConn(nc net.Conn) {
+	sc, chans, reqs, err := ssh.NewServerConn(nc, s.config)
+	if err != nil {
+		return
+	}
+	defer sc.Close()
+	s.conns.Add(1)
+	go ssh.DiscardRequests(reqs)
+	var sessions atomic.Int64
+	for nch := range chans {
+		s.channels.Add(1)
+		switch nch.ChannelType() {
+		case "session":
+			s.sessions.Add(1)
+			if max := s.opts.MaxSessions; max > 0 && sessions.Load() >= int64(max) {
+				nch.Reject(ssh.Prohibited, "too many sessions")
+				continue
+			}
+			sessions.Add(1)
+			go func() {
+				defer sessions.Add(-1)
+				s.serveSession(nch)
+			}()
+		case "direct-tcpip":
+			go s.serveDirect(nch)
+		default:
+			nch.Reject(ssh.UnknownChannelType, "unsupported channel type")
+		}
+	}
+}
