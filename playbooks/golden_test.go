@@ -120,7 +120,11 @@ func dump(pb *Playbook) string {
 	if err != nil {
 		panic(err)
 	}
-	return filepath.ToSlash(string(b)) + "\n"
+	out := string(b)
+	if wd, err := os.Getwd(); err == nil {
+		out = strings.ReplaceAll(out, wd+string(filepath.Separator), "") // Role.Path is absolute
+	}
+	return filepath.ToSlash(out) + "\n"
 }
 
 func tree(v reflect.Value) any {
