@@ -189,13 +189,19 @@ func (l *loader) taskLoop(file string, t *Task, es []entry) {
 		lp := &Loop{Pos: posOf(file, e.k), Items: l.value(file, e.v)}
 		if e.key != "loop" {
 			lp.With = strings.TrimPrefix(e.key, "with_")
-			if lp.With == "" {
-				l.errs.add(file, e.k, "with_ needs a lookup name (with_items, with_dict, …)")
+			if !lookups[lp.With] {
+				l.errs.add(file, e.k, "%s: there is no lookup named %q%s", e.key, lp.With, didYouMean(lp.With, keysOf(lookups)))
 			}
 		}
 		t.Loop = lp
 	}
 }
+
+// lookups are ansible-core's lookup plugins, the names with_<lookup> takes.
+var lookups = set(nil, "config", "csvfile", "dict", "env", "file", "fileglob", "first_found",
+	"indexed_items", "ini", "inventory_hostnames", "items", "lines", "list", "nested", "password",
+	"pipe", "random_choice", "sequence", "subelements", "template", "together", "unvault", "url",
+	"varnames", "vars", "flattened", "cartesian")
 
 func firstWith(es []entry) string {
 	for _, e := range es {
