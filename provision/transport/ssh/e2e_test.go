@@ -1,0 +1,151 @@
+//go:build e2e
+
+package ssh
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/transporttest"
+)
+
+const e2eImage = "tender-e2e/debian"
+
+// startSSHD runs the e2e fleet's Debian image on a loopback port and
+// returns the port once sshd answers with its version banner.
+func startSSHD(t *testing.T) int {
+	t.Helper()
+	if _, err := exec.LookPath("docker"); err != nil {
+		t.Skip("docker is not installed")
+	}
+	if err := exec.Command("docker", "image", "inspect", e2eImage).Run(); err != nil {
+		t.Skipf("image %s is missing: build it with e2e/fleet/build-images.sh", e2eImage)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	out, err := exec.Command("docker", "run", "-d", "--rm", "-p", "127.0.0.1:"+strconv.Itoa(port)+":22", e2eImage).CombinedOutput()
+	if err != nil {
+		t.Fatalf("docker run: %v: %s", err, out)
+	}
+	id := strings.TrimSpace(string(out))
+	t.Cleanup(func() { _ = exec.Command("docker", "rm", "-f", id).Run() })
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		nc, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), time.Second)
+		if err == nil {
+			_ = nc.SetReadDeadline(time.Now().Add(2 * time.Second))
+			buf := make([]byte, 8)
+			n, _ := nc.Read(buf)
+			nc.Close()
+			if bytes.HasPrefix(buf[:n], []byte("SSH-2.0")) {
+				return port
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatal("sshd in the container did not answer within 30s")
+	return 0
+}
+
+func fleetKey(t *testing.T) string {
+	key, err := filepath.Abs("../../../e2e/.fleet/id_ed25519")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(key); err != nil {
+		t.Skipf("fleet key missing: %v", err)
+	}
+	return key
+}
+
+func TestE2EOpenSSH(t *testing.T) {
+	port := startSSHD(t)
+	key := fleetKey(t)
+	known := filepath.Join(t.TempDir(), "known_hosts")
+	target := func(user string) transport.Target {
+		return transport.Target{Name: "debian", Host: "127.0.0.1", Port: port, User: user, KeyFiles: []string{key}}
+	}
+	ctx := context.Background()
+
+	// Strict against an empty known_hosts: refused, naming the host.
+	strict := &Dialer{KnownHosts: []string{known}, HostKeys: HostKeyStrict, ConfigFile: "none", NoAgent: true}
+	_, err := strict.Connect(ctx, target("root"))
+	var hk *HostKeyError
+	if !errors.As(err, &hk) || hk.Changed || !errors.Is(err, transport.ErrUnreachable) {
+		t.Fatalf("strict connect to an unknown host: %v", err)
+	}
+	// accept-new records the key; strict then accepts it.
+	accept := &Dialer{KnownHosts: []string{known}, HostKeys: HostKeyAcceptNew, ConfigFile: "none", NoAgent: true}
+	c, err := accept.Connect(ctx, target("root"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	strict = &Dialer{KnownHosts: []string{known}, HostKeys: HostKeyStrict, ConfigFile: "none", NoAgent: true}
+	suite := func(user string) transporttest.Suite {
+		return transporttest.Suite{
+			Open: func(t *testing.T) transport.Conn {
+				c, err := strict.Connect(ctx, target(user))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return c
+			},
+			Banner: func(t *testing.T) (string, string) { return "127.0.0.1:22", "SSH-2.0-" },
+		}
+	}
+	t.Run("root", func(t *testing.T) { transporttest.Run(t, suite("root")) })
+	t.Run("deploy", func(t *testing.T) { transporttest.Run(t, suite("deploy")) })
+	t.Run("become", func(t *testing.T) { testBecome(t, suite("deploy").Open(t)) })
+	t.Run("exec-fallback", func(t *testing.T) {
+		noShell := &Dialer{KnownHosts: []string{known}, ConfigFile: "none", NoAgent: true, NoShell: true}
+		transporttest.Run(t, transporttest.Suite{
+			Open: func(t *testing.T) transport.Conn {
+				c, err := noShell.Connect(ctx, target("deploy"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return c
+			},
+			Banner: func(t *testing.T) (string, string) { return "127.0.0.1:22", "SSH-2.0-" },
+		})
+	})
+}
+
+// testBecome runs scripts as deploy through sudo to root and to another
+// user, with and without a (not needed) password, with stdin and env.
+func testBecome(t *testing.T, c transport.Conn) {
+	defer c.Close()
+	for _, b := range []*transport.Become{{}, {User: "root", Password: "not-needed"}, {User: "nobody"}} {
+		res := mustRun(t, c, transport.Cmd{
+			Script: `echo "$(id -un) $GREETING"; cat; echo warn >&2; exit 4`,
+			Env:    map[string]string{"GREETING": "hello"},
+			Stdin:  strings.NewReader("in\x00put"),
+			Become: b,
+		})
+		want := "root"
+		if b.User == "nobody" {
+			want = "nobody"
+		}
+		if got := string(res.Stdout); got != want+" hello\nin\x00put" || string(res.Stderr) != "warn\n" || res.ExitCode != 4 {
+			t.Errorf("become %+v: exit %d stdout %q stderr %q", *b, res.ExitCode, res.Stdout, res.Stderr)
+		}
+	}
+	if res := mustRun(t, c, transport.Cmd{Script: "id -un"}); string(res.Stdout) != "deploy\n" {
+		t.Errorf("without become: %q", res.Stdout)
+	}
+}
