@@ -147,6 +147,10 @@ func (l *loader) read(abs, fromFile string, from *yaml.Node, what string) (*yaml
 	if len(doc.Content) > 0 {
 		top = doc.Content[0]
 	}
+	var second yaml.Node
+	if err := dec.Decode(&second); err == nil {
+		l.errs.add(l.show(abs), &second, "expected a single document in the stream, but found another")
+	}
 	l.files[abs] = top
 	return top, true
 }
