@@ -111,3 +111,12 @@ func mustRun(t testing.TB, c transport.Conn, cmd transport.Cmd) transport.Result
 	return res
 }
 
+type transportKey = xssh.PublicKey
+
+func parseRaw(file string) (any, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return xssh.ParseRawPrivateKey(data)
+}

@@ -1,0 +1,47 @@
+package ssh
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestParseCommonArgs(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want options
+	}{
+		{"", options{}},
+		{"-o ProxyJump=bastion", options{"proxyjump": {"bastion"}}},
+		{"-oProxyJump=a,b -q", options{"proxyjump": {"a,b"}}},
+		{`-o 'ProxyJump admin@gw:2222' -C`, options{"proxyjump": {"admin@gw:2222"}}},
+		{`-o "StrictHostKeyChecking no" -o UserKnownHostsFile=/dev/null`, options{"stricthostkeychecking": {"no"}, "userknownhostsfile": {"/dev/null"}}},
+		{"-J gw -p 2200 -l bob -i k1 -ik2", options{"proxyjump": {"gw"}, "port": {"2200"}, "user": {"bob"}, "identityfile": {"k1", "k2"}}},
+		{`-o ProxyCommand="ssh -W %h:%p gw"`, options{"proxycommand": {"ssh -W %h:%p gw"}}},
+	} {
+		got, err := parseCommonArgs(tc.in)
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("parseCommonArgs(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"-o", "-o 'unterminated", "-o NoValue"} {
+		if _, err := parseCommonArgs(bad); err == nil {
+			t.Errorf("parseCommonArgs(%q) must fail", bad)
+		}
+	}
+}
+
+func TestParseJump(t *testing.T) {
+	for in, want := range map[string][3]any{
+		"gw":              {"", "gw", 0},
+		"bob@gw:2200":     {"bob", "gw", 2200},
+		"ssh://bob@gw:22": {"bob", "gw", 22},
+		"[::1]:2222":      {"", "::1", 2222},
+		"user@host@gw":    {"user@host", "gw", 0},
+		"fe80::1":         {"", "fe80::1", 0},
+	} {
+		u, h, p, err := parseJump(in)
+		if err != nil || u != want[0] || h != want[1] || p != want[2] {
+			t.Errorf("parseJump(%q) = %q %q %d %v", in, u, h, p, err)
+		}
+	}
+}
