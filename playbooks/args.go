@@ -72,8 +72,8 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 			delete(merged, "_raw_params")
 			merged["_variable_params"] = raw
 		} else {
-			l.errs.add(file, at, "this task %q has extra params (%q), which is only allowed in the following modules: %s",
-				name, raw, strings.Join(keysOf(rawParamModules), ", "))
+			l.errs.add(file, at, "this task %q has extra params (%q): only free-form modules (shell, command, raw, script, meta, include_*, set_fact, …) take words that are not k=v",
+				name, raw)
 		}
 	}
 	if _, ok := merged["cmd"]; ok && (t.Module == "command" || t.Module == "shell" || t.Module == "script") {
