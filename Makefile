@@ -29,6 +29,7 @@ fuzz:
 	$(GO) test -run=NONE -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./playbooks/expr
 	$(GO) test -run=NONE -fuzz=FuzzTemplate -fuzztime=$(FUZZTIME) ./playbooks/expr
 	$(GO) test -run=NONE -fuzz=FuzzSplitKV -fuzztime=$(FUZZTIME) ./playbooks
+	$(GO) test -run=NONE -fuzz=FuzzLoad -fuzztime=$(FUZZTIME) ./playbooks
 	$(GO) test -run=NONE -fuzz=FuzzINI -fuzztime=$(FUZZTIME) ./inventory
 
 clean:

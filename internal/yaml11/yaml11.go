@@ -38,17 +38,27 @@ const maxDepth = 10000
 // a plain Go value. A nil node or an empty document is nil. Mapping keys are
 // turned into strings as Python's str() would print them; duplicate keys keep
 // the last value, as Ansible does. Merge keys (`<<`) are resolved.
+//
+// Every alias of an anchor yields the same converted value (Python's loader
+// shares one object the same way), so a document that repeats an anchor
+// many times is converted once and stays cheap; callers must not modify the
+// maps and lists they get.
 func Value(n *yaml.Node) (any, error) {
-	budget := maxDepth * 100
-	return value(n, 0, &budget)
+	c := &converter{budget: maxDepth * 100, anchors: map[*yaml.Node]any{}}
+	return c.value(n, 0)
 }
 
-func value(n *yaml.Node, depth int, budget *int) (any, error) {
+type converter struct {
+	budget  int
+	anchors map[*yaml.Node]any
+}
+
+func (c *converter) value(n *yaml.Node, depth int) (any, error) {
 	if n == nil {
 		return nil, nil
 	}
-	*budget--
-	if depth > maxDepth || *budget < 0 {
+	c.budget--
+	if depth > maxDepth || c.budget < 0 {
 		return nil, errAt(n, "YAML nesting too deep (alias expansion?)")
 	}
 	switch n.Kind {
@@ -56,15 +66,22 @@ func value(n *yaml.Node, depth int, budget *int) (any, error) {
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return value(n.Content[0], depth+1, budget)
+		return c.value(n.Content[0], depth+1)
 	case yaml.AliasNode:
-		return value(n.Alias, depth+1, budget)
+		if v, ok := c.anchors[n.Alias]; ok {
+			return v, nil
+		}
+		v, err := c.value(n.Alias, depth+1)
+		if err == nil {
+			c.anchors[n.Alias] = v
+		}
+		return v, err
 	case yaml.ScalarNode:
 		return scalarNode(n)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
-			v, err := value(c, depth+1, budget)
+		for _, item := range n.Content {
+			v, err := c.value(item, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -72,18 +89,18 @@ func value(n *yaml.Node, depth int, budget *int) (any, error) {
 		}
 		return out, nil
 	case yaml.MappingNode:
-		return mapping(n, depth, budget)
+		return c.mapping(n, depth)
 	}
 	return nil, errAt(n, "unsupported YAML node kind %d", n.Kind)
 }
 
-func mapping(n *yaml.Node, depth int, budget *int) (map[string]any, error) {
+func (c *converter) mapping(n *yaml.Node, depth int) (map[string]any, error) {
 	out := make(map[string]any, len(n.Content)/2)
 	var merged []map[string]any
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
-			ms, err := mergeSources(v, depth, budget)
+			ms, err := c.mergeSources(v, depth)
 			if err != nil {
 				return nil, err
 			}
@@ -94,7 +111,7 @@ func mapping(n *yaml.Node, depth int, budget *int) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		val, err := value(v, depth+1, budget)
+		val, err := c.value(v, depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -111,7 +128,7 @@ func mapping(n *yaml.Node, depth int, budget *int) (map[string]any, error) {
 	return out, nil
 }
 
-func mergeSources(v *yaml.Node, depth int, budget *int) ([]map[string]any, error) {
+func (c *converter) mergeSources(v *yaml.Node, depth int) ([]map[string]any, error) {
 	target := v
 	if target.Kind == yaml.AliasNode {
 		target = target.Alias
@@ -127,7 +144,7 @@ func mergeSources(v *yaml.Node, depth int, budget *int) ([]map[string]any, error
 	}
 	var out []map[string]any
 	for _, m := range nodes {
-		x, err := value(m, depth+1, budget)
+		x, err := c.value(m, depth+1)
 		if err != nil {
 			return nil, err
 		}
