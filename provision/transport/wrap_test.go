@@ -1,12 +1,14 @@
-package transport
+package transport_test
 
 import (
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/transporttest"
 )
 
 // runWrapped starts w.Command with sh as a transport would, with PATH
@@ -64,30 +66,8 @@ func TestWrapRejectsBadEnvName(t *testing.T) {
 	}
 }
 
-// fakeSudo writes a stand-in sudo that checks tender's flags, consumes one
-// password line after -S (recording it), and runs the command as is.
-func fakeSudo(t *testing.T) (dir, log string) {
-	dir = t.TempDir()
-	log = filepath.Join(dir, "sudo.log")
-	script := `#!/bin/sh
-echo "args: $*" >> ` + log + `
-case "$1" in
--S) IFS= read -r pw; echo "password: $pw" >> ` + log + ` ;;
--n) ;;
-*) echo "unexpected flag $1" >&2; exit 99 ;;
-esac
-while [ "$1" != "--" ]; do shift; done
-shift
-exec "$@"
-`
-	if err := os.WriteFile(filepath.Join(dir, "sudo"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir, log
-}
-
 func TestWrapBecomePasswordOnStdinOnly(t *testing.T) {
-	dir, log := fakeSudo(t)
+	dir, log := transporttest.FakeSudo(t)
 	const secret = "s3cret pass"
 	w, err := Wrap(Cmd{Script: "echo as:$(cat)", Stdin: strings.NewReader("input"),
 		Become: &Become{User: "postgres", Password: secret}})
@@ -108,7 +88,7 @@ func TestWrapBecomePasswordOnStdinOnly(t *testing.T) {
 }
 
 func TestWrapBecomeWithoutPassword(t *testing.T) {
-	dir, log := fakeSudo(t)
+	dir, log := transporttest.FakeSudo(t)
 	w, err := Wrap(Cmd{Script: "echo ok", Become: &Become{}})
 	if err != nil {
 		t.Fatal(err)

@@ -15,9 +15,9 @@ import (
 // runExec runs command on a new exec channel with stdin as its standard
 // input (followed by end-of-file). The caller holds a session slot.
 func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader) (transport.Result, error) {
-	sess, err := c.client.NewSession()
+	sess, err := c.newSession(ctx)
 	if err != nil {
-		return transport.Result{}, c.broken("open session", err)
+		return transport.Result{}, err
 	}
 	defer sess.Close()
 	var out, errb bytes.Buffer
@@ -49,6 +49,30 @@ func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader) (tr
 		return res, c.broken("exec", err)
 	}
 	return res, nil
+}
+
+// newSession opens a session channel, retrying briefly when the server
+// refuses it for lack of resources: a session the client just closed may
+// still count against the server's MaxSessions for a moment.
+func (c *Conn) newSession(ctx context.Context) (*xssh.Session, error) {
+	wait := 10 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		sess, err := c.client.NewSession()
+		if err == nil {
+			return sess, nil
+		}
+		var oce *xssh.OpenChannelError
+		if !errors.As(err, &oce) || attempt >= 6 ||
+			(oce.Reason != xssh.Prohibited && oce.Reason != xssh.ResourceShortage) {
+			return nil, c.broken("open session", err)
+		}
+		select {
+		case <-time.After(wait):
+			wait *= 2
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 }
 
 // signalNumber maps an SSH signal name to its Linux number.

@@ -33,7 +33,7 @@ func buildFrame(b, command string, stdin []byte) []byte {
 		f.WriteString("'\n")
 		stdin = stdin[n:]
 	}
-	fmt.Fprintf(&f, "} 2>/dev/null | { %s\n} >\"$__tender_d/o\" 2>>\"$__tender_d/e\"\n__tender_post %s $?\n", command, b)
+	fmt.Fprintf(&f, "} 2>/dev/null | { %s\n} >\"$__tender_o\" 2>>\"$__tender_e\"\n__tender_post %s $?\n", command, b)
 	return f.Bytes()
 }
 

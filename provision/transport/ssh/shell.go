@@ -29,7 +29,7 @@ import (
 //	{ :
 //	printf '<Wrapped.Stdin, printf-escaped>'   (as many lines as needed)
 //	} 2>/dev/null | { <Wrapped.Command>
-//	} >"$__tender_d/o" 2>>"$__tender_d/e"
+//	} >"$__tender_o" 2>>"$__tender_e"
 //	__tender_post B $?
 //
 // B is a fresh random boundary. The script's whole stdin (the become
@@ -42,15 +42,16 @@ import (
 // The secret-bearing bytes never reach an argv (printf is a builtin) or a
 // disk (a pipe).
 //
-// Stdout and stderr go to two files in the private directory, so a
-// background process the script leaves behind can never write into a later
-// answer. __tender_post prints the answer:
+// Stdout and stderr go to two files in the private directory, fresh for
+// each Run (old ones are removed every 64 Runs, sparing an rm per Run), so
+// a background process the script leaves behind can never write into a
+// later answer. __tender_post prints the answer:
 //
 //	B O <stdout bytes> B E <stderr bytes> B X <exit code> \n
 //
 // (without the spaces), which the client cuts at the markers. A frame
-// costs the remote shell two forks for the pipeline plus cat and rm, and
-// the client one write and one read: one round trip.
+// costs the remote shell two forks for the pipeline (one exec) plus cat,
+// and the client one write and one read: one round trip.
 //
 // When a Run's ctx ends, the client kills the shell's descendants (found
 // through /proc from a separate exec channel) so the shell finishes the
@@ -60,14 +61,17 @@ const shellCommand = "exec /bin/sh"
 
 const setupScript = `__tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX") || exit 1
 trap 'rm -rf "$__tender_d"' EXIT
+__tender_n=0
 __tender_pre() {
 	[ -d "$__tender_d" ] || __tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX")
-	printf '%%sE' "$1" >"$__tender_d/e"
+	__tender_n=$((__tender_n + 1))
+	[ $((__tender_n %% 64)) -ne 0 ] || rm -f "$__tender_d"/*
+	__tender_o=$__tender_d/o$__tender_n __tender_e=$__tender_d/e$__tender_n
+	printf '%%sE' "$1" >"$__tender_e"
 }
 __tender_post() {
 	printf '%%sO' "$1"
-	cat "$__tender_d/o" "$__tender_d/e"
-	rm -f "$__tender_d/o" "$__tender_d/e"
+	cat "$__tender_o" "$__tender_e"
 	printf '%%sX%%s\n' "$1" "$2"
 }
 printf '%%s %%s\n' %s "$$"

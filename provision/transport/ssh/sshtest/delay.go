@@ -3,6 +3,7 @@ package sshtest
 import (
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -11,7 +12,7 @@ import (
 // by the same amount: one round trip costs at least that delay.
 type delayConn struct {
 	net.Conn
-	delay time.Duration
+	delay *atomic.Int64 // nanoseconds, read per chunk
 
 	mu   sync.Mutex
 	cond *sync.Cond
@@ -25,7 +26,7 @@ type chunk struct {
 	data []byte
 }
 
-func newDelayConn(c net.Conn, d time.Duration) *delayConn {
+func newDelayConn(c net.Conn, d *atomic.Int64) *delayConn {
 	dc := &delayConn{Conn: c, delay: d}
 	dc.cond = sync.NewCond(&dc.mu)
 	go dc.pump()
@@ -38,7 +39,7 @@ func (c *delayConn) pump() {
 		n, err := c.Conn.Read(b)
 		c.mu.Lock()
 		if n > 0 {
-			c.q = append(c.q, chunk{time.Now().Add(c.delay), b[:n]})
+			c.q = append(c.q, chunk{time.Now().Add(time.Duration(c.delay.Load())), b[:n]})
 		}
 		if err != nil {
 			c.err = err

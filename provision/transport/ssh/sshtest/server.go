@@ -59,6 +59,7 @@ type Server struct {
 	config  *ssh.ServerConfig
 	hostKey ssh.Signer
 	dropped atomic.Int64
+	latency atomic.Int64
 
 	conns, channels, sessions, requests, execs atomic.Int64
 
@@ -83,6 +84,7 @@ func Start(t testing.TB, opts Options) *Server {
 // New starts a server on a free port of 127.0.0.1.
 func New(opts Options) (*Server, error) {
 	s := &Server{opts: opts, open: map[net.Conn]struct{}{}, procs: map[int]struct{}{}}
+	s.latency.Store(int64(opts.Latency))
 	s.hostKey = opts.HostKey
 	if s.hostKey == nil {
 		_, priv, err := ed25519.GenerateKey(rand.Reader)
@@ -129,6 +131,10 @@ func (s *Server) Host() string { return s.ln.Addr().(*net.TCPAddr).IP.String() }
 // Port is the server's TCP port.
 func (s *Server) Port() int { return s.ln.Addr().(*net.TCPAddr).Port }
 
+// SetLatency changes the delay added to everything the server receives
+// from now on (see Options.Latency).
+func (s *Server) SetLatency(d time.Duration) { s.latency.Store(int64(d)) }
+
 // HostKey is the server's public host key.
 func (s *Server) HostKey() ssh.PublicKey { return s.hostKey.PublicKey() }
 
@@ -172,9 +178,7 @@ func (s *Server) accept() {
 			nc.Close()
 			continue
 		}
-		if s.opts.Latency > 0 {
-			nc = newDelayConn(nc, s.opts.Latency)
-		}
+		nc = newDelayConn(nc, &s.latency)
 		if !s.track(nc) {
 			nc.Close()
 			return
