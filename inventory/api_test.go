@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"fmt"
 	"errors"
 	"reflect"
 	"strings"
@@ -52,7 +53,6 @@ func TestRuntimeChanges(t *testing.T) {
 	if err := inv.AddChild("late", "loner"); err != nil {
 		t.Fatal(err)
 	}
-	inv.reconcile()
 	if got := names(inv.Group("ungrouped").Hosts()); got != "" {
 		t.Errorf("loner must leave ungrouped, got %q", got)
 	}
@@ -185,5 +185,16 @@ func TestConcurrentReads(t *testing.T) {
 	}
 	for i := 0; i < 8; i++ {
 		<-done
+	}
+}
+
+// BenchmarkAddHost measures adding hosts one at a time at run time, as a
+// control plane registering a fleet does.
+func BenchmarkAddHost(b *testing.B) {
+	inv := New()
+	for i := 0; i < b.N; i++ {
+		if _, err := inv.AddHost(fmt.Sprintf("h%d", i), fmt.Sprintf("rack%d", i%50), "fleet"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

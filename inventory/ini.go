@@ -96,7 +96,7 @@ func (p *iniParser) parse(src []byte) error {
 				if _, ok := p.pending[group]; state == "vars" && !ok {
 					p.addPending(group, &pendingDecl{line: p.lineNo, col: p.col(), state: state})
 				}
-				p.inv.AddGroup(group)
+				p.inv.addGroup(group)
 			}
 			if d := p.pending[group]; d != nil && state != "vars" {
 				if d.state == "children" {
@@ -157,7 +157,7 @@ func (p *iniParser) addPendingChildren(g string) error {
 	d := p.pending[g]
 	p.removePending(g)
 	for _, parent := range d.parents {
-		if err := p.inv.AddChild(parent, g); err != nil {
+		if err := p.inv.addChild(parent, g); err != nil {
 			return p.errf(0, "%v", err)
 		}
 		if pd := p.pending[parent]; pd != nil && pd.state == "children" {
@@ -183,7 +183,7 @@ func (p *iniParser) childLine(line, group string) error {
 		}
 		return nil
 	}
-	if err := p.inv.AddChild(group, child); err != nil {
+	if err := p.inv.addChild(group, child); err != nil {
 		return p.errf(1, "%v", err)
 	}
 	return nil

@@ -44,6 +44,7 @@ type Group struct {
 	children []*Group
 	parents  []*Group
 	hosts    []*Host
+	hostSet  map[*Host]bool
 }
 
 // Host is an inventory host.
@@ -71,14 +72,20 @@ func New() *Inventory {
 		hosts:  map[string]*Host{},
 		files:  map[string]map[string]any{},
 	}
-	inv.AddGroup("all")
-	inv.AddGroup("ungrouped")
-	_ = inv.AddChild("all", "ungrouped")
+	inv.addGroup("all")
+	_ = inv.addGroup("all").addChild(inv.addGroup("ungrouped"))
 	return inv
 }
 
-// AddGroup returns the named group, creating it if it does not exist.
+// AddGroup returns the named group, creating it (as a child of "all") if
+// it does not exist, as group_by and add_host's groups do.
 func (inv *Inventory) AddGroup(name string) *Group {
+	g := inv.addGroup(name)
+	inv.reconcileGroups()
+	return g
+}
+
+func (inv *Inventory) addGroup(name string) *Group {
 	if g := inv.groups[name]; g != nil {
 		return g
 	}
@@ -101,9 +108,10 @@ func (inv *Inventory) AddHost(name string, groups ...string) (*Host, error) {
 		if gn == "" {
 			return nil, fmt.Errorf("invalid empty group name for host %s", name)
 		}
-		inv.AddGroup(gn).addHost(h)
+		inv.addGroup(gn).addHost(h)
 	}
-	inv.reconcile()
+	inv.reconcileGroups()
+	inv.reconcileHost(h)
 	if err := inv.loadHostFiles(h); err != nil {
 		return h, err
 	}
@@ -126,8 +134,20 @@ func (inv *Inventory) addHost(name string, port int) *Host {
 }
 
 // AddChild makes child (a group or, failing that, a host) a member of the
-// group parent. It refuses an edge that would create a cycle.
+// group parent. It refuses an edge that would create a cycle. A host made a
+// member of a group leaves "ungrouped".
 func (inv *Inventory) AddChild(parent, child string) error {
+	if err := inv.addChild(parent, child); err != nil {
+		return err
+	}
+	inv.reconcileGroups()
+	if h := inv.hosts[child]; h != nil && inv.groups[child] == nil {
+		inv.reconcileHost(h)
+	}
+	return nil
+}
+
+func (inv *Inventory) addChild(parent, child string) error {
 	p := inv.groups[parent]
 	if p == nil {
 		return fmt.Errorf("%s is not a known group", parent)
@@ -160,16 +180,19 @@ func (g *Group) addChild(c *Group) error {
 }
 
 func (g *Group) addHost(h *Host) {
-	for _, x := range g.hosts {
-		if x == h {
-			return
-		}
+	if g.hostSet[h] {
+		return
 	}
+	if g.hostSet == nil {
+		g.hostSet = map[*Host]bool{}
+	}
+	g.hostSet[h] = true
 	g.hosts = append(g.hosts, h)
 	h.groups = append(h.groups, g)
 }
 
 func (g *Group) removeHost(h *Host) {
+	delete(g.hostSet, h)
 	for i, x := range g.hosts {
 		if x == h {
 			g.hosts = append(g.hosts[:i:i], g.hosts[i+1:]...)
@@ -206,28 +229,37 @@ func (g *Group) hasAncestor(a *Group) bool {
 // without a parent becomes a child of "all"; a host with no group besides
 // "all" joins "ungrouped", and one with another group leaves it.
 func (inv *Inventory) reconcile() {
-	all, ungrouped := inv.groups["all"], inv.groups["ungrouped"]
+	inv.reconcileGroups()
+	for _, h := range inv.hostOrder {
+		inv.reconcileHost(h)
+	}
+}
+
+func (inv *Inventory) reconcileGroups() {
+	all := inv.groups["all"]
 	for _, g := range inv.groupOrder {
 		if g != all && len(g.parents) == 0 {
 			_ = all.addChild(g)
 		}
 	}
-	for _, h := range inv.hostOrder {
-		other, inUngrouped := false, false
-		for _, g := range h.Groups() {
-			switch g {
-			case ungrouped:
-				inUngrouped = true
-			case all:
-			default:
-				other = true
-			}
+}
+
+func (inv *Inventory) reconcileHost(h *Host) {
+	all, ungrouped := inv.groups["all"], inv.groups["ungrouped"]
+	other, inUngrouped := false, false
+	for _, g := range h.Groups() {
+		switch g {
+		case ungrouped:
+			inUngrouped = true
+		case all:
+		default:
+			other = true
 		}
-		if inUngrouped && other {
-			ungrouped.removeHost(h)
-		} else if !inUngrouped && !other {
-			ungrouped.addHost(h)
-		}
+	}
+	if inUngrouped && other {
+		ungrouped.removeHost(h)
+	} else if !inUngrouped && !other {
+		ungrouped.addHost(h)
 	}
 }
 

@@ -178,7 +178,7 @@ func (p *yamlParser) group(k, data *yaml.Node) (string, error) {
 		p.warn("Skipping '%s' as this is not a valid group definition", name)
 		return name, nil
 	}
-	g := p.inv.AddGroup(name)
+	g := p.inv.addGroup(name)
 	if isNull(data) {
 		return name, nil
 	}
@@ -224,7 +224,7 @@ func (p *yamlParser) group(k, data *yaml.Node) (string, error) {
 				if err != nil {
 					return "", err
 				}
-				if err := p.inv.AddChild(name, child); err != nil {
+				if err := p.inv.addChild(name, child); err != nil {
 					return "", p.errAt(e.k, "%v", err)
 				}
 			}
