@@ -1,8 +1,8 @@
 package inventory
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
