@@ -44,6 +44,7 @@ func Run(t *testing.T, s Suite) {
 		{"ContextCancel", testContextCancel},
 		{"Concurrent", testConcurrent},
 		{"PutGet", testPutGet},
+		{"PutLarge", testPutLarge},
 		{"PutFailureLeavesNothing", testPutFailure},
 		{"GetMissing", testGetMissing},
 		{"Dial", testDial},
@@ -192,6 +193,26 @@ func testPutGet(t *testing.T, s Suite) {
 		if want := fmt.Sprintf("%o\n1\n", mode); string(res.Stdout) != want {
 			t.Fatalf("after Put: mode and file count %q, want %q", res.Stdout, want)
 		}
+	}
+}
+
+func testPutLarge(t *testing.T, s Suite) {
+	c := open(t, s)
+	dir := tempDir(t, c)
+	data := make([]byte, 3<<20+17)
+	for i := range data {
+		data[i] = byte(i*7 + i>>9)
+	}
+	ctx := context.Background()
+	if err := c.Put(ctx, dir+"/big", bytes.NewReader(data), 0o600); err != nil {
+		t.Fatalf("Put of %d bytes: %v", len(data), err)
+	}
+	var got bytes.Buffer
+	if err := c.Get(ctx, dir+"/big", &got); err != nil {
+		t.Fatalf("Get: %v", err)
+	}
+	if !bytes.Equal(got.Bytes(), data) {
+		t.Fatalf("Get returned %d bytes, want %d identical", got.Len(), len(data))
 	}
 }
 

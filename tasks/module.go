@@ -1,0 +1,126 @@
+// Package tasks is the module contract: what a module is (Module), what it
+// is given (Env, Args) and what it returns (Result), the Registry that maps
+// module names to modules, and helpers modules share to read their
+// arguments strictly. Modules never import the engine (provision): the
+// engine calls them through this contract.
+package tasks
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tender-sh/tender/provision/transport"
+)
+
+// Module is one module (copy, file, shell, ...). Run does check-and-apply in
+// as few round trips as it can (one, for most): it tests the host's state,
+// changes only what differs, and says whether it changed anything.
+//
+// A module that found the host in a state it cannot fix, or whose command
+// failed, returns a Result with Failed set and a Msg; an error return means
+// the module could not run at all (bad arguments, the transport broke).
+// Errors that wrap transport.ErrUnreachable make the host unreachable.
+// In check mode (Env.Check) a module changes nothing and reports what it
+// would have changed. Run must be safe for concurrent use on different
+// hosts.
+type Module interface {
+	Run(ctx context.Context, env *Env, args Args) (Result, error)
+}
+
+// Env is what the engine gives a module for one task on one host.
+type Env struct {
+	// Host is the inventory hostname.
+	Host string
+	// Conn reaches the host. Become, when the task asks for it, is already
+	// applied: scripts run and files are written as the become user.
+	Conn transport.Conn
+	// Check is check mode (--check or check_mode: true): change nothing.
+	Check bool
+	// Diff asks for a diff of what changed (--diff or diff: true).
+	Diff bool
+	// Eval evaluates a Jinja2 expression (no braces) in the task's scope:
+	// debug's var=, assert's that:, facts such as ansible_pkg_mgr.
+	Eval func(expr string) (any, error)
+	// Render renders a template's text in the task's scope (the template
+	// module's files).
+	Render func(text string) (string, error)
+	// FindFile resolves a controller-side file the way Ansible searches:
+	// kind is "files" or "templates"; a relative name is looked up in the
+	// role's kind directory, the role, the play's kind directory and the
+	// playbook directory, in that order. It returns an absolute path.
+	FindFile func(kind, name string) (string, error)
+}
+
+// Args are a task's module arguments after templating: k=v pairs and dict
+// args merged, values with their types, omitted ones removed. A free-form
+// command is under "_raw_params".
+type Args map[string]any
+
+// Result is what a module did. Changed, Failed and Skipped decide the
+// line the engine prints; Data is what register: stores, shaped like
+// Ansible's (rc, stdout, stdout_lines, stat.exists, ...). The engine adds
+// changed, failed, skipped and msg to Data itself.
+type Result struct {
+	Changed bool
+	Failed  bool
+	Skipped bool
+	Msg     string
+	RC      int
+	Stdout  string
+	Stderr  string
+	// Diff is a unified diff of what changed, when Env.Diff asked for one.
+	Diff string
+	// Warnings are printed as [WARNING] lines, as Ansible does.
+	Warnings []string
+	Data     map[string]any
+}
+
+// Factory makes a module. Modules are made once per run and shared by
+// every host.
+type Factory func() Module
+
+// Registry maps module names to modules. The zero value is empty; fill it
+// with Register. It is safe for concurrent reads once filled.
+type Registry struct {
+	modules map[string]Factory
+	names   []string
+}
+
+// Register adds a module under its canonical name (without the
+// ansible.builtin. prefix). Registering a name twice panics: it is a
+// programming error.
+func (r *Registry) Register(name string, f Factory) {
+	if r.modules == nil {
+		r.modules = map[string]Factory{}
+	}
+	if _, dup := r.modules[name]; dup {
+		panic(fmt.Sprintf("tasks: module %q registered twice", name))
+	}
+	r.modules[name] = f
+	r.names = append(r.names, name)
+}
+
+// Lookup returns the module registered under name.
+func (r *Registry) Lookup(name string) (Factory, bool) {
+	f, ok := r.modules[name]
+	return f, ok
+}
+
+// Names lists the registered modules in registration order.
+func (r *Registry) Names() []string { return append([]string(nil), r.names...) }
+
+// Restrict returns a registry holding only the named modules, so an
+// embedding program can refuse, say, shell and command before any host is
+// touched: a playbook that uses a module outside the list fails to load.
+// Naming a module that is not registered is an error.
+func (r *Registry) Restrict(names ...string) (*Registry, error) {
+	out := &Registry{}
+	for _, n := range names {
+		f, ok := r.modules[n]
+		if !ok {
+			return nil, fmt.Errorf("no module %q to allow", n)
+		}
+		out.Register(n, f)
+	}
+	return out, nil
+}
