@@ -1,0 +1,310 @@
+package tasks
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Kind is the type a module parameter is converted to, as Ansible's
+// argument_spec "type".
+type Kind int
+
+// The parameter kinds. Str is the zero value, as Ansible's default type.
+const (
+	Str   Kind = iota // a string; numbers and booleans are converted to text
+	Bool              // a boolean; yes/no/true/false/on/off/y/n/t/f/1/0 as Ansible
+	Int               // an integer; numeric strings are converted
+	List              // a list; a comma-separated string is split, a scalar wrapped
+	Dict              // a mapping; a JSON object or "k=v k2=v2" string is parsed
+	Path              // a string whose leading ~ is left for the shell to expand
+	Raw               // any value, unconverted
+	Float             // a float; numeric strings are converted
+)
+
+var kindNames = [...]string{"str", "bool", "int", "list", "dict", "path", "raw", "float"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Param declares one module parameter.
+type Param struct {
+	Name     string
+	Kind     Kind
+	Aliases  []string
+	Default  any      // used when the parameter is not given; nil means none
+	Required bool     // missing is an error
+	Choices  []string // allowed values (compared as text), when not empty
+	Elements Kind     // the kind of each element of a List (Str by default)
+}
+
+// Spec is a module's argument specification: what Ansible modules declare as
+// argument_spec, mutually_exclusive and required_one_of.
+type Spec struct {
+	Module string // the module name, for messages
+	Params []Param
+	// MutuallyExclusive lists groups of parameters of which at most one
+	// may be given.
+	MutuallyExclusive [][]string
+	// RequiredOneOf lists groups of which at least one must be given.
+	RequiredOneOf [][]string
+	// FreeForm accepts "_raw_params" (the free-form text of shell, command,
+	// raw, script) as a string.
+	FreeForm bool
+}
+
+// Values are decoded arguments, by canonical parameter name. Parameters
+// neither given nor defaulted are absent.
+type Values map[string]any
+
+// Decode checks args against the spec strictly and converts them: aliases
+// map to their canonical names, values are converted to their kinds,
+// defaults fill absent parameters. Errors read as Ansible's: "Unsupported
+// parameters for (copy) module: foo. Supported parameters include: ...",
+// "missing required arguments: path", "value of state must be one of: ...",
+// "parameters are mutually exclusive: content|src".
+func (s *Spec) Decode(args Args) (Values, error) {
+	byName := map[string]*Param{}
+	for i := range s.Params {
+		p := &s.Params[i]
+		byName[p.Name] = p
+		for _, a := range p.Aliases {
+			byName[a] = p
+		}
+	}
+	out := Values{}
+	var unknown []string
+	for k, v := range args {
+		if k == "_raw_params" && s.FreeForm {
+			if v != nil {
+				out[k] = fmt.Sprint(v)
+			}
+			continue
+		}
+		p, ok := byName[k]
+		if !ok {
+			unknown = append(unknown, k)
+			continue
+		}
+		if _, dup := out[p.Name]; dup && k != p.Name {
+			// Ansible keeps the last one given; both forms given is rare.
+			if _, canonicalGiven := args[p.Name]; canonicalGiven {
+				continue
+			}
+		}
+		if v == nil {
+			continue
+		}
+		cv, err := convert(p.Kind, p.Elements, v)
+		if err != nil {
+			return nil, fmt.Errorf("argument '%s' is of type %s and we were unable to convert to %s: %v", k, pyType(v), p.Kind, err)
+		}
+		out[p.Name] = cv
+	}
+	if len(unknown) > 0 {
+		return nil, s.unsupported(unknown)
+	}
+	for _, grp := range s.MutuallyExclusive {
+		n := 0
+		for _, name := range grp {
+			if _, ok := out[name]; ok {
+				n++
+			}
+		}
+		if n > 1 {
+			return nil, fmt.Errorf("parameters are mutually exclusive: %s", strings.Join(grp, "|"))
+		}
+	}
+	var missing []string
+	for _, p := range s.Params {
+		if _, ok := out[p.Name]; ok {
+			continue
+		}
+		if p.Required {
+			missing = append(missing, p.Name)
+		} else if p.Default != nil {
+			out[p.Name] = p.Default
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return nil, fmt.Errorf("missing required arguments: %s", strings.Join(missing, ", "))
+	}
+	for _, grp := range s.RequiredOneOf {
+		found := false
+		for _, name := range grp {
+			if _, ok := out[name]; ok {
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("one of the following is required: %s", strings.Join(grp, ", "))
+		}
+	}
+	for _, p := range s.Params {
+		v, ok := out[p.Name]
+		if !ok || len(p.Choices) == 0 {
+			continue
+		}
+		if !choiceOK(p.Choices, v) {
+			return nil, fmt.Errorf("value of %s must be one of: %s, got: %v", p.Name, strings.Join(p.Choices, ", "), v)
+		}
+	}
+	return out, nil
+}
+
+func choiceOK(choices []string, v any) bool {
+	vs := []any{v}
+	if l, ok := v.([]any); ok {
+		vs = l
+	}
+	for _, x := range vs {
+		found := false
+		for _, c := range choices {
+			if c == fmt.Sprint(x) {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// unsupported builds Ansible's message for unknown parameters, followed by
+// the nearest known name for the first one.
+func (s *Spec) unsupported(unknown []string) error {
+	sort.Strings(unknown)
+	var names, aliases []string
+	for _, p := range s.Params {
+		names = append(names, p.Name)
+		aliases = append(aliases, p.Aliases...)
+	}
+	sort.Strings(names)
+	sort.Strings(aliases)
+	supported := strings.Join(names, ", ")
+	if len(aliases) > 0 {
+		supported += " (" + strings.Join(aliases, ", ") + ")"
+	}
+	msg := fmt.Sprintf("Unsupported parameters for (%s) module: %s. Supported parameters include: %s.",
+		s.Module, strings.Join(unknown, ", "), supported)
+	if near := nearest(unknown[0], append(names, aliases...)); near != "" {
+		msg += fmt.Sprintf(" Did you mean %q instead of %q?", near, unknown[0])
+	}
+	return &ArgError{Module: s.Module, Unknown: unknown, Msg: msg}
+}
+
+// ArgError is an unsupported-parameters error; Unknown lists the names.
+type ArgError struct {
+	Module  string
+	Unknown []string
+	Msg     string
+}
+
+func (e *ArgError) Error() string { return e.Msg }
+
+// nearest returns the candidate closest to name by edit distance, or ""
+// when none is close enough to be a likely typo.
+func nearest(name string, candidates []string) string {
+	best, bestD := "", math.MaxInt
+	for _, c := range candidates {
+		if d := editDistance(strings.ToLower(name), c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if bestD > max(2, len(name)/2) {
+		return ""
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// pyType names v's type as Python would, for Ansible-like messages.
+func pyType(v any) string {
+	switch v.(type) {
+	case string:
+		return "<class 'str'>"
+	case bool:
+		return "<class 'bool'>"
+	case int, int64, int32, uint64, uint:
+		return "<class 'int'>"
+	case float64, float32:
+		return "<class 'float'>"
+	case []any, []string:
+		return "<class 'list'>"
+	case map[string]any:
+		return "<class 'dict'>"
+	}
+	return fmt.Sprintf("<class '%T'>", v)
+}
+
+// ParseBool converts v as Ansible's boolean(): true, yes, on, y, t, 1 and
+// false, no, off, n, f, 0 (any case), and the numbers 1 and 0.
+func ParseBool(v any) (bool, error) {
+	switch x := v.(type) {
+	case bool:
+		return x, nil
+	case int:
+		if x == 0 || x == 1 {
+			return x == 1, nil
+		}
+	case int64:
+		if x == 0 || x == 1 {
+			return x == 1, nil
+		}
+	case float64:
+		if x == 0 || x == 1 {
+			return x == 1, nil
+		}
+	case string:
+		switch strings.ToLower(strings.TrimSpace(x)) {
+		case "y", "yes", "on", "1", "true", "t":
+			return true, nil
+		case "n", "no", "off", "0", "false", "f":
+			return false, nil
+		}
+	}
+	return false, fmt.Errorf("The value '%v' is not a valid boolean.  Valid booleans include: 'y', 'yes', 'on', '1', 'true', 't', 1, 1.0, True, 'n', 'no', 'off', '0', 'false', 'f', 0, 0.0, False", v)
+}
+
+// ToText renders a scalar as Ansible renders it into a string parameter
+// (True/False for booleans, as Python's str()).
+func ToText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case bool:
+		if x {
+			return "True"
+		}
+		return "False"
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case []any, map[string]any:
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}
