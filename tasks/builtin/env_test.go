@@ -1,0 +1,90 @@
+package builtin
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// countingConn counts round trips (Run calls) and Puts.
+type countingConn struct {
+	transport.Conn
+	runs, puts int
+}
+
+func (c *countingConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
+	c.runs++
+	return c.Conn.Run(ctx, cmd)
+}
+
+func (c *countingConn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) error {
+	c.puts++
+	return c.Conn.Put(ctx, dst, src, mode)
+}
+
+// testEnv returns an Env on the local transport whose FindFile looks in
+// files (a directory the test fills) and whose Eval reads vars.
+func testEnv(t *testing.T, files string, vars map[string]any) (*tasks.Env, *countingConn) {
+	t.Helper()
+	c, err := local.Dialer{}.Connect(context.Background(), transport.Target{Name: "localhost"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := &countingConn{Conn: c}
+	env := &tasks.Env{
+		Host: "localhost",
+		Conn: cc,
+		FindFile: func(kind, name string) (string, error) {
+			if filepath.IsAbs(name) {
+				return name, nil
+			}
+			p := filepath.Join(files, name)
+			if _, err := os.Stat(p); err != nil {
+				return "", errors.New("Could not find or access '" + name + "'")
+			}
+			return p, nil
+		},
+		Eval: func(expr string) (any, error) {
+			expr = strings.TrimSpace(expr)
+			if v, ok := vars[expr]; ok {
+				return v, nil
+			}
+			return nil, errors.New("'" + expr + "' is undefined")
+		},
+	}
+	return env, cc
+}
+
+// runMod runs module name with args and fails the test on an error return.
+func runMod(t *testing.T, env *tasks.Env, name string, args tasks.Args) tasks.Result {
+	t.Helper()
+	f, ok := Registry().Lookup(name)
+	if !ok {
+		t.Fatalf("no module %s", name)
+	}
+	res, err := f().Run(context.Background(), env, args)
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return res
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func exists(p string) bool { _, err := os.Lstat(p); return err == nil }

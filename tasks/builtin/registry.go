@@ -1,0 +1,14 @@
+package builtin
+
+import "github.com/tender-sh/tender/tasks"
+
+// Registry returns a registry holding every built-in module under its
+// canonical name.
+func Registry() *tasks.Registry {
+	r := &tasks.Registry{}
+	r.Register("command", func() tasks.Module { return &commandModule{} })
+	r.Register("shell", func() tasks.Module { return &commandModule{shell: true} })
+	r.Register("raw", func() tasks.Module { return rawModule{} })
+	r.Register("script", func() tasks.Module { return scriptModule{} })
+	return r
+}

@@ -1,0 +1,92 @@
+// Package builtin holds tender's built-in modules (shell, command, raw,
+// script, copy, file, stat, debug, set_fact, fail, assert, ping, wait_for).
+// Each module does its check-and-apply as one POSIX sh script sent in one
+// round trip where it can: the script tests the host's state, changes only
+// what differs and prints a verdict as key=value lines that the module
+// parses. Every value that reaches a script is quoted with transport.Quote.
+// Scripts use only POSIX sh and tools found on Debian, Alpine (busybox) and
+// RHEL: stat -c, md5sum, sha1sum, sha256sum, mktemp.
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// q quotes s for the shell.
+func q(s string) string { return transport.Quote(s) }
+
+// run runs script on the host with stdin (nil for none).
+func run(ctx context.Context, env *tasks.Env, script string, stdin io.Reader) (transport.Result, error) {
+	return env.Conn.Run(ctx, transport.Cmd{Script: script, Stdin: stdin})
+}
+
+// verdict is the key=value lines a module script prints on stdout. A key
+// printed twice keeps its last value.
+type verdict map[string]string
+
+func parseVerdict(out []byte) verdict {
+	v := verdict{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if k, val, ok := strings.Cut(line, "="); ok && k != "" {
+			v[k] = val
+		}
+	}
+	return v
+}
+
+// scriptError reports a module script that failed unexpectedly.
+func scriptError(res transport.Result) string {
+	msg := strings.TrimSpace(string(res.Stderr))
+	if msg == "" {
+		msg = fmt.Sprintf("module script exited with status %d", res.ExitCode)
+	}
+	return msg
+}
+
+// lines splits s as Python's str.splitlines does for \n, \r\n and \r.
+func lines(s string) []any {
+	out := []any{}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	if s == "" {
+		return out
+	}
+	s = strings.TrimSuffix(s, "\n")
+	for _, l := range strings.Split(s, "\n") {
+		out = append(out, l)
+	}
+	return out
+}
+
+// pyTime formats t as Python's str(datetime.now()).
+func pyTime(t time.Time) string { return t.Format("2006-01-02 15:04:05.000000") }
+
+// pyDelta formats d as Python's str(timedelta).
+func pyDelta(d time.Duration) string {
+	us := d.Microseconds()
+	h := us / 3600e6
+	m := us / 60e6 % 60
+	s := us / 1e6 % 60
+	return fmt.Sprintf("%d:%02d:%02d.%06d", h, m, s, us%1e6)
+}
+
+// shFuncs are helpers shared by the module scripts. They only read their
+// arguments as quoted words.
+const shFuncs = `
+_t_exists() { [ -e "$1" ] || [ -L "$1" ]; }
+_t_glob() { (IFS=; for _f in $1; do _t_exists "$_f" && exit 0; done; exit 1); }
+_t_var() { eval "[ \"\${$1+x}\" = x ]" && eval "printf %s \"\$$1\"" || printf %s "$2"; }
+_t_sum() {
+	case $1 in
+	md5) md5sum "$2" ;; sha1) sha1sum "$2" ;; sha224) sha224sum "$2" ;;
+	sha256) sha256sum "$2" ;; sha384) sha384sum "$2" ;; sha512) sha512sum "$2" ;;
+	esac 2>/dev/null | { read -r _s _; echo "$_s"; }
+}
+`
