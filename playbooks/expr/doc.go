@@ -1,13 +1,30 @@
 // Package expr is tender's Jinja2 subset: the expressions of `when:` and the
 // `{{ }}` templates of Ansible playbooks, evaluated with Python's semantics
-// exactly where Ansible's behaviour depends on them.
+// exactly where Ansible's behaviour depends on them ('12' >= '7' is false,
+// '1' == 1 is false, an empty list is false, / is true division).
+//
+// Entry points:
+//
+//   - Condition evaluates a when:/changed_when:/failed_when: condition.
+//   - Render (or ParseTemplate + Template.Render) renders a playbook value;
+//     RenderDeep renders every string inside lists and dicts.
+//   - ParseFileTemplate is for template files (the template module).
+//   - Parse + Expr.Eval evaluate a bare expression.
+//   - RunLookup runs a lookup plugin for with_<lookup>: loops.
+//
+// Variables come from a Scope; Vars is the ready one: layered maps whose
+// template-valued entries are rendered lazily when read, with reference
+// cycles reported as *CycleError. Lookups read what they need from the
+// controller through an Env. An undefined variable is an *UndefinedError
+// naming it, except under `is defined`, `is undefined` and `default`.
 //
 // Values are the ones every tender package shares: nil (None), bool, int,
-// float64, string, []any and map[string]any (plus yaml11.Unsafe, a string
-// that is never templated, and the Omit sentinel). Maps are iterated in
-// sorted key order, a documented deviation from Python's insertion order.
+// float64, string, []any and map[string]any, plus yaml11.Unsafe (a string
+// that is never templated) and the Omit sentinel. Maps are iterated in
+// sorted key order, a documented deviation from Python's insertion order;
+// DIFFERENCES.md lists every deliberate difference from ansible-core.
 //
 // The package has its own lexer, parser and tree-walking evaluator; it keeps
-// no global state and is safe for concurrent use: a parsed Expr or Template
-// may be evaluated from many goroutines at once.
+// no mutable global state and is safe for concurrent use: a parsed Expr or
+// Template may be evaluated from many goroutines at once.
 package expr

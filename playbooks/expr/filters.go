@@ -42,7 +42,7 @@ var filters = filterTable()
 
 func filterTable() map[string]filterFunc {
 	m := map[string]filterFunc{}
-	for _, t := range []map[string]filterFunc{basicFilters, stringFilters, listFilters, dataFilters} {
+	for _, t := range []map[string]filterFunc{basicFilters, stringFilters, listFilters, dataFilters, moreFilters} {
 		for k, f := range t {
 			m[k] = f
 		}

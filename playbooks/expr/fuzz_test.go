@@ -16,7 +16,8 @@ var fuzzSeeds = []string{
 	"x | default(1)", "lazy", "loop1", "[1, 2][1:]", "{'a': [1, {'b': none}]}", "s is version('1.0', '>')",
 	"lookup('items', l)", "l | map('string') | join(',')", "range(3) | list", "'%s' % n", "2 ** 62 * 4",
 	"q('sequence', 'count=3')", "s[::-1]", "not not n", "d.items() | list", "'a' ~ none ~ true",
-	"l | select('match', 'x') | list", "s.split('l', 1)",
+	"l | select('match', 'x') | list", "s.split('l', 1)", "lookup('vars', 's') ~ lookup('vars', 'lazy')",
+	"d | dictsort | map('first') | list", "'a\\nb' | indent(2, true)", "'%5.2f|%-6d' % (1.5, 2)", "d | combine({'c': 1}, recursive=true) | to_yaml",
 }
 
 // FuzzParse: parsing and evaluating any expression never panics.

@@ -34,7 +34,14 @@ func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, 
 			opts[k] = v
 		}
 	}
-	ran, err := RunLookup(envOf(ev.scope), name, args[1:], opts)
+	var ran []any
+	var err error
+	switch name {
+	case "vars", "template":
+		ran, err = ev.scopedLookup(name, args[1:], opts)
+	default:
+		ran, err = RunLookup(envOf(ev.scope), name, args[1:], opts)
+	}
 	if err != nil {
 		if mode == "ignore" || mode == "warn" {
 			if wantList {
@@ -62,7 +69,7 @@ func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, 
 }
 
 // RunLookup runs the named lookup plugin (file, env, first_found, items,
-// sequence, dict, fileglob, lines, password) with terms and options and
+// sequence, dict, fileglob, lines, pipe, password) with terms and options and
 // returns its list of results, as `query(name, *terms, **opts)` does. The
 // engine uses it for `with_<name>:` loops.
 func RunLookup(env *Env, name string, terms []any, opts map[string]any) ([]any, error) {
@@ -141,9 +148,9 @@ func runLookup(env *Env, name string, terms []any, opts map[string]any) ([]any, 
 			out = append(out, fileglob(env, Str(t))...)
 		}
 		return out, nil
-	case "lines":
+	case "lines", "pipe":
 		if !env.AllowCommands {
-			return nil, errorf("the lines lookup runs commands on the controller and is disabled")
+			return nil, errorf("the %s lookup runs commands on the controller and is disabled", name)
 		}
 		out := []any{}
 		for _, t := range terms {
@@ -155,7 +162,11 @@ func runLookup(env *Env, name string, terms []any, opts map[string]any) ([]any, 
 			err := cmd.Run()
 			cancel()
 			if err != nil {
-				return nil, errorf("lookup_plugin.lines(%s) returned %v", Str(t), err)
+				return nil, errorf("lookup_plugin.%s(%s) returned %v", name, Str(t), err)
+			}
+			if name == "pipe" {
+				out = append(out, strings.TrimRight(stdout.String(), " \t\r\n"))
+				continue
 			}
 			for _, l := range strings.Split(strings.TrimRight(stdout.String(), "\n"), "\n") {
 				if stdout.Len() > 0 {
@@ -180,13 +191,17 @@ func runLookup(env *Env, name string, terms []any, opts map[string]any) ([]any, 
 
 // find resolves a file name as Ansible's find_file_in_search_path does for
 // the "files" subdirectory.
-func (env *Env) find(name string) (string, bool) {
+func (env *Env) find(name string) (string, bool) { return env.findIn("files", name) }
+
+// findIn looks for name in DIR/SUBDIR/NAME, then DIR/NAME, for each search
+// path.
+func (env *Env) findIn(subdir, name string) (string, bool) {
 	if filepath.IsAbs(name) {
 		_, err := os.Stat(name)
 		return name, err == nil
 	}
 	for _, dir := range env.searchPaths() {
-		for _, p := range []string{filepath.Join(dir, "files", name), filepath.Join(dir, name)} {
+		for _, p := range []string{filepath.Join(dir, subdir, name), filepath.Join(dir, name)} {
 			if st, err := os.Stat(p); err == nil && !st.IsDir() {
 				return p, true
 			}
@@ -294,4 +309,48 @@ func firstFound(env *Env, terms []any, opts map[string]any) ([]any, error) {
 		return []any{}, nil
 	}
 	return nil, errorf("No file was found when using first_found.")
+}
+
+// scopedLookup runs the lookups that read the scope: vars (the value of
+// variables named at run time) and template (a template file rendered in
+// this scope).
+func (ev *evaluator) scopedLookup(name string, terms []any, opts map[string]any) ([]any, error) {
+	out := []any{}
+	for _, t := range terms {
+		term := Str(t)
+		if name == "vars" {
+			v, ok, err := ev.scope.Lookup(term)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				if d, has := opts["default"]; has {
+					v = d
+				} else {
+					return nil, &UndefinedError{Name: term, Msg: "No variable found with this name: " + term}
+				}
+			}
+			out = append(out, v)
+			continue
+		}
+		env := envOf(ev.scope)
+		p, ok := env.findIn("templates", term)
+		if !ok {
+			return nil, errorf("the template file %s could not be found for the lookup", term)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		tm, err := ParseFileTemplate(string(b))
+		if err != nil {
+			return nil, fmt.Errorf("template %s: %w", p, err)
+		}
+		s, err := tm.Render(ev.scope)
+		if err != nil {
+			return nil, fmt.Errorf("template %s: %w", p, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }

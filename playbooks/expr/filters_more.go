@@ -1,0 +1,162 @@
+package expr
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// moreFilters are Jinja's and Ansible's smaller filters that templates for
+// configuration files lean on.
+var moreFilters = map[string]filterFunc{
+	"reverse": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		if s, ok := text(x); ok {
+			r := []rune(s)
+			for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+				r[i], r[j] = r[j], r[i]
+			}
+			return string(r), nil
+		}
+		items, err := iterate(x)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]any, len(items))
+		for i, it := range items {
+			out[len(items)-1-i] = it
+		}
+		return out, nil
+	},
+	"indent": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		width := argOr(args, kw, 0, "width", 4)
+		ind, ok := text(width)
+		if !ok {
+			n, _ := integer(width)
+			if n < 0 || n > 1000 {
+				return nil, errorf("indent width out of range")
+			}
+			ind = strings.Repeat(" ", n)
+		}
+		first := Truthy(argOr(args, kw, 1, "first", false))
+		blank := Truthy(argOr(args, kw, 2, "blank", false))
+		lines := splitLines(Str(x) + "\n")
+		var rv string
+		if blank {
+			rv = strings.Join(lines, "\n"+ind)
+		} else {
+			rv = lines[0]
+			for _, l := range lines[1:] {
+				if l != "" {
+					l = ind + l
+				}
+				rv += "\n" + l
+			}
+		}
+		if first {
+			rv = ind + rv
+		}
+		return rv, nil
+	},
+	"dictsort": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return nil, errorf("dictsort requires a dict")
+		}
+		cs := Truthy(argOr(args, kw, 0, "case_sensitive", false))
+		byValue := Str(argOr(args, kw, 1, "by", "key")) == "value"
+		rev := Truthy(argOr(args, kw, 2, "reverse", false))
+		pairs := []any{}
+		for _, k := range sortedKeys(m) {
+			pairs = append(pairs, []any{k, m[k]})
+		}
+		i := 0
+		if byValue {
+			i = 1
+		}
+		return sortBy(pairs, func(p any) any { return sortKey(p.([]any)[i], cs) }, rev)
+	},
+	"items": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return nil, errorf("Can only get item pairs from a mapping.")
+		}
+		pairs := []any{}
+		for _, k := range sortedKeys(m) {
+			pairs = append(pairs, []any{k, m[k]})
+		}
+		return pairs, nil
+	},
+	"regex_escape": strFilter(func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			if strings.ContainsRune("()[]{}?*+-|^$\\.&~# \t\n\r\v\f", r) {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		}
+		return b.String()
+	}),
+	"path_join": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		parts, ok := x.([]any)
+		if !ok {
+			return Str(x), nil
+		}
+		out := ""
+		for _, p := range parts {
+			s := Str(p)
+			switch {
+			case strings.HasPrefix(s, "/"):
+				out = s
+			case out == "" || strings.HasSuffix(out, "/"):
+				out += s
+			default:
+				out += "/" + s
+			}
+		}
+		return out, nil
+	},
+	"splitext": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		p := Str(x)
+		base := filepath.Base(p)
+		ext := filepath.Ext(p)
+		if ext == base || strings.Trim(base, ".") == "" || strings.HasPrefix(base, ".") && strings.Count(base, ".") == 1 {
+			ext = ""
+		}
+		return []any{p[:len(p)-len(ext)], ext}, nil
+	},
+	"wordcount": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		return len(strings.Fields(Str(x))), nil
+	},
+}
+
+// splitLines is Python's str.splitlines for \n, \r\n and \r.
+func splitLines(s string) []string {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	lines := strings.Split(s, "\n")
+	if len(lines) > 1 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// sortBy sorts items stably by key, failing on keys Python cannot order.
+func sortBy(items []any, key func(any) any, reverse bool) ([]any, error) {
+	out := append([]any{}, items...)
+	var err error
+	for i := 1; i < len(out); i++ { // insertion sort: stable, and small inputs
+		for j := i; j > 0; j-- {
+			a, b := key(out[j-1]), key(out[j])
+			if reverse {
+				a, b = b, a
+			}
+			c, e := compare("<", b, a)
+			if e != nil && err == nil {
+				err = e
+			}
+			if c >= 0 {
+				break
+			}
+			out[j-1], out[j] = out[j], out[j-1]
+		}
+	}
+	return out, err
+}
