@@ -40,14 +40,15 @@ func buildFrame(b, command string, stdin []byte) []byte {
 // escapePrintf writes data as the inside of a single-quoted printf format
 // that prints exactly data: printable ASCII stays as it is, except the
 // quote, backslash and percent sign, which become escapes like every
-// other byte (three-digit octal, which POSIX printf formats understand).
+// other byte (three-digit octal, which POSIX printf formats understand),
+// and a leading dash, which printf would take for an option.
 func escapePrintf(w *bytes.Buffer, data []byte) {
 	const digits = "01234567"
-	for _, c := range data {
+	for i, c := range data {
 		switch {
 		case c == '\n':
 			w.WriteString(`\n`)
-		case c >= 0x20 && c < 0x7f && c != '\'' && c != '\\' && c != '%':
+		case c >= 0x20 && c < 0x7f && c != '\'' && c != '\\' && c != '%' && (c != '-' || i > 0):
 			w.WriteByte(c)
 		default:
 			w.Write([]byte{'\\', digits[c>>6], digits[(c>>3)&7], digits[c&7]})

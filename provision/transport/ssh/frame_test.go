@@ -1,0 +1,34 @@
+package ssh
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os/exec"
+	"testing"
+)
+
+// TestFrameStdinRoundTrip feeds printf-escaped data through the local sh
+// exactly as a frame does, for every byte value in every position and for
+// chunks that start with bytes printf could misread (a dash, a percent).
+func TestFrameStdinRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	inputs := [][]byte{{}, []byte("-n"), []byte("--"), []byte("%d%s%%"), []byte("\\c\\0\\n"), []byte("\x00\x001")}
+	for range 20 {
+		b := make([]byte, printfChunk*3+rng.IntN(1000))
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+		}
+		b[printfChunk] = '-'
+		inputs = append(inputs, b)
+	}
+	for _, in := range inputs {
+		frame := buildFrame("__B_", "cat", in)
+		script := "__tender_pre() { :; }\n__tender_post() { :; }\n__tender_o=/dev/stdout __tender_e=/dev/null\n" + string(frame)
+		cmd := exec.Command("/bin/sh")
+		cmd.Stdin = bytes.NewReader([]byte(script))
+		out, err := cmd.Output()
+		if err != nil || !bytes.Equal(out, in) {
+			t.Fatalf("%d bytes came back as %d (%v)", len(in), len(out), err)
+		}
+	}
+}
