@@ -32,3 +32,10 @@ func TestConformanceNoShellOption(t *testing.T) {
 		Open: func(t *testing.T) transport.Conn { return f.connect(t) },
 	})
 }
+
+func TestConformanceWithoutSFTP(t *testing.T) {
+	f := newFixture(t, sshtest.Options{NoSFTP: true})
+	transporttest.Run(t, transporttest.Suite{
+		Open: func(t *testing.T) transport.Conn { return f.connect(t) },
+	})
+}

@@ -38,6 +38,7 @@ type Conn struct {
 
 	sftpMu sync.Mutex
 	sftp   *sftp.Client
+	noSFTP error // set once the host refused the sftp subsystem
 
 	closed atomic.Bool
 }

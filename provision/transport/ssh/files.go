@@ -29,13 +29,20 @@ func (c *Conn) sftpClient(ctx context.Context) (*sftp.Client, error) {
 	if c.sftp != nil {
 		return c.sftp, nil
 	}
+	if c.noSFTP != nil {
+		return nil, c.noSFTP
+	}
 	if err := c.acquire(ctx); err != nil {
 		return nil, err
 	}
 	cl, err := sftp.NewClient(c.client)
 	if err != nil {
 		c.release()
-		return nil, c.broken("start sftp", err)
+		if isDead(c.dead) {
+			return nil, c.broken("start sftp", err)
+		}
+		c.noSFTP = fmt.Errorf("%w: %v", errNoSFTP, err)
+		return nil, c.noSFTP
 	}
 	c.sftp = cl
 	return cl, nil
@@ -49,13 +56,16 @@ func (c *Conn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileM
 	if c.closed.Load() {
 		return errClosed
 	}
-	cl, err := c.sftpClient(ctx)
-	if err != nil {
-		return fmt.Errorf("put %s: %w", dst, err)
-	}
 	dir, base := path.Split(dst)
 	if base == "" {
 		return fmt.Errorf("%s: put %s: not a file name", c.name, dst)
+	}
+	cl, err := c.sftpClient(ctx)
+	if errors.Is(err, errNoSFTP) {
+		return c.putShell(ctx, dst, src, mode)
+	}
+	if err != nil {
+		return fmt.Errorf("put %s: %w", dst, err)
 	}
 	tmp := dir + "." + base + ".tender-" + randomSuffix()
 	f, err := cl.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
@@ -108,6 +118,9 @@ func (c *Conn) Get(ctx context.Context, src string, dst io.Writer) error {
 		return errClosed
 	}
 	cl, err := c.sftpClient(ctx)
+	if errors.Is(err, errNoSFTP) {
+		return c.getShell(ctx, src, dst)
+	}
 	if err != nil {
 		return fmt.Errorf("get %s: %w", src, err)
 	}

@@ -32,6 +32,8 @@ type Options struct {
 	// its standard input (such as "/bin/sh" or "exec /bin/sh"), as a
 	// restricted server would.
 	RefuseShell bool
+	// NoSFTP refuses the sftp subsystem.
+	NoSFTP bool
 	// DropHandshakes closes the first n accepted connections before the SSH
 	// version exchange, as OpenSSH does under MaxStartups throttling.
 	DropHandshakes int

@@ -65,7 +65,7 @@ func (s *Server) serveSession(nch ssh.NewChannel) {
 			}()
 		case "subsystem":
 			var m struct{ Name string }
-			if err := ssh.Unmarshal(req.Payload, &m); err != nil || m.Name != "sftp" || started {
+			if err := ssh.Unmarshal(req.Payload, &m); err != nil || m.Name != "sftp" || started || s.opts.NoSFTP {
 				req.Reply(false, nil)
 				continue
 			}
