@@ -5,8 +5,12 @@ import (
 	"strings"
 )
 
-// maxSize bounds strings and lists built by repetition and ranges.
-const maxSize = 1 << 24
+// maxSize bounds strings built by repetition, formatting and templates;
+// maxItems bounds lists built by repetition, range() and sequence.
+const (
+	maxSize  = 1 << 24
+	maxItems = 1 << 20
+)
 
 func unary(op string, x any) (any, error) {
 	switch v := x.(type) {
@@ -85,7 +89,7 @@ func binary(op string, l, r any) (any, error) {
 				if ri <= 0 {
 					return []any{}, nil
 				}
-				if len(ll)*ri > maxSize || ri > maxSize {
+				if len(ll)*ri > maxItems || ri > maxItems {
 					return nil, errorf("repeated list too large")
 				}
 				out := make([]any, 0, len(ll)*ri)

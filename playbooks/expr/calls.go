@@ -79,7 +79,7 @@ func pyRange(args []any) (any, error) {
 	}
 	out := []any{}
 	for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
-		if len(out) >= maxSize/16 {
+		if len(out) >= maxItems {
 			return nil, errorf("range too large")
 		}
 		out = append(out, i)

@@ -15,13 +15,26 @@ type Error struct {
 	Err error
 }
 
-// Error implements error: "MSG (col N of "SRC")".
+// Error implements error: "MSG (col N of "SRC")", or "MSG (line L col N
+// of template)" when the source spans several lines.
 func (e *Error) Error() string {
+	if strings.Contains(e.Src, "\n") {
+		line, col := e.Position()
+		return fmt.Sprintf("%s (line %d col %d of template)", e.Msg, line, col)
+	}
 	src := e.Src
 	if len(src) > 80 {
 		src = src[:77] + "..."
 	}
 	return fmt.Sprintf("%s (col %d of %q)", e.Msg, e.Col, src)
+}
+
+// Position returns the 1-based line and column (in bytes) of Col in Src.
+func (e *Error) Position() (line, col int) {
+	off := min(max(e.Col-1, 0), len(e.Src))
+	before := e.Src[:off]
+	line = strings.Count(before, "\n") + 1
+	return line, off - strings.LastIndexByte(before, '\n')
 }
 
 // Unwrap returns the cause.

@@ -18,10 +18,25 @@ func (e *Expr) Eval(scope Scope) (any, error) {
 // nested input) so that hostile input errors instead of exhausting the stack.
 const maxDepth = 2000
 
+// maxSteps bounds the work of one evaluation (nodes evaluated plus loop
+// iterations), so that nested loops over large ranges fail instead of
+// running for hours. Real templates stay far below it.
+const maxSteps = 5_000_000
+
 type evaluator struct {
 	scope Scope
 	src   string
 	depth int
+	steps int
+}
+
+// step counts one unit of work against maxSteps.
+func (ev *evaluator) step(n int) error {
+	ev.steps += n
+	if ev.steps > maxSteps {
+		return &Error{Src: ev.src, Col: 1, Msg: "template too expensive: more than 5000000 evaluation steps"}
+	}
+	return nil
 }
 
 // wrap attaches the column of n to an error that has none yet.
@@ -86,6 +101,9 @@ func (ev *evaluator) eval(n node) (any, error) {
 	defer func() { ev.depth-- }()
 	if ev.depth > maxDepth {
 		return nil, ev.wrap(n, errorf("expression nested too deeply"))
+	}
+	if err := ev.step(1); err != nil {
+		return nil, err
 	}
 	switch n := n.(type) {
 	case *litNode:

@@ -336,3 +336,14 @@ func TestFileTemplateProcessesEscapes(t *testing.T) {
 		t.Fatalf("got %q, %v", got, err)
 	}
 }
+
+func TestErrorPositionInMultilineTemplate(t *testing.T) {
+	_, err := ParseTemplate("line one\n{% if x %}\n  {{ 1 + }}\n{% endif %}")
+	var pe *Error
+	if !errors.As(err, &pe) {
+		t.Fatalf("got %v", err)
+	}
+	if l, c := pe.Position(); l != 3 || c != 10 || !strings.Contains(err.Error(), "line 3 col 10") {
+		t.Fatalf("line %d col %d: %v", l, c, err)
+	}
+}

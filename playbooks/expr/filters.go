@@ -27,6 +27,11 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if l, ok := x.([]any); ok {
+		if err := ev.step(len(l)); err != nil {
+			return nil, err
+		}
+	}
 	switch name {
 	case "select", "reject", "selectattr", "rejectattr", "map":
 		return ev.higherOrder(name, x, args, kwargs)

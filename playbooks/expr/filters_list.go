@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -64,22 +65,51 @@ func minMax(x any, args []any, kw map[string]any, want int) (any, error) {
 // unless caseSensitive (Jinja's unique, which Ansible's delegates to).
 func uniqueList(items []any, caseSensitive bool) []any {
 	out := []any{}
-	var keys []any
+	seen := map[string]bool{}
+	var others []any // lists and dicts: compared by equality
 	for _, it := range items {
 		k := sortKey(it, caseSensitive)
+		if h, ok := hashKey(k); ok {
+			if !seen[h] {
+				seen[h] = true
+				out = append(out, it)
+			}
+			continue
+		}
 		dup := false
-		for _, s := range keys {
+		for _, s := range others {
 			if Equal(s, k) {
 				dup = true
 				break
 			}
 		}
 		if !dup {
-			keys = append(keys, k)
+			others = append(others, k)
 			out = append(out, it)
 		}
 	}
 	return out
+}
+
+// hashKey is a map key under which Python-equal scalars collide (1, 1.0
+// and True are equal in Python); lists and dicts have none.
+func hashKey(v any) (string, bool) {
+	if f, ok := number(v); ok {
+		if i, isInt := integer(v); isInt {
+			return "n" + strconv.Itoa(i), true
+		}
+		if f == float64(int64(f)) && f > -1e18 && f < 1e18 {
+			return "n" + strconv.FormatInt(int64(f), 10), true
+		}
+		return "f" + strconv.FormatFloat(f, 'g', -1, 64), true
+	}
+	if s, ok := text(v); ok {
+		return "s" + s, true
+	}
+	if v == nil {
+		return "none", true
+	}
+	return "", false
 }
 
 func listOf(x any) ([]any, error) { return iterate(x) }
@@ -111,34 +141,49 @@ func setOp(name string, x any, args []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := func(v any, l []any) bool {
-		ok, _ := contain(l, v)
-		return ok
+	index := func(l []any) func(any) bool {
+		keys := map[string]bool{}
+		var rest []any
+		for _, e := range l {
+			if h, ok := hashKey(e); ok {
+				keys[h] = true
+			} else {
+				rest = append(rest, e)
+			}
+		}
+		return func(v any) bool {
+			if h, ok := hashKey(v); ok {
+				return keys[h]
+			}
+			ok, _ := contain(rest, v)
+			return ok
+		}
 	}
+	inA, inB := index(a), index(b)
 	var out []any
 	switch name {
 	case "union":
 		out = append(append(out, a...), b...)
 	case "intersect":
 		for _, v := range a {
-			if in(v, b) {
+			if inB(v) {
 				out = append(out, v)
 			}
 		}
 	case "difference":
 		for _, v := range a {
-			if !in(v, b) {
+			if !inB(v) {
 				out = append(out, v)
 			}
 		}
 	case "symmetric_difference":
 		for _, v := range a {
-			if !in(v, b) {
+			if !inB(v) {
 				out = append(out, v)
 			}
 		}
 		for _, v := range b {
-			if !in(v, a) {
+			if !inA(v) {
 				out = append(out, v)
 			}
 		}

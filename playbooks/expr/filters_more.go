@@ -2,6 +2,7 @@ package expr
 
 import (
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -142,21 +143,16 @@ func splitLines(s string) []string {
 func sortBy(items []any, key func(any) any, reverse bool) ([]any, error) {
 	out := append([]any{}, items...)
 	var err error
-	for i := 1; i < len(out); i++ { // insertion sort: stable, and small inputs
-		for j := i; j > 0; j-- {
-			a, b := key(out[j-1]), key(out[j])
-			if reverse {
-				a, b = b, a
-			}
-			c, e := compare("<", b, a)
-			if e != nil && err == nil {
-				err = e
-			}
-			if c >= 0 {
-				break
-			}
-			out[j-1], out[j] = out[j], out[j-1]
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := key(out[i]), key(out[j])
+		if reverse {
+			a, b = b, a
 		}
-	}
+		c, e := compare("<", a, b)
+		if e != nil && err == nil {
+			err = e
+		}
+		return c < 0
+	})
 	return out, err
 }

@@ -140,7 +140,7 @@ func sequence(terms []any, opts map[string]any) ([]any, error) {
 			adjust = -1
 		}
 		for i := start; stride > 0 && i < *end+adjust || stride < 0 && i > *end+adjust; i += stride {
-			if len(out) > maxSize/16 {
+			if len(out) > maxItems {
 				return nil, errorf("sequence too long")
 			}
 			s, err := percentFormat(format, i)

@@ -172,6 +172,9 @@ func (ev *evaluator) renderFor(b *strings.Builder, n *forNode, frame *local) err
 	if n.cond != nil {
 		var kept []any
 		for _, it := range items {
+			if err := ev.step(1); err != nil {
+				return err
+			}
 			f := &local{parent: frame, vars: map[string]any{}}
 			if err := bind(f, it); err != nil {
 				return err
@@ -195,6 +198,9 @@ func (ev *evaluator) renderFor(b *strings.Builder, n *forNode, frame *local) err
 		return nil
 	}
 	for i, it := range items {
+		if err := ev.step(1); err != nil {
+			return err
+		}
 		f := &local{parent: frame, vars: map[string]any{}}
 		if err := bind(f, it); err != nil {
 			return err
