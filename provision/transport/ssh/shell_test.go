@@ -23,10 +23,12 @@ import (
 // TestOneRoundTripPerRun proves that a Run on the persistent shell costs one
 // round trip and opens nothing. The same Runs are timed on one connection
 // without and with latency L added to every client-to-server message: the
-// difference of the medians, in units of L, is the round trips per Run
-// (about 1 on the persistent shell, about 3 on exec channels).
+// difference of the fastest Runs, in units of L, is the round trips per
+// Run (about 1 on the persistent shell, about 3 on exec channels). Load
+// only adds time, so the fastest of several Runs is the honest figure; a
+// measurement spoiled by a busy machine is repeated.
 func TestOneRoundTripPerRun(t *testing.T) {
-	const latency = 50 * time.Millisecond
+	const latency = 80 * time.Millisecond
 	measure := func(opts sshtest.Options) (float64, sshtest.Stats) {
 		f := newFixture(t, opts)
 		c := f.connect(t)
@@ -42,8 +44,7 @@ func TestOneRoundTripPerRun(t *testing.T) {
 					t.Fatalf("run %d: %q", i, got)
 				}
 			}
-			slices.Sort(ds)
-			return ds[len(ds)/2]
+			return slices.Min(ds)
 		}
 		before := f.srv.Stats()
 		base := median()
@@ -51,13 +52,16 @@ func TestOneRoundTripPerRun(t *testing.T) {
 		slow := median()
 		after := f.srv.Stats()
 		trips := float64(slow-base) / float64(latency)
-		t.Logf("shell refused %v: median Run %v without latency, %v with %v: %.2f round trips; %d channels, %d requests for 18 Runs",
+		t.Logf("shell refused %v: fastest Run %v without latency, %v with %v: %.2f round trips; %d channels, %d requests for 18 Runs",
 			opts.RefuseShell, base, slow, latency, trips, after.Channels-before.Channels, after.Requests-before.Requests)
 		return trips, sshtest.Stats{Channels: after.Channels - before.Channels, Requests: after.Requests - before.Requests}
 	}
 	trips, st := measure(sshtest.Options{})
 	if st.Channels != 0 || st.Requests != 0 {
 		t.Errorf("Runs on the persistent shell opened %d channels and sent %d requests, want none", st.Channels, st.Requests)
+	}
+	for try := 0; trips > 1.5 && try < 2; try++ {
+		trips, _ = measure(sshtest.Options{})
 	}
 	if trips > 1.5 {
 		t.Errorf("a Run on the persistent shell cost %.2f round trips, want 1", trips)
