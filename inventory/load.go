@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,7 +27,9 @@ var ignoredEntry = regexp.MustCompile(`^\.|^host_vars$|^group_vars$|^vars_plugin
 // group; errors in them are reported here.
 //
 // Unlike ansible, which warns and goes on with what it could parse, Load
-// fails on the first source that is missing or cannot be parsed.
+// fails on the first source that is missing or cannot be parsed; only an
+// inventory plugin configuration (`plugin: ...`) inside a directory source
+// is skipped, with a warning.
 func Load(sources ...string) (*Inventory, error) {
 	inv := New()
 	for _, src := range sources {
@@ -84,6 +87,13 @@ func (inv *Inventory) loadPath(path string, dir bool) error {
 			return err
 		}
 		if err := inv.loadPath(p, st.IsDir()); err != nil {
+			var pe *ParseError
+			if errors.As(err, &pe) && pe.Msg == msgPluginConfig {
+				// An inventory plugin's configuration (aws_ec2, ...) beside
+				// static inventories: tender has no such plugins.
+				inv.warnings = append(inv.warnings, p+": skipped, an inventory plugin configuration")
+				continue
+			}
 			return err
 		}
 	}

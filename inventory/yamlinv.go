@@ -12,6 +12,8 @@ import (
 
 type pair struct{ k, v *yaml.Node }
 
+const msgPluginConfig = "Plugin configuration YAML file, not YAML inventory"
+
 // pairs returns a mapping's entries in source order; a repeated key keeps
 // its first position and its last value, like a Python dict.
 func pairs(n *yaml.Node) []pair {
@@ -113,7 +115,7 @@ func (p *yamlParser) parse(root *yaml.Node) error {
 	}
 	for _, kv := range pairs(root) {
 		if kv.k.Value == "plugin" && !isNull(kv.v) {
-			return p.errAt(kv.k, "Plugin configuration YAML file, not YAML inventory")
+			return p.errAt(kv.k, msgPluginConfig)
 		}
 	}
 	for _, kv := range pairs(root) {
