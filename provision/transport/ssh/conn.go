@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -129,6 +130,14 @@ func (c *Conn) keepalive(interval time.Duration, countMax int) {
 // broken turns err into an unreachable error when the connection has ended,
 // and adds the host's name otherwise.
 func (c *Conn) broken(what string, err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
+		// A channel that ended may be the first sign of the connection
+		// ending: give the connection a moment to report it.
+		select {
+		case <-c.dead:
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 	select {
 	case <-c.dead:
 		if c.closed.Load() {
