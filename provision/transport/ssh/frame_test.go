@@ -13,7 +13,7 @@ import (
 func TestFrameStdinRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	inputs := [][]byte{{}, []byte("-n"), []byte("--"), []byte("%d%s%%"), []byte("\\c\\0\\n"), []byte("\x00\x001")}
-	for range 20 {
+	for range 6 {
 		b := make([]byte, printfChunk*3+rng.IntN(1000))
 		for i := range b {
 			b[i] = byte(rng.IntN(256))
