@@ -10,5 +10,6 @@ func Registry() *tasks.Registry {
 	r.Register("shell", func() tasks.Module { return &commandModule{shell: true} })
 	r.Register("raw", func() tasks.Module { return rawModule{} })
 	r.Register("script", func() tasks.Module { return scriptModule{} })
+	r.Register("copy", func() tasks.Module { return copyModule{} })
 	return r
 }

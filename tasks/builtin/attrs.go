@@ -1,0 +1,144 @@
+package builtin
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// attrFuncs are the sh helpers copy and file share to inspect a path and
+// bring its mode, owner and group to what was asked. They read $_t_check
+// (non-empty: change nothing) and set $_t_changed when something differs.
+// Every message they print is one key=value line.
+const attrFuncs = `
+_t_fail() { echo "failed=1"; printf 'msg=%s\n' "$*" | tr '\n' ' '; echo; exit 0; }
+_t_info() { # key=value lines describing $1 (without following a link)
+	stat -c 'mode=%a
+uid=%u
+gid=%g
+owner=%U
+group=%G
+size=%s
+ftype=%F' -- "$1" 2>/dev/null
+}
+_t_wantmode() { # the octal mode $2 (octal or symbolic) gives the path $1
+	case $2 in
+	*[!0-7]*)
+		_wd=$(mktemp -d) || return 1
+		if [ -d "$1" ]; then _wf=$_wd/d; mkdir "$_wf"; else _wf=$_wd/f; : >"$_wf"; fi
+		chmod "$(stat -c %a "$1")" "$_wf" && chmod "$2" "$_wf" 2>/dev/null && stat -c %a "$_wf"
+		_wr=$?; rm -rf "$_wd"; return $_wr ;;
+	*) echo "$2" ;;
+	esac
+}
+_t_attrs() { # path mode owner group: fix what differs
+	if [ -n "$3" ]; then
+		case " $(stat -c '%U %u' -- "$1") " in
+		*" $3 "*) ;;
+		*) _t_changed=1; echo "owner_changed=1"
+			[ -n "$_t_check" ] || chown -h -- "$3" "$1" 2>/dev/null || _t_fail "chown failed: failed to look up user $3" ;;
+		esac
+	fi
+	if [ -n "$4" ]; then
+		case " $(stat -c '%G %g' -- "$1") " in
+		*" $4 "*) ;;
+		*) _t_changed=1; echo "group_changed=1"
+			[ -n "$_t_check" ] || chgrp -h -- "$4" "$1" 2>/dev/null || _t_fail "chgrp failed: failed to look up group $4" ;;
+		esac
+	fi
+	if [ -n "$2" ] && [ ! -L "$1" ]; then
+		_cm=$(stat -c %a -- "$1")
+		_wm=$(_t_wantmode "$1" "$2") || _t_fail "mode must be in octal or symbolic form"
+		if [ $((0$_cm)) -ne $((0$_wm)) ]; then
+			_t_changed=1; echo "before_mode=$_cm"; echo "after_mode=$_wm"
+			[ -n "$_t_check" ] || chmod "$_wm" -- "$1" || _t_fail "chmod failed"
+		fi
+	fi
+}
+`
+
+// modeArg turns a mode parameter into what _t_attrs takes: an octal
+// string, a symbolic mode, or "" when absent. An int is the mode's value
+// (YAML's 0644 is 420), as in Ansible.
+func modeArg(v any) (string, error) {
+	switch m := v.(type) {
+	case nil:
+		return "", nil
+	case int:
+		return strconv.FormatInt(int64(m), 8), nil
+	case int64:
+		return strconv.FormatInt(m, 8), nil
+	case float64:
+		return strconv.FormatInt(int64(m), 8), nil
+	case string:
+		if m == "" {
+			return "", nil
+		}
+		if strings.Trim(m, "01234567") == "" {
+			return m, nil
+		}
+		for _, c := range m {
+			if !strings.ContainsRune("ugoa+-=rwxXstugo,", c) {
+				return "", fmt.Errorf("mode must be in octal or symbolic form")
+			}
+		}
+		return m, nil
+	}
+	return "", fmt.Errorf("argument 'mode' is of type %T and we were unable to convert to raw", v)
+}
+
+// octal4 formats an octal string from stat -c %a as Ansible's "0644".
+func octal4(s string) string {
+	n, err := strconv.ParseUint(strings.TrimSpace(s), 8, 32)
+	if err != nil {
+		return s
+	}
+	return fmt.Sprintf("%04o", n)
+}
+
+// fileState names an stat %F file type as Ansible's file state.
+func fileState(ftype string) string {
+	switch {
+	case ftype == "":
+		return "absent"
+	case strings.Contains(ftype, "directory"):
+		return "directory"
+	case strings.Contains(ftype, "symbolic link"):
+		return "link"
+	case strings.Contains(ftype, "regular"):
+		return "file"
+	}
+	return ftype
+}
+
+// infoData fills data with the path's attributes from a verdict made by
+// _t_info (keys prefixed by prefix), as Ansible's file results show them.
+func infoData(data map[string]any, v verdict, prefix string) {
+	if v[prefix+"ftype"] == "" {
+		return
+	}
+	data["mode"] = octal4(v[prefix+"mode"])
+	data["uid"] = atoi(v[prefix+"uid"])
+	data["gid"] = atoi(v[prefix+"gid"])
+	data["owner"] = v[prefix+"owner"]
+	data["group"] = v[prefix+"group"]
+	data["size"] = atoi(v[prefix+"size"])
+	data["state"] = fileState(v[prefix+"ftype"])
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(strings.TrimSpace(s))
+	return n
+}
+
+// attrParams are the parameters every file-handling module accepts.
+var attrParams = []tasks.Param{
+	{Name: "mode", Kind: tasks.Raw},
+	{Name: "owner"},
+	{Name: "group"},
+	{Name: "seuser"}, {Name: "serole"}, {Name: "setype"}, {Name: "selevel"},
+	{Name: "unsafe_writes", Kind: tasks.Bool, Default: false},
+	{Name: "attributes", Aliases: []string{"attr"}},
+}

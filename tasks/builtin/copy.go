@@ -1,0 +1,243 @@
+package builtin
+
+import (
+	"bytes"
+	"context"
+	"crypto/md5"
+	"crypto/rand"
+	"crypto/sha1"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// copyModule copies a controller file, inline content, or (remote_src) a
+// host file to dest. A file up to inlineMax bytes costs one round trip
+// whether or not it changed: the script compares checksums and reads the
+// content from stdin only when they differ. A larger file costs one round
+// trip when unchanged (the probe); when changed, its bytes move with Put
+// and a second script puts it in place. A directory src is copied
+// recursively (see copyTree).
+type copyModule struct{}
+
+var _ tasks.Module = (*copyModule)(nil)
+
+// inlineMax is the largest content sent on stdin with the script itself.
+const inlineMax = 256 << 10
+
+var copyArgs = &tasks.Spec{
+	Module: "copy",
+	Params: append([]tasks.Param{
+		{Name: "src", Kind: tasks.Path},
+		{Name: "content", Kind: tasks.Raw},
+		{Name: "dest", Kind: tasks.Path, Required: true},
+		{Name: "backup", Kind: tasks.Bool, Default: false},
+		{Name: "force", Kind: tasks.Bool, Default: true, Aliases: []string{"thirsty"}},
+		{Name: "remote_src", Kind: tasks.Bool, Default: false},
+		{Name: "validate"},
+		{Name: "directory_mode", Kind: tasks.Raw},
+		{Name: "follow", Kind: tasks.Bool, Default: false},
+		{Name: "local_follow", Kind: tasks.Bool, Default: true},
+		{Name: "checksum"},
+		{Name: "decrypt", Kind: tasks.Bool, Default: true},
+		{Name: "_original_basename"},
+	}, attrParams...),
+	MutuallyExclusive: [][]string{{"content", "src"}},
+}
+
+// copyJob is one file to put in place.
+type copyJob struct {
+	dest, base     string
+	content        []byte // nil with remote_src or a large file
+	local          string // controller path of a large file
+	source         string // remote_src path
+	mode           string
+	sum, src       string
+	owner, group   string
+	force, backup  bool
+	validate       string
+	remote         bool
+	check, diff    bool
+}
+
+// Run copies.
+func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := copyArgs.Decode(args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	failed := func(msg string) (tasks.Result, error) {
+		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
+	}
+	if !a.Has("src") && !a.Has("content") {
+		return failed("src (or content) is required")
+	}
+	mode, err := modeArg(a["mode"])
+	if err != nil {
+		return failed(err.Error())
+	}
+	j := copyJob{
+		dest: a.Str("dest"), mode: mode, owner: a.Str("owner"), group: a.Str("group"),
+		force: a.Bool("force"), backup: a.Bool("backup"), validate: a.Str("validate"),
+		remote: a.Bool("remote_src"), check: env.Check, diff: env.Diff,
+	}
+	if j.dest == "" {
+		return failed("dest is required")
+	}
+	switch {
+	case a.Has("content"):
+		switch c := a["content"].(type) {
+		case string:
+			j.content = []byte(c)
+		default:
+			b, _ := json.Marshal(c)
+			j.content = b
+		}
+	case j.remote:
+		j.source, j.base = a.Str("src"), path.Base(a.Str("src"))
+	default:
+		local, err := env.FindFile("files", a.Str("src"))
+		if err != nil {
+			return failed(err.Error())
+		}
+		fi, err := os.Stat(local)
+		if err != nil {
+			return failed(fmt.Sprintf("could not find src=%s, %v", local, err))
+		}
+		if fi.IsDir() {
+			return copyTree(ctx, env, a, local, j)
+		}
+		j.base = path.Base(local)
+		if mode == "preserve" {
+			j.mode = fmt.Sprintf("%o", fi.Mode().Perm())
+		}
+		if fi.Size() > inlineMax {
+			j.local = local
+			if j.sum, err = fileSHA1(local); err != nil {
+				return failed(err.Error())
+			}
+		} else if j.content, err = os.ReadFile(local); err != nil {
+			return failed(err.Error())
+		}
+	}
+	if j.content != nil {
+		s := sha1.Sum(j.content)
+		j.sum = hex.EncodeToString(s[:])
+	}
+	return j.run(ctx, env)
+}
+
+// run copies one file: one round trip, or a probe, a Put and a second
+// round trip for a large file that changed.
+func (j copyJob) run(ctx context.Context, env *tasks.Env) (tasks.Result, error) {
+	stdin := io.Reader(nil)
+	source, probe := "-", ""
+	switch {
+	case j.remote:
+		source = j.source
+	case j.local != "":
+		probe = "1"
+	default:
+		stdin = bytes.NewReader(j.content)
+	}
+	out, err := run(ctx, env, j.script(source, probe, ""), stdin)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	v := parseVerdict(beforeMarker(out.Stdout))
+	if v["verdict"] == "upload" {
+		f, err := os.Open(j.local)
+		if err != nil {
+			return tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
+		}
+		defer f.Close()
+		up := path.Join(path.Dir(v["dest"]), ".tender-upload-"+randHex())
+		if err := env.Conn.Put(ctx, up, f, 0o600); err != nil {
+			return tasks.Result{}, err
+		}
+		if out, err = run(ctx, env, j.script(up, "", "1"), nil); err != nil {
+			return tasks.Result{}, err
+		}
+	}
+	return j.result(env, out)
+}
+
+func (j copyJob) script(source, probe, moved string) string {
+	flag := func(b bool) string {
+		if b {
+			return "1"
+		}
+		return ""
+	}
+	var s strings.Builder
+	s.WriteString(shFuncs + attrFuncs)
+	for _, kv := range [][2]string{
+		{"_t_check", flag(j.check)}, {"dest", j.dest}, {"base", j.base}, {"want", j.sum}, {"source", source},
+		{"remote", flag(j.remote)}, {"moved", moved}, {"probe", probe},
+		{"force", flag(j.force)}, {"backup", flag(j.backup)}, {"mode", j.mode},
+		{"owner", j.owner}, {"group", j.group}, {"diff", flag(j.diff)},
+	} {
+		fmt.Fprintf(&s, "%s=%s\n", kv[0], q(kv[1]))
+	}
+	if j.validate != "" {
+		// %s is the new file: the shell expands "$tmp" when it runs the
+		// validator; the rest is the author's command line, as in Ansible.
+		fmt.Fprintf(&s, "validate=%s\n", q(strings.ReplaceAll(j.validate, "%s", `"$tmp"`)))
+	} else {
+		s.WriteString("validate=\n")
+	}
+	return s.String() + copyScript
+}
+
+func fileSHA1(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha1.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func md5hex(b []byte) string { s := md5.Sum(b); return hex.EncodeToString(s[:]) }
+
+func randHex() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// beforeMarker returns the verdict part of a script's output: what comes
+// before the first "--name--" line.
+func beforeMarker(out []byte) []byte {
+	if i := bytes.Index(out, []byte("\n--")); i >= 0 {
+		return out[:i+1]
+	}
+	return out
+}
+
+// section returns the text after the line "--name--" up to the line
+// "--next--" (or the end when next is "").
+func section(out []byte, name, next string) (string, bool) {
+	m := "\n--" + name + "--\n"
+	i := bytes.Index(out, []byte(m))
+	if i < 0 {
+		return "", false
+	}
+	rest := out[i+len(m):]
+	if next != "" {
+		if k := bytes.Index(rest, []byte("\n--"+next+"--\n")); k >= 0 {
+			rest = rest[:k+1]
+		}
+	}
+	return string(rest), true
+}

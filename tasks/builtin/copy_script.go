@@ -1,0 +1,89 @@
+package builtin
+
+// copyScript copies one file to $dest in one round trip. Its inputs are
+// shell variables set before it (all quoted by the module):
+//
+//	dest     destination; ending in / or naming a directory, the file goes
+//	         inside as $base
+//	base     the source's base name ("" for content: a directory dest fails)
+//	want     the new content's sha1 ("" with remote_src: computed from $source)
+//	source   "-": the content is on stdin; otherwise a path on the host
+//	remote   non-empty for remote_src: $source is the user's file, kept
+//	moved    non-empty: $source is our upload, moved into place
+//	probe    non-empty: stop with verdict=upload when the content differs
+//	force, backup, validate ("" or a command using "$tmp"), mode, owner,
+//	group, and _t_check for check mode.
+//
+// It prints key=value lines: dest, verdict (noforce, upload, invalid,
+// done), content_changed, backup_file, src, the attribute changes of
+// _t_attrs, changed, the _t_info of the result, checksum and md5sum;
+// then, for verdict=invalid, the validator's rc and output after
+// "--stdout--" and "--stderr--" lines; with diff, the old content after a
+// "--before--" line.
+const copyScript = `
+case $dest in
+*/) if [ ! -d "$dest" ] && [ -z "$_t_check" ]; then mkdir -p -- "$dest" || _t_fail "could not create $dest"; fi
+	isdir=1 ;;
+esac
+if [ -n "$isdir" ] || [ -d "$dest" ]; then
+	[ -n "$base" ] || _t_fail "can not use content with a dir as dest"
+	dest=${dest%/}/$base
+fi
+echo "dest=$dest"
+if [ -n "$remote" ]; then
+	[ -r "$source" ] || _t_fail "Source $source not found"
+	[ -d "$source" ] && _t_fail "Remote copy does not support recursive copy of directory: $source"
+	want=$(_t_sum sha1 "$source")
+	[ "$mode" = preserve ] && mode=$(stat -c %a -- "$source")
+fi
+cur= exists=
+if _t_exists "$dest"; then
+	exists=1
+	if [ -z "$force" ]; then echo verdict=noforce; exit 0; fi
+	cur=$(_t_sum sha1 "$dest")
+fi
+if [ "$cur" != "$want" ]; then
+	_t_changed=1
+	echo content_changed=1
+	if [ -n "$probe" ] && [ -z "$_t_check" ]; then echo verdict=upload; exit 0; fi
+	if [ -n "$_t_check" ]; then echo verdict=done; echo changed=1; exit 0; fi
+	dir=$(dirname -- "$dest")
+	[ -d "$dir" ] || _t_fail "Destination directory $dir does not exist"
+	tmp=$(mktemp "$dir/.tender-XXXXXXXX") || _t_fail "could not create a temporary file in $dir"
+	trap 'rm -f "$tmp" "$tmp.out" "$tmp.err"; [ -n "$moved" ] && rm -f "$source"' EXIT
+	echo "src=$tmp"
+	if [ "$source" = - ]; then cat >"$tmp"; elif [ -n "$moved" ]; then mv -f -- "$source" "$tmp"; else cp -- "$source" "$tmp"; fi || _t_fail "could not write $tmp"
+	[ "$(_t_sum sha1 "$tmp")" = "$want" ] || _t_fail "Copied file does not match the expected checksum. Transfer failed."
+	if [ -n "$validate" ]; then
+		(eval "$validate") >"$tmp.out" 2>"$tmp.err" </dev/null
+		vrc=$?
+		if [ $vrc -ne 0 ]; then
+			echo verdict=invalid; echo "rc=$vrc"
+			echo --stdout--; cat "$tmp.out"; echo; echo --stderr--; cat "$tmp.err"; exit 0
+		fi
+	fi
+	if [ -n "$exists" ]; then
+		if [ -n "$diff" ] && [ "$(stat -c %s -- "$dest")" -le 65536 ]; then
+			echo "before_size=$(stat -c %s -- "$dest")"; _t_before=1
+		fi
+		if [ -n "$backup" ]; then
+			bf="$dest.$$.$(date +%Y-%m-%d@%H:%M:%S)~"
+			cp -p -- "$dest" "$bf" || _t_fail "Could not make backup of $dest to $bf"
+			echo "backup_file=$bf"
+		fi
+		chmod "$(stat -c %a -- "$dest")" "$tmp" && chown "$(stat -c %u:%g -- "$dest")" "$tmp" 2>/dev/null
+	else
+		chmod "$(printf %o $((0666 & ~0$(umask))))" "$tmp"
+	fi
+	[ -n "$_t_before" ] && cp -- "$dest" "$tmp.out"
+	mv -f -- "$tmp" "$dest" || _t_fail "could not move $tmp to $dest"
+fi
+[ "$mode" = preserve ] && mode=
+_t_exists "$dest" && _t_attrs "$dest" "$mode" "$owner" "$group"
+echo verdict=done
+echo "changed=$_t_changed"
+_t_info "$dest"
+echo "checksum=$want"
+echo "md5sum=$(_t_sum md5 "$dest")"
+if [ -n "$_t_before" ]; then echo --before--; cat "$tmp.out"; fi
+`

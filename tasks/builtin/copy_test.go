@@ -1,0 +1,149 @@
+package builtin
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+func mode(t *testing.T, p string) os.FileMode {
+	t.Helper()
+	fi, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Mode().Perm()
+}
+
+func TestCopyContent(t *testing.T) {
+	dir := t.TempDir()
+	env, cc := testEnv(t, dir, nil)
+	dest := filepath.Join(dir, "a; rm -rf x 'b'.txt")
+	args := tasks.Args{"content": "hello\n", "dest": dest, "mode": "0640"}
+
+	env.Check = true
+	res := runMod(t, env, "copy", args)
+	if !res.Changed || exists(dest) {
+		t.Fatalf("check: %+v", res)
+	}
+	env.Check = false
+	res = runMod(t, env, "copy", args)
+	if !res.Changed || readFile(t, dest) != "hello\n" || mode(t, dest) != 0o640 {
+		t.Fatalf("first: %+v", res)
+	}
+	if res.Data["checksum"] != "f572d396fae9206628714fb2ce00f72e94f2258f" || res.Data["md5sum"] != "b1946ac92492d2347c6235b4d2611184" || res.Data["mode"] != "0640" || res.Data["size"] != 6 {
+		t.Fatalf("data: %+v", res.Data)
+	}
+	cc.runs = 0
+	res = runMod(t, env, "copy", args)
+	if res.Changed || res.Failed || cc.runs != 1 || res.Data["path"] != dest {
+		t.Fatalf("second: %+v runs=%d", res, cc.runs)
+	}
+	res = runMod(t, env, "copy", tasks.Args{"content": "hello\n", "dest": dest, "mode": "u=rw,g=,o="})
+	if !res.Changed || mode(t, dest) != 0o600 {
+		t.Fatalf("symbolic: %+v %v", res, mode(t, dest))
+	}
+	env.Diff = true
+	res = runMod(t, env, "copy", tasks.Args{"content": "hello\nworld\n", "dest": dest, "backup": true})
+	if !res.Changed || mode(t, dest) != 0o600 || !strings.Contains(res.Diff, "+world\n") || !strings.Contains(res.Diff, " hello\n") {
+		t.Fatalf("replace: %+v", res)
+	}
+	if b, _ := res.Data["backup_file"].(string); b == "" || readFile(t, b) != "hello\n" {
+		t.Fatalf("backup: %+v", res.Data)
+	}
+	res = runMod(t, env, "copy", tasks.Args{"content": "other", "dest": dest, "force": "no"})
+	if res.Changed || readFile(t, dest) != "hello\nworld\n" {
+		t.Fatalf("force=no: %+v", res)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".tender-*"))
+	if len(left) != 0 {
+		t.Fatalf("left behind: %v", left)
+	}
+}
+
+func TestCopySrcDirDestRemote(t *testing.T) {
+	dir, files := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(files, "f.txt"), []byte("from controller\n"), 0o644)
+	env, _ := testEnv(t, files, nil)
+	res := runMod(t, env, "copy", tasks.Args{"src": "f.txt", "dest": dir + "/sub/"})
+	if !res.Changed || readFile(t, dir+"/sub/f.txt") != "from controller\n" || res.Data["dest"] != dir+"/sub/f.txt" {
+		t.Fatalf("%+v", res)
+	}
+	if res = runMod(t, env, "copy", tasks.Args{"src": "f.txt", "dest": dir + "/sub"}); res.Changed {
+		t.Fatalf("again: %+v", res)
+	}
+	res = runMod(t, env, "copy", tasks.Args{"src": dir + "/sub/f.txt", "dest": dir + "/r.txt", "remote_src": true})
+	if !res.Changed || readFile(t, dir+"/r.txt") != "from controller\n" {
+		t.Fatalf("remote: %+v", res)
+	}
+	if res = runMod(t, env, "copy", tasks.Args{"src": dir + "/sub/f.txt", "dest": dir + "/r.txt", "remote_src": true}); res.Changed {
+		t.Fatalf("remote again: %+v", res)
+	}
+	if res = runMod(t, env, "copy", tasks.Args{"src": "nope", "dest": dir}); !res.Failed {
+		t.Fatalf("missing: %+v", res)
+	}
+	if res = runMod(t, env, "copy", tasks.Args{"content": "x", "dest": dir}); !res.Failed || res.Msg != "can not use content with a dir as dest" {
+		t.Fatalf("content to dir: %+v", res)
+	}
+	if res = runMod(t, env, "copy", tasks.Args{"dest": dir}); !res.Failed || res.Msg != "src (or content) is required" {
+		t.Fatalf("%+v", res)
+	}
+}
+
+func TestCopyValidate(t *testing.T) {
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	dest := filepath.Join(dir, "v")
+	res := runMod(t, env, "copy", tasks.Args{"content": "x\n", "dest": dest, "validate": "grep -q y %s"})
+	if !res.Failed || res.Msg != "failed to validate" || res.Data["exit_status"] != 1 || exists(dest) {
+		t.Fatalf("%+v", res)
+	}
+	res = runMod(t, env, "copy", tasks.Args{"content": "y\n", "dest": dest, "validate": "grep -q y %s"})
+	if res.Failed || !res.Changed || readFile(t, dest) != "y\n" {
+		t.Fatalf("%+v", res)
+	}
+}
+
+func TestCopyLarge(t *testing.T) {
+	dir, files := t.TempDir(), t.TempDir()
+	big := strings.Repeat("0123456789abcdef", inlineMax/8)
+	os.WriteFile(filepath.Join(files, "big"), []byte(big), 0o644)
+	env, cc := testEnv(t, files, nil)
+	res := runMod(t, env, "copy", tasks.Args{"src": "big", "dest": dir + "/big", "mode": "0600", "owner": "root"})
+	if !res.Changed || readFile(t, dir+"/big") != big || cc.runs != 2 || cc.puts != 1 || mode(t, dir+"/big") != 0o600 {
+		t.Fatalf("%+v runs=%d puts=%d", res.Data, cc.runs, cc.puts)
+	}
+	cc.runs, cc.puts = 0, 0
+	if res = runMod(t, env, "copy", tasks.Args{"src": "big", "dest": dir + "/big", "mode": "0600"}); res.Changed || cc.runs != 1 || cc.puts != 0 {
+		t.Fatalf("again: %+v runs=%d puts=%d", res, cc.runs, cc.puts)
+	}
+}
+
+func TestCopyTree(t *testing.T) {
+	dir, files := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(files, "tree/sub"), 0o755)
+	os.WriteFile(filepath.Join(files, "tree/a"), []byte("a\n"), 0o644)
+	os.WriteFile(filepath.Join(files, "tree/sub/b"), []byte("b\n"), 0o644)
+	env, cc := testEnv(t, files, nil)
+	args := tasks.Args{"src": "tree", "dest": dir + "/t", "mode": "0600"}
+	env.Check = true
+	if res := runMod(t, env, "copy", args); !res.Changed || exists(dir+"/t") {
+		t.Fatalf("check: %+v", res)
+	}
+	env.Check = false
+	res := runMod(t, env, "copy", args)
+	if !res.Changed || readFile(t, dir+"/t/tree/sub/b") != "b\n" || mode(t, dir+"/t/tree/a") != 0o600 {
+		t.Fatalf("%+v", res)
+	}
+	cc.runs = 0
+	if res = runMod(t, env, "copy", args); res.Changed || cc.runs != 1 {
+		t.Fatalf("again: %+v %d", res, cc.runs)
+	}
+	res = runMod(t, env, "copy", tasks.Args{"src": "tree/", "dest": dir + "/t2"})
+	if !res.Changed || readFile(t, dir+"/t2/a") != "a\n" || res.Data["dest"] != dir+"/t2/" {
+		t.Fatalf("contents: %+v", res)
+	}
+}

@@ -1,0 +1,132 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// copyTree copies the controller directory local to the host as Ansible
+// does: "dir" lands as dest/dir, "dir/" copies its contents into dest.
+// One round trip creates missing directories, fixes attributes of files
+// that are already right and reports which differ; only those move (each
+// with an atomic Put), and one more round trip sets the attributes of the
+// new files when mode, owner or group were asked.
+func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string, j copyJob) (tasks.Result, error) {
+	src := a.Str("src")
+	root := strings.TrimSuffix(j.dest, "/")
+	if !strings.HasSuffix(src, "/") {
+		root = path.Join(root, filepath.Base(local))
+	}
+	data := map[string]any{"dest": strings.TrimSuffix(j.dest, "/") + "/", "src": local}
+	if strings.HasSuffix(src, "/") {
+		data["src"] = strings.TrimSuffix(local, "/") + "/"
+	}
+	type file struct{ rel, local, sum string }
+	var dirs []string
+	var files []file
+	err := filepath.WalkDir(local, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(local, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			dirs = append(dirs, rel)
+			return nil
+		}
+		sum, err := fileSHA1(p)
+		files = append(files, file{rel, p, sum})
+		return err
+	})
+	if err != nil {
+		return tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
+	}
+	dmode, err := modeArg(a["directory_mode"])
+	if err != nil {
+		return tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
+	}
+
+	var s strings.Builder
+	s.WriteString(shFuncs + attrFuncs)
+	fmt.Fprintf(&s, "_t_check=%s\nroot=%s\n", boolFlag(j.check), q(root))
+	for _, d := range dirs {
+		fmt.Fprintf(&s, "p=\"$root\"/%s\nif [ ! -d \"$p\" ]; then _t_changed=1; [ -n \"$_t_check\" ] || mkdir -p -- \"$p\" || _t_fail \"could not create $p\"; fi\n", q(d))
+		fmt.Fprintf(&s, "[ -d \"$p\" ] && _t_attrs \"$p\" %s %s %s >/dev/null\n", q(dmode), q(j.owner), q(j.group))
+	}
+	for i, f := range files {
+		fmt.Fprintf(&s, "p=\"$root\"/%s\nif _t_exists \"$p\"; then\n", q(f.rel))
+		fmt.Fprintf(&s, "  if [ \"$(_t_sum sha1 \"$p\")\" = %s ]; then _t_attrs \"$p\" %s %s %s >/dev/null\n", q(f.sum), q(j.mode), q(j.owner), q(j.group))
+		if j.force {
+			fmt.Fprintf(&s, "  else echo \"put%d=$(stat -c %%a -- \"$p\")\"; fi\n", i)
+		} else {
+			s.WriteString("  fi\n")
+		}
+		fmt.Fprintf(&s, "else echo put%d=644; fi\n", i)
+	}
+	s.WriteString("echo \"changed=$_t_changed\"\n")
+	out, err := run(ctx, env, s.String(), nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	v := parseVerdict(out.Stdout)
+	if v["failed"] == "1" || out.ExitCode != 0 {
+		msg := v["msg"]
+		if msg == "" {
+			msg = scriptError(out)
+		}
+		return tasks.Result{Failed: true, Msg: strings.TrimSpace(msg), Data: data}, nil
+	}
+	res := tasks.Result{Changed: v["changed"] == "1", Data: data}
+	var fix strings.Builder
+	for i, f := range files {
+		m, ok := v["put"+strconv.Itoa(i)]
+		if !ok {
+			continue
+		}
+		res.Changed = true
+		if j.check {
+			continue
+		}
+		perm, _ := strconv.ParseUint(m, 8, 32)
+		if err := putFile(ctx, env, path.Join(root, f.rel), f.local, fs.FileMode(perm)); err != nil {
+			return tasks.Result{}, err
+		}
+		if j.mode != "" || j.owner != "" || j.group != "" {
+			fmt.Fprintf(&fix, "_t_attrs %s %s %s %s >/dev/null\n", q(path.Join(root, f.rel)), q(j.mode), q(j.owner), q(j.group))
+		}
+	}
+	if fix.Len() > 0 {
+		out, err := run(ctx, env, shFuncs+attrFuncs+fix.String(), nil)
+		if err != nil {
+			return tasks.Result{}, err
+		}
+		if v := parseVerdict(out.Stdout); v["failed"] == "1" {
+			return tasks.Result{Failed: true, Msg: strings.TrimSpace(v["msg"]), Data: data}, nil
+		}
+	}
+	return res, nil
+}
+
+func putFile(ctx context.Context, env *tasks.Env, dst, local string, mode fs.FileMode) error {
+	f, err := os.Open(local)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return env.Conn.Put(ctx, dst, f, mode)
+}
+
+func boolFlag(b bool) string {
+	if b {
+		return "1"
+	}
+	return ""
+}

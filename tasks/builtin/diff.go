@@ -1,0 +1,60 @@
+package builtin
+
+import (
+	"fmt"
+	"strings"
+)
+
+// unifiedDiff renders before → after as one unified-diff hunk spanning
+// the lines between their common head and tail (with up to three lines of
+// context), labelled as Ansible labels its diffs.
+func unifiedDiff(name, before, after string) string {
+	if before == after {
+		return ""
+	}
+	a, b := splitKeep(before), splitKeep(after)
+	head := 0
+	for head < len(a) && head < len(b) && a[head] == b[head] {
+		head++
+	}
+	tail := 0
+	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail] == b[len(b)-1-tail] {
+		tail++
+	}
+	ctxHead, ctxTail := min(head, 3), min(tail, 3)
+	start := head - ctxHead
+	var s strings.Builder
+	fmt.Fprintf(&s, "--- before: %s\n+++ after: %s\n", name, name)
+	na := len(a) - head - tail + ctxHead + ctxTail
+	nb := len(b) - head - tail + ctxHead + ctxTail
+	fmt.Fprintf(&s, "@@ -%d,%d +%d,%d @@\n", start+1, na, start+1, nb)
+	for _, l := range a[start:head] {
+		s.WriteString(" " + l)
+	}
+	for _, l := range a[head : len(a)-tail] {
+		s.WriteString("-" + l)
+	}
+	for _, l := range b[head : len(b)-tail] {
+		s.WriteString("+" + l)
+	}
+	for _, l := range a[len(a)-tail : len(a)-tail+ctxTail] {
+		s.WriteString(" " + l)
+	}
+	return s.String()
+}
+
+// splitKeep splits s into lines that keep their "\n"; a last line
+// without one gets "\n\\ No newline at end of file\n".
+func splitKeep(s string) []string {
+	var out []string
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			out = append(out, s+"\n\\ No newline at end of file\n")
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
+}
