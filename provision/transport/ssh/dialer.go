@@ -95,6 +95,7 @@ type Dialer struct {
 	config *sshConfig
 	keys   keyCache
 	known  knownHostsCache
+	jumps  jumpPool
 }
 
 var _ transport.Dialer = (*Dialer)(nil)
@@ -136,7 +137,21 @@ func (d *Dialer) Connect(ctx context.Context, t transport.Target) (transport.Con
 	}
 	hops := append(jumps, target)
 	for i, h := range hops {
-		cl, err := d.dialHop(ctx, via, h)
+		var cl *xssh.Client
+		if i < len(jumps) {
+			prev := via
+			var release func()
+			cl, release, err = d.jumps.get(ctx, jumpKey(hops[:i+1]), func() (*xssh.Client, error) {
+				return d.dialHop(ctx, prev, h)
+			})
+			if err == nil {
+				closers = append(closers, closerFunc(release))
+				via = cl
+				continue
+			}
+		} else {
+			cl, err = d.dialHop(ctx, via, h)
+		}
 		if err != nil {
 			closeAll()
 			if i > 0 {

@@ -111,6 +111,20 @@ func TestE2EOpenSSH(t *testing.T) {
 	t.Run("root", func(t *testing.T) { transporttest.Run(t, suite("root")) })
 	t.Run("deploy", func(t *testing.T) { transporttest.Run(t, suite("deploy")) })
 	t.Run("become", func(t *testing.T) { testBecome(t, suite("deploy").Open(t)) })
+	t.Run("proxyjump", func(t *testing.T) {
+		// Through the container's sshd to the same sshd seen from inside.
+		jd := &Dialer{KnownHosts: []string{known}, HostKeys: HostKeyAcceptNew, ConfigFile: "none", NoAgent: true}
+		c, err := jd.Connect(ctx, transport.Target{Name: "inner", Host: "127.0.0.1", Port: 22, User: "deploy",
+			KeyFiles: []string{key}, CommonArgs: "-o ProxyJump=root@127.0.0.1:" + strconv.Itoa(port)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		res := mustRun(t, c, transport.Cmd{Script: "echo $SSH_CONNECTION"})
+		if !strings.HasPrefix(string(res.Stdout), "127.0.0.1 ") {
+			t.Fatalf("not connected from inside the container: %q", res.Stdout)
+		}
+	})
 	t.Run("exec-fallback", func(t *testing.T) {
 		noShell := &Dialer{KnownHosts: []string{known}, ConfigFile: "none", NoAgent: true, NoShell: true}
 		transporttest.Run(t, transporttest.Suite{

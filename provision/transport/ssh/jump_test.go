@@ -107,3 +107,35 @@ func TestResolveOverrides(t *testing.T) {
 		t.Fatal("an explicit policy must win over ssh config")
 	}
 }
+
+func TestJumpConnectionShared(t *testing.T) {
+	f, b1, _ := jumpFixture(t)
+	tg := f.target()
+	tg.CommonArgs = "-J " + b1.Addr()
+	var conns []transport.Conn
+	for range 5 {
+		c, err := f.dialer.Connect(context.Background(), tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	if n := b1.Stats().Conns; n != 1 {
+		t.Fatalf("5 targets behind one bastion made %d connections to it, want 1", n)
+	}
+	for _, c := range conns[:4] {
+		c.Close()
+	}
+	if res := mustRun(t, conns[4], transport.Cmd{Script: "echo still"}); string(res.Stdout) != "still\n" {
+		t.Fatalf("%q", res.Stdout)
+	}
+	conns[4].Close()
+	c, err := f.dialer.Connect(context.Background(), tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if n := b1.Stats().Conns; n != 2 {
+		t.Fatalf("after every user closed, the bastion connection must be closed and redialled: %d connections", n)
+	}
+}
