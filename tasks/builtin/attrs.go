@@ -21,6 +21,7 @@ gid=%g
 owner=%U
 group=%G
 size=%s
+nlink=%h
 ftype=%F' -- "$1" 2>/dev/null
 }
 _t_wantmode() { # the octal mode $2 (octal or symbolic) gives the path $1
@@ -126,6 +127,9 @@ func infoData(data map[string]any, v verdict, prefix string) {
 	data["group"] = v[prefix+"group"]
 	data["size"] = atoi(v[prefix+"size"])
 	data["state"] = fileState(v[prefix+"ftype"])
+	if data["state"] == "file" && atoi(v[prefix+"nlink"]) > 1 {
+		data["state"] = "hard"
+	}
 }
 
 func atoi(s string) int {

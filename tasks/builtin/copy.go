@@ -53,17 +53,17 @@ var copyArgs = &tasks.Spec{
 
 // copyJob is one file to put in place.
 type copyJob struct {
-	dest, base     string
-	content        []byte // nil with remote_src or a large file
-	local          string // controller path of a large file
-	source         string // remote_src path
-	mode           string
-	sum, src       string
-	owner, group   string
-	force, backup  bool
-	validate       string
-	remote         bool
-	check, diff    bool
+	dest, base    string
+	content       []byte // nil with remote_src or a large file
+	local         string // controller path of a large file
+	source        string // remote_src path
+	mode          string
+	sum, src      string
+	owner, group  string
+	force, backup bool
+	validate      string
+	remote        bool
+	check, diff   bool
 }
 
 // Run copies.

@@ -11,5 +11,6 @@ func Registry() *tasks.Registry {
 	r.Register("raw", func() tasks.Module { return rawModule{} })
 	r.Register("script", func() tasks.Module { return scriptModule{} })
 	r.Register("copy", func() tasks.Module { return copyModule{} })
+	r.Register("file", func() tasks.Module { return fileModule{} })
 	return r
 }

@@ -1,0 +1,171 @@
+package builtin
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// fileModule sets a path's state (file, directory, absent, touch, link,
+// hard) and attributes in one round trip (see fileScript).
+type fileModule struct{}
+
+var _ tasks.Module = (*fileModule)(nil)
+
+var fileArgs = &tasks.Spec{
+	Module: "file",
+	Params: append([]tasks.Param{
+		{Name: "path", Kind: tasks.Path, Required: true, Aliases: []string{"dest", "name"}},
+		{Name: "state", Choices: []string{"absent", "directory", "file", "hard", "link", "touch"}},
+		{Name: "src", Kind: tasks.Path},
+		{Name: "recurse", Kind: tasks.Bool, Default: false},
+		{Name: "force", Kind: tasks.Bool, Default: false},
+		{Name: "follow", Kind: tasks.Bool, Default: true},
+		{Name: "access_time"},
+		{Name: "access_time_format", Default: "%Y%m%d%H%M.%S"},
+		{Name: "modification_time"},
+		{Name: "modification_time_format", Default: "%Y%m%d%H%M.%S"},
+		{Name: "_original_basename"},
+		{Name: "_diff_peek"},
+	}, attrParams...),
+}
+
+// Run brings the path to its state.
+func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := fileArgs.Decode(args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	p, state := a.Str("path"), a.Str("state")
+	failed := func(msg string, data map[string]any) (tasks.Result, error) {
+		return tasks.Result{Failed: true, Msg: msg, Data: data}, nil
+	}
+	if a.Has("src") && state != "link" && state != "hard" {
+		return failed("src option requires state to be 'link' or 'hard'", map[string]any{"path": p})
+	}
+	if a.Bool("recurse") && state != "directory" && state != "" {
+		return failed("recurse option requires state to be 'directory'", map[string]any{"path": p})
+	}
+	if state == "link" && !a.Has("src") {
+		// An existing link is kept as it is; a new one needs src.
+		a["src"] = ""
+	}
+	if state == "hard" && !a.Has("src") {
+		return failed("src is required for creating new hardlinks", map[string]any{"path": p})
+	}
+	mode, err := modeArg(a["mode"])
+	if err != nil {
+		return failed(err.Error(), map[string]any{"path": p})
+	}
+	atime, mtime := timeArg(a.Str("access_time"), state), timeArg(a.Str("modification_time"), state)
+	var s strings.Builder
+	s.WriteString(shFuncs + attrFuncs)
+	for _, kv := range [][2]string{
+		{"_t_check", boolFlag(env.Check)}, {"path", p}, {"state", state}, {"src", a.Str("src")},
+		{"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")},
+		{"recurse", boolFlag(a.Bool("recurse"))}, {"force", boolFlag(a.Bool("force"))},
+		{"follow", boolFlag(a.Bool("follow"))}, {"atime", atime}, {"mtime", mtime},
+	} {
+		fmt.Fprintf(&s, "%s=%s\n", kv[0], q(kv[1]))
+	}
+	s.WriteString(fileScript)
+	out, err := run(ctx, env, s.String(), nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	v := parseVerdict(out.Stdout)
+	return fileResult(env, a, v, out.Stdout, scriptError(out))
+}
+
+// timeArg maps access_time/modification_time to the script's form: the
+// Ansible default format %Y%m%d%H%M.%S is exactly touch -t's.
+func timeArg(t, state string) string {
+	switch t {
+	case "":
+		if state == "touch" {
+			return "now"
+		}
+		return "preserve"
+	case "now", "preserve":
+		return t
+	}
+	return t
+}
+
+func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg string) (tasks.Result, error) {
+	p, src := a.Str("path"), a.Str("src")
+	prev, state := v["prev"], v["state"]
+	data := map[string]any{}
+	res := tasks.Result{Data: data, Changed: v["changed"] == "1"}
+	if v["failed"] == "1" || v["verdict"] == "failed" {
+		res.Failed, res.Msg, res.Changed = true, strings.TrimSpace(v["msg"]), false
+		switch {
+		case state == "link" || state == "hard":
+			data["dest"], data["src"] = p, src
+			if strings.HasPrefix(res.Msg, "refusing") || strings.HasPrefix(res.Msg, "the directory") || strings.HasPrefix(res.Msg, "src file") {
+				delete(data, "dest")
+				data["path"] = p
+			}
+		case strings.HasSuffix(res.Msg, "cannot continue"):
+			data["path"], data["state"] = p, prev
+		default:
+			data["path"] = p
+			infoData(data, v, "")
+		}
+		return res, nil
+	}
+	if state == "" {
+		res.Failed, res.Msg = true, errMsg
+		return res, nil
+	}
+	before, after := map[string]any{"path": p}, map[string]any{"path": p}
+	if prev != state && (res.Changed || state == "absent") {
+		before["state"], after["state"] = prev, state
+	}
+	if v["before_mode"] != "" {
+		before["mode"], after["mode"] = octal4(v["before_mode"]), octal4(v["after_mode"])
+	}
+	if v["before_src"] != "" {
+		before["src"], after["src"] = v["before_src"], src
+	}
+	if state == "touch" {
+		for _, k := range []string{"atime", "mtime"} {
+			if t, err := strconv.ParseFloat(v["before_"+k], 64); err == nil {
+				before[k] = t
+			}
+			if t, err := strconv.ParseFloat(v["after_"+k], 64); err == nil {
+				after[k] = t
+			}
+		}
+	}
+	diff := map[string]any{"before": before, "after": after}
+	switch state {
+	case "absent":
+		data["path"], data["state"] = p, "absent"
+		if res.Changed {
+			data["diff"] = diff
+		}
+	case "touch", "link", "hard":
+		data["dest"], data["diff"] = p, diff
+		if state != "touch" {
+			data["src"] = src
+			if src == "" {
+				data["src"] = v["target"]
+			}
+		}
+		infoData(data, v, "")
+	default:
+		data["path"], data["diff"] = p, diff
+		infoData(data, v, "")
+	}
+	if env.Diff && res.Changed {
+		b, _ := json.MarshalIndent(before, "", "    ")
+		af, _ := json.MarshalIndent(after, "", "    ")
+		res.Diff = unifiedDiff(p, string(b)+"\n", string(af)+"\n")
+	}
+	return res, nil
+}

@@ -1,0 +1,139 @@
+package builtin
+
+// fileScript brings one path to the asked state in one round trip. Its
+// inputs are shell variables set by the module (all quoted): path, state
+// ("" for the current one), src, mode, owner, group, recurse, force,
+// follow, atime and mtime ("", "now", "preserve" or a touch -t stamp),
+// and _t_check. It prints key=value lines: prev (the state found), state
+// (the one aimed at), verdict (done, or failed with msg), the attribute
+// changes of _t_attrs, changed, then the _t_info of the result and, for
+// links, target (readlink).
+const fileScript = `
+_t_state() {
+	if [ -L "$1" ]; then echo link
+	elif [ -d "$1" ]; then echo directory
+	elif [ -e "$1" ]; then
+		if [ "$(stat -c %h -- "$1")" -gt 1 ]; then echo hard; else echo file; fi
+	else echo absent; fi
+}
+prev=$(_t_state "$path")
+echo "prev=$prev"
+if [ -z "$state" ]; then
+	if [ "$prev" != absent ]; then state=$prev
+	elif [ -n "$recurse" ]; then state=directory
+	else state=file; fi
+	[ "$state" = hard ] && state=file
+fi
+echo "state=$state"
+target=$path
+case $state in
+absent)
+	if [ "$prev" != absent ]; then
+		_t_changed=1
+		[ -n "$_t_check" ] || rm -rf -- "$path" 2>/dev/null || _t_fail "rmtree failed: could not remove $path"
+	fi
+	echo "changed=$_t_changed"; exit 0 ;;
+file)
+	if [ "$prev" = link ] && [ -n "$follow" ]; then
+		target=$(readlink -f -- "$path")
+		prev=$(_t_state "$target")
+	fi
+	case $prev in file|hard) ;; *) echo verdict=failed; echo "msg=file ($path) is $prev, cannot continue"; exit 0 ;; esac ;;
+directory)
+	if [ "$prev" = link ] && [ -n "$follow" ] && [ -d "$path" ]; then
+		target=$(readlink -f -- "$path"); prev=directory
+	fi
+	case $prev in
+	absent)
+		_t_changed=1
+		if [ -z "$_t_check" ]; then
+			# create each missing component, giving each the asked attributes
+			_missing= _p=$path
+			while [ -n "$_p" ] && [ "$_p" != / ] && [ "$_p" != . ] && ! _t_exists "$_p"; do
+				_missing="$_p
+$_missing"; _p=$(dirname -- "$_p")
+			done
+			_oldifs=$IFS; IFS='
+'
+			for _p in $_missing; do
+				mkdir -- "$_p" 2>/dev/null || _t_fail "There was an issue creating $_p as requested"
+				[ "$_p" = "$path" ] || _t_attrs "$_p" "$mode" "$owner" "$group" >/dev/null
+			done
+			IFS=$_oldifs
+		fi ;;
+	directory) ;;
+	*) echo verdict=failed; echo "msg=$path already exists as a $prev"; _t_info "$path"; exit 0 ;;
+	esac ;;
+touch)
+	if [ "$prev" = absent ]; then
+		_t_changed=1
+		[ -n "$_t_check" ] || : >>"$path" 2>/dev/null || _t_fail "Error, could not touch target: $path"
+	else
+		[ "$atime$mtime" = preservepreserve ] || _t_changed=1
+	fi
+	echo "before_atime=$(stat -c %X -- "$path" 2>/dev/null)"; echo "before_mtime=$(stat -c %Y -- "$path" 2>/dev/null)"
+	if [ -z "$_t_check" ]; then
+		for _w in a m; do
+			eval "_v=\$${_w}time"
+			case $_v in preserve) ;; now|'') touch -c -$_w -- "$path" ;; *) touch -c -$_w -t "$_v" -- "$path" ;; esac ||
+				_t_fail "Error while updating modification or access time"
+		done
+	fi ;;
+link|hard)
+	case $src in /*) abs=$src ;; *) if [ -d "$path" ] && [ ! -L "$path" ]; then abs=$path/$src; else abs=$(dirname -- "$path")/$src; fi ;; esac
+	if [ "$state" = link ]; then
+		[ -n "$force" ] || _t_exists "$abs" || { echo verdict=failed; echo "msg=src file does not exist, use \"force=yes\" if you really want to create the link: $abs"; exit 0; }
+		case $prev in
+		directory)
+			[ -n "$force" ] || { echo verdict=failed; echo "msg=refusing to convert from directory to symlink for $path"; exit 0; }
+			[ -z "$(ls -A -- "$path")" ] || { echo verdict=failed; echo "msg=the directory $path is not empty, refusing to convert it"; exit 0; } ;;
+		file|hard) [ -n "$force" ] || { echo verdict=failed; echo "msg=refusing to convert from $prev to symlink for $path"; exit 0; } ;;
+		esac
+		if [ "$prev" = link ]; then
+			_old=$(readlink -- "$path")
+			[ "$_old" = "$src" ] || { _t_changed=1; echo "before_src=$_old"; }
+		else _t_changed=1; fi
+		if [ -n "$_t_changed" ] && [ -z "$_t_check" ]; then
+			[ "$prev" = directory ] && rmdir -- "$path"
+			_tmp="$path.tender-$$"
+			ln -s -- "$src" "$_tmp" && mv -f -- "$_tmp" "$path" || { rm -f -- "$_tmp"; _t_fail "Error while linking: $path"; }
+		fi
+	else
+		_t_exists "$abs" || { echo verdict=failed; echo "msg=src does not exist"; exit 0; }
+		case $prev in
+		absent) _t_changed=1 ;;
+		link) _old=$(readlink -- "$path"); [ "$_old" = "$src" ] || { _t_changed=1; echo "before_src=$_old"; } ;;
+		hard|file|directory)
+			if [ "$(stat -c %d:%i -- "$path")" != "$(stat -c %d:%i -- "$abs")" ]; then
+				_t_changed=1
+				if [ -z "$force" ]; then
+					echo verdict=failed
+					if [ "$prev" = hard ]; then echo "msg=Cannot link, different hard link exists at destination"
+					else echo "msg=Cannot link, $prev exists at destination"; fi
+					exit 0
+				fi
+			fi ;;
+		esac
+		if [ -n "$_t_changed" ] && [ -z "$_t_check" ]; then
+			_tmp="$path.tender-$$"
+			ln -- "$abs" "$_tmp" && mv -f -- "$_tmp" "$path" || { rm -f -- "$_tmp"; _t_fail "Error while linking: $path"; }
+		fi
+	fi ;;
+esac
+if _t_exists "$target"; then
+	_t_attrs "$target" "$mode" "$owner" "$group"
+	if [ -n "$recurse" ] && [ -d "$target" ] && [ ! -L "$target" ]; then
+		_rc=$(find "$target" -mindepth 1 | while IFS= read -r _p; do
+			_t_attrs "$_p" "$mode" "$owner" "$group"; done)
+		case $_rc in *failed=1*) echo "$_rc"; exit 0 ;; ?*) _t_changed=1 ;; esac
+	fi
+fi
+echo verdict=done
+echo "changed=$_t_changed"
+if [ "$state" = touch ] && [ -z "$_t_check" ]; then
+	echo "after_atime=$(stat -c %X -- "$path")"; echo "after_mtime=$(stat -c %Y -- "$path")"
+fi
+_t_info "$path"
+[ -L "$path" ] && echo "target=$(readlink -- "$path")"
+exit 0
+`

@@ -1,0 +1,116 @@
+package builtin
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// twice runs args in check mode (nothing may change), then for real
+// (changed), then again (not changed), and returns the real run's result.
+func twice(t *testing.T, env *tasks.Env, name string, args tasks.Args, unchanged func() bool) tasks.Result {
+	t.Helper()
+	env.Check = true
+	res := runMod(t, env, name, args)
+	env.Check = false
+	if !res.Changed || res.Failed || !unchanged() {
+		t.Fatalf("check %v: %+v", args, res)
+	}
+	res = runMod(t, env, name, args)
+	if !res.Changed || res.Failed {
+		t.Fatalf("first %v: %+v", args, res)
+	}
+	again := runMod(t, env, name, args)
+	if again.Changed || again.Failed {
+		t.Fatalf("second %v: %+v", args, again)
+	}
+	return res
+}
+
+func TestFileStates(t *testing.T) {
+	dir := t.TempDir()
+	env, cc := testEnv(t, dir, nil)
+	d := filepath.Join(dir, "x; y", "e")
+	res := twice(t, env, "file", tasks.Args{"path": d, "state": "directory", "mode": "0750"}, func() bool { return !exists(d) })
+	if mode(t, d) != 0o750 || mode(t, filepath.Dir(d)) != 0o750 || res.Data["state"] != "directory" || res.Data["mode"] != "0750" {
+		t.Fatalf("%+v", res)
+	}
+	f := filepath.Join(d, "f")
+	res = runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "mode": "u=rw,g=r,o="})
+	if !res.Changed || !exists(f) || mode(t, f) != 0o640 || res.Data["dest"] != f {
+		t.Fatalf("touch %+v", res)
+	}
+	twice(t, env, "file", tasks.Args{"path": f, "mode": "0600"}, func() bool { return mode(t, f) == 0o640 })
+	if mode(t, f) != 0o600 {
+		t.Fatal(mode(t, f))
+	}
+	l := filepath.Join(d, "l")
+	res = twice(t, env, "file", tasks.Args{"src": f, "dest": l, "state": "link"}, func() bool { return !exists(l) })
+	if got, _ := os.Readlink(l); got != f || res.Data["state"] != "link" || res.Data["src"] != f {
+		t.Fatalf("link %q %+v", got, res)
+	}
+	h := filepath.Join(d, "h")
+	res = twice(t, env, "file", tasks.Args{"src": f, "dest": h, "state": "hard"}, func() bool { return !exists(h) })
+	if res.Data["state"] != "hard" {
+		t.Fatalf("hard %+v", res)
+	}
+	res = twice(t, env, "file", tasks.Args{"path": h, "state": "absent"}, func() bool { return exists(h) })
+	if exists(h) || res.Data["state"] != "absent" {
+		t.Fatalf("absent %+v", res)
+	}
+	top := filepath.Dir(d)
+	twice(t, env, "file", tasks.Args{"path": top, "state": "directory", "mode": "0755", "recurse": true}, func() bool { return mode(t, f) == 0o600 })
+	if mode(t, f) != 0o755 || mode(t, d) != 0o755 {
+		t.Fatal(mode(t, f))
+	}
+	cc.runs = 0
+	runMod(t, env, "file", tasks.Args{"path": top, "state": "absent"})
+	if exists(top) || cc.runs != 1 {
+		t.Fatal("not removed")
+	}
+}
+
+func TestFileFailures(t *testing.T) {
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	f := filepath.Join(dir, "f")
+	os.WriteFile(f, nil, 0o644)
+	for _, c := range []struct {
+		args tasks.Args
+		msg  string
+	}{
+		{tasks.Args{"path": dir + "/nope"}, "file (" + dir + "/nope) is absent, cannot continue"},
+		{tasks.Args{"path": f, "state": "directory"}, f + " already exists as a file"},
+		{tasks.Args{"path": dir + "/l", "src": dir + "/none", "state": "link"}, `src file does not exist, use "force=yes" if you really want to create the link: ` + dir + "/none"},
+		{tasks.Args{"path": f, "src": dir, "state": "link"}, "refusing to convert from file to symlink for " + f},
+		{tasks.Args{"path": f, "src": "x"}, "src option requires state to be 'link' or 'hard'"},
+		{tasks.Args{"path": f, "owner": "no-such-user-x"}, "chown failed: failed to look up user no-such-user-x"},
+	} {
+		res := runMod(t, env, "file", c.args)
+		if !res.Failed || res.Msg != c.msg {
+			t.Errorf("%v: %+v", c.args, res)
+		}
+	}
+	if _, err := fileArgs.Decode(tasks.Args{"path": f, "state": "dir"}); err == nil || !strings.Contains(err.Error(), "value of state must be one of") {
+		t.Fatal(err)
+	}
+	res := runMod(t, env, "file", tasks.Args{"path": dir + "/l", "src": dir + "/none", "state": "link", "force": true})
+	if !res.Changed || res.Failed {
+		t.Fatalf("%+v", res)
+	}
+}
+
+func TestFileDiff(t *testing.T) {
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	env.Diff = true
+	f := filepath.Join(dir, "f")
+	os.WriteFile(f, nil, 0o644)
+	res := runMod(t, env, "file", tasks.Args{"path": f, "mode": "0600"})
+	if !strings.Contains(res.Diff, `-    "mode": "0644",`) || !strings.Contains(res.Diff, `+    "mode": "0600",`) {
+		t.Fatalf("%q", res.Diff)
+	}
+}
