@@ -49,7 +49,9 @@ import (
 //
 //	B O <stdout bytes> B E <stderr bytes> B X <exit code> \n
 //
-// (without the spaces), which the client cuts at the markers. A frame
+// (without the spaces), which the client cuts at the markers; when the
+// output files could not be written (a full or vanished temporary
+// directory) the answer is B O B F <directory> \n and the Run fails. A frame
 // costs the remote shell two forks for the pipeline (one exec) plus cat,
 // and the client one write and one read: one round trip.
 //
@@ -67,12 +69,16 @@ __tender_pre() {
 	__tender_n=$((__tender_n + 1))
 	[ $((__tender_n %% 64)) -ne 0 ] || rm -f "$__tender_d"/*
 	__tender_o=$__tender_d/o$__tender_n __tender_e=$__tender_d/e$__tender_n
-	printf '%%sE' "$1" >"$__tender_e"
+	printf '%%sE' "$1" 2>/dev/null >"$__tender_e"
 }
 __tender_post() {
 	printf '%%sO' "$1"
-	cat "$__tender_o" "$__tender_e"
-	printf '%%sX%%s\n' "$1" "$2"
+	if [ -s "$__tender_e" ] && [ -f "$__tender_o" ]; then
+		cat "$__tender_o" "$__tender_e"
+		printf '%%sX%%s\n' "$1" "$2"
+	else
+		printf '%%sF%%s\n' "$1" "${__tender_d:-no directory}"
+	fi
 }
 printf '%%s %%s\n' %s "$$"
 `
@@ -195,6 +201,11 @@ func (c *Conn) runShell(ctx context.Context, sh *shell, command string, stdin []
 	}()
 	select {
 	case a := <-done:
+		var oe *outputError
+		if errors.As(a.err, &oe) {
+			c.idle <- sh
+			return transport.Result{}, fmt.Errorf("%s: %w", c.name, a.err)
+		}
 		if a.err != nil {
 			c.discard(sh)
 			return transport.Result{}, c.broken("run", a.err)
@@ -254,21 +265,49 @@ func (sh *shell) exchange(frame []byte, b string) (transport.Result, error) {
 	if _, err := readUntil(sh.out, []byte(b+"O")); err != nil {
 		return transport.Result{}, err
 	}
-	stdout, err := readUntil(sh.out, []byte(b+"E"))
+	var res transport.Result
+	part, tag, err := readPart(sh.out, b)
 	if err != nil {
-		return transport.Result{}, err
+		return res, err
 	}
-	stderr, err := readUntil(sh.out, []byte(b+"X"))
-	if err != nil {
-		return transport.Result{}, err
+	if tag == 'F' {
+		line, _ := sh.out.ReadString('\n')
+		return res, &outputError{dir: strings.TrimSpace(line)}
+	}
+	res.Stdout = part
+	if tag == 'E' {
+		if res.Stderr, tag, err = readPart(sh.out, b); err != nil {
+			return res, err
+		}
+	}
+	if tag != 'X' {
+		return res, fmt.Errorf("persistent shell: unexpected answer marker %q", tag)
 	}
 	line, err := sh.out.ReadString('\n')
 	if err != nil {
-		return transport.Result{}, err
+		return res, err
 	}
-	code, err := strconv.Atoi(strings.TrimSpace(line))
+	if res.ExitCode, err = strconv.Atoi(strings.TrimSpace(line)); err != nil {
+		return res, fmt.Errorf("persistent shell: bad exit status %q", line)
+	}
+	return res, nil
+}
+
+// readPart reads up to the next boundary and the tag byte after it.
+func readPart(r *bufio.Reader, b string) ([]byte, byte, error) {
+	part, err := readUntil(r, []byte(b))
 	if err != nil {
-		return transport.Result{}, fmt.Errorf("persistent shell: bad exit status %q", line)
+		return nil, 0, err
 	}
-	return transport.Result{ExitCode: code, Stdout: stdout, Stderr: stderr}, nil
+	tag, err := r.ReadByte()
+	return part, tag, err
+}
+
+// outputError means the remote shell could not write a Run's output to
+// its temporary directory: the script's outcome is unknown, but the shell
+// itself is still in step.
+type outputError struct{ dir string }
+
+func (e *outputError) Error() string {
+	return "the host could not write the script's output under " + e.dir + " (is its temporary directory full or gone?)"
 }

@@ -182,3 +182,22 @@ func TestShellRefusedTriedOnce(t *testing.T) {
 		t.Fatalf("5 Runs after one refused shell: %d execs in %d sessions, want 6 and 6", st.Execs, st.Sessions)
 	}
 }
+
+func TestTempDirGoneIsAnErrorNotAHang(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // the in-process server's shells inherit it
+	f := newFixture(t, sshtest.Options{})
+	c := f.connect(t)
+	mustRun(t, c, transport.Cmd{Script: "true"})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// The script replaces the shell's private directory with a file, so
+	// its output files cannot be written.
+	_, err := c.Run(ctx, transport.Cmd{Script: `for x in "$TMPDIR"/.tender.*; do rm -rf "$x"; : > "$x"; done`})
+	if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), "could not write") {
+		t.Fatalf("a Run whose output files vanished: %v (ctx %v)", err, ctx.Err())
+	}
+	if res := mustRun(t, c, transport.Cmd{Script: "echo recovered"}); string(res.Stdout) != "recovered\n" {
+		t.Fatalf("the shell did not make a new directory: %q", res.Stdout)
+	}
+}
