@@ -1,0 +1,76 @@
+package provision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"net"
+
+	"github.com/tender-sh/tender/provision/transport"
+)
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// localConn returns the run's connection to the control machine, for
+// delegate_to: localhost.
+func (rn *run) localConn(ctx context.Context) (transport.Conn, error) {
+	rn.localOnce.Do(func() {
+		if rn.r.Local == nil {
+			rn.localErr = errors.New("delegate_to localhost needs a local transport")
+			return
+		}
+		rn.local, rn.localErr = rn.r.Local.Connect(ctx, transport.Target{Name: "localhost"})
+	})
+	return rn.local, rn.localErr
+}
+
+// delegate returns the connection to another inventory host, for
+// delegate_to: HOST. The connection is that host's own, made with its
+// variables.
+func (rn *run) delegate(ctx context.Context, pr *playRun, name string) (transport.Conn, error) {
+	h := rn.r.Inventory.Host(name)
+	if h == nil {
+		return nil, fmt.Errorf("delegate_to: no host %q in the inventory", name)
+	}
+	hr, err := rn.host(h)
+	if err != nil {
+		return nil, err
+	}
+	return hr.connect(ctx, rn.r, pr.scope(hr, nil, nil))
+}
+
+// withEnv returns a view of c whose scripts get env exported (a module's
+// own variables win over the task's environment).
+func withEnv(c transport.Conn, env map[string]string) transport.Conn {
+	return &envConn{Conn: c, env: env}
+}
+
+type envConn struct {
+	transport.Conn
+	env map[string]string
+}
+
+func (e *envConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
+	merged := maps.Clone(e.env)
+	maps.Copy(merged, cmd.Env)
+	cmd.Env = merged
+	return e.Conn.Run(ctx, cmd)
+}
+
+func (e *envConn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) error {
+	return e.Conn.Put(ctx, dst, src, mode)
+}
+
+func (e *envConn) Get(ctx context.Context, src string, dst io.Writer) error {
+	return e.Conn.Get(ctx, src, dst)
+}
+
+func (e *envConn) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	return e.Conn.Dial(ctx, network, addr)
+}
+
+// Close does nothing: the view does not own the connection.
+func (e *envConn) Close() error { return nil }

@@ -1,0 +1,115 @@
+package provision_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/inventory"
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/provision/report"
+	"github.com/tender-sh/tender/provision/transport/local"
+)
+
+var (
+	reResultJSON = regexp.MustCompile(`^((?:fatal|failed): \[[^\]]+\].*?=>) \{.*$`)
+	reBanner     = regexp.MustCompile(`^(PLAY|TASK|RUNNING HANDLER|PLAY RECAP|NO MORE HOSTS LEFT)\b.*\*+$`)
+)
+
+// normalize makes ansible-playbook's and tender's outputs comparable: the
+// JSON of a failure (the command module's fields differ by design in these
+// tests) is cut, multi-line results are joined, result lines inside a
+// section are sorted (hosts finish in any order), repeated banners
+// (ansible prints a meta task's banner once per host) and NO MORE HOSTS
+// LEFT banners are dropped, and so are warnings.
+func normalize(out string) string {
+	var sections [][]string
+	cur := []string{}
+	lines := strings.Split(out, "\n")
+	for i := 0; i < len(lines); i++ {
+		l := strings.TrimRight(lines[i], " ")
+		if l == "" || strings.HasPrefix(l, "[WARNING]") || strings.HasPrefix(l, "exit ") {
+			continue
+		}
+		if strings.HasSuffix(l, "=> {") {
+			for i+1 < len(lines) && lines[i] != "}" {
+				i++
+				l += strings.TrimSpace(lines[i])
+			}
+		}
+		l = reResultJSON.ReplaceAllString(l, "$1 {...}")
+		if reBanner.MatchString(l) {
+			if strings.HasPrefix(l, "NO MORE HOSTS LEFT") {
+				continue
+			}
+			if len(cur) > 0 && cur[0] == l && len(cur) == 1 {
+				continue
+			}
+			sections = append(sections, cur)
+			cur = []string{l}
+			continue
+		}
+		cur = append(cur, l)
+	}
+	sections = append(sections, cur)
+	var b strings.Builder
+	for _, s := range sections {
+		if len(s) > 1 && !strings.HasPrefix(s[0], "PLAY RECAP") {
+			sort.Strings(s[1:])
+		}
+		b.WriteString(strings.Join(s, "\n") + "\n")
+	}
+	return b.String()
+}
+
+// TestEngineAgainstAnsible runs each case of testdata/engine (hosts on the
+// local connection) with tender and compares the output with what
+// ansible-playbook printed for the same playbook (recorded by
+// testdata/engine/gen.sh).
+func TestEngineAgainstAnsible(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/engine/*")
+	if len(dirs) < 5 {
+		t.Fatalf("only %d engine cases", len(dirs))
+	}
+	for _, dir := range dirs {
+		if _, err := os.Stat(filepath.Join(dir, "pb.yml")); err != nil {
+			continue
+		}
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join(dir, "ansible.out"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := runCase(t, dir)
+			if g, w := normalize(got), normalize(string(want)); g != w {
+				t.Errorf("tender's output differs from ansible-playbook's\n--- tender\n%s\n--- ansible\n%s", g, w)
+			}
+		})
+	}
+}
+
+func runCase(t *testing.T, dir string) (string, *provision.Recap) {
+	t.Helper()
+	inv, err := inventory.Load(filepath.Join(dir, "hosts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: local.Dialer{}, Local: local.Dialer{},
+		Forks: 5, Events: report.Text(&out, false)}
+	recap, err := r.Run(context.Background(), pb)
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out.String())
+	}
+	return out.String(), recap
+}

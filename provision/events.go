@@ -1,0 +1,123 @@
+// Package provision is tender's engine: a Runner runs a parsed playbook
+// against an inventory, host by host in parallel, over transports and with
+// modules that the embedding program injects (provision imports no concrete
+// transport and no module). It reports what happens as Events and returns
+// a Recap.
+package provision
+
+import "time"
+
+// EventKind says what an Event reports.
+type EventKind int
+
+// The kinds of event, in the order a run emits them.
+const (
+	// PlayStart: a play begins (Play, Hosts set).
+	PlayStart EventKind = iota
+	// TaskStart: a task or handler begins on the play's hosts (Task set).
+	TaskStart
+	// HostResult: one host's outcome for a task, or for one loop item
+	// (Item set) before the task's overall outcome.
+	HostResult
+	// Warning: something the operator should know (Msg set).
+	Warning
+	// RunEnd: the run is over (Recap set).
+	RunEnd
+)
+
+// Status is a host's outcome for a task.
+type Status string
+
+// The statuses, as ansible-playbook names them.
+const (
+	StatusOK          Status = "ok"
+	StatusChanged     Status = "changed"
+	StatusSkipped     Status = "skipping"
+	StatusFailed      Status = "failed"
+	StatusUnreachable Status = "unreachable"
+)
+
+// Event is one thing that happened during a run. Events are delivered to
+// Runner.Events one at a time, in order, from the runner's goroutines.
+// Secrets never appear in an event: results of no_log tasks are censored
+// and connection passwords are never part of one.
+type Event struct {
+	Kind EventKind
+	Time time.Time
+	// Play is the play's name (or its hosts pattern when unnamed).
+	Play string
+	// Hosts are the hosts a play runs on, in inventory order (PlayStart).
+	Hosts []string
+	// Task is the task's display name ("role : name"); Handler marks
+	// handlers; Path is the task's file:line.
+	Task    string
+	Handler bool
+	Path    string
+	// Host is the host of a HostResult; Delegate the host it ran on when
+	// delegated.
+	Host     string
+	Delegate string
+	Status   Status
+	// Ignored marks a failure that ignore_errors turned into ok.
+	Ignored bool
+	// Item is the loop item's label for a per-item result.
+	Item any
+	// IsItem marks a per-item result; LoopDone marks the result of a whole
+	// loop, after its items (reporters usually show only its failure).
+	IsItem   bool
+	LoopDone bool
+	// Result is the module's data as register: stores it (censored for
+	// no_log tasks).
+	Result map[string]any
+	// Verbose asks the reporter to print Result even on success (debug).
+	Verbose bool
+	// Msg is a warning's text or a failure's message.
+	Msg string
+	// Recap ends the run (RunEnd).
+	Recap *Recap
+}
+
+// Stats counts one host's outcomes over a run, as PLAY RECAP prints them.
+type Stats struct {
+	OK, Changed, Unreachable, Failed, Skipped, Rescued, Ignored int
+}
+
+// Recap is the outcome of a run: per-host stats in the order hosts were
+// first seen.
+type Recap struct {
+	Hosts []string
+	Stats map[string]*Stats
+}
+
+// Failed reports whether any host failed.
+func (r *Recap) Failed() bool {
+	for _, s := range r.Stats {
+		if s.Failed > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Unreachable reports whether any host was unreachable.
+func (r *Recap) Unreachable() bool {
+	for _, s := range r.Stats {
+		if s.Unreachable > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Recap) stats(host string) *Stats {
+	if r.Stats == nil {
+		r.Stats = map[string]*Stats{}
+	}
+	s, ok := r.Stats[host]
+	if !ok {
+		s = &Stats{}
+		r.Stats[host] = s
+		r.Hosts = append(r.Hosts, host)
+	}
+	return s
+}

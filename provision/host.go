@@ -1,0 +1,197 @@
+package provision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tender-sh/tender/inventory"
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/provision/transport"
+)
+
+// hostRun is one host's state for a whole run. Its tasks run one at a
+// time (the engine never runs two tasks of one host at once), so its
+// fields need no lock; other hosts read it only through snapshot.
+type hostRun struct {
+	name     string
+	inv      *inventory.Host
+	invVars  map[string]any // inventory vars, merged once
+	facts    map[string]any // gathered facts (ansible_facts)
+	setFacts map[string]any // set_fact and registered results
+	notified map[*playbooks.Task]bool
+
+	// failed: a task failed (and was not rescued); the host does nothing
+	// more in this run. unreachable: its connection failed.
+	failed      bool
+	unreachable bool
+	// ended: meta end_host ended the current play for this host.
+	ended bool
+
+	connOnce sync.Once
+	conn     transport.Conn
+	connErr  error
+
+	// snap is what hostvars[name] shows other hosts: an immutable map,
+	// replaced whenever facts or set_facts change.
+	snap atomic.Pointer[map[string]any]
+}
+
+func newHostRun(inv *inventory.Inventory, h *inventory.Host) (*hostRun, error) {
+	vars, err := inv.HostVars(h.Name)
+	if err != nil {
+		return nil, err
+	}
+	hr := &hostRun{name: h.Name, inv: h, invVars: vars, facts: map[string]any{},
+		setFacts: map[string]any{}, notified: map[*playbooks.Task]bool{}}
+	hr.refresh()
+	return hr, nil
+}
+
+// active reports whether the host still takes part in the run.
+func (h *hostRun) active() bool { return !h.failed && !h.unreachable && !h.ended }
+
+// refresh rebuilds the hostvars snapshot after facts or set_facts changed.
+func (h *hostRun) refresh() {
+	m := make(map[string]any, len(h.invVars)+len(h.facts)+len(h.setFacts)+4)
+	for k, v := range h.invVars {
+		m[k] = v
+	}
+	for k, v := range factVars(h.facts) {
+		m[k] = v
+	}
+	for k, v := range h.setFacts {
+		m[k] = v
+	}
+	m["inventory_hostname"] = h.name
+	m["inventory_hostname_short"] = strings.SplitN(h.name, ".", 2)[0]
+	m["group_names"] = stringsToAny(h.inv.GroupNames())
+	h.snap.Store(&m)
+}
+
+// setFact records a set_fact or register result and refreshes the snapshot.
+func (h *hostRun) setFact(name string, v any) {
+	h.setFacts[name] = v
+	h.refresh()
+}
+
+// factVars turns facts into variables as Ansible injects them: the map as
+// ansible_facts and each fact again as ansible_<name>.
+func factVars(facts map[string]any) map[string]any {
+	if len(facts) == 0 {
+		return nil
+	}
+	out := make(map[string]any, len(facts)+1)
+	for k, v := range facts {
+		out["ansible_"+k] = v
+	}
+	out["ansible_facts"] = facts
+	return out
+}
+
+func stringsToAny(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+// connect opens the host's one connection for the run, the first time it
+// is needed. The connection variables are read from the host's scope, so
+// they may be templates.
+func (h *hostRun) connect(ctx context.Context, r *Runner, scope expr.Scope) (transport.Conn, error) {
+	h.connOnce.Do(func() {
+		t, kind, err := target(h.name, scope)
+		if err != nil {
+			h.connErr = err
+			return
+		}
+		d := r.Dialer
+		if kind == "local" {
+			d = r.Local
+		}
+		if d == nil {
+			h.connErr = fmt.Errorf("no transport for ansible_connection=%s", kind)
+			return
+		}
+		h.conn, h.connErr = d.Connect(ctx, t)
+		if h.connErr != nil && !errors.Is(h.connErr, transport.ErrUnreachable) {
+			h.connErr = transport.Unreachable(h.name, h.connErr)
+		}
+	})
+	return h.conn, h.connErr
+}
+
+func (h *hostRun) close() {
+	if h.conn != nil {
+		h.conn.Close()
+	}
+}
+
+// target reads the connection variables Ansible defines.
+func target(name string, scope expr.Scope) (transport.Target, string, error) {
+	str := func(keys ...string) (string, error) {
+		for _, k := range keys {
+			v, ok, err := scope.Lookup(k)
+			if err != nil {
+				return "", fmt.Errorf("%s: %w", k, err)
+			}
+			if ok && v != nil {
+				return expr.Str(v), nil
+			}
+		}
+		return "", nil
+	}
+	var t transport.Target
+	var err error
+	t.Name = name
+	kind, err := str("ansible_connection")
+	if err != nil {
+		return t, "", err
+	}
+	switch kind {
+	case "", "ssh", "smart", "paramiko":
+		kind = "ssh"
+	case "local":
+	default:
+		return t, "", fmt.Errorf("ansible_connection=%s is not supported (ssh or local)", kind)
+	}
+	if t.Host, err = str("ansible_host", "ansible_ssh_host"); err != nil {
+		return t, "", err
+	}
+	if t.Host == "" {
+		t.Host = name
+	}
+	port, err := str("ansible_port", "ansible_ssh_port")
+	if err != nil {
+		return t, "", err
+	}
+	if port != "" {
+		if t.Port, err = strconv.Atoi(port); err != nil {
+			return t, "", fmt.Errorf("ansible_port %q is not a number", port)
+		}
+	}
+	if t.User, err = str("ansible_user", "ansible_ssh_user", "ansible_remote_user"); err != nil {
+		return t, "", err
+	}
+	if t.Password, err = str("ansible_password", "ansible_ssh_pass", "ansible_ssh_password"); err != nil {
+		return t, "", err
+	}
+	key, err := str("ansible_ssh_private_key_file", "ansible_private_key_file")
+	if err != nil {
+		return t, "", err
+	}
+	if key != "" {
+		t.KeyFiles = []string{key}
+	}
+	if t.CommonArgs, err = str("ansible_ssh_common_args"); err != nil {
+		return t, "", err
+	}
+	return t, kind, nil
+}

@@ -1,0 +1,293 @@
+package provision
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/provision/facts"
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// invoke runs t's module once on h (with until/retries), in scope, and
+// applies changed_when and failed_when.
+func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords, scope *expr.Vars) outcome {
+	if t.Module == "setup" || t.Module == "gather_facts" {
+		return pr.setup(ctx, h, scope)
+	}
+	factory, ok := pr.rn.r.Modules.Lookup(t.Module)
+	if !ok {
+		return failure(fmt.Errorf("the module %s is not available to this run", t.Module))
+	}
+	rendered, err := expr.RenderDeep(map[string]any(t.Args), scope)
+	if err != nil {
+		return failure(fmt.Errorf("%s: %w", t.Pos, err))
+	}
+	args := tasks.Args{}
+	for k, v := range rendered.(map[string]any) {
+		if !expr.IsOmit(v) {
+			args[k] = v
+		}
+	}
+	conn, err := pr.conn(ctx, h, kw, scope)
+	if err != nil {
+		return failure(err)
+	}
+	env := &tasks.Env{
+		Host: h.name, Conn: conn, Check: kw.check, Diff: kw.diff,
+		Eval: func(src string) (any, error) {
+			e, err := expr.Parse(src)
+			if err != nil {
+				return nil, err
+			}
+			return e.Eval(scope)
+		},
+		Render: func(text string) (string, error) {
+			tpl, err := expr.ParseFileTemplate(text)
+			if err != nil {
+				return "", err
+			}
+			v, err := tpl.Render(scope)
+			return expr.Str(v), err
+		},
+		FindFile: pr.findFile(t),
+	}
+	mod := factory()
+	retries, delay := 0, 5*time.Second
+	if len(t.Until) > 0 {
+		retries = 3
+		if t.Retries != nil {
+			if retries, err = intArg(t.Retries, scope); err != nil {
+				return failure(fmt.Errorf("retries: %w", err))
+			}
+		}
+		if t.Delay != nil {
+			d, err := intArg(t.Delay, scope)
+			if err != nil {
+				return failure(fmt.Errorf("delay: %w", err))
+			}
+			delay = time.Duration(d) * time.Second
+		}
+	}
+	var out outcome
+	for attempt := 1; ; attempt++ {
+		res, err := mod.Run(ctx, env, args)
+		if err != nil {
+			return failure(err)
+		}
+		out = outcome{changed: res.Changed, failed: res.Failed, skipped: res.Skipped,
+			verbose: t.Module == "debug",
+			data:    resultData(res.Data, res.Changed, res.Failed, res.Msg)}
+		if res.Skipped {
+			out.data["skipped"] = true
+		}
+		if err := pr.overrides(t, scope, &out); err != nil {
+			return failure(err)
+		}
+		if len(t.Until) == 0 {
+			break
+		}
+		out.data["attempts"] = attempt
+		done, err := pr.holds(t.Until, scope.With(map[string]any{t.Register: out.data}))
+		if err != nil {
+			return failure(err)
+		}
+		if done || attempt > retries {
+			if !done {
+				out.failed = true
+				out.data["failed"] = true
+			}
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return failure(ctx.Err())
+		case <-time.After(delay):
+		}
+	}
+	if f, ok := out.data["ansible_facts"].(map[string]any); ok && !out.failed {
+		for k, v := range f {
+			h.setFacts[k] = v
+		}
+		h.refresh()
+	}
+	return out
+}
+
+// overrides applies changed_when and failed_when, with the result
+// available under the register name as Ansible allows.
+func (pr *playRun) overrides(t *playbooks.Task, scope *expr.Vars, out *outcome) error {
+	if len(t.ChangedWhen) == 0 && len(t.FailedWhen) == 0 {
+		return nil
+	}
+	s := scope
+	if t.Register != "" {
+		s = scope.With(map[string]any{t.Register: out.data})
+	}
+	if len(t.ChangedWhen) > 0 {
+		v, err := pr.holds(t.ChangedWhen, s)
+		if err != nil {
+			return err
+		}
+		out.changed = v
+		out.data["changed"] = v
+	}
+	if len(t.FailedWhen) > 0 {
+		v, err := pr.anyHolds(t.FailedWhen, s)
+		if err != nil {
+			return err
+		}
+		out.failed = v
+		out.data["failed"] = v
+		out.data["failed_when_result"] = v
+	}
+	return nil
+}
+
+// holds is true when every condition holds (changed_when, until: a list
+// means AND); anyHolds when one does (failed_when: a list means OR).
+func (pr *playRun) holds(conds []string, s expr.Scope) (bool, error) {
+	for _, c := range conds {
+		ok, err := expr.Condition(c, s)
+		if err != nil {
+			return false, fmt.Errorf("the conditional check '%s' failed: %w", c, err)
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+func (pr *playRun) anyHolds(conds []string, s expr.Scope) (bool, error) {
+	for _, c := range conds {
+		ok, err := expr.Condition(c, s)
+		if err != nil {
+			return false, fmt.Errorf("the conditional check '%s' failed: %w", c, err)
+		}
+		if ok {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func intArg(v any, scope expr.Scope) (int, error) {
+	r, err := expr.RenderDeep(v, scope)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(expr.Str(r))
+}
+
+// conn returns the connection a task uses on h: the host's own, or the
+// delegate's, with become and the task's environment applied.
+func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *expr.Vars) (transport.Conn, error) {
+	var c transport.Conn
+	var err error
+	switch kw.delegateTo {
+	case "":
+		c, err = h.connect(ctx, pr.rn.r, scope)
+	case "localhost", "127.0.0.1", "::1":
+		c, err = pr.rn.localConn(ctx)
+	default:
+		c, err = pr.rn.delegate(ctx, pr, kw.delegateTo)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if kw.become {
+		pw, _, err := lookupStr(scope, "ansible_become_password", "ansible_become_pass")
+		if err != nil {
+			return nil, err
+		}
+		user := kw.becomeUser
+		if user == "" {
+			if user, _, err = lookupStr(scope, "ansible_become_user"); err != nil {
+				return nil, err
+			}
+		}
+		c = transport.WithBecome(c, &transport.Become{Method: kw.becomeMethod, User: user, Password: pw})
+	}
+	if len(kw.environment) > 0 {
+		env, err := envVars(kw.environment, scope)
+		if err != nil {
+			return nil, err
+		}
+		c = withEnv(c, env)
+	}
+	return c, nil
+}
+
+func lookupStr(scope expr.Scope, names ...string) (string, bool, error) {
+	for _, n := range names {
+		v, ok, err := scope.Lookup(n)
+		if err != nil {
+			return "", false, err
+		}
+		if ok && v != nil {
+			return expr.Str(v), true, nil
+		}
+	}
+	return "", false, nil
+}
+
+// setup gathers facts on h (the setup module, or gather_facts).
+func (pr *playRun) setup(ctx context.Context, h *hostRun, scope *expr.Vars) outcome {
+	c, err := h.connect(ctx, pr.rn.r, scope)
+	if err != nil {
+		return failure(err)
+	}
+	f, err := facts.Gather(ctx, c)
+	if err != nil {
+		return failure(err)
+	}
+	h.facts = f
+	h.refresh()
+	return outcome{data: map[string]any{"changed": false, "failed": false}}
+}
+
+// gather runs fact gathering as ansible-playbook's "Gathering Facts" task.
+func (pr *playRun) gather(ctx context.Context, hosts []*hostRun) {
+	t := &playbooks.Task{Name: "Gathering Facts", Module: "setup", Action: "gather_facts", Pos: pr.play.Pos}
+	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.Name, Path: t.Pos.String()})
+	pr.forEach(hosts, func(h *hostRun) {
+		out := pr.setup(ctx, h, pr.scope(h, nil, nil))
+		pr.finish(h, t, keywords{}, out, false, nil)
+	})
+}
+
+// findFile resolves a controller file for copy/template/script the way
+// Ansible searches: the role's kind directory and the role, then the
+// playbook's kind directory and the playbook directory.
+func (pr *playRun) findFile(t *playbooks.Task) func(kind, name string) (string, error) {
+	return func(kind, name string) (string, error) {
+		if filepath.IsAbs(name) {
+			return name, nil
+		}
+		var dirs []string
+		for _, l := range t.Levels() {
+			if l.Role != nil {
+				dirs = append([]string{filepath.Join(l.Role.Path, kind), l.Role.Path}, dirs...)
+			}
+		}
+		if t.Pos.File != "" {
+			dir := filepath.Dir(t.Pos.File)
+			dirs = append(dirs, filepath.Join(dir, kind), dir)
+		}
+		dirs = append(dirs, filepath.Join(pr.rn.pb.Dir, kind), pr.rn.pb.Dir)
+		for _, d := range dirs {
+			p := filepath.Join(d, name)
+			if _, err := os.Stat(p); err == nil {
+				return filepath.Abs(p)
+			}
+		}
+		return "", fmt.Errorf("could not find %s in %s/ or beside the playbook (searched %v)", name, kind, dirs)
+	}
+}

@@ -1,0 +1,117 @@
+package provision_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// The engine's tests use these small modules (the real ones live in
+// tasks/builtin and are tested there and end to end). Each really runs on
+// the host through the transport.
+
+type cmdModule struct{}
+
+func (cmdModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	script, _ := args["_raw_params"].(string)
+	if env.Check {
+		return tasks.Result{Skipped: true, Msg: "skipped in check mode"}, nil
+	}
+	res, err := env.Conn.Run(ctx, transport.Cmd{Script: script})
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	out := strings.TrimSuffix(string(res.Stdout), "\n")
+	r := tasks.Result{Changed: true, RC: res.ExitCode, Data: map[string]any{
+		"rc": res.ExitCode, "stdout": out, "stderr": strings.TrimSuffix(string(res.Stderr), "\n"),
+		"stdout_lines": lines(out), "cmd": script,
+	}}
+	if res.ExitCode != 0 {
+		r.Failed, r.Msg = true, "non-zero return code"
+	}
+	return r, nil
+}
+
+func lines(s string) []any {
+	out := []any{}
+	if s == "" {
+		return out
+	}
+	for _, l := range strings.Split(s, "\n") {
+		out = append(out, l)
+	}
+	return out
+}
+
+type debugModule struct{}
+
+func (debugModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	if v, ok := args["var"].(string); ok {
+		val, err := env.Eval(v)
+		if err != nil {
+			return tasks.Result{}, err
+		}
+		return tasks.Result{Data: map[string]any{v: val}}, nil
+	}
+	msg, ok := args["msg"]
+	if !ok {
+		msg = "Hello world!"
+	}
+	return tasks.Result{Data: map[string]any{"msg": msg}}, nil
+}
+
+type setFactModule struct{}
+
+func (setFactModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	f := map[string]any{}
+	for k, v := range args {
+		f[k] = v
+	}
+	return tasks.Result{Data: map[string]any{"ansible_facts": f}}, nil
+}
+
+type failModule struct{}
+
+func (failModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	msg, ok := args["msg"].(string)
+	if !ok {
+		msg = "Failed as requested from task"
+	}
+	return tasks.Result{Failed: true, Msg: msg}, nil
+}
+
+// fileModule writes content to dest atomically, changed only when the
+// content differs: enough idempotence to test handlers and check mode.
+type fileModule struct{}
+
+func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	dest := fmt.Sprint(args["dest"])
+	content := fmt.Sprint(args["content"])
+	res, err := env.Conn.Run(ctx, transport.Cmd{Script: "cat " + transport.Quote(dest) + " 2>/dev/null"})
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	if string(res.Stdout) == content {
+		return tasks.Result{Data: map[string]any{"dest": dest}}, nil
+	}
+	if !env.Check {
+		if err := env.Conn.Put(ctx, dest, strings.NewReader(content), 0o644); err != nil {
+			return tasks.Result{}, err
+		}
+	}
+	return tasks.Result{Changed: true, Data: map[string]any{"dest": dest}}, nil
+}
+
+func testModules() *tasks.Registry {
+	r := &tasks.Registry{}
+	r.Register("command", func() tasks.Module { return cmdModule{} })
+	r.Register("shell", func() tasks.Module { return cmdModule{} })
+	r.Register("debug", func() tasks.Module { return debugModule{} })
+	r.Register("set_fact", func() tasks.Module { return setFactModule{} })
+	r.Register("fail", func() tasks.Module { return failModule{} })
+	r.Register("copy", func() tasks.Module { return fileModule{} })
+	return r
+}

@@ -1,0 +1,239 @@
+package provision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/tender-sh/tender/inventory"
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/playbooks/expr"
+)
+
+// playRun is the state of one play.
+type playRun struct {
+	rn         *run
+	play       *playbooks.Play
+	name       string
+	varsFiles  []map[string]any
+	groups     map[string]any
+	allNames   []any
+	batchNames []any
+	handlers   []*playbooks.Task
+	// abort ends the play for every host (any_errors_fatal, end_play).
+	abort bool
+}
+
+// play runs one play: its hosts in batches (serial), each batch through
+// fact gathering, pre_tasks, roles and tasks, post_tasks, with handlers
+// flushed after each section.
+func (rn *run) play(ctx context.Context, p *playbooks.Play) error {
+	pr := &playRun{rn: rn, play: p, name: p.Name, handlers: p.AllHandlers()}
+	pr.groups = map[string]any{}
+	for g, hs := range rn.r.Inventory.GroupsDict() {
+		pr.groups[g] = stringsToAny(hs)
+	}
+	base := expr.NewVars(p.Vars, rn.r.ExtraVars)
+	pattern, err := expr.Render(p.Hosts, base)
+	if err != nil {
+		return fmt.Errorf("%s: hosts: %w", p.Pos, err)
+	}
+	if pr.name == "" {
+		pr.name = expr.Str(pattern)
+	}
+	if pr.varsFiles, err = pr.loadVarsFiles(base); err != nil {
+		return fmt.Errorf("%s: %w", p.Pos, err)
+	}
+	hosts, err := pr.selectHosts(expr.Str(pattern))
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.Pos, err)
+	}
+	names := make([]string, len(hosts))
+	for i, h := range hosts {
+		names[i] = h.name
+	}
+	pr.allNames = stringsToAny(names)
+	if len(hosts) == 0 {
+		rn.emit(Event{Kind: PlayStart, Play: pr.name})
+		rn.emit(Event{Kind: Warning, Play: pr.name, Msg: "no hosts matched, nothing to do"})
+		return nil
+	}
+	batches, err := serialBatches(hosts, p.Serial)
+	if err != nil {
+		return fmt.Errorf("%s: serial: %w", p.Pos, err)
+	}
+	maxFail, err := maxFailPercent(p.MaxFailPercentage)
+	if err != nil {
+		return fmt.Errorf("%s: max_fail_percentage: %w", p.Pos, err)
+	}
+	for _, batch := range batches {
+		if err := pr.batch(ctx, batch); err != nil {
+			return err
+		}
+		failed := 0
+		for _, h := range batch {
+			if h.failed || h.unreachable {
+				failed++
+			}
+			h.ended = false
+		}
+		if pr.abort || (maxFail >= 0 && float64(failed)*100/float64(len(batch)) > maxFail) {
+			break
+		}
+	}
+	return nil
+}
+
+// selectHosts matches the play's pattern and --limit, keeping hosts that
+// failed or were unreachable in an earlier play out, as Ansible does.
+func (pr *playRun) selectHosts(pattern string) ([]*hostRun, error) {
+	inv := pr.rn.r.Inventory
+	all, err := inv.Hosts("all")
+	if err != nil && !isNoMatch(err) {
+		return nil, err
+	}
+	for _, h := range all {
+		if _, err := pr.rn.host(h); err != nil {
+			return nil, err
+		}
+	}
+	matched, err := inv.Match(strings.Split(pattern, ","))
+	if isNoMatch(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if pr.rn.r.Limit != "" {
+		if matched, err = inv.Limit(matched, pr.rn.r.Limit); isNoMatch(err) {
+			return nil, nil
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	var out []*hostRun
+	for _, h := range matched {
+		hr, err := pr.rn.host(h)
+		if err != nil {
+			return nil, err
+		}
+		if hr.active() {
+			out = append(out, hr)
+		}
+	}
+	return out, nil
+}
+
+func isNoMatch(err error) bool {
+	var nm *inventory.NoMatchError
+	return errors.As(err, &nm)
+}
+
+// batch runs the play on one serial batch of hosts.
+func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
+	names := make([]string, len(hosts))
+	for i, h := range hosts {
+		names[i] = h.name
+	}
+	pr.batchNames = stringsToAny(names)
+	pr.rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names})
+	for _, h := range hosts {
+		h.ended = false
+	}
+	if pr.gatherFacts() {
+		pr.gather(ctx, hosts)
+	}
+	var main []*playbooks.Task
+	for _, r := range pr.play.RoleOrder() {
+		main = append(main, r.Tasks...)
+	}
+	main = append(main, pr.play.Tasks...)
+	for _, section := range [][]*playbooks.Task{pr.play.PreTasks, main, pr.play.PostTasks} {
+		if pr.abort {
+			break
+		}
+		if pr.play.Strategy == "free" {
+			pr.free(ctx, hosts, section)
+		} else {
+			pr.runList(ctx, hosts, section)
+		}
+		pr.flushHandlers(ctx, hosts)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (pr *playRun) gatherFacts() bool {
+	g := pr.play.GatherFacts
+	if !g.Set {
+		return true
+	}
+	if g.Expr != "" {
+		v, err := expr.Condition(g.Expr, expr.NewVars(pr.play.Vars, pr.rn.r.ExtraVars))
+		return err != nil || v
+	}
+	return g.Value
+}
+
+// serialBatches splits hosts as serial: says: a number, a percentage, or a
+// list of them (the last repeating), Ansible's rolling batches.
+func serialBatches(hosts []*hostRun, serial any) ([][]*hostRun, error) {
+	if serial == nil {
+		return [][]*hostRun{hosts}, nil
+	}
+	steps, ok := serial.([]any)
+	if !ok {
+		steps = []any{serial}
+	}
+	var sizes []int
+	for _, s := range steps {
+		n, err := batchSize(s, len(hosts))
+		if err != nil {
+			return nil, err
+		}
+		sizes = append(sizes, n)
+	}
+	var out [][]*hostRun
+	for i := 0; len(hosts) > 0; i++ {
+		n := sizes[min(i, len(sizes)-1)]
+		if n <= 0 || n > len(hosts) {
+			n = len(hosts)
+		}
+		out = append(out, hosts[:n])
+		hosts = hosts[n:]
+	}
+	return out, nil
+}
+
+func batchSize(s any, total int) (int, error) {
+	str := strings.TrimSpace(expr.Str(s))
+	if pct, ok := strings.CutSuffix(str, "%"); ok {
+		f, err := strconv.ParseFloat(pct, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a percentage", str)
+		}
+		return max(1, int(math.Floor(float64(total)*f/100))), nil
+	}
+	n, err := strconv.Atoi(str)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number or percentage", str)
+	}
+	return n, nil
+}
+
+// maxFailPercent returns the play's max_fail_percentage, or -1 when unset.
+func maxFailPercent(v any) (float64, error) {
+	if v == nil {
+		return -1, nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimSuffix(expr.Str(v), "%"), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number", expr.Str(v))
+	}
+	return f, nil
+}

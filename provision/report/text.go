@@ -1,0 +1,247 @@
+// Package report turns a run's events into what people and programs read:
+// Text prints what ansible-playbook prints (PLAY, TASK, ok/changed/failed
+// lines, PLAY RECAP), JSON writes one event per line.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/provision"
+)
+
+// width is the width of the banners, as ansible-playbook's default.
+const width = 80
+
+// Text returns an event handler printing to w in ansible-playbook's
+// layout. With color, statuses are coloured as Ansible colours them (use
+// it only on a terminal).
+func Text(w io.Writer, color bool) func(provision.Event) {
+	t := &text{w: w, color: color}
+	return t.event
+}
+
+type text struct {
+	w     io.Writer
+	color bool
+}
+
+const (
+	green  = "0;32"
+	yellow = "0;33"
+	cyan   = "0;36"
+	red    = "0;31"
+	purple = "0;35"
+)
+
+func (t *text) paint(code, s string) string {
+	if !t.color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func banner(s string) string {
+	return s + " " + strings.Repeat("*", max(3, width-len(s)-1))
+}
+
+func (t *text) event(e provision.Event) {
+	switch e.Kind {
+	case provision.PlayStart:
+		fmt.Fprintf(t.w, "\n%s\n", banner("PLAY ["+e.Play+"]"))
+	case provision.TaskStart:
+		kind := "TASK"
+		if e.Handler {
+			kind = "RUNNING HANDLER"
+		}
+		fmt.Fprintf(t.w, "\n%s\n", banner(kind+" ["+e.Task+"]"))
+	case provision.HostResult:
+		t.result(e)
+	case provision.Warning:
+		fmt.Fprintf(t.w, "%s\n", t.paint(purple, "[WARNING]: "+e.Msg))
+	case provision.RunEnd:
+		t.recap(e.Recap)
+	}
+}
+
+func (t *text) result(e provision.Event) {
+	host := e.Host
+	if e.Delegate != "" {
+		host += " -> " + e.Delegate
+	}
+	item := ""
+	if e.IsItem {
+		item = " => (item=" + expr.Str(e.Item) + ")"
+	}
+	switch e.Status {
+	case provision.StatusOK, provision.StatusChanged:
+		if e.LoopDone {
+			return
+		}
+		code := green
+		if e.Status == provision.StatusChanged {
+			code = yellow
+		}
+		line := string(e.Status) + ": [" + host + "]" + item
+		if e.Verbose {
+			line += " => " + indented(e.Result)
+		}
+		fmt.Fprintln(t.w, t.paint(code, line))
+	case provision.StatusSkipped:
+		if e.IsItem {
+			fmt.Fprintln(t.w, t.paint(cyan, "skipping: ["+host+"]"+item+" "))
+			return
+		}
+		fmt.Fprintln(t.w, t.paint(cyan, "skipping: ["+host+"]"))
+	case provision.StatusFailed:
+		switch {
+		case e.IsItem:
+			fmt.Fprintln(t.w, t.paint(red, "failed: ["+host+"] (item="+expr.Str(e.Item)+") => "+compact(e.Result)))
+		case !e.LoopDone:
+			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+compact(e.Result)))
+		}
+		if e.Ignored && !e.IsItem {
+			fmt.Fprintln(t.w, t.paint(cyan, "...ignoring"))
+		}
+	case provision.StatusUnreachable:
+		fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: UNREACHABLE! => "+compact(e.Result)))
+	}
+}
+
+func (t *text) recap(r *provision.Recap) {
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(t.w, "\n%s\n", banner("PLAY RECAP"))
+	hosts := append([]string(nil), r.Hosts...)
+	sort.Strings(hosts)
+	for _, h := range hosts {
+		s := r.Stats[h]
+		if *s == (provision.Stats{}) {
+			continue
+		}
+		name := fmt.Sprintf("%-26s", h)
+		switch {
+		case s.Failed > 0 || s.Unreachable > 0:
+			name = t.paint(red, name)
+		case s.Changed > 0:
+			name = t.paint(yellow, name)
+		default:
+			name = t.paint(green, name)
+		}
+		fmt.Fprintf(t.w, "%s : %s %s %s %s %s %s %s\n", name,
+			t.count("ok", s.OK, green), t.count("changed", s.Changed, yellow),
+			t.count("unreachable", s.Unreachable, red), t.count("failed", s.Failed, red),
+			t.count("skipped", s.Skipped, cyan), t.count("rescued", s.Rescued, purple),
+			t.count("ignored", s.Ignored, purple))
+	}
+	fmt.Fprintln(t.w)
+}
+
+func (t *text) count(name string, n int, code string) string {
+	s := fmt.Sprintf("%s=%-4d", name, n)
+	if n == 0 {
+		return s
+	}
+	return t.paint(code, s)
+}
+
+// shown drops the keys Ansible leaves out of a printed result.
+func shown(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if k == "failed" || k == "_ansible_no_log" {
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// compact is Python's json.dumps(sort_keys=True): ", " and ": " separators.
+func compact(m map[string]any) string {
+	data, err := json.Marshal(shown(m))
+	if err != nil {
+		return fmt.Sprintf("%v", m)
+	}
+	return pySeparators(string(data))
+}
+
+// indented is json.dumps(indent=4, sort_keys=True), how debug shows,
+// without the loop's bookkeeping.
+func indented(m map[string]any) string {
+	out := shown(m)
+	delete(out, "changed")
+	for _, k := range []string{"ansible_loop_var", "ansible_index_var"} {
+		if name, ok := out[k].(string); ok {
+			delete(out, name)
+		}
+		delete(out, k)
+	}
+	data, err := json.MarshalIndent(out, "", "    ")
+	if err != nil {
+		return fmt.Sprintf("%v", m)
+	}
+	return string(data)
+}
+
+// pySeparators adds the space Python puts after ':' and ',' between JSON
+// tokens (not inside strings).
+func pySeparators(s string) string {
+	var b strings.Builder
+	in, esc := false, false
+	for _, r := range s {
+		b.WriteRune(r)
+		switch {
+		case esc:
+			esc = false
+		case r == '\\' && in:
+			esc = true
+		case r == '"':
+			in = !in
+		case !in && (r == ':' || r == ','):
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// JSON returns an event handler writing each event as one JSON line.
+func JSON(w io.Writer) func(provision.Event) {
+	enc := json.NewEncoder(w)
+	return func(e provision.Event) {
+		_ = enc.Encode(jsonEvent(e))
+	}
+}
+
+func jsonEvent(e provision.Event) map[string]any {
+	kinds := map[provision.EventKind]string{provision.PlayStart: "play_start", provision.TaskStart: "task_start",
+		provision.HostResult: "host_result", provision.Warning: "warning", provision.RunEnd: "run_end"}
+	m := map[string]any{"event": kinds[e.Kind], "time": e.Time}
+	set := func(k string, v any, ok bool) {
+		if ok {
+			m[k] = v
+		}
+	}
+	set("play", e.Play, e.Play != "")
+	set("hosts", e.Hosts, e.Hosts != nil)
+	set("task", e.Task, e.Task != "")
+	set("handler", true, e.Handler)
+	set("path", e.Path, e.Path != "")
+	set("host", e.Host, e.Host != "")
+	set("delegate", e.Delegate, e.Delegate != "")
+	set("status", e.Status, e.Status != "")
+	set("ignored", true, e.Ignored)
+	set("item", e.Item, e.IsItem)
+	set("loop_done", true, e.LoopDone)
+	set("result", e.Result, e.Result != nil)
+	set("msg", e.Msg, e.Msg != "")
+	if e.Recap != nil {
+		m["recap"] = e.Recap.Stats
+	}
+	return m
+}

@@ -1,0 +1,167 @@
+package provision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tender-sh/tender/inventory"
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// DefaultForks is how many hosts run at once when Runner.Forks is zero:
+// high enough that a fleet of a few dozen hosts runs all at once.
+const DefaultForks = 50
+
+// Runner runs playbooks. Fill it in and call Run (blocks) or Start
+// (returns at once). A Runner may run several playbooks, one after the
+// other; its fields must not change while a run is in progress.
+type Runner struct {
+	// Inventory holds the hosts and their variables.
+	Inventory *inventory.Inventory
+	// Modules are the modules tasks may use.
+	Modules *tasks.Registry
+	// Dialer connects to hosts over SSH (ansible_connection=ssh, the
+	// default); Local runs on the control machine (ansible_connection=local
+	// and delegate_to: localhost).
+	Dialer transport.Dialer
+	Local  transport.Dialer
+	// Forks bounds how many hosts work at once (0 means DefaultForks).
+	Forks int
+	// Limit further restricts every play's hosts (--limit).
+	Limit string
+	// Tags selects tasks (--tags / --skip-tags).
+	Tags playbooks.TagFilter
+	// ExtraVars (-e) win over every other variable.
+	ExtraVars map[string]any
+	// Check runs in check mode: modules change nothing. Diff asks modules
+	// for diffs.
+	Check, Diff bool
+	// Events receives every event, one at a time, in order. Nil discards.
+	Events func(Event)
+}
+
+// Run runs every play of pb and returns the recap. A host that fails or
+// cannot be reached stops only itself; Run's error is for problems that
+// stop the whole run (a play whose hosts pattern is invalid, ctx ended).
+// When ctx ends, every host stops within the time its current step takes
+// to notice the cancellation, and no file is left half written (the
+// transports' Put is atomic).
+func (r *Runner) Run(ctx context.Context, pb *playbooks.Playbook) (*Recap, error) {
+	if r.Inventory == nil || r.Modules == nil {
+		return nil, errors.New("provision: Runner needs an Inventory and Modules")
+	}
+	rn := &run{r: r, pb: pb, recap: &Recap{}, hosts: map[string]*hostRun{}}
+	defer rn.closeAll()
+	var err error
+	for _, p := range pb.Plays {
+		if err = rn.play(ctx, p); err != nil {
+			break
+		}
+		if err = ctx.Err(); err != nil {
+			break
+		}
+	}
+	rn.emit(Event{Kind: RunEnd, Recap: rn.recap})
+	return rn.recap, err
+}
+
+// Handle watches a run started with Start.
+type Handle struct {
+	// Events delivers every event of the run; it is closed when the run
+	// ends. Read it, or the run waits for you.
+	Events <-chan Event
+	done   chan struct{}
+	recap  *Recap
+	err    error
+}
+
+// Wait blocks until the run ends and returns what Run would have.
+func (h *Handle) Wait() (*Recap, error) {
+	<-h.done
+	return h.recap, h.err
+}
+
+// Start runs pb in the background and returns at once. Runner.Events is
+// not used: the handle's channel carries the events instead.
+func (r *Runner) Start(ctx context.Context, pb *playbooks.Playbook) *Handle {
+	ch := make(chan Event, 64)
+	h := &Handle{Events: ch, done: make(chan struct{})}
+	rr := *r
+	rr.Events = func(e Event) { ch <- e }
+	go func() {
+		defer close(h.done)
+		defer close(ch)
+		h.recap, h.err = rr.Run(ctx, pb)
+	}()
+	return h
+}
+
+// run is the state of one Run.
+type run struct {
+	r     *Runner
+	pb    *playbooks.Playbook
+	mu    sync.Mutex // guards recap, hosts and event delivery
+	recap *Recap
+	hosts map[string]*hostRun
+
+	localOnce sync.Once
+	local     transport.Conn
+	localErr  error
+}
+
+func (rn *run) emit(e Event) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	if rn.r.Events != nil {
+		rn.r.Events(e)
+	}
+}
+
+// host returns the run's state for an inventory host, made on first use.
+func (rn *run) host(h *inventory.Host) (*hostRun, error) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if hr, ok := rn.hosts[h.Name]; ok {
+		return hr, nil
+	}
+	hr, err := newHostRun(rn.r.Inventory, h)
+	if err != nil {
+		return nil, fmt.Errorf("host %s: %w", h.Name, err)
+	}
+	rn.hosts[h.Name] = hr
+	rn.recap.stats(h.Name)
+	return hr, nil
+}
+
+// count adds one outcome to a host's recap.
+func (rn *run) count(host string, f func(*Stats)) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	f(rn.recap.stats(host))
+}
+
+func (rn *run) closeAll() {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	for _, h := range rn.hosts {
+		h.close()
+	}
+	if rn.local != nil {
+		rn.local.Close()
+	}
+}
+
+func (rn *run) forks() int {
+	if rn.r.Forks > 0 {
+		return rn.r.Forks
+	}
+	return DefaultForks
+}

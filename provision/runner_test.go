@@ -1,0 +1,272 @@
+package provision_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tender-sh/tender/inventory"
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/provision/report"
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/local"
+)
+
+// downDialer refuses hosts named "down*" as unreachable and connects the
+// rest locally.
+type downDialer struct{}
+
+func (downDialer) Connect(ctx context.Context, t transport.Target) (transport.Conn, error) {
+	if strings.HasPrefix(t.Name, "down") {
+		return nil, transport.Unreachable(t.Name, errors.New("connection refused"))
+	}
+	return local.Dialer{}.Connect(ctx, t)
+}
+
+// play writes the inventory and playbook into a temp dir and runs it.
+func play(t *testing.T, hosts, pb string, tune func(*provision.Runner)) (string, *provision.Recap, error) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range map[string]string{"hosts": hosts, "pb.yml": pb} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inv, err := inventory.Load(filepath.Join(dir, "hosts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: downDialer{}, Local: local.Dialer{},
+		Events: report.Text(&out, false)}
+	if tune != nil {
+		tune(r)
+	}
+	recap, err := r.Run(context.Background(), p)
+	return out.String(), recap, err
+}
+
+func TestUnreachableHostStopsOnlyItself(t *testing.T) {
+	out, recap, err := play(t, "up1\ndown1\nup2\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - command: "true"
+    - debug: msg=second
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := recap.Stats["down1"]; s.Unreachable != 1 || s.OK != 0 {
+		t.Errorf("down1: %+v", *s)
+	}
+	for _, h := range []string{"up1", "up2"} {
+		if s := recap.Stats[h]; s.OK != 2 || s.Changed != 1 {
+			t.Errorf("%s: %+v", h, *s)
+		}
+	}
+	if !strings.Contains(out, "fatal: [down1]: UNREACHABLE! => ") || !recap.Unreachable() || recap.Failed() {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+func TestCheckModeChangesNothing(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "f")
+	pb := `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - copy: dest=` + dest + ` content=hello
+      notify: h
+  handlers:
+    - name: h
+      command: touch ` + dest + `.handler
+`
+	_, recap, err := play(t, "h1 ansible_connection=local\n", pb, func(r *provision.Runner) { r.Check = true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dest); !os.IsNotExist(err) {
+		t.Fatalf("check mode wrote %s", dest)
+	}
+	if s := recap.Stats["h1"]; s.Changed != 1 {
+		t.Errorf("check mode must still report the change: %+v", *s)
+	}
+	// For real, then a second run changes nothing.
+	for run, wantChanged := range []int{2, 0} {
+		_, recap, err := play(t, "h1 ansible_connection=local\n", pb, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := recap.Stats["h1"]; s.Changed != wantChanged {
+			t.Errorf("run %d: %+v, want changed=%d", run+1, *s, wantChanged)
+		}
+		os.Remove(dest + ".handler")
+	}
+}
+
+func TestNoLogHidesSecrets(t *testing.T) {
+	out, _, err := play(t, "h1 ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  vars:
+    token: s3cr3t-value
+  tasks:
+    - command: echo {{ token }}
+      no_log: true
+    - fail: msg="{{ token }}"
+      no_log: true
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "s3cr3t") || !strings.Contains(out, "the output has been hidden") {
+		t.Fatalf("no_log output leaked or was not censored:\n%s", out)
+	}
+}
+
+func TestRunOnceAndTagsAndLimit(t *testing.T) {
+	out, recap, err := play(t, "a ansible_connection=local\nb ansible_connection=local\nc ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - command: echo once
+      run_once: true
+      register: r
+    - debug: msg="{{ r.stdout }}"
+      tags: [show]
+    - debug: msg=untagged
+`, func(r *provision.Runner) {
+		r.Limit = "a:b"
+		r.Tags = playbooks.TagFilter{Only: []string{"show"}}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := recap.Stats["c"]; ok && *recap.Stats["c"] != (provision.Stats{}) {
+		t.Errorf("--limit a:b ran on c: %+v", *recap.Stats["c"])
+	}
+	if strings.Contains(out, "untagged") || strings.Contains(out, "TASK [command]") {
+		t.Errorf("--tags show ran other tasks:\n%s", out)
+	}
+	if strings.Count(out, `"msg": "once"`) != 0 {
+		t.Errorf("run_once task should have been skipped by tags:\n%s", out)
+	}
+}
+
+func TestRunOnceSharesResult(t *testing.T) {
+	out, recap, err := play(t, "a ansible_connection=local\nb ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - command: echo once-{{ inventory_hostname }}
+      run_once: true
+      register: r
+    - debug: msg="{{ r.stdout }}"
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(out, `"msg": "once-a"`) != 2 || recap.Stats["b"].Changed != 0 {
+		t.Errorf("run_once result not shared:\n%s", out)
+	}
+}
+
+func TestAnyErrorsFatalStopsThePlay(t *testing.T) {
+	out, recap, err := play(t, "a ansible_connection=local\nb ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  any_errors_fatal: true
+  tasks:
+    - fail: msg=stop
+      when: inventory_hostname == 'a'
+    - debug: msg=never
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "never") || recap.Stats["a"].Failed != 1 {
+		t.Errorf("any_errors_fatal did not stop the play:\n%s", out)
+	}
+}
+
+func TestEnvironmentAndBecome(t *testing.T) {
+	sudoDir, log := fakeSudo(t)
+	t.Setenv("PATH", sudoDir+":"+os.Getenv("PATH"))
+	out, _, err := play(t, "h1 ansible_connection=local ansible_become_password=pw-secret\n", `
+- hosts: all
+  gather_facts: false
+  environment:
+    GREETING: hello
+  tasks:
+    - command: echo $GREETING $EXTRA
+      environment:
+        EXTRA: "{{ inventory_hostname }}"
+      become: true
+      become_user: app
+      register: r
+    - debug: msg="{{ r.stdout }}"
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"msg": "hello h1"`) {
+		t.Errorf("environment not applied:\n%s", out)
+	}
+	data, _ := os.ReadFile(log)
+	if !strings.Contains(string(data), "-u app") || !strings.Contains(string(data), "password: pw-secret") {
+		t.Errorf("become did not go through sudo with the password on stdin: %s", data)
+	}
+	if strings.Contains(out, "pw-secret") {
+		t.Errorf("the become password reached the output")
+	}
+}
+
+func TestCancelStopsPromptly(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "hosts"), []byte("a ansible_connection=local\nb ansible_connection=local\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "pb.yml"), []byte("- hosts: all\n  gather_facts: false\n  tasks:\n    - command: sleep 30\n    - debug: msg=after\n"), 0o644)
+	inv, _ := inventory.Load(filepath.Join(dir, "hosts"))
+	p, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: local.Dialer{}, Local: local.Dialer{}}
+	h := r.Start(ctx, p)
+	started := make(chan struct{})
+	go func() {
+		for e := range h.Events {
+			if e.Kind == provision.TaskStart {
+				select {
+				case <-started:
+				default:
+					close(started)
+				}
+			}
+		}
+	}()
+	<-started
+	time.Sleep(100 * time.Millisecond)
+	cancel()
+	done := make(chan error, 1)
+	go func() { _, err := h.Wait(); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("Wait after cancel: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the run did not stop after cancel")
+	}
+}

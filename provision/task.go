@@ -1,0 +1,259 @@
+package provision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/provision/transport"
+)
+
+// outcome is one host's result for a task (or one loop item).
+type outcome struct {
+	data        map[string]any // what register: stores
+	changed     bool
+	failed      bool
+	skipped     bool
+	unreachable bool
+	verbose     bool // print data even on success (debug)
+	loop        bool // the aggregate of a loop's items
+}
+
+// runTask runs one task on every active host of the batch, at most forks
+// hosts at once, and waits for all of them.
+func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.Task) {
+	if !pr.rn.r.Tags.Selects(t.EffectiveTags) {
+		return
+	}
+	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.DisplayName(), Handler: t.Handler, Path: t.Pos.String()})
+	once, err := pr.resolve(t, pr.scope(hosts[0], t, nil))
+	if err == nil && once.runOnce {
+		first := hosts[0]
+		pr.execTask(ctx, first, t)
+		if t.Register != "" {
+			if v, ok := first.setFacts[t.Register]; ok {
+				for _, h := range hosts[1:] {
+					h.setFact(t.Register, v)
+				}
+			}
+		}
+	} else {
+		pr.forEach(hosts, func(h *hostRun) { pr.execTask(ctx, h, t) })
+	}
+	if err == nil && once.anyErrorsFatal || pr.play.AnyErrorsFatal.True() {
+		for _, h := range hosts {
+			if h.failed {
+				pr.abort = true
+			}
+		}
+	}
+}
+
+// execTask runs t on one host: its conditions, its loop, the module, and
+// then register, notify and the recap.
+func (pr *playRun) execTask(ctx context.Context, h *hostRun, t *playbooks.Task) {
+	kw, err := pr.resolve(t, pr.scope(h, t, nil))
+	if err != nil {
+		pr.fail(h, t, err)
+		return
+	}
+	var out outcome
+	if t.Loop != nil {
+		out = pr.loop(ctx, h, t, kw)
+	} else {
+		out = pr.attempt(ctx, h, t, kw, nil)
+	}
+	pr.finish(h, t, kw, out, false, nil)
+}
+
+// attempt runs t once on h (for one loop item when extra holds the loop
+// variables): skipped when its conditions do not hold.
+func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords, extra map[string]any) outcome {
+	ok, err := pr.conditionsHold(h, t, extra)
+	switch {
+	case err != nil:
+		return failure(err)
+	case !ok:
+		return outcome{skipped: true, data: map[string]any{"changed": false, "skipped": true,
+			"skip_reason": "Conditional result was False"}}
+	}
+	return pr.invoke(ctx, h, t, kw, pr.scope(h, t, extra))
+}
+
+// finish records an outcome: the event, register, handlers and stats.
+// For a loop item, item is set and nothing but the event is recorded.
+func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcome, isItem bool, item any) {
+	ev := Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Handler: t.Handler,
+		Path: t.Pos.String(), Host: h.name, Delegate: kw.delegateTo, IsItem: isItem, Item: item,
+		LoopDone: out.loop, Result: out.data, Verbose: out.verbose}
+	switch {
+	case out.unreachable:
+		ev.Status = StatusUnreachable
+	case out.failed:
+		ev.Status, ev.Ignored = StatusFailed, kw.ignoreErrors
+	case out.skipped:
+		ev.Status = StatusSkipped
+	case out.changed:
+		ev.Status = StatusChanged
+	default:
+		ev.Status = StatusOK
+	}
+	if kw.noLog {
+		ev.Result = censored(out)
+	}
+	if msg, ok := out.data["msg"].(string); ok {
+		ev.Msg = msg
+	}
+	pr.rn.emit(ev)
+	if isItem {
+		return
+	}
+	if t.Register != "" && !out.unreachable {
+		h.setFact(t.Register, out.data)
+	}
+	if out.changed && !out.failed {
+		if err := pr.notify(h, t, pr.scope(h, t, nil)); err != nil {
+			pr.fail(h, t, err)
+			return
+		}
+	}
+	pr.rn.count(h.name, func(s *Stats) {
+		switch {
+		case out.unreachable:
+			s.Unreachable++
+		case out.failed && kw.ignoreErrors:
+			s.OK++
+			s.Ignored++
+			if out.changed {
+				s.Changed++
+			}
+		case out.failed && inRescuedBlock(t):
+			s.Rescued++
+		case out.failed:
+			s.Failed++
+		case out.skipped:
+			s.Skipped++
+		default:
+			s.OK++
+			if out.changed {
+				s.Changed++
+			}
+		}
+	})
+	switch {
+	case out.unreachable:
+		h.unreachable = true
+	case out.failed && !kw.ignoreErrors:
+		h.failed = true
+		if inRescuedBlock(t) {
+			h.setFacts["ansible_failed_task"] = map[string]any{"name": t.Name, "action": t.Action}
+			h.setFact("ansible_failed_result", out.data)
+		}
+	}
+}
+
+// inRescuedBlock reports whether t sits in the tasks of a block that has
+// rescue tasks: its failure is counted as rescued, not failed.
+func inRescuedBlock(t *playbooks.Task) bool {
+	for c, p := t, t.Parent; p != nil; c, p = p, p.Parent {
+		if p.Kind == playbooks.KindBlock && len(p.Rescue) > 0 {
+			for _, b := range p.Block {
+				if b == c {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+const censoredMsg = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
+
+func censored(out outcome) map[string]any {
+	return map[string]any{"censored": censoredMsg, "changed": out.changed}
+}
+
+// failure is the outcome of a task that could not run on a host.
+func failure(err error) outcome {
+	if errors.Is(err, transport.ErrUnreachable) {
+		return outcome{unreachable: true, data: map[string]any{"changed": false, "unreachable": true, "msg": err.Error()}}
+	}
+	return outcome{failed: true, data: map[string]any{"changed": false, "failed": true, "msg": err.Error()}}
+}
+
+// fail records a failure of t on h that happened outside the module.
+func (pr *playRun) fail(h *hostRun, t *playbooks.Task, err error) {
+	pr.finish(h, t, keywords{}, failure(err), false, nil)
+}
+
+// conditionsHold evaluates every when: t inherits and its own.
+func (pr *playRun) conditionsHold(h *hostRun, t *playbooks.Task, extra map[string]any) (bool, error) {
+	conds := t.Conditions()
+	if len(conds) == 0 {
+		return true, nil
+	}
+	return pr.holds(conds, pr.scope(h, t, extra))
+}
+
+// notify marks the handlers a changed task notifies, by name or listen.
+func (pr *playRun) notify(h *hostRun, t *playbooks.Task, scope expr.Scope) error {
+	for _, n := range t.Notify {
+		v, err := expr.Render(n, scope)
+		if err != nil {
+			return err
+		}
+		name := expr.Str(v)
+		found := false
+		for _, hd := range pr.handlers {
+			if hd.Name == name || contains(hd.Listen, name) {
+				h.notified[hd] = true
+				found = true
+			}
+		}
+		if !found {
+			return fmt.Errorf("the requested handler '%s' was not found in the play's handlers", name)
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// flushHandlers runs, in definition order, every handler notified on some
+// of hosts, on those hosts only.
+func (pr *playRun) flushHandlers(ctx context.Context, hosts []*hostRun) {
+	for _, hd := range pr.handlers {
+		var run []*hostRun
+		for _, h := range hosts {
+			if h.notified[hd] && h.active() {
+				delete(h.notified, hd)
+				run = append(run, h)
+			}
+		}
+		if len(run) > 0 && ctx.Err() == nil {
+			pr.runTask(ctx, run, hd)
+		}
+	}
+}
+
+// resultData is what register stores for a module's result.
+func resultData(data map[string]any, changed, failed bool, msg string) map[string]any {
+	out := make(map[string]any, len(data)+3)
+	maps.Copy(out, data)
+	out["changed"] = changed
+	out["failed"] = failed
+	if msg != "" {
+		out["msg"] = msg
+	}
+	return out
+}
