@@ -12,5 +12,6 @@ func Registry() *tasks.Registry {
 	r.Register("script", func() tasks.Module { return scriptModule{} })
 	r.Register("copy", func() tasks.Module { return copyModule{} })
 	r.Register("file", func() tasks.Module { return fileModule{} })
+	r.Register("stat", func() tasks.Module { return statModule{} })
 	return r
 }
