@@ -38,6 +38,9 @@ type Env struct {
 	Check bool
 	// Diff asks for a diff of what changed (--diff or diff: true).
 	Diff bool
+	// Verbosity is the run's -v count (0 without -v): debug's verbosity:
+	// skips a message above it.
+	Verbosity int
 	// Eval evaluates a Jinja2 expression (no braces) in the task's scope:
 	// debug's var=, assert's that:, facts such as ansible_pkg_mgr.
 	Eval func(expr string) (any, error)

@@ -13,5 +13,10 @@ func Registry() *tasks.Registry {
 	r.Register("copy", func() tasks.Module { return copyModule{} })
 	r.Register("file", func() tasks.Module { return fileModule{} })
 	r.Register("stat", func() tasks.Module { return statModule{} })
+	r.Register("debug", func() tasks.Module { return debugModule{} })
+	r.Register("set_fact", func() tasks.Module { return setFactModule{} })
+	r.Register("fail", func() tasks.Module { return failModule{} })
+	r.Register("assert", func() tasks.Module { return assertModule{} })
+	r.Register("ping", func() tasks.Module { return pingModule{} })
 	return r
 }
