@@ -161,6 +161,18 @@ func (s *Server) Close() error {
 	for c := range s.open {
 		c.Close()
 	}
+	s.mu.Unlock()
+	// Commands whose stdin just closed usually exit by themselves (and
+	// clean up after themselves); kill the ones that do not.
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		s.mu.Lock()
+		n := len(s.procs)
+		s.mu.Unlock()
+		if n == 0 {
+			break
+		}
+	}
+	s.mu.Lock()
 	for pgid := range s.procs {
 		killGroup(pgid)
 	}
