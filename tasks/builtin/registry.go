@@ -18,5 +18,6 @@ func Registry() *tasks.Registry {
 	r.Register("fail", func() tasks.Module { return failModule{} })
 	r.Register("assert", func() tasks.Module { return assertModule{} })
 	r.Register("ping", func() tasks.Module { return pingModule{} })
+	r.Register("wait_for", func() tasks.Module { return waitForModule{} })
 	return r
 }
