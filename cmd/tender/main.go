@@ -55,7 +55,8 @@ func versionCommand() *cli.Command {
 // run executes the app and returns the process exit code: 0 on success,
 // the code an exitError carries, 1 for any other error.
 func run(args []string, stdout, stderr io.Writer) int {
-	err := newApp(stdout, stderr).Run(args)
+	app := newApp(stdout, stderr)
+	err := app.Run(interspersed(app, args))
 	if err == nil {
 		return 0
 	}

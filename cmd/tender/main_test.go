@@ -51,7 +51,7 @@ func TestErrorsNameTheProblem(t *testing.T) {
 		{[]string{"inventory", "host", "-i", "../../e2e/examples/hosts.ini", "nohost"}, 1, []string{`nohost`}},
 		{[]string{"inventory", "list", "-i", dir + "/missing.ini"}, 1, []string{dir + "/missing.ini"}},
 		{[]string{"play", "--list-hosts", "-l", "zzz", "-i", "../../e2e/examples/hosts.ini", "../../e2e/examples/site.yml"}, 1, []string{"--limit zzz", "zzz"}},
-		{[]string{"play", "-i", "../../e2e/examples/hosts.ini", "../../e2e/examples/site.yml"}, 5, []string{"--syntax-check"}},
+		{[]string{"play", "-i", "../../e2e/examples/hosts.ini", "../../e2e/examples/site.yml"}, 4, []string{`couldn't resolve module/action "apt"`}},
 		{[]string{"inventory", "host", "-i", "../../e2e/examples/hosts.ini"}, 5, []string{"HOST"}},
 	}
 	for _, c := range cases {
@@ -64,5 +64,16 @@ func TestErrorsNameTheProblem(t *testing.T) {
 				t.Errorf("%v: stderr %q lacks %q", c.args, errOut, w)
 			}
 		}
+	}
+}
+
+func TestFlagsAfterArguments(t *testing.T) {
+	code, out, errOut := runCLI(t, "play", "../../e2e/examples/site.yml", "--list-tasks", "-i", "../../e2e/examples/hosts.ini", "-t", "check")
+	if code != 0 || !strings.Contains(out, "Check the agent answers on its port") || strings.Contains(out, "Create the agent") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, _ = runCLI(t, "inventory", "host", "db1", "-i", "../../e2e/examples/hosts.ini")
+	if code != 0 || !strings.Contains(out, `"agent_port": 7071`) {
+		t.Fatalf("inventory host with -i after the host: exit %d\n%s", code, out)
 	}
 }

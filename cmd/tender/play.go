@@ -10,14 +10,15 @@ import (
 
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/tasks/builtin"
 )
 
 func playCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "play",
-		Usage:     "check a playbook and show what it would run (as ansible-playbook)",
+		Usage:     "run playbooks on the inventory's hosts (as ansible-playbook)",
 		ArgsUsage: "PLAYBOOK [PLAYBOOK...]",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			inventoryFlag(false),
 			&cli.BoolFlag{Name: "syntax-check", Usage: "parse the playbooks and everything they include; run nothing"},
 			&cli.BoolFlag{Name: "list-tasks", Usage: "list the tasks each play would run"},
@@ -27,7 +28,7 @@ func playCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "tags", Aliases: []string{"t"}, Usage: "only tasks tagged with these (comma list, repeatable)"},
 			&cli.StringSliceFlag{Name: "skip-tags", Usage: "skip tasks tagged with these (comma list, repeatable)"},
 			&cli.StringFlag{Name: "hosts", Value: "all", Usage: "host pattern for a playbook that is a bare list of tasks"},
-		},
+		}, runFlags()...),
 		Action: playAction,
 	}
 }
@@ -37,16 +38,24 @@ func playAction(c *cli.Context) error {
 		return usageError(c, "give a PLAYBOOK")
 	}
 	listing := c.Bool("list-tasks") || c.Bool("list-hosts") || c.Bool("list-tags")
-	if !c.Bool("syntax-check") && !listing {
-		return usageError(c, "running playbooks on hosts is not available yet; use --syntax-check, --list-tasks, --list-hosts or --list-tags")
+	running := !c.Bool("syntax-check") && !listing
+	// Checking and listing know every module of Ansible's that tender
+	// reads; a run accepts only the modules it can run, so a playbook
+	// using another fails before any host is touched.
+	var modules []string
+	if running {
+		modules = append(builtin.Registry().Names(), engineModules...)
 	}
 	var pbs []*playbooks.Playbook
 	for _, path := range c.Args().Slice() {
-		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts")})
+		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts"), Modules: modules})
 		if err != nil {
 			return &exitError{code: 4, err: err}
 		}
 		pbs = append(pbs, pb)
+	}
+	if running {
+		return runPlaybooks(c, pbs)
 	}
 	out := c.App.Writer
 	if c.Bool("syntax-check") {
@@ -79,6 +88,9 @@ func playAction(c *cli.Context) error {
 	}
 	return nil
 }
+
+// engineModules are the actions the engine runs itself.
+var engineModules = []string{"setup", "gather_facts", "meta"}
 
 // listPlaybook prints one playbook in the layout of ansible-playbook
 // --list-hosts/--list-tasks/--list-tags. Hosts are listed in inventory

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/internal/yaml11"
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/provision/report"
+	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/provision/transport/ssh"
+	"github.com/tender-sh/tender/tasks/builtin"
+)
+
+// runFlags are the flags of `tender play` that matter when it runs.
+func runFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "forks", Aliases: []string{"f"}, Value: provision.DefaultForks, Usage: "how many hosts work at once"},
+		&cli.BoolFlag{Name: "check", Aliases: []string{"C"}, Usage: "change nothing; report what would change"},
+		&cli.BoolFlag{Name: "diff", Aliases: []string{"D"}, Usage: "show what changes in files"},
+		&cli.StringSliceFlag{Name: "extra-vars", Aliases: []string{"e"}, Usage: "variables: k=v, YAML/JSON, or @FILE (repeatable)"},
+		&cli.BoolFlag{Name: "json", Usage: "write one JSON event per line instead of text"},
+		&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "login user for hosts that name none"},
+		&cli.StringSliceFlag{Name: "private-key", Aliases: []string{"key-file"}, Usage: "private key file to offer (repeatable)"},
+		&cli.StringSliceFlag{Name: "known-hosts", Usage: "known_hosts file(s) to check host keys against"},
+		&cli.StringFlag{Name: "host-key-checking", Value: "default", Usage: "strict, accept-new, or insecure (accept any key; warns); default follows ssh config"},
+		&cli.StringFlag{Name: "ssh-config", Usage: "ssh config file (default ~/.ssh/config; 'none' for none)"},
+	}
+}
+
+// runPlaybooks runs the playbooks on the inventory's hosts and maps the
+// recap to ansible-playbook's exit codes: 2 when a host failed, 4 when a
+// host was unreachable.
+func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook) error {
+	inv, err := loadInventory(c)
+	if err != nil {
+		return err
+	}
+	extra, err := extraVars(c.StringSlice("extra-vars"))
+	if err != nil {
+		return &exitError{code: 5, err: err}
+	}
+	dialer, err := sshDialer(c)
+	if err != nil {
+		return &exitError{code: 5, err: err}
+	}
+	out := c.App.Writer
+	events := report.Text(out, colorOutput(out))
+	if c.Bool("json") {
+		events = report.JSON(out)
+	}
+	if dialer.HostKeys == ssh.HostKeyInsecure {
+		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: host keys are not checked (--host-key-checking=insecure): anyone between you and the hosts can read and change everything")
+	}
+	r := &provision.Runner{
+		Inventory: inv, Modules: builtin.Registry(), Dialer: dialer, Local: local.Dialer{},
+		Forks: c.Int("forks"), Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
+		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},
+		ExtraVars: extra, Events: events,
+	}
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	recap := &provision.Recap{}
+	for _, pb := range pbs {
+		rc, err := r.Run(ctx, pb)
+		if err != nil {
+			return err
+		}
+		mergeRecap(recap, rc)
+	}
+	switch {
+	case recap.Unreachable():
+		return &exitError{code: 4, err: fmt.Errorf("some hosts were unreachable")}
+	case recap.Failed():
+		return &exitError{code: 2, err: fmt.Errorf("some hosts failed")}
+	}
+	return nil
+}
+
+func mergeRecap(dst, src *provision.Recap) {
+	if dst.Stats == nil {
+		dst.Stats = map[string]*provision.Stats{}
+	}
+	for _, h := range src.Hosts {
+		s := src.Stats[h]
+		d, ok := dst.Stats[h]
+		if !ok {
+			d = &provision.Stats{}
+			dst.Stats[h] = d
+			dst.Hosts = append(dst.Hosts, h)
+		}
+		d.OK += s.OK
+		d.Changed += s.Changed
+		d.Unreachable += s.Unreachable
+		d.Failed += s.Failed
+		d.Skipped += s.Skipped
+		d.Rescued += s.Rescued
+		d.Ignored += s.Ignored
+	}
+}
+
+func sshDialer(c *cli.Context) (*ssh.Dialer, error) {
+	d := &ssh.Dialer{User: c.String("user"), KeyFiles: c.StringSlice("private-key"),
+		KnownHosts: c.StringSlice("known-hosts"), ConfigFile: c.String("ssh-config")}
+	switch c.String("host-key-checking") {
+	case "default", "":
+	case "strict", "yes":
+		d.HostKeys = ssh.HostKeyStrict
+	case "accept-new":
+		d.HostKeys = ssh.HostKeyAcceptNew
+	case "insecure", "off", "no":
+		d.HostKeys = ssh.HostKeyInsecure
+	default:
+		return nil, fmt.Errorf("--host-key-checking %q: want strict, accept-new or insecure", c.String("host-key-checking"))
+	}
+	return d, nil
+}
+
+// extraVars reads -e values as ansible-playbook does: k=v pairs, a YAML or
+// JSON document, or @FILE. Later values win.
+func extraVars(values []string) (map[string]any, error) {
+	out := map[string]any{}
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		var m map[string]any
+		var err error
+		switch {
+		case strings.HasPrefix(v, "@"):
+			var data []byte
+			if data, err = os.ReadFile(v[1:]); err == nil {
+				m, err = yamlVars(data, v[1:])
+			}
+		case strings.HasPrefix(v, "{") || strings.HasPrefix(v, "["):
+			m, err = yamlVars([]byte(v), "-e")
+		default:
+			m, err = playbooks.SplitKV(v)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("extra vars %q: %w", v, err)
+		}
+		for k, val := range m {
+			out[k] = val
+		}
+	}
+	return out, nil
+}
+
+func yamlVars(data []byte, name string) (map[string]any, error) {
+	var n yaml.Node
+	if err := yaml.Unmarshal(data, &n); err != nil {
+		return nil, err
+	}
+	v, err := yaml11.Value(&n)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%w", name, err)
+	}
+	if v == nil {
+		return map[string]any{}, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s must be a mapping of variables", name)
+	}
+	return m, nil
+}
+
+// colorOutput reports whether w is a terminal that wants colour.
+func colorOutput(w any) bool {
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("ANSIBLE_NOCOLOR") != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
