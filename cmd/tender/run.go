@@ -183,4 +183,3 @@ func colorOutput(w any) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
-
