@@ -111,6 +111,17 @@ func TestE2EOpenSSH(t *testing.T) {
 	t.Run("root", func(t *testing.T) { transporttest.Run(t, suite("root")) })
 	t.Run("deploy", func(t *testing.T) { transporttest.Run(t, suite("deploy")) })
 	t.Run("become", func(t *testing.T) { testBecome(t, suite("deploy").Open(t)) })
+	t.Run("become-suite", func(t *testing.T) {
+		// The whole suite as deploy, every call through sudo to root.
+		transporttest.Run(t, transporttest.Suite{
+			Open: func(t *testing.T) transport.Conn {
+				c := suite("deploy").Open(t)
+				t.Cleanup(func() { c.Close() })
+				return transport.WithBecome(c, &transport.Become{})
+			},
+			Banner: func(t *testing.T) (string, string) { return "127.0.0.1:22", "SSH-2.0-" },
+		})
+	})
 	t.Run("proxyjump", func(t *testing.T) {
 		// Through the container's sshd to the same sshd seen from inside.
 		jd := &Dialer{KnownHosts: []string{known}, HostKeys: HostKeyAcceptNew, ConfigFile: "none", NoAgent: true}

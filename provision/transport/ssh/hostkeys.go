@@ -40,6 +40,23 @@ func (p HostKeyPolicy) String() string {
 	return [...]string{"default", "strict", "accept-new", "insecure"}[p]
 }
 
+// ParseHostKeyPolicy reads a policy as a command line would give it:
+// "strict" (or "yes"), "accept-new", or "insecure" (or "off"); "" is
+// HostKeyDefault.
+func ParseHostKeyPolicy(s string) (HostKeyPolicy, error) {
+	switch strings.ToLower(s) {
+	case "", "default":
+		return HostKeyDefault, nil
+	case "strict", "yes":
+		return HostKeyStrict, nil
+	case "accept-new":
+		return HostKeyAcceptNew, nil
+	case "insecure", "off", "no-check":
+		return HostKeyInsecure, nil
+	}
+	return HostKeyDefault, fmt.Errorf("unknown host key policy %q (want strict, accept-new or insecure)", s)
+}
+
 // HostKeyError is a host key that was refused.
 type HostKeyError struct {
 	Host        string   // host or [host]:port, as in known_hosts

@@ -117,3 +117,14 @@ func mustRead(t *testing.T, file string) []byte {
 	}
 	return data
 }
+
+func TestParseHostKeyPolicy(t *testing.T) {
+	for in, want := range map[string]HostKeyPolicy{"": HostKeyDefault, "strict": HostKeyStrict, "accept-new": HostKeyAcceptNew, "insecure": HostKeyInsecure} {
+		if got, err := ParseHostKeyPolicy(in); err != nil || got != want || (in != "" && got.String() != in) {
+			t.Errorf("ParseHostKeyPolicy(%q) = %v, %v", in, got, err)
+		}
+	}
+	if _, err := ParseHostKeyPolicy("maybe"); err == nil {
+		t.Error("an unknown policy must be refused")
+	}
+}
