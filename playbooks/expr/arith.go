@@ -44,7 +44,11 @@ func unsupported(op string, l, r any) error {
 // binary implements + - * / // % ** ~ with Python's rules.
 func binary(op string, l, r any) (any, error) {
 	if op == "~" {
-		return Str(l) + Str(r), nil
+		ls, rs := Str(l), Str(r)
+		if len(ls)+len(rs) > maxSize {
+			return nil, errorf("string too large")
+		}
+		return ls + rs, nil
 	}
 	li, lInt := integer(l)
 	ri, rInt := integer(r)
@@ -60,12 +64,18 @@ func binary(op string, l, r any) (any, error) {
 	case "+":
 		if ls, ok := text(l); ok {
 			if rs, ok := text(r); ok {
+				if len(ls)+len(rs) > maxSize {
+					return nil, errorf("string too large")
+				}
 				return ls + rs, nil
 			}
 			return nil, errorf("can only concatenate str (not \"%s\") to str", typeName(r))
 		}
 		if ll, ok := l.([]any); ok {
 			if rl, ok := r.([]any); ok {
+				if len(ll)+len(rl) > maxItems {
+					return nil, errorf("list too large")
+				}
 				out := make([]any, 0, len(ll)+len(rl))
 				return append(append(out, ll...), rl...), nil
 			}

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -169,6 +170,10 @@ func callMethod(recv any, name string, args []any) (any, error) {
 			if len(args) > 2 {
 				n, _ = integer(args[2])
 			}
+			count := strings.Count(s, a)
+			if len(s)+count*len(b) > maxSize {
+				return nil, errorf("replaced string too large")
+			}
 			return strings.Replace(s, a, b, n), nil
 		case "find":
 			a, _ := arg(0)
@@ -269,10 +274,12 @@ func pySplit(s, sep string, limit int, fromRight bool) (any, error) {
 				parts := []string{}
 				for range limit {
 					i := strings.LastIndexAny(head, " \t\n\r\v\f")
-					parts = append([]string{head[i+1:]}, parts...)
+					parts = append(parts, head[i+1:])
 					head = strings.TrimRight(head[:i], " \t\n\r\v\f")
 				}
-				return toList(append([]string{strings.TrimLeft(head, " \t\n\r\v\f")}, parts...)), nil
+				parts = append(parts, strings.TrimLeft(head, " \t\n\r\v\f"))
+				slices.Reverse(parts)
+				return toList(parts), nil
 			}
 			rest := strings.TrimLeft(s, " \t\n\r\v\f")
 			parts := []string{}
@@ -292,10 +299,12 @@ func pySplit(s, sep string, limit int, fromRight bool) (any, error) {
 			if i < 0 {
 				break
 			}
-			parts = append([]string{s[i+len(sep):]}, parts...)
+			parts = append(parts, s[i+len(sep):])
 			s = s[:i]
 		}
-		return toList(append([]string{s}, parts...)), nil
+		parts = append(parts, s)
+		slices.Reverse(parts)
+		return toList(parts), nil
 	}
 	n := -1
 	if limit >= 0 {

@@ -165,7 +165,11 @@ func (ev *evaluator) eval(n node) (any, error) {
 	case *sliceNode:
 		return ev.evalSlice(n)
 	case *callNode:
-		return ev.evalCall(n)
+		v, err := ev.evalCall(n)
+		if l, ok := v.([]any); ok && err == nil {
+			err = ev.step(len(l))
+		}
+		return v, err
 	case *filterNode:
 		v, err := ev.evalFilter(n)
 		return v, ev.wrap(n, err)
@@ -329,6 +333,10 @@ func getAttr(x any, name, path string) any {
 		if v, ok := t[name]; ok {
 			return v
 		}
+	case *loopInfo:
+		if v, ok := t.attr(name); ok {
+			return v
+		}
 	}
 	return &undefined{name: path, msg: fmt.Sprintf("'%s' has no attribute '%s'", objName(x), name)}
 }
@@ -338,6 +346,12 @@ func getItem(x, k any, path string) any {
 	switch t := x.(type) {
 	case *undefined:
 		return t
+	case *loopInfo:
+		if s, ok := text(k); ok {
+			if v, ok := t.attr(s); ok {
+				return v
+			}
+		}
 	case map[string]any:
 		if s, ok := text(k); ok {
 			if v, ok := t[s]; ok {

@@ -347,3 +347,20 @@ func TestErrorPositionInMultilineTemplate(t *testing.T) {
 		t.Fatalf("line %d col %d: %v", l, c, err)
 	}
 }
+
+func TestRunawayInputFails(t *testing.T) {
+	for _, src := range []string{
+		"{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}",
+		"{{ 'x' * 10000000 ~ 'x' * 10000000 }}",
+		"{{ (['x' * 1000000] * 1000) | join }}",
+		"{{ range(10000000) | list }}",
+		"{{ 'ab' | replace('', 'x' * 10000000) }}",
+	} {
+		if _, err := Render(src, NewVars()); err == nil {
+			t.Errorf("%s: want an error", src)
+		}
+	}
+	if v, err := Render("{{ range(200000) | unique | length }}", NewVars()); err != nil || v != 200000 {
+		t.Errorf("unique on a long list: %v %v", v, err)
+	}
+}

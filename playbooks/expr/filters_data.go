@@ -180,6 +180,9 @@ func fromJSON(v any) any {
 // writeJSON is Python's json.dumps: ", " and ": " separators, ASCII-only
 // output, floats as repr, keys sorted (Python would keep insertion order).
 func writeJSON(b *strings.Builder, v any, indent, level int) error {
+	if b.Len() > maxSize {
+		return errorf("JSON output too large")
+	}
 	nl := func(l int) {
 		if indent >= 0 {
 			b.WriteByte('\n')

@@ -373,8 +373,13 @@ func joinValues(x any, sep string) (any, error) {
 		return nil, err
 	}
 	parts := make([]string, len(items))
+	total := 0
 	for i, it := range items {
 		parts[i] = Str(it)
+		total += len(parts[i]) + len(sep)
+		if total > maxSize {
+			return nil, errorf("joined string too large")
+		}
 	}
 	return strings.Join(parts, sep), nil
 }

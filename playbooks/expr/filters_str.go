@@ -56,7 +56,15 @@ var stringFilters = map[string]filterFunc{
 		if c := argOr(args, kw, 2, "count", nil); c != nil {
 			n, _ = integer(c)
 		}
-		return strings.Replace(Str(x), Str(args[0]), Str(args[1]), n), nil
+		s, old, repl := Str(x), Str(args[0]), Str(args[1])
+		count := strings.Count(s, old)
+		if n >= 0 && n < count {
+			count = n
+		}
+		if len(s)+count*len(repl) > maxSize {
+			return nil, errorf("replaced string too large")
+		}
+		return strings.Replace(s, old, repl, n), nil
 	},
 	"regex_replace": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		pat := strArg(args, kw, 0, "pattern", "")
@@ -69,6 +77,9 @@ var stringFilters = map[string]filterFunc{
 		var b strings.Builder
 		last := 0
 		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+			if b.Len() > maxSize {
+				return nil, errorf("replaced string too large")
+			}
 			b.WriteString(s[last:m[0]])
 			if err := expandRepl(&b, repl, re, s, m); err != nil {
 				return nil, err

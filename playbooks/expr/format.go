@@ -47,6 +47,9 @@ func percentFormat(format string, args any) (string, error) {
 			width += string(format[i])
 			i++
 		}
+		if len(width) > 9 {
+			return "", errorf("width too big")
+		}
 		prec := -1
 		if i < len(format) && format[i] == '.' {
 			i++
@@ -56,6 +59,9 @@ func percentFormat(format string, args any) (string, error) {
 				i++
 			}
 			prec, _ = strconv.Atoi(p)
+			if prec > 1000 || len(p) > 4 {
+				return "", errorf("precision too big")
+			}
 		}
 		if i >= len(format) {
 			return "", errorf("incomplete format")
@@ -87,19 +93,22 @@ func percentFormat(format string, args any) (string, error) {
 		if w > maxSize {
 			return "", errorf("width too large")
 		}
-		for len(s) < w {
+		if pad := w - len(s); pad > 0 {
 			switch {
 			case strings.Contains(flags, "-"):
-				s += " "
+				s += strings.Repeat(" ", pad)
 			case strings.Contains(flags, "0") && verb != 's' && verb != 'r':
-				if s != "" && (s[0] == '-' || s[0] == '+') {
-					s = s[:1] + "0" + s[1:]
+				if s != "" && (s[0] == '-' || s[0] == '+' || s[0] == ' ') {
+					s = s[:1] + strings.Repeat("0", pad) + s[1:]
 				} else {
-					s = "0" + s
+					s = strings.Repeat("0", pad) + s
 				}
 			default:
-				s = " " + s
+				s = strings.Repeat(" ", pad) + s
 			}
+		}
+		if b.Len()+len(s) > maxSize {
+			return "", errorf("formatted string too large")
 		}
 		b.WriteString(s)
 	}

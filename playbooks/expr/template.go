@@ -137,6 +137,9 @@ func iterate(v any) ([]any, error) {
 		return toList(sortedKeys(t)), nil
 	}
 	if s, ok := text(v); ok {
+		if len(s) > maxItems {
+			return nil, errorf("string too long to iterate")
+		}
 		out := []any{}
 		for _, r := range s {
 			out = append(out, string(r))
@@ -197,28 +200,55 @@ func (ev *evaluator) renderFor(b *strings.Builder, n *forNode, frame *local) err
 		}
 		return nil
 	}
+	f := &local{parent: frame, vars: map[string]any{}}
 	for i, it := range items {
 		if err := ev.step(1); err != nil {
 			return err
 		}
-		f := &local{parent: frame, vars: map[string]any{}}
+		clear(f.vars)
 		if err := bind(f, it); err != nil {
 			return err
 		}
-		loop := map[string]any{
-			"index": i + 1, "index0": i, "revindex": len(items) - i, "revindex0": len(items) - i - 1,
-			"first": i == 0, "last": i == len(items)-1, "length": len(items),
-		}
-		if i > 0 {
-			loop["previtem"] = items[i-1]
-		}
-		if i+1 < len(items) {
-			loop["nextitem"] = items[i+1]
-		}
-		f.vars["loop"] = loop
+		f.vars["loop"] = &loopInfo{items: items, i: i}
 		if err := ev.renderBody(b, n.body, f); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// loopInfo is the `loop` variable of a {% for %}: index, index0, revindex,
+// revindex0, first, last, length, previtem, nextitem.
+type loopInfo struct {
+	items []any
+	i     int
+}
+
+func (l *loopInfo) attr(name string) (any, bool) {
+	n := len(l.items)
+	switch name {
+	case "index":
+		return l.i + 1, true
+	case "index0":
+		return l.i, true
+	case "revindex":
+		return n - l.i, true
+	case "revindex0":
+		return n - l.i - 1, true
+	case "first":
+		return l.i == 0, true
+	case "last":
+		return l.i == n-1, true
+	case "length":
+		return n, true
+	case "previtem":
+		if l.i > 0 {
+			return l.items[l.i-1], true
+		}
+	case "nextitem":
+		if l.i+1 < n {
+			return l.items[l.i+1], true
+		}
+	}
+	return nil, false
 }

@@ -84,6 +84,9 @@ func Repr(v any) string {
 }
 
 func writeRepr(b *strings.Builder, v any) {
+	if b.Len() > maxSize { // pathological input: stop growing
+		return
+	}
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("None")
@@ -224,6 +227,8 @@ func typeName(v any) string {
 		return "dict"
 	case *undefined:
 		return "AnsibleUndefined"
+	case *loopInfo:
+		return "LoopContext"
 	}
 	return "object"
 }
