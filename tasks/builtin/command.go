@@ -141,13 +141,17 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	skip := func(stdout, msg string) (tasks.Result, error) {
 		data["rc"], data["stdout"], data["stdout_lines"], data["stderr_lines"] = 0, stdout, lines(stdout), []any{}
 		res.Msg, res.Stdout, res.Data = msg, stdout, data
+		data["msg"] = msg
 		return res, nil
 	}
 	switch verb {
 	case "chdir":
 		why := map[string]string{"2": "No such file or directory", "20": "Not a directory", "13": "Permission denied"}
 		code := parseVerdict([]byte(rest))["err"]
-		return fail(0, fmt.Sprintf("Unable to change directory before execution: [Errno %s] %s: b'%s'", code, why[code], a.Str("chdir")))
+		r, err := fail(0, fmt.Sprintf("Unable to change directory before execution: [Errno %s] %s: b'%s'", code, why[code], a.Str("chdir")))
+		data["rc"], data["stdout_lines"], data["stderr_lines"] = nil, []any{}, []any{}
+		r.Data["msg"] = r.Msg
+		return r, err
 	case "creates":
 		c := a.Str("creates")
 		return skip("skipped, since "+c+" exists", fmt.Sprintf("%s not run command since '%s' exists", shoulda, c))
@@ -157,6 +161,7 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	case "check":
 		data["rc"], data["stdout_lines"], data["stderr_lines"] = 0, []any{}, []any{}
 		res.Msg, res.Data = "Command would have run if not in check mode", data
+		data["msg"] = res.Msg
 		if a.Has("creates") || a.Has("removes") {
 			res.Changed = true
 		} else {
@@ -164,10 +169,13 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		}
 		return res, nil
 	case "notfound":
-		data["stdout_lines"], data["stderr_lines"] = []any{}, []any{}
-		r, err := fail(2, fmt.Sprintf("[Errno 2] No such file or directory: b'%s'", argv[0]))
-		r.Changed = true
-		return r, err
+		// Python's exec failed before the command ran: Ansible reports the
+		// command as given, and no times.
+		nf := map[string]any{"cmd": data["cmd"], "rc": 2, "stdout": "", "stderr": "", "stdout_lines": []any{}, "stderr_lines": []any{}}
+		if raw != "" {
+			nf["cmd"] = raw
+		}
+		return tasks.Result{Failed: true, RC: 2, Msg: fmt.Sprintf("[Errno 2] No such file or directory: b'%s'", argv[0]), Data: nf}, nil
 	case "run":
 	default:
 		return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode, Data: data}, nil
@@ -183,6 +191,7 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	if out.ExitCode != 0 {
 		res.Failed, res.Msg = true, "non-zero return code"
 	}
+	data["msg"] = res.Msg
 	return res, nil
 }
 

@@ -1,0 +1,236 @@
+package builtin
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// TestFidelity runs testdata/tasks.yml with tender's modules on a fresh
+// temporary directory and compares every result with what ansible-core
+// 2.14 registered for the same task (testdata/ansible.json, recorded by
+// testdata/gen.sh). A result is compared as register: stores it: the
+// module's Data plus changed, failed, skipped (when true) and msg (when not
+// empty), as the engine adds them.
+//
+// Normalization, applied to both sides, and nothing else:
+//   - paths: the temporary root becomes ROOT and the controller's files
+//     directory FILES; a copy "src" naming a staging file (Ansible's
+//     ~/.ansible/tmp/..., tender's .tender-XXXXXXXX beside the dest)
+//     becomes TMPSRC;
+//   - a symlink's size, which is the length of its target path, becomes
+//     LINKLEN (the roots differ in length);
+//   - timestamps: start, end, delta (when not null), atime, mtime, ctime
+//     and the date in a backup_file name become TIME;
+//   - inode numbers and devices: inode, dev, and lsattr's version become
+//     INODE;
+//   - keys that only Python has: invocation (the module's echoed
+//     arguments), exception and module_stderr (Python tracebacks).
+//
+// Differences that remain are listed in knownDiffs with the reason; any
+// other difference fails the test.
+func TestFidelity(t *testing.T) {
+	var want map[string]map[string]any
+	b, err := os.ReadFile("testdata/ansible.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	var list []map[string]any
+	b, err = os.ReadFile("testdata/tasks.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, &list); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Abs("testdata/files")
+	root := t.TempDir()
+	vars := map[string]any{"root": root}
+	scope := expr.NewVars(vars)
+	env, _ := testEnv(t, files, nil)
+	env.Eval = func(s string) (any, error) {
+		e, err := expr.Parse(s)
+		if err != nil {
+			return nil, err
+		}
+		return e.Eval(scope)
+	}
+	reg := Registry()
+	seen := 0
+	for _, task := range list {
+		name := task["name"].(string)
+		var module string
+		var args tasks.Args
+		for k, v := range task {
+			if k == "name" || k == "check_mode" {
+				continue
+			}
+			module = k
+			switch a := v.(type) {
+			case string:
+				args = tasks.Args{"_raw_params": a}
+			case map[string]any:
+				args = tasks.Args(a)
+			}
+		}
+		rendered, err := expr.RenderDeep(map[string]any(args), scope)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		f, ok := reg.Lookup(module)
+		if !ok {
+			t.Fatalf("%s: no module %s", name, module)
+		}
+		env.Check = task["check_mode"] == true
+		res, err := f().Run(context.Background(), env, tasks.Args(rendered.(map[string]any)))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		got := registered(res)
+		if facts, ok := got["ansible_facts"].(map[string]any); ok {
+			for k, v := range facts {
+				vars[k] = v
+			}
+		}
+		vars["r_"+name] = got
+		w, ok := want[name]
+		if !ok {
+			t.Errorf("%s: not recorded; run testdata/gen.sh", name)
+			continue
+		}
+		seen++
+		g := normalize(got, root, files)
+		wn := normalize(w, "", "")
+		for _, k := range knownDiffs[name] {
+			delete(g, k)
+			delete(wn, k)
+		}
+		if !reflect.DeepEqual(g, wn) {
+			t.Errorf("%s:\n%s", name, describeDiff(g, wn))
+		}
+	}
+	t.Logf("%d tasks compared with ansible-core", seen)
+}
+
+// knownDiffs are the keys of a task's result left out of the comparison,
+// each for a stated reason.
+var knownDiffs = map[string][]string{
+	// Ansible lists its controller search path (role, play and playbook
+	// directories); tender's FindFile says what it searched its own way.
+	"copy_missing_src": {"msg"},
+	// Python's ping raises on purpose and returns its traceback.
+	"ping_crash": {"module_stdout"},
+}
+
+// registered is what register: would store for res.
+func registered(res tasks.Result) map[string]any {
+	out := map[string]any{}
+	for k, v := range res.Data {
+		out[k] = v
+	}
+	out["changed"], out["failed"] = res.Changed, res.Failed
+	if res.Skipped {
+		out["skipped"] = true
+	}
+	if _, ok := out["msg"]; !ok && res.Msg != "" {
+		out["msg"] = res.Msg
+	}
+	return out
+}
+
+var (
+	backupStamp = regexp.MustCompile(`\.\d+\.\d{4}-\d\d-\d\d@\d\d:\d\d:\d\d~$`)
+	volatile    = map[string]string{"start": "TIME", "end": "TIME", "delta": "TIME", "atime": "TIME", "mtime": "TIME", "ctime": "TIME", "inode": "INODE", "dev": "INODE", "version": "INODE"}
+)
+
+// normalize applies the normalization of TestFidelity's doc comment.
+func normalize(m map[string]any, root, files string) map[string]any {
+	b, _ := json.Marshal(m)
+	s := string(b)
+	if root != "" {
+		s = strings.ReplaceAll(s, root, "ROOT")
+		s = strings.ReplaceAll(s, files, "FILES")
+	}
+	var out map[string]any
+	json.Unmarshal([]byte(s), &out)
+	for _, k := range []string{"invocation", "exception", "module_stderr"} {
+		delete(out, k)
+	}
+	if src, ok := out["src"].(string); ok && (strings.Contains(src, "/.ansible/tmp/") || strings.Contains(src, "/.tender-")) {
+		out["src"] = "TMPSRC"
+	}
+	if bf, ok := out["backup_file"].(string); ok {
+		out["backup_file"] = backupStamp.ReplaceAllString(bf, ".TIME~")
+	}
+	linkLen(out)
+	if st, ok := out["stat"].(map[string]any); ok {
+		linkLen(st)
+	}
+	return walk(out).(map[string]any)
+}
+
+func linkLen(m map[string]any) {
+	if m["state"] == "link" || m["islnk"] == true {
+		m["size"] = "LINKLEN"
+	}
+}
+
+func walk(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if r, ok := volatile[k]; ok && e != nil {
+				x[k] = r
+				continue
+			}
+			x[k] = walk(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = walk(e)
+		}
+	}
+	return v
+}
+
+func describeDiff(got, want map[string]any) string {
+	keys := map[string]bool{}
+	for k := range got {
+		keys[k] = true
+	}
+	for k := range want {
+		keys[k] = true
+	}
+	var names []string
+	for k := range keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var s strings.Builder
+	for _, k := range names {
+		g, gok := got[k]
+		w, wok := want[k]
+		if gok != wok || !reflect.DeepEqual(g, w) {
+			gj, _ := json.Marshal(g)
+			wj, _ := json.Marshal(w)
+			fmt.Fprintf(&s, "  %s: tender %s (present %v), ansible %s (present %v)\n", k, gj, gok, wj, wok)
+		}
+	}
+	return s.String()
+}
