@@ -364,3 +364,15 @@ func TestRunawayInputFails(t *testing.T) {
 		t.Errorf("unique on a long list: %v %v", v, err)
 	}
 }
+
+func TestErrorsInsideVariablesNameThem(t *testing.T) {
+	v := NewVars(map[string]any{"outer": "{{ inner }}", "inner": "{{ missing }}", "bad": "{{ 1 + 'x' }}"})
+	_, err := Render("{{ outer }}", v)
+	if err == nil || !strings.Contains(err.Error(), "'missing' is undefined (in the value of 'inner') (in the value of 'outer')") {
+		t.Errorf("got %v", err)
+	}
+	_, err = Render("{{ bad }}", v)
+	if err == nil || !strings.Contains(err.Error(), "in the value of 'bad': unsupported operand") {
+		t.Errorf("got %v", err)
+	}
+}

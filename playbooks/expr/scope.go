@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 )
 
@@ -88,6 +90,17 @@ func (v *Vars) lookup(name string, chain []string) (any, bool, error) {
 	}
 	r := &resolving{v: v, chain: append(slices.Clip(chain), name)}
 	out, err := renderDeep(x, r)
+	if err != nil {
+		var ue *UndefinedError
+		var ce *CycleError
+		switch {
+		case errors.As(err, &ce):
+		case errors.As(err, &ue):
+			err = &UndefinedError{Name: ue.Name, Msg: fmt.Sprintf("%s (in the value of '%s')", ue.Msg, name)}
+		default:
+			err = fmt.Errorf("in the value of '%s': %w", name, err)
+		}
+	}
 	return out, true, err
 }
 
