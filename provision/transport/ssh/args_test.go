@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseCommonArgs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want options
@@ -31,6 +32,7 @@ func TestParseCommonArgs(t *testing.T) {
 }
 
 func TestParseJump(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string][3]any{
 		"gw":              {"", "gw", 0},
 		"bob@gw:2200":     {"bob", "gw", 2200},

@@ -16,6 +16,7 @@ import (
 )
 
 func TestAuthEncryptedKeyAsksPassphraseOnce(t *testing.T) {
+	t.Parallel()
 	key := newKey(t, "correct horse")
 	srv := sshtest.Start(t, sshtest.Options{AuthorizedKeys: []transportKey{key.signer.PublicKey()}})
 	var asked atomic.Int32
@@ -50,6 +51,7 @@ func TestAuthEncryptedKeyAsksPassphraseOnce(t *testing.T) {
 }
 
 func TestAuthPassword(t *testing.T) {
+	t.Parallel()
 	srv := sshtest.Start(t, sshtest.Options{Passwords: map[string]string{"alice": "s3cret"}})
 	d := &Dialer{KnownHosts: []string{knownHostsFor(t, srv)}, ConfigFile: "none", NoAgent: true}
 	tg := transport.Target{Name: "h", Host: srv.Host(), Port: srv.Port(), User: "alice", Password: "s3cret"}
@@ -69,6 +71,7 @@ func TestAuthPassword(t *testing.T) {
 }
 
 func TestAuthAgent(t *testing.T) {
+	t.Parallel()
 	key := newKey(t, "")
 	srv := sshtest.Start(t, sshtest.Options{AuthorizedKeys: []transportKey{key.signer.PublicKey()}})
 	keyring := agent.NewKeyring()
@@ -111,6 +114,7 @@ func TestAuthAgent(t *testing.T) {
 }
 
 func TestAuthWrongKeyAndUnreachable(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
 	tg := f.target()
 	tg.KeyFiles = []string{newKey(t, "").file}

@@ -9,6 +9,7 @@ import (
 )
 
 func TestConformancePersistentShell(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
 	transporttest.Run(t, transporttest.Suite{
 		Open: func(t *testing.T) transport.Conn { return f.connect(t) },
@@ -16,6 +17,7 @@ func TestConformancePersistentShell(t *testing.T) {
 }
 
 func TestConformanceExecFallback(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{RefuseShell: true})
 	transporttest.Run(t, transporttest.Suite{
 		Open: func(t *testing.T) transport.Conn {
@@ -26,6 +28,7 @@ func TestConformanceExecFallback(t *testing.T) {
 }
 
 func TestConformanceNoShellOption(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
 	f.dialer.NoShell = true
 	transporttest.Run(t, transporttest.Suite{
@@ -34,6 +37,7 @@ func TestConformanceNoShellOption(t *testing.T) {
 }
 
 func TestConformanceWithoutSFTP(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{NoSFTP: true})
 	transporttest.Run(t, transporttest.Suite{
 		Open: func(t *testing.T) transport.Conn { return f.connect(t) },

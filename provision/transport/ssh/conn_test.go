@@ -14,6 +14,7 @@ import (
 )
 
 func TestHandshakeRetriedWhenDropped(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{DropHandshakes: 2})
 	c, err := f.dialer.Connect(context.Background(), f.target())
 	if err != nil {
@@ -84,6 +85,7 @@ func (fz *freezer) freeze() {
 }
 
 func TestKeepaliveNoticesSilentHost(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
 	fz := newFreezer(t, f.srv.Addr())
 	f.dialer.KnownHosts = nil
@@ -112,6 +114,7 @@ func TestKeepaliveNoticesSilentHost(t *testing.T) {
 }
 
 func TestServerGoneIsUnreachable(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
 	c := f.connect(t)
 	mustRun(t, c, transport.Cmd{Script: "true"})

@@ -14,6 +14,7 @@ import (
 )
 
 func TestHostKeyUnknownStrict(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
 	f.dialer.KnownHosts = []string{filepath.Join(t.TempDir(), "known_hosts")}
 	for _, p := range []HostKeyPolicy{HostKeyDefault, HostKeyStrict} {
@@ -30,6 +31,7 @@ func TestHostKeyUnknownStrict(t *testing.T) {
 }
 
 func TestHostKeyAcceptNewRecordsThenVerifies(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
 	known := filepath.Join(t.TempDir(), "sub", "known_hosts")
 	f.dialer.KnownHosts = []string{known}
@@ -66,6 +68,7 @@ func TestHostKeyAcceptNewRecordsThenVerifies(t *testing.T) {
 }
 
 func TestHostKeyChanged(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
 	other := sshtest.Start(t, sshtest.Options{}) // a different host key
 	known := filepath.Join(t.TempDir(), "known_hosts")
@@ -94,6 +97,7 @@ func TestHostKeyChanged(t *testing.T) {
 }
 
 func TestHostKeyFromCommonArgs(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
 	known := filepath.Join(t.TempDir(), "known_hosts")
 	f.dialer.KnownHosts = nil
@@ -119,6 +123,7 @@ func mustRead(t *testing.T, file string) []byte {
 }
 
 func TestParseHostKeyPolicy(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]HostKeyPolicy{"": HostKeyDefault, "strict": HostKeyStrict, "accept-new": HostKeyAcceptNew, "insecure": HostKeyInsecure} {
 		if got, err := ParseHostKeyPolicy(in); err != nil || got != want || (in != "" && got.String() != in) {
 			t.Errorf("ParseHostKeyPolicy(%q) = %v, %v", in, got, err)

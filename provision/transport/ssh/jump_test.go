@@ -21,6 +21,7 @@ func jumpFixture(t *testing.T) (f *fixture, b1, b2 *sshtest.Server) {
 }
 
 func TestProxyJumpFromCommonArgs(t *testing.T) {
+	t.Parallel()
 	f, b1, b2 := jumpFixture(t)
 	for _, args := range []string{
 		"-o ProxyJump=" + b1.Addr(),
@@ -45,6 +46,7 @@ func TestProxyJumpFromCommonArgs(t *testing.T) {
 }
 
 func TestSSHConfigHostAndProxyJump(t *testing.T) {
+	t.Parallel()
 	f, b1, _ := jumpFixture(t)
 	cfg := fmt.Sprintf(`Host web
   HostName %s
@@ -77,6 +79,7 @@ Host gate
 }
 
 func TestResolveOverrides(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "config")
 	cfg := "Host web\n  HostName 10.0.0.5\n  Port 2222\n  User cfguser\n  IdentityFile ~/.ssh/web_key\n  StrictHostKeyChecking accept-new\n"
 	if err := os.WriteFile(file, []byte(cfg), 0o600); err != nil {
@@ -109,6 +112,7 @@ func TestResolveOverrides(t *testing.T) {
 }
 
 func TestJumpConnectionShared(t *testing.T) {
+	t.Parallel()
 	f, b1, _ := jumpFixture(t)
 	tg := f.target()
 	tg.CommonArgs = "-J " + b1.Addr()

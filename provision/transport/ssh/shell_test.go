@@ -72,6 +72,7 @@ func TestOneRoundTripPerRun(t *testing.T) {
 }
 
 func TestStdinBinaryIsolated(t *testing.T) {
+	t.Parallel()
 	for _, opts := range []sshtest.Options{{}, {RefuseShell: true}} {
 		f := newFixture(t, opts)
 		c := f.connect(t)
@@ -100,6 +101,7 @@ func TestStdinBinaryIsolated(t *testing.T) {
 }
 
 func TestBackgroundOutputStaysWithItsRun(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
 	c := f.connect(t)
 	res := mustRun(t, c, transport.Cmd{Script: "(sleep 0.3; echo late; echo late >&2) & echo now"})
@@ -114,6 +116,7 @@ func TestBackgroundOutputStaysWithItsRun(t *testing.T) {
 }
 
 func TestCancelKillsScriptAndKeepsShell(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
 	c := f.connect(t)
 	mustRun(t, c, transport.Cmd{Script: "true"})
@@ -152,6 +155,7 @@ func TestCancelKillsScriptAndKeepsShell(t *testing.T) {
 }
 
 func TestConcurrentRunsStayUnderSessionLimit(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{MaxSessions: 3})
 	f.dialer.MaxSessions = 3
 	c := f.connect(t)
@@ -173,6 +177,7 @@ func TestConcurrentRunsStayUnderSessionLimit(t *testing.T) {
 }
 
 func TestShellRefusedTriedOnce(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sshtest.Options{RefuseShell: true})
 	c := f.connect(t)
 	for range 5 {
