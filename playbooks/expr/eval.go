@@ -151,7 +151,8 @@ func (ev *evaluator) eval(n node) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return getAttr(x, n.name, pathOf(n)), nil
+		v, err := getAttr(x, n.name, pathOf(n))
+		return v, ev.wrap(n, err)
 	case *indexNode:
 		x, err := ev.eval(n.x)
 		if err != nil {
@@ -161,7 +162,8 @@ func (ev *evaluator) eval(n node) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return getItem(x, k, pathOf(n)), nil
+		v, err := getItem(x, k, pathOf(n))
+		return v, ev.wrap(n, err)
 	case *sliceNode:
 		return ev.evalSlice(n)
 	case *callNode:
@@ -304,6 +306,13 @@ func contain(haystack, needle any) (bool, error) {
 		}
 		_, ok = h[k]
 		return ok, nil
+	case Scope:
+		k, ok := text(needle)
+		if !ok {
+			return false, nil
+		}
+		_, ok, err := h.Lookup(k)
+		return ok, err
 	}
 	return false, errorf("argument of type '%s' is not iterable", typeName(haystack))
 }
@@ -325,38 +334,35 @@ func pathOf(n node) string {
 }
 
 // getAttr is Jinja's x.name: a dict key, else undefined.
-func getAttr(x any, name, path string) any {
+func getAttr(x any, name, path string) (any, error) {
 	switch t := x.(type) {
 	case *undefined:
-		return t
+		return t, nil
 	case map[string]any:
 		if v, ok := t[name]; ok {
-			return v
+			return v, nil
 		}
 	case *loopInfo:
 		if v, ok := t.attr(name); ok {
-			return v
+			return v, nil
+		}
+	case Scope:
+		v, ok, err := t.Lookup(name)
+		if err != nil || ok {
+			return v, err
 		}
 	}
-	return &undefined{name: path, msg: fmt.Sprintf("'%s' has no attribute '%s'", objName(x), name)}
+	return &undefined{name: path, msg: fmt.Sprintf("'%s' has no attribute '%s'", objName(x), name)}, nil
 }
 
 // getItem is Jinja's x[k]: a dict key, a list or string index, else undefined.
-func getItem(x, k any, path string) any {
+func getItem(x, k any, path string) (any, error) {
 	switch t := x.(type) {
 	case *undefined:
-		return t
-	case *loopInfo:
+		return t, nil
+	case *loopInfo, map[string]any, Scope:
 		if s, ok := text(k); ok {
-			if v, ok := t.attr(s); ok {
-				return v
-			}
-		}
-	case map[string]any:
-		if s, ok := text(k); ok {
-			if v, ok := t[s]; ok {
-				return v
-			}
+			return getAttr(x, s, path)
 		}
 	case []any:
 		if i, ok := integer(k); ok {
@@ -364,7 +370,7 @@ func getItem(x, k any, path string) any {
 				i += len(t)
 			}
 			if i >= 0 && i < len(t) {
-				return t[i]
+				return t[i], nil
 			}
 		}
 	default:
@@ -375,12 +381,12 @@ func getItem(x, k any, path string) any {
 					i += len(r)
 				}
 				if i >= 0 && i < len(r) {
-					return string(r[i])
+					return string(r[i]), nil
 				}
 			}
 		}
 	}
-	return &undefined{name: path, msg: fmt.Sprintf("'%s' has no attribute %s", objName(x), Repr(k))}
+	return &undefined{name: path, msg: fmt.Sprintf("'%s' has no attribute %s", objName(x), Repr(k))}, nil
 }
 
 func (ev *evaluator) evalSlice(n *sliceNode) (any, error) {

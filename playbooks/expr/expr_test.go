@@ -376,3 +376,31 @@ func TestErrorsInsideVariablesNameThem(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// hostvars: a Scope stored as a value is a dict resolved lazily in its own
+// scope, so another host's templated variables render with that host's
+// values.
+func TestScopeValuesActAsLazyDicts(t *testing.T) {
+	web1 := NewVars(map[string]any{"inventory_hostname": "web1", "port": 80, "url": "http://{{ inventory_hostname }}:{{ port }}"})
+	web2 := NewVars(map[string]any{"inventory_hostname": "web2", "port": 8080, "url": "http://{{ inventory_hostname }}:{{ port }}"})
+	hostvars := NewVars(map[string]any{"web1": web1, "web2": web2})
+	me := web1.With(map[string]any{"hostvars": hostvars, "groups": map[string]any{"web": []any{"web1", "web2"}}})
+	for src, want := range map[string]any{
+		"{{ hostvars['web2'].url }}":                                         "http://web2:8080",
+		"{{ hostvars[groups.web[1]]['port'] + 1 }}":                          8081,
+		"{{ hostvars | length }}":                                            2,
+		"{{ groups.web | map('extract', hostvars, 'port') | list }}":         []any{80, 8080},
+		"{{ 'web2' | extract(hostvars, ['url']) }}":                          "http://web2:8080",
+		"{{ 'web2' in hostvars }}":                                           true,
+		"{{ hostvars.web3 is defined }}":                                     false,
+		"{{ hostvars.web2.nope | default('d') }}":                            "d",
+		"{% for h in hostvars %}{{ h }}={{ hostvars[h].port }} {% endfor %}": "web1=80 web2=8080 ",
+		"{{ hostvars.web1 | to_json }}":                                      `{"inventory_hostname": "web1", "port": 80, "url": "http://web1:80"}`,
+		"{{ hostvars | type_debug }}":                                        "dict",
+	} {
+		got, err := Render(src, me)
+		if err != nil || !strictEqual(got, want) {
+			t.Errorf("%s = %s, %v; want %s", src, Repr(got), err, Repr(want))
+		}
+	}
+}

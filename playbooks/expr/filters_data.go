@@ -249,6 +249,12 @@ func writeJSON(b *strings.Builder, v any, indent, level int) error {
 		b.WriteByte('}')
 	case *undefined:
 		return t.err()
+	case Scope:
+		m, err := materialize(t)
+		if err != nil {
+			return err
+		}
+		return writeJSON(b, m, indent, level)
 	default:
 		s, ok := text(v)
 		if !ok {

@@ -364,6 +364,9 @@ func fLength(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 	if s, ok := text(x); ok {
 		return len([]rune(s)), nil
 	}
+	if k, ok := x.(Keyed); ok {
+		return len(k.Keys()), nil
+	}
 	return nil, errorf("object of type '%s' has no len()", typeName(x))
 }
 
@@ -455,10 +458,14 @@ func (ev *evaluator) higherOrder(name string, x any, args []any, kw map[string]a
 // step is undefined.
 func getPath(v any, path string) any {
 	for _, part := range strings.Split(path, ".") {
+		var err error
 		if i, ok := pyInt(part, 10); ok {
-			v = getItem(v, i, path)
+			v, err = getItem(v, i, path)
 		} else {
-			v = getAttr(v, part, path)
+			v, err = getAttr(v, part, path)
+		}
+		if err != nil {
+			return &undefined{name: path, msg: err.Error()}
 		}
 	}
 	return v

@@ -124,6 +124,24 @@ var moreFilters = map[string]filterFunc{
 		}
 		return []any{p[:len(p)-len(ext)], ext}, nil
 	},
+	"extract": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		container := argOr(args, kw, 0, "container", nil)
+		v, err := getItem(container, x, Str(x))
+		if err != nil {
+			return nil, err
+		}
+		more := argOr(args, kw, 1, "morekeys", nil)
+		keys, ok := more.([]any)
+		if !ok && more != nil {
+			keys = []any{more}
+		}
+		for _, k := range keys {
+			if v, err = getItem(v, k, Str(k)); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
+	},
 	"wordcount": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 		return len(strings.Fields(Str(x))), nil
 	},

@@ -68,6 +68,21 @@ func (v *Vars) Lookup(name string) (any, bool, error) { return v.lookup(name, ni
 // LookupEnv implements EnvScope.
 func (v *Vars) LookupEnv() *Env { return v.Env }
 
+// Keys implements Keyed: every name defined in any layer.
+func (v *Vars) Keys() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range v.Layers {
+		for k := range l {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
 func (v *Vars) raw(name string) (any, bool) {
 	for i := len(v.Layers) - 1; i >= 0; i-- {
 		if x, ok := v.Layers[i][name]; ok {

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"sort"
 	"strings"
 )
 
@@ -135,6 +136,10 @@ func iterate(v any) ([]any, error) {
 		return t, nil
 	case map[string]any:
 		return toList(sortedKeys(t)), nil
+	case Keyed:
+		keys := t.Keys()
+		sort.Strings(keys)
+		return toList(keys), nil
 	}
 	if s, ok := text(v); ok {
 		if len(s) > maxItems {

@@ -59,6 +59,35 @@ func Truthy(v any) bool {
 	return true
 }
 
+// Keyed is a Scope that can list its names. A Scope stored as a value (for
+// example hostvars, or one host's variables inside it) acts as a dict whose
+// entries are resolved lazily, in that scope, when accessed; if it is also
+// Keyed it can be iterated, measured and serialized. Vars is Keyed.
+type Keyed interface {
+	Scope
+	Keys() []string
+}
+
+// materialize turns a Scope value into a map by looking up each of its
+// keys; a Scope that cannot list its keys is an error.
+func materialize(s Scope) (map[string]any, error) {
+	k, ok := s.(Keyed)
+	if !ok {
+		return nil, errorf("a lazily resolved dict (%T) cannot be listed", s)
+	}
+	out := map[string]any{}
+	for _, name := range k.Keys() {
+		v, ok, err := s.Lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out[name] = v
+		}
+	}
+	return out, nil
+}
+
 // Str renders v as Python's str() does: True, None, 1.0, ['a', 1], {'a': 1}.
 func Str(v any) string {
 	switch x := v.(type) {
@@ -128,6 +157,12 @@ func writeRepr(b *strings.Builder, v any) {
 		b.WriteByte('}')
 	case *undefined:
 		b.WriteString("Undefined")
+	case Scope:
+		if m, err := materialize(x); err == nil {
+			writeRepr(b, m)
+		} else {
+			b.WriteString("{...}")
+		}
 	default:
 		b.WriteString("<unknown>")
 	}
@@ -229,6 +264,8 @@ func typeName(v any) string {
 		return "AnsibleUndefined"
 	case *loopInfo:
 		return "LoopContext"
+	case Scope:
+		return "dict"
 	}
 	return "object"
 }
