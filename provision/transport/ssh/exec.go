@@ -5,12 +5,18 @@ import (
 	"context"
 	"errors"
 	"io"
+	"sync"
 	"time"
 
 	xssh "golang.org/x/crypto/ssh"
 
 	"github.com/tender-sh/tender/provision/transport"
 )
+
+// execWrapper runs a command line under a sh that first prints its pid on
+// a line of its own, so a cancelled Run can find and kill the script's
+// whole process tree (an SSH signal request reaches only one process).
+const execWrapper = `/bin/sh -c 'echo $$; eval "$1"' tender-exec `
 
 // runExec runs command on a new exec channel with stdin as its standard
 // input (followed by end-of-file). The caller holds a session slot.
@@ -20,11 +26,14 @@ func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader) (tr
 		return transport.Result{}, err
 	}
 	defer sess.Close()
-	var out, errb bytes.Buffer
+	var (
+		out  pidWriter
+		errb bytes.Buffer
+	)
 	sess.Stdin = stdin
 	sess.Stdout = &out
 	sess.Stderr = &errb
-	if err := sess.Start(command); err != nil {
+	if err := sess.Start(execWrapper + transport.Quote(command)); err != nil {
 		return transport.Result{}, c.broken("exec", err)
 	}
 	done := make(chan error, 1)
@@ -32,11 +41,17 @@ func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader) (tr
 	select {
 	case err = <-done:
 	case <-ctx.Done():
+		if pid := out.pid(); pid != "" {
+			go c.killChildren(pid, "KILL", true)
+		}
 		_ = sess.Signal(xssh.SIGKILL)
 		sess.Close()
 		return transport.Result{}, ctx.Err()
 	}
-	res := transport.Result{Stdout: out.Bytes(), Stderr: errb.Bytes()}
+	if out.pid() == "" {
+		return transport.Result{}, c.broken("exec", errors.New("the command did not start"))
+	}
+	res := transport.Result{Stdout: out.buf.Bytes(), Stderr: errb.Bytes()}
 	var ee *xssh.ExitError
 	switch {
 	case err == nil:
@@ -87,7 +102,7 @@ func signalNumber(name string) int {
 
 // killChildren signals the descendants of the remote process pid through
 // a separate exec channel, best effort.
-func (c *Conn) killChildren(pid, sig string) {
+func (c *Conn) killChildren(pid, sig string, self bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := c.acquire(ctx); err != nil {
@@ -100,9 +115,44 @@ func (c *Conn) killChildren(pid, sig string) {
 	}
 	defer sess.Close()
 	done := make(chan error, 1)
-	go func() { done <- sess.Run(killScript(pid, sig)) }()
+	go func() { done <- sess.Run(killScript(pid, sig, self)) }()
 	select {
 	case <-done:
 	case <-ctx.Done():
 	}
+}
+
+// pidWriter keeps the first line written to it (the pid execWrapper
+// prints) apart from the rest (the script's stdout).
+type pidWriter struct {
+	mu   sync.Mutex
+	line []byte
+	done bool
+	buf  bytes.Buffer
+}
+
+func (w *pidWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := len(p)
+	if !w.done {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			w.line = append(w.line, p...)
+			return n, nil
+		}
+		w.line, w.done, p = append(w.line, p[:i]...), true, p[i+1:]
+	}
+	w.buf.Write(p)
+	return n, nil
+}
+
+// pid returns the pid line once it is complete.
+func (w *pidWriter) pid() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.done {
+		return ""
+	}
+	return string(w.line)
 }

@@ -76,12 +76,17 @@ func readUntil(r *bufio.Reader, marker []byte) ([]byte, error) {
 	}
 }
 
-// killScript signals every descendant of the process pid, found by
-// walking /proc, with sig. It needs nothing but sh and Linux's /proc;
-// processes of other users (a script under sudo) are signalled where
-// permissions allow, which for sudo itself means it relays the signal.
-func killScript(pid, sig string) string {
-	return `p=` + pid + `; all=; new=$p
+// killScript signals every descendant of the process pid (and pid itself
+// when self is set), found by walking /proc, with sig. It needs nothing but
+// sh and Linux's /proc; processes of other users (a script under sudo) are
+// signalled where permissions allow, which for sudo itself means it relays
+// the signal.
+func killScript(pid, sig string, self bool) string {
+	all := ""
+	if self {
+		all = pid
+	}
+	return `p=` + pid + `; all=` + all + `; new=$p
 while [ -n "$new" ]; do
 	next=
 	for f in /proc/[0-9]*/stat; do

@@ -222,7 +222,7 @@ func (c *Conn) runShell(ctx context.Context, sh *shell, command string, stdin []
 // terminates the script's processes and waits for the frame's answer,
 // killing harder and at last discarding the shell when none comes.
 func (c *Conn) recoverShell(sh *shell, done chan shellAnswer) {
-	go c.killChildren(sh.pid, "TERM")
+	go c.killChildren(sh.pid, "TERM", false)
 	hard := time.NewTimer(3 * time.Second)
 	defer hard.Stop()
 	give := time.NewTimer(recoverTimeout)
@@ -237,7 +237,7 @@ func (c *Conn) recoverShell(sh *shell, done chan shellAnswer) {
 			c.discard(sh)
 			return
 		case <-hard.C:
-			go c.killChildren(sh.pid, "KILL")
+			go c.killChildren(sh.pid, "KILL", false)
 		case <-give.C:
 			c.discard(sh)
 			return

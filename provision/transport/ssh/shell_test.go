@@ -115,6 +115,30 @@ func TestBackgroundOutputStaysWithItsRun(t *testing.T) {
 	}
 }
 
+func TestCancelKillsScriptOnExecChannel(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, sshtest.Options{RefuseShell: true})
+	c := f.connect(t)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	// The script's child, not the script, holds the pid file's pid.
+	_, err := c.Run(ctx, transport.Cmd{Script: "sh -c 'echo $$ > " + pidFile + "; exec sleep 30'; echo never"})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v", err)
+	}
+	data, _ := os.ReadFile(pidFile)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatalf("pid file: %q", data)
+	}
+	for deadline := time.Now().Add(5 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the cancelled script's child is still running")
+		}
+	}
+}
+
 func TestCancelKillsScriptAndKeepsShell(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
