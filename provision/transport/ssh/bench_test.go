@@ -9,9 +9,12 @@ import (
 	"github.com/tender-sh/tender/provision/transport/ssh/sshtest"
 )
 
-func benchRun(b *testing.B, opts sshtest.Options, noShell bool) {
+func benchRun(b *testing.B, opts sshtest.Options, noShell bool, shell ...string) {
 	f := newFixture(b, opts)
 	f.dialer.NoShell = noShell
+	if len(shell) > 0 {
+		f.dialer.shellCommand = shell[0]
+	}
 	c := f.connect(b)
 	cmd := transport.Cmd{Script: "cat; echo $X", Env: map[string]string{"X": "1"}}
 	mustRun(b, c, cmd)
@@ -27,6 +30,12 @@ func benchRun(b *testing.B, opts sshtest.Options, noShell bool) {
 // BenchmarkRunPersistentShell is one Run on the persistent shell of an
 // in-process server on loopback: the remote shell's work plus one exchange.
 func BenchmarkRunPersistentShell(b *testing.B) { benchRun(b, sshtest.Options{}, false) }
+
+// BenchmarkRunPersistentShellBash is the persistent shell under bash, which
+// takes length-prefixed frames.
+func BenchmarkRunPersistentShellBash(b *testing.B) {
+	benchRun(b, sshtest.Options{}, false, "exec bash")
+}
 
 // BenchmarkRunExec is the same Run on its own exec channel.
 func BenchmarkRunExec(b *testing.B) { benchRun(b, sshtest.Options{}, true) }

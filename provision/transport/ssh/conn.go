@@ -49,6 +49,7 @@ type connOptions struct {
 	noShell           bool
 	keepaliveInterval time.Duration
 	keepaliveCountMax int
+	shellCommand      string // tests only: what starts the persistent shell
 }
 
 type shellState int

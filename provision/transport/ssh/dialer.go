@@ -96,6 +96,8 @@ type Dialer struct {
 	keys   keyCache
 	known  knownHostsCache
 	jumps  jumpPool
+
+	shellCommand string // tests only: replaces shellCommand
 }
 
 var _ transport.Dialer = (*Dialer)(nil)
@@ -167,6 +169,7 @@ func (d *Dialer) Connect(ctx context.Context, t transport.Target) (transport.Con
 		noShell:           d.NoShell,
 		keepaliveInterval: keepaliveInterval(d.KeepaliveInterval),
 		keepaliveCountMax: or(d.KeepaliveCountMax, DefaultKeepaliveCountMax),
+		shellCommand:      d.shellCommand,
 	}), nil
 }
 

@@ -61,6 +61,12 @@ import (
 // is discarded and the next Run starts a new one.
 const shellCommand = "exec /bin/sh"
 
+// Shell modes, chosen by the remote shell at setup.
+const (
+	modeEval = "eval" // frames are written as they are; sh parses them from its stdin
+	modeLen  = "len"  // frames are length-prefixed for lenLoop (bash as /bin/sh)
+)
+
 const setupScript = `__tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX") || exit 1
 trap 'rm -rf "$__tender_d"' EXIT
 __tender_n=0
@@ -80,8 +86,21 @@ __tender_post() {
 		printf '%%sF%%s\n' "$1" "${__tender_d:-no directory}"
 	fi
 }
-printf '%%s %%s\n' %s "$$"
+__tender_m=eval
+if [ -n "${BASH_VERSION-}" ] && [ "$(printf abcdef | head -c 3 2>/dev/null)" = abc ] &&
+	head --version 2>/dev/null | grep -q GNU; then
+	__tender_m=len
+fi
+printf '%%s %%s %%s\n' %s "$$" "$__tender_m"
 `
+
+// lenLoop is what a bash shell runs after setup in "len" mode: bash reads
+// a script from a pipe one byte at a time (so that commands can share its
+// stdin), which makes parsing a large frame slow; here each frame comes
+// after a line with its length and is read in blocks by GNU head, which
+// reads exactly that many bytes, and then evaluated. The frame never
+// touches the disk.
+const lenLoop = "while IFS= read -r __tender_len; do eval \"$(head -c \"$__tender_len\")\"; done\n"
 
 const (
 	shellStartTimeout = 15 * time.Second
@@ -94,6 +113,7 @@ type shell struct {
 	stdin io.WriteCloser
 	out   *bufio.Reader
 	pid   string // the remote sh's pid, for killing its children
+	mode  string // modeEval or modeLen
 }
 
 // startShell starts the persistent shell; the caller has set state to
@@ -138,15 +158,15 @@ func (c *Conn) openShell(ctx context.Context) (*shell, error) {
 		sess.Close()
 		return nil, err
 	}
-	if err := sess.Start(shellCommand); err != nil {
+	if err := sess.Start(or(c.opts.shellCommand, shellCommand)); err != nil {
 		sess.Close()
 		return nil, err
 	}
 	ready := boundary()
 	sh := &shell{sess: sess, stdin: stdin, out: bufio.NewReaderSize(stdout, 64<<10)}
 	type answer struct {
-		pid string
-		err error
+		pid, mode string
+		err       error
 	}
 	got := make(chan answer, 1)
 	go func() {
@@ -159,7 +179,11 @@ func (c *Conn) openShell(ctx context.Context) (*shell, error) {
 			return
 		}
 		line, err := sh.out.ReadString('\n')
-		got <- answer{strings.TrimSpace(line), err}
+		pid, mode, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if err == nil && mode == modeLen {
+			_, err = io.WriteString(stdin, lenLoop)
+		}
+		got <- answer{pid, mode, err}
 	}()
 	timer := time.NewTimer(shellStartTimeout)
 	defer timer.Stop()
@@ -174,7 +198,7 @@ func (c *Conn) openShell(ctx context.Context) (*shell, error) {
 			sess.Close()
 			return nil, a.err
 		}
-		sh.pid = a.pid
+		sh.pid, sh.mode = a.pid, a.mode
 		return sh, nil
 	case <-ctx.Done():
 		sess.Close()
@@ -194,6 +218,9 @@ type shellAnswer struct {
 func (c *Conn) runShell(ctx context.Context, sh *shell, command string, stdin []byte) (transport.Result, error) {
 	b := boundary()
 	frame := buildFrame(b, command, stdin)
+	if sh.mode == modeLen {
+		frame = append([]byte(strconv.Itoa(len(frame))+"\n"), frame...)
+	}
 	done := make(chan shellAnswer, 1)
 	go func() {
 		res, err := sh.exchange(frame, b)

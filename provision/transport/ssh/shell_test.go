@@ -73,8 +73,11 @@ func TestOneRoundTripPerRun(t *testing.T) {
 
 func TestStdinBinaryIsolated(t *testing.T) {
 	t.Parallel()
-	for _, opts := range []sshtest.Options{{}, {RefuseShell: true}} {
+	for i, opts := range []sshtest.Options{{}, {RefuseShell: true}, {}} {
 		f := newFixture(t, opts)
+		if i == 2 {
+			f.dialer.shellCommand = "exec bash" // length-prefixed frames
+		}
 		c := f.connect(t)
 		all := make([]byte, 0, 512)
 		for i := range 512 {
