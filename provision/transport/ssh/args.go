@@ -3,6 +3,7 @@ package ssh
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -109,4 +110,53 @@ func splitWords(s string) ([]string, error) {
 		words = append(words, cur.String())
 	}
 	return words, nil
+}
+
+// proxyCommandJump turns the usual bastion ProxyCommand, "ssh -W %h:%p
+// [options] [user@]bastion", into the equivalent ProxyJump element. Other
+// proxy commands are refused rather than silently bypassed.
+func proxyCommandJump(pc string) (string, error) {
+	words, err := splitWords(pc)
+	refuse := fmt.Errorf("ProxyCommand %q is not supported: use ProxyJump (ssh -W %%h:%%p bastion is understood)", pc)
+	if err != nil || len(words) == 0 || path.Base(words[0]) != "ssh" {
+		return "", refuse
+	}
+	var user, port, dest string
+	forward := false
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if len(w) < 2 || w[0] != '-' {
+			if dest != "" {
+				return "", refuse // a remote command
+			}
+			dest = w
+			continue
+		}
+		flag, val := w[1], w[2:]
+		if !strings.ContainsRune("oJpliFcmbEeSWDLRQwBIO", rune(flag)) {
+			continue
+		}
+		if val == "" && i+1 < len(words) {
+			i++
+			val = words[i]
+		}
+		switch flag {
+		case 'W':
+			forward = val == "%h:%p" || val == "[%h]:%p"
+		case 'l':
+			user = val
+		case 'p':
+			port = val
+		}
+	}
+	if !forward || dest == "" {
+		return "", refuse
+	}
+	if user != "" && !strings.Contains(dest, "@") {
+		dest = user + "@" + dest
+	}
+	if port != "" {
+		dest += ":" + port
+	}
+	return dest, nil
 }

@@ -47,3 +47,21 @@ func TestParseJump(t *testing.T) {
 		}
 	}
 }
+
+func TestProxyCommandJump(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"ssh -W %h:%p bastion":                                     "bastion",
+		"ssh -q -W %h:%p -l admin -p 2222 bastion":                 "admin@bastion:2222",
+		"/usr/bin/ssh -o StrictHostKeyChecking=no -W %h:%p ops@gw": "ops@gw",
+	} {
+		if got, err := proxyCommandJump(in); err != nil || got != want {
+			t.Errorf("proxyCommandJump(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"nc -X 5 -x proxy:1080 %h %p", "ssh bastion nc %h %p", "ssh -W %h:%p"} {
+		if _, err := proxyCommandJump(bad); err == nil {
+			t.Errorf("proxyCommandJump(%q) must be refused", bad)
+		}
+	}
+}

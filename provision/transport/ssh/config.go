@@ -108,6 +108,17 @@ func (d *Dialer) resolve(t transport.Target) (*hop, []*hop, error) {
 	if jump == "" {
 		jump = d.config.get(alias, "ProxyJump")
 	}
+	if jump == "" {
+		pc := args.get("proxycommand")
+		if pc == "" {
+			pc = d.config.get(alias, "ProxyCommand")
+		}
+		if pc != "" && !strings.EqualFold(pc, "none") {
+			if jump, err = proxyCommandJump(pc); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
 	var jumps []*hop
 	if jump != "" && !strings.EqualFold(jump, "none") {
 		for _, spec := range strings.Split(jump, ",") {

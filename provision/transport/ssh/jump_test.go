@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/tender-sh/tender/provision/transport"
@@ -27,6 +28,7 @@ func TestProxyJumpFromCommonArgs(t *testing.T) {
 		"-o ProxyJump=" + b1.Addr(),
 		"-o 'ProxyJump " + b1.Addr() + "," + b2.Addr() + "'",
 		"-J tester@" + b2.Addr() + " -o StrictHostKeyChecking=yes",
+		`-o ProxyCommand="ssh -W %h:%p -q -p ` + strconv.Itoa(b1.Port()) + " tester@" + b1.Host() + `"`,
 	} {
 		tg := f.target()
 		tg.CommonArgs = args
