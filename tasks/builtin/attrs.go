@@ -13,7 +13,11 @@ import (
 // (non-empty: change nothing) and set $_t_changed when something differs.
 // Every message they print is one key=value line.
 const attrFuncs = `
-_t_fail() { echo "failed=1"; printf 'msg=%s\n' "$*" | tr '\n' ' '; echo; exit 0; }
+_t_fail() {
+	echo "failed=1"; printf 'msg=%s\n' "$*" | tr '\n' ' '; echo
+	if [ -n "$_t_failpath" ]; then echo "failpath=$_t_failpath"; _t_info "$_t_failpath"; fi
+	exit 0
+}
 _t_info() { # key=value lines describing $1 (without following a link)
 	stat -c 'mode=%a
 uid=%u
@@ -35,6 +39,7 @@ _t_wantmode() { # the octal mode $2 (octal or symbolic) gives the path $1
 	esac
 }
 _t_attrs() { # path mode owner group: fix what differs
+	_t_failpath=$1
 	if [ -n "$3" ]; then
 		case " $(stat -c '%U %u' -- "$1") " in
 		*" $3 "*) ;;
@@ -54,9 +59,10 @@ _t_attrs() { # path mode owner group: fix what differs
 		_wm=$(_t_wantmode "$1" "$2") || _t_fail "mode must be in octal or symbolic form"
 		if [ $((0$_cm)) -ne $((0$_wm)) ]; then
 			_t_changed=1; echo "before_mode=$_cm"; echo "after_mode=$_wm"
-			[ -n "$_t_check" ] || chmod "$_wm" -- "$1" || _t_fail "chmod failed"
+			[ -n "$_t_check" ] || chmod "$_wm" "$1" || _t_fail "chmod failed"
 		fi
 	fi
+	_t_failpath=
 }
 `
 

@@ -7,7 +7,6 @@ import (
 	"crypto/rand"
 	"crypto/sha1"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -96,8 +95,7 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		case string:
 			j.content = []byte(c)
 		default:
-			b, _ := json.Marshal(c)
-			j.content = b
+			j.content = []byte(pyJSON(c))
 		}
 	case j.remote:
 		j.source, j.base = a.Str("src"), path.Base(a.Str("src"))

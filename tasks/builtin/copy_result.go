@@ -18,6 +18,13 @@ func (j copyJob) result(env *tasks.Env, out transport.Result) (tasks.Result, err
 	res := tasks.Result{Data: data}
 	if v["failed"] == "1" {
 		res.Failed, res.Msg = true, strings.TrimSpace(v["msg"])
+		if !j.remote {
+			data["checksum"], data["diff"] = j.sum, []any{}
+		}
+		if fp := v["failpath"]; fp != "" {
+			data["path"] = fp
+			infoData(data, v, "")
+		}
 		return res, nil
 	}
 	switch v["verdict"] {

@@ -103,19 +103,20 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 	res := tasks.Result{Data: data, Changed: v["changed"] == "1"}
 	if v["failed"] == "1" || v["verdict"] == "failed" {
 		res.Failed, res.Msg, res.Changed = true, strings.TrimSpace(v["msg"]), false
-		switch {
-		case state == "link" || state == "hard":
+		switch msg := res.Msg; {
+		case strings.HasPrefix(msg, "Cannot link") || msg == "src does not exist":
 			data["dest"], data["src"] = p, src
-			if strings.HasPrefix(res.Msg, "refusing") || strings.HasPrefix(res.Msg, "the directory") || strings.HasPrefix(res.Msg, "src file") {
-				delete(data, "dest")
-				data["path"] = p
-			}
-		case strings.HasSuffix(res.Msg, "cannot continue"):
+		case strings.HasPrefix(msg, "src file does not exist"):
+			data["path"], data["src"] = p, src
+		case strings.HasSuffix(msg, "cannot continue"):
 			data["path"], data["state"] = p, prev
 		default:
 			data["path"] = p
-			infoData(data, v, "")
 		}
+		if fp := v["failpath"]; fp != "" {
+			data["path"] = fp
+		}
+		infoData(data, v, "")
 		return res, nil
 	}
 	if state == "" {
@@ -123,8 +124,11 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 		return res, nil
 	}
 	before, after := map[string]any{"path": p}, map[string]any{"path": p}
-	if prev != state && (res.Changed || state == "absent") {
+	if prev != state {
 		before["state"], after["state"] = prev, state
+	}
+	if state == "absent" && prev == "directory" {
+		before["path_content"] = pathContent(stdout, p)
 	}
 	if v["before_mode"] != "" {
 		before["mode"], after["mode"] = octal4(v["before_mode"]), octal4(v["after_mode"])
@@ -134,6 +138,9 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 	}
 	if state == "touch" {
 		for _, k := range []string{"atime", "mtime"} {
+			if (k == "atime" && a.Str("access_time") == "preserve") || (k == "mtime" && a.Str("modification_time") == "preserve") {
+				continue
+			}
 			if t, err := strconv.ParseFloat(v["before_"+k], 64); err == nil {
 				before[k] = t
 			}
@@ -168,4 +175,43 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 		res.Diff = unifiedDiff(p, string(b)+"\n", string(af)+"\n")
 	}
 	return res, nil
+}
+
+// pathContent lists what a removed directory held (the subdir= and
+// subfile= lines of the script, in find's order), in the order Python's
+// os.walk gives, as Ansible's diff shows it: each directory's
+// subdirectories and files, then its subdirectories' in turn.
+func pathContent(out []byte, root string) map[string]any {
+	children := map[string][]string{}
+	isDir := map[string]bool{}
+	for _, l := range strings.Split(string(out), "\n") {
+		p, dir := strings.CutPrefix(l, "subdir=")
+		if !dir {
+			var ok bool
+			if p, ok = strings.CutPrefix(l, "subfile="); !ok {
+				continue
+			}
+		}
+		isDir[p] = dir
+		parent := p[:max(strings.LastIndex(p, "/"), 0)]
+		children[parent] = append(children[parent], p)
+	}
+	dirs, files := []any{}, []any{}
+	var walk func(d string)
+	walk = func(d string) {
+		var sub []string
+		for _, c := range children[d] {
+			if isDir[c] {
+				dirs = append(dirs, c)
+				sub = append(sub, c)
+			} else {
+				files = append(files, c)
+			}
+		}
+		for _, c := range sub {
+			walk(c)
+		}
+	}
+	walk(strings.TrimSuffix(root, "/"))
+	return map[string]any{"directories": dirs, "files": files}
 }

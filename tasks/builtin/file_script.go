@@ -18,6 +18,8 @@ _t_state() {
 }
 prev=$(_t_state "$path")
 echo "prev=$prev"
+# Failures report the path's attributes, as Ansible's add_path_info does.
+_t_failed() { echo verdict=failed; echo "msg=$*"; _t_info "$path"; exit 0; }
 if [ -z "$state" ]; then
 	if [ "$prev" != absent ]; then state=$prev
 	elif [ -n "$recurse" ]; then state=directory
@@ -30,6 +32,10 @@ case $state in
 absent)
 	if [ "$prev" != absent ]; then
 		_t_changed=1
+		if [ "$prev" = directory ]; then
+			find "$path" -mindepth 1 -type d | sed 's/^/subdir=/'
+			find "$path" -mindepth 1 ! -type d | sed 's/^/subfile=/'
+		fi
 		[ -n "$_t_check" ] || rm -rf -- "$path" 2>/dev/null || _t_fail "rmtree failed: could not remove $path"
 	fi
 	echo "changed=$_t_changed"; exit 0 ;;
@@ -38,7 +44,7 @@ file)
 		target=$(readlink -f -- "$path")
 		prev=$(_t_state "$target")
 	fi
-	case $prev in file|hard) ;; *) echo verdict=failed; echo "msg=file ($path) is $prev, cannot continue"; exit 0 ;; esac ;;
+	case $prev in file|hard) ;; *) _t_failed "file ($path) is $prev, cannot continue" ;; esac ;;
 directory)
 	if [ "$prev" = link ] && [ -n "$follow" ] && [ -d "$path" ]; then
 		target=$(readlink -f -- "$path"); prev=directory
@@ -62,7 +68,7 @@ $_missing"; _p=$(dirname -- "$_p")
 			IFS=$_oldifs
 		fi ;;
 	directory) ;;
-	*) echo verdict=failed; echo "msg=$path already exists as a $prev"; _t_info "$path"; exit 0 ;;
+	*) _t_failed "$path already exists as a $prev" ;;
 	esac ;;
 touch)
 	if [ "$prev" = absent ]; then
@@ -82,12 +88,12 @@ touch)
 link|hard)
 	case $src in /*) abs=$src ;; *) if [ -d "$path" ] && [ ! -L "$path" ]; then abs=$path/$src; else abs=$(dirname -- "$path")/$src; fi ;; esac
 	if [ "$state" = link ]; then
-		[ -n "$force" ] || _t_exists "$abs" || { echo verdict=failed; echo "msg=src file does not exist, use \"force=yes\" if you really want to create the link: $abs"; exit 0; }
+		[ -n "$force" ] || _t_exists "$abs" || _t_failed "src file does not exist, use \"force=yes\" if you really want to create the link: $abs"
 		case $prev in
 		directory)
-			[ -n "$force" ] || { echo verdict=failed; echo "msg=refusing to convert from directory to symlink for $path"; exit 0; }
-			[ -z "$(ls -A -- "$path")" ] || { echo verdict=failed; echo "msg=the directory $path is not empty, refusing to convert it"; exit 0; } ;;
-		file|hard) [ -n "$force" ] || { echo verdict=failed; echo "msg=refusing to convert from $prev to symlink for $path"; exit 0; } ;;
+			[ -n "$force" ] || _t_failed "refusing to convert from directory to symlink for $path"
+			[ -z "$(ls -A -- "$path")" ] || _t_failed "the directory $path is not empty, refusing to convert it" ;;
+		file|hard) [ -n "$force" ] || _t_failed "refusing to convert from $prev to symlink for $path" ;;
 		esac
 		if [ "$prev" = link ]; then
 			_old=$(readlink -- "$path")
@@ -99,7 +105,7 @@ link|hard)
 			ln -s -- "$src" "$_tmp" && mv -f -- "$_tmp" "$path" || { rm -f -- "$_tmp"; _t_fail "Error while linking: $path"; }
 		fi
 	else
-		_t_exists "$abs" || { echo verdict=failed; echo "msg=src does not exist"; exit 0; }
+		_t_exists "$abs" || _t_failed "src does not exist"
 		case $prev in
 		absent) _t_changed=1 ;;
 		link) _old=$(readlink -- "$path"); [ "$_old" = "$src" ] || { _t_changed=1; echo "before_src=$_old"; } ;;
@@ -107,10 +113,8 @@ link|hard)
 			if [ "$(stat -c %d:%i -- "$path")" != "$(stat -c %d:%i -- "$abs")" ]; then
 				_t_changed=1
 				if [ -z "$force" ]; then
-					echo verdict=failed
-					if [ "$prev" = hard ]; then echo "msg=Cannot link, different hard link exists at destination"
-					else echo "msg=Cannot link, $prev exists at destination"; fi
-					exit 0
+					[ "$prev" = hard ] && _t_failed "Cannot link, different hard link exists at destination"
+					_t_failed "Cannot link, $prev exists at destination"
 				fi
 			fi ;;
 		esac

@@ -56,8 +56,8 @@ minor=%T' -- "$p" || exit 1
 [ -w "$p" ] && echo writeable=1
 [ -x "$p" ] && echo executable=1
 if [ -L "$p" ]; then echo "lnk_target=$(readlink -- "$p")"; echo "lnk_source=$(readlink -f -- "$p")"; fi
-if [ -n "$sum" ] && [ -f "$p" ] && [ -r "$p" ] && { [ -n "$follow" ] || [ ! -L "$p" ]; }; then
-	echo "checksum=$(_t_sum "$sum" "$p")"
+if [ -f "$p" ] && [ -r "$p" ] && { [ -n "$follow" ] || [ ! -L "$p" ]; }; then
+	[ -n "$sum" ] && echo "checksum=$(_t_sum "$sum" "$p")"
 	[ -n "$md5" ] && echo "md5=$(_t_sum md5 "$p")"
 fi
 if [ -n "$mime" ] && command -v file >/dev/null 2>&1; then
