@@ -23,7 +23,7 @@ const e2eImage = "tender-e2e/debian"
 
 // startSSHD runs the e2e fleet's Debian image on a loopback port and
 // returns the port once sshd answers with its version banner.
-func startSSHD(t *testing.T) int {
+func startSSHD(t testing.TB) int {
 	t.Helper()
 	if _, err := exec.LookPath("docker"); err != nil {
 		t.Skip("docker is not installed")
@@ -37,7 +37,11 @@ func startSSHD(t *testing.T) int {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	out, err := exec.Command("docker", "run", "-d", "--rm", "-p", "127.0.0.1:"+strconv.Itoa(port)+":22", e2eImage).CombinedOutput()
+	// Newer fleet images read the logins' keys from a bind-mounted file;
+	// older ones have them built in and ignore the mount.
+	pub := fleetKey(t) + ".pub"
+	out, err := exec.Command("docker", "run", "-d", "--rm", "-p", "127.0.0.1:"+strconv.Itoa(port)+":22",
+		"-v", pub+":/etc/ssh/tender_authorized_keys:ro", e2eImage).CombinedOutput()
 	if err != nil {
 		t.Fatalf("docker run: %v: %s", err, out)
 	}
@@ -61,8 +65,14 @@ func startSSHD(t *testing.T) int {
 	return 0
 }
 
-func fleetKey(t *testing.T) string {
-	key, err := filepath.Abs("../../../e2e/.fleet/id_ed25519")
+// fleetKey is the fleet's private key: $TENDER_E2E_KEY, else the one
+// e2e/fleet/build-images.sh made.
+func fleetKey(t testing.TB) string {
+	key := os.Getenv("TENDER_E2E_KEY")
+	if key == "" {
+		key = "../../../e2e/.fleet/id_ed25519"
+	}
+	key, err := filepath.Abs(key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +121,26 @@ func TestE2EOpenSSH(t *testing.T) {
 	t.Run("root", func(t *testing.T) { transporttest.Run(t, suite("root")) })
 	t.Run("deploy", func(t *testing.T) { transporttest.Run(t, suite("deploy")) })
 	t.Run("become", func(t *testing.T) { testBecome(t, suite("deploy").Open(t)) })
+	t.Run("become-password", func(t *testing.T) {
+		// "ops" needs its password for sudo (newer fleet images).
+		c, err := strict.Connect(ctx, target("ops"))
+		if err != nil {
+			t.Skipf("no ops user in this image: %v", err)
+		}
+		defer c.Close()
+		res := mustRun(t, c, transport.Cmd{Script: "id -un; cat", Stdin: strings.NewReader("data"),
+			Become: &transport.Become{Password: "ops-secret"}})
+		if string(res.Stdout) != "root\ndata" || res.ExitCode != 0 {
+			t.Fatalf("become with a password: exit %d %q %q", res.ExitCode, res.Stdout, res.Stderr)
+		}
+		res = mustRun(t, c, transport.Cmd{Script: "id -un", Become: &transport.Become{Password: "wrong"}})
+		if res.ExitCode == 0 || strings.Contains(string(res.Stdout)+string(res.Stderr), "wrong") {
+			t.Fatalf("a wrong become password: exit %d %q %q", res.ExitCode, res.Stdout, res.Stderr)
+		}
+		if res := mustRun(t, c, transport.Cmd{Script: "id -un", Become: &transport.Become{}}); res.ExitCode == 0 {
+			t.Fatalf("become without the password it needs must fail, not hang: %q", res.Stdout)
+		}
+	})
 	t.Run("become-suite", func(t *testing.T) {
 		// The whole suite as deploy, every call through sudo to root.
 		transporttest.Run(t, transporttest.Suite{
@@ -172,5 +202,36 @@ func testBecome(t *testing.T, c transport.Conn) {
 	}
 	if res := mustRun(t, c, transport.Cmd{Script: "id -un"}); string(res.Stdout) != "deploy\n" {
 		t.Errorf("without become: %q", res.Stdout)
+	}
+}
+
+// BenchmarkE2ERun times one Run against the container's OpenSSH as deploy,
+// on the persistent shell and on exec channels.
+func BenchmarkE2ERun(b *testing.B) {
+	port := startSSHD(b)
+	key := fleetKey(b)
+	for _, mode := range []struct {
+		name    string
+		noShell bool
+	}{{"PersistentShell", false}, {"Exec", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			d := &Dialer{KnownHosts: []string{filepath.Join(b.TempDir(), "kh")}, HostKeys: HostKeyAcceptNew,
+				ConfigFile: "none", NoAgent: true, NoShell: mode.noShell}
+			c, err := d.Connect(context.Background(), transport.Target{Name: "debian", Host: "127.0.0.1", Port: port,
+				User: "deploy", KeyFiles: []string{key}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			cmd := transport.Cmd{Script: "cat; echo $X", Env: map[string]string{"X": "1"}}
+			mustRun(b, c, cmd)
+			b.ResetTimer()
+			for b.Loop() {
+				cmd.Stdin = strings.NewReader("input ")
+				if res := mustRun(b, c, cmd); string(res.Stdout) != "input 1\n" {
+					b.Fatalf("%q", res.Stdout)
+				}
+			}
+		})
 	}
 }

@@ -144,7 +144,7 @@ func (c *Conn) startShell(ctx context.Context) (*shell, error) {
 }
 
 func (c *Conn) openShell(ctx context.Context) (*shell, error) {
-	sess, err := c.client.NewSession()
+	sess, err := c.newSession(ctx)
 	if err != nil {
 		return nil, err
 	}
