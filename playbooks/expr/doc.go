@@ -15,7 +15,9 @@
 // Variables come from a Scope; Vars is the ready one: layered maps whose
 // template-valued entries are rendered lazily when read, with reference
 // cycles reported as *CycleError. Lookups read what they need from the
-// controller through an Env. An undefined variable is an *UndefinedError
+// controller through an Env. A Scope stored as a value (hostvars, each
+// host's variables inside it) acts as a dict resolved lazily in its own
+// scope. An undefined variable is an *UndefinedError
 // naming it, except under `is defined`, `is undefined` and `default`.
 //
 // Values are the ones every tender package shares: nil (None), bool, int,
