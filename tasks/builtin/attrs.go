@@ -39,26 +39,27 @@ _t_wantmode() { # the octal mode $2 (octal or symbolic) gives the path $1
 	esac
 }
 _t_attrs() { # path mode owner group: fix what differs
+	[ -n "$2$3$4" ] || return 0
 	_t_failpath=$1
-	if [ -n "$3" ]; then
-		case " $(stat -c '%U %u' -- "$1") " in
-		*" $3 "*) ;;
-		*) _t_changed=1; echo "owner_changed=1"
-			[ -n "$_t_check" ] || chown -h -- "$3" "$1" 2>/dev/null || _t_fail "chown failed: failed to look up user $3" ;;
-		esac
+	# one stat: mode, owner name and id, group name and id
+	_t_ifs=$IFS; IFS=' '
+	set -- "$1" "$2" "$3" "$4" $(stat -c '%a %U %u %G %g' -- "$1")
+	IFS=$_t_ifs
+	if [ -n "$3" ] && [ "$3" != "$6" ] && [ "$3" != "$7" ]; then
+		_t_changed=1; echo "owner_changed=1"
+		[ -n "$_t_check" ] || chown -h -- "$3" "$1" 2>/dev/null || _t_fail "chown failed: failed to look up user $3"
 	fi
-	if [ -n "$4" ]; then
-		case " $(stat -c '%G %g' -- "$1") " in
-		*" $4 "*) ;;
-		*) _t_changed=1; echo "group_changed=1"
-			[ -n "$_t_check" ] || chgrp -h -- "$4" "$1" 2>/dev/null || _t_fail "chgrp failed: failed to look up group $4" ;;
-		esac
+	if [ -n "$4" ] && [ "$4" != "$8" ] && [ "$4" != "$9" ]; then
+		_t_changed=1; echo "group_changed=1"
+		[ -n "$_t_check" ] || chgrp -h -- "$4" "$1" 2>/dev/null || _t_fail "chgrp failed: failed to look up group $4"
 	fi
 	if [ -n "$2" ] && [ ! -L "$1" ]; then
-		_cm=$(stat -c %a -- "$1")
-		_wm=$(_t_wantmode "$1" "$2") || _t_fail "mode must be in octal or symbolic form"
-		if [ $((0$_cm)) -ne $((0$_wm)) ]; then
-			_t_changed=1; echo "before_mode=$_cm"; echo "after_mode=$_wm"
+		case $2 in
+		*[!0-7]*) _wm=$(_t_wantmode "$1" "$2") || _t_fail "mode must be in octal or symbolic form" ;;
+		*) _wm=$2 ;;
+		esac
+		if [ $((0$5)) -ne $((0$_wm)) ]; then
+			_t_changed=1; echo "before_mode=$5"; echo "after_mode=$_wm"
 			[ -n "$_t_check" ] || chmod "$_wm" "$1" || _t_fail "chmod failed"
 		fi
 	fi

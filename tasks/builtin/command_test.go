@@ -11,6 +11,7 @@ import (
 )
 
 func TestCommandQuotesEveryWord(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env, cc := testEnv(t, dir, nil)
 	odd := filepath.Join(dir, "a; touch pwned")
@@ -29,6 +30,7 @@ func TestCommandQuotesEveryWord(t *testing.T) {
 }
 
 func TestCommandCreatesRemovesCheck(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env, _ := testEnv(t, dir, nil)
 	marker := filepath.Join(dir, "marker")
@@ -62,6 +64,7 @@ func TestCommandCreatesRemovesCheck(t *testing.T) {
 }
 
 func TestCommandFailures(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env, _ := testEnv(t, dir, nil)
 	res := runMod(t, env, "command", tasks.Args{"_raw_params": "false"})
@@ -86,6 +89,7 @@ func TestCommandFailures(t *testing.T) {
 }
 
 func TestShell(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env, _ := testEnv(t, dir, nil)
 	res := runMod(t, env, "shell", tasks.Args{"_raw_params": "cat; pwd; echo err >&2; echo", "chdir": dir, "stdin": "in"})
@@ -106,6 +110,7 @@ func TestShell(t *testing.T) {
 }
 
 func TestRaw(t *testing.T) {
+	t.Parallel()
 	env, _ := testEnv(t, t.TempDir(), nil)
 	res := runMod(t, env, "raw", tasks.Args{"_raw_params": "echo a; echo b >&2"})
 	if res.Stdout != "a\n" || res.Stderr != "b\n" || !res.Changed || res.Failed {
@@ -118,6 +123,7 @@ func TestRaw(t *testing.T) {
 }
 
 func TestScript(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "s.sh"), []byte("#!/bin/sh\necho \"$# $1 $(pwd)\"\ntouch \"$2\"\n"), 0o644)
 	env, cc := testEnv(t, dir, nil)

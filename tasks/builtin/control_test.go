@@ -8,6 +8,7 @@ import (
 )
 
 func TestDebugSetFactFailAssertPing(t *testing.T) {
+	t.Parallel()
 	env, cc := testEnv(t, t.TempDir(), map[string]any{"x": 3, "yes": true, "no": false})
 	if res := runMod(t, env, "debug", tasks.Args{"msg": "hi"}); res.Msg != "hi" || res.Changed {
 		t.Fatalf("%+v", res)

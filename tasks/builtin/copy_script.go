@@ -84,6 +84,6 @@ echo verdict=done
 echo "changed=$_t_changed"
 _t_info "$dest"
 echo "checksum=$want"
-echo "md5sum=$(_t_sum md5 "$dest")"
+if [ -n "$remote" ] || [ "$cur" != "$want" ]; then echo "md5sum=$(_t_sum md5 "$dest")"; fi
 if [ -n "$_t_before" ]; then echo --before--; cat "$tmp.out"; fi
 `

@@ -19,6 +19,7 @@ func mode(t *testing.T, p string) os.FileMode {
 }
 
 func TestCopyContent(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env, cc := testEnv(t, dir, nil)
 	dest := filepath.Join(dir, "a; rm -rf x 'b'.txt")
@@ -65,6 +66,7 @@ func TestCopyContent(t *testing.T) {
 }
 
 func TestCopySrcDirDestRemote(t *testing.T) {
+	t.Parallel()
 	dir, files := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(files, "f.txt"), []byte("from controller\n"), 0o644)
 	env, _ := testEnv(t, files, nil)
@@ -94,6 +96,7 @@ func TestCopySrcDirDestRemote(t *testing.T) {
 }
 
 func TestCopyValidate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env, _ := testEnv(t, dir, nil)
 	dest := filepath.Join(dir, "v")
@@ -108,6 +111,7 @@ func TestCopyValidate(t *testing.T) {
 }
 
 func TestCopyLarge(t *testing.T) {
+	t.Parallel()
 	dir, files := t.TempDir(), t.TempDir()
 	big := strings.Repeat("0123456789abcdef", inlineMax/8)
 	os.WriteFile(filepath.Join(files, "big"), []byte(big), 0o644)
@@ -123,6 +127,7 @@ func TestCopyLarge(t *testing.T) {
 }
 
 func TestCopyTree(t *testing.T) {
+	t.Parallel()
 	dir, files := t.TempDir(), t.TempDir()
 	os.MkdirAll(filepath.Join(files, "tree/sub"), 0o755)
 	os.WriteFile(filepath.Join(files, "tree/a"), []byte("a\n"), 0o644)

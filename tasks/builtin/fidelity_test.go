@@ -46,6 +46,7 @@ import (
 // Differences that remain are listed in knownDiffs with the reason; any
 // other difference fails the test.
 func TestFidelity(t *testing.T) {
+	t.Parallel()
 	var want map[string]map[string]any
 	b, err := os.ReadFile("testdata/ansible.json")
 	if err != nil {

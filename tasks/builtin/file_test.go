@@ -31,6 +31,7 @@ func twice(t *testing.T, env *tasks.Env, name string, args tasks.Args, unchanged
 }
 
 func TestFileStates(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env, cc := testEnv(t, dir, nil)
 	d := filepath.Join(dir, "x; y", "e")
@@ -74,6 +75,7 @@ func TestFileStates(t *testing.T) {
 }
 
 func TestFileFailures(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env, _ := testEnv(t, dir, nil)
 	f := filepath.Join(dir, "f")
@@ -104,6 +106,7 @@ func TestFileFailures(t *testing.T) {
 }
 
 func TestFileDiff(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env, _ := testEnv(t, dir, nil)
 	env.Diff = true

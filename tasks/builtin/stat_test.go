@@ -9,6 +9,7 @@ import (
 )
 
 func TestStat(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env, cc := testEnv(t, dir, nil)
 	f := filepath.Join(dir, "f $(x)")

@@ -11,6 +11,7 @@ import (
 )
 
 func TestWaitForPath(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env, cc := testEnv(t, dir, nil)
 	f := filepath.Join(dir, "f")
@@ -37,6 +38,7 @@ func TestWaitForPath(t *testing.T) {
 }
 
 func TestWaitForPort(t *testing.T) {
+	t.Parallel()
 	env, _ := testEnv(t, t.TempDir(), nil)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
