@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,6 +39,9 @@ func testEnv(t *testing.T, files string, vars map[string]any) (*tasks.Env, *coun
 	c, err := local.Dialer{}.Connect(context.Background(), transport.Target{Name: "localhost"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if os.Getenv("TENDER_TEST_BUSYBOX") != "" {
+		c = busyboxConn(t, c)
 	}
 	cc := &countingConn{Conn: c}
 	env := &tasks.Env{
@@ -88,3 +92,39 @@ func readFile(t *testing.T, p string) string {
 }
 
 func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
+
+// bbConn runs every script with busybox sh and only busybox's applets on
+// PATH, to prove the scripts need nothing GNU (TENDER_TEST_BUSYBOX=1).
+type bbConn struct {
+	transport.Conn
+	dir string
+}
+
+func busyboxConn(t *testing.T, c transport.Conn) transport.Conn {
+	t.Helper()
+	bb, err := exec.LookPath("busybox")
+	if err != nil {
+		t.Skip("TENDER_TEST_BUSYBOX set but no busybox")
+	}
+	dir := t.TempDir()
+	out, err := exec.Command(bb, "--list").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range strings.Fields(string(out)) {
+		os.Symlink(bb, filepath.Join(dir, name))
+	}
+	return &bbConn{Conn: c, dir: dir}
+}
+
+func (c *bbConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
+	f, err := os.CreateTemp(c.dir, ".script-*")
+	if err != nil {
+		return transport.Result{}, err
+	}
+	f.WriteString(cmd.Script)
+	f.Close()
+	defer os.Remove(f.Name())
+	cmd.Script = "PATH=" + transport.Quote(c.dir) + " exec " + transport.Quote(c.dir+"/sh") + " " + transport.Quote(f.Name())
+	return c.Conn.Run(ctx, cmd)
+}
