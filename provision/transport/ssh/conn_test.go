@@ -129,3 +129,29 @@ func TestServerGoneIsUnreachable(t *testing.T) {
 		}
 	}
 }
+
+func TestHandshakeTimeout(t *testing.T) {
+	t.Parallel()
+	// A server that accepts and then says nothing.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { nc.Close() })
+		}
+	}()
+	d := &Dialer{HostKeys: HostKeyInsecure, ConfigFile: "none", NoAgent: true, Password: "x",
+		HandshakeTimeout: 300 * time.Millisecond, HandshakeRetries: -1}
+	start := time.Now()
+	_, err = d.Connect(context.Background(), transport.Target{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port})
+	if !errors.Is(err, transport.ErrUnreachable) || time.Since(start) > 5*time.Second {
+		t.Fatalf("silent server: %v after %v", err, time.Since(start))
+	}
+}

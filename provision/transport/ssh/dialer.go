@@ -15,6 +15,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -244,15 +245,24 @@ func (d *Dialer) handshake(ctx context.Context, via *xssh.Client, h *hop) (*xssh
 		return nil, err
 	}
 	defer cleanup()
-	_ = nc.SetDeadline(time.Now().Add(or(d.HandshakeTimeout, DefaultHandshakeTimeout)))
+	// A timer rather than a deadline: connections through a jump host
+	// are SSH channels, which have no deadlines.
+	var timedOut atomic.Bool
+	timer := time.AfterFunc(or(d.HandshakeTimeout, DefaultHandshakeTimeout), func() {
+		timedOut.Store(true)
+		nc.Close()
+	})
 	stop := context.AfterFunc(ctx, func() { nc.Close() })
 	sc, chans, reqs, err := xssh.NewClientConn(nc, addr, config)
 	stop()
+	timer.Stop()
 	if err != nil {
 		nc.Close()
+		if timedOut.Load() {
+			err = fmt.Errorf("handshake not finished after %v: %w", or(d.HandshakeTimeout, DefaultHandshakeTimeout), err)
+		}
 		return nil, fmt.Errorf("ssh %s@%s: %w", h.user, addr, err)
 	}
-	_ = nc.SetDeadline(time.Time{})
 	return xssh.NewClient(sc, chans, reqs), nil
 }
 
