@@ -181,7 +181,11 @@ func (j copyJob) script(source, probe, moved string) string {
 		{"force", flag(j.force)}, {"backup", flag(j.backup)}, {"mode", j.mode},
 		{"owner", j.owner}, {"group", j.group}, {"diff", flag(j.diff)},
 	} {
-		fmt.Fprintf(&s, "%s=%s\n", kv[0], q(kv[1]))
+		val := q(kv[1])
+		if kv[0] == "dest" || (kv[0] == "source" && j.remote) {
+			val = shPath(kv[1])
+		}
+		fmt.Fprintf(&s, "%s=%s\n", kv[0], val)
 	}
 	if j.validate != "" {
 		// %s is the new file: the shell expands "$tmp" when it runs the

@@ -46,7 +46,13 @@ if [ "$cur" != "$want" ]; then
 	_t_changed=1
 	echo content_changed=1
 	if [ -n "$probe" ] && [ -z "$_t_check" ]; then echo verdict=upload; exit 0; fi
-	if [ -n "$_t_check" ]; then echo verdict=done; echo changed=1; exit 0; fi
+	if [ -n "$_t_check" ]; then
+		echo verdict=done; echo changed=1
+		if [ -n "$diff" ] && [ -n "$exists" ] && [ "$(stat -c %s -- "$dest")" -le 65536 ]; then
+			echo --before--; cat -- "$dest"
+		fi
+		exit 0
+	fi
 	dir=$(dirname -- "$dest")
 	[ -d "$dir" ] || _t_fail "Destination directory $dir does not exist"
 	tmp=$(mktemp "$dir/.tender-XXXXXXXX") || _t_fail "could not create a temporary file in $dir"

@@ -152,3 +152,27 @@ func TestCopyTree(t *testing.T) {
 		t.Fatalf("contents: %+v", res)
 	}
 }
+
+func TestCopyCheckDiffAndHome(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	dest := filepath.Join(dir, "f")
+	os.WriteFile(dest, []byte("a\nb\nc\n"), 0o644)
+	env.Check, env.Diff = true, true
+	res := runMod(t, env, "copy", tasks.Args{"content": "a\nB\nc\n", "dest": dest})
+	want := "--- before: " + dest + "\n+++ after: " + dest + "\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
+	if !res.Changed || res.Diff != want || readFile(t, dest) != "a\nb\nc\n" {
+		t.Fatalf("%q\n%+v", res.Diff, res)
+	}
+	home, _ := os.UserHomeDir()
+	env.Check = true
+	res = runMod(t, env, "file", tasks.Args{"path": "~/.tender-test-never", "state": "directory"})
+	if !res.Changed || res.Data["path"] != "~/.tender-test-never" || exists(filepath.Join(home, ".tender-test-never")) {
+		t.Fatalf("%+v", res)
+	}
+	res = runMod(t, env, "stat", tasks.Args{"path": "~"})
+	if res.Data["stat"].(map[string]any)["isdir"] != true {
+		t.Fatalf("%+v", res)
+	}
+}

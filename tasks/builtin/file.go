@@ -70,7 +70,11 @@ func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		{"recurse", boolFlag(a.Bool("recurse"))}, {"force", boolFlag(a.Bool("force"))},
 		{"follow", boolFlag(a.Bool("follow"))}, {"atime", atime}, {"mtime", mtime},
 	} {
-		fmt.Fprintf(&s, "%s=%s\n", kv[0], q(kv[1]))
+		val := q(kv[1])
+		if kv[0] == "path" {
+			val = shPath(kv[1])
+		}
+		fmt.Fprintf(&s, "%s=%s\n", kv[0], val)
 	}
 	s.WriteString(fileScript)
 	out, err := run(ctx, env, s.String(), nil)

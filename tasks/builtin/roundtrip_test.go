@@ -1,0 +1,56 @@
+package builtin
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// TestRoundTrips counts the scripts (Conn.Run calls, one round trip each)
+// and Puts each module costs, changed and unchanged. It is the table the
+// design's "one round trip per task" is checked against.
+func TestRoundTrips(t *testing.T) {
+	t.Parallel()
+	dir, files := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(files, "small"), []byte("small\n"), 0o644)
+	os.WriteFile(filepath.Join(files, "big"), []byte(strings.Repeat("x", inlineMax+1)), 0o644)
+	os.MkdirAll(filepath.Join(files, "tree/sub"), 0o755)
+	os.WriteFile(filepath.Join(files, "tree/sub/f"), []byte("f\n"), 0o644)
+	os.WriteFile(filepath.Join(files, "s.sh"), []byte("#!/bin/sh\ntrue\n"), 0o644)
+	env, cc := testEnv(t, files, map[string]any{"x": true})
+	for _, c := range []struct {
+		name       string
+		module     string
+		args       tasks.Args
+		runs, puts int
+	}{
+		{"command", "command", tasks.Args{"_raw_params": "true", "chdir": dir, "creates": dir + "/none"}, 1, 0},
+		{"shell", "shell", tasks.Args{"_raw_params": "true", "removes": dir}, 1, 0},
+		{"raw", "raw", tasks.Args{"_raw_params": "true"}, 1, 0},
+		{"script", "script", tasks.Args{"_raw_params": "s.sh a b"}, 1, 0},
+		{"copy small, changed", "copy", tasks.Args{"src": "small", "dest": dir + "/small", "mode": "0600"}, 1, 0},
+		{"copy small, unchanged", "copy", tasks.Args{"src": "small", "dest": dir + "/small", "mode": "0600"}, 1, 0},
+		{"copy big, changed", "copy", tasks.Args{"src": "big", "dest": dir + "/big"}, 2, 1},
+		{"copy big, unchanged", "copy", tasks.Args{"src": "big", "dest": dir + "/big"}, 1, 0},
+		{"copy tree, changed", "copy", tasks.Args{"src": "tree", "dest": dir}, 1, 1},
+		{"copy tree, unchanged", "copy", tasks.Args{"src": "tree", "dest": dir}, 1, 0},
+		{"copy tree with mode, changed", "copy", tasks.Args{"src": "tree/", "dest": dir + "/t2", "mode": "0600"}, 2, 1},
+		{"file", "file", tasks.Args{"path": dir + "/d/e", "state": "directory", "mode": "0700", "recurse": true}, 1, 0},
+		{"stat", "stat", tasks.Args{"path": dir + "/small"}, 1, 0},
+		{"ping", "ping", tasks.Args{}, 1, 0},
+		{"wait_for path", "wait_for", tasks.Args{"path": dir + "/small"}, 1, 0},
+		{"debug", "debug", tasks.Args{"var": "x"}, 0, 0},
+		{"set_fact", "set_fact", tasks.Args{"y": 1}, 0, 0},
+		{"assert", "assert", tasks.Args{"that": "x"}, 0, 0},
+		{"fail", "fail", tasks.Args{}, 0, 0},
+	} {
+		cc.runs, cc.puts = 0, 0
+		res := runMod(t, env, c.module, c.args)
+		if (res.Failed && c.module != "fail") || cc.runs != c.runs || cc.puts != c.puts {
+			t.Errorf("%s: %d runs, %d puts, want %d, %d (%+v)", c.name, cc.runs, cc.puts, c.runs, c.puts, res)
+		}
+	}
+}
