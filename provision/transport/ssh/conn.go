@@ -200,7 +200,8 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 		defer c.release()
 		return c.runExec(ctx, w.Command, bytes.NewReader(head))
 	}
-	return c.runShell(ctx, sh, w.Command, head)
+	secret := cmd.Become != nil && cmd.Become.Password != ""
+	return c.runShell(ctx, sh, w.Command, head, secret)
 }
 
 // pick returns the persistent shell when it is (or can be made) free, or

@@ -37,6 +37,25 @@ func buildFrame(b, command string, stdin []byte) []byte {
 	return f.Bytes()
 }
 
+// heredocFrame is buildFrame for stdin that is plain text: it goes as a
+// quoted here-document, which dash and busybox ash feed through a pipe
+// without forking a writer (for up to a pipe's worth), and which needs no
+// escaping. It returns nil when stdin is not fit for one: a NUL byte, no
+// final newline, or a line equal to the delimiter.
+func heredocFrame(b, command string, stdin []byte) []byte {
+	delim := b + "IN"
+	if len(stdin) == 0 || stdin[len(stdin)-1] != '\n' || bytes.IndexByte(stdin, 0) >= 0 ||
+		bytes.Contains(stdin, []byte("\n"+delim+"\n")) || bytes.HasPrefix(stdin, []byte(delim+"\n")) {
+		return nil
+	}
+	var f bytes.Buffer
+	f.Grow(len(command) + len(stdin) + 256)
+	fmt.Fprintf(&f, "__tender_pre %s\n{ %s\n} <<'%s' >\"$__tender_o\" 2>>\"$__tender_e\"\n", b, command, delim)
+	f.Write(stdin)
+	fmt.Fprintf(&f, "%s\n__tender_post %s $?\n", delim, b)
+	return f.Bytes()
+}
+
 // escapePrintf writes data as the inside of a single-quoted printf format
 // that prints exactly data: printable ASCII stays as it is, except the
 // quote, backslash and percent sign, which become escapes like every

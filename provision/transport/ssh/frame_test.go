@@ -21,8 +21,15 @@ func TestFrameStdinRoundTrip(t *testing.T) {
 		b[printfChunk] = '-'
 		inputs = append(inputs, b)
 	}
+	inputs = append(inputs, []byte("text\n"), []byte("a\n__B_IN\nb\n"), []byte("é 'q' \"d\" $x `y` \\\n\n"))
 	for _, in := range inputs {
 		frame := buildFrame("__B_", "cat", in)
+		if hd := heredocFrame("__B_", "cat", in); hd != nil {
+			frame = append(frame, hd...) // the same input twice
+			in = append(append([]byte{}, in...), in...)
+		} else if bytes.IndexByte(in, 0) < 0 && len(in) > 0 && in[len(in)-1] == '\n' && !bytes.Contains(in, []byte("__B_IN")) {
+			t.Fatalf("%q should go as a here-document", in)
+		}
 		script := "__tender_pre() { :; }\n__tender_post() { :; }\n__tender_o=/dev/stdout __tender_e=/dev/null\n" + string(frame)
 		cmd := exec.Command("/bin/sh")
 		cmd.Stdin = bytes.NewReader([]byte(script))

@@ -23,7 +23,10 @@ import (
 // private directory and defines two helpers, and waits for a ready line
 // carrying the shell's pid.
 //
-// Each Run is then one frame, written at once, and one answer:
+// Each Run is then one frame, written at once, and one answer. Where the
+// shell is not bash and the stdin is plain text without a secret, the
+// frame carries it as a quoted here-document instead (see heredocFrame),
+// which saves the remote shell a fork; otherwise:
 //
 //	__tender_pre B
 //	{ :
@@ -215,9 +218,17 @@ type shellAnswer struct {
 }
 
 // runShell runs one frame on sh, which the caller holds.
-func (c *Conn) runShell(ctx context.Context, sh *shell, command string, stdin []byte) (transport.Result, error) {
+func (c *Conn) runShell(ctx context.Context, sh *shell, command string, stdin []byte, secret bool) (transport.Result, error) {
 	b := boundary()
-	frame := buildFrame(b, command, stdin)
+	var frame []byte
+	if sh.mode == modeEval && !secret {
+		// Not with bash (older versions keep here-documents in
+		// temporary files) nor with a become password (never on disk).
+		frame = heredocFrame(b, command, stdin)
+	}
+	if frame == nil {
+		frame = buildFrame(b, command, stdin)
+	}
 	if sh.mode == modeLen {
 		frame = append([]byte(strconv.Itoa(len(frame))+"\n"), frame...)
 	}
