@@ -5,21 +5,26 @@ VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X main.version=$(VERSION)
 FUZZTIME ?= 20s
 
-.PHONY: build test unit lint demo fuzz clean
+.PHONY: build test unit e2e lint demo fuzz clean
 
 build:
 	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/tender ./cmd/tender
 
-## test: every test the project has (lint, unit and golden tests).
-test: lint unit
+## test: every test the project has: lint, unit and golden tests, and the
+## end-to-end tests on the docker-compose fleet (E2E=0 skips those).
+test: lint unit e2e
 
 unit:
 	$(GO) test -tags $(TAGS) -count=1 ./...
 
+e2e:
+	@if [ "$(E2E)" = "0" ]; then echo "e2e: skipped (E2E=0)"; else \
+	  $(GO) test -tags '$(TAGS) e2e' -count=1 -timeout 40m ./e2e/; fi
+
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files --others --exclude-standard '*.go' 2>/dev/null)); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
-	$(GO) vet -tags $(TAGS) ./...
+	$(GO) vet -tags '$(TAGS) e2e' ./...
 	bash .ci/importrules.sh
 
 demo: build

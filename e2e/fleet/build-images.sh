@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Builds the e2e fleet's images offline: no registry is reachable, so each
 # image starts from a Debian bookworm root made by debootstrap from the
-# machine's own apt mirror, imported into Docker, then given sshd and the
-# test key by a small Dockerfile.
+# machine's own apt mirror, imported into Docker, then given sshd's setup
+# by a small Dockerfile.
 #
 #   tender-e2e/debian-py   Debian with python3 (ansible-playbook can run on it)
 #   tender-e2e/debian      Debian without python (all tender needs)
 #
-# Usage: e2e/fleet/build-images.sh [--force]. Images that exist are kept
-# unless --force is given. Needs root (debootstrap) and a Docker engine.
+# Images are cached: each carries a label with the hash of its inputs (this
+# script and the Dockerfile) and is rebuilt only when they change, or with
+# --force. Needs root (debootstrap) and a Docker engine.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 state="$here/../.fleet"
@@ -16,6 +17,8 @@ mkdir -p "$state"
 
 force=false
 [[ "${1:-}" == "--force" ]] && force=true
+inputs=$(cat "$here/build-images.sh" "$here/Dockerfile" | sha256sum | cut -c1-16)
+ROOT=
 
 # The mirror is the one this machine's apt already uses, never a hard-coded host.
 mirror() {
@@ -37,32 +40,37 @@ mirror() {
 	return 1
 }
 
-have_image() { docker image inspect "$1" >/dev/null 2>&1; }
+label() { docker image inspect -f '{{ index .Config.Labels "tender.inputs" }}' "$1" 2>/dev/null || true; }
 
-base_image() { # name, extra packages
-	local name=$1 include=$2 root
-	if ! $force && have_image "$name-root"; then return; fi
+# root_image makes NAME-root:TAG, TAG naming the package list, so a root is
+# debootstrapped again only when its packages change.
+root_image() { # name, packages
+	local name=$1 include=$2 root log tag
+	tag=$(echo "$include" | sha256sum | cut -c1-12)
+	ROOT="$name-root:$tag"
+	if ! $force && docker image inspect "$ROOT" >/dev/null 2>&1; then return; fi
+	command -v debootstrap >/dev/null || { echo "debootstrap is not installed (apt-get install debootstrap)" >&2; return 1; }
 	root=$(mktemp -d "$state/root.XXXXXX")
-	trap 'rm -rf "$root"' RETURN
+	log="$state/${name//\//_}.debootstrap.log"
 	echo "debootstrap $name from $(mirror) ..."
-	debootstrap --variant=minbase --include="$include" bookworm "$root" "$(mirror)" >"$state/${name//\//_}.debootstrap.log" 2>&1 ||
-		{ tail -20 "$state/${name//\//_}.debootstrap.log" >&2; return 1; }
+	if ! debootstrap --variant=minbase --include="$include" bookworm "$root" "$(mirror)" >"$log" 2>&1; then
+		tail -20 "$log" >&2
+		rm -rf "$root"
+		return 1
+	fi
 	rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
-	tar -C "$root" -c . | docker import - "$name-root" >/dev/null
+	tar -C "$root" -c . | docker import - "$ROOT" >/dev/null
+	rm -rf "$root"
 }
 
-# The test key: made once, kept under e2e/.fleet (git-ignored).
-[[ -f "$state/id_ed25519" ]] || ssh-keygen -q -t ed25519 -N '' -C tender-e2e -f "$state/id_ed25519"
-
-common=openssh-server,sudo,iproute2,procps,ca-certificates
-base_image tender-e2e/debian-py "$common,python3,python3-apt"
-base_image tender-e2e/debian "$common"
-
-for name in tender-e2e/debian-py tender-e2e/debian; do
-	ctx=$(mktemp -d "$state/ctx.XXXXXX")
-	cp "$here/Dockerfile" "$ctx/"
-	cp "$state/id_ed25519.pub" "$ctx/authorized_keys"
-	docker build -q --build-arg BASE="$name-root" -t "$name" "$ctx" >/dev/null
-	rm -rf "$ctx"
+common=openssh-server,sudo,iproute2,procps,ca-certificates,netcat-openbsd
+for spec in "tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$common"; do
+	name=${spec%%:*}
+	if ! $force && [[ "$(label "$name")" == "$inputs" ]]; then
+		echo "$name is up to date"
+		continue
+	fi
+	root_image "$name" "${spec#*:}"
+	docker build -q --label "tender.inputs=$inputs" --build-arg BASE="$ROOT" -t "$name" "$here" >/dev/null
 	echo "built $name"
 done
