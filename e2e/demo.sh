@@ -1,14 +1,41 @@
 #!/usr/bin/env bash
-# make demo: tender on the example fleet's inventory and agent playbook.
-# Until the engine lands this reads and checks everything without touching a
-# host: the inventory as ansible-inventory shows it, then the playbook's plays,
-# hosts and tasks as ansible-playbook --list-hosts --list-tasks shows them.
+# make demo: tender's main job on a real fleet. Builds the fleet's images
+# (cached), starts three sshd hosts with docker-compose on 127.0.0.1, runs
+# playbooks/examples/site.yml with tender play, then runs it again to show
+# that nothing changes the second time. The fleet is removed at the end.
 set -euo pipefail
-cd "$(dirname "$0")"
-tender=../bin/tender
-set -x
-$tender version
-$tender inventory graph -i examples/hosts.ini
-$tender inventory host -i examples/hosts.ini db1
-$tender play --syntax-check -i examples/hosts.ini examples/site.yml
-$tender play --list-hosts --list-tasks -i examples/hosts.ini examples/site.yml
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+state=e2e/.fleet/demo
+mkdir -p "$state"
+bash e2e/fleet/build-images.sh
+rm -f "$state/id_ed25519" "$state/id_ed25519.pub" "$state/known_hosts"
+ssh-keygen -q -t ed25519 -N '' -C tender-demo -f "$state/id_ed25519"
+cp "$state/id_ed25519.pub" "$state/authorized_keys"
+export TENDER_E2E_KEYS="$root/$state/authorized_keys"
+compose=(docker-compose -p tender-demo -f e2e/fleet/docker-compose.yml)
+trap '"${compose[@]}" down -v --remove-orphans >/dev/null 2>&1' EXIT
+"${compose[@]}" up -d --scale py=2 --scale nopy=1 >/dev/null 2>&1
+
+{
+	echo "[demo]"
+	for spec in py:1 py:2 nopy:1; do
+		port=$("${compose[@]}" port --index "${spec#*:}" "${spec%:*}" 22 | sed 's/.*://')
+		echo "${spec%:*}${spec#*:} ansible_host=127.0.0.1 ansible_port=$port"
+		for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.2; done
+	done
+	echo
+	echo "[demo:vars]"
+	echo "ansible_user=deploy"
+	echo "ansible_ssh_private_key_file=$root/$state/id_ed25519"
+} >"$state/hosts"
+sleep 1
+
+run() {
+	echo
+	echo "\$ tender play -i $state/hosts playbooks/examples/site.yml  # $1"
+	bin/tender play -i "$state/hosts" playbooks/examples/site.yml \
+		--host-key-checking accept-new --known-hosts "$state/known_hosts"
+}
+time run "first run: configures the hosts"
+time run "second run: nothing to change"
