@@ -22,7 +22,8 @@ package builtin
 // "--before--" line.
 const copyScript = `
 case $dest in
-*/) if [ ! -d "$dest" ] && [ -z "$_t_check" ]; then mkdir -p -- "$dest" || _t_fail "could not create $dest"; fi
+*/) [ -n "$base" ] || _t_fail "can not use content with a dir as dest"
+	if [ ! -d "$dest" ] && [ -z "$_t_check" ]; then mkdir -p -- "$dest" || _t_fail "could not create $dest"; fi
 	isdir=1 ;;
 esac
 if [ -n "$isdir" ] || [ -d "$dest" ]; then

@@ -90,6 +90,9 @@ func TestCopySrcDirDestRemote(t *testing.T) {
 	if res = runMod(t, env, "copy", tasks.Args{"content": "x", "dest": dir}); !res.Failed || res.Msg != "can not use content with a dir as dest" {
 		t.Fatalf("content to dir: %+v", res)
 	}
+	if res = runMod(t, env, "copy", tasks.Args{"content": "x", "dest": dir + "/new/"}); !res.Failed || exists(dir+"/new") {
+		t.Fatalf("content to new dir: %+v", res)
+	}
 	if res = runMod(t, env, "copy", tasks.Args{"dest": dir}); !res.Failed || res.Msg != "src (or content) is required" {
 		t.Fatalf("%+v", res)
 	}

@@ -32,8 +32,8 @@ import (
 //     becomes TMPSRC;
 //   - a symlink's size, which is the length of its target path, becomes
 //     LINKLEN (the roots differ in length);
-//   - timestamps: start, end, delta (when not null), atime, mtime, ctime
-//     and the date in a backup_file name become TIME;
+//   - times: start, end, delta (when not null), atime, mtime, ctime,
+//     wait_for's elapsed and the date in a backup_file name become TIME;
 //   - inode numbers and devices: inode, dev, and lsattr's version become
 //     INODE;
 //   - keys that only Python has: invocation (the module's echoed
@@ -190,7 +190,7 @@ func registered(res tasks.Result) map[string]any {
 
 var (
 	backupStamp = regexp.MustCompile(`\.\d+\.\d{4}-\d\d-\d\d@\d\d:\d\d:\d\d~$`)
-	volatile    = map[string]string{"start": "TIME", "end": "TIME", "delta": "TIME", "atime": "TIME", "mtime": "TIME", "ctime": "TIME", "inode": "INODE", "dev": "INODE", "version": "INODE"}
+	volatile    = map[string]string{"elapsed": "TIME", "start": "TIME", "end": "TIME", "delta": "TIME", "atime": "TIME", "mtime": "TIME", "ctime": "TIME", "inode": "INODE", "dev": "INODE", "version": "INODE"}
 )
 
 // normalize applies the normalization of TestFidelity's doc comment.

@@ -15,12 +15,12 @@ import (
 	"github.com/tender-sh/tender/provision/transport"
 )
 
-// pathScript waits on the host, for up to $left seconds, until $p exists
+// pathScript waits on the host, for at least $left seconds of sleeping, until $p exists
 // ($want=present) or is gone ($want=absent), checking every $nap seconds.
 // On success it prints verdict=ok with the path's _t_info and, when $grab
 // is set, its content after a "--content--" line.
 const pathScript = `
-end=$(( $(date +%s) + left ))
+slept=0
 while :; do
 	if [ "$want" = absent ]; then
 		_t_exists "$p" || { echo verdict=ok; exit 0; }
@@ -29,8 +29,8 @@ while :; do
 		[ -n "$grab" ] && { echo --content--; cat -- "$p" 2>/dev/null; }
 		exit 0
 	fi
-	[ "$(date +%s)" -ge "$end" ] && { echo verdict=timeout; exit 0; }
-	sleep "$nap"
+	[ "$slept" -ge "$left" ] && { echo verdict=timeout; exit 0; }
+	sleep "$nap"; slept=$((slept + nap))
 done
 `
 
