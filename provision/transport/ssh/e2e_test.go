@@ -10,12 +10,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/ssh/sshtest"
 	"github.com/tender-sh/tender/provision/transport/transporttest"
 )
 
@@ -233,5 +235,54 @@ func BenchmarkE2ERun(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestE2ERoundTrips counts the round trips of one Run against real
+// OpenSSH, through a proxy that delays what the client sends: the
+// difference between the fastest Runs with and without the delay, in
+// units of it.
+func TestE2ERoundTrips(t *testing.T) {
+	port := startSSHD(t)
+	key := fleetKey(t)
+	proxy, err := sshtest.NewDelayProxy("127.0.0.1:" + strconv.Itoa(port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer proxy.Close()
+	const latency = 100 * time.Millisecond
+	for _, noShell := range []bool{false, true} {
+		proxy.SetLatency(0)
+		d := &Dialer{KnownHosts: []string{filepath.Join(t.TempDir(), "kh")}, HostKeys: HostKeyAcceptNew,
+			ConfigFile: "none", NoAgent: true, NoShell: noShell}
+		c, err := d.Connect(context.Background(), transport.Target{Name: "debian", Host: "127.0.0.1", Port: proxy.Port(),
+			User: "deploy", KeyFiles: []string{key}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := transport.Cmd{Script: "cat; echo $X", Env: map[string]string{"X": "1"}}
+		fastest := func() time.Duration {
+			var ds []time.Duration
+			for range 7 {
+				cmd.Stdin = strings.NewReader("in ")
+				start := time.Now()
+				mustRun(t, c, cmd)
+				ds = append(ds, time.Since(start))
+			}
+			return slices.Min(ds)
+		}
+		fastest() // warm up: starts the persistent shell
+		base := fastest()
+		proxy.SetLatency(latency)
+		slow := fastest()
+		c.Close()
+		trips := float64(slow-base) / float64(latency)
+		t.Logf("exec channels %v: fastest Run %v, %v with %v more per round trip: %.2f round trips", noShell, base, slow, latency, trips)
+		if !noShell && trips > 1.5 {
+			t.Errorf("a Run on the persistent shell cost %.2f round trips against OpenSSH, want 1", trips)
+		}
+		if noShell && trips < 2 {
+			t.Errorf("an exec Run cost %.2f round trips, expected at least 2", trips)
+		}
 	}
 }
