@@ -27,8 +27,10 @@ type copyModule struct{}
 
 var _ tasks.Module = (*copyModule)(nil)
 
-// inlineMax is the largest content sent on stdin with the script itself.
-const inlineMax = 256 << 10
+// inlineMax is the largest content sent on stdin with the script itself:
+// below it, sending the bytes costs less than a second round trip would on
+// a typical link.
+const inlineMax = 64 << 10
 
 var copyArgs = &tasks.Spec{
 	Module: "copy",
@@ -127,6 +129,9 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if j.content != nil {
 		s := sha1.Sum(j.content)
 		j.sum = hex.EncodeToString(s[:])
+	}
+	if c := a.Str("checksum"); c != "" && j.sum != "" && c != j.sum {
+		return failed(fmt.Sprintf("Copied file does not match the expected checksum. Transfer failed. (expected %s, got %s)", c, j.sum))
 	}
 	return j.run(ctx, env)
 }

@@ -27,7 +27,7 @@ func unifiedDiff(name, before, after string) string {
 	fmt.Fprintf(&s, "--- before: %s\n+++ after: %s\n", name, name)
 	na := len(a) - head - tail + ctxHead + ctxTail
 	nb := len(b) - head - tail + ctxHead + ctxTail
-	fmt.Fprintf(&s, "@@ -%d,%d +%d,%d @@\n", start+1, na, start+1, nb)
+	fmt.Fprintf(&s, "@@ -%s +%s @@\n", hunkRange(start, na), hunkRange(start, nb))
 	for _, l := range a[start:head] {
 		s.WriteString(" " + l)
 	}
@@ -57,4 +57,12 @@ func splitKeep(s string) []string {
 		s = s[i+1:]
 	}
 	return out
+}
+
+// hunkRange is a unified diff range: an empty side names the line before.
+func hunkRange(start, n int) string {
+	if n == 0 {
+		return fmt.Sprintf("%d,0", start)
+	}
+	return fmt.Sprintf("%d,%d", start+1, n)
 }
