@@ -42,6 +42,19 @@ type Conn struct {
 	noSFTP error // set once the host refused the sftp subsystem
 
 	closed atomic.Bool
+	stats  struct{ shellRuns, execRuns, channels atomic.Int64 }
+}
+
+// Stats counts what a Conn did, for measuring the cost of a run.
+type Stats struct {
+	ShellRuns int64 // Runs answered by the persistent shell: one round trip each
+	ExecRuns  int64 // Runs on their own exec channel: about three round trips each
+	Channels  int64 // channels opened (sessions, SFTP, direct-tcpip), each at least one round trip
+}
+
+// Stats returns the counts so far.
+func (c *Conn) Stats() Stats {
+	return Stats{ShellRuns: c.stats.shellRuns.Load(), ExecRuns: c.stats.execRuns.Load(), Channels: c.stats.channels.Load()}
 }
 
 type connOptions struct {

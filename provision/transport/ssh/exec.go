@@ -26,6 +26,7 @@ func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader) (tr
 		return transport.Result{}, err
 	}
 	defer sess.Close()
+	c.stats.execRuns.Add(1)
 	var (
 		out  pidWriter
 		errb bytes.Buffer
@@ -74,6 +75,7 @@ func (c *Conn) newSession(ctx context.Context) (*xssh.Session, error) {
 	for attempt := 0; ; attempt++ {
 		sess, err := c.client.NewSession()
 		if err == nil {
+			c.stats.channels.Add(1)
 			return sess, nil
 		}
 		var oce *xssh.OpenChannelError
@@ -113,6 +115,7 @@ func (c *Conn) killChildren(pid, sig string, self bool) {
 	if err != nil {
 		return
 	}
+	c.stats.channels.Add(1)
 	defer sess.Close()
 	done := make(chan error, 1)
 	go func() { done <- sess.Run(killScript(pid, sig, self)) }()

@@ -35,6 +35,7 @@ func (c *Conn) sftpClient(ctx context.Context) (*sftp.Client, error) {
 	if err := c.acquire(ctx); err != nil {
 		return nil, err
 	}
+	c.stats.channels.Add(1)
 	cl, err := sftp.NewClient(c.client)
 	if err != nil {
 		c.release()
@@ -143,6 +144,7 @@ func (c *Conn) Dial(ctx context.Context, network, addr string) (net.Conn, error)
 	if c.closed.Load() {
 		return nil, errClosed
 	}
+	c.stats.channels.Add(1)
 	nc, err := c.client.DialContext(ctx, network, addr)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -229,6 +229,7 @@ func (c *Conn) runShell(ctx context.Context, sh *shell, command string, stdin []
 	if frame == nil {
 		frame = buildFrame(b, command, stdin)
 	}
+	c.stats.shellRuns.Add(1)
 	if sh.mode == modeLen {
 		frame = append([]byte(strconv.Itoa(len(frame))+"\n"), frame...)
 	}

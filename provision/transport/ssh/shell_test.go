@@ -46,11 +46,15 @@ func TestOneRoundTripPerRun(t *testing.T) {
 			}
 			return slices.Min(ds)
 		}
-		before := f.srv.Stats()
+		before, cb := f.srv.Stats(), c.Stats()
 		base := median()
 		f.srv.SetLatency(latency)
 		slow := median()
-		after := f.srv.Stats()
+		after, ca := f.srv.Stats(), c.Stats()
+		if opts.RefuseShell && (ca.ExecRuns-cb.ExecRuns != 18 || ca.ShellRuns != 0) ||
+			!opts.RefuseShell && (ca.ShellRuns-cb.ShellRuns != 18 || ca.Channels != cb.Channels) {
+			t.Errorf("Conn.Stats before %+v after %+v", cb, ca)
+		}
 		trips := float64(slow-base) / float64(latency)
 		t.Logf("shell refused %v: fastest Run %v without latency, %v with %v: %.2f round trips; %d channels, %d requests for 18 Runs",
 			opts.RefuseShell, base, slow, latency, trips, after.Channels-before.Channels, after.Requests-before.Requests)
