@@ -163,7 +163,14 @@ func TestCasesAgainstAnsible(t *testing.T) {
 		if isWhen {
 			got, err = Condition(src, scope)
 		} else {
-			got, err = Render(tmpl, scope)
+			if isExpr {
+				var tp *Template
+				if tp, err = ParseTemplate(tmpl); err == nil {
+					got, err = tp.native(scope)
+				}
+			} else {
+				got, err = Render(tmpl, scope)
+			}
 		}
 		name := "case " + strconv.Itoa(i) + " " + strconv.Quote(src)
 		if ov, ok := m["tender"].(map[string]any); ok {

@@ -60,13 +60,26 @@ func Render(s string, scope Scope) (any, error) {
 }
 
 // Render renders the template. A template that is exactly one {{ expr }}
-// returns the expression's value with its type (a list stays a list, Omit
-// stays Omit); any other template returns a string, with values rendered
+// returns a value as ansible-core 2.14 does (see concatResult: a list stays
+// a list, Omit stays Omit, a number becomes text unless the template is a
+// bare variable name); any other template returns a string, with values rendered
 // as Python's str() and None as the empty string, as Ansible does.
 func (t *Template) Render(scope Scope) (any, error) {
 	ev := &evaluator{scope: scope, src: t.src}
 	if t.single != nil {
-		return ev.value(t.single)
+		v, err := ev.value(t.single)
+		if err != nil {
+			return nil, err
+		}
+		if _, bare := t.single.(*nameNode); bare {
+			// Ansible's shortcut for "{{ name }}": a number, a boolean or
+			// None is passed through untouched.
+			switch v.(type) {
+			case nil, bool, int, float64:
+				return v, nil
+			}
+		}
+		return concatResult(v), nil
 	}
 	var b strings.Builder
 	if err := ev.renderBody(&b, t.body, &local{parent: scope, vars: map[string]any{}}); err != nil {
@@ -256,4 +269,31 @@ func (l *loopInfo) attr(name string) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// native evaluates a one-{{ expr }} template to the expression's own value,
+// as a filter or test inside the template sees it (the case table records
+// expressions that way, with type_debug).
+func (t *Template) native(scope Scope) (any, error) {
+	if t.single == nil {
+		return t.Render(scope)
+	}
+	ev := &evaluator{scope: scope, src: t.src}
+	return ev.value(t.single)
+}
+
+// concatResult is what ansible-core 2.14 (without jinja2_native) makes of a
+// template that is one {{ expr }} (other than a bare variable name, see
+// Render): lists, dicts and booleans keep their type (Ansible turns them into
+// text and literal_evals them back), None becomes the empty string, and
+// numbers become their text: "{{ 5 + 1 }}" is the string "6", so `x == 6` is
+// false and `x | int == 6` true, as in Ansible.
+func concatResult(v any) any {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case int, float64:
+		return Str(x)
+	}
+	return v
 }

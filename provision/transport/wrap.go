@@ -33,10 +33,9 @@ type Wrapped struct {
 // Wrap prepares cmd so that every transport runs it the same way: the
 // environment is exported, become is applied through sudo, and neither the
 // script nor any value in it appears on a command line, where other users
-// of the host could read it with ps. The script travels on stdin between
-// two lines holding a random boundary; a small reader in Command collects
-// it (sh's read builtin consumes stdin a byte at a time, so what follows
-// the script is left for the script) and evals it.
+// of the host could read it with ps. The script travels on stdin after a
+// line holding a random boundary; a small reader in Command takes exactly
+// its bytes and evals them, leaving what follows on stdin to the script.
 func Wrap(cmd Cmd) (Wrapped, error) {
 	var script strings.Builder
 	keys := make([]string, 0, len(cmd.Env))
@@ -56,9 +55,12 @@ func Wrap(cmd Cmd) (Wrapped, error) {
 	}
 
 	b := boundary()
-	reader := fmt.Sprintf(`while IFS= read -r __tender_l; do [ "$__tender_l" = %[1]s ] && break; done; `+
-		`__tender_s=; while IFS= read -r __tender_l; do [ "$__tender_l" = %[1]s ] && break; __tender_s="$__tender_s$__tender_l
-"; done; unset __tender_l; eval "$__tender_s"`, b)
+	// The reader skips lines up to the boundary (a become password that
+	// sudo did not ask for is skipped with them), then takes exactly the
+	// script's bytes with head -c, which reads no further (GNU and busybox
+	// both read at most the count asked), and evals them.
+	reader := fmt.Sprintf(`while IFS= read -r __tender_l; do [ "$__tender_l" = %s ] && break; done; `+
+		`unset __tender_l; eval "$(head -c %d)"`, b, script.Len())
 
 	var head bytes.Buffer
 	command := "/bin/sh -c " + Quote(reader)
@@ -73,7 +75,7 @@ func Wrap(cmd Cmd) (Wrapped, error) {
 			head.WriteByte('\n')
 		}
 	}
-	head.WriteString(b + "\n" + script.String() + b + "\n")
+	head.WriteString(b + "\n" + script.String())
 	stdin := io.Reader(&head)
 	if cmd.Stdin != nil {
 		stdin = io.MultiReader(&head, cmd.Stdin)
