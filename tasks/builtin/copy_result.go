@@ -41,6 +41,11 @@ func (j copyJob) result(env *tasks.Env, out transport.Result) (tasks.Result, err
 		data["diff"] = []any{}
 		res.Failed, res.Msg = true, "failed to validate"
 		return res, nil
+	case "tree":
+		data["checksum"], data["md5sum"], data["dest"], data["src"] = nil, nil, v["reported"], j.source
+		res.Changed = v["changed"] == "1"
+		infoData(data, v, "")
+		return res, nil
 	case "done":
 	default:
 		res.Failed, res.Msg = true, scriptError(out)

@@ -20,7 +20,8 @@ package builtin
 // then, for verdict=invalid, the validator's rc and output after
 // "--stdout--" and "--stderr--" lines; with diff, the old content after a
 // "--before--" line.
-const copyScript = `
+const copyScript = remoteTreeFunc + `
+[ -n "$remote" ] && [ -d "$source" ] && _t_remotetree
 case $dest in
 */) [ -n "$base" ] || _t_fail "can not use content with a dir as dest"
 	if [ ! -d "$dest" ] && [ -z "$_t_check" ]; then mkdir -p -- "$dest" || _t_fail "could not create $dest"; fi
@@ -33,7 +34,6 @@ fi
 echo "dest=$dest"
 if [ -n "$remote" ]; then
 	[ -r "$source" ] || _t_fail "Source $source not found"
-	[ -d "$source" ] && _t_fail "Remote copy does not support recursive copy of directory: $source"
 	want=$(_t_sum sha1 "$source")
 	[ "$mode" = preserve ] && mode=$(stat -c %a -- "$source")
 fi

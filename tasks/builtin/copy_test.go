@@ -179,3 +179,27 @@ func TestCopyCheckDiffAndHome(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 }
+
+func TestCopyRemoteTree(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, cc := testEnv(t, dir, nil)
+	os.MkdirAll(dir+"/src/sub", 0o755)
+	os.WriteFile(dir+"/src/a", []byte("a\n"), 0o640)
+	os.WriteFile(dir+"/src/sub/b", []byte("b\n"), 0o644)
+	args := tasks.Args{"src": dir + "/src/", "dest": dir + "/dst", "remote_src": true, "owner": "root"}
+	twice(t, env, "copy", args, func() bool { return !exists(dir + "/dst") })
+	if readFile(t, dir+"/dst/sub/b") != "b\n" || mode(t, dir+"/dst/a") != 0o640 {
+		t.Fatal("not copied as cp -p would")
+	}
+	os.WriteFile(dir+"/src/sub/b", []byte("changed\n"), 0o644)
+	cc.runs = 0
+	res := runMod(t, env, "copy", args)
+	if !res.Changed || readFile(t, dir+"/dst/sub/b") != "changed\n" || cc.runs != 1 {
+		t.Fatalf("%+v", res)
+	}
+	res = runMod(t, env, "copy", tasks.Args{"src": dir + "/src", "dest": dir + "/dst2", "remote_src": true})
+	if !res.Changed || readFile(t, dir+"/dst2/src/a") != "a\n" || res.Data["dest"] != dir+"/dst2" {
+		t.Fatalf("%+v", res)
+	}
+}
