@@ -130,8 +130,8 @@ func infoData(data map[string]any, v verdict, prefix string) {
 	data["mode"] = octal4(v[prefix+"mode"])
 	data["uid"] = atoi(v[prefix+"uid"])
 	data["gid"] = atoi(v[prefix+"gid"])
-	data["owner"] = v[prefix+"owner"]
-	data["group"] = v[prefix+"group"]
+	data["owner"] = nameOr(v[prefix+"owner"], v[prefix+"uid"])
+	data["group"] = nameOr(v[prefix+"group"], v[prefix+"gid"])
 	data["size"] = atoi(v[prefix+"size"])
 	data["state"] = fileState(v[prefix+"ftype"])
 	if data["state"] == "file" && atoi(v[prefix+"nlink"]) > 1 {
@@ -152,4 +152,13 @@ var attrParams = []tasks.Param{
 	{Name: "seuser"}, {Name: "serole"}, {Name: "setype"}, {Name: "selevel"},
 	{Name: "unsafe_writes", Kind: tasks.Bool, Default: false},
 	{Name: "attributes", Aliases: []string{"attr"}},
+}
+
+// nameOr is a user or group name from stat, or the id when the host has
+// no name for it (stat prints UNKNOWN; Ansible prints the number).
+func nameOr(name, id string) string {
+	if name == "" || name == "UNKNOWN" {
+		return id
+	}
+	return name
 }

@@ -34,7 +34,7 @@ func (c *countingConn) Put(ctx context.Context, dst string, src io.Reader, mode 
 
 // testEnv returns an Env on the local transport whose FindFile looks in
 // files (a directory the test fills) and whose Eval reads vars.
-func testEnv(t *testing.T, files string, vars map[string]any) (*tasks.Env, *countingConn) {
+func testEnv(t testing.TB, files string, vars map[string]any) (*tasks.Env, *countingConn) {
 	t.Helper()
 	c, err := local.Dialer{}.Connect(context.Background(), transport.Target{Name: "localhost"})
 	if err != nil {
@@ -100,7 +100,7 @@ type bbConn struct {
 	dir string
 }
 
-func busyboxConn(t *testing.T, c transport.Conn) transport.Conn {
+func busyboxConn(t testing.TB, c transport.Conn) transport.Conn {
 	t.Helper()
 	bb, err := exec.LookPath("busybox")
 	if err != nil {

@@ -6,6 +6,20 @@
 // parses. Every value that reaches a script is quoted with transport.Quote.
 // Scripts use only POSIX sh and tools found on Debian, Alpine (busybox) and
 // RHEL: stat -c, md5sum, sha1sum, sha256sum, mktemp.
+//
+// Round trips per task (Conn.Run calls; TestRoundTrips checks them):
+//
+//	command, shell, raw, script   1 (script's file travels on stdin)
+//	copy, one file                1, changed or not; a file over 64 KiB
+//	                              that changed: 2 and one Put
+//	copy, directory src           1 + one Put per changed file (+1 to set
+//	                              mode/owner/group on the new files)
+//	copy, remote_src directory    1
+//	file, stat, ping              1
+//	wait_for                      path: 1 per poll period the script
+//	                              waited through (1 when present);
+//	                              port: none (Conn.Dial); drained: 1 per poll
+//	debug, set_fact, fail, assert 0 (controller side)
 package builtin
 
 import (

@@ -112,7 +112,7 @@ func (statModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	major, _ := strconv.ParseUint(v["major"], 16, 32)
 	minor, _ := strconv.ParseUint(v["minor"], 16, 32)
 	st["device_type"] = int64(minor&0xff | major<<8 | (minor&^0xff)<<12)
-	st["pw_name"], st["gr_name"] = v["pw_name"], v["gr_name"]
+	st["pw_name"], st["gr_name"] = nameOr(v["pw_name"], v["uid"]), nameOr(v["gr_name"], v["gid"])
 	bits := []string{"xoth", "woth", "roth", "xgrp", "wgrp", "rgrp", "xusr", "wusr", "rusr"}
 	for i, k := range bits {
 		st[k] = raw&(1<<i) != 0
