@@ -46,11 +46,13 @@ _t_attrs() { # path mode owner group: fix what differs
 	set -- "$1" "$2" "$3" "$4" $(stat -c '%a %U %u %G %g' -- "$1")
 	IFS=$_t_ifs
 	if [ -n "$3" ] && [ "$3" != "$6" ] && [ "$3" != "$7" ]; then
-		_t_changed=1; echo "owner_changed=1"
+		_t_changed=1; echo "owner_changed=1"; echo "before_owner=$7"
+		case $3 in *[!0-9]*) echo "after_owner=$(id -u -- "$3" 2>/dev/null)" ;; *) echo "after_owner=$3" ;; esac
 		[ -n "$_t_check" ] || chown -h -- "$3" "$1" 2>/dev/null || _t_fail "chown failed: failed to look up user $3"
 	fi
 	if [ -n "$4" ] && [ "$4" != "$8" ] && [ "$4" != "$9" ]; then
-		_t_changed=1; echo "group_changed=1"
+		_t_changed=1; echo "group_changed=1"; echo "before_group=$9"
+		case $4 in *[!0-9]*) echo "after_group=$(awk -F: -v g="$4" '$1 == g { print $3; exit }' /etc/group)" ;; *) echo "after_group=$4" ;; esac
 		[ -n "$_t_check" ] || chgrp -h -- "$4" "$1" 2>/dev/null || _t_fail "chgrp failed: failed to look up group $4"
 	fi
 	if [ -n "$2" ] && [ ! -L "$1" ]; then
@@ -161,4 +163,20 @@ func nameOr(name, id string) string {
 		return id
 	}
 	return name
+}
+
+// attrDiff adds the mode, owner and group changes _t_attrs printed to a
+// diff's before and after, as Ansible's file diffs show them.
+func attrDiff(v verdict, before, after map[string]any) {
+	if v["before_mode"] != "" {
+		before["mode"], after["mode"] = octal4(v["before_mode"]), octal4(v["after_mode"])
+	}
+	for _, k := range []string{"owner", "group"} {
+		if b := v["before_"+k]; b != "" {
+			before[k] = atoi(b)
+			if a := v["after_"+k]; a != "" {
+				after[k] = atoi(a)
+			}
+		}
+	}
 }

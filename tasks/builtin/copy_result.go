@@ -77,9 +77,7 @@ func (j copyJob) result(env *tasks.Env, out transport.Result) (tasks.Result, err
 	default:
 		data["path"] = v["dest"]
 		before, after := map[string]any{"path": v["dest"]}, map[string]any{"path": v["dest"]}
-		if v["before_mode"] != "" {
-			before["mode"], after["mode"] = octal4(v["before_mode"]), octal4(v["after_mode"])
-		}
+		attrDiff(v, before, after)
 		data["diff"] = map[string]any{"before": before, "after": after}
 	}
 	if j.diff && res.Changed {

@@ -134,9 +134,7 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 	if state == "absent" && prev == "directory" {
 		before["path_content"] = pathContent(stdout, p)
 	}
-	if v["before_mode"] != "" {
-		before["mode"], after["mode"] = octal4(v["before_mode"]), octal4(v["after_mode"])
-	}
+	attrDiff(v, before, after)
 	if v["before_src"] != "" {
 		before["src"], after["src"] = v["before_src"], src
 	}
