@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -66,5 +67,44 @@ func TestParseBool(t *testing.T) {
 		if b, err := ParseBool(s); err != nil || b {
 			t.Errorf("%v: %v %v", s, b, err)
 		}
+	}
+}
+
+func TestDecodeMore(t *testing.T) {
+	spec := Spec{
+		Module:   "x",
+		FreeForm: true,
+		Params: []Param{
+			{Name: "ports", Kind: List, Elements: Int},
+			{Name: "ratio", Kind: Float},
+			{Name: "any", Kind: Raw},
+			{Name: "a"}, {Name: "b"},
+			{Name: "level", Kind: List, Choices: []string{"x", "y"}},
+		},
+		RequiredOneOf: [][]string{{"a", "b"}},
+	}
+	got, err := spec.Decode(Args{"_raw_params": "echo hi", "ports": "80,443", "ratio": "0.5", "any": []any{1}, "a": true, "level": "x,y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Str("_raw_params") != "echo hi" || !reflect.DeepEqual(got.List("ports"), []any{80, 443}) || got.Float("ratio") != 0.5 || got.Str("a") != "True" {
+		t.Fatalf("%#v", got)
+	}
+	if _, err := spec.Decode(Args{"ports": "80"}); err == nil || err.Error() != "one of the following is required: a, b" {
+		t.Fatal(err)
+	}
+	if _, err := spec.Decode(Args{"a": "1", "level": []any{"z"}}); err == nil || !strings.Contains(err.Error(), "value of level must be one of: x, y") {
+		t.Fatal(err)
+	}
+	_, err = spec.Decode(Args{"a": "1", "zzzzzzzz": 1})
+	var ae *ArgError
+	if !errors.As(err, &ae) || ae.Unknown[0] != "zzzzzzzz" || strings.Contains(err.Error(), "Did you mean") {
+		t.Fatalf("%v", err)
+	}
+	if d, err := parseDictString(`{"a": 1}`); err != nil || d["a"] != float64(1) {
+		t.Fatal(d, err)
+	}
+	if ToText(false) != "False" || ToText(1.5) != "1.5" || ToText(3) != "3" {
+		t.Fatal("ToText")
 	}
 }

@@ -123,8 +123,8 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 		infoData(data, v, "")
 		return res, nil
 	}
-	if state == "" {
-		res.Failed, res.Msg = true, errMsg
+	if state == "" || v["verdict"] != "done" {
+		res.Failed, res.Msg, res.Changed = true, errMsg, false
 		return res, nil
 	}
 	before, after := map[string]any{"path": p}, map[string]any{"path": p}

@@ -38,7 +38,7 @@ absent)
 		fi
 		[ -n "$_t_check" ] || rm -rf -- "$path" 2>/dev/null || _t_fail "rmtree failed: could not remove $path"
 	fi
-	echo "changed=$_t_changed"; exit 0 ;;
+	echo verdict=done; echo "changed=$_t_changed"; exit 0 ;;
 file)
 	if [ "$prev" = link ] && [ -n "$follow" ]; then
 		target=$(readlink -f -- "$path")
@@ -73,7 +73,10 @@ $_missing"; _p=$(dirname -- "$_p")
 touch)
 	if [ "$prev" = absent ]; then
 		_t_changed=1
-		[ -n "$_t_check" ] || : >>"$path" 2>/dev/null || _t_fail "Error, could not touch target: $path"
+		if [ -z "$_t_check" ] && ! touch -- "$path" 2>/dev/null; then
+			if [ -d "$(dirname -- "$path")" ]; then _t_failed "Error, could not touch target: [Errno 13] Permission denied: b'$path'"
+			else _t_failed "Error, could not touch target: [Errno 2] No such file or directory: b'$path'"; fi
+		fi
 	else
 		[ "$atime$mtime" = preservepreserve ] || _t_changed=1
 	fi

@@ -90,6 +90,7 @@ func TestFileFailures(t *testing.T) {
 		{tasks.Args{"path": f, "src": dir, "state": "link"}, "refusing to convert from file to symlink for " + f},
 		{tasks.Args{"path": f, "src": "x"}, "src option requires state to be 'link' or 'hard'"},
 		{tasks.Args{"path": f, "owner": "no-such-user-x"}, "chown failed: failed to look up user no-such-user-x"},
+		{tasks.Args{"path": dir + "/no/f", "state": "touch"}, "Error, could not touch target: [Errno 2] No such file or directory: b'" + dir + "/no/f'"},
 	} {
 		res := runMod(t, env, "file", c.args)
 		if !res.Failed || res.Msg != c.msg {

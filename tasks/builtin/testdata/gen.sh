@@ -2,7 +2,8 @@
 # gen.sh records what ansible-core returns for the tasks in tasks.yml, for
 # fidelity_test.go. It runs them with ansible-playbook (connection: local)
 # against a fresh temporary directory, registers every result and writes
-# them, with that directory replaced by ROOT, to ansible.json.
+# them to ansible.json, with that directory replaced by ROOT, the
+# controller's copy of files/ by FILES and the playbook's directory by WORK.
 #
 # Run by hand from anywhere: sh tasks/builtin/testdata/gen.sh
 # Needs ansible-playbook (Debian's ansible-core 2.14) and python3.
@@ -43,7 +44,7 @@ import sys, json
 work, out = sys.argv[1], sys.argv[2]
 data = json.load(open(work + '/out.json'))
 text = json.dumps({k[2:]: v for k, v in data.items()}, indent=1, sort_keys=True)
-text = text.replace(work + '/root', 'ROOT').replace(work + '/files', 'FILES')
+text = text.replace(work + '/root', 'ROOT').replace(work + '/files', 'FILES').replace(work, 'WORK')
 open(out, 'w').write(text + '\n')
 PY
 echo "wrote $here/ansible.json"
