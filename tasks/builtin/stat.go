@@ -87,7 +87,7 @@ func (statModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		return tasks.Result{}, err
 	}
 	v := parseVerdict(out.Stdout)
-	if out.ExitCode != 0 {
+	if out.ExitCode != 0 || (v["exists"] != "0" && v["rawmode"] == "") {
 		return tasks.Result{Failed: true, Msg: scriptError(out), Data: map[string]any{}}, nil
 	}
 	st := map[string]any{"exists": v["exists"] != "0"}

@@ -59,8 +59,12 @@ func (w *waiter) path(ctx context.Context) (bool, error) {
 			return false, err
 		}
 		v := parseVerdict(beforeMarker(out.Stdout))
-		if v["verdict"] != "ok" {
+		switch v["verdict"] {
+		case "ok":
+		case "timeout":
 			return false, nil
+		default:
+			return false, errors.New(scriptError(out))
 		}
 		if want == "absent" {
 			return true, nil
