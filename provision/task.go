@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -246,14 +245,69 @@ func (pr *playRun) flushHandlers(ctx context.Context, hosts []*hostRun) {
 	}
 }
 
-// resultData is what register stores for a module's result.
+// resultData is what register stores for a module's result, with Go's
+// other numeric and collection types turned into the ones templates know.
 func resultData(data map[string]any, changed, failed bool, msg string) map[string]any {
 	out := make(map[string]any, len(data)+3)
-	maps.Copy(out, data)
+	for k, v := range data {
+		out[k] = plain(v)
+	}
 	out["changed"] = changed
 	out["failed"] = failed
 	if msg != "" {
 		out["msg"] = msg
 	}
 	return out
+}
+
+// plain converts a module's value into the value model templates use: int
+// for every integer type, float64, []any and map[string]any.
+func plain(v any) any {
+	switch x := v.(type) {
+	case int8:
+		return int(x)
+	case int16:
+		return int(x)
+	case int32:
+		return int(x)
+	case int64:
+		return int(x)
+	case uint:
+		return int(x)
+	case uint8:
+		return int(x)
+	case uint16:
+		return int(x)
+	case uint32:
+		return int(x)
+	case uint64:
+		return int(x)
+	case float32:
+		return float64(x)
+	case []string:
+		out := make([]any, len(x))
+		for i, s := range x {
+			out[i] = s
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = plain(e)
+		}
+		return out
+	case map[string]string:
+		out := make(map[string]any, len(x))
+		for k, s := range x {
+			out[k] = s
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = plain(e)
+		}
+		return out
+	}
+	return v
 }

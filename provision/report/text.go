@@ -4,6 +4,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -162,13 +163,25 @@ func shown(m map[string]any) map[string]any {
 	return out
 }
 
-// compact is Python's json.dumps(sort_keys=True): ", " and ": " separators.
+// compact is Python's json.dumps(sort_keys=True): ", " and ": " separators,
+// and no HTML escaping of <, > and &.
 func compact(m map[string]any) string {
-	data, err := json.Marshal(shown(m))
+	data, err := marshal(shown(m), "")
 	if err != nil {
 		return fmt.Sprintf("%v", m)
 	}
 	return pySeparators(string(data))
+}
+
+func marshal(v any, indent string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // indented is json.dumps(indent=4, sort_keys=True), how debug shows,
@@ -182,7 +195,7 @@ func indented(m map[string]any) string {
 		}
 		delete(out, k)
 	}
-	data, err := json.MarshalIndent(out, "", "    ")
+	data, err := marshal(out, "    ")
 	if err != nil {
 		return fmt.Sprintf("%v", m)
 	}
@@ -213,6 +226,7 @@ func pySeparators(s string) string {
 // JSON returns an event handler writing each event as one JSON line.
 func JSON(w io.Writer) func(provision.Event) {
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	return func(e provision.Event) {
 		_ = enc.Encode(jsonEvent(e))
 	}
