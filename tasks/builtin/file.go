@@ -158,13 +158,18 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 		if res.Changed {
 			data["diff"] = diff
 		}
-	case "touch", "link", "hard":
-		data["dest"], data["diff"] = p, diff
-		if state != "touch" {
-			data["src"] = src
-			if src == "" {
-				data["src"] = v["target"]
-			}
+		infoData(data, v, "") // in check mode the path is still there
+	case "touch":
+		data["dest"] = p
+		if env.Check && prev == "absent" {
+			return res, nil
+		}
+		data["diff"] = diff
+		infoData(data, v, "")
+	case "link", "hard":
+		data["dest"], data["diff"], data["src"] = p, diff, src
+		if src == "" {
+			data["src"] = v["target"]
 		}
 		infoData(data, v, "")
 	default:

@@ -38,7 +38,7 @@ absent)
 		fi
 		[ -n "$_t_check" ] || rm -rf -- "$path" 2>/dev/null || _t_fail "rmtree failed: could not remove $path"
 	fi
-	echo verdict=done; echo "changed=$_t_changed"; exit 0 ;;
+	echo verdict=done; echo "changed=$_t_changed"; _t_info "$path"; exit 0 ;;
 file)
 	if [ "$prev" = link ] && [ -n "$follow" ]; then
 		target=$(readlink -f -- "$path")

@@ -49,6 +49,9 @@ func (waitForModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	if err != nil {
 		return tasks.Result{}, err
 	}
+	if env.Check {
+		return tasks.Result{Skipped: true, Msg: "remote module (wait_for) does not support check mode", Data: map[string]any{}}, nil
+	}
 	w := &waiter{a: a, env: env, start: time.Now(), data: map[string]any{
 		"path": nil, "port": nil, "search_regex": nil, "state": a.Str("state"),
 		"match_groups": []any{}, "match_groupdict": map[string]any{},
