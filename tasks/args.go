@@ -27,6 +27,7 @@ const (
 
 var kindNames = [...]string{"str", "bool", "int", "list", "dict", "path", "raw", "float"}
 
+// String names the kind as Ansible's argument_spec types do.
 func (k Kind) String() string { return kindNames[k] }
 
 // Param declares one module parameter.
@@ -204,6 +205,7 @@ type ArgError struct {
 	Msg     string
 }
 
+// Error returns Ansible's message with the nearest-name hint.
 func (e *ArgError) Error() string { return e.Msg }
 
 // nearest returns the candidate closest to name by edit distance, or ""
