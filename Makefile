@@ -5,7 +5,7 @@ VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X main.version=$(VERSION)
 FUZZTIME ?= 20s
 
-.PHONY: build test unit e2e lint demo fuzz clean
+.PHONY: build test unit e2e lint demo bench fuzz clean
 
 build:
 	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/tender ./cmd/tender
@@ -39,3 +39,7 @@ fuzz:
 
 clean:
 	rm -rf bin
+
+## bench: ansible-playbook vs tender on the same fleet; writes docs/BENCHMARKS.md.
+bench:
+	$(GO) run ./e2e/bench
