@@ -65,6 +65,8 @@ type copyJob struct {
 	validate      string
 	remote        bool
 	check, diff   bool
+	fromContent   bool   // from content: a diff's after side is labelled with the staging file
+	localPath     string // the controller file of src, for diffs
 }
 
 // Run copies.
@@ -96,8 +98,10 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		switch c := a["content"].(type) {
 		case string:
 			j.content = []byte(c)
+			j.fromContent = true
 		default:
 			j.content = []byte(pyJSON(c))
+			j.fromContent = true
 		}
 	case j.remote:
 		j.source, j.base = a.Str("src"), path.Base(a.Str("src"))
@@ -113,7 +117,7 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		if fi.IsDir() {
 			return copyTree(ctx, env, a, local, j)
 		}
-		j.base = path.Base(local)
+		j.base, j.localPath = path.Base(local), local
 		if mode == "preserve" {
 			j.mode = fmt.Sprintf("%o", fi.Mode().Perm())
 		}

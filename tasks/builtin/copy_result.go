@@ -1,7 +1,9 @@
 package builtin
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/tender-sh/tender/provision/transport"
@@ -55,9 +57,11 @@ func (j copyJob) result(env *tasks.Env, out transport.Result) (tasks.Result, err
 	content := v["content_changed"] == "1"
 	if j.check && content {
 		if !j.remote {
-			data["diff"] = []any{}
+			data["diff"] = j.diffList(v, out)
 		}
-		res.Diff = j.textDiff(v["dest"], out, true)
+		if j.diff {
+			res.Diff = j.textDiff(v["dest"], out, true)
+		}
 		return res, nil
 	}
 	infoData(data, v, "")
@@ -73,7 +77,7 @@ func (j copyJob) result(env *tasks.Env, out transport.Result) (tasks.Result, err
 		data["md5sum"], data["src"] = v["md5sum"], j.source
 	case content:
 		data["md5sum"], data["src"] = v["md5sum"], v["src"]
-		data["diff"] = []any{}
+		data["diff"] = j.diffList(v, out)
 	default:
 		data["path"] = v["dest"]
 		before, after := map[string]any{"path": v["dest"]}, map[string]any{"path": v["dest"]}
@@ -93,6 +97,60 @@ func stagingName(dest string) string {
 	return dest[:i+1] + ".tender-XXXXXXXX"
 }
 
+// maxDiff is Ansible's MAX_FILE_SIZE_FOR_DIFF: larger files are not
+// diffed.
+const maxDiff = 104448
+
+// diffList is the "diff" Ansible's copy registers: empty without --diff;
+// with it, one entry with the old and new contents and their headers, or
+// markers saying why a side is left out (binary, larger than maxDiff).
+func (j copyJob) diffList(v verdict, out transport.Result) []any {
+	if !j.diff {
+		return []any{}
+	}
+	return []any{j.diffEntry(v, out)}
+}
+
+// diffEntry is the one entry of diffList.
+func (j copyJob) diffEntry(v verdict, out transport.Result) map[string]any {
+	d := map[string]any{}
+	before, ok := section(out.Stdout, "before", "")
+	switch {
+	case v["before_exists"] != "1":
+		d["before"] = ""
+	case v["before_large"] == "1":
+		d["dst_larger"] = maxDiff
+	case !ok:
+	case strings.Contains(before[:min(len(before), 8192)], "\x00"):
+		d["dst_binary"] = 1
+	default:
+		d["before_header"], d["before"] = v["dest"], before
+	}
+	after := j.content
+	if after == nil && j.localPath != "" {
+		if fi, err := os.Stat(j.localPath); err == nil && fi.Size() <= maxDiff {
+			after, _ = os.ReadFile(j.localPath)
+		}
+	}
+	switch {
+	case j.fromContent:
+		// Ansible names the controller's temporary file; tender the
+		// staging file on the host.
+		label := v["src"]
+		if label == "" {
+			label = stagingName(v["dest"])
+		}
+		d["after_header"], d["after"] = label, string(after)
+	case after == nil:
+		d["src_larger"] = maxDiff
+	case bytes.Contains(after, []byte{0}):
+		d["src_binary"] = 1
+	default:
+		d["after_header"], d["after"] = j.localPath, string(after)
+	}
+	return d
+}
+
 // textDiff renders the change as a unified diff: the old content (sent
 // back by the script when --diff asked for it) against the new one.
 func (j copyJob) textDiff(dest string, out transport.Result, content bool) string {
@@ -103,9 +161,14 @@ func (j copyJob) textDiff(dest string, out transport.Result, content bool) strin
 		}
 		return ""
 	}
-	if j.content == nil {
+	if j.remote {
+		return fmt.Sprintf("--- before: %s\n+++ after: %s\ncontent changed\n", dest, j.source)
+	}
+	d := j.diffEntry(v, out)
+	b, bok := d["before"].(string)
+	a, aok := d["after"].(string)
+	if !bok || !aok {
 		return fmt.Sprintf("--- before: %s\n+++ after: %s\nBinary or large file: content changed\n", dest, dest)
 	}
-	before, _ := section(out.Stdout, "before", "")
-	return unifiedDiff(dest, before, string(j.content))
+	return unifiedDiff(dest, b, a)
 }

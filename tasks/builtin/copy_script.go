@@ -21,6 +21,11 @@ package builtin
 // "--stdout--" and "--stderr--" lines; with diff, the old content after a
 // "--before--" line.
 const copyScript = remoteTreeFunc + `
+_t_snap() { # with --diff: the old content is sent back when small enough
+	[ -n "$diff" ] || return 0
+	echo before_exists=1
+	if [ "$(stat -c %s -- "$dest")" -gt 104448 ]; then echo before_large=1; else _t_before=1; fi
+}
 [ -n "$remote" ] && [ -d "$source" ] && _t_remotetree
 case $dest in
 */) [ -n "$base" ] || _t_fail "can not use content with a dir as dest"
@@ -49,9 +54,8 @@ if [ "$cur" != "$want" ]; then
 	if [ -n "$probe" ] && [ -z "$_t_check" ]; then echo verdict=upload; exit 0; fi
 	if [ -n "$_t_check" ]; then
 		echo verdict=done; echo changed=1
-		if [ -n "$diff" ] && [ -n "$exists" ] && [ "$(stat -c %s -- "$dest")" -le 65536 ]; then
-			echo --before--; cat -- "$dest"
-		fi
+		[ -n "$exists" ] && _t_snap
+		if [ -n "$_t_before" ]; then echo --before--; cat -- "$dest"; fi
 		exit 0
 	fi
 	dir=$(dirname -- "$dest")
@@ -70,9 +74,7 @@ if [ "$cur" != "$want" ]; then
 		fi
 	fi
 	if [ -n "$exists" ]; then
-		if [ -n "$diff" ] && [ "$(stat -c %s -- "$dest")" -le 65536 ]; then
-			echo "before_size=$(stat -c %s -- "$dest")"; _t_before=1
-		fi
+		_t_snap
 		if [ -n "$backup" ]; then
 			bf="$dest.$$.$(date +%Y-%m-%d@%H:%M:%S)~"
 			cp -p -- "$dest" "$bf" || _t_fail "Could not make backup of $dest to $bf"

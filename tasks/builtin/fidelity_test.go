@@ -21,7 +21,8 @@ import (
 // TestFidelity runs testdata/tasks.yml with tender's modules on a fresh
 // temporary directory and compares every result with what ansible-core
 // 2.14 registered for the same task (testdata/ansible.json, recorded by
-// testdata/gen.sh). A result is compared as register: stores it: the
+// testdata/gen.sh); then testdata/tasks_diff.yml the same way in --diff
+// mode (testdata/ansible_diff.json). A result is compared as register: stores it: the
 // module's Data plus changed, failed, skipped (when true) and msg (when not
 // empty), as the engine adds them.
 //
@@ -29,7 +30,8 @@ import (
 //   - paths: the temporary root becomes ROOT and the controller's files
 //     directory FILES; a copy "src" naming a staging file (Ansible's
 //     ~/.ansible/tmp/..., tender's .tender-XXXXXXXX beside the dest)
-//     becomes TMPSRC;
+//     becomes TMPSRC, and so does the after_header of a --diff entry
+//     naming one;
 //   - a symlink's size, which is the length of its target path, becomes
 //     LINKLEN (the roots differ in length);
 //   - times: start, end, delta (when not null), atime, mtime, ctime,
@@ -51,8 +53,25 @@ import (
 // other difference fails the test.
 func TestFidelity(t *testing.T) {
 	t.Parallel()
+	for _, c := range []struct {
+		tasks, recorded string
+		diff            bool
+	}{
+		{"tasks.yml", "ansible.json", false},
+		{"tasks_diff.yml", "ansible_diff.json", true},
+	} {
+		t.Run(c.tasks, func(t *testing.T) {
+			t.Parallel()
+			fidelity(t, c.tasks, c.recorded, c.diff)
+		})
+	}
+}
+
+// fidelity runs one task file, with --diff when diff is set, against its
+// recording.
+func fidelity(t *testing.T, taskFile, recorded string, diff bool) {
 	var want map[string]map[string]any
-	b, err := os.ReadFile("testdata/ansible.json")
+	b, err := os.ReadFile("testdata/" + recorded)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +79,7 @@ func TestFidelity(t *testing.T) {
 		t.Fatal(err)
 	}
 	var list []map[string]any
-	b, err = os.ReadFile("testdata/tasks.yml")
+	b, err = os.ReadFile("testdata/" + taskFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +91,7 @@ func TestFidelity(t *testing.T) {
 	vars := map[string]any{"root": root}
 	scope := expr.NewVars(vars)
 	env, _ := testEnv(t, files, nil)
+	env.Diff = diff
 	env.Eval = func(s string) (any, error) {
 		e, err := expr.Parse(s)
 		if err != nil {
@@ -206,8 +226,11 @@ func normalize(m map[string]any, root, files string) map[string]any {
 	for _, k := range []string{"invocation", "exception", "module_stderr"} {
 		delete(out, k)
 	}
-	if src, ok := out["src"].(string); ok && (strings.Contains(src, "/.ansible/tmp/") || strings.Contains(src, "/.tender-")) {
-		out["src"] = "TMPSRC"
+	staging(out, "src")
+	if l, ok := out["diff"].([]any); ok && len(l) == 1 {
+		if d, ok := l[0].(map[string]any); ok {
+			staging(d, "after_header")
+		}
 	}
 	if bf, ok := out["backup_file"].(string); ok {
 		out["backup_file"] = backupStamp.ReplaceAllString(bf, ".TIME~")
@@ -217,6 +240,13 @@ func normalize(m map[string]any, root, files string) map[string]any {
 		linkLen(st)
 	}
 	return walk(out).(map[string]any)
+}
+
+// staging replaces m[key] by TMPSRC when it names a staging file.
+func staging(m map[string]any, key string) {
+	if s, ok := m[key].(string); ok && (strings.Contains(s, "/.ansible/tmp/") || strings.Contains(s, "/.tender-")) {
+		m[key] = "TMPSRC"
+	}
 }
 
 func linkLen(m map[string]any) {

@@ -5,17 +5,22 @@
 # them to ansible.json, with that directory replaced by ROOT, the
 # controller's copy of files/ by FILES and the playbook's directory by WORK.
 #
+# tasks_diff.yml is recorded the same way with --diff, to ansible_diff.json.
+#
 # Run by hand from anywhere: sh tasks/builtin/testdata/gen.sh
 # Needs ansible-playbook (Debian's ansible-core 2.14) and python3.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir "$work/root"
 cp -R "$here/files" "$work/files"
 chmod 0644 "$work/files/hello.sh"
 
-python3 - "$here/tasks.yml" "$work" <<'PY'
+# record TASKS OUT [ansible-playbook flags]: run TASKS in a fresh root and
+# write what each task registered to OUT.
+record() {
+	rm -rf "$work/root" "$work/out.json" && mkdir "$work/root"
+	python3 - "$here/$1" "$work" <<'PY'
 import sys, yaml
 tasks = yaml.safe_load(open(sys.argv[1]))
 work = sys.argv[2]
@@ -25,21 +30,21 @@ for t in tasks:
     t['ignore_errors'] = True
     names.append(t['register'])
 record = {'name': 'record', 'copy': {'dest': work + '/out.json',
-          'content': "{{ dict(names | zip(names | map('extract', hostvars['localhost']))) | to_nice_json }}"}}
+          'content': "{{ dict(names | zip(names | map('extract', hostvars['localhost']))) | to_nice_json }}"},
+          'diff': False}
 play = [{'hosts': 'localhost', 'connection': 'local', 'gather_facts': False,
          'vars': {'root': work + '/root', 'names': names,
                   'ansible_python_interpreter': '/usr/bin/python3'},
          'tasks': tasks + [record]}]
 yaml.safe_dump(play, open(work + '/play.yml', 'w'), sort_keys=False)
 PY
-
-cd "$work"
-ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ansible-playbook -i localhost, play.yml >"$work/log" 2>&1 || {
-	cat "$work/log" >&2
-	exit 1
-}
-
-python3 - "$work" "$here/ansible.json" <<'PY'
+	out=$2
+	shift 2
+	(cd "$work" && ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ansible-playbook -i localhost, "$@" play.yml >"$work/log" 2>&1) || {
+		cat "$work/log" >&2
+		exit 1
+	}
+	python3 - "$work" "$here/$out" <<'PY'
 import sys, json
 work, out = sys.argv[1], sys.argv[2]
 data = json.load(open(work + '/out.json'))
@@ -47,4 +52,8 @@ text = json.dumps({k[2:]: v for k, v in data.items()}, indent=1, sort_keys=True)
 text = text.replace(work + '/root', 'ROOT').replace(work + '/files', 'FILES').replace(work, 'WORK')
 open(out, 'w').write(text + '\n')
 PY
-echo "wrote $here/ansible.json"
+	echo "wrote $here/$out"
+}
+
+record tasks.yml ansible.json
+record tasks_diff.yml ansible_diff.json --diff
