@@ -51,7 +51,10 @@ fi
 if [ "$cur" != "$want" ]; then
 	_t_changed=1
 	echo content_changed=1
-	if [ -n "$probe" ] && [ -z "$_t_check" ]; then echo verdict=upload; exit 0; fi
+	if [ -n "$probe" ] && [ -z "$_t_check" ]; then
+		[ -d "$(dirname -- "$dest")" ] || _t_fail "Destination directory $(dirname -- "$dest") does not exist"
+		echo verdict=upload; exit 0
+	fi
 	if [ -n "$_t_check" ]; then
 		echo verdict=done; echo changed=1
 		[ -n "$exists" ] && _t_snap

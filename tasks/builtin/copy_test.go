@@ -127,6 +127,9 @@ func TestCopyLarge(t *testing.T) {
 	if res = runMod(t, env, "copy", tasks.Args{"src": "big", "dest": dir + "/big", "mode": "0600"}); res.Changed || cc.runs != 1 || cc.puts != 0 {
 		t.Fatalf("again: %+v runs=%d puts=%d", res, cc.runs, cc.puts)
 	}
+	if res = runMod(t, env, "copy", tasks.Args{"src": "big", "dest": dir + "/no/big"}); !res.Failed || res.Msg != "Destination directory "+dir+"/no does not exist" {
+		t.Fatalf("missing dir: %+v", res)
+	}
 }
 
 func TestCopyTree(t *testing.T) {
