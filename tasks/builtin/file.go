@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tender-sh/tender/tasks"
 )
@@ -61,7 +62,14 @@ func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if err != nil {
 		return failed(err.Error(), map[string]any{"path": p})
 	}
-	atime, mtime := timeArg(a.Str("access_time"), state), timeArg(a.Str("modification_time"), state)
+	atime, err := timeArg(a.Str("access_time"), a.Str("access_time_format"), state)
+	if err != nil {
+		return failed(err.Error(), map[string]any{"path": p})
+	}
+	mtime, err := timeArg(a.Str("modification_time"), a.Str("modification_time_format"), state)
+	if err != nil {
+		return failed(err.Error(), map[string]any{"path": p})
+	}
 	var s strings.Builder
 	s.WriteString(shFuncs + attrFuncs)
 	for _, kv := range [][2]string{
@@ -85,19 +93,32 @@ func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	return fileResult(env, a, v, out.Stdout, scriptError(out))
 }
 
-// timeArg maps access_time/modification_time to the script's form: the
-// Ansible default format %Y%m%d%H%M.%S is exactly touch -t's.
-func timeArg(t, state string) string {
+// timeArg maps access_time/modification_time to the script's form:
+// "now", "preserve", or a touch -t stamp ([[CC]YY]MMDDhhmm[.ss], which is
+// Ansible's default format) converted from the given strftime format.
+func timeArg(t, format, state string) (string, error) {
 	switch t {
 	case "":
 		if state == "touch" {
-			return "now"
+			return "now", nil
 		}
-		return "preserve"
+		return "preserve", nil
 	case "now", "preserve":
-		return t
+		return t, nil
 	}
-	return t
+	tm, err := time.ParseInLocation(strftimeLayout(format), t, time.Local)
+	if err != nil {
+		return "", fmt.Errorf("Error while obtaining timestamp for time %s using format %s: time data '%s' does not match format '%s'", t, format, t, format)
+	}
+	return tm.Format("200601021504.05"), nil
+}
+
+// strftimeLayout turns the strftime directives Ansible's formats use into
+// a Go time layout.
+func strftimeLayout(f string) string {
+	r := strings.NewReplacer("%Y", "2006", "%y", "06", "%m", "01", "%d", "02", "%H", "15",
+		"%I", "03", "%M", "04", "%S", "05", "%p", "PM", "%b", "Jan", "%B", "January", "%%", "%")
+	return r.Replace(f)
 }
 
 func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg string) (tasks.Result, error) {

@@ -118,3 +118,19 @@ func TestFileDiff(t *testing.T) {
 		t.Fatalf("%q", res.Diff)
 	}
 }
+
+func TestFileTimes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	f := filepath.Join(dir, "f")
+	res := runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "modification_time": "2020-01-02 03:04", "modification_time_format": "%Y-%m-%d %H:%M", "access_time": "202001020304.05"})
+	fi, err := os.Stat(f)
+	if err != nil || res.Failed || fi.ModTime().Format("2006-01-02 15:04") != "2020-01-02 03:04" {
+		t.Fatalf("%+v %v", res, fi)
+	}
+	res = runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "modification_time": "bad"})
+	if !res.Failed || !strings.HasPrefix(res.Msg, "Error while obtaining timestamp for time bad using format %Y%m%d%H%M.%S") {
+		t.Fatalf("%+v", res)
+	}
+}
