@@ -254,7 +254,7 @@ func resultData(data map[string]any, changed, failed bool, msg string) map[strin
 	}
 	out["changed"] = changed
 	out["failed"] = failed
-	if msg != "" {
+	if _, ok := out["msg"]; !ok && msg != "" {
 		out["msg"] = msg
 	}
 	return out

@@ -16,8 +16,9 @@ var version = "dev"
 
 // exitError carries a process exit code out of a command.
 type exitError struct {
-	code int
-	err  error
+	code  int
+	err   error
+	quiet bool // the output already said it all (a recap with failures)
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -60,9 +61,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(stderr, "ERROR: %v\n", err)
 	var ee *exitError
-	if errors.As(err, &ee) {
+	if errors.As(err, &ee) && ee.quiet {
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "ERROR: %v\n", err)
+	if ee != nil {
 		return ee.code
 	}
 	return 1

@@ -77,9 +77,9 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook) error {
 	}
 	switch {
 	case recap.Unreachable():
-		return &exitError{code: 4, err: fmt.Errorf("some hosts were unreachable")}
+		return &exitError{code: 4, err: fmt.Errorf("some hosts were unreachable"), quiet: true}
 	case recap.Failed():
-		return &exitError{code: 2, err: fmt.Errorf("some hosts failed")}
+		return &exitError{code: 2, err: fmt.Errorf("some hosts failed"), quiet: true}
 	}
 	return nil
 }
