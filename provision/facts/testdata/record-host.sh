@@ -10,9 +10,12 @@ repo=$(cd "$here/../../.." && pwd)
 image=${1:-tender-e2e/debian-py}
 name=tender-facts-$$
 port=$((23000 + RANDOM % 1000))
-key="$repo/e2e/.fleet/id_ed25519"
-docker run -d --rm --name "$name" -p "127.0.0.1:$port:22" "$image" >/dev/null
-trap 'docker rm -f "$name" >/dev/null 2>&1' EXIT
+tmp=$(mktemp -d)
+key="$tmp/id_ed25519"
+ssh-keygen -q -t ed25519 -N '' -f "$key"
+chmod 644 "$key.pub"
+docker run -d --rm --name "$name" -p "127.0.0.1:$port:22" -v "$key.pub:/etc/ssh/tender_authorized_keys:ro" "$image" >/dev/null
+trap 'docker rm -f "$name" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 opts=(-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes)
 for _ in $(seq 50); do ssh -q "${opts[@]}" -i "$key" -p "$port" root@127.0.0.1 true && break; sleep 0.2; done
 out="$here/hosts/${image//\//_}"
