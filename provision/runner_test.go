@@ -270,3 +270,21 @@ func TestCancelStopsPromptly(t *testing.T) {
 		t.Fatal("the run did not stop after cancel")
 	}
 }
+
+// TestRestrictedModulesRefusePlaybook: an embedding program that allows
+// only some modules gets a load error for a playbook using another one,
+// before any host is touched.
+func TestRestrictedModulesRefusePlaybook(t *testing.T) {
+	restricted, err := testModules().Restrict("copy", "debug")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &provision.Runner{Modules: restricted}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pb.yml")
+	os.WriteFile(path, []byte("- hosts: all\n  tasks:\n    - meta: flush_handlers\n    - debug: msg=ok\n    - command: rm -rf /tmp/x\n"), 0o644)
+	_, err = playbooks.Load(path, playbooks.Options{Modules: r.ModuleNames()})
+	if err == nil || !strings.Contains(err.Error(), `"command"`) || strings.Contains(err.Error(), "meta") {
+		t.Fatalf("a playbook using command must be refused (and meta allowed): %v", err)
+	}
+}

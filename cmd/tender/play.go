@@ -10,6 +10,7 @@ import (
 
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/tasks/builtin"
 )
 
@@ -44,7 +45,7 @@ func playAction(c *cli.Context) error {
 	// using another fails before any host is touched.
 	var modules []string
 	if running {
-		modules = append(builtin.Registry().Names(), engineModules...)
+		modules = (&provision.Runner{Modules: builtin.Registry()}).ModuleNames()
 	}
 	var pbs []*playbooks.Playbook
 	for _, path := range c.Args().Slice() {
@@ -88,9 +89,6 @@ func playAction(c *cli.Context) error {
 	}
 	return nil
 }
-
-// engineModules are the actions the engine runs itself.
-var engineModules = []string{"setup", "gather_facts", "meta"}
 
 // listPlaybook prints one playbook in the layout of ansible-playbook
 // --list-hosts/--list-tasks/--list-tags. Hosts are listed in inventory
