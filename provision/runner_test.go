@@ -288,3 +288,20 @@ func TestRestrictedModulesRefusePlaybook(t *testing.T) {
 		t.Fatalf("a playbook using command must be refused (and meta allowed): %v", err)
 	}
 }
+
+// TestHostvarsRenderInTheirHostsScope: another host's templated variable
+// renders with that host's values, as Ansible's hostvars does.
+func TestHostvarsRenderInTheirHostsScope(t *testing.T) {
+	out, _, err := play(t, "a ansible_connection=local greeting='hi {{ inventory_hostname }}'\nb ansible_connection=local greeting='hi {{ inventory_hostname }}'\n", `
+- hosts: a
+  gather_facts: false
+  tasks:
+    - debug: msg="{{ hostvars['b'].greeting }} / {{ hostvars['b']['inventory_hostname'] }} "
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"msg": "hi b / b "`) {
+		t.Fatalf("hostvars rendered in the wrong scope:\n%s", out)
+	}
+}

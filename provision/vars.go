@@ -73,13 +73,17 @@ func (pr *playRun) magic(h *hostRun, role *playbooks.Role) map[string]any {
 }
 
 // hostvars is the hostvars magic variable: every known host's variables,
-// from each host's latest snapshot.
+// from each host's latest snapshot. Each entry is a scope of its own, so a
+// templated variable of another host renders with that host's values, as
+// in Ansible.
 func (pr *playRun) hostvars() map[string]any {
 	pr.rn.mu.Lock()
 	defer pr.rn.mu.Unlock()
 	out := make(map[string]any, len(pr.rn.hosts))
 	for name, h := range pr.rn.hosts {
-		out[name] = *h.snap.Load()
+		hv := expr.NewVars(*h.snap.Load())
+		hv.Env = pr.lookupEnv(nil)
+		out[name] = hv
 	}
 	return out
 }
