@@ -2,6 +2,7 @@ package provision
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -26,10 +27,16 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 		case playbooks.KindImportTasks:
 			pr.runList(ctx, active, t.Tasks)
 		case playbooks.KindImportRole, playbooks.KindIncludeRole:
-			if t.Target != nil {
-				pr.runInclude(ctx, active, t, t.Target.Tasks)
+			if t.Target == nil {
+				pr.unsupported(active, t, "include_role with a templated role name")
+				continue
 			}
+			pr.runInclude(ctx, active, t, t.Target.Tasks)
 		case playbooks.KindIncludeTasks:
+			if t.File == "" {
+				pr.unsupported(active, t, "include_tasks with a templated file name")
+				continue
+			}
 			pr.runInclude(ctx, active, t, t.Tasks)
 		default:
 			if m := t.Meta(); m != "" {
@@ -40,6 +47,17 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 				continue
 			}
 			pr.runTask(ctx, active, t)
+		}
+	}
+}
+
+// unsupported fails t on every host whose conditions for it hold: the
+// engine cannot run it yet, and running nothing in silence would be worse.
+func (pr *playRun) unsupported(hosts []*hostRun, t *playbooks.Task, what string) {
+	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.DisplayName(), Path: t.Pos.String()})
+	for _, h := range hosts {
+		if ok, err := pr.conditionsHold(h, t, nil); err != nil || ok {
+			pr.fail(h, t, fmt.Errorf("%s: %s is not supported yet", t.Pos, what))
 		}
 	}
 }

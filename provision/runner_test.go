@@ -305,3 +305,23 @@ func TestHostvarsRenderInTheirHostsScope(t *testing.T) {
 		t.Fatalf("hostvars rendered in the wrong scope:\n%s", out)
 	}
 }
+
+// TestTemplatedIncludeFailsLoudly: an include the engine cannot resolve
+// fails the host with a clear message instead of running nothing.
+func TestTemplatedIncludeFailsLoudly(t *testing.T) {
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  vars:
+    which: extra
+  tasks:
+    - include_tasks: "{{ which }}.yml"
+    - debug: msg=after
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recap.Stats["a"].Failed != 1 || !strings.Contains(out, "include_tasks with a templated file name is not supported yet") || strings.Contains(out, "after") {
+		t.Fatalf("recap %+v\n%s", *recap.Stats["a"], out)
+	}
+}
