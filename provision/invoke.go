@@ -40,7 +40,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		return failure(err)
 	}
 	env := &tasks.Env{
-		Host: h.name, Conn: conn, Check: kw.check, Diff: kw.diff,
+		Host: h.name, Conn: conn, Check: kw.check, Diff: kw.diff, Verbosity: pr.rn.r.Verbosity,
 		Eval: func(src string) (any, error) {
 			e, err := expr.Parse(src)
 			if err != nil {
@@ -82,7 +82,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 			return failure(err)
 		}
 		out = outcome{changed: res.Changed, failed: res.Failed, skipped: res.Skipped,
-			verbose: t.Module == "debug",
+			verbose: t.Module == "debug" || pr.rn.r.Verbosity > 0,
 			data:    resultData(res.Data, res.Changed, res.Failed, res.Msg)}
 		if res.Skipped {
 			out.data["skipped"] = true

@@ -41,6 +41,9 @@ type Runner struct {
 	// Check runs in check mode: modules change nothing. Diff asks modules
 	// for diffs.
 	Check, Diff bool
+	// Verbosity is the -v count: at 1 or more every result is reported in
+	// full, and debug tasks with a verbosity: at or below it run.
+	Verbosity int
 	// Events receives every event, one at a time, in order. Nil discards.
 	Events func(Event)
 }

@@ -325,3 +325,27 @@ func TestTemplatedIncludeFailsLoudly(t *testing.T) {
 		t.Fatalf("recap %+v\n%s", *recap.Stats["a"], out)
 	}
 }
+
+// TestVerbosity: with -v every result is shown.
+func TestVerbosity(t *testing.T) {
+	pb := `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - command: echo shown-with-v
+`
+	out, _, err := play(t, "a ansible_connection=local\n", pb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "shown-with-v") {
+		t.Errorf("without -v the command's output must not be shown:\n%s", out)
+	}
+	out, _, err = play(t, "a ansible_connection=local\n", pb, func(r *provision.Runner) { r.Verbosity = 1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"stdout": "shown-with-v"`) {
+		t.Errorf("with -v the command's result must be shown:\n%s", out)
+	}
+}

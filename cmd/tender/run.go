@@ -27,6 +27,7 @@ func runFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "diff", Aliases: []string{"D"}, Usage: "show what changes in files"},
 		&cli.StringSliceFlag{Name: "extra-vars", Aliases: []string{"e"}, Usage: "variables: k=v, YAML/JSON, or @FILE (repeatable)"},
 		&cli.BoolFlag{Name: "json", Usage: "write one JSON event per line instead of text"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Count: new(int), Usage: "show every task's result (repeat for more)"},
 		&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "login user for hosts that name none"},
 		&cli.StringSliceFlag{Name: "private-key", Aliases: []string{"key-file"}, Usage: "private key file to offer (repeatable)"},
 		&cli.StringSliceFlag{Name: "known-hosts", Usage: "known_hosts file(s) to check host keys against"},
@@ -63,7 +64,7 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook) error {
 		Inventory: inv, Modules: builtin.Registry(), Dialer: dialer, Local: local.Dialer{},
 		Forks: c.Int("forks"), Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},
-		ExtraVars: extra, Events: events,
+		ExtraVars: extra, Events: events, Verbosity: c.Count("verbose"),
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
