@@ -17,11 +17,11 @@ function bad(pkg, imp, why) { printf "import rule: %s imports %s: %s\n", rel(pkg
 		if (ours(imp)) {
 			if (r ~ /^cmd(\/|$)/ || r ~ /^e2e(\/|$)/) bad(pkg, r, "nothing imports cmd or e2e")
 			if (me == "inventory" || me ~ /^inventory\//) {
-				if (r != "internal/yaml11" && r !~ /^inventory(\/|$)/) bad(pkg, r, "inventory imports nothing of ours but internal/yaml11")
+				if (r !~ /^internal\/(yaml11|pyfmt)$/ && r !~ /^inventory(\/|$)/) bad(pkg, r, "inventory imports nothing of ours but internal/yaml11 and internal/pyfmt")
 			}
-			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r != "internal/yaml11") bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11")
+			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11 and internal/pyfmt")
 			if (me == "provision/transport" && r !~ /^provision\/transport(\/|$)/) bad(pkg, r, "provision/transport imports nothing of ours")
-			if (me == "internal/yaml11") bad(pkg, r, "internal/yaml11 is a leaf")
+			if (me ~ /^internal\/(yaml11|pyfmt)$/) bad(pkg, r, me " is a leaf")
 			if (me ~ /^provision(\/|$)/ && me !~ /^provision\/transport\// && (r ~ /^provision\/transport\/(ssh|local)(\/|$)/ || r ~ /^agents\/store(\/|$)/ || r == "tasks/builtin")) bad(pkg, r, "provision gets concrete transports, the store and the built-in registry injected")
 			if (me ~ /^tasks(\/|$)/ && r == "provision") bad(pkg, r, "modules never import provision")
 		} else {

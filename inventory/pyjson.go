@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/yaml11"
 )
 
@@ -43,10 +43,10 @@ func writeJSON(b *strings.Builder, v any, depth int) error {
 		case math.IsNaN(x):
 			b.WriteString("NaN")
 		default:
-			b.WriteString(pyFloat(x))
+			b.WriteString(pyfmt.Float(x))
 		}
 	case string:
-		writeJSONString(b, x)
+		b.WriteString(pyfmt.JSONQuote(x, false))
 	case yaml11.Unsafe:
 		return writeJSON(b, map[string]any{"__ansible_unsafe": string(x)}, depth)
 	case []string:
@@ -87,7 +87,7 @@ func writeJSON(b *strings.Builder, v any, depth int) error {
 				b.WriteString(",")
 			}
 			b.WriteString(nl)
-			writeJSONString(b, k)
+			b.WriteString(pyfmt.JSONQuote(k, false))
 			b.WriteString(": ")
 			if err := writeJSON(b, x[k], depth+1); err != nil {
 				return err
@@ -98,77 +98,6 @@ func writeJSON(b *strings.Builder, v any, depth int) error {
 		return fmt.Errorf("inventory: cannot encode %T as JSON", v)
 	}
 	return nil
-}
-
-func writeJSONString(b *strings.Builder, s string) {
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		default:
-			if r < 0x20 {
-				fmt.Fprintf(b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-}
-
-// pyFloat formats f as Python's repr(float): the shortest digits that
-// round-trip, scientific below 1e-4 and from 1e16 on, and always a ".0"
-// or exponent so it reads back as a float.
-func pyFloat(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsNaN(f):
-		return "nan"
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
-	mant, expS, _ := strings.Cut(s, "e")
-	exp, _ := strconv.Atoi(expS)
-	neg := strings.HasPrefix(mant, "-")
-	mant = strings.TrimPrefix(mant, "-")
-	digits := strings.Replace(mant, ".", "", 1)
-	sign := ""
-	if neg {
-		sign = "-"
-	}
-	if exp < -4 || exp >= 16 {
-		m := digits[:1]
-		if len(digits) > 1 {
-			m += "." + digits[1:]
-		}
-		es := "+"
-		if exp < 0 {
-			es, exp = "-", -exp
-		}
-		return fmt.Sprintf("%s%se%s%02d", sign, m, es, exp)
-	}
-	if exp < 0 {
-		return sign + "0." + strings.Repeat("0", -exp-1) + digits
-	}
-	if len(digits) <= exp+1 {
-		return sign + digits + strings.Repeat("0", exp+1-len(digits)) + ".0"
-	}
-	return sign + digits[:exp+1] + "." + digits[exp+1:]
 }
 
 // pyStr formats a value as Python's str() does (how --graph --vars prints
@@ -196,11 +125,11 @@ func pyRepr(v any) string {
 	case int:
 		return strconv.Itoa(x)
 	case float64:
-		return pyFloat(x)
+		return pyfmt.Float(x)
 	case string:
-		return pyQuote(x)
+		return pyfmt.Quote(x)
 	case yaml11.Unsafe:
-		return pyQuote(string(x))
+		return pyfmt.Quote(string(x))
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {
@@ -215,46 +144,11 @@ func pyRepr(v any) string {
 		sort.Strings(keys)
 		parts := make([]string, len(keys))
 		for i, k := range keys {
-			parts[i] = pyQuote(k) + ": " + pyRepr(x[k])
+			parts[i] = pyfmt.Quote(k) + ": " + pyRepr(x[k])
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	return fmt.Sprint(v)
-}
-
-// pyQuote is Python's repr of a str.
-func pyQuote(s string) string {
-	q := byte('\'')
-	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
-		q = '"'
-	}
-	var b strings.Builder
-	b.WriteByte(q)
-	for _, r := range s {
-		switch {
-		case r == rune(q) || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r < 0x80 || unicode.IsPrint(r):
-			b.WriteRune(r)
-		case r <= 0xff:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r <= 0xffff:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		}
-	}
-	b.WriteByte(q)
-	return b.String()
 }
 
 // toInt converts a value as Python's int() does for ansible_group_priority.
@@ -269,7 +163,7 @@ func toInt(v any) (int, error) {
 		return 0, nil
 	case float64:
 		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return 0, fmt.Errorf("cannot convert float %s to integer", pyFloat(x))
+			return 0, fmt.Errorf("cannot convert float %s to integer", pyfmt.Float(x))
 		}
 		return int(x), nil
 	case string, yaml11.Unsafe:
@@ -280,7 +174,7 @@ func toInt(v any) (int, error) {
 		}
 		n, err := strconv.Atoi(clean)
 		if err != nil {
-			return 0, fmt.Errorf("invalid literal for int() with base 10: %s", pyQuote(fmt.Sprint(x)))
+			return 0, fmt.Errorf("invalid literal for int() with base 10: %s", pyfmt.Quote(fmt.Sprint(x)))
 		}
 		return n, nil
 	}

@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"errors"
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -254,7 +255,7 @@ func jsonKey(k any) (string, bool) {
 	case int:
 		return strconv.Itoa(x), true
 	case float64:
-		return pyFloat(x), true
+		return pyfmt.Float(x), true
 	case bool:
 		return strconv.FormatBool(x), true
 	case nil:

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"math"
 	"strconv"
 	"strings"
@@ -97,7 +98,7 @@ var basicFilters = map[string]filterFunc{
 			return n, nil
 		case float64:
 			if math.IsInf(t, 0) || math.IsNaN(t) {
-				return nil, errorf("cannot convert float %s to integer", formatFloat(t))
+				return nil, errorf("cannot convert float %s to integer", pyfmt.Float(t))
 			}
 			return int(t), nil
 		}

@@ -2,9 +2,9 @@ package expr
 
 import (
 	"encoding/json"
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	"github.com/tender-sh/tender/internal/yaml11"
 	"go.yaml.in/yaml/v3"
@@ -201,7 +201,7 @@ func writeJSON(b *strings.Builder, v any, indent, level int) error {
 	case int:
 		b.WriteString(strconv.Itoa(t))
 	case float64:
-		s := formatFloat(t)
+		s := pyfmt.Float(t)
 		switch s {
 		case "inf":
 			s = "Infinity"
@@ -239,7 +239,7 @@ func writeJSON(b *strings.Builder, v any, indent, level int) error {
 				b.WriteString(sep)
 			}
 			nl(level + 1)
-			writeJSONString(b, k)
+			b.WriteString(pyfmt.JSONQuote(k, true))
 			b.WriteString(": ")
 			if err := writeJSON(b, t[k], indent, level+1); err != nil {
 				return err
@@ -260,39 +260,7 @@ func writeJSON(b *strings.Builder, v any, indent, level int) error {
 		if !ok {
 			return errorf("Object of type %s is not JSON serializable", typeName(v))
 		}
-		writeJSONString(b, s)
+		b.WriteString(pyfmt.JSONQuote(s, true))
 	}
 	return nil
-}
-
-func writeJSONString(b *strings.Builder, s string) {
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r < 0x20 || r > 0x7e:
-			if r > 0xffff {
-				r1, r2 := utf16.EncodeRune(r)
-				b.WriteString(`\u` + leftPad(strconv.FormatInt(int64(r1), 16), 4) + `\u` + leftPad(strconv.FormatInt(int64(r2), 16), 4))
-			} else {
-				b.WriteString(`\u` + leftPad(strconv.FormatInt(int64(r), 16), 4))
-			}
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
 }

@@ -1,7 +1,7 @@
 package expr
 
 import (
-	"math"
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -128,13 +128,13 @@ func writeRepr(b *strings.Builder, v any) {
 	case int:
 		b.WriteString(strconv.Itoa(x))
 	case float64:
-		b.WriteString(formatFloat(x))
+		b.WriteString(pyfmt.Float(x))
 	case string:
-		b.WriteString(quotePy(x))
+		b.WriteString(pyfmt.Quote(x))
 	case yaml11.Unsafe:
-		b.WriteString(quotePy(string(x)))
+		b.WriteString(pyfmt.Quote(string(x)))
 	case omitValue:
-		b.WriteString(quotePy(omitText))
+		b.WriteString(pyfmt.Quote(omitText))
 	case []any:
 		b.WriteByte('[')
 		for i, e := range x {
@@ -150,7 +150,7 @@ func writeRepr(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(quotePy(k))
+			b.WriteString(pyfmt.Quote(k))
 			b.WriteString(": ")
 			writeRepr(b, x[k])
 		}
@@ -168,70 +168,11 @@ func writeRepr(b *strings.Builder, v any) {
 	}
 }
 
-// formatFloat prints a float as Python's repr: shortest round-trip digits,
-// ".0" on integral values, exponent form below 1e-4 and from 1e16.
-func formatFloat(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsNaN(f):
-		return "nan"
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
-	mant, exps, _ := strings.Cut(s, "e")
-	exp, _ := strconv.Atoi(exps)
-	if exp < -4 || exp >= 16 {
-		sign := "+"
-		if exp < 0 {
-			sign, exp = "-", -exp
-		}
-		return mant + "e" + sign + leftPad(strconv.Itoa(exp), 2)
-	}
-	s = strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".") {
-		s += ".0"
-	}
-	return s
-}
-
 func leftPad(s string, n int) string {
 	for len(s) < n {
 		s = "0" + s
 	}
 	return s
-}
-
-// quotePy quotes a string as Python's repr does.
-func quotePy(s string) string {
-	q := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		q = '"'
-	}
-	var b strings.Builder
-	b.WriteByte(q)
-	for _, r := range s {
-		switch {
-		case r == rune(q) || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			b.WriteString(`\x` + leftPad(strconv.FormatInt(int64(r), 16), 2))
-		case r >= 0x80 && r < 0xa0:
-			b.WriteString(`\x` + strconv.FormatInt(int64(r), 16))
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte(q)
-	return b.String()
 }
 
 func sortedKeys(m map[string]any) []string {

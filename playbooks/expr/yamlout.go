@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -142,7 +143,7 @@ func (e *yamlEmitter) scalar(v any, inFlow bool) string {
 	case int:
 		return strconv.Itoa(t)
 	case float64:
-		s := formatFloat(t)
+		s := pyfmt.Float(t)
 		switch s {
 		case "inf":
 			return ".inf"

@@ -1,11 +1,12 @@
 package builtin
 
 import (
-	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/tender-sh/tender/internal/pyfmt"
 )
 
 // pyJSON renders v as Python's json.dumps does by default (", " and ": "
@@ -29,7 +30,7 @@ func writePyJSON(b *strings.Builder, v any) {
 			b.WriteString("false")
 		}
 	case string:
-		b.WriteString(pyQuote(x))
+		b.WriteString(pyfmt.JSONQuote(x, true))
 	case []any:
 		b.WriteByte('[')
 		for i, e := range x {
@@ -50,51 +51,22 @@ func writePyJSON(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(pyQuote(k) + ": ")
+			b.WriteString(pyfmt.JSONQuote(k, true) + ": ")
 			writePyJSON(b, x[k])
 		}
 		b.WriteByte('}')
 	case float64:
-		s, _ := json.Marshal(x)
-		b.Write(s)
-		if !strings.ContainsAny(string(s), ".e") {
-			b.WriteString(".0")
+		switch {
+		case math.IsInf(x, 1):
+			b.WriteString("Infinity")
+		case math.IsInf(x, -1):
+			b.WriteString("-Infinity")
+		case math.IsNaN(x):
+			b.WriteString("NaN")
+		default:
+			b.WriteString(pyfmt.Float(x))
 		}
 	default:
 		fmt.Fprint(b, x)
 	}
-}
-
-func pyQuote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		case r > 0x7e:
-			if r > 0xffff {
-				buf := make([]byte, 4)
-				utf8.EncodeRune(buf, r)
-				r1, r2 := (r-0x10000)>>10+0xd800, (r-0x10000)&0x3ff+0xdc00
-				fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
-			} else {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			}
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
