@@ -1,6 +1,7 @@
 package playbooks
 
 import (
+	names "github.com/tender-sh/tender/internal/suggest"
 	"slices"
 	"strings"
 )
@@ -102,7 +103,7 @@ func suggest(name string, candidates []string) string {
 	name = CanonicalModule(name)
 	best, bestD := "", -1
 	for _, c := range candidates {
-		d := levenshtein(name, c)
+		d := names.Distance(name, c)
 		if bestD < 0 || d < bestD || (d == bestD && c < best) {
 			best, bestD = c, d
 		}
@@ -121,25 +122,4 @@ func didYouMean(name string, candidates []string) string {
 		return ` (did you mean "` + s + `"?)`
 	}
 	return ""
-}
-
-// levenshtein is the edit distance between a and b, by bytes.
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

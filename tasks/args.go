@@ -3,6 +3,7 @@ package tasks
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tender-sh/tender/internal/suggest"
 	"math"
 	"sort"
 	"strconv"
@@ -213,7 +214,7 @@ func (e *ArgError) Error() string { return e.Msg }
 func nearest(name string, candidates []string) string {
 	best, bestD := "", math.MaxInt
 	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(name), c); d < bestD {
+		if d := suggest.Distance(strings.ToLower(name), c); d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -221,26 +222,6 @@ func nearest(name string, candidates []string) string {
 		return ""
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // pyType names v's type as Python would, for Ansible-like messages.
