@@ -1,9 +1,10 @@
 package playbooks
 
 import (
-	names "github.com/tender-sh/tender/internal/suggest"
 	"slices"
 	"strings"
+
+	names "github.com/tender-sh/tender/internal/suggest"
 )
 
 // DefaultModules returns the names of the modules tender implements (the

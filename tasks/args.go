@@ -3,11 +3,12 @@ package tasks
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/tender-sh/tender/internal/suggest"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/suggest"
 )
 
 // Kind is the type a module parameter is converted to, as Ansible's
