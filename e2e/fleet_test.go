@@ -117,12 +117,8 @@ func (f *fleet) discover(svc string, i int) (host, error) {
 	}
 	var p int
 	fmt.Sscan(port, &p)
-	ids, err := f.compose("ps", "-q", svc)
-	if err != nil {
-		return host{}, err
-	}
+	// Compose v1 names replicas PROJECT_SERVICE_INDEX.
 	name := fmt.Sprintf("%s_%s_%d", f.project, svc, i)
-	_ = ids
 	return host{name: fmt.Sprintf("%s%d", svc, i), service: svc, index: i, port: p, container: name}, nil
 }
 
