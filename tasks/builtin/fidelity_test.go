@@ -22,7 +22,9 @@ import (
 // temporary directory and compares every result with what ansible-core
 // 2.14 registered for the same task (testdata/ansible.json, recorded by
 // testdata/gen.sh); then testdata/tasks_diff.yml the same way in --diff
-// mode (testdata/ansible_diff.json). A result is compared as register: stores it: the
+// mode (testdata/ansible_diff.json), and testdata/system_local.yml (the
+// system modules' tasks that need no root) against
+// testdata/ansible_system_local.json. A result is compared as register: stores it: the
 // module's Data plus changed, failed, skipped (when true) and msg (when not
 // empty), as the engine adds them.
 //
@@ -59,6 +61,7 @@ func TestFidelity(t *testing.T) {
 	}{
 		{"tasks.yml", "ansible.json", false},
 		{"tasks_diff.yml", "ansible_diff.json", true},
+		{"system_local.yml", "ansible_system_local.json", false},
 	} {
 		t.Run(c.tasks, func(t *testing.T) {
 			t.Parallel()
@@ -68,8 +71,19 @@ func TestFidelity(t *testing.T) {
 }
 
 // fidelity runs one task file, with --diff when diff is set, against its
-// recording.
+// recording, on this machine in a fresh temporary directory.
 func fidelity(t *testing.T, taskFile, recorded string, diff bool) {
+	files, _ := filepath.Abs("testdata/files")
+	env, _ := testEnv(t, files, nil)
+	env.Diff = diff
+	compareRecorded(t, env, t.TempDir(), files, taskFile, recorded)
+}
+
+// compareRecorded runs the tasks of testdata/taskFile through env, with
+// the variable root set to root, and compares each result with the one
+// ansible-core registered for it (testdata/recorded), normalized on both
+// sides as TestFidelity describes. The e2e tests use it on fleet hosts.
+func compareRecorded(t *testing.T, env *tasks.Env, root, files, taskFile, recorded string) {
 	var want map[string]map[string]any
 	b, err := os.ReadFile("testdata/" + recorded)
 	if err != nil {
@@ -86,12 +100,8 @@ func fidelity(t *testing.T, taskFile, recorded string, diff bool) {
 	if err := yaml.Unmarshal(b, &list); err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Abs("testdata/files")
-	root := t.TempDir()
 	vars := map[string]any{"root": root}
 	scope := expr.NewVars(vars)
-	env, _ := testEnv(t, files, nil)
-	env.Diff = diff
 	env.Eval = func(s string) (any, error) {
 		e, err := expr.Parse(s)
 		if err != nil {

@@ -19,5 +19,7 @@ func Registry() *tasks.Registry {
 	r.Register("assert", func() tasks.Module { return assertModule{} })
 	r.Register("ping", func() tasks.Module { return pingModule{} })
 	r.Register("wait_for", func() tasks.Module { return waitForModule{} })
+	// system
+	r.Register("cron", func() tasks.Module { return cronModule{} })
 	return r
 }

@@ -5,9 +5,12 @@
 # them to ansible.json, with that directory replaced by ROOT, the
 # controller's copy of files/ by FILES and the playbook's directory by WORK.
 #
-# tasks_diff.yml is recorded the same way with --diff, to ansible_diff.json.
+# tasks_diff.yml is recorded the same way with --diff, to ansible_diff.json,
+# and system_local.yml (cron and known_hosts files) to
+# ansible_system_local.json.
 #
-# Run by hand from anywhere: sh tasks/builtin/testdata/gen.sh
+# Run by hand from anywhere: sh tasks/builtin/testdata/gen.sh; with
+# "system_local" it records only system_local.yml.
 # Needs ansible-playbook (Debian's ansible-core 2.14) and python3.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,5 +58,10 @@ PY
 	echo "wrote $here/$out"
 }
 
+if [ "${1:-}" = system_local ]; then
+	record system_local.yml ansible_system_local.json
+	exit 0
+fi
 record tasks.yml ansible.json
 record tasks_diff.yml ansible_diff.json --diff
+record system_local.yml ansible_system_local.json

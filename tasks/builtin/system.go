@@ -1,0 +1,88 @@
+package builtin
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// Helpers shared by the system modules (user, group, authorized_key,
+// hostname, sysctl, cron, getent, known_hosts, ...).
+
+// runWith runs script with secrets in its environment: transport.Wrap puts
+// them in the script text sent on stdin, never on a command line.
+func runWith(ctx context.Context, env *tasks.Env, script string, vars map[string]string, stdin io.Reader) (transport.Result, error) {
+	return env.Conn.Run(ctx, transport.Cmd{Script: script, Env: vars, Stdin: stdin})
+}
+
+// The marker lines that separate a system script's verdict from the output
+// of the commands it ran (printed by _t_tail).
+const (
+	outMark = "__T_OUT__"
+	errMark = "__T_ERR__"
+)
+
+// tailed splits a script's stdout into its verdict and the stdout and
+// stderr of the commands it ran, which _t_tail printed after the verdict.
+func tailed(stdout []byte) (v verdict, out, errOut string) {
+	s := string(stdout)
+	head, rest, _ := strings.Cut(s, "\n"+outMark+"\n")
+	out, errOut, _ = strings.Cut(rest, "\n"+errMark+"\n")
+	return parseVerdict([]byte(head)), out, errOut
+}
+
+// sysFuncs are the shell helpers of the system modules. _t_run runs a
+// command and appends its stdout and stderr to the files _t_tail prints;
+// rc keeps its exit status. _t_ent looks up a passwd or group entry by
+// name (or by number) through getent when there is one.
+const sysFuncs = `
+_t_d=$(mktemp -d) || exit 1
+trap 'rm -rf "$_t_d"' EXIT
+: >"$_t_d/o"; : >"$_t_d/e"
+_t_run() { "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
+_t_runin() { _t_i=$1; shift; printf '%s\n' "$_t_i" | "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
+_t_tail() { printf '\n%s\n' ` + outMark + `; cat "$_t_d/o"; printf '\n%s\n' ` + errMark + `; cat "$_t_d/e"; }
+_t_ent() {
+	if command -v getent >/dev/null 2>&1; then getent "$1" "$2"; return; fi
+	awk -F: -v n="$2" '$1 == n || (n ~ /^[0-9]+$/ && $3 == n) { print; f = 1; exit } END { exit !f }' "/etc/$1"
+}
+`
+
+// withWarnings copies r's warnings into its data, where Ansible's modules
+// return them (and register: keeps them) when there are any.
+func withWarnings(r tasks.Result) tasks.Result {
+	if len(r.Warnings) > 0 {
+		if r.Data == nil {
+			r.Data = map[string]any{}
+		}
+		w := make([]any, len(r.Warnings))
+		for i, s := range r.Warnings {
+			w[i] = s
+		}
+		r.Data["warnings"] = w
+	}
+	return r
+}
+
+// splitLinesKeep splits s after each \n, \r\n or \r, keeping the ends, as
+// Python's splitlines(True) does for those.
+func splitLinesKeep(s string) []string {
+	var out []string
+	for s != "" {
+		i := strings.IndexAny(s, "\r\n")
+		if i < 0 {
+			out = append(out, s)
+			break
+		}
+		j := i + 1
+		if s[i] == '\r' && j < len(s) && s[j] == '\n' {
+			j++
+		}
+		out = append(out, s[:j])
+		s = s[j:]
+	}
+	return out
+}

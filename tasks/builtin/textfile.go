@@ -1,0 +1,93 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// Line-oriented files that a module rewrites as a whole after working out
+// the new content in Go (authorized_keys, known_hosts, cron files): one
+// round trip reads the file, a second writes it only when it changes. The
+// write refuses to clobber a file that changed in between.
+
+// contentMark separates a read script's verdict from the file's bytes.
+const contentMark = "__T_CONTENT__"
+
+// readTextScript prints exists=1 and then the file $f after contentMark,
+// or exists=0. It follows the verdict lines of whatever ran before it.
+const readTextScript = `
+if [ -f "$f" ]; then
+	[ -r "$f" ] || { echo "fail=cannot read $f"; exit 0; }
+	echo exists=1
+	printf '%s\n' ` + contentMark + `
+	cat -- "$f"
+else
+	echo exists=0
+fi
+`
+
+// splitContent splits a read script's output into its verdict and the
+// file's content.
+func splitContent(stdout []byte) (verdict, string) {
+	s := string(stdout)
+	head, content, found := strings.Cut(s, contentMark+"\n")
+	if !found {
+		return parseVerdict(stdout), ""
+	}
+	return parseVerdict([]byte(head)), content
+}
+
+// writeCheckScript stops unless $f is still what the module read: $before
+// is the md5 of that, empty when the file did not exist. A file changed
+// in the meantime is left alone and reported.
+const writeCheckScript = `
+_now=
+[ -f "$f" ] && _now=$(md5sum <"$f" | cut -c1-32)
+[ "$_now" = "$before" ] || { echo "fail=$f changed while it was being edited; run again"; exit 0; }
+`
+
+// writeTextScript replaces $f by the script's stdin through a temporary
+// file beside it and a rename, keeping the old file's mode and owner (or
+// $mode and $owner for a new file, when set). It runs after
+// writeCheckScript and the module's prelude.
+const writeTextScript = `
+_dir=$(dirname -- "$f")
+[ -d "$_dir" ] || mkdir -p -- "$_dir" || { echo "fail=cannot create $_dir"; exit 0; }
+_tmp=$(mktemp "$_dir/.tender-XXXXXXXX") || { echo "fail=cannot write in $_dir"; exit 0; }
+if ! cat >"$_tmp"; then rm -f -- "$_tmp"; echo "fail=cannot write $_tmp"; exit 0; fi
+if [ -e "$f" ]; then
+	chmod "$(stat -c %a -- "$f")" -- "$_tmp" && chown "$(stat -c %u:%g -- "$f")" -- "$_tmp"
+else
+	{ [ -z "$mode" ] || chmod "$mode" -- "$_tmp"; } && { [ -z "$owner" ] || chown "$owner" -- "$_tmp"; }
+fi 2>/dev/null
+mv -f -- "$_tmp" "$f" || { rm -f -- "$_tmp"; echo "fail=cannot replace $f"; exit 0; }
+echo written=1
+`
+
+// writeText writes content to path on the host unless the file changed
+// since it read as before (existed false: the file did not exist). prelude runs
+// after that check and before the write (it may create directories or set
+// $mode and $owner). It returns
+// the failure message, empty on success.
+func writeText(ctx context.Context, env *tasks.Env, path, content, before string, existed bool, prelude string) (string, error) {
+	sum := ""
+	if existed {
+		sum = md5hex([]byte(before))
+	}
+	script := fmt.Sprintf("f=%s\nbefore=%s\nmode=\nowner=\n%s%s\n%s", q(path), q(sum), writeCheckScript, prelude, writeTextScript)
+	res, err := run(ctx, env, script, strings.NewReader(content))
+	if err != nil {
+		return "", err
+	}
+	v := parseVerdict(res.Stdout)
+	if v["fail"] != "" {
+		return v["fail"], nil
+	}
+	if res.ExitCode != 0 || v["written"] != "1" {
+		return scriptError(res), nil
+	}
+	return "", nil
+}
