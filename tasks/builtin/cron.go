@@ -221,7 +221,7 @@ func (cronModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	}
 	var msg string
 	if file != "" {
-		msg, err = writeText(ctx, env, file, after, existing, v["exists"] == "1", "mode=0644\n")
+		msg, _, err = writeText(ctx, env, file, after, existing, v["exists"] == "1", "mode=0644\n")
 	} else {
 		msg, err = writeCrontab(ctx, env, user, v["sum"], after)
 	}

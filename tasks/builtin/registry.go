@@ -21,5 +21,6 @@ func Registry() *tasks.Registry {
 	r.Register("wait_for", func() tasks.Module { return waitForModule{} })
 	// system
 	r.Register("cron", func() tasks.Module { return cronModule{} })
+	r.Register("known_hosts", func() tasks.Module { return knownHostsModule{} })
 	return r
 }

@@ -65,29 +65,43 @@ else
 fi 2>/dev/null
 mv -f -- "$_tmp" "$f" || { rm -f -- "$_tmp"; echo "fail=cannot replace $f"; exit 0; }
 echo written=1
+_t_info "$f" | sed 's/^/pi_/'
 `
+
+// pathInfoScript prints the attributes of the path in $pi (if it exists)
+// as pi_-prefixed _t_info lines, for pathInfo.
+const pathInfoScript = `
+[ -z "$pi" ] || _t_info "$pi" | sed 's/^/pi_/'
+`
+
+// pathInfo adds the attributes pathInfoScript or writeText printed to a
+// result that names a path, as Ansible adds them to every module result
+// with a "path" (uid, gid, owner, group, mode, size and state, the
+// file's type, which replaces the module's own state).
+func pathInfo(data map[string]any, v verdict) { infoData(data, v, "pi_") }
 
 // writeText writes content to path on the host unless the file changed
 // since it read as before (existed false: the file did not exist). prelude runs
 // after that check and before the write (it may create directories or set
 // $mode and $owner). It returns
-// the failure message, empty on success.
-func writeText(ctx context.Context, env *tasks.Env, path, content, before string, existed bool, prelude string) (string, error) {
+// the failure message, empty on success, and the verdict with the
+// written file's attributes for pathInfo.
+func writeText(ctx context.Context, env *tasks.Env, path, content, before string, existed bool, prelude string) (string, verdict, error) {
 	sum := ""
 	if existed {
 		sum = md5hex([]byte(before))
 	}
-	script := fmt.Sprintf("f=%s\nbefore=%s\nmode=\nowner=\n%s%s\n%s", q(path), q(sum), writeCheckScript, prelude, writeTextScript)
+	script := fmt.Sprintf("%sf=%s\nbefore=%s\nmode=\nowner=\n%s%s\n%s", attrFuncs, q(path), q(sum), writeCheckScript, prelude, writeTextScript)
 	res, err := run(ctx, env, script, strings.NewReader(content))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	v := parseVerdict(res.Stdout)
 	if v["fail"] != "" {
-		return v["fail"], nil
+		return v["fail"], v, nil
 	}
 	if res.ExitCode != 0 || v["written"] != "1" {
-		return scriptError(res), nil
+		return scriptError(res), v, nil
 	}
-	return "", nil
+	return "", v, nil
 }
