@@ -20,6 +20,7 @@ func Registry() *tasks.Registry {
 	r.Register("ping", func() tasks.Module { return pingModule{} })
 	r.Register("wait_for", func() tasks.Module { return waitForModule{} })
 	// system
+	r.Register("user", func() tasks.Module { return userModule{} })
 	r.Register("cron", func() tasks.Module { return cronModule{} })
 	r.Register("known_hosts", func() tasks.Module { return knownHostsModule{} })
 	return r

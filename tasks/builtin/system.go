@@ -86,3 +86,15 @@ func splitLinesKeep(s string) []string {
 	}
 	return out
 }
+
+// outputData adds the commands' output to a result as Ansible does for
+// a module that returns stdout or stderr: with the _lines lists beside,
+// and only when not empty.
+func outputData(d map[string]any, out, errOut string) {
+	if out != "" {
+		d["stdout"], d["stdout_lines"] = out, lines(out)
+	}
+	if errOut != "" {
+		d["stderr"], d["stderr_lines"] = errOut, lines(errOut)
+	}
+}
