@@ -21,6 +21,7 @@ func Registry() *tasks.Registry {
 	r.Register("wait_for", func() tasks.Module { return waitForModule{} })
 	// system
 	r.Register("user", func() tasks.Module { return userModule{} })
+	r.Register("group", func() tasks.Module { return groupModule{} })
 	r.Register("cron", func() tasks.Module { return cronModule{} })
 	r.Register("known_hosts", func() tasks.Module { return knownHostsModule{} })
 	return r
