@@ -22,6 +22,7 @@ func Registry() *tasks.Registry {
 	// system
 	r.Register("user", func() tasks.Module { return userModule{} })
 	r.Register("group", func() tasks.Module { return groupModule{} })
+	r.Register("authorized_key", func() tasks.Module { return authorizedKeyModule{} })
 	r.Register("cron", func() tasks.Module { return cronModule{} })
 	r.Register("known_hosts", func() tasks.Module { return knownHostsModule{} })
 	return r
