@@ -25,5 +25,6 @@ func Registry() *tasks.Registry {
 	r.Register("authorized_key", func() tasks.Module { return authorizedKeyModule{} })
 	r.Register("cron", func() tasks.Module { return cronModule{} })
 	r.Register("known_hosts", func() tasks.Module { return knownHostsModule{} })
+	r.Register("getent", func() tasks.Module { return getentModule{} })
 	return r
 }
