@@ -26,5 +26,6 @@ func Registry() *tasks.Registry {
 	r.Register("cron", func() tasks.Module { return cronModule{} })
 	r.Register("known_hosts", func() tasks.Module { return knownHostsModule{} })
 	r.Register("getent", func() tasks.Module { return getentModule{} })
+	r.Register("hostname", func() tasks.Module { return hostnameModule{} })
 	return r
 }
