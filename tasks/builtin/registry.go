@@ -27,5 +27,6 @@ func Registry() *tasks.Registry {
 	r.Register("known_hosts", func() tasks.Module { return knownHostsModule{} })
 	r.Register("getent", func() tasks.Module { return getentModule{} })
 	r.Register("hostname", func() tasks.Module { return hostnameModule{} })
+	r.Register("sysctl", func() tasks.Module { return sysctlModule{} })
 	return r
 }
