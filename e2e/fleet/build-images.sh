@@ -6,6 +6,8 @@
 #
 #   tender-e2e/debian-py   Debian with python3 (ansible-playbook can run on it)
 #   tender-e2e/debian      Debian without python (all tender needs)
+#   tender-e2e/debian-sys  debian-py plus cron and kmod, for the system
+#                          modules (cron, modprobe) run by both tools
 #
 # Images are cached: each carries a label with the hash of its inputs (this
 # script and the Dockerfile) and is rebuilt only when they change, or with
@@ -64,7 +66,8 @@ root_image() { # name, packages
 }
 
 common=openssh-server,sudo,iproute2,procps,ca-certificates,netcat-openbsd
-for spec in "tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$common"; do
+for spec in "tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$common" \
+	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod"; do
 	name=${spec%%:*}
 	if ! $force && [[ "$(label "$name")" == "$inputs" ]]; then
 		echo "$name is up to date"
