@@ -28,5 +28,6 @@ func Registry() *tasks.Registry {
 	r.Register("getent", func() tasks.Module { return getentModule{} })
 	r.Register("hostname", func() tasks.Module { return hostnameModule{} })
 	r.Register("sysctl", func() tasks.Module { return sysctlModule{} })
+	r.Register("modprobe", func() tasks.Module { return modprobeModule{} })
 	return r
 }
