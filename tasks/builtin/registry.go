@@ -29,5 +29,6 @@ func Registry() *tasks.Registry {
 	r.Register("hostname", func() tasks.Module { return hostnameModule{} })
 	r.Register("sysctl", func() tasks.Module { return sysctlModule{} })
 	r.Register("modprobe", func() tasks.Module { return modprobeModule{} })
+	r.Register("debconf", func() tasks.Module { return debconfModule{} })
 	return r
 }
