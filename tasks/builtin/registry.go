@@ -30,5 +30,6 @@ func Registry() *tasks.Registry {
 	r.Register("sysctl", func() tasks.Module { return sysctlModule{} })
 	r.Register("modprobe", func() tasks.Module { return modprobeModule{} })
 	r.Register("debconf", func() tasks.Module { return debconfModule{} })
+	r.Register("selinux", func() tasks.Module { return selinuxModule{} })
 	return r
 }

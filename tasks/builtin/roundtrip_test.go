@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,6 +22,10 @@ func TestRoundTrips(t *testing.T) {
 	os.WriteFile(filepath.Join(files, "tree/sub/f"), []byte("f\n"), 0o644)
 	os.WriteFile(filepath.Join(files, "s.sh"), []byte("#!/bin/sh\ntrue\n"), 0o644)
 	env, cc := testEnv(t, files, map[string]any{"x": true})
+	me := "root"
+	if u, err := user.Current(); err == nil {
+		me = u.Username
+	}
 	for _, c := range []struct {
 		name       string
 		module     string
@@ -46,6 +51,15 @@ func TestRoundTrips(t *testing.T) {
 		{"set_fact", "set_fact", tasks.Args{"y": 1}, 0, 0},
 		{"assert", "assert", tasks.Args{"that": "x"}, 0, 0},
 		{"fail", "fail", tasks.Args{}, 0, 0},
+		{"cron file, changed", "cron", tasks.Args{"name": "j", "job": "true", "user": "root", "cron_file": dir + "/cron"}, 2, 0},
+		{"cron file, unchanged", "cron", tasks.Args{"name": "j", "job": "true", "user": "root", "cron_file": dir + "/cron"}, 1, 0},
+		{"known_hosts, changed", "known_hosts", tasks.Args{"name": "h.example", "key": "h.example " + testKey1, "path": dir + "/kh"}, 2, 0},
+		{"known_hosts, unchanged", "known_hosts", tasks.Args{"name": "h.example", "key": "h.example " + testKey1, "path": dir + "/kh"}, 1, 0},
+		{"authorized_key, changed", "authorized_key", tasks.Args{"user": me, "key": testKey1, "path": dir + "/ak", "manage_dir": false}, 2, 0},
+		{"authorized_key, unchanged", "authorized_key", tasks.Args{"user": me, "key": testKey1, "path": dir + "/ak", "manage_dir": false}, 1, 0},
+		{"sysctl file, changed", "sysctl", tasks.Args{"name": "vm.swappiness", "value": "10", "sysctl_file": dir + "/sysctl.conf", "reload": false}, 2, 0},
+		{"sysctl file, unchanged", "sysctl", tasks.Args{"name": "vm.swappiness", "value": "10", "sysctl_file": dir + "/sysctl.conf", "reload": false}, 1, 0},
+		{"selinux, no SELinux", "selinux", tasks.Args{"state": "disabled", "configfile": dir + "/none"}, 1, 0},
 	} {
 		cc.runs, cc.puts = 0, 0
 		res := runMod(t, env, c.module, c.args)

@@ -1,5 +1,7 @@
 // Package builtin holds tender's built-in modules (shell, command, raw,
-// script, copy, file, stat, debug, set_fact, fail, assert, ping, wait_for).
+// script, copy, file, stat, debug, set_fact, fail, assert, ping, wait_for,
+// and the system modules user, group, authorized_key, cron, known_hosts,
+// getent, hostname, sysctl, modprobe, debconf, selinux).
 // Each module does its check-and-apply as one POSIX sh script sent in one
 // round trip where it can: the script tests the host's state, changes only
 // what differs and prints a verdict as key=value lines that the module
@@ -20,6 +22,12 @@
 //	                              waited through (1 when present);
 //	                              port: none (Conn.Dial); drained: 1 per poll
 //	debug, set_fact, fail, assert 0 (controller side)
+//	user, group, getent, hostname 1
+//	modprobe, selinux (unchanged) 1
+//	authorized_key, known_hosts,  1 unchanged; 2 changed (one reads, one
+//	cron, sysctl, debconf,        writes, refusing a file that changed in
+//	selinux (changed)             between); sysctl's reload or sysctl_set
+//	                              run in the second
 package builtin
 
 import (
