@@ -62,6 +62,7 @@ func TestFidelity(t *testing.T) {
 		{"tasks.yml", "ansible.json", false},
 		{"tasks_diff.yml", "ansible_diff.json", true},
 		{"system_local.yml", "ansible_system_local.json", false},
+		{"system_local_diff.yml", "ansible_system_local_diff.json", true},
 	} {
 		t.Run(c.tasks, func(t *testing.T) {
 			t.Parallel()

@@ -6,11 +6,12 @@
 # controller's copy of files/ by FILES and the playbook's directory by WORK.
 #
 # tasks_diff.yml is recorded the same way with --diff, to ansible_diff.json,
-# and system_local.yml (cron and known_hosts files) to
-# ansible_system_local.json.
+# system_local.yml (cron, known_hosts and sysctl files) to
+# ansible_system_local.json and system_local_diff.yml with --diff to
+# ansible_system_local_diff.json.
 #
 # Run by hand from anywhere: sh tasks/builtin/testdata/gen.sh; with
-# "system_local" it records only system_local.yml.
+# "system_local" it records only the two system_local files.
 # Needs ansible-playbook (Debian's ansible-core 2.14) and python3.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,8 +61,10 @@ PY
 
 if [ "${1:-}" = system_local ]; then
 	record system_local.yml ansible_system_local.json
+	record system_local_diff.yml ansible_system_local_diff.json --diff
 	exit 0
 fi
 record tasks.yml ansible.json
 record tasks_diff.yml ansible_diff.json --diff
 record system_local.yml ansible_system_local.json
+record system_local_diff.yml ansible_system_local_diff.json --diff
