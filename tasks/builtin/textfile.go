@@ -91,7 +91,9 @@ func writeText(ctx context.Context, env *tasks.Env, path, content, before string
 	if existed {
 		sum = md5hex([]byte(before))
 	}
-	script := fmt.Sprintf("%sf=%s\nbefore=%s\nmode=\nowner=\n%s%s\n%s", attrFuncs, q(path), q(sum), writeCheckScript, prelude, writeTextScript)
+	// A new file gets 0666 less the umask, as Ansible's atomic_move gives
+	// it, unless the prelude sets $mode.
+	script := fmt.Sprintf("%sf=%s\nbefore=%s\nmode=$(printf '%%o' $((0666 & ~0$(umask))))\nowner=\n%s%s\n%s", attrFuncs, q(path), q(sum), writeCheckScript, prelude, writeTextScript)
 	res, err := run(ctx, env, script, strings.NewReader(content))
 	if err != nil {
 		return "", nil, err
