@@ -24,10 +24,11 @@
 //	debug, set_fact, fail, assert 0 (controller side)
 //	user, group, getent, hostname 1
 //	modprobe, selinux (unchanged) 1
-//	authorized_key, known_hosts,  1 unchanged; 2 changed (one reads, one
-//	cron, sysctl, debconf,        writes, refusing a file that changed in
-//	selinux (changed)             between); sysctl's reload or sysctl_set
-//	                              run in the second
+//	authorized_key, known_hosts,  1 unchanged; 2 changed: one reads, one
+//	cron, sysctl, debconf,        writes (a file or crontab that changed
+//	selinux (changed)             in between is left alone and reported);
+//	                              sysctl's reload or sysctl_set run in
+//	                              the second
 package builtin
 
 import (
