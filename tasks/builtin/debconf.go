@@ -110,11 +110,11 @@ _t_tail
 				set = "false"
 			}
 		}
-		script := sysFuncs + "unseen=" + boolFlag(a.Bool("unseen")) + `
+		script := "_sel=$T_SEL; unset T_SEL\n" + sysFuncs + "unseen=" + boolFlag(a.Bool("unseen")) + `
 command -v debconf-set-selections >/dev/null 2>&1 || { echo 'fail=Failed to find required executable "debconf-set-selections" in paths: '"$PATH"; exit 0; }
 set -- debconf-set-selections
 [ -n "$unseen" ] && set -- "$@" -u
-printf '%s' "$T_SEL" | "$@" >"$_t_d/o" 2>"$_t_d/e" || echo fail=rc
+printf '%s' "$_sel" | "$@" >"$_t_d/o" 2>"$_t_d/e" || echo fail=rc
 _t_tail
 `
 		res, err := runWith(ctx, env, script, map[string]string{"T_SEL": strings.Join([]string{pkg, question, vtype, set}, " ")}, nil)

@@ -127,7 +127,8 @@ func (userModule) apply(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		{"update", a.Str("update_password")}, {"pw_set", boolFlag(pwSet)}, {"check", boolFlag(env.Check)},
 	}
 	var script strings.Builder
-	script.WriteString(shFuncs + sysFuncs)
+	// The hash leaves the environment before any command could inherit it.
+	script.WriteString("_pw=${T_PW-}; unset T_PW\n" + shFuncs + sysFuncs)
 	for _, kv := range vars {
 		fmt.Fprintf(&script, "%s=%s\n", kv.k, q(kv.v))
 	}

@@ -4,8 +4,10 @@ package builtin
 // useradd/usermod/userdel where the host has them and busybox's adduser,
 // deluser and delgroup (Alpine) where it does not, as Ansible's user
 // module picks its User or BusyBox class. A password hash arrives in
-// $T_PW (exported by the script text, never on a command line) and is set
-// with chpasswd -e, which reads it on stdin.
+// $T_PW (exported by the script text, never on a command line); before any
+// command runs it is moved into the shell variable $_pw, out of the
+// commands' environment, and it is set with chpasswd -e, which reads it on
+// stdin.
 //
 // It prints changed=, rc= and fail= verdict lines, then the account as it
 // is (uid, gid, gecos, home, shell), then the commands' output (_t_tail).
@@ -28,7 +30,7 @@ _t_mkhome() {
 	[ -n "$_um" ] && chmod "$(printf '%o' $((0777 & ~0$_um)))" -- "$1"
 	return 0
 }
-_t_setpw() { _t_runin "$name:$T_PW" chpasswd -e || fail_rc; }
+_t_setpw() { _t_runin "$name:$_pw" chpasswd -e || fail_rc; }
 fail_rc() { echo "rc=$rc"; echo fail=rc; _t_tail; exit 0; }
 _t_report() {
 	_e=$(_t_pwent "$name")
@@ -142,9 +144,9 @@ changed=
 pwdiff=
 if [ -n "$pw_set" ] && [ "$update" = always ]; then
 	if [ $kind = shadow ]; then
-		[ "${chash#!}" = "${T_PW#!}" ] || pwdiff=1
+		[ "${chash#!}" = "${_pw#!}" ] || pwdiff=1
 	else
-		[ "$chash" = "$T_PW" ] || pwdiff=1
+		[ "$chash" = "$_pw" ] || pwdiff=1
 	fi
 fi
 if [ $kind = shadow ]; then

@@ -45,6 +45,9 @@ func TestUserSecretNotInScript(t *testing.T) {
 	if strings.Contains(rec.cmds[0].Script, hash) || rec.cmds[0].Env["T_PW"] != hash {
 		t.Fatalf("the hash must travel in Env only")
 	}
+	if !strings.HasPrefix(rec.cmds[0].Script, "_pw=${T_PW-}; unset T_PW\n") {
+		t.Fatalf("the hash must leave the environment before any command runs")
+	}
 }
 
 // recordingConn records the scripts it is asked to run and answers each
