@@ -87,7 +87,7 @@ func (authorizedKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 		return tasks.Result{Failed: true, Msg: "Error getting key from: " + key + " (tender does not fetch keys from URLs)", Data: map[string]any{}}, nil
 	}
 	script := fmt.Sprintf("%s%suser=%s\npath=%s\ncheck=%s\nfollow=%s\n%s%s", shFuncs, sysFuncs, q(user), shPath(path),
-		boolFlag(env.Check), boolFlag(a.Bool("follow")), authKeyReadScript, readTextScript)
+		boolFlag(env.Check), boolFlag(a.Bool("follow")), authKeyReadScript, readLinesScript)
 	script = attrFuncs + script
 	res, err := run(ctx, env, script, nil)
 	if err != nil {

@@ -101,7 +101,7 @@ func (sysctlModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 			value = strings.TrimSpace(value)
 		}
 	}
-	script := fmt.Sprintf("f=%s\nname=%s\n%s%s", shPath(a.Str("sysctl_file")), q(name), sysctlReadScript, readTextScript)
+	script := fmt.Sprintf("f=%s\nname=%s\n%s%s", shPath(a.Str("sysctl_file")), q(name), sysctlReadScript, readLinesScript)
 	res, err := run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err

@@ -16,9 +16,9 @@ import (
 // contentMark separates a read script's verdict from the file's bytes.
 const contentMark = "__T_CONTENT__"
 
-// readTextScript prints exists=1 and then the file $f after contentMark,
+// readLinesScript prints exists=1 and then the file $f after contentMark,
 // or exists=0. It follows the verdict lines of whatever ran before it.
-const readTextScript = `
+const readLinesScript = `
 if [ -f "$f" ]; then
 	[ -r "$f" ] || { echo "fail=cannot read $f"; exit 0; }
 	echo exists=1
