@@ -23,6 +23,9 @@ const (
 	Warning
 	// RunEnd: the run is over (Recap set).
 	RunEnd
+	// Included: include_tasks brought in a file (Path) for Hosts, once per
+	// loop item (Item, IsItem) when the include loops.
+	Included
 )
 
 // Status is a host's outcome for a task.

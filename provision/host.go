@@ -25,6 +25,9 @@ type hostRun struct {
 	facts    map[string]any // gathered facts (ansible_facts)
 	setFacts map[string]any // set_fact and registered results
 	notified map[*playbooks.Task]bool
+	// incVars are the loop variables of the includes the host is inside,
+	// innermost last.
+	incVars []map[string]any
 
 	// failed: a task failed (and was not rescued); the host does nothing
 	// more in this run. unreachable: its connection failed.

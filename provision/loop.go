@@ -52,15 +52,7 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 	if err != nil {
 		return failure(err)
 	}
-	loopVar, indexVar := "item", ""
-	var label any
-	if lc := t.LoopControl; lc != nil {
-		if lc.LoopVar != "" {
-			loopVar = lc.LoopVar
-		}
-		indexVar = lc.IndexVar
-		label = lc.Label
-	}
+	loopVar, indexVar, label := loopNames(t)
 	agg := outcome{skipped: len(items) > 0, loop: true}
 	results := make([]any, 0, len(items))
 	for i, item := range items {

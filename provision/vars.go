@@ -15,7 +15,7 @@ import (
 // scope builds the variables a task sees on a host, in Ansible's order of
 // precedence (lowest first): role defaults, inventory vars, facts, play
 // vars, vars_files, role vars, block and task vars, set_fact and register
-// results, role params, extra vars, then the magic variables and the loop
+// results, role params, the loop variables of enclosing includes, extra vars, then the magic variables and the loop
 // variables in extra. t may be nil (play-level templating).
 func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *expr.Vars {
 	var defaults, roleVars, levelVars, params []map[string]any
@@ -41,6 +41,7 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	layers = append(layers, levelVars...)
 	layers = append(layers, h.setFacts)
 	layers = append(layers, params...)
+	layers = append(layers, h.incVars...)
 	layers = append(layers, pr.rn.r.ExtraVars, pr.magic(h, role), extra)
 	v := expr.NewVars(layers...)
 	v.Env = pr.lookupEnv(role)

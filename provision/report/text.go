@@ -66,6 +66,12 @@ func (t *text) event(e provision.Event) {
 		fmt.Fprintf(t.w, "%s\n", t.paint(purple, "[WARNING]: "+e.Msg))
 	case provision.RunEnd:
 		t.recap(e.Recap)
+	case provision.Included:
+		line := "included: " + e.Path + " for " + strings.Join(e.Hosts, ", ")
+		if e.IsItem {
+			line += " => (item=" + expr.Str(e.Item) + ")"
+		}
+		fmt.Fprintln(t.w, line)
 	}
 }
 
@@ -234,7 +240,8 @@ func JSON(w io.Writer) func(provision.Event) {
 
 func jsonEvent(e provision.Event) map[string]any {
 	kinds := map[provision.EventKind]string{provision.PlayStart: "play_start", provision.TaskStart: "task_start",
-		provision.HostResult: "host_result", provision.Warning: "warning", provision.RunEnd: "run_end"}
+		provision.HostResult: "host_result", provision.Warning: "warning", provision.RunEnd: "run_end",
+		provision.Included: "included"}
 	m := map[string]any{"event": kinds[e.Kind], "time": e.Time}
 	set := func(k string, v any, ok bool) {
 		if ok {
