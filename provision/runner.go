@@ -122,6 +122,9 @@ type run struct {
 	mu    sync.Mutex // guards recap, hosts and event delivery
 	recap *Recap
 	hosts map[string]*hostRun
+	// implicit is Ansible's implicit localhost when the inventory does not
+	// name localhost: hostvars shows it, as ansible-playbook's does.
+	implicit *hostRun
 
 	localOnce sync.Once
 	local     transport.Conn

@@ -306,8 +306,9 @@ func TestHostvarsRenderInTheirHostsScope(t *testing.T) {
 	}
 }
 
-// TestTemplatedIncludeFailsLoudly: an include the engine cannot resolve
-// fails the host with a clear message instead of running nothing.
+// TestTemplatedIncludeFailsLoudly: a templated include whose rendered
+// file does not exist fails the host with the include's file:line:col
+// instead of running nothing.
 func TestTemplatedIncludeFailsLoudly(t *testing.T) {
 	out, recap, err := play(t, "a ansible_connection=local\n", `
 - hosts: all
@@ -321,7 +322,7 @@ func TestTemplatedIncludeFailsLoudly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if recap.Stats["a"].Failed != 1 || !strings.Contains(out, "include_tasks with a templated file name is not supported yet") || strings.Contains(out, "after") {
+	if recap.Stats["a"].Failed != 1 || !strings.Contains(out, `pb.yml:7:7: could not find or access \"extra.yml\"`) || strings.Contains(out, "after") {
 		t.Fatalf("recap %+v\n%s", *recap.Stats["a"], out)
 	}
 }

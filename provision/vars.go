@@ -2,6 +2,7 @@ package provision
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 
@@ -80,13 +81,39 @@ func (pr *playRun) magic(h *hostRun, role *playbooks.Role) map[string]any {
 func (pr *playRun) hostvars() map[string]any {
 	pr.rn.mu.Lock()
 	defer pr.rn.mu.Unlock()
-	out := make(map[string]any, len(pr.rn.hosts))
-	for name, h := range pr.rn.hosts {
+	out := make(map[string]any, len(pr.rn.hosts)+1)
+	hosts := pr.rn.hosts
+	if im := pr.rn.implicitLocal(); im != nil && hosts[im.name] == nil {
+		hosts = maps.Clone(hosts)
+		hosts[im.name] = im
+	}
+	for name, h := range hosts {
 		hv := expr.NewVars(*h.snap.Load())
 		hv.Env = pr.lookupEnv(nil)
 		out[name] = hv
 	}
 	return out
+}
+
+// implicitLocal returns the implicit localhost's state (made on first
+// use), or nil when the inventory defines localhost. The caller holds
+// rn.mu.
+func (rn *run) implicitLocal() *hostRun {
+	if rn.implicit != nil {
+		return rn.implicit
+	}
+	inv := rn.r.Inventory
+	if inv.Host("localhost") != nil {
+		return nil
+	}
+	hs, err := inv.Match([]string{"localhost"})
+	if err != nil || len(hs) != 1 {
+		return nil
+	}
+	if hr, err := newHostRun(inv, hs[0]); err == nil {
+		rn.implicit = hr
+	}
+	return rn.implicit
 }
 
 // lookupEnv is what lookups (file, first_found, ...) search: the role's
