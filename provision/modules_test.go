@@ -7,6 +7,7 @@ import (
 
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin"
 )
 
 // The engine's tests use these small modules (the real ones live in
@@ -113,5 +114,11 @@ func testModules() *tasks.Registry {
 	r.Register("set_fact", func() tasks.Module { return setFactModule{} })
 	r.Register("fail", func() tasks.Module { return failModule{} })
 	r.Register("copy", func() tasks.Module { return fileModule{} })
+	// Controller-side modules are the real ones: they never touch a host.
+	real := builtin.Registry()
+	for _, name := range []string{"include_vars", "pause"} {
+		f, _ := real.Lookup(name)
+		r.Register(name, f)
+	}
 	return r
 }

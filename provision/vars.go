@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -152,7 +150,7 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 			if _, err := os.Stat(path); err != nil && len(candidates) > 1 {
 				continue
 			}
-			m, err := readVarsFile(path)
+			m, err := yaml11.ReadVars(path)
 			if err != nil {
 				return nil, err
 			}
@@ -165,28 +163,4 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 		}
 	}
 	return out, nil
-}
-
-// readVarsFile reads a YAML (or JSON) file of variables.
-func readVarsFile(path string) (map[string]any, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("vars file: %w", err)
-	}
-	var n yaml.Node
-	if err := yaml.Unmarshal(data, &n); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	v, err := yaml11.Value(&n)
-	if err != nil {
-		return nil, fmt.Errorf("%s:%w", path, err)
-	}
-	if v == nil {
-		return map[string]any{}, nil
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: a vars file must hold a mapping of variables", path)
-	}
-	return m, nil
 }

@@ -8,7 +8,6 @@ import (
 	"syscall"
 
 	"github.com/urfave/cli/v2"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
@@ -136,10 +135,10 @@ func extraVars(values []string) (map[string]any, error) {
 		case strings.HasPrefix(v, "@"):
 			var data []byte
 			if data, err = os.ReadFile(v[1:]); err == nil {
-				m, err = yamlVars(data, v[1:])
+				m, err = yaml11.Vars(data, v[1:])
 			}
 		case strings.HasPrefix(v, "{") || strings.HasPrefix(v, "["):
-			m, err = yamlVars([]byte(v), "-e")
+			m, err = yaml11.Vars([]byte(v), "-e")
 		default:
 			m, err = playbooks.SplitKV(v)
 		}
@@ -151,25 +150,6 @@ func extraVars(values []string) (map[string]any, error) {
 		}
 	}
 	return out, nil
-}
-
-func yamlVars(data []byte, name string) (map[string]any, error) {
-	var n yaml.Node
-	if err := yaml.Unmarshal(data, &n); err != nil {
-		return nil, err
-	}
-	v, err := yaml11.Value(&n)
-	if err != nil {
-		return nil, fmt.Errorf("%s:%w", name, err)
-	}
-	if v == nil {
-		return map[string]any{}, nil
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s must be a mapping of variables", name)
-	}
-	return m, nil
 }
 
 // colorOutput reports whether w is a terminal that wants colour.

@@ -19,5 +19,7 @@ func Registry() *tasks.Registry {
 	r.Register("assert", func() tasks.Module { return assertModule{} })
 	r.Register("ping", func() tasks.Module { return pingModule{} })
 	r.Register("wait_for", func() tasks.Module { return waitForModule{} })
+	r.Register("include_vars", func() tasks.Module { return includeVarsModule{} })
+	r.Register("pause", func() tasks.Module { return pauseModule{} })
 	return r
 }
