@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -138,40 +139,52 @@ func TestRoundTripsPerTask(t *testing.T) {
 	}
 }
 
-// TestHostsRunInParallel: with latency on every call, a play over six
-// hosts takes about one host's time, and Forks: 1 takes six times that.
-func TestHostsRunInParallel(t *testing.T) {
-	const latency = 50 * time.Millisecond
-	const calls = 4 // connect and three scripts
-	f := transporttest.NewFake(t)
-	var inv string
-	for i := range 6 {
-		h := f.Host(fmt.Sprint("h", i))
-		h.SetFaults(transporttest.Faults{Latency: latency})
-		h.SetHandler(func(context.Context, *transporttest.Host, transport.Cmd) (transport.Result, error) {
+// TestForksBoundHostsAtOnce: the engine works on as many hosts at once as
+// forks allows, and no more. Each script waits (up to a bound) until the
+// expected number of hosts are in flight, so the test needs no timing.
+func TestForksBoundHostsAtOnce(t *testing.T) {
+	for _, tc := range []struct{ forks, want int }{{0, 6}, {2, 2}, {1, 1}} {
+		f := transporttest.NewFake(t)
+		var mu sync.Mutex
+		inFlight, peak, released := 0, 0, false
+		handler := func(context.Context, *transporttest.Host, transport.Cmd) (transport.Result, error) {
+			mu.Lock()
+			inFlight++
+			peak = max(peak, inFlight)
+			released = released || inFlight >= tc.want
+			mu.Unlock()
+			for start := time.Now(); ; time.Sleep(time.Millisecond) {
+				mu.Lock()
+				done := released || time.Since(start) > 2*time.Second
+				released = done
+				mu.Unlock()
+				if done {
+					break
+				}
+			}
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
 			return transport.Result{Stdout: []byte("ok\n")}, nil
-		})
-		inv += h.Name() + "\n"
-	}
-	pb := "- hosts: all\n  gather_facts: false\n  tasks:\n    - command: a\n    - command: b\n    - command: c\n"
-	for _, forks := range []int{0, 1} {
-		start := time.Now()
-		_, recap, err := play(t, inv, pb, func(r *provision.Runner) { r.Dialer = f; r.Forks = forks })
-		took := time.Since(start)
+		}
+		var inv string
+		for i := range 6 {
+			h := f.Host(fmt.Sprint("h", i))
+			h.SetHandler(handler)
+			inv += h.Name() + "\n"
+		}
+		pb := "- hosts: all\n  gather_facts: false\n  tasks:\n    - command: a\n    - command: b\n"
+		_, recap, err := play(t, inv, pb, func(r *provision.Runner) { r.Dialer = f; r.Forks = tc.forks })
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, h := range recap.Hosts {
-			if s := recap.Stats[h]; s.Changed != 3 {
-				t.Errorf("forks %d, %s: %+v", forks, h, *s)
+			if s := recap.Stats[h]; s.Changed != 2 {
+				t.Errorf("forks %d, %s: %+v", tc.forks, h, *s)
 			}
 		}
-		serial := 6 * calls * latency
-		switch {
-		case forks == 0 && took > serial/2:
-			t.Errorf("six hosts took %v, as long as running them one after the other (%v)", took, serial)
-		case forks == 1 && took < serial:
-			t.Errorf("forks 1 took %v, less than %v: hosts ran at once", took, serial)
+		if peak != tc.want {
+			t.Errorf("forks %d: at most %d hosts worked at once, want %d", tc.forks, peak, tc.want)
 		}
 	}
 }
