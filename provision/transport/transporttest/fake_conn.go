@@ -15,7 +15,8 @@ import (
 )
 
 // fakeConn is one connection to a fake host. Closing it leaves the host
-// and its files as they are.
+// and its files as they are; calls on a closed connection fail at once
+// and are not recorded.
 type fakeConn struct {
 	h      *Host
 	closed atomic.Bool
