@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -26,6 +27,7 @@ func runFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "diff", Aliases: []string{"D"}, Usage: "show what changes in files"},
 		&cli.StringSliceFlag{Name: "extra-vars", Aliases: []string{"e"}, Usage: "variables: k=v, YAML/JSON, or @FILE (repeatable)"},
 		&cli.BoolFlag{Name: "json", Usage: "write one JSON event per line instead of text"},
+		&cli.BoolFlag{Name: "no-progress", Usage: "no live progress bars on a terminal (also off with NO_COLOR or TERM=dumb)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Count: new(int), Usage: "show every task's result (repeat for more)"},
 		&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "login user for hosts that name none"},
 		&cli.StringSliceFlag{Name: "private-key", Aliases: []string{"key-file"}, Usage: "private key file to offer (repeatable)"},
@@ -53,8 +55,14 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook) error {
 	}
 	out := c.App.Writer
 	events := report.Text(out, colorOutput(out))
-	if c.Bool("json") {
+	switch {
+	case c.Bool("json"):
 		events = report.JSON(out)
+	case wantProgress(c):
+		color := colorOutput(out)
+		pg := terminalProgress(out, c.App.ErrWriter, func(w io.Writer) func(provision.Event) { return report.Text(w, color) })
+		defer pg.close()
+		events = pg.event
 	}
 	if dialer.HostKeys == ssh.HostKeyInsecure {
 		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: host keys are not checked (--host-key-checking=insecure): anyone between you and the hosts can read and change everything")
