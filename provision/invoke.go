@@ -111,6 +111,16 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		case <-time.After(delay):
 		}
 	}
+	if !out.failed {
+		changed, err := pr.applyInventory(h, out.data)
+		if err != nil {
+			return failure(err)
+		}
+		if changed {
+			out.changed = true
+			out.data["changed"] = true
+		}
+	}
 	if f, ok := out.data["ansible_facts"].(map[string]any); ok && !out.failed {
 		for k, v := range f {
 			h.setFacts[k] = v

@@ -47,23 +47,6 @@ func lines(s string) []any {
 	return out
 }
 
-type debugModule struct{}
-
-func (debugModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	if v, ok := args["var"].(string); ok {
-		val, err := env.Eval(v)
-		if err != nil {
-			return tasks.Result{}, err
-		}
-		return tasks.Result{Data: map[string]any{v: val}}, nil
-	}
-	msg, ok := args["msg"]
-	if !ok {
-		msg = "Hello world!"
-	}
-	return tasks.Result{Data: map[string]any{"msg": msg}}, nil
-}
-
 type setFactModule struct{}
 
 func (setFactModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
@@ -110,13 +93,12 @@ func testModules() *tasks.Registry {
 	r := &tasks.Registry{}
 	r.Register("command", func() tasks.Module { return cmdModule{} })
 	r.Register("shell", func() tasks.Module { return cmdModule{} })
-	r.Register("debug", func() tasks.Module { return debugModule{} })
 	r.Register("set_fact", func() tasks.Module { return setFactModule{} })
 	r.Register("fail", func() tasks.Module { return failModule{} })
 	r.Register("copy", func() tasks.Module { return fileModule{} })
 	// Controller-side modules are the real ones: they never touch a host.
 	real := builtin.Registry()
-	for _, name := range []string{"include_vars", "pause"} {
+	for _, name := range []string{"debug", "include_vars", "pause", "add_host", "group_by"} {
 		f, _ := real.Lookup(name)
 		r.Register(name, f)
 	}

@@ -29,10 +29,10 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 	}
 	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.DisplayName(), Handler: t.Handler, Path: t.Pos.String()})
 	once, err := pr.resolve(t, pr.scope(hosts[0], t, nil))
-	if err == nil && once.runOnce {
+	if err == nil && (once.runOnce || bypassesHostLoop(t)) {
 		first := hosts[0]
 		pr.execTask(ctx, first, t)
-		if t.Register != "" {
+		if t.Register != "" && !bypassesHostLoop(t) {
 			if v, ok := first.setFacts[t.Register]; ok {
 				for _, h := range hosts[1:] {
 					h.setFact(t.Register, v)

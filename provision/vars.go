@@ -34,7 +34,8 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	}
 	layers := make([]map[string]any, 0, 16)
 	layers = append(layers, defaults...)
-	layers = append(layers, h.invVars, factVars(h.facts), pr.play.Vars)
+	invVars, _ := h.inventory()
+	layers = append(layers, invVars, factVars(h.facts), pr.play.Vars)
 	layers = append(layers, pr.varsFiles...)
 	layers = append(layers, roleVars...)
 	layers = append(layers, levelVars...)
@@ -53,7 +54,7 @@ func (pr *playRun) magic(h *hostRun, role *playbooks.Role) map[string]any {
 		"inventory_hostname":       h.name,
 		"inventory_hostname_short": (*h.snap.Load())["inventory_hostname_short"],
 		"group_names":              (*h.snap.Load())["group_names"],
-		"groups":                   pr.groups,
+		"groups":                   *pr.groups.Load(),
 		"hostvars":                 pr.hostvars(),
 		"playbook_dir":             pr.rn.pb.Dir,
 		"play_hosts":               pr.batchNames,

@@ -21,5 +21,7 @@ func Registry() *tasks.Registry {
 	r.Register("wait_for", func() tasks.Module { return waitForModule{} })
 	r.Register("include_vars", func() tasks.Module { return includeVarsModule{} })
 	r.Register("pause", func() tasks.Module { return pauseModule{} })
+	r.Register("add_host", func() tasks.Module { return addHostModule{} })
+	r.Register("group_by", func() tasks.Module { return groupByModule{} })
 	return r
 }
