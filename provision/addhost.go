@@ -9,8 +9,8 @@ import (
 )
 
 // bypassesHostLoop reports whether t runs once per task (per loop item)
-// rather than once per host, as Ansible's add_host does.
-func bypassesHostLoop(t *playbooks.Task) bool { return t.Module == "add_host" }
+// rather than once per host, as Ansible's add_host and pause do.
+func bypassesHostLoop(t *playbooks.Task) bool { return t.Module == "add_host" || t.Module == "pause" }
 
 // loadGroups rebuilds the groups magic variable from the inventory.
 func (pr *playRun) loadGroups() {

@@ -22,6 +22,9 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		return pr.setup(ctx, h, scope)
 	}
 	factory, ok := pr.rn.r.Modules.Lookup(t.Module)
+	if t.Module == "async_status" {
+		factory, ok = func() tasks.Module { return statusModule{pr} }, true
+	}
 	if !ok {
 		return failure(fmt.Errorf("the module %s is not available to this run", t.Module))
 	}
@@ -59,6 +62,10 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		FindFile: pr.findFile(t),
 	}
 	mod := factory()
+	limit, poll, err := asyncKeywords(t, scope)
+	if err != nil {
+		return failure(err)
+	}
 	retries, delay := 0, 5*time.Second
 	if len(t.Until) > 0 {
 		retries = 3
@@ -77,7 +84,12 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 	}
 	var out outcome
 	for attempt := 1; ; attempt++ {
-		res, err := mod.Run(ctx, env, args)
+		var res tasks.Result
+		if limit > 0 && !kw.check {
+			res, err = pr.runAsync(ctx, t.Module, mod, env, args, limit, poll)
+		} else {
+			res, err = mod.Run(ctx, env, args)
+		}
 		if err != nil {
 			return failure(err)
 		}
@@ -128,6 +140,24 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		h.refresh()
 	}
 	return out
+}
+
+// asyncKeywords renders async: (seconds, 0 for none) and poll: (seconds,
+// 15 when not given, as Ansible's default).
+func asyncKeywords(t *playbooks.Task, scope *expr.Vars) (limit, poll int, err error) {
+	if t.Async == nil {
+		return 0, 0, nil
+	}
+	if limit, err = intArg(t.Async, scope); err != nil {
+		return 0, 0, fmt.Errorf("async: %w", err)
+	}
+	poll = 15
+	if t.Poll != nil {
+		if poll, err = intArg(t.Poll, scope); err != nil {
+			return 0, 0, fmt.Errorf("poll: %w", err)
+		}
+	}
+	return limit, poll, nil
 }
 
 // overrides applies changed_when and failed_when, with the result

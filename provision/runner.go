@@ -51,7 +51,7 @@ type Runner struct {
 }
 
 // engineActions are the actions the engine runs itself, with no module.
-var engineActions = []string{"setup", "gather_facts", "meta"}
+var engineActions = []string{"setup", "gather_facts", "meta", "async_status"}
 
 // ModuleNames lists every action a playbook may use with this Runner: its
 // modules and the actions the engine runs itself (setup, gather_facts,
@@ -127,6 +127,7 @@ type run struct {
 	// invMu serializes changes to the inventory (add_host, group_by) with
 	// the reads that may run beside them.
 	invMu sync.Mutex
+	jobs  asyncJobs
 	// implicit is Ansible's implicit localhost when the inventory does not
 	// name localhost: hostvars shows it, as ansible-playbook's does.
 	implicit *hostRun
