@@ -22,9 +22,10 @@ import (
 // temporary directory and compares every result with what ansible-core
 // 2.14 registered for the same task (testdata/ansible.json, recorded by
 // testdata/gen.sh); then testdata/tasks_diff.yml the same way in --diff
-// mode (testdata/ansible_diff.json). A result is compared as register: stores it: the
-// module's Data plus changed, failed, skipped (when true) and msg (when not
-// empty), as the engine adds them.
+// mode (testdata/ansible_diff.json), and testdata/tasks_files.yml, the
+// file-editing and data modules (testdata/ansible_files.json). A result is compared as register: stores it: the
+// module's Data plus changed, failed, skipped (when true), msg (when not
+// empty) and warnings (when any), as the engine adds them.
 //
 // Normalization, applied to both sides, and nothing else:
 //   - paths: the temporary root becomes ROOT and the controller's files
@@ -35,7 +36,8 @@ import (
 //   - a symlink's size, which is the length of its target path, becomes
 //     LINKLEN (the roots differ in length);
 //   - times: start, end, delta (when not null), atime, mtime, ctime,
-//     wait_for's elapsed and the date in a backup_file name become TIME;
+//     wait_for's elapsed and the date in a backup_file (or lineinfile's
+//     backup) name become TIME;
 //   - inode numbers and devices: inode, dev, and lsattr's version become
 //     INODE;
 //   - keys that only Python has: invocation (the module's echoed
@@ -59,6 +61,7 @@ func TestFidelity(t *testing.T) {
 	}{
 		{"tasks.yml", "ansible.json", false},
 		{"tasks_diff.yml", "ansible_diff.json", true},
+		{"tasks_files.yml", "ansible_files.json", false},
 	} {
 		t.Run(c.tasks, func(t *testing.T) {
 			t.Parallel()
@@ -205,6 +208,13 @@ func registered(res tasks.Result) map[string]any {
 	if _, ok := out["msg"]; !ok && res.Msg != "" {
 		out["msg"] = res.Msg
 	}
+	if len(res.Warnings) > 0 {
+		w := []any{}
+		for _, s := range res.Warnings {
+			w = append(w, s)
+		}
+		out["warnings"] = w
+	}
 	return out
 }
 
@@ -232,8 +242,10 @@ func normalize(m map[string]any, root, files string) map[string]any {
 			staging(d, "after_header")
 		}
 	}
-	if bf, ok := out["backup_file"].(string); ok {
-		out["backup_file"] = backupStamp.ReplaceAllString(bf, ".TIME~")
+	for _, k := range []string{"backup_file", "backup"} {
+		if bf, ok := out[k].(string); ok {
+			out[k] = backupStamp.ReplaceAllString(bf, ".TIME~")
+		}
 	}
 	linkLen(out)
 	if st, ok := out["stat"].(map[string]any); ok {

@@ -19,5 +19,8 @@ func Registry() *tasks.Registry {
 	r.Register("assert", func() tasks.Module { return assertModule{} })
 	r.Register("ping", func() tasks.Module { return pingModule{} })
 	r.Register("wait_for", func() tasks.Module { return waitForModule{} })
+	// files and data
+	r.Register("lineinfile", func() tasks.Module { return lineinfileModule{} })
+	r.Register("slurp", func() tasks.Module { return slurpModule{} })
 	return r
 }

@@ -6,8 +6,10 @@
 # controller's copy of files/ by FILES and the playbook's directory by WORK.
 #
 # tasks_diff.yml is recorded the same way with --diff, to ansible_diff.json.
+# tasks_files.yml (the file-editing and data modules) goes to
+# ansible_files.json.
 #
-# Run by hand from anywhere: sh tasks/builtin/testdata/gen.sh
+# Run by hand from anywhere: sh tasks/builtin/testdata/gen.sh [tasks_files.yml ...]
 # Needs ansible-playbook (Debian's ansible-core 2.14) and python3.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,5 +57,9 @@ PY
 	echo "wrote $here/$out"
 }
 
-record tasks.yml ansible.json
-record tasks_diff.yml ansible_diff.json --diff
+# Arguments name the task lists to record (all of them without any).
+only=" ${*:-all} "
+want() { case $only in *" all "* | *" $1 "*) return 0 ;; esac; return 1; }
+want tasks.yml && record tasks.yml ansible.json
+want tasks_diff.yml && record tasks_diff.yml ansible_diff.json --diff
+want tasks_files.yml && record tasks_files.yml ansible_files.json
