@@ -22,7 +22,7 @@ var _ tasks.Module = (*lineinfileModule)(nil)
 var lineinfileArgs = &tasks.Spec{
 	Module: "lineinfile",
 	Params: append([]tasks.Param{
-		{Name: "path", Kind: tasks.Path, Required: true, Aliases: []string{"dest", "destfile", "name"}},
+		editPath,
 		{Name: "state", Default: "present", Choices: []string{"absent", "present"}},
 		{Name: "regexp", Aliases: []string{"regex"}},
 		{Name: "search_string"},
@@ -54,12 +54,7 @@ func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	failed := func(msg string, data map[string]any) (tasks.Result, error) {
-		if data == nil {
-			data = map[string]any{}
-		}
-		return tasks.Result{Failed: true, Msg: msg, Data: data}, nil
-	}
+	failed := failWith
 	fa, err := attrsOf(a)
 	if err != nil {
 		return failed(err.Error(), nil)
@@ -127,15 +122,12 @@ func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	}
 
 	p := a.Str("path")
-	f, msg, err := readText(ctx, env, p, fa)
+	f, fail, err := readText(ctx, env, p, fa)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	if msg != "" {
-		return failed(msg, nil)
-	}
-	if f.isDir {
-		return failed(fmt.Sprintf("Path %s is a directory !", p), map[string]any{"rc": 256})
+	if fail != nil {
+		return *fail, nil
 	}
 	w := writeOpts{attrs: fa, backup: a.Bool("backup"), validate: a.Str("validate"), mkdirs: true}
 	if !present {
@@ -152,57 +144,6 @@ func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	}
 	after, msg := e.present(f.content)
 	return finishEdit(ctx, env, res, f, w, after, msg != "", msg, map[string]any{}, "backup")
-}
-
-// finishEdit writes after (when changed and not in check mode), adds the
-// attribute changes and builds the result every text module returns:
-// changed, msg, the backup file under backupKey and the diff list.
-func finishEdit(ctx context.Context, env *tasks.Env, res tasks.Result, f *textFile, w writeOpts,
-	after []byte, changed bool, msg string, data map[string]any, backupKey string) (tasks.Result, error) {
-	if !changed {
-		msg = ""
-	}
-	header := f.path + " (content)"
-	cd := contentDiff(env, header, f.content, after)
-	backup := ""
-	av := f.attrs
-	if !env.Check && (changed || attrsChanged(f.attrs)) {
-		v, fail, err := f.writeText(ctx, env, after, w)
-		if err != nil {
-			return tasks.Result{}, err
-		}
-		if fail != "" {
-			return tasks.Result{Failed: true, Msg: fail, Data: map[string]any{}, Warnings: res.Warnings}, nil
-		}
-		backup, av = v["backup_file"], v
-		if !w.backup {
-			backup = ""
-		}
-	}
-	res.Data = data
-	if backupKey == "backup" {
-		data["backup"] = backup
-	} else if backup != "" {
-		data[backupKey] = backup
-	}
-	if env.Check && !f.exists {
-		res.Changed, res.Msg = changed, msg
-		data["msg"], data["diff"] = msg, cd
-		if env.Diff {
-			res.Diff = renderDiff(cd)
-		}
-		return res, nil
-	}
-	if attrsChanged(av) {
-		msg, changed = attrMsg(msg), true
-	}
-	ad := attrDiffEntry(av, f.path)
-	res.Changed, res.Msg = changed, msg
-	data["msg"], data["diff"] = msg, []any{cd, ad}
-	if env.Diff && changed {
-		res.Diff = renderDiff(cd, ad)
-	}
-	return res, nil
 }
 
 // splitLines splits b after every "\n", as Python's readlines on a file

@@ -22,5 +22,7 @@ func Registry() *tasks.Registry {
 	// files and data
 	r.Register("lineinfile", func() tasks.Module { return lineinfileModule{} })
 	r.Register("slurp", func() tasks.Module { return slurpModule{} })
+	r.Register("replace", func() tasks.Module { return replaceModule{} })
+	r.Register("blockinfile", func() tasks.Module { return blockinfileModule{} })
 	return r
 }

@@ -22,8 +22,8 @@
 //	                              waited through (1 when present);
 //	                              port: none (Conn.Dial); drained: 1 per poll
 //	debug, set_fact, fail, assert 0 (controller side)
-//	lineinfile                    1 to read; +1 to write when the content
-//	                              or mode/owner/group changes
+//	lineinfile, replace,          1 to read; +1 to write when the content
+//	blockinfile                   or mode/owner/group changes
 //	slurp                         1
 package builtin
 

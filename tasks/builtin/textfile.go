@@ -19,6 +19,17 @@ import (
 // takes the old file's mode and owner before it is renamed over it. A file
 // left as it was costs one round trip.
 
+// editPath is the path parameter of the text-editing modules.
+var editPath = tasks.Param{Name: "path", Kind: tasks.Path, Required: true, Aliases: []string{"dest", "destfile", "name"}}
+
+// failWith is a failed result with msg and data (none when nil).
+func failWith(msg string, data map[string]any) (tasks.Result, error) {
+	if data == nil {
+		data = map[string]any{}
+	}
+	return tasks.Result{Failed: true, Msg: msg, Data: data}, nil
+}
+
 // fileAttrs are the mode, owner and group a task asks for ("" for none).
 type fileAttrs struct{ mode, owner, group string }
 
@@ -32,7 +43,6 @@ type textFile struct {
 	path    string  // as the task named it
 	real    string  // symlinks resolved: where the new content is written
 	exists  bool    // a file (or a link to one) is there
-	isDir   bool    // path is a directory
 	content []byte  // the file's bytes when it exists
 	attrs   verdict // what _t_attrs would change (it changes nothing here)
 }
@@ -55,22 +65,29 @@ fi
 `
 
 // readText reads path on the host in one round trip. A failure the
-// module should report (unreadable file) is returned as msg.
-func readText(ctx context.Context, env *tasks.Env, path string, fa fileAttrs) (f *textFile, msg string, err error) {
+// module should report (an unreadable file, a directory) is returned as
+// fail.
+func readText(ctx context.Context, env *tasks.Env, path string, fa fileAttrs) (f *textFile, fail *tasks.Result, err error) {
 	script := fmt.Sprintf("%s%sp=%s\nmode=%s\nowner=%s\ngroup=%s\n%s", shFuncs, attrFuncs,
 		shPath(path), q(fa.mode), q(fa.owner), q(fa.group), readTextScript)
 	out, err := run(ctx, env, script, nil)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	v := parseVerdict(beforeMarker(out.Stdout))
-	if v["failed"] == "1" {
-		return nil, strings.TrimSpace(v["msg"]), nil
+	failed := func(msg string, data map[string]any) (*textFile, *tasks.Result, error) {
+		r, _ := failWith(msg, data)
+		return nil, &r, nil
 	}
-	if out.ExitCode != 0 {
-		return nil, scriptError(out), nil
+	switch {
+	case v["failed"] == "1":
+		return failed(strings.TrimSpace(v["msg"]), nil)
+	case out.ExitCode != 0:
+		return failed(scriptError(out), nil)
+	case v["isdir"] == "1":
+		return failed(fmt.Sprintf("Path %s is a directory !", path), map[string]any{"rc": 256})
 	}
-	f = &textFile{path: path, real: v["real"], isDir: v["isdir"] == "1", exists: v["exists"] == "1", attrs: v}
+	f = &textFile{path: path, real: v["real"], exists: v["exists"] == "1", attrs: v}
 	if f.real == "" {
 		f.real = path
 	}
@@ -78,7 +95,7 @@ func readText(ctx context.Context, env *tasks.Env, path string, fa fileAttrs) (f
 		c, _ := section(out.Stdout, "content", "")
 		f.content = []byte(c)
 	}
-	return f, "", nil
+	return f, nil, nil
 }
 
 // attrsChanged reports whether a verdict of _t_attrs shows a mode, owner
@@ -124,6 +141,57 @@ func (f *textFile) writeText(ctx context.Context, env *tasks.Env, content []byte
 		return v, scriptError(out), nil
 	}
 	return v, "", nil
+}
+
+// finishEdit writes after (when changed and not in check mode), adds the
+// attribute changes and builds the result every text module returns:
+// changed, msg, the backup file under backupKey and the diff list.
+func finishEdit(ctx context.Context, env *tasks.Env, res tasks.Result, f *textFile, w writeOpts,
+	after []byte, changed bool, msg string, data map[string]any, backupKey string) (tasks.Result, error) {
+	if !changed {
+		msg = ""
+	}
+	header := f.path + " (content)"
+	cd := contentDiff(env, header, f.content, after)
+	backup := ""
+	av := f.attrs
+	if !env.Check && (changed || attrsChanged(f.attrs)) {
+		v, fail, err := f.writeText(ctx, env, after, w)
+		if err != nil {
+			return tasks.Result{}, err
+		}
+		if fail != "" {
+			return tasks.Result{Failed: true, Msg: fail, Data: map[string]any{}, Warnings: res.Warnings}, nil
+		}
+		backup, av = v["backup_file"], v
+		if !w.backup {
+			backup = ""
+		}
+	}
+	res.Data = data
+	if backupKey == "backup" {
+		data["backup"] = backup
+	} else if backup != "" {
+		data[backupKey] = backup
+	}
+	if env.Check && !f.exists {
+		res.Changed, res.Msg = changed, msg
+		data["msg"], data["diff"] = msg, cd
+		if env.Diff {
+			res.Diff = renderDiff(cd)
+		}
+		return res, nil
+	}
+	if attrsChanged(av) {
+		msg, changed = attrMsg(msg), true
+	}
+	ad := attrDiffEntry(av, f.path)
+	res.Changed, res.Msg = changed, msg
+	data["msg"], data["diff"] = msg, []any{cd, ad}
+	if env.Diff && changed {
+		res.Diff = renderDiff(cd, ad)
+	}
+	return res, nil
 }
 
 // attrMsg appends Ansible's note about changed attributes to msg.
