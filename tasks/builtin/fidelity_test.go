@@ -62,6 +62,8 @@ func TestFidelity(t *testing.T) {
 		{"tasks.yml", "ansible.json", false},
 		{"tasks_diff.yml", "ansible_diff.json", true},
 		{"tasks_files.yml", "ansible_files.json", false},
+		{"tasks_ini.yml", "ansible_ini.json", false},
+		{"tasks_ini_diff.yml", "ansible_ini_diff.json", true},
 	} {
 		t.Run(c.tasks, func(t *testing.T) {
 			t.Parallel()

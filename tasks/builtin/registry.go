@@ -24,5 +24,6 @@ func Registry() *tasks.Registry {
 	r.Register("slurp", func() tasks.Module { return slurpModule{} })
 	r.Register("replace", func() tasks.Module { return replaceModule{} })
 	r.Register("blockinfile", func() tasks.Module { return blockinfileModule{} })
+	r.Register("ini_file", func() tasks.Module { return iniFileModule{} })
 	return r
 }

@@ -23,7 +23,7 @@
 //	                              port: none (Conn.Dial); drained: 1 per poll
 //	debug, set_fact, fail, assert 0 (controller side)
 //	lineinfile, replace,          1 to read; +1 to write when the content
-//	blockinfile                   or mode/owner/group changes
+//	blockinfile, ini_file         or mode/owner/group changes
 //	slurp                         1
 package builtin
 

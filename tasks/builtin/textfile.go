@@ -48,7 +48,7 @@ type textFile struct {
 }
 
 // readTextScript prints isdir=1, or real= (the resolved path), exists=1,
-// the attribute changes _t_attrs would make, and the file's bytes after a
+// the path's _t_info, the attribute changes _t_attrs would make, and the file's bytes after a
 // "--content--" line.
 const readTextScript = `
 _t_check=1
@@ -58,6 +58,7 @@ echo "real=$r"
 if [ -e "$p" ]; then
 	[ -r "$p" ] || _t_fail "Unable to read the contents of $p: permission denied"
 	echo exists=1
+	_t_info "$p"
 	_t_attrs "$p" "$mode" "$owner" "$group"
 	echo --content--
 	cat -- "$p" || exit 1

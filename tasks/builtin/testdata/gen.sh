@@ -7,7 +7,8 @@
 #
 # tasks_diff.yml is recorded the same way with --diff, to ansible_diff.json.
 # tasks_files.yml (the file-editing and data modules) goes to
-# ansible_files.json.
+# ansible_files.json, tasks_ini.yml to ansible_ini.json, and
+# tasks_ini_diff.yml (the text modules with --diff) to ansible_ini_diff.json.
 #
 # Run by hand from anywhere: sh tasks/builtin/testdata/gen.sh [tasks_files.yml ...]
 # Needs ansible-playbook (Debian's ansible-core 2.14) and python3.
@@ -63,3 +64,5 @@ want() { case $only in *" all "* | *" $1 "*) return 0 ;; esac; return 1; }
 want tasks.yml && record tasks.yml ansible.json
 want tasks_diff.yml && record tasks_diff.yml ansible_diff.json --diff
 want tasks_files.yml && record tasks_files.yml ansible_files.json
+want tasks_ini.yml && record tasks_ini.yml ansible_ini.json
+want tasks_ini_diff.yml && record tasks_ini_diff.yml ansible_ini_diff.json --diff
