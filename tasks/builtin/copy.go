@@ -96,6 +96,9 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	}
 	switch {
 	case a.Has("content"):
+		// template names the file its content came from: a directory
+		// dest gets it under that name.
+		j.base = a.Str("_original_basename")
 		switch c := a["content"].(type) {
 		case string:
 			j.content = []byte(c)

@@ -28,8 +28,8 @@ import (
 // empty) and warnings (when any), as the engine adds them.
 //
 // Normalization, applied to both sides, and nothing else:
-//   - paths: the temporary root becomes ROOT and the controller's files
-//     directory FILES; a copy "src" naming a staging file (Ansible's
+//   - paths: the temporary root becomes ROOT, the controller's files
+//     directory FILES and its templates directory TEMPLATES; a copy "src" naming a staging file (Ansible's
 //     ~/.ansible/tmp/..., tender's .tender-XXXXXXXX beside the dest)
 //     becomes TMPSRC, and so does the after_header of a --diff entry
 //     naming one;
@@ -64,6 +64,8 @@ func TestFidelity(t *testing.T) {
 		{"tasks_files.yml", "ansible_files.json", false},
 		{"tasks_ini.yml", "ansible_ini.json", false},
 		{"tasks_ini_diff.yml", "ansible_ini_diff.json", true},
+		{"tasks_data.yml", "ansible_data.json", false},
+		{"tasks_data_diff.yml", "ansible_data_diff.json", true},
 	} {
 		t.Run(c.tasks, func(t *testing.T) {
 			t.Parallel()
@@ -97,6 +99,26 @@ func fidelity(t *testing.T, taskFile, recorded string, diff bool) {
 	scope := expr.NewVars(vars)
 	env, _ := testEnv(t, files, nil)
 	env.Diff = diff
+	templates, _ := filepath.Abs("testdata/templates")
+	findFile := env.FindFile
+	env.FindFile = func(kind, name string) (string, error) {
+		if kind != "templates" {
+			return findFile(kind, name)
+		}
+		p := filepath.Join(templates, name)
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("Could not find or access '%s'", name)
+		}
+		return p, nil
+	}
+	env.Render = func(text string) (string, error) {
+		tpl, err := expr.ParseFileTemplate(text)
+		if err != nil {
+			return "", err
+		}
+		v, err := tpl.Render(scope)
+		return expr.Str(v), err
+	}
 	env.Eval = func(s string) (any, error) {
 		e, err := expr.Parse(s)
 		if err != nil {
@@ -193,6 +215,12 @@ var knownDiffs = map[string][]string{
 	// Ansible lists its controller search path (role, play and playbook
 	// directories); tender's FindFile says what it searched its own way.
 	"copy_missing_src": {"msg"},
+	"tpl_missing_src":  {"msg"},
+	// The renderer's message for an undefined variable names where in the
+	// template it is; Ansible's repeats the variable's name.
+	"tpl_undefined": {"msg"},
+	// Temporary names are random.
+	"tf_file": {"path"}, "tf_dir": {"path"}, "tf_missing_dir": {"msg"},
 	// Python's ping raises on purpose and returns its traceback.
 	"ping_crash": {"module_stdout"},
 }
@@ -232,6 +260,7 @@ func normalize(m map[string]any, root, files string) map[string]any {
 	if root != "" {
 		s = strings.ReplaceAll(s, root, "ROOT")
 		s = strings.ReplaceAll(s, files, "FILES")
+		s = strings.ReplaceAll(s, filepath.Join(filepath.Dir(files), "templates"), "TEMPLATES")
 	}
 	var out map[string]any
 	json.Unmarshal([]byte(s), &out)

@@ -25,5 +25,8 @@ func Registry() *tasks.Registry {
 	r.Register("replace", func() tasks.Module { return replaceModule{} })
 	r.Register("blockinfile", func() tasks.Module { return blockinfileModule{} })
 	r.Register("ini_file", func() tasks.Module { return iniFileModule{} })
+	r.Register("template", func() tasks.Module { return templateModule{} })
+	r.Register("tempfile", func() tasks.Module { return tempfileModule{} })
+	r.Register("find", func() tasks.Module { return findModule{} })
 	return r
 }

@@ -24,7 +24,9 @@
 //	debug, set_fact, fail, assert 0 (controller side)
 //	lineinfile, replace,          1 to read; +1 to write when the content
 //	blockinfile, ini_file         or mode/owner/group changes
-//	slurp                         1
+//	template                      as copy with content (1, changed or not)
+//	slurp, tempfile               1
+//	find                          1; +1 for contains or get_checksum
 package builtin
 
 import (
