@@ -65,6 +65,7 @@ type copyJob struct {
 	validate      string
 	remote        bool
 	check, diff   bool
+	mkdirs        bool   // create dest's missing parent directories (lineinfile's create)
 	fromContent   bool   // from content: a diff's after side is labelled with the staging file
 	localPath     string // the controller file of src, for diffs
 }
@@ -95,6 +96,9 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	}
 	switch {
 	case a.Has("content"):
+		// template names the file its content came from: a directory
+		// dest gets it under that name.
+		j.base = a.Str("_original_basename")
 		switch c := a["content"].(type) {
 		case string:
 			j.content = []byte(c)
@@ -188,7 +192,7 @@ func (j copyJob) script(source, probe, moved string) string {
 		{"_t_check", flag(j.check)}, {"dest", j.dest}, {"base", j.base}, {"want", j.sum}, {"source", source},
 		{"remote", flag(j.remote)}, {"moved", moved}, {"probe", probe},
 		{"force", flag(j.force)}, {"backup", flag(j.backup)}, {"mode", j.mode},
-		{"owner", j.owner}, {"group", j.group}, {"diff", flag(j.diff)},
+		{"owner", j.owner}, {"group", j.group}, {"diff", flag(j.diff)}, {"mkdirs", flag(j.mkdirs)},
 	} {
 		val := q(kv[1])
 		if kv[0] == "dest" || (kv[0] == "source" && j.remote) {

@@ -11,6 +11,7 @@ package builtin
 //	remote   non-empty for remote_src: $source is the user's file, kept
 //	moved    non-empty: $source is our upload, moved into place
 //	probe    non-empty: stop with verdict=upload when the content differs
+//	mkdirs   non-empty: create dest's missing parent directories
 //	force, backup, validate ("" or a command using "$tmp"), mode, owner,
 //	group, and _t_check for check mode.
 //
@@ -62,6 +63,7 @@ if [ "$cur" != "$want" ]; then
 		exit 0
 	fi
 	dir=$(dirname -- "$dest")
+	if [ -n "$mkdirs" ] && [ ! -d "$dir" ]; then mkdir -p -- "$dir" || _t_fail "Error creating $dir"; fi
 	[ -d "$dir" ] || _t_fail "Destination directory $dir does not exist"
 	tmp=$(mktemp "$dir/.tender-XXXXXXXX") || _t_fail "could not create a temporary file in $dir"
 	trap 'rm -f "$tmp" "$tmp.out" "$tmp.err"; [ -n "$moved" ] && rm -f "$source"' EXIT

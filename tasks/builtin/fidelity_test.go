@@ -22,20 +22,22 @@ import (
 // temporary directory and compares every result with what ansible-core
 // 2.14 registered for the same task (testdata/ansible.json, recorded by
 // testdata/gen.sh); then testdata/tasks_diff.yml the same way in --diff
-// mode (testdata/ansible_diff.json). A result is compared as register: stores it: the
-// module's Data plus changed, failed, skipped (when true) and msg (when not
-// empty), as the engine adds them.
+// mode (testdata/ansible_diff.json), and testdata/tasks_files.yml, the
+// file-editing and data modules (testdata/ansible_files.json). A result is compared as register: stores it: the
+// module's Data plus changed, failed, skipped (when true), msg (when not
+// empty) and warnings (when any), as the engine adds them.
 //
 // Normalization, applied to both sides, and nothing else:
-//   - paths: the temporary root becomes ROOT and the controller's files
-//     directory FILES; a copy "src" naming a staging file (Ansible's
+//   - paths: the temporary root becomes ROOT, the controller's files
+//     directory FILES and its templates directory TEMPLATES; a copy "src" naming a staging file (Ansible's
 //     ~/.ansible/tmp/..., tender's .tender-XXXXXXXX beside the dest)
 //     becomes TMPSRC, and so does the after_header of a --diff entry
 //     naming one;
 //   - a symlink's size, which is the length of its target path, becomes
 //     LINKLEN (the roots differ in length);
 //   - times: start, end, delta (when not null), atime, mtime, ctime,
-//     wait_for's elapsed and the date in a backup_file name become TIME;
+//     wait_for's elapsed and the date in a backup_file (or lineinfile's
+//     backup) name become TIME;
 //   - inode numbers and devices: inode, dev, and lsattr's version become
 //     INODE;
 //   - keys that only Python has: invocation (the module's echoed
@@ -59,6 +61,11 @@ func TestFidelity(t *testing.T) {
 	}{
 		{"tasks.yml", "ansible.json", false},
 		{"tasks_diff.yml", "ansible_diff.json", true},
+		{"tasks_files.yml", "ansible_files.json", false},
+		{"tasks_ini.yml", "ansible_ini.json", false},
+		{"tasks_ini_diff.yml", "ansible_ini_diff.json", true},
+		{"tasks_data.yml", "ansible_data.json", false},
+		{"tasks_data_diff.yml", "ansible_data_diff.json", true},
 	} {
 		t.Run(c.tasks, func(t *testing.T) {
 			t.Parallel()
@@ -92,6 +99,26 @@ func fidelity(t *testing.T, taskFile, recorded string, diff bool) {
 	scope := expr.NewVars(vars)
 	env, _ := testEnv(t, files, nil)
 	env.Diff = diff
+	templates, _ := filepath.Abs("testdata/templates")
+	findFile := env.FindFile
+	env.FindFile = func(kind, name string) (string, error) {
+		if kind != "templates" {
+			return findFile(kind, name)
+		}
+		p := filepath.Join(templates, name)
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("Could not find or access '%s'", name)
+		}
+		return p, nil
+	}
+	env.Render = func(text string) (string, error) {
+		tpl, err := expr.ParseFileTemplate(text)
+		if err != nil {
+			return "", err
+		}
+		v, err := tpl.Render(scope)
+		return expr.Str(v), err
+	}
 	env.Eval = func(s string) (any, error) {
 		e, err := expr.Parse(s)
 		if err != nil {
@@ -188,6 +215,12 @@ var knownDiffs = map[string][]string{
 	// Ansible lists its controller search path (role, play and playbook
 	// directories); tender's FindFile says what it searched its own way.
 	"copy_missing_src": {"msg"},
+	"tpl_missing_src":  {"msg"},
+	// The renderer's message for an undefined variable names where in the
+	// template it is; Ansible's repeats the variable's name.
+	"tpl_undefined": {"msg"},
+	// Temporary names are random.
+	"tf_file": {"path"}, "tf_dir": {"path"}, "tf_missing_dir": {"msg"},
 	// Python's ping raises on purpose and returns its traceback.
 	"ping_crash": {"module_stdout"},
 }
@@ -205,6 +238,13 @@ func registered(res tasks.Result) map[string]any {
 	if _, ok := out["msg"]; !ok && res.Msg != "" {
 		out["msg"] = res.Msg
 	}
+	if len(res.Warnings) > 0 {
+		w := []any{}
+		for _, s := range res.Warnings {
+			w = append(w, s)
+		}
+		out["warnings"] = w
+	}
 	return out
 }
 
@@ -220,6 +260,7 @@ func normalize(m map[string]any, root, files string) map[string]any {
 	if root != "" {
 		s = strings.ReplaceAll(s, root, "ROOT")
 		s = strings.ReplaceAll(s, files, "FILES")
+		s = strings.ReplaceAll(s, filepath.Join(filepath.Dir(files), "templates"), "TEMPLATES")
 	}
 	var out map[string]any
 	json.Unmarshal([]byte(s), &out)
@@ -232,8 +273,10 @@ func normalize(m map[string]any, root, files string) map[string]any {
 			staging(d, "after_header")
 		}
 	}
-	if bf, ok := out["backup_file"].(string); ok {
-		out["backup_file"] = backupStamp.ReplaceAllString(bf, ".TIME~")
+	for _, k := range []string{"backup_file", "backup"} {
+		if bf, ok := out[k].(string); ok {
+			out[k] = backupStamp.ReplaceAllString(bf, ".TIME~")
+		}
 	}
 	linkLen(out)
 	if st, ok := out["stat"].(map[string]any); ok {

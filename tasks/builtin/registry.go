@@ -23,5 +23,14 @@ func Registry() *tasks.Registry {
 	r.Register("pause", func() tasks.Module { return pauseModule{} })
 	r.Register("add_host", func() tasks.Module { return addHostModule{} })
 	r.Register("group_by", func() tasks.Module { return groupByModule{} })
+	// files and data
+	r.Register("lineinfile", func() tasks.Module { return lineinfileModule{} })
+	r.Register("slurp", func() tasks.Module { return slurpModule{} })
+	r.Register("replace", func() tasks.Module { return replaceModule{} })
+	r.Register("blockinfile", func() tasks.Module { return blockinfileModule{} })
+	r.Register("ini_file", func() tasks.Module { return iniFileModule{} })
+	r.Register("template", func() tasks.Module { return templateModule{} })
+	r.Register("tempfile", func() tasks.Module { return tempfileModule{} })
+	r.Register("find", func() tasks.Module { return findModule{} })
 	return r
 }

@@ -1,5 +1,7 @@
 // Package builtin holds tender's built-in modules (shell, command, raw,
-// script, copy, file, stat, debug, set_fact, fail, assert, ping, wait_for).
+// script, copy, file, stat, debug, set_fact, fail, assert, ping, wait_for,
+// and the file-editing and data modules lineinfile, replace, blockinfile,
+// ini_file, template, slurp, tempfile, find, assemble, fetch).
 // Each module does its check-and-apply as one POSIX sh script sent in one
 // round trip where it can: the script tests the host's state, changes only
 // what differs and prints a verdict as key=value lines that the module
@@ -20,6 +22,11 @@
 //	                              waited through (1 when present);
 //	                              port: none (Conn.Dial); drained: 1 per poll
 //	debug, set_fact, fail, assert 0 (controller side)
+//	lineinfile, replace,          1 to read; +1 to write when the content
+//	blockinfile, ini_file         or mode/owner/group changes
+//	template                      as copy with content (1, changed or not)
+//	slurp, tempfile               1
+//	find                          1; +1 for contains or get_checksum
 package builtin
 
 import (

@@ -6,14 +6,22 @@
 # controller's copy of files/ by FILES and the playbook's directory by WORK.
 #
 # tasks_diff.yml is recorded the same way with --diff, to ansible_diff.json.
+# tasks_files.yml (the file-editing and data modules) goes to
+# ansible_files.json, tasks_ini.yml to ansible_ini.json, and
+# tasks_ini_diff.yml (the text modules with --diff) to ansible_ini_diff.json,
+# tasks_data.yml (template, tempfile, find, assemble, fetch) to
+# ansible_data.json, tasks_data_diff.yml to ansible_data_diff.json and
+# tasks_find.yml to ansible_find.json;
+# templates are in templates/.
 #
-# Run by hand from anywhere: sh tasks/builtin/testdata/gen.sh
+# Run by hand from anywhere: sh tasks/builtin/testdata/gen.sh [tasks_files.yml ...]
 # Needs ansible-playbook (Debian's ansible-core 2.14) and python3.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -R "$here/files" "$work/files"
+cp -R "$here/templates" "$work/templates"
 chmod 0644 "$work/files/hello.sh"
 
 # record TASKS OUT [ansible-playbook flags]: run TASKS in a fresh root and
@@ -49,11 +57,20 @@ import sys, json
 work, out = sys.argv[1], sys.argv[2]
 data = json.load(open(work + '/out.json'))
 text = json.dumps({k[2:]: v for k, v in data.items()}, indent=1, sort_keys=True)
-text = text.replace(work + '/root', 'ROOT').replace(work + '/files', 'FILES').replace(work, 'WORK')
+text = text.replace(work + '/root', 'ROOT').replace(work + '/files', 'FILES').replace(work + '/templates', 'TEMPLATES').replace(work, 'WORK')
 open(out, 'w').write(text + '\n')
 PY
 	echo "wrote $here/$out"
 }
 
-record tasks.yml ansible.json
-record tasks_diff.yml ansible_diff.json --diff
+# Arguments name the task lists to record (all of them without any).
+only=" ${*:-all} "
+want() { case $only in *" all "* | *" $1 "*) return 0 ;; esac; return 1; }
+want tasks.yml && record tasks.yml ansible.json
+want tasks_diff.yml && record tasks_diff.yml ansible_diff.json --diff
+want tasks_files.yml && record tasks_files.yml ansible_files.json
+want tasks_ini.yml && record tasks_ini.yml ansible_ini.json
+want tasks_ini_diff.yml && record tasks_ini_diff.yml ansible_ini_diff.json --diff
+want tasks_data.yml && record tasks_data.yml ansible_data.json
+want tasks_data_diff.yml && record tasks_data_diff.yml ansible_data_diff.json --diff
+want tasks_find.yml && record tasks_find.yml ansible_find.json
