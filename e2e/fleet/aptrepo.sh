@@ -62,18 +62,21 @@ CTL
 	dpkg-deb --root-owner-group -Zgzip --build "$root" "$dir/tender-hello_${v}_all.deb" >/dev/null
 }
 
-rm -rf "$out.new" && mkdir -p "$out.new/v2" "$cache"
+rm -rf "$out.new" && mkdir -p "$out.new" "$cache"
 build 1.0 "$out.new"
-build 2.0 "$out.new/v2"
 for p in "${real[@]}"; do
 	if ! ls "$cache/${p}_"*.deb >/dev/null 2>&1; then
 		(cd "$cache" && apt-get download -q -o APT::Sandbox::User=root "$p" >/dev/null) || { echo "apt-get download $p failed" >&2; exit 1; }
 	fi
 	cp "$cache/${p}_"*.deb "$out.new/"
 done
-for d in "$out.new" "$out.new/v2"; do
-	(cd "$d" && dpkg-scanpackages -m . /dev/null 2>/dev/null >Packages && gzip -9n <Packages >Packages.gz)
-done
+# index DIR: the flat index of DIR (dpkg-scanpackages descends into
+# subdirectories, so v2/ is made after the top one is indexed).
+index() { (cd "$1" && dpkg-scanpackages -m . /dev/null 2>/dev/null >Packages && gzip -9n <Packages >Packages.gz); }
+index "$out.new"
+mkdir "$out.new/v2"
+build 2.0 "$out.new/v2"
+index "$out.new/v2"
 echo "$inputs" >"$out.new/.inputs"
 rm -rf "$out" && mv "$out.new" "$out"
 echo "built apt repository $out: $(cd "$out" && ls *.deb v2/*.deb | tr '\n' ' ')"

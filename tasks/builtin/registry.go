@@ -19,5 +19,9 @@ func Registry() *tasks.Registry {
 	r.Register("assert", func() tasks.Module { return assertModule{} })
 	r.Register("ping", func() tasks.Module { return pingModule{} })
 	r.Register("wait_for", func() tasks.Module { return waitForModule{} })
+	// packages and services
+	r.Register("apt", func() tasks.Module { return aptModule{} })
+	r.Register("service", func() tasks.Module { return serviceModule{} })
+	r.Register("systemd", func() tasks.Module { return systemdModule{} })
 	return r
 }
