@@ -41,6 +41,10 @@ var aptArgs = &tasks.Spec{
 		{Name: "allow_unauthenticated", Kind: tasks.Bool, Default: false, Aliases: []string{"allow-unauthenticated"}},
 		{Name: "allow_downgrade", Kind: tasks.Bool, Default: false, Aliases: []string{"allow-downgrade", "allow_downgrades", "allow-downgrades"}},
 		{Name: "lock_timeout", Kind: tasks.Int, Default: 60},
+		{Name: "fail_on_autoremove", Kind: tasks.Bool, Default: false},
+		{Name: "allow_change_held_packages", Kind: tasks.Bool, Default: false},
+		// tender always uses apt-get, never aptitude.
+		{Name: "force_apt_get", Kind: tasks.Bool, Default: false},
 	},
 	MutuallyExclusive: [][]string{{"deb", "package"}},
 	RequiredOneOf:     [][]string{{"autoremove", "deb", "package", "update_cache"}},
@@ -148,6 +152,7 @@ func (j aptJob) script(deb string) string {
 		{"recommends", recommends}, {"purge", shFlag(a.Bool("purge"))}, {"force", shFlag(a.Bool("force"))},
 		{"autoremove", shFlag(a.Bool("autoremove"))}, {"downgrade", shFlag(a.Bool("allow_downgrade"))},
 		{"unauth", shFlag(a.Bool("allow_unauthenticated"))}, {"onlyup", shFlag(a.Bool("only_upgrade"))},
+		{"noremove", shFlag(a.Bool("fail_on_autoremove"))}, {"held", shFlag(a.Bool("allow_change_held_packages"))},
 		{"dpkgopts", a.Str("dpkg_options")}, {"locktime", strconv.Itoa(a.Int("lock_timeout"))}, {"_t_check", shFlag(j.check)},
 	}) + aptScript
 }

@@ -11,7 +11,8 @@ package builtin
 //	          update_cache_retry_max_delay
 //	deb       a .deb on the host to install (then $specs is empty)
 //	release   default_release; recommends: "", yes or no
-//	purge, force, autoremove, downgrade, unauth, onlyup: non-empty for on
+//	purge, force, autoremove, downgrade, unauth, onlyup, noremove
+//	(fail_on_autoremove), held (allow_change_held_packages): non-empty for on
 //	dpkgopts  dpkg_options, comma-separated
 //	locktime  lock_timeout in seconds
 //	_t_check  non-empty: simulate (apt-get -s, dpkg --simulate)
@@ -213,6 +214,7 @@ IFS='
 '
 yes=; [ -n "$force" ] && { yes=--force-yes; set -- "$@" --force-yes; }
 ar=; [ -n "$autoremove" ] && { ar=--auto-remove; set -- "$@" --auto-remove; }
+nr=; [ "$state" != absent ] && [ -n "$noremove" ] && { nr=--no-remove; set -- "$@" --no-remove; }
 sim=; [ -n "$_t_check" ] && { sim=--simulate; set -- "$@" --simulate; }
 if [ "$state" = absent ]; then
 	pg=; [ -n "$purge" ] && { pg=--purge; set -- "$@" --purge; }
@@ -229,7 +231,8 @@ else
 	esac
 	[ -n "$unauth" ] && { extra="$extra --allow-unauthenticated"; set -- "$@" --allow-unauthenticated; }
 	[ -n "$downgrade" ] && { extra="$extra --allow-downgrades"; set -- "$@" --allow-downgrades; }
-	echo "cmd=$aptget -y $dopts $ou  $yes $ar  $sim install$disp$extra"
+	[ -n "$held" ] && { extra="$extra --allow-change-held-packages"; set -- "$@" --allow-change-held-packages; }
+	echo "cmd=$aptget -y $dopts $ou  $yes $ar $nr $sim install$disp$extra"
 	set -- -y "$@" install $todo
 fi
 IFS=$_t_oldifs; set +f

@@ -23,5 +23,6 @@ func Registry() *tasks.Registry {
 	r.Register("apt", func() tasks.Module { return aptModule{} })
 	r.Register("service", func() tasks.Module { return serviceModule{} })
 	r.Register("systemd", func() tasks.Module { return systemdModule{} })
+	r.Register("package", func() tasks.Module { return packageModule{} })
 	return r
 }
