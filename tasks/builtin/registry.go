@@ -24,5 +24,7 @@ func Registry() *tasks.Registry {
 	r.Register("service", func() tasks.Module { return serviceModule{} })
 	r.Register("systemd", func() tasks.Module { return systemdModule{} })
 	r.Register("package", func() tasks.Module { return packageModule{} })
+	r.Register("dnf", func() tasks.Module { return rpmModule{tool: "dnf"} })
+	r.Register("yum", func() tasks.Module { return rpmModule{tool: "yum"} })
 	return r
 }
