@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,8 +10,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
@@ -85,14 +82,6 @@ func fidelity(t *testing.T, taskFile, recorded string, diff bool) {
 	if err := json.Unmarshal(b, &want); err != nil {
 		t.Fatal(err)
 	}
-	var list []map[string]any
-	b, err = os.ReadFile("testdata/" + taskFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := yaml.Unmarshal(b, &list); err != nil {
-		t.Fatal(err)
-	}
 	files, _ := filepath.Abs("testdata/files")
 	root := t.TempDir()
 	vars := map[string]any{"root": root}
@@ -126,41 +115,10 @@ func fidelity(t *testing.T, taskFile, recorded string, diff bool) {
 		}
 		return e.Eval(scope)
 	}
-	reg := Registry()
 	seen := 0
-	for _, task := range list {
-		name := task["name"].(string)
-		var module string
-		var args tasks.Args
-		for k, v := range task {
-			if k == "name" || k == "check_mode" {
-				continue
-			}
-			module = k
-			switch a := v.(type) {
-			case string:
-				args = tasks.Args{"_raw_params": a}
-			case map[string]any:
-				args = tasks.Args(a)
-			}
-		}
-		rendered, err := expr.RenderDeep(map[string]any(args), scope)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		f, ok := reg.Lookup(module)
-		if !ok {
-			t.Fatalf("%s: no module %s", name, module)
-		}
-		env.Check = task["check_mode"] == true
-		res, err := f().Run(context.Background(), env, tasks.Args(rendered.(map[string]any)))
-		if err != nil {
-			// Bad arguments: the engine fails the task with the error's
-			// text; tender's hint at the nearest name is its own.
-			msg, _, _ := strings.Cut(err.Error(), " Did you mean")
-			res = tasks.Result{Failed: true, Msg: msg}
-		}
-		got := registered(res)
+	for _, task := range loadTaskList(t, "testdata/"+taskFile) {
+		name := task.name
+		got := runRecorded(t, env, scope, task)
 		if facts, ok := got["ansible_facts"].(map[string]any); ok {
 			for k, v := range facts {
 				vars[k] = v

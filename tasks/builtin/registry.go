@@ -32,5 +32,12 @@ func Registry() *tasks.Registry {
 	r.Register("template", func() tasks.Module { return templateModule{} })
 	r.Register("tempfile", func() tasks.Module { return tempfileModule{} })
 	r.Register("find", func() tasks.Module { return findModule{} })
+	// packages and services
+	r.Register("apt", func() tasks.Module { return aptModule{} })
+	r.Register("service", func() tasks.Module { return serviceModule{} })
+	r.Register("systemd", func() tasks.Module { return systemdModule{} })
+	r.Register("package", func() tasks.Module { return packageModule{} })
+	r.Register("dnf", func() tasks.Module { return rpmModule{tool: "dnf"} })
+	r.Register("yum", func() tasks.Module { return rpmModule{tool: "yum"} })
 	return r
 }

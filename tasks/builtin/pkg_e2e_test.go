@@ -1,0 +1,171 @@
+//go:build e2e
+
+package builtin
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/provision/transport"
+)
+
+// dockerConn reaches a container with docker exec: the package and
+// service modules need a whole Debian host, which the e2e fleet's image
+// is, but not SSH, which other tests cover.
+type dockerConn struct{ id string }
+
+func (c dockerConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
+	x := exec.CommandContext(ctx, "docker", "exec", "-i", c.id, "sh", "-c", cmd.Script)
+	x.Stdin = cmd.Stdin
+	if x.Stdin == nil {
+		x.Stdin = strings.NewReader("")
+	}
+	var out, errb bytes.Buffer
+	x.Stdout, x.Stderr = &out, &errb
+	err := x.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		err = nil
+	}
+	return transport.Result{ExitCode: x.ProcessState.ExitCode(), Stdout: out.Bytes(), Stderr: errb.Bytes()}, err
+}
+
+func (c dockerConn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) error {
+	res, err := c.Run(ctx, transport.Cmd{Script: fmt.Sprintf(`t=$(mktemp %s.XXXXXX) && cat >"$t" && chmod %o "$t" && mv -f "$t" %s`,
+		q(dst), mode.Perm(), q(dst)), Stdin: src})
+	if err == nil && res.ExitCode != 0 {
+		err = fmt.Errorf("put %s: %s", dst, res.Stderr)
+	}
+	return err
+}
+
+func (c dockerConn) Get(ctx context.Context, src string, dst io.Writer) error {
+	res, err := c.Run(ctx, transport.Cmd{Script: "cat " + q(src)})
+	if err == nil && res.ExitCode != 0 {
+		return fmt.Errorf("get %s: %s: %w", src, res.Stderr, fs.ErrNotExist)
+	}
+	_, err = dst.Write(res.Stdout)
+	return err
+}
+
+func (c dockerConn) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	return nil, errors.New("dockerConn cannot dial")
+}
+
+func (c dockerConn) Close() error { return nil }
+
+// fleetHost starts a fresh host of the e2e fleet's python image with the
+// fleet's local apt repository, as e2e/fleet/docker-compose.yml runs it,
+// and returns its container id; the container is removed at the end.
+func fleetHost(t *testing.T) string {
+	t.Helper()
+	fleet, _ := filepath.Abs("../../e2e/fleet")
+	for _, s := range []string{"build-images.sh", "aptrepo.sh"} {
+		if out, err := exec.Command("bash", filepath.Join(fleet, s)).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", s, err, out)
+		}
+	}
+	out, err := exec.Command("docker", "run", "-d", "--init",
+		"-v", filepath.Join(fleet, "apt-sources.list")+":/etc/apt/sources.list:ro",
+		"-v", filepath.Join(fleet, "../.fleet/apt")+":/srv/tender-apt:ro",
+		"tender-e2e/debian-py", "sleep", "infinity").CombinedOutput()
+	if err != nil {
+		t.Fatalf("docker run: %v\n%s", err, out)
+	}
+	id := strings.TrimSpace(string(out))
+	t.Cleanup(func() { exec.Command("docker", "rm", "-f", id).Run() })
+	return id
+}
+
+// pkgVolatile matches what differs between two runs of apt-get on
+// identical hosts: transfer speeds and times.
+var pkgVolatile = regexp.MustCompile(`Fetched [^\n]*|\d+(\.\d+)? [kMG]?B/s|\(\d+(\.\d+)?s\)`)
+
+// TestPkgFidelity runs testdata/pkg/tasks.yml with tender's modules on a
+// fresh fleet host and compares every result with what ansible-core 2.14
+// registered on another fresh host of the same image
+// (testdata/pkg/ansible.json, recorded by testdata/gen_pkg.sh).
+//
+// Normalization, on both sides, on top of TestFidelity's:
+// cache_update_time becomes TIME; apt-get's transfer speeds and "Fetched"
+// lines become SPEED.
+func TestPkgFidelity(t *testing.T) {
+	var want map[string]map[string]any
+	b, err := os.ReadFile("testdata/pkg/ansible.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	id := fleetHost(t)
+	files, _ := filepath.Abs("testdata/files")
+	env, _ := testEnv(t, files, nil)
+	env.Conn = dockerConn{id}
+	scope := expr.NewVars(map[string]any{})
+	seen := 0
+	for _, task := range loadTaskList(t, "testdata/pkg/tasks.yml") {
+		got := runRecorded(t, env, scope, task)
+		w, ok := want[task.name]
+		if !ok {
+			t.Errorf("%s: not recorded; run testdata/gen_pkg.sh", task.name)
+			continue
+		}
+		seen++
+		g, wn := pkgNormalize(got), pkgNormalize(w)
+		for _, k := range knownPkgDiffs[task.name] {
+			delete(g, k)
+			delete(wn, k)
+		}
+		if !reflect.DeepEqual(g, wn) {
+			t.Errorf("%s:\n%s", task.name, describeDiff(g, wn))
+		}
+	}
+	t.Logf("%d tasks compared with ansible-core", seen)
+}
+
+// knownPkgDiffs are the keys of a task's result left out of the
+// comparison, each for a stated reason.
+var knownPkgDiffs = map[string][]string{
+	// tender's apt lacks upgrade, clean, autoclean and policy_rc_d, so
+	// its list of supported parameters is shorter.
+	"apt_bad_arg": {"msg"},
+}
+
+func pkgNormalize(m map[string]any) map[string]any {
+	b, _ := json.Marshal(m)
+	var c map[string]any
+	json.Unmarshal(b, &c)
+	if _, ok := c["cache_update_time"]; ok {
+		c["cache_update_time"] = "TIME"
+	}
+	for _, k := range []string{"stdout", "stderr"} {
+		if s, ok := c[k].(string); ok {
+			c[k] = pkgVolatile.ReplaceAllString(s, "SPEED")
+			c[k+"_lines"] = lines(c[k].(string))
+		}
+	}
+	if d, ok := c["diff"].(map[string]any); ok {
+		if s, ok := d["prepared"].(string); ok {
+			d["prepared"] = pkgVolatile.ReplaceAllString(s, "SPEED")
+		}
+	}
+	if s, ok := c["msg"].(string); ok {
+		c["msg"] = pkgVolatile.ReplaceAllString(s, "SPEED")
+	}
+	return normalize(c, "", "")
+}
