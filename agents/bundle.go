@@ -68,7 +68,8 @@ type Bundle struct {
 	Files []File
 	// Playbook is the bundle's playbook, loaded and checked.
 	Playbook *playbooks.Playbook
-	// Vars are the bundle's default vars for its playbook.
+	// Vars are the bundle's default vars for its playbook: they become
+	// play vars of every play that does not set them itself.
 	Vars map[string]any
 }
 
@@ -312,6 +313,17 @@ func (l *manifestLoader) playbook(opts LoadOptions) {
 		}
 		l.add(l.pbAt, "playbook: %v", err)
 		return
+	}
+	// The bundle's vars are the plays' defaults: a play's own vars win.
+	for _, p := range pb.Plays {
+		if p.Vars == nil {
+			p.Vars = map[string]any{}
+		}
+		for k, v := range l.b.Vars {
+			if _, ok := p.Vars[k]; !ok {
+				p.Vars[k] = v
+			}
+		}
 	}
 	l.b.Playbook = pb
 }
