@@ -92,7 +92,7 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 
 // playVars are the vars a bundle's playbook gets, as ZStack's runners
 // passed them: the operator's -e vars, then tender's (which win): init,
-// agent_name, agent_version, agent_host, agent_files (the tracked
+// agent_action (new, upgrade, repair or force) and agent_reason, agent_name, agent_version, agent_host, agent_files (the tracked
 // destinations), agent_package (the first of them) and agent_bundle_files
 // (src, dest, mode, owner and group of each).
 func (d *Deployer) playVars(host string, dec Decision) map[string]any {
@@ -115,6 +115,8 @@ func (d *Deployer) playVars(host string, dec Decision) map[string]any {
 		files[i] = m
 	}
 	v["init"] = dec.Init
+	v["agent_action"] = string(dec.Action)
+	v["agent_reason"] = dec.Reason
 	v["agent_name"] = d.bundle.Name
 	v["agent_version"] = d.bundle.Version
 	v["agent_host"] = host
