@@ -210,3 +210,57 @@ func checkLedger(t *testing.T, path string) {
 	}
 	fmt.Fprintf(os.Stderr, "ledger: %d rollouts, %d deployments\n", len(rs), len(ds))
 }
+
+// TestAgentHostKilledMidDeploy: a host killed (docker kill) while its
+// agent is deployed fails with a reason and gets no ledger row; the other
+// host finishes. Once the host is back, deploy deploys it.
+func TestAgentHostKilledMidDeploy(t *testing.T) {
+	v1, _ := helloBundles(t)
+	state := filepath.Join(t.TempDir(), "ledger.db")
+	victim := fl.host("py2")
+	inv := fl.inventory(t, "root", "", "py1", "py2")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(1500 * time.Millisecond)
+		exec.Command("docker", "kill", victim.container).Run()
+	}()
+	out, code := fl.agentRun(t, inv, state, v1, "deploy", "--force")
+	<-done
+	if code != 2 || !strings.Contains(out, "py1: deployed") || !strings.Contains(out, "py2: failed") ||
+		!strings.Contains(out, "unreachable") {
+		t.Errorf("exit %d (want 2)\n%s", code, out)
+	}
+	st, err := store.Open(context.Background(), state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := st.Deployed(context.Background(), "py2", "hello"); ok {
+		t.Error("the killed host has ledger rows")
+	}
+	st.Close()
+	fl.revive(victim.name)
+	inv = fl.inventory(t, "root", "", "py1", "py2")
+	out, code = fl.agentRun(t, inv, state, v1, "deploy")
+	if code != 0 || !strings.Contains(out, "2 hosts: 1 new, 0 upgrade, 0 repair, 1 up to date") || !strings.Contains(out, "py2: deployed (new") {
+		t.Errorf("after the host came back: exit %d\n%s", code, out)
+	}
+	if got := fl.hello(t, "py2"); got != "hello 1" {
+		t.Errorf("py2 answers %q", got)
+	}
+}
+
+// revive starts a killed host's container again and waits for its sshd
+// (its published port may have changed).
+func (f *fleet) revive(name string) {
+	h := f.host(name)
+	f.compose("start", h.service)
+	for i := range f.hosts {
+		if f.hosts[i].name == name {
+			if nh, err := f.discover(h.service, h.index); err == nil {
+				f.hosts[i] = nh
+				waitSSH(nh.port, 30*time.Second)
+			}
+		}
+	}
+}
