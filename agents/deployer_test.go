@@ -355,3 +355,36 @@ func mustStart(t *testing.T, st *store.Store, host string) int64 {
 	}
 	return id
 }
+
+func TestProbeFromControllerAndHealth(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "h1")
+	f.inv.Host("h1").SetVar("ansible_host", "127.0.0.1")
+	m, _ := os.ReadFile(filepath.Join(f.dir, "agent.yaml"))
+	health := filepath.Join(f.root, "healthy")
+	f.write(t, "agent.yaml", string(m)+"probe: controller\nhealth: test -e "+health+"\n")
+	os.WriteFile(health, nil, 0o644)
+	if rep, err := f.deployer(t, nil).Deploy(ctx); err != nil || actions(rep) != "h1=new/deployed" {
+		t.Fatalf("deploy: %v %v", rep, err)
+	}
+	decs, _ := f.deployer(t, nil).Plan(ctx)
+	if decs[0].Action != agents.ActionSkip {
+		t.Fatalf("in sync: %+v", decs[0])
+	}
+	os.Remove(health)
+	decs, _ = f.deployer(t, nil).Plan(ctx)
+	if decs[0].Status != agents.StatusDown || decs[0].Reason != "the health command failed" {
+		t.Errorf("health failing: %+v", decs[0])
+	}
+	os.WriteFile(health, nil, 0o644)
+	f.ln.Close()
+	decs, _ = f.deployer(t, nil).Plan(ctx)
+	if decs[0].Status != agents.StatusDown || !strings.Contains(decs[0].Reason, "connection refused") {
+		t.Errorf("port closed, probed from the controller: %+v", decs[0])
+	}
+	os.Remove(filepath.Join(f.root, "opt/agent"))
+	decs, _ = f.deployer(t, nil).Plan(ctx)
+	if decs[0].Status != agents.StatusDrifted || !strings.Contains(decs[0].Reason, "opt/agent is missing; port") {
+		t.Errorf("file missing: %+v", decs[0])
+	}
+}
