@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	al.essio.dev/pkg/shellescape v1.6.1
 	github.com/kevinburke/ssh_config v1.6.0
+	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/pkg/sftp v1.13.12
 	github.com/skeema/knownhosts v1.3.3
 	github.com/urfave/cli/v2 v2.27.7
