@@ -90,6 +90,9 @@ type Stats struct {
 type Recap struct {
 	Hosts []string
 	Stats map[string]*Stats
+	// Custom holds what set_stats recorded: per host, or under "_run" for
+	// the whole run (Ansible's custom stats).
+	Custom map[string]map[string]any
 }
 
 // Failed reports whether any host failed.

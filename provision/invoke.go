@@ -133,6 +133,9 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 			out.data["changed"] = true
 		}
 	}
+	if st, ok := out.data["ansible_stats"].(map[string]any); ok && !out.failed {
+		pr.rn.customStats(h.name, st)
+	}
 	if f, ok := out.data["ansible_facts"].(map[string]any); ok && !out.failed {
 		for k, v := range f {
 			h.setFacts[k] = v

@@ -350,3 +350,33 @@ func TestVerbosity(t *testing.T) {
 		t.Errorf("with -v the command's result must be shown:\n%s", out)
 	}
 }
+
+// TestSetStats: set_stats data adds up over tasks for the run or per
+// host, or is replaced without aggregate, as Ansible's custom stats.
+func TestSetStats(t *testing.T) {
+	_, recap, err := play(t, "a ansible_connection=local\nb ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - set_stats:
+        data: {deployed: 1, hosts: ["{{ inventory_hostname }}"], last: x}
+    - set_stats:
+        data: {deployed: 2, last: y}
+    - set_stats:
+        data: {last: z}
+        aggregate: false
+    - set_stats:
+        data: {mine: "{{ inventory_hostname }}"}
+        per_host: true
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := recap.Custom["_run"]
+	if run["deployed"] != 6 || run["last"] != "z" || len(run["hosts"].([]any)) != 2 {
+		t.Errorf("run stats %v, want deployed 6 (1+2 on two hosts), last z, two hosts", run)
+	}
+	if recap.Custom["a"]["mine"] != "a" || recap.Custom["b"]["mine"] != "b" {
+		t.Errorf("per-host stats %v", recap.Custom)
+	}
+}

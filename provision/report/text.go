@@ -263,6 +263,9 @@ func jsonEvent(e provision.Event) map[string]any {
 	set("msg", e.Msg, e.Msg != "")
 	if e.Recap != nil {
 		m["recap"] = e.Recap.Stats
+		if e.Recap.Custom != nil {
+			m["custom_stats"] = e.Recap.Custom
+		}
 	}
 	return m
 }

@@ -23,6 +23,7 @@ func Registry() *tasks.Registry {
 	r.Register("pause", func() tasks.Module { return pauseModule{} })
 	r.Register("add_host", func() tasks.Module { return addHostModule{} })
 	r.Register("group_by", func() tasks.Module { return groupByModule{} })
+	r.Register("set_stats", func() tasks.Module { return setStatsModule{} })
 	// files and data
 	r.Register("lineinfile", func() tasks.Module { return lineinfileModule{} })
 	r.Register("slurp", func() tasks.Module { return slurpModule{} })
