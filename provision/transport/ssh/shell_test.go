@@ -154,7 +154,9 @@ func TestCancelKillsScriptAndKeepsShell(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	ctx, cancel := cancelOnFile(pidFile)
 	defer cancel()
-	_, err := c.Run(ctx, transport.Cmd{Script: "echo $$ > " + transport.Quote(pidFile) + "; exec sleep 30"})
+	// The script runs in a subshell of the persistent shell, where $$ is
+	// the persistent shell's pid: the pid comes from the sleep itself.
+	_, err := c.Run(ctx, transport.Cmd{Script: "sh -c 'echo $$ > " + pidFile + "; exec sleep 30'"})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v", err)
 	}
