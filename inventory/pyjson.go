@@ -18,9 +18,11 @@ import (
 // this package produces: nil, bool, int, float64, string, yaml11.Unsafe,
 // []any, []string and map[string]any.
 func JSON(v any) ([]byte, error) {
-	s, err := pyfmt.JSON(v, pyfmt.JSONOptions{Indent: "    ", Convert: func(v any) (any, bool) {
-		u, ok := v.(yaml11.Unsafe)
-		return map[string]any{"__ansible_unsafe": string(u)}, ok
+	s, err := pyfmt.JSON(v, pyfmt.JSONOptions{Pretty: true, Indent: 4, Convert: func(v any) (any, error) {
+		if u, ok := v.(yaml11.Unsafe); ok {
+			return map[string]any{"__ansible_unsafe": string(u)}, nil
+		}
+		return nil, fmt.Errorf("cannot encode %T as JSON", v)
 	}})
 	if err != nil {
 		return nil, fmt.Errorf("inventory: %w", err)

@@ -11,15 +11,18 @@ import (
 // JSONOptions say how JSON writes a value, as Python's json.dumps
 // arguments do.
 type JSONOptions struct {
-	// Indent is the indent of one level; "" writes one line with ", "
-	// and ": " separators (json.dumps's defaults), otherwise items end
-	// with "," and a new line.
-	Indent string
+	// Pretty puts every item on a line of its own, indented by Indent
+	// spaces a level (json.dumps's indent=, 0 included); without it the
+	// output is one line with ", " and ": " separators.
+	Pretty bool
+	Indent int
 	// ASCII escapes every non-ASCII character (ensure_ascii).
 	ASCII bool
+	// MaxLen, when not zero, fails an output that grows past it.
+	MaxLen int
 	// Convert, when set, turns a value of a type JSON does not know into
-	// one it does; ok false leaves the value unknown (an error).
-	Convert func(v any) (out any, ok bool)
+	// one it does, or says why it cannot.
+	Convert func(v any) (any, error)
 }
 
 // JSON writes v as Python's json.dumps(v, sort_keys=True, ...) does: keys
@@ -35,21 +38,24 @@ func JSON(v any, o JSONOptions) (string, error) {
 }
 
 func (o JSONOptions) write(b *strings.Builder, v any, depth int) error {
+	if o.MaxLen > 0 && b.Len() > o.MaxLen {
+		return fmt.Errorf("JSON output too large")
+	}
 	open := func(c byte) { b.WriteByte(c) }
 	sep := func(i int) {
 		switch {
-		case o.Indent == "" && i > 0:
+		case !o.Pretty && i > 0:
 			b.WriteString(", ")
-		case o.Indent != "":
+		case o.Pretty:
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString("\n" + strings.Repeat(o.Indent, depth+1))
+			b.WriteString("\n" + strings.Repeat(" ", o.Indent*(depth+1)))
 		}
 	}
 	end := func(c byte) {
-		if o.Indent != "" {
-			b.WriteString("\n" + strings.Repeat(o.Indent, depth))
+		if o.Pretty {
+			b.WriteString("\n" + strings.Repeat(" ", o.Indent*depth))
 		}
 		b.WriteByte(c)
 	}
@@ -112,12 +118,14 @@ func (o JSONOptions) write(b *strings.Builder, v any, depth int) error {
 		}
 		end('}')
 	default:
-		if o.Convert != nil {
-			if c, ok := o.Convert(v); ok {
-				return o.write(b, c, depth)
-			}
+		if o.Convert == nil {
+			return fmt.Errorf("cannot encode %T as JSON", v)
 		}
-		return fmt.Errorf("cannot encode %T as JSON", v)
+		c, err := o.Convert(v)
+		if err != nil {
+			return err
+		}
+		return o.write(b, c, depth)
 	}
 	return nil
 }

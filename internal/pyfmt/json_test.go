@@ -14,7 +14,7 @@ func TestJSON(t *testing.T) {
 		want string
 	}{
 		{JSONOptions{ASCII: true}, `{"a": {}, "b": [1, 2.5, "\u00e9", null, true], "c": [], "d": Infinity}`},
-		{JSONOptions{Indent: "  "}, "{\n  \"a\": {},\n  \"b\": [\n    1,\n    2.5,\n    \"é\",\n    null,\n    true\n  ],\n  \"c\": [],\n  \"d\": Infinity\n}"},
+		{JSONOptions{Pretty: true, Indent: 2}, "{\n  \"a\": {},\n  \"b\": [\n    1,\n    2.5,\n    \"é\",\n    null,\n    true\n  ],\n  \"c\": [],\n  \"d\": Infinity\n}"},
 	} {
 		got, err := JSON(v, c.o)
 		if err != nil || got != c.want {
@@ -25,8 +25,11 @@ func TestJSON(t *testing.T) {
 	if _, err := JSON([]any{odd{}}, JSONOptions{}); err == nil {
 		t.Error("an unknown type encoded without error")
 	}
-	got, err := JSON([]any{odd{}}, JSONOptions{Convert: func(any) (any, bool) { return "x", true }})
+	got, err := JSON([]any{odd{}}, JSONOptions{Convert: func(any) (any, error) { return "x", nil }})
 	if err != nil || got != `["x"]` {
 		t.Errorf("Convert: %q %v", got, err)
+	}
+	if got, _ := JSON([]any{1}, JSONOptions{Pretty: true}); got != "[\n1\n]" {
+		t.Errorf("indent 0: %q", got)
 	}
 }

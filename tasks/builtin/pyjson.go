@@ -11,6 +11,6 @@ import (
 // a list or a dict. Mapping keys are sorted: their YAML order is not kept
 // in Args. A value of another type is written as Go prints it.
 func pyJSON(v any) string {
-	s, _ := pyfmt.JSON(v, pyfmt.JSONOptions{ASCII: true, Convert: func(v any) (any, bool) { return fmt.Sprint(v), true }})
+	s, _ := pyfmt.JSON(v, pyfmt.JSONOptions{ASCII: true, Convert: func(v any) (any, error) { return fmt.Sprint(v), nil }})
 	return s
 }
