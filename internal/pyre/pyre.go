@@ -29,16 +29,24 @@ type Options struct {
 //   - \Z (end of text) becomes \z; {,n} becomes {0,n}; (?#...) comments
 //     are dropped; the flags a and u are dropped (Go's classes are ASCII,
 //     as Python's on bytes), x and L are refused;
-//   - $ outside a class becomes (?m:$) when the pattern is matched against
-//     one line that keeps its "\n" (lineinfile, blockinfile): Python's $
-//     matches before a last "\n", which on one line is what a multi-line $
-//     does.
+//   - Python's $ (without MULTILINE) matches at the end and before a last
+//     "\n". Outside a class it becomes (?m:$) when the pattern is matched
+//     against one line that keeps its "\n" (lineinfile, blockinfile),
+//     which is the same there, and (?:\n?\z) on a whole text, which
+//     matches where Python's does but takes that last "\n" into the match.
 //
 // Left as they are: Python's \d, \w, \s on text are Unicode-aware and
 // Go's are ASCII; an empty match right after a match is skipped by Go's
 // substitution (Python 3.7 keeps it).
 func Compile(pattern string, o Options) (*regexp.Regexp, error) {
-	t, err := translate(pattern, o.OneLine)
+	dollar := "$"
+	switch {
+	case o.OneLine:
+		dollar = "(?m:$)"
+	case !o.Multiline && !Multiline(pattern):
+		dollar = `(?:\n?\z)`
+	}
+	t, err := translate(pattern, dollar)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +81,7 @@ func Multiline(pattern string) bool {
 	return strings.Trim(flags, "aiLmsux") == "" && strings.Contains(flags, "m")
 }
 
-func translate(p string, oneLine bool) (string, error) {
+func translate(p, dollar string) (string, error) {
 	unsupported := func(what string) error {
 		return fmt.Errorf("regular expression %q uses %s, which Go's RE2 regular expressions (no backtracking) do not support", p, what)
 	}
@@ -97,8 +105,8 @@ func translate(p string, oneLine bool) (string, error) {
 			j := classEnd(p, i)
 			b.WriteString(p[i:j])
 			i = j - 1
-		case c == '$' && oneLine:
-			b.WriteString("(?m:$)")
+		case c == '$':
+			b.WriteString(dollar)
 		case c == '{' && strings.HasPrefix(p[i:], "{,"):
 			b.WriteString("{0")
 		case c == '(' && strings.HasPrefix(p[i:], "(?"):

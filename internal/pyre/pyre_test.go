@@ -82,6 +82,12 @@ func TestUnsupported(t *testing.T) {
 	if re, _ := Compile(`^$`, Options{OneLine: true}); re.MatchString("a\n") {
 		t.Fatal("^$ matched a non-empty line")
 	}
+	if re, _ := Compile(`here$`, Options{}); !re.MatchString("error here\n") || re.MatchString("here\nx") {
+		t.Fatal("$ on a whole text")
+	}
+	if re, _ := Compile(`(?m)here$`, Options{}); !re.MatchString("here\nx") {
+		t.Fatal("(?m)$ on a whole text")
+	}
 	if re, _ := Compile(`a{,2}b`, Options{}); !re.MatchString("aab") {
 		t.Fatal("{,n}")
 	}

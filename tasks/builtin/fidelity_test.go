@@ -33,8 +33,8 @@ import (
 //     ~/.ansible/tmp/..., tender's .tender-XXXXXXXX beside the dest)
 //     becomes TMPSRC, and so does the after_header of a --diff entry
 //     naming one;
-//   - a symlink's size, which is the length of its target path, becomes
-//     LINKLEN (the roots differ in length);
+//   - a symlink's size (also in find's files), which is the length of its
+//     target path, becomes LINKLEN (the roots differ in length);
 //   - times: start, end, delta (when not null), atime, mtime, ctime,
 //     wait_for's elapsed and the date in a backup_file (or lineinfile's
 //     backup) name become TIME;
@@ -66,6 +66,7 @@ func TestFidelity(t *testing.T) {
 		{"tasks_ini_diff.yml", "ansible_ini_diff.json", true},
 		{"tasks_data.yml", "ansible_data.json", false},
 		{"tasks_data_diff.yml", "ansible_data_diff.json", true},
+		{"tasks_find.yml", "ansible_find.json", false},
 	} {
 		t.Run(c.tasks, func(t *testing.T) {
 			t.Parallel()
@@ -281,6 +282,13 @@ func normalize(m map[string]any, root, files string) map[string]any {
 	linkLen(out)
 	if st, ok := out["stat"].(map[string]any); ok {
 		linkLen(st)
+	}
+	if fs, ok := out["files"].([]any); ok {
+		for _, f := range fs {
+			if m, ok := f.(map[string]any); ok {
+				linkLen(m)
+			}
+		}
 	}
 	return walk(out).(map[string]any)
 }
