@@ -28,5 +28,7 @@ func Registry() *tasks.Registry {
 	r.Register("template", func() tasks.Module { return templateModule{} })
 	r.Register("tempfile", func() tasks.Module { return tempfileModule{} })
 	r.Register("find", func() tasks.Module { return findModule{} })
+	r.Register("assemble", func() tasks.Module { return assembleModule{} })
+	r.Register("fetch", func() tasks.Module { return fetchModule{} })
 	return r
 }

@@ -27,6 +27,10 @@
 //	template                      as copy with content (1, changed or not)
 //	slurp, tempfile               1
 //	find                          1; +1 for contains or get_checksum
+//	assemble                      1 (host fragments; +1 with a regexp, to
+//	                              list the names); controller fragments:
+//	                              as copy with content
+//	fetch                         1; a file over 64 KiB that changed: +Get
 package builtin
 
 import (

@@ -11,7 +11,8 @@
 # tasks_ini_diff.yml (the text modules with --diff) to ansible_ini_diff.json,
 # tasks_data.yml (template, tempfile, find, assemble, fetch) to
 # ansible_data.json, tasks_data_diff.yml to ansible_data_diff.json and
-# tasks_find.yml to ansible_find.json;
+# tasks_find.yml to ansible_find.json, tasks_assemble.yml (assemble and
+# fetch) to ansible_assemble.json;
 # templates are in templates/.
 #
 # Run by hand from anywhere: sh tasks/builtin/testdata/gen.sh [tasks_files.yml ...]
@@ -74,3 +75,4 @@ want tasks_ini_diff.yml && record tasks_ini_diff.yml ansible_ini_diff.json --dif
 want tasks_data.yml && record tasks_data.yml ansible_data.json
 want tasks_data_diff.yml && record tasks_data_diff.yml ansible_data_diff.json --diff
 want tasks_find.yml && record tasks_find.yml ansible_find.json
+want tasks_assemble.yml && record tasks_assemble.yml ansible_assemble.json
