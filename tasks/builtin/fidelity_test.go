@@ -21,16 +21,19 @@ import (
 // TestFidelity runs testdata/tasks.yml with tender's modules on a fresh
 // temporary directory and compares every result with what ansible-core
 // 2.14 registered for the same task (testdata/ansible.json, recorded by
-// testdata/gen.sh); then testdata/tasks_diff.yml the same way in --diff
-// mode (testdata/ansible_diff.json), and testdata/tasks_files.yml, the
-// file-editing and data modules (testdata/ansible_files.json). A result is compared as register: stores it: the
+// testdata/gen.sh); then the other task lists of the table below the
+// same way, each against its own recording (tasks_diff.yml in --diff mode;
+// tasks_files.yml, tasks_ini.yml, tasks_find.yml, tasks_assemble.yml and
+// tasks_data.yml for the file-editing and data modules, their *_diff.yml
+// in --diff mode). A result is compared as register: stores it: the
 // module's Data plus changed, failed, skipped (when true), msg (when not
 // empty) and warnings (when any), as the engine adds them.
 //
 // Normalization, applied to both sides, and nothing else:
 //   - paths: the temporary root becomes ROOT, the controller's files
-//     directory FILES and its templates directory TEMPLATES; a copy "src" naming a staging file (Ansible's
-//     ~/.ansible/tmp/..., tender's .tender-XXXXXXXX beside the dest)
+//     directory FILES and its templates directory TEMPLATES; a copy "src"
+//     naming a staging file (Ansible's ~/.ansible/tmp/..., tender's
+//     .tender-XXXXXXXX beside the dest)
 //     becomes TMPSRC, and so does the after_header of a --diff entry
 //     naming one;
 //   - a symlink's size (also in find's files), which is the length of its
