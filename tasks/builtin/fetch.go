@@ -75,6 +75,15 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 			return failWith(err.Error(), nil)
 		}
 	}
+	// The host expands ~ in src; the local layout uses what it expanded
+	// to, so a first round trip is needed only for such a src.
+	if strings.HasPrefix(src, "~") {
+		out, err := run(ctx, env, "p="+shPath(src)+"\nprintf %s \"$p\"", nil)
+		if err != nil {
+			return tasks.Result{}, err
+		}
+		src = string(out.Stdout)
+	}
 	if a.Bool("flat") {
 		if fi, err := os.Stat(dest); err == nil && fi.IsDir() && !strings.HasSuffix(a.Str("dest"), "/") {
 			return failWith("dest is an existing directory, use a trailing slash if you want to fetch src into that directory", nil)
@@ -83,7 +92,11 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 			dest = filepath.Join(dest, filepath.Base(src))
 		}
 	} else {
-		dest = filepath.Join(dest, env.Host, src)
+		top := filepath.Join(dest, env.Host)
+		dest = filepath.Join(top, src)
+		if dest != top && !strings.HasPrefix(dest, top+string(filepath.Separator)) {
+			return failWith(fmt.Sprintf("Detected directory traversal, expected to be contained in '%s' but got '%s'", top, dest), nil)
+		}
 	}
 	dest = filepath.Clean(dest)
 	have, _ := fileSHA1(dest)

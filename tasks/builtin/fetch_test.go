@@ -3,6 +3,7 @@ package builtin
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
@@ -35,6 +36,10 @@ func TestFetch(t *testing.T) {
 	res = runMod(t, env, "fetch", tasks.Args{"src": src, "dest": filepath.Join(dir, "flat") + "/", "flat": true})
 	if !res.Changed || readFile(t, filepath.Join(dir, "flat", "f")) != string(big) {
 		t.Fatalf("big: %+v", res)
+	}
+	res = runMod(t, env, "fetch", tasks.Args{"src": "../../../x", "dest": filepath.Join(dir, "got")})
+	if !res.Failed || !strings.Contains(res.Msg, "Detected directory traversal") {
+		t.Fatalf("traversal: %+v", res)
 	}
 	env.Check = true
 	if res = runMod(t, env, "fetch", args); !res.Skipped {

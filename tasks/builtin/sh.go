@@ -30,7 +30,9 @@
 //	assemble                      1 (host fragments; +1 with a regexp, to
 //	                              list the names); controller fragments:
 //	                              as copy with content
-//	fetch                         1; a file over 64 KiB that changed: +Get
+//	fetch                         1; a file over 64 KiB that changed: +Get;
+//	                              +1 for a src starting with ~ (expanded
+//	                              on the host for the local layout)
 package builtin
 
 import (
