@@ -29,16 +29,23 @@ type Options struct {
 //   - \Z (end of text) becomes \z; {,n} becomes {0,n}; (?#...) comments
 //     are dropped; the flags a and u are dropped (Go's classes are ASCII,
 //     as Python's on bytes), x and L are refused;
-//   - $ outside a class becomes (?m:$) when the pattern is matched against
-//     one line that keeps its "\n" (lineinfile, blockinfile): Python's $
-//     matches before a last "\n", which on one line is what a multi-line $
-//     does.
+//   - Python's $ (without MULTILINE) matches at the end and before a last
+//     "\n". Outside a class it becomes (?m:$) when the pattern is matched
+//     against one line that keeps its "\n" (lineinfile, blockinfile),
+//     which is the same there, and (?:\n?\z) on a whole text, which
+//     matches where Python's does but takes that last "\n" into the match.
 //
 // Left as they are: Python's \d, \w, \s on text are Unicode-aware and
-// Go's are ASCII; an empty match right after a match is skipped by Go's
-// substitution (Python 3.7 keeps it).
+// Go's are ASCII.
 func Compile(pattern string, o Options) (*regexp.Regexp, error) {
-	t, err := translate(pattern, o.OneLine)
+	dollar := "$"
+	switch {
+	case o.OneLine:
+		dollar = "(?m:$)"
+	case !o.Multiline && !Multiline(pattern):
+		dollar = `(?:\n?\z)`
+	}
+	t, err := translate(pattern, dollar)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +80,7 @@ func Multiline(pattern string) bool {
 	return strings.Trim(flags, "aiLmsux") == "" && strings.Contains(flags, "m")
 }
 
-func translate(p string, oneLine bool) (string, error) {
+func translate(p, dollar string) (string, error) {
 	unsupported := func(what string) error {
 		return fmt.Errorf("regular expression %q uses %s, which Go's RE2 regular expressions (no backtracking) do not support", p, what)
 	}
@@ -97,8 +104,8 @@ func translate(p string, oneLine bool) (string, error) {
 			j := classEnd(p, i)
 			b.WriteString(p[i:j])
 			i = j - 1
-		case c == '$' && oneLine:
-			b.WriteString("(?m:$)")
+		case c == '$':
+			b.WriteString(dollar)
 		case c == '{' && strings.HasPrefix(p[i:], "{,"):
 			b.WriteString("{0")
 		case c == '(' && strings.HasPrefix(p[i:], "(?"):
@@ -290,18 +297,41 @@ func (t *Template) Expand(dst, src []byte, m []int) []byte {
 }
 
 // Subn replaces every match of re in src with the template, as Python's
-// re.subn: the result and the number of replacements.
+// re.subn: the result and the number of replacements. Like Python 3.7 and
+// unlike Go's ReplaceAll, an empty match right after a non-empty one
+// counts (re.sub(r'\s*$', 'X', 'a  ') is 'aXX').
 func (t *Template) Subn(re *regexp.Regexp, src []byte) ([]byte, int) {
 	ms := re.FindAllSubmatchIndex(src, -1)
 	if len(ms) == 0 {
 		return src, 0
 	}
+	// at matches re at src[e:] only, seeing the byte before e as context.
+	var at *regexp.Regexp
 	var out []byte
-	last := 0
-	for _, m := range ms {
+	last, n := 0, 0
+	for i, m := range ms {
 		out = append(out, src[last:m[0]]...)
 		out = t.Expand(out, src, m)
-		last = m[1]
+		last, n = m[1], n+1
+		e := m[1]
+		if m[0] == e || (i+1 < len(ms) && ms[i+1][0] == e) {
+			continue
+		}
+		// Go skipped whatever matched at e: an empty match (a longer one
+		// would have been its next match). Python keeps it.
+		if at == nil {
+			at = regexp.MustCompile(`\A(?s:.)(?:` + re.String() + `)`)
+		}
+		if em := at.FindSubmatchIndex(src[e-1:]); em != nil && em[1] == 1 {
+			for k := range em {
+				if em[k] >= 0 {
+					em[k] += e - 1
+				}
+			}
+			em[0] = e
+			out = t.Expand(out, src, em)
+			n++
+		}
 	}
-	return append(out, src[last:]...), len(ms)
+	return append(out, src[last:]...), n
 }

@@ -17,6 +17,10 @@ func TestTemplate(t *testing.T) {
 		{`x\Z`, `y`, "axx", "axy"},
 		{`a(?#comment)b`, `c`, "ab", "c"},
 		{`(?i)A`, `b`, "a", "b"},
+		{`(?m)\s*$`, `X`, "a  \nb", "aXX\nbX"},
+		{`x*`, `-`, "abxd", "-a-b--d-"},
+		{`(?m)\s*$`, ``, "a  \nb  \n", "a\nb"},
+		{`(a|)`, `<\1>`, "baac", "<>b<a><a><>c<>"},
 	} {
 		re, err := Compile(c.pattern, Options{})
 		if err != nil {
@@ -30,6 +34,26 @@ func TestTemplate(t *testing.T) {
 		}
 		if got, _ := tpl.Subn(re, []byte(c.text)); string(got) != c.want {
 			t.Errorf("sub(%q, %q, %q) = %q, want %q", c.pattern, c.tpl, c.text, got, c.want)
+		}
+	}
+}
+
+// The counts are Python's re.subn's.
+func TestSubnCount(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		pattern, text string
+		n             int
+	}{
+		{`(?m)\s*$`, "a  \nb  \n", 4},
+		{`x*`, "abxd", 5},
+		{`(?m)^`, "a\nb\n", 3},
+		{`b`, "abcb", 2},
+	} {
+		re, _ := Compile(c.pattern, Options{})
+		tpl, _ := ParseTemplate("", re)
+		if _, n := tpl.Subn(re, []byte(c.text)); n != c.n {
+			t.Errorf("subn(%q, %q): %d, want %d", c.pattern, c.text, n, c.n)
 		}
 	}
 }
@@ -81,6 +105,12 @@ func TestUnsupported(t *testing.T) {
 	}
 	if re, _ := Compile(`^$`, Options{OneLine: true}); re.MatchString("a\n") {
 		t.Fatal("^$ matched a non-empty line")
+	}
+	if re, _ := Compile(`here$`, Options{}); !re.MatchString("error here\n") || re.MatchString("here\nx") {
+		t.Fatal("$ on a whole text")
+	}
+	if re, _ := Compile(`(?m)here$`, Options{}); !re.MatchString("here\nx") {
+		t.Fatal("(?m)$ on a whole text")
 	}
 	if re, _ := Compile(`a{,2}b`, Options{}); !re.MatchString("aab") {
 		t.Fatal("{,n}")

@@ -44,12 +44,14 @@ var findArgs = &tasks.Spec{
 
 // findScript prints, for each directory $1 .. $n, a "--path--" line and
 // then either "notdir" or one stat line per entry below it, in the
-// directories' own order.
+// directories' own order, then a dirlink= line for each symbolic link to a
+// directory (os.walk counts those among the directories).
 const findScript = `
 for p in "$@"; do
 	echo "--path--"
 	if [ ! -d "$p" ]; then echo notdir; continue; fi
 	find $L "$p" -mindepth 1 $maxdepth -exec stat -c '%f|%u|%g|%s|%i|%d|%h|%x|%y|%z|%U|%G|%n' {} + 2>/dev/null
+	find "$p" -mindepth 1 $maxdepth -type l 2>/dev/null | while IFS= read -r l; do [ -d "$l" ] && echo "dirlink=$l"; done
 done
 `
 
@@ -59,6 +61,7 @@ type findEntry struct {
 	raw                uint64
 	f                  []string
 	depth              int
+	dirLink            bool // a symbolic link to a directory
 }
 
 type findOpts struct {
@@ -198,7 +201,12 @@ func (findModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 func parseFindEntries(block, top string) []findEntry {
 	top = strings.TrimRight(top, "/")
 	var out []findEntry
+	dirLinks := map[string]bool{}
 	for _, l := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		if d, ok := strings.CutPrefix(l, "dirlink="); ok {
+			dirLinks[path.Clean(d)] = true
+			continue
+		}
 		f := strings.SplitN(l, "|", 13)
 		if len(f) != 13 {
 			continue
@@ -207,6 +215,9 @@ func parseFindEntries(block, top string) []findEntry {
 		p := path.Clean(f[12])
 		rel := strings.TrimPrefix(p, top+"/")
 		out = append(out, findEntry{path: p, name: path.Base(p), parent: path.Dir(p), raw: raw, f: f, depth: strings.Count(rel, "/") + 1})
+	}
+	for i := range out {
+		out[i].dirLink = dirLinks[out[i].path]
 	}
 	return out
 }
@@ -223,13 +234,14 @@ func walkOrder(entries []findEntry, top string) []findEntry {
 	var walk func(dir string)
 	walk = func(dir string) {
 		var dirs []findEntry
+		isDir := func(e findEntry) bool { return e.raw&0o170000 == 0o040000 || e.dirLink }
 		for _, e := range children[dir] {
-			if e.raw&0o170000 != 0o040000 {
+			if !isDir(e) {
 				out = append(out, e)
 			}
 		}
 		for _, e := range children[dir] {
-			if e.raw&0o170000 == 0o040000 {
+			if isDir(e) {
 				out = append(out, e)
 				dirs = append(dirs, e)
 			}

@@ -40,5 +40,7 @@ func Registry() *tasks.Registry {
 	r.Register("package", func() tasks.Module { return packageModule{} })
 	r.Register("dnf", func() tasks.Module { return rpmModule{tool: "dnf"} })
 	r.Register("yum", func() tasks.Module { return rpmModule{tool: "yum"} })
+	r.Register("assemble", func() tasks.Module { return assembleModule{} })
+	r.Register("fetch", func() tasks.Module { return fetchModule{} })
 	return r
 }

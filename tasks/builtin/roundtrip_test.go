@@ -51,6 +51,8 @@ func TestRoundTrips(t *testing.T) {
 		{"tempfile", "tempfile", tasks.Args{"path": dir}, 1, 0},
 		{"find", "find", tasks.Args{"paths": dir, "recurse": true}, 1, 0},
 		{"find contains", "find", tasks.Args{"paths": dir, "contains": "x"}, 2, 0},
+		{"assemble", "assemble", tasks.Args{"src": dir + "/tree", "dest": dir + "/assembled"}, 1, 0},
+		{"fetch", "fetch", tasks.Args{"src": dir + "/small", "dest": files + "/small", "flat": true}, 1, 0},
 		{"slurp", "slurp", tasks.Args{"src": dir + "/small"}, 1, 0},
 		{"debug", "debug", tasks.Args{"var": "x"}, 0, 0},
 		{"set_fact", "set_fact", tasks.Args{"y": 1}, 0, 0},

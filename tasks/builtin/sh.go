@@ -27,6 +27,12 @@
 //	template                      as copy with content (1, changed or not)
 //	slurp, tempfile               1
 //	find                          1; +1 for contains or get_checksum
+//	assemble                      1 (host fragments; +1 with a regexp, to
+//	                              list the names); controller fragments:
+//	                              as copy with content
+//	fetch                         1; a file over 64 KiB that changed: +Get;
+//	                              +1 for a src starting with ~ (expanded
+//	                              on the host for the local layout)
 package builtin
 
 import (

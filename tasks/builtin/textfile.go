@@ -48,8 +48,8 @@ type textFile struct {
 }
 
 // readTextScript prints isdir=1, or real= (the resolved path), exists=1,
-// the path's _t_info, the attribute changes _t_attrs would make, and the file's bytes after a
-// "--content--" line.
+// the path's _t_info, the attribute changes _t_attrs would make, and the
+// file's bytes after a "--content--" line.
 const readTextScript = `
 _t_check=1
 if [ -d "$p" ]; then echo isdir=1; exit 0; fi

@@ -3,19 +3,23 @@
 # fidelity_test.go. It runs them with ansible-playbook (connection: local)
 # against a fresh temporary directory, registers every result and writes
 # them to ansible.json, with that directory replaced by ROOT, the
-# controller's copy of files/ by FILES and the playbook's directory by WORK.
+# controller's copy of files/ by FILES, of templates/ by TEMPLATES and the
+# playbook's directory by WORK.
 #
-# tasks_diff.yml is recorded the same way with --diff, to ansible_diff.json.
-# tasks_files.yml (the file-editing and data modules) goes to
-# ansible_files.json, tasks_ini.yml to ansible_ini.json, and
-# tasks_ini_diff.yml (the text modules with --diff) to ansible_ini_diff.json,
-# tasks_data.yml (template, tempfile, find, assemble, fetch) to
-# ansible_data.json, tasks_data_diff.yml to ansible_data_diff.json and
-# tasks_find.yml to ansible_find.json;
-# templates are in templates/.
+# The other lists are recorded the same way, each to its own file:
+#
+#	tasks_diff.yml       ansible_diff.json       (with --diff)
+#	tasks_files.yml      ansible_files.json      lineinfile, replace, blockinfile, slurp
+#	tasks_ini.yml        ansible_ini.json        ini_file
+#	tasks_ini_diff.yml   ansible_ini_diff.json   the text modules (with --diff)
+#	tasks_data.yml       ansible_data.json       template (templates/), tempfile
+#	tasks_data_diff.yml  ansible_data_diff.json  template (with --diff)
+#	tasks_find.yml       ansible_find.json       find
+#	tasks_assemble.yml   ansible_assemble.json   assemble, fetch
 #
 # Run by hand from anywhere: sh tasks/builtin/testdata/gen.sh [tasks_files.yml ...]
-# Needs ansible-playbook (Debian's ansible-core 2.14) and python3.
+# Needs ansible-playbook (Debian's ansible-core 2.14) and python3; tasks_ini.yml
+# also needs community.general 6.6 (Debian's ansible package) for ini_file.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
@@ -74,3 +78,4 @@ want tasks_ini_diff.yml && record tasks_ini_diff.yml ansible_ini_diff.json --dif
 want tasks_data.yml && record tasks_data.yml ansible_data.json
 want tasks_data_diff.yml && record tasks_data_diff.yml ansible_data_diff.json --diff
 want tasks_find.yml && record tasks_find.yml ansible_find.json
+want tasks_assemble.yml && record tasks_assemble.yml ansible_assemble.json
