@@ -26,5 +26,6 @@ func Registry() *tasks.Registry {
 	r.Register("package", func() tasks.Module { return packageModule{} })
 	r.Register("dnf", func() tasks.Module { return rpmModule{tool: "dnf"} })
 	r.Register("yum", func() tasks.Module { return rpmModule{tool: "yum"} })
+	r.Register("pip", func() tasks.Module { return pipModule{} })
 	return r
 }
