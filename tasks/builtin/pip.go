@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
@@ -193,7 +192,7 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	default:
 		return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode}, nil
 	}
-	n := min(max(atoiOr0(v["outlen"]), 0), len(output))
+	n := min(max(atoi(v["outlen"]), 0), len(output))
 	stdout, stderr := output[:n], output[n:]
 	cmd := []any{v["pip"]}
 	for _, w := range append(append([]string(nil), pipVerbs[state]...), pipArgv...) {
@@ -201,8 +200,8 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	}
 	data := map[string]any{"cmd": cmd, "stdout": stdout, "stderr": stderr, "stdout_lines": lines(stdout), "stderr_lines": lines(stderr)}
 	if v["rc"] != "0" {
-		data["rc"] = atoiOr0(v["rc"])
-		return tasks.Result{Failed: true, RC: atoiOr0(v["rc"]), Msg: fmt.Sprintf("stdout: %s\n:stderr: %s", stdout, stderr), Data: data}, nil
+		data["rc"] = atoi(v["rc"])
+		return tasks.Result{Failed: true, RC: atoi(v["rc"]), Msg: fmt.Sprintf("stdout: %s\n:stderr: %s", stdout, stderr), Data: data}, nil
 	}
 	orNil := func(s string) any {
 		if s == "" {
@@ -225,10 +224,4 @@ func toAny(l []string) []any {
 		out[i] = s
 	}
 	return out
-}
-
-// atoiOr0 is the integer a script printed, 0 when it printed none.
-func atoiOr0(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
 }

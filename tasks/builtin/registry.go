@@ -27,5 +27,6 @@ func Registry() *tasks.Registry {
 	r.Register("dnf", func() tasks.Module { return rpmModule{tool: "dnf"} })
 	r.Register("yum", func() tasks.Module { return rpmModule{tool: "yum"} })
 	r.Register("pip", func() tasks.Module { return pipModule{} })
+	r.Register("get_url", func() tasks.Module { return getURLModule{} })
 	return r
 }
