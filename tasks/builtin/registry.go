@@ -28,5 +28,6 @@ func Registry() *tasks.Registry {
 	r.Register("yum", func() tasks.Module { return rpmModule{tool: "yum"} })
 	r.Register("pip", func() tasks.Module { return pipModule{} })
 	r.Register("get_url", func() tasks.Module { return getURLModule{} })
+	r.Register("uri", func() tasks.Module { return uriModule{} })
 	return r
 }
