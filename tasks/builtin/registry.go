@@ -29,5 +29,6 @@ func Registry() *tasks.Registry {
 	r.Register("pip", func() tasks.Module { return pipModule{} })
 	r.Register("get_url", func() tasks.Module { return getURLModule{} })
 	r.Register("uri", func() tasks.Module { return uriModule{} })
+	r.Register("unarchive", func() tasks.Module { return unarchiveModule{} })
 	return r
 }
