@@ -77,14 +77,20 @@ if [ "$handler" = ZipArchive ]; then
 	done <"$tmp/files"
 	rm -rf "$w"
 else
-	set -- --diff -C "$dest"
-	[ -n "$z" ] && set -- "$@" "$z"
-	[ -n "$opts" ] && set -- "$@" --show-transformed-names $opts
-	[ -n "$owner" ] && set -- "$@" "--owner=$owner"
-	[ -n "$group" ] && set -- "$@" "--group=$group"
-	[ -n "$keep_newer" ] && set -- "$@" --keep-newer-files
-	for x in $excludes; do set -- "$@" "--exclude=${x%/}"; done
-	set -- "$@" -f "$src" $includes
+	# The options --diff and --extract share, one per line.
+	common=$z
+	[ -n "$opts" ] && common="$common
+--show-transformed-names
+$opts"
+	[ -n "$owner" ] && common="$common
+--owner=$owner"
+	[ -n "$group" ] && common="$common
+--group=$group"
+	[ -n "$keep_newer" ] && common="$common
+--keep-newer-files"
+	for x in $excludes; do common="$common
+--exclude=${x%/}"; done
+	set -- --diff -C "$dest" $common -f "$src" $includes
 	[ -n "$_t_check" ] && { echo verdict=gtarcheck; exit 0; }
 	(cd "$dest" && "$tarbin" "$@") >"$tmp/d" 2>&1
 	uid=$(id -u)
@@ -111,14 +117,7 @@ if [ -z "$unarchived" ]; then
 		[ -n "$excludes" ] && set -- "$@" -x $excludes
 		set -- "$@" -d "$dest"
 	else
-		set -- "$tarbin" --extract -C "$dest"
-		[ -n "$z" ] && set -- "$@" "$z"
-		[ -n "$opts" ] && set -- "$@" --show-transformed-names $opts
-		[ -n "$owner" ] && set -- "$@" "--owner=$owner"
-		[ -n "$group" ] && set -- "$@" "--group=$group"
-		[ -n "$keep_newer" ] && set -- "$@" --keep-newer-files
-		for x in $excludes; do set -- "$@" "--exclude=${x%/}"; done
-		set -- "$@" -f "$src" $includes
+		set -- "$tarbin" --extract -C "$dest" $common -f "$src" $includes
 	fi
 	for w in "$@"; do printf 'cmd=%s\n' "$w"; done
 	(cd "$dest" && "$@") >"$tmp/out" 2>"$tmp/err"
