@@ -21,7 +21,7 @@ package builtin
 // then, for verdict=invalid, the validator's rc and output after
 // "--stdout--" and "--stderr--" lines; with diff, the old content after a
 // "--before--" line.
-const copyScript = remoteTreeFunc + `
+const copyScript = remoteTreeFunc + prepareFunc + `
 _t_snap() { # with --diff: the old content is sent back when small enough
 	[ -n "$diff" ] || return 0
 	echo before_exists=1
@@ -80,15 +80,8 @@ if [ "$cur" != "$want" ]; then
 	fi
 	if [ -n "$exists" ]; then
 		_t_snap
-		if [ -n "$backup" ]; then
-			bf="$dest.$$.$(date +%Y-%m-%d@%H:%M:%S)~"
-			cp -p -- "$dest" "$bf" || _t_fail "Could not make backup of $dest to $bf"
-			echo "backup_file=$bf"
-		fi
-		chmod "$(stat -c %a -- "$dest")" "$tmp" && chown "$(stat -c %u:%g -- "$dest")" "$tmp" 2>/dev/null
-	else
-		chmod "$(printf %o $((0666 & ~0$(umask))))" "$tmp"
 	fi
+	_t_prepare "$dest" "$tmp" "$backup"
 	[ -n "$_t_before" ] && cp -- "$dest" "$tmp.out"
 	mv -f -- "$tmp" "$dest" || _t_fail "could not move $tmp to $dest"
 fi

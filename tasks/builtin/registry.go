@@ -42,5 +42,9 @@ func Registry() *tasks.Registry {
 	r.Register("yum", func() tasks.Module { return rpmModule{tool: "yum"} })
 	r.Register("assemble", func() tasks.Module { return assembleModule{} })
 	r.Register("fetch", func() tasks.Module { return fetchModule{} })
+	r.Register("pip", func() tasks.Module { return pipModule{} })
+	r.Register("get_url", func() tasks.Module { return getURLModule{} })
+	r.Register("uri", func() tasks.Module { return uriModule{} })
+	r.Register("unarchive", func() tasks.Module { return unarchiveModule{} })
 	return r
 }
