@@ -388,3 +388,55 @@ func TestProbeFromControllerAndHealth(t *testing.T) {
 		t.Errorf("file missing: %+v", decs[0])
 	}
 }
+
+// TestTwoProcessesNeverDeployTheSameHost runs two Deployers with their own
+// handles on one ledger file, as two tender processes would, against the
+// same host at once: one deploys, the other finds the lease held.
+func TestTwoProcessesNeverDeployTheSameHost(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "h1")
+	f.write(t, "deploy.yml", playbook+"    - command: sleep 1\n")
+	other, err := store.Open(ctx, f.st.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	d1 := f.deployer(t, nil)
+	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{})
+	d2, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Dialer: f.dialer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	reps := make([]*agents.Report, 2)
+	for i, d := range []*agents.Deployer{d1, d2} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			reps[i], _ = d.Deploy(ctx)
+		}()
+	}
+	wg.Wait()
+	got := []agents.Outcome{reps[0].Hosts[0].Outcome, reps[1].Hosts[0].Outcome}
+	if !(got[0] == agents.HostDeployed && got[1] == agents.HostBusy || got[0] == agents.HostBusy && got[1] == agents.HostDeployed) {
+		t.Errorf("outcomes %v, want one deployed and one busy", got)
+	}
+}
+
+func TestSecretsNeverReachTheLedger(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "h1")
+	f.inv.Host("h1").SetVar("ansible_become_password", "Sup3rS3cret")
+	f.write(t, "deploy.yml", "- hosts: all\n  gather_facts: false\n  tasks:\n    - fail: msg=\"sudo said no to {{ ansible_become_password }} and {{ api_token }}\"\n")
+	rep, err := f.deployer(t, func(o *agents.Options) { o.ExtraVars = map[string]any{"api_token": "tok-123456"} }).Deploy(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := rep.Hosts[0].Error; !strings.Contains(e, "sudo said no to ******** and ********") {
+		t.Errorf("report error %q", e)
+	}
+	_, ds, _ := f.st.History(ctx, "h1", 1)
+	if strings.Contains(ds[0].Error, "Sup3rS3cret") || strings.Contains(ds[0].Error, "tok-123456") || !strings.Contains(ds[0].Error, "sudo said no") {
+		t.Errorf("ledger error %q", ds[0].Error)
+	}
+}
