@@ -391,19 +391,21 @@ func TestProbeFromControllerAndHealth(t *testing.T) {
 
 // TestTwoProcessesNeverDeployTheSameHost runs two Deployers with their own
 // handles on one ledger file, as two tender processes would, against the
-// same host at once: one deploys, the other finds the lease held.
+// same host at once: the first deploys, the second finds the lease held,
+// although the deploy outlasts the lease's TTL (it is renewed).
 func TestTwoProcessesNeverDeployTheSameHost(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, "h1")
-	f.write(t, "deploy.yml", playbook+"    - command: sleep 1\n")
+	f.write(t, "deploy.yml", playbook+"    - command: sleep 2\n")
 	other, err := store.Open(ctx, f.st.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	d1 := f.deployer(t, nil)
+	// A lease shorter than the deploy: renewals keep it.
+	d1 := f.deployer(t, func(o *agents.Options) { o.LeaseTTL = 150 * time.Millisecond })
 	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{})
-	d2, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Dialer: f.dialer})
+	d2, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Dialer: f.dialer, LeaseTTL: 150 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,13 +415,15 @@ func TestTwoProcessesNeverDeployTheSameHost(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// The second starts when the first's lease would have
+			// expired without renewal.
+			time.Sleep(time.Duration(i) * 600 * time.Millisecond)
 			reps[i], _ = d.Deploy(ctx)
 		}()
 	}
 	wg.Wait()
-	got := []agents.Outcome{reps[0].Hosts[0].Outcome, reps[1].Hosts[0].Outcome}
-	if !(got[0] == agents.HostDeployed && got[1] == agents.HostBusy || got[0] == agents.HostBusy && got[1] == agents.HostDeployed) {
-		t.Errorf("outcomes %v, want one deployed and one busy", got)
+	if got := []agents.Outcome{reps[0].Hosts[0].Outcome, reps[1].Hosts[0].Outcome}; got[0] != agents.HostDeployed || got[1] != agents.HostBusy {
+		t.Errorf("outcomes %v, want deployed then busy", got)
 	}
 }
 
