@@ -17,6 +17,7 @@ import (
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/provision/transport/transporttest"
 	"github.com/tender-sh/tender/tasks/builtin"
 )
 
@@ -442,5 +443,32 @@ func TestSecretsNeverReachTheLedger(t *testing.T) {
 	_, ds, _ := f.st.History(ctx, "h1", 1)
 	if strings.Contains(ds[0].Error, "Sup3rS3cret") || strings.Contains(ds[0].Error, "tok-123456") || !strings.Contains(ds[0].Error, "sudo said no") {
 		t.Errorf("ledger error %q", ds[0].Error)
+	}
+}
+
+// TestProbeBecomes: a bundle with become: true probes through sudo (a
+// stand-in that logs its calls), and one without does not.
+func TestProbeBecomes(t *testing.T) {
+	ctx := context.Background()
+	dir, log := transporttest.FakeSudo(t)
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	f := newFixture(t, "h1")
+	if _, err := f.deployer(t, nil).Deploy(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.deployer(t, nil).Plan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(log); err == nil {
+		t.Fatal("sudo ran without become")
+	}
+	m, _ := os.ReadFile(filepath.Join(f.dir, "agent.yaml"))
+	f.write(t, "agent.yaml", string(m)+"become: true\n")
+	decs, err := f.deployer(t, nil).Plan(ctx)
+	if err != nil || decs[0].Action != agents.ActionSkip {
+		t.Fatalf("%+v %v", decs, err)
+	}
+	if data, err := os.ReadFile(log); err != nil || !strings.Contains(string(data), "args: -n") {
+		t.Errorf("the probe did not run through sudo: %q %v", data, err)
 	}
 }
