@@ -36,6 +36,7 @@ fuzz:
 	$(GO) test -run=NONE -fuzz=FuzzSplitKV -fuzztime=$(FUZZTIME) ./playbooks
 	$(GO) test -run=NONE -fuzz=FuzzLoad -fuzztime=$(FUZZTIME) ./playbooks
 	$(GO) test -run=NONE -fuzz=FuzzINI -fuzztime=$(FUZZTIME) ./inventory
+	$(GO) test -run=NONE -fuzz=FuzzLoadBundle -fuzztime=$(FUZZTIME) ./agents
 
 clean:
 	rm -rf bin agents/examples/hello/build

@@ -77,3 +77,35 @@ func TestLoadBundleMissing(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// FuzzLoadBundle feeds arbitrary manifests to LoadBundle: it must return a
+// bundle or an error, never panic, and a bundle it returns is valid.
+func FuzzLoadBundle(f *testing.F) {
+	for _, dir := range []string{"testdata/good", "testdata/bad"} {
+		data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("name: [\nversion: {a: *b}\n"))
+	good, _ := filepath.Abs("testdata/good")
+	f.Fuzz(func(t *testing.T, manifest []byte) {
+		dir := t.TempDir()
+		for _, name := range []string{"files", "deploy.yml"} {
+			if err := os.Symlink(filepath.Join(good, name), filepath.Join(dir, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, ManifestName), manifest, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b, err := LoadBundle(dir, LoadOptions{})
+		if err != nil {
+			return
+		}
+		if b.Name == "" || b.Version == "" || len(b.Files) == 0 || b.Playbook == nil || (b.Port == 0 && b.Health == "") {
+			t.Errorf("an invalid bundle loaded: %+v", b)
+		}
+	})
+}

@@ -36,6 +36,8 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 		return done(HostBusy, "another tender is deploying it ("+holder+")")
 	}
 	defer d.store.Release(bg, t.name, agent, d.opts.Owner)
+	stopRenew := d.renewLease(ctx, t.name)
+	defer stopRenew()
 	id, err := d.store.StartDeployment(ctx, DeploymentRecord{Rollout: rollout, Host: t.name, Agent: agent,
 		Reason: string(dec.Action) + ": " + dec.Reason})
 	if err != nil {
@@ -88,6 +90,28 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 		return done(HostFailed, "deployed, but the ledger was not written: "+err.Error())
 	}
 	return done(HostDeployed, "")
+}
+
+// renewLease renews the host's lease every third of its TTL while the
+// deploy runs, so a deploy that outlasts the TTL keeps it. The returned
+// func stops the renewals.
+func (d *Deployer) renewLease(ctx context.Context, host string) func() {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(d.opts.LeaseTTL / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				d.store.Lease(ctx, host, d.bundle.Name, d.opts.Owner, d.opts.LeaseTTL, nil)
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // playVars are the vars a bundle's playbook gets, as ZStack's runners

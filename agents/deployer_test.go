@@ -17,6 +17,7 @@ import (
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/provision/transport/transporttest"
 	"github.com/tender-sh/tender/tasks/builtin"
 )
 
@@ -386,5 +387,88 @@ func TestProbeFromControllerAndHealth(t *testing.T) {
 	decs, _ = f.deployer(t, nil).Plan(ctx)
 	if decs[0].Status != agents.StatusDrifted || !strings.Contains(decs[0].Reason, "opt/agent is missing; port") {
 		t.Errorf("file missing: %+v", decs[0])
+	}
+}
+
+// TestTwoProcessesNeverDeployTheSameHost runs two Deployers with their own
+// handles on one ledger file, as two tender processes would, against the
+// same host at once: the first deploys, the second finds the lease held,
+// although the deploy outlasts the lease's TTL (it is renewed).
+func TestTwoProcessesNeverDeployTheSameHost(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "h1")
+	f.write(t, "deploy.yml", playbook+"    - command: sleep 2\n")
+	other, err := store.Open(ctx, f.st.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	// A lease shorter than the deploy: renewals keep it.
+	d1 := f.deployer(t, func(o *agents.Options) { o.LeaseTTL = 150 * time.Millisecond })
+	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{})
+	d2, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Dialer: f.dialer, LeaseTTL: 150 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	reps := make([]*agents.Report, 2)
+	for i, d := range []*agents.Deployer{d1, d2} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// The second starts when the first's lease would have
+			// expired without renewal.
+			time.Sleep(time.Duration(i) * 600 * time.Millisecond)
+			reps[i], _ = d.Deploy(ctx)
+		}()
+	}
+	wg.Wait()
+	if got := []agents.Outcome{reps[0].Hosts[0].Outcome, reps[1].Hosts[0].Outcome}; got[0] != agents.HostDeployed || got[1] != agents.HostBusy {
+		t.Errorf("outcomes %v, want deployed then busy", got)
+	}
+}
+
+func TestSecretsNeverReachTheLedger(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "h1")
+	f.inv.Host("h1").SetVar("ansible_become_password", "Sup3rS3cret")
+	f.write(t, "deploy.yml", "- hosts: all\n  gather_facts: false\n  tasks:\n    - fail: msg=\"sudo said no to {{ ansible_become_password }} and {{ api_token }}\"\n")
+	rep, err := f.deployer(t, func(o *agents.Options) { o.ExtraVars = map[string]any{"api_token": "tok-123456"} }).Deploy(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := rep.Hosts[0].Error; !strings.Contains(e, "sudo said no to ******** and ********") {
+		t.Errorf("report error %q", e)
+	}
+	_, ds, _ := f.st.History(ctx, "h1", 1)
+	if strings.Contains(ds[0].Error, "Sup3rS3cret") || strings.Contains(ds[0].Error, "tok-123456") || !strings.Contains(ds[0].Error, "sudo said no") {
+		t.Errorf("ledger error %q", ds[0].Error)
+	}
+}
+
+// TestProbeBecomes: a bundle with become: true probes through sudo (a
+// stand-in that logs its calls), and one without does not.
+func TestProbeBecomes(t *testing.T) {
+	ctx := context.Background()
+	dir, log := transporttest.FakeSudo(t)
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	f := newFixture(t, "h1")
+	if _, err := f.deployer(t, nil).Deploy(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.deployer(t, nil).Plan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(log); err == nil {
+		t.Fatal("sudo ran without become")
+	}
+	m, _ := os.ReadFile(filepath.Join(f.dir, "agent.yaml"))
+	f.write(t, "agent.yaml", string(m)+"become: true\n")
+	decs, err := f.deployer(t, nil).Plan(ctx)
+	if err != nil || decs[0].Action != agents.ActionSkip {
+		t.Fatalf("%+v %v", decs, err)
+	}
+	if data, err := os.ReadFile(log); err != nil || !strings.Contains(string(data), "args: -n") {
+		t.Errorf("the probe did not run through sudo: %q %v", data, err)
 	}
 }

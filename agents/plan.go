@@ -2,10 +2,10 @@ package agents
 
 import (
 	"context"
+	"embed"
 	"fmt"
 	"strings"
 	"sync"
-	"testing/fstest"
 
 	"golang.org/x/sync/errgroup"
 
@@ -65,18 +65,20 @@ func (d *Deployer) plan(ctx context.Context, ts []target, force bool) ([]Decisio
 	return out, nil
 }
 
+// probeFS holds the probe's playbook.
+//
+//go:embed probe.yml
+var probeFS embed.FS
+
 // probePlaybook is the play the probe runs: no facts, one task.
-func (d *Deployer) probePlaybook() (*playbooks.Playbook, error) {
-	src := fmt.Sprintf("- name: agent probe\n  hosts: all\n  gather_facts: false\n  become: %t\n  tasks:\n    - name: agent probe\n      %s:\n",
-		d.bundle.Become, probeModuleName)
-	fsys := fstest.MapFS{"probe.yml": {Data: []byte(src)}}
-	return playbooks.Load("probe.yml", playbooks.Options{FS: fsys, Modules: []string{probeModuleName}})
+func probePlaybook() (*playbooks.Playbook, error) {
+	return playbooks.Load("probe.yml", playbooks.Options{FS: probeFS, Modules: []string{probeModuleName}})
 }
 
 // probe runs the check on the hosts through provision.Runner, one run per
 // inventory, and returns each host's result or failure message.
 func (d *Deployer) probe(ctx context.Context, ts []target) (map[string]*ProbeResult, map[string]string, error) {
-	pb, err := d.probePlaybook()
+	pb, err := probePlaybook()
 	if err != nil {
 		return nil, nil, fmt.Errorf("agents: the probe playbook: %w", err)
 	}
@@ -101,6 +103,7 @@ func (d *Deployer) probe(ctx context.Context, ts []target) (map[string]*ProbeRes
 		g.Go(func() error {
 			r := &provision.Runner{Inventory: inv, Modules: reg, Dialer: d.opts.Dialer, Local: d.opts.Local,
 				Forks: forks, Limit: strings.Join(names, ","),
+				ExtraVars: map[string]any{"tender_probe_become": d.bundle.Become},
 				Events: func(e provision.Event) {
 					if e.Kind == provision.HostResult && (e.Status == provision.StatusFailed || e.Status == provision.StatusUnreachable) {
 						mu.Lock()

@@ -219,3 +219,29 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+func TestDefaultPathAndSidecarModes(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/var/state")
+	if p, err := DefaultPath(); err != nil || p != "/var/state/tender/ledger.db" {
+		t.Errorf("DefaultPath = %q, %v", p, err)
+	}
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "/home/op")
+	if p, _ := DefaultPath(); p != "/home/op/.local/state/tender/ledger.db" {
+		t.Errorf("DefaultPath without XDG_STATE_HOME = %q", p)
+	}
+	path := filepath.Join(t.TempDir(), "l.db")
+	s := open(t, path)
+	if _, err := s.StartRollout(context.Background(), agents.RolloutRecord{Agent: "a"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, want 0600", p, st.Mode().Perm())
+		}
+	}
+}
