@@ -245,18 +245,33 @@ func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *exp
 	if err != nil {
 		return nil, err
 	}
-	if kw.become {
+	// Connection variables (inventory, -e) override the become keywords,
+	// as every variable overrides a keyword in Ansible.
+	become := kw.become
+	if v, ok, err := scope.Lookup("ansible_become"); err != nil {
+		return nil, err
+	} else if ok {
+		if become, err = tasks.ParseBool(v); err != nil {
+			return nil, fmt.Errorf("ansible_become: %w", err)
+		}
+	}
+	if become {
 		pw, _, err := lookupStr(scope, "ansible_become_password", "ansible_become_pass")
 		if err != nil {
 			return nil, err
 		}
-		user := kw.becomeUser
-		if user == "" {
-			if user, _, err = lookupStr(scope, "ansible_become_user"); err != nil {
-				return nil, err
-			}
+		user, method := kw.becomeUser, kw.becomeMethod
+		if u, ok, err := lookupStr(scope, "ansible_become_user"); err != nil {
+			return nil, err
+		} else if ok {
+			user = u
 		}
-		c = transport.WithBecome(c, &transport.Become{Method: kw.becomeMethod, User: user, Password: pw})
+		if m, ok, err := lookupStr(scope, "ansible_become_method"); err != nil {
+			return nil, err
+		} else if ok {
+			method = m
+		}
+		c = transport.WithBecome(c, &transport.Become{Method: method, User: user, Password: pw})
 	}
 	if len(kw.environment) > 0 {
 		env, err := envVars(kw.environment, scope)

@@ -380,3 +380,28 @@ func TestSetStats(t *testing.T) {
 		t.Errorf("per-host stats %v", recap.Custom)
 	}
 }
+
+// TestBecomeVariables: ansible_become, ansible_become_user and
+// ansible_become_method from the inventory or -e override the become
+// keywords, as every variable overrides a keyword in Ansible.
+func TestBecomeVariables(t *testing.T) {
+	sudoDir, log := fakeSudo(t)
+	t.Setenv("PATH", sudoDir+":"+os.Getenv("PATH"))
+	_, recap, err := play(t, "h1 ansible_connection=local ansible_become=yes ansible_become_user=svc\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - command: "true"
+    - command: "true"
+      become: false
+      vars:
+        ansible_become: false
+`, nil)
+	if err != nil || recap.Stats["h1"].Failed != 0 {
+		t.Fatalf("run: %v %+v", err, recap.Stats["h1"])
+	}
+	data, _ := os.ReadFile(log)
+	if n := strings.Count(string(data), "-u svc"); n != 1 {
+		t.Errorf("sudo -u svc ran %d times, want once (the inventory's ansible_become for the first task, the task's var off for the second):\n%s", n, data)
+	}
+}
