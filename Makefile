@@ -27,7 +27,7 @@ lint:
 	$(GO) vet -tags '$(TAGS) e2e' ./...
 	bash .ci/importrules.sh
 
-demo: build
+demo: build hello-agent
 	bash e2e/demo.sh
 
 fuzz:
