@@ -107,16 +107,13 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 		return tasks.Result{}, err
 	}
 	v := parseVerdict(beforeMarker(out.Stdout))
-	missing := func(msg string, data map[string]any) (tasks.Result, error) {
-		if a.Bool("fail_on_missing") {
-			return failWith(msg, data)
-		}
-		data["file"] = src
-		return tasks.Result{Msg: msg + ", not transferring, ignored", Data: data}, nil
-	}
 	switch {
 	case v["isdir"] == "1":
-		return missing("remote file is a directory, fetch cannot work on directories", map[string]any{})
+		msg := "remote file is a directory, fetch cannot work on directories"
+		if a.Bool("fail_on_missing") {
+			return failWith(msg, nil)
+		}
+		return tasks.Result{Msg: msg + ", not transferring, ignored", Data: map[string]any{}}, nil
 	case v["missing"] == "1":
 		if !a.Bool("fail_on_missing") {
 			return tasks.Result{Msg: "the remote file does not exist, not transferring, ignored", Data: map[string]any{"file": src}}, nil

@@ -48,6 +48,8 @@ func TestRoundTrips(t *testing.T) {
 		{"replace, unchanged", "replace", tasks.Args{"path": dir + "/small", "regexp": "^x$", "replace": "y"}, 1, 0},
 		{"blockinfile, changed", "blockinfile", tasks.Args{"path": dir + "/small", "block": "b"}, 2, 0},
 		{"blockinfile, unchanged", "blockinfile", tasks.Args{"path": dir + "/small", "block": "b"}, 1, 0},
+		{"ini_file, changed", "ini_file", tasks.Args{"path": dir + "/a.ini", "section": "s", "option": "o", "value": "v"}, 2, 0},
+		{"ini_file, unchanged", "ini_file", tasks.Args{"path": dir + "/a.ini", "section": "s", "option": "o", "value": "v"}, 1, 0},
 		{"tempfile", "tempfile", tasks.Args{"path": dir}, 1, 0},
 		{"find", "find", tasks.Args{"paths": dir, "recurse": true}, 1, 0},
 		{"find contains", "find", tasks.Args{"paths": dir, "contains": "x"}, 2, 0},
