@@ -74,6 +74,9 @@ type Event struct {
 	Result map[string]any
 	// Verbose asks the reporter to print Result even on success (debug).
 	Verbose bool
+	// Diff is the module's unified diff of what it changed (or would
+	// change), in --diff mode; reporters print it before the result.
+	Diff string
 	// Msg is a warning's text or a failure's message.
 	Msg string
 	// Recap ends the run (RunEnd).

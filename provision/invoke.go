@@ -94,8 +94,8 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 			return failure(err)
 		}
 		out = outcome{changed: res.Changed, failed: res.Failed, skipped: res.Skipped,
-			verbose: t.Module == "debug" || pr.rn.r.Verbosity > 0,
-			data:    resultData(res.Data, res.Changed, res.Failed, res.Msg)}
+			verbose: t.Module == "debug" || pr.rn.r.Verbosity > 0, diff: res.Diff, warnings: res.Warnings,
+			data: resultData(res.Data, res.Changed, res.Failed, res.Msg)}
 		if res.Skipped {
 			out.data["skipped"] = true
 		}

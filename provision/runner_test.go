@@ -16,6 +16,7 @@ import (
 	"github.com/tender-sh/tender/provision/report"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // downDialer refuses hosts named "down*" as unreachable and connects the
@@ -403,5 +404,50 @@ func TestBecomeVariables(t *testing.T) {
 	data, _ := os.ReadFile(log)
 	if n := strings.Count(string(data), "-u svc"); n != 1 {
 		t.Errorf("sudo -u svc ran %d times, want once (the inventory's ansible_become for the first task, the task's var off for the second):\n%s", n, data)
+	}
+}
+
+type diffModule struct{}
+
+func (diffModule) Run(_ context.Context, env *tasks.Env, _ tasks.Args) (tasks.Result, error) {
+	res := tasks.Result{Changed: true, Warnings: []string{"something to know"}}
+	if env.Diff {
+		res.Diff = "--- before: f\n+++ after: f\n@@ -1 +1 @@\n-a\n+b\n"
+	}
+	return res, nil
+}
+
+// TestDiffAndWarnings: a module's diff is printed before its result line
+// in --diff mode only (never for no_log), and its warnings as [WARNING]
+// lines.
+func TestDiffAndWarnings(t *testing.T) {
+	pb := `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - lineinfile: path=x
+    - lineinfile: path=x
+      no_log: true
+`
+	withDiffy := func(diff bool) func(r *provision.Runner) {
+		return func(r *provision.Runner) {
+			r.Modules.Register("lineinfile", func() tasks.Module { return diffModule{} })
+			r.Diff = diff
+		}
+	}
+	out, _, err := play(t, "a ansible_connection=local\n", pb, withDiffy(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "--- before: f\n+++ after: f\n@@ -1 +1 @@\n-a\n+b\n\nchanged: [a]\n"
+	if !strings.Contains(out, want) || strings.Count(out, "+++ after") != 1 {
+		t.Errorf("want the diff once, before the result line:\n%s", out)
+	}
+	if strings.Count(out, "[WARNING]: something to know") != 2 {
+		t.Errorf("want the warning of each task:\n%s", out)
+	}
+	out, _, err = play(t, "a ansible_connection=local\n", pb, withDiffy(false))
+	if err != nil || strings.Contains(out, "+++ after") {
+		t.Errorf("a diff without --diff:\n%s", out)
 	}
 }

@@ -17,8 +17,10 @@ type outcome struct {
 	failed      bool
 	skipped     bool
 	unreachable bool
-	verbose     bool // print data even on success (debug)
-	loop        bool // the aggregate of a loop's items
+	verbose     bool     // print data even on success (debug)
+	loop        bool     // the aggregate of a loop's items
+	diff        string   // the module's unified diff (--diff)
+	warnings    []string // the module's warnings
 }
 
 // runTask runs one task on every active host of the batch, at most forks
@@ -102,6 +104,11 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 	}
 	if kw.noLog {
 		ev.Result = censored(out)
+	} else if kw.diff {
+		ev.Diff = out.diff
+	}
+	for _, w := range out.warnings {
+		pr.rn.emit(Event{Kind: Warning, Play: pr.name, Task: t.DisplayName(), Host: h.name, Msg: w})
 	}
 	if msg, ok := out.data["msg"].(string); ok {
 		ev.Msg = msg

@@ -61,6 +61,9 @@ func (t *text) event(e provision.Event) {
 		}
 		fmt.Fprintf(t.w, "\n%s\n", banner(kind+" ["+e.Task+"]"))
 	case provision.HostResult:
+		if e.Diff != "" {
+			fmt.Fprintln(t.w, strings.TrimRight(e.Diff, "\n")+"\n")
+		}
 		t.result(e)
 	case provision.Warning:
 		fmt.Fprintf(t.w, "%s\n", t.paint(purple, "[WARNING]: "+e.Msg))
@@ -261,6 +264,7 @@ func jsonEvent(e provision.Event) map[string]any {
 	set("loop_done", true, e.LoopDone)
 	set("result", e.Result, e.Result != nil)
 	set("msg", e.Msg, e.Msg != "")
+	set("diff", e.Diff, e.Diff != "")
 	if e.Recap != nil {
 		m["recap"] = e.Recap.Stats
 		if e.Recap.Custom != nil {
