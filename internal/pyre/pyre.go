@@ -15,9 +15,10 @@ import (
 type Options struct {
 	// OneLine: the pattern is matched against one line that keeps its
 	// "\n" (lineinfile, blockinfile), and $ means what Python's does there.
-	OneLine   bool
-	Multiline bool // re.MULTILINE
-	DotAll    bool // re.DOTALL
+	OneLine    bool
+	Multiline  bool // re.MULTILINE
+	DotAll     bool // re.DOTALL
+	IgnoreCase bool // re.IGNORECASE
 }
 
 // Python's re and Go's regexp (RE2) share most of their syntax. Compile
@@ -50,6 +51,9 @@ func Compile(pattern string, o Options) (*regexp.Regexp, error) {
 		return nil, err
 	}
 	flags := ""
+	if o.IgnoreCase {
+		flags += "i"
+	}
 	if o.Multiline {
 		flags += "m"
 	}
@@ -301,15 +305,26 @@ func (t *Template) Expand(dst, src []byte, m []int) []byte {
 // unlike Go's ReplaceAll, an empty match right after a non-empty one
 // counts (re.sub(r'\s*$', 'X', 'a  ') is 'aXX').
 func (t *Template) Subn(re *regexp.Regexp, src []byte) ([]byte, int) {
+	out, n, _ := t.SubnMax(re, src, 0)
+	return out, n
+}
+
+// SubnMax is Subn that gives up (ok false) as soon as the result grows
+// past max bytes (0: no bound), for replacements whose size a user
+// controls.
+func (t *Template) SubnMax(re *regexp.Regexp, src []byte, max int) (result []byte, n int, ok bool) {
 	ms := re.FindAllSubmatchIndex(src, -1)
 	if len(ms) == 0 {
-		return src, 0
+		return src, 0, true
 	}
 	// at matches re at src[e:] only, seeing the byte before e as context.
 	var at *regexp.Regexp
 	var out []byte
-	last, n := 0, 0
+	last := 0
 	for i, m := range ms {
+		if max > 0 && len(out) > max {
+			return nil, n, false
+		}
 		out = append(out, src[last:m[0]]...)
 		out = t.Expand(out, src, m)
 		last, n = m[1], n+1
@@ -333,5 +348,6 @@ func (t *Template) Subn(re *regexp.Regexp, src []byte) ([]byte, int) {
 			n++
 		}
 	}
-	return append(out, src[last:]...), n
+	out = append(out, src[last:]...)
+	return out, n, max == 0 || len(out) <= max
 }
