@@ -66,6 +66,7 @@ type copyJob struct {
 	remote        bool
 	check, diff   bool
 	mkdirs        bool   // create dest's missing parent directories (lineinfile's create)
+	se            string // seAssign's lines
 	fromContent   bool   // from content: a diff's after side is labelled with the staging file
 	localPath     string // the controller file of src, for diffs
 }
@@ -89,7 +90,7 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	j := copyJob{
 		dest: a.Str("dest"), mode: mode, owner: a.Str("owner"), group: a.Str("group"),
 		force: a.Bool("force"), backup: a.Bool("backup"), validate: a.Str("validate"),
-		remote: a.Bool("remote_src"), check: env.Check, diff: env.Diff,
+		remote: a.Bool("remote_src"), check: env.Check, diff: env.Diff, se: seAssign(a),
 	}
 	if j.dest == "" {
 		return failed("dest is required")
@@ -200,6 +201,7 @@ func (j copyJob) script(source, probe, moved string) string {
 		}
 		fmt.Fprintf(&s, "%s=%s\n", kv[0], val)
 	}
+	s.WriteString(j.se)
 	if j.validate != "" {
 		// %s is the new file: the shell expands "$tmp" when it runs the
 		// validator; the rest is the author's command line, as in Ansible.
