@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,7 +128,15 @@ func TestNoLogHidesSecrets(t *testing.T) {
       no_log: true
     - fail: msg="{{ token }}"
       no_log: true
-`, nil)
+`, func(r *provision.Runner) {
+		text := r.Events
+		r.Events = func(e provision.Event) {
+			if strings.Contains(e.Msg, "s3cr3t") || strings.Contains(fmt.Sprint(e.Item, e.Result), "s3cr3t") {
+				t.Errorf("an event carries the no_log secret: %+v", e)
+			}
+			text(e)
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,6 +113,12 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 	if msg, ok := out.data["msg"].(string); ok {
 		ev.Msg = msg
 	}
+	if kw.noLog {
+		ev.Msg = censoredMsg
+		if isItem {
+			ev.Item = "(censored due to no_log)"
+		}
+	}
 	pr.rn.emit(ev)
 	if isItem {
 		return
