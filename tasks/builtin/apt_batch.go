@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
@@ -179,4 +180,34 @@ func aptTouched(v verdict, state string) []string {
 		words = rest
 	}
 	return names
+}
+
+var _ tasks.Batcher = packageModule{}
+
+// Batch hands a loop's items to the package manager's module in one call
+// when that module can batch them (apt can): the items must name the same
+// manager (use). Finding the manager may cost one probe, as Run's does;
+// when the manager cannot batch, the items run one by one (ok=false).
+func (m packageModule) Batch(ctx context.Context, env *tasks.Env, items []tasks.Args) ([]tasks.Result, bool, error) {
+	for _, item := range items {
+		if _, err := packageArgs.Decode(withoutExtra(item, packageArgs)); err != nil || item["use"] != items[0]["use"] {
+			return nil, false, nil
+		}
+	}
+	mod, res, err := m.manager(ctx, env, items[0])
+	if err != nil {
+		return nil, false, err
+	}
+	if mod == nil {
+		return slices.Repeat([]tasks.Result{res}, len(items)), true, nil
+	}
+	b, ok := mod.(tasks.Batcher)
+	if !ok {
+		return nil, false, nil
+	}
+	fwd := make([]tasks.Args, len(items))
+	for i, item := range items {
+		fwd[i] = forwarded(item)
+	}
+	return b.Batch(ctx, env, fwd)
 }

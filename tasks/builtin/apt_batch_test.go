@@ -200,3 +200,27 @@ func TestAptTouched(t *testing.T) {
 		t.Errorf("remove: %q", got)
 	}
 }
+
+// TestPackageBatch: package hands a loop to apt's Batch; a manager that
+// cannot batch, or items naming different managers, run one by one.
+func TestPackageBatch(t *testing.T) {
+	env, cc, state := fakeAptEnv(t, fakeRepo, nil)
+	env.Eval = func(expr string) (any, error) { return "apt", nil }
+	items := aptItems(tasks.Args{"state": "present"}, "a", "b")
+	res, ok, err := packageModule{}.Batch(context.Background(), env, items)
+	if err != nil || !ok || len(res) != 2 || !res[0].Changed || !res[1].Changed {
+		t.Fatalf("ok=%v err=%v %+v", ok, err, res)
+	}
+	if cc.runs != 1 || strings.Count(fakeLog(t, state), "apt-get ") != 1 {
+		t.Errorf("%d round trips; apt log:\n%s", cc.runs, fakeLog(t, state))
+	}
+	for _, items := range [][]tasks.Args{
+		aptItems(tasks.Args{"state": "present", "use": "dnf"}, "a", "b"),
+		{{"name": "a", "state": "present"}, {"name": "b", "state": "present", "use": "apt"}},
+		{{"name": "a", "state": "present"}, {"name": "b"}},
+	} {
+		if _, ok, err := (packageModule{}).Batch(context.Background(), env, items); ok || err != nil {
+			t.Errorf("%v: ok=%v err=%v", items, ok, err)
+		}
+	}
+}
