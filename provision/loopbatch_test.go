@@ -183,3 +183,31 @@ func TestLoopBatch(t *testing.T) {
 		t.Errorf("skipped result %v", skipped)
 	}
 }
+
+// TestLoopBatchFallbacks: loops the engine does item by item although the
+// module batches: an environment templated with the item (each item's
+// connection differs), until:, a loop pause, a single item left by when:.
+func TestLoopBatchFallbacks(t *testing.T) {
+	for name, task := range map[string]string{
+		"environment": "environment: {PKG: '{{ item }}'}",
+		"until":       "until: r is not failed\n      register: r",
+		"pause":       "loop_control: {pause: 0}",
+		"when":        "when: item == 'b'",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			c := &pkgCounts{}
+			pb := fmt.Sprintf("- hosts: h1\n  gather_facts: false\n  tasks:\n    - package: name={{ item }} dir={{ dir }}\n      loop: [a, b]\n      %s\n", task)
+			out, recap, err := play(t, fmt.Sprintf("h1 ansible_connection=local dir=%s\n", dir), pb, withPkg(c, true))
+			if err != nil || recap.Failed() {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if b := c.batches.Load(); b != 0 {
+				t.Errorf("%d Batch calls\n%s", b, out)
+			}
+			if r := c.runs.Load(); r == 0 {
+				t.Errorf("no Run calls\n%s", out)
+			}
+		})
+	}
+}
