@@ -6,6 +6,7 @@ import (
 	"context"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/tender-sh/tender/tasks"
 )
@@ -35,7 +36,9 @@ func TestAptBatchFleet(t *testing.T) {
 		return string(out.Stdout)
 	}
 	batched, cc := host()
+	start := time.Now()
 	got, ok, err := aptModule{}.Batch(ctx, batched, items)
+	took := time.Since(start)
 	if err != nil || !ok {
 		t.Fatalf("Batch: ok=%v err=%v", ok, err)
 	}
@@ -43,10 +46,12 @@ func TestAptBatchFleet(t *testing.T) {
 		t.Errorf("Batch took %d round trips, want 1: %+v", cc.runs, got)
 	}
 	single, _ := host()
+	start = time.Now()
 	want, err := aptModule{}.oneByOne(ctx, single, items)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("batched %v, item by item %v", took, time.Since(start))
 	if g, w := summary(got), summary(want); !reflect.DeepEqual(g, w) {
 		t.Errorf("batched\n%q\nitem by item\n%q", g, w)
 	}
@@ -60,7 +65,14 @@ func TestAptBatchFleet(t *testing.T) {
 		t.Errorf("host after the batch:\n%s\nafter item by item:\n%s", g, w)
 	}
 	cc.runs = 0
+	start = time.Now()
 	again, ok, err := aptModule{}.Batch(ctx, batched, items)
+	took = time.Since(start)
+	start = time.Now()
+	if _, err := (aptModule{}).oneByOne(ctx, single, items); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("again: batched %v, item by item %v", took, time.Since(start))
 	if err != nil || !ok || cc.runs != 1 {
 		t.Fatalf("again: ok=%v err=%v, %d round trips", ok, err, cc.runs)
 	}
