@@ -78,10 +78,15 @@ func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	case err != nil:
 		return failure(err)
 	case !ok:
-		return outcome{skipped: true, data: map[string]any{"changed": false, "skipped": true,
-			"skip_reason": "Conditional result was False"}}
+		return skippedByCondition()
 	}
 	return pr.invoke(ctx, h, t, kw, pr.scope(h, t, extra))
+}
+
+// skippedByCondition is the outcome of a task whose when: does not hold.
+func skippedByCondition() outcome {
+	return outcome{skipped: true, data: map[string]any{"changed": false, "skipped": true,
+		"skip_reason": "Conditional result was False"}}
 }
 
 // finish records an outcome: the event, register, handlers and stats.

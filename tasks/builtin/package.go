@@ -32,10 +32,20 @@ done
 echo unknown`
 
 // Run dispatches to apt, dnf, yum, ... with the task's other arguments.
-func (packageModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+func (m packageModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	mod, res, err := m.manager(ctx, env, args)
+	if mod == nil || err != nil {
+		return res, err
+	}
+	return mod.Run(ctx, env, forwarded(args))
+}
+
+// manager returns the module of the package manager args and the host
+// ask for, or the result of not finding one.
+func (packageModule) manager(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Module, tasks.Result, error) {
 	a, err := packageArgs.Decode(withoutExtra(args, packageArgs))
 	if err != nil {
-		return tasks.Result{}, err
+		return nil, tasks.Result{}, err
 	}
 	mgr := a.Str("use")
 	if mgr == "auto" && env.Eval != nil {
@@ -48,21 +58,26 @@ func (packageModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	if mgr == "auto" {
 		out, err := run(ctx, env, pkgProbe, nil)
 		if err != nil {
-			return tasks.Result{}, err
+			return nil, tasks.Result{}, err
 		}
 		mgr = strings.TrimSpace(string(out.Stdout))
 	}
 	f, ok := Registry().Lookup(mgr)
 	if !ok || mgr == "package" {
-		return fail("Could not detect which package manager to use. Try gathering facts or setting the \"use\" option."), nil
+		return nil, fail("Could not detect which package manager to use. Try gathering facts or setting the \"use\" option."), nil
 	}
+	return f(), tasks.Result{}, nil
+}
+
+// forwarded is args without use, for the package manager's module.
+func forwarded(args tasks.Args) tasks.Args {
 	fwd := tasks.Args{}
 	for k, v := range args {
 		if k != "use" {
 			fwd[k] = v
 		}
 	}
-	return f().Run(ctx, env, fwd)
+	return fwd
 }
 
 // withoutExtra keeps only the arguments spec declares: package passes the
