@@ -21,6 +21,7 @@ import (
 
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // dockerConn reaches a container with docker exec: the package and
@@ -102,7 +103,8 @@ var pkgVolatile = regexp.MustCompile(`Fetched [^\n]*|\d+(\.\d+)? [kMG]?B/s|\(\d+
 //
 // Normalization, on both sides, on top of TestFidelity's:
 // cache_update_time becomes TIME; apt-get's transfer speeds and "Fetched"
-// lines become SPEED.
+// lines become SPEED; an uploaded archive's path in unarchive's
+// extract_results.cmd becomes TMPSRC, as its src does.
 func TestPkgFidelity(t *testing.T) {
 	var want map[string]map[string]any
 	b, err := os.ReadFile("testdata/pkg/ansible.json")
@@ -164,8 +166,51 @@ func pkgNormalize(m map[string]any) map[string]any {
 			d["prepared"] = pkgVolatile.ReplaceAllString(s, "SPEED")
 		}
 	}
+	if er, ok := c["extract_results"].(map[string]any); ok {
+		if cmd, ok := er["cmd"].([]any); ok {
+			for i, w := range cmd {
+				m := map[string]any{"src": w}
+				staging(m, "src")
+				cmd[i] = m["src"]
+			}
+		}
+	}
 	if s, ok := c["msg"].(string); ok {
 		c["msg"] = pkgVolatile.ReplaceAllString(s, "SPEED")
 	}
 	return normalize(c, "", "")
+}
+
+// TestAptRunLoop installs a loop's packages with one apt-get call on a
+// fresh fleet host, and refuses items it cannot merge.
+func TestAptRunLoop(t *testing.T) {
+	id := fleetHost(t)
+	env, cc := testEnv(t, t.TempDir(), nil)
+	cc.Conn = dockerConn{id}
+	env.Conn = cc
+	if res := runMod(t, env, "apt", tasks.Args{"update_cache": true}); res.Failed {
+		t.Fatal(res.Msg)
+	}
+	items := []tasks.Args{{"name": "tender-hello"}, {"name": "hello"}}
+	before := cc.runs
+	rs, ok, err := aptModule{}.RunLoop(context.Background(), env, items)
+	if err != nil || !ok || len(rs) != 2 || !rs[0].Changed || !rs[1].Changed || cc.runs != before+1 {
+		t.Fatalf("first: ok=%v err=%v %+v (%d round trips)", ok, err, rs, cc.runs-before)
+	}
+	if !strings.Contains(rs[0].Data["stdout"].(string), "tender-hello hello") && !strings.Contains(rs[0].Data["stdout"].(string), "hello tender-hello") {
+		t.Errorf("not one apt-get for both: %s", rs[0].Data["stdout"])
+	}
+	rs, ok, _ = aptModule{}.RunLoop(context.Background(), env, append(items, tasks.Args{"name": "tree"}))
+	if !ok || rs[0].Changed || rs[1].Changed || !rs[2].Changed {
+		t.Errorf("second: %+v", rs)
+	}
+	if _, ok, _ = (aptModule{}).RunLoop(context.Background(), env, []tasks.Args{{"name": "pv"}, {"name": "pv", "state": "absent"}}); ok {
+		t.Error("items with different states were merged")
+	}
+	if _, ok, _ = (aptModule{}).RunLoop(context.Background(), env, []tasks.Args{{"name": "pv"}, {"name": "no-such-package"}}); ok {
+		t.Error("a loop with a missing package was merged")
+	}
+	if out, _ := exec.Command("docker", "exec", id, "dpkg-query", "-W", "pv").CombinedOutput(); !strings.Contains(string(out), "no packages found") {
+		t.Errorf("a refused loop changed the host: %s", out)
+	}
 }

@@ -129,7 +129,7 @@ func TestUnarchive(t *testing.T) {
 		})
 	}
 	res := runMod(t, env, "unarchive", tasks.Args{"src": "a.tar", "dest": filepath.Join(files, "nope")})
-	if !res.Failed || res.Msg != "Destination '"+filepath.Join(files, "nope")+"' is not a directory" {
+	if !res.Failed || res.Msg != "dest '"+filepath.Join(files, "nope")+"' must be an existing dir" {
 		t.Errorf("missing dest: %+v", res)
 	}
 }
