@@ -1,5 +1,6 @@
 // Package builtin holds tender's built-in modules (shell, command, raw,
-// script, copy, file, stat, debug, set_fact, fail, assert, ping, wait_for).
+// script, copy, file, stat, debug, set_fact, fail, assert, ping, wait_for,
+// apt, package, dnf, yum, pip, service, systemd, get_url, uri, unarchive).
 // Each module does its check-and-apply as one POSIX sh script sent in one
 // round trip where it can: the script tests the host's state, changes only
 // what differs and prints a verdict as key=value lines that the module
@@ -20,6 +21,20 @@
 //	                              waited through (1 when present);
 //	                              port: none (Conn.Dial); drained: 1 per poll
 //	debug, set_fact, fail, assert 0 (controller side)
+//
+// and, counted by each module's own tests:
+//
+//	apt, dnf, yum, pip, service,  1 (apt with a controller deb that is
+//	systemd                       not on the host: 3 and one Put)
+//	package                       that of the module it hands to (+1 to
+//	                              probe without ansible_pkg_mgr)
+//	get_url                       1 when dest matches the checksum;
+//	                              else 1, the request (Conn.Dial) and,
+//	                              when the content differs, a Put and 1
+//	uri                           the request (+1 for creates, removes or
+//	                              dest; dest: a Put and 1 more)
+//	unarchive                     1 + a Put and 1 (remote_src: 1, +1
+//	                              with creates)
 package builtin
 
 import (
