@@ -24,7 +24,9 @@ package builtin
 // verdict=noop, verdict=upload (the deb is not on the host) or
 // verdict=ran with cmd (the command as Ansible shows it), rc, outlen and
 // errlen, followed by a "--output--" line, the command's stdout (outlen
-// bytes) and its stderr (errlen bytes).
+// bytes) and its stderr (errlen bytes). Before the verdict, an
+// item=<spec> line names each spec that needs apt-get (RunLoop tells a
+// loop's items apart by them).
 const aptScript = `
 export DEBIAN_FRONTEND=noninteractive DEBIAN_PRIORITY=critical LANG=C LC_ALL=C LC_MESSAGES=C LC_CTYPE=C
 _t_fail() { echo verdict=failed; [ -n "$2" ] && echo cache=1; printf 'msg=%s\n' "$(printf %s "$1" | tr '\n' ' ')"; exit 0; }
@@ -157,7 +159,7 @@ for s in $list; do
 	fi
 	if [ "$state" = absent ]; then
 		if [ -n "$vok" ] || { [ -n "$purge" ] && dpkg-query -L -- "$n" >/dev/null 2>&1; }; then
-			todo="$todo$s
+			echo "item=$s"; todo="$todo$s
 "; disp="$disp '$s'"
 		fi
 		continue
@@ -168,7 +170,7 @@ for s in $list; do
 	if [ -z "$(apt-cache policy -- "$n" 2>/dev/null)" ] && [ -z "$inst" ]; then
 		# A virtual package: apt chooses the provider.
 		if apt-cache showpkg -- "$n" 2>/dev/null | sed '1,/^Reverse Provides:/d' | grep -q .; then
-			todo="$todo$n
+			echo "item=$s"; todo="$todo$n
 "; disp="$disp '$n'"; continue
 		fi
 		_t_fail "No package matching '$n' is available"
@@ -186,10 +188,10 @@ for s in $list; do
 	fi
 	if [ -z "$vok" ] && [ -z "$can" ]; then _t_fail "no available installation candidate for $s" 1; fi
 	if [ -n "$can" ] && { [ -z "$inst" ] && [ -z "$onlyup" ] || [ "$state" = latest ] || [ -z "$vok" ]; }; then
-		todo="$todo$n=$can
+		echo "item=$s"; todo="$todo$n=$can
 "; disp="$disp '$n=$can'"
 	elif [ -n "$vok" ] && [ -n "$can" ] && [ "$cmp" = = ]; then
-		todo="$todo$n=$ver
+		echo "item=$s"; todo="$todo$n=$ver
 "; disp="$disp '$n=$ver'"
 	fi
 done

@@ -133,14 +133,16 @@ func (getURLModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	start := time.Now()
 	resp, err := client.Do(req)
 	if err != nil {
-		data["elapsed"] = int(time.Since(start).Seconds())
-		return failWith(requestError(err))
+		d := map[string]any{"url": rawURL, "dest": dest, "elapsed": int(time.Since(start).Seconds()), "changed": false}
+		return tasks.Result{Failed: true, Msg: requestError(err), Data: d}, nil
 	}
 	defer resp.Body.Close()
 	data["elapsed"] = int(time.Since(start).Seconds())
-	status := fmt.Sprintf("HTTP Error %d: %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	status := httpErrorMsg(resp)
 	if resp.StatusCode == http.StatusNotModified {
-		return tasks.Result{Msg: status, Data: map[string]any{"url": rawURL, "dest": dest, "msg": status, "status_code": 304, "elapsed": data["elapsed"]}}, nil
+		d := map[string]any{"url": rawURL, "dest": dest, "msg": status, "status_code": 304, "elapsed": data["elapsed"], "changed": false}
+		infoData(d, probe, "")
+		return tasks.Result{Msg: status, Data: d}, nil
 	}
 	if resp.StatusCode != http.StatusOK {
 		d := map[string]any{"url": rawURL, "dest": dest, "elapsed": data["elapsed"], "status_code": resp.StatusCode, "response": status}
@@ -168,7 +170,9 @@ func (getURLModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		return failWith("failed to create temporary content file: " + err.Error())
 	}
 	data["checksum_src"] = hex.EncodeToString(s1.Sum(nil))
-	data["src"] = tmp.Name()
+	// Ansible's src is the temporary file on the host; tender's is the
+	// one beside dest, where it goes when the content differs.
+	data["src"] = getURLStaging(dest, data["checksum_src"].(string))
 	okMsg := "OK (" + orDefault(resp.Header.Get("Content-Length"), "unknown") + " bytes)"
 	if env.Check {
 		if probe["exists"] == "1" && probe["isdir"] != "1" {
@@ -189,7 +193,7 @@ func placeDownload(ctx context.Context, env *tasks.Env, a tasks.Values, tmp *os.
 	want := data["checksum_src"].(string)
 	remoteTmp := ""
 	if probe["isdir"] == "1" || probe["exists"] != "1" || probe["sha1"] != want {
-		remoteTmp = path.Dir(dest) + "/.tender-get_url-" + want[:12]
+		remoteTmp = getURLStaging(dest, want)
 		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 			return tasks.Result{}, err
 		}
@@ -223,6 +227,11 @@ func placeDownload(ctx context.Context, env *tasks.Env, a tasks.Values, tmp *os.
 	data["md5sum"], data["msg"], data["status_code"] = v["md5sum"], okMsg, status
 	infoData(data, v, "")
 	return tasks.Result{Changed: data["changed"] == true, Msg: okMsg, Data: data}, nil
+}
+
+// getURLStaging is the temporary file beside dest a download goes to.
+func getURLStaging(dest, sha1 string) string {
+	return path.Dir(dest) + "/.tender-get_url-" + sha1[:12]
 }
 
 // checksumFromURL fetches a checksum file and finds the line for

@@ -52,6 +52,9 @@ func TestGetURL(t *testing.T) {
 	if !res.Changed || res.Failed || readFile(t, dest) != body || res.Data["mode"] != "0640" || res.Data["msg"] != "OK (9 bytes)" {
 		t.Fatalf("download: %+v", res)
 	}
+	if cc.runs != 2 || cc.puts != 1 {
+		t.Errorf("download: %d round trips and %d Puts, want 2 and 1", cc.runs, cc.puts)
+	}
 	for k, v := range res.Data {
 		if s, ok := v.(string); ok && strings.Contains(s, "s3cret") {
 			t.Errorf("the password shows in %s", k)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -105,6 +106,16 @@ func responseHeaders(resp *http.Response) map[string]any {
 		out[strings.ReplaceAll(strings.ToLower(k), "-", "_")] = strings.Join(v, ", ")
 	}
 	return out
+}
+
+// httpErrorMsg is Python's text for a response that is not 2xx: "HTTP
+// Error 404: Not Found", with the server's own reason phrase.
+func httpErrorMsg(resp *http.Response) string {
+	reason := strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)+" ")
+	if reason == "" || reason == resp.Status {
+		reason = http.StatusText(resp.StatusCode)
+	}
+	return fmt.Sprintf("HTTP Error %d: %s", resp.StatusCode, reason)
 }
 
 // requestError is Ansible's message for a request that got no response.

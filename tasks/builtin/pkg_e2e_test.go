@@ -21,6 +21,7 @@ import (
 
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // dockerConn reaches a container with docker exec: the package and
@@ -62,8 +63,24 @@ func (c dockerConn) Get(ctx context.Context, src string, dst io.Writer) error {
 	return err
 }
 
+// Dial connects from inside the container with its netcat, as an SSH
+// direct-tcpip channel connects from the host.
 func (c dockerConn) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	return nil, errors.New("dockerConn cannot dial")
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || network != "tcp" {
+		return nil, errors.New("dockerConn dials tcp host:port only")
+	}
+	x := exec.Command("docker", "exec", "-i", c.id, "nc", "-N", host, port)
+	in, _ := x.StdinPipe()
+	out, _ := x.StdoutPipe()
+	if err := x.Start(); err != nil {
+		return nil, err
+	}
+	ours, theirs := net.Pipe()
+	go func() { io.Copy(theirs, out); theirs.Close() }()
+	go func() { io.Copy(in, theirs); in.Close() }()
+	go x.Wait()
+	return ours, nil
 }
 
 func (c dockerConn) Close() error { return nil }
@@ -102,7 +119,8 @@ var pkgVolatile = regexp.MustCompile(`Fetched [^\n]*|\d+(\.\d+)? [kMG]?B/s|\(\d+
 //
 // Normalization, on both sides, on top of TestFidelity's:
 // cache_update_time becomes TIME; apt-get's transfer speeds and "Fetched"
-// lines become SPEED.
+// lines become SPEED; an uploaded archive's path in unarchive's
+// extract_results.cmd becomes TMPSRC, as its src does.
 func TestPkgFidelity(t *testing.T) {
 	var want map[string]map[string]any
 	b, err := os.ReadFile("testdata/pkg/ansible.json")
@@ -138,18 +156,29 @@ func TestPkgFidelity(t *testing.T) {
 	t.Logf("%d tasks compared with ansible-core", seen)
 }
 
+// httpVolatile are response headers that differ between two requests.
+var httpVolatile = []string{"date", "elapsed"}
+
 // knownPkgDiffs are the keys of a task's result left out of the
 // comparison, each for a stated reason.
 var knownPkgDiffs = map[string][]string{
 	// tender's apt lacks upgrade, clean, autoclean and policy_rc_d, so
 	// its list of supported parameters is shorter.
 	"apt_bad_arg": {"msg"},
+	// A refused connection reads as Python's errno text in Ansible and
+	// as the transport's dial error in tender.
+	"get_url_refused": {"msg"},
 }
 
 func pkgNormalize(m map[string]any) map[string]any {
 	b, _ := json.Marshal(m)
 	var c map[string]any
 	json.Unmarshal(b, &c)
+	for _, k := range httpVolatile {
+		if _, ok := c[k]; ok {
+			c[k] = "TIME"
+		}
+	}
 	if _, ok := c["cache_update_time"]; ok {
 		c["cache_update_time"] = "TIME"
 	}
@@ -164,8 +193,51 @@ func pkgNormalize(m map[string]any) map[string]any {
 			d["prepared"] = pkgVolatile.ReplaceAllString(s, "SPEED")
 		}
 	}
+	if er, ok := c["extract_results"].(map[string]any); ok {
+		if cmd, ok := er["cmd"].([]any); ok {
+			for i, w := range cmd {
+				m := map[string]any{"src": w}
+				staging(m, "src")
+				cmd[i] = m["src"]
+			}
+		}
+	}
 	if s, ok := c["msg"].(string); ok {
 		c["msg"] = pkgVolatile.ReplaceAllString(s, "SPEED")
 	}
 	return normalize(c, "", "")
+}
+
+// TestAptRunLoop installs a loop's packages with one apt-get call on a
+// fresh fleet host, and refuses items it cannot merge.
+func TestAptRunLoop(t *testing.T) {
+	id := fleetHost(t)
+	env, cc := testEnv(t, t.TempDir(), nil)
+	cc.Conn = dockerConn{id}
+	env.Conn = cc
+	if res := runMod(t, env, "apt", tasks.Args{"update_cache": true}); res.Failed {
+		t.Fatal(res.Msg)
+	}
+	items := []tasks.Args{{"name": "tender-hello"}, {"name": "hello"}}
+	before := cc.runs
+	rs, ok, err := aptModule{}.RunLoop(context.Background(), env, items)
+	if err != nil || !ok || len(rs) != 2 || !rs[0].Changed || !rs[1].Changed || cc.runs != before+1 {
+		t.Fatalf("first: ok=%v err=%v %+v (%d round trips)", ok, err, rs, cc.runs-before)
+	}
+	if !strings.Contains(rs[0].Data["stdout"].(string), "tender-hello hello") && !strings.Contains(rs[0].Data["stdout"].(string), "hello tender-hello") {
+		t.Errorf("not one apt-get for both: %s", rs[0].Data["stdout"])
+	}
+	rs, ok, _ = aptModule{}.RunLoop(context.Background(), env, append(items, tasks.Args{"name": "tree"}))
+	if !ok || rs[0].Changed || rs[1].Changed || !rs[2].Changed {
+		t.Errorf("second: %+v", rs)
+	}
+	if _, ok, _ = (aptModule{}).RunLoop(context.Background(), env, []tasks.Args{{"name": "pv"}, {"name": "pv", "state": "absent"}}); ok {
+		t.Error("items with different states were merged")
+	}
+	if _, ok, _ = (aptModule{}).RunLoop(context.Background(), env, []tasks.Args{{"name": "pv"}, {"name": "no-such-package"}}); ok {
+		t.Error("a loop with a missing package was merged")
+	}
+	if out, _ := exec.Command("docker", "exec", id, "dpkg-query", "-W", "pv").CombinedOutput(); !strings.Contains(string(out), "no packages found") {
+		t.Errorf("a refused loop changed the host: %s", out)
+	}
 }

@@ -1,7 +1,8 @@
 // Package builtin holds tender's built-in modules (shell, command, raw,
 // script, copy, file, stat, debug, set_fact, fail, assert, ping, wait_for,
-// and the file-editing and data modules lineinfile, replace, blockinfile,
-// ini_file, template, slurp, tempfile, find, assemble, fetch).
+// the file-editing and data modules lineinfile, replace, blockinfile,
+// ini_file, template, slurp, tempfile, find, assemble, fetch, and apt,
+// package, dnf, yum, pip, service, systemd, get_url, uri, unarchive).
 // Each module does its check-and-apply as one POSIX sh script sent in one
 // round trip where it can: the script tests the host's state, changes only
 // what differs and prints a verdict as key=value lines that the module
@@ -33,6 +34,20 @@
 //	fetch                         1; a file over 64 KiB that changed: +Get;
 //	                              +1 for a src starting with ~ (expanded
 //	                              on the host for the local layout)
+//
+// and, counted by each module's own tests:
+//
+//	apt, dnf, yum, pip, service,  1 (apt with a controller deb that is
+//	systemd                       not on the host: 3 and one Put)
+//	package                       that of the module it hands to (+1 to
+//	                              probe without ansible_pkg_mgr)
+//	get_url                       1 when dest matches the checksum;
+//	                              else 1, the request (Conn.Dial) and,
+//	                              when the content differs, a Put and 1
+//	uri                           the request (+1 for creates, removes or
+//	                              dest; dest: a Put and 1 more)
+//	unarchive                     1 + a Put and 1 (remote_src: 1, +1
+//	                              with creates)
 package builtin
 
 import (

@@ -55,13 +55,18 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 	}
 	src, dest := a.Str("src"), a.Str("dest")
 	remote := a.Bool("remote_src") || !a.Bool("copy")
-	if c := a.Str("creates"); c != "" {
-		out, err := run(ctx, env, "[ -e "+q(c)+" ] || [ -L "+q(c)+" ]", nil)
+	if c := a.Str("creates"); c != "" || !remote {
+		// Before anything travels, as Ansible's action plugin does:
+		// creates skips the task, a missing dest fails it.
+		out, err := run(ctx, env, shAssign([][2]string{{"creates", c}, {"dest", dest}})+unarchivePre, nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}
-		if out.ExitCode == 0 {
+		switch strings.TrimSpace(string(out.Stdout)) {
+		case "creates":
 			return tasks.Result{Skipped: true, Msg: fmt.Sprintf("skipped, since %s exists", c), Data: map[string]any{}}, nil
+		case "nodest":
+			return fail(fmt.Sprintf("dest '%s' must be an existing dir", dest)), nil
 		}
 	}
 	if remote && strings.Contains(src, "://") {
@@ -124,6 +129,9 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 	}
 	switch v["verdict"] {
 	case "failed":
+		if v["nodest"] == "1" {
+			data = map[string]any{}
+		}
 		return tasks.Result{Failed: true, Msg: v["msg"], Data: data}, nil
 	case "gtarcheck":
 		return tasks.Result{Skipped: true, Msg: "remote module (unarchive) does not support check mode when using gtar", Data: map[string]any{}}, nil
@@ -143,6 +151,10 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 	}
 	return tasks.Result{Changed: v["changed"] == "1", Data: data}, nil
 }
+
+// unarchivePre answers creates and whether dest is a directory.
+const unarchivePre = `if [ -n "$creates" ] && { [ -e "$creates" ] || [ -L "$creates" ]; }; then echo creates
+elif [ ! -d "$dest" ]; then echo nodest; fi`
 
 // uploadArchive streams the controller's archive to a temporary file in
 // dest's parent directory on the host (dest itself may not exist yet:

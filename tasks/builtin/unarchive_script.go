@@ -21,10 +21,10 @@ _t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' '
 export LANG=C LC_ALL=C LC_MESSAGES=C LANGUAGE=C
 tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
 trap 'rm -rf "$tmp"; [ -n "$uploaded" ] && rm -f "$src"' EXIT
+[ -d "$dest" ] || { echo nodest=1; _t_fail "dest '$dest' must be an existing dir"; }
 [ -e "$src" ] || _t_fail "Source '$src' does not exist"
 [ -r "$src" ] || _t_fail "Source '$src' not readable"
 [ -s "$src" ] || _t_fail "Invalid archive '$src', the file is 0 bytes"
-[ -d "$dest" ] || _t_fail "Destination '$dest' is not a directory"
 IFS='
 '
 set -f

@@ -78,12 +78,16 @@ func TestUnarchive(t *testing.T) {
 			formats["a.tar."+ext] = "TarArchive"
 		}
 	}
-	env, _ := testEnv(t, files, nil)
+	env, cc := testEnv(t, files, nil)
 	for name, handler := range formats {
 		t.Run(name, func(t *testing.T) {
 			dest := t.TempDir()
 			args := tasks.Args{"src": name, "dest": dest, "list_files": true}
+			runs, puts := cc.runs, cc.puts
 			res := runMod(t, env, "unarchive", args)
+			if cc.runs-runs != 2 || cc.puts-puts != 1 {
+				t.Errorf("%d round trips and %d Puts, want 2 and 1", cc.runs-runs, cc.puts-puts)
+			}
 			want := []any{"app/", "app/bin.sh", "app/conf.txt", "top.txt"}
 			if res.Failed || !res.Changed || res.Data["handler"] != handler || !reflect.DeepEqual(res.Data["files"], want) {
 				t.Fatalf("first run: %+v", res)
@@ -129,7 +133,7 @@ func TestUnarchive(t *testing.T) {
 		})
 	}
 	res := runMod(t, env, "unarchive", tasks.Args{"src": "a.tar", "dest": filepath.Join(files, "nope")})
-	if !res.Failed || res.Msg != "Destination '"+filepath.Join(files, "nope")+"' is not a directory" {
+	if !res.Failed || res.Msg != "dest '"+filepath.Join(files, "nope")+"' must be an existing dir" {
 		t.Errorf("missing dest: %+v", res)
 	}
 }

@@ -153,16 +153,20 @@ func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	data := responseHeaders(resp)
 	final := resp.Request.URL.String()
 	data["url"], data["status"], data["elapsed"], data["redirected"], data["changed"] = final, resp.StatusCode, elapsed, final != rawURL, false
-	data["msg"] = "OK (" + orDefault(resp.Header.Get("Content-Length"), "unknown") + " bytes)"
-	if resp.StatusCode >= 400 {
-		data["msg"] = fmt.Sprintf("HTTP Error %d: %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	success := resp.StatusCode >= 200 && resp.StatusCode < 300
+	if success {
+		data["msg"] = "OK (" + orDefault(resp.Header.Get("Content-Length"), "unknown") + " bytes)"
+		cookies, cookieStr := map[string]any{}, []string{}
+		for _, c := range resp.Cookies() {
+			cookies[c.Name] = c.Value
+			cookieStr = append(cookieStr, c.Name+"="+c.Value)
+		}
+		data["cookies"], data["cookies_string"] = cookies, strings.Join(cookieStr, "; ")
+	} else {
+		// Python raises for anything but 2xx: the error's text is the
+		// message and its body a "body" key, unless read as content.
+		data["msg"] = httpErrorMsg(resp)
 	}
-	cookies, cookieStr := map[string]any{}, []string{}
-	for _, c := range resp.Cookies() {
-		cookies[c.Name] = c.Value
-		cookieStr = append(cookieStr, c.Name+"="+c.Value)
-	}
-	data["cookies"], data["cookies_string"] = cookies, strings.Join(cookieStr, "; ")
 	if loc, ok := data["location"].(string); ok {
 		if u, err := resp.Request.URL.Parse(loc); err == nil {
 			data["location"] = u.String()
@@ -205,6 +209,9 @@ func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	}
 	if a.Bool("return_content") {
 		data["content"] = text
+	}
+	if !success && !maybeJSON && !a.Bool("return_content") && okStatus {
+		data["body"] = text
 	}
 	if !okStatus {
 		res.Failed = true
