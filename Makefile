@@ -5,7 +5,7 @@ VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X main.version=$(VERSION)
 FUZZTIME ?= 20s
 
-.PHONY: build test unit e2e lint demo bench fuzz clean
+.PHONY: build test unit e2e lint demo bench fuzz clean hello-agent hello-agents
 
 build:
 	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/tender ./cmd/tender
@@ -28,7 +28,7 @@ lint:
 	$(GO) vet -tags '$(TAGS) e2e' ./...
 	bash .ci/importrules.sh
 
-demo: build
+demo: build hello-agent
 	bash e2e/demo.sh
 
 fuzz:
@@ -37,9 +37,21 @@ fuzz:
 	$(GO) test -run=NONE -fuzz=FuzzSplitKV -fuzztime=$(FUZZTIME) ./playbooks
 	$(GO) test -run=NONE -fuzz=FuzzLoad -fuzztime=$(FUZZTIME) ./playbooks
 	$(GO) test -run=NONE -fuzz=FuzzINI -fuzztime=$(FUZZTIME) ./inventory
+	$(GO) test -run=NONE -fuzz=FuzzLoadBundle -fuzztime=$(FUZZTIME) ./agents
 
 clean:
-	rm -rf bin
+	rm -rf bin agents/examples/hello/build
+
+## hello-agent: the example agent, static, stamped HELLO_VERSION, into its
+## bundle (agents/examples/hello/build/hello). hello-agents also builds
+## version 2 into build/v2/ for the upgrade test.
+HELLO_VERSION ?= 1
+HELLO_DIR     := agents/examples/hello
+hello-agent:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X main.version=$(HELLO_VERSION)' -o $(HELLO_DIR)/build/hello ./$(HELLO_DIR)
+
+hello-agents: hello-agent
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X main.version=2' -o $(HELLO_DIR)/build/v2/hello ./$(HELLO_DIR)
 
 ## bench: ansible-playbook vs tender on the same fleet; writes docs/BENCHMARKS.md.
 bench:

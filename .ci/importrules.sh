@@ -19,9 +19,9 @@ function bad(pkg, imp, why) { printf "import rule: %s imports %s: %s\n", rel(pkg
 			if (me == "inventory" || me ~ /^inventory\//) {
 				if (r !~ /^internal\/(yaml11|pyfmt)$/ && r !~ /^inventory(\/|$)/) bad(pkg, r, "inventory imports nothing of ours but internal/yaml11 and internal/pyfmt")
 			}
-			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11 and internal/pyfmt")
+			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt and internal/pyre")
 			if (me == "provision/transport" && r !~ /^provision\/transport(\/|$)/) bad(pkg, r, "provision/transport imports nothing of ours")
-			if (me ~ /^internal\/(yaml11|pyfmt)$/) bad(pkg, r, me " is a leaf")
+			if (me ~ /^internal\/(yaml11|pyfmt|pyre|suggest)$/) bad(pkg, r, me " is a leaf")
 			if (me ~ /^provision(\/|$)/ && me !~ /^provision\/transport\// && (r ~ /^provision\/transport\/(ssh|local)(\/|$)/ || r ~ /^agents\/store(\/|$)/ || r == "tasks/builtin")) bad(pkg, r, "provision gets concrete transports, the store and the built-in registry injected")
 			if (me ~ /^tasks(\/|$)/ && r == "provision") bad(pkg, r, "modules never import provision")
 		} else {

@@ -2,7 +2,10 @@
 # make demo: tender's main job on a real fleet. Builds the fleet's images
 # (cached), starts three sshd hosts with docker-compose on 127.0.0.1, runs
 # playbooks/examples/site.yml with tender play, then runs it again to show
-# that nothing changes the second time. The fleet is removed at the end.
+# that nothing changes the second time; then deploys the example agent
+# bundle (agents/examples/hello) with tender agent deploy, twice: the
+# second time every host is up to date and costs one round trip. The
+# fleet is removed at the end.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -22,7 +25,13 @@ trap '"${compose[@]}" down -v --remove-orphans >/dev/null 2>&1' EXIT
 	for spec in py:1 py:2 nopy:1; do
 		port=$("${compose[@]}" port --index "${spec#*:}" "${spec%:*}" 22 | sed 's/.*://')
 		echo "${spec%:*}${spec#*:} ansible_host=127.0.0.1 ansible_port=$port"
-		for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.2; done
+		# Wait for sshd's banner, not just an open port (docker's proxy
+		# accepts connections before sshd is up).
+		for _ in $(seq 150); do
+			banner=$( (exec 3<>"/dev/tcp/127.0.0.1/$port" && IFS= read -r -t 2 l <&3 && printf %s "$l") 2>/dev/null) || true
+			case $banner in SSH-*) break ;; esac
+			sleep 0.2
+		done
 	done
 	echo
 	echo "[demo:vars]"
@@ -39,3 +48,13 @@ run() {
 }
 time run "first run: configures the hosts"
 time run "second run: nothing to change"
+
+agent() {
+	echo
+	echo "\$ tender agent deploy -i $state/hosts --bundle agents/examples/hello  # $1"
+	bin/tender agent deploy -i "$state/hosts" --bundle agents/examples/hello --state "$state/ledger.db" \
+		-e ansible_become=true --host-key-checking accept-new --known-hosts "$state/known_hosts"
+}
+rm -f "$state/ledger.db"
+time agent "first deploy: every host is new"
+time agent "second deploy: every host up to date, one round trip each"

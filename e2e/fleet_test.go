@@ -60,6 +60,7 @@ func runFleet(m *testing.M) (int, error) {
 		tender: filepath.Join(dir, "tender")}
 	steps := [][]string{
 		{"bash", filepath.Join(root, "e2e/fleet/build-images.sh")},
+		{"bash", filepath.Join(root, "e2e/fleet/aptrepo.sh")},
 		{"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "tender-e2e", "-f", f.key},
 		{"go", "build", "-tags", "urfave_cli_no_docs", "-o", f.tender, "./cmd/tender"},
 	}

@@ -18,86 +18,16 @@ import (
 // this package produces: nil, bool, int, float64, string, yaml11.Unsafe,
 // []any, []string and map[string]any.
 func JSON(v any) ([]byte, error) {
-	var b strings.Builder
-	if err := writeJSON(&b, v, 0); err != nil {
-		return nil, err
+	s, err := pyfmt.JSON(v, pyfmt.JSONOptions{Pretty: true, Indent: 4, Convert: func(v any) (any, error) {
+		if u, ok := v.(yaml11.Unsafe); ok {
+			return map[string]any{"__ansible_unsafe": string(u)}, nil
+		}
+		return nil, fmt.Errorf("cannot encode %T as JSON", v)
+	}})
+	if err != nil {
+		return nil, fmt.Errorf("inventory: %w", err)
 	}
-	return []byte(b.String()), nil
-}
-
-func writeJSON(b *strings.Builder, v any, depth int) error {
-	nl := "\n" + strings.Repeat("    ", depth+1)
-	switch x := v.(type) {
-	case nil:
-		b.WriteString("null")
-	case bool:
-		b.WriteString(strconv.FormatBool(x))
-	case int:
-		b.WriteString(strconv.Itoa(x))
-	case float64:
-		switch {
-		case math.IsInf(x, 1):
-			b.WriteString("Infinity")
-		case math.IsInf(x, -1):
-			b.WriteString("-Infinity")
-		case math.IsNaN(x):
-			b.WriteString("NaN")
-		default:
-			b.WriteString(pyfmt.Float(x))
-		}
-	case string:
-		b.WriteString(pyfmt.JSONQuote(x, false))
-	case yaml11.Unsafe:
-		return writeJSON(b, map[string]any{"__ansible_unsafe": string(x)}, depth)
-	case []string:
-		l := make([]any, len(x))
-		for i, s := range x {
-			l[i] = s
-		}
-		return writeJSON(b, l, depth)
-	case []any:
-		if len(x) == 0 {
-			b.WriteString("[]")
-			return nil
-		}
-		b.WriteString("[")
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			b.WriteString(nl)
-			if err := writeJSON(b, e, depth+1); err != nil {
-				return err
-			}
-		}
-		b.WriteString("\n" + strings.Repeat("    ", depth) + "]")
-	case map[string]any:
-		if len(x) == 0 {
-			b.WriteString("{}")
-			return nil
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b.WriteString("{")
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			b.WriteString(nl)
-			b.WriteString(pyfmt.JSONQuote(k, false))
-			b.WriteString(": ")
-			if err := writeJSON(b, x[k], depth+1); err != nil {
-				return err
-			}
-		}
-		b.WriteString("\n" + strings.Repeat("    ", depth) + "}")
-	default:
-		return fmt.Errorf("inventory: cannot encode %T as JSON", v)
-	}
-	return nil
+	return []byte(s), nil
 }
 
 // pyStr formats a value as Python's str() does (how --graph --vars prints

@@ -6,7 +6,9 @@
 // Load reads a playbook and everything it refers to statically
 // (import_playbook, roles with their defaults, vars, tasks, handlers and
 // meta dependencies, import_tasks, import_role, and include_tasks /
-// include_role whose target is literal). A file that is a bare list of
+// include_role whose target is literal). An include whose file or role
+// name is a template is Dynamic: the engine renders the name on each host
+// and loads it with Task.Resolve. A file that is a bare list of
 // tasks, as agent playbooks often are, becomes one play for Options.Hosts
 // (or use LoadTasks).
 //

@@ -147,7 +147,7 @@ func tree(v reflect.Value) any {
 		out := map[string]any{}
 		for i := 0; i < v.NumField(); i++ {
 			f, fv := v.Type().Field(i), v.Field(i)
-			if fv.IsZero() || f.Name == "Parent" {
+			if fv.IsZero() || f.Name == "Parent" || !f.IsExported() {
 				continue
 			}
 			if f.Type.Kind() == reflect.Slice && fv.Len() == 0 {

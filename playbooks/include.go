@@ -83,7 +83,8 @@ func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 		return
 	}
 	if isTemplate(path) {
-		return // known only at run time
+		l.later(sc, t, n) // known only at run time
+		return
 	}
 	abs, ok := l.findTaskFile(sc, path)
 	if !ok {
@@ -152,6 +153,7 @@ func (l *loader) includeRole(sc *scope, t *Task, n *yaml.Node) {
 		return
 	}
 	if isTemplate(name) {
+		l.later(sc, t, n)
 		return
 	}
 	from := func(k string) string { s, _ := t.Args[k].(string); return s }
@@ -176,4 +178,9 @@ func sortedKeys(m map[string]any) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// later keeps what Resolve needs to load t's target at run time.
+func (l *loader) later(sc *scope, t *Task, n *yaml.Node) {
+	t.late = &late{l: l, sc: sc, node: n, mu: &l.mu, done: map[string]*Task{}}
 }

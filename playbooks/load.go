@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -99,6 +100,7 @@ type loader struct {
 	count    int                   // tasks decoded so far
 	files    map[string]*yaml.Node // parsed files by absolute path (nil: failed)
 	names    map[string]string     // absolute path → path as shown in errors
+	mu       sync.Mutex            // held by Task.Resolve, which reuses the loader after Load
 }
 
 // show returns the name of a file as errors show it: its path relative to

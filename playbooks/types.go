@@ -170,6 +170,9 @@ type Task struct {
 	// EffectiveTags are the task's tags and every tag inherited from its
 	// play, role, blocks and imports, sorted, without duplicates.
 	EffectiveTags []string
+
+	// late is set for an include whose target is a template (Dynamic).
+	late *late
 }
 
 // Loop is a task's loop: loop: or with_<lookup>:.

@@ -23,6 +23,9 @@ const (
 	Warning
 	// RunEnd: the run is over (Recap set).
 	RunEnd
+	// Included: include_tasks brought in a file (Path) for Hosts, once per
+	// loop item (Item, IsItem) when the include loops.
+	Included
 )
 
 // Status is a host's outcome for a task.
@@ -71,6 +74,9 @@ type Event struct {
 	Result map[string]any
 	// Verbose asks the reporter to print Result even on success (debug).
 	Verbose bool
+	// Diff is the module's unified diff of what it changed (or would
+	// change), in --diff mode; reporters print it before the result.
+	Diff string
 	// Msg is a warning's text or a failure's message.
 	Msg string
 	// Recap ends the run (RunEnd).
@@ -87,6 +93,9 @@ type Stats struct {
 type Recap struct {
 	Hosts []string
 	Stats map[string]*Stats
+	// Custom holds what set_stats recorded: per host, or under "_run" for
+	// the whole run (Ansible's custom stats).
+	Custom map[string]map[string]any
 }
 
 // Failed reports whether any host failed.

@@ -19,12 +19,19 @@ import (
 // time (the engine never runs two tasks of one host at once), so its
 // fields need no lock; other hosts read it only through snapshot.
 type hostRun struct {
-	name     string
-	inv      *inventory.Host
-	invVars  map[string]any // inventory vars, merged once
-	facts    map[string]any // gathered facts (ansible_facts)
-	setFacts map[string]any // set_fact and registered results
-	notified map[*playbooks.Task]bool
+	name string
+	inv  *inventory.Host
+	// mu guards invVars and groupNames, which add_host and group_by
+	// change while other hosts may read them.
+	mu         sync.Mutex
+	invVars    map[string]any // inventory vars
+	groupNames []any          // the host's groups but all, sorted
+	facts      map[string]any // gathered facts (ansible_facts)
+	setFacts   map[string]any // set_fact and registered results
+	notified   map[*playbooks.Task]bool
+	// incVars are the loop variables of the includes the host is inside,
+	// innermost last.
+	incVars []map[string]any
 
 	// failed: a task failed (and was not rescued); the host does nothing
 	// more in this run. unreachable: its connection failed.
@@ -47,7 +54,7 @@ func newHostRun(inv *inventory.Inventory, h *inventory.Host) (*hostRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	hr := &hostRun{name: h.Name, inv: h, invVars: vars, facts: map[string]any{},
+	hr := &hostRun{name: h.Name, inv: h, invVars: vars, groupNames: stringsToAny(h.GroupNames()), facts: map[string]any{},
 		setFacts: map[string]any{}, notified: map[*playbooks.Task]bool{}}
 	hr.refresh()
 	return hr, nil
@@ -58,8 +65,9 @@ func (h *hostRun) active() bool { return !h.failed && !h.unreachable && !h.ended
 
 // refresh rebuilds the hostvars snapshot after facts or set_facts changed.
 func (h *hostRun) refresh() {
-	m := make(map[string]any, len(h.invVars)+len(h.facts)+len(h.setFacts)+4)
-	for k, v := range h.invVars {
+	inv, groups := h.inventory()
+	m := make(map[string]any, len(inv)+len(h.facts)+len(h.setFacts)+4)
+	for k, v := range inv {
 		m[k] = v
 	}
 	for k, v := range factVars(h.facts) {
@@ -70,8 +78,24 @@ func (h *hostRun) refresh() {
 	}
 	m["inventory_hostname"] = h.name
 	m["inventory_hostname_short"] = strings.SplitN(h.name, ".", 2)[0]
-	m["group_names"] = stringsToAny(h.inv.GroupNames())
+	m["group_names"] = groups
 	h.snap.Store(&m)
+}
+
+// inventory returns the host's inventory vars and group names.
+func (h *hostRun) inventory() (map[string]any, []any) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.invVars, h.groupNames
+}
+
+// setInventory replaces the host's inventory vars and group names after
+// add_host or group_by changed them.
+func (h *hostRun) setInventory(vars map[string]any, groups []string) {
+	h.mu.Lock()
+	h.invVars, h.groupNames = vars, stringsToAny(groups)
+	h.mu.Unlock()
+	h.refresh()
 }
 
 // setFact records a set_fact or register result and refreshes the snapshot.

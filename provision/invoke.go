@@ -21,44 +21,14 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 	if t.Module == "setup" || t.Module == "gather_facts" {
 		return pr.setup(ctx, h, scope)
 	}
-	factory, ok := pr.rn.r.Modules.Lookup(t.Module)
-	if !ok {
-		return failure(fmt.Errorf("the module %s is not available to this run", t.Module))
-	}
-	rendered, err := expr.RenderDeep(map[string]any(t.Args), scope)
-	if err != nil {
-		return failure(fmt.Errorf("%s: %w", t.Pos, err))
-	}
-	args := tasks.Args{}
-	for k, v := range rendered.(map[string]any) {
-		if !expr.IsOmit(v) {
-			args[k] = v
-		}
-	}
-	conn, err := pr.conn(ctx, h, kw, scope)
+	c, err := pr.prepare(ctx, h, t, kw, scope)
 	if err != nil {
 		return failure(err)
 	}
-	env := &tasks.Env{
-		Host: h.name, Conn: conn, Check: kw.check, Diff: kw.diff, Verbosity: pr.rn.r.Verbosity,
-		Eval: func(src string) (any, error) {
-			e, err := expr.Parse(src)
-			if err != nil {
-				return nil, err
-			}
-			return e.Eval(scope)
-		},
-		Render: func(text string) (string, error) {
-			tpl, err := expr.ParseFileTemplate(text)
-			if err != nil {
-				return "", err
-			}
-			v, err := tpl.Render(scope)
-			return expr.Str(v), err
-		},
-		FindFile: pr.findFile(t),
+	limit, poll, err := asyncKeywords(t, scope)
+	if err != nil {
+		return failure(err)
 	}
-	mod := factory()
 	retries, delay := 0, 5*time.Second
 	if len(t.Until) > 0 {
 		retries = 3
@@ -77,17 +47,16 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 	}
 	var out outcome
 	for attempt := 1; ; attempt++ {
-		res, err := mod.Run(ctx, env, args)
+		var res tasks.Result
+		if limit > 0 && !kw.check {
+			res, err = pr.runAsync(ctx, t.Module, c.mod, c.env, c.args, limit, poll)
+		} else {
+			res, err = c.mod.Run(ctx, c.env, c.args)
+		}
 		if err != nil {
 			return failure(err)
 		}
-		out = outcome{changed: res.Changed, failed: res.Failed, skipped: res.Skipped,
-			verbose: t.Module == "debug" || pr.rn.r.Verbosity > 0,
-			data:    resultData(res.Data, res.Changed, res.Failed, res.Msg)}
-		if res.Skipped {
-			out.data["skipped"] = true
-		}
-		if err := pr.overrides(t, scope, &out); err != nil {
+		if out, err = pr.judge(t, scope, res); err != nil {
 			return failure(err)
 		}
 		if len(t.Until) == 0 {
@@ -111,6 +80,100 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		case <-time.After(delay):
 		}
 	}
+	return pr.settle(h, out)
+}
+
+// call is a module ready to run once on a host: the module, its rendered
+// arguments and its environment.
+type call struct {
+	mod  tasks.Module
+	env  *tasks.Env
+	args tasks.Args
+	via  connSpec // what the connection adds to the host's (become, environment)
+}
+
+// factory returns the module t runs (async_status is the engine's own).
+func (pr *playRun) factory(t *playbooks.Task) (tasks.Factory, error) {
+	if t.Module == "async_status" {
+		return func() tasks.Module { return statusModule{pr} }, nil
+	}
+	f, ok := pr.rn.r.Modules.Lookup(t.Module)
+	if !ok {
+		return nil, fmt.Errorf("the module %s is not available to this run", t.Module)
+	}
+	return f, nil
+}
+
+// prepare renders t's arguments in scope and connects for it.
+func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords, scope *expr.Vars) (call, error) {
+	factory, err := pr.factory(t)
+	if err != nil {
+		return call{}, err
+	}
+	rendered, err := expr.RenderDeep(map[string]any(t.Args), scope)
+	if err != nil {
+		return call{}, fmt.Errorf("%s: %w", t.Pos, err)
+	}
+	args := tasks.Args{}
+	for k, v := range rendered.(map[string]any) {
+		if !expr.IsOmit(v) {
+			args[k] = v
+		}
+	}
+	conn, via, err := pr.conn(ctx, h, kw, scope)
+	if err != nil {
+		return call{}, err
+	}
+	env := &tasks.Env{
+		Host: h.name, Conn: conn, Check: kw.check, Diff: kw.diff, Verbosity: pr.rn.r.Verbosity,
+		Eval: func(src string) (any, error) {
+			e, err := expr.Parse(src)
+			if err != nil {
+				return nil, err
+			}
+			return e.Eval(scope)
+		},
+		Render: func(text string) (string, error) {
+			tpl, err := expr.ParseFileTemplate(text)
+			if err != nil {
+				return "", err
+			}
+			v, err := tpl.Render(scope)
+			return expr.Str(v), err
+		},
+		FindFile: pr.findFile(t),
+	}
+	return call{mod: factory(), env: env, args: args, via: via}, nil
+}
+
+// judge turns a module's result into t's outcome, with changed_when and
+// failed_when applied.
+func (pr *playRun) judge(t *playbooks.Task, scope *expr.Vars, res tasks.Result) (outcome, error) {
+	out := outcome{changed: res.Changed, failed: res.Failed, skipped: res.Skipped,
+		verbose: t.Module == "debug" || pr.rn.r.Verbosity > 0, diff: res.Diff, warnings: res.Warnings,
+		data: resultData(res.Data, res.Changed, res.Failed, res.Msg)}
+	if res.Skipped {
+		out.data["skipped"] = true
+	}
+	return out, pr.overrides(t, scope, &out)
+}
+
+// settle applies what a finished module run asks of the host: inventory
+// changes (add_host, group_by), custom stats and facts.
+func (pr *playRun) settle(h *hostRun, out outcome) outcome {
+	if !out.failed {
+		changed, err := pr.applyInventory(h, out.data)
+		if err != nil {
+			return failure(err)
+		}
+		if changed {
+			out.changed = true
+			out.data["changed"] = true
+		}
+	}
+	if st, ok := out.data["ansible_stats"].(map[string]any); ok && !out.failed {
+		pr.rn.customStats(h.name, st)
+	}
 	if f, ok := out.data["ansible_facts"].(map[string]any); ok && !out.failed {
 		for k, v := range f {
 			h.setFacts[k] = v
@@ -118,6 +181,24 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		h.refresh()
 	}
 	return out
+}
+
+// asyncKeywords renders async: (seconds, 0 for none) and poll: (seconds,
+// 15 when not given, as Ansible's default).
+func asyncKeywords(t *playbooks.Task, scope *expr.Vars) (limit, poll int, err error) {
+	if t.Async == nil {
+		return 0, 0, nil
+	}
+	if limit, err = intArg(t.Async, scope); err != nil {
+		return 0, 0, fmt.Errorf("async: %w", err)
+	}
+	poll = 15
+	if t.Poll != nil {
+		if poll, err = intArg(t.Poll, scope); err != nil {
+			return 0, 0, fmt.Errorf("poll: %w", err)
+		}
+	}
+	return limit, poll, nil
 }
 
 // overrides applies changed_when and failed_when, with the result
@@ -186,11 +267,20 @@ func intArg(v any, scope expr.Scope) (int, error) {
 	return strconv.Atoi(expr.Str(r))
 }
 
+// connSpec is what a task's connection adds to the host's: become and
+// the environment, both rendered in the task's scope.
+type connSpec struct {
+	become *transport.Become
+	env    map[string]string
+}
+
 // conn returns the connection a task uses on h: the host's own, or the
-// delegate's, with become and the task's environment applied.
-func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *expr.Vars) (transport.Conn, error) {
+// delegate's, with become and the task's environment applied; and what
+// it added to the host's connection.
+func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *expr.Vars) (transport.Conn, connSpec, error) {
 	var c transport.Conn
 	var err error
+	var via connSpec
 	switch kw.delegateTo {
 	case "":
 		c, err = h.connect(ctx, pr.rn.r, scope)
@@ -200,29 +290,44 @@ func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *exp
 		c, err = pr.rn.delegate(ctx, pr, kw.delegateTo)
 	}
 	if err != nil {
-		return nil, err
+		return nil, via, err
 	}
-	if kw.become {
+	// Connection variables (inventory, -e) override the become keywords,
+	// as every variable overrides a keyword in Ansible.
+	become := kw.become
+	if v, ok, err := scope.Lookup("ansible_become"); err != nil {
+		return nil, via, err
+	} else if ok {
+		if become, err = tasks.ParseBool(v); err != nil {
+			return nil, via, fmt.Errorf("ansible_become: %w", err)
+		}
+	}
+	if become {
 		pw, _, err := lookupStr(scope, "ansible_become_password", "ansible_become_pass")
 		if err != nil {
-			return nil, err
+			return nil, via, err
 		}
-		user := kw.becomeUser
-		if user == "" {
-			if user, _, err = lookupStr(scope, "ansible_become_user"); err != nil {
-				return nil, err
-			}
+		user, method := kw.becomeUser, kw.becomeMethod
+		if u, ok, err := lookupStr(scope, "ansible_become_user"); err != nil {
+			return nil, via, err
+		} else if ok {
+			user = u
 		}
-		c = transport.WithBecome(c, &transport.Become{Method: kw.becomeMethod, User: user, Password: pw})
+		if m, ok, err := lookupStr(scope, "ansible_become_method"); err != nil {
+			return nil, via, err
+		} else if ok {
+			method = m
+		}
+		via.become = &transport.Become{Method: method, User: user, Password: pw}
+		c = transport.WithBecome(c, via.become)
 	}
 	if len(kw.environment) > 0 {
-		env, err := envVars(kw.environment, scope)
-		if err != nil {
-			return nil, err
+		if via.env, err = envVars(kw.environment, scope); err != nil {
+			return nil, via, err
 		}
-		c = withEnv(c, env)
+		c = withEnv(c, via.env)
 	}
-	return c, nil
+	return c, via, nil
 }
 
 func lookupStr(scope expr.Scope, names ...string) (string, bool, error) {

@@ -2,7 +2,6 @@ package provision
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -26,18 +25,10 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 			pr.runBlock(ctx, active, t)
 		case playbooks.KindImportTasks:
 			pr.runList(ctx, active, t.Tasks)
-		case playbooks.KindImportRole, playbooks.KindIncludeRole:
-			if t.Target == nil {
-				pr.unsupported(active, t, "include_role with a templated role name")
-				continue
-			}
-			pr.runInclude(ctx, active, t, t.Target.Tasks)
-		case playbooks.KindIncludeTasks:
-			if t.File == "" {
-				pr.unsupported(active, t, "include_tasks with a templated file name")
-				continue
-			}
-			pr.runInclude(ctx, active, t, t.Tasks)
+		case playbooks.KindImportRole:
+			pr.runList(ctx, active, t.Target.Tasks)
+		case playbooks.KindIncludeTasks, playbooks.KindIncludeRole:
+			pr.runDynamic(ctx, active, t)
 		default:
 			if m := t.Meta(); m != "" {
 				if pr.rn.r.Tags.Selects(t.EffectiveTags) {
@@ -47,17 +38,6 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 				continue
 			}
 			pr.runTask(ctx, active, t)
-		}
-	}
-}
-
-// unsupported fails t on every host whose conditions for it hold: the
-// engine cannot run it yet, and running nothing in silence would be worse.
-func (pr *playRun) unsupported(hosts []*hostRun, t *playbooks.Task, what string) {
-	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.DisplayName(), Path: t.Pos.String()})
-	for _, h := range hosts {
-		if ok, err := pr.conditionsHold(h, t, nil); err != nil || ok {
-			pr.fail(h, t, fmt.Errorf("%s: %s is not supported yet", t.Pos, what))
 		}
 	}
 }
@@ -116,26 +96,6 @@ func (pr *playRun) runBlock(ctx context.Context, hosts []*hostRun, b *playbooks.
 			h.failed = true
 		}
 	}
-}
-
-// runInclude runs an include or import's tasks on the hosts whose
-// conditions for the include itself hold.
-func (pr *playRun) runInclude(ctx context.Context, hosts []*hostRun, inc *playbooks.Task, list []*playbooks.Task) {
-	if inc.Kind == playbooks.KindIncludeTasks || inc.Kind == playbooks.KindIncludeRole {
-		var run []*hostRun
-		for _, h := range hosts {
-			ok, err := pr.conditionsHold(h, inc, nil)
-			if err != nil {
-				pr.fail(h, inc, err)
-				continue
-			}
-			if ok {
-				run = append(run, h)
-			}
-		}
-		hosts = run
-	}
-	pr.runList(ctx, hosts, list)
 }
 
 // meta runs a meta: task.

@@ -45,34 +45,36 @@ func (pr *playRun) loopItems(t *playbooks.Task, scope *expr.Vars) ([]any, error)
 }
 
 // loop runs t once per item on h: per-item conditions, per-item results,
-// and the aggregate result register: stores ({"results": [...]}).
+// and the aggregate result register: stores ({"results": [...]}). A
+// module that can do the items together (tasks.Batcher) gets them in one
+// call; each item is still reported on its own.
 func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords) outcome {
 	scope := pr.scope(h, t, nil)
 	items, err := pr.loopItems(t, scope)
 	if err != nil {
 		return failure(err)
 	}
-	loopVar, indexVar := "item", ""
-	var label any
-	if lc := t.LoopControl; lc != nil {
-		if lc.LoopVar != "" {
-			loopVar = lc.LoopVar
-		}
-		indexVar = lc.IndexVar
-		label = lc.Label
-	}
+	loopVar, indexVar, label := loopNames(t)
 	agg := outcome{skipped: len(items) > 0, loop: true}
 	results := make([]any, 0, len(items))
+	itemVars := make([]map[string]any, len(items))
+	for i, item := range items {
+		itemVars[i] = map[string]any{loopVar: item, "ansible_loop_var": loopVar}
+		if indexVar != "" {
+			itemVars[i][indexVar] = i
+			itemVars[i]["ansible_index_var"] = indexVar
+		}
+	}
+	run := func(i int) outcome { return pr.attempt(ctx, h, t, kw, itemVars[i]) }
+	if b := pr.batcher(t); b != nil && len(items) > 1 && ctx.Err() == nil {
+		run = pr.batchItems(ctx, h, t, kw, b, itemVars)
+	}
 	for i, item := range items {
 		if ctx.Err() != nil {
 			return failure(ctx.Err())
 		}
-		vars := map[string]any{loopVar: item, "ansible_loop_var": loopVar}
-		if indexVar != "" {
-			vars[indexVar] = i
-			vars["ansible_index_var"] = indexVar
-		}
-		out := pr.attempt(ctx, h, t, kw, vars)
+		vars := itemVars[i]
+		out := run(i)
 		out.data[loopVar] = item
 		out.data["ansible_loop_var"] = loopVar
 		if indexVar != "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin"
 )
 
 // The engine's tests use these small modules (the real ones live in
@@ -44,23 +45,6 @@ func lines(s string) []any {
 		out = append(out, l)
 	}
 	return out
-}
-
-type debugModule struct{}
-
-func (debugModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	if v, ok := args["var"].(string); ok {
-		val, err := env.Eval(v)
-		if err != nil {
-			return tasks.Result{}, err
-		}
-		return tasks.Result{Data: map[string]any{v: val}}, nil
-	}
-	msg, ok := args["msg"]
-	if !ok {
-		msg = "Hello world!"
-	}
-	return tasks.Result{Data: map[string]any{"msg": msg}}, nil
 }
 
 type setFactModule struct{}
@@ -109,9 +93,14 @@ func testModules() *tasks.Registry {
 	r := &tasks.Registry{}
 	r.Register("command", func() tasks.Module { return cmdModule{} })
 	r.Register("shell", func() tasks.Module { return cmdModule{} })
-	r.Register("debug", func() tasks.Module { return debugModule{} })
 	r.Register("set_fact", func() tasks.Module { return setFactModule{} })
 	r.Register("fail", func() tasks.Module { return failModule{} })
 	r.Register("copy", func() tasks.Module { return fileModule{} })
+	// Controller-side modules are the real ones: they never touch a host.
+	real := builtin.Registry()
+	for _, name := range []string{"debug", "include_vars", "pause", "add_host", "group_by", "set_stats"} {
+		f, _ := real.Lookup(name)
+		r.Register(name, f)
+	}
 	return r
 }

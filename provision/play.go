@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
@@ -19,7 +20,7 @@ type playRun struct {
 	play       *playbooks.Play
 	name       string
 	varsFiles  []map[string]any
-	groups     map[string]any
+	groups     atomic.Pointer[map[string]any] // the groups magic variable
 	allNames   []any
 	batchNames []any
 	handlers   []*playbooks.Task
@@ -32,10 +33,7 @@ type playRun struct {
 // flushed after each section.
 func (rn *run) play(ctx context.Context, p *playbooks.Play) error {
 	pr := &playRun{rn: rn, play: p, name: p.Name, handlers: p.AllHandlers()}
-	pr.groups = map[string]any{}
-	for g, hs := range rn.r.Inventory.GroupsDict() {
-		pr.groups[g] = stringsToAny(hs)
-	}
+	pr.loadGroups()
 	base := expr.NewVars(p.Vars, rn.r.ExtraVars)
 	pattern, err := expr.Render(p.Hosts, base)
 	if err != nil {

@@ -21,7 +21,9 @@ const DefaultForks = 50
 // (returns at once). A Runner may run several playbooks, one after the
 // other; its fields must not change while a run is in progress.
 type Runner struct {
-	// Inventory holds the hosts and their variables.
+	// Inventory holds the hosts and their variables. add_host and
+	// group_by change it in place, as Ansible's in-memory inventory: give
+	// each run its own when that matters.
 	Inventory *inventory.Inventory
 	// Modules are the modules tasks may use.
 	Modules *tasks.Registry
@@ -49,7 +51,7 @@ type Runner struct {
 }
 
 // engineActions are the actions the engine runs itself, with no module.
-var engineActions = []string{"setup", "gather_facts", "meta"}
+var engineActions = []string{"setup", "gather_facts", "meta", "async_status"}
 
 // ModuleNames lists every action a playbook may use with this Runner: its
 // modules and the actions the engine runs itself (setup, gather_facts,
@@ -122,6 +124,13 @@ type run struct {
 	mu    sync.Mutex // guards recap, hosts and event delivery
 	recap *Recap
 	hosts map[string]*hostRun
+	// invMu serializes changes to the inventory (add_host, group_by) with
+	// the reads that may run beside them.
+	invMu sync.Mutex
+	jobs  asyncJobs
+	// implicit is Ansible's implicit localhost when the inventory does not
+	// name localhost: hostvars shows it, as ansible-playbook's does.
+	implicit *hostRun
 
 	localOnce sync.Once
 	local     transport.Conn
@@ -141,6 +150,13 @@ func (rn *run) emit(e Event) {
 
 // host returns the run's state for an inventory host, made on first use.
 func (rn *run) host(h *inventory.Host) (*hostRun, error) {
+	rn.invMu.Lock()
+	defer rn.invMu.Unlock()
+	return rn.hostLocked(h)
+}
+
+// hostLocked is host for a caller that holds rn.invMu.
+func (rn *run) hostLocked(h *inventory.Host) (*hostRun, error) {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	if hr, ok := rn.hosts[h.Name]; ok {

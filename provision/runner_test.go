@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/tender-sh/tender/provision/report"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // downDialer refuses hosts named "down*" as unreachable and connects the
@@ -126,7 +128,15 @@ func TestNoLogHidesSecrets(t *testing.T) {
       no_log: true
     - fail: msg="{{ token }}"
       no_log: true
-`, nil)
+`, func(r *provision.Runner) {
+		text := r.Events
+		r.Events = func(e provision.Event) {
+			if strings.Contains(e.Msg, "s3cr3t") || strings.Contains(fmt.Sprint(e.Item, e.Result), "s3cr3t") {
+				t.Errorf("an event carries the no_log secret: %+v", e)
+			}
+			text(e)
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,8 +316,9 @@ func TestHostvarsRenderInTheirHostsScope(t *testing.T) {
 	}
 }
 
-// TestTemplatedIncludeFailsLoudly: an include the engine cannot resolve
-// fails the host with a clear message instead of running nothing.
+// TestTemplatedIncludeFailsLoudly: a templated include whose rendered
+// file does not exist fails the host with the include's file:line:col
+// instead of running nothing.
 func TestTemplatedIncludeFailsLoudly(t *testing.T) {
 	out, recap, err := play(t, "a ansible_connection=local\n", `
 - hosts: all
@@ -321,7 +332,7 @@ func TestTemplatedIncludeFailsLoudly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if recap.Stats["a"].Failed != 1 || !strings.Contains(out, "include_tasks with a templated file name is not supported yet") || strings.Contains(out, "after") {
+	if recap.Stats["a"].Failed != 1 || !strings.Contains(out, `pb.yml:7:7: could not find or access \"extra.yml\"`) || strings.Contains(out, "after") {
 		t.Fatalf("recap %+v\n%s", *recap.Stats["a"], out)
 	}
 }
@@ -347,5 +358,105 @@ func TestVerbosity(t *testing.T) {
 	}
 	if !strings.Contains(out, `"stdout": "shown-with-v"`) {
 		t.Errorf("with -v the command's result must be shown:\n%s", out)
+	}
+}
+
+// TestSetStats: set_stats data adds up over tasks for the run or per
+// host, or is replaced without aggregate, as Ansible's custom stats.
+func TestSetStats(t *testing.T) {
+	_, recap, err := play(t, "a ansible_connection=local\nb ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - set_stats:
+        data: {deployed: 1, hosts: ["{{ inventory_hostname }}"], last: x}
+    - set_stats:
+        data: {deployed: 2, last: y}
+    - set_stats:
+        data: {last: z}
+        aggregate: false
+    - set_stats:
+        data: {mine: "{{ inventory_hostname }}"}
+        per_host: true
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := recap.Custom["_run"]
+	if run["deployed"] != 6 || run["last"] != "z" || len(run["hosts"].([]any)) != 2 {
+		t.Errorf("run stats %v, want deployed 6 (1+2 on two hosts), last z, two hosts", run)
+	}
+	if recap.Custom["a"]["mine"] != "a" || recap.Custom["b"]["mine"] != "b" {
+		t.Errorf("per-host stats %v", recap.Custom)
+	}
+}
+
+// TestBecomeVariables: ansible_become, ansible_become_user and
+// ansible_become_method from the inventory or -e override the become
+// keywords, as every variable overrides a keyword in Ansible.
+func TestBecomeVariables(t *testing.T) {
+	sudoDir, log := fakeSudo(t)
+	t.Setenv("PATH", sudoDir+":"+os.Getenv("PATH"))
+	_, recap, err := play(t, "h1 ansible_connection=local ansible_become=yes ansible_become_user=svc\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - command: "true"
+    - command: "true"
+      become: false
+      vars:
+        ansible_become: false
+`, nil)
+	if err != nil || recap.Stats["h1"].Failed != 0 {
+		t.Fatalf("run: %v %+v", err, recap.Stats["h1"])
+	}
+	data, _ := os.ReadFile(log)
+	if n := strings.Count(string(data), "-u svc"); n != 1 {
+		t.Errorf("sudo -u svc ran %d times, want once (the inventory's ansible_become for the first task, the task's var off for the second):\n%s", n, data)
+	}
+}
+
+type diffModule struct{}
+
+func (diffModule) Run(_ context.Context, env *tasks.Env, _ tasks.Args) (tasks.Result, error) {
+	res := tasks.Result{Changed: true, Warnings: []string{"something to know"}}
+	if env.Diff {
+		res.Diff = "--- before: f\n+++ after: f\n@@ -1 +1 @@\n-a\n+b\n"
+	}
+	return res, nil
+}
+
+// TestDiffAndWarnings: a module's diff is printed before its result line
+// in --diff mode only (never for no_log), and its warnings as [WARNING]
+// lines.
+func TestDiffAndWarnings(t *testing.T) {
+	pb := `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - lineinfile: path=x
+    - lineinfile: path=x
+      no_log: true
+`
+	withDiffy := func(diff bool) func(r *provision.Runner) {
+		return func(r *provision.Runner) {
+			r.Modules.Register("lineinfile", func() tasks.Module { return diffModule{} })
+			r.Diff = diff
+		}
+	}
+	out, _, err := play(t, "a ansible_connection=local\n", pb, withDiffy(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "--- before: f\n+++ after: f\n@@ -1 +1 @@\n-a\n+b\n\nchanged: [a]\n"
+	if !strings.Contains(out, want) || strings.Count(out, "+++ after") != 1 {
+		t.Errorf("want the diff once, before the result line:\n%s", out)
+	}
+	if strings.Count(out, "[WARNING]: something to know") != 2 {
+		t.Errorf("want the warning of each task:\n%s", out)
+	}
+	out, _, err = play(t, "a ansible_connection=local\n", pb, withDiffy(false))
+	if err != nil || strings.Contains(out, "+++ after") {
+		t.Errorf("a diff without --diff:\n%s", out)
 	}
 }

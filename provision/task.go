@@ -17,8 +17,10 @@ type outcome struct {
 	failed      bool
 	skipped     bool
 	unreachable bool
-	verbose     bool // print data even on success (debug)
-	loop        bool // the aggregate of a loop's items
+	verbose     bool     // print data even on success (debug)
+	loop        bool     // the aggregate of a loop's items
+	diff        string   // the module's unified diff (--diff)
+	warnings    []string // the module's warnings
 }
 
 // runTask runs one task on every active host of the batch, at most forks
@@ -29,10 +31,10 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 	}
 	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.DisplayName(), Handler: t.Handler, Path: t.Pos.String()})
 	once, err := pr.resolve(t, pr.scope(hosts[0], t, nil))
-	if err == nil && once.runOnce {
+	if err == nil && (once.runOnce || bypassesHostLoop(t)) {
 		first := hosts[0]
 		pr.execTask(ctx, first, t)
-		if t.Register != "" {
+		if t.Register != "" && !bypassesHostLoop(t) {
 			if v, ok := first.setFacts[t.Register]; ok {
 				for _, h := range hosts[1:] {
 					h.setFact(t.Register, v)
@@ -76,10 +78,15 @@ func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	case err != nil:
 		return failure(err)
 	case !ok:
-		return outcome{skipped: true, data: map[string]any{"changed": false, "skipped": true,
-			"skip_reason": "Conditional result was False"}}
+		return skippedByCondition()
 	}
 	return pr.invoke(ctx, h, t, kw, pr.scope(h, t, extra))
+}
+
+// skippedByCondition is the outcome of a task whose when: does not hold.
+func skippedByCondition() outcome {
+	return outcome{skipped: true, data: map[string]any{"changed": false, "skipped": true,
+		"skip_reason": "Conditional result was False"}}
 }
 
 // finish records an outcome: the event, register, handlers and stats.
@@ -102,9 +109,20 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 	}
 	if kw.noLog {
 		ev.Result = censored(out)
+	} else if kw.diff {
+		ev.Diff = out.diff
+	}
+	for _, w := range out.warnings {
+		pr.rn.emit(Event{Kind: Warning, Play: pr.name, Task: t.DisplayName(), Host: h.name, Msg: w})
 	}
 	if msg, ok := out.data["msg"].(string); ok {
 		ev.Msg = msg
+	}
+	if kw.noLog {
+		ev.Msg = censoredMsg
+		if isItem {
+			ev.Item = "(censored due to no_log)"
+		}
 	}
 	pr.rn.emit(ev)
 	if isItem {

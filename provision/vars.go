@@ -2,10 +2,9 @@ package provision
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
@@ -15,7 +14,7 @@ import (
 // scope builds the variables a task sees on a host, in Ansible's order of
 // precedence (lowest first): role defaults, inventory vars, facts, play
 // vars, vars_files, role vars, block and task vars, set_fact and register
-// results, role params, extra vars, then the magic variables and the loop
+// results, role params, the loop variables of enclosing includes, extra vars, then the magic variables and the loop
 // variables in extra. t may be nil (play-level templating).
 func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *expr.Vars {
 	var defaults, roleVars, levelVars, params []map[string]any
@@ -35,12 +34,14 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	}
 	layers := make([]map[string]any, 0, 16)
 	layers = append(layers, defaults...)
-	layers = append(layers, h.invVars, factVars(h.facts), pr.play.Vars)
+	invVars, _ := h.inventory()
+	layers = append(layers, invVars, factVars(h.facts), pr.play.Vars)
 	layers = append(layers, pr.varsFiles...)
 	layers = append(layers, roleVars...)
 	layers = append(layers, levelVars...)
 	layers = append(layers, h.setFacts)
 	layers = append(layers, params...)
+	layers = append(layers, h.incVars...)
 	layers = append(layers, pr.rn.r.ExtraVars, pr.magic(h, role), extra)
 	v := expr.NewVars(layers...)
 	v.Env = pr.lookupEnv(role)
@@ -53,7 +54,7 @@ func (pr *playRun) magic(h *hostRun, role *playbooks.Role) map[string]any {
 		"inventory_hostname":       h.name,
 		"inventory_hostname_short": (*h.snap.Load())["inventory_hostname_short"],
 		"group_names":              (*h.snap.Load())["group_names"],
-		"groups":                   pr.groups,
+		"groups":                   *pr.groups.Load(),
 		"hostvars":                 pr.hostvars(),
 		"playbook_dir":             pr.rn.pb.Dir,
 		"play_hosts":               pr.batchNames,
@@ -79,13 +80,39 @@ func (pr *playRun) magic(h *hostRun, role *playbooks.Role) map[string]any {
 func (pr *playRun) hostvars() map[string]any {
 	pr.rn.mu.Lock()
 	defer pr.rn.mu.Unlock()
-	out := make(map[string]any, len(pr.rn.hosts))
-	for name, h := range pr.rn.hosts {
+	out := make(map[string]any, len(pr.rn.hosts)+1)
+	hosts := pr.rn.hosts
+	if im := pr.rn.implicitLocal(); im != nil && hosts[im.name] == nil {
+		hosts = maps.Clone(hosts)
+		hosts[im.name] = im
+	}
+	for name, h := range hosts {
 		hv := expr.NewVars(*h.snap.Load())
 		hv.Env = pr.lookupEnv(nil)
 		out[name] = hv
 	}
 	return out
+}
+
+// implicitLocal returns the implicit localhost's state (made on first
+// use), or nil when the inventory defines localhost. The caller holds
+// rn.mu.
+func (rn *run) implicitLocal() *hostRun {
+	if rn.implicit != nil {
+		return rn.implicit
+	}
+	inv := rn.r.Inventory
+	if inv.Host("localhost") != nil {
+		return nil
+	}
+	hs, err := inv.Match([]string{"localhost"})
+	if err != nil || len(hs) != 1 {
+		return nil
+	}
+	if hr, err := newHostRun(inv, hs[0]); err == nil {
+		rn.implicit = hr
+	}
+	return rn.implicit
 }
 
 // lookupEnv is what lookups (file, first_found, ...) search: the role's
@@ -124,7 +151,7 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 			if _, err := os.Stat(path); err != nil && len(candidates) > 1 {
 				continue
 			}
-			m, err := readVarsFile(path)
+			m, err := yaml11.ReadVars(path)
 			if err != nil {
 				return nil, err
 			}
@@ -137,28 +164,4 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 		}
 	}
 	return out, nil
-}
-
-// readVarsFile reads a YAML (or JSON) file of variables.
-func readVarsFile(path string) (map[string]any, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("vars file: %w", err)
-	}
-	var n yaml.Node
-	if err := yaml.Unmarshal(data, &n); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	v, err := yaml11.Value(&n)
-	if err != nil {
-		return nil, fmt.Errorf("%s:%w", path, err)
-	}
-	if v == nil {
-		return map[string]any{}, nil
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: a vars file must hold a mapping of variables", path)
-	}
-	return m, nil
 }

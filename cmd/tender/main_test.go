@@ -39,6 +39,10 @@ func TestErrorsNameTheProblem(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("- hosts: all\n  tasks:\n    - comand: echo hi\n    - shell: echo\n      loop: [1]\n      with_items: [2]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	unknown := dir + "/unknown.yml"
+	if err := os.WriteFile(unknown, []byte("- hosts: all\n  tasks:\n    - community.general.nmcli: conn_name=eth0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		code int
@@ -51,7 +55,7 @@ func TestErrorsNameTheProblem(t *testing.T) {
 		{[]string{"inventory", "host", "-i", "../../e2e/examples/hosts.ini", "nohost"}, 1, []string{`nohost`}},
 		{[]string{"inventory", "list", "-i", dir + "/missing.ini"}, 1, []string{dir + "/missing.ini"}},
 		{[]string{"play", "--list-hosts", "-l", "zzz", "-i", "../../e2e/examples/hosts.ini", "../../e2e/examples/site.yml"}, 1, []string{"--limit zzz", "zzz"}},
-		{[]string{"play", "-i", "../../e2e/examples/hosts.ini", "../../e2e/examples/site.yml"}, 4, []string{`couldn't resolve module/action "apt"`}},
+		{[]string{"play", "-i", "../../e2e/examples/hosts.ini", unknown}, 4, []string{unknown + `:3:7: couldn't resolve module/action "community.general.nmcli"`}},
 		{[]string{"inventory", "host", "-i", "../../e2e/examples/hosts.ini"}, 5, []string{"HOST"}},
 	}
 	for _, c := range cases {

@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
@@ -27,6 +27,7 @@ func runFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "diff", Aliases: []string{"D"}, Usage: "show what changes in files"},
 		&cli.StringSliceFlag{Name: "extra-vars", Aliases: []string{"e"}, Usage: "variables: k=v, YAML/JSON, or @FILE (repeatable)"},
 		&cli.BoolFlag{Name: "json", Usage: "write one JSON event per line instead of text"},
+		&cli.BoolFlag{Name: "no-progress", Usage: "no live progress bars on a terminal (also off with NO_COLOR or TERM=dumb)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Count: new(int), Usage: "show every task's result (repeat for more)"},
 		&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "login user for hosts that name none"},
 		&cli.StringSliceFlag{Name: "private-key", Aliases: []string{"key-file"}, Usage: "private key file to offer (repeatable)"},
@@ -54,8 +55,14 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook) error {
 	}
 	out := c.App.Writer
 	events := report.Text(out, colorOutput(out))
-	if c.Bool("json") {
+	switch {
+	case c.Bool("json"):
 		events = report.JSON(out)
+	case wantProgress(c):
+		color := colorOutput(out)
+		pg := terminalProgress(out, c.App.ErrWriter, func(w io.Writer) func(provision.Event) { return report.Text(w, color) })
+		defer pg.close()
+		events = pg.event
 	}
 	if dialer.HostKeys == ssh.HostKeyInsecure {
 		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: host keys are not checked (--host-key-checking=insecure): anyone between you and the hosts can read and change everything")
@@ -136,10 +143,10 @@ func extraVars(values []string) (map[string]any, error) {
 		case strings.HasPrefix(v, "@"):
 			var data []byte
 			if data, err = os.ReadFile(v[1:]); err == nil {
-				m, err = yamlVars(data, v[1:])
+				m, err = yaml11.Vars(data, v[1:])
 			}
 		case strings.HasPrefix(v, "{") || strings.HasPrefix(v, "["):
-			m, err = yamlVars([]byte(v), "-e")
+			m, err = yaml11.Vars([]byte(v), "-e")
 		default:
 			m, err = playbooks.SplitKV(v)
 		}
@@ -151,25 +158,6 @@ func extraVars(values []string) (map[string]any, error) {
 		}
 	}
 	return out, nil
-}
-
-func yamlVars(data []byte, name string) (map[string]any, error) {
-	var n yaml.Node
-	if err := yaml.Unmarshal(data, &n); err != nil {
-		return nil, err
-	}
-	v, err := yaml11.Value(&n)
-	if err != nil {
-		return nil, fmt.Errorf("%s:%w", name, err)
-	}
-	if v == nil {
-		return map[string]any{}, nil
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s must be a mapping of variables", name)
-	}
-	return m, nil
 }
 
 // colorOutput reports whether w is a terminal that wants colour.

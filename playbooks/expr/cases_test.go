@@ -199,8 +199,8 @@ func TestCasesAgainstAnsible(t *testing.T) {
 		}
 		if isExpr {
 			counts["expression"]++
-			var js strings.Builder
-			if err := writeJSON(&js, got, -1, 0); err != nil {
+			js, err := toJSON(got, -1)
+			if err != nil {
 				t.Errorf("%s: to_json: %v", name, err)
 				continue
 			}
@@ -208,8 +208,8 @@ func TestCasesAgainstAnsible(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: recorded json %q: %v", name, want.JSON, err)
 			}
-			if typeName(got) != want.Type || !strictEqual(fromJSON(mustJSON(t, js.String())), wantV) {
-				t.Errorf("%s: ansible %s (%s), tender %s (%s)", name, want.JSON, want.Type, js.String(), typeName(got))
+			if typeName(got) != want.Type || !strictEqual(fromJSON(mustJSON(t, js)), wantV) {
+				t.Errorf("%s: ansible %s (%s), tender %s (%s)", name, want.JSON, want.Type, js, typeName(got))
 			}
 			continue
 		}

@@ -16,15 +16,11 @@ var dataFilters = map[string]filterFunc{
 		if v, ok := kw["indent"]; ok {
 			indent, _ = integer(v)
 		}
-		var b strings.Builder
-		err := writeJSON(&b, x, indent, 0)
-		return b.String(), err
+		return toJSON(x, indent)
 	},
 	"to_nice_json": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		indent, _ := integer(argOr(args, kw, 0, "indent", 4))
-		var b strings.Builder
-		err := writeJSON(&b, x, indent, 0)
-		return b.String(), err
+		return toJSON(x, indent)
 	},
 	"from_json": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 		d := json.NewDecoder(strings.NewReader(Str(x)))
@@ -177,90 +173,22 @@ func fromJSON(v any) any {
 	return v
 }
 
-// writeJSON is Python's json.dumps: ", " and ": " separators, ASCII-only
-// output, floats as repr, keys sorted (Python would keep insertion order).
-func writeJSON(b *strings.Builder, v any, indent, level int) error {
-	if b.Len() > maxSize {
-		return errorf("JSON output too large")
-	}
-	nl := func(l int) {
-		if indent >= 0 {
-			b.WriteByte('\n')
-			b.WriteString(strings.Repeat(" ", indent*l))
-		}
-	}
-	sep := ", "
-	if indent >= 0 {
-		sep = ","
-	}
-	switch t := v.(type) {
-	case nil:
-		b.WriteString("null")
-	case bool:
-		b.WriteString(strconv.FormatBool(t))
-	case int:
-		b.WriteString(strconv.Itoa(t))
-	case float64:
-		s := pyfmt.Float(t)
-		switch s {
-		case "inf":
-			s = "Infinity"
-		case "-inf":
-			s = "-Infinity"
-		case "nan":
-			s = "NaN"
-		}
-		b.WriteString(s)
-	case []any:
-		if len(t) == 0 {
-			b.WriteString("[]")
-			return nil
-		}
-		b.WriteByte('[')
-		for i, e := range t {
-			if i > 0 {
-				b.WriteString(sep)
+// toJSON is Python's json.dumps with sort_keys (Python would keep
+// insertion order) and ensure_ascii: one line with ", " and ": "
+// separators, or indent spaces a level when indent >= 0.
+func toJSON(v any, indent int) (string, error) {
+	return pyfmt.JSON(v, pyfmt.JSONOptions{Pretty: indent >= 0, Indent: max(indent, 0), ASCII: true, MaxLen: maxSize,
+		Convert: func(v any) (any, error) {
+			switch t := v.(type) {
+			case *undefined:
+				return nil, t.err()
+			case Scope:
+				return materialize(t)
 			}
-			nl(level + 1)
-			if err := writeJSON(b, e, indent, level+1); err != nil {
-				return err
+			s, ok := text(v)
+			if !ok {
+				return nil, errorf("Object of type %s is not JSON serializable", typeName(v))
 			}
-		}
-		nl(level)
-		b.WriteByte(']')
-	case map[string]any:
-		if len(t) == 0 {
-			b.WriteString("{}")
-			return nil
-		}
-		b.WriteByte('{')
-		for i, k := range sortedKeys(t) {
-			if i > 0 {
-				b.WriteString(sep)
-			}
-			nl(level + 1)
-			b.WriteString(pyfmt.JSONQuote(k, true))
-			b.WriteString(": ")
-			if err := writeJSON(b, t[k], indent, level+1); err != nil {
-				return err
-			}
-		}
-		nl(level)
-		b.WriteByte('}')
-	case *undefined:
-		return t.err()
-	case Scope:
-		m, err := materialize(t)
-		if err != nil {
-			return err
-		}
-		return writeJSON(b, m, indent, level)
-	default:
-		s, ok := text(v)
-		if !ok {
-			return errorf("Object of type %s is not JSON serializable", typeName(v))
-		}
-		b.WriteString(pyfmt.JSONQuote(s, true))
-	}
-	return nil
+			return s, nil
+		}})
 }

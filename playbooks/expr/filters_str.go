@@ -14,6 +14,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tender-sh/tender/internal/pyre"
 )
 
 func strArg(args []any, kw map[string]any, i int, key string, def string) string {
@@ -73,21 +75,15 @@ var stringFilters = map[string]filterFunc{
 		if err != nil {
 			return nil, err
 		}
-		s := Str(x)
-		var b strings.Builder
-		last := 0
-		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
-			if b.Len() > maxSize {
-				return nil, errorf("replaced string too large")
-			}
-			b.WriteString(s[last:m[0]])
-			if err := expandRepl(&b, repl, re, s, m); err != nil {
-				return nil, err
-			}
-			last = m[1]
+		tpl, err := pyre.ParseTemplate(repl, re)
+		if err != nil {
+			return nil, errorf("%v", err)
 		}
-		b.WriteString(s[last:])
-		return b.String(), nil
+		out, _, ok := tpl.SubnMax(re, []byte(Str(x)), maxSize)
+		if !ok {
+			return nil, errorf("replaced string too large")
+		}
+		return string(out), nil
 	},
 	"regex_search": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		if len(args) < 1 {
@@ -270,72 +266,6 @@ func hexDigest(algo, s string) (any, error) {
 	}
 	h.Write([]byte(s))
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// expandRepl writes Python's re.sub replacement template for match m:
-// \1, \g<1>, \g<name>, and the escapes \n \t \\ .
-func expandRepl(b *strings.Builder, repl string, re *regexp.Regexp, s string, m []int) error {
-	group := func(g int) error {
-		if g < 0 || 2*g+1 >= len(m) {
-			return errorf("invalid group reference %d", g)
-		}
-		if m[2*g] >= 0 {
-			b.WriteString(s[m[2*g]:m[2*g+1]])
-		}
-		return nil
-	}
-	for i := 0; i < len(repl); i++ {
-		c := repl[i]
-		if c != '\\' || i+1 >= len(repl) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		c = repl[i]
-		switch {
-		case isDigit(c):
-			j := i + 1
-			if j < len(repl) && isDigit(repl[j]) {
-				j++
-			}
-			g, _ := strconv.Atoi(repl[i:j])
-			if err := group(g); err != nil {
-				return err
-			}
-			i = j - 1
-		case c == 'g' && i+1 < len(repl) && repl[i+1] == '<':
-			end := strings.IndexByte(repl[i:], '>')
-			if end < 0 {
-				return errorf("missing >, unterminated name")
-			}
-			name := repl[i+2 : i+end]
-			g, err := strconv.Atoi(name)
-			if err != nil {
-				g = re.SubexpIndex(name)
-				if g < 0 {
-					return errorf("unknown group name '%s'", name)
-				}
-			}
-			if err := group(g); err != nil {
-				return err
-			}
-			i += end
-		case c == 'n':
-			b.WriteByte('\n')
-		case c == 't':
-			b.WriteByte('\t')
-		case c == 'r':
-			b.WriteByte('\r')
-		case c == '\\':
-			b.WriteByte('\\')
-		case isLetter(c):
-			return errorf("bad escape \\%c", c)
-		default:
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		}
-	}
-	return nil
 }
 
 func getenv(env *Env, name string) (string, bool) {

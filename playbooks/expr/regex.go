@@ -2,31 +2,22 @@ package expr
 
 import (
 	"regexp"
-	"strings"
+
+	"github.com/tender-sh/tender/internal/pyre"
 )
 
-// compileRegex compiles a Python regular expression with Go's RE2 engine.
-// The common syntax is the same; \Z becomes \z. Python features RE2 lacks
-// (lookaround, backreferences) are a compile error naming the pattern.
+// compileRegex compiles a Python regular expression with Go's RE2 engine
+// through internal/pyre, which the modules use too: the syntax that
+// differs is translated ($, \Z, {,n}); what RE2 lacks (lookaround,
+// backreferences) is a compile error naming the pattern.
 // anchored wraps the pattern so it must match at the start.
 func compileRegex(pat string, ignorecase, multiline, anchored bool) (*regexp.Regexp, error) {
-	p := strings.ReplaceAll(pat, `\Z`, `\z`)
-	flags := ""
-	if ignorecase {
-		flags += "i"
-	}
-	if multiline {
-		flags += "m"
-	}
-	if flags != "" {
-		p = "(?" + flags + ")" + p
+	re, err := pyre.Compile(pat, pyre.Options{IgnoreCase: ignorecase, Multiline: multiline})
+	if err != nil {
+		return nil, errorf("invalid %v", err)
 	}
 	if anchored {
-		p = `\A(?:` + p + `)`
-	}
-	re, err := regexp.Compile(p)
-	if err != nil {
-		return nil, errorf("invalid regular expression %q: %v", pat, err)
+		re = regexp.MustCompile(`\A(?:` + re.String() + `)`)
 	}
 	return re, nil
 }

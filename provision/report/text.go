@@ -61,11 +61,20 @@ func (t *text) event(e provision.Event) {
 		}
 		fmt.Fprintf(t.w, "\n%s\n", banner(kind+" ["+e.Task+"]"))
 	case provision.HostResult:
+		if e.Diff != "" {
+			fmt.Fprintln(t.w, strings.TrimRight(e.Diff, "\n")+"\n")
+		}
 		t.result(e)
 	case provision.Warning:
 		fmt.Fprintf(t.w, "%s\n", t.paint(purple, "[WARNING]: "+e.Msg))
 	case provision.RunEnd:
 		t.recap(e.Recap)
+	case provision.Included:
+		line := "included: " + e.Path + " for " + strings.Join(e.Hosts, ", ")
+		if e.IsItem {
+			line += " => (item=" + expr.Str(e.Item) + ")"
+		}
+		fmt.Fprintln(t.w, line)
 	}
 }
 
@@ -234,7 +243,8 @@ func JSON(w io.Writer) func(provision.Event) {
 
 func jsonEvent(e provision.Event) map[string]any {
 	kinds := map[provision.EventKind]string{provision.PlayStart: "play_start", provision.TaskStart: "task_start",
-		provision.HostResult: "host_result", provision.Warning: "warning", provision.RunEnd: "run_end"}
+		provision.HostResult: "host_result", provision.Warning: "warning", provision.RunEnd: "run_end",
+		provision.Included: "included"}
 	m := map[string]any{"event": kinds[e.Kind], "time": e.Time}
 	set := func(k string, v any, ok bool) {
 		if ok {
@@ -254,8 +264,12 @@ func jsonEvent(e provision.Event) map[string]any {
 	set("loop_done", true, e.LoopDone)
 	set("result", e.Result, e.Result != nil)
 	set("msg", e.Msg, e.Msg != "")
+	set("diff", e.Diff, e.Diff != "")
 	if e.Recap != nil {
 		m["recap"] = e.Recap.Stats
+		if e.Recap.Custom != nil {
+			m["custom_stats"] = e.Recap.Custom
+		}
 	}
 	return m
 }

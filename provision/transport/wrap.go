@@ -28,6 +28,16 @@ type Wrapped struct {
 	// Stdin carries, in order: the become password line (when there is
 	// one), the framed script, then the caller's own stdin.
 	Stdin io.Reader
+	// Prefix is how many of Stdin's first bytes are Wrap's own (password,
+	// boundary, script); the caller's stdin follows them.
+	Prefix int
+	// Inline, for a command without become, runs the script (environment
+	// included) in a subshell straight from its text: "( eval 'SCRIPT' )".
+	// It is for a shell that reads commands from its stdin (a persistent
+	// shell), where no command line is ever visible: it saves starting sh
+	// and head for every script. Its stdin is the caller's stdin alone.
+	// Empty with become.
+	Inline string
 }
 
 // Wrap prepares cmd so that every transport runs it the same way: the
@@ -76,11 +86,15 @@ func Wrap(cmd Cmd) (Wrapped, error) {
 		}
 	}
 	head.WriteString(b + "\n" + script.String())
-	stdin := io.Reader(&head)
-	if cmd.Stdin != nil {
-		stdin = io.MultiReader(&head, cmd.Stdin)
+	w := Wrapped{Command: command, Prefix: head.Len()}
+	if cmd.Become == nil {
+		w.Inline = "( eval " + Quote(script.String()) + " )"
 	}
-	return Wrapped{Command: command, Stdin: stdin}, nil
+	w.Stdin = io.Reader(&head)
+	if cmd.Stdin != nil {
+		w.Stdin = io.MultiReader(&head, cmd.Stdin)
+	}
+	return w, nil
 }
 
 // sudoCommand builds the sudo command line for b. With a password, sudo

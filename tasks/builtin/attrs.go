@@ -38,7 +38,23 @@ _t_wantmode() { # the octal mode $2 (octal or symbolic) gives the path $1
 	*) echo "$2" ;;
 	esac
 }
-_t_attrs() { # path mode owner group: fix what differs
+_t_se() { # path: its SELinux context to $_t_seuser:$_t_serole:$_t_setype:$_t_selevel
+	[ -n "$_t_seuser$_t_serole$_t_setype$_t_selevel" ] || return 0
+	# Where SELinux is off or absent the parameters are ignored, as Ansible does.
+	command -v selinuxenabled >/dev/null 2>&1 && selinuxenabled || return 0
+	_t_ctx=$(stat -c %C -- "$1" 2>/dev/null) || return 0
+	_cu=${_t_ctx%%:*}; _cr=${_t_ctx#*:}; _ct=${_cr#*:}; _cr=${_cr%%:*}; _cl=${_ct#*:}; _ct=${_ct%%:*}
+	_t_cargs=
+	for _w in "u|$_t_seuser|$_cu" "r|$_t_serole|$_cr" "t|$_t_setype|$_ct" "l|$_t_selevel|$_cl"; do
+		_f=${_w%%|*}; _r=${_w#*|}; _v=${_r%%|*}; _h=${_r#*|}
+		[ -n "$_v" ] && [ "$_v" != _default ] && [ "$_v" != "$_h" ] && _t_cargs="$_t_cargs -$_f $_v"
+	done
+	[ -n "$_t_cargs" ] || return 0
+	_t_changed=1; echo "secontext_changed=1"; echo "before_secontext=$_t_ctx"
+	[ -n "$_t_check" ] || chcon -h $_t_cargs -- "$1" || _t_fail "chcon failed: cannot set the SELinux context of $1"
+}
+_t_attrs() { # path mode owner group: fix what differs (and the SELinux context)
+	_t_se "$1"
 	[ -n "$2$3$4" ] || return 0
 	_t_failpath=$1
 	# one stat: mode, owner name and id, group name and id
@@ -68,6 +84,16 @@ _t_attrs() { # path mode owner group: fix what differs
 	_t_failpath=
 }
 `
+
+// seAssign sets the shell variables _t_se reads from the seuser, serole,
+// setype and selevel parameters.
+func seAssign(a tasks.Values) string {
+	var s strings.Builder
+	for _, k := range []string{"seuser", "serole", "setype", "selevel"} {
+		fmt.Fprintf(&s, "_t_%s=%s\n", k, q(a.Str(k)))
+	}
+	return s.String()
+}
 
 // modeArg turns a mode parameter into what _t_attrs takes: an octal
 // string, a symbolic mode, or "" when absent. An int is the mode's value

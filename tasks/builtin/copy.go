@@ -65,6 +65,8 @@ type copyJob struct {
 	validate      string
 	remote        bool
 	check, diff   bool
+	mkdirs        bool   // create dest's missing parent directories (lineinfile's create)
+	se            string // seAssign's lines
 	fromContent   bool   // from content: a diff's after side is labelled with the staging file
 	localPath     string // the controller file of src, for diffs
 }
@@ -88,13 +90,16 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	j := copyJob{
 		dest: a.Str("dest"), mode: mode, owner: a.Str("owner"), group: a.Str("group"),
 		force: a.Bool("force"), backup: a.Bool("backup"), validate: a.Str("validate"),
-		remote: a.Bool("remote_src"), check: env.Check, diff: env.Diff,
+		remote: a.Bool("remote_src"), check: env.Check, diff: env.Diff, se: seAssign(a),
 	}
 	if j.dest == "" {
 		return failed("dest is required")
 	}
 	switch {
 	case a.Has("content"):
+		// template names the file its content came from: a directory
+		// dest gets it under that name.
+		j.base = a.Str("_original_basename")
 		switch c := a["content"].(type) {
 		case string:
 			j.content = []byte(c)
@@ -188,7 +193,7 @@ func (j copyJob) script(source, probe, moved string) string {
 		{"_t_check", flag(j.check)}, {"dest", j.dest}, {"base", j.base}, {"want", j.sum}, {"source", source},
 		{"remote", flag(j.remote)}, {"moved", moved}, {"probe", probe},
 		{"force", flag(j.force)}, {"backup", flag(j.backup)}, {"mode", j.mode},
-		{"owner", j.owner}, {"group", j.group}, {"diff", flag(j.diff)},
+		{"owner", j.owner}, {"group", j.group}, {"diff", flag(j.diff)}, {"mkdirs", flag(j.mkdirs)},
 	} {
 		val := q(kv[1])
 		if kv[0] == "dest" || (kv[0] == "source" && j.remote) {
@@ -196,6 +201,7 @@ func (j copyJob) script(source, probe, moved string) string {
 		}
 		fmt.Fprintf(&s, "%s=%s\n", kv[0], val)
 	}
+	s.WriteString(j.se)
 	if j.validate != "" {
 		// %s is the new file: the shell expands "$tmp" when it runs the
 		// validator; the rest is the author's command line, as in Ansible.

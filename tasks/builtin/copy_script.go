@@ -11,6 +11,7 @@ package builtin
 //	remote   non-empty for remote_src: $source is the user's file, kept
 //	moved    non-empty: $source is our upload, moved into place
 //	probe    non-empty: stop with verdict=upload when the content differs
+//	mkdirs   non-empty: create dest's missing parent directories
 //	force, backup, validate ("" or a command using "$tmp"), mode, owner,
 //	group, and _t_check for check mode.
 //
@@ -20,7 +21,7 @@ package builtin
 // then, for verdict=invalid, the validator's rc and output after
 // "--stdout--" and "--stderr--" lines; with diff, the old content after a
 // "--before--" line.
-const copyScript = remoteTreeFunc + `
+const copyScript = remoteTreeFunc + prepareFunc + `
 _t_snap() { # with --diff: the old content is sent back when small enough
 	[ -n "$diff" ] || return 0
 	echo before_exists=1
@@ -62,6 +63,7 @@ if [ "$cur" != "$want" ]; then
 		exit 0
 	fi
 	dir=$(dirname -- "$dest")
+	if [ -n "$mkdirs" ] && [ ! -d "$dir" ]; then mkdir -p -- "$dir" || _t_fail "Error creating $dir"; fi
 	[ -d "$dir" ] || _t_fail "Destination directory $dir does not exist"
 	tmp=$(mktemp "$dir/.tender-XXXXXXXX") || _t_fail "could not create a temporary file in $dir"
 	trap 'rm -f "$tmp" "$tmp.out" "$tmp.err"; [ -n "$moved" ] && rm -f "$source"' EXIT
@@ -78,15 +80,8 @@ if [ "$cur" != "$want" ]; then
 	fi
 	if [ -n "$exists" ]; then
 		_t_snap
-		if [ -n "$backup" ]; then
-			bf="$dest.$$.$(date +%Y-%m-%d@%H:%M:%S)~"
-			cp -p -- "$dest" "$bf" || _t_fail "Could not make backup of $dest to $bf"
-			echo "backup_file=$bf"
-		fi
-		chmod "$(stat -c %a -- "$dest")" "$tmp" && chown "$(stat -c %u:%g -- "$dest")" "$tmp" 2>/dev/null
-	else
-		chmod "$(printf %o $((0666 & ~0$(umask))))" "$tmp"
 	fi
+	_t_prepare "$dest" "$tmp" "$backup"
 	[ -n "$_t_before" ] && cp -- "$dest" "$tmp.out"
 	mv -f -- "$tmp" "$dest" || _t_fail "could not move $tmp to $dest"
 fi

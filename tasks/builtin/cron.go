@@ -138,7 +138,7 @@ func (cronModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	}
 	var ct *crontab
 	if file != "" {
-		ct = &crontab{lines: splitLines(existing)}
+		ct = &crontab{lines: splitPyLines(existing)}
 	} else {
 		ct, existing = parseUserCrontab(existing)
 	}

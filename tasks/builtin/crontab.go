@@ -28,8 +28,8 @@ var cronHeader = []*regexp.Regexp{
 	regexp.MustCompile(`^# \(.*version.*\)`),
 }
 
-// splitLines splits s as Python's str.splitlines does for \n, \r\n and \r.
-func splitLines(s string) []string {
+// splitPyLines splits s as Python's str.splitlines does for \n, \r\n and \r.
+func splitPyLines(s string) []string {
 	var out []string
 	for _, l := range splitLinesKeep(s) {
 		out = append(out, strings.TrimRight(l, "\r\n"))
@@ -43,7 +43,7 @@ func splitLines(s string) []string {
 func parseUserCrontab(out string) (*crontab, string) {
 	c := &crontab{}
 	existing := out
-	for i, l := range splitLines(out) {
+	for i, l := range splitPyLines(out) {
 		header := false
 		if i <= 2 {
 			for _, re := range cronHeader {

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
 )
@@ -21,23 +18,27 @@ import (
 // TestFidelity runs testdata/tasks.yml with tender's modules on a fresh
 // temporary directory and compares every result with what ansible-core
 // 2.14 registered for the same task (testdata/ansible.json, recorded by
-// testdata/gen.sh); then testdata/tasks_diff.yml the same way in --diff
-// mode (testdata/ansible_diff.json), and testdata/system_local.yml (the
-// system modules' tasks that need no root) against
-// testdata/ansible_system_local.json. A result is compared as register: stores it: the
-// module's Data plus changed, failed, skipped (when true) and msg (when not
-// empty), as the engine adds them.
+// testdata/gen.sh); then the other task lists of the table below the
+// same way, each against its own recording (tasks_diff.yml in --diff mode;
+// tasks_files.yml, tasks_ini.yml, tasks_find.yml, tasks_assemble.yml and
+// tasks_data.yml for the file-editing and data modules, system_local.yml
+// for the system modules that need no root, their *_diff.yml in --diff
+// mode). A result is compared as register: stores it: the
+// module's Data plus changed, failed, skipped (when true), msg (when not
+// empty) and warnings (when any), as the engine adds them.
 //
 // Normalization, applied to both sides, and nothing else:
-//   - paths: the temporary root becomes ROOT and the controller's files
-//     directory FILES; a copy "src" naming a staging file (Ansible's
-//     ~/.ansible/tmp/..., tender's .tender-XXXXXXXX beside the dest)
+//   - paths: the temporary root becomes ROOT, the controller's files
+//     directory FILES and its templates directory TEMPLATES; a copy "src"
+//     naming a staging file (Ansible's ~/.ansible/tmp/..., tender's
+//     .tender-XXXXXXXX beside the dest)
 //     becomes TMPSRC, and so does the after_header of a --diff entry
 //     naming one;
-//   - a symlink's size, which is the length of its target path, becomes
-//     LINKLEN (the roots differ in length);
+//   - a symlink's size (also in find's files), which is the length of its
+//     target path, becomes LINKLEN (the roots differ in length);
 //   - times: start, end, delta (when not null), atime, mtime, ctime,
-//     wait_for's elapsed and the date in a backup_file name become TIME;
+//     wait_for's elapsed and the date in a backup_file (or lineinfile's
+//     backup) name become TIME;
 //   - inode numbers and devices: inode, dev, and lsattr's version become
 //     INODE;
 //   - keys that only Python has: invocation (the module's echoed
@@ -61,6 +62,13 @@ func TestFidelity(t *testing.T) {
 	}{
 		{"tasks.yml", "ansible.json", false},
 		{"tasks_diff.yml", "ansible_diff.json", true},
+		{"tasks_files.yml", "ansible_files.json", false},
+		{"tasks_ini.yml", "ansible_ini.json", false},
+		{"tasks_ini_diff.yml", "ansible_ini_diff.json", true},
+		{"tasks_data.yml", "ansible_data.json", false},
+		{"tasks_data_diff.yml", "ansible_data_diff.json", true},
+		{"tasks_find.yml", "ansible_find.json", false},
+		{"tasks_assemble.yml", "ansible_assemble.json", false},
 		{"system_local.yml", "ansible_system_local.json", false},
 		{"system_local_diff.yml", "ansible_system_local_diff.json", true},
 	} {
@@ -93,16 +101,28 @@ func compareRecorded(t *testing.T, env *tasks.Env, root, files, taskFile, record
 	if err := json.Unmarshal(b, &want); err != nil {
 		t.Fatal(err)
 	}
-	var list []map[string]any
-	b, err = os.ReadFile("testdata/" + taskFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := yaml.Unmarshal(b, &list); err != nil {
-		t.Fatal(err)
-	}
 	vars := map[string]any{"root": root}
 	scope := expr.NewVars(vars)
+	templates, _ := filepath.Abs("testdata/templates")
+	findFile := env.FindFile
+	env.FindFile = func(kind, name string) (string, error) {
+		if kind != "templates" {
+			return findFile(kind, name)
+		}
+		p := filepath.Join(templates, name)
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("Could not find or access '%s'", name)
+		}
+		return p, nil
+	}
+	env.Render = func(text string) (string, error) {
+		tpl, err := expr.ParseFileTemplate(text)
+		if err != nil {
+			return "", err
+		}
+		v, err := tpl.Render(scope)
+		return expr.Str(v), err
+	}
 	env.Eval = func(s string) (any, error) {
 		e, err := expr.Parse(s)
 		if err != nil {
@@ -110,41 +130,10 @@ func compareRecorded(t *testing.T, env *tasks.Env, root, files, taskFile, record
 		}
 		return e.Eval(scope)
 	}
-	reg := Registry()
 	seen := 0
-	for _, task := range list {
-		name := task["name"].(string)
-		var module string
-		var args tasks.Args
-		for k, v := range task {
-			if k == "name" || k == "check_mode" {
-				continue
-			}
-			module = k
-			switch a := v.(type) {
-			case string:
-				args = tasks.Args{"_raw_params": a}
-			case map[string]any:
-				args = tasks.Args(a)
-			}
-		}
-		rendered, err := expr.RenderDeep(map[string]any(args), scope)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		f, ok := reg.Lookup(module)
-		if !ok {
-			t.Fatalf("%s: no module %s", name, module)
-		}
-		env.Check = task["check_mode"] == true
-		res, err := f().Run(context.Background(), env, tasks.Args(rendered.(map[string]any)))
-		if err != nil {
-			// Bad arguments: the engine fails the task with the error's
-			// text; tender's hint at the nearest name is its own.
-			msg, _, _ := strings.Cut(err.Error(), " Did you mean")
-			res = tasks.Result{Failed: true, Msg: msg}
-		}
-		got := registered(res)
+	for _, task := range loadTaskList(t, "testdata/"+taskFile) {
+		name := task.name
+		got := runRecorded(t, env, scope, task)
 		if facts, ok := got["ansible_facts"].(map[string]any); ok {
 			for k, v := range facts {
 				vars[k] = v
@@ -203,6 +192,15 @@ var knownDiffs = map[string][]string{
 	// Ansible lists its controller search path (role, play and playbook
 	// directories); tender's FindFile says what it searched its own way.
 	"copy_missing_src": {"msg"},
+	"tpl_missing_src":  {"msg"},
+	// The renderer's message for an undefined variable names where in the
+	// template it is; Ansible's repeats the variable's name.
+	"tpl_undefined": {"msg"},
+	// Temporary names are random.
+	"tf_file": {"path"}, "tf_dir": {"path"}, "tf_missing_dir": {"msg"},
+	// An action that skips check mode (assemble, fetch) registers no
+	// failed key; tender's results always carry it.
+	"as_check": {"failed"}, "fe_check": {"failed"},
 	// Python's ping raises on purpose and returns its traceback.
 	"ping_crash": {"module_stdout"},
 	// Ansible fails for want of the libselinux Python library (with a
@@ -228,6 +226,13 @@ func registered(res tasks.Result) map[string]any {
 	if _, ok := out["msg"]; !ok && res.Msg != "" {
 		out["msg"] = res.Msg
 	}
+	if len(res.Warnings) > 0 {
+		w := []any{}
+		for _, s := range res.Warnings {
+			w = append(w, s)
+		}
+		out["warnings"] = w
+	}
 	return out
 }
 
@@ -243,6 +248,7 @@ func normalize(m map[string]any, root, files string) map[string]any {
 	if root != "" {
 		s = strings.ReplaceAll(s, root, "ROOT")
 		s = strings.ReplaceAll(s, files, "FILES")
+		s = strings.ReplaceAll(s, filepath.Join(filepath.Dir(files), "templates"), "TEMPLATES")
 	}
 	var out map[string]any
 	json.Unmarshal([]byte(s), &out)
@@ -255,12 +261,21 @@ func normalize(m map[string]any, root, files string) map[string]any {
 			staging(d, "after_header")
 		}
 	}
-	if bf, ok := out["backup_file"].(string); ok {
-		out["backup_file"] = backupStamp.ReplaceAllString(bf, ".TIME~")
+	for _, k := range []string{"backup_file", "backup"} {
+		if bf, ok := out[k].(string); ok {
+			out[k] = backupStamp.ReplaceAllString(bf, ".TIME~")
+		}
 	}
 	linkLen(out)
 	if st, ok := out["stat"].(map[string]any); ok {
 		linkLen(st)
+	}
+	if fs, ok := out["files"].([]any); ok {
+		for _, f := range fs {
+			if m, ok := f.(map[string]any); ok {
+				linkLen(m)
+			}
+		}
 	}
 	return walk(out).(map[string]any)
 }

@@ -84,6 +84,7 @@ func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		}
 		fmt.Fprintf(&s, "%s=%s\n", kv[0], val)
 	}
+	s.WriteString(seAssign(a))
 	s.WriteString(fileScript)
 	out, err := run(ctx, env, s.String(), nil)
 	if err != nil {

@@ -1,6 +1,9 @@
 // Package builtin holds tender's built-in modules (shell, command, raw,
 // script, copy, file, stat, debug, set_fact, fail, assert, ping, wait_for,
-// and the system modules user, group, authorized_key, cron, known_hosts,
+// the file-editing and data modules lineinfile, replace, blockinfile,
+// ini_file, template, slurp, tempfile, find, assemble, fetch, apt,
+// package, dnf, yum, pip, service, systemd, get_url, uri, unarchive, and
+// the system modules user, group, authorized_key, cron, known_hosts,
 // getent, hostname, sysctl, modprobe, debconf, selinux).
 // Each module does its check-and-apply as one POSIX sh script sent in one
 // round trip where it can: the script tests the host's state, changes only
@@ -22,6 +25,31 @@
 //	                              waited through (1 when present);
 //	                              port: none (Conn.Dial); drained: 1 per poll
 //	debug, set_fact, fail, assert 0 (controller side)
+//	lineinfile, replace,          1 to read; +1 to write when the content
+//	blockinfile, ini_file         or mode/owner/group changes
+//	template                      as copy with content (1, changed or not)
+//	slurp, tempfile               1
+//	find                          1; +1 for contains or get_checksum
+//	assemble                      1 (host fragments; +1 with a regexp, to
+//	                              list the names); controller fragments:
+//	                              as copy with content
+//	fetch                         1; a file over 64 KiB that changed: +Get;
+//	                              +1 for a src starting with ~ (expanded
+//	                              on the host for the local layout)
+//
+// and, counted by each module's own tests:
+//
+//	apt, dnf, yum, pip, service,  1 (apt with a controller deb that is
+//	systemd                       not on the host: 3 and one Put)
+//	package                       that of the module it hands to (+1 to
+//	                              probe without ansible_pkg_mgr)
+//	get_url                       1 when dest matches the checksum;
+//	                              else 1, the request (Conn.Dial) and,
+//	                              when the content differs, a Put and 1
+//	uri                           the request (+1 for creates, removes or
+//	                              dest; dest: a Put and 1 more)
+//	unarchive                     1 + a Put and 1 (remote_src: 1, +1
+//	                              with creates)
 //	user, group, getent, hostname 1
 //	modprobe, selinux (unchanged) 1
 //	authorized_key, known_hosts,  1 unchanged; 2 changed: one reads, one

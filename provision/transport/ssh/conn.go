@@ -214,6 +214,10 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 		return c.runExec(ctx, w.Command, bytes.NewReader(head))
 	}
 	secret := cmd.Become != nil && cmd.Become.Password != ""
+	if w.Inline != "" {
+		// The shell reads the script as text: no sh, no head to start.
+		return c.runShell(ctx, sh, w.Inline, head[w.Prefix:], secret)
+	}
 	return c.runShell(ctx, sh, w.Command, head, secret)
 }
 

@@ -26,7 +26,11 @@ import (
 // Each Run is then one frame, written at once, and one answer. Where the
 // shell is not bash and the stdin is plain text without a secret, the
 // frame carries it as a quoted here-document instead (see heredocFrame),
-// which saves the remote shell a fork; otherwise:
+// which saves the remote shell a fork. Without become, the command is the
+// script itself, quoted: ( eval 'SCRIPT' ) (transport.Wrapped.Inline), so
+// no sh and no head are started for it (the frame is the shell's stdin,
+// never a command line); $$ in the script is then the persistent shell's
+// pid. With become it is Wrap's reader under sudo. Otherwise:
 //
 //	__tender_pre B
 //	{ :
@@ -55,7 +59,8 @@ import (
 // (without the spaces), which the client cuts at the markers; when the
 // output files could not be written (a full or vanished temporary
 // directory) the answer is B O B F <directory> \n and the Run fails. A frame
-// costs the remote shell two forks for the pipeline (one exec) plus cat,
+// costs the remote shell a fork for the subshell (more for a pipeline, and
+// sh and head under become) plus cat,
 // and the client one write and one read: one round trip.
 //
 // When a Run's ctx ends, the client kills the shell's descendants (found

@@ -1,0 +1,351 @@
+// Package agents deploys agent bundles across a fleet, only where needed.
+//
+// A Bundle is a directory with a manifest (agent.yaml): the agent's name and
+// version, how to tell it is up (a TCP port and/or a health command), the
+// files it tracks (source in the bundle → destination on the host) and the
+// playbook that installs it. A Deployer decides per host whether to deploy
+// (see Decide), runs the bundle's playbook through provision.Runner on the
+// hosts that need it, and records what it deployed in a Store (an MD5
+// ledger), so a host whose files and agent are as recorded costs one round
+// trip and nothing more.
+//
+// agents imports no concrete transport, no module registry and no store:
+// the embedding program injects them (cmd/tender wires the SSH transport,
+// the built-in modules and the SQLite ledger of agents/store).
+package agents
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/internal/yaml11"
+	"github.com/tender-sh/tender/playbooks"
+)
+
+// ManifestName is the manifest's file name inside a bundle directory.
+const ManifestName = "agent.yaml"
+
+// Probe says where the agent's port is probed from.
+type Probe string
+
+const (
+	// ProbeHost probes from the host's own side: the port must be in
+	// LISTEN state in the host's /proc/net/tcp or tcp6.
+	ProbeHost Probe = "host"
+	// ProbeController connects from the controller to the host's address.
+	ProbeController Probe = "controller"
+)
+
+// Bundle is a loaded, validated agent bundle.
+type Bundle struct {
+	// Dir is the bundle's directory, absolute.
+	Dir string
+	// Name and Version identify the agent and this build of it.
+	Name, Version string
+	// Port is the TCP port the agent listens on (0: none, Health decides).
+	Port int
+	// Health is a shell command that exits 0 when the agent is healthy
+	// ("" for none). It runs on the host during the probe and must change
+	// nothing.
+	Health string
+	// Probe says where Port is probed from.
+	Probe Probe
+	// Become runs the probe as root (via sudo), for tracked files only
+	// root can read.
+	Become bool
+	// Files are the tracked files, with their MD5s.
+	Files []File
+	// Playbook is the bundle's playbook, loaded and checked.
+	Playbook *playbooks.Playbook
+	// Vars are the bundle's default vars for its playbook: they become
+	// play vars of every play that does not set them itself.
+	Vars map[string]any
+}
+
+// File is one tracked file of a bundle.
+type File struct {
+	// Src is the file's path on the controller, absolute.
+	Src string
+	// Dest is where it goes on the host (absolute).
+	Dest string
+	// Mode, Owner and Group are what the playbook should set ("" when the
+	// manifest says nothing).
+	Mode, Owner, Group string
+	// MD5 is the hex MD5 of Src's content; Size its length.
+	MD5  string
+	Size int64
+}
+
+// Dests lists the destination paths of the tracked files, in manifest order.
+func (b *Bundle) Dests() []string {
+	out := make([]string, len(b.Files))
+	for i, f := range b.Files {
+		out[i] = f.Dest
+	}
+	return out
+}
+
+// LoadOptions control LoadBundle.
+type LoadOptions struct {
+	// Modules are the modules the bundle's playbook may use (the runner's
+	// ModuleNames); nil means playbooks.DefaultModules.
+	Modules []string
+}
+
+var (
+	reName    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+	manifestK = []string{"name", "version", "port", "health", "probe", "become", "files", "playbook", "vars"}
+	fileK     = []string{"src", "dest", "mode", "owner", "group"}
+)
+
+// LoadBundle reads and validates the bundle in dir: the manifest, every
+// tracked file (hashed by streaming it, never held in memory whole) and the
+// playbook. Every problem found is reported at once, each with the
+// manifest's file:line:col, as a playbooks.ErrorList.
+func LoadBundle(dir string, opts LoadOptions) (*Bundle, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, ManifestName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("agent bundle %s: %w", dir, err)
+	}
+	l := &manifestLoader{file: path, b: &Bundle{Dir: abs, Probe: ProbeHost}}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, playbooks.ErrorList{{Pos: playbooks.Pos{File: path, Line: 1, Col: 1}, Msg: "the manifest must be a mapping (name:, version:, files:, playbook: ...)"}}
+	}
+	l.manifest(doc.Content[0])
+	if len(l.errs) == 0 {
+		l.playbook(opts)
+	}
+	if len(l.errs) > 0 {
+		return nil, l.errs
+	}
+	return l.b, nil
+}
+
+type manifestLoader struct {
+	file string
+	b    *Bundle
+	errs playbooks.ErrorList
+	pbAt *yaml.Node
+}
+
+func (l *manifestLoader) add(n *yaml.Node, format string, args ...any) {
+	l.errs = append(l.errs, &playbooks.Error{Pos: playbooks.Pos{File: l.file, Line: n.Line, Col: n.Column}, Msg: fmt.Sprintf(format, args...)})
+}
+
+// scalar returns a scalar node's value as a string, or reports it.
+func (l *manifestLoader) scalar(k, v *yaml.Node) (string, bool) {
+	if v.Kind != yaml.ScalarNode {
+		l.add(v, "%s must be a single value", k.Value)
+		return "", false
+	}
+	return v.Value, true
+}
+
+func (l *manifestLoader) manifest(m *yaml.Node) {
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		seen[k.Value] = true
+		switch k.Value {
+		case "name":
+			if s, ok := l.scalar(k, v); ok && !reName.MatchString(s) {
+				l.add(v, "name %q: use letters, digits, '.', '_' and '-'", s)
+			} else {
+				l.b.Name = s
+			}
+		case "version":
+			if s, ok := l.scalar(k, v); ok {
+				if s == "" {
+					l.add(v, "version must not be empty")
+				}
+				l.b.Version = s
+			}
+		case "port":
+			if s, ok := l.scalar(k, v); ok {
+				p, err := strconv.Atoi(s)
+				if err != nil || p < 1 || p > 65535 {
+					l.add(v, "port %q: want a TCP port number, 1 to 65535", s)
+				}
+				l.b.Port = p
+			}
+		case "health":
+			l.b.Health, _ = l.scalar(k, v)
+		case "probe":
+			if s, ok := l.scalar(k, v); ok {
+				switch Probe(s) {
+				case ProbeHost, ProbeController:
+					l.b.Probe = Probe(s)
+				default:
+					l.add(v, "probe %q: want host or controller", s)
+				}
+			}
+		case "become":
+			if s, ok := l.scalar(k, v); ok {
+				b, isBool := yaml11.Scalar(s).(bool)
+				if !isBool {
+					l.add(v, "become %q: want true or false", s)
+				}
+				l.b.Become = b
+			}
+		case "files":
+			l.files(v)
+		case "playbook":
+			if s, ok := l.scalar(k, v); ok {
+				l.b.Playbook = &playbooks.Playbook{Path: s}
+				l.pbAt = v
+			}
+		case "vars":
+			val, err := yaml11.Value(v)
+			vars, ok := val.(map[string]any)
+			switch {
+			case err != nil:
+				l.add(v, "vars: %v", err)
+			case val != nil && !ok:
+				l.add(v, "vars must be a mapping")
+			}
+			l.b.Vars = vars
+		default:
+			l.add(k, "%q is not a manifest key (want one of %s)", k.Value, strings.Join(manifestK, ", "))
+		}
+	}
+	for _, req := range []string{"name", "version", "files", "playbook"} {
+		if !seen[req] {
+			l.add(m, "the manifest needs %s:", req)
+		}
+	}
+	if !seen["port"] && !seen["health"] {
+		l.add(m, "the manifest needs port: or health: (how to tell the agent is up)")
+	}
+	if l.b.Probe == ProbeController && l.b.Port == 0 {
+		l.add(m, "probe: controller needs port:")
+	}
+}
+
+func (l *manifestLoader) files(v *yaml.Node) {
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		l.add(v, "files must be a non-empty list of {src, dest, mode, owner, group}")
+		return
+	}
+	dests := map[string]bool{}
+	for _, item := range v.Content {
+		if item.Kind != yaml.MappingNode {
+			l.add(item, "a file must be a mapping {src, dest, mode, owner, group}")
+			continue
+		}
+		var f File
+		var srcAt *yaml.Node
+		for i := 0; i+1 < len(item.Content); i += 2 {
+			k, fv := item.Content[i], item.Content[i+1]
+			s, ok := l.scalar(k, fv)
+			if !ok {
+				continue
+			}
+			switch k.Value {
+			case "src":
+				f.Src, srcAt = s, fv
+			case "dest":
+				f.Dest = s
+				if !strings.HasPrefix(s, "/") || filepath.Clean(s) != s {
+					l.add(fv, "dest %q must be a clean absolute path", s)
+				} else if dests[s] {
+					l.add(fv, "dest %q is tracked twice", s)
+				}
+				dests[s] = true
+			case "mode":
+				if _, err := strconv.ParseUint(s, 8, 32); err != nil || len(s) < 3 {
+					l.add(fv, "mode %q: want an octal mode such as \"0755\" (quote it)", s)
+				}
+				f.Mode = s
+			case "owner":
+				f.Owner = s
+			case "group":
+				f.Group = s
+			default:
+				l.add(k, "%q is not a file key (want one of %s)", k.Value, strings.Join(fileK, ", "))
+			}
+		}
+		if srcAt == nil || f.Dest == "" {
+			l.add(item, "a file needs src: and dest:")
+			continue
+		}
+		if !filepath.IsAbs(f.Src) {
+			f.Src = filepath.Join(l.b.Dir, f.Src)
+		}
+		var err error
+		if f.MD5, f.Size, err = FileMD5(f.Src); err != nil {
+			l.add(srcAt, "src: %v", err)
+		}
+		l.b.Files = append(l.b.Files, f)
+	}
+}
+
+func (l *manifestLoader) playbook(opts LoadOptions) {
+	path := l.b.Playbook.Path
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(l.file), path)
+	}
+	pb, err := playbooks.Load(path, playbooks.Options{Modules: opts.Modules})
+	if err != nil {
+		var list playbooks.ErrorList
+		if errors.As(err, &list) {
+			l.errs = append(l.errs, list...)
+			return
+		}
+		l.add(l.pbAt, "playbook: %v", err)
+		return
+	}
+	// The bundle's vars are the plays' defaults: a play's own vars win.
+	for _, p := range pb.Plays {
+		if p.Vars == nil {
+			p.Vars = map[string]any{}
+		}
+		for k, v := range l.b.Vars {
+			if _, ok := p.Vars[k]; !ok {
+				p.Vars[k] = v
+			}
+		}
+	}
+	l.b.Playbook = pb
+}
+
+// FileMD5 returns the hex MD5 and size of a regular file, streaming it.
+func FileMD5(path string) (string, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", 0, err
+	}
+	if !st.Mode().IsRegular() {
+		return "", 0, &fs.PathError{Op: "hash", Path: path, Err: errors.New("not a regular file")}
+	}
+	h := md5.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", 0, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
+}

@@ -1,0 +1,111 @@
+package agents
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/playbooks"
+)
+
+func TestLoadBundle(t *testing.T) {
+	b, err := LoadBundle("testdata/good", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Name != "demo" || b.Version != "1.2" || b.Port != 9000 || b.Probe != ProbeHost || len(b.Files) != 2 {
+		t.Fatalf("bundle %+v", b)
+	}
+	sum := md5.Sum([]byte("binary v1\n"))
+	f := b.Files[0]
+	if f.MD5 != hex.EncodeToString(sum[:]) || f.Size != 10 || f.Mode != "0755" || f.Owner != "root" || !filepath.IsAbs(f.Src) {
+		t.Errorf("file %+v", f)
+	}
+	if got := strings.Join(b.Dests(), ","); got != "/opt/demo/agent,/etc/init.d/demo" {
+		t.Errorf("Dests %s", got)
+	}
+	if b.Vars["demo_port"] != 9000 || b.Playbook == nil || len(b.Playbook.Plays) != 1 {
+		t.Errorf("vars %v playbook %+v", b.Vars, b.Playbook)
+	}
+	if b.Playbook.Plays[0].Vars["demo_port"] != 9000 {
+		t.Errorf("bundle vars not given to the play: %v", b.Playbook.Plays[0].Vars)
+	}
+}
+
+func TestLoadBundleErrorsHavePositions(t *testing.T) {
+	_, err := LoadBundle("testdata/bad", LoadOptions{})
+	var list playbooks.ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("err %v (%T), want an ErrorList", err, err)
+	}
+	want := []string{
+		"agent.yaml:3:7: port \"70000\"",
+		"agent.yaml:4:8: probe \"sideways\"",
+		"agent.yaml:5:1: \"colour\" is not a manifest key",
+		"agent.yaml:7:10: src: open",
+		"agent.yaml:8:11: dest \"relative/path\"",
+		"agent.yaml:9:11: mode \"rwx\"",
+		"agent.yaml:10:37: \"size\" is not a file key",
+		"agent.yaml:11:29: dest \"/etc/x\" is tracked twice",
+	}
+	msg := err.Error()
+	for _, w := range want {
+		if !strings.Contains(msg, w) {
+			t.Errorf("missing %q in:\n%s", w, msg)
+		}
+	}
+}
+
+func TestLoadBundleRejectsUnknownModule(t *testing.T) {
+	_, err := LoadBundle("testdata/badpb", LoadOptions{Modules: []string{"copy", "file"}})
+	if err == nil || !strings.Contains(err.Error(), "deploy.yml:3:") || !strings.Contains(err.Error(), "unarchive") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestLoadBundleMissing(t *testing.T) {
+	if _, err := LoadBundle(t.TempDir(), LoadOptions{}); err == nil || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("err = %v", err)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ManifestName), []byte("- a\n"), 0o644)
+	if _, err := LoadBundle(dir, LoadOptions{}); err == nil || !strings.Contains(err.Error(), ":1:1: the manifest must be a mapping") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// FuzzLoadBundle feeds arbitrary manifests to LoadBundle: it must return a
+// bundle or an error, never panic, and a bundle it returns is valid.
+func FuzzLoadBundle(f *testing.F) {
+	for _, dir := range []string{"testdata/good", "testdata/bad"} {
+		data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("name: [\nversion: {a: *b}\n"))
+	good, _ := filepath.Abs("testdata/good")
+	f.Fuzz(func(t *testing.T, manifest []byte) {
+		dir := t.TempDir()
+		for _, name := range []string{"files", "deploy.yml"} {
+			if err := os.Symlink(filepath.Join(good, name), filepath.Join(dir, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, ManifestName), manifest, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b, err := LoadBundle(dir, LoadOptions{})
+		if err != nil {
+			return
+		}
+		if b.Name == "" || b.Version == "" || len(b.Files) == 0 || b.Playbook == nil || (b.Port == 0 && b.Health == "") {
+			t.Errorf("an invalid bundle loaded: %+v", b)
+		}
+	})
+}

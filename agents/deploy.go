@@ -1,0 +1,184 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tender-sh/tender/provision"
+)
+
+// deployHost deploys the bundle on one host as dec says: it takes the
+// host's lease, records the deployment, runs the bundle's playbook through
+// provision.Runner limited to the host, and, only when that run fully
+// succeeded, replaces the host's ledger rows with the bundle's files in
+// one transaction.
+func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec Decision) HostResult {
+	start := time.Now()
+	res := HostResult{Host: t.name, Decision: dec}
+	done := func(o Outcome, msg string) HostResult {
+		res.Outcome, res.Error, res.Duration = o, msg, time.Since(start)
+		d.emit(Event{Kind: HostFinished, Host: t.name, Result: &res})
+		return res
+	}
+	d.emit(Event{Kind: HostStarted, Host: t.name, Decision: &dec})
+	// Ledger writes outlive a cancelled ctx: what happened is recorded.
+	bg := context.WithoutCancel(ctx)
+	agent := d.bundle.Name
+	ok, holder, err := d.store.Lease(ctx, t.name, agent, d.opts.Owner, d.opts.LeaseTTL, Gone)
+	if err != nil {
+		return done(HostFailed, "ledger lease: "+err.Error())
+	}
+	if !ok {
+		return done(HostBusy, "another tender is deploying it ("+holder+")")
+	}
+	defer d.store.Release(bg, t.name, agent, d.opts.Owner)
+	stopRenew := d.renewLease(ctx, t.name)
+	defer stopRenew()
+	id, err := d.store.StartDeployment(ctx, DeploymentRecord{Rollout: rollout, Host: t.name, Agent: agent,
+		Reason: string(dec.Action) + ": " + dec.Reason})
+	if err != nil {
+		return done(HostFailed, "ledger: "+err.Error())
+	}
+	secrets := d.secrets(t)
+	var failure string
+	r := &provision.Runner{Inventory: t.inv, Modules: d.opts.Modules, Dialer: d.opts.Dialer, Local: d.opts.Local,
+		Forks: 1, Limit: t.name, ExtraVars: d.playVars(t.name, dec),
+		Events: func(e provision.Event) {
+			// The first failure says most: a loop's item comes before
+			// the loop's "All items completed".
+			if e.Kind == provision.HostResult && !e.Ignored &&
+				(e.Status == provision.StatusFailed || e.Status == provision.StatusUnreachable) && failure == "" {
+				failure = fmt.Sprintf("task %q: %s: %s", e.Task, e.Status, e.Msg)
+			}
+			e.Result = nil // results may hold what no_log did not hide from a UI
+			d.emit(Event{Kind: HostTask, Host: t.name, Task: &e})
+		}}
+	recap, err := r.Run(ctx, d.bundle.Playbook)
+	var st *provision.Stats
+	if recap != nil {
+		st = recap.Stats[t.name]
+	}
+	switch {
+	case err != nil:
+		failure = err.Error()
+	case st == nil:
+		failure = "the bundle's playbook has no play for this host"
+	case failure == "" && (st.Failed > 0 || st.Unreachable > 0):
+		failure = "the bundle's playbook failed"
+	}
+	if failure != "" {
+		failure = redact(failure, secrets)
+		outcome := OutcomeFailed
+		if ctx.Err() != nil {
+			outcome = OutcomeInterrupted
+		}
+		if err := d.store.FinishDeployment(bg, id, outcome, failure, nil); err != nil {
+			failure += "; ledger: " + err.Error()
+		}
+		return done(HostFailed, failure)
+	}
+	files := make([]FileRecord, len(d.bundle.Files))
+	now := time.Now()
+	for i, f := range d.bundle.Files {
+		files[i] = FileRecord{Path: f.Dest, MD5: f.MD5, Size: f.Size, DeployedAt: now, Version: d.bundle.Version}
+	}
+	if err := d.store.FinishDeployment(bg, id, OutcomeOK, "", files); err != nil {
+		return done(HostFailed, "deployed, but the ledger was not written: "+err.Error())
+	}
+	return done(HostDeployed, "")
+}
+
+// renewLease renews the host's lease every third of its TTL while the
+// deploy runs, so a deploy that outlasts the TTL keeps it. The returned
+// func stops the renewals.
+func (d *Deployer) renewLease(ctx context.Context, host string) func() {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(d.opts.LeaseTTL / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				d.store.Lease(ctx, host, d.bundle.Name, d.opts.Owner, d.opts.LeaseTTL, nil)
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// playVars are the vars a bundle's playbook gets, as ZStack's runners
+// passed them: the operator's -e vars, then tender's (which win): init,
+// agent_action (new, upgrade, repair or force) and agent_reason, agent_name, agent_version, agent_host, agent_files (the tracked
+// destinations), agent_package (the first of them) and agent_bundle_files
+// (src, dest, mode, owner and group of each).
+func (d *Deployer) playVars(host string, dec Decision) map[string]any {
+	v := maps.Clone(d.opts.ExtraVars)
+	if v == nil {
+		v = map[string]any{}
+	}
+	dests := make([]any, len(d.bundle.Files))
+	files := make([]any, len(d.bundle.Files))
+	for i, f := range d.bundle.Files {
+		dests[i] = f.Dest
+		m := map[string]any{"src": f.Src, "dest": f.Dest, "md5": f.MD5}
+		for k, val := range map[string]string{"mode": f.Mode, "owner": f.Owner, "group": f.Group} {
+			if val != "" {
+				m[k] = val
+			} else {
+				m[k] = nil
+			}
+		}
+		files[i] = m
+	}
+	v["init"] = dec.Init
+	v["agent_action"] = string(dec.Action)
+	v["agent_reason"] = dec.Reason
+	v["agent_name"] = d.bundle.Name
+	v["agent_version"] = d.bundle.Version
+	v["agent_host"] = host
+	v["agent_files"] = dests
+	v["agent_package"] = dests[0]
+	v["agent_bundle_files"] = files
+	return v
+}
+
+// secretVars are the variables whose values never reach the ledger.
+var secretVars = []string{"ansible_password", "ansible_ssh_pass", "ansible_ssh_password",
+	"ansible_become_password", "ansible_become_pass", "ansible_sudo_pass", "ansible_sudo_password"}
+
+// secrets lists the secret values a host's deploy could leak into error
+// text: its connection and become passwords, and operator vars whose names
+// say they are secret.
+func (d *Deployer) secrets(t target) []string {
+	var out []string
+	vars, _ := t.inv.HostVars(t.name)
+	for _, k := range secretVars {
+		if s, ok := vars[k].(string); ok && s != "" {
+			out = append(out, s)
+		}
+	}
+	for k, v := range d.opts.ExtraVars {
+		lk := strings.ToLower(k)
+		if s, ok := v.(string); ok && s != "" && (strings.Contains(lk, "pass") || strings.Contains(lk, "secret") || strings.Contains(lk, "token") || strings.Contains(lk, "key")) {
+			out = append(out, s)
+		}
+	}
+	// Longest first, so a secret that contains another is blanked whole.
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+func redact(text string, secrets []string) string {
+	for _, s := range secrets {
+		text = strings.ReplaceAll(text, s, "********")
+	}
+	return text
+}

@@ -1,0 +1,236 @@
+package agents
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tender-sh/tender/inventory"
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// DefaultBatch is how many hosts a rollout deploys at a time when
+// Options.Batch is zero (ZStack's default).
+const DefaultBatch = 100
+
+// DefaultLeaseTTL is how long a host's deploy lease lasts when
+// Options.LeaseTTL is zero: longer than any sane playbook run.
+const DefaultLeaseTTL = 30 * time.Minute
+
+// Count is a number of hosts, or a percentage of them: "10" or "10%".
+type Count struct {
+	N       int
+	Percent bool
+}
+
+// ParseCount reads "N" or "N%".
+func ParseCount(s string) (Count, error) {
+	t := strings.TrimSuffix(strings.TrimSpace(s), "%")
+	n, err := strconv.Atoi(t)
+	if err != nil || n < 0 || (t != strings.TrimSpace(s) && n > 100) {
+		return Count{}, fmt.Errorf("%q: want a number of hosts or a percentage (10 or 10%%)", s)
+	}
+	return Count{N: n, Percent: t != strings.TrimSpace(s)}, nil
+}
+
+// Of resolves the count against total hosts; a percentage rounds up, so
+// 10% of 5 hosts is 1.
+func (c Count) Of(total int) int {
+	if !c.Percent {
+		return c.N
+	}
+	return (c.N*total + 99) / 100
+}
+
+// String prints the count as ParseCount reads it.
+func (c Count) String() string {
+	if c.Percent {
+		return strconv.Itoa(c.N) + "%"
+	}
+	return strconv.Itoa(c.N)
+}
+
+// Options are a Deployer's settings and injected dependencies.
+type Options struct {
+	// Modules are the modules the bundle's playbook may use; Dialer and
+	// Local reach hosts (as provision.Runner's fields of the same names).
+	Modules *tasks.Registry
+	Dialer  transport.Dialer
+	Local   transport.Dialer
+	// Hosts is the inventory pattern of the hosts to manage ("" is all);
+	// Limit restricts it further (--limit).
+	Hosts, Limit string
+	// Batch bounds how many hosts are deployed in one wave (0: DefaultBatch).
+	Batch Count
+	// Forks bounds how many hosts work at once, probing or deploying
+	// (0: the batch size).
+	Forks int
+	// MaxFail stops scheduling hosts once more hosts than this failed
+	// (nil: never stop).
+	MaxFail *Count
+	// Force redeploys every host, whatever the ledger says.
+	Force bool
+	// ExtraVars are the operator's vars (-e) for the playbook.
+	ExtraVars map[string]any
+	// LeaseTTL is how long a host's lease lasts (0: DefaultLeaseTTL).
+	LeaseTTL time.Duration
+	// Owner names this process in leases and rollouts (""; Owner()).
+	Owner string
+	// Events receives progress, one event at a time, in order. Nil
+	// discards.
+	Events func(Event)
+}
+
+// Deployer deploys one bundle to a set of hosts, only where needed. Make
+// one with New. Its methods are safe for concurrent use; hosts may be
+// added while a rollout runs (they join the next one).
+type Deployer struct {
+	store  Store
+	bundle *Bundle
+	inv    *inventory.Inventory
+	opts   Options
+
+	mu    sync.Mutex
+	added []target // hosts added at run time, in order
+	emitM sync.Mutex
+}
+
+// target is one host and the inventory that holds it (never modified once
+// a run may read it).
+type target struct {
+	name string
+	inv  *inventory.Inventory
+}
+
+// New makes a Deployer of bundle b with the ledger st, for the hosts of
+// inv (which may be nil when every host is added with AddHost).
+func New(st Store, b *Bundle, inv *inventory.Inventory, opts Options) (*Deployer, error) {
+	switch {
+	case st == nil:
+		return nil, errors.New("agents: a Deployer needs a Store")
+	case b == nil:
+		return nil, errors.New("agents: a Deployer needs a Bundle")
+	case opts.Modules == nil || opts.Dialer == nil:
+		return nil, errors.New("agents: a Deployer needs Options.Modules and Options.Dialer")
+	}
+	if opts.Owner == "" {
+		opts.Owner = Owner()
+	}
+	if opts.LeaseTTL == 0 {
+		opts.LeaseTTL = DefaultLeaseTTL
+	}
+	return &Deployer{store: st, bundle: b, inv: inv, opts: opts}, nil
+}
+
+// Bundle is the bundle the Deployer deploys.
+func (d *Deployer) Bundle() *Bundle { return d.bundle }
+
+// AddHost adds a host that is not in the inventory, with its connection
+// variables (ansible_host, ansible_port, ansible_user, ...), as a control
+// plane does when it adopts a new machine. A name already known is an
+// error.
+func (d *Deployer) AddHost(name string, vars map[string]any) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, t := range d.added {
+		if t.name == name {
+			return fmt.Errorf("host %s was already added", name)
+		}
+	}
+	if d.inv != nil && d.inv.Host(name) != nil {
+		return fmt.Errorf("host %s is already in the inventory", name)
+	}
+	inv := inventory.New()
+	h, err := inv.AddHost(name)
+	if err != nil {
+		return err
+	}
+	for k, v := range maps.Clone(vars) {
+		h.SetVar(k, v)
+	}
+	d.added = append(d.added, target{name: name, inv: inv})
+	return nil
+}
+
+// targets lists the hosts to manage: the inventory's (pattern, limit),
+// then the added ones that pass the limit's plain names.
+func (d *Deployer) targets() ([]target, error) {
+	var out []target
+	if d.inv != nil {
+		pattern := d.opts.Hosts
+		if pattern == "" {
+			pattern = "all"
+		}
+		hosts, err := d.inv.Hosts(pattern)
+		var nm *inventory.NoMatchError
+		if err != nil && !errors.As(err, &nm) {
+			return nil, err
+		}
+		if d.opts.Limit != "" && len(hosts) > 0 {
+			if hosts, err = d.inv.Limit(hosts, d.opts.Limit); err != nil && !errors.As(err, &nm) {
+				return nil, err
+			}
+		}
+		for _, h := range hosts {
+			out = append(out, target{name: h.Name, inv: d.inv})
+		}
+	}
+	d.mu.Lock()
+	added := append([]target(nil), d.added...)
+	d.mu.Unlock()
+	for _, t := range added {
+		if d.opts.Limit == "" {
+			out = append(out, t)
+			continue
+		}
+		if hs, err := t.inv.Limit([]*inventory.Host{t.inv.Host(t.name)}, d.opts.Limit); err == nil && len(hs) == 1 {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no hosts to deploy to")
+	}
+	return out, nil
+}
+
+// target finds one managed host by name, ignoring the limit.
+func (d *Deployer) target(name string) (target, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, t := range d.added {
+		if t.name == name {
+			return t, nil
+		}
+	}
+	if d.inv != nil && d.inv.Host(name) != nil {
+		return target{name: name, inv: d.inv}, nil
+	}
+	return target{}, fmt.Errorf("no host %s in the inventory or among the added hosts", name)
+}
+
+func (d *Deployer) emit(e Event) {
+	if d.opts.Events == nil {
+		return
+	}
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	d.emitM.Lock()
+	defer d.emitM.Unlock()
+	d.opts.Events(e)
+}
+
+func (d *Deployer) forks(batch int) int {
+	if d.opts.Forks > 0 {
+		return d.opts.Forks
+	}
+	if batch > 0 {
+		return batch
+	}
+	return DefaultBatch
+}

@@ -1,0 +1,83 @@
+package agents
+
+import (
+	"context"
+	"time"
+)
+
+// Store is the ledger a Deployer needs: what was deployed where, who is
+// deploying what right now, and the record of deployments and rollouts.
+// agents/store implements it with SQLite; tests may use a fake.
+//
+// Implementations must be safe for concurrent use, and for use by several
+// processes at once where they share state (a database file).
+type Store interface {
+	// Deployed returns the files recorded for (host, agent) by its last
+	// successful deploy; ok is false when the agent was never deployed on
+	// the host (or the host was forgotten).
+	Deployed(ctx context.Context, host, agent string) (files []FileRecord, ok bool, err error)
+
+	// Lease takes the exclusive right to deploy agent on host until ttl
+	// passes, for owner. It succeeds when no lease is held, the held one
+	// expired, owner already holds it, or takeover(holder) says the
+	// holder is gone (a crashed process). On failure it returns the
+	// holder. The check and the write happen in one transaction, so two
+	// processes never both get the lease.
+	Lease(ctx context.Context, host, agent, owner string, ttl time.Duration, takeover func(holder string) bool) (ok bool, holder string, err error)
+	// Release gives a lease up; releasing a lease owner does not hold is
+	// not an error and changes nothing.
+	Release(ctx context.Context, host, agent, owner string) error
+
+	// StartRollout records a rollout and returns its id. Rollouts of the
+	// same agent left running by an owner that takeover says is gone are
+	// marked interrupted first.
+	StartRollout(ctx context.Context, r RolloutRecord, takeover func(owner string) bool) (int64, error)
+	// FinishRollout records how a rollout ended.
+	FinishRollout(ctx context.Context, id int64, outcome string) error
+
+	// StartDeployment records that a host's deploy begins (its reason
+	// included) and returns the deployment's id. Earlier deployments of
+	// (host, agent) that never finished are marked interrupted.
+	StartDeployment(ctx context.Context, d DeploymentRecord) (int64, error)
+	// FinishDeployment records a deployment's outcome and error text. When
+	// files is not nil (a deploy that fully succeeded) the ledger rows of
+	// (host, agent) are replaced by files in the same transaction; a
+	// failed deploy leaves the ledger as it was.
+	FinishDeployment(ctx context.Context, id int64, outcome, errText string, files []FileRecord) error
+
+	// Forget drops everything recorded about a host.
+	Forget(ctx context.Context, host string) error
+}
+
+// FileRecord is one deployed file of an agent on a host.
+type FileRecord struct {
+	Path       string
+	MD5        string
+	Size       int64
+	DeployedAt time.Time
+	Version    string // the bundle version that deployed it
+}
+
+// RolloutRecord describes a rollout when it starts.
+type RolloutRecord struct {
+	Agent, Version string
+	Owner          string // the deploying process (see Owner)
+	Hosts          int
+	Summary        string // the plan summary line
+}
+
+// DeploymentRecord describes a host's deploy when it starts.
+type DeploymentRecord struct {
+	Rollout     int64
+	Host, Agent string
+	Reason      string
+}
+
+// Outcomes of a deployment and of a rollout, as recorded.
+const (
+	OutcomeOK          = "ok"
+	OutcomeFailed      = "failed"
+	OutcomeInterrupted = "interrupted"
+	OutcomeRunning     = "running"
+	OutcomeStopped     = "stopped" // max-fail stopped the rollout
+)

@@ -1,0 +1,128 @@
+package agents
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tender-sh/tender/inventory"
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// Plan decides, for every managed host, whether and why to deploy (see
+// Decision), in inventory order then added hosts. It changes nothing: the
+// ledger is read, and hosts that only a look can decide get one round
+// trip each (the probe), all at once up to Forks.
+func (d *Deployer) Plan(ctx context.Context) ([]Decision, error) {
+	ts, err := d.targets()
+	if err != nil {
+		return nil, err
+	}
+	return d.plan(ctx, ts, d.opts.Force)
+}
+
+func (d *Deployer) plan(ctx context.Context, ts []target, force bool) ([]Decision, error) {
+	out := make([]Decision, len(ts))
+	var unsure []target
+	at := map[string]int{}
+	for i, t := range ts {
+		files, ok, err := d.store.Deployed(ctx, t.name, d.bundle.Name)
+		if err != nil {
+			return nil, fmt.Errorf("ledger: %w", err)
+		}
+		dec, done := decideLocal(t.name, d.bundle, force, files, ok)
+		out[i] = dec
+		if !done {
+			unsure = append(unsure, t)
+			at[t.name] = i
+		}
+	}
+	if len(unsure) == 0 {
+		return out, nil
+	}
+	found, failed, err := d.probe(ctx, unsure)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range unsure {
+		i := at[t.name]
+		if r := found[t.name]; r != nil {
+			out[i] = decideProbe(t.name, d.bundle, r)
+			continue
+		}
+		msg := failed[t.name]
+		if msg == "" {
+			msg = "the probe did not run"
+		}
+		out[i] = Decision{Host: t.name, Action: ActionUnreachable, Status: StatusUnreachable, Reason: msg, Probed: true}
+	}
+	return out, nil
+}
+
+// probeFS holds the probe's playbook.
+//
+//go:embed probe.yml
+var probeFS embed.FS
+
+// probePlaybook is the play the probe runs: no facts, one task.
+func probePlaybook() (*playbooks.Playbook, error) {
+	return playbooks.Load("probe.yml", playbooks.Options{FS: probeFS, Modules: []string{probeModuleName}})
+}
+
+// probe runs the check on the hosts through provision.Runner, one run per
+// inventory, and returns each host's result or failure message.
+func (d *Deployer) probe(ctx context.Context, ts []target) (map[string]*ProbeResult, map[string]string, error) {
+	pb, err := probePlaybook()
+	if err != nil {
+		return nil, nil, fmt.Errorf("agents: the probe playbook: %w", err)
+	}
+	m := newProbeModule(d.bundle)
+	reg := &tasks.Registry{}
+	reg.Register(probeModuleName, func() tasks.Module { return m })
+	groups := map[*inventory.Inventory][]string{}
+	var order []*inventory.Inventory
+	for _, t := range ts {
+		if _, ok := groups[t.inv]; !ok {
+			order = append(order, t.inv)
+		}
+		groups[t.inv] = append(groups[t.inv], t.name)
+	}
+	forks := d.forks(d.opts.Batch.Of(len(ts)))
+	var mu sync.Mutex
+	failed := map[string]string{}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(forks)
+	for _, inv := range order {
+		names := groups[inv]
+		g.Go(func() error {
+			r := &provision.Runner{Inventory: inv, Modules: reg, Dialer: d.opts.Dialer, Local: d.opts.Local,
+				Forks: forks, Limit: strings.Join(names, ","),
+				ExtraVars: map[string]any{"tender_probe_become": d.bundle.Become},
+				Events: func(e provision.Event) {
+					if e.Kind == provision.HostResult && (e.Status == provision.StatusFailed || e.Status == provision.StatusUnreachable) {
+						mu.Lock()
+						failed[e.Host] = string(e.Status) + ": " + e.Msg
+						mu.Unlock()
+					}
+				}}
+			_, err := r.Run(gctx, pb)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, nil, err
+	}
+	found := map[string]*ProbeResult{}
+	for _, t := range ts {
+		if r := m.result(t.name); r != nil {
+			found[t.name] = r
+		}
+	}
+	return found, failed, nil
+}

@@ -1,0 +1,162 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// ProbeResult is what the one-round-trip check found on a host.
+type ProbeResult struct {
+	// MD5 maps each tracked destination to its MD5 on the host, or to
+	// "missing" or "unreadable".
+	MD5 map[string]string
+	// Port is "open", "closed", or "" when the bundle has no port.
+	// PortDetail says more when the check itself could not run.
+	Port       string
+	PortDetail string
+	// Health is "ok", "failed", or "" when the bundle has no health
+	// command.
+	Health string
+}
+
+// Markers a probe reports instead of an MD5.
+const (
+	md5Missing    = "missing"
+	md5Unreadable = "unreadable"
+)
+
+// probeTimeout bounds a controller-side port probe.
+const probeTimeout = 5 * time.Second
+
+// probeScript is the one script the check runs on a host. It reads the MD5
+// of every tracked file, looks for a LISTEN socket on the agent's port in
+// /proc/net/tcp and tcp6 (no /dev/tcp, no nc: busybox-safe) when the probe
+// is from the host's side, and runs the health command. It changes
+// nothing. It prints key=value lines: f0..fN, port, health.
+func probeScript(b *Bundle) string {
+	var s strings.Builder
+	s.WriteString("i=0\nfor f in")
+	for _, f := range b.Files {
+		s.WriteString(" " + transport.Quote(f.Dest))
+	}
+	s.WriteString(`; do
+	if [ ! -e "$f" ]; then echo "f$i=missing"
+	elif s=$(md5sum < "$f" 2>/dev/null); then echo "f$i=${s%% *}"
+	else echo "f$i=unreadable"; fi
+	i=$((i + 1))
+done
+`)
+	if b.Port != 0 && b.Probe == ProbeHost {
+		fmt.Fprintf(&s, `hex=$(printf '%%04X' %d)
+set --
+for t in /proc/net/tcp /proc/net/tcp6; do [ -r "$t" ] && set -- "$@" "$t"; done
+if [ $# -eq 0 ]; then echo "port=unknown"
+elif awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { found = 1 } END { exit !found }' "$@"; then echo "port=open"
+else echo "port=closed"; fi
+`, b.Port)
+	}
+	if b.Health != "" {
+		fmt.Fprintf(&s, "if sh -c %s >/dev/null 2>&1 </dev/null; then echo health=ok; else echo health=failed; fi\n", transport.Quote(b.Health))
+	}
+	return s.String()
+}
+
+// parseProbe reads probeScript's output.
+func parseProbe(b *Bundle, out []byte) (*ProbeResult, error) {
+	kv := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok {
+			kv[k] = v
+		}
+	}
+	r := &ProbeResult{MD5: map[string]string{}, Health: kv["health"]}
+	for i, f := range b.Files {
+		v, ok := kv["f"+strconv.Itoa(i)]
+		if !ok {
+			return nil, fmt.Errorf("the probe printed no MD5 for %s", f.Dest)
+		}
+		r.MD5[f.Dest] = v
+	}
+	if b.Port != 0 && b.Probe == ProbeHost {
+		switch r.Port = kv["port"]; r.Port {
+		case "open", "closed":
+		case "unknown":
+			r.Port, r.PortDetail = "closed", "no /proc/net/tcp to read"
+		default:
+			return nil, fmt.Errorf("the probe printed no port state")
+		}
+	}
+	return r, nil
+}
+
+// probeModule is the check as a module, so that it runs through
+// provision.Runner with the host's own connection settings and become.
+// Results are kept by host; the Runner only sees ok or failed.
+type probeModule struct {
+	b      *Bundle
+	script string
+	mu     sync.Mutex
+	found  map[string]*ProbeResult
+}
+
+// probeModuleName is the module's name in the probe's private registry.
+const probeModuleName = "tender_agent_probe"
+
+func newProbeModule(b *Bundle) *probeModule {
+	return &probeModule{b: b, script: probeScript(b), found: map[string]*ProbeResult{}}
+}
+
+// Run probes one host: one Conn.Run, plus a TCP connect from the
+// controller when the bundle says probe: controller.
+func (m *probeModule) Run(ctx context.Context, env *tasks.Env, _ tasks.Args) (tasks.Result, error) {
+	res, err := env.Conn.Run(ctx, transport.Cmd{Script: m.script})
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	if res.ExitCode != 0 {
+		return tasks.Result{Failed: true, RC: res.ExitCode, Msg: "agent probe failed: " + strings.TrimSpace(string(res.Stderr))}, nil
+	}
+	r, err := parseProbe(m.b, res.Stdout)
+	if err != nil {
+		return tasks.Result{Failed: true, Msg: err.Error()}, nil
+	}
+	if m.b.Port != 0 && m.b.Probe == ProbeController {
+		r.Port, r.PortDetail = m.dialFromController(ctx, env)
+	}
+	m.mu.Lock()
+	m.found[env.Host] = r
+	m.mu.Unlock()
+	return tasks.Result{}, nil
+}
+
+// dialFromController connects to the host's address and the agent's port
+// from this machine.
+func (m *probeModule) dialFromController(ctx context.Context, env *tasks.Env) (string, string) {
+	addr, err := env.Eval("ansible_host | default(inventory_hostname)")
+	if err != nil {
+		return "closed", err.Error()
+	}
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", net.JoinHostPort(fmt.Sprint(addr), strconv.Itoa(m.b.Port)))
+	if err != nil {
+		return "closed", err.Error()
+	}
+	c.Close()
+	return "open", ""
+}
+
+func (m *probeModule) result(host string) *ProbeResult {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.found[host]
+}

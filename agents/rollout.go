@@ -1,0 +1,146 @@
+package agents
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+// Deploy plans every managed host, then deploys the hosts that need it in
+// waves of Options.Batch, at most Forks at once, and stops scheduling new
+// hosts once more than Options.MaxFail have failed. It blocks until the
+// rollout ends and returns its report; the error is for problems that
+// stop the whole rollout (no hosts, the ledger cannot be read, ctx ended).
+//
+// The rollout is recorded in the Store. If the process dies mid-rollout,
+// running Deploy again finishes the rest: hosts already deployed match the
+// ledger and are skipped after their one-round-trip check, so no host is
+// deployed twice.
+func (d *Deployer) Deploy(ctx context.Context) (*Report, error) {
+	ts, err := d.targets()
+	if err != nil {
+		return nil, err
+	}
+	decs, err := d.plan(ctx, ts, d.opts.Force)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Summary: Summary(decs)}
+	d.emit(Event{Kind: Planned, Summary: rep.Summary, Decisions: decs})
+	rep.Rollout, err = d.store.StartRollout(ctx, RolloutRecord{Agent: d.bundle.Name, Version: d.bundle.Version,
+		Owner: d.opts.Owner, Hosts: len(ts), Summary: rep.Summary}, Gone)
+	if err != nil {
+		return nil, err
+	}
+	rep.Hosts = make([]HostResult, len(ts))
+	var failures atomic.Int64
+	var queue []int
+	for i, dec := range decs {
+		switch {
+		case dec.Deploys():
+			queue = append(queue, i)
+			continue
+		case dec.Action == ActionUnreachable:
+			rep.Hosts[i] = HostResult{Host: dec.Host, Decision: dec, Outcome: HostFailed, Error: dec.Reason}
+			failures.Add(1)
+		default:
+			rep.Hosts[i] = HostResult{Host: dec.Host, Decision: dec, Outcome: HostSkipped}
+		}
+		d.emit(Event{Kind: HostFinished, Host: dec.Host, Result: &rep.Hosts[i]})
+	}
+	batch := d.opts.Batch.Of(len(ts))
+	if batch <= 0 {
+		batch = DefaultBatch
+	}
+	maxFail := -1
+	if d.opts.MaxFail != nil {
+		maxFail = d.opts.MaxFail.Of(len(ts))
+	}
+	stopped := func() bool { return maxFail >= 0 && failures.Load() > int64(maxFail) }
+	sem := make(chan struct{}, d.forks(batch))
+	for start := 0; start < len(queue); start += batch {
+		wave := queue[start:min(start+batch, len(queue))]
+		var wg sync.WaitGroup
+		for _, i := range wave {
+			if stopped() || ctx.Err() != nil {
+				rep.Hosts[i] = HostResult{Host: decs[i].Host, Decision: decs[i], Outcome: HostNotAttempted}
+				continue
+			}
+			sem <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				r := d.deployHost(ctx, rep.Rollout, ts[i], decs[i])
+				if r.Outcome == HostFailed {
+					failures.Add(1)
+				}
+				rep.Hosts[i] = r
+			}()
+		}
+		wg.Wait()
+	}
+	rep.Stopped = stopped() && rep.Count(HostNotAttempted) > 0
+	outcome := OutcomeOK
+	switch {
+	case ctx.Err() != nil:
+		outcome = OutcomeInterrupted
+	case rep.Stopped:
+		outcome = OutcomeStopped
+	case rep.Failed():
+		outcome = OutcomeFailed
+	}
+	if err := d.store.FinishRollout(context.WithoutCancel(ctx), rep.Rollout, outcome); err != nil {
+		return rep, err
+	}
+	d.emit(Event{Kind: Finished, Report: rep})
+	return rep, ctx.Err()
+}
+
+// Rollout watches a rollout started with Start.
+type Rollout struct {
+	// Events delivers every event of the rollout and is closed when it
+	// ends. Read it, or the rollout waits for you.
+	Events <-chan Event
+	done   chan struct{}
+	report *Report
+	err    error
+}
+
+// Wait blocks until the rollout ends and returns what Deploy would have.
+func (r *Rollout) Wait() (*Report, error) {
+	<-r.done
+	return r.report, r.err
+}
+
+// Start runs Deploy in the background and returns at once. Options.Events
+// is not called: the handle's channel carries the events instead.
+func (d *Deployer) Start(ctx context.Context) *Rollout {
+	ch := make(chan Event, 64)
+	r := &Rollout{Events: ch, done: make(chan struct{})}
+	dd := &Deployer{store: d.store, bundle: d.bundle, inv: d.inv, opts: d.opts}
+	dd.opts.Events = func(e Event) { ch <- e }
+	d.mu.Lock()
+	dd.added = append(dd.added, d.added...)
+	d.mu.Unlock()
+	go func() {
+		defer close(r.done)
+		defer close(ch)
+		r.report, r.err = dd.Deploy(ctx)
+	}()
+	return r
+}
+
+// Reconnect redeploys one host whatever the ledger says (an operator's
+// "reconnect"), outside any rollout, and returns how it went.
+func (d *Deployer) Reconnect(ctx context.Context, host string) (HostResult, error) {
+	t, err := d.target(host)
+	if err != nil {
+		return HostResult{}, err
+	}
+	decs, err := d.plan(ctx, []target{t}, true)
+	if err != nil {
+		return HostResult{}, err
+	}
+	decs[0].Reason = "reconnect requested"
+	return d.deployHost(ctx, 0, t, decs[0]), nil
+}

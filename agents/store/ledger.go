@@ -1,0 +1,192 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/tender-sh/tender/agents"
+)
+
+// Deployed returns the files recorded for (host, agent).
+func (s *Store) Deployed(ctx context.Context, host, agent string) ([]agents.FileRecord, bool, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT path, md5, size, deployed_at, bundle_version
+		FROM files WHERE host = ? AND agent = ? ORDER BY path`, host, agent)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	var out []agents.FileRecord
+	for rows.Next() {
+		var f agents.FileRecord
+		var at sql.NullInt64
+		if err := rows.Scan(&f.Path, &f.MD5, &f.Size, &at, &f.Version); err != nil {
+			return nil, false, err
+		}
+		f.DeployedAt = fromStamp(at)
+		out = append(out, f)
+	}
+	return out, len(out) > 0, rows.Err()
+}
+
+// Lease takes the (host, agent) lease for owner; see agents.Store.
+func (s *Store) Lease(ctx context.Context, host, agent, owner string, ttl time.Duration, takeover func(holder string) bool) (bool, string, error) {
+	var got bool
+	var holder string
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		got, holder = false, ""
+		var expires int64
+		err := tx.QueryRowContext(ctx, `SELECT owner, expires FROM leases WHERE host = ? AND agent = ?`,
+			host, agent).Scan(&holder, &expires)
+		now := s.stamp()
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return err
+		case holder == owner, expires <= now, takeover != nil && takeover(holder):
+		default:
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO leases (host, agent, owner, expires)
+			VALUES (?, ?, ?, ?)`, host, agent, owner, now+int64(ttl)); err != nil {
+			return err
+		}
+		got, holder = true, owner
+		return nil
+	})
+	return got, holder, err
+}
+
+// Release gives up owner's lease on (host, agent).
+func (s *Store) Release(ctx context.Context, host, agent, owner string) error {
+	_, err := s.db.ExecContext(ctx, `DELETE FROM leases WHERE host = ? AND agent = ? AND owner = ?`, host, agent, owner)
+	return err
+}
+
+// StartRollout records a rollout; see agents.Store.
+func (s *Store) StartRollout(ctx context.Context, r agents.RolloutRecord, takeover func(owner string) bool) (int64, error) {
+	var id int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, owner FROM rollouts WHERE agent = ? AND outcome = ?`, r.Agent, agents.OutcomeRunning)
+		if err != nil {
+			return err
+		}
+		var gone []int64
+		for rows.Next() {
+			var rid int64
+			var owner string
+			if err := rows.Scan(&rid, &owner); err != nil {
+				rows.Close()
+				return err
+			}
+			if takeover != nil && takeover(owner) {
+				gone = append(gone, rid)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		now := s.stamp()
+		for _, rid := range gone {
+			if _, err := tx.ExecContext(ctx, `UPDATE rollouts SET outcome = ?, finished = ? WHERE id = ?`,
+				agents.OutcomeInterrupted, now, rid); err != nil {
+				return err
+			}
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO rollouts (agent, version, owner, hosts, summary, started, outcome)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.Agent, r.Version, r.Owner, r.Hosts, r.Summary, now, agents.OutcomeRunning)
+		if err != nil {
+			return err
+		}
+		id, err = res.LastInsertId()
+		return err
+	})
+	return id, err
+}
+
+// FinishRollout records how rollout id ended.
+func (s *Store) FinishRollout(ctx context.Context, id int64, outcome string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE rollouts SET outcome = ?, finished = ? WHERE id = ?`, outcome, s.stamp(), id)
+	return err
+}
+
+// StartDeployment records that a host's deploy begins; see agents.Store.
+func (s *Store) StartDeployment(ctx context.Context, d agents.DeploymentRecord) (int64, error) {
+	var id int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		now := s.stamp()
+		if _, err := tx.ExecContext(ctx, `UPDATE deployments SET outcome = ?, finished = ?
+			WHERE host = ? AND agent = ? AND finished IS NULL`, agents.OutcomeInterrupted, now, d.Host, d.Agent); err != nil {
+			return err
+		}
+		var rollout any
+		if d.Rollout != 0 {
+			rollout = d.Rollout
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO deployments (rollout, host, agent, reason, started, outcome)
+			VALUES (?, ?, ?, ?, ?, ?)`, rollout, d.Host, d.Agent, Redact(d.Reason), now, agents.OutcomeRunning)
+		if err != nil {
+			return err
+		}
+		id, err = res.LastInsertId()
+		return err
+	})
+	return id, err
+}
+
+// FinishDeployment records a deployment's end and, for a success, replaces
+// the host's ledger rows for the agent, all in one transaction.
+func (s *Store) FinishDeployment(ctx context.Context, id int64, outcome, errText string, files []agents.FileRecord) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var host, agent string
+		if err := tx.QueryRowContext(ctx, `SELECT host, agent FROM deployments WHERE id = ?`, id).Scan(&host, &agent); err != nil {
+			return err
+		}
+		now := s.stamp()
+		if _, err := tx.ExecContext(ctx, `UPDATE deployments SET outcome = ?, error = ?, finished = ? WHERE id = ?`,
+			outcome, Redact(errText), now, id); err != nil {
+			return err
+		}
+		if files == nil {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO hosts (name, first_seen, last_seen) VALUES (?, ?, ?)
+			ON CONFLICT(name) DO UPDATE SET last_seen = excluded.last_seen`, host, now, now); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM files WHERE host = ? AND agent = ?`, host, agent); err != nil {
+			return err
+		}
+		for _, f := range files {
+			at := f.DeployedAt
+			if at.IsZero() {
+				at = time.Unix(0, now)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO files (host, agent, path, md5, size, deployed_at, bundle_version)
+				VALUES (?, ?, ?, ?, ?, ?, ?)`, host, agent, f.Path, f.MD5, f.Size, at.UnixNano(), f.Version); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Forget drops everything recorded about host: its files, leases and
+// deployments.
+func (s *Store) Forget(ctx context.Context, host string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		for _, q := range []string{
+			`DELETE FROM files WHERE host = ?`,
+			`DELETE FROM leases WHERE host = ?`,
+			`DELETE FROM deployments WHERE host = ?`,
+			`DELETE FROM hosts WHERE name = ?`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, host); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

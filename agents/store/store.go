@@ -1,0 +1,130 @@
+// Package store is the agents ledger in SQLite (github.com/mattn/go-sqlite3,
+// the only package that imports the driver): which files of which agent
+// were deployed on which host with which MD5, the leases that keep two
+// tender processes from deploying the same (host, agent) at once, and the
+// record of deployments and rollouts. It implements agents.Store.
+//
+// The database runs in WAL mode with a busy timeout, and every transaction
+// takes the write lock when it begins (_txlock=immediate), so a read-then-
+// write such as taking a lease is atomic across processes. The schema is
+// migrated by version (PRAGMA user_version) when the file is opened.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the SQLite driver, registered as "sqlite3"
+
+	"github.com/tender-sh/tender/agents"
+)
+
+// Store is an open ledger. It is safe for concurrent use, and several
+// processes may open the same file.
+type Store struct {
+	db   *sql.DB
+	path string
+	now  func() time.Time
+}
+
+var _ agents.Store = (*Store)(nil)
+
+// DefaultPath is where the ledger lives when --state names none:
+// $XDG_STATE_HOME/tender/ledger.db, or ~/.local/state/tender/ledger.db.
+func DefaultPath() (string, error) {
+	dir := os.Getenv("XDG_STATE_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("no $XDG_STATE_HOME and no home directory: %w", err)
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "tender", "ledger.db"), nil
+}
+
+// Open opens the ledger at path, creating it (mode 0600, its directory
+// 0700) when missing, and migrates its schema to the current version.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("ledger %s: %w", path, err)
+	}
+	// Create the file ourselves so its mode is 0600 whatever the umask;
+	// SQLite gives the -wal and -shm files the database file's mode.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("ledger %s: %w", path, err)
+	}
+	f.Close()
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
+		"?_journal_mode=WAL&_busy_timeout=5000&_txlock=immediate&_foreign_keys=1"
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("ledger %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, now: time.Now}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("ledger %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path is the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// IntegrityCheck runs PRAGMA integrity_check and returns an error carrying
+// its findings unless the database is intact.
+func (s *Store) IntegrityCheck(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, "PRAGMA integrity_check")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var found []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return err
+		}
+		found = append(found, line)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(found) == 1 && found[0] == "ok" {
+		return nil
+	}
+	return fmt.Errorf("ledger %s fails its integrity check: %v", s.path, found)
+}
+
+// tx runs fn in one transaction (which holds the write lock from its
+// start) and commits it when fn returns nil.
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		return errors.Join(err, tx.Rollback())
+	}
+	return tx.Commit()
+}
+
+func (s *Store) stamp() int64 { return s.now().UnixNano() }
+
+func fromStamp(n sql.NullInt64) time.Time {
+	if !n.Valid {
+		return time.Time{}
+	}
+	return time.Unix(0, n.Int64)
+}

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tender-sh/tender/agents"
+	"github.com/tender-sh/tender/agents/store"
+	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/provision/transport/ssh"
+	"github.com/tender-sh/tender/tasks/builtin"
+)
+
+func agentCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "agent",
+		Usage: "deploy an agent bundle across the inventory, only where needed",
+		Subcommands: []*cli.Command{
+			{
+				Name:   "deploy",
+				Usage:  "plan every host, then deploy the bundle in batches where needed",
+				Flags:  append(agentFlags(true), deployFlags()...),
+				Action: agentDeploy,
+			},
+			{
+				Name:   "status",
+				Usage:  "plan only: each host's state (in-sync, outdated, drifted, down, never deployed), nothing changed",
+				Flags:  append(agentFlags(true), &cli.BoolFlag{Name: "json", Usage: "print the plan as JSON"}),
+				Action: agentStatus,
+			},
+			{
+				Name:  "history",
+				Usage: "past rollouts and deployments from the ledger",
+				Flags: []cli.Flag{stateFlag(),
+					&cli.StringFlag{Name: "host", Usage: "only this host's deployments"},
+					&cli.IntFlag{Name: "last", Value: 20, Usage: "how many rollouts and deployments to show"}},
+				Action: agentHistory,
+			},
+			{
+				Name:      "forget",
+				Usage:     "drop everything the ledger holds about a decommissioned host",
+				ArgsUsage: "HOST",
+				Flags:     []cli.Flag{stateFlag()},
+				Action:    agentForget,
+			},
+		},
+	}
+}
+
+func stateFlag() cli.Flag {
+	return &cli.StringFlag{Name: "state", EnvVars: []string{"TENDER_STATE"},
+		Usage: "the ledger (SQLite) file (default $XDG_STATE_HOME/tender/ledger.db)"}
+}
+
+// agentFlags are the flags that plan: inventory, bundle, ledger, limit and
+// the connection flags of `tender play`.
+func agentFlags(bundle bool) []cli.Flag {
+	fs := []cli.Flag{inventoryFlag(false), stateFlag(),
+		&cli.StringFlag{Name: "bundle", Required: bundle, Usage: "the agent bundle directory (holding agent.yaml)"},
+		&cli.StringFlag{Name: "limit", Aliases: []string{"l"}, Usage: "further limit the hosts to a pattern"},
+		&cli.StringFlag{Name: "hosts", Value: "all", Usage: "the inventory pattern of the hosts that run the agent"},
+	}
+	for _, f := range runFlags() {
+		if slices.Contains([]string{"forks", "extra-vars", "user", "private-key", "known-hosts", "host-key-checking", "ssh-config"}, f.Names()[0]) {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+func deployFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "batch", Value: fmt.Sprint(agents.DefaultBatch), Usage: "hosts per wave: N or N% of the hosts"},
+		&cli.StringFlag{Name: "max-fail", Usage: "stop scheduling hosts once more than N (or N%) failed"},
+		&cli.BoolFlag{Name: "force", Usage: "redeploy every host, whatever the ledger says"},
+	}
+}
+
+// openLedger opens --state (or the default path).
+func openLedger(c *cli.Context) (*store.Store, error) {
+	path := c.String("state")
+	if path == "" {
+		var err error
+		if path, err = store.DefaultPath(); err != nil {
+			return nil, err
+		}
+	}
+	return store.Open(c.Context, path)
+}
+
+// newDeployer loads everything a deploy or status needs, in an order that
+// reports bad input before any host is touched: flags, bundle, ledger,
+// inventory.
+func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, *store.Store, error) {
+	opts := agents.Options{Modules: builtin.Registry(), Local: local.Dialer{}, Hosts: c.String("hosts"),
+		Limit: c.String("limit"), Force: c.Bool("force"), Events: events}
+	if c.IsSet("forks") {
+		opts.Forks = c.Int("forks")
+	}
+	var err error
+	if c.Command.Name == "deploy" {
+		if opts.Batch, err = agents.ParseCount(c.String("batch")); err != nil || opts.Batch.N == 0 {
+			return nil, nil, usageError(c, fmt.Sprintf("--batch %s: want N or N%% above 0", c.String("batch")))
+		}
+		if c.IsSet("max-fail") {
+			mf, err := agents.ParseCount(c.String("max-fail"))
+			if err != nil {
+				return nil, nil, usageError(c, "--max-fail "+err.Error())
+			}
+			opts.MaxFail = &mf
+		}
+	}
+	if opts.ExtraVars, err = extraVars(c.StringSlice("extra-vars")); err != nil {
+		return nil, nil, &exitError{code: 5, err: err}
+	}
+	dialer, err := sshDialer(c)
+	if err != nil {
+		return nil, nil, &exitError{code: 5, err: err}
+	}
+	if dialer.HostKeys == ssh.HostKeyInsecure {
+		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: host keys are not checked (--host-key-checking=insecure)")
+	}
+	opts.Dialer = dialer
+	modules := (&provision.Runner{Modules: opts.Modules}).ModuleNames()
+	b, err := agents.LoadBundle(c.String("bundle"), agents.LoadOptions{Modules: modules})
+	if err != nil {
+		return nil, nil, &exitError{code: 4, err: err}
+	}
+	st, err := openLedger(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	inv, err := loadInventory(c)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	d, err := agents.New(st, b, inv, opts)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return d, st, nil
+}
+
+func signalContext(c *cli.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+}
+
+func agentDeploy(c *cli.Context) error {
+	out := c.App.Writer
+	start := time.Now()
+	d, st, err := newDeployer(c, func(e agents.Event) { printAgentEvent(out, e) })
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx, stop := signalContext(c)
+	defer stop()
+	rep, err := d.Deploy(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "RECAP %s %s: %d deployed, %d failed, %d up to date, %d busy, %d not attempted (%s)\n",
+		d.Bundle().Name, d.Bundle().Version, rep.Count(agents.HostDeployed), rep.Count(agents.HostFailed),
+		rep.Count(agents.HostSkipped), rep.Count(agents.HostBusy), rep.Count(agents.HostNotAttempted),
+		time.Since(start).Round(time.Millisecond))
+	if rep.Failed() {
+		return &exitError{code: 2, err: errors.New("some hosts failed"), quiet: true}
+	}
+	return nil
+}
+
+// printAgentEvent prints a rollout's progress: the plan's summary first,
+// then one line per host as it ends.
+func printAgentEvent(w io.Writer, e agents.Event) {
+	switch e.Kind {
+	case agents.Planned:
+		fmt.Fprintln(w, e.Summary)
+	case agents.HostFinished:
+		r := e.Result
+		switch r.Outcome {
+		case agents.HostSkipped:
+			fmt.Fprintf(w, "%s: up to date\n", r.Host)
+		case agents.HostDeployed:
+			fmt.Fprintf(w, "%s: deployed (%s: %s) in %s\n", r.Host, r.Decision.Action, r.Decision.Reason, r.Duration.Round(time.Millisecond))
+		default:
+			fmt.Fprintf(w, "%s: %s (%s: %s): %s\n", r.Host, r.Outcome, r.Decision.Action, r.Decision.Reason, r.Error)
+		}
+	}
+}
+
+func agentStatus(c *cli.Context) error {
+	d, st, err := newDeployer(c, nil)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx, stop := signalContext(c)
+	defer stop()
+	decs, err := d.Plan(ctx)
+	if err != nil {
+		return err
+	}
+	out := c.App.Writer
+	if c.Bool("json") {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"agent": d.Bundle().Name, "version": d.Bundle().Version,
+			"summary": agents.Summary(decs), "hosts": decs})
+	}
+	fmt.Fprintln(out, agents.Summary(decs))
+	for _, dec := range decs {
+		fmt.Fprintf(out, "%-20s %-15s %s\n", dec.Host, dec.Status, dec.Reason)
+	}
+	return nil
+}
+
+func agentHistory(c *cli.Context) error {
+	st, err := openLedger(c)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rs, ds, err := st.History(c.Context, c.String("host"), c.Int("last"))
+	if err != nil {
+		return err
+	}
+	out := c.App.Writer
+	const stamp = "2006-01-02 15:04:05"
+	if c.String("host") == "" {
+		fmt.Fprintln(out, "ROLLOUTS")
+		for _, r := range rs {
+			fmt.Fprintf(out, "#%d %s %s %s %s by %s: %s\n", r.ID, r.Started.Format(stamp), r.Agent, r.Version, r.Outcome, r.Owner, r.Summary)
+		}
+	}
+	fmt.Fprintln(out, "DEPLOYMENTS")
+	for _, d := range ds {
+		took := ""
+		if !d.Finished.IsZero() {
+			took = " in " + d.Finished.Sub(d.Started).Round(time.Millisecond).String()
+		}
+		fmt.Fprintf(out, "#%d rollout #%d %s %s %s: %s%s (%s)", d.ID, d.Rollout, d.Started.Format(stamp), d.Host, d.Agent, d.Outcome, took, d.Reason)
+		if d.Error != "" {
+			fmt.Fprintf(out, ": %s", d.Error)
+		}
+		fmt.Fprintln(out)
+	}
+	return nil
+}
+
+func agentForget(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return usageError(c, "give one HOST")
+	}
+	st, err := openLedger(c)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.Forget(c.Context, c.Args().First()); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "forgot %s\n", c.Args().First())
+	return nil
+}

@@ -1,0 +1,166 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tender-sh/tender/agents"
+	"github.com/tender-sh/tender/agents/store"
+	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/provision/transport/ssh"
+	"github.com/tender-sh/tender/tasks/builtin"
+)
+
+// tally counts connections and scripts per host over a real transport.
+type tally struct {
+	transport.Dialer
+	mu            sync.Mutex
+	connects, run map[string]int
+}
+
+func (c *tally) Connect(ctx context.Context, t transport.Target) (transport.Conn, error) {
+	conn, err := c.Dialer.Connect(ctx, t)
+	c.mu.Lock()
+	c.connects[t.Name]++
+	c.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return &tallyConn{Conn: conn, c: c, host: t.Name}, nil
+}
+
+func (c *tally) reset() {
+	c.mu.Lock()
+	c.connects, c.run = map[string]int{}, map[string]int{}
+	c.mu.Unlock()
+}
+
+type tallyConn struct {
+	transport.Conn
+	c    *tally
+	host string
+}
+
+func (t *tallyConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
+	t.c.mu.Lock()
+	t.c.run[t.host]++
+	t.c.mu.Unlock()
+	return t.Conn.Run(ctx, cmd)
+}
+
+// libDeployer makes a Deployer of the hello bundle (version 1) with a
+// fresh ledger, through the library as a control plane would, and adds
+// the named fleet hosts to it at run time.
+func libDeployer(t *testing.T, dialer transport.Dialer, hosts ...string) (*agents.Deployer, *store.Store) {
+	t.Helper()
+	v1, _ := helloBundles(t)
+	reg := builtin.Registry()
+	b, err := agents.LoadBundle(v1, agents.LoadOptions{Modules: (&provision.Runner{Modules: reg}).ModuleNames()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "ledger.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	d, err := agents.New(st, b, nil, agents.Options{Modules: reg, Dialer: dialer, Local: local.Dialer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range hosts {
+		h := fl.host(name)
+		if err := d.AddHost(name, map[string]any{"ansible_host": "127.0.0.1", "ansible_port": h.port,
+			"ansible_user": "root", "ansible_ssh_private_key_file": fl.key}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d, st
+}
+
+// TestAgentLibraryNoOpIsOneRoundTrip embeds agents as a control plane
+// does: hosts added at run time, no inventory file. After a deploy, the
+// next rollout costs each host one connection and one script, nothing
+// more.
+func TestAgentLibraryNoOpIsOneRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	dialer := &tally{Dialer: &ssh.Dialer{HostKeys: ssh.HostKeyAcceptNew, KnownHosts: []string{filepath.Join(fl.dir, "known_hosts")}, ConfigFile: "none"}}
+	dialer.reset()
+	d, _ := libDeployer(t, dialer, agentHosts...)
+	rep, err := d.Deploy(ctx)
+	if err != nil || rep.Count(agents.HostDeployed) != len(agentHosts) {
+		t.Fatalf("first deploy: %+v %v", rep, err)
+	}
+	dialer.reset()
+	start := time.Now()
+	rep, err = d.Deploy(ctx)
+	took := time.Since(start)
+	if err != nil || rep.Count(agents.HostSkipped) != len(agentHosts) {
+		t.Fatalf("no-op deploy: %+v %v", rep, err)
+	}
+	for _, name := range agentHosts {
+		if dialer.connects[name] != 1 || dialer.run[name] != 1 {
+			t.Errorf("%s: %d connections, %d scripts; want 1 and 1", name, dialer.connects[name], dialer.run[name])
+		}
+	}
+	t.Logf("no-op rollout of %d hosts over SSH: %v (1 connection + 1 round trip per host)", len(agentHosts), took)
+	res, err := d.Reconnect(ctx, "py1")
+	if err != nil || res.Outcome != agents.HostDeployed {
+		t.Errorf("reconnect: %+v %v", res, err)
+	}
+}
+
+// TestAgentHostHangsMidDeploy freezes a host (docker pause: its TCP stack
+// still answers, its sshd does not) while its agent is deployed. The deploy
+// fails within the keepalive bound, the ledger gains nothing, and once the
+// host thaws no half-written file is left beside the agent's files; the
+// next deploy succeeds.
+func TestAgentHostHangsMidDeploy(t *testing.T) {
+	ctx := context.Background()
+	dialer := &ssh.Dialer{HostKeys: ssh.HostKeyAcceptNew, KnownHosts: []string{filepath.Join(fl.dir, "known_hosts")},
+		ConfigFile: "none", KeepaliveInterval: time.Second, KeepaliveCountMax: 2}
+	d, st := libDeployer(t, dialer, "py3")
+	victim := fl.host("py3")
+	fl.sh(t, "py3", "rm -f /opt/hello/bin/hello") // the copy has a whole file to send
+	thawed := make(chan struct{})
+	go func() {
+		defer close(thawed)
+		time.Sleep(800 * time.Millisecond)
+		exec.Command("docker", "pause", victim.container).Run()
+		time.Sleep(8 * time.Second)
+		exec.Command("docker", "unpause", victim.container).Run()
+	}()
+	start := time.Now()
+	res, err := d.Reconnect(ctx, "py3")
+	took := time.Since(start)
+	<-thawed
+	if err != nil || res.Outcome != agents.HostFailed {
+		t.Fatalf("deploy to a frozen host: %+v %v", res, err)
+	}
+	t.Logf("frozen host failed after %v: %s", took.Round(time.Millisecond), res.Error)
+	if took > 8*time.Second {
+		t.Errorf("the frozen host took %v to fail, want within the keepalive bound", took)
+	}
+	if _, ok, _ := st.Deployed(ctx, "py3", "hello"); ok {
+		t.Error("a failed deploy wrote ledger rows")
+	}
+	time.Sleep(time.Second) // sshd notices the dead connection and cleans up
+	// Temporary files of tender's transfers are named .NAME.tender-XXXX
+	// or .tender-XXXX.
+	if left := strings.TrimSpace(fl.sh(t, "py3", "ls -A /opt/hello/bin /etc/init.d /etc/default | grep -F .tender || true")); left != "" {
+		t.Errorf("left beside the agent's files:\n%s", left)
+	}
+	res, err = d.Reconnect(ctx, "py3")
+	if err != nil || res.Outcome != agents.HostDeployed {
+		t.Errorf("deploy after the thaw: %+v %v", res, err)
+	}
+}

@@ -1,0 +1,41 @@
+package yaml11
+
+import (
+	"fmt"
+	"os"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ReadVars reads a vars file (YAML, or JSON, which is YAML too) whose top
+// level is a mapping of variables, as vars_files and include_vars read
+// them. An empty file is an empty mapping. Errors name the file, and the
+// line and column where the YAML is at fault.
+func ReadVars(path string) (map[string]any, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("vars file: %w", err)
+	}
+	return Vars(data, path)
+}
+
+// Vars reads a YAML (or JSON) document whose top level is a mapping of
+// variables; name is what errors call it.
+func Vars(data []byte, name string) (map[string]any, error) {
+	var n yaml.Node
+	if err := yaml.Unmarshal(data, &n); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	v, err := Value(&n)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%w", name, err)
+	}
+	if v == nil {
+		return map[string]any{}, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: a vars file must hold a mapping of variables", name)
+	}
+	return m, nil
+}

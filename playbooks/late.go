@@ -1,0 +1,64 @@
+package playbooks
+
+import (
+	"maps"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// late is what an include whose file or role name is a template keeps
+// from its Load, so the name can be resolved once a host has rendered it.
+type late struct {
+	l    *loader
+	sc   *scope
+	node *yaml.Node
+	mu   *sync.Mutex // the loader's: resolutions of one Load share it
+	done map[string]*Task
+}
+
+// Dynamic reports whether t is an include_tasks or include_role whose file
+// or role name is a template: the engine renders the name on each host and
+// loads it with Resolve.
+func (t *Task) Dynamic() bool { return t.late != nil }
+
+// Resolve loads the target of a Dynamic include once its name has been
+// rendered: it returns a copy of t whose File and Tasks (include_tasks) or
+// Target (include_role) are set, read exactly as Load reads a literal
+// include. A name is loaded once; later calls return the same Task. It is
+// safe for concurrent use. A target that cannot be found or read is an
+// ErrorList whose entries name the include's file, line and column.
+func (t *Task) Resolve(name string) (*Task, error) {
+	lt := t.late
+	if lt == nil {
+		return t, nil
+	}
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if r, ok := lt.done[name]; ok {
+		return r, nil
+	}
+	c := *t
+	c.late = nil
+	c.Args = maps.Clone(t.Args)
+	key := "_raw_params"
+	if c.Kind == KindIncludeRole {
+		key = "name"
+	} else {
+		delete(c.Args, "file")
+	}
+	c.Args[key] = name
+	l := lt.l
+	l.errs = errs{}
+	if isTemplate(strings.TrimSpace(name)) {
+		l.errs.add(lt.sc.show(l), lt.node, "%s: %q is still a template after rendering", c.Module, name)
+	} else {
+		l.include(lt.sc, &c, lt.node)
+	}
+	if len(l.errs.list) > 0 {
+		return nil, dedupe(l.errs.list)
+	}
+	lt.done[name] = &c
+	return &c, nil
+}

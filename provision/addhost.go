@@ -1,0 +1,123 @@
+package provision
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/tender-sh/tender/playbooks"
+)
+
+// bypassesHostLoop reports whether t runs once per task (per loop item)
+// rather than once per host, as Ansible's add_host and pause do.
+func bypassesHostLoop(t *playbooks.Task) bool { return t.Module == "add_host" || t.Module == "pause" }
+
+// loadGroups rebuilds the groups magic variable from the inventory.
+func (pr *playRun) loadGroups() {
+	pr.rn.invMu.Lock()
+	defer pr.rn.invMu.Unlock()
+	pr.loadGroupsLocked()
+}
+
+func (pr *playRun) loadGroupsLocked() {
+	groups := map[string]any{}
+	for g, hs := range pr.rn.r.Inventory.GroupsDict() {
+		groups[g] = stringsToAny(hs)
+	}
+	pr.groups.Store(&groups)
+}
+
+// applyInventory carries out what add_host (Data["add_host"]) or group_by
+// (Data["add_group"]) returned on h, as Ansible's strategy does after the
+// module ran, and reports whether the in-memory inventory changed.
+// Hosts and groups added this way last for the rest of the run: later
+// plays can target them.
+func (pr *playRun) applyInventory(h *hostRun, data map[string]any) (bool, error) {
+	add, isHost := data["add_host"].(map[string]any)
+	group, isGroup := data["add_group"].(string)
+	if !isHost && !isGroup {
+		return false, nil
+	}
+	rn := pr.rn
+	rn.invMu.Lock()
+	defer rn.invMu.Unlock()
+	inv := rn.r.Inventory
+	var changed bool
+	var name string
+	if isHost {
+		name, _ = add["host_name"].(string)
+		host := inv.Host(name)
+		changed = host == nil
+		var groups []string
+		for _, g := range asList(add["groups"]) {
+			gs := fmt.Sprint(g)
+			groups = append(groups, gs)
+			if host == nil || !slices.Contains(host.GroupNames(), gs) {
+				changed = true
+			}
+		}
+		host, err := inv.AddHost(name, groups...)
+		if err != nil {
+			return false, fmt.Errorf("add_host: %w", err)
+		}
+		if vars, ok := add["host_vars"].(map[string]any); ok {
+			for k, v := range vars {
+				if old, ok := host.Vars[k]; !ok || !reflect.DeepEqual(old, v) {
+					host.Vars[k] = v
+					changed = true
+				}
+			}
+		}
+	} else {
+		name = h.name
+		changed = inv.Group(group) == nil
+		inv.AddGroup(group)
+		for _, p := range asList(data["parent_groups"]) {
+			ps := fmt.Sprint(p)
+			if ps != "all" {
+				inv.AddGroup(ps)
+				if err := inv.AddChild(ps, group); err != nil {
+					return false, fmt.Errorf("group_by: %w", err)
+				}
+			}
+		}
+		if !slices.Contains(inv.Host(name).GroupNames(), group) {
+			changed = true
+		}
+		if err := inv.AddChild(group, name); err != nil {
+			return false, fmt.Errorf("group_by: %w", err)
+		}
+	}
+	if !changed {
+		return false, nil
+	}
+	pr.loadGroupsLocked()
+	return true, rn.syncHost(name)
+}
+
+// syncHost brings the run's state of an inventory host up to date with
+// the inventory after add_host or group_by (making it for a new host, so
+// hostvars shows it at once). The caller holds rn.invMu.
+func (rn *run) syncHost(name string) error {
+	ih := rn.r.Inventory.Host(name)
+	rn.mu.Lock()
+	hr, ok := rn.hosts[name]
+	rn.mu.Unlock()
+	if !ok {
+		_, err := rn.hostLocked(ih)
+		return err
+	}
+	vars, err := rn.r.Inventory.HostVars(name)
+	if err != nil {
+		return err
+	}
+	hr.setInventory(vars, ih.GroupNames())
+	return nil
+}
+
+func asList(v any) []any {
+	if l, ok := v.([]any); ok {
+		return l
+	}
+	return nil
+}

@@ -1,0 +1,330 @@
+package provision
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// A task with async: runs in the background. command, shell, raw and
+// script (modules that are one script on the host) run detached on the
+// host itself, their output kept in ~/.tender_async/JID.*, so a poll: 0
+// job outlives the run, as Ansible's do; any other module runs on the
+// controller beside the play for as long as the run lasts. async_status
+// reads a job's state; when the job is done it returns the module's
+// result, as the module would have returned it.
+
+// hostSideAsync are the modules whose one script can run detached.
+var hostSideAsync = map[string]bool{"command": true, "shell": true, "raw": true, "script": true}
+
+// job is one async task.
+type job struct {
+	id     string
+	module tasks.Module
+	args   tasks.Args
+	env    *tasks.Env
+	// Host side: the module is replayed on the job's recorded output.
+	hostSide bool
+	// Controller side: the result, once done is closed.
+	done chan struct{}
+	res  tasks.Result
+	err  error
+}
+
+// asyncJobs are a run's jobs by id.
+type asyncJobs struct {
+	mu   sync.Mutex
+	jobs map[string]*job
+}
+
+func (a *asyncJobs) add(j *job) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.jobs == nil {
+		a.jobs = map[string]*job{}
+	}
+	a.jobs[j.id] = j
+}
+
+func (a *asyncJobs) get(id string) *job {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.jobs[id]
+}
+
+// newJobID makes an id shaped like Ansible's ("j" and 12 digits, a dot,
+// a number).
+func newJobID() string {
+	n, _ := rand.Int(rand.Reader, big.NewInt(1e12))
+	m, _ := rand.Int(rand.Reader, big.NewInt(1e6))
+	return fmt.Sprintf("j%012d.%d", n, m)
+}
+
+// runAsync starts module in the background and, with poll > 0, waits for
+// it (checking every poll seconds, for at most limit seconds).
+func (pr *playRun) runAsync(ctx context.Context, name string, mod tasks.Module, env *tasks.Env, args tasks.Args, limit, poll int) (tasks.Result, error) {
+	j := &job{id: newJobID(), module: mod, args: args, env: env, hostSide: hostSideAsync[name]}
+	started := map[string]any{"ansible_job_id": j.id, "started": 1, "finished": 0}
+	if j.hostSide {
+		lc := &launchConn{Conn: env.Conn, id: j.id}
+		e := *env
+		e.Conn = lc
+		res, err := mod.Run(ctx, &e, args)
+		if err != nil {
+			return tasks.Result{}, err
+		}
+		if lc.err == nil && !lc.launched {
+			// Nothing to run (creates=, removes=): the job is done
+			// already, with the module's answer.
+			j.hostSide, j.res, j.done = false, res, make(chan struct{})
+			close(j.done)
+		} else if lc.err != nil {
+			return tasks.Result{}, fmt.Errorf("async: could not start %s in the background: %v", name, lc.err)
+		}
+		started["results_file"] = lc.results
+	}
+	if j.done == nil && !j.hostSide {
+		j.done = make(chan struct{})
+		go func() {
+			defer close(j.done)
+			jctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Duration(limit)*time.Second)
+			defer cancel()
+			j.res, j.err = mod.Run(jctx, env, args)
+		}()
+		started["results_file"] = ""
+	}
+	pr.rn.jobs.add(j)
+	if poll <= 0 {
+		return tasks.Result{Changed: true, Data: started}, nil
+	}
+	deadline := time.Now().Add(time.Duration(limit) * time.Second)
+	for {
+		select {
+		case <-ctx.Done():
+			return tasks.Result{}, ctx.Err()
+		case <-time.After(time.Duration(poll) * time.Second):
+		}
+		res, finished, err := pr.jobStatus(ctx, j, env)
+		if err != nil || finished {
+			return res, err
+		}
+		if time.Now().After(deadline) {
+			return tasks.Result{Failed: true, Msg: fmt.Sprintf("async task did not complete within the requested time - %ds", limit),
+				Data: map[string]any{"ansible_job_id": j.id, "finished": 0, "started": 1}}, nil
+		}
+	}
+}
+
+// jobStatus reports a job's state: not finished yet, or the module's
+// result with the job's id.
+func (pr *playRun) jobStatus(ctx context.Context, j *job, env *tasks.Env) (tasks.Result, bool, error) {
+	running := tasks.Result{Data: map[string]any{"ansible_job_id": j.id, "started": 1, "finished": 0}}
+	var res tasks.Result
+	if j.hostSide {
+		rec, done, err := readJob(ctx, env.Conn, j.id)
+		if err != nil || !done {
+			return running, false, err
+		}
+		e := *j.env
+		e.Conn = &replayConn{Conn: env.Conn, res: rec.res}
+		if res, err = j.module.Run(ctx, &e, j.args); err != nil {
+			return tasks.Result{}, true, err
+		}
+		if res.Data != nil {
+			for k, v := range rec.times {
+				if _, ok := res.Data[k]; ok {
+					res.Data[k] = v
+				}
+			}
+		}
+	} else {
+		select {
+		case <-j.done:
+		default:
+			return running, false, nil
+		}
+		if j.err != nil {
+			return tasks.Result{Failed: true, Msg: j.err.Error(), Data: map[string]any{"ansible_job_id": j.id, "finished": 1, "started": 1}}, true, nil
+		}
+		res = j.res
+	}
+	data := make(map[string]any, len(res.Data)+3)
+	for k, v := range res.Data {
+		data[k] = v
+	}
+	data["ansible_job_id"], data["finished"], data["started"] = j.id, 1, 1
+	res.Data = data
+	return res, true, nil
+}
+
+// statusModule is async_status: jid, mode status or cleanup.
+type statusModule struct{ pr *playRun }
+
+func (m statusModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	for k := range args {
+		if k != "jid" && k != "mode" {
+			return tasks.Result{}, fmt.Errorf("Unsupported parameters for (async_status) module: %s. Supported parameters include: jid, mode.", k)
+		}
+	}
+	id := tasks.ToText(args["jid"])
+	if id == "" {
+		return tasks.Result{}, errors.New("missing required arguments: jid")
+	}
+	mode := "status"
+	if v, ok := args["mode"]; ok {
+		mode = tasks.ToText(v)
+	}
+	j := m.pr.rn.jobs.get(id)
+	if mode == "cleanup" {
+		if j == nil || j.hostSide {
+			if _, err := env.Conn.Run(ctx, transport.Cmd{Script: "rm -f " + jobPath(id) + ".*"}); err != nil {
+				return tasks.Result{}, err
+			}
+		}
+		return tasks.Result{Data: map[string]any{"ansible_job_id": id, "erased": strings.TrimPrefix(jobPath(id), "\"$HOME\"/")}}, nil
+	}
+	if mode != "status" {
+		return tasks.Result{}, fmt.Errorf("value of mode must be one of: status, cleanup, got: %s", mode)
+	}
+	if j == nil {
+		// A job of an earlier run: its output is on the host, but not
+		// the module that would read it. Report the raw outcome.
+		rec, done, err := readJob(ctx, env.Conn, id)
+		if err != nil {
+			return tasks.Result{}, err
+		}
+		if rec == nil {
+			return tasks.Result{Failed: true, Msg: "could not find job", Data: map[string]any{"ansible_job_id": id, "started": 1, "finished": 1}}, nil
+		}
+		data := map[string]any{"ansible_job_id": id, "started": 1, "finished": 0}
+		if done {
+			data["finished"], data["rc"] = 1, rec.res.ExitCode
+			data["stdout"], data["stderr"] = string(rec.res.Stdout), string(rec.res.Stderr)
+		}
+		return tasks.Result{Failed: done && rec.res.ExitCode != 0, Data: data}, nil
+	}
+	res, _, err := m.pr.jobStatus(ctx, j, env)
+	return res, err
+}
+
+// jobPath is the shell word for a job's files' common prefix.
+func jobPath(id string) string { return `"$HOME"/.tender_async/` + transport.Quote(id) }
+
+// launchConn runs the module's one script detached on the host instead of
+// waiting for it, and answers as if it succeeded with no output.
+type launchConn struct {
+	transport.Conn
+	id       string
+	launched bool
+	results  string
+	err      error
+}
+
+func (c *launchConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
+	if c.launched {
+		c.err = errors.New("the module needs more than one script")
+		return transport.Result{}, c.err
+	}
+	var stdin bytes.Buffer
+	stdin.WriteString(cmd.Script)
+	if cmd.Stdin != nil {
+		if _, err := stdin.ReadFrom(cmd.Stdin); err != nil {
+			return transport.Result{}, err
+		}
+	}
+	p := jobPath(c.id)
+	launcher := `umask 077; mkdir -p "$HOME"/.tender_async || exit 1
+j=` + p + `
+head -c ` + strconv.Itoa(len(cmd.Script)) + ` >"$j.sh" && cat >"$j.in" || exit 1
+date '+%Y-%m-%d %H:%M:%S %s' >"$j.start"
+( trap '' HUP; sh "$j.sh" <"$j.in" >"$j.out" 2>"$j.err"; rc=$?; date '+%Y-%m-%d %H:%M:%S %s' >"$j.end"; echo $rc >"$j.rc.tmp"; mv "$j.rc.tmp" "$j.rc" ) </dev/null >/dev/null 2>&1 &
+printf '%s\n' "$j"
+`
+	res, err := c.Conn.Run(ctx, transport.Cmd{Script: launcher, Stdin: &stdin, Env: cmd.Env, Become: cmd.Become})
+	if err != nil {
+		return transport.Result{}, err
+	}
+	if res.ExitCode != 0 {
+		c.err = fmt.Errorf("exit %d: %s", res.ExitCode, strings.TrimSpace(string(res.Stderr)))
+		return transport.Result{}, c.err
+	}
+	c.launched, c.results = true, strings.TrimSpace(string(res.Stdout))
+	return transport.Result{}, nil
+}
+
+// replayConn answers the module's one script with the job's recorded
+// outcome.
+type replayConn struct {
+	transport.Conn
+	res transport.Result
+}
+
+func (c *replayConn) Run(context.Context, transport.Cmd) (transport.Result, error) { return c.res, nil }
+
+// jobRecord is a finished host-side job's outcome and its times.
+type jobRecord struct {
+	res   transport.Result
+	times map[string]any
+}
+
+// readJob reads a host-side job's files in one round trip: nil when the
+// host has no such job, done when it finished.
+func readJob(ctx context.Context, c transport.Conn, id string) (*jobRecord, bool, error) {
+	script := `j=` + jobPath(id) + `
+[ -f "$j.sh" ] || { echo missing; exit 0; }
+[ -f "$j.rc" ] || { echo running; exit 0; }
+echo done; cat "$j.rc" "$j.start" "$j.end"; wc -c <"$j.out"; wc -c <"$j.err"; cat "$j.out" "$j.err"
+`
+	res, err := c.Run(ctx, transport.Cmd{Script: script})
+	if err != nil {
+		return nil, false, err
+	}
+	out := res.Stdout
+	line := func() string {
+		i := bytes.IndexByte(out, '\n')
+		if i < 0 {
+			s := string(out)
+			out = nil
+			return s
+		}
+		s := string(out[:i])
+		out = out[i+1:]
+		return strings.TrimSpace(s)
+	}
+	switch line() {
+	case "missing":
+		return nil, false, nil
+	case "running":
+		return &jobRecord{}, false, nil
+	case "done":
+	default:
+		return nil, false, fmt.Errorf("async_status: unexpected answer from the host: %q", res.Stdout)
+	}
+	rc, _ := strconv.Atoi(line())
+	start, end := strings.Fields(line()), strings.Fields(line())
+	no, _ := strconv.Atoi(line())
+	ne, _ := strconv.Atoi(line())
+	if no+ne > len(out) {
+		return nil, false, errors.New("async_status: the job's output was cut short")
+	}
+	rec := &jobRecord{res: transport.Result{ExitCode: rc, Stdout: out[:no], Stderr: out[no : no+ne]}, times: map[string]any{}}
+	if len(start) == 3 && len(end) == 3 {
+		rec.times["start"] = start[0] + " " + start[1] + ".000000"
+		rec.times["end"] = end[0] + " " + end[1] + ".000000"
+		s, _ := strconv.Atoi(start[2])
+		e, _ := strconv.Atoi(end[2])
+		d := time.Duration(e-s) * time.Second
+		rec.times["delta"] = fmt.Sprintf("%d:%02d:%02d.000000", int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60)
+	}
+	return rec, true, nil
+}

@@ -1,0 +1,185 @@
+package provision
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/playbooks/expr"
+)
+
+// inclusion is one included file (or role) and the hosts that include it
+// with the same loop item, as Ansible groups them.
+type inclusion struct {
+	task   *playbooks.Task // the include, resolved (Tasks or Target set)
+	vars   map[string]any  // the loop variables, nil without a loop
+	label  any
+	isItem bool
+	hosts  []*hostRun
+}
+
+// runDynamic runs an include_tasks or include_role: on each host it checks
+// the include's conditions, renders its loop and its file or role name,
+// then runs each distinct inclusion for the hosts that share it, in the
+// order they were first met, with the loop variables in scope. Each host
+// that includes something counts one ok, as in ansible-playbook.
+func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbooks.Task) {
+	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: inc.DisplayName(), Path: inc.Pos.String()})
+	var incs []*inclusion
+	for _, h := range hosts {
+		found, err := pr.inclusions(h, inc)
+		if err != nil {
+			pr.fail(h, inc, err)
+			continue
+		}
+		if len(found) == 0 {
+			pr.finish(h, inc, keywords{}, outcome{skipped: true, data: map[string]any{"changed": false,
+				"skipped": true, "skip_reason": "Conditional result was False"}}, false, nil)
+			continue
+		}
+		pr.rn.count(h.name, func(s *Stats) { s.OK++ })
+		for _, f := range found {
+			incs = merge(incs, f, h)
+		}
+	}
+	for _, in := range incs {
+		if in.task.Kind == playbooks.KindIncludeTasks {
+			pr.rn.emit(Event{Kind: Included, Play: pr.name, Task: inc.DisplayName(), Path: shownFile(in.task.File),
+				Hosts: hostNames(in.hosts), Item: in.label, IsItem: in.isItem})
+		}
+	}
+	for _, in := range incs {
+		list := in.task.Tasks
+		if in.task.Kind == playbooks.KindIncludeRole {
+			list = in.task.Target.Tasks
+		}
+		for _, h := range in.hosts {
+			h.incVars = append(h.incVars, in.vars)
+		}
+		pr.runList(ctx, activeHosts(in.hosts), list)
+		for _, h := range in.hosts {
+			h.incVars = h.incVars[:len(h.incVars)-1]
+		}
+		if pr.abort || ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+// inclusions renders what inc includes on h: one entry per loop item whose
+// conditions hold (one entry without a loop), none when they do not.
+func (pr *playRun) inclusions(h *hostRun, inc *playbooks.Task) ([]*inclusion, error) {
+	if inc.Loop == nil {
+		ok, err := pr.conditionsHold(h, inc, nil)
+		if err != nil || !ok {
+			return nil, err
+		}
+		t, err := pr.resolveInclude(inc, pr.scope(h, inc, nil))
+		if err != nil {
+			return nil, err
+		}
+		return []*inclusion{{task: t}}, nil
+	}
+	items, err := pr.loopItems(inc, pr.scope(h, inc, nil))
+	if err != nil {
+		return nil, err
+	}
+	loopVar, indexVar, label := loopNames(inc)
+	var out []*inclusion
+	for i, item := range items {
+		vars := map[string]any{loopVar: item, "ansible_loop_var": loopVar}
+		if indexVar != "" {
+			vars[indexVar] = i
+			vars["ansible_index_var"] = indexVar
+		}
+		ok, err := pr.conditionsHold(h, inc, vars)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		scope := pr.scope(h, inc, vars)
+		t, err := pr.resolveInclude(inc, scope)
+		if err != nil {
+			return nil, err
+		}
+		shown := item
+		if label != nil {
+			if v, err := expr.RenderDeep(label, scope); err == nil {
+				shown = v
+			}
+		}
+		out = append(out, &inclusion{task: t, vars: vars, label: shown, isItem: true})
+	}
+	return out, nil
+}
+
+// resolveInclude returns inc with its target loaded: inc itself when its
+// name is literal, else the name rendered in scope and loaded.
+func (pr *playRun) resolveInclude(inc *playbooks.Task, scope *expr.Vars) (*playbooks.Task, error) {
+	if !inc.Dynamic() {
+		return inc, nil
+	}
+	key := "_raw_params"
+	if inc.Kind == playbooks.KindIncludeRole {
+		key = "name"
+	} else if _, ok := inc.Args[key]; !ok {
+		key = "file"
+	}
+	raw, _ := inc.Args[key].(string)
+	v, err := expr.Render(raw, scope)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", inc.Module, err)
+	}
+	return inc.Resolve(expr.Str(v))
+}
+
+// merge adds h to the inclusion in incs that has f's target and loop
+// variables, or appends f for h.
+func merge(incs []*inclusion, f *inclusion, h *hostRun) []*inclusion {
+	for _, in := range incs {
+		if in.task == f.task && reflect.DeepEqual(in.vars, f.vars) {
+			in.hosts = append(in.hosts, h)
+			return incs
+		}
+	}
+	f.hosts = []*hostRun{h}
+	return append(incs, f)
+}
+
+// shownFile is an included file's path as ansible-playbook prints it:
+// absolute when the file is on disk (not in a playbook's fs.FS).
+func shownFile(file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return file
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return file
+	}
+	return abs
+}
+
+func hostNames(hosts []*hostRun) []string {
+	out := make([]string, len(hosts))
+	for i, h := range hosts {
+		out[i] = h.name
+	}
+	return out
+}
+
+// loopNames returns a task's loop variable, index variable and label.
+func loopNames(t *playbooks.Task) (loopVar, indexVar string, label any) {
+	loopVar = "item"
+	if lc := t.LoopControl; lc != nil {
+		if lc.LoopVar != "" {
+			loopVar = lc.LoopVar
+		}
+		indexVar, label = lc.IndexVar, lc.Label
+	}
+	return loopVar, indexVar, label
+}

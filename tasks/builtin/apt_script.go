@@ -1,0 +1,247 @@
+package builtin
+
+// aptScript is apt's check-and-apply, one round trip. Its inputs are shell
+// variables set before it (all quoted by the module):
+//
+//	specs     the package specs, one per line (name, name=ver, name>=ver;
+//	          a name may hold the wildcards * ? [ ] !)
+//	state     present, latest or absent
+//	update    non-empty: update the cache when older than $valid seconds
+//	valid     cache_valid_time; retries, maxdelay: update_cache_retries and
+//	          update_cache_retry_max_delay
+//	deb       a .deb on the host to install (then $specs is empty)
+//	release   default_release; recommends: "", yes or no
+//	purge, force, autoremove, downgrade, unauth, onlyup, noremove
+//	(fail_on_autoremove), held (allow_change_held_packages): non-empty for on
+//	dpkgopts  dpkg_options, comma-separated
+//	locktime  lock_timeout in seconds
+//	_t_check  non-empty: simulate (apt-get -s, dpkg --simulate)
+//
+// It decides, as Ansible's apt does, which packages need apt-get, runs one
+// apt-get (or dpkg -i) for all of them and prints key=value lines:
+// cache_updated, cache_update_time; then verdict=failed with msg (and
+// cache=1 when the cache keys belong in the result), verdict=cacheonly,
+// verdict=noop, verdict=upload (the deb is not on the host) or
+// verdict=ran with cmd (the command as Ansible shows it), rc, outlen and
+// errlen, followed by a "--output--" line, the command's stdout (outlen
+// bytes) and its stderr (errlen bytes). Before the verdict, an
+// item=<spec> line names each spec that needs apt-get (RunLoop tells a
+// loop's items apart by them).
+const aptScript = `
+export DEBIAN_FRONTEND=noninteractive DEBIAN_PRIORITY=critical LANG=C LC_ALL=C LC_MESSAGES=C LC_CTYPE=C
+_t_fail() { echo verdict=failed; [ -n "$2" ] && echo cache=1; printf 'msg=%s\n' "$(printf %s "$1" | tr '\n' ' ')"; exit 0; }
+_t_mtime() {
+	if [ -e /var/lib/apt/periodic/update-success-stamp ]; then stat -c %Y /var/lib/apt/periodic/update-success-stamp
+	elif [ -e /var/lib/apt/lists ]; then stat -c %Y /var/lib/apt/lists
+	else echo 0; fi
+}
+aptget=$(command -v apt-get) || _t_fail "Failed to find required executable apt-get in paths: $PATH"
+tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
+trap 'rm -rf "$tmp"' EXIT
+lockopt="-o DPkg::Lock::Timeout=$locktime"
+# Cache: updated when asked and older than cache_valid_time, retried with
+# a growing pause as Ansible does.
+ctime=$(_t_mtime) updated=
+if [ -n "$update" ] && [ $((ctime + valid)) -lt "$(date +%s)" ]; then
+	if [ -z "$_t_check" ]; then
+		i=0 delay=1 ok=
+		while [ "$i" -lt "$retries" ]; do
+			if "$aptget" $lockopt update -q >"$tmp/uout" 2>"$tmp/uerr"; then ok=1; break; fi
+			i=$((i + 1))
+			[ "$i" -lt "$retries" ] || break
+			[ "$delay" -gt "$maxdelay" ] && delay=$maxdelay
+			sleep "$delay"; delay=$((delay * 2))
+		done
+		[ -n "$ok" ] || _t_fail "Failed to update apt cache: $(grep -E '^(E|W):' "$tmp/uerr" | head -n 5)"
+		grep -q '^[WE]:' "$tmp/uerr" && _t_fail "Failed to update apt cache: $(grep -E '^(E|W):' "$tmp/uerr" | head -n 5)"
+	fi
+	after=$(_t_mtime)
+	if [ -n "$_t_check" ] || [ "$after" != "$ctime" ]; then updated=1; fi
+	ctime=$after
+fi
+echo "cache_updated=$updated"
+echo "cache_update_time=$ctime"
+if [ -z "$specs" ] && [ -z "$deb" ] && [ -n "$update" ]; then echo verdict=cacheonly; exit 0; fi
+
+dopts=
+set --
+_t_oldifs=$IFS; IFS=,
+for o in $dpkgopts; do dopts="$dopts -o \"Dpkg::Options::=--$o\""; set -- "$@" -o "Dpkg::Options::=--$o"; done
+IFS=$_t_oldifs
+dopts=${dopts# }
+if [ -z "$specs" ] && [ -z "$deb" ]; then # autoremove alone
+	[ -n "$purge" ] && set -- "$@" --purge
+	[ -n "$force" ] && set -- "$@" --force-yes
+	set -- "$@" autoremove
+	[ -n "$_t_check" ] && set -- "$@" --simulate
+	"$aptget" -y $lockopt "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		_t_fail "'apt-get autoremove' failed: $(cat "$tmp/err")"
+	fi
+	echo verdict=cleaned; echo --output--; cat "$tmp/out"; exit 0
+fi
+
+if [ -n "$deb" ]; then
+	[ -e "$deb" ] || { echo verdict=upload; exit 0; }
+	dname=$(dpkg --field "$deb" Package 2>"$tmp/err") || _t_fail "$(command -v dpkg) --field $deb Package failed"
+	dver=$(dpkg --field "$deb" Version 2>"$tmp/err") || _t_fail "$(command -v dpkg) --field $deb Version failed"
+	cur=$(dpkg-query -W -f='${db:Status-Abbrev}|${Version}' "$dname" 2>/dev/null)
+	case $cur in ?i*) dpkg --compare-versions "${cur#*|}" eq "$dver" && { echo verdict=noop; exit 0; } ;; esac
+	opts=
+	_t_oldifs=$IFS; IFS=,
+	set --
+	for o in $dpkgopts; do opts="$opts --$o"; set -- "$@" "--$o"; done
+	IFS=$_t_oldifs
+	[ -n "$_t_check" ] && { opts="$opts --simulate"; set -- "$@" --simulate; }
+	[ -n "$force" ] && { opts="$opts --force-all"; set -- "$@" --force-all; }
+	echo "cmd=dpkg$opts -i $deb"
+	dpkg "$@" -i "$deb" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	echo verdict=ran; echo "rc=$rc"
+	echo "outlen=$(wc -c <"$tmp/out")"; echo "errlen=$(wc -c <"$tmp/err")"
+	echo --output--; cat "$tmp/out" "$tmp/err"
+	exit 0
+fi
+
+# _t_best NAME CMP VER: the version apt would install, "" for none.
+_t_best() {
+	if [ "$2" = = ]; then
+		apt-cache madison -- "$1" 2>/dev/null | while IFS='|' read -r _ v _; do
+			v=$(printf %s "$v" | tr -d ' ')
+			case $v in $3) echo "$v"; break ;; esac
+		done
+		return
+	fi
+	if [ -n "$release" ]; then
+		apt-cache -o "APT::Default-Release=$release" policy -- "$1" 2>/dev/null
+	else
+		apt-cache policy -- "$1" 2>/dev/null
+	fi | sed -n 's/^  Candidate: //p' | grep -v '^(none)$'
+}
+
+# Expand wildcards against the cache's names, as Ansible does.
+list=
+_t_oldifs=$IFS; IFS='
+'
+set -f
+for s in $specs; do
+	n=${s%%[>=]*}
+	case $n in
+	*[][*?!]*)
+		case $n in *:*) all=$(apt-cache pkgnames) ;; *) all=$(apt-cache pkgnames | grep -v :) ;; esac
+		m=$(for p in $all; do case $p in $n) echo "$p" ;; esac; done)
+		[ -n "$m" ] || _t_fail "No package(s) matching '$n' available"
+		list="$list$m
+" ;;
+	*) list="$list$s
+" ;;
+	esac
+done
+
+todo= disp= names=
+for s in $list; do
+	case $s in
+	*'>='*) n=${s%%>=*} cmp='>=' ver=${s#*>=} ;;
+	*=*) n=${s%%=*} cmp='=' ver=${s#*=} ;;
+	*) n=$s cmp= ver= ;;
+	esac
+	cur=$(dpkg-query -W -f='${db:Status-Abbrev}|${Version}' -- "$n" 2>/dev/null)
+	inst= iv=
+	case $cur in ?i*) inst=1 iv=${cur#*|} ;; esac
+	vok=
+	if [ -n "$inst" ]; then
+		case $cmp in
+		=) case $iv in $ver) vok=1 ;; esac ;;
+		'>=') dpkg --compare-versions "$iv" ge "$ver" && vok=1 ;;
+		*) vok=1 ;;
+		esac
+	fi
+	if [ "$state" = absent ]; then
+		if [ -n "$vok" ] || { [ -n "$purge" ] && dpkg-query -L -- "$n" >/dev/null 2>&1; }; then
+			echo "item=$s"; todo="$todo$s
+"; disp="$disp '$s'"
+		fi
+		continue
+	fi
+	names="$names$n
+"
+	[ -z "$inst" ] && [ -n "$onlyup" ] && continue
+	if [ -z "$(apt-cache policy -- "$n" 2>/dev/null)" ] && [ -z "$inst" ]; then
+		# A virtual package: apt chooses the provider.
+		if apt-cache showpkg -- "$n" 2>/dev/null | sed '1,/^Reverse Provides:/d' | grep -q .; then
+			echo "item=$s"; todo="$todo$n
+"; disp="$disp '$n'"; continue
+		fi
+		_t_fail "No package matching '$n' is available"
+	fi
+	best=$(_t_best "$n" "$cmp" "$ver") can=
+	if [ -n "$best" ]; then
+		if [ -z "$inst" ]; then can=$best
+		elif [ "$best" != "$iv" ]; then
+			case $cmp in
+			=) case $best in $ver) can=$best ;; esac ;;
+			'>=') dpkg --compare-versions "$best" ge "$ver" && can=$best ;;
+			*) can=$best ;;
+			esac
+		fi
+	fi
+	if [ -z "$vok" ] && [ -z "$can" ]; then _t_fail "no available installation candidate for $s" 1; fi
+	if [ -n "$can" ] && { [ -z "$inst" ] && [ -z "$onlyup" ] || [ "$state" = latest ] || [ -z "$vok" ]; }; then
+		echo "item=$s"; todo="$todo$n=$can
+"; disp="$disp '$n=$can'"
+	elif [ -n "$vok" ] && [ -n "$can" ] && [ "$cmp" = = ]; then
+		echo "item=$s"; todo="$todo$n=$ver
+"; disp="$disp '$n=$ver'"
+	fi
+done
+
+_t_mark() { # apt-mark manual NAMES, as Ansible does after an install
+	[ -n "$_t_check" ] && return 0
+	[ -n "$names" ] || return 0
+	command -v apt-mark >/dev/null || { echo "warning=Could not find apt-mark binary, not marking package(s) as manually installed."; return 0; }
+	apt-mark manual $names >"$tmp/mout" 2>"$tmp/merr" ||
+		_t_fail "'$(command -v apt-mark) manual $(echo $names)' failed: $(cat "$tmp/merr")"
+}
+
+if [ -z "$todo" ]; then
+	[ "$state" = absent ] || _t_mark
+	IFS=$_t_oldifs; set +f
+	echo verdict=noop; exit 0
+fi
+set -- $lockopt
+IFS=,
+for o in $dpkgopts; do set -- "$@" -o "Dpkg::Options::=--$o"; done
+IFS='
+'
+yes=; [ -n "$force" ] && { yes=--force-yes; set -- "$@" --force-yes; }
+ar=; [ -n "$autoremove" ] && { ar=--auto-remove; set -- "$@" --auto-remove; }
+nr=; [ "$state" != absent ] && [ -n "$noremove" ] && { nr=--no-remove; set -- "$@" --no-remove; }
+sim=; [ -n "$_t_check" ] && { sim=--simulate; set -- "$@" --simulate; }
+if [ "$state" = absent ]; then
+	pg=; [ -n "$purge" ] && { pg=--purge; set -- "$@" --purge; }
+	echo "cmd=$aptget -q -y $dopts $pg $yes $ar $sim remove$disp"
+	echo "what=$disp"
+	set -- -q -y "$@" remove $todo
+else
+	ou=; [ -n "$onlyup" ] && { ou=--only-upgrade; set -- "$@" --only-upgrade; }
+	extra=
+	[ -n "$release" ] && { extra="$extra -t '$release'"; set -- "$@" -t "$release"; }
+	case $recommends in
+	no) extra="$extra -o APT::Install-Recommends=no"; set -- "$@" -o APT::Install-Recommends=no ;;
+	yes) extra="$extra -o APT::Install-Recommends=yes"; set -- "$@" -o APT::Install-Recommends=yes ;;
+	esac
+	[ -n "$unauth" ] && { extra="$extra --allow-unauthenticated"; set -- "$@" --allow-unauthenticated; }
+	[ -n "$downgrade" ] && { extra="$extra --allow-downgrades"; set -- "$@" --allow-downgrades; }
+	[ -n "$held" ] && { extra="$extra --allow-change-held-packages"; set -- "$@" --allow-change-held-packages; }
+	echo "cmd=$aptget -y $dopts $ou  $yes $ar $nr $sim install$disp$extra"
+	set -- -y "$@" install $todo
+fi
+IFS=$_t_oldifs; set +f
+"$aptget" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+[ $rc -eq 0 ] && [ "$state" != absent ] && _t_mark
+echo verdict=ran; echo "rc=$rc"
+echo "outlen=$(wc -c <"$tmp/out")"; echo "errlen=$(wc -c <"$tmp/err")"
+echo --output--; cat "$tmp/out" "$tmp/err"
+`

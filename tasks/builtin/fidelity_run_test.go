@@ -1,0 +1,78 @@
+package builtin
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// recordedTask is one task of a task list that a generator script ran
+// with ansible-playbook (testdata/gen.sh, testdata/gen_pkg.sh): its name
+// (registered as r_<name>), module, arguments and check_mode.
+type recordedTask struct {
+	name, module string
+	args         tasks.Args
+	check        bool
+}
+
+// loadTaskList reads a task list in the generators' format: a YAML list
+// of {name, <module>: args, check_mode}.
+func loadTaskList(t *testing.T, path string) []recordedTask {
+	t.Helper()
+	var list []map[string]any
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, &list); err != nil {
+		t.Fatal(err)
+	}
+	var out []recordedTask
+	for _, task := range list {
+		rt := recordedTask{name: task["name"].(string), check: task["check_mode"] == true}
+		for k, v := range task {
+			if k == "name" || k == "check_mode" {
+				continue
+			}
+			rt.module = k
+			switch a := v.(type) {
+			case string:
+				rt.args = tasks.Args{"_raw_params": a}
+			case map[string]any:
+				rt.args = tasks.Args(a)
+			}
+		}
+		out = append(out, rt)
+	}
+	return out
+}
+
+// runRecorded renders task's arguments in scope, runs its module with env
+// (in check mode when the task asks) and returns what register: would
+// store. A module's error return (bad arguments) becomes a failed result
+// whose msg is the error's text without tender's "Did you mean" hint, as
+// the engine reports it.
+func runRecorded(t *testing.T, env *tasks.Env, scope *expr.Vars, task recordedTask) map[string]any {
+	t.Helper()
+	rendered, err := expr.RenderDeep(map[string]any(task.args), scope)
+	if err != nil {
+		t.Fatalf("%s: %v", task.name, err)
+	}
+	f, ok := Registry().Lookup(task.module)
+	if !ok {
+		t.Fatalf("%s: no module %s", task.name, task.module)
+	}
+	env.Check = task.check
+	res, err := f().Run(context.Background(), env, tasks.Args(rendered.(map[string]any)))
+	if err != nil {
+		msg, _, _ := strings.Cut(err.Error(), " Did you mean")
+		res = tasks.Result{Failed: true, Msg: msg}
+	}
+	return registered(res)
+}

@@ -1,0 +1,132 @@
+package builtin
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// hostHTTP is an HTTP client whose every connection is opened from the
+// host's side through env.Conn.Dial (an SSH direct-tcpip channel), so the
+// request sees the host's network, names and firewall while the host
+// needs no curl or wget. Proxies from the controller's environment are not
+// used. Redirects are followed as Ansible's "safe" policy does (up to 10)
+// unless follow is false.
+func hostHTTP(env *tasks.Env, timeout time.Duration, validateCerts, follow bool) *http.Client {
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			return env.Conn.Dial(ctx, network, addr)
+		},
+		TLSClientConfig:       &tls.Config{InsecureSkipVerify: !validateCerts}, //nolint:gosec // validate_certs: false asks for it
+		ResponseHeaderTimeout: timeout,
+		DisableKeepAlives:     true,
+	}
+	c := &http.Client{Transport: tr, Timeout: timeout}
+	if !follow {
+		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	}
+	return c
+}
+
+// httpParams are the request parameters get_url and uri share, as
+// Ansible's url_argument_spec.
+var httpParams = []tasks.Param{
+	{Name: "url", Required: true},
+	{Name: "force", Kind: tasks.Bool, Default: false},
+	{Name: "http_agent", Default: "ansible-httpget"},
+	{Name: "use_proxy", Kind: tasks.Bool, Default: true},
+	{Name: "validate_certs", Kind: tasks.Bool, Default: true},
+	{Name: "url_username", Aliases: []string{"username"}},
+	{Name: "url_password", Aliases: []string{"password"}},
+	{Name: "force_basic_auth", Kind: tasks.Bool, Default: false},
+	{Name: "headers", Kind: tasks.Dict},
+	{Name: "timeout", Kind: tasks.Int},
+	{Name: "client_cert", Kind: tasks.Path},
+	{Name: "client_key", Kind: tasks.Path},
+	{Name: "use_gssapi", Kind: tasks.Bool, Default: false},
+}
+
+// newRequest builds a request with the task's headers, user agent and
+// credentials. The password goes only into the Authorization header,
+// never into a message.
+func newRequest(ctx context.Context, a tasks.Values, method, rawURL string, body *strings.Reader) (*http.Request, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("unsupported URL %q: only http and https URLs are fetched from the host", redactURL(rawURL))
+	}
+	var req *http.Request
+	if body != nil {
+		req, err = http.NewRequestWithContext(ctx, method, rawURL, body)
+	} else {
+		req, err = http.NewRequestWithContext(ctx, method, rawURL, nil)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s", redactURL(err.Error()))
+	}
+	req.Header.Set("User-Agent", a.Str("http_agent"))
+	for k, v := range a.Dict("headers") {
+		req.Header.Set(k, tasks.ToText(v))
+	}
+	user, pass := a.Str("url_username"), a.Str("url_password")
+	if u.User != nil && user == "" {
+		user = u.User.Username()
+		pass, _ = u.User.Password()
+	}
+	if user != "" {
+		req.SetBasicAuth(user, pass)
+	}
+	req.URL.User = nil
+	return req, nil
+}
+
+// redactURL hides a password written into a URL (user:pass@host).
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			return strings.Replace(s, u.User.String()+"@", u.User.Username()+":********@", 1)
+		}
+	}
+	return s
+}
+
+// responseHeaders are a response's headers as Ansible returns them:
+// lower-case names with dashes turned to underscores.
+func responseHeaders(resp *http.Response) map[string]any {
+	out := map[string]any{}
+	for k, v := range resp.Header {
+		out[strings.ReplaceAll(strings.ToLower(k), "-", "_")] = strings.Join(v, ", ")
+	}
+	return out
+}
+
+// httpErrorMsg is Python's text for a response that is not 2xx: "HTTP
+// Error 404: Not Found", with the server's own reason phrase.
+func httpErrorMsg(resp *http.Response) string {
+	reason := strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)+" ")
+	if reason == "" || reason == resp.Status {
+		reason = http.StatusText(resp.StatusCode)
+	}
+	return fmt.Sprintf("HTTP Error %d: %s", resp.StatusCode, reason)
+}
+
+// requestError is Ansible's message for a request that got no response.
+func requestError(err error) string {
+	var ue *url.Error
+	if e, ok := err.(*url.Error); ok {
+		ue = e
+		if ue.Timeout() {
+			return "Request failed: <urlopen error timed out>"
+		}
+		return fmt.Sprintf("Request failed: <urlopen error %s>", redactURL(ue.Err.Error()))
+	}
+	return "Request failed: " + redactURL(err.Error())
+}

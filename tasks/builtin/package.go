@@ -1,0 +1,93 @@
+package builtin
+
+import (
+	"context"
+	"strings"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// packageModule is Ansible's generic package: it hands the task, minus
+// use, to the module of the host's package manager (the
+// ansible_pkg_mgr fact, or use), finding the manager with one probe when
+// facts were not gathered.
+type packageModule struct{}
+
+var _ tasks.Module = packageModule{}
+
+var packageArgs = &tasks.Spec{
+	Module: "package",
+	Params: []tasks.Param{
+		{Name: "name", Kind: tasks.Raw, Required: true},
+		{Name: "state", Required: true},
+		{Name: "use", Default: "auto"},
+	},
+}
+
+// pkgProbe names the first package manager found on the host, in the
+// order Ansible's fact collector prefers them.
+const pkgProbe = `for m in dnf yum apt-get apk zypper pacman; do
+	if command -v "$m" >/dev/null 2>&1; then [ "$m" = apt-get ] && m=apt; echo "$m"; exit 0; fi
+done
+echo unknown`
+
+// Run dispatches to apt, dnf, yum, ... with the task's other arguments.
+func (m packageModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	mod, res, err := m.manager(ctx, env, args)
+	if mod == nil || err != nil {
+		return res, err
+	}
+	return mod.Run(ctx, env, forwarded(args))
+}
+
+// manager returns the module of the package manager args and the host
+// ask for, or the result of not finding one.
+func (packageModule) manager(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Module, tasks.Result, error) {
+	a, err := packageArgs.Decode(withoutExtra(args, packageArgs))
+	if err != nil {
+		return nil, tasks.Result{}, err
+	}
+	mgr := a.Str("use")
+	if mgr == "auto" && env.Eval != nil {
+		if v, err := env.Eval("ansible_pkg_mgr"); err == nil {
+			if s, ok := v.(string); ok && s != "" {
+				mgr = s
+			}
+		}
+	}
+	if mgr == "auto" {
+		out, err := run(ctx, env, pkgProbe, nil)
+		if err != nil {
+			return nil, tasks.Result{}, err
+		}
+		mgr = strings.TrimSpace(string(out.Stdout))
+	}
+	f, ok := Registry().Lookup(mgr)
+	if !ok || mgr == "package" {
+		return nil, fail("Could not detect which package manager to use. Try gathering facts or setting the \"use\" option."), nil
+	}
+	return f(), tasks.Result{}, nil
+}
+
+// forwarded is args without use, for the package manager's module.
+func forwarded(args tasks.Args) tasks.Args {
+	fwd := tasks.Args{}
+	for k, v := range args {
+		if k != "use" {
+			fwd[k] = v
+		}
+	}
+	return fwd
+}
+
+// withoutExtra keeps only the arguments spec declares: package passes the
+// others through to the package manager's module, which checks them.
+func withoutExtra(args tasks.Args, spec *tasks.Spec) tasks.Args {
+	out := tasks.Args{}
+	for _, p := range spec.Params {
+		if v, ok := args[p.Name]; ok {
+			out[p.Name] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// rpmModule is dnf or yum (tool): packages on RedHat-family hosts through
+// the tool's command line, one round trip: rpm -q says what is installed,
+// "list available" and "check-update" what the repositories offer, and
+// one install, upgrade and remove call each change what differs. Results
+// are shaped as Ansible's dnf module returns them (msg, rc, results with
+// "Installed: NEVRA" and "Removed: NEVRA", failures).
+type rpmModule struct{ tool string }
+
+var _ tasks.Module = rpmModule{}
+
+func rpmSpec(tool string) *tasks.Spec {
+	return &tasks.Spec{
+		Module: tool,
+		Params: []tasks.Param{
+			{Name: "name", Kind: tasks.List, Aliases: []string{"pkg"}},
+			{Name: "state", Choices: []string{"absent", "installed", "latest", "present", "removed"}},
+			{Name: "enablerepo", Kind: tasks.List},
+			{Name: "disablerepo", Kind: tasks.List},
+			{Name: "update_cache", Kind: tasks.Bool, Default: false, Aliases: []string{"expire-cache"}},
+			{Name: "disable_gpg_check", Kind: tasks.Bool, Default: false},
+			{Name: "autoremove", Kind: tasks.Bool, Default: false},
+		},
+		RequiredOneOf: [][]string{{"name", "update_cache", "autoremove"}},
+	}
+}
+
+var rpmSpecs = map[string]*tasks.Spec{"dnf": rpmSpec("dnf"), "yum": rpmSpec("yum")}
+
+// Run installs, upgrades or removes the packages.
+func (m rpmModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := rpmSpecs[m.tool].Decode(args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	names := a.Strings("name")
+	state := a.Str("state")
+	switch state {
+	case "":
+		state = "present"
+		if a.Bool("autoremove") {
+			state = "absent"
+		}
+	case "installed":
+		state = "present"
+	case "removed":
+		state = "absent"
+	}
+	for _, n := range names {
+		if strings.ContainsAny(n, "\n\r") || strings.TrimSpace(n) == "" {
+			return tasks.Result{}, fmt.Errorf("%s: invalid package name %q", m.tool, n)
+		}
+	}
+	var opts []string
+	for _, o := range []struct{ key, flag string }{{"enablerepo", "--enablerepo="}, {"disablerepo", "--disablerepo="}} {
+		if l := a.Strings(o.key); len(l) > 0 {
+			opts = append(opts, o.flag+strings.Join(l, ","))
+		}
+	}
+	if a.Bool("disable_gpg_check") {
+		opts = append(opts, "--nogpgcheck")
+	}
+	for _, o := range opts {
+		if strings.ContainsAny(o, "\n\r") {
+			return tasks.Result{}, fmt.Errorf("%s: invalid repository name in %q", m.tool, o)
+		}
+	}
+	script := shAssign([][2]string{
+		{"tool", m.tool}, {"names", strings.Join(names, "\n")}, {"state", state}, {"opts", strings.Join(opts, "\n")},
+		{"update", shFlag(a.Bool("update_cache"))}, {"autoremove", shFlag(a.Bool("autoremove"))}, {"_t_check", shFlag(env.Check)},
+	}) + rpmScript
+	out, err := run(ctx, env, script, nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	head, output, _ := strings.Cut(string(out.Stdout), "\n--output--\n")
+	return rpmResult(parseVerdict([]byte(head)), strings.Split(head, "\n"), output), nil
+}
+
+// rpmResult shapes the script's verdict as Ansible's dnf reports it.
+func rpmResult(v verdict, head []string, output string) tasks.Result {
+	results, failures := []any{}, []any{}
+	for _, l := range head {
+		k, val, _ := strings.Cut(l, "=")
+		switch k {
+		case "installed":
+			results = append(results, "Installed: "+val)
+		case "removed":
+			results = append(results, "Removed: "+val)
+		case "failure":
+			failures = append(failures, val)
+		}
+	}
+	switch v["verdict"] {
+	case "failed":
+		return fail(v["msg"])
+	case "failures":
+		return tasks.Result{Failed: true, Msg: "Failed to install some of the specified packages", RC: 1,
+			Data: map[string]any{"failures": failures, "results": []any{}, "rc": 1}}
+	case "nothing":
+		return tasks.Result{Msg: "Nothing to do", Data: map[string]any{"results": []any{}, "rc": 0}}
+	case "check":
+		return tasks.Result{Changed: true, Msg: "Check mode: No changes made, but would have if not in check mode",
+			Data: map[string]any{"results": results, "rc": 0}}
+	case "ran":
+	default:
+		return tasks.Result{Failed: true, Msg: "the module script printed no verdict"}
+	}
+	if v["rc"] != "0" {
+		return tasks.Result{Failed: true, Msg: "Failed to install some of the specified packages", RC: 1,
+			Data: map[string]any{"failures": []any{strings.TrimSpace(output)}, "results": []any{}, "rc": 1}}
+	}
+	return tasks.Result{Changed: true, Data: map[string]any{"msg": "", "results": results, "rc": 0}}
+}

@@ -1,0 +1,93 @@
+package builtin
+
+// rpmScript is dnf's and yum's check-and-apply, one round trip, with the
+// tool's command line (no python on the host). Inputs (quoted by the
+// module): tool (dnf or yum), names (one spec per line: a name, a
+// name-version, or a local .rpm path), state (present, latest or absent),
+// opts (options for every tool call: --enablerepo,
+// --disablerepo, --nogpgcheck; one per line), update (non-empty: makecache first),
+// autoremove, _t_check.
+//
+// It prints key=value lines: failure=<text> for each package that cannot
+// be installed; then verdict=nothing, verdict=check (with
+// installed=/removed= lines naming what would change) or verdict=ran with
+// rc, installed=/removed= lines (name-version-release.arch after the
+// transaction), and after "--output--" the tool's stdout and stderr.
+const rpmScript = `
+export LANG=C LC_ALL=C
+_t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' ' ')"; exit 0; }
+command -v "$tool" >/dev/null 2>&1 || _t_fail "Failed to find required executable \"$tool\" in paths: $PATH"
+command -v rpm >/dev/null 2>&1 || _t_fail "Failed to find required executable \"rpm\" in paths: $PATH"
+tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
+trap 'rm -rf "$tmp"' EXIT
+qf='%{NAME}-%|EPOCH?{%{EPOCH}:}:{}|%{VERSION}-%{RELEASE}.%{ARCH}\n'
+_t_nevra() { _o=$(rpm -q --qf "$qf" -- "$1" 2>/dev/null) && printf '%s\n' "$_o"; }
+oldifs=$IFS; IFS='
+'
+set -f
+if [ -n "$update" ] && [ -z "$_t_check" ]; then
+	"$tool" -q -y $opts makecache >"$tmp/mc" 2>&1 || _t_fail "Failed to update the package cache: $(cat "$tmp/mc")"
+fi
+install= upgrade= remove= failed=
+for s in $names; do
+	case $s in
+	*.rpm)
+		[ -f "$s" ] || { echo "failure=No package $s available."; failed=1; continue; }
+		want=$(rpm -qp --qf "$qf" -- "$s" 2>/dev/null) || { echo "failure=$s: not a readable rpm"; failed=1; continue; }
+		n=$(rpm -qp --qf '%{NAME}' -- "$s" 2>/dev/null)
+		have=$(_t_nevra "$n")
+		case $state in
+		absent) [ -n "$have" ] && remove="$remove$n
+" ;;
+		*) case "
+$have
+" in *"
+$want
+"*) ;; *) install="$install$s
+" ;; esac ;;
+		esac
+		continue ;;
+	esac
+	have=$(_t_nevra "$s")
+	case $state in
+	absent) [ -n "$have" ] && remove="$remove$s
+" ;;
+	latest)
+		if [ -n "$have" ]; then
+			"$tool" -q $opts check-update -- "$s" >/dev/null 2>&1
+			[ $? -eq 100 ] && upgrade="$upgrade$s
+"
+		elif "$tool" -q $opts list available -- "$s" >/dev/null 2>&1; then install="$install$s
+"
+		else echo "failure=No package $s available."; failed=1; fi ;;
+	*)
+		[ -n "$have" ] && continue
+		if "$tool" -q $opts list available -- "$s" >/dev/null 2>&1; then install="$install$s
+"
+		else echo "failure=No package $s available."; failed=1; fi ;;
+	esac
+done
+[ -n "$failed" ] && { echo verdict=failures; exit 0; }
+if [ -z "$install$upgrade$remove" ] && [ -z "$autoremove" ]; then echo verdict=nothing; exit 0; fi
+if [ -n "$_t_check" ]; then
+	echo verdict=check
+	for s in $install$upgrade; do echo "installed=$s"; done
+	for s in $remove; do echo "removed=$(_t_nevra "$s" | head -n1)"; done
+	exit 0
+fi
+for s in $remove; do _t_nevra "$s" | sed 's/^/removed=/' >>"$tmp/removed"; done
+rc=0
+: >"$tmp/out"; : >"$tmp/err"
+if [ -n "$install" ]; then "$tool" -y $opts install -- $install >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
+if [ $rc -eq 0 ] && [ -n "$upgrade" ]; then "$tool" -y $opts upgrade -- $upgrade >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
+if [ $rc -eq 0 ] && [ -n "$remove" ]; then "$tool" -y $opts remove -- $remove >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
+if [ $rc -eq 0 ] && [ -n "$autoremove" ] && [ -z "$names" ]; then "$tool" -y $opts autoremove >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
+echo verdict=ran; echo "rc=$rc"
+for s in $install$upgrade; do
+	case $s in *.rpm) s=$(rpm -qp --qf '%{NAME}' -- "$s" 2>/dev/null) ;; esac
+	_t_nevra "$s" | sed 's/^/installed=/'
+done
+[ -f "$tmp/removed" ] && cat "$tmp/removed"
+echo "outlen=$(wc -c <"$tmp/out")"
+echo --output--; cat "$tmp/out" "$tmp/err"
+`

@@ -1,0 +1,120 @@
+package builtin
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// fakeRPM answers rpm -q and -qp from $FAKE_STATE/inst/<name> (the
+// installed version) and from a local "rpm" file holding "name version".
+const fakeRPM = `
+qp= fmt=
+while [ $# -gt 0 ]; do
+	case $1 in -qp) qp=1 ;; -q) ;; --qf) shift; fmt=$1 ;; --) ;; *) arg=$1 ;; esac
+	shift
+done
+if [ -n "$qp" ]; then
+	read -r n v <"$arg" || exit 1
+	if [ "$fmt" = '%{NAME}' ]; then printf %s "$n"; else echo "$n-$v"; fi
+	exit 0
+fi
+[ -f "$FAKE_STATE/inst/$arg" ] || { echo "package $arg is not installed"; exit 1; }
+echo "$arg-$(cat "$FAKE_STATE/inst/$arg")"
+`
+
+// fakeDNF keeps the repository's versions in $FAKE_STATE/repo/<name> and
+// logs every call.
+const fakeDNF = `
+echo "$*" >>"$FAKE_STATE/log"
+cmd=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--) shift; break ;;
+	-*) ;;
+	*) if [ -z "$cmd" ]; then cmd=$1; elif [ "$cmd" = list ]; then :; else break; fi ;;
+	esac
+	shift
+done
+mkdir -p "$FAKE_STATE/inst"
+case $cmd in
+makecache|autoremove) exit 0 ;;
+list) [ -f "$FAKE_STATE/repo/$1" ] ;;
+check-update) if cmp -s "$FAKE_STATE/repo/$1" "$FAKE_STATE/inst/$1"; then exit 0; else exit 100; fi ;;
+install|upgrade)
+	for p; do
+		case $p in
+		*.rpm) read -r n v <"$p"; echo "$v" >"$FAKE_STATE/inst/$n" ;;
+		*) cp "$FAKE_STATE/repo/$p" "$FAKE_STATE/inst/$p" ;;
+		esac
+		echo "Installed $p"
+	done ;;
+remove) for p; do rm "$FAKE_STATE/inst/$p"; done ;;
+*) exit 2 ;;
+esac
+`
+
+// TestDnfWithFakeTools runs dnf and yum against stand-ins for rpm and dnf:
+// install, idempotence, upgrade by latest, local rpm files, removal,
+// check mode, missing packages and the options passed on.
+func TestDnfWithFakeTools(t *testing.T) {
+	bin, state := fakeTools(t, map[string]string{"rpm": fakeRPM, "dnf": fakeDNF, "yum": fakeDNF})
+	for _, d := range []string{"repo", "inst"} {
+		os.MkdirAll(filepath.Join(state, d), 0o755)
+	}
+	setRepo := func(name, ver string) { os.WriteFile(filepath.Join(state, "repo", name), []byte(ver+"\n"), 0o644) }
+	setRepo("tree", "1.8-1.x86_64")
+	setRepo("nginx", "1.20-1.x86_64")
+	local := filepath.Join(t.TempDir(), "agent-2.0.rpm")
+	os.WriteFile(local, []byte("agent 2.0-1.noarch\n"), 0o644)
+	env, _ := testEnv(t, t.TempDir(), map[string]any{"ansible_pkg_mgr": "dnf"})
+	env.Conn = fakeBinConn{env.Conn, bin}
+	steps := []struct {
+		module  string
+		args    tasks.Args
+		check   bool
+		changed bool
+		failed  bool
+		results []any
+	}{
+		{"dnf", tasks.Args{"name": []any{"tree", "nginx"}}, true, true, false, []any{"Installed: tree", "Installed: nginx"}},
+		{"dnf", tasks.Args{"name": []any{"tree", "nginx"}, "enablerepo": "epel", "disable_gpg_check": true}, false, true, false,
+			[]any{"Installed: tree-1.8-1.x86_64", "Installed: nginx-1.20-1.x86_64"}},
+		{"package", tasks.Args{"name": "tree", "state": "present"}, false, false, false, []any{}},
+		{"dnf", tasks.Args{"name": "tree", "state": "latest"}, false, false, false, []any{}},
+		{"yum", tasks.Args{"name": local}, false, true, false, []any{"Installed: agent-2.0-1.noarch"}},
+		{"yum", tasks.Args{"name": local, "state": "installed"}, false, false, false, []any{}},
+		{"dnf", tasks.Args{"name": "nginx", "state": "absent"}, true, true, false, []any{"Removed: nginx-1.20-1.x86_64"}},
+		{"dnf", tasks.Args{"name": "nginx", "state": "removed"}, false, true, false, []any{"Removed: nginx-1.20-1.x86_64"}},
+		{"dnf", tasks.Args{"name": "nginx", "state": "absent"}, false, false, false, []any{}},
+		{"dnf", tasks.Args{"name": []any{"tree", "no-such; rm -rf /"}}, false, false, true, []any{}},
+	}
+	for i, s := range steps {
+		if i == 3 {
+			setRepo("tree", "1.9-1.x86_64")
+			steps[3].changed, steps[3].results = true, []any{"Installed: tree-1.9-1.x86_64"}
+			s = steps[3]
+		}
+		env.Check = s.check
+		res := runMod(t, env, s.module, s.args)
+		if res.Changed != s.changed || res.Failed != s.failed || !reflect.DeepEqual(res.Data["results"], s.results) {
+			t.Errorf("step %d %v: changed=%v failed=%v msg=%q data=%v", i, s.args, res.Changed, res.Failed, res.Msg, res.Data)
+		}
+	}
+	res := runMod(t, env, "dnf", tasks.Args{"name": "absent-pkg"})
+	if !res.Failed || res.Msg != "Failed to install some of the specified packages" ||
+		!reflect.DeepEqual(res.Data["failures"], []any{"No package absent-pkg available."}) {
+		t.Errorf("missing package: %+v", res)
+	}
+	log := fakeLog(t, state)
+	if !strings.Contains(log, "-y --enablerepo=epel --nogpgcheck install -- tree nginx\n") {
+		t.Errorf("options not passed on:\n%s", log)
+	}
+	if strings.Count(log, " remove ") != 1 {
+		t.Errorf("check mode or idempotence broken, removes:\n%s", log)
+	}
+}

@@ -1,0 +1,58 @@
+package builtin
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// slurpModule returns a host file's bytes, base64-encoded, in one round
+// trip, as Ansible's slurp: content, source and encoding.
+type slurpModule struct{}
+
+var _ tasks.Module = (*slurpModule)(nil)
+
+var slurpArgs = &tasks.Spec{
+	Module: "slurp",
+	Params: []tasks.Param{{Name: "src", Kind: tasks.Path, Required: true, Aliases: []string{"path"}}},
+}
+
+// slurpScript prints why $p cannot be read, or its bytes after a
+// "--content--" line.
+const slurpScript = `
+if [ -d "$p" ]; then echo "msg=source is a directory and must be a file: $p"; exit 0; fi
+if ! _t_exists "$p" || { [ -L "$p" ] && [ ! -e "$p" ]; }; then echo "msg=file not found: $p"; exit 0; fi
+if [ ! -r "$p" ]; then echo "msg=file is not readable: $p"; exit 0; fi
+echo ok=1
+echo --content--
+cat -- "$p" || exit 1
+`
+
+// Run reads the file.
+func (slurpModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := slurpArgs.Decode(args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	src := a.Str("src")
+	out, err := run(ctx, env, fmt.Sprintf("%sp=%s\n%s", shFuncs, shPath(src), slurpScript), nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	v := parseVerdict(beforeMarker(out.Stdout))
+	switch {
+	case v["msg"] != "":
+		return tasks.Result{Failed: true, Msg: strings.TrimSpace(v["msg"]), Data: map[string]any{}}, nil
+	case v["ok"] != "1" || out.ExitCode != 0:
+		return tasks.Result{Failed: true, Msg: "unable to slurp file: " + scriptError(out), Data: map[string]any{}}, nil
+	}
+	content, _ := section(out.Stdout, "content", "")
+	return tasks.Result{Data: map[string]any{
+		"content":  base64.StdEncoding.EncodeToString([]byte(content)),
+		"source":   src,
+		"encoding": "base64",
+	}}, nil
+}

@@ -1,0 +1,88 @@
+package builtin
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"strings"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// tempfileModule creates a temporary file (mode 0600) or directory (0700)
+// on the host in one round trip, named as Python's tempfile names them:
+// prefix, eight random characters, suffix. Like Ansible's, it does not
+// run in check mode.
+type tempfileModule struct{}
+
+var _ tasks.Module = (*tempfileModule)(nil)
+
+var tempfileArgs = &tasks.Spec{
+	Module: "tempfile",
+	Params: []tasks.Param{
+		{Name: "state", Default: "file", Choices: []string{"file", "directory"}},
+		{Name: "path", Kind: tasks.Path},
+		{Name: "prefix", Default: "ansible."},
+		{Name: "suffix", Default: ""},
+	},
+}
+
+// tempfileScript tries each name in $names (newline-separated) under $dir
+// and creates the first that does not exist yet, exclusively.
+const tempfileScript = `
+dir=${dir:-${TMPDIR:-${TEMP:-${TMP:-/tmp}}}}
+umask 077
+for n in $names; do
+	p=$dir/$pre$n$suf
+	if [ -n "$isdir" ]; then mkdir -- "$p" 2>/dev/null && break
+	else (set -C; : >"$p") 2>/dev/null && break
+	fi
+	if [ ! -d "$dir" ]; then printf 'failed=1\nmsg=[Errno 2] No such file or directory: %s\n' "'$p'"; exit 0; fi
+	if [ ! -w "$dir" ]; then printf 'failed=1\nmsg=[Errno 13] Permission denied: %s\n' "'$p'"; exit 0; fi
+	p=
+done
+[ -n "$p" ] || { echo 'failed=1'; echo 'msg=No usable temporary file name found'; exit 0; }
+echo "path=$p"
+_t_info "$p"
+`
+
+// tempNameChars are the characters of Python's tempfile names.
+const tempNameChars = "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+// Run creates the file or directory.
+func (tempfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := tempfileArgs.Decode(args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	if env.Check {
+		return tasks.Result{Skipped: true, Msg: "remote module (tempfile) does not support check mode", Data: map[string]any{}}, nil
+	}
+	var names []string
+	for i := 0; i < 16; i++ {
+		b := make([]byte, 8)
+		rand.Read(b)
+		for k := range b {
+			b[k] = tempNameChars[int(b[k])%len(tempNameChars)]
+		}
+		names = append(names, string(b))
+	}
+	script := fmt.Sprintf("%s%sdir=%s\npre=%s\nsuf=%s\nisdir=%s\nnames=%s\n%s", shFuncs, attrFuncs,
+		shPath(a.Str("path")), q(a.Str("prefix")), q(a.Str("suffix")), boolFlag(a.Str("state") == "directory"),
+		q(strings.Join(names, " ")), tempfileScript)
+	out, err := run(ctx, env, script, nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	v := parseVerdict(out.Stdout)
+	if v["failed"] == "1" || v["path"] == "" {
+		msg := strings.TrimSpace(v["msg"])
+		if msg == "" {
+			msg = scriptError(out)
+		}
+		return failWith(msg, nil)
+	}
+	data := map[string]any{"path": v["path"]}
+	infoData(data, v, "")
+	return tasks.Result{Changed: true, Data: data}, nil
+}
