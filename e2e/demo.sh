@@ -12,6 +12,7 @@ cd "$root"
 state=e2e/.fleet/demo
 mkdir -p "$state"
 bash e2e/fleet/build-images.sh
+bash e2e/fleet/aptrepo.sh
 rm -f "$state/id_ed25519" "$state/id_ed25519.pub" "$state/known_hosts"
 ssh-keygen -q -t ed25519 -N '' -C tender-demo -f "$state/id_ed25519"
 cp "$state/id_ed25519.pub" "$state/authorized_keys"
