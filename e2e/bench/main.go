@@ -91,6 +91,7 @@ func run(n, rounds int, outPath string) error {
 		latency time.Duration
 	}
 	var results []result
+	var agent agentResult
 	for _, sc := range []scenario{{"loopback", 0}, {"10 ms round trip", 10 * time.Millisecond}} {
 		ports := f.ports
 		var proxies []*sshtest.DelayProxy
@@ -114,6 +115,9 @@ func run(n, rounds int, outPath string) error {
 		fmt.Fprintf(&b, "\n[all:vars]\nansible_user=root\nansible_ssh_private_key_file=%s\n", f.key)
 		os.WriteFile(inv, []byte(b.String()), 0o644)
 		r, err := measure(f, sc.name, inv, n, rounds)
+		if err == nil && sc.latency == 0 {
+			agent, err = measureAgent(f, inv, n, rounds)
+		}
 		for _, p := range proxies {
 			p.Close()
 		}
@@ -123,7 +127,7 @@ func run(n, rounds int, outPath string) error {
 		results = append(results, r)
 		fmt.Printf("%s: tender %v/%v, ansible %v/%v\n", sc.name, r.tender[0], r.tender[1], r.ansible[0], r.ansible[1])
 	}
-	return write(outPath, n, rounds, results)
+	return write(outPath, n, rounds, results, agent)
 }
 
 type result struct {
@@ -173,18 +177,24 @@ func measure(f *fleet, name, inv string, n, rounds int) (result, error) {
 }
 
 func timed(bin string, env []string, args ...string) (time.Duration, error) {
+	d, out, err := timedOut(bin, env, args...)
+	if err == nil && (!strings.Contains(out, "failed=0") || strings.Contains(out, "failed=1")) {
+		return 0, fmt.Errorf("%s run failed:\n%s", bin, out)
+	}
+	return d, err
+}
+
+// timedOut runs bin and returns how long it took and what it printed.
+func timedOut(bin string, env []string, args ...string) (time.Duration, string, error) {
 	c := exec.Command(bin, args...)
 	c.Env = append(os.Environ(), env...)
 	start := time.Now()
 	out, err := c.CombinedOutput()
 	d := time.Since(start)
 	if err != nil {
-		return 0, fmt.Errorf("%s %s: %v\n%s", bin, strings.Join(args, " "), err, out)
+		return 0, "", fmt.Errorf("%s %s: %v\n%s", bin, strings.Join(args, " "), err, out)
 	}
-	if !strings.Contains(string(out), "failed=0") || strings.Contains(string(out), "failed=1") {
-		return 0, fmt.Errorf("%s run failed:\n%s", bin, out)
-	}
-	return d, nil
+	return d, string(out), nil
 }
 
 func median(ds []time.Duration) time.Duration {
@@ -213,7 +223,7 @@ func machine() string {
 	return strings.Join(parts, ", ")
 }
 
-func write(path string, n, rounds int, rs []result) error {
+func write(path string, n, rounds int, rs []result, agent agentResult) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\nWritten by `make bench` (`go run ./e2e/bench`) on %s.\n\n", time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintf(&b, "Machine: %s.\n\n", machine())
@@ -228,5 +238,17 @@ func write(path string, n, rounds int, rs []result) error {
 				r.ansible[i].Seconds(), r.tender[i].Seconds(), r.ansible[i].Seconds()/r.tender[i].Seconds())
 		}
 	}
+	b.WriteString("\nRound trips: a task's script costs one round trip on tender's persistent shell " +
+		"(`go test -run TestOneRoundTripPerRun -v ./provision/transport/ssh/` measures it against real OpenSSH through the delaying proxy); " +
+		"the count per module is pinned by `go test -run TestRoundTrips -v ./tasks/builtin/` and per task of a play, " +
+		"through an instrumented transport, by `go test -run TestRoundTripsPerTask -v ./provision/`.\n")
+	fmt.Fprintf(&b, "\n## The no-op fleet check of an agent\n\n"+
+		"`agents/examples/hello` deployed on the same %d hosts (loopback), then checked again with every host in sync: "+
+		"`tender agent deploy` plans each host from its ledger and one script per host (remote MD5s of the tracked files, "+
+		"the agent's port) and deploys nothing; ansible-playbook, with no ledger, runs the bundle's playbook again "+
+		"(%d module runs per host, all ok, nothing changed). Medians of %d runs each, wall time for the whole fleet.\n\n", n, agent.ansibleTasks, rounds)
+	b.WriteString("| check | ansible-playbook | tender | tender is faster by |\n|---|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| no-op check of %d hosts | %.2f s | %.2f s | %.1f× |\n", n, agent.ansible.Seconds(), agent.tender.Seconds(),
+		agent.ansible.Seconds()/agent.tender.Seconds())
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
