@@ -122,6 +122,7 @@ func TestFidelityAgentInstall(t *testing.T) {
 		return p
 	}
 	invA, invT := inv(a, "ansible_python_interpreter=/usr/bin/python3\n"), inv(tn, "")
+	fetchA, fetchT := t.TempDir(), t.TempDir()
 	// The image's empty package lists are as new as the image: make them
 	// look old, as on a host that was never updated, so that
 	// cache_valid_time asks for an update.
@@ -136,7 +137,7 @@ func TestFidelityAgentInstall(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := exec.Command("ansible-playbook", "-i", invA, pb)
+			c := exec.Command("ansible-playbook", "-i", invA, "-e", "fetch_dir="+fetchA, pb)
 			c.Env = append(os.Environ(), "ANSIBLE_HOST_KEY_CHECKING=0", "ANSIBLE_NOCOLOR=1", "ANSIBLE_PIPELINING=1",
 				"ANSIBLE_RETRY_FILES_ENABLED=0")
 			t0 := time.Now()
@@ -144,7 +145,7 @@ func TestFidelityAgentInstall(t *testing.T) {
 			took[0] = time.Since(t0)
 		}()
 		t0 := time.Now()
-		tout, code := fl.play(t, invT, pb)
+		tout, code := fl.play(t, invT, pb, "-e", "fetch_dir="+fetchT)
 		took[1] = time.Since(t0)
 		wg.Wait()
 		if aerr != nil {
@@ -156,6 +157,9 @@ func TestFidelityAgentInstall(t *testing.T) {
 		ra, rt := recap(string(aout))["agent"], recap(tout)["agent"]
 		if ra != rt || ra[0] == 0 {
 			t.Errorf("run %d: ansible recap %v, tender recap %v\n--- ansible\n%s\n--- tender\n%s", run, ra, rt, aout, tout)
+		}
+		if sa, st := taskStatuses(string(aout)), taskStatuses(tout); strings.Join(sa, "\n") != strings.Join(st, "\n") {
+			t.Errorf("run %d: the tasks' outcomes differ\n--- ansible\n%s\n--- tender\n%s", run, strings.Join(sa, "\n"), strings.Join(st, "\n"))
 		}
 		if run == 2 && (ra[1] != 0 || rt[1] != 0) {
 			t.Errorf("second run changed something: ansible %v, tender %v\n--- ansible\n%s\n--- tender\n%s", ra, rt, aout, tout)
@@ -179,10 +183,37 @@ func TestFidelityAgentInstall(t *testing.T) {
 	if len(bad) > 0 {
 		t.Errorf("the hosts differ:\n%s\n--- after ansible-playbook\n%s\n--- after tender\n%s", strings.Join(bad, "\n"), sa, st)
 	}
+	fa, _ := os.ReadFile(filepath.Join(fetchA, "agent.ini"))
+	ft, _ := os.ReadFile(filepath.Join(fetchT, "agent.ini"))
+	if len(fa) == 0 || string(fa) != string(ft) {
+		t.Errorf("fetched agent.ini differs:\n--- ansible\n%s\n--- tender\n%s", fa, ft)
+	}
 	t.Logf("%v in all", time.Since(start).Round(time.Second))
 	if !strings.Contains(st, "service running") || !strings.Contains(st, "package tender-hello 2.0 ii") {
 		t.Errorf("the agent is not installed and running:\n%s", st)
 	}
+}
+
+var (
+	reTaskHead   = regexp.MustCompile(`^(TASK|RUNNING HANDLER) \[(.*)\] \*+$`)
+	reTaskStatus = regexp.MustCompile(`^(ok|changed|skipping|failed|fatal): \[`)
+)
+
+// taskStatuses returns each task's outcome lines in order, one per item,
+// without the item's label ("TASK [x] ok", "RUNNING HANDLER [y] changed"),
+// so that the runs compare task by task rather than by their sums.
+func taskStatuses(out string) []string {
+	var head string
+	var got []string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		if m := reTaskHead.FindStringSubmatch(l); m != nil {
+			head = m[1] + " [" + m[2] + "]"
+		} else if m := reTaskStatus.FindStringSubmatch(l); m != nil && head != "" {
+			got = append(got, head+" "+m[1])
+		}
+	}
+	return got
 }
 
 // lineDiff returns the lines of a that b lacks (as multisets).
