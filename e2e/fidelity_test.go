@@ -94,7 +94,8 @@ ps -eo user=,args= | grep -E '[a]gentd|[n]c -dlk' | sed 's/^/process /' | sort
 // TestFidelityAgentInstall runs e2e/fidelity/site.yml, an agent install
 // shaped like a real one (apt from the local repository with an upgrade,
 // directories, a template from facts and vars, lineinfile, replace,
-// blockinfile, ini_file, assemble, unarchive of a controller tarball, a
+// blockinfile, ini_file, assemble, unarchive of a controller tarball,
+// get_url and uri from an HTTP server on the host, fetch, a
 // SysV service with a restart handler, wait_for, registered results in
 // when:, slurp, find and stat), with ansible-playbook on one fresh host
 // and with tender on another of the same image, twice each. The recaps
@@ -126,8 +127,13 @@ func TestFidelityAgentInstall(t *testing.T) {
 	// The image's empty package lists are as new as the image: make them
 	// look old, as on a host that was never updated, so that
 	// cache_valid_time asks for an update.
+	// An artifact server on each host, for get_url and uri.
 	for _, h := range hosts {
 		fl.sh(t, h.name, "touch -d @0 /var/lib/apt/lists")
+		if out, err := exec.Command("docker", "exec", "-d", h.container, "python3", "-m", "http.server", "8088",
+			"--bind", "127.0.0.1", "--directory", "/srv/tender-apt").CombinedOutput(); err != nil {
+			t.Fatalf("http.server on %s: %v %s", h.name, err, out)
+		}
 	}
 	for run := 1; run <= 2; run++ {
 		var aout []byte
