@@ -195,7 +195,7 @@ func TestFidelityAgentInstall(t *testing.T) {
 		t.Errorf("fetched agent.ini differs:\n--- ansible\n%s\n--- tender\n%s", fa, ft)
 	}
 	t.Logf("%v in all", time.Since(start).Round(time.Second))
-	if !strings.Contains(st, "service running") || !strings.Contains(st, "package tender-hello 2.0 ii") {
+	if !strings.Contains(st, "service running") || !strings.Contains(st, "package tender-hello 2.0 ii") || !strings.Contains(st, "package tree ") {
 		t.Errorf("the agent is not installed and running:\n%s", st)
 	}
 }
