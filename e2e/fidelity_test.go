@@ -20,7 +20,9 @@ import (
 // fidelityAllowed lists the differences between a host set up by
 // ansible-playbook and one set up by tender that are not tender bugs, each
 // with its reason. A snapshot line (see fidelitySnapshot) that only one
-// host has fails the test unless one of these matches it.
+// host has fails the test unless one of these matches it. It is empty:
+// the one difference found (templates without ansible_managed) was a
+// tender bug and is fixed.
 var fidelityAllowed = []struct {
 	line   *regexp.Regexp
 	reason string
@@ -126,8 +128,8 @@ func TestFidelityAgentInstall(t *testing.T) {
 	fetchA, fetchT := t.TempDir(), t.TempDir()
 	// The image's empty package lists are as new as the image: make them
 	// look old, as on a host that was never updated, so that
-	// cache_valid_time asks for an update.
-	// An artifact server on each host, for get_url and uri.
+	// cache_valid_time asks for an update. Each host serves the apt
+	// repository over HTTP on 127.0.0.1:8088 for get_url and uri.
 	for _, h := range hosts {
 		fl.sh(t, h.name, "touch -d @0 /var/lib/apt/lists")
 		if out, err := exec.Command("docker", "exec", "-d", h.container, "python3", "-m", "http.server", "8088",
@@ -207,7 +209,9 @@ var (
 
 // taskStatuses returns each task's outcome lines in order, one per item,
 // without the item's label ("TASK [x] ok", "RUNNING HANDLER [y] changed"),
-// so that the runs compare task by task rather than by their sums.
+// so that the runs compare task by task rather than by their sums. The
+// labels are left out because they are display only: tender prints a dict
+// item's keys sorted, Ansible in the order written.
 func taskStatuses(out string) []string {
 	var head string
 	var got []string
