@@ -25,6 +25,7 @@ type fleet struct {
 	key     string // the throwaway private key
 	tender  string // the built binary
 	hosts   []host
+	spare   []host // started by fresh, outside hosts
 }
 
 type host struct {
@@ -144,12 +145,42 @@ func waitSSH(port int, limit time.Duration) error {
 
 // host returns the fleet host with that inventory name.
 func (f *fleet) host(name string) host {
-	for _, h := range f.hosts {
+	for _, h := range append(f.hosts, f.spare...) {
 		if h.name == name {
 			return h
 		}
 	}
 	panic("no fleet host " + name)
+}
+
+// fresh starts n more replicas of a compose service, untouched by other
+// tests and left out of f.hosts (so no all-hosts inventory includes
+// them), and returns them once their sshd answers.
+func (f *fleet) fresh(t *testing.T, svc string, n int) []host {
+	t.Helper()
+	count := map[string]int{"py": 0, "nopy": 0}
+	for _, h := range append(f.hosts, f.spare...) {
+		count[h.service]++
+	}
+	first := count[svc] + 1
+	count[svc] += n
+	if out, err := f.compose("up", "-d", "--no-recreate", "--scale", fmt.Sprintf("py=%d", count["py"]),
+		"--scale", fmt.Sprintf("nopy=%d", count["nopy"])); err != nil {
+		t.Fatalf("docker-compose up: %v\n%s", err, out)
+	}
+	var hs []host
+	for i := first; i < first+n; i++ {
+		h, err := f.discover(svc, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := waitSSH(h.port, 60*time.Second); err != nil {
+			t.Fatalf("%s: %v", h.name, err)
+		}
+		f.spare = append(f.spare, h)
+		hs = append(hs, h)
+	}
+	return hs
 }
 
 // inventory writes an INI inventory of the named hosts (all when none),

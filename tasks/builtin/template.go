@@ -96,7 +96,7 @@ func (templateModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	if !utf8.Valid(text) {
 		return failed("Template source files must be utf-8 encoded")
 	}
-	out, err := env.Render(string(text))
+	out, err := env.Render(withTemplateVars(string(text)))
 	if err != nil {
 		return failed(err.Error())
 	}
@@ -126,6 +126,22 @@ func (templateModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 		cargs["mode"] = fmt.Sprintf("0%03o", fi.Mode().Perm())
 	}
 	return copyModule{}.Run(ctx, env, cargs)
+}
+
+// managedStr is ansible_managed's value: Ansible's default
+// (DEFAULT_MANAGED_STR), whose strftime has nothing to replace.
+const managedStr = "Ansible managed"
+
+// withTemplateVars defines the template-only variable ansible_managed
+// ahead of the text, over any variable of that name, as Ansible's template
+// action does. trim_blocks drops the one newline after the tag: a text
+// that starts with a newline keeps its own.
+func withTemplateVars(text string) string {
+	set := `{% set ansible_managed = '` + managedStr + `' %}`
+	if strings.HasPrefix(text, "\n") || strings.HasPrefix(text, "\r") {
+		set += "\n"
+	}
+	return set + text
 }
 
 func trailingNewlines(s string) int { return len(s) - len(strings.TrimRight(s, "\n")) }

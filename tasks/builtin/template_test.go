@@ -20,7 +20,7 @@ func TestTemplate(t *testing.T) {
 		if err != nil {
 			return "", err
 		}
-		v, err := tpl.Render(expr.NewVars(map[string]any{"x": 1}))
+		v, err := tpl.Render(expr.NewVars(map[string]any{"x": 1, "ansible_managed": "overridden"}))
 		return expr.Str(v), err
 	}
 	dest := filepath.Join(dir, "out")
@@ -33,6 +33,13 @@ func TestTemplate(t *testing.T) {
 	res = runMod(t, env, "template", args)
 	if res.Changed || res.Failed {
 		t.Fatalf("again: %+v", res)
+	}
+	// ansible_managed is defined over any variable of that name, and the
+	// template's own leading newline stays.
+	os.WriteFile(filepath.Join(files, "m.j2"), []byte("\n# {{ ansible_managed }}\n"), 0o600)
+	res = runMod(t, env, "template", tasks.Args{"src": "m.j2", "dest": dest})
+	if got := readFile(t, dest); !res.Changed || got != "\n# Ansible managed\n" {
+		t.Errorf("ansible_managed: %+v %q", res, got)
 	}
 	for bad, want := range map[string]string{"variable_start_string": "not supported", "state": "'state' cannot be specified"} {
 		res = runMod(t, env, "template", tasks.Args{"src": "t.j2", "dest": dest, bad: "x"})
