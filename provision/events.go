@@ -56,6 +56,8 @@ type Event struct {
 	Task    string
 	Handler bool
 	Path    string
+	// Module is the task's canonical module name (HostResult).
+	Module string
 	// Host is the host of a HostResult; Delegate the host it ran on when
 	// delegated.
 	Host     string

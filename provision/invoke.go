@@ -150,7 +150,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 // failed_when applied.
 func (pr *playRun) judge(t *playbooks.Task, scope *expr.Vars, res tasks.Result) (outcome, error) {
 	out := outcome{changed: res.Changed, failed: res.Failed, skipped: res.Skipped,
-		verbose: t.Module == "debug" || pr.rn.r.Verbosity > 0, diff: res.Diff, warnings: res.Warnings,
+		verbose: res.Show || t.Module == "debug" || pr.rn.r.Verbosity > 0, diff: res.Diff, warnings: res.Warnings,
 		data: resultData(res.Data, res.Changed, res.Failed, res.Msg)}
 	if res.Skipped {
 		out.data["skipped"] = true

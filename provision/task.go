@@ -92,7 +92,7 @@ func skippedByCondition() outcome {
 // finish records an outcome: the event, register, handlers and stats.
 // For a loop item, item is set and nothing but the event is recorded.
 func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcome, isItem bool, item any) {
-	ev := Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Handler: t.Handler,
+	ev := Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Module: t.Module, Handler: t.Handler,
 		Path: t.Pos.String(), Host: h.name, Delegate: kw.delegateTo, IsItem: isItem, Item: item,
 		LoopDone: out.loop, Result: out.data, Verbose: out.verbose}
 	switch {

@@ -75,7 +75,10 @@ type Result struct {
 	Diff string
 	// Warnings are printed as [WARNING] lines, as Ansible does.
 	Warnings []string
-	Data     map[string]any
+	// Show asks the engine to print the result even without -v (debug's
+	// and assert's, as Ansible's _ansible_verbose_always).
+	Show bool
+	Data map[string]any
 }
 
 // Factory makes a module. Modules are made once per run and shared by

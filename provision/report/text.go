@@ -98,7 +98,7 @@ func (t *text) result(e provision.Event) {
 		}
 		line := string(e.Status) + ": [" + host + "]" + item
 		if e.Verbose {
-			line += " => " + indented(e.Result)
+			line += " => " + indented(e.Result, e.Module == "debug")
 		}
 		fmt.Fprintln(t.w, t.paint(code, line))
 	case provision.StatusSkipped:
@@ -195,9 +195,15 @@ func marshal(v any, indent string) ([]byte, error) {
 
 // indented is json.dumps(indent=4, sort_keys=True), how debug shows,
 // without the loop's bookkeeping.
-func indented(m map[string]any) string {
+func indented(m map[string]any, debug bool) string {
 	out := shown(m)
-	delete(out, "changed")
+	if debug {
+		// debug shows only what it was asked to, as ansible-playbook's
+		// callback cleans its results.
+		for _, k := range []string{"changed", "skipped", "invocation", "skip_reason"} {
+			delete(out, k)
+		}
+	}
 	for _, k := range []string{"ansible_loop_var", "ansible_index_var"} {
 		if name, ok := out[k].(string); ok {
 			delete(out, name)

@@ -59,7 +59,9 @@ func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tas
 	if a.Has("success_msg") {
 		msg = tasks.ToText(a["success_msg"])
 	}
-	return tasks.Result{Msg: msg, Data: map[string]any{}}, nil
+	// Unless quiet, the passing result is shown without -v, as Ansible's
+	// assert asks (_ansible_verbose_always).
+	return tasks.Result{Msg: msg, Data: map[string]any{}, Show: !a.Bool("quiet")}, nil
 }
 
 func copyArgsMap(a tasks.Args) tasks.Args {
