@@ -54,7 +54,15 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 				(e.Status == provision.StatusFailed || e.Status == provision.StatusUnreachable) && failure == "" {
 				failure = fmt.Sprintf("task %q: %s: %s", e.Task, e.Status, e.Msg)
 			}
-			e.Result = nil // results may hold what no_log did not hide from a UI
+			// Results may hold what no_log did not hide; the text fields
+			// may carry a password a task echoed.
+			e.Result = nil
+			e.Msg, e.Diff = redact(e.Msg, secrets), redact(e.Diff, secrets)
+			if s, ok := e.Item.(string); ok {
+				e.Item = redact(s, secrets)
+			} else if e.Item != nil {
+				e.Item = redact(fmt.Sprint(e.Item), secrets)
+			}
 			d.emit(Event{Kind: HostTask, Host: t.name, Task: &e})
 		}}
 	recap, err := r.Run(ctx, d.bundle.Playbook)

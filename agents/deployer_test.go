@@ -432,10 +432,28 @@ func TestSecretsNeverReachTheLedger(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, "h1")
 	f.inv.Host("h1").SetVar("ansible_become_password", "Sup3rS3cret")
-	f.write(t, "deploy.yml", "- hosts: all\n  gather_facts: false\n  tasks:\n    - fail: msg=\"sudo said no to {{ ansible_become_password }} and {{ api_token }}\"\n")
-	rep, err := f.deployer(t, func(o *agents.Options) { o.ExtraVars = map[string]any{"api_token": "tok-123456"} }).Deploy(ctx)
+	f.write(t, "deploy.yml", `- hosts: all
+  gather_facts: false
+  tasks:
+    - debug: msg="item {{ item }}"
+      loop: ["{{ api_token }}"]
+    - fail: msg="sudo said no to {{ ansible_become_password }} and {{ api_token }}"
+`)
+	var events []string
+	rep, err := f.deployer(t, func(o *agents.Options) {
+		o.ExtraVars = map[string]any{"api_token": "tok-123456"}
+		o.Events = func(e agents.Event) {
+			if e.Task != nil {
+				events = append(events, fmt.Sprintf("%s|%v|%s", e.Task.Msg, e.Task.Item, e.Task.Diff))
+			}
+		}
+	}).Deploy(ctx)
 	if err != nil {
 		t.Fatal(err)
+	}
+	all := strings.Join(events, "\n")
+	if strings.Contains(all, "Sup3rS3cret") || strings.Contains(all, "tok-123456") || !strings.Contains(all, "sudo said no to ********") {
+		t.Errorf("task events leak a secret:\n%s", all)
 	}
 	if e := rep.Hosts[0].Error; !strings.Contains(e, "sudo said no to ******** and ********") {
 		t.Errorf("report error %q", e)
