@@ -12,11 +12,13 @@ import (
 )
 
 // deployHost deploys the bundle on one host as dec says: it takes the
-// host's lease, records the deployment, runs the bundle's playbook through
+// host's lease, checks the ledger again (another tender may have deployed
+// the host since planned, the time the decision was made), records the
+// deployment, runs the bundle's playbook through
 // provision.Runner limited to the host, and, only when that run fully
 // succeeded, replaces the host's ledger rows with the bundle's files in
 // one transaction.
-func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec Decision) HostResult {
+func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec Decision, planned time.Time) HostResult {
 	start := time.Now()
 	res := HostResult{Host: t.name, Decision: dec}
 	done := func(o Outcome, msg string) HostResult {
@@ -36,6 +38,12 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 		return done(HostBusy, "another tender is deploying it ("+holder+")")
 	}
 	defer d.store.Release(bg, t.name, agent, d.opts.Owner)
+	if meanwhile, err := d.deployedSince(ctx, t.name, dec, planned); err != nil {
+		return done(HostFailed, "ledger: "+err.Error())
+	} else if meanwhile {
+		res.Decision = Decision{Host: t.name, Action: ActionSkip, Status: StatusInSync, Reason: "deployed meanwhile by another tender"}
+		return done(HostSkipped, "")
+	}
 	stopRenew := d.renewLease(ctx, t.name)
 	defer stopRenew()
 	id, err := d.store.StartDeployment(ctx, DeploymentRecord{Rollout: rollout, Host: t.name, Agent: agent,
@@ -98,6 +106,33 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 		return done(HostFailed, "deployed, but the ledger was not written: "+err.Error())
 	}
 	return done(HostDeployed, "")
+}
+
+// deployedSince reports whether, now that the lease is held, the ledger
+// shows the host was deployed with this bundle after the decision dec was
+// made at planned: the decision was new or upgrade and the ledger now
+// matches the bundle, or the ledger's rows were written after planned. A
+// forced deploy goes ahead whatever the ledger says.
+func (d *Deployer) deployedSince(ctx context.Context, host string, dec Decision, planned time.Time) (bool, error) {
+	if dec.Action == ActionForce {
+		return false, nil
+	}
+	files, ok, err := d.store.Deployed(ctx, host, d.bundle.Name)
+	if err != nil || !ok {
+		return false, err
+	}
+	if _, decided := decideLocal(host, d.bundle, false, files, ok); decided {
+		return false, nil // the ledger still differs from the bundle
+	}
+	if dec.Action == ActionNew || dec.Action == ActionUpgrade {
+		return true, nil
+	}
+	for _, f := range files {
+		if f.DeployedAt.After(planned) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // renewLease renews the host's lease every third of its TTL while the

@@ -406,7 +406,7 @@ func TestTwoProcessesNeverDeployTheSameHost(t *testing.T) {
 	// A lease shorter than the deploy: renewals keep it.
 	d1 := f.deployer(t, func(o *agents.Options) { o.LeaseTTL = 150 * time.Millisecond })
 	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{})
-	d2, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Dialer: f.dialer, LeaseTTL: 150 * time.Millisecond})
+	d2, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Dialer: f.dialer, Local: f.dialer, LeaseTTL: 150 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,6 +425,49 @@ func TestTwoProcessesNeverDeployTheSameHost(t *testing.T) {
 	wg.Wait()
 	if got := []agents.Outcome{reps[0].Hosts[0].Outcome, reps[1].Hosts[0].Outcome}; got[0] != agents.HostDeployed || got[1] != agents.HostBusy {
 		t.Errorf("outcomes %v, want deployed then busy", got)
+	}
+}
+
+// TestDeployedMeanwhileIsSkipped: a tender that planned a host, then
+// takes its lease after another tender deployed it and let go, re-reads
+// the ledger and skips the host instead of deploying it a second time.
+func TestDeployedMeanwhileIsSkipped(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "h1")
+	other, err := store.Open(ctx, f.st.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{})
+	var first *agents.Report
+	second := f.deployer(t, func(o *agents.Options) {
+		o.Events = func(e agents.Event) {
+			if e.Kind != agents.Planned {
+				return
+			}
+			// Between the second's plan and its lease, the first
+			// deploys the host and releases it.
+			d1, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Dialer: f.dialer, Local: f.dialer})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			first, _ = d1.Deploy(ctx)
+		}
+	})
+	rep, err := second.Deploy(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first == nil || actions(first) != "h1=new/deployed" {
+		t.Fatalf("the first deployer did not deploy: %v", first)
+	}
+	if h := rep.Hosts[0]; h.Outcome != agents.HostSkipped || h.Decision.Reason != "deployed meanwhile by another tender" {
+		t.Errorf("second deployer: %+v", h)
+	}
+	if _, ds, _ := f.st.History(ctx, "h1", 10); len(ds) != 1 {
+		t.Errorf("%d deployments recorded, want 1", len(ds))
 	}
 }
 
