@@ -240,7 +240,7 @@ func TestFailedDeployLeavesLedgerAndMaxFailStops(t *testing.T) {
 	maxFail := agents.Count{N: 0}
 	var events []agents.EventKind
 	d := f.deployer(t, func(o *agents.Options) {
-		o.ExtraVars = map[string]any{"fail_hosts": []any{"h2", "h3"}}
+		o.ExtraVars = map[string]any{"fail_hosts": []any{"h1", "h2", "h3"}}
 		o.Batch = agents.Count{N: 50, Percent: true}
 		o.Forks = 1
 		o.MaxFail = &maxFail
@@ -250,19 +250,24 @@ func TestFailedDeployLeavesLedgerAndMaxFailStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := actions(rep); got != "h1=new/deployed h2=new/failed h3=new/not attempted h4=new/not attempted" || !rep.Stopped {
+	// --max-fail 0 with one fork: the first failure stops the rollout
+	// before any other host starts.
+	if got := actions(rep); got != "h1=new/failed h2=new/not attempted h3=new/not attempted h4=new/not attempted" || !rep.Stopped {
 		t.Fatalf("rollout: %s stopped=%v", got, rep.Stopped)
 	}
-	if !strings.Contains(rep.Hosts[1].Error, "boom") {
-		t.Errorf("error text %q", rep.Hosts[1].Error)
+	if !strings.Contains(rep.Hosts[0].Error, "boom") {
+		t.Errorf("error text %q", rep.Hosts[0].Error)
 	}
-	if _, ok, _ := f.st.Deployed(ctx, "h2", "demo"); ok {
+	if _, ok, _ := f.st.Deployed(ctx, "h1", "demo"); ok {
 		t.Error("a failed deploy wrote ledger rows")
 	}
 	if events[0] != agents.Planned || events[len(events)-1] != agents.Finished {
 		t.Errorf("events %v", events)
 	}
-	rs, ds, _ := f.st.History(ctx, "h2", 10)
+	if _, ds, _ := f.st.History(ctx, "h2", 10); len(ds) != 0 {
+		t.Errorf("h2 was attempted: %+v", ds)
+	}
+	rs, ds, _ := f.st.History(ctx, "h1", 10)
 	if rs[0].Outcome != agents.OutcomeStopped || len(ds) != 1 || ds[0].Outcome != agents.OutcomeFailed || strings.Contains(ds[0].Error, "hunter2") {
 		t.Errorf("history: %+v %+v", rs, ds)
 	}

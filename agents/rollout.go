@@ -64,11 +64,14 @@ func (d *Deployer) Deploy(ctx context.Context) (*Report, error) {
 		wave := queue[start:min(start+batch, len(queue))]
 		var wg sync.WaitGroup
 		for _, i := range wave {
+			// Take the slot first: a host running when we asked may
+			// fail while we wait for it.
+			sem <- struct{}{}
 			if stopped() || ctx.Err() != nil {
+				<-sem
 				rep.Hosts[i] = HostResult{Host: decs[i].Host, Decision: decs[i], Outcome: HostNotAttempted}
 				continue
 			}
-			sem <- struct{}{}
 			wg.Add(1)
 			go func() {
 				defer func() { <-sem; wg.Done() }()
