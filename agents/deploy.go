@@ -2,10 +2,12 @@ package agents
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tender-sh/tender/provision"
@@ -44,10 +46,11 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 		res.Decision = Decision{Host: t.name, Action: ActionSkip, Status: StatusInSync, Reason: "deployed meanwhile by another tender"}
 		return done(HostSkipped, "")
 	}
-	stopRenew := d.renewLease(ctx, t.name)
+	// The run ends early when a renewal finds the lease lost.
+	runCtx, lost, stopRenew := d.renewLease(ctx, t.name)
 	defer stopRenew()
 	id, err := d.store.StartDeployment(ctx, DeploymentRecord{Rollout: rollout, Host: t.name, Agent: agent,
-		Reason: string(dec.Action) + ": " + dec.Reason})
+		Reason: string(dec.Action) + ": " + dec.Reason, Owner: d.opts.Owner})
 	if err != nil {
 		return done(HostFailed, "ledger: "+err.Error())
 	}
@@ -73,12 +76,14 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 			}
 			d.emit(Event{Kind: HostTask, Host: t.name, Task: &e})
 		}}
-	recap, err := r.Run(ctx, d.bundle.Playbook)
+	recap, err := r.Run(runCtx, d.bundle.Playbook)
 	var st *provision.Stats
 	if recap != nil {
 		st = recap.Stats[t.name]
 	}
 	switch {
+	case lost() != nil:
+		failure = lost().Error()
 	case err != nil:
 		failure = err.Error()
 	case st == nil:
@@ -103,7 +108,13 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 		files[i] = FileRecord{Path: f.Dest, MD5: f.MD5, Size: f.Size, DeployedAt: now, Version: d.bundle.Version}
 	}
 	if err := d.store.FinishDeployment(bg, id, OutcomeOK, "", files); err != nil {
-		return done(HostFailed, "deployed, but the ledger was not written: "+err.Error())
+		msg := "deployed, but the ledger was not written: " + err.Error()
+		if errors.Is(err, ErrLeaseLost) {
+			if err := d.store.FinishDeployment(bg, id, OutcomeFailed, msg, nil); err != nil {
+				msg += "; ledger: " + err.Error()
+			}
+		}
+		return done(HostFailed, msg)
 	}
 	return done(HostDeployed, "")
 }
@@ -136,11 +147,14 @@ func (d *Deployer) deployedSince(ctx context.Context, host string, dec Decision,
 }
 
 // renewLease renews the host's lease every third of its TTL while the
-// deploy runs, so a deploy that outlasts the TTL keeps it. The returned
-// func stops the renewals.
-func (d *Deployer) renewLease(ctx context.Context, host string) func() {
-	ctx, cancel := context.WithCancel(ctx)
+// deploy runs, so a deploy that outlasts the TTL keeps it. It returns a
+// context for the host's run that ends when a renewal fails or finds the
+// lease held by another tender, a func telling why (nil while the lease
+// holds), and a func that stops the renewals.
+func (d *Deployer) renewLease(ctx context.Context, host string) (context.Context, func() error, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
 	done := make(chan struct{})
+	var why atomic.Pointer[error]
 	go func() {
 		defer close(done)
 		tick := time.NewTicker(d.opts.LeaseTTL / 3)
@@ -150,11 +164,29 @@ func (d *Deployer) renewLease(ctx context.Context, host string) func() {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				d.store.Lease(ctx, host, d.bundle.Name, d.opts.Owner, d.opts.LeaseTTL, nil)
+				ok, holder, err := d.store.Lease(ctx, host, d.bundle.Name, d.opts.Owner, d.opts.LeaseTTL, nil)
+				if ctx.Err() != nil {
+					return
+				}
+				if err == nil && !ok {
+					err = fmt.Errorf("%w (held by %s)", ErrLeaseLost, holder)
+				}
+				if err != nil {
+					err = fmt.Errorf("renewing the lease: %w", err)
+					why.Store(&err)
+					cancel(err)
+					return
+				}
 			}
 		}
 	}()
-	return func() { cancel(); <-done }
+	lost := func() error {
+		if e := why.Load(); e != nil {
+			return *e
+		}
+		return nil
+	}
+	return ctx, lost, func() { cancel(nil); <-done }
 }
 
 // playVars are the vars a bundle's playbook gets, as ZStack's runners

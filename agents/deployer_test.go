@@ -476,6 +476,46 @@ func TestDeployedMeanwhileIsSkipped(t *testing.T) {
 	}
 }
 
+// TestLostLeaseStopsTheDeploy: when another tender takes the lease of a
+// host being deployed, the deploy stops at its next renewal and writes
+// no ledger rows.
+func TestLostLeaseStopsTheDeploy(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "h1")
+	f.write(t, "deploy.yml", playbook+"    - command: sleep 5\n")
+	other, err := store.Open(ctx, f.st.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	d := f.deployer(t, func(o *agents.Options) {
+		o.LeaseTTL = 300 * time.Millisecond
+		o.Events = func(e agents.Event) {
+			if e.Kind == agents.HostTask && e.Task.Task == "command" {
+				// The sleep started: another tender steals the lease.
+				if ok, _, err := other.Lease(ctx, "h1", "demo", "tender@elsewhere:1:x", time.Hour, func(string) bool { return true }); !ok || err != nil {
+					t.Errorf("steal: %v %v", ok, err)
+				}
+			}
+		}
+	})
+	start := time.Now()
+	rep, err := d.Deploy(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := rep.Hosts[0]
+	if h.Outcome != agents.HostFailed || !strings.Contains(h.Error, "lease was lost") {
+		t.Errorf("%+v", h)
+	}
+	if took := time.Since(start); took > 4*time.Second {
+		t.Errorf("the deploy ran on for %v after losing its lease", took)
+	}
+	if _, ok, _ := f.st.Deployed(ctx, "h1", "demo"); ok {
+		t.Error("a deploy that lost its lease wrote ledger rows")
+	}
+}
+
 func TestSecretsNeverReachTheLedger(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, "h1")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/tender-sh/tender/agents"
@@ -125,8 +126,8 @@ func (s *Store) StartDeployment(ctx context.Context, d agents.DeploymentRecord) 
 		if d.Rollout != 0 {
 			rollout = d.Rollout
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO deployments (rollout, host, agent, reason, started, outcome)
-			VALUES (?, ?, ?, ?, ?, ?)`, rollout, d.Host, d.Agent, Redact(d.Reason), now, agents.OutcomeRunning)
+		res, err := tx.ExecContext(ctx, `INSERT INTO deployments (rollout, host, agent, reason, started, outcome, owner)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, rollout, d.Host, d.Agent, Redact(d.Reason), now, agents.OutcomeRunning, d.Owner)
 		if err != nil {
 			return err
 		}
@@ -140,9 +141,19 @@ func (s *Store) StartDeployment(ctx context.Context, d agents.DeploymentRecord) 
 // the host's ledger rows for the agent, all in one transaction.
 func (s *Store) FinishDeployment(ctx context.Context, id int64, outcome, errText string, files []agents.FileRecord) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		var host, agent string
-		if err := tx.QueryRowContext(ctx, `SELECT host, agent FROM deployments WHERE id = ?`, id).Scan(&host, &agent); err != nil {
+		var host, agent, owner string
+		if err := tx.QueryRowContext(ctx, `SELECT host, agent, owner FROM deployments WHERE id = ?`, id).Scan(&host, &agent, &owner); err != nil {
 			return err
+		}
+		if files != nil {
+			var holder string
+			err := tx.QueryRowContext(ctx, `SELECT owner FROM leases WHERE host = ? AND agent = ?`, host, agent).Scan(&holder)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+			if holder != owner {
+				return fmt.Errorf("%w (held by %q)", agents.ErrLeaseLost, holder)
+			}
 		}
 		now := s.stamp()
 		if _, err := tx.ExecContext(ctx, `UPDATE deployments SET outcome = ?, error = ?, finished = ? WHERE id = ?`,

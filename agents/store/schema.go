@@ -54,6 +54,9 @@ var migrations = []string{
 		expires INTEGER NOT NULL,
 		PRIMARY KEY (host, agent)
 	);`,
+	// 2: who ran a deployment, to check its lease and mark it interrupted
+	// when that process is gone.
+	`ALTER TABLE deployments ADD COLUMN owner TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrate brings the schema to len(migrations), one version per

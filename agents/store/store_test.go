@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,6 +109,37 @@ func TestDeploymentWritesLedgerOnlyOnSuccess(t *testing.T) {
 	}
 	if _, ok, _ := s.Deployed(ctx, "h1", "hello"); ok {
 		t.Error("forgotten host still has ledger rows")
+	}
+}
+
+func TestFinishDeploymentNeedsTheLease(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "l.db"))
+	if ok, _, err := s.Lease(ctx, "h1", "a", "me", time.Hour, nil); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	id, err := s.StartDeployment(ctx, agents.DeploymentRecord{Host: "h1", Agent: "a", Reason: "new", Owner: "me"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _, _ := s.Lease(ctx, "h1", "a", "thief", time.Hour, func(string) bool { return true }); !ok {
+		t.Fatal("takeover")
+	}
+	files := []agents.FileRecord{{Path: "/opt/a", MD5: "aa", Version: "1"}}
+	if err := s.FinishDeployment(ctx, id, agents.OutcomeOK, "", files); !errors.Is(err, agents.ErrLeaseLost) || !strings.Contains(err.Error(), "thief") {
+		t.Errorf("finish without the lease: %v", err)
+	}
+	if _, ok, _ := s.Deployed(ctx, "h1", "a"); ok {
+		t.Error("ledger rows written without the lease")
+	}
+	_, ds, _ := s.History(ctx, "h1", 1)
+	if ds[0].Outcome != agents.OutcomeRunning {
+		t.Errorf("the refused finish was not rolled back: %+v", ds[0])
+	}
+	s.Release(ctx, "h1", "a", "thief")
+	s.Lease(ctx, "h1", "a", "me", time.Hour, nil)
+	if err := s.FinishDeployment(ctx, id, agents.OutcomeOK, "", files); err != nil {
+		t.Errorf("finish with the lease: %v", err)
 	}
 }
 
