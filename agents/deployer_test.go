@@ -147,6 +147,18 @@ func (f *fixture) deployer(t *testing.T, mod func(*agents.Options)) *agents.Depl
 	return d
 }
 
+// otherProcess opens the fixture's ledger again, as another tender
+// process would.
+func (f *fixture) otherProcess(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), f.st.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 func actions(rep *agents.Report) string {
 	var s []string
 	for _, h := range rep.Hosts {
@@ -403,11 +415,7 @@ func TestTwoProcessesNeverDeployTheSameHost(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, "h1")
 	f.write(t, "deploy.yml", playbook+"    - command: sleep 2\n")
-	other, err := store.Open(ctx, f.st.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := f.otherProcess(t)
 	// A lease shorter than the deploy: renewals keep it.
 	d1 := f.deployer(t, func(o *agents.Options) { o.LeaseTTL = 150 * time.Millisecond })
 	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{})
@@ -439,11 +447,7 @@ func TestTwoProcessesNeverDeployTheSameHost(t *testing.T) {
 func TestDeployedMeanwhileIsSkipped(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, "h1")
-	other, err := store.Open(ctx, f.st.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := f.otherProcess(t)
 	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{})
 	var first *agents.Report
 	second := f.deployer(t, func(o *agents.Options) {
@@ -483,11 +487,7 @@ func TestLostLeaseStopsTheDeploy(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, "h1")
 	f.write(t, "deploy.yml", playbook+"    - command: sleep 5\n")
-	other, err := store.Open(ctx, f.st.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := f.otherProcess(t)
 	d := f.deployer(t, func(o *agents.Options) {
 		o.LeaseTTL = 300 * time.Millisecond
 		o.Events = func(e agents.Event) {

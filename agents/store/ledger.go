@@ -95,6 +95,15 @@ func (s *Store) StartRollout(ctx context.Context, r agents.RolloutRecord, takeov
 				agents.OutcomeInterrupted, now, rid); err != nil {
 				return err
 			}
+			if _, err := tx.ExecContext(ctx, `UPDATE deployments SET outcome = ?, finished = ?
+				WHERE rollout = ? AND finished IS NULL`, agents.OutcomeInterrupted, now, rid); err != nil {
+				return err
+			}
+		}
+		if takeover != nil {
+			if err := interruptGoneDeployments(ctx, tx, r.Agent, now, takeover); err != nil {
+				return err
+			}
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO rollouts (agent, version, owner, hosts, summary, started, outcome)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.Agent, r.Version, r.Owner, r.Hosts, r.Summary, now, agents.OutcomeRunning)
@@ -105,6 +114,39 @@ func (s *Store) StartRollout(ctx context.Context, r agents.RolloutRecord, takeov
 		return err
 	})
 	return id, err
+}
+
+// interruptGoneDeployments marks interrupted the unfinished deployments
+// of agent whose owner takeover says is gone, reconnects (which have no
+// rollout) included.
+func interruptGoneDeployments(ctx context.Context, tx *sql.Tx, agent string, now int64, takeover func(string) bool) error {
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT owner FROM deployments
+		WHERE agent = ? AND finished IS NULL AND owner != ''`, agent)
+	if err != nil {
+		return err
+	}
+	var gone []string
+	for rows.Next() {
+		var owner string
+		if err := rows.Scan(&owner); err != nil {
+			rows.Close()
+			return err
+		}
+		if takeover(owner) {
+			gone = append(gone, owner)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, owner := range gone {
+		if _, err := tx.ExecContext(ctx, `UPDATE deployments SET outcome = ?, finished = ?
+			WHERE agent = ? AND owner = ? AND finished IS NULL`, agents.OutcomeInterrupted, now, agent, owner); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // FinishRollout records how rollout id ended.

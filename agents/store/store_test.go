@@ -164,6 +164,30 @@ func TestUnfinishedDeploymentsAndRolloutsAreMarkedInterrupted(t *testing.T) {
 	}
 }
 
+// TestGoneOwnersDeploymentsAreInterrupted: a killed controller's
+// deployments, on hosts no one deploys again and reconnects outside any
+// rollout included, are marked interrupted by the next rollout; a live
+// owner's are not.
+func TestGoneOwnersDeploymentsAreInterrupted(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "l.db"))
+	r1, _ := s.StartRollout(ctx, agents.RolloutRecord{Agent: "a", Owner: "dead"}, nil)
+	inRollout, _ := s.StartDeployment(ctx, agents.DeploymentRecord{Rollout: r1, Host: "x", Agent: "a", Reason: "new"})
+	reconnect, _ := s.StartDeployment(ctx, agents.DeploymentRecord{Host: "y", Agent: "a", Reason: "reconnect", Owner: "dead"})
+	alive, _ := s.StartDeployment(ctx, agents.DeploymentRecord{Host: "z", Agent: "a", Reason: "reconnect", Owner: "alive"})
+	if _, err := s.StartRollout(ctx, agents.RolloutRecord{Agent: "a", Owner: "me"}, func(o string) bool { return o == "dead" }); err != nil {
+		t.Fatal(err)
+	}
+	_, ds, _ := s.History(ctx, "", 10)
+	got := map[int64]string{}
+	for _, d := range ds {
+		got[d.ID] = d.Outcome
+	}
+	if got[inRollout] != agents.OutcomeInterrupted || got[reconnect] != agents.OutcomeInterrupted || got[alive] != agents.OutcomeRunning {
+		t.Errorf("outcomes %v (in rollout %d, reconnect %d, alive %d)", got, inRollout, reconnect, alive)
+	}
+}
+
 func TestLeaseExpiryOwnerAndTakeover(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, filepath.Join(t.TempDir(), "l.db"))
