@@ -1,9 +1,11 @@
 package agents
 
 import (
+	"context"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 func testBundle() *Bundle {
@@ -97,6 +99,33 @@ func TestProbeScript(t *testing.T) {
 	}
 	if _, err := parseProbe(b, []byte("f0=x\n")); err == nil {
 		t.Error("a truncated probe output parsed")
+	}
+	if _, err := parseProbe(b, []byte("f0=x\nf1=x\nf2=x\nport=open\n")); err == nil {
+		t.Error("a probe output without the health line parsed")
+	}
+}
+
+// TestProbeHealthTimesOut: a health command that hangs is cut short and
+// counts as failed.
+func TestProbeHealthTimesOut(t *testing.T) {
+	if _, err := exec.LookPath("timeout"); err != nil {
+		t.Skip("no timeout(1)")
+	}
+	defer func(d time.Duration) { healthTimeout = d }(healthTimeout)
+	healthTimeout = time.Second
+	b := testBundle()
+	b.Files = []File{{Dest: "/etc/hostname"}}
+	b.Health = "sleep 30"
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", probeScript(b))
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the probe did not end: %v", err)
+	}
+	if r, err := parseProbe(b, out); err != nil || r.Health != "failed" {
+		t.Errorf("%+v %v\n%s", r, err, out)
 	}
 }
 
