@@ -59,6 +59,19 @@ var migrations = []string{
 	`ALTER TABLE deployments ADD COLUMN owner TEXT NOT NULL DEFAULT '';`,
 }
 
+// checkVersion fails unless the schema is one this tender can read: from
+// version 1 to its own (a read-only ledger is never migrated).
+func (s *Store) checkVersion(ctx context.Context) error {
+	var v int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if v < 1 || v > len(migrations) {
+		return fmt.Errorf("schema version %d: this tender reads versions 1 to %d", v, len(migrations))
+	}
+	return nil
+}
+
 // migrate brings the schema to len(migrations), one version per
 // transaction. A database newer than this tender is refused.
 func (s *Store) migrate(ctx context.Context) error {

@@ -301,3 +301,61 @@ func TestDefaultPathAndSidecarModes(t *testing.T) {
 		}
 	}
 }
+
+func TestOpenReadOnlyChangesNothing(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "sub", "l.db")
+	s, err := OpenReadOnly(ctx, missing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := s.Deployed(ctx, "h1", "a"); ok || err != nil {
+		t.Errorf("missing ledger: ok=%v err=%v", ok, err)
+	}
+	if _, _, err := s.History(ctx, "", 10); err != nil {
+		t.Errorf("history of a missing ledger: %v", err)
+	}
+	if _, _, err := s.Lease(ctx, "h1", "a", "me", time.Hour, nil); err == nil {
+		t.Error("a read-only (missing) ledger took a write")
+	}
+	s.Close()
+	if _, err := os.Stat(filepath.Dir(missing)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("opening a missing ledger read-only created something: %v", err)
+	}
+
+	path := filepath.Join(dir, "l.db")
+	w := open(t, path)
+	id, _ := w.StartDeployment(ctx, agents.DeploymentRecord{Host: "h1", Agent: "a", Reason: "new"})
+	w.FinishDeployment(ctx, id, agents.OutcomeOK, "", []agents.FileRecord{{Path: "/x", MD5: "aa", Version: "1"}})
+	w.db.Exec("PRAGMA user_version = 1") // as an older tender left it
+	w.Close()
+	before, _ := os.Stat(path)
+	s, err = OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if files, ok, err := s.Deployed(ctx, "h1", "a"); !ok || err != nil || files[0].MD5 != "aa" {
+		t.Errorf("read-only Deployed: %v %v %v", files, ok, err)
+	}
+	if _, _, err := s.Lease(ctx, "h1", "a", "me", time.Hour, nil); err == nil {
+		t.Error("a read-only ledger took a write")
+	}
+	var v int
+	s.db.QueryRow("PRAGMA user_version").Scan(&v)
+	after, _ := os.Stat(path)
+	if v != 1 || !after.ModTime().Equal(before.ModTime()) || after.Size() != before.Size() {
+		t.Errorf("the read-only open changed the ledger: version %d, %v %d -> %v %d", v, before.ModTime(), before.Size(), after.ModTime(), after.Size())
+	}
+}
+
+func TestOpenMakesAnExistingLedgerPrivate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "l.db")
+	open(t, path).Close()
+	os.Chmod(path, 0o644)
+	open(t, path)
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", st.Mode().Perm())
+	}
+}
