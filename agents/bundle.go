@@ -126,13 +126,15 @@ func LoadBundle(dir string, opts LoadOptions) (*Bundle, error) {
 	l := &manifestLoader{file: path, b: &Bundle{Dir: abs, Probe: ProbeHost}}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, playbooks.YAMLError(path, data, err)
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, playbooks.ErrorList{{Pos: playbooks.Pos{File: path, Line: 1, Col: 1}, Msg: "the manifest must be a mapping (name:, version:, files:, playbook: ...)"}}
 	}
 	l.manifest(doc.Content[0])
-	if len(l.errs) == 0 {
+	// The playbook is checked even when the manifest has problems, so
+	// that all of them are reported at once.
+	if l.pbAt != nil {
 		l.playbook(opts)
 	}
 	if len(l.errs) > 0 {
@@ -163,6 +165,7 @@ func (l *manifestLoader) scalar(k, v *yaml.Node) (string, bool) {
 
 func (l *manifestLoader) manifest(m *yaml.Node) {
 	seen := map[string]bool{}
+	var emptyHealth *yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		seen[k.Value] = true
@@ -189,7 +192,10 @@ func (l *manifestLoader) manifest(m *yaml.Node) {
 				l.b.Port = p
 			}
 		case "health":
-			l.b.Health, _ = l.scalar(k, v)
+			var ok bool
+			if l.b.Health, ok = l.scalar(k, v); ok && strings.TrimSpace(l.b.Health) == "" {
+				emptyHealth = v
+			}
 		case "probe":
 			if s, ok := l.scalar(k, v); ok {
 				switch Probe(s) {
@@ -233,7 +239,11 @@ func (l *manifestLoader) manifest(m *yaml.Node) {
 			l.add(m, "the manifest needs %s:", req)
 		}
 	}
-	if !seen["port"] && !seen["health"] {
+	switch {
+	case seen["port"]:
+	case emptyHealth != nil:
+		l.add(emptyHealth, "health is empty and there is no port: give a command or a port:")
+	case !seen["health"]:
 		l.add(m, "the manifest needs port: or health: (how to tell the agent is up)")
 	}
 	if l.b.Probe == ProbeController && l.b.Port == 0 {

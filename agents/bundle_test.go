@@ -51,11 +51,30 @@ func TestLoadBundleErrorsHavePositions(t *testing.T) {
 		"agent.yaml:9:11: mode \"rwx\"",
 		"agent.yaml:10:37: \"size\" is not a file key",
 		"agent.yaml:11:29: dest \"/etc/x\" is tracked twice",
+		// The playbook is checked although the manifest has errors.
+		"deploy.yml:3:",
 	}
 	msg := err.Error()
 	for _, w := range want {
 		if !strings.Contains(msg, w) {
 			t.Errorf("missing %q in:\n%s", w, msg)
+		}
+	}
+}
+
+func TestLoadBundleManifestSyntaxAndEmptyHealth(t *testing.T) {
+	for _, c := range []struct{ manifest, want string }{
+		{"name: a\nversion: \"1\"\nfiles: [\n  {src: x\n", "agent.yaml:4:"},
+		{"name: a\nversion: \"1\"\nport: 1\n  bad: indent\n", "agent.yaml:4:"},
+		{"name: a\nversion: \"1\"\nhealth: \"\"\nfiles: [{src: agent.yaml, dest: /x}]\nplaybook: p.yml\n", "agent.yaml:3:9: health is empty"},
+	} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, ManifestName), []byte(c.manifest), 0o644)
+		os.WriteFile(filepath.Join(dir, "p.yml"), []byte("- hosts: all\n  tasks: []\n"), 0o644)
+		_, err := LoadBundle(dir, LoadOptions{})
+		var list playbooks.ErrorList
+		if !errors.As(err, &list) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: err = %v, want a positioned %q", c.manifest, err, c.want)
 		}
 	}
 }

@@ -1,9 +1,12 @@
 package agents
 
 import (
+	"context"
+	"net"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 func testBundle() *Bundle {
@@ -81,22 +84,63 @@ func TestProbeScript(t *testing.T) {
 	dir := t.TempDir()
 	b.Files = []File{{Dest: dir}, {Dest: dir + "/missing"}, {Dest: "/etc/hostname"}}
 	b.Health = "exit 3"
-	out, err := exec.Command("sh", "-c", probeScript(b)).Output()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := parseProbe(b, out)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
+	b.Port = ln.Addr().(*net.TCPAddr).Port
+	probe := func() *ProbeResult {
+		t.Helper()
+		out, err := exec.Command("sh", "-c", probeScript(b)).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := parseProbe(b, out)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return r
 	}
+	r := probe()
 	if r.MD5[dir] != md5Unreadable || r.MD5[dir+"/missing"] != md5Missing || len(r.MD5["/etc/hostname"]) != 32 {
 		t.Errorf("md5s %v", r.MD5)
 	}
-	if r.Port != "closed" && r.Port != "open" || r.Health != "failed" {
-		t.Errorf("port %q health %q", r.Port, r.Health)
+	if r.Port != "open" || r.Health != "failed" {
+		t.Errorf("listening: port %q health %q", r.Port, r.Health)
+	}
+	ln.Close()
+	if r = probe(); r.Port != "closed" {
+		t.Errorf("after closing the listener: port %q", r.Port)
 	}
 	if _, err := parseProbe(b, []byte("f0=x\n")); err == nil {
 		t.Error("a truncated probe output parsed")
+	}
+	if _, err := parseProbe(b, []byte("f0=x\nf1=x\nf2=x\nport=open\n")); err == nil {
+		t.Error("a probe output without the health line parsed")
+	}
+}
+
+// TestProbeHealthTimesOut: a health command that hangs is cut short and
+// counts as failed.
+func TestProbeHealthTimesOut(t *testing.T) {
+	if _, err := exec.LookPath("timeout"); err != nil {
+		t.Skip("no timeout(1)")
+	}
+	defer func(d time.Duration) { healthTimeout = d }(healthTimeout)
+	healthTimeout = time.Second
+	b := testBundle()
+	b.Files = []File{{Dest: "/etc/hostname"}}
+	b.Health = "sleep 30"
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", probeScript(b))
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the probe did not end: %v", err)
+	}
+	if r, err := parseProbe(b, out); err != nil || r.Health != "failed" {
+		t.Errorf("%+v %v\n%s", r, err, out)
 	}
 }
 

@@ -2,21 +2,25 @@ package agents
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tender-sh/tender/provision"
 )
 
 // deployHost deploys the bundle on one host as dec says: it takes the
-// host's lease, records the deployment, runs the bundle's playbook through
+// host's lease, checks the ledger again (another tender may have deployed
+// the host since planned, the time the decision was made), records the
+// deployment, runs the bundle's playbook through
 // provision.Runner limited to the host, and, only when that run fully
 // succeeded, replaces the host's ledger rows with the bundle's files in
 // one transaction.
-func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec Decision) HostResult {
+func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec Decision, planned time.Time) HostResult {
 	start := time.Now()
 	res := HostResult{Host: t.name, Decision: dec}
 	done := func(o Outcome, msg string) HostResult {
@@ -36,10 +40,17 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 		return done(HostBusy, "another tender is deploying it ("+holder+")")
 	}
 	defer d.store.Release(bg, t.name, agent, d.opts.Owner)
-	stopRenew := d.renewLease(ctx, t.name)
+	if meanwhile, err := d.deployedSince(ctx, t.name, dec, planned); err != nil {
+		return done(HostFailed, "ledger: "+err.Error())
+	} else if meanwhile {
+		res.Decision = Decision{Host: t.name, Action: ActionSkip, Status: StatusInSync, Reason: "deployed meanwhile by another tender"}
+		return done(HostSkipped, "")
+	}
+	// The run ends early when a renewal finds the lease lost.
+	runCtx, lost, stopRenew := d.renewLease(ctx, t.name)
 	defer stopRenew()
 	id, err := d.store.StartDeployment(ctx, DeploymentRecord{Rollout: rollout, Host: t.name, Agent: agent,
-		Reason: string(dec.Action) + ": " + dec.Reason})
+		Reason: string(dec.Action) + ": " + dec.Reason, Owner: d.opts.Owner})
 	if err != nil {
 		return done(HostFailed, "ledger: "+err.Error())
 	}
@@ -54,15 +65,25 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 				(e.Status == provision.StatusFailed || e.Status == provision.StatusUnreachable) && failure == "" {
 				failure = fmt.Sprintf("task %q: %s: %s", e.Task, e.Status, e.Msg)
 			}
-			e.Result = nil // results may hold what no_log did not hide from a UI
+			// Results may hold what no_log did not hide; the text fields
+			// may carry a password a task echoed.
+			e.Result = nil
+			e.Msg, e.Diff = redact(e.Msg, secrets), redact(e.Diff, secrets)
+			if s, ok := e.Item.(string); ok {
+				e.Item = redact(s, secrets)
+			} else if e.Item != nil {
+				e.Item = redact(fmt.Sprint(e.Item), secrets)
+			}
 			d.emit(Event{Kind: HostTask, Host: t.name, Task: &e})
 		}}
-	recap, err := r.Run(ctx, d.bundle.Playbook)
+	recap, err := r.Run(runCtx, d.bundle.Playbook)
 	var st *provision.Stats
 	if recap != nil {
 		st = recap.Stats[t.name]
 	}
 	switch {
+	case lost() != nil:
+		failure = lost().Error()
 	case err != nil:
 		failure = err.Error()
 	case st == nil:
@@ -87,17 +108,53 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 		files[i] = FileRecord{Path: f.Dest, MD5: f.MD5, Size: f.Size, DeployedAt: now, Version: d.bundle.Version}
 	}
 	if err := d.store.FinishDeployment(bg, id, OutcomeOK, "", files); err != nil {
-		return done(HostFailed, "deployed, but the ledger was not written: "+err.Error())
+		msg := "deployed, but the ledger was not written: " + err.Error()
+		if errors.Is(err, ErrLeaseLost) {
+			if err := d.store.FinishDeployment(bg, id, OutcomeFailed, msg, nil); err != nil {
+				msg += "; ledger: " + err.Error()
+			}
+		}
+		return done(HostFailed, msg)
 	}
 	return done(HostDeployed, "")
 }
 
+// deployedSince reports whether, now that the lease is held, the ledger
+// shows the host was deployed with this bundle after the decision dec was
+// made at planned: the decision was new or upgrade and the ledger now
+// matches the bundle, or the ledger's rows were written after planned. A
+// forced deploy goes ahead whatever the ledger says.
+func (d *Deployer) deployedSince(ctx context.Context, host string, dec Decision, planned time.Time) (bool, error) {
+	if dec.Action == ActionForce {
+		return false, nil
+	}
+	files, ok, err := d.store.Deployed(ctx, host, d.bundle.Name)
+	if err != nil || !ok {
+		return false, err
+	}
+	if _, decided := decideLocal(host, d.bundle, false, files, ok); decided {
+		return false, nil // the ledger still differs from the bundle
+	}
+	if dec.Action == ActionNew || dec.Action == ActionUpgrade {
+		return true, nil
+	}
+	for _, f := range files {
+		if f.DeployedAt.After(planned) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // renewLease renews the host's lease every third of its TTL while the
-// deploy runs, so a deploy that outlasts the TTL keeps it. The returned
-// func stops the renewals.
-func (d *Deployer) renewLease(ctx context.Context, host string) func() {
-	ctx, cancel := context.WithCancel(ctx)
+// deploy runs, so a deploy that outlasts the TTL keeps it. It returns a
+// context for the host's run that ends when a renewal fails or finds the
+// lease held by another tender, a func telling why (nil while the lease
+// holds), and a func that stops the renewals.
+func (d *Deployer) renewLease(ctx context.Context, host string) (context.Context, func() error, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
 	done := make(chan struct{})
+	var why atomic.Pointer[error]
 	go func() {
 		defer close(done)
 		tick := time.NewTicker(d.opts.LeaseTTL / 3)
@@ -107,11 +164,29 @@ func (d *Deployer) renewLease(ctx context.Context, host string) func() {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				d.store.Lease(ctx, host, d.bundle.Name, d.opts.Owner, d.opts.LeaseTTL, nil)
+				ok, holder, err := d.store.Lease(ctx, host, d.bundle.Name, d.opts.Owner, d.opts.LeaseTTL, nil)
+				if ctx.Err() != nil {
+					return
+				}
+				if err == nil && !ok {
+					err = fmt.Errorf("%w (held by %s)", ErrLeaseLost, holder)
+				}
+				if err != nil {
+					err = fmt.Errorf("renewing the lease: %w", err)
+					why.Store(&err)
+					cancel(err)
+					return
+				}
 			}
 		}
 	}()
-	return func() { cancel(); <-done }
+	lost := func() error {
+		if e := why.Load(); e != nil {
+			return *e
+		}
+		return nil
+	}
+	return ctx, lost, func() { cancel(nil); <-done }
 }
 
 // playVars are the vars a bundle's playbook gets, as ZStack's runners

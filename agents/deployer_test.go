@@ -147,6 +147,18 @@ func (f *fixture) deployer(t *testing.T, mod func(*agents.Options)) *agents.Depl
 	return d
 }
 
+// otherProcess opens the fixture's ledger again, as another tender
+// process would.
+func (f *fixture) otherProcess(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), f.st.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 func actions(rep *agents.Report) string {
 	var s []string
 	for _, h := range rep.Hosts {
@@ -240,7 +252,7 @@ func TestFailedDeployLeavesLedgerAndMaxFailStops(t *testing.T) {
 	maxFail := agents.Count{N: 0}
 	var events []agents.EventKind
 	d := f.deployer(t, func(o *agents.Options) {
-		o.ExtraVars = map[string]any{"fail_hosts": []any{"h2", "h3"}}
+		o.ExtraVars = map[string]any{"fail_hosts": []any{"h1", "h2", "h3"}}
 		o.Batch = agents.Count{N: 50, Percent: true}
 		o.Forks = 1
 		o.MaxFail = &maxFail
@@ -250,19 +262,24 @@ func TestFailedDeployLeavesLedgerAndMaxFailStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := actions(rep); got != "h1=new/deployed h2=new/failed h3=new/not attempted h4=new/not attempted" || !rep.Stopped {
+	// --max-fail 0 with one fork: the first failure stops the rollout
+	// before any other host starts.
+	if got := actions(rep); got != "h1=new/failed h2=new/not attempted h3=new/not attempted h4=new/not attempted" || !rep.Stopped {
 		t.Fatalf("rollout: %s stopped=%v", got, rep.Stopped)
 	}
-	if !strings.Contains(rep.Hosts[1].Error, "boom") {
-		t.Errorf("error text %q", rep.Hosts[1].Error)
+	if !strings.Contains(rep.Hosts[0].Error, "boom") {
+		t.Errorf("error text %q", rep.Hosts[0].Error)
 	}
-	if _, ok, _ := f.st.Deployed(ctx, "h2", "demo"); ok {
+	if _, ok, _ := f.st.Deployed(ctx, "h1", "demo"); ok {
 		t.Error("a failed deploy wrote ledger rows")
 	}
 	if events[0] != agents.Planned || events[len(events)-1] != agents.Finished {
 		t.Errorf("events %v", events)
 	}
-	rs, ds, _ := f.st.History(ctx, "h2", 10)
+	if _, ds, _ := f.st.History(ctx, "h2", 10); len(ds) != 0 {
+		t.Errorf("h2 was attempted: %+v", ds)
+	}
+	rs, ds, _ := f.st.History(ctx, "h1", 10)
 	if rs[0].Outcome != agents.OutcomeStopped || len(ds) != 1 || ds[0].Outcome != agents.OutcomeFailed || strings.Contains(ds[0].Error, "hunter2") {
 		t.Errorf("history: %+v %+v", rs, ds)
 	}
@@ -398,15 +415,11 @@ func TestTwoProcessesNeverDeployTheSameHost(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, "h1")
 	f.write(t, "deploy.yml", playbook+"    - command: sleep 2\n")
-	other, err := store.Open(ctx, f.st.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := f.otherProcess(t)
 	// A lease shorter than the deploy: renewals keep it.
 	d1 := f.deployer(t, func(o *agents.Options) { o.LeaseTTL = 150 * time.Millisecond })
 	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{})
-	d2, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Dialer: f.dialer, LeaseTTL: 150 * time.Millisecond})
+	d2, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Dialer: f.dialer, Local: f.dialer, LeaseTTL: 150 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,14 +441,107 @@ func TestTwoProcessesNeverDeployTheSameHost(t *testing.T) {
 	}
 }
 
+// TestDeployedMeanwhileIsSkipped: a tender that planned a host, then
+// takes its lease after another tender deployed it and let go, re-reads
+// the ledger and skips the host instead of deploying it a second time.
+func TestDeployedMeanwhileIsSkipped(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "h1")
+	other := f.otherProcess(t)
+	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{})
+	var first *agents.Report
+	second := f.deployer(t, func(o *agents.Options) {
+		o.Events = func(e agents.Event) {
+			if e.Kind != agents.Planned {
+				return
+			}
+			// Between the second's plan and its lease, the first
+			// deploys the host and releases it.
+			d1, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Dialer: f.dialer, Local: f.dialer})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			first, _ = d1.Deploy(ctx)
+		}
+	})
+	rep, err := second.Deploy(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first == nil || actions(first) != "h1=new/deployed" {
+		t.Fatalf("the first deployer did not deploy: %v", first)
+	}
+	if h := rep.Hosts[0]; h.Outcome != agents.HostSkipped || h.Decision.Reason != "deployed meanwhile by another tender" {
+		t.Errorf("second deployer: %+v", h)
+	}
+	if _, ds, _ := f.st.History(ctx, "h1", 10); len(ds) != 1 {
+		t.Errorf("%d deployments recorded, want 1", len(ds))
+	}
+}
+
+// TestLostLeaseStopsTheDeploy: when another tender takes the lease of a
+// host being deployed, the deploy stops at its next renewal and writes
+// no ledger rows.
+func TestLostLeaseStopsTheDeploy(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "h1")
+	f.write(t, "deploy.yml", playbook+"    - command: sleep 5\n")
+	other := f.otherProcess(t)
+	d := f.deployer(t, func(o *agents.Options) {
+		o.LeaseTTL = 300 * time.Millisecond
+		o.Events = func(e agents.Event) {
+			if e.Kind == agents.HostTask && e.Task.Task == "command" {
+				// The sleep started: another tender steals the lease.
+				if ok, _, err := other.Lease(ctx, "h1", "demo", "tender@elsewhere:1:x", time.Hour, func(string) bool { return true }); !ok || err != nil {
+					t.Errorf("steal: %v %v", ok, err)
+				}
+			}
+		}
+	})
+	start := time.Now()
+	rep, err := d.Deploy(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := rep.Hosts[0]
+	if h.Outcome != agents.HostFailed || !strings.Contains(h.Error, "lease was lost") {
+		t.Errorf("%+v", h)
+	}
+	if took := time.Since(start); took > 4*time.Second {
+		t.Errorf("the deploy ran on for %v after losing its lease", took)
+	}
+	if _, ok, _ := f.st.Deployed(ctx, "h1", "demo"); ok {
+		t.Error("a deploy that lost its lease wrote ledger rows")
+	}
+}
+
 func TestSecretsNeverReachTheLedger(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, "h1")
 	f.inv.Host("h1").SetVar("ansible_become_password", "Sup3rS3cret")
-	f.write(t, "deploy.yml", "- hosts: all\n  gather_facts: false\n  tasks:\n    - fail: msg=\"sudo said no to {{ ansible_become_password }} and {{ api_token }}\"\n")
-	rep, err := f.deployer(t, func(o *agents.Options) { o.ExtraVars = map[string]any{"api_token": "tok-123456"} }).Deploy(ctx)
+	f.write(t, "deploy.yml", `- hosts: all
+  gather_facts: false
+  tasks:
+    - debug: msg="item {{ item }}"
+      loop: ["{{ api_token }}"]
+    - fail: msg="sudo said no to {{ ansible_become_password }} and {{ api_token }}"
+`)
+	var events []string
+	rep, err := f.deployer(t, func(o *agents.Options) {
+		o.ExtraVars = map[string]any{"api_token": "tok-123456"}
+		o.Events = func(e agents.Event) {
+			if e.Task != nil {
+				events = append(events, fmt.Sprintf("%s|%v|%s", e.Task.Msg, e.Task.Item, e.Task.Diff))
+			}
+		}
+	}).Deploy(ctx)
 	if err != nil {
 		t.Fatal(err)
+	}
+	all := strings.Join(events, "\n")
+	if strings.Contains(all, "Sup3rS3cret") || strings.Contains(all, "tok-123456") || !strings.Contains(all, "sudo said no to ********") {
+		t.Errorf("task events leak a secret:\n%s", all)
 	}
 	if e := rep.Hosts[0].Error; !strings.Contains(e, "sudo said no to ******** and ********") {
 		t.Errorf("report error %q", e)

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -41,7 +42,9 @@ type Store interface {
 	StartDeployment(ctx context.Context, d DeploymentRecord) (int64, error)
 	// FinishDeployment records a deployment's outcome and error text. When
 	// files is not nil (a deploy that fully succeeded) the ledger rows of
-	// (host, agent) are replaced by files in the same transaction; a
+	// (host, agent) are replaced by files in the same transaction, but only
+	// while the deployment's owner still holds the (host, agent) lease:
+	// otherwise nothing is written and the error wraps ErrLeaseLost. A
 	// failed deploy leaves the ledger as it was.
 	FinishDeployment(ctx context.Context, id int64, outcome, errText string, files []FileRecord) error
 
@@ -71,7 +74,12 @@ type DeploymentRecord struct {
 	Rollout     int64
 	Host, Agent string
 	Reason      string
+	Owner       string // the deploying process, which holds the lease
 }
+
+// ErrLeaseLost is what FinishDeployment's error wraps when the deploying
+// process no longer holds the host's lease.
+var ErrLeaseLost = errors.New("the host's lease was lost to another tender")
 
 // Outcomes of a deployment and of a rollout, as recorded.
 const (

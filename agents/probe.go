@@ -36,6 +36,9 @@ const (
 // probeTimeout bounds a controller-side port probe.
 const probeTimeout = 5 * time.Second
 
+// healthTimeout bounds the health command on the host (whole seconds).
+var healthTimeout = 10 * time.Second
+
 // probeScript is the one script the check runs on a host. It reads the MD5
 // of every tracked file, looks for a LISTEN socket on the agent's port in
 // /proc/net/tcp and tcp6 (no /dev/tcp, no nc: busybox-safe) when the probe
@@ -64,7 +67,12 @@ else echo "port=closed"; fi
 `, b.Port)
 	}
 	if b.Health != "" {
-		fmt.Fprintf(&s, "if sh -c %s >/dev/null 2>&1 </dev/null; then echo health=ok; else echo health=failed; fi\n", transport.Quote(b.Health))
+		// A hung health command must not hang the probe: bound it where
+		// the host has timeout(1) (coreutils, busybox).
+		fmt.Fprintf(&s, `h=%s
+if command -v timeout >/dev/null 2>&1; then set -- timeout %d sh -c "$h"; else set -- sh -c "$h"; fi
+if "$@" >/dev/null 2>&1 </dev/null; then echo health=ok; else echo health=failed; fi
+`, transport.Quote(b.Health), int(healthTimeout/time.Second))
 	}
 	return s.String()
 }
@@ -84,6 +92,9 @@ func parseProbe(b *Bundle, out []byte) (*ProbeResult, error) {
 			return nil, fmt.Errorf("the probe printed no MD5 for %s", f.Dest)
 		}
 		r.MD5[f.Dest] = v
+	}
+	if b.Health != "" && r.Health != "ok" && r.Health != "failed" {
+		return nil, fmt.Errorf("the probe printed no health state")
 	}
 	if b.Port != 0 && b.Probe == ProbeHost {
 		switch r.Port = kv["port"]; r.Port {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Deploy plans every managed host, then deploys the hosts that need it in
@@ -21,6 +22,7 @@ func (d *Deployer) Deploy(ctx context.Context) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	planned := time.Now()
 	decs, err := d.plan(ctx, ts, d.opts.Force)
 	if err != nil {
 		return nil, err
@@ -62,15 +64,18 @@ func (d *Deployer) Deploy(ctx context.Context) (*Report, error) {
 		wave := queue[start:min(start+batch, len(queue))]
 		var wg sync.WaitGroup
 		for _, i := range wave {
+			// Take the slot first: a host running when we asked may
+			// fail while we wait for it.
+			sem <- struct{}{}
 			if stopped() || ctx.Err() != nil {
+				<-sem
 				rep.Hosts[i] = HostResult{Host: decs[i].Host, Decision: decs[i], Outcome: HostNotAttempted}
 				continue
 			}
-			sem <- struct{}{}
 			wg.Add(1)
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				r := d.deployHost(ctx, rep.Rollout, ts[i], decs[i])
+				r := d.deployHost(ctx, rep.Rollout, ts[i], decs[i], planned)
 				if r.Outcome == HostFailed {
 					failures.Add(1)
 				}
@@ -137,10 +142,11 @@ func (d *Deployer) Reconnect(ctx context.Context, host string) (HostResult, erro
 	if err != nil {
 		return HostResult{}, err
 	}
+	planned := time.Now()
 	decs, err := d.plan(ctx, []target{t}, true)
 	if err != nil {
 		return HostResult{}, err
 	}
 	decs[0].Reason = "reconnect requested"
-	return d.deployHost(ctx, 0, t, decs[0]), nil
+	return d.deployHost(ctx, 0, t, decs[0], planned), nil
 }

@@ -181,11 +181,17 @@ func checkLedger(t *testing.T, path string) {
 	if killed.Outcome != agents.OutcomeInterrupted || last.Outcome != agents.OutcomeOK {
 		t.Errorf("rollouts: killed %+v, rerun %+v", killed, last)
 	}
+	// Every deployment row ran the playbook, whatever its outcome; only
+	// the one the kill cut short (interrupted) may be run again.
 	upgraded := map[string]int{}
 	var rerun []store.Deployment
 	for _, d := range ds {
-		if (d.Rollout == killed.ID || d.Rollout == last.ID) && d.Outcome == agents.OutcomeOK {
+		cutShort := d.Rollout == killed.ID && d.Outcome == agents.OutcomeInterrupted
+		if (d.Rollout == killed.ID || d.Rollout == last.ID) && !cutShort {
 			upgraded[d.Host]++
+			if d.Outcome != agents.OutcomeOK {
+				t.Errorf("deployment %+v", d)
+			}
 		}
 		if d.Rollout == last.ID {
 			rerun = append(rerun, d)
@@ -219,10 +225,22 @@ func TestAgentHostKilledMidDeploy(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "ledger.db")
 	victim := fl.host("py2")
 	inv := fl.inventory(t, "root", "", "py1", "py2")
+	// The forced deploy of the victim writes a marker, then waits: the
+	// host is killed once the marker is there, mid-deploy for sure.
+	const marker = "/tmp/tender-agent-deploying"
+	fl.sh(t, victim.name, "rm -f "+marker)
+	pb, _ := os.ReadFile(filepath.Join(v1, "deploy.yml"))
+	writeFile(t, filepath.Join(v1, "deploy.yml"), strings.Replace(string(pb), "  tasks:\n", "  tasks:\n"+
+		"    - copy: dest="+marker+" content=x\n      when: agent_action == 'force' and inventory_hostname == 'py2'\n"+
+		"    - command: sleep 60\n      when: agent_action == 'force' and inventory_hostname == 'py2'\n", 1))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		time.Sleep(1500 * time.Millisecond)
+		for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			if exec.Command("docker", "exec", victim.container, "test", "-e", marker).Run() == nil {
+				break
+			}
+		}
 		exec.Command("docker", "kill", victim.container).Run()
 	}()
 	out, code := fl.agentRun(t, inv, state, v1, "deploy", "--force")

@@ -108,6 +108,15 @@ func (c *errs) yamlErr(file string, data []byte, err error) {
 	c.list = append(c.list, &Error{Pos: pos, Msg: "YAML syntax: " + msg, Err: err})
 }
 
+// YAMLError turns an error yaml.v3 returned for file's data into
+// positioned errors, as the playbook loader reports them: a syntax error
+// gets the line (and column) that breaks the document.
+func YAMLError(file string, data []byte, err error) ErrorList {
+	var c errs
+	c.yamlErr(file, data, err)
+	return c.list
+}
+
 func posOf(file string, n *yaml.Node) Pos {
 	if n == nil {
 		return Pos{File: file}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/tender-sh/tender/agents"
@@ -94,6 +95,15 @@ func (s *Store) StartRollout(ctx context.Context, r agents.RolloutRecord, takeov
 				agents.OutcomeInterrupted, now, rid); err != nil {
 				return err
 			}
+			if _, err := tx.ExecContext(ctx, `UPDATE deployments SET outcome = ?, finished = ?
+				WHERE rollout = ? AND finished IS NULL`, agents.OutcomeInterrupted, now, rid); err != nil {
+				return err
+			}
+		}
+		if takeover != nil {
+			if err := interruptGoneDeployments(ctx, tx, r.Agent, now, takeover); err != nil {
+				return err
+			}
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO rollouts (agent, version, owner, hosts, summary, started, outcome)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.Agent, r.Version, r.Owner, r.Hosts, r.Summary, now, agents.OutcomeRunning)
@@ -104,6 +114,39 @@ func (s *Store) StartRollout(ctx context.Context, r agents.RolloutRecord, takeov
 		return err
 	})
 	return id, err
+}
+
+// interruptGoneDeployments marks interrupted the unfinished deployments
+// of agent whose owner takeover says is gone, reconnects (which have no
+// rollout) included.
+func interruptGoneDeployments(ctx context.Context, tx *sql.Tx, agent string, now int64, takeover func(string) bool) error {
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT owner FROM deployments
+		WHERE agent = ? AND finished IS NULL AND owner != ''`, agent)
+	if err != nil {
+		return err
+	}
+	var gone []string
+	for rows.Next() {
+		var owner string
+		if err := rows.Scan(&owner); err != nil {
+			rows.Close()
+			return err
+		}
+		if takeover(owner) {
+			gone = append(gone, owner)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, owner := range gone {
+		if _, err := tx.ExecContext(ctx, `UPDATE deployments SET outcome = ?, finished = ?
+			WHERE agent = ? AND owner = ? AND finished IS NULL`, agents.OutcomeInterrupted, now, agent, owner); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // FinishRollout records how rollout id ended.
@@ -125,8 +168,8 @@ func (s *Store) StartDeployment(ctx context.Context, d agents.DeploymentRecord) 
 		if d.Rollout != 0 {
 			rollout = d.Rollout
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO deployments (rollout, host, agent, reason, started, outcome)
-			VALUES (?, ?, ?, ?, ?, ?)`, rollout, d.Host, d.Agent, Redact(d.Reason), now, agents.OutcomeRunning)
+		res, err := tx.ExecContext(ctx, `INSERT INTO deployments (rollout, host, agent, reason, started, outcome, owner)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, rollout, d.Host, d.Agent, Redact(d.Reason), now, agents.OutcomeRunning, d.Owner)
 		if err != nil {
 			return err
 		}
@@ -140,9 +183,19 @@ func (s *Store) StartDeployment(ctx context.Context, d agents.DeploymentRecord) 
 // the host's ledger rows for the agent, all in one transaction.
 func (s *Store) FinishDeployment(ctx context.Context, id int64, outcome, errText string, files []agents.FileRecord) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		var host, agent string
-		if err := tx.QueryRowContext(ctx, `SELECT host, agent FROM deployments WHERE id = ?`, id).Scan(&host, &agent); err != nil {
+		var host, agent, owner string
+		if err := tx.QueryRowContext(ctx, `SELECT host, agent, owner FROM deployments WHERE id = ?`, id).Scan(&host, &agent, &owner); err != nil {
 			return err
+		}
+		if files != nil {
+			var holder string
+			err := tx.QueryRowContext(ctx, `SELECT owner FROM leases WHERE host = ? AND agent = ?`, host, agent).Scan(&holder)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+			if holder != owner {
+				return fmt.Errorf("%w (held by %q)", agents.ErrLeaseLost, holder)
+			}
 		}
 		now := s.stamp()
 		if _, err := tx.ExecContext(ctx, `UPDATE deployments SET outcome = ?, error = ?, finished = ? WHERE id = ?`,

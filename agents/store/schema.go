@@ -54,6 +54,22 @@ var migrations = []string{
 		expires INTEGER NOT NULL,
 		PRIMARY KEY (host, agent)
 	);`,
+	// 2: who ran a deployment, to check its lease and mark it interrupted
+	// when that process is gone.
+	`ALTER TABLE deployments ADD COLUMN owner TEXT NOT NULL DEFAULT '';`,
+}
+
+// checkVersion fails unless the schema is one this tender can read: from
+// version 1 to its own (a read-only ledger is never migrated).
+func (s *Store) checkVersion(ctx context.Context) error {
+	var v int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if v < 1 || v > len(migrations) {
+		return fmt.Errorf("schema version %d: this tender reads versions 1 to %d", v, len(migrations))
+	}
+	return nil
 }
 
 // migrate brings the schema to len(migrations), one version per

@@ -15,6 +15,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -61,7 +62,16 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ledger %s: %w", path, err)
 	}
+	// An existing ledger someone made readable to others is made private
+	// again: it names every host and what runs there.
+	st, err := f.Stat()
+	if err == nil && st.Mode().Perm()&0o077 != 0 {
+		err = f.Chmod(st.Mode().Perm() &^ 0o077)
+	}
 	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("ledger %s: %w", path, err)
+	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_journal_mode=WAL&_busy_timeout=5000&_txlock=immediate&_foreign_keys=1"
 	db, err := sql.Open("sqlite3", dsn)
@@ -70,6 +80,41 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	s := &Store{db: db, path: path, now: time.Now}
 	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("ledger %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// OpenReadOnly opens the ledger at path for reading only: nothing is
+// created, migrated or written, and every write fails. A missing ledger
+// opens as an empty one (every host never deployed), still writing
+// nothing to disk.
+func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
+	var dsn string
+	switch _, err := os.Stat(path); {
+	case errors.Is(err, fs.ErrNotExist):
+		dsn = "file::memory:"
+	case err != nil:
+		return nil, fmt.Errorf("ledger %s: %w", path, err)
+	default:
+		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&_busy_timeout=5000"
+	}
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("ledger %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, now: time.Now}
+	if dsn == "file::memory:" {
+		db.SetMaxOpenConns(1) // one connection, one in-memory database
+		err = s.migrate(ctx)
+	} else {
+		err = s.checkVersion(ctx)
+	}
+	if err == nil {
+		_, err = db.ExecContext(ctx, "PRAGMA query_only = 1")
+	}
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger %s: %w", path, err)
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -111,6 +112,37 @@ func TestDeploymentWritesLedgerOnlyOnSuccess(t *testing.T) {
 	}
 }
 
+func TestFinishDeploymentNeedsTheLease(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "l.db"))
+	if ok, _, err := s.Lease(ctx, "h1", "a", "me", time.Hour, nil); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	id, err := s.StartDeployment(ctx, agents.DeploymentRecord{Host: "h1", Agent: "a", Reason: "new", Owner: "me"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _, _ := s.Lease(ctx, "h1", "a", "thief", time.Hour, func(string) bool { return true }); !ok {
+		t.Fatal("takeover")
+	}
+	files := []agents.FileRecord{{Path: "/opt/a", MD5: "aa", Version: "1"}}
+	if err := s.FinishDeployment(ctx, id, agents.OutcomeOK, "", files); !errors.Is(err, agents.ErrLeaseLost) || !strings.Contains(err.Error(), "thief") {
+		t.Errorf("finish without the lease: %v", err)
+	}
+	if _, ok, _ := s.Deployed(ctx, "h1", "a"); ok {
+		t.Error("ledger rows written without the lease")
+	}
+	_, ds, _ := s.History(ctx, "h1", 1)
+	if ds[0].Outcome != agents.OutcomeRunning {
+		t.Errorf("the refused finish was not rolled back: %+v", ds[0])
+	}
+	s.Release(ctx, "h1", "a", "thief")
+	s.Lease(ctx, "h1", "a", "me", time.Hour, nil)
+	if err := s.FinishDeployment(ctx, id, agents.OutcomeOK, "", files); err != nil {
+		t.Errorf("finish with the lease: %v", err)
+	}
+}
+
 func TestUnfinishedDeploymentsAndRolloutsAreMarkedInterrupted(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, filepath.Join(t.TempDir(), "l.db"))
@@ -129,6 +161,30 @@ func TestUnfinishedDeploymentsAndRolloutsAreMarkedInterrupted(t *testing.T) {
 	}
 	if ds[1].ID != d1 || ds[1].Outcome != agents.OutcomeInterrupted || ds[1].Finished.IsZero() {
 		t.Errorf("deployments: %+v", ds)
+	}
+}
+
+// TestGoneOwnersDeploymentsAreInterrupted: a killed controller's
+// deployments, on hosts no one deploys again and reconnects outside any
+// rollout included, are marked interrupted by the next rollout; a live
+// owner's are not.
+func TestGoneOwnersDeploymentsAreInterrupted(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "l.db"))
+	r1, _ := s.StartRollout(ctx, agents.RolloutRecord{Agent: "a", Owner: "dead"}, nil)
+	inRollout, _ := s.StartDeployment(ctx, agents.DeploymentRecord{Rollout: r1, Host: "x", Agent: "a", Reason: "new"})
+	reconnect, _ := s.StartDeployment(ctx, agents.DeploymentRecord{Host: "y", Agent: "a", Reason: "reconnect", Owner: "dead"})
+	alive, _ := s.StartDeployment(ctx, agents.DeploymentRecord{Host: "z", Agent: "a", Reason: "reconnect", Owner: "alive"})
+	if _, err := s.StartRollout(ctx, agents.RolloutRecord{Agent: "a", Owner: "me"}, func(o string) bool { return o == "dead" }); err != nil {
+		t.Fatal(err)
+	}
+	_, ds, _ := s.History(ctx, "", 10)
+	got := map[int64]string{}
+	for _, d := range ds {
+		got[d.ID] = d.Outcome
+	}
+	if got[inRollout] != agents.OutcomeInterrupted || got[reconnect] != agents.OutcomeInterrupted || got[alive] != agents.OutcomeRunning {
+		t.Errorf("outcomes %v (in rollout %d, reconnect %d, alive %d)", got, inRollout, reconnect, alive)
 	}
 }
 
@@ -243,5 +299,63 @@ func TestDefaultPathAndSidecarModes(t *testing.T) {
 		if st.Mode().Perm() != 0o600 {
 			t.Errorf("%s: mode %v, want 0600", p, st.Mode().Perm())
 		}
+	}
+}
+
+func TestOpenReadOnlyChangesNothing(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "sub", "l.db")
+	s, err := OpenReadOnly(ctx, missing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := s.Deployed(ctx, "h1", "a"); ok || err != nil {
+		t.Errorf("missing ledger: ok=%v err=%v", ok, err)
+	}
+	if _, _, err := s.History(ctx, "", 10); err != nil {
+		t.Errorf("history of a missing ledger: %v", err)
+	}
+	if _, _, err := s.Lease(ctx, "h1", "a", "me", time.Hour, nil); err == nil {
+		t.Error("a read-only (missing) ledger took a write")
+	}
+	s.Close()
+	if _, err := os.Stat(filepath.Dir(missing)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("opening a missing ledger read-only created something: %v", err)
+	}
+
+	path := filepath.Join(dir, "l.db")
+	w := open(t, path)
+	id, _ := w.StartDeployment(ctx, agents.DeploymentRecord{Host: "h1", Agent: "a", Reason: "new"})
+	w.FinishDeployment(ctx, id, agents.OutcomeOK, "", []agents.FileRecord{{Path: "/x", MD5: "aa", Version: "1"}})
+	w.db.Exec("PRAGMA user_version = 1") // as an older tender left it
+	w.Close()
+	before, _ := os.Stat(path)
+	s, err = OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if files, ok, err := s.Deployed(ctx, "h1", "a"); !ok || err != nil || files[0].MD5 != "aa" {
+		t.Errorf("read-only Deployed: %v %v %v", files, ok, err)
+	}
+	if _, _, err := s.Lease(ctx, "h1", "a", "me", time.Hour, nil); err == nil {
+		t.Error("a read-only ledger took a write")
+	}
+	var v int
+	s.db.QueryRow("PRAGMA user_version").Scan(&v)
+	after, _ := os.Stat(path)
+	if v != 1 || !after.ModTime().Equal(before.ModTime()) || after.Size() != before.Size() {
+		t.Errorf("the read-only open changed the ledger: version %d, %v %d -> %v %d", v, before.ModTime(), before.Size(), after.ModTime(), after.Size())
+	}
+}
+
+func TestOpenMakesAnExistingLedgerPrivate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "l.db")
+	open(t, path).Close()
+	os.Chmod(path, 0o644)
+	open(t, path)
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", st.Mode().Perm())
 	}
 }

@@ -87,14 +87,19 @@ func deployFlags() []cli.Flag {
 	}
 }
 
-// openLedger opens --state (or the default path).
-func openLedger(c *cli.Context) (*store.Store, error) {
+// openLedger opens --state (or the default path); readOnly for the
+// commands that only look (status, history), which create, migrate and
+// change nothing.
+func openLedger(c *cli.Context, readOnly bool) (*store.Store, error) {
 	path := c.String("state")
 	if path == "" {
 		var err error
 		if path, err = store.DefaultPath(); err != nil {
 			return nil, err
 		}
+	}
+	if readOnly {
+		return store.OpenReadOnly(c.Context, path)
 	}
 	return store.Open(c.Context, path)
 }
@@ -137,7 +142,7 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, *
 	if err != nil {
 		return nil, nil, &exitError{code: 4, err: err}
 	}
-	st, err := openLedger(c)
+	st, err := openLedger(c, c.Command.Name == "status")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -228,7 +233,7 @@ func agentStatus(c *cli.Context) error {
 }
 
 func agentHistory(c *cli.Context) error {
-	st, err := openLedger(c)
+	st, err := openLedger(c, true)
 	if err != nil {
 		return err
 	}
@@ -264,7 +269,7 @@ func agentForget(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return usageError(c, "give one HOST")
 	}
-	st, err := openLedger(c)
+	st, err := openLedger(c, false)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,18 @@ func agentBundle(t *testing.T) (bundle, inv, state, root string) {
 func TestAgentCommands(t *testing.T) {
 	bundle, inv, state, root := agentBundle(t)
 	args := []string{"-i", inv, "--bundle", bundle, "--state", state}
-	code, out, errOut := runCLI(t, append([]string{"agent", "deploy", "--batch", "50%"}, args...)...)
+	// status and history change nothing: no ledger is created.
+	code, out, errOut := runCLI(t, append([]string{"agent", "status"}, args...)...)
+	if code != 0 || strings.Count(out, "never deployed  no ledger entry") != 2 {
+		t.Errorf("status without a ledger: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut = runCLI(t, "agent", "history", "--state", state); code != 0 || !strings.Contains(out, "DEPLOYMENTS") {
+		t.Errorf("history without a ledger: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Errorf("status or history created the ledger: %v", err)
+	}
+	code, out, errOut = runCLI(t, append([]string{"agent", "deploy", "--batch", "50%"}, args...)...)
 	if code != 0 || !strings.HasPrefix(out, "2 hosts: 2 new, 0 upgrade, 0 repair, 0 up to date\n") ||
 		!strings.Contains(out, "RECAP demo 1: 2 deployed, 0 failed") {
 		t.Fatalf("deploy: exit %d\n%s%s", code, out, errOut)
