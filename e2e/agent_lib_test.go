@@ -130,11 +130,21 @@ func TestAgentHostHangsMidDeploy(t *testing.T) {
 		ConfigFile: "none", KeepaliveInterval: time.Second, KeepaliveCountMax: 2}
 	d, st := libDeployer(t, dialer, "py3")
 	victim := fl.host("py3")
-	fl.sh(t, "py3", "rm -f /opt/hello/bin/hello") // the copy has a whole file to send
+	// The host freezes once the agent's files are in place (its settings
+	// file, written after them, appears): mid-deploy, in the service
+	// tasks. A freeze during an SFTP upload can leave the upload's
+	// temporary file beside the destination (the destination itself is
+	// never half written): tender cannot remove it over the dead
+	// connection, so this test does not freeze there.
+	fl.sh(t, "py3", "rm -f /opt/hello/bin/hello /etc/default/hello")
 	thawed := make(chan struct{})
 	go func() {
 		defer close(thawed)
-		time.Sleep(800 * time.Millisecond)
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if exec.Command("docker", "exec", victim.container, "test", "-e", "/etc/default/hello").Run() == nil {
+				break
+			}
+		}
 		exec.Command("docker", "pause", victim.container).Run()
 		time.Sleep(8 * time.Second)
 		exec.Command("docker", "unpause", victim.container).Run()
