@@ -61,13 +61,8 @@ _t_tail
 		return tasks.Result{}, err
 	}
 	v, out, errOut := tailed(res.Stdout)
-	switch {
-	case v["fail"] == "rc":
-		return fail(errOut)
-	case v["fail"] != "":
-		return fail(v["fail"])
-	case res.ExitCode != 0:
-		return fail(scriptError(res))
+	if msg := sysFailMsg(res, v, errOut); msg != "" {
+		return fail(msg)
 	}
 	prev := map[string]any{}
 	for _, l := range lines(out) {
@@ -122,13 +117,8 @@ _t_tail
 			return tasks.Result{}, err
 		}
 		v, out, errOut := tailed(res.Stdout)
-		switch {
-		case v["fail"] == "rc":
-			return fail(errOut)
-		case v["fail"] != "":
-			return fail(v["fail"])
-		case res.ExitCode != 0:
-			return fail(scriptError(res))
+		if msg := sysFailMsg(res, v, errOut); msg != "" {
+			return fail(msg)
 		}
 		msg = out
 	}

@@ -34,6 +34,21 @@ func tailed(stdout []byte) (v verdict, out, errOut string) {
 	return parseVerdict([]byte(head)), out, errOut
 }
 
+// sysFailMsg is why a system module's script failed: the commands' stderr
+// when one of them did (fail=rc), the script's own fail= text, or what
+// it printed when it stopped unexpectedly; "" when it did not fail.
+func sysFailMsg(res transport.Result, v verdict, errOut string) string {
+	switch {
+	case v["fail"] == "rc":
+		return errOut
+	case v["fail"] != "":
+		return v["fail"]
+	case res.ExitCode != 0:
+		return scriptError(res)
+	}
+	return ""
+}
+
 // sysFuncs are the shell helpers of the system modules. _t_run runs a
 // command and appends its stdout and stderr to the files _t_tail prints;
 // rc keeps its exit status. _t_ent looks up a passwd or group entry by

@@ -126,24 +126,8 @@ func TestCancelKillsScriptOnExecChannel(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, sshtest.Options{RefuseShell: true})
 	c := f.connect(t)
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	ctx, cancel := cancelOnFile(pidFile)
-	defer cancel()
 	// The script's child, not the script, holds the pid file's pid.
-	_, err := c.Run(ctx, transport.Cmd{Script: "sh -c 'echo $$ > " + pidFile + "; exec sleep 30'; echo never"})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("got %v", err)
-	}
-	data, _ := os.ReadFile(pidFile)
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatalf("pid file: %q", data)
-	}
-	for deadline := time.Now().Add(5 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the cancelled script's child is still running")
-		}
-	}
+	cancelledRun(t, c, "; echo never")
 }
 
 func TestCancelKillsScriptAndKeepsShell(t *testing.T) {
@@ -151,27 +135,10 @@ func TestCancelKillsScriptAndKeepsShell(t *testing.T) {
 	f := newFixture(t, sshtest.Options{})
 	c := f.connect(t)
 	mustRun(t, c, transport.Cmd{Script: "true"})
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	ctx, cancel := cancelOnFile(pidFile)
-	defer cancel()
 	// The script runs in a subshell of the persistent shell, where $$ is
 	// the persistent shell's pid: the pid comes from the sleep itself.
-	_, err := c.Run(ctx, transport.Cmd{Script: "sh -c 'echo $$ > " + pidFile + "; exec sleep 30'"})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("got %v", err)
-	}
-	data, _ := os.ReadFile(pidFile)
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatalf("pid file: %q", data)
-	}
+	cancelledRun(t, c, "")
 	deadline := time.Now().Add(5 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatal("the cancelled script is still running")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 	for len(c.idle) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the persistent shell did not come back after the cancel")
@@ -254,4 +221,28 @@ func cancelOnFile(path string) (context.Context, context.CancelFunc) {
 		cancel()
 	}()
 	return ctx, cancel
+}
+
+// cancelledRun runs a script on c that starts a long sleep (writing its
+// pid), cancels the Run once the sleep has started, and waits for the
+// sleep to be killed; rest follows the sleep in the script.
+func cancelledRun(t *testing.T, c *Conn, rest string) {
+	t.Helper()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := cancelOnFile(pidFile)
+	defer cancel()
+	_, err := c.Run(ctx, transport.Cmd{Script: "sh -c 'echo $$ > " + pidFile + "; exec sleep 30'" + rest})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v", err)
+	}
+	data, _ := os.ReadFile(pidFile)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatalf("pid file: %q", data)
+	}
+	for deadline := time.Now().Add(5 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the cancelled script's child is still running")
+		}
+	}
 }
