@@ -39,7 +39,8 @@ type Conn struct {
 
 	sftpMu sync.Mutex
 	sftp   *sftp.Client
-	noSFTP error // set once the host refused the sftp subsystem
+	noSFTP error           // set once the host refused the sftp subsystem
+	swept  map[string]bool // directories Put swept of abandoned uploads
 
 	closed atomic.Bool
 	stats  struct{ shellRuns, execRuns, channels atomic.Int64 }
