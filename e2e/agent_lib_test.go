@@ -132,10 +132,8 @@ func TestAgentHostHangsMidDeploy(t *testing.T) {
 	victim := fl.host("py3")
 	// The host freezes once the agent's files are in place (its settings
 	// file, written after them, appears): mid-deploy, in the service
-	// tasks. A freeze during an SFTP upload can leave the upload's
-	// temporary file beside the destination (the destination itself is
-	// never half written): tender cannot remove it over the dead
-	// connection, so this test does not freeze there.
+	// tasks. A cut during an upload is TestAgentNetworkCutMidTransfer's
+	// case.
 	fl.sh(t, "py3", "rm -f /opt/hello/bin/hello /etc/default/hello")
 	thawed := make(chan struct{})
 	go func() {
@@ -164,8 +162,7 @@ func TestAgentHostHangsMidDeploy(t *testing.T) {
 		t.Error("a failed deploy wrote ledger rows")
 	}
 	time.Sleep(time.Second) // sshd notices the dead connection and cleans up
-	// Temporary files of tender's transfers are named .NAME.tender-XXXX
-	// or .tender-XXXX.
+	// Temporary files of tender's transfers start with .tender-.
 	if left := strings.TrimSpace(fl.sh(t, "py3", "ls -A /opt/hello/bin /etc/init.d /etc/default | grep -F .tender || true")); left != "" {
 		t.Errorf("left beside the agent's files:\n%s", left)
 	}

@@ -36,7 +36,7 @@ func helloBundles(t *testing.T) (v1, v2 string) {
 			t.Fatalf("cp: %v %s", err, out)
 		}
 	}
-	if err := os.Rename(filepath.Join(v2, "build/v2/hello"), filepath.Join(v2, "build/hello")); err != nil {
+	if err := os.Rename(filepath.Join(v2, "build/v2/hello.tar.gz"), filepath.Join(v2, "build/hello.tar.gz")); err != nil {
 		t.Fatal(err)
 	}
 	m, _ := os.ReadFile(filepath.Join(v2, "agent.yaml"))
@@ -249,14 +249,7 @@ func TestAgentHostKilledMidDeploy(t *testing.T) {
 		!strings.Contains(out, "unreachable") {
 		t.Errorf("exit %d (want 2)\n%s", code, out)
 	}
-	st, err := store.Open(context.Background(), state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok, _ := st.Deployed(context.Background(), "py2", "hello"); ok {
-		t.Error("the killed host has ledger rows")
-	}
-	st.Close()
+	noLedgerRows(t, state, "py2")
 	fl.revive(victim.name)
 	inv = fl.inventory(t, "root", "", "py1", "py2")
 	out, code = fl.agentRun(t, inv, state, v1, "deploy")
@@ -265,6 +258,19 @@ func TestAgentHostKilledMidDeploy(t *testing.T) {
 	}
 	if got := fl.hello(t, "py2"); got != "hello 1" {
 		t.Errorf("py2 answers %q", got)
+	}
+}
+
+// noLedgerRows fails t when the ledger at state records hello on host.
+func noLedgerRows(t *testing.T, state, host string) {
+	t.Helper()
+	st, err := store.Open(context.Background(), state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, ok, _ := st.Deployed(context.Background(), host, "hello"); ok {
+		t.Errorf("%s failed and has ledger rows", host)
 	}
 }
 
