@@ -136,6 +136,7 @@ func TestAgentHostHangsMidDeploy(t *testing.T) {
 	// case.
 	fl.sh(t, "py3", "rm -f /opt/hello/bin/hello /etc/default/hello")
 	thawed := make(chan struct{})
+	var frozen time.Time // when docker pause returned
 	go func() {
 		defer close(thawed)
 		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -144,17 +145,18 @@ func TestAgentHostHangsMidDeploy(t *testing.T) {
 			}
 		}
 		exec.Command("docker", "pause", victim.container).Run()
+		frozen = time.Now()
 		time.Sleep(8 * time.Second)
 		exec.Command("docker", "unpause", victim.container).Run()
 	}()
-	start := time.Now()
 	res, err := d.Reconnect(ctx, "py3")
-	took := time.Since(start)
+	failed := time.Now()
 	<-thawed
+	took := failed.Sub(frozen)
 	if err != nil || res.Outcome != agents.HostFailed {
 		t.Fatalf("deploy to a frozen host: %+v %v", res, err)
 	}
-	t.Logf("frozen host failed after %v: %s", took.Round(time.Millisecond), res.Error)
+	t.Logf("frozen host failed %v after the freeze: %s", took.Round(time.Millisecond), res.Error)
 	if took > 8*time.Second {
 		t.Errorf("the frozen host took %v to fail, want within the keepalive bound", took)
 	}

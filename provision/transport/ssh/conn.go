@@ -29,9 +29,10 @@ type Conn struct {
 	closers []io.Closer // jump hosts' connections, closed after client
 	opts    connOptions
 
-	slots chan struct{} // one token per open session channel
-	dead  chan struct{} // closed when the SSH connection ends
-	err   error         // why it ended, set before dead is closed
+	slots  chan struct{}         // one token per open session channel
+	dead   chan struct{}         // closed when the SSH connection ends
+	err    error                 // why it ended, set before dead is closed
+	silent atomic.Pointer[error] // set when keepalives went unanswered
 
 	mu    sync.Mutex
 	state shellState
@@ -97,6 +98,9 @@ func newConn(name string, client *xssh.Client, closers []io.Closer, o connOption
 		if err == nil {
 			err = io.EOF
 		}
+		if why := c.silent.Load(); why != nil {
+			err = *why
+		}
 		c.err = err
 		close(c.dead)
 	}()
@@ -135,6 +139,8 @@ func (c *Conn) keepalive(interval time.Duration, countMax int) {
 			misses = 0
 		case <-time.After(interval):
 			if misses++; misses >= countMax {
+				why := fmt.Errorf("the host did not answer %d keepalives in %v", countMax, interval*time.Duration(countMax+1))
+				c.silent.Store(&why)
 				c.client.Close()
 				return
 			}
@@ -145,7 +151,7 @@ func (c *Conn) keepalive(interval time.Duration, countMax int) {
 // broken turns err into an unreachable error when the connection has ended,
 // and adds the host's name otherwise.
 func (c *Conn) broken(what string, err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
+	if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, sftp.ErrSSHFxConnectionLost) {
 		// A channel that ended may be the first sign of the connection
 		// ending: give the connection a moment to report it.
 		select {

@@ -19,8 +19,10 @@ import (
 //
 // Put writes to a temporary file beside the destination and renames it.
 // When the connection dies mid-upload, that file cannot be removed over
-// the dead connection, and the host's sshd may keep writing it for a
-// while; so the next Put into the same directory removes it instead.
+// the dead connection (and the host's SFTP server may hold it open until
+// it notices), so the next Put into the same directory removes it instead.
+// No round trip is added for this, and no local state is kept beyond the
+// running process: the file's name and age say enough.
 //
 // Every temporary upload file starts with UploadPrefix, and the SFTP ones
 // say who wrote them: .tender-upload-MACHINE-PID-RANDOM-NAME, where
@@ -43,9 +45,16 @@ import (
 // writer. Removing a hung writer's file only makes its rename fail: the
 // destination is never half written. A directory is listed once per
 // connection; one with many entries costs their names in bandwidth, not
-// time. Nothing else on the host is touched.
+// time. Nothing else on the host is touched. A process id reused by a live
+// process only delays removal to StaleUploadAge; two control machines of
+// the same host name can remove each other's live uploads, which then
+// fail cleanly. Uploads as another user (become) travel by script and are
+// not swept here.
 const (
-	UploadPrefix   = ".tender-upload-"
+	// UploadPrefix starts the name of every temporary upload file.
+	UploadPrefix = ".tender-upload-"
+	// StaleUploadAge is how long an upload file of unknown writer must
+	// have been left unchanged before a Put removes it.
 	StaleUploadAge = DefaultKeepaliveInterval * (DefaultKeepaliveCountMax + 1)
 )
 
