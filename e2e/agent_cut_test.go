@@ -70,8 +70,8 @@ func TestAgentNetworkCutMidTransfer(t *testing.T) {
 		t.Fatal("the proxy never cut py3's network")
 	}
 	if code != 2 || !strings.Contains(out, "py1: deployed") || !strings.Contains(out, "nopy1: deployed") ||
-		!strings.Contains(out, "py3: failed") || !strings.Contains(out, "unreachable") {
-		t.Errorf("exit %d (want 2), py1 and nopy1 deployed, py3 failed as unreachable", code)
+		!strings.Contains(out, "py3: failed") || !strings.Contains(out, "unreachable") || !strings.Contains(out, "did not answer 3 keepalives") {
+		t.Errorf("exit %d (want 2), py1 and nopy1 deployed, py3 failed as unreachable for want of keepalive answers", code)
 	}
 	// The default keepalive (15s, 3 missed) declares a silent host dead
 	// within a minute.

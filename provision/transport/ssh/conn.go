@@ -42,6 +42,7 @@ type Conn struct {
 	sftp   *sftp.Client
 	noSFTP error           // set once the host refused the sftp subsystem
 	swept  map[string]bool // directories Put swept of abandoned uploads
+	sweeps sync.WaitGroup  // sweeps running; Close waits for them
 
 	closed atomic.Bool
 	stats  struct{ shellRuns, execRuns, channels atomic.Int64 }
@@ -285,10 +286,19 @@ func isDead(ch chan struct{}) bool {
 	}
 }
 
-// Close closes the connection, its SFTP session and its jump hosts.
+// Close closes the connection, its SFTP session and its jump hosts, once
+// the sweeps of abandoned uploads Puts started have finished (or
+// sweepGrace passed).
 func (c *Conn) Close() error {
 	if c.closed.Swap(true) {
 		return nil
+	}
+	swept := make(chan struct{})
+	go func() { c.sweeps.Wait(); close(swept) }()
+	select { // a sweep takes a few round trips: let it finish
+	case <-swept:
+	case <-c.dead:
+	case <-time.After(sweepGrace):
 	}
 	c.sftpMu.Lock()
 	if c.sftp != nil {

@@ -55,7 +55,8 @@ func (c *Conn) sftpClient(ctx context.Context) (*sftp.Client, error) {
 // or mv when the server lacks that extension). On error the temporary
 // file is removed; when the connection died, the next Put into that
 // directory removes it (see UploadPrefix), as it does every abandoned
-// upload there, concurrently with its own transfer.
+// upload there, concurrently with its own transfer and without waiting
+// for it (Close does).
 func (c *Conn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) (err error) {
 	if c.closed.Load() {
 		return errClosed
@@ -78,10 +79,10 @@ func (c *Conn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileM
 	if err != nil {
 		return c.broken("put "+dst, err)
 	}
-	swept := make(chan struct{})
+	c.sweeps.Add(1)
 	go func() {
-		defer close(swept)
-		c.sweep(ctx, cl, dir, tmp)
+		defer c.sweeps.Done()
+		c.sweep(cl, dir, tmp)
 	}()
 	defer func() {
 		if err != nil {
@@ -90,7 +91,6 @@ func (c *Conn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileM
 				c.unswept(dir)
 			}
 		}
-		<-swept
 	}()
 	if _, err = io.Copy(f, ctxReader{ctx, src}); err != nil {
 		return c.broken("put "+dst, err)

@@ -1,7 +1,6 @@
 package ssh
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
@@ -29,7 +28,8 @@ import (
 // MACHINE is a hash of the control machine's host name and PID the
 // writing tender process. The first Put into a directory on a connection
 // lists that directory, concurrently with its own upload (same SFTP
-// session, so no round trip is added), and removes the tender upload files
+// session; the Put does not wait for it, so no round trip is added), and
+// removes the tender upload files
 // that are
 //
 //   - this machine's and written by a process that is no longer running,
@@ -57,6 +57,9 @@ const (
 	// have been left unchanged before a Put removes it.
 	StaleUploadAge = DefaultKeepaliveInterval * (DefaultKeepaliveCountMax + 1)
 )
+
+// sweepGrace bounds how long Close waits for sweeps to finish.
+const sweepGrace = 5 * time.Second
 
 // maxNameInTemp bounds how much of the destination's name its temporary
 // file repeats, keeping the whole under NAME_MAX.
@@ -126,9 +129,10 @@ func abandoned(dir string, fi fs.FileInfo, now time.Time) bool {
 
 // sweep removes dir's abandoned upload files (see UploadPrefix); own is
 // the caller's fresh temporary file, whose modification time is the
-// host's clock. It runs once per directory per connection, and gives up
-// quietly on any error: it is housekeeping.
-func (c *Conn) sweep(ctx context.Context, cl *sftp.Client, dir, own string) {
+// host's clock. It runs once per directory per connection, beside the
+// Put that started it (Close waits for it), and gives up quietly on any
+// error: it is housekeeping.
+func (c *Conn) sweep(cl *sftp.Client, dir, own string) {
 	c.sftpMu.Lock()
 	if c.swept == nil {
 		c.swept = map[string]bool{}
@@ -158,7 +162,7 @@ func (c *Conn) sweep(ctx context.Context, cl *sftp.Client, dir, own string) {
 		return
 	}
 	for _, fi := range entries {
-		if ctx.Err() != nil {
+		if isDead(c.dead) {
 			return
 		}
 		if dir+fi.Name() != own && abandoned(dir, fi, now) {

@@ -84,6 +84,7 @@ func TestPutCutMidUpload(t *testing.T) {
 	if err := next.Put(ctx, dst, strings.NewReader("whole"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	next.Close() // waits for the sweep
 	if got := uploads(t, dir); len(got) != 0 {
 		t.Errorf("left after the next Put: %v", got)
 	}
@@ -141,6 +142,7 @@ func TestPutSweepsOnlyAbandonedUploads(t *testing.T) {
 	if err := c.Put(ctx, filepath.Join(dir, "agent.tar.gz"), io.LimitReader(bytes.NewReader(make([]byte, 1<<20)), 1<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	c.Close() // waits for the sweep
 	for _, fl := range files {
 		_, err := os.Stat(filepath.Join(dir, fl.name))
 		if gone := errors.Is(err, os.ErrNotExist); gone != fl.remove {
