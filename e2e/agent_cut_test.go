@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tender-sh/tender/provision/transport/ssh"
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/ssh/sshtest"
 )
 
@@ -46,7 +46,7 @@ func TestAgentNetworkCutMidTransfer(t *testing.T) {
 	bundle, blobSum := blobBundle(t, blobSize)
 	hosts := []string{"py1", "py3", "nopy1"}
 	for _, h := range hosts {
-		fl.sh(t, h, "rm -f /opt/hello/blob /opt/hello/"+ssh.UploadPrefix+"*")
+		fl.sh(t, h, "rm -f /opt/hello/blob /opt/hello/"+transport.UploadPrefix+"*")
 	}
 	proxy, err := sshtest.NewCutProxy(fmt.Sprintf("127.0.0.1:%d", fl.host("py3").port), cutAt)
 	if err != nil {
@@ -82,7 +82,7 @@ func TestAgentNetworkCutMidTransfer(t *testing.T) {
 	if got := strings.TrimSpace(fl.sh(t, "py3", "test -e /opt/hello/blob && echo present || echo absent")); got != "absent" {
 		t.Errorf("py3: /opt/hello/blob is %s after the cut", got)
 	}
-	left := strings.TrimSpace(fl.sh(t, "py3", "ls -A /opt/hello | grep -F "+ssh.UploadPrefix+" || true"))
+	left := strings.TrimSpace(fl.sh(t, "py3", "ls -A /opt/hello | grep -F "+transport.UploadPrefix+" || true"))
 	t.Logf("py3 after the cut: %q", left)
 	if left == "" {
 		t.Error("no upload file on py3 after the cut: the cut did not land in the transfer")

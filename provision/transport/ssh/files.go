@@ -50,13 +50,13 @@ func (c *Conn) sftpClient(ctx context.Context) (*sftp.Client, error) {
 }
 
 // Put writes src to dst atomically; see transport.Conn. The data goes by
-// SFTP to a temporary file next to dst (named as UploadPrefix says), which
-// gets its mode and is then renamed over dst (posix-rename@openssh.com,
-// or mv when the server lacks that extension). On error the temporary
-// file is removed; when the connection died, the next Put into that
-// directory removes it (see UploadPrefix), as it does every abandoned
-// upload there, concurrently with its own transfer and without waiting
-// for it (Close does).
+// SFTP to a temporary file next to dst (transport.UploadPrefix, then who
+// wrote it), which gets its mode and is then renamed over dst
+// (posix-rename@openssh.com, or mv when the server lacks that extension).
+// On error the temporary file is removed; when the connection died, the
+// next Put into that directory removes it, as it does every abandoned
+// upload there (leftovers.go), concurrently with its own transfer and
+// without waiting for it (Close does).
 func (c *Conn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) (err error) {
 	if c.closed.Load() {
 		return errClosed

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/pkg/sftp"
+
+	"github.com/tender-sh/tender/provision/transport"
 )
 
 // Upload leftovers.
@@ -23,21 +25,20 @@ import (
 // No round trip is added for this, and no local state is kept beyond the
 // running process: the file's name and age say enough.
 //
-// Every temporary upload file starts with UploadPrefix, and the SFTP ones
-// say who wrote them: .tender-upload-MACHINE-PID-RANDOM-NAME, where
-// MACHINE is a hash of the control machine's host name and PID the
+// Every temporary upload file starts with transport.UploadPrefix, and the
+// SFTP ones say who wrote them: .tender-upload-MACHINE-PID-RANDOM-NAME,
+// where MACHINE is a hash of the control machine's host name and PID the
 // writing tender process. The first Put into a directory on a connection
 // lists that directory, concurrently with its own upload (same SFTP
 // session; the Put does not wait for it, so no round trip is added), and
-// removes the tender upload files
-// that are
+// removes the tender upload files that are
 //
 //   - this machine's and written by a process that is no longer running,
 //   - this process's and not being written now (a Put that failed), or
-//   - older than StaleUploadAge by the host's own clock (the modification
-//     time of the Put's fresh temporary file is the host's "now"): other
-//     machines' uploads, and those of shell fallbacks and modules that
-//     stage files under the same prefix.
+//   - unchanged for transport.StaleUploadAge by the host's own clock (the
+//     modification time of the Put's fresh temporary file is the host's
+//     "now"): other machines' uploads, and those of scripts (become, no
+//     SFTP) and of modules that stage files under the same prefix.
 //
 // An upload being written changes its modification time with every write;
 // one unchanged for StaleUploadAge (the default keepalive bound: a
@@ -47,16 +48,9 @@ import (
 // connection; one with many entries costs their names in bandwidth, not
 // time. Nothing else on the host is touched. A process id reused by a live
 // process only delays removal to StaleUploadAge; two control machines of
-// the same host name can remove each other's live uploads, which then
-// fail cleanly. Uploads as another user (become) travel by script and are
-// not swept here.
-const (
-	// UploadPrefix starts the name of every temporary upload file.
-	UploadPrefix = ".tender-upload-"
-	// StaleUploadAge is how long an upload file of unknown writer must
-	// have been left unchanged before a Put removes it.
-	StaleUploadAge = DefaultKeepaliveInterval * (DefaultKeepaliveCountMax + 1)
-)
+// the same host name can remove each other's live uploads, which then fail
+// cleanly. Puts by script (become, hosts without SFTP) sweep by age only,
+// in the same script (transport.SweepUploads).
 
 // sweepGrace bounds how long Close waits for sweeps to finish.
 const sweepGrace = 5 * time.Second
@@ -87,14 +81,14 @@ func uploadTemp(dir, base string) string {
 	if len(base) > maxNameInTemp {
 		base = base[:maxNameInTemp]
 	}
-	return dir + UploadPrefix + machine() + "-" + strconv.Itoa(os.Getpid()) + "-" + randomSuffix() + "-" + base
+	return dir + transport.UploadPrefix + machine() + "-" + strconv.Itoa(os.Getpid()) + "-" + randomSuffix() + "-" + base
 }
 
 // uploadOwner parses an upload file's name: the machine and process that
 // wrote it, ok false when the name does not say (a shell fallback's or a
 // module's staged file).
 func uploadOwner(name string) (mach string, pid int, ok bool) {
-	rest, found := strings.CutPrefix(name, UploadPrefix)
+	rest, found := strings.CutPrefix(name, transport.UploadPrefix)
 	if !found {
 		return "", 0, false
 	}
@@ -112,7 +106,7 @@ func uploadOwner(name string) (mach string, pid int, ok bool) {
 // abandoned reports whether the upload file fi, in dir, has no live
 // writer; now is the host's current time.
 func abandoned(dir string, fi fs.FileInfo, now time.Time) bool {
-	if !fi.Mode().IsRegular() || !strings.HasPrefix(fi.Name(), UploadPrefix) {
+	if !fi.Mode().IsRegular() || !strings.HasPrefix(fi.Name(), transport.UploadPrefix) {
 		return false
 	}
 	if mach, pid, ok := uploadOwner(fi.Name()); ok && mach == machine() {
@@ -124,10 +118,10 @@ func abandoned(dir string, fi fs.FileInfo, now time.Time) bool {
 			return true
 		}
 	}
-	return now.Sub(fi.ModTime()) >= StaleUploadAge
+	return now.Sub(fi.ModTime()) >= transport.StaleUploadAge
 }
 
-// sweep removes dir's abandoned upload files (see UploadPrefix); own is
+// sweep removes dir's abandoned upload files (see transport.UploadPrefix); own is
 // the caller's fresh temporary file, whose modification time is the
 // host's clock. It runs once per directory per connection, beside the
 // Put that started it (Close waits for it), and gives up quietly on any

@@ -41,7 +41,7 @@ func (r *cutAfter) Read(p []byte) (int, error) {
 // uploads lists dir's tender upload files.
 func uploads(t *testing.T, dir string) []string {
 	t.Helper()
-	left, err := filepath.Glob(filepath.Join(dir, UploadPrefix+"*"))
+	left, err := filepath.Glob(filepath.Join(dir, transport.UploadPrefix+"*"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestPutCutMidUpload(t *testing.T) {
 // TestPutSweepsOnlyAbandonedUploads: the first Put into a directory
 // removes tender upload files whose writer is gone (a dead process of this
 // machine, or this process when not writing them) or that have not changed
-// for StaleUploadAge, and keeps everything else.
+// for transport.StaleUploadAge, and keeps everything else.
 func TestPutSweepsOnlyAbandonedUploads(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
@@ -107,20 +107,20 @@ func TestPutSweepsOnlyAbandonedUploads(t *testing.T) {
 		t.Fatal(err)
 	}
 	me, parent, gone := strconv.Itoa(os.Getpid()), strconv.Itoa(os.Getppid()), strconv.Itoa(dead.Process.Pid)
-	old := time.Now().Add(-StaleUploadAge - time.Minute)
+	old := time.Now().Add(-transport.StaleUploadAge - time.Minute)
 	files := []struct {
 		name   string
 		old    bool
 		remove bool
 	}{
-		{UploadPrefix + machine() + "-" + gone + "-0123456789ab-x", false, true},    // its process ended
-		{UploadPrefix + machine() + "-" + me + "-0123456789ab-x", false, true},      // this process, not writing it
-		{UploadPrefix + machine() + "-" + parent + "-0123456789ab-x", false, false}, // a live process may be writing it
-		{UploadPrefix + machine() + "-" + parent + "-0123456789ac-x", true, true},   // ... but not for that long
-		{UploadPrefix + "00000000-" + me + "-0123456789ab-x", false, false},         // another machine's
-		{UploadPrefix + "00000000-" + me + "-0123456789ac-x", true, true},
-		{UploadPrefix + "0123456789abcdef", false, false}, // a staged upload
-		{UploadPrefix + "0123456789abcdee", true, true},
+		{transport.UploadPrefix + machine() + "-" + gone + "-0123456789ab-x", false, true},    // its process ended
+		{transport.UploadPrefix + machine() + "-" + me + "-0123456789ab-x", false, true},      // this process, not writing it
+		{transport.UploadPrefix + machine() + "-" + parent + "-0123456789ab-x", false, false}, // a live process may be writing it
+		{transport.UploadPrefix + machine() + "-" + parent + "-0123456789ac-x", true, true},   // ... but not for that long
+		{transport.UploadPrefix + "00000000-" + me + "-0123456789ab-x", false, false},         // another machine's
+		{transport.UploadPrefix + "00000000-" + me + "-0123456789ac-x", true, true},
+		{transport.UploadPrefix + "0123456789abcdef", false, false}, // a staged upload
+		{transport.UploadPrefix + "0123456789abcdee", true, true},
 		{".tender-unrelated", true, false},
 		{"agent.tar.gz.bak", true, false},
 	}
@@ -135,7 +135,7 @@ func TestPutSweepsOnlyAbandonedUploads(t *testing.T) {
 			}
 		}
 	}
-	if err := os.Mkdir(filepath.Join(dir, UploadPrefix+"dir"), 0o700); err != nil {
+	if err := os.Mkdir(filepath.Join(dir, transport.UploadPrefix+"dir"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -149,7 +149,7 @@ func TestPutSweepsOnlyAbandonedUploads(t *testing.T) {
 			t.Errorf("%s: removed %v, want %v", fl.name, gone, fl.remove)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, UploadPrefix+"dir")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, transport.UploadPrefix+"dir")); err != nil {
 		t.Errorf("a directory was removed: %v", err)
 	}
 }
@@ -159,7 +159,7 @@ func TestUploadOwner(t *testing.T) {
 	if mach, pid, ok := uploadOwner(name); !ok || mach != machine() || pid != os.Getpid() {
 		t.Errorf("uploadOwner(%q) = %q %d %v", name, mach, pid, ok)
 	}
-	for _, name := range []string{UploadPrefix + "0123456789abcdef", UploadPrefix + "abcdefgh-x-0123456789ab-n", "x"} {
+	for _, name := range []string{transport.UploadPrefix + "0123456789abcdef", transport.UploadPrefix + "abcdefgh-x-0123456789ab-n", "x"} {
 		if _, _, ok := uploadOwner(name); ok {
 			t.Errorf("uploadOwner(%q) parsed", name)
 		}
