@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,6 +36,30 @@ func blobBundle(t *testing.T, size int) (string, string) {
 	return v1, hex.EncodeToString(sum[:])
 }
 
+// runWatching runs tender with args and returns its output, its exit code
+// and when it printed a line holding mark (zero if never).
+func runWatching(t *testing.T, mark string, args ...string) (string, int, time.Time) {
+	t.Helper()
+	c, sc := startTender(t, fl.tender, args...)
+	var out strings.Builder
+	var seen time.Time
+	for sc.Scan() {
+		if seen.IsZero() && strings.Contains(sc.Text(), mark) {
+			seen = time.Now()
+		}
+		out.WriteString(sc.Text() + "\n")
+	}
+	code := 0
+	if err := c.Wait(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatal(err)
+		}
+		code = ee.ExitCode()
+	}
+	return out.String(), code, seen
+}
+
 // TestAgentNetworkCutMidTransfer cuts one host's network (a proxy between
 // tender and its sshd goes silent) in the middle of the agent's largest
 // file. That host fails as unreachable within the keepalive bound, the
@@ -42,7 +67,7 @@ func blobBundle(t *testing.T, size int) (string, string) {
 // no part of the file: the upload's temporary file, left over the dead
 // connection, is removed by the next deploy, which deploys the host.
 func TestAgentNetworkCutMidTransfer(t *testing.T) {
-	const blobSize, cutAt = 32 << 20, 8 << 20
+	const blobSize, cutAt = 16 << 20, 4 << 20
 	bundle, blobSum := blobBundle(t, blobSize)
 	hosts := []string{"py1", "py3", "nopy1"}
 	for _, h := range hosts {
@@ -60,12 +85,13 @@ func TestAgentNetworkCutMidTransfer(t *testing.T) {
 		fmt.Sprintf("py3 ansible_host=127.0.0.1 ansible_port=%d\n", proxy.Port()), 1))
 	state := filepath.Join(t.TempDir(), "ledger.db")
 
-	start := time.Now()
-	out, code := fl.agentRun(t, cut, state, bundle, "deploy")
-	took := time.Since(start)
-	t.Logf("deploy with py3 cut after %d bytes: exit %d after %v\n%s", cutAt, code, took.Round(time.Millisecond), out)
+	var cutSeen time.Time
+	cutDone := make(chan struct{})
+	go func() { <-proxy.Cut(); cutSeen = time.Now(); close(cutDone) }()
+	out, code, failed := runWatching(t, "py3: failed", fl.agentArgs(cut, state, bundle, "deploy")...)
+	t.Logf("deploy with py3 cut after %d bytes: exit %d\n%s", cutAt, code, out)
 	select {
-	case <-proxy.Cut():
+	case <-cutDone:
 	default:
 		t.Fatal("the proxy never cut py3's network")
 	}
@@ -74,8 +100,10 @@ func TestAgentNetworkCutMidTransfer(t *testing.T) {
 		t.Errorf("exit %d (want 2), py1 and nopy1 deployed, py3 failed as unreachable for want of keepalive answers", code)
 	}
 	// The default keepalive (15s, 3 missed) declares a silent host dead
-	// within a minute.
-	if took > 90*time.Second {
+	// within a minute of its last answer.
+	took := failed.Sub(cutSeen)
+	t.Logf("py3 failed %v after the cut", took.Round(time.Millisecond))
+	if failed.IsZero() || took > 75*time.Second {
 		t.Errorf("the cut host took %v to fail", took)
 	}
 	noLedgerRows(t, state, "py3")

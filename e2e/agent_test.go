@@ -48,9 +48,15 @@ func helloBundles(t *testing.T) (v1, v2 string) {
 // ledger.
 func (f *fleet) agentRun(t *testing.T, inv, state, bundle string, cmd string, args ...string) (string, int) {
 	t.Helper()
+	return f.run(t, f.agentArgs(inv, state, bundle, cmd, args...)...)
+}
+
+// agentArgs is the command line of `tender agent CMD` with the test's
+// ledger and known_hosts.
+func (f *fleet) agentArgs(inv, state, bundle string, cmd string, args ...string) []string {
 	base := []string{"agent", cmd, "-i", inv, "--bundle", bundle, "--state", state,
 		"--host-key-checking", "accept-new", "--known-hosts", filepath.Join(f.dir, "known_hosts")}
-	return f.run(t, append(base, args...)...)
+	return append(base, args...)
 }
 
 // hello asks a host's agent for its version, from the host itself.
@@ -130,9 +136,9 @@ func TestAgentDeployLifecycle(t *testing.T) {
 	checkLedger(t, state)
 }
 
-// killAfterFirstHost starts tender and kills it with SIGKILL as soon as it
-// reports its first deployed host.
-func killAfterFirstHost(t *testing.T, bin string, args ...string) {
+// startTender starts bin with args and returns it with a scanner of its
+// output (stdout and stderr).
+func startTender(t *testing.T, bin string, args ...string) (*exec.Cmd, *bufio.Scanner) {
 	t.Helper()
 	c := exec.Command(bin, args...)
 	c.Env = append(os.Environ(), "NO_COLOR=1")
@@ -144,7 +150,14 @@ func killAfterFirstHost(t *testing.T, bin string, args ...string) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(pipe)
+	return c, bufio.NewScanner(pipe)
+}
+
+// killAfterFirstHost starts tender and kills it with SIGKILL as soon as it
+// reports its first deployed host.
+func killAfterFirstHost(t *testing.T, bin string, args ...string) {
+	t.Helper()
+	c, sc := startTender(t, bin, args...)
 	var seen []string
 	for sc.Scan() {
 		seen = append(seen, sc.Text())
