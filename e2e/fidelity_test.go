@@ -17,6 +17,63 @@ import (
 	"time"
 )
 
+// soloInventory writes an inventory of one fleet host, called name, in
+// group, logging in as deploy with the run's key, plus extra lines.
+func soloInventory(t *testing.T, group, name string, h host, extra string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "hosts")
+	writeFile(t, p, fmt.Sprintf("[%s]\n%s ansible_host=127.0.0.1 ansible_port=%d\n\n[%s:vars]\nansible_user=deploy\nansible_ssh_private_key_file=%s\n%s",
+		group, name, h.port, group, fl.key, extra))
+	return p
+}
+
+// sideBySide runs pb twice with ansible-playbook on invA and, at the same
+// time, with tender on invT (each tool's extra arguments after), both
+// inventories calling their one host name. The recaps and every task's
+// outcome must be equal run by run, and the second runs must change
+// nothing.
+func sideBySide(t *testing.T, name, pb, invA, invT string, argsA, argsT []string) {
+	t.Helper()
+	for run := 1; run <= 2; run++ {
+		var aout []byte
+		var aerr error
+		var wg sync.WaitGroup
+		var took [2]time.Duration
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := exec.Command("ansible-playbook", append([]string{"-i", invA}, append(argsA, pb)...)...)
+			c.Env = append(os.Environ(), "ANSIBLE_HOST_KEY_CHECKING=0", "ANSIBLE_NOCOLOR=1", "ANSIBLE_PIPELINING=1",
+				"ANSIBLE_RETRY_FILES_ENABLED=0")
+			t0 := time.Now()
+			aout, aerr = c.CombinedOutput()
+			took[0] = time.Since(t0)
+		}()
+		t0 := time.Now()
+		tout, code := fl.play(t, invT, pb, argsT...)
+		took[1] = time.Since(t0)
+		wg.Wait()
+		if aerr != nil {
+			t.Fatalf("ansible-playbook run %d: %v\n%s", run, aerr, aout)
+		}
+		if code != 0 {
+			t.Fatalf("tender run %d: exit %d\n%s", run, code, tout)
+		}
+		ra, rt := recap(string(aout))[name], recap(tout)[name]
+		if ra != rt || ra[0] == 0 {
+			t.Errorf("run %d: ansible recap %v, tender recap %v\n--- ansible\n%s\n--- tender\n%s", run, ra, rt, aout, tout)
+		}
+		if sa, st := taskStatuses(string(aout)), taskStatuses(tout); strings.Join(sa, "\n") != strings.Join(st, "\n") {
+			t.Errorf("run %d: the tasks' outcomes differ\n--- ansible\n%s\n--- tender\n%s", run, strings.Join(sa, "\n"), strings.Join(st, "\n"))
+		}
+		if run == 2 && (ra[1] != 0 || rt[1] != 0) {
+			t.Errorf("second run changed something: ansible %v, tender %v\n--- ansible\n%s\n--- tender\n%s", ra, rt, aout, tout)
+		}
+		t.Logf("run %d: recap %v; ansible-playbook %v, tender %v (side by side)", run, rt,
+			took[0].Round(time.Millisecond), took[1].Round(time.Millisecond))
+	}
+}
+
 // fidelityAllowed lists the differences between a host set up by
 // ansible-playbook and one set up by tender that are not tender bugs, each
 // with its reason. A snapshot line (see fidelitySnapshot) that only one
@@ -118,13 +175,8 @@ func TestFidelityAgentInstall(t *testing.T) {
 	pb := filepath.Join(dir, "site.yml")
 	// Both inventories call their host "agent", so that inventory_hostname
 	// and the recaps are the same on both sides.
-	inv := func(h host, extra string) string {
-		p := filepath.Join(t.TempDir(), "hosts")
-		writeFile(t, p, fmt.Sprintf("[agents]\nagent ansible_host=127.0.0.1 ansible_port=%d\n\n[agents:vars]\nansible_user=deploy\nansible_ssh_private_key_file=%s\n%s",
-			h.port, fl.key, extra))
-		return p
-	}
-	invA, invT := inv(a, "ansible_python_interpreter=/usr/bin/python3\n"), inv(tn, "")
+	invA, invT := soloInventory(t, "agents", "agent", a, "ansible_python_interpreter=/usr/bin/python3\n"),
+		soloInventory(t, "agents", "agent", tn, "")
 	fetchA, fetchT := t.TempDir(), t.TempDir()
 	// The image's empty package lists are as new as the image: make them
 	// look old, as on a host that was never updated, so that
@@ -137,44 +189,7 @@ func TestFidelityAgentInstall(t *testing.T) {
 			t.Fatalf("http.server on %s: %v %s", h.name, err, out)
 		}
 	}
-	for run := 1; run <= 2; run++ {
-		var aout []byte
-		var aerr error
-		var wg sync.WaitGroup
-		var took [2]time.Duration
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c := exec.Command("ansible-playbook", "-i", invA, "-e", "fetch_dir="+fetchA, pb)
-			c.Env = append(os.Environ(), "ANSIBLE_HOST_KEY_CHECKING=0", "ANSIBLE_NOCOLOR=1", "ANSIBLE_PIPELINING=1",
-				"ANSIBLE_RETRY_FILES_ENABLED=0")
-			t0 := time.Now()
-			aout, aerr = c.CombinedOutput()
-			took[0] = time.Since(t0)
-		}()
-		t0 := time.Now()
-		tout, code := fl.play(t, invT, pb, "-e", "fetch_dir="+fetchT)
-		took[1] = time.Since(t0)
-		wg.Wait()
-		if aerr != nil {
-			t.Fatalf("ansible-playbook run %d: %v\n%s", run, aerr, aout)
-		}
-		if code != 0 {
-			t.Fatalf("tender run %d: exit %d\n%s", run, code, tout)
-		}
-		ra, rt := recap(string(aout))["agent"], recap(tout)["agent"]
-		if ra != rt || ra[0] == 0 {
-			t.Errorf("run %d: ansible recap %v, tender recap %v\n--- ansible\n%s\n--- tender\n%s", run, ra, rt, aout, tout)
-		}
-		if sa, st := taskStatuses(string(aout)), taskStatuses(tout); strings.Join(sa, "\n") != strings.Join(st, "\n") {
-			t.Errorf("run %d: the tasks' outcomes differ\n--- ansible\n%s\n--- tender\n%s", run, strings.Join(sa, "\n"), strings.Join(st, "\n"))
-		}
-		if run == 2 && (ra[1] != 0 || rt[1] != 0) {
-			t.Errorf("second run changed something: ansible %v, tender %v\n--- ansible\n%s\n--- tender\n%s", ra, rt, aout, tout)
-		}
-		t.Logf("run %d: recap %v; ansible-playbook %v, tender %v (side by side)", run, rt,
-			took[0].Round(time.Millisecond), took[1].Round(time.Millisecond))
-	}
+	sideBySide(t, "agent", pb, invA, invT, []string{"-e", "fetch_dir=" + fetchA}, []string{"-e", "fetch_dir=" + fetchT})
 	sa, st := fl.sh(t, a.name, fidelitySnapshot), fl.sh(t, tn.name, fidelitySnapshot)
 	onlyA, onlyT := lineDiff(sa, st), lineDiff(st, sa)
 	var bad []string
