@@ -47,10 +47,10 @@ func (f *fleet) systemdHosts(t *testing.T, n int) []host {
 		hs = append(hs, h)
 	}
 	for _, h := range hs {
-		if err := waitSSH(h.port, 60*time.Second); err != nil {
+		if err := waitSSH(h.port, 3*time.Minute); err != nil {
 			t.Fatalf("%s: %v", h.name, err)
 		}
-		deadline := time.Now().Add(60 * time.Second)
+		deadline := time.Now().Add(3 * time.Minute)
 		for {
 			out, _ := exec.Command("docker", "exec", h.container, "systemctl", "is-system-running").Output()
 			s := strings.TrimSpace(string(out))
@@ -58,7 +58,7 @@ func (f *fleet) systemdHosts(t *testing.T, n int) []host {
 				break
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("%s: systemd is %q after 60s", h.name, s)
+				t.Fatalf("%s: systemd is %q after 3m", h.name, s)
 			}
 			time.Sleep(300 * time.Millisecond)
 		}
@@ -79,18 +79,18 @@ const systemdPlaybook = `
     - name: reload units and restart tender-echo
       systemd: name=tender-echo daemon_reload=yes state=restarted
   tasks:
-    - name: the units
+    - name: the units (tender-masked where a package puts its units)
       copy:
-        dest: /etc/systemd/system/{{ item }}.service
+        dest: "{{ item }}.service"
         content: |
           [Unit]
-          Description=tender e2e {{ item }}
+          Description=tender e2e {{ item | basename }}
           [Service]
           ExecStart=/usr/bin/sleep infinity
           ExecReload=/bin/true
           [Install]
           WantedBy=multi-user.target
-      loop: [tender-echo, tender-idle, tender-masked]
+      loop: [/etc/systemd/system/tender-echo, /etc/systemd/system/tender-idle, /lib/systemd/system/tender-masked]
       register: units
     - name: load them, start and enable tender-echo
       systemd: name=tender-echo daemon_reload=yes state=started enabled=yes

@@ -41,9 +41,12 @@ WantedBy=multi-user.target
 """
 
 # The host's units, made before either tool runs.
+# tender-masked is a vendor unit, as a package installs it: systemctl masks
+# only units without a file of the same name in /etc/systemd/system.
 SETUP = ''.join(
-    "printf '%%s' '%s' >/etc/systemd/system/%s.service\n" % (UNIT % u, u)
-    for u in ('tender-web', 'tender-idle', 'tender-masked')
+    "printf '%%s' '%s' >%s/%s.service\n" % (UNIT % u, d, u)
+    for u, d in (('tender-web', '/etc/systemd/system'), ('tender-idle', '/etc/systemd/system'),
+                 ('tender-masked', '/lib/systemd/system'))
 ) + """printf '[Unit]\\nDescription=no ExecStart\\n[Service]\\nType=simple\\n' >/etc/systemd/system/tender-broken.service
 systemctl daemon-reload
 """
