@@ -62,6 +62,7 @@ func runFleet(m *testing.M) (int, error) {
 	steps := [][]string{
 		{"bash", filepath.Join(root, "e2e/fleet/build-images.sh")},
 		{"bash", filepath.Join(root, "e2e/fleet/aptrepo.sh")},
+		{"bash", filepath.Join(root, "e2e/fleet/rpmrepo.sh")},
 		{"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "tender-e2e", "-f", f.key},
 		{"go", "build", "-tags", "urfave_cli_no_docs", "-o", f.tender, "./cmd/tender"},
 	}
@@ -77,7 +78,7 @@ func runFleet(m *testing.M) (int, error) {
 	}
 	os.Chmod(filepath.Join(dir, "authorized_keys"), 0o644)
 	defer f.compose("down", "-v", "--remove-orphans")
-	if out, err := f.compose("up", "-d", "--scale", "py=3", "--scale", "nopy=1"); err != nil {
+	if out, err := f.compose("up", "-d", "--scale", "py=3", "--scale", "nopy=1", "--scale", "rh=0"); err != nil {
 		return 1, fmt.Errorf("docker-compose up: %v\n%s", err, out)
 	}
 	for _, s := range []struct {
@@ -158,14 +159,17 @@ func (f *fleet) host(name string) host {
 // them), and returns them once their sshd answers.
 func (f *fleet) fresh(t *testing.T, svc string, n int) []host {
 	t.Helper()
-	count := map[string]int{"py": 0, "nopy": 0}
+	count := map[string]int{"py": 0, "nopy": 0, "rh": 0}
 	for _, h := range append(f.hosts, f.spare...) {
 		count[h.service]++
 	}
 	first := count[svc] + 1
 	count[svc] += n
-	if out, err := f.compose("up", "-d", "--no-recreate", "--scale", fmt.Sprintf("py=%d", count["py"]),
-		"--scale", fmt.Sprintf("nopy=%d", count["nopy"])); err != nil {
+	args := []string{"up", "-d", "--no-recreate"}
+	for _, s := range []string{"py", "nopy", "rh"} {
+		args = append(args, "--scale", fmt.Sprintf("%s=%d", s, count[s]))
+	}
+	if out, err := f.compose(args...); err != nil {
 		t.Fatalf("docker-compose up: %v\n%s", err, out)
 	}
 	var hs []host

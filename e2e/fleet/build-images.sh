@@ -8,9 +8,15 @@
 #   tender-e2e/debian      Debian without python (all tender needs)
 #   tender-e2e/debian-sys  debian-py plus cron and kmod, for the system
 #                          modules (cron, modprobe) run by both tools
+#   tender-e2e/rh          debian-py's packages plus Debian's dnf, python3-dnf,
+#                          rpm and createrepo-c, with release files that
+#                          declare a RedHat-family distribution (Dockerfile.rh,
+#                          rh/): a dnf host for both tools
+#
+# Usage: build-images.sh [--force] [IMAGE...]   (default: all of them)
 #
 # Images are cached: each carries a label with the hash of its inputs (this
-# script and the Dockerfile) and is rebuilt only when they change, or with
+# script, the Dockerfiles and rh/) and is rebuilt only when they change, or with
 # --force. Needs root (debootstrap) and a Docker engine.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,8 +24,9 @@ state="$here/../.fleet"
 mkdir -p "$state"
 
 force=false
-[[ "${1:-}" == "--force" ]] && force=true
-inputs=$(cat "$here/build-images.sh" "$here/Dockerfile" | sha256sum | cut -c1-16)
+[[ "${1:-}" == "--force" ]] && { force=true; shift; }
+only=" $* "
+inputs=$(cat "$here/build-images.sh" "$here/Dockerfile" "$here/Dockerfile.rh" "$here"/rh/* | sha256sum | cut -c1-16)
 ROOT=
 
 # The mirror is the one this machine's apt already uses, never a hard-coded host.
@@ -67,13 +74,20 @@ root_image() { # name, packages
 
 common=openssh-server,sudo,iproute2,procps,ca-certificates,netcat-openbsd
 for spec in "tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$common" \
-	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod"; do
+	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod" \
+	"tender-e2e/rh:$common,python3,dnf,python3-dnf,rpm,createrepo-c"; do
 	name=${spec%%:*}
+	[[ "$only" == "  " || "$only" == *" $name "* ]] || continue
 	if ! $force && [[ "$(label "$name")" == "$inputs" ]]; then
 		echo "$name is up to date"
 		continue
 	fi
 	root_image "$name" "${spec#*:}"
-	docker build -q --label "tender.inputs=$inputs" --build-arg BASE="$ROOT" -t "$name" "$here" >/dev/null
+	if [[ "$name" == tender-e2e/rh ]]; then
+		docker build -q --build-arg BASE="$ROOT" -t "$name-ssh" "$here" >/dev/null
+		docker build -q --label "tender.inputs=$inputs" --build-arg BASE="$name-ssh" -f "$here/Dockerfile.rh" -t "$name" "$here" >/dev/null
+	else
+		docker build -q --label "tender.inputs=$inputs" --build-arg BASE="$ROOT" -t "$name" "$here" >/dev/null
+	fi
 	echo "built $name"
 done
