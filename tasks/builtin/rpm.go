@@ -82,8 +82,12 @@ func (m rpmModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 			opts = append(opts, o.flag+strings.Join(l, ","))
 		}
 	}
+	// Ansible's dnf turns signature checks on for repositories that do not
+	// say otherwise and for local rpms unless disable_gpg_check.
 	if a.Bool("disable_gpg_check") {
 		opts = append(opts, "--nogpgcheck")
+	} else {
+		opts = append(opts, "--setopt=gpgcheck=1", "--setopt=localpkg_gpgcheck=1")
 	}
 	for _, o := range opts {
 		if strings.ContainsAny(o, "\n\r") {
