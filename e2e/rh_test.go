@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"os"
 	"os/exec"
 	"reflect"
 	"testing"
@@ -110,20 +109,11 @@ func TestRedHatPackagesLikeAnsible(t *testing.T) {
 	invA := fl.inventory(t, "deploy", "ansible_python_interpreter=/usr/bin/python3\n", a)
 	invT := fl.inventory(t, "deploy", "", b)
 	for run := 1; run <= 2; run++ {
-		c := exec.Command("ansible-playbook", "-i", invA, pb)
-		c.Env = append(os.Environ(), "ANSIBLE_HOST_KEY_CHECKING=0", "ANSIBLE_NOCOLOR=1", "ANSIBLE_PIPELINING=1")
-		aout, err := c.CombinedOutput()
-		if err != nil {
-			t.Fatalf("ansible-playbook run %d: %v\n%s", run, err, aout)
-		}
-		tout, code := fl.play(t, invT, pb)
-		if code != 0 {
-			t.Fatalf("tender run %d: exit %d\n%s", run, code, tout)
-		}
-		if as, ts := taskStatuses(string(aout)), taskStatuses(tout); !reflect.DeepEqual(as, ts) {
+		aout, tout := bothPlay(t, run, invA, invT, pb)
+		if as, ts := taskStatuses(aout), taskStatuses(tout); !reflect.DeepEqual(as, ts) {
 			t.Errorf("run %d: task outcomes differ\n--- ansible\n%s\n--- tender\n%s", run, aout, tout)
 		}
-		ra, rt := recap(string(aout))[a], recap(tout)[b]
+		ra, rt := recap(aout)[a], recap(tout)[b]
 		if ra != rt {
 			t.Errorf("run %d: ansible recap %v, tender recap %v", run, ra, rt)
 		}
