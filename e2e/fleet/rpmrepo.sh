@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the rh hosts' local rpm repositories, which the containers see
-# read-only at /srv/tender-rpm (docker-compose.yml bind-mounts it; the
+# read-only at /srv/tender-rpm (e2e/fleet_test.go's fresh bind-mounts it; the
 # image's /etc/yum.repos.d/tender.repo, from rh/tender.repo, names them):
 #
 #   OUT/main/    repository tender-main (enabled, no signature check):
