@@ -47,17 +47,8 @@ func TestSameResultAsAnsible(t *testing.T) {
 	invA := fl.inventory(t, "deploy", "ansible_python_interpreter=/usr/bin/python3\n", "py2")
 	invT := fl.inventory(t, "deploy", "", "py3")
 	for run := 1; run <= 2; run++ {
-		c := exec.Command("ansible-playbook", "-i", invA, pb)
-		c.Env = append(os.Environ(), "ANSIBLE_HOST_KEY_CHECKING=0", "ANSIBLE_NOCOLOR=1", "ANSIBLE_PIPELINING=1")
-		aout, err := c.CombinedOutput()
-		if err != nil {
-			t.Fatalf("ansible-playbook run %d: %v\n%s", run, err, aout)
-		}
-		tout, code := fl.play(t, invT, pb)
-		if code != 0 {
-			t.Fatalf("tender run %d: exit %d\n%s", run, code, tout)
-		}
-		a, tt := recap(string(aout))["py2"], recap(tout)["py3"]
+		aout, tout := bothPlay(t, run, invA, invT, pb)
+		a, tt := recap(aout)["py2"], recap(tout)["py3"]
 		if a != tt {
 			t.Errorf("run %d: ansible recap %v, tender recap %v\n--- ansible\n%s\n--- tender\n%s", run, a, tt, aout, tout)
 		}
@@ -66,4 +57,21 @@ func TestSameResultAsAnsible(t *testing.T) {
 	if a, tt := fl.sh(t, "py2", list), fl.sh(t, "py3", list); a != tt {
 		t.Errorf("the hosts differ\n--- after ansible-playbook\n%s\n--- after tender\n%s", a, tt)
 	}
+}
+
+// bothPlay runs pb with ansible-playbook on invA, then with tender on
+// invT, and returns both outputs; either failing ends the test.
+func bothPlay(t *testing.T, run int, invA, invT, pb string) (aout, tout string) {
+	t.Helper()
+	c := exec.Command("ansible-playbook", "-i", invA, pb)
+	c.Env = append(os.Environ(), "ANSIBLE_HOST_KEY_CHECKING=0", "ANSIBLE_NOCOLOR=1", "ANSIBLE_PIPELINING=1")
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("ansible-playbook run %d: %v\n%s", run, err, out)
+	}
+	tout, code := fl.play(t, invT, pb)
+	if code != 0 {
+		t.Fatalf("tender run %d: exit %d\n%s", run, code, tout)
+	}
+	return string(out), tout
 }

@@ -65,6 +65,7 @@ func runFleet(m *testing.M) (int, error) {
 	steps := [][]string{
 		{"bash", filepath.Join(root, "e2e/fleet/build-images.sh")},
 		{"bash", filepath.Join(root, "e2e/fleet/aptrepo.sh")},
+		{"bash", filepath.Join(root, "e2e/fleet/rpmrepo.sh")},
 		{"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "tender-e2e", "-f", f.key},
 		{"go", "build", "-tags", "urfave_cli_no_docs", "-o", f.tender, "./cmd/tender"},
 	}
@@ -170,10 +171,13 @@ var freshImages = map[string]string{
 	"py":   "tender-e2e/debian-py",
 	"nopy": "tender-e2e/debian",
 	"sys":  "tender-e2e/debian-sys",
+	"rh":   "tender-e2e/rh",
 }
 
-// fresh starts n new hosts of an image kind (py, nopy, sys; see
-// freshImages), set up as docker-compose.yml sets up its services, untouched
+// fresh starts n new hosts of an image kind (py, nopy, sys, rh; see
+// freshImages), set up as docker-compose.yml sets up its services (rh hosts
+// see the local rpm repositories of rpmrepo.sh at /srv/tender-rpm, their
+// only repositories, instead of the apt one), untouched
 // by other tests and left out of f.hosts (so no all-hosts inventory
 // includes them), and returns them once their sshd answers. Hosts of one
 // kind share a hostname (the kind), so two of them are identical. They are
@@ -185,9 +189,16 @@ func (f *fleet) fresh(t *testing.T, kind string, n int) []host {
 		t.Fatalf("no fleet image kind %q", kind)
 	}
 	root, _ := filepath.Abs("..")
-	apt := os.Getenv("TENDER_E2E_APT")
-	if apt == "" {
-		apt = filepath.Join(root, "e2e/.fleet/apt")
+	repo := func(env, dir string) string {
+		if d := os.Getenv(env); d != "" {
+			return d
+		}
+		return filepath.Join(root, "e2e/.fleet", dir)
+	}
+	mounts := []string{"-v", filepath.Join(root, "e2e/fleet/apt-sources.list") + ":/etc/apt/sources.list:ro",
+		"-v", repo("TENDER_E2E_APT", "apt") + ":/srv/tender-apt:ro"}
+	if kind == "rh" {
+		mounts = []string{"-v", repo("TENDER_E2E_RPM", "rpm") + ":/srv/tender-rpm:ro"}
 	}
 	var hs []host
 	for i := 0; i < n; i++ {
@@ -197,11 +208,10 @@ func (f *fleet) fresh(t *testing.T, kind string, n int) []host {
 		f.mu.Unlock()
 		h := host{name: fmt.Sprintf("%s-fresh%d", kind, seq), service: kind, index: seq,
 			container: fmt.Sprintf("%s-%s-fresh%d", f.project, kind, seq)}
-		out, err := exec.Command("docker", "run", "-d", "--init", "--name", h.container, "--hostname", kind,
-			"--label", "tender.e2e.project="+f.project, "-p", "127.0.0.1::22",
-			"-v", filepath.Join(f.dir, "authorized_keys")+":/etc/ssh/tender_authorized_keys:ro",
-			"-v", filepath.Join(root, "e2e/fleet/apt-sources.list")+":/etc/apt/sources.list:ro",
-			"-v", apt+":/srv/tender-apt:ro", image).CombinedOutput()
+		args := append([]string{"run", "-d", "--init", "--name", h.container, "--hostname", kind,
+			"--label", "tender.e2e.project=" + f.project, "-p", "127.0.0.1::22",
+			"-v", filepath.Join(f.dir, "authorized_keys") + ":/etc/ssh/tender_authorized_keys:ro"}, mounts...)
+		out, err := exec.Command("docker", append(args, image)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("docker run %s: %v\n%s", image, err, out)
 		}

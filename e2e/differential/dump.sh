@@ -7,6 +7,7 @@
 #   file PATH TYPE MODE OWNER:GROUP [SIZE | -> TARGET]   every path under each listed one
 #   md5 PATH HASH                                         each regular file's content
 #   package NAME VERSION STATUS                           every dpkg package
+#   rpm NAME VERSION-RELEASE.ARCH                         every rpm package (rh hosts)
 #   passwd|group LINE                                     /etc/passwd, /etc/group
 #   shadow|gshadow LINE                                   hashes masked (below)
 #   rc LINK -> TARGET                                     SysV start/stop links
@@ -45,6 +46,7 @@ procs=$(ps -eo user=,args=)
 		find "$p" -type f -exec md5sum {} + | sed -E 's/^([0-9a-f]{32})  (.*)$/md5 \2 \1/'
 	done
 	dpkg-query -W -f='package ${Package} ${Version} ${db:Status-Abbrev}\n'
+	if command -v rpm >/dev/null 2>&1; then rpm -qa --qf 'rpm %{NAME} %{VERSION}-%{RELEASE}.%{ARCH}\n'; fi
 	sed 's/^/passwd /' /etc/passwd
 	sed 's/^/group /' /etc/group
 	for f in shadow gshadow; do

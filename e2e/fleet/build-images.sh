@@ -10,12 +10,19 @@
 #                          modules (cron, modprobe) run by both tools
 #   tender-e2e/debian-systemd  debian-py plus systemd as PID 1 (see
 #                          Dockerfile.debian-systemd for how it must run)
+#   tender-e2e/rh          debian-py's packages plus Debian's dnf, python3-dnf,
+#                          rpm and createrepo-c, with release files that
+#                          declare a RedHat-family distribution
+#                          (Dockerfile.rh, rh/): a dnf host for both tools
 #
 # An image whose short name has a Dockerfile.<name> beside Dockerfile gets
-# that file built on top of it.
+# that file built on top of it. The missing roots are debootstrapped side
+# by side: the mirror, not the processor, bounds them.
+#
+# Usage: build-images.sh [--force] [IMAGE...]   (default: all of them)
 #
 # Images are cached: each carries a label with the hash of its inputs (this
-# script and the Dockerfile) and is rebuilt only when they change, or with
+# script, the Dockerfiles and rh/) and is rebuilt only when they change, or with
 # --force. Needs root (debootstrap) and a Docker engine.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,8 +30,9 @@ state="$here/../.fleet"
 mkdir -p "$state"
 
 force=false
-[[ "${1:-}" == "--force" ]] && force=true
-inputs=$(cat "$here/build-images.sh" "$here"/Dockerfile* | sha256sum | cut -c1-16)
+[[ "${1:-}" == "--force" ]] && { force=true; shift; }
+only=" $* "
+inputs=$(cat "$here/build-images.sh" "$here"/Dockerfile* "$here"/rh/* | sha256sum | cut -c1-16)
 ROOT=
 
 # The mirror is the one this machine's apt already uses, never a hard-coded host.
@@ -71,14 +79,29 @@ root_image() { # name, packages
 }
 
 common=openssh-server,sudo,iproute2,procps,ca-certificates,netcat-openbsd
-for spec in "tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$common" \
-	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod" \
-	"tender-e2e/debian-systemd:$common,python3,python3-apt,systemd,systemd-sysv"; do
+specs=("tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$common"
+	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod"
+	"tender-e2e/debian-systemd:$common,python3,python3-apt,systemd,systemd-sysv"
+	"tender-e2e/rh:$common,python3,dnf,python3-dnf,rpm,createrepo-c")
+todo=()
+for spec in "${specs[@]}"; do
 	name=${spec%%:*}
+	[[ "$only" == "  " || "$only" == *" $name "* ]] || continue
 	if ! $force && [[ "$(label "$name")" == "$inputs" ]]; then
 		echo "$name is up to date"
 		continue
 	fi
+	todo+=("$spec")
+done
+pids=()
+for spec in "${todo[@]}"; do
+	root_image "${spec%%:*}" "${spec#*:}" &
+	pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
+force=false # the roots are fresh now: root_image below only names them
+for spec in "${todo[@]}"; do
+	name=${spec%%:*}
 	root_image "$name" "${spec#*:}"
 	docker build -q --label "tender.inputs=$inputs" --build-arg BASE="$ROOT" -t "$name" "$here" >/dev/null
 	extra="$here/Dockerfile.${name#*/}"

@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
@@ -34,13 +35,28 @@ func rpmSpec(tool string) *tasks.Spec {
 	}
 }
 
-var rpmSpecs = map[string]*tasks.Spec{"dnf": rpmSpec("dnf"), "yum": rpmSpec("yum")}
+var rpmSpecs = map[string]*tasks.Spec{"dnf": rpmSpec("dnf"), "yum": yumSpec()}
+
+// yumSpec is dnf's arguments plus use and use_backend, which pick the
+// backend as Ansible's yum action does.
+func yumSpec() *tasks.Spec {
+	s := rpmSpec("yum")
+	s.Params = append(s.Params, tasks.Param{Name: "use"}, tasks.Param{Name: "use_backend"})
+	return s
+}
 
 // Run installs, upgrades or removes the packages.
 func (m rpmModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := rpmSpecs[m.tool].Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
+	}
+	if m.tool == "yum" {
+		tool, res, err := yumBackend(ctx, env, a.Str("use"), a.Str("use_backend"))
+		if tool == "" || err != nil {
+			return res, err
+		}
+		m.tool = tool
 	}
 	names := a.Strings("name")
 	state := a.Str("state")
@@ -66,8 +82,12 @@ func (m rpmModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 			opts = append(opts, o.flag+strings.Join(l, ","))
 		}
 	}
+	// Ansible's dnf turns signature checks on for repositories that do not
+	// say otherwise and for local rpms unless disable_gpg_check.
 	if a.Bool("disable_gpg_check") {
 		opts = append(opts, "--nogpgcheck")
+	} else {
+		opts = append(opts, "--setopt=gpgcheck=1", "--setopt=localpkg_gpgcheck=1")
 	}
 	for _, o := range opts {
 		if strings.ContainsAny(o, "\n\r") {
@@ -86,28 +106,40 @@ func (m rpmModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	return rpmResult(parseVerdict([]byte(head)), strings.Split(head, "\n"), output), nil
 }
 
-// rpmResult shapes the script's verdict as Ansible's dnf reports it.
+// rpmResult shapes the script's verdict as Ansible's dnf reports it:
+// "Installed <path>" for each local rpm, then the transaction's
+// "Installed: NEVRA" and "Removed: NEVRA", each set sorted.
 func rpmResult(v verdict, head []string, output string) tasks.Result {
-	results, failures := []any{}, []any{}
+	files, installed, removed, failures := []any{}, []string{}, []string{}, []any{}
 	for _, l := range head {
 		k, val, _ := strings.Cut(l, "=")
 		switch k {
+		case "file":
+			files = append(files, "Installed "+val)
 		case "installed":
-			results = append(results, "Installed: "+val)
+			installed = append(installed, "Installed: "+val)
 		case "removed":
-			results = append(results, "Removed: "+val)
+			removed = append(removed, "Removed: "+val)
 		case "failure":
 			failures = append(failures, val)
 		}
 	}
+	sort.Strings(installed)
+	sort.Strings(removed)
+	results := append([]any{}, files...)
+	for _, r := range append(installed, removed...) {
+		results = append(results, r)
+	}
 	switch v["verdict"] {
 	case "failed":
 		return fail(v["msg"])
+	case "cache":
+		return tasks.Result{Msg: "Cache updated", Data: map[string]any{"results": []any{}, "rc": 0}}
 	case "failures":
 		return tasks.Result{Failed: true, Msg: "Failed to install some of the specified packages", RC: 1,
 			Data: map[string]any{"failures": failures, "results": []any{}, "rc": 1}}
 	case "nothing":
-		return tasks.Result{Msg: "Nothing to do", Data: map[string]any{"results": []any{}, "rc": 0}}
+		return tasks.Result{Msg: "Nothing to do", Data: map[string]any{"results": files, "rc": 0}}
 	case "check":
 		return tasks.Result{Changed: true, Msg: "Check mode: No changes made, but would have if not in check mode",
 			Data: map[string]any{"results": results, "rc": 0}}

@@ -8,11 +8,15 @@ package builtin
 // --disablerepo, --nogpgcheck; one per line), update (non-empty: makecache first),
 // autoremove, _t_check.
 //
-// It prints key=value lines: failure=<text> for each package that cannot
-// be installed; then verdict=nothing, verdict=check (with
-// installed=/removed= lines naming what would change) or verdict=ran with
-// rc, installed=/removed= lines (name-version-release.arch after the
-// transaction), and after "--output--" the tool's stdout and stderr.
+// It prints key=value lines: file=<path> for each local .rpm to install
+// (Ansible reports them whatever happens), failure=<text> for each package
+// that cannot be installed; then verdict=cache (update_cache without
+// names), verdict=nothing, verdict=check (with installed=/removed= lines
+// naming what would change) or verdict=ran with rc and installed=/removed=
+// lines: every package the transaction added or took away (dependencies
+// and the old version of an upgrade too, as dnf's transaction sets), by
+// comparing the rpm database before and after; then after "--output--"
+// the tool's stdout and stderr.
 const rpmScript = `
 export LANG=C LC_ALL=C
 _t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' ' ')"; exit 0; }
@@ -28,11 +32,13 @@ set -f
 if [ -n "$update" ] && [ -z "$_t_check" ]; then
 	"$tool" -q -y $opts makecache >"$tmp/mc" 2>&1 || _t_fail "Failed to update the package cache: $(cat "$tmp/mc")"
 fi
+[ -n "$update" ] && [ -z "$names" ] && { echo verdict=cache; exit 0; }
 install= upgrade= remove= failed=
 for s in $names; do
 	case $s in
 	*.rpm)
 		[ -f "$s" ] || { echo "failure=No package $s available."; failed=1; continue; }
+		[ "$state" != absent ] && echo "file=$s"
 		want=$(rpm -qp --qf "$qf" -- "$s" 2>/dev/null) || { echo "failure=$s: not a readable rpm"; failed=1; continue; }
 		n=$(rpm -qp --qf '%{NAME}' -- "$s" 2>/dev/null)
 		have=$(_t_nevra "$n")
@@ -75,19 +81,17 @@ if [ -n "$_t_check" ]; then
 	for s in $remove; do echo "removed=$(_t_nevra "$s" | head -n1)"; done
 	exit 0
 fi
-for s in $remove; do _t_nevra "$s" | sed 's/^/removed=/' >>"$tmp/removed"; done
+rpm -qa --qf "$qf" | sort >"$tmp/before"
 rc=0
 : >"$tmp/out"; : >"$tmp/err"
 if [ -n "$install" ]; then "$tool" -y $opts install -- $install >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
 if [ $rc -eq 0 ] && [ -n "$upgrade" ]; then "$tool" -y $opts upgrade -- $upgrade >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
 if [ $rc -eq 0 ] && [ -n "$remove" ]; then "$tool" -y $opts remove -- $remove >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
 if [ $rc -eq 0 ] && [ -n "$autoremove" ] && [ -z "$names" ]; then "$tool" -y $opts autoremove >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
+rpm -qa --qf "$qf" | sort >"$tmp/after"
 echo verdict=ran; echo "rc=$rc"
-for s in $install$upgrade; do
-	case $s in *.rpm) s=$(rpm -qp --qf '%{NAME}' -- "$s" 2>/dev/null) ;; esac
-	_t_nevra "$s" | sed 's/^/installed=/'
-done
-[ -f "$tmp/removed" ] && cat "$tmp/removed"
+comm -13 "$tmp/before" "$tmp/after" | sed 's/^/installed=/'
+comm -23 "$tmp/before" "$tmp/after" | sed 's/^/removed=/'
 echo "outlen=$(wc -c <"$tmp/out")"
 echo --output--; cat "$tmp/out" "$tmp/err"
 `

@@ -10,14 +10,18 @@ import (
 	"github.com/tender-sh/tender/tasks"
 )
 
-// fakeRPM answers rpm -q and -qp from $FAKE_STATE/inst/<name> (the
+// fakeRPM answers rpm -q, -qa and -qp from $FAKE_STATE/inst/<name> (the
 // installed version) and from a local "rpm" file holding "name version".
 const fakeRPM = `
-qp= fmt=
+qp= qa= fmt=
 while [ $# -gt 0 ]; do
-	case $1 in -qp) qp=1 ;; -q) ;; --qf) shift; fmt=$1 ;; --) ;; *) arg=$1 ;; esac
+	case $1 in -qp) qp=1 ;; -qa) qa=1 ;; -q) ;; --qf) shift; fmt=$1 ;; --) ;; *) arg=$1 ;; esac
 	shift
 done
+if [ -n "$qa" ]; then
+	for f in "$FAKE_STATE"/inst/*; do [ -f "$f" ] && echo "${f##*/}-$(cat "$f")"; done
+	exit 0
+fi
 if [ -n "$qp" ]; then
 	read -r n v <"$arg" || exit 1
 	if [ "$fmt" = '%{NAME}' ]; then printf %s "$n"; else echo "$n-$v"; fi
@@ -81,13 +85,13 @@ func TestDnfWithFakeTools(t *testing.T) {
 		failed  bool
 		results []any
 	}{
-		{"dnf", tasks.Args{"name": []any{"tree", "nginx"}}, true, true, false, []any{"Installed: tree", "Installed: nginx"}},
+		{"dnf", tasks.Args{"name": []any{"tree", "nginx"}}, true, true, false, []any{"Installed: nginx", "Installed: tree"}},
 		{"dnf", tasks.Args{"name": []any{"tree", "nginx"}, "enablerepo": "epel", "disable_gpg_check": true}, false, true, false,
-			[]any{"Installed: tree-1.8-1.x86_64", "Installed: nginx-1.20-1.x86_64"}},
+			[]any{"Installed: nginx-1.20-1.x86_64", "Installed: tree-1.8-1.x86_64"}},
 		{"package", tasks.Args{"name": "tree", "state": "present"}, false, false, false, []any{}},
 		{"dnf", tasks.Args{"name": "tree", "state": "latest"}, false, false, false, []any{}},
-		{"yum", tasks.Args{"name": local}, false, true, false, []any{"Installed: agent-2.0-1.noarch"}},
-		{"yum", tasks.Args{"name": local, "state": "installed"}, false, false, false, []any{}},
+		{"yum", tasks.Args{"name": local}, false, true, false, []any{"Installed " + local, "Installed: agent-2.0-1.noarch"}},
+		{"yum", tasks.Args{"name": local, "state": "installed"}, false, false, false, []any{"Installed " + local}},
 		{"dnf", tasks.Args{"name": "nginx", "state": "absent"}, true, true, false, []any{"Removed: nginx-1.20-1.x86_64"}},
 		{"dnf", tasks.Args{"name": "nginx", "state": "removed"}, false, true, false, []any{"Removed: nginx-1.20-1.x86_64"}},
 		{"dnf", tasks.Args{"name": "nginx", "state": "absent"}, false, false, false, []any{}},
@@ -96,7 +100,7 @@ func TestDnfWithFakeTools(t *testing.T) {
 	for i, s := range steps {
 		if i == 3 {
 			setRepo("tree", "1.9-1.x86_64")
-			steps[3].changed, steps[3].results = true, []any{"Installed: tree-1.9-1.x86_64"}
+			steps[3].changed, steps[3].results = true, []any{"Installed: tree-1.9-1.x86_64", "Removed: tree-1.8-1.x86_64"}
 			s = steps[3]
 		}
 		env.Check = s.check
