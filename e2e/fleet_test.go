@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -25,7 +26,9 @@ type fleet struct {
 	key     string // the throwaway private key
 	tender  string // the built binary
 	hosts   []host
-	spare   []host // started by fresh, outside hosts
+	mu      sync.Mutex // guards spare and seq
+	spare   []host     // started by fresh, outside hosts
+	seq     int        // fresh hosts started so far
 }
 
 type host struct {
@@ -77,6 +80,13 @@ func runFleet(m *testing.M) (int, error) {
 	}
 	os.Chmod(filepath.Join(dir, "authorized_keys"), 0o644)
 	defer f.compose("down", "-v", "--remove-orphans")
+	// Hosts that fresh started and a failed test left behind.
+	defer func() {
+		ids, _ := exec.Command("docker", "ps", "-aq", "--filter", "label=tender.e2e.project="+f.project).Output()
+		if ids := strings.Fields(string(ids)); len(ids) > 0 {
+			exec.Command("docker", append([]string{"rm", "-f"}, ids...)...).Run()
+		}
+	}()
 	if out, err := f.compose("up", "-d", "--scale", "py=3", "--scale", "nopy=1"); err != nil {
 		return 1, fmt.Errorf("docker-compose up: %v\n%s", err, out)
 	}
@@ -145,6 +155,8 @@ func waitSSH(port int, limit time.Duration) error {
 
 // host returns the fleet host with that inventory name.
 func (f *fleet) host(name string) host {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	for _, h := range append(f.hosts, f.spare...) {
 		if h.name == name {
 			return h
@@ -153,33 +165,63 @@ func (f *fleet) host(name string) host {
 	panic("no fleet host " + name)
 }
 
-// fresh starts n more replicas of a compose service, untouched by other
-// tests and left out of f.hosts (so no all-hosts inventory includes
-// them), and returns them once their sshd answers.
-func (f *fleet) fresh(t *testing.T, svc string, n int) []host {
+// freshImages maps the kinds fresh accepts to fleet images.
+var freshImages = map[string]string{
+	"py":   "tender-e2e/debian-py",
+	"nopy": "tender-e2e/debian",
+	"sys":  "tender-e2e/debian-sys",
+}
+
+// fresh starts n new hosts of an image kind (py, nopy, sys; see
+// freshImages), set up as docker-compose.yml sets up its services, untouched
+// by other tests and left out of f.hosts (so no all-hosts inventory
+// includes them), and returns them once their sshd answers. Hosts of one
+// kind share a hostname (the kind), so two of them are identical. They are
+// removed when the test ends. It is safe from parallel tests.
+func (f *fleet) fresh(t *testing.T, kind string, n int) []host {
 	t.Helper()
-	count := map[string]int{"py": 0, "nopy": 0}
-	for _, h := range append(f.hosts, f.spare...) {
-		count[h.service]++
+	image, ok := freshImages[kind]
+	if !ok {
+		t.Fatalf("no fleet image kind %q", kind)
 	}
-	first := count[svc] + 1
-	count[svc] += n
-	if out, err := f.compose("up", "-d", "--no-recreate", "--scale", fmt.Sprintf("py=%d", count["py"]),
-		"--scale", fmt.Sprintf("nopy=%d", count["nopy"])); err != nil {
-		t.Fatalf("docker-compose up: %v\n%s", err, out)
+	root, _ := filepath.Abs("..")
+	apt := os.Getenv("TENDER_E2E_APT")
+	if apt == "" {
+		apt = filepath.Join(root, "e2e/.fleet/apt")
 	}
 	var hs []host
-	for i := first; i < first+n; i++ {
-		h, err := f.discover(svc, i)
+	for i := 0; i < n; i++ {
+		f.mu.Lock()
+		f.seq++
+		seq := f.seq
+		f.mu.Unlock()
+		h := host{name: fmt.Sprintf("%s-fresh%d", kind, seq), service: kind, index: seq,
+			container: fmt.Sprintf("%s-%s-fresh%d", f.project, kind, seq)}
+		out, err := exec.Command("docker", "run", "-d", "--init", "--name", h.container, "--hostname", kind,
+			"--label", "tender.e2e.project="+f.project, "-p", "127.0.0.1::22",
+			"-v", filepath.Join(f.dir, "authorized_keys")+":/etc/ssh/tender_authorized_keys:ro",
+			"-v", filepath.Join(root, "e2e/fleet/apt-sources.list")+":/etc/apt/sources.list:ro",
+			"-v", apt+":/srv/tender-apt:ro", image).CombinedOutput()
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("docker run %s: %v\n%s", image, err, out)
 		}
+		t.Cleanup(func() { exec.Command("docker", "rm", "-f", h.container).Run() })
+		out, err = exec.Command("docker", "port", h.container, "22/tcp").CombinedOutput()
+		if _, port, perr := net.SplitHostPort(strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])); err != nil || perr != nil {
+			t.Fatalf("docker port %s: %v %s", h.container, err, out)
+		} else {
+			fmt.Sscan(port, &h.port)
+		}
+		hs = append(hs, h)
+	}
+	for _, h := range hs {
 		if err := waitSSH(h.port, 60*time.Second); err != nil {
 			t.Fatalf("%s: %v", h.name, err)
 		}
-		f.spare = append(f.spare, h)
-		hs = append(hs, h)
 	}
+	f.mu.Lock()
+	f.spare = append(f.spare, hs...)
+	f.mu.Unlock()
 	return hs
 }
 

@@ -233,6 +233,7 @@ func (l *loader) loopControl(file string, n *yaml.Node) *LoopControl {
 		case "extended":
 			lc.Extended = l.boolean(file, e.key, e.v)
 		case "extended_allitems":
+			lc.ExtendedAllItems = l.boolean(file, e.key, e.v)
 		default:
 			l.unknownKey(file, e, "loop_control", loopControlKeys)
 		}

@@ -192,6 +192,9 @@ type LoopControl struct {
 	Label    any
 	Pause    any
 	Extended Bool
+	// ExtendedAllItems is extended_allitems: whether ansible_loop has
+	// allitems (true when unset).
+	ExtendedAllItems Bool
 }
 
 // Role is one use of a role: by a play's roles:, a dependency in

@@ -87,14 +87,14 @@ func (pr *playRun) inclusions(h *hostRun, inc *playbooks.Task) ([]*inclusion, er
 	if err != nil {
 		return nil, err
 	}
-	loopVar, indexVar, label := loopNames(inc)
+	_, _, label := loopNames(inc)
+	itemVars, err := loopItemVars(inc, items, pr.scope(h, inc, nil))
+	if err != nil {
+		return nil, err
+	}
 	var out []*inclusion
 	for i, item := range items {
-		vars := map[string]any{loopVar: item, "ansible_loop_var": loopVar}
-		if indexVar != "" {
-			vars[indexVar] = i
-			vars["ansible_index_var"] = indexVar
-		}
+		vars := itemVars[i]
 		ok, err := pr.conditionsHold(h, inc, vars)
 		if err != nil {
 			return nil, err

@@ -142,6 +142,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			return expr.Str(v), err
 		},
 		FindFile: pr.findFile(t),
+		Modules:  pr.rn.r.Modules,
 	}
 	return call{mod: factory(), env: env, args: args, via: via}, nil
 }

@@ -54,16 +54,12 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 	if err != nil {
 		return failure(err)
 	}
-	loopVar, indexVar, label := loopNames(t)
+	_, _, label := loopNames(t)
 	agg := outcome{skipped: len(items) > 0, loop: true}
 	results := make([]any, 0, len(items))
-	itemVars := make([]map[string]any, len(items))
-	for i, item := range items {
-		itemVars[i] = map[string]any{loopVar: item, "ansible_loop_var": loopVar}
-		if indexVar != "" {
-			itemVars[i][indexVar] = i
-			itemVars[i]["ansible_index_var"] = indexVar
-		}
+	itemVars, err := loopItemVars(t, items, scope)
+	if err != nil {
+		return failure(err)
 	}
 	run := func(i int) outcome { return pr.attempt(ctx, h, t, kw, itemVars[i]) }
 	if b := pr.batcher(t); b != nil && len(items) > 1 && ctx.Err() == nil {
@@ -75,11 +71,8 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		}
 		vars := itemVars[i]
 		out := run(i)
-		out.data[loopVar] = item
-		out.data["ansible_loop_var"] = loopVar
-		if indexVar != "" {
-			out.data[indexVar] = i
-			out.data["ansible_index_var"] = indexVar
+		for k, v := range vars {
+			out.data[k] = v
 		}
 		shown := item
 		if label != nil {
@@ -110,4 +103,53 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		agg.data["skipped"] = true
 	}
 	return agg
+}
+
+// loopItemVars returns the variables each item of a loop sets: the loop
+// variable, ansible_loop_var, the index variable and ansible_index_var
+// when loop_control names one, and ansible_loop when loop_control has
+// extended (index, index0, revindex, revindex0, first, last, length,
+// allitems unless extended_allitems is false, previtem and nextitem where
+// there is one), as Ansible sets them, in the task's vars and its result.
+func loopItemVars(t *playbooks.Task, items []any, scope expr.Scope) ([]map[string]any, error) {
+	loopVar, indexVar, _ := loopNames(t)
+	extended, allItems := false, true
+	if lc := t.LoopControl; lc != nil {
+		var err error
+		if lc.Extended.Set {
+			if extended, err = boolValue(lc.Extended, scope); err != nil {
+				return nil, fmt.Errorf("loop_control.extended: %w", err)
+			}
+		}
+		if lc.ExtendedAllItems.Set {
+			if allItems, err = boolValue(lc.ExtendedAllItems, scope); err != nil {
+				return nil, fmt.Errorf("loop_control.extended_allitems: %w", err)
+			}
+		}
+	}
+	n := len(items)
+	out := make([]map[string]any, n)
+	for i, item := range items {
+		v := map[string]any{loopVar: item, "ansible_loop_var": loopVar}
+		if indexVar != "" {
+			v[indexVar] = i
+			v["ansible_index_var"] = indexVar
+		}
+		if extended {
+			l := map[string]any{"index": i + 1, "index0": i, "first": i == 0, "last": i == n-1, "length": n,
+				"revindex": n - i, "revindex0": n - i - 1}
+			if allItems {
+				l["allitems"] = items
+			}
+			if i+1 < n {
+				l["nextitem"] = items[i+1]
+			}
+			if i > 0 {
+				l["previtem"] = items[i-1]
+			}
+			v["ansible_loop"] = l
+		}
+		out[i] = v
+	}
+	return out, nil
 }

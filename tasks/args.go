@@ -56,6 +56,16 @@ type Spec struct {
 	// FreeForm accepts "_raw_params" (the free-form text of shell, command,
 	// raw, script) as a string.
 	FreeForm bool
+	// Other says what keys beyond Params mean, for modules that take any
+	// (set_fact's facts, add_host's host variables). Documentation only:
+	// Decode does not read it.
+	Other string
+}
+
+// Described is a module that can show its Spec: tender doc prints it, so
+// an operator sees the parameters a module takes before writing a task.
+type Described interface {
+	Spec() *Spec
 }
 
 // Values are decoded arguments, by canonical parameter name. Parameters

@@ -52,6 +52,11 @@ type Env struct {
 	// role's kind directory, the role, the play's kind directory and the
 	// playbook directory, in that order. It returns an absolute path.
 	FindFile func(kind, name string) (string, error)
+	// Modules is the run's registry: a module that hands a task to
+	// another (package to apt or dnf) looks it up here, so that an
+	// embedding program's allow-list (Registry.Restrict) holds for the
+	// module handed to as well.
+	Modules *Registry
 }
 
 // Args are a task's module arguments after templating: k=v pairs and dict

@@ -193,13 +193,24 @@ func marshal(v any, indent string) ([]byte, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
+// debugShown are the keys a debug result with a msg keeps on display.
+var debugShown = map[string]bool{"msg": true, "exception": true, "warnings": true, "deprecations": true}
+
 // indented is json.dumps(indent=4, sort_keys=True), how debug shows,
 // without the loop's bookkeeping.
 func indented(m map[string]any, debug bool) string {
 	out := shown(m)
 	if debug {
 		// debug shows only what it was asked to, as ansible-playbook's
-		// callback cleans its results.
+		// callback cleans its results: a msg alone (with warnings and
+		// the like), or the variable without the status keys.
+		if _, ok := out["msg"]; ok {
+			for k := range out {
+				if !debugShown[k] && !strings.HasPrefix(k, "_") {
+					delete(out, k)
+				}
+			}
+		}
 		for _, k := range []string{"changed", "skipped", "invocation", "skip_reason"} {
 			delete(out, k)
 		}

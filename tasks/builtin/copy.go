@@ -69,6 +69,12 @@ type copyJob struct {
 	se            string // seAssign's lines
 	fromContent   bool   // from content: a diff's after side is labelled with the staging file
 	localPath     string // the controller file of src, for diffs
+	// guard refuses to replace dest unless its sha1 is still expect
+	// (empty: dest did not exist), so that a module that read the file,
+	// edited it in Go and writes it back never clobbers a change made in
+	// between.
+	guard  bool
+	expect string
 }
 
 // Run copies.
@@ -194,6 +200,7 @@ func (j copyJob) script(source, probe, moved string) string {
 		{"remote", flag(j.remote)}, {"moved", moved}, {"probe", probe},
 		{"force", flag(j.force)}, {"backup", flag(j.backup)}, {"mode", j.mode},
 		{"owner", j.owner}, {"group", j.group}, {"diff", flag(j.diff)}, {"mkdirs", flag(j.mkdirs)},
+		{"guard", flag(j.guard)}, {"expect", j.expect},
 	} {
 		val := q(kv[1])
 		if kv[0] == "dest" || (kv[0] == "source" && j.remote) {

@@ -49,6 +49,7 @@ if _t_exists "$dest"; then
 	if [ -z "$force" ]; then echo verdict=noforce; exit 0; fi
 	cur=$(_t_sum sha1 "$dest")
 fi
+if [ -n "$guard" ] && [ "$cur" != "$expect" ]; then _t_fail "$dest changed while it was being edited; run again"; fi
 if [ "$cur" != "$want" ]; then
 	_t_changed=1
 	echo content_changed=1

@@ -62,7 +62,16 @@ func (packageModule) manager(ctx context.Context, env *tasks.Env, args tasks.Arg
 		}
 		mgr = strings.TrimSpace(string(out.Stdout))
 	}
-	f, ok := Registry().Lookup(mgr)
+	reg := env.Modules
+	if reg == nil {
+		reg = Registry()
+	}
+	if _, known := Registry().Lookup(mgr); known && mgr != "package" {
+		if _, allowed := reg.Lookup(mgr); !allowed {
+			return nil, fail("package would hand this task to " + mgr + ", which this run does not allow"), nil
+		}
+	}
+	f, ok := reg.Lookup(mgr)
 	if !ok || mgr == "package" {
 		return nil, fail("Could not detect which package manager to use. Try gathering facts or setting the \"use\" option."), nil
 	}

@@ -126,6 +126,11 @@ func (f *textFile) writeText(ctx context.Context, env *tasks.Env, content []byte
 		dest: f.real, sum: hex.EncodeToString(sum[:]), content: content,
 		mode: o.attrs.mode, owner: o.attrs.owner, group: o.attrs.group,
 		force: true, backup: o.backup, validate: o.validate, mkdirs: o.mkdirs,
+		guard: true,
+	}
+	if f.exists {
+		read := sha1.Sum(f.content)
+		j.expect = hex.EncodeToString(read[:])
 	}
 	out, err := run(ctx, env, j.script("-", "", ""), bytes.NewReader(content))
 	if err != nil {

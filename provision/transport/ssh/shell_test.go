@@ -240,9 +240,25 @@ func cancelledRun(t *testing.T, c *Conn, rest string) {
 	if err != nil {
 		t.Fatalf("pid file: %q", data)
 	}
-	for deadline := time.Now().Add(5 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
+	// A killed process that is not reaped yet (a zombie) is gone too; the
+	// bound is generous because a loaded machine is slow to deliver it.
+	for deadline := time.Now().Add(15 * time.Second); alive(pid); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the cancelled script's child is still running")
 		}
 	}
+}
+
+// alive reports whether pid runs: it exists and is not a zombie.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	// The state follows the command's closing parenthesis.
+	i := bytes.LastIndexByte(stat, ')')
+	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
 }
