@@ -42,16 +42,22 @@ fuzz:
 clean:
 	rm -rf bin agents/examples/hello/build
 
-## hello-agent: the example agent, static, stamped HELLO_VERSION, into its
-## bundle (agents/examples/hello/build/hello). hello-agents also builds
-## version 2 into build/v2/ for the upgrade test.
+## hello-agent: the example agent, static, stamped HELLO_VERSION, and its
+## package: agents/examples/hello/build/bin/hello, packed as
+## build/hello.tar.gz (bin/hello inside; the same bytes for the same
+## build). hello-agents also makes version 2 in build/v2/ for the upgrade test.
 HELLO_VERSION ?= 1
 HELLO_DIR     := agents/examples/hello
+# hello_pack DIR VERSION: build the agent into DIR/bin/hello, pack DIR/hello.tar.gz.
+define hello_pack
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X main.version=$(2)' -o $(1)/bin/hello ./$(HELLO_DIR)
+	tar -C $(1) --sort=name --mtime=2024-01-01T00:00:00Z --owner=0 --group=0 --numeric-owner --mode=0755 -cf - bin/hello | gzip -9n >$(1)/hello.tar.gz
+endef
 hello-agent:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X main.version=$(HELLO_VERSION)' -o $(HELLO_DIR)/build/hello ./$(HELLO_DIR)
+	$(call hello_pack,$(HELLO_DIR)/build,$(HELLO_VERSION))
 
 hello-agents: hello-agent
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X main.version=2' -o $(HELLO_DIR)/build/v2/hello ./$(HELLO_DIR)
+	$(call hello_pack,$(HELLO_DIR)/build/v2,2)
 
 ## bench: ansible-playbook vs tender on the same fleet; writes docs/BENCHMARKS.md.
 bench:

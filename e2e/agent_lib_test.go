@@ -132,12 +132,11 @@ func TestAgentHostHangsMidDeploy(t *testing.T) {
 	victim := fl.host("py3")
 	// The host freezes once the agent's files are in place (its settings
 	// file, written after them, appears): mid-deploy, in the service
-	// tasks. A freeze during an SFTP upload can leave the upload's
-	// temporary file beside the destination (the destination itself is
-	// never half written): tender cannot remove it over the dead
-	// connection, so this test does not freeze there.
+	// tasks. A cut during an upload is TestAgentNetworkCutMidTransfer's
+	// case.
 	fl.sh(t, "py3", "rm -f /opt/hello/bin/hello /etc/default/hello")
 	thawed := make(chan struct{})
+	var frozen time.Time // when docker pause returned
 	go func() {
 		defer close(thawed)
 		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -146,17 +145,18 @@ func TestAgentHostHangsMidDeploy(t *testing.T) {
 			}
 		}
 		exec.Command("docker", "pause", victim.container).Run()
+		frozen = time.Now()
 		time.Sleep(8 * time.Second)
 		exec.Command("docker", "unpause", victim.container).Run()
 	}()
-	start := time.Now()
 	res, err := d.Reconnect(ctx, "py3")
-	took := time.Since(start)
+	failed := time.Now()
 	<-thawed
+	took := failed.Sub(frozen)
 	if err != nil || res.Outcome != agents.HostFailed {
 		t.Fatalf("deploy to a frozen host: %+v %v", res, err)
 	}
-	t.Logf("frozen host failed after %v: %s", took.Round(time.Millisecond), res.Error)
+	t.Logf("frozen host failed %v after the freeze: %s", took.Round(time.Millisecond), res.Error)
 	if took > 8*time.Second {
 		t.Errorf("the frozen host took %v to fail, want within the keepalive bound", took)
 	}
@@ -164,8 +164,7 @@ func TestAgentHostHangsMidDeploy(t *testing.T) {
 		t.Error("a failed deploy wrote ledger rows")
 	}
 	time.Sleep(time.Second) // sshd notices the dead connection and cleans up
-	// Temporary files of tender's transfers are named .NAME.tender-XXXX
-	// or .tender-XXXX.
+	// Temporary files of tender's transfers start with .tender-.
 	if left := strings.TrimSpace(fl.sh(t, "py3", "ls -A /opt/hello/bin /etc/init.d /etc/default | grep -F .tender || true")); left != "" {
 		t.Errorf("left beside the agent's files:\n%s", left)
 	}

@@ -36,7 +36,7 @@ func helloBundles(t *testing.T) (v1, v2 string) {
 			t.Fatalf("cp: %v %s", err, out)
 		}
 	}
-	if err := os.Rename(filepath.Join(v2, "build/v2/hello"), filepath.Join(v2, "build/hello")); err != nil {
+	if err := os.Rename(filepath.Join(v2, "build/v2/hello.tar.gz"), filepath.Join(v2, "build/hello.tar.gz")); err != nil {
 		t.Fatal(err)
 	}
 	m, _ := os.ReadFile(filepath.Join(v2, "agent.yaml"))
@@ -48,9 +48,15 @@ func helloBundles(t *testing.T) (v1, v2 string) {
 // ledger.
 func (f *fleet) agentRun(t *testing.T, inv, state, bundle string, cmd string, args ...string) (string, int) {
 	t.Helper()
+	return f.run(t, f.agentArgs(inv, state, bundle, cmd, args...)...)
+}
+
+// agentArgs is the command line of `tender agent CMD` with the test's
+// ledger and known_hosts.
+func (f *fleet) agentArgs(inv, state, bundle string, cmd string, args ...string) []string {
 	base := []string{"agent", cmd, "-i", inv, "--bundle", bundle, "--state", state,
 		"--host-key-checking", "accept-new", "--known-hosts", filepath.Join(f.dir, "known_hosts")}
-	return f.run(t, append(base, args...)...)
+	return append(base, args...)
 }
 
 // hello asks a host's agent for its version, from the host itself.
@@ -130,9 +136,9 @@ func TestAgentDeployLifecycle(t *testing.T) {
 	checkLedger(t, state)
 }
 
-// killAfterFirstHost starts tender and kills it with SIGKILL as soon as it
-// reports its first deployed host.
-func killAfterFirstHost(t *testing.T, bin string, args ...string) {
+// startTender starts bin with args and returns it with a scanner of its
+// output (stdout and stderr).
+func startTender(t *testing.T, bin string, args ...string) (*exec.Cmd, *bufio.Scanner) {
 	t.Helper()
 	c := exec.Command(bin, args...)
 	c.Env = append(os.Environ(), "NO_COLOR=1")
@@ -144,7 +150,14 @@ func killAfterFirstHost(t *testing.T, bin string, args ...string) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(pipe)
+	return c, bufio.NewScanner(pipe)
+}
+
+// killAfterFirstHost starts tender and kills it with SIGKILL as soon as it
+// reports its first deployed host.
+func killAfterFirstHost(t *testing.T, bin string, args ...string) {
+	t.Helper()
+	c, sc := startTender(t, bin, args...)
 	var seen []string
 	for sc.Scan() {
 		seen = append(seen, sc.Text())
@@ -249,14 +262,7 @@ func TestAgentHostKilledMidDeploy(t *testing.T) {
 		!strings.Contains(out, "unreachable") {
 		t.Errorf("exit %d (want 2)\n%s", code, out)
 	}
-	st, err := store.Open(context.Background(), state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok, _ := st.Deployed(context.Background(), "py2", "hello"); ok {
-		t.Error("the killed host has ledger rows")
-	}
-	st.Close()
+	noLedgerRows(t, state, "py2")
 	fl.revive(victim.name)
 	inv = fl.inventory(t, "root", "", "py1", "py2")
 	out, code = fl.agentRun(t, inv, state, v1, "deploy")
@@ -265,6 +271,19 @@ func TestAgentHostKilledMidDeploy(t *testing.T) {
 	}
 	if got := fl.hello(t, "py2"); got != "hello 1" {
 		t.Errorf("py2 answers %q", got)
+	}
+}
+
+// noLedgerRows fails t when the ledger at state records hello on host.
+func noLedgerRows(t *testing.T, state, host string) {
+	t.Helper()
+	st, err := store.Open(context.Background(), state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, ok, _ := st.Deployed(context.Background(), host, "hello"); ok {
+		t.Errorf("%s failed and has ledger rows", host)
 	}
 }
 

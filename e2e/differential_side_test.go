@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -71,6 +72,44 @@ func (s *diffSide) play(pb string, args []string) diffResult {
 	}
 	r.recap = recap(r.out)["target"]
 	return r
+}
+
+// playBoth runs pb on both sides at the same time, with the same
+// arguments.
+func playBoth(sides [2]*diffSide, pb string, args []string) [2]diffResult {
+	var res [2]diffResult
+	var wg sync.WaitGroup
+	for i, s := range sides {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[i] = s.play(pb, args)
+		}()
+	}
+	wg.Wait()
+	return res
+}
+
+// sideBySide runs pb runs times with ansible-playbook on a and tender on
+// tn (each host "target" in group "targets"), side by side, and fails the
+// test on any difference in the recaps or the tasks' outcomes, on a failed
+// run, and on a last run that changed something. For the tests that check
+// the hosts' end state themselves (systemd, rh).
+func sideBySide(t *testing.T, pb string, a, tn host, runs int) {
+	t.Helper()
+	sides := [2]*diffSide{newDiffSide(t, "ansible", a), newDiffSide(t, "tender", tn)}
+	for run := 1; run <= runs; run++ {
+		res := playBoth(sides, pb, nil)
+		for _, d := range compareRuns(run, res, run == runs) {
+			t.Errorf("%s: %s", d.what, d.line)
+		}
+		if res[0].code != 0 || res[1].code != 0 || t.Failed() {
+			t.Fatalf("run %d: ansible-playbook exit %d, tender exit %d\n--- ansible-playbook\n%s\n--- tender\n%s",
+				run, res[0].code, res[1].code, res[0].out, res[1].out)
+		}
+		t.Logf("run %d: recap %s; ansible-playbook %v, tender %v (side by side)", run, fmtRecap(res[1].recap),
+			res[0].took.Round(time.Millisecond), res[1].took.Round(time.Millisecond))
+	}
 }
 
 // dump runs differential/dump.sh as root on the side's host, with the

@@ -219,16 +219,7 @@ func runDiffCase(t *testing.T, c diffCase, known *knownDiffs) bool {
 			args = append(args, "--check", "--diff")
 			before = [2]string{sides[0].dump(t, paths), sides[1].dump(t, paths)}
 		}
-		var res [2]diffResult
-		var wg sync.WaitGroup
-		for i, s := range sides {
-			wg.Add(1)
-			go func(i int, s *diffSide) {
-				defer wg.Done()
-				res[i] = s.play(pb, args)
-			}(i, s)
-		}
-		wg.Wait()
+		res := playBoth(sides, pb, args)
 		last = res
 		t.Logf("run %d: ansible-playbook %v, tender %v (side by side); recap %v", run,
 			res[0].took.Round(time.Millisecond), res[1].took.Round(time.Millisecond), res[1].recap)

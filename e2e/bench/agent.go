@@ -1,8 +1,11 @@
 package main
 
 import (
+	"crypto/md5"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -39,12 +42,18 @@ func measureAgent(f *fleet, inv string, n, rounds int) (agentResult, error) {
 		return agentResult{}, fmt.Errorf("first deploy:\n%s", out)
 	}
 	// The vars tender's Deployer passes the playbook, for ansible-playbook.
+	pkg, err := os.ReadFile(filepath.Join(bundle, "build/hello.tar.gz"))
+	if err != nil {
+		return agentResult{}, err
+	}
+	sum := md5.Sum(pkg)
 	files := []map[string]any{
-		{"src": bundle + "/build/hello", "dest": "/opt/hello/bin/hello", "mode": "0755", "owner": "root", "group": "root"},
+		{"src": bundle + "/build/hello.tar.gz", "dest": "/opt/hello/hello.tar.gz", "mode": "0644", "owner": "root", "group": "root",
+			"md5": hex.EncodeToString(sum[:])},
 		{"src": bundle + "/files/hello.init", "dest": "/etc/init.d/hello", "mode": "0755", "owner": "root", "group": "root"},
 	}
 	vars, _ := json.Marshal(map[string]any{"init": false, "agent_action": "repair", "agent_bundle_files": files,
-		"agent_name": "hello", "agent_version": "1", "hello_port": 7070, "hello_user": "hello"})
+		"agent_name": "hello", "agent_version": "1", "agent_package": "/opt/hello/hello.tar.gz", "hello_port": 7070, "hello_user": "hello"})
 	ansible := func() (time.Duration, string, error) {
 		return timedOut("ansible-playbook", []string{"ANSIBLE_PIPELINING=1", "ANSIBLE_HOST_KEY_CHECKING=0", "ANSIBLE_NOCOLOR=1",
 			fmt.Sprintf("ANSIBLE_FORKS=%d", n), "ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3"},

@@ -8,6 +8,11 @@
 #   tender-e2e/debian      Debian without python (all tender needs)
 #   tender-e2e/debian-sys  debian-py plus cron and kmod, for the system
 #                          modules (cron, modprobe) run by both tools
+#   tender-e2e/debian-systemd  debian-py plus systemd as PID 1 (see
+#                          Dockerfile.debian-systemd for how it must run)
+#
+# An image whose short name has a Dockerfile.<name> beside Dockerfile gets
+# that file built on top of it.
 #
 # Images are cached: each carries a label with the hash of its inputs (this
 # script and the Dockerfile) and is rebuilt only when they change, or with
@@ -19,7 +24,7 @@ mkdir -p "$state"
 
 force=false
 [[ "${1:-}" == "--force" ]] && force=true
-inputs=$(cat "$here/build-images.sh" "$here/Dockerfile" | sha256sum | cut -c1-16)
+inputs=$(cat "$here/build-images.sh" "$here"/Dockerfile* | sha256sum | cut -c1-16)
 ROOT=
 
 # The mirror is the one this machine's apt already uses, never a hard-coded host.
@@ -67,7 +72,8 @@ root_image() { # name, packages
 
 common=openssh-server,sudo,iproute2,procps,ca-certificates,netcat-openbsd
 for spec in "tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$common" \
-	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod"; do
+	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod" \
+	"tender-e2e/debian-systemd:$common,python3,python3-apt,systemd,systemd-sysv"; do
 	name=${spec%%:*}
 	if ! $force && [[ "$(label "$name")" == "$inputs" ]]; then
 		echo "$name is up to date"
@@ -75,5 +81,9 @@ for spec in "tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debia
 	fi
 	root_image "$name" "${spec#*:}"
 	docker build -q --label "tender.inputs=$inputs" --build-arg BASE="$ROOT" -t "$name" "$here" >/dev/null
+	extra="$here/Dockerfile.${name#*/}"
+	if [[ -f "$extra" ]]; then
+		docker build -q --label "tender.inputs=$inputs" --build-arg BASE="$name" -f "$extra" -t "$name" "$here" >/dev/null
+	fi
 	echo "built $name"
 done

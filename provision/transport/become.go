@@ -17,7 +17,8 @@ import (
 // are written and read through sudo. Put sends the data on the sudo'd
 // script's stdin into a temporary file beside dst, checks its size, sets
 // its mode and renames it over dst, so the file is never seen half written
-// and never passes through a place other users can read. Closing the view
+// and never passes through a place other users can read; the same script
+// removes stale upload files a lost connection left there (SweepUploads). Closing the view
 // makes the view unusable but leaves c open.
 func WithBecome(c Conn, b *Become) Conn {
 	if b == nil {
@@ -57,10 +58,12 @@ func (bc *becomeConn) Put(ctx context.Context, dst string, src io.Reader, mode f
 	defer data.Close()
 	script := fmt.Sprintf(`umask 077
 dst=%s
-tmp=$(mktemp "$(dirname "$dst")/.$(basename "$dst").tender-XXXXXX") || exit 1
+dir=$(dirname "$dst")
+%s
+tmp=$(mktemp "$dir/%sXXXXXXXXXX") || exit 1
 if cat >"$tmp" && [ "$(wc -c <"$tmp")" -eq %d ] && chmod %o "$tmp" && mv -f "$tmp" "$dst"; then exit 0; fi
 rm -f "$tmp"
-exit 1`, Quote(dst), size, mode.Perm())
+exit 1`, Quote(dst), SweepUploads(`"$dir"`), UploadPrefix, size, mode.Perm())
 	res, err := bc.Run(ctx, Cmd{Script: script, Stdin: data})
 	if err != nil {
 		return err

@@ -34,7 +34,9 @@ type Conn interface {
 	// bits, atomically: the data goes to a temporary file in dst's
 	// directory whose mode is set before it is renamed over dst, so dst is
 	// never seen half written. On error dst is unchanged and no temporary
-	// file is left behind.
+	// file is left behind, except where the connection died mid-upload:
+	// an implementation then removes that file on a later Put (the SSH
+	// transport's next Put into that directory does).
 	Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) error
 
 	// Get copies the host's file src into dst. A missing file is an error

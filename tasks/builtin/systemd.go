@@ -36,20 +36,23 @@ var systemdArgs = &tasks.Spec{
 // opts (systemctl's extra options, already quoted words), _t_check. It
 // prints key=value lines (verdict=failed with msg; or changed, enabled,
 // warning, verdict=done) and then, after "--output--", systemctl show's
-// output from before any change.
+// output from before any change or, on failure, the failed command's
+// output as it is, which ends the message.
 const systemdScript = `
 export LANG=C LC_ALL=C
 _t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' ' ')"; exit 0; }
+# _t_failout MSG FILE: fails with MSG followed by FILE's text as it is.
+_t_failout() { echo verdict=failed; printf 'msg=%s\n' "$1"; echo --output--; cat "$2"; exit 0; }
 sc=$(PATH=$PATH:/sbin:/usr/sbin command -v systemctl) || _t_fail "Failed to find required executable \"systemctl\" in paths: $PATH"
 [ -n "$XDG_RUNTIME_DIR" ] || export XDG_RUNTIME_DIR=/run/user/$(id -u)
 tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
 trap 'rm -rf "$tmp"' EXIT
 _sc() { "$sc" $opts "$@"; }
 if [ -n "$reload" ] && [ -z "$_t_check" ]; then
-	_sc daemon-reload >/dev/null 2>"$tmp/e" || _t_fail "failure $? during daemon-reload: $(cat "$tmp/e")"
+	_sc daemon-reload >/dev/null 2>"$tmp/e" || _t_failout "failure $? during daemon-reload: " "$tmp/e"
 fi
 if [ -n "$reexec" ] && [ -z "$_t_check" ]; then
-	_sc daemon-reexec >/dev/null 2>"$tmp/e" || _t_fail "failure $? during daemon-reexec: $(cat "$tmp/e")"
+	_sc daemon-reexec >/dev/null 2>"$tmp/e" || _t_failout "failure $? during daemon-reexec: " "$tmp/e"
 fi
 : >"$tmp/show"
 [ -n "$name" ] || { echo verdict=done; exit 0; }
@@ -94,7 +97,7 @@ if [ -n "$enabled" ]; then
 		echo changed=1; echo "enabled=$enabled"
 		if [ -z "$_t_check" ]; then
 			if [ "$enabled" = yes ]; then act=enable; else act=disable; fi
-			_sc "$act" "$name" >"$tmp/o" 2>&1 || _t_fail "Unable to $act service $name: $(cat "$tmp/o")"
+			_sc "$act" "$name" >"$tmp/o" 2>&1 || _t_failout "Unable to $act service $name: " "$tmp/o"
 		fi
 	fi
 fi
@@ -112,7 +115,7 @@ if [ -n "$state" ]; then
 	if [ -n "$act" ]; then
 		echo changed=1
 		if [ -z "$_t_check" ]; then
-			_sc "$act" "$name" >/dev/null 2>"$tmp/e" || _t_fail "Unable to $act service $name: $(cat "$tmp/e")"
+			_sc "$act" "$name" >/dev/null 2>"$tmp/e" || _t_failout "Unable to $act service $name: " "$tmp/e"
 		fi
 	fi
 fi
@@ -174,7 +177,7 @@ func (systemdModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	}
 	switch v["verdict"] {
 	case "failed":
-		res.Failed, res.Msg, res.Data = true, v["msg"], map[string]any{}
+		res.Failed, res.Msg, res.Data = true, v["msg"]+show, map[string]any{}
 		return res, nil
 	case "done":
 	default:

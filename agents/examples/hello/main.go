@@ -1,8 +1,9 @@
 // Command hello is tender's example agent: it listens on a TCP port and
 // answers every connection with one line, "hello VERSION", then closes it.
-// Its version is stamped at build time:
+// Its version is stamped at build time (make hello-agent also packs it
+// into the bundle's package, build/hello.tar.gz):
 //
-//	CGO_ENABLED=0 go build -ldflags '-X main.version=2' -o build/hello ./agents/examples/hello
+//	CGO_ENABLED=0 go build -ldflags '-X main.version=2' -o build/bin/hello ./agents/examples/hello
 package main
 
 import (

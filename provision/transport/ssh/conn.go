@@ -29,9 +29,10 @@ type Conn struct {
 	closers []io.Closer // jump hosts' connections, closed after client
 	opts    connOptions
 
-	slots chan struct{} // one token per open session channel
-	dead  chan struct{} // closed when the SSH connection ends
-	err   error         // why it ended, set before dead is closed
+	slots  chan struct{}         // one token per open session channel
+	dead   chan struct{}         // closed when the SSH connection ends
+	err    error                 // why it ended, set before dead is closed
+	silent atomic.Pointer[error] // set when keepalives went unanswered
 
 	mu    sync.Mutex
 	state shellState
@@ -39,7 +40,9 @@ type Conn struct {
 
 	sftpMu sync.Mutex
 	sftp   *sftp.Client
-	noSFTP error // set once the host refused the sftp subsystem
+	noSFTP error           // set once the host refused the sftp subsystem
+	swept  map[string]bool // directories Put swept of abandoned uploads
+	sweeps sync.WaitGroup  // sweeps running; Close waits for them
 
 	closed atomic.Bool
 	stats  struct{ shellRuns, execRuns, channels atomic.Int64 }
@@ -96,6 +99,9 @@ func newConn(name string, client *xssh.Client, closers []io.Closer, o connOption
 		if err == nil {
 			err = io.EOF
 		}
+		if why := c.silent.Load(); why != nil {
+			err = *why
+		}
 		c.err = err
 		close(c.dead)
 	}()
@@ -134,6 +140,8 @@ func (c *Conn) keepalive(interval time.Duration, countMax int) {
 			misses = 0
 		case <-time.After(interval):
 			if misses++; misses >= countMax {
+				why := fmt.Errorf("the host did not answer %d keepalives in %v", countMax, interval*time.Duration(countMax+1))
+				c.silent.Store(&why)
 				c.client.Close()
 				return
 			}
@@ -144,7 +152,7 @@ func (c *Conn) keepalive(interval time.Duration, countMax int) {
 // broken turns err into an unreachable error when the connection has ended,
 // and adds the host's name otherwise.
 func (c *Conn) broken(what string, err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
+	if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, sftp.ErrSSHFxConnectionLost) {
 		// A channel that ended may be the first sign of the connection
 		// ending: give the connection a moment to report it.
 		select {
@@ -278,10 +286,19 @@ func isDead(ch chan struct{}) bool {
 	}
 }
 
-// Close closes the connection, its SFTP session and its jump hosts.
+// Close closes the connection, its SFTP session and its jump hosts, once
+// the sweeps of abandoned uploads Puts started have finished (or
+// sweepGrace passed).
 func (c *Conn) Close() error {
 	if c.closed.Swap(true) {
 		return nil
+	}
+	swept := make(chan struct{})
+	go func() { c.sweeps.Wait(); close(swept) }()
+	select { // a sweep takes a few round trips: let it finish
+	case <-swept:
+	case <-c.dead:
+	case <-time.After(sweepGrace):
 	}
 	c.sftpMu.Lock()
 	if c.sftp != nil {

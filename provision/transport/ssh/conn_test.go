@@ -84,9 +84,10 @@ func (fz *freezer) freeze() {
 	fz.mu.Unlock()
 }
 
-func TestKeepaliveNoticesSilentHost(t *testing.T) {
-	t.Parallel()
-	f := newFixture(t, sshtest.Options{})
+// viaFreezer connects through a freezer, with keepalives every 100ms
+// (two missed: dead), and closes the connection when t ends.
+func (f *fixture) viaFreezer(t *testing.T) (*Conn, *freezer) {
+	t.Helper()
 	fz := newFreezer(t, f.srv.Addr())
 	f.dialer.KnownHosts = nil
 	f.dialer.HostKeys = HostKeyInsecure
@@ -98,13 +99,20 @@ func TestKeepaliveNoticesSilentHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
+	return c.(*Conn), fz
+}
+
+func TestKeepaliveNoticesSilentHost(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, sshtest.Options{})
+	c, fz := f.viaFreezer(t)
 	mustRun(t, c, transport.Cmd{Script: "true"})
 	fz.freeze()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	start := time.Now()
-	_, err = c.Run(ctx, transport.Cmd{Script: "echo never"})
+	_, err := c.Run(ctx, transport.Cmd{Script: "echo never"})
 	if !errors.Is(err, transport.ErrUnreachable) {
 		t.Fatalf("Run on a silent host: %v, want ErrUnreachable", err)
 	}

@@ -50,9 +50,13 @@ func (c *Conn) sftpClient(ctx context.Context) (*sftp.Client, error) {
 }
 
 // Put writes src to dst atomically; see transport.Conn. The data goes by
-// SFTP to a temporary file next to dst, which gets its mode and is then
-// renamed over dst (posix-rename@openssh.com, or mv when the server lacks
-// that extension). On error the temporary file is removed.
+// SFTP to a temporary file next to dst (transport.UploadPrefix, then who
+// wrote it), which gets its mode and is then renamed over dst
+// (posix-rename@openssh.com, or mv when the server lacks that extension).
+// On error the temporary file is removed; when the connection died, the
+// next Put into that directory removes it, as it does every abandoned
+// upload there (leftovers.go), concurrently with its own transfer and
+// without waiting for it (Close does).
 func (c *Conn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) (err error) {
 	if c.closed.Load() {
 		return errClosed
@@ -68,15 +72,24 @@ func (c *Conn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileM
 	if err != nil {
 		return fmt.Errorf("put %s: %w", dst, err)
 	}
-	tmp := dir + "." + base + ".tender-" + randomSuffix()
+	tmp := uploadTemp(dir, base)
+	inFlight.Store(tmp, true)
+	defer inFlight.Delete(tmp)
 	f, err := cl.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
 	if err != nil {
 		return c.broken("put "+dst, err)
 	}
+	c.sweeps.Add(1)
+	go func() {
+		defer c.sweeps.Done()
+		c.sweep(cl, dir, tmp)
+	}()
 	defer func() {
 		if err != nil {
 			f.Close()
-			_ = cl.Remove(tmp)
+			if cl.Remove(tmp) != nil {
+				c.unswept(dir)
+			}
 		}
 	}()
 	if _, err = io.Copy(f, ctxReader{ctx, src}); err != nil {

@@ -19,21 +19,24 @@ import (
 var errNoSFTP = errors.New("no sftp subsystem")
 
 // putShell is Put for hosts without SFTP: the data goes on a script's
-// stdin into a temporary file next to dst, whose size is checked before
-// it gets its mode and is renamed over dst.
+// stdin into a temporary file next to dst (transport.UploadPrefix and a
+// random tail), whose size is checked before it gets its mode and is
+// renamed over dst; the same script removes stale upload files there
+// (transport.SweepUploads).
 func (c *Conn) putShell(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) error {
 	data, err := io.ReadAll(ctxReader{ctx, src})
 	if err != nil {
 		return fmt.Errorf("%s: put %s: %w", c.name, dst, err)
 	}
-	dir, base := path.Split(dst)
+	dir, _ := path.Split(dst)
 	if dir == "" {
 		dir = "./"
 	}
-	script := fmt.Sprintf(`t=$(mktemp %s) || exit 1
+	script := fmt.Sprintf(`%s
+t=$(mktemp %s) || exit 1
 if cat >"$t" && [ "$(wc -c <"$t")" -eq %d ] && chmod %o "$t" && mv -f -- "$t" %s; then exit 0; fi
 rm -f -- "$t"
-exit 1`, transport.Quote(dir+"."+base+".tender-XXXXXX"), len(data), mode.Perm(), transport.Quote(dst))
+exit 1`, transport.SweepUploads(transport.Quote(dir)), transport.Quote(dir+transport.UploadPrefix+"XXXXXXXXXX"), len(data), mode.Perm(), transport.Quote(dst))
 	res, err := c.Run(ctx, transport.Cmd{Script: script, Stdin: bytes.NewReader(data)})
 	if err != nil {
 		return fmt.Errorf("put %s: %w", dst, err)

@@ -8,42 +8,37 @@ import (
 	"time"
 )
 
-// DelayProxy is a TCP proxy that delays everything its clients send by a
-// settable latency (this kernel has no netem), so tests and benchmarks can
-// count round trips against any server, a real sshd included.
-type DelayProxy struct {
-	ln      net.Listener
-	target  string
-	latency atomic.Int64
-	wg      sync.WaitGroup
-	mu      sync.Mutex
-	conns   []net.Conn
+// proxy is what the test proxies share: a listener on 127.0.0.1 that
+// connects each client to target and hands both ends to pipe, and a Close
+// that ends everything.
+type proxy struct {
+	ln     net.Listener
+	target string
+	pipe   func(client, server net.Conn)
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	conns  []net.Conn
 }
 
-// NewDelayProxy listens on a free port of 127.0.0.1 and forwards each
-// connection to target.
-func NewDelayProxy(target string) (*DelayProxy, error) {
+func (p *proxy) start(target string, pipe func(client, server net.Conn)) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	p := &DelayProxy{ln: ln, target: target}
+	p.ln, p.target, p.pipe = ln, target, pipe
 	p.wg.Add(1)
 	go p.accept()
-	return p, nil
+	return nil
 }
 
 // Addr is where clients connect.
-func (p *DelayProxy) Addr() string { return p.ln.Addr().String() }
+func (p *proxy) Addr() string { return p.ln.Addr().String() }
 
 // Port is the proxy's port.
-func (p *DelayProxy) Port() int { return p.ln.Addr().(*net.TCPAddr).Port }
-
-// SetLatency sets the delay added to client-to-server data from now on.
-func (p *DelayProxy) SetLatency(d time.Duration) { p.latency.Store(int64(d)) }
+func (p *proxy) Port() int { return p.ln.Addr().(*net.TCPAddr).Port }
 
 // Close stops the proxy and closes its connections.
-func (p *DelayProxy) Close() error {
+func (p *proxy) Close() error {
 	err := p.ln.Close()
 	p.mu.Lock()
 	for _, c := range p.conns {
@@ -54,7 +49,7 @@ func (p *DelayProxy) Close() error {
 	return err
 }
 
-func (p *DelayProxy) accept() {
+func (p *proxy) accept() {
 	defer p.wg.Done()
 	for {
 		a, err := p.ln.Accept()
@@ -69,17 +64,42 @@ func (p *DelayProxy) accept() {
 		p.mu.Lock()
 		p.conns = append(p.conns, a, b)
 		p.mu.Unlock()
-		da := newDelayConn(a, &p.latency)
-		p.wg.Add(2)
-		go func() {
-			defer p.wg.Done()
-			_, _ = io.Copy(b, da)
-			b.Close()
-		}()
-		go func() {
-			defer p.wg.Done()
-			_, _ = io.Copy(a, b)
-			a.Close()
-		}()
+		p.pipe(a, b)
 	}
 }
+
+// copyThenClose runs io.Copy(dst, src) on the proxy's wait group and
+// closes dst when src ends.
+func (p *proxy) copyThenClose(dst io.WriteCloser, src io.Reader) {
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		_, _ = io.Copy(dst, src)
+		dst.Close()
+	}()
+}
+
+// DelayProxy is a TCP proxy that delays everything its clients send by a
+// settable latency (this kernel has no netem), so tests and benchmarks can
+// count round trips against any server, a real sshd included.
+type DelayProxy struct {
+	proxy
+	latency atomic.Int64
+}
+
+// NewDelayProxy listens on a free port of 127.0.0.1 and forwards each
+// connection to target.
+func NewDelayProxy(target string) (*DelayProxy, error) {
+	p := &DelayProxy{}
+	err := p.start(target, func(a, b net.Conn) {
+		p.copyThenClose(b, newDelayConn(a, &p.latency))
+		p.copyThenClose(a, b)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// SetLatency sets the delay added to client-to-server data from now on.
+func (p *DelayProxy) SetLatency(d time.Duration) { p.latency.Store(int64(d)) }
