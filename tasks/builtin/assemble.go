@@ -201,7 +201,7 @@ func assembleRemote(ctx context.Context, env *tasks.Env, a tasks.Values, re *reg
 		}
 	}
 	j := copyJob{dest: dest, mode: fa.mode, owner: fa.owner, group: fa.group, force: true,
-		backup: a.Bool("backup"), validate: a.Str("validate")}
+		backup: a.Bool("backup"), validate: a.Str("validate"), unsafe: fa.unsafe}
 	var s strings.Builder
 	s.WriteString("set --")
 	for _, n := range names {

@@ -75,6 +75,7 @@ type copyJob struct {
 	// between.
 	guard  bool
 	expect string
+	unsafe bool // unsafe_writes: write in place when the rename fails
 }
 
 // Run copies.
@@ -97,6 +98,7 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		dest: a.Str("dest"), mode: mode, owner: a.Str("owner"), group: a.Str("group"),
 		force: a.Bool("force"), backup: a.Bool("backup"), validate: a.Str("validate"),
 		remote: a.Bool("remote_src"), check: env.Check, diff: env.Diff, se: seAssign(a),
+		unsafe: a.Bool("unsafe_writes"),
 	}
 	if j.dest == "" {
 		return failed("dest is required")
@@ -200,7 +202,7 @@ func (j copyJob) script(source, probe, moved string) string {
 		{"remote", flag(j.remote)}, {"moved", moved}, {"probe", probe},
 		{"force", flag(j.force)}, {"backup", flag(j.backup)}, {"mode", j.mode},
 		{"owner", j.owner}, {"group", j.group}, {"diff", flag(j.diff)}, {"mkdirs", flag(j.mkdirs)},
-		{"guard", flag(j.guard)}, {"expect", j.expect},
+		{"guard", flag(j.guard)}, {"expect", j.expect}, {"unsafe", flag(j.unsafe)},
 	} {
 		val := q(kv[1])
 		if kv[0] == "dest" || (kv[0] == "source" && j.remote) {

@@ -84,7 +84,10 @@ if [ "$cur" != "$want" ]; then
 	fi
 	_t_prepare "$dest" "$tmp" "$backup"
 	[ -n "$_t_before" ] && cp -- "$dest" "$tmp.out"
-	mv -f -- "$tmp" "$dest" || _t_fail "could not move $tmp to $dest"
+	# unsafe_writes: a destination that cannot be replaced (a bind mount
+	# answers EBUSY) is written in place instead, as Ansible does.
+	mv -f -- "$tmp" "$dest" 2>/dev/null || { [ -n "$unsafe" ] && cat -- "$tmp" >"$dest" && rm -f -- "$tmp"; } ||
+		_t_fail "could not move $tmp to $dest"
 fi
 [ "$mode" = preserve ] && mode=
 _t_exists "$dest" && _t_attrs "$dest" "$mode" "$owner" "$group"

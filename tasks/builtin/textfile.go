@@ -30,12 +30,17 @@ func failWith(msg string, data map[string]any) (tasks.Result, error) {
 	return tasks.Result{Failed: true, Msg: msg, Data: data}, nil
 }
 
-// fileAttrs are the mode, owner and group a task asks for ("" for none).
-type fileAttrs struct{ mode, owner, group string }
+// fileAttrs are the mode, owner and group a task asks for ("" for none),
+// and unsafe_writes: when the final rename fails (a file bind-mounted
+// into a container, such as /etc/hosts), write the content in place.
+type fileAttrs struct {
+	mode, owner, group string
+	unsafe             bool
+}
 
 func attrsOf(a tasks.Values) (fileAttrs, error) {
 	m, err := modeArg(a["mode"])
-	return fileAttrs{mode: m, owner: a.Str("owner"), group: a.Str("group")}, err
+	return fileAttrs{mode: m, owner: a.Str("owner"), group: a.Str("group"), unsafe: a.Bool("unsafe_writes")}, err
 }
 
 // textFile is a host file read for editing.
@@ -126,7 +131,7 @@ func (f *textFile) writeText(ctx context.Context, env *tasks.Env, content []byte
 		dest: f.real, sum: hex.EncodeToString(sum[:]), content: content,
 		mode: o.attrs.mode, owner: o.attrs.owner, group: o.attrs.group,
 		force: true, backup: o.backup, validate: o.validate, mkdirs: o.mkdirs,
-		guard: true,
+		guard: true, unsafe: o.attrs.unsafe,
 	}
 	if f.exists {
 		read := sha1.Sum(f.content)
