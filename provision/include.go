@@ -54,7 +54,7 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 	for _, in := range incs {
 		list := in.task.Tasks
 		if in.task.Kind == playbooks.KindIncludeRole {
-			list = in.task.Target.Tasks
+			list = pr.roleTasks(in.task.Target)
 		}
 		for _, h := range in.hosts {
 			h.incVars = append(h.incVars, in.vars)
