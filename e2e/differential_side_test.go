@@ -56,8 +56,10 @@ func (s *diffSide) play(pb string, args []string) diffResult {
 	var c *exec.Cmd
 	if s.tool == "ansible" {
 		c = exec.Command("ansible-playbook", args...)
+		// A busy machine makes sudo slower than ansible-playbook's 10s
+		// default timeout.
 		c.Env = append(os.Environ(), "ANSIBLE_HOST_KEY_CHECKING=0", "ANSIBLE_NOCOLOR=1", "ANSIBLE_PIPELINING=1",
-			"ANSIBLE_RETRY_FILES_ENABLED=0")
+			"ANSIBLE_RETRY_FILES_ENABLED=0", "ANSIBLE_TIMEOUT=60")
 	} else {
 		c = exec.Command(fl.tender, append([]string{"play", "--host-key-checking", "accept-new", "--known-hosts", s.known}, args...)...)
 		c.Env = append(os.Environ(), "NO_COLOR=1")

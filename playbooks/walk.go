@@ -18,6 +18,10 @@ func (t *Task) DisplayName() string {
 		return t.Name
 	case t.Kind == KindBlock:
 		return "block"
+	case t.Role != nil && t.Kind != KindIncludeTasks && t.Kind != KindIncludeRole:
+		// ansible-playbook names an unnamed role task "role : action",
+		// but not an include.
+		return t.Role.Name + " : " + t.Action
 	default:
 		return t.Action
 	}
@@ -70,28 +74,41 @@ func walkAll(p *Play) []*Task {
 func (p *Play) RoleOrder() []*Role {
 	var out []*Role
 	seen := map[string]bool{}
-	var visit func(r *Role)
-	visit = func(r *Role) {
-		for _, d := range r.Dependencies {
-			visit(d)
-		}
-		k := r.key()
-		if seen[k] && !r.AllowDuplicates {
-			return
-		}
-		seen[k] = true
-		out = append(out, r)
-	}
 	for _, r := range p.Roles {
-		visit(r)
+		out = r.appendRun(out, seen)
 	}
 	return out
 }
 
-// key identifies a role use: the same role with the same parameters runs once.
-func (r *Role) key() string {
-	params, _ := json.Marshal(r.Params)
-	return r.Path + "\x00" + string(params)
+// DependencyOrder returns the roles r's dependencies bring, in the order
+// they run (each one's own dependencies first), leaving out a role use
+// that seen holds (the same role with the same parameters ran already in
+// the play) unless the role allows duplicates; the uses it returns are
+// added to seen (see UseKey).
+func (r *Role) DependencyOrder(seen map[string]bool) []*Role {
+	var out []*Role
+	for _, d := range r.Dependencies {
+		out = d.appendRun(out, seen)
+	}
+	return out
+}
+
+func (r *Role) appendRun(out []*Role, seen map[string]bool) []*Role {
+	out = append(out, r.DependencyOrder(seen)...)
+	k := r.UseKey()
+	if seen[k] && !r.AllowDuplicates {
+		return out
+	}
+	seen[k] = true
+	return append(out, r)
+}
+
+// UseKey identifies a role use: the same role with the same parameters,
+// vars, conditions and tags runs once in a play, as Ansible caches roles
+// by these.
+func (r *Role) UseKey() string {
+	k, _ := json.Marshal([]any{r.Params, r.Vars, r.When, r.Tags})
+	return r.Path + "\x00" + string(k)
 }
 
 // Listed is one line of a task listing.

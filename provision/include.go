@@ -24,8 +24,9 @@ type inclusion struct {
 // runDynamic runs an include_tasks or include_role: on each host it checks
 // the include's conditions, renders its loop and its file or role name,
 // then runs each distinct inclusion for the hosts that share it, in the
-// order they were first met, with the loop variables in scope. Each host
-// that includes something counts one ok, as in ansible-playbook.
+// order they were first met, with the loop variables in scope. Each tasks
+// file a host includes counts one ok for it (one per loop item), and an
+// included role none, as in ansible-playbook.
 func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbooks.Task) {
 	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: inc.DisplayName(), Path: inc.Pos.String()})
 	var incs []*inclusion
@@ -40,7 +41,9 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 				"skipped": true, "skip_reason": "Conditional result was False"}}, false, nil)
 			continue
 		}
-		pr.rn.count(h.name, func(s *Stats) { s.OK++ })
+		if inc.Kind == playbooks.KindIncludeTasks {
+			pr.rn.count(h.name, func(s *Stats) { s.OK += len(found) })
+		}
 		for _, f := range found {
 			incs = merge(incs, f, h)
 		}
@@ -54,7 +57,7 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 	for _, in := range incs {
 		list := in.task.Tasks
 		if in.task.Kind == playbooks.KindIncludeRole {
-			list = in.task.Target.Tasks
+			list = pr.roleTasks(in.task.Target)
 		}
 		for _, h := range in.hosts {
 			h.incVars = append(h.incVars, in.vars)

@@ -26,7 +26,7 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 		case playbooks.KindImportTasks:
 			pr.runList(ctx, active, t.Tasks)
 		case playbooks.KindImportRole:
-			pr.runList(ctx, active, t.Target.Tasks)
+			pr.runList(ctx, active, pr.roleTasks(t.Target))
 		case playbooks.KindIncludeTasks, playbooks.KindIncludeRole:
 			pr.runDynamic(ctx, active, t)
 		default:

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/tender-sh/tender/inventory"
@@ -24,6 +25,11 @@ type playRun struct {
 	allNames   []any
 	batchNames []any
 	handlers   []*playbooks.Task
+	// rolesRan holds the role uses (playbooks.Role.UseKey) the current
+	// batch has run, so that a dependency of an imported or included role
+	// that already ran is left out; rolesMu guards it.
+	rolesMu  sync.Mutex
+	rolesRan map[string]bool
 	// abort ends the play for every host (any_errors_fatal, end_play).
 	abort bool
 }
@@ -145,8 +151,10 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 		pr.gather(ctx, hosts)
 	}
 	var main []*playbooks.Task
+	pr.rolesRan = map[string]bool{}
 	for _, r := range pr.play.RoleOrder() {
 		main = append(main, r.Tasks...)
+		pr.rolesRan[r.UseKey()] = true
 	}
 	main = append(main, pr.play.Tasks...)
 	for _, section := range [][]*playbooks.Task{pr.play.PreTasks, main, pr.play.PostTasks} {
@@ -234,4 +242,17 @@ func maxFailPercent(v any) (float64, error) {
 		return 0, fmt.Errorf("%q is not a number", expr.Str(v))
 	}
 	return f, nil
+}
+
+// roleTasks returns the tasks an import_role or include_role of r runs:
+// those of its dependencies that have not run in this batch yet, each
+// one's dependencies first, then r's own.
+func (pr *playRun) roleTasks(r *playbooks.Role) []*playbooks.Task {
+	pr.rolesMu.Lock()
+	defer pr.rolesMu.Unlock()
+	var list []*playbooks.Task
+	for _, d := range r.DependencyOrder(pr.rolesRan) {
+		list = append(list, d.Tasks...)
+	}
+	return append(list, r.Tasks...)
 }

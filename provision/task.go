@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -29,7 +30,7 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 	if !pr.rn.r.Tags.Selects(t.EffectiveTags) {
 		return
 	}
-	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.DisplayName(), Handler: t.Handler, Path: t.Pos.String()})
+	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: pr.shownName(hosts[0], t), Handler: t.Handler, Path: t.Pos.String()})
 	once, err := pr.resolve(t, pr.scope(hosts[0], t, nil))
 	if err == nil && (once.runOnce || bypassesHostLoop(t)) {
 		first := hosts[0]
@@ -328,4 +329,20 @@ func plain(v any) any {
 		return out
 	}
 	return v
+}
+
+// shownName is the task's name for its banner: a name with a template is
+// rendered with the first host's variables (an included task's name may
+// use the include's loop variable), as ansible-playbook does; one that
+// does not render is shown as written.
+func (pr *playRun) shownName(h *hostRun, t *playbooks.Task) string {
+	name := t.DisplayName()
+	if t.Name == "" || !expr.IsTemplate(t.Name) {
+		return name
+	}
+	v, err := expr.Render(t.Name, pr.scope(h, t, nil))
+	if err != nil {
+		return name
+	}
+	return strings.TrimSuffix(name, t.Name) + expr.Str(v)
 }

@@ -200,3 +200,19 @@ func TestPlayShowsProgressOnATerminal(t *testing.T) {
 		t.Errorf("the text differs from the text without bars\n--- got\n%s\n--- want\n%s", got, want)
 	}
 }
+
+// TestPlaybookGroupVars: group_vars/ beside the playbook (not beside the
+// inventory) set variables of the play's hosts, as with ansible-playbook.
+func TestPlaybookGroupVars(t *testing.T) {
+	dir := t.TempDir()
+	inv := filepath.Join(t.TempDir(), "hosts")
+	os.WriteFile(inv, []byte("[web]\nh1 ansible_connection=local\n"), 0o644)
+	os.Mkdir(filepath.Join(dir, "group_vars"), 0o755)
+	os.WriteFile(filepath.Join(dir, "group_vars", "web.yml"), []byte("from_pb_dir: beside the playbook\n"), 0o644)
+	pb := filepath.Join(dir, "pb.yml")
+	os.WriteFile(pb, []byte("- hosts: web\n  gather_facts: false\n  tasks:\n    - debug: msg={{ from_pb_dir }}\n"), 0o644)
+	code, out, errOut := runCLI(t, "play", "--no-progress", "-i", inv, pb)
+	if code != 0 || !strings.Contains(out, `"msg": "beside the playbook"`) {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -77,6 +78,11 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook) error {
 	defer stop()
 	recap := &provision.Recap{}
 	for _, pb := range pbs {
+		// group_vars/ and host_vars/ beside the playbook count too, as
+		// with ansible-playbook.
+		if err := inv.SetPlaybookDir(filepath.Dir(pb.Path)); err != nil {
+			return &exitError{code: 4, err: err}
+		}
 		rc, err := r.Run(ctx, pb)
 		if err != nil {
 			return err

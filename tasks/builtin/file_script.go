@@ -9,6 +9,13 @@ package builtin
 // changes of _t_attrs, changed, then the _t_info of the result and, for
 // links, target (readlink).
 const fileScript = `
+# _t_replace moves $1 onto $2 in place; $2 may be a link to a directory,
+# which mv alone would move $1 into.
+_t_replace() {
+	mv -fT -- "$1" "$2" 2>/dev/null && return
+	[ -L "$2" ] && rm -f -- "$2"
+	mv -f -- "$1" "$2"
+}
 _t_state() {
 	if [ -L "$1" ]; then echo link
 	elif [ -d "$1" ]; then echo directory
@@ -105,7 +112,7 @@ link|hard)
 		if [ -n "$_t_changed" ] && [ -z "$_t_check" ]; then
 			[ "$prev" = directory ] && rmdir -- "$path"
 			_tmp="$path.tender-$$"
-			ln -s -- "$src" "$_tmp" && mv -f -- "$_tmp" "$path" || { rm -f -- "$_tmp"; _t_fail "Error while linking: $path"; }
+			ln -s -- "$src" "$_tmp" && _t_replace "$_tmp" "$path" || { rm -f -- "$_tmp"; _t_fail "Error while linking: $path"; }
 		fi
 	else
 		_t_exists "$abs" || _t_failed "src does not exist"
@@ -123,7 +130,7 @@ link|hard)
 		esac
 		if [ -n "$_t_changed" ] && [ -z "$_t_check" ]; then
 			_tmp="$path.tender-$$"
-			ln -- "$abs" "$_tmp" && mv -f -- "$_tmp" "$path" || { rm -f -- "$_tmp"; _t_fail "Error while linking: $path"; }
+			ln -- "$abs" "$_tmp" && _t_replace "$_tmp" "$path" || { rm -f -- "$_tmp"; _t_fail "Error while linking: $path"; }
 		fi
 	fi ;;
 esac

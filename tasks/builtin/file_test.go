@@ -53,6 +53,19 @@ func TestFileStates(t *testing.T) {
 	if got, _ := os.Readlink(l); got != f || res.Data["state"] != "link" || res.Data["src"] != f {
 		t.Fatalf("link %q %+v", got, res)
 	}
+	// A link to a directory is replaced, not entered, when it is pointed
+	// elsewhere (a release's "current" link).
+	rel1, rel2, cur := filepath.Join(dir, "r1"), filepath.Join(dir, "r2"), filepath.Join(dir, "current")
+	os.Mkdir(rel1, 0o755)
+	os.Mkdir(rel2, 0o755)
+	os.Symlink(rel1, cur)
+	twice(t, env, "file", tasks.Args{"src": rel2, "dest": cur, "state": "link"}, func() bool { got, _ := os.Readlink(cur); return got == rel1 })
+	if got, _ := os.Readlink(cur); got != rel2 {
+		t.Fatalf("current -> %q", got)
+	}
+	if ents, _ := os.ReadDir(rel1); len(ents) != 0 {
+		t.Fatalf("%s has %v", rel1, ents)
+	}
 	h := filepath.Join(d, "h")
 	res = twice(t, env, "file", tasks.Args{"src": f, "dest": h, "state": "hard"}, func() bool { return !exists(h) })
 	if res.Data["state"] != "hard" {
