@@ -19,7 +19,7 @@ unit:
 
 e2e:
 	@if [ "$(E2E)" = "0" ]; then echo "e2e: skipped (E2E=0)"; else \
-	  $(GO) test -tags '$(TAGS) e2e' -count=1 -timeout 40m ./e2e/ ./provision/transport/ssh/ && \
+	  $(GO) test -tags '$(TAGS) e2e' -count=1 -timeout 75m ./e2e/ ./provision/transport/ssh/ && \
 	  $(GO) test -tags '$(TAGS) e2e' -count=1 -timeout 20m -run '^(TestSystemFidelity|TestPkgFidelity|TestAptBatchFleet|TestAptRunLoop)$$' ./tasks/builtin/; fi
 
 lint:
