@@ -243,11 +243,14 @@ func (c *launchConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resu
 		}
 	}
 	p := jobPath(c.id)
-	launcher := `umask 077; mkdir -p "$HOME"/.tender_async || exit 1
+	// The job's own files are private (umask 077); the job itself runs
+	// with the session's umask, as any other task, so that files it
+	// creates get the usual modes.
+	launcher := `_u=$(umask); umask 077; mkdir -p "$HOME"/.tender_async || exit 1
 j=` + p + `
 head -c ` + strconv.Itoa(len(cmd.Script)) + ` >"$j.sh" && cat >"$j.in" || exit 1
 date '+%Y-%m-%d %H:%M:%S %s' >"$j.start"
-( trap '' HUP; sh "$j.sh" <"$j.in" >"$j.out" 2>"$j.err"; rc=$?; date '+%Y-%m-%d %H:%M:%S %s' >"$j.end"; echo $rc >"$j.rc.tmp"; mv "$j.rc.tmp" "$j.rc" ) </dev/null >/dev/null 2>&1 &
+( trap '' HUP; umask "$_u"; sh "$j.sh" <"$j.in" >"$j.out" 2>"$j.err"; rc=$?; date '+%Y-%m-%d %H:%M:%S %s' >"$j.end"; echo $rc >"$j.rc.tmp"; mv "$j.rc.tmp" "$j.rc" ) </dev/null >/dev/null 2>&1 &
 printf '%s\n' "$j"
 `
 	res, err := c.Conn.Run(ctx, transport.Cmd{Script: launcher, Stdin: &stdin, Env: cmd.Env, Become: cmd.Become})
