@@ -80,7 +80,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		case <-time.After(delay):
 		}
 	}
-	return pr.settle(h, out)
+	return pr.settle(h, t, out)
 }
 
 // call is a module ready to run once on a host: the module, its rendered
@@ -160,14 +160,15 @@ func (pr *playRun) judge(t *playbooks.Task, scope *expr.Vars, res tasks.Result) 
 }
 
 // settle applies what a finished module run asks of the host: inventory
-// changes (add_host, group_by), custom stats and facts.
-func (pr *playRun) settle(h *hostRun, out outcome) outcome {
+// changes (add_host, group_by), custom stats and facts. An inventory
+// change makes the task changed unless its changed_when decided already.
+func (pr *playRun) settle(h *hostRun, t *playbooks.Task, out outcome) outcome {
 	if !out.failed {
 		changed, err := pr.applyInventory(h, out.data)
 		if err != nil {
 			return failure(err)
 		}
-		if changed {
+		if changed && len(t.ChangedWhen) == 0 {
 			out.changed = true
 			out.data["changed"] = true
 		}
