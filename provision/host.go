@@ -28,7 +28,10 @@ type hostRun struct {
 	groupNames []any          // the host's groups but all, sorted
 	facts      map[string]any // gathered facts (ansible_facts)
 	setFacts   map[string]any // set_fact and registered results
-	notified   map[*playbooks.Task]bool
+	// moduleFacts are the facts set_fact (and any module returning
+	// ansible_facts) set: ansible_facts shows them, registered results not.
+	moduleFacts map[string]any
+	notified    map[*playbooks.Task]bool
 	// incVars are the loop variables of the includes the host is inside,
 	// innermost last.
 	incVars []map[string]any
@@ -55,7 +58,7 @@ func newHostRun(inv *inventory.Inventory, h *inventory.Host) (*hostRun, error) {
 		return nil, err
 	}
 	hr := &hostRun{name: h.Name, inv: h, invVars: vars, groupNames: stringsToAny(h.GroupNames()), facts: map[string]any{},
-		setFacts: map[string]any{}, notified: map[*playbooks.Task]bool{}}
+		setFacts: map[string]any{}, moduleFacts: map[string]any{}, notified: map[*playbooks.Task]bool{}}
 	hr.refresh()
 	return hr, nil
 }
@@ -70,7 +73,7 @@ func (h *hostRun) refresh() {
 	for k, v := range inv {
 		m[k] = v
 	}
-	for k, v := range factVars(h.facts) {
+	for k, v := range factVars(h.facts, h.moduleFacts) {
 		m[k] = v
 	}
 	for k, v := range h.setFacts {
@@ -105,16 +108,22 @@ func (h *hostRun) setFact(name string, v any) {
 }
 
 // factVars turns facts into variables as Ansible injects them: the map as
-// ansible_facts and each fact again as ansible_<name>.
-func factVars(facts map[string]any) map[string]any {
-	if len(facts) == 0 {
+// ansible_facts and each gathered fact again as ansible_<name>. set
+// (set_fact's facts) joins ansible_facts under its own names.
+func factVars(facts, set map[string]any) map[string]any {
+	if len(facts) == 0 && len(set) == 0 {
 		return nil
 	}
 	out := make(map[string]any, len(facts)+1)
+	all := make(map[string]any, len(facts)+len(set))
 	for k, v := range facts {
 		out["ansible_"+k] = v
+		all[k] = v
 	}
-	out["ansible_facts"] = facts
+	for k, v := range set {
+		all[k] = v
+	}
+	out["ansible_facts"] = all
 	return out
 }
 

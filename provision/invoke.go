@@ -176,9 +176,19 @@ func (pr *playRun) settle(h *hostRun, t *playbooks.Task, out outcome) outcome {
 	if st, ok := out.data["ansible_stats"].(map[string]any); ok && !out.failed {
 		pr.rn.customStats(h.name, st)
 	}
+	// As Ansible: facts a module returns join ansible_facts, but set_fact's
+	// only when cacheable, and include_vars' never.
+	persist := t.Module != "include_vars"
+	if t.Module == "set_fact" {
+		c, err := tasks.ParseBool(t.Args["cacheable"])
+		persist = err == nil && c
+	}
 	if f, ok := out.data["ansible_facts"].(map[string]any); ok && !out.failed {
 		for k, v := range f {
 			h.setFacts[k] = v
+			if persist {
+				h.moduleFacts[k] = v
+			}
 		}
 		h.refresh()
 	}

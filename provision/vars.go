@@ -35,7 +35,7 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	layers := make([]map[string]any, 0, 16)
 	layers = append(layers, defaults...)
 	invVars, _ := h.inventory()
-	layers = append(layers, invVars, factVars(h.facts), pr.play.Vars)
+	layers = append(layers, invVars, factVars(h.facts, h.moduleFacts), pr.play.Vars)
 	layers = append(layers, pr.varsFiles...)
 	layers = append(layers, roleVars...)
 	layers = append(layers, levelVars...)
