@@ -95,9 +95,10 @@ func playBoth(sides [2]*diffSide, pb string, args []string) [2]diffResult {
 // sideBySide runs pb runs times with ansible-playbook on a and tender on
 // tn (each host "target" in group "targets"), side by side, and fails the
 // test on any difference in the recaps or the tasks' outcomes, on a failed
-// run, and on a last run that changed something. For the tests that check
-// the hosts' end state themselves (systemd, rh).
-func sideBySide(t *testing.T, pb string, a, tn host, runs int) {
+// run, and on a last run that changed something. after, when not nil, is
+// called after each run (numbered from 1) that passed, for the tests that
+// check the hosts' state themselves (systemd, rh, files).
+func sideBySide(t *testing.T, pb string, a, tn host, runs int, after func(run int)) {
 	t.Helper()
 	sides := [2]*diffSide{newDiffSide(t, "ansible", a), newDiffSide(t, "tender", tn)}
 	for run := 1; run <= runs; run++ {
@@ -111,6 +112,9 @@ func sideBySide(t *testing.T, pb string, a, tn host, runs int) {
 		}
 		t.Logf("run %d: recap %s; ansible-playbook %v, tender %v (side by side)", run, fmtRecap(res[1].recap),
 			res[0].took.Round(time.Millisecond), res[1].took.Round(time.Millisecond))
+		if after != nil {
+			after(run)
+		}
 	}
 }
 

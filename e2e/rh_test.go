@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"os/exec"
-	"reflect"
 	"testing"
 )
 
@@ -15,7 +14,7 @@ import (
 // /root/outcomes. Every task leaves a state the next run finds, so that a
 // second run changes nothing.
 const rhPlaybook = `
-- hosts: fleet
+- hosts: targets
   become: true
   vars:
     local_rpm: /srv/tender-rpm/local/tender-local-1.0-1.noarch.rpm
@@ -92,9 +91,9 @@ const rhPlaybook = `
 `
 
 // TestRedHatPackagesLikeAnsible runs rhPlaybook with ansible-playbook on
-// one fresh rh host and with tender on another, twice each, and compares
-// each task's outcome, the recaps, what the tasks registered and the rpm
-// databases; the second runs must change nothing.
+// one fresh rh host and with tender on another, twice each, side by side,
+// and compares each task's outcome, the recaps, what the tasks registered
+// and the rpm databases; the second runs must change nothing.
 func TestRedHatPackagesLikeAnsible(t *testing.T) {
 	if _, err := exec.LookPath("ansible-playbook"); err != nil {
 		t.Fatal("ansible-playbook is not installed (apt-get install ansible-core); .ci/run installs it")
@@ -106,24 +105,11 @@ func TestRedHatPackagesLikeAnsible(t *testing.T) {
 		fl.sh(t, n, "dnf -y -q install tender-tool tender-hello-1.0 >/dev/null")
 	}
 	pb := writePlaybook(t, rhPlaybook)
-	invA := fl.inventory(t, "deploy", "ansible_python_interpreter=/usr/bin/python3\n", a)
-	invT := fl.inventory(t, "deploy", "", b)
-	for run := 1; run <= 2; run++ {
-		aout, tout := bothPlay(t, run, invA, invT, pb)
-		if as, ts := taskStatuses(aout), taskStatuses(tout); !reflect.DeepEqual(as, ts) {
-			t.Errorf("run %d: task outcomes differ\n--- ansible\n%s\n--- tender\n%s", run, aout, tout)
-		}
-		ra, rt := recap(aout)[a], recap(tout)[b]
-		if ra != rt {
-			t.Errorf("run %d: ansible recap %v, tender recap %v", run, ra, rt)
-		}
-		if run == 2 && (ra[1] != 0 || rt[1] != 0) {
-			t.Errorf("the second run changed something: ansible %v, tender %v", ra, rt)
-		}
+	sideBySide(t, pb, hs[0], hs[1], 2, func(run int) {
 		if oa, ot := fl.sh(t, a, "cat /root/outcomes"), fl.sh(t, b, "cat /root/outcomes"); oa != ot {
 			t.Errorf("run %d: the tasks registered different results\n--- ansible\n%s\n--- tender\n%s", run, oa, ot)
 		}
-	}
+	})
 	list := "rpm -qa --qf '%{NAME}-%{VERSION}-%{RELEASE}.%{ARCH}\\n' | sort"
 	if pa, pt := fl.sh(t, a, list), fl.sh(t, b, list); pa != pt {
 		t.Errorf("the rpm databases differ\n--- after ansible-playbook\n%s\n--- after tender\n%s", pa, pt)

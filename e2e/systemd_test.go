@@ -143,7 +143,7 @@ func TestSystemdSameAsAnsible(t *testing.T) {
 	hosts := fl.systemdHosts(t, 2)
 	a, tn := hosts[0], hosts[1]
 	pb := writePlaybook(t, systemdPlaybook)
-	sideBySide(t, pb, a, tn, 2)
+	sideBySide(t, pb, a, tn, 2, nil)
 	sa, st := fl.sh(t, a.name, systemdState), fl.sh(t, tn.name, systemdState)
 	want := "tender-echo enabled active\ntender-idle disabled inactive\ntender-masked masked inactive\nTENDER_E2E=dropin\n"
 	if sa != want || st != want {
