@@ -55,14 +55,18 @@ func sudoFacts(ctx context.Context, h *transporttest.Host, cmd transport.Cmd) (t
 // TestFactsGatheredThroughBecome: fact gathering (the play's and a setup
 // task) runs through the play's or task's become, as Ansible runs setup,
 // so ansible_user_id and the other user facts name the become user; a
-// play without become gathers as the login user.
+// play without become gathers as the login user. The play's environment
+// reaches ansible_env, as in Ansible.
 func TestFactsGatheredThroughBecome(t *testing.T) {
 	f := transporttest.NewFake(t)
 	f.Host("h1").SetHandler(sudoFacts)
 	out, recap, err := play(t, "h1\n", `
 - hosts: all
   become: true
+  environment:
+    GATHERED_WITH: play-env
   tasks:
+    - debug: msg="env {{ ansible_env.GATHERED_WITH }}"
     - debug: msg="play {{ ansible_user_id }} {{ ansible_user_uid }} {{ ansible_user_gid }} {{ ansible_user_dir }} {{ ansible_env.HOME }}"
     - setup:
       become_user: app
@@ -86,6 +90,7 @@ func TestFactsGatheredThroughBecome(t *testing.T) {
 	}
 	for _, want := range []string{
 		`"msg": "play root 0 0 /root /root"`,
+		`"msg": "env play-env"`,
 		`"msg": "become_user app 1500 /home/app"`,
 		`"msg": "no become deploy"`,
 		`"msg": "become var off deploy"`,
