@@ -57,6 +57,7 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 	for _, in := range incs {
 		list := in.task.Tasks
 		if in.task.Kind == playbooks.KindIncludeRole {
+			pr.handlers.include(in.task)
 			list = pr.roleTasks(in.task.Target)
 		}
 		for _, h := range in.hosts {

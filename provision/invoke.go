@@ -19,7 +19,7 @@ import (
 // applies changed_when and failed_when.
 func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords, scope *expr.Vars) outcome {
 	if t.Module == "setup" || t.Module == "gather_facts" {
-		return pr.setup(ctx, h, scope)
+		return pr.setup(ctx, h, kw, scope)
 	}
 	c, err := pr.prepare(ctx, h, t, kw, scope)
 	if err != nil {
@@ -355,9 +355,12 @@ func lookupStr(scope expr.Scope, names ...string) (string, bool, error) {
 	return "", false, nil
 }
 
-// setup gathers facts on h (the setup module, or gather_facts).
-func (pr *playRun) setup(ctx context.Context, h *hostRun, scope *expr.Vars) outcome {
-	c, err := h.connect(ctx, pr.rn.r, scope)
+// setup gathers facts on h (the setup module, or gather_facts) over the
+// connection a task with keywords kw uses: through become when it has
+// become, as Ansible runs setup, so that ansible_user_id, ansible_env and
+// the other facts of the user name the become user.
+func (pr *playRun) setup(ctx context.Context, h *hostRun, kw keywords, scope *expr.Vars) outcome {
+	c, _, err := pr.conn(ctx, h, kw, scope)
 	if err != nil {
 		return failure(err)
 	}
@@ -370,12 +373,19 @@ func (pr *playRun) setup(ctx context.Context, h *hostRun, scope *expr.Vars) outc
 	return outcome{data: map[string]any{"changed": false, "failed": false}}
 }
 
-// gather runs fact gathering as ansible-playbook's "Gathering Facts" task.
+// gather runs fact gathering as ansible-playbook's "Gathering Facts" task,
+// with the play's keywords (become, environment).
 func (pr *playRun) gather(ctx context.Context, hosts []*hostRun) {
 	t := &playbooks.Task{Name: "Gathering Facts", Module: "setup", Action: "gather_facts", Pos: pr.play.Pos}
 	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.Name, Path: t.Pos.String()})
 	pr.forEach(hosts, func(h *hostRun) {
-		out := pr.setup(ctx, h, pr.scope(h, nil, nil))
+		scope := pr.scope(h, nil, nil)
+		var out outcome
+		if kw, err := pr.resolve(t, scope); err != nil {
+			out = failure(err)
+		} else {
+			out = pr.setup(ctx, h, kw, scope)
+		}
 		pr.finish(h, t, keywords{}, out, false, nil)
 	})
 }

@@ -24,7 +24,7 @@ type playRun struct {
 	groups     atomic.Pointer[map[string]any] // the groups magic variable
 	allNames   []any
 	batchNames []any
-	handlers   []*playbooks.Task
+	handlers   *handlerList
 	// rolesRan holds the role uses (playbooks.Role.UseKey) the current
 	// batch has run, so that a dependency of an imported or included role
 	// that already ran is left out; rolesMu guards it.
@@ -38,7 +38,7 @@ type playRun struct {
 // fact gathering, pre_tasks, roles and tasks, post_tasks, with handlers
 // flushed after each section.
 func (rn *run) play(ctx context.Context, p *playbooks.Play) error {
-	pr := &playRun{rn: rn, play: p, name: p.Name, handlers: p.AllHandlers()}
+	pr := &playRun{rn: rn, play: p, name: p.Name, handlers: newHandlerList(p)}
 	pr.loadGroups()
 	base := expr.NewVars(p.Vars, rn.r.ExtraVars)
 	pattern, err := expr.Render(p.Hosts, base)

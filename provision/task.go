@@ -224,15 +224,12 @@ func (pr *playRun) notify(h *hostRun, t *playbooks.Task, scope expr.Scope) error
 			return err
 		}
 		name := expr.Str(v)
-		found := false
-		for _, hd := range pr.handlers {
-			if hd.Name == name || contains(hd.Listen, name) {
-				h.notified[hd] = true
-				found = true
-			}
-		}
-		if !found {
+		found := pr.handlers.notified(name)
+		if len(found) == 0 {
 			return fmt.Errorf("the requested handler '%s' was not found in the play's handlers", name)
+		}
+		for _, hd := range found {
+			h.notified[hd] = true
 		}
 	}
 	return nil
@@ -248,9 +245,10 @@ func contains(list []string, s string) bool {
 }
 
 // flushHandlers runs, in definition order, every handler notified on some
-// of hosts, on those hosts only.
+// of hosts, on those hosts only (a handler listed twice runs where it is
+// first met).
 func (pr *playRun) flushHandlers(ctx context.Context, hosts []*hostRun) {
-	for _, hd := range pr.handlers {
+	for _, hd := range flatten(pr.handlers.snapshot()) {
 		var run []*hostRun
 		for _, h := range hosts {
 			if h.notified[hd] && h.active() {
