@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,6 +82,7 @@ func TestDifferential(t *testing.T) {
 	}
 	cases := loadDiffCases(t, "differential/cases")
 	known := loadKnownDiffs(t, "differential/known-differences.yml", cases)
+	longestFirst(cases)
 	par := 3
 	if v := os.Getenv("TENDER_DIFF_PARALLEL"); v != "" {
 		if n, err := strconv.Atoi(v); err == nil && n > 0 {
@@ -95,9 +97,9 @@ func TestDifferential(t *testing.T) {
 	for _, c := range cases {
 		c := c
 		wg.Add(1)
+		sem <- struct{}{} // taken here, so the cases start in their order
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
 			defer func() { <-sem }()
 			t.Run(c.name, func(t *testing.T) {
 				if runDiffCase(t, c, known) {
@@ -154,6 +156,36 @@ func loadDiffCases(t *testing.T, dir string) []diffCase {
 		t.Fatalf("no cases in %s", dir)
 	}
 	return cases
+}
+
+// longestFirst orders the cases by an estimate of how long each takes,
+// longest first, so that the last cases to start are short ones and the
+// run does not end waiting on one long case: the runs (a check run
+// counts) times the size of the case's YAML, tripled on rh hosts, whose
+// dnf spends seconds loading its metadata on every call. Ties keep the
+// cases' names in order.
+func longestFirst(cases []diffCase) {
+	cost := map[string]int{}
+	for _, c := range cases {
+		size := 0
+		filepath.WalkDir(c.dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".yaml")) {
+				if fi, err := d.Info(); err == nil {
+					size += int(fi.Size())
+				}
+			}
+			return nil
+		})
+		runs := c.Runs
+		if c.CheckFirst {
+			runs++
+		}
+		cost[c.name] = runs * size
+		if c.Image == "rh" {
+			cost[c.name] *= 3
+		}
+	}
+	sort.SliceStable(cases, func(i, j int) bool { return cost[cases[i].name] > cost[cases[j].name] })
 }
 
 // loadKnownDiffs reads and checks the known-differences file.
