@@ -12,6 +12,8 @@
 #   shadow|gshadow LINE                                   hashes masked (below)
 #   rc LINK -> TARGET                                     SysV start/stop links
 #   service [ + ] NAME                                    service --status-all
+#   openrc runlevel LEVEL NAME                            OpenRC's runlevels (/etc/runlevels)
+#   openrc state STATE NAME, openrc crashed NAME          OpenRC's service states (/run/openrc)
 #   process USER ARGS                                     running processes
 #   crontab USER: LINE, cron.d FILE: LINE                 crontabs
 #   sysctl KEY = VALUE                                    keys set in sysctl.conf/sysctl.d
@@ -62,6 +64,19 @@ procs=$(ps -eo user=,args=)
 		[ -L "$l" ] && echo "rc $l -> $(readlink "$l")"
 	done
 	service --status-all 2>&1 | sed 's/^ */service /'
+	for l in /etc/runlevels/*/*; do
+		[ -e "$l" ] || [ -L "$l" ] || continue
+		l=${l#/etc/runlevels/}
+		echo "openrc runlevel ${l%%/*} ${l#*/}"
+	done
+	if [ -d /run/openrc ]; then
+		for d in started starting stopping inactive wasinactive failed; do
+			for l in /run/openrc/$d/*; do
+				[ -e "$l" ] || [ -L "$l" ] && echo "openrc state $d ${l##*/}"
+			done
+		done
+		rc-status --crashed 2>/dev/null | sed 's/^/openrc crashed /'
+	fi
 	echo "$procs" | grep -v -e 'sshd: ' -e 'ps -eo user=,args=' -e 'tender differential dump' | sed 's/^/process /'
 	for f in /var/spool/cron/crontabs/*; do
 		[ -f "$f" ] && grep -v '^# (.* installed on ' "$f" | sed "s|^|crontab ${f##*/}: |"
