@@ -6,7 +6,10 @@ package builtin
 // name-version, or a local .rpm path), state (present, latest or absent),
 // opts (options for every tool call: --enablerepo,
 // --disablerepo, --nogpgcheck; one per line), update (non-empty: makecache first),
-// autoremove, _t_check.
+// autoremove, _t_check, deps (non-empty: after the transaction, print
+// req=<name>\t<capability> and prov=<name>\t<capability> for every package
+// it changed, from the rpm database before for a removed one and after for
+// an added one, when it changed more than one package).
 //
 // It prints key=value lines: file=<path> for each local .rpm to install
 // (Ansible reports them whatever happens), failure=<text> for each package
@@ -82,16 +85,27 @@ if [ -n "$_t_check" ]; then
 	exit 0
 fi
 rpm -qa --qf "$qf" | sort >"$tmp/before"
+depqf='[req=%{NAME}\t%{REQUIRENAME}\n][prov=%{NAME}\t%{PROVIDENAME}\n]'
+[ -n "$deps" ] && [ -n "$remove" ] && rpm -qa --qf "$depqf" >"$tmp/deps"
+# Ansible's dnf removes what the packages needed only with autoremove.
+cro=False; [ -n "$autoremove" ] && cro=True
 rc=0
 : >"$tmp/out"; : >"$tmp/err"
 if [ -n "$install" ]; then "$tool" -y $opts install -- $install >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
 if [ $rc -eq 0 ] && [ -n "$upgrade" ]; then "$tool" -y $opts upgrade -- $upgrade >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
-if [ $rc -eq 0 ] && [ -n "$remove" ]; then "$tool" -y $opts remove -- $remove >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
+if [ $rc -eq 0 ] && [ -n "$remove" ]; then "$tool" -y $opts --setopt=clean_requirements_on_remove=$cro remove -- $remove >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
 if [ $rc -eq 0 ] && [ -n "$autoremove" ] && [ -z "$names" ]; then "$tool" -y $opts autoremove >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
 rpm -qa --qf "$qf" | sort >"$tmp/after"
 echo verdict=ran; echo "rc=$rc"
 comm -13 "$tmp/before" "$tmp/after" | sed 's/^/installed=/'
 comm -23 "$tmp/before" "$tmp/after" | sed 's/^/removed=/'
+if [ -n "$deps" ]; then
+	{ comm -3 "$tmp/before" "$tmp/after" | sed 's/^\t//; s/-[^-]*-[^-]*$//'; } | sort -u >"$tmp/changed"
+	if [ "$(wc -l <"$tmp/changed")" -gt 1 ]; then
+		rpm -qa --qf "$depqf" >>"$tmp/deps"
+		awk -F '[=\t]' 'NR == FNR { c[$0] = 1; next } $2 in c' "$tmp/changed" "$tmp/deps" | sort -u
+	fi
+fi
 echo "outlen=$(wc -c <"$tmp/out")"
 echo --output--; cat "$tmp/out" "$tmp/err"
 `
