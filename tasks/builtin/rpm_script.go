@@ -85,7 +85,7 @@ if [ -n "$_t_check" ]; then
 	exit 0
 fi
 rpm -qa --qf "$qf" | sort >"$tmp/before"
-depqf='[req=%{NAME}\t%{REQUIRENAME}\n][prov=%{NAME}\t%{PROVIDENAME}\n]'
+depqf='[req=%{=NAME}\t%{REQUIRENAME}\n][prov=%{=NAME}\t%{PROVIDENAME}\n]'
 [ -n "$deps" ] && [ -n "$remove" ] && rpm -qa --qf "$depqf" >"$tmp/deps"
 # Ansible's dnf removes what the packages needed only with autoremove.
 cro=False; [ -n "$autoremove" ] && cro=True
