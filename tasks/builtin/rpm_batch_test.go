@@ -64,8 +64,8 @@ func rpmOutcome(r tasks.Result) string {
 	return fmt.Sprintf("changed=%v failed=%v msg=%q data=%v", r.Changed, r.Failed, r.Msg, r.Data)
 }
 
-// TestDnfBatch: a loop's dnf (or yum) items cost one round trip and one
-// dnf transaction, and each item's result is exactly the one Run gives
+// TestDnfBatch: a loop's dnf (or yum) items cost one round trip, one dnf
+// call asking the repositories and one dnf transaction, and each item's result is exactly the one Run gives
 // item by item on the same host: changed for its own packages, with the
 // dependencies it pulled in or the packages that needed what it removed,
 // and nothing for a package an earlier item already did.
@@ -118,6 +118,9 @@ func TestDnfBatch(t *testing.T) {
 			log := fakeLog(t, state)
 			if cc.runs != 1 || transactions(log) != c.txns {
 				t.Errorf("%d round trips, %d transactions, want 1 and %d; dnf log:\n%s", cc.runs, transactions(log), c.txns, log)
+			}
+			if strings.Count(log, "list available") > 1 || strings.Count(log, "check-update") > 1 {
+				t.Errorf("more than one dnf call asked the repositories:\n%s", log)
 			}
 			env1, _, _ := c.host.env(t)
 			env1.Check = c.check

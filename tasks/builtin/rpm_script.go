@@ -36,7 +36,7 @@ if [ -n "$update" ] && [ -z "$_t_check" ]; then
 	"$tool" -q -y $opts makecache >"$tmp/mc" 2>&1 || _t_fail "Failed to update the package cache: $(cat "$tmp/mc")"
 fi
 [ -n "$update" ] && [ -z "$names" ] && { echo verdict=cache; exit 0; }
-install= upgrade= remove= failed=
+install= upgrade= remove= failed= availq= updq= updspec=
 for s in $names; do
 	case $s in
 	*.rpm)
@@ -62,19 +62,42 @@ $want
 	absent) [ -n "$have" ] && remove="$remove$s
 " ;;
 	latest)
-		if [ -n "$have" ]; then
-			"$tool" -q $opts check-update -- "$s" >/dev/null 2>&1
-			[ $? -eq 100 ] && upgrade="$upgrade$s
+		if [ -z "$have" ]; then availq="$availq$s
 "
-		elif "$tool" -q $opts list available -- "$s" >/dev/null 2>&1; then install="$install$s
+		elif [ "$(printf '%s\n' "$have" | head -n1 | sed 's/-[^-]*-[^-]*$//')" = "$s" ]; then updq="$updq$s
 "
-		else echo "failure=No package $s available."; failed=1; fi ;;
-	*)
-		[ -n "$have" ] && continue
-		if "$tool" -q $opts list available -- "$s" >/dev/null 2>&1; then install="$install$s
-"
-		else echo "failure=No package $s available."; failed=1; fi ;;
+		else updspec="$updspec$s
+"; fi ;;
+	*) [ -n "$have" ] || availq="$availq$s
+" ;;
 	esac
+done
+# What the repositories offer: one call for all the names (the lines
+# "name.arch version repo" name them); a spec the listing does not name
+# (name-version, or one no repository has) is asked alone.
+_t_names() { awk '/^[^ \t]/ && NF >= 3 { n = $1; sub(/\.[^.]*$/, "", n); print n }'; }
+if [ -n "$availq" ]; then
+	"$tool" -q $opts list available -- $availq 2>/dev/null | _t_names >"$tmp/avail"
+	for s in $availq; do
+		if grep -qxF -- "$s" "$tmp/avail" || "$tool" -q $opts list available -- "$s" >/dev/null 2>&1; then install="$install$s
+"
+		else echo "failure=No package $s available."; failed=1; fi
+	done
+fi
+if [ -n "$updq" ]; then
+	"$tool" -q $opts check-update -- $updq >"$tmp/cu" 2>/dev/null; urc=$?
+	_t_names <"$tmp/cu" >"$tmp/upd"
+	for s in $updq; do
+		if [ $urc -eq 100 ] && grep -qxF -- "$s" "$tmp/upd"; then upgrade="$upgrade$s
+"
+		elif [ $urc -ne 0 ] && [ $urc -ne 100 ]; then updspec="$updspec$s
+"; fi
+	done
+fi
+for s in $updspec; do
+	"$tool" -q $opts check-update -- "$s" >/dev/null 2>&1
+	[ $? -eq 100 ] && upgrade="$upgrade$s
+"
 done
 [ -n "$failed" ] && { echo verdict=failures; exit 0; }
 if [ -z "$install$upgrade$remove" ] && [ -z "$autoremove" ]; then echo verdict=nothing; exit 0; fi

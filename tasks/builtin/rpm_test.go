@@ -60,8 +60,14 @@ done
 mkdir -p "$FAKE_STATE/inst"
 case $cmd in
 makecache|autoremove) exit 0 ;;
-list) [ -f "$FAKE_STATE/repo/$1" ] ;;
-check-update) if cmp -s "$FAKE_STATE/repo/$1" "$FAKE_STATE/inst/$1"; then exit 0; else exit 100; fi ;;
+list)
+	found=
+	for p; do [ -f "$FAKE_STATE/repo/$p" ] && found=1 && echo "$p.noarch $(cat "$FAKE_STATE/repo/$p") repo"; done
+	[ -n "$found" ] ;;
+check-update)
+	rc=0
+	for p; do cmp -s "$FAKE_STATE/repo/$p" "$FAKE_STATE/inst/$p" || { rc=100; echo "$p.noarch $(cat "$FAKE_STATE/repo/$p") repo"; }; done
+	exit $rc ;;
 install|upgrade)
 	for p; do
 		case $p in
