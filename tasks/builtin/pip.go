@@ -66,13 +66,13 @@ tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
 trap 'rm -rf "$tmp"' EXIT
 [ -n "$umask" ] && umask "$umask"
 [ -n "$chdir" ] || chdir=${TMPDIR:-/tmp}
-cd "$chdir" || _t_fail "Unable to change directory to $chdir"
 IFS='
 '
 set -f
 : >"$tmp/out"; : >"$tmp/err"
+if [ -n "$venv" ] && [ ! -e "$venv/bin/activate" ] && [ -n "$_t_check" ]; then echo verdict=check; echo changed=1; exit 0; fi
+[ -d "$chdir" ] && cd "$chdir" || _t_fail "Provided cwd is not a valid directory: $chdir"
 if [ -n "$venv" ] && [ ! -e "$venv/bin/activate" ]; then
-	if [ -n "$_t_check" ]; then echo verdict=check; echo changed=1; exit 0; fi
 	command -v "${venvcmd%%
 *}" >/dev/null 2>&1 || _t_fail "Failed to find required executable \"${venvcmd%%
 *}\" in paths: $PATH"
@@ -100,7 +100,7 @@ fi
 echo "pip=$pip"
 _t_list() {
 	if LANG=C LC_ALL=C LC_MESSAGES=C "$pip" list --format=freeze >"$1" 2>>"$tmp/lerr"; then list=list; return; fi
-	list=freeze
+	list=freeze; : >"$tmp/lerr"
 	"$pip" freeze >"$1" 2>>"$tmp/lerr" || _t_fail "stdout: $(cat "$1") :stderr: $(cat "$tmp/lerr")"
 }
 if [ -n "$_t_check" ]; then

@@ -129,6 +129,19 @@ func TestPipWithFakePip(t *testing.T) {
 	if res.Failed || res.Changed || res.Data["virtualenv"] != venv {
 		t.Errorf("a virtualenv relative to chdir: %+v", res)
 	}
+	// Check mode answers for a virtualenv still to be made in a chdir
+	// still to be made, as Ansible does; a real run fails there.
+	gone := filepath.Join(t.TempDir(), "app")
+	env.Check = true
+	res = runMod(t, env, "pip", tasks.Args{"requirements": "r.txt", "virtualenv": gone, "chdir": gone})
+	env.Check = false
+	if res.Failed || !res.Changed {
+		t.Errorf("check mode in a missing chdir: %+v", res)
+	}
+	res = runMod(t, env, "pip", tasks.Args{"requirements": "r.txt", "virtualenv": gone, "chdir": gone})
+	if !res.Failed || res.Msg != "Provided cwd is not a valid directory: "+gone {
+		t.Errorf("a missing chdir: %+v", res)
+	}
 	res = runMod(t, env, "pip", tasks.Args{"name": "<2"})
 	if !res.Failed || res.Msg != "\n:stderr: ERROR: Invalid requirement: '<2'\n" || res.Data["cmd"] == nil {
 		t.Errorf("a failed pip: %+v", res)
