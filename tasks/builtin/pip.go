@@ -52,14 +52,16 @@ var pipVCS = regexp.MustCompile(`^(svn|git|hg|bzr)\+`)
 
 // pipScript runs pip. Inputs: venv, venvcmd (words, one per line), venvpy
 // (non-empty: add -p with the host's python, as Ansible does for
-// virtualenv), chdir, exe, verb and args (pip's words, one per line),
-// absent, listed (non-empty: list the packages before and after),
-// checkall (non-empty: check mode cannot tell, so changed), umask,
-// _t_check. It prints pip= (words joined by spaces), venv_created=, then
-// one verdict: failed with msg; venvfail (the virtualenv command failed:
-// its words in venvcmd); check with changed, or with list= and the list
-// after "--output--"; ran with rc, listchanged, pipstart and outlen, then
-// "--output--", the output and stderr.
+// virtualenv), venvpyerr (non-empty: making the virtualenv fails), chdir,
+// exe, verb and args (pip's words, one per line), absent, listed
+// (non-empty: list the packages before and after), checkall (non-empty:
+// check mode cannot tell, so changed), umask, _t_check. Without exe or
+// venv, pip is python3's pip module when python3 has one (Ansible runs its
+// interpreter's), else pip3. It prints pip= (the words joined by tabs),
+// venv_created=, then one verdict: failed with msg; venvfail (the
+// virtualenv command failed: its words in venvcmd); check with changed, or
+// with list= and the list after "--output--"; ran with rc, listchanged,
+// pipstart and outlen, then "--output--", the output and stderr.
 const pipScript = `
 _t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' ' ')"; exit 0; }
 tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
@@ -73,6 +75,7 @@ set -f
 if [ -n "$venv" ] && [ ! -e "$venv/bin/activate" ] && [ -n "$_t_check" ]; then echo verdict=check; echo changed=1; exit 0; fi
 [ -d "$chdir" ] && cd "$chdir" || _t_fail "Provided cwd is not a valid directory: $chdir"
 if [ -n "$venv" ] && [ ! -e "$venv/bin/activate" ]; then
+	[ -z "$venvpyerr" ] || _t_fail "virtualenv_python should not be used when using the venv module or pyvenv as virtualenv_command"
 	command -v "${venvcmd%%
 *}" >/dev/null 2>&1 || _t_fail "Failed to find required executable \"${venvcmd%%
 *}\" in paths: $PATH"
@@ -95,13 +98,17 @@ elif [ -n "$venv" ]; then
 	pip=
 	for b in pip3 pip; do [ -z "$pip" ] && [ -x "$venv/bin/$b" ] && [ -f "$venv/bin/$b" ] && pip=$venv/bin/$b; done
 	[ -n "$pip" ] || _t_fail "Unable to find pip in the virtualenv, $venv, under any of these names: pip3, pip. Make sure pip is present in the virtualenv."
+elif py=$(command -v python3) && "$py" -c 'import importlib.util as u, sys; sys.exit(u.find_spec("pip") is None)' 2>/dev/null; then
+	pip="$py
+-m
+pip.__main__"
 else pip=$(command -v pip3) || _t_fail "Unable to find any of pip3 to use.  pip needs to be installed."
 fi
-echo "pip=$pip"
+printf 'pip=%s\n' "$(printf %s "$pip" | tr '\n' '\t')"
 _t_list() {
-	if LANG=C LC_ALL=C LC_MESSAGES=C "$pip" list --format=freeze >"$1" 2>>"$tmp/lerr"; then list=list; return; fi
+	if LANG=C LC_ALL=C LC_MESSAGES=C $pip list --format=freeze >"$1" 2>>"$tmp/lerr"; then list=list; return; fi
 	list=freeze; : >"$tmp/lerr"
-	"$pip" freeze >"$1" 2>>"$tmp/lerr" || _t_fail "stdout: $(cat "$1") :stderr: $(cat "$tmp/lerr")"
+	$pip freeze >"$1" 2>>"$tmp/lerr" || _t_fail "stdout: $(cat "$1") :stderr: $(cat "$tmp/lerr")"
 }
 if [ -n "$_t_check" ]; then
 	[ -z "$checkall" ] || { echo verdict=check; echo changed=1; exit 0; }
@@ -187,12 +194,9 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	if len(reqs) == 0 {
 		pipArgv = append(pipArgv, "-r", reqFile)
 	}
-	venvCmd, venvPy, err := pipVenvCommand(a)
+	venvCmd, venvPy, venvPyErr, err := pipVenvCommand(a)
 	if err != nil {
 		return tasks.Result{}, err
-	}
-	if venvCmd == nil {
-		return fail("virtualenv_python should not be used when using the venv module or pyvenv as virtualenv_command"), nil
 	}
 	for _, l := range [][]string{pipArgv, venvCmd} {
 		for _, w := range l {
@@ -203,7 +207,7 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	}
 	checkAll := extraArgs != "" || reqFile != "" || state == "latest" || len(reqs) == 0
 	script := shAssign([][2]string{
-		{"venv", venv}, {"venvcmd", strings.Join(venvCmd, "\n")}, {"venvpy", shFlag(venvPy)}, {"chdir", chdir},
+		{"venv", venv}, {"venvcmd", strings.Join(venvCmd, "\n")}, {"venvpy", shFlag(venvPy)}, {"venvpyerr", shFlag(venvPyErr)}, {"chdir", chdir},
 		{"exe", a.Str("executable")}, {"verb", strings.Join(pipVerbs[state], "\n")}, {"args", strings.Join(pipArgv, "\n")},
 		{"absent", shFlag(state == "absent")}, {"listed", shFlag(reqFile != "" || hasVCS)}, {"checkall", shFlag(checkAll)},
 		{"umask", umask}, {"_t_check", shFlag(env.Check)},
@@ -227,7 +231,7 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	default:
 		return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode}, nil
 	}
-	cmd := []any{v["pip"]}
+	cmd := toAny(strings.Split(v["pip"], "\t"))
 	for _, w := range append(append([]string(nil), pipVerbs[state]...), pipArgv...) {
 		cmd = append(cmd, w)
 	}
@@ -260,15 +264,15 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 }
 
 // pipVenvCommand is the command that makes a virtualenv (the path is
-// added last), and whether the host's python is to be named with -p, as
-// Ansible's pip does for virtualenv when virtualenv_python is not set. A
-// nil command means virtualenv_python was given for venv or pyvenv, which
-// take no -p.
-func pipVenvCommand(a tasks.Values) ([]string, bool, error) {
+// added last), whether the host's python is to be named with -p, as
+// Ansible's pip does for virtualenv when virtualenv_python is not set, and
+// whether making one must fail because virtualenv_python was given for
+// venv or pyvenv, which take no -p.
+func pipVenvCommand(a tasks.Values) (cmd []string, defaultPy, pyErr bool, err error) {
 	raw := a.Str("virtualenv_command")
-	cmd, err := shlexSplit(raw)
+	cmd, err = shlexSplit(raw)
 	if err != nil || len(cmd) == 0 {
-		return nil, false, fmt.Errorf("virtualenv_command: cannot split %q", raw)
+		return nil, false, false, fmt.Errorf("virtualenv_command: cannot split %q", raw)
 	}
 	if a.Bool("virtualenv_site_packages") {
 		cmd = append(cmd, "--system-site-packages")
@@ -276,14 +280,12 @@ func pipVenvCommand(a tasks.Values) ([]string, bool, error) {
 	isVenv := strings.Contains(raw, "pyvenv") || strings.Contains(raw, "-m venv")
 	p := a.Str("virtualenv_python")
 	switch {
-	case isVenv && p != "":
-		return nil, false, nil
 	case isVenv:
-		return cmd, false, nil
+		return cmd, false, p != "", nil
 	case p != "":
-		return append(cmd, "-p"+p), false, nil
+		return append(cmd, "-p"+p), false, false, nil
 	}
-	return cmd, true, nil
+	return cmd, true, false, nil
 }
 
 // pipFailMsg is Ansible's message for a failed pip or virtualenv command.
@@ -307,9 +309,9 @@ func pipCheck(v verdict, stdout, stderr, state string, reqs []pipReq) tasks.Resu
 	if v["list"] == "" {
 		return tasks.Result{Changed: v["changed"] == "1", Data: map[string]any{}}
 	}
-	cmd := v["pip"] + " list --format=freeze"
+	cmd := strings.ReplaceAll(v["pip"], "\t", " ") + " list --format=freeze"
 	if v["list"] == "freeze" {
-		cmd = v["pip"] + " freeze"
+		cmd = strings.ReplaceAll(v["pip"], "\t", " ") + " freeze"
 	}
 	type inst struct{ key, version string }
 	var installed []inst

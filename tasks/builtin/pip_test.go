@@ -53,6 +53,16 @@ uninstall)
 esac
 `
 
+// fakePython3 has a pip module only once $FAKE_STATE/pymod exists; its
+// "-m pip.__main__" runs the fake pip.
+const fakePython3 = `
+case $1 in
+-c) [ -e "$FAKE_STATE/pymod" ] ;;
+-m) shift 2; exec "$(dirname "$0")/pip3" "$@" ;;
+*) exit 2 ;;
+esac
+`
+
 const fakeVirtualenv = `
 for a; do v=$a; done
 mkdir -p "$v/bin" && : >"$v/bin/activate" && cp "$(dirname "$0")/pip3" "$v/bin/pip"
@@ -61,7 +71,7 @@ mkdir -p "$v/bin" && : >"$v/bin/activate" && cp "$(dirname "$0")/pip3" "$v/bin/p
 // TestPipWithFakePip drives pip against a stand-in: install, idempotence,
 // pinned versions, latest, removal, check mode and a new virtualenv.
 func TestPipWithFakePip(t *testing.T) {
-	bin, state := fakeTools(t, map[string]string{"pip3": fakePip, "virtualenv": fakeVirtualenv})
+	bin, state := fakeTools(t, map[string]string{"pip3": fakePip, "virtualenv": fakeVirtualenv, "python3": fakePython3})
 	env, _ := testEnv(t, t.TempDir(), nil)
 	env.Conn = fakeBinConn{env.Conn, bin}
 	venv := filepath.Join(t.TempDir(), "venv")
@@ -146,9 +156,23 @@ func TestPipWithFakePip(t *testing.T) {
 	if !res.Failed || res.Msg != "\n:stderr: ERROR: Invalid requirement: '<2'\n" || res.Data["cmd"] == nil {
 		t.Errorf("a failed pip: %+v", res)
 	}
+	// virtualenv_python with venv fails only when the venv is to be made.
 	res = runMod(t, env, "pip", tasks.Args{"name": "a", "virtualenv": venv, "virtualenv_command": "python3 -m venv", "virtualenv_python": "python3"})
+	if res.Failed {
+		t.Errorf("venv with virtualenv_python, venv there: %+v", res)
+	}
+	res = runMod(t, env, "pip", tasks.Args{"name": "a", "virtualenv": gone, "virtualenv_command": "python3 -m venv", "virtualenv_python": "python3"})
 	if !res.Failed || !strings.Contains(res.Msg, "virtualenv_python should not be used") {
 		t.Errorf("venv with virtualenv_python: %+v", res)
+	}
+	// Where python3 has pip, pip runs as its module, as Ansible runs its
+	// interpreter's.
+	if err := os.WriteFile(filepath.Join(state, "pymod"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = runMod(t, env, "pip", tasks.Args{"name": "six"})
+	if want := []any{filepath.Join(bin, "python3"), "-m", "pip.__main__", "install", "six"}; res.Failed || !reflect.DeepEqual(res.Data["cmd"], want) {
+		t.Errorf("python3's pip: %+v", res)
 	}
 	res = runMod(t, env, "pip", tasks.Args{"name": "a", "state": "latest", "version": "1"})
 	if !res.Failed || res.Msg != "version is incompatible with state=latest" {
