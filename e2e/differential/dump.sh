@@ -18,6 +18,9 @@
 #   crontab USER: LINE, cron.d FILE: LINE                 crontabs
 #   sysctl KEY = VALUE                                    keys set in sysctl.conf/sysctl.d
 #   modules FILE: LINE                                    /etc/modules, modules-load.d, modprobe.d
+#   pip PYTHON: NAME==VERSION                             what pip lists for python3 and, for
+#                                                         each listed VENV/pyvenv.cfg, for
+#                                                         VENV/bin/python (where pip is there)
 #   hostname NAME
 #
 # Normalized, because they differ between two identical runs:
@@ -35,8 +38,10 @@
 export LC_ALL=C
 procs=$(ps -eo user=,args=)
 {
+	pythons=python3
 	while IFS= read -r p || [ -n "$p" ]; do
 		case $p in '' | '#'*) continue ;; esac
+		case $p in */pyvenv.cfg) [ -x "${p%/*}/bin/python" ] && pythons="$pythons ${p%/*}/bin/python" ;; esac
 		if [ ! -e "$p" ] && [ ! -L "$p" ]; then
 			echo "file $p absent"
 			continue
@@ -90,6 +95,10 @@ procs=$(ps -eo user=,args=)
 	done
 	for f in /etc/modules /etc/modules-load.d/* /etc/modprobe.d/*; do
 		[ -f "$f" ] && sed "s|^|modules $f: |" "$f"
+	done
+	for py in $pythons; do
+		"$py" -m pip --version >/dev/null 2>&1 &&
+			"$py" -m pip --disable-pip-version-check --no-input list --format=freeze 2>/dev/null | sed "s|^|pip $py: |"
 	done
 	echo "hostname $(hostname)"
 } | sed -E 's/\.[0-9]+\.[0-9]{4}-[0-9]{2}-[0-9]{2}@[0-9]{2}:[0-9]{2}:[0-9]{2}~/.PID.TIME~/g' | sort
