@@ -20,7 +20,7 @@ unit:
 e2e:
 	@if [ "$(E2E)" = "0" ]; then echo "e2e: skipped (E2E=0)"; else \
 	  $(GO) test -tags '$(TAGS) e2e' -count=1 -timeout 75m ./e2e/ ./provision/transport/ssh/ && \
-	  $(GO) test -tags '$(TAGS) e2e' -count=1 -timeout 20m -run '^(TestSystemFidelity|TestPkgFidelity|TestAptBatchFleet|TestAptRunLoop)$$' ./tasks/builtin/; fi
+	  $(GO) test -tags '$(TAGS) e2e' -count=1 -timeout 20m -run '^(TestSystemFidelity|TestPkgFidelity|TestAptBatchFleet|TestAptRunLoop|TestDnfBatchFleet)$$' ./tasks/builtin/; fi
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files --others --exclude-standard '*.go' 2>/dev/null)); \

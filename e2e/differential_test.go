@@ -148,7 +148,7 @@ func loadDiffCases(t *testing.T, dir string) []diffCase {
 			}
 		}
 		if _, ok := freshImages[c.Image]; !ok || c.Runs < 1 {
-			t.Fatalf("case %s: image %q (want one of py, nopy, sys, rh), runs %d", c.name, c.Image, c.Runs)
+			t.Fatalf("case %s: image %q (want one of py, nopy, sys, rh, openrc), runs %d", c.name, c.Image, c.Runs)
 		}
 		cases = append(cases, c)
 	}

@@ -168,16 +168,18 @@ func (f *fleet) host(name string) host {
 
 // freshImages maps the kinds fresh accepts to fleet images.
 var freshImages = map[string]string{
-	"py":   "tender-e2e/debian-py",
-	"nopy": "tender-e2e/debian",
-	"sys":  "tender-e2e/debian-sys",
-	"rh":   "tender-e2e/rh",
+	"py":     "tender-e2e/debian-py",
+	"nopy":   "tender-e2e/debian",
+	"sys":    "tender-e2e/debian-sys",
+	"rh":     "tender-e2e/rh",
+	"openrc": "tender-e2e/debian-openrc",
 }
 
-// fresh starts n new hosts of an image kind (py, nopy, sys, rh; see
-// freshImages), set up as docker-compose.yml sets up its services (rh hosts
-// see the local rpm repositories of rpmrepo.sh at /srv/tender-rpm, their
-// only repositories, instead of the apt one), untouched
+// fresh starts n new hosts of an image kind (py, nopy, sys, rh, openrc;
+// see freshImages), set up as docker-compose.yml sets up its services (rh
+// hosts see the local rpm repositories of rpmrepo.sh at /srv/tender-rpm,
+// their only repositories, instead of the apt one; openrc hosts run
+// openrc-init as PID 1, as Dockerfile.debian-openrc says), untouched
 // by other tests and left out of f.hosts (so no all-hosts inventory
 // includes them), and returns them once their sshd answers. Hosts of one
 // kind share a hostname (the kind), so two of them are identical. They are
@@ -208,9 +210,14 @@ func (f *fleet) fresh(t *testing.T, kind string, n int) []host {
 		f.mu.Unlock()
 		h := host{name: fmt.Sprintf("%s-fresh%d", kind, seq), service: kind, index: seq,
 			container: fmt.Sprintf("%s-%s-fresh%d", f.project, kind, seq)}
-		args := append([]string{"run", "-d", "--init", "--name", h.container, "--hostname", kind,
-			"--label", "tender.e2e.project=" + f.project, "-p", "127.0.0.1::22",
-			"-v", filepath.Join(f.dir, "authorized_keys") + ":/etc/ssh/tender_authorized_keys:ro"}, mounts...)
+		init := []string{"--init"}
+		if kind == "openrc" {
+			init = []string{"--tmpfs", "/run", "-e", "container=docker"}
+		}
+		args := append(append([]string{"run", "-d"}, init...), "--name", h.container, "--hostname", kind,
+			"--label", "tender.e2e.project="+f.project, "-p", "127.0.0.1::22",
+			"-v", filepath.Join(f.dir, "authorized_keys")+":/etc/ssh/tender_authorized_keys:ro")
+		args = append(args, mounts...)
 		out, err := exec.Command("docker", append(args, image)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("docker run %s: %v\n%s", image, err, out)

@@ -12,10 +12,15 @@
 #   shadow|gshadow LINE                                   hashes masked (below)
 #   rc LINK -> TARGET                                     SysV start/stop links
 #   service [ + ] NAME                                    service --status-all
+#   openrc runlevel LEVEL NAME                            OpenRC's runlevels (/etc/runlevels)
+#   openrc state STATE NAME, openrc crashed NAME          OpenRC's service states (/run/openrc)
 #   process USER ARGS                                     running processes
 #   crontab USER: LINE, cron.d FILE: LINE                 crontabs
 #   sysctl KEY = VALUE                                    keys set in sysctl.conf/sysctl.d
 #   modules FILE: LINE                                    /etc/modules, modules-load.d, modprobe.d
+#   pip PYTHON: NAME==VERSION                             what pip lists for python3 and, for
+#                                                         each listed VENV/pyvenv.cfg, for
+#                                                         VENV/bin/python (where pip is there)
 #   hostname NAME
 #
 # Normalized, because they differ between two identical runs:
@@ -33,8 +38,10 @@
 export LC_ALL=C
 procs=$(ps -eo user=,args=)
 {
+	pythons=python3
 	while IFS= read -r p || [ -n "$p" ]; do
 		case $p in '' | '#'*) continue ;; esac
+		case $p in */pyvenv.cfg) [ -x "${p%/*}/bin/python" ] && pythons="$pythons ${p%/*}/bin/python" ;; esac
 		if [ ! -e "$p" ] && [ ! -L "$p" ]; then
 			echo "file $p absent"
 			continue
@@ -62,6 +69,19 @@ procs=$(ps -eo user=,args=)
 		[ -L "$l" ] && echo "rc $l -> $(readlink "$l")"
 	done
 	service --status-all 2>&1 | sed 's/^ */service /'
+	for l in /etc/runlevels/*/*; do
+		[ -e "$l" ] || [ -L "$l" ] || continue
+		l=${l#/etc/runlevels/}
+		echo "openrc runlevel ${l%%/*} ${l#*/}"
+	done
+	if [ -d /run/openrc ]; then
+		for d in started starting stopping inactive wasinactive failed; do
+			for l in /run/openrc/$d/*; do
+				[ -e "$l" ] || [ -L "$l" ] && echo "openrc state $d ${l##*/}"
+			done
+		done
+		rc-status --crashed 2>/dev/null | sed 's/^/openrc crashed /'
+	fi
 	echo "$procs" | grep -v -e 'sshd: ' -e 'ps -eo user=,args=' -e 'tender differential dump' | sed 's/^/process /'
 	for f in /var/spool/cron/crontabs/*; do
 		[ -f "$f" ] && grep -v '^# (.* installed on ' "$f" | sed "s|^|crontab ${f##*/}: |"
@@ -75,6 +95,10 @@ procs=$(ps -eo user=,args=)
 	done
 	for f in /etc/modules /etc/modules-load.d/* /etc/modprobe.d/*; do
 		[ -f "$f" ] && sed "s|^|modules $f: |" "$f"
+	done
+	for py in $pythons; do
+		"$py" -m pip --version >/dev/null 2>&1 &&
+			"$py" -m pip --disable-pip-version-check --no-input list --format=freeze 2>/dev/null | sed "s|^|pip $py: |"
 	done
 	echo "hostname $(hostname)"
 } | sed -E 's/\.[0-9]+\.[0-9]{4}-[0-9]{2}-[0-9]{2}@[0-9]{2}:[0-9]{2}:[0-9]{2}~/.PID.TIME~/g' | sort

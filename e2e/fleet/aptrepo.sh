@@ -9,15 +9,31 @@
 #   OUT/v2/       flat repository holding tender-hello 2.0 only; a test adds
 #                 "deb [trusted=yes] file:/srv/tender-apt/v2 ./" to a host's
 #                 sources to make an upgrade available (state=latest)
+#   OUT/pip/      flat repository holding python3-pip and python3-venv with
+#                 the packages they need that the debian-py image lacks, and
+#                 python3.11's own packages (python3.11-venv wants exactly
+#                 the python3.11 beside it); a case adds
+#                 "deb [trusted=yes] file:/srv/tender-apt/pip ./" to install
+#                 pip (the s-pip differential case)
+#   OUT/wheels/   a pip find-links directory of tiny pure-Python wheels made
+#                 by wheels.py (tender-greet 1.0 and 2.0, tender-extra 1.0)
 #
 # tender-hello is built with dpkg-deb from fixed inputs (owner root, fixed
 # mtimes), so the same script makes the same .debs. The real packages are
 # fetched once with `apt-get download` from this machine's apt sources
 # (Debian bookworm, the fleet's release) into OUT/../apt-cache and reused
-# offline afterwards. The indexes are made by dpkg-scanpackages (dpkg-dev).
+# offline afterwards. pip's packages are taken from the bookworm suite
+# itself (pkg/bookworm), where debootstrap takes the images' packages, so
+# that their exact-version dependencies (python3.11-venv on python3.11)
+# match the image's, never from bookworm-security (an older image is
+# upgraded by the python3.11 packages here; an image made after a newer
+# point release than this repository fails the case's setup: remove
+# OUT/../apt-cache/pip and OUT/.inputs and run this again). The indexes
+# are made by dpkg-scanpackages (dpkg-dev).
 #
 # Usage: aptrepo.sh [OUT]   (default: e2e/.fleet/apt). Rebuilt only when
-# this script changes. Needs dpkg-deb, dpkg-scanpackages and apt-get.
+# this script or wheels.py changes. Needs dpkg-deb, dpkg-scanpackages,
+# apt-get and python3.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/../.fleet/apt}
@@ -25,7 +41,11 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cache="$out/../apt-cache"
 real=(hello tree pv)
-inputs=$(sha256sum <"$here/aptrepo.sh" | cut -c1-16)
+pip=(python3-pip python3-venv python3.11-venv python3-pip-whl python3-setuptools-whl
+	python3-setuptools python3-pkg-resources python3-wheel python3-distutils python3-lib2to3
+	ca-certificates openssl libssl3
+	python3.11 python3.11-minimal libpython3.11-stdlib libpython3.11-minimal)
+inputs=$(cat "$here/aptrepo.sh" "$here/wheels.py" | sha256sum | cut -c1-16)
 if [[ -f "$out/.inputs" && "$(cat "$out/.inputs")" == "$inputs" ]]; then
 	echo "apt repository $out is up to date"
 	exit 0
@@ -77,6 +97,16 @@ index "$out.new"
 mkdir "$out.new/v2"
 build 2.0 "$out.new/v2"
 index "$out.new/v2"
+mkdir "$out.new/pip"
+for p in "${pip[@]}"; do
+	if ! ls "$cache/pip/${p}_"*.deb >/dev/null 2>&1; then
+		mkdir -p "$cache/pip"
+		(cd "$cache/pip" && apt-get download -q -o APT::Sandbox::User=root "$p/bookworm" >/dev/null) || { echo "apt-get download $p/bookworm failed" >&2; exit 1; }
+	fi
+	cp "$cache/pip/${p}_"*.deb "$out.new/pip/"
+done
+index "$out.new/pip"
+python3 "$here/wheels.py" "$out.new/wheels"
 echo "$inputs" >"$out.new/.inputs"
 rm -rf "$out" && mv "$out.new" "$out"
-echo "built apt repository $out: $(cd "$out" && ls *.deb v2/*.deb | tr '\n' ' ')"
+echo "built apt repository $out: $(cd "$out" && ls *.deb v2/*.deb wheels/*.whl | tr '\n' ' ') and pip/ ($(ls "$out/pip" | grep -c '\.deb$') packages)"

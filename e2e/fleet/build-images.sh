@@ -10,6 +10,9 @@
 #                          modules (cron, modprobe) run by both tools
 #   tender-e2e/debian-systemd  debian-py plus systemd as PID 1 (see
 #                          Dockerfile.debian-systemd for how it must run)
+#   tender-e2e/debian-openrc  debian-py plus OpenRC, openrc-init as PID 1
+#                          and sshd as OpenRC's ssh service (see
+#                          Dockerfile.debian-openrc for how it must run)
 #   tender-e2e/rh          debian-py's packages plus Debian's dnf, python3-dnf,
 #                          rpm and createrepo-c, with release files that
 #                          declare a RedHat-family distribution
@@ -82,6 +85,7 @@ common=openssh-server,sudo,iproute2,procps,ca-certificates,netcat-openbsd
 specs=("tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$common"
 	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod"
 	"tender-e2e/debian-systemd:$common,python3,python3-apt,systemd,systemd-sysv"
+	"tender-e2e/debian-openrc:$common,python3,python3-apt,openrc"
 	"tender-e2e/rh:$common,python3,dnf,python3-dnf,rpm,createrepo-c")
 todo=()
 for spec in "${specs[@]}"; do

@@ -83,6 +83,7 @@ func TestServiceAndPackageManagers(t *testing.T) {
 		{"init in a VM, systemd canary", "v|proc1|init\nb|systemctl|/bin/systemctl\np|/run/systemd/system|\nf|/etc/os-release|ID=centos\nf|/etc/centos-release|CentOS Linux release 7.9.2009 (Core)\np|/usr/bin/yum|\n", "systemd", "yum"},
 		{"container with sh as PID 1, SysV scripts", "v|proc1|bash\np|/etc/init.d|\nf|/etc/os-release|ID=debian\n", "sysvinit", "apt"},
 		{"openrc", "v|proc1|init\np|/sbin/openrc|\nf|/etc/os-release|ID=alpine\np|/sbin/apk|\n", "openrc", "apk"},
+		{"openrc-init as PID 1 (the fleet's OpenRC host)", "v|proc1|openrc-init\np|/sbin/openrc|\np|/etc/init.d|\nf|/etc/os-release|ID=debian\n", "openrc", "apt"},
 		{"nothing known", "v|proc1|\nf|/etc/os-release|ID=alpine\n", "service", "unknown"},
 		{"offline systemd", "v|proc1|\nv|sbin_init|/lib/systemd/systemd\nb|systemctl|/bin/systemctl\nf|/etc/os-release|ID=fedora\nf|/etc/os-release|VERSION_ID=39\np|/usr/bin/dnf|\n", "systemd", "dnf"},
 		{"opensuse", "v|proc1|systemd\nf|/etc/os-release|ID=opensuse-leap\nf|/etc/os-release|NAME=\"openSUSE Leap\"\np|/usr/bin/zypper|\n", "systemd", "zypper"},

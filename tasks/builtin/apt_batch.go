@@ -88,15 +88,7 @@ func (m aptModule) Batch(ctx context.Context, env *tasks.Env, items []tasks.Args
 
 // oneByOne runs each item with Run, in order.
 func (m aptModule) oneByOne(ctx context.Context, env *tasks.Env, items []tasks.Args) ([]tasks.Result, error) {
-	out := make([]tasks.Result, len(items))
-	for i, item := range items {
-		res, err := m.Run(ctx, env, item)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = res
-	}
-	return out, nil
+	return runEach(ctx, env, m, items)
 }
 
 // aptPackageKeys are the argument names that hold apt's packages.

@@ -3,16 +3,21 @@ package builtin
 import (
 	"context"
 	"fmt"
+	"path"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
 )
 
-// pipModule manages Python packages with pip, as Ansible's pip: one
-// round trip creates the virtualenv when missing, runs pip and compares
-// pip freeze before and after, so changed means the installed set
-// changed.
+// pipModule manages Python packages with pip, as Ansible's pip, in one
+// round trip: it creates the virtualenv when missing and runs pip. As in
+// Ansible, an install is changed when pip says "Successfully installed",
+// a removal when it says "Successfully uninstalled", and a requirements
+// file's install when pip's list of packages differs before and after;
+// check mode compares that list with the names asked for.
 type pipModule struct{}
 
 var _ tasks.Module = pipModule{}
@@ -43,63 +48,83 @@ var pipVerbs = map[string][]string{
 	"forcereinstall": {"install", "-U", "--force-reinstall"},
 }
 
-// pipScript runs pip. Inputs: venv, venvcmd (words, one per line), chdir,
-// exe, args (pip's arguments after the verb's, one per line), verb (one
-// per line), names (the packages to test in check mode, one per line),
-// absent, simple (non-empty: check mode can decide from freeze), umask,
-// _t_check. It prints pip=, venv_created=, then verdict=failed with msg,
-// verdict=check with changed, or verdict=ran with rc, changed and
-// outlen, then "--output--", the output and stderr.
+var pipVCS = regexp.MustCompile(`^(svn|git|hg|bzr)\+`)
+
+// pipScript runs pip. Inputs: venv, venvcmd (words, one per line), venvpy
+// (non-empty: add -p with the host's python, as Ansible does for
+// virtualenv), venvpyerr (non-empty: making the virtualenv fails), chdir,
+// exe, verb and args (pip's words, one per line), absent, listed
+// (non-empty: list the packages before and after), checkall (non-empty:
+// check mode cannot tell, so changed), umask, _t_check. Without exe or
+// venv, pip is python3's pip module when python3 has one (Ansible runs its
+// interpreter's), else pip3. It prints pip= (the words joined by tabs),
+// venv_created=, then one verdict: failed with msg; venvfail (the
+// virtualenv command failed: its words in venvcmd); check with changed, or
+// with list= and the list after "--output--"; ran with rc, listchanged,
+// pipstart and outlen, then "--output--", the output and stderr.
 const pipScript = `
 _t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' ' ')"; exit 0; }
 tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
 trap 'rm -rf "$tmp"' EXIT
 [ -n "$umask" ] && umask "$umask"
 [ -n "$chdir" ] || chdir=${TMPDIR:-/tmp}
-cd "$chdir" || _t_fail "Unable to change directory to $chdir"
 IFS='
 '
 set -f
 : >"$tmp/out"; : >"$tmp/err"
+if [ -n "$venv" ] && [ ! -e "$venv/bin/activate" ] && [ -n "$_t_check" ]; then echo verdict=check; echo changed=1; exit 0; fi
+[ -d "$chdir" ] && cd "$chdir" || _t_fail "Provided cwd is not a valid directory: $chdir"
 if [ -n "$venv" ] && [ ! -e "$venv/bin/activate" ]; then
-	if [ -n "$_t_check" ]; then echo verdict=check; echo changed=1; exit 0; fi
+	[ -z "$venvpyerr" ] || _t_fail "virtualenv_python should not be used when using the venv module or pyvenv as virtualenv_command"
 	command -v "${venvcmd%%
 *}" >/dev/null 2>&1 || _t_fail "Failed to find required executable \"${venvcmd%%
 *}\" in paths: $PATH"
-	$venvcmd "$venv" >>"$tmp/out" 2>>"$tmp/err" || _t_fail "Failed to create the virtualenv: $(cat "$tmp/err")"
+	if [ -n "$venvpy" ]; then
+		py=$(command -v python3 || command -v python) && venvcmd="$venvcmd
+-p$py"
+	fi
+	if ! $venvcmd "$venv" >>"$tmp/out" 2>>"$tmp/err"; then
+		echo verdict=venvfail; printf 'venvcmd=%s\n' "$(printf %s "$venvcmd" | tr '\n' ' ')"
+		echo "outlen=$(wc -c <"$tmp/out")"; echo --output--; cat "$tmp/out" "$tmp/err"; exit 0
+	fi
 	echo venv_created=1
 fi
-if [ -n "$exe" ]; then pip=$(command -v "$exe") || pip=$exe
-elif [ -n "$venv" ]; then pip=$venv/bin/pip
-else pip=$(command -v pip3 || command -v pip) || _t_fail "Unable to find any of pip3, pip to use.  pip needs to be installed."
+if [ -n "$exe" ]; then
+	case $exe in
+	/*) pip=$exe ;;
+	*) pip=$(command -v "$exe") || _t_fail "Unable to find any of $exe to use.  pip needs to be installed." ;;
+	esac
+elif [ -n "$venv" ]; then
+	pip=
+	for b in pip3 pip; do [ -z "$pip" ] && [ -x "$venv/bin/$b" ] && [ -f "$venv/bin/$b" ] && pip=$venv/bin/$b; done
+	[ -n "$pip" ] || _t_fail "Unable to find pip in the virtualenv, $venv, under any of these names: pip3, pip. Make sure pip is present in the virtualenv."
+elif py=$(command -v python3) && "$py" -c 'import importlib.util as u, sys; sys.exit(u.find_spec("pip") is None)' 2>/dev/null; then
+	pip="$py
+-m
+pip.__main__"
+else pip=$(command -v pip3) || _t_fail "Unable to find any of pip3 to use.  pip needs to be installed."
 fi
-echo "pip=$pip"
-"$pip" freeze >"$tmp/before" 2>/dev/null
-_t_key() { tr 'A-Z_.' 'a-z--'; }
+printf 'pip=%s\n' "$(printf %s "$pip" | tr '\n' '\t')"
+_t_list() {
+	if LANG=C LC_ALL=C LC_MESSAGES=C $pip list --format=freeze >"$1" 2>>"$tmp/lerr"; then list=list; return; fi
+	list=freeze; : >"$tmp/lerr"
+	$pip freeze >"$1" 2>>"$tmp/lerr" || _t_fail "stdout: $(cat "$1") :stderr: $(cat "$tmp/lerr")"
+}
 if [ -n "$_t_check" ]; then
-	[ -n "$simple" ] || { echo verdict=check; echo changed=1; exit 0; }
-	sed 's/==.*//' "$tmp/before" | _t_key >"$tmp/names"
-	ch=
-	for n in $names; do
-		case $n in
-		*==*) k=$(printf %s "${n%%==*}" | _t_key); v=${n#*==}
-			p=; while IFS= read -r l; do
-				lk=$(printf %s "${l%%==*}" | _t_key)
-				[ "$lk" = "$k" ] && [ "${l#*==}" = "$v" ] && p=1
-			done <"$tmp/before" ;;
-		*) k=$(printf %s "$n" | _t_key); grep -qxF -- "$k" "$tmp/names" && p=1 || p= ;;
-		esac
-		if [ -n "$absent" ]; then [ -n "$p" ] && ch=1; else [ -z "$p" ] && ch=1; fi
-	done
-	echo verdict=check; echo "changed=$ch"
-	echo --output--; cat "$tmp/before"; exit 0
+	[ -z "$checkall" ] || { echo verdict=check; echo changed=1; exit 0; }
+	_t_list "$tmp/list"
+	echo verdict=check; echo "list=$list"; echo "outlen=$(wc -c <"$tmp/list")"
+	echo --output--; cat "$tmp/list" "$tmp/lerr"; exit 0
 fi
-"$pip" $verb $args >>"$tmp/out" 2>>"$tmp/err"
+[ -n "$listed" ] && _t_list "$tmp/before"
+pipstart=$(wc -c <"$tmp/out")
+echo "pipstart=$pipstart"
+[ -n "$venv" ] && PATH="$venv/bin:$PATH"
+$pip $verb $args >>"$tmp/out" 2>>"$tmp/err"
 rc=$?
 if [ $rc -eq 1 ] && [ -n "$absent" ] && grep -q 'not installed' "$tmp/out" "$tmp/err"; then rc=0; fi
-"$pip" freeze >"$tmp/after" 2>/dev/null
+if [ -n "$listed" ] && [ $rc -eq 0 ]; then _t_list "$tmp/after"; cmp -s "$tmp/before" "$tmp/after" || echo listchanged=1; fi
 echo verdict=ran; echo "rc=$rc"
-cmp -s "$tmp/before" "$tmp/after" || echo changed=1
 echo "outlen=$(wc -c <"$tmp/out")"
 echo --output--; cat "$tmp/out" "$tmp/err"
 `
@@ -110,56 +135,68 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	state, names, version := a.Str("state"), a.Strings("name"), a.Str("version")
+	state, names, version, reqFile := a.Str("state"), a.Strings("name"), a.Str("version"), a.Str("requirements")
+	venv, chdir := a.Str("virtualenv"), a.Str("chdir")
+	if venv != "" && chdir != "" && !path.IsAbs(venv) {
+		venv = path.Join(chdir, venv)
+	}
+	umask := a.Str("umask")
+	if umask != "" {
+		if _, err := strconv.ParseUint(umask, 8, 32); err != nil {
+			return fail("umask must be an octal integer"), nil
+		}
+	}
 	if state == "latest" && version != "" {
 		return fail("version is incompatible with state=latest"), nil
 	}
-	if version != "" && len(names) > 1 {
-		return fail("'version' argument is ambiguous when installing multiple package distributions. Please specify version restrictions next to each package in 'name' argument."), nil
-	}
-	pkgs := append([]string(nil), names...)
-	simple := true
-	for i, n := range pkgs {
-		if strings.ContainsAny(n, "<>=!~;[@:/") {
-			if version != "" {
+	var reqs []pipReq
+	hasVCS := false
+	if len(names) > 0 {
+		for _, n := range names {
+			hasVCS = hasVCS || pipVCS.MatchString(n)
+		}
+		for _, n := range recoverPipNames(names) {
+			reqs = append(reqs, parsePipReq(n))
+		}
+		if version != "" {
+			if len(reqs) > 1 {
+				return fail("'version' argument is ambiguous when installing multiple package distributions. Please specify version restrictions next to each package in 'name' argument."), nil
+			}
+			if len(reqs[0].specs) > 0 {
 				return fail("The 'version' argument conflicts with any version specifier provided along with a package name. Please keep the version specifier, but remove the 'version' argument."), nil
 			}
-			simple = simple && !strings.ContainsAny(strings.Replace(n, "==", "", 1), "<>=!~;[@:/")
-		}
-		if version != "" && i == 0 {
-			pkgs[0] = n + "==" + version
-			if strings.ContainsAny(version, "<>=!~") {
-				pkgs[0] = n + version
-				simple = false
+			v := strings.TrimLeft(version, " \t")
+			sep := " "
+			if v != "" && v[0] >= '0' && v[0] <= '9' {
+				sep = "=="
 			}
+			reqs[0] = parsePipReq(reqs[0].String() + sep + v)
 		}
 	}
-	extra, err := shlexSplit(a.Str("extra_args"))
+	extraArgs := a.Str("extra_args")
+	if a.Bool("editable") {
+		var l []string
+		if extraArgs != "" {
+			l = strings.Split(extraArgs, " ")
+		}
+		if !slices.Contains(l, "-e") {
+			extraArgs = strings.Join(append(l, "-e"), " ")
+		}
+	}
+	extra, err := shlexSplit(extraArgs)
 	if err != nil {
 		return tasks.Result{}, fmt.Errorf("extra_args: %w", err)
 	}
-	if a.Bool("editable") && !slices.Contains(extra, "-e") {
-		extra = append(extra, "-e")
-	}
-	simple = simple && len(extra) == 0 && state != "latest" && state != "forcereinstall" && len(names) > 0
 	pipArgv := append([]string(nil), extra...)
-	if len(pkgs) > 0 {
-		pipArgv = append(pipArgv, pkgs...)
-	} else {
-		pipArgv = append(pipArgv, "-r", a.Str("requirements"))
+	for _, r := range reqs {
+		pipArgv = append(pipArgv, r.String())
 	}
-	venvCmd, err := shlexSplit(a.Str("virtualenv_command"))
-	if err != nil || len(venvCmd) == 0 {
-		return tasks.Result{}, fmt.Errorf("virtualenv_command: cannot split %q", a.Str("virtualenv_command"))
+	if len(reqs) == 0 {
+		pipArgv = append(pipArgv, "-r", reqFile)
 	}
-	if a.Bool("virtualenv_site_packages") {
-		venvCmd = append(venvCmd, "--system-site-packages")
-	}
-	if p := a.Str("virtualenv_python"); p != "" {
-		if strings.HasSuffix(venvCmd[0], "venv") && len(venvCmd) > 1 && venvCmd[len(venvCmd)-1] == "venv" {
-			return fail("virtualenv_python should not be used when using the venv module or pyvenv as virtualenv_command"), nil
-		}
-		venvCmd = append(venvCmd, "-p"+p)
+	venvCmd, venvPy, venvPyErr, err := pipVenvCommand(a)
+	if err != nil {
+		return tasks.Result{}, err
 	}
 	for _, l := range [][]string{pipArgv, venvCmd} {
 		for _, w := range l {
@@ -168,40 +205,48 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 			}
 		}
 	}
+	checkAll := extraArgs != "" || reqFile != "" || state == "latest" || len(reqs) == 0
 	script := shAssign([][2]string{
-		{"venv", a.Str("virtualenv")}, {"venvcmd", strings.Join(venvCmd, "\n")}, {"chdir", a.Str("chdir")},
+		{"venv", venv}, {"venvcmd", strings.Join(venvCmd, "\n")}, {"venvpy", shFlag(venvPy)}, {"venvpyerr", shFlag(venvPyErr)}, {"chdir", chdir},
 		{"exe", a.Str("executable")}, {"verb", strings.Join(pipVerbs[state], "\n")}, {"args", strings.Join(pipArgv, "\n")},
-		{"names", strings.Join(pkgs, "\n")}, {"absent", shFlag(state == "absent")}, {"simple", shFlag(simple)},
-		{"umask", a.Str("umask")}, {"_t_check", shFlag(env.Check)},
+		{"absent", shFlag(state == "absent")}, {"listed", shFlag(reqFile != "" || hasVCS)}, {"checkall", shFlag(checkAll)},
+		{"umask", umask}, {"_t_check", shFlag(env.Check)},
 	}) + pipScript
 	out, err := run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	v, output := splitOutput(out.Stdout)
+	n := min(max(atoi(v["outlen"]), 0), len(output))
+	stdout, stderr := output[:n], output[n:]
 	switch v["verdict"] {
 	case "failed":
 		return fail(v["msg"]), nil
+	case "venvfail":
+		cmd := toAny(strings.Fields(v["venvcmd"]))
+		return tasks.Result{Failed: true, Msg: pipFailMsg(stdout, stderr), Data: map[string]any{"cmd": append(cmd, venv)}}, nil
 	case "check":
-		res := tasks.Result{Changed: v["changed"] == "1", Data: map[string]any{}}
-		if _, ok := v["pip"]; ok && simple {
-			res.Data = map[string]any{"cmd": v["pip"] + " freeze", "stdout": output, "stderr": "", "stdout_lines": lines(output), "stderr_lines": []any{}}
-		}
-		return res, nil
+		return pipCheck(v, stdout, stderr, state, reqs), nil
 	case "ran":
 	default:
 		return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode}, nil
 	}
-	n := min(max(atoi(v["outlen"]), 0), len(output))
-	stdout, stderr := output[:n], output[n:]
-	cmd := []any{v["pip"]}
+	cmd := toAny(strings.Split(v["pip"], "\t"))
 	for _, w := range append(append([]string(nil), pipVerbs[state]...), pipArgv...) {
 		cmd = append(cmd, w)
 	}
-	data := map[string]any{"cmd": cmd, "stdout": stdout, "stderr": stderr, "stdout_lines": lines(stdout), "stderr_lines": lines(stderr)}
 	if v["rc"] != "0" {
-		data["rc"] = atoi(v["rc"])
-		return tasks.Result{Failed: true, RC: atoi(v["rc"]), Msg: fmt.Sprintf("stdout: %s\n:stderr: %s", stdout, stderr), Data: data}, nil
+		return tasks.Result{Failed: true, Msg: pipFailMsg(stdout, stderr), Data: map[string]any{"cmd": cmd}}, nil
+	}
+	pipOut := stdout[min(max(atoi(v["pipstart"]), 0), len(stdout)):]
+	var changed bool
+	switch {
+	case state == "absent":
+		changed = strings.Contains(pipOut, "Successfully uninstalled")
+	case reqFile != "" || hasVCS:
+		changed = v["listchanged"] == "1"
+	default:
+		changed = strings.Contains(pipOut, "Successfully installed")
 	}
 	orNil := func(s string) any {
 		if s == "" {
@@ -213,9 +258,87 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	if len(names) > 0 {
 		nameV = toAny(names)
 	}
-	data["name"], data["version"], data["state"] = nameV, orNil(version), state
-	data["requirements"], data["virtualenv"] = orNil(a.Str("requirements")), orNil(a.Str("virtualenv"))
-	return tasks.Result{Changed: v["changed"] == "1" || v["venv_created"] == "1", Data: data}, nil
+	data := map[string]any{"cmd": cmd, "stdout": stdout, "stderr": stderr, "stdout_lines": lines(stdout), "stderr_lines": lines(stderr),
+		"name": nameV, "version": orNil(version), "state": state, "requirements": orNil(reqFile), "virtualenv": orNil(venv)}
+	return tasks.Result{Changed: changed || v["venv_created"] == "1", Data: data}, nil
+}
+
+// pipVenvCommand is the command that makes a virtualenv (the path is
+// added last), whether the host's python is to be named with -p, as
+// Ansible's pip does for virtualenv when virtualenv_python is not set, and
+// whether making one must fail because virtualenv_python was given for
+// venv or pyvenv, which take no -p.
+func pipVenvCommand(a tasks.Values) (cmd []string, defaultPy, pyErr bool, err error) {
+	raw := a.Str("virtualenv_command")
+	cmd, err = shlexSplit(raw)
+	if err != nil || len(cmd) == 0 {
+		return nil, false, false, fmt.Errorf("virtualenv_command: cannot split %q", raw)
+	}
+	if a.Bool("virtualenv_site_packages") {
+		cmd = append(cmd, "--system-site-packages")
+	}
+	isVenv := strings.Contains(raw, "pyvenv") || strings.Contains(raw, "-m venv")
+	p := a.Str("virtualenv_python")
+	switch {
+	case isVenv:
+		return cmd, false, p != "", nil
+	case p != "":
+		return append(cmd, "-p"+p), false, false, nil
+	}
+	return cmd, true, false, nil
+}
+
+// pipFailMsg is Ansible's message for a failed pip or virtualenv command.
+func pipFailMsg(stdout, stderr string) string {
+	msg := ""
+	if stdout != "" {
+		msg = "stdout: " + stdout
+	}
+	if stderr != "" {
+		msg += "\n:stderr: " + stderr
+	}
+	return msg
+}
+
+// pipCheck is check mode's answer: changed when the virtualenv is missing
+// or the task cannot be judged from the installed list (extra_args, a
+// requirements file, state=latest); otherwise when a package to be present
+// is missing or one to be absent is there (a forced reinstall is never
+// changed, as in Ansible).
+func pipCheck(v verdict, stdout, stderr, state string, reqs []pipReq) tasks.Result {
+	if v["list"] == "" {
+		return tasks.Result{Changed: v["changed"] == "1", Data: map[string]any{}}
+	}
+	cmd := strings.ReplaceAll(v["pip"], "\t", " ") + " list --format=freeze"
+	if v["list"] == "freeze" {
+		cmd = strings.ReplaceAll(v["pip"], "\t", " ") + " freeze"
+	}
+	type inst struct{ key, version string }
+	var installed []inst
+	for _, l := range strings.Split(stdout, "\n") {
+		if l == "" || strings.HasPrefix(l, "You are using") || strings.HasPrefix(l, "You should consider") {
+			continue
+		}
+		if n, ver, ok := strings.Cut(l, "=="); ok && !strings.Contains(ver, "==") {
+			installed = append(installed, inst{strings.ToLower(pipSepRE.ReplaceAllString(n, "-")), ver})
+		}
+	}
+	changed := false
+	for _, r := range reqs {
+		present := false
+		for _, i := range installed {
+			if r.plain && i.key == r.key && r.satisfiedBy(i.version) {
+				present = true
+				break
+			}
+		}
+		if (state == "present" && !present) || (state == "absent" && present) {
+			changed = true
+			break
+		}
+	}
+	return tasks.Result{Changed: changed, Data: map[string]any{"cmd": cmd, "stdout": stdout, "stderr": stderr,
+		"stdout_lines": lines(stdout), "stderr_lines": lines(stderr)}}
 }
 
 func toAny(l []string) []any {

@@ -16,19 +16,33 @@ const fakePip = `
 d=$FAKE_STATE/pkgs; mkdir -p "$d"
 echo "$0 $*" >>"$FAKE_STATE/log"
 cmd=$1; shift
+up=; force=
+inst() {
+	case $1 in
+	'<'*|'>'*|'!'*) echo "ERROR: Invalid requirement: '$1'" >&2; exit 1 ;;
+	*'<'*|*'>'*) n=${1%%[<>]*}
+		[ -f "$d/$n" ] && { echo "Requirement already satisfied: $n"; return; }
+		echo 1.0 >"$d/$n"; echo "Successfully installed $n-1.0"; return ;;
+	esac
+	n=${1%%==*}; v=1.0; case $1 in *==*) v=${1#*==} ;; esac
+	[ -n "$up" ] && v=2.0
+	[ -n "$force" ] && { echo "$v" >"$d/$n"; echo "Successfully installed $n-$v"; return; }
+	[ -f "$d/$n" ] && [ "$(cat "$d/$n")" = "$v" ] && { echo "Requirement already satisfied: $n"; return; }
+	[ -f "$d/$n" ] && [ -z "$up" ] && case $1 in *==*) ;; *) echo "Requirement already satisfied: $n"; return ;; esac
+	echo "$v" >"$d/$n"; echo "Successfully installed $n-$v"
+}
 case $cmd in
-freeze) for f in "$d"/*; do [ -e "$f" ] && echo "$(basename "$f")==$(cat "$f")"; done; exit 0 ;;
+list|freeze) for f in "$d"/*; do [ -e "$f" ] && echo "$(basename "$f")==$(cat "$f")"; done; exit 0 ;;
 install)
-	up=
+	req=
 	for a; do
+		if [ -n "$req" ]; then while read -r l; do inst "$l"; done <"$a"; req=; continue; fi
 		case $a in
 		-U) up=1 ;;
+		--force-reinstall) force=1 ;;
+		-r) req=1 ;;
 		-*) ;;
-		*) n=${a%%==*}; v=1.0; case $a in *==*) v=${a#*==} ;; esac
-			[ -n "$up" ] && v=2.0
-			[ -f "$d/$n" ] && [ "$(cat "$d/$n")" = "$v" ] && { echo "Requirement already satisfied: $n"; continue; }
-			[ -f "$d/$n" ] && [ -z "$up" ] && case $a in *==*) ;; *) echo "Requirement already satisfied: $n"; continue ;; esac
-			echo "$v" >"$d/$n"; echo "Successfully installed $n-$v" ;;
+		*) inst "$a" ;;
 		esac
 	done ;;
 uninstall)
@@ -36,6 +50,16 @@ uninstall)
 		case $a in -*) continue ;; esac
 		if [ -f "$d/$a" ]; then rm "$d/$a"; echo "Successfully uninstalled $a"; else echo "WARNING: Skipping $a as it is not installed." >&2; fi
 	done ;;
+esac
+`
+
+// fakePython3 has a pip module only once $FAKE_STATE/pymod exists; its
+// "-m pip.__main__" runs the fake pip.
+const fakePython3 = `
+case $1 in
+-c) [ -e "$FAKE_STATE/pymod" ] ;;
+-m) shift 2; exec "$(dirname "$0")/pip3" "$@" ;;
+*) exit 2 ;;
 esac
 `
 
@@ -47,10 +71,14 @@ mkdir -p "$v/bin" && : >"$v/bin/activate" && cp "$(dirname "$0")/pip3" "$v/bin/p
 // TestPipWithFakePip drives pip against a stand-in: install, idempotence,
 // pinned versions, latest, removal, check mode and a new virtualenv.
 func TestPipWithFakePip(t *testing.T) {
-	bin, state := fakeTools(t, map[string]string{"pip3": fakePip, "virtualenv": fakeVirtualenv})
+	bin, state := fakeTools(t, map[string]string{"pip3": fakePip, "virtualenv": fakeVirtualenv, "python3": fakePython3})
 	env, _ := testEnv(t, t.TempDir(), nil)
 	env.Conn = fakeBinConn{env.Conn, bin}
 	venv := filepath.Join(t.TempDir(), "venv")
+	reqs := filepath.Join(t.TempDir(), "requirements.txt")
+	if err := os.WriteFile(reqs, []byte("jinja2==1.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	steps := []struct {
 		args    tasks.Args
 		check   bool
@@ -70,6 +98,22 @@ func TestPipWithFakePip(t *testing.T) {
 		{tasks.Args{"name": "requests", "state": "absent"}, false, false},
 		{tasks.Args{"name": []any{"flask"}, "virtualenv": venv}, false, true},
 		{tasks.Args{"name": []any{"flask"}, "virtualenv": venv}, false, false},
+		// A range the installed 1.0 meets, given as a string that the list
+		// type cuts at its comma: one requirement again, as in Ansible.
+		{tasks.Args{"name": "django>=1.0,<3"}, true, true},
+		{tasks.Args{"name": "django>=1.0,<3"}, false, true},
+		{tasks.Args{"name": "django>=1.0,<3"}, true, false},
+		{tasks.Args{"name": "django>=1.0,<3"}, false, false},
+		{tasks.Args{"name": "django", "version": ">=1.0"}, true, false},
+		{tasks.Args{"name": "django", "version": ">=2.0"}, true, true},
+		// A forced reinstall changes nothing pip lists, yet pip installed:
+		// changed, as in Ansible; check mode never calls it changed.
+		{tasks.Args{"name": "flask", "state": "forcereinstall"}, true, false},
+		{tasks.Args{"name": "flask", "state": "forcereinstall"}, false, true},
+		// A requirements file: changed when pip's list changed.
+		{tasks.Args{"requirements": reqs}, true, true},
+		{tasks.Args{"requirements": reqs}, false, true},
+		{tasks.Args{"requirements": reqs}, false, false},
 	}
 	for i, s := range steps {
 		env.Check = s.check
@@ -82,11 +126,53 @@ func TestPipWithFakePip(t *testing.T) {
 	if want := []any{filepath.Join(bin, "pip3"), "install", "--no-deps", "six"}; !reflect.DeepEqual(res.Data["cmd"], want) || res.Data["state"] != "present" {
 		t.Errorf("cmd %v", res.Data)
 	}
+	if !strings.Contains(fakeLog(t, state), "pip3 install django<3,>=1.0\n") {
+		t.Errorf("the range was not one requirement:\n%s", fakeLog(t, state))
+	}
 	if !strings.Contains(fakeLog(t, state), venv+"/bin/pip install flask") {
 		t.Errorf("the virtualenv's pip was not used:\n%s", fakeLog(t, state))
 	}
 	if _, err := os.Stat(filepath.Join(venv, "bin", "activate")); err != nil {
 		t.Error(err)
+	}
+	res = runMod(t, env, "pip", tasks.Args{"name": "flask", "virtualenv": "venv", "chdir": filepath.Dir(venv)})
+	if res.Failed || res.Changed || res.Data["virtualenv"] != venv {
+		t.Errorf("a virtualenv relative to chdir: %+v", res)
+	}
+	// Check mode answers for a virtualenv still to be made in a chdir
+	// still to be made, as Ansible does; a real run fails there.
+	gone := filepath.Join(t.TempDir(), "app")
+	env.Check = true
+	res = runMod(t, env, "pip", tasks.Args{"requirements": "r.txt", "virtualenv": gone, "chdir": gone})
+	env.Check = false
+	if res.Failed || !res.Changed {
+		t.Errorf("check mode in a missing chdir: %+v", res)
+	}
+	res = runMod(t, env, "pip", tasks.Args{"requirements": "r.txt", "virtualenv": gone, "chdir": gone})
+	if !res.Failed || res.Msg != "Provided cwd is not a valid directory: "+gone {
+		t.Errorf("a missing chdir: %+v", res)
+	}
+	res = runMod(t, env, "pip", tasks.Args{"name": "<2"})
+	if !res.Failed || res.Msg != "\n:stderr: ERROR: Invalid requirement: '<2'\n" || res.Data["cmd"] == nil {
+		t.Errorf("a failed pip: %+v", res)
+	}
+	// virtualenv_python with venv fails only when the venv is to be made.
+	res = runMod(t, env, "pip", tasks.Args{"name": "a", "virtualenv": venv, "virtualenv_command": "python3 -m venv", "virtualenv_python": "python3"})
+	if res.Failed {
+		t.Errorf("venv with virtualenv_python, venv there: %+v", res)
+	}
+	res = runMod(t, env, "pip", tasks.Args{"name": "a", "virtualenv": gone, "virtualenv_command": "python3 -m venv", "virtualenv_python": "python3"})
+	if !res.Failed || !strings.Contains(res.Msg, "virtualenv_python should not be used") {
+		t.Errorf("venv with virtualenv_python: %+v", res)
+	}
+	// Where python3 has pip, pip runs as its module, as Ansible runs its
+	// interpreter's.
+	if err := os.WriteFile(filepath.Join(state, "pymod"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = runMod(t, env, "pip", tasks.Args{"name": "six"})
+	if want := []any{filepath.Join(bin, "python3"), "-m", "pip.__main__", "install", "six"}; res.Failed || !reflect.DeepEqual(res.Data["cmd"], want) {
+		t.Errorf("python3's pip: %+v", res)
 	}
 	res = runMod(t, env, "pip", tasks.Args{"name": "a", "state": "latest", "version": "1"})
 	if !res.Failed || res.Msg != "version is incompatible with state=latest" {

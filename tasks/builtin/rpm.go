@@ -47,63 +47,84 @@ func yumSpec() *tasks.Spec {
 
 // Run installs, upgrades or removes the packages.
 func (m rpmModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	a, err := rpmSpecs[m.tool].Decode(args)
-	if err != nil {
-		return tasks.Result{}, err
+	j, res, err := m.job(ctx, env, args)
+	if j == nil {
+		return res, err
 	}
-	if m.tool == "yum" {
-		tool, res, err := yumBackend(ctx, env, a.Str("use"), a.Str("use_backend"))
-		if tool == "" || err != nil {
-			return res, err
-		}
-		m.tool = tool
-	}
-	names := a.Strings("name")
-	state := a.Str("state")
-	switch state {
-	case "":
-		state = "present"
-		if a.Bool("autoremove") {
-			state = "absent"
-		}
-	case "installed":
-		state = "present"
-	case "removed":
-		state = "absent"
-	}
-	for _, n := range names {
-		if strings.ContainsAny(n, "\n\r") || strings.TrimSpace(n) == "" {
-			return tasks.Result{}, fmt.Errorf("%s: invalid package name %q", m.tool, n)
-		}
-	}
-	var opts []string
-	for _, o := range []struct{ key, flag string }{{"enablerepo", "--enablerepo="}, {"disablerepo", "--disablerepo="}} {
-		if l := a.Strings(o.key); len(l) > 0 {
-			opts = append(opts, o.flag+strings.Join(l, ","))
-		}
-	}
-	// Ansible's dnf turns signature checks on for repositories that do not
-	// say otherwise and for local rpms unless disable_gpg_check.
-	if a.Bool("disable_gpg_check") {
-		opts = append(opts, "--nogpgcheck")
-	} else {
-		opts = append(opts, "--setopt=gpgcheck=1", "--setopt=localpkg_gpgcheck=1")
-	}
-	for _, o := range opts {
-		if strings.ContainsAny(o, "\n\r") {
-			return tasks.Result{}, fmt.Errorf("%s: invalid repository name in %q", m.tool, o)
-		}
-	}
-	script := shAssign([][2]string{
-		{"tool", m.tool}, {"names", strings.Join(names, "\n")}, {"state", state}, {"opts", strings.Join(opts, "\n")},
-		{"update", shFlag(a.Bool("update_cache"))}, {"autoremove", shFlag(a.Bool("autoremove"))}, {"_t_check", shFlag(env.Check)},
-	}) + rpmScript
-	out, err := run(ctx, env, script, nil)
+	out, err := run(ctx, env, j.script(env.Check, false), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	head, output, _ := strings.Cut(string(out.Stdout), "\n--output--\n")
 	return rpmResult(parseVerdict([]byte(head)), strings.Split(head, "\n"), output), nil
+}
+
+// rpmJob is what one run of rpmScript does.
+type rpmJob struct {
+	tool, state        string
+	names, opts        []string
+	update, autoremove bool
+}
+
+// job decodes a task's arguments into the script's inputs. A nil job
+// comes with the task's result (a failure) or error.
+func (m rpmModule) job(ctx context.Context, env *tasks.Env, args tasks.Args) (*rpmJob, tasks.Result, error) {
+	a, err := rpmSpecs[m.tool].Decode(args)
+	if err != nil {
+		return nil, tasks.Result{}, err
+	}
+	if m.tool == "yum" {
+		tool, res, err := yumBackend(ctx, env, a.Str("use"), a.Str("use_backend"))
+		if tool == "" || err != nil {
+			return nil, res, err
+		}
+		m.tool = tool
+	}
+	j := &rpmJob{tool: m.tool, names: a.Strings("name"), state: a.Str("state"),
+		update: a.Bool("update_cache"), autoremove: a.Bool("autoremove")}
+	switch j.state {
+	case "":
+		j.state = "present"
+		if j.autoremove {
+			j.state = "absent"
+		}
+	case "installed":
+		j.state = "present"
+	case "removed":
+		j.state = "absent"
+	}
+	for _, n := range j.names {
+		if strings.ContainsAny(n, "\n\r") || strings.TrimSpace(n) == "" {
+			return nil, tasks.Result{}, fmt.Errorf("%s: invalid package name %q", m.tool, n)
+		}
+	}
+	for _, o := range []struct{ key, flag string }{{"enablerepo", "--enablerepo="}, {"disablerepo", "--disablerepo="}} {
+		if l := a.Strings(o.key); len(l) > 0 {
+			j.opts = append(j.opts, o.flag+strings.Join(l, ","))
+		}
+	}
+	// Ansible's dnf turns signature checks on for repositories that do not
+	// say otherwise and for local rpms unless disable_gpg_check.
+	if a.Bool("disable_gpg_check") {
+		j.opts = append(j.opts, "--nogpgcheck")
+	} else {
+		j.opts = append(j.opts, "--setopt=gpgcheck=1", "--setopt=localpkg_gpgcheck=1")
+	}
+	for _, o := range j.opts {
+		if strings.ContainsAny(o, "\n\r") {
+			return nil, tasks.Result{}, fmt.Errorf("%s: invalid repository name in %q", m.tool, o)
+		}
+	}
+	return j, tasks.Result{}, nil
+}
+
+// script is rpmScript with j's inputs; deps asks it for the dependencies
+// between the packages the transaction changed (for Batch).
+func (j *rpmJob) script(check, deps bool) string {
+	return shAssign([][2]string{
+		{"tool", j.tool}, {"names", strings.Join(j.names, "\n")}, {"state", j.state}, {"opts", strings.Join(j.opts, "\n")},
+		{"update", shFlag(j.update)}, {"autoremove", shFlag(j.autoremove)}, {"_t_check", shFlag(check)}, {"deps", shFlag(deps)},
+	}) + rpmScript
 }
 
 // rpmResult shapes the script's verdict as Ansible's dnf reports it:

@@ -6,7 +6,10 @@ package builtin
 // name-version, or a local .rpm path), state (present, latest or absent),
 // opts (options for every tool call: --enablerepo,
 // --disablerepo, --nogpgcheck; one per line), update (non-empty: makecache first),
-// autoremove, _t_check.
+// autoremove, _t_check, deps (non-empty: after the transaction, print
+// req=<name>\t<capability> and prov=<name>\t<capability> for every package
+// it changed, from the rpm database before for a removed one and after for
+// an added one, when it changed more than one package).
 //
 // It prints key=value lines: file=<path> for each local .rpm to install
 // (Ansible reports them whatever happens), failure=<text> for each package
@@ -33,7 +36,7 @@ if [ -n "$update" ] && [ -z "$_t_check" ]; then
 	"$tool" -q -y $opts makecache >"$tmp/mc" 2>&1 || _t_fail "Failed to update the package cache: $(cat "$tmp/mc")"
 fi
 [ -n "$update" ] && [ -z "$names" ] && { echo verdict=cache; exit 0; }
-install= upgrade= remove= failed=
+install= upgrade= remove= failed= availq= updq= updspec=
 for s in $names; do
 	case $s in
 	*.rpm)
@@ -59,19 +62,42 @@ $want
 	absent) [ -n "$have" ] && remove="$remove$s
 " ;;
 	latest)
-		if [ -n "$have" ]; then
-			"$tool" -q $opts check-update -- "$s" >/dev/null 2>&1
-			[ $? -eq 100 ] && upgrade="$upgrade$s
+		if [ -z "$have" ]; then availq="$availq$s
 "
-		elif "$tool" -q $opts list available -- "$s" >/dev/null 2>&1; then install="$install$s
+		elif [ "$(printf '%s\n' "$have" | head -n1 | sed 's/-[^-]*-[^-]*$//')" = "$s" ]; then updq="$updq$s
 "
-		else echo "failure=No package $s available."; failed=1; fi ;;
-	*)
-		[ -n "$have" ] && continue
-		if "$tool" -q $opts list available -- "$s" >/dev/null 2>&1; then install="$install$s
-"
-		else echo "failure=No package $s available."; failed=1; fi ;;
+		else updspec="$updspec$s
+"; fi ;;
+	*) [ -n "$have" ] || availq="$availq$s
+" ;;
 	esac
+done
+# What the repositories offer: one call for all the names (the lines
+# "name.arch version repo" name them); a spec the listing does not name
+# (name-version, or one no repository has) is asked alone.
+_t_names() { awk '/^[^ \t]/ && NF >= 3 { n = $1; sub(/\.[^.]*$/, "", n); print n }'; }
+if [ -n "$availq" ]; then
+	"$tool" -q $opts list available -- $availq 2>/dev/null | _t_names >"$tmp/avail"
+	for s in $availq; do
+		if grep -qxF -- "$s" "$tmp/avail" || "$tool" -q $opts list available -- "$s" >/dev/null 2>&1; then install="$install$s
+"
+		else echo "failure=No package $s available."; failed=1; fi
+	done
+fi
+if [ -n "$updq" ]; then
+	"$tool" -q $opts check-update -- $updq >"$tmp/cu" 2>/dev/null; urc=$?
+	_t_names <"$tmp/cu" >"$tmp/upd"
+	for s in $updq; do
+		if [ $urc -eq 100 ] && grep -qxF -- "$s" "$tmp/upd"; then upgrade="$upgrade$s
+"
+		elif [ $urc -ne 0 ] && [ $urc -ne 100 ]; then updspec="$updspec$s
+"; fi
+	done
+fi
+for s in $updspec; do
+	"$tool" -q $opts check-update -- "$s" >/dev/null 2>&1
+	[ $? -eq 100 ] && upgrade="$upgrade$s
+"
 done
 [ -n "$failed" ] && { echo verdict=failures; exit 0; }
 if [ -z "$install$upgrade$remove" ] && [ -z "$autoremove" ]; then echo verdict=nothing; exit 0; fi
@@ -82,16 +108,27 @@ if [ -n "$_t_check" ]; then
 	exit 0
 fi
 rpm -qa --qf "$qf" | sort >"$tmp/before"
+depqf='[req=%{=NAME}\t%{REQUIRENAME}\n][prov=%{=NAME}\t%{PROVIDENAME}\n]'
+[ -n "$deps" ] && [ -n "$remove" ] && rpm -qa --qf "$depqf" >"$tmp/deps"
+# Ansible's dnf removes what the packages needed only with autoremove.
+cro=False; [ -n "$autoremove" ] && cro=True
 rc=0
 : >"$tmp/out"; : >"$tmp/err"
 if [ -n "$install" ]; then "$tool" -y $opts install -- $install >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
 if [ $rc -eq 0 ] && [ -n "$upgrade" ]; then "$tool" -y $opts upgrade -- $upgrade >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
-if [ $rc -eq 0 ] && [ -n "$remove" ]; then "$tool" -y $opts remove -- $remove >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
+if [ $rc -eq 0 ] && [ -n "$remove" ]; then "$tool" -y $opts --setopt=clean_requirements_on_remove=$cro remove -- $remove >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
 if [ $rc -eq 0 ] && [ -n "$autoremove" ] && [ -z "$names" ]; then "$tool" -y $opts autoremove >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
 rpm -qa --qf "$qf" | sort >"$tmp/after"
 echo verdict=ran; echo "rc=$rc"
 comm -13 "$tmp/before" "$tmp/after" | sed 's/^/installed=/'
 comm -23 "$tmp/before" "$tmp/after" | sed 's/^/removed=/'
+if [ -n "$deps" ]; then
+	{ comm -3 "$tmp/before" "$tmp/after" | sed 's/^\t//; s/-[^-]*-[^-]*$//'; } | sort -u >"$tmp/changed"
+	if [ "$(wc -l <"$tmp/changed")" -gt 1 ]; then
+		rpm -qa --qf "$depqf" >>"$tmp/deps"
+		awk -F '[=\t]' 'NR == FNR { c[$0] = 1; next } $2 in c' "$tmp/changed" "$tmp/deps" | sort -u
+	fi
+fi
 echo "outlen=$(wc -c <"$tmp/out")"
 echo --output--; cat "$tmp/out" "$tmp/err"
 `

@@ -11,8 +11,19 @@ import (
 )
 
 // fakeRPM answers rpm -q, -qa and -qp from $FAKE_STATE/inst/<name> (the
-// installed version) and from a local "rpm" file holding "name version".
+// installed version) and from a local "rpm" file holding "name version";
+// rpm -qa for requirements and provisions from $FAKE_STATE/requires/<name>
+// (the names it needs, one per line; each package provides its name).
 const fakeRPM = `
+case "$*" in *-qa*req=*)
+	for f in "$FAKE_STATE"/inst/*; do
+		[ -f "$f" ] || continue
+		n=${f##*/}
+		printf 'prov=%s\t%s\n' "$n" "$n"
+		[ -f "$FAKE_STATE/requires/$n" ] && while read -r d; do printf 'req=%s\t%s\n' "$n" "$d"; done <"$FAKE_STATE/requires/$n"
+	done
+	exit 0 ;;
+esac
 qp= qa= fmt=
 while [ $# -gt 0 ]; do
 	case $1 in -qp) qp=1 ;; -qa) qa=1 ;; -q) ;; --qf) shift; fmt=$1 ;; --) ;; *) arg=$1 ;; esac
@@ -32,7 +43,9 @@ echo "$arg-$(cat "$FAKE_STATE/inst/$arg")"
 `
 
 // fakeDNF keeps the repository's versions in $FAKE_STATE/repo/<name> and
-// logs every call.
+// logs every call; installing a package installs what
+// $FAKE_STATE/requires/<name> names, removing one removes the installed
+// packages that require it.
 const fakeDNF = `
 echo "$*" >>"$FAKE_STATE/log"
 cmd=
@@ -47,17 +60,33 @@ done
 mkdir -p "$FAKE_STATE/inst"
 case $cmd in
 makecache|autoremove) exit 0 ;;
-list) [ -f "$FAKE_STATE/repo/$1" ] ;;
-check-update) if cmp -s "$FAKE_STATE/repo/$1" "$FAKE_STATE/inst/$1"; then exit 0; else exit 100; fi ;;
+list)
+	found=
+	for p; do [ -f "$FAKE_STATE/repo/$p" ] && found=1 && echo "$p.noarch $(cat "$FAKE_STATE/repo/$p") repo"; done
+	[ -n "$found" ] ;;
+check-update)
+	rc=0
+	for p; do cmp -s "$FAKE_STATE/repo/$p" "$FAKE_STATE/inst/$p" || { rc=100; echo "$p.noarch $(cat "$FAKE_STATE/repo/$p") repo"; }; done
+	exit $rc ;;
 install|upgrade)
 	for p; do
 		case $p in
 		*.rpm) read -r n v <"$p"; echo "$v" >"$FAKE_STATE/inst/$n" ;;
-		*) cp "$FAKE_STATE/repo/$p" "$FAKE_STATE/inst/$p" ;;
+		*) cp "$FAKE_STATE/repo/$p" "$FAKE_STATE/inst/$p"
+			for d in $(cat "$FAKE_STATE/requires/$p" 2>/dev/null); do
+				[ -f "$FAKE_STATE/inst/$d" ] || cp "$FAKE_STATE/repo/$d" "$FAKE_STATE/inst/$d"
+			done ;;
 		esac
 		echo "Installed $p"
 	done ;;
-remove) for p; do rm "$FAKE_STATE/inst/$p"; done ;;
+remove)
+	for p; do
+		rm -f "$FAKE_STATE/inst/$p"
+		for f in "$FAKE_STATE"/inst/*; do
+			[ -f "$f" ] && grep -qx "$p" "$FAKE_STATE/requires/${f##*/}" 2>/dev/null && rm -f "$f"
+		done
+	done
+	exit 0 ;;
 *) exit 2 ;;
 esac
 `

@@ -18,10 +18,11 @@ package builtin
 // It prints key=value lines: mgr (the init system used), enabled_changed,
 // running (1, 0 or "" for unknown), svc_change, then verdict=failed with
 // msg, verdict=checkenable (check mode, where Ansible stops after the
-// enabled test), verdict=check (check mode and the state would change)
-// or verdict=done with rc and, for a failed control command, a
-// "--output--" line followed by its stderr (its stdout when stderr is
-// empty).
+// enabled test: always with insserv, never with update-rc.d, with the
+// others when the enabled state would change), verdict=check (check mode
+// and the state would change) or verdict=done with rc and, for a failed
+// control command, a "--output--" line followed by its stderr (its stdout
+// when stderr is empty).
 //
 // The word _t_svc_script marks this script's own command line, so that a
 // pattern is never found in it.
@@ -65,13 +66,14 @@ _t_exec() {
 }
 
 # Enabled at boot.
+enchg=
 if [ -n "$enabled" ]; then
 	want=; [ "$enabled" = yes ] && want=1
 	case $enablecmd in
 	*systemctl)
 		cur=; "$systemctl" is-enabled --quiet -- "$name" 2>/dev/null && cur=1
 		if [ "$cur" != "$want" ]; then
-			echo enabled_changed=1
+			enchg=1; echo enabled_changed=1
 			if [ -z "$_t_check" ]; then
 				if [ -n "$want" ]; then act=enable; else act=disable; fi
 				"$systemctl" "$act" -- "$name" >"$tmp/eo" 2>"$tmp/ee" || _t_fail "Error when trying to $act $name: rc=$? $(cat "$tmp/ee" "$tmp/eo")"
@@ -85,7 +87,7 @@ if [ -n "$enabled" ]; then
 			for l in $lv; do [ "$l" = "$runlevel" ] && echo hit; done
 		done | grep -q hit && cur=1
 		if [ "$cur" != "$want" ]; then
-			echo enabled_changed=1
+			enchg=1; echo enabled_changed=1
 			if [ -z "$_t_check" ]; then
 				if [ -n "$want" ]; then act=add; else act=delete; fi
 				"$enablecmd" "$act" "$name" "$runlevel" >"$tmp/eo" 2>"$tmp/ee" || _t_fail "Error when trying to $act $name: rc=$? $(cat "$tmp/ee" "$tmp/eo")"
@@ -94,7 +96,7 @@ if [ -n "$enabled" ]; then
 	*update-rc.d)
 		cur=; ls /etc/rc?.d/S??"$name" >/dev/null 2>&1 && cur=1
 		if [ "$cur" != "$want" ]; then
-			echo enabled_changed=1
+			enchg=1; echo enabled_changed=1
 			if [ -z "$_t_check" ]; then
 				if [ -n "$want" ]; then
 					act=enable
@@ -116,7 +118,7 @@ if [ -n "$enabled" ]; then
 		case $out in
 		*"3:$act"*"5:$act"*) ;;
 		*)
-			echo enabled_changed=1
+			enchg=1; echo enabled_changed=1
 			if [ -z "$_t_check" ]; then
 				"$enablecmd" "$name" "$act" >"$tmp/eo" 2>"$tmp/ee" || _t_fail "Error when trying to $act $name: rc=$? $(cat "$tmp/ee" "$tmp/eo")"
 			fi ;;
@@ -124,7 +126,7 @@ if [ -n "$enabled" ]; then
 	*insserv)
 		if [ -n "$want" ]; then "$enablecmd" -n -v "$name" 2>"$tmp/ee" >/dev/null; grep -q 'enable service' "$tmp/ee"
 		else "$enablecmd" -n -r -v "$name" 2>"$tmp/ee" >/dev/null; grep -q 'remove service' "$tmp/ee"; fi && {
-			echo enabled_changed=1
+			enchg=1; echo enabled_changed=1
 			if [ -z "$_t_check" ]; then
 				if [ -n "$want" ]; then "$enablecmd" "$name"; else "$enablecmd" -r "$name"; fi >"$tmp/eo" 2>"$tmp/ee"
 				[ $? -eq 0 ] && [ ! -s "$tmp/ee" ] || _t_fail "Failed to change service $name. rc: $?, out: $(cat "$tmp/eo"), err: $(cat "$tmp/ee")"
@@ -132,7 +134,15 @@ if [ -n "$enabled" ]; then
 		} ;;
 	esac
 fi
-case $enablecmd in *update-rc.d|*insserv) ;; *) [ -n "$_t_check" ] && [ -n "$enabled" ] && { echo verdict=checkenable; exit 0; } ;; esac
+# Check mode stops here as Ansible's does: always after insserv, never
+# after update-rc.d, after the others when the enabled state would change.
+if [ -n "$_t_check" ] && [ -n "$enabled" ]; then
+	case $enablecmd in
+	*update-rc.d) ;;
+	*insserv) echo verdict=checkenable; exit 0 ;;
+	*) [ -n "$enchg" ] && { echo verdict=checkenable; exit 0; } ;;
+	esac
+fi
 [ -n "$state" ] || { echo verdict=done; echo rc=0; exit 0; }
 
 # _t_ctl ACTION: the service's control command for ACTION.
@@ -145,7 +155,7 @@ _t_ctl() {
 }
 
 # Running or not.
-running=
+running= crashed=
 if [ -n "$pattern" ]; then
 	running=0
 	ps auxww 2>/dev/null >"$tmp/ps" || ps -ef >"$tmp/ps" 2>/dev/null || ps >"$tmp/ps"
@@ -155,10 +165,12 @@ elif [ "$mgr" = systemd ]; then
 	case $st in active|activating|reloading|deactivating) running=1 ;; *) running=0 ;; esac
 else
 	_t_ctl status; rc=$?
-	case $rc in 1|2|3|4|69) running=0 ;; esac
-	if [ -z "$running" ] && [ "$mgr" = openrc ]; then
+	case $svccmd in
+	*rc-service) # OpenRC says "started" on stdout, "crashed" on stderr
 		grep -q started "$tmp/c.out" && running=1 || running=0
-	fi
+		grep -q crashed "$tmp/c.err" && crashed=1 ;;
+	esac
+	[ -z "$running" ] && case $rc in 1|2|3|4|69) running=0 ;; esac
 	if [ -z "$running" ] && [ "$(wc -l <"$tmp/c.out")" -le 1 ]; then
 		clean=$(tr 'A-Z' 'a-z' <"$tmp/c.out" | sed "s/$(printf %s "$name" | tr 'A-Z' 'a-z' | sed 's/[]\/$*.^[]/\\&/g')//g")
 		case $clean in
@@ -183,6 +195,8 @@ esac
 echo "svc_change=$change"
 if [ -z "$change" ]; then echo verdict=done; echo rc=0; exit 0; fi
 if [ -n "$_t_check" ]; then echo verdict=check; exit 0; fi
+# OpenRC starts a crashed service only once zap has marked it stopped.
+[ "$act" = start ] && [ -n "$crashed" ] && _t_exec "$tmp/z" "$svccmd" "$name" zap
 if [ "$act" = restart ] && [ "$mgr" != openrc ] && [ "$mgr" != systemd ]; then
 	_t_ctl stop; rc1=$?; cat "$tmp/c.out" >"$tmp/o1"; cat "$tmp/c.err" >"$tmp/e1"
 	[ -n "$sleep" ] && sleep "$sleep"
