@@ -104,7 +104,8 @@ func uploadOwner(name string) (mach string, pid int, ok bool) {
 }
 
 // abandoned reports whether the upload file fi, in dir, has no live
-// writer; now is the host's current time.
+// writer; now is the host's current time, zero when it is not known (then
+// only the writer rules apply, not the age).
 func abandoned(dir string, fi fs.FileInfo, now time.Time) bool {
 	if !fi.Mode().IsRegular() || !strings.HasPrefix(fi.Name(), transport.UploadPrefix) {
 		return false
@@ -118,7 +119,7 @@ func abandoned(dir string, fi fs.FileInfo, now time.Time) bool {
 			return true
 		}
 	}
-	return now.Sub(fi.ModTime()) >= transport.StaleUploadAge
+	return !now.IsZero() && now.Sub(fi.ModTime()) >= transport.StaleUploadAge
 }
 
 // sweep removes dir's abandoned upload files (see transport.UploadPrefix); own is
@@ -152,9 +153,9 @@ func (c *Conn) sweep(cl *sftp.Client, dir, own string) {
 			now = fi.ModTime()
 		}
 	}
-	if now.IsZero() {
-		return
-	}
+	// A small upload can be renamed into place before the listing: its
+	// time is then unknown, but the files of this machine's gone writers
+	// are still removed.
 	for _, fi := range entries {
 		if isDead(c.dead) {
 			return
