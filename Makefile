@@ -5,22 +5,32 @@ VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X main.version=$(VERSION)
 FUZZTIME ?= 20s
 
-.PHONY: build test unit e2e lint demo bench fuzz clean hello-agent hello-agents
+.PHONY: build test unit e2e lint demo bench fuzz clean hello-agent hello-agents setup-test setup-demo
 
 build:
 	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/tender ./cmd/tender
 
 ## test: every test the project has: lint, unit and golden tests, and the
 ## end-to-end tests on the docker-compose fleet (E2E=0 skips those).
-test: lint unit e2e
+test: setup-test lint unit e2e
+
+## setup-test, setup-demo: install what the tests (or the demo) need on a
+## fresh machine, once (.ci/install.sh; a machine that has it all runs nothing).
+setup-test:
+	@bash .ci/install.sh $(if $(filter 0,$(E2E)),unit,test)
+
+setup-demo:
+	@bash .ci/install.sh demo
 
 unit:
 	$(GO) test -tags $(TAGS) -count=1 ./...
 
 e2e:
 	@if [ "$(E2E)" = "0" ]; then echo "e2e: skipped (E2E=0)"; else \
-	  $(GO) test -tags '$(TAGS) e2e' -count=1 -timeout 75m ./e2e/ ./provision/transport/ssh/ && \
-	  $(GO) test -tags '$(TAGS) e2e' -count=1 -timeout 20m -run '^(TestSystemFidelity|TestPkgFidelity|TestAptBatchFleet|TestAptRunLoop|TestDnfBatchFleet)$$' ./tasks/builtin/; fi
+	  rc=0; \
+	  $(GO) test -tags '$(TAGS) e2e' -count=1 -timeout 75m ./e2e/ ./provision/transport/ssh/ || rc=1; \
+	  $(GO) test -tags '$(TAGS) e2e' -count=1 -timeout 20m -run '^(TestSystemFidelity|TestPkgFidelity|TestAptBatchFleet|TestAptRunLoop|TestDnfBatchFleet)$$' ./tasks/builtin/ || rc=1; \
+	  exit $$rc; fi
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files --others --exclude-standard '*.go' 2>/dev/null)); \
@@ -28,7 +38,7 @@ lint:
 	$(GO) vet -tags '$(TAGS) e2e' ./...
 	bash .ci/importrules.sh
 
-demo: build hello-agent
+demo: setup-demo build hello-agent
 	bash e2e/demo.sh
 
 fuzz:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make demo: tender's main job on a real fleet. Builds the fleet's images
-# (cached), starts three sshd hosts with docker-compose on 127.0.0.1, runs
+# make demo: tender's main job on a real fleet. Builds the two fleet images
+# it uses (cached), starts three sshd hosts with docker-compose on 127.0.0.1, runs
 # playbooks/examples/site.yml with tender play, then runs it again to show
 # that nothing changes the second time; then deploys the example agent
 # bundle (agents/examples/hello) with tender agent deploy, twice: the
@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 state=e2e/.fleet/demo
 mkdir -p "$state"
-bash e2e/fleet/build-images.sh
+bash e2e/fleet/build-images.sh tender-e2e/debian-py tender-e2e/debian
 bash e2e/fleet/aptrepo.sh
 rm -f "$state/id_ed25519" "$state/id_ed25519.pub" "$state/known_hosts"
 ssh-keygen -q -t ed25519 -N '' -C tender-demo -f "$state/id_ed25519"

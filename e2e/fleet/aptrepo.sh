@@ -39,6 +39,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/../.fleet/apt}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+# Test binaries running side by side take turns (the repository is
+# replaced by a rename below).
+exec 9>"$out.lock"
+flock 9
 cache="$out/../apt-cache"
 real=(hello tree pv)
 pip=(python3-pip python3-venv python3.11-venv python3-pip-whl python3-setuptools-whl

@@ -19,10 +19,13 @@
 #                          (Dockerfile.rh, rh/): a dnf host for both tools
 #
 # An image whose short name has a Dockerfile.<name> beside Dockerfile gets
-# that file built on top of it. The missing roots are debootstrapped side
-# by side: the mirror, not the processor, bounds them.
+# that file built on top of it.
 #
 # Usage: build-images.sh [--force] [IMAGE...]   (default: all of them)
+#
+# Several test binaries may call it at once, each for the images it needs:
+# every image has its own lock, so an image is built once and the others
+# find it up to date.
 #
 # Images are cached: each carries a label with the hash of its inputs (this
 # script, the Dockerfiles and rh/) and is rebuilt only when they change, or with
@@ -67,7 +70,8 @@ root_image() { # name, packages
 	tag=$(echo "$include" | sha256sum | cut -c1-12)
 	ROOT="$name-root:$tag"
 	if ! $force && docker image inspect "$ROOT" >/dev/null 2>&1; then return; fi
-	command -v debootstrap >/dev/null || { echo "debootstrap is not installed (apt-get install debootstrap)" >&2; return 1; }
+	command -v debootstrap >/dev/null || { echo "debootstrap is not installed (.ci/install.sh demo installs it)" >&2; return 1; }
+	((EUID == 0)) || { echo "building $name's root needs root (debootstrap): run this as root" >&2; return 1; }
 	root=$(mktemp -d "$state/root.XXXXXX")
 	log="$state/${name//\//_}.debootstrap.log"
 	echo "debootstrap $name from $(mirror) ..."
@@ -87,30 +91,40 @@ specs=("tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$co
 	"tender-e2e/debian-systemd:$common,python3,python3-apt,systemd,systemd-sysv"
 	"tender-e2e/debian-openrc:$common,python3,python3-apt,openrc"
 	"tender-e2e/rh:$common,python3,dnf,python3-dnf,rpm,createrepo-c")
-todo=()
-for spec in "${specs[@]}"; do
-	name=${spec%%:*}
-	[[ "$only" == "  " || "$only" == *" $name "* ]] || continue
+# build SPEC: the image of SPEC (name:packages), unless it is up to date.
+# Each image has its own lock in e2e/.fleet, so that two test binaries
+# asking for it at once build it once: the second waits, then finds it
+# up to date.
+build() {
+	local name=${1%%:*} include=${1#*:} extra
+	exec {lock}>"$state/${name//\//_}.lock"
+	flock "$lock"
 	if ! $force && [[ "$(label "$name")" == "$inputs" ]]; then
 		echo "$name is up to date"
-		continue
+		return
 	fi
-	todo+=("$spec")
-done
-pids=()
-for spec in "${todo[@]}"; do
-	root_image "${spec%%:*}" "${spec#*:}" &
-	pids+=($!)
-done
-for pid in "${pids[@]}"; do wait "$pid"; done
-force=false # the roots are fresh now: root_image below only names them
-for spec in "${todo[@]}"; do
-	name=${spec%%:*}
-	root_image "$name" "${spec#*:}"
+	root_image "$name" "$include"
 	docker build -q --label "tender.inputs=$inputs" --build-arg BASE="$ROOT" -t "$name" "$here" >/dev/null
 	extra="$here/Dockerfile.${name#*/}"
 	if [[ -f "$extra" ]]; then
 		docker build -q --label "tender.inputs=$inputs" --build-arg BASE="$name" -f "$extra" -t "$name" "$here" >/dev/null
 	fi
 	echo "built $name"
+}
+
+for want in "$@"; do
+	known=false
+	for spec in "${specs[@]}"; do [[ "${spec%%:*}" == "$want" ]] && known=true; done
+	$known || { echo "build-images.sh: no image $want (known: $(printf '%s ' "${specs[@]%%:*}"))" >&2; exit 2; }
 done
+# The missing roots are debootstrapped side by side: the mirror, not the
+# processor, bounds them.
+pids=()
+for spec in "${specs[@]}"; do
+	[[ "$only" == "  " || "$only" == *" ${spec%%:*} "* ]] || continue
+	build "$spec" &
+	pids+=($!)
+done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+exit $failed

@@ -26,6 +26,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/../.fleet/rpm}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+# Test binaries running side by side take turns.
+exec 9>"$out.lock"
+flock 9
 inputs=$(sha256sum <"$here/rpmrepo.sh" | cut -c1-16)
 if [[ -f "$out/.inputs" && "$(cat "$out/.inputs")" == "$inputs" ]]; then
 	echo "rpm repository $out is up to date"
