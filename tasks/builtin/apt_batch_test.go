@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tender-sh/tender/tasks"
 )
@@ -29,13 +31,16 @@ case " $* " in *" policy "*) ;; *) exit 0 ;; esac
 [ -f "$FAKE_STATE/avail/$n" ] || exit 0
 printf '%s:\n  Installed: (none)\n  Candidate: %s\n' "$n" "$(cat "$FAKE_STATE/avail/$n")"`,
 	"apt-mark": `echo "apt-mark $*" >>"$FAKE_STATE/log"`,
-	// The cache's time: 100 until apt-get update makes it 200.
-	"stat": `cat "$FAKE_STATE/stamp" 2>/dev/null || echo 100`,
+	// The cache's time: 100 until apt-get update makes it 200 (or, with
+	// $FAKE_STATE/same-second, keeps the second and changes the
+	// nanoseconds, which only %y shows).
+	"stat": `s=$(cat "$FAKE_STATE/stamp" 2>/dev/null || echo 100)
+case $2 in %y) echo "$s.$(cat "$FAKE_STATE/ns" 2>/dev/null || echo 0)" ;; *) echo "$s" ;; esac`,
 	"apt-get": `
 echo "apt-get $*" >>"$FAKE_STATE/log"
 sim= op= pkgs=
 for a; do
-	case $a in update) echo 200 >"$FAKE_STATE/stamp"; exit 0 ;; --simulate) sim=1 ;; install|remove) op=$a ;; -*) ;; *) [ -n "$op" ] && pkgs="$pkgs $a" ;; esac
+	case $a in update) if [ -e "$FAKE_STATE/same-second" ]; then echo 1 >"$FAKE_STATE/ns"; else echo 200 >"$FAKE_STATE/stamp"; fi; exit 0 ;; --simulate) sim=1 ;; install|remove) op=$a ;; -*) ;; *) [ -n "$op" ] && pkgs="$pkgs $a" ;; esac
 done
 echo "Reading package lists..."; echo "Reading state information..."
 echo "The following packages will be changed:"; echo " $pkgs"
@@ -221,6 +226,45 @@ func TestPackageBatch(t *testing.T) {
 	} {
 		if _, ok, err := (packageModule{}).Batch(context.Background(), env, items); ok || err != nil {
 			t.Errorf("%v: ok=%v err=%v", items, ok, err)
+		}
+	}
+}
+
+// TestAptUpdateCacheSameSecond: update_cache without cache_valid_time
+// updates even when the cache was updated earlier in the same second, as
+// Ansible's microsecond comparison does (a playbook that adds a source and
+// updates right after a first update must see the new lists); only a
+// cache time in the future spares it, as in Ansible. An update that
+// leaves the cache's time in the same second says it changed the cache
+// (told by the nanoseconds). With cache_valid_time, a cache that new is
+// fresh enough.
+func TestAptUpdateCacheSameSecond(t *testing.T) {
+	if _, err := os.Stat("/var/lib/apt/lists"); err != nil {
+		t.Skip("the script reads the cache's time from /var/lib/apt/lists, which this machine lacks")
+	}
+	now := time.Now().Unix()
+	for _, c := range []struct {
+		stamp  int64
+		valid  int
+		update bool
+	}{{now, 0, true}, {now - 1, 0, true}, {now + 60, 0, false}, {now, 600, false}, {now - 601, 600, true}} {
+		env, _, state := fakeAptEnv(t, fakeRepo, nil)
+		if err := os.WriteFile(filepath.Join(state, "stamp"), []byte(strconv.FormatInt(c.stamp, 10)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if c.update && c.stamp == now {
+			// The update lands in the cache's second: it changed the
+			// cache all the same.
+			os.WriteFile(filepath.Join(state, "same-second"), nil, 0o644)
+		}
+		res, err := aptModule{}.Run(context.Background(), env, tasks.Args{"update_cache": true, "cache_valid_time": c.valid})
+		if err != nil || res.Failed {
+			t.Fatalf("%+v: %v %+v", c, err, res)
+		}
+		ran := strings.Contains(fakeLog(t, state), " update")
+		if ran != c.update || res.Changed != c.update || res.Data["cache_updated"] != c.update {
+			t.Errorf("stamp %+d s from now, cache_valid_time %d: apt-get update ran %v, changed %v, cache_updated %v; want %v",
+				c.stamp-now, c.valid, ran, res.Changed, res.Data["cache_updated"], c.update)
 		}
 	}
 }

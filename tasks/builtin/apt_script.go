@@ -30,9 +30,10 @@ package builtin
 const aptScript = `
 export DEBIAN_FRONTEND=noninteractive DEBIAN_PRIORITY=critical LANG=C LC_ALL=C LC_MESSAGES=C LC_CTYPE=C
 _t_fail() { echo verdict=failed; [ -n "$2" ] && echo cache=1; printf 'msg=%s\n' "$(printf %s "$1" | tr '\n' ' ')"; exit 0; }
+# _t_mtime FORMAT: the cache's time, as stat's FORMAT prints it.
 _t_mtime() {
-	if [ -e /var/lib/apt/periodic/update-success-stamp ]; then stat -c %Y /var/lib/apt/periodic/update-success-stamp
-	elif [ -e /var/lib/apt/lists ]; then stat -c %Y /var/lib/apt/lists
+	if [ -e /var/lib/apt/periodic/update-success-stamp ]; then stat -c "$1" /var/lib/apt/periodic/update-success-stamp
+	elif [ -e /var/lib/apt/lists ]; then stat -c "$1" /var/lib/apt/lists
 	else echo 0; fi
 }
 aptget=$(command -v apt-get) || _t_fail "Failed to find required executable apt-get in paths: $PATH"
@@ -40,9 +41,14 @@ tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
 trap 'rm -rf "$tmp"' EXIT
 lockopt="-o DPkg::Lock::Timeout=$locktime"
 # Cache: updated when asked and older than cache_valid_time, retried with
-# a growing pause as Ansible does.
-ctime=$(_t_mtime) updated=
-if [ -n "$update" ] && [ $((ctime + valid)) -lt "$(date +%s)" ]; then
+# a growing pause as Ansible does. Ansible compares to the microsecond, so
+# without cache_valid_time it updates even when the last update was in the
+# same second (only a cache time in the future, a clock set back, spares
+# it); whole seconds must not skip that update. Whether the update changed
+# the cache is told by its time to the nanosecond (%y), so that an update
+# in the same second as the last one still says so.
+ctime=$(_t_mtime %Y) cstamp=$(_t_mtime %y) updated= now=$(date +%s)
+if [ -n "$update" ] && { [ "$valid" -le 0 ] && [ "$ctime" -le "$now" ] || [ $((ctime + valid)) -lt "$now" ]; }; then
 	if [ -z "$_t_check" ]; then
 		i=0 delay=1 ok=
 		while [ "$i" -lt "$retries" ]; do
@@ -55,9 +61,8 @@ if [ -n "$update" ] && [ $((ctime + valid)) -lt "$(date +%s)" ]; then
 		[ -n "$ok" ] || _t_fail "Failed to update apt cache: $(grep -E '^(E|W):' "$tmp/uerr" | head -n 5)"
 		grep -q '^[WE]:' "$tmp/uerr" && _t_fail "Failed to update apt cache: $(grep -E '^(E|W):' "$tmp/uerr" | head -n 5)"
 	fi
-	after=$(_t_mtime)
-	if [ -n "$_t_check" ] || [ "$after" != "$ctime" ]; then updated=1; fi
-	ctime=$after
+	if [ -n "$_t_check" ] || [ "$(_t_mtime %y)" != "$cstamp" ]; then updated=1; fi
+	ctime=$(_t_mtime %Y)
 fi
 echo "cache_updated=$updated"
 echo "cache_update_time=$ctime"
