@@ -69,26 +69,23 @@ func runWatching(t *testing.T, mark string, args ...string) (string, int, time.T
 func TestAgentNetworkCutMidTransfer(t *testing.T) {
 	const blobSize, cutAt = 16 << 20, 4 << 20
 	bundle, blobSum := blobBundle(t, blobSize)
-	hosts := []string{"py1", "py3", "nopy1"}
-	for _, h := range hosts {
-		fl.sh(t, h, "rm -f /opt/hello/blob /opt/hello/"+transport.UploadPrefix+"*")
-	}
-	proxy, err := sshtest.NewCutProxy(fmt.Sprintf("127.0.0.1:%d", fl.host("py3").port), cutAt)
+	hs := fl.own(t, "py1", "py3", "nopy1")
+	proxy, err := sshtest.NewCutProxy(fmt.Sprintf("127.0.0.1:%d", hs.host("py3").port), cutAt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer proxy.Close()
-	direct := fl.inventory(t, "root", "", hosts...)
+	direct := hs.inventory(t, "root", "")
 	inv, _ := os.ReadFile(direct)
 	cut := filepath.Join(t.TempDir(), "hosts")
-	writeFile(t, cut, strings.Replace(string(inv), fmt.Sprintf("py3 ansible_host=127.0.0.1 ansible_port=%d\n", fl.host("py3").port),
+	writeFile(t, cut, strings.Replace(string(inv), fmt.Sprintf("py3 ansible_host=127.0.0.1 ansible_port=%d\n", hs.host("py3").port),
 		fmt.Sprintf("py3 ansible_host=127.0.0.1 ansible_port=%d\n", proxy.Port()), 1))
 	state := filepath.Join(t.TempDir(), "ledger.db")
 
 	var cutSeen time.Time
 	cutDone := make(chan struct{})
 	go func() { <-proxy.Cut(); cutSeen = time.Now(); close(cutDone) }()
-	out, code, failed := runWatching(t, "py3: failed", fl.agentArgs(cut, state, bundle, "deploy")...)
+	out, code, failed := runWatching(t, "py3: failed", hs.agentArgs(cut, state, bundle, "deploy")...)
 	t.Logf("deploy with py3 cut after %d bytes: exit %d\n%s", cutAt, code, out)
 	select {
 	case <-cutDone:
@@ -107,27 +104,27 @@ func TestAgentNetworkCutMidTransfer(t *testing.T) {
 		t.Errorf("the cut host took %v to fail", took)
 	}
 	noLedgerRows(t, state, "py3")
-	if got := strings.TrimSpace(fl.sh(t, "py3", "test -e /opt/hello/blob && echo present || echo absent")); got != "absent" {
+	if got := strings.TrimSpace(hs.sh(t, "py3", "test -e /opt/hello/blob && echo present || echo absent")); got != "absent" {
 		t.Errorf("py3: /opt/hello/blob is %s after the cut", got)
 	}
-	left := strings.TrimSpace(fl.sh(t, "py3", "ls -A /opt/hello | grep -F "+transport.UploadPrefix+" || true"))
+	left := strings.TrimSpace(hs.sh(t, "py3", "ls -A /opt/hello | grep -F "+transport.UploadPrefix+" || true"))
 	t.Logf("py3 after the cut: %q", left)
 	if left == "" {
 		t.Error("no upload file on py3 after the cut: the cut did not land in the transfer")
 	}
 	proxy.Close()
 
-	out, code = fl.agentRun(t, direct, state, bundle, "deploy")
+	out, code = hs.agentRun(t, direct, state, bundle, "deploy")
 	if code != 0 || !strings.Contains(out, "3 hosts: 1 new, 0 upgrade, 0 repair, 2 up to date") || !strings.Contains(out, "py3: deployed (new") {
 		t.Errorf("redeploy: exit %d\n%s", code, out)
 	}
-	if left := strings.TrimSpace(fl.sh(t, "py3", "ls -A /opt/hello /opt/hello/bin /etc/init.d | grep -F .tender || true")); left != "" {
+	if left := strings.TrimSpace(hs.sh(t, "py3", "ls -A /opt/hello /opt/hello/bin /etc/init.d | grep -F .tender || true")); left != "" {
 		t.Errorf("left on py3 after the redeploy:\n%s", left)
 	}
-	if got := strings.Fields(fl.sh(t, "py3", "md5sum /opt/hello/blob")); len(got) == 0 || got[0] != blobSum {
+	if got := strings.Fields(hs.sh(t, "py3", "md5sum /opt/hello/blob")); len(got) == 0 || got[0] != blobSum {
 		t.Errorf("py3's blob after the redeploy: %v, want %s", got, blobSum)
 	}
-	if got := fl.hello(t, "py3"); got != "hello 1" {
+	if got := hs.hello(t, "py3"); got != "hello 1" {
 		t.Errorf("py3 answers %q", got)
 	}
 }

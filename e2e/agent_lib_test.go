@@ -60,7 +60,7 @@ func (t *tallyConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resul
 // libDeployer makes a Deployer of the hello bundle (version 1) with a
 // fresh ledger, through the library as a control plane would, and adds
 // the named fleet hosts to it at run time.
-func libDeployer(t *testing.T, dialer transport.Dialer, hosts ...string) (*agents.Deployer, *store.Store) {
+func libDeployer(t *testing.T, dialer transport.Dialer, hs *hostSet, hosts ...string) (*agents.Deployer, *store.Store) {
 	t.Helper()
 	v1, _ := helloBundles(t)
 	reg := builtin.Registry()
@@ -78,7 +78,7 @@ func libDeployer(t *testing.T, dialer transport.Dialer, hosts ...string) (*agent
 		t.Fatal(err)
 	}
 	for _, name := range hosts {
-		h := fl.host(name)
+		h := hs.host(name)
 		if err := d.AddHost(name, map[string]any{"ansible_host": "127.0.0.1", "ansible_port": h.port,
 			"ansible_user": "root", "ansible_ssh_private_key_file": fl.key}); err != nil {
 			t.Fatal(err)
@@ -93,9 +93,10 @@ func libDeployer(t *testing.T, dialer transport.Dialer, hosts ...string) (*agent
 // more.
 func TestAgentLibraryNoOpIsOneRoundTrip(t *testing.T) {
 	ctx := context.Background()
-	dialer := &tally{Dialer: &ssh.Dialer{HostKeys: ssh.HostKeyAcceptNew, KnownHosts: []string{filepath.Join(fl.dir, "known_hosts")}, ConfigFile: "none"}}
+	hs := fl.own(t, agentHosts...)
+	dialer := &tally{Dialer: &ssh.Dialer{HostKeys: ssh.HostKeyAcceptNew, KnownHosts: []string{hs.known}, ConfigFile: "none"}}
 	dialer.reset()
-	d, _ := libDeployer(t, dialer, agentHosts...)
+	d, _ := libDeployer(t, dialer, hs, agentHosts...)
 	rep, err := d.Deploy(ctx)
 	if err != nil || rep.Count(agents.HostDeployed) != len(agentHosts) {
 		t.Fatalf("first deploy: %+v %v", rep, err)
@@ -126,15 +127,15 @@ func TestAgentLibraryNoOpIsOneRoundTrip(t *testing.T) {
 // next deploy succeeds.
 func TestAgentHostHangsMidDeploy(t *testing.T) {
 	ctx := context.Background()
-	dialer := &ssh.Dialer{HostKeys: ssh.HostKeyAcceptNew, KnownHosts: []string{filepath.Join(fl.dir, "known_hosts")},
+	hs := fl.own(t, "py3")
+	dialer := &ssh.Dialer{HostKeys: ssh.HostKeyAcceptNew, KnownHosts: []string{hs.known},
 		ConfigFile: "none", KeepaliveInterval: time.Second, KeepaliveCountMax: 2}
-	d, st := libDeployer(t, dialer, "py3")
-	victim := fl.host("py3")
+	d, st := libDeployer(t, dialer, hs, "py3")
+	victim := hs.host("py3")
 	// The host freezes once the agent's files are in place (its settings
 	// file, written after them, appears): mid-deploy, in the service
 	// tasks. A cut during an upload is TestAgentNetworkCutMidTransfer's
 	// case.
-	fl.sh(t, "py3", "rm -f /opt/hello/bin/hello /etc/default/hello")
 	thawed := make(chan struct{})
 	var frozen time.Time // when docker pause returned
 	go func() {
@@ -165,7 +166,7 @@ func TestAgentHostHangsMidDeploy(t *testing.T) {
 	}
 	time.Sleep(time.Second) // sshd notices the dead connection and cleans up
 	// Temporary files of tender's transfers start with .tender-.
-	if left := strings.TrimSpace(fl.sh(t, "py3", "ls -A /opt/hello/bin /etc/init.d /etc/default | grep -F .tender || true")); left != "" {
+	if left := strings.TrimSpace(hs.sh(t, "py3", "ls -A /opt/hello/bin /etc/init.d /etc/default | grep -F .tender || true")); left != "" {
 		t.Errorf("left beside the agent's files:\n%s", left)
 	}
 	res, err = d.Reconnect(ctx, "py3")

@@ -17,8 +17,8 @@ import (
 	"github.com/tender-sh/tender/agents/store"
 )
 
-// agentHosts are the fleet hosts the agent tests deploy to (not py2, which
-// TestHostKilledMidPlay kills).
+// agentHosts are the names of the hosts the agent tests start and deploy
+// to.
 var agentHosts = []string{"py1", "py3", "nopy1"}
 
 // helloBundles builds the hello agent twice (make hello-agents) and
@@ -44,34 +44,14 @@ func helloBundles(t *testing.T) (v1, v2 string) {
 	return v1, v2
 }
 
-// agentRun runs `tender agent CMD` on the agent hosts with the test's
-// ledger.
-func (f *fleet) agentRun(t *testing.T, inv, state, bundle string, cmd string, args ...string) (string, int) {
-	t.Helper()
-	return f.run(t, f.agentArgs(inv, state, bundle, cmd, args...)...)
-}
-
-// agentArgs is the command line of `tender agent CMD` with the test's
-// ledger and known_hosts.
-func (f *fleet) agentArgs(inv, state, bundle string, cmd string, args ...string) []string {
-	base := []string{"agent", cmd, "-i", inv, "--bundle", bundle, "--state", state,
-		"--host-key-checking", "accept-new", "--known-hosts", filepath.Join(f.dir, "known_hosts")}
-	return append(base, args...)
-}
-
-// hello asks a host's agent for its version, from the host itself.
-func (f *fleet) hello(t *testing.T, name string) string {
-	t.Helper()
-	return strings.TrimSpace(f.sh(t, name, `bash -c 'exec 3<>/dev/tcp/127.0.0.1/7070 && cat <&3' 2>/dev/null || echo down`))
-}
-
 func TestAgentDeployLifecycle(t *testing.T) {
 	v1, v2 := helloBundles(t)
-	inv := fl.inventory(t, "root", "", agentHosts...)
+	hs := fl.own(t, agentHosts...)
+	inv := hs.inventory(t, "root", "")
 	state := filepath.Join(t.TempDir(), "ledger.db")
 	mustAgent := func(want string, cmd, bundle string, args ...string) string {
 		t.Helper()
-		out, code := fl.agentRun(t, inv, state, bundle, cmd, args...)
+		out, code := hs.agentRun(t, inv, state, bundle, cmd, args...)
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("tender agent %s %v: exit %d, want %q in:\n%s", cmd, args, code, want, out)
 		}
@@ -84,7 +64,7 @@ func TestAgentDeployLifecycle(t *testing.T) {
 		t.Fatalf("first deploy:\n%s", out)
 	}
 	for _, h := range agentHosts {
-		if got := fl.hello(t, h); got != "hello 1" {
+		if got := hs.hello(t, h); got != "hello 1" {
 			t.Errorf("%s answers %q, want hello 1", h, got)
 		}
 	}
@@ -101,17 +81,17 @@ func TestAgentDeployLifecycle(t *testing.T) {
 	}
 
 	// The agent stopped on one host: down, and only it is repaired.
-	fl.sh(t, "nopy1", "/etc/init.d/hello stop")
+	hs.sh(t, "nopy1", "/etc/init.d/hello stop")
 	out = mustAgent("1 repair, 2 up to date", "status", v1)
 	if !strings.Contains(out, "nopy1") || !strings.Contains(out, "down") {
 		t.Errorf("status with nopy1 stopped:\n%s", out)
 	}
 	out = mustAgent("RECAP hello 1: 1 deployed", "deploy", v1)
-	if !strings.Contains(out, "nopy1: deployed (repair: port 7070 is not listening)") || fl.hello(t, "nopy1") != "hello 1" {
+	if !strings.Contains(out, "nopy1: deployed (repair: port 7070 is not listening)") || hs.hello(t, "nopy1") != "hello 1" {
 		t.Errorf("repair of a stopped agent:\n%s", out)
 	}
 	// A tracked file changed on one host: drifted, only it is repaired.
-	fl.sh(t, "py3", "echo '# local edit' >> /etc/init.d/hello")
+	hs.sh(t, "py3", "echo '# local edit' >> /etc/init.d/hello")
 	out = mustAgent("py3", "status", v1)
 	if !strings.Contains(out, "drifted") || !strings.Contains(out, "/etc/init.d/hello differs on the host") {
 		t.Errorf("status with py3 drifted:\n%s", out)
@@ -120,8 +100,7 @@ func TestAgentDeployLifecycle(t *testing.T) {
 
 	// Version 2, killed (kill -9) after its first host, then run again:
 	// the rest is upgraded one host at a time, nobody twice.
-	killAfterFirstHost(t, fl.tender, "agent", "deploy", "-i", inv, "--bundle", v2, "--state", state, "--batch", "1",
-		"--host-key-checking", "accept-new", "--known-hosts", filepath.Join(fl.dir, "known_hosts"))
+	killAfterFirstHost(t, fl.tender, hs.agentArgs(inv, state, v2, "deploy", "--batch", "1")...)
 	out = mustAgent("RECAP hello 2:", "deploy", v2, "--batch", "1")
 	t.Logf("rerun after kill -9:\n%s", out)
 	if !strings.Contains(out, "3 hosts: 0 new, 2 upgrade, 0 repair, 1 up to date") &&
@@ -129,7 +108,7 @@ func TestAgentDeployLifecycle(t *testing.T) {
 		t.Errorf("rerun plan:\n%s", out)
 	}
 	for _, h := range agentHosts {
-		if got := fl.hello(t, h); got != "hello 2" {
+		if got := hs.hello(t, h); got != "hello 2" {
 			t.Errorf("%s answers %q after the upgrade, want hello 2", h, got)
 		}
 	}
@@ -236,12 +215,13 @@ func checkLedger(t *testing.T, path string) {
 func TestAgentHostKilledMidDeploy(t *testing.T) {
 	v1, _ := helloBundles(t)
 	state := filepath.Join(t.TempDir(), "ledger.db")
-	victim := fl.host("py2")
-	inv := fl.inventory(t, "root", "", "py1", "py2")
+	hs := fl.own(t, "py1", "py2")
+	victim := hs.host("py2")
+	inv := hs.inventory(t, "root", "")
 	// The forced deploy of the victim writes a marker, then waits: the
 	// host is killed once the marker is there, mid-deploy for sure.
 	const marker = "/tmp/tender-agent-deploying"
-	fl.sh(t, victim.name, "rm -f "+marker)
+	hs.sh(t, victim.name, "rm -f "+marker)
 	pb, _ := os.ReadFile(filepath.Join(v1, "deploy.yml"))
 	writeFile(t, filepath.Join(v1, "deploy.yml"), strings.Replace(string(pb), "  tasks:\n", "  tasks:\n"+
 		"    - copy: dest="+marker+" content=x\n      when: agent_action == 'force' and inventory_hostname == 'py2'\n"+
@@ -256,20 +236,20 @@ func TestAgentHostKilledMidDeploy(t *testing.T) {
 		}
 		exec.Command("docker", "kill", victim.container).Run()
 	}()
-	out, code := fl.agentRun(t, inv, state, v1, "deploy", "--force")
+	out, code := hs.agentRun(t, inv, state, v1, "deploy", "--force")
 	<-done
 	if code != 2 || !strings.Contains(out, "py1: deployed") || !strings.Contains(out, "py2: failed") ||
 		!strings.Contains(out, "unreachable") {
 		t.Errorf("exit %d (want 2)\n%s", code, out)
 	}
 	noLedgerRows(t, state, "py2")
-	fl.revive(victim.name)
-	inv = fl.inventory(t, "root", "", "py1", "py2")
-	out, code = fl.agentRun(t, inv, state, v1, "deploy")
+	hs.revive(t, victim.name)
+	inv = hs.inventory(t, "root", "")
+	out, code = hs.agentRun(t, inv, state, v1, "deploy")
 	if code != 0 || !strings.Contains(out, "2 hosts: 1 new, 0 upgrade, 0 repair, 1 up to date") || !strings.Contains(out, "py2: deployed (new") {
 		t.Errorf("after the host came back: exit %d\n%s", code, out)
 	}
-	if got := fl.hello(t, "py2"); got != "hello 1" {
+	if got := hs.hello(t, "py2"); got != "hello 1" {
 		t.Errorf("py2 answers %q", got)
 	}
 }
@@ -284,20 +264,5 @@ func noLedgerRows(t *testing.T, state, host string) {
 	defer st.Close()
 	if _, ok, _ := st.Deployed(context.Background(), host, "hello"); ok {
 		t.Errorf("%s failed and has ledger rows", host)
-	}
-}
-
-// revive starts a killed host's container again and waits for its sshd
-// (its published port may have changed).
-func (f *fleet) revive(name string) {
-	h := f.host(name)
-	f.compose("start", h.service)
-	for i := range f.hosts {
-		if f.hosts[i].name == name {
-			if nh, err := f.discover(h.service, h.index); err == nil {
-				f.hosts[i] = nh
-				waitSSH(nh.port, 30*time.Second)
-			}
-		}
 	}
 }

@@ -45,9 +45,10 @@ func TestSameResultAsAnsible(t *testing.T) {
 		t.Fatal("ansible-playbook is not installed (apt-get install ansible-core); .ci/run installs it")
 	}
 	pb := writePlaybook(t, diffPlaybook)
-	sideBySide(t, pb, fl.host("py2"), fl.host("py3"), 2, nil)
+	hs := fl.fresh(t, "py", 2)
+	sideBySide(t, pb, hs[0], hs[1], 2, nil)
 	list := "cd /opt/diff && find . -printf '%p %y %m %u %g %s %l\\n' | sort && md5sum $(find . -type f | sort)"
-	if a, tt := fl.sh(t, "py2", list), fl.sh(t, "py3", list); a != tt {
+	if a, tt := fl.sh(t, hs[0].name, list), fl.sh(t, hs[1].name, list); a != tt {
 		t.Errorf("the hosts differ\n--- after ansible-playbook\n%s\n--- after tender\n%s", a, tt)
 	}
 }

@@ -1,9 +1,11 @@
 //go:build e2e
 
-// Package e2e runs the built tender binary against a docker-compose fleet
-// of real OpenSSH hosts (e2e/fleet), built offline, published on
-// 127.0.0.1 only, and torn down at the end. Run with `make test` (or
-// `go test -tags e2e ./e2e/`); E2E=0 make test skips it.
+// Package e2e runs the built tender binary against real OpenSSH hosts:
+// containers of the e2e fleet's images (e2e/fleet), built offline,
+// published on 127.0.0.1 only. Every test starts its own hosts and
+// removes them when it ends, so no test depends on what ran before it.
+// Run with `make test` (or `go test -tags e2e ./e2e/`); E2E=0 make test
+// skips it.
 package e2e
 
 import (
@@ -19,27 +21,32 @@ import (
 	"time"
 )
 
-// fleet is the running fleet of one test binary.
+// fleet is what the tests of one test binary share: the throwaway key,
+// the built binary and a name for their containers. Hosts are never
+// shared: each test starts its own (own, fresh, systemdHosts).
 type fleet struct {
 	project string
-	dir     string // the run's temp dir: keys, inventories, known_hosts
-	key     string // the throwaway private key
-	tender  string // the built binary
-	hosts   []host
+	dir     string     // the run's temp dir: keys, inventories, known_hosts
+	key     string     // the throwaway private key
+	tender  string     // the built binary
 	mu      sync.Mutex // guards spare and seq
-	spare   []host     // started by fresh, outside hosts
-	seq     int        // fresh hosts started so far
+	spare   []host     // started by fresh and systemdHosts
+	seq     int        // hosts started so far
 }
 
 type host struct {
-	name      string // inventory name: py1, py2, py3, nopy1
-	service   string // compose service
+	name      string // inventory name: py1, py2, nopy1, py-fresh3, ...
+	service   string // image kind (freshImages)
 	index     int
 	port      int    // published on 127.0.0.1
 	container string // docker container name
 }
 
 var fl *fleet
+
+// e2eImages are the fleet images this package's tests start.
+var e2eImages = []string{"tender-e2e/debian-py", "tender-e2e/debian", "tender-e2e/debian-sys",
+	"tender-e2e/debian-systemd", "tender-e2e/debian-openrc", "tender-e2e/rh"}
 
 func TestMain(m *testing.M) {
 	code, err := runFleet(m)
@@ -63,7 +70,7 @@ func runFleet(m *testing.M) (int, error) {
 	f := &fleet{project: fmt.Sprintf("tender-e2e-%d", os.Getpid()), dir: dir, key: filepath.Join(dir, "id_ed25519"),
 		tender: filepath.Join(dir, "tender")}
 	steps := [][]string{
-		{"bash", filepath.Join(root, "e2e/fleet/build-images.sh")},
+		append([]string{"bash", filepath.Join(root, "e2e/fleet/build-images.sh")}, e2eImages...),
 		{"bash", filepath.Join(root, "e2e/fleet/aptrepo.sh")},
 		{"bash", filepath.Join(root, "e2e/fleet/rpmrepo.sh")},
 		{"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "tender-e2e", "-f", f.key},
@@ -80,59 +87,28 @@ func runFleet(m *testing.M) (int, error) {
 		return 1, err
 	}
 	os.Chmod(filepath.Join(dir, "authorized_keys"), 0o644)
-	defer f.compose("down", "-v", "--remove-orphans")
-	// Hosts that fresh started and a failed test left behind.
+	// Hosts a failed or interrupted test left behind.
 	defer func() {
 		ids, _ := exec.Command("docker", "ps", "-aq", "--filter", "label=tender.e2e.project="+f.project).Output()
 		if ids := strings.Fields(string(ids)); len(ids) > 0 {
 			exec.Command("docker", append([]string{"rm", "-f"}, ids...)...).Run()
 		}
 	}()
-	if out, err := f.compose("up", "-d", "--scale", "py=3", "--scale", "nopy=1"); err != nil {
-		return 1, fmt.Errorf("docker-compose up: %v\n%s", err, out)
-	}
-	for _, s := range []struct {
-		svc string
-		n   int
-	}{{"py", 3}, {"nopy", 1}} {
-		for i := 1; i <= s.n; i++ {
-			h, err := f.discover(s.svc, i)
-			if err != nil {
-				return 1, err
-			}
-			f.hosts = append(f.hosts, h)
-		}
-	}
-	for _, h := range f.hosts {
-		if err := waitSSH(h.port, 60*time.Second); err != nil {
-			return 1, fmt.Errorf("%s: %w", h.name, err)
-		}
-	}
 	fl = f
 	return m.Run(), nil
 }
 
-func (f *fleet) compose(args ...string) ([]byte, error) {
-	root, _ := filepath.Abs("..")
-	c := exec.Command("docker-compose", append([]string{"-p", f.project, "-f", filepath.Join(root, "e2e/fleet/docker-compose.yml")}, args...)...)
-	c.Env = append(os.Environ(), "TENDER_E2E_KEYS="+filepath.Join(f.dir, "authorized_keys"))
-	return c.CombinedOutput()
-}
-
-func (f *fleet) discover(svc string, i int) (host, error) {
-	out, err := f.compose("port", "--index", fmt.Sprint(i), svc, "22")
-	if err != nil {
-		return host{}, fmt.Errorf("docker-compose port %s %d: %v %s", svc, i, err, out)
-	}
-	_, port, err := net.SplitHostPort(strings.TrimSpace(string(out)))
-	if err != nil {
-		return host{}, fmt.Errorf("docker-compose port %s %d: %q", svc, i, out)
+// containerPort is the 127.0.0.1 port docker published for a container's
+// port 22.
+func containerPort(container string) (int, error) {
+	out, err := exec.Command("docker", "port", container, "22/tcp").CombinedOutput()
+	_, port, perr := net.SplitHostPort(strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0]))
+	if err != nil || perr != nil {
+		return 0, fmt.Errorf("docker port %s: %v %s", container, err, out)
 	}
 	var p int
 	fmt.Sscan(port, &p)
-	// Compose v1 names replicas PROJECT_SERVICE_INDEX.
-	name := fmt.Sprintf("%s_%s_%d", f.project, svc, i)
-	return host{name: fmt.Sprintf("%s%d", svc, i), service: svc, index: i, port: p, container: name}, nil
+	return p, nil
 }
 
 // waitSSH waits until the port answers with an SSH banner.
@@ -154,11 +130,11 @@ func waitSSH(port int, limit time.Duration) error {
 	return fmt.Errorf("sshd on port %d did not answer within %v", port, limit)
 }
 
-// host returns the fleet host with that inventory name.
+// host returns the host fresh or systemdHosts started with that name.
 func (f *fleet) host(name string) host {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for _, h := range append(f.hosts, f.spare...) {
+	for _, h := range f.spare {
 		if h.name == name {
 			return h
 		}
@@ -166,7 +142,7 @@ func (f *fleet) host(name string) host {
 	panic("no fleet host " + name)
 }
 
-// freshImages maps the kinds fresh accepts to fleet images.
+// freshImages maps the kinds fresh and own accept to fleet images.
 var freshImages = map[string]string{
 	"py":     "tender-e2e/debian-py",
 	"nopy":   "tender-e2e/debian",
@@ -175,16 +151,36 @@ var freshImages = map[string]string{
 	"openrc": "tender-e2e/debian-openrc",
 }
 
-// fresh starts n new hosts of an image kind (py, nopy, sys, rh, openrc;
-// see freshImages), set up as docker-compose.yml sets up its services (rh
-// hosts see the local rpm repositories of rpmrepo.sh at /srv/tender-rpm,
-// their only repositories, instead of the apt one; openrc hosts run
-// openrc-init as PID 1, as Dockerfile.debian-openrc says), untouched
-// by other tests and left out of f.hosts (so no all-hosts inventory
-// includes them), and returns them once their sshd answers. Hosts of one
-// kind share a hostname (the kind), so two of them are identical. They are
-// removed when the test ends. It is safe from parallel tests.
+// fresh starts n new hosts of an image kind (see start), named
+// KIND-freshN, and returns them once their sshd answers. Hosts of one
+// kind share a hostname (the kind), so two of them are identical. They
+// are removed when the test ends. It is safe from parallel tests.
 func (f *fleet) fresh(t *testing.T, kind string, n int) []host {
+	t.Helper()
+	var hs []host
+	for i := 0; i < n; i++ {
+		hs = append(hs, f.start(t, kind, "", kind))
+	}
+	for _, h := range hs {
+		if err := waitSSH(h.port, 60*time.Second); err != nil {
+			t.Fatalf("%s: %v", h.name, err)
+		}
+	}
+	f.mu.Lock()
+	f.spare = append(f.spare, hs...)
+	f.mu.Unlock()
+	return hs
+}
+
+// start runs a new container of an image kind (py, nopy, sys, rh, openrc;
+// see freshImages) named name (KIND-freshN when empty), with that
+// hostname, set up as docker-compose.yml sets up the demo's hosts: the
+// run's key for root, deploy and ops, the fleet's local apt repository as
+// the only source (rh hosts see the local rpm repositories of rpmrepo.sh
+// at /srv/tender-rpm instead; openrc hosts run openrc-init as PID 1, as
+// Dockerfile.debian-openrc says). It does not wait for sshd. The
+// container is removed when the test ends.
+func (f *fleet) start(t *testing.T, kind, name, hostname string) host {
 	t.Helper()
 	image, ok := freshImages[kind]
 	if !ok {
@@ -202,67 +198,31 @@ func (f *fleet) fresh(t *testing.T, kind string, n int) []host {
 	if kind == "rh" {
 		mounts = []string{"-v", repo("TENDER_E2E_RPM", "rpm") + ":/srv/tender-rpm:ro"}
 	}
-	var hs []host
-	for i := 0; i < n; i++ {
-		f.mu.Lock()
-		f.seq++
-		seq := f.seq
-		f.mu.Unlock()
-		h := host{name: fmt.Sprintf("%s-fresh%d", kind, seq), service: kind, index: seq,
-			container: fmt.Sprintf("%s-%s-fresh%d", f.project, kind, seq)}
-		init := []string{"--init"}
-		if kind == "openrc" {
-			init = []string{"--tmpfs", "/run", "-e", "container=docker"}
-		}
-		args := append(append([]string{"run", "-d"}, init...), "--name", h.container, "--hostname", kind,
-			"--label", "tender.e2e.project="+f.project, "-p", "127.0.0.1::22",
-			"-v", filepath.Join(f.dir, "authorized_keys")+":/etc/ssh/tender_authorized_keys:ro")
-		args = append(args, mounts...)
-		out, err := exec.Command("docker", append(args, image)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("docker run %s: %v\n%s", image, err, out)
-		}
-		t.Cleanup(func() { exec.Command("docker", "rm", "-f", h.container).Run() })
-		out, err = exec.Command("docker", "port", h.container, "22/tcp").CombinedOutput()
-		if _, port, perr := net.SplitHostPort(strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])); err != nil || perr != nil {
-			t.Fatalf("docker port %s: %v %s", h.container, err, out)
-		} else {
-			fmt.Sscan(port, &h.port)
-		}
-		hs = append(hs, h)
-	}
-	for _, h := range hs {
-		if err := waitSSH(h.port, 60*time.Second); err != nil {
-			t.Fatalf("%s: %v", h.name, err)
-		}
-	}
 	f.mu.Lock()
-	f.spare = append(f.spare, hs...)
+	f.seq++
+	seq := f.seq
 	f.mu.Unlock()
-	return hs
-}
-
-// inventory writes an INI inventory of the named hosts (all when none),
-// logging in as user with the run's key, plus extra lines.
-func (f *fleet) inventory(t *testing.T, user string, extra string, names ...string) string {
-	t.Helper()
-	if len(names) == 0 {
-		for _, h := range f.hosts {
-			names = append(names, h.name)
-		}
+	if name == "" {
+		name = fmt.Sprintf("%s-fresh%d", kind, seq)
 	}
-	var b strings.Builder
-	b.WriteString("[fleet]\n")
-	for _, n := range names {
-		h := f.host(n)
-		fmt.Fprintf(&b, "%s ansible_host=127.0.0.1 ansible_port=%d\n", h.name, h.port)
+	h := host{name: name, service: kind, index: seq, container: fmt.Sprintf("%s-%s-%d", f.project, name, seq)}
+	init := []string{"--init"}
+	if kind == "openrc" {
+		init = []string{"--tmpfs", "/run", "-e", "container=docker"}
 	}
-	fmt.Fprintf(&b, "\n[fleet:vars]\nansible_user=%s\nansible_ssh_private_key_file=%s\n%s", user, f.key, extra)
-	path := filepath.Join(t.TempDir(), "hosts")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	args := append(append([]string{"run", "-d"}, init...), "--name", h.container, "--hostname", hostname,
+		"--label", "tender.e2e.project="+f.project, "-p", "127.0.0.1::22",
+		"-v", filepath.Join(f.dir, "authorized_keys")+":/etc/ssh/tender_authorized_keys:ro")
+	args = append(args, mounts...)
+	out, err := exec.Command("docker", append(args, image)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("docker run %s: %v\n%s", image, err, out)
+	}
+	t.Cleanup(func() { exec.Command("docker", "rm", "-f", h.container).Run() })
+	if h.port, err = containerPort(h.container); err != nil {
 		t.Fatal(err)
 	}
-	return path
+	return h
 }
 
 // tender runs the binary; it returns the output and the exit code.

@@ -50,26 +50,26 @@ const pkgPlaybook = `
     - service: name=tender-sleep state=started enabled=yes
 `
 
-// TestPackagesAndServices runs pkgPlaybook twice with tender on a host
+// TestPackagesAndServices runs pkgPlaybook twice with tender on a new host
 // without python: the first run changes what it should (install, upgrade
 // by state=latest, purge of a package installed beforehand, a started and enabled SysV service), the second
 // nothing.
 func TestPackagesAndServices(t *testing.T) {
-	inv := fl.inventory(t, "deploy", "", "nopy1")
+	hs := fl.own(t, "nopy1")
+	inv := hs.inventory(t, "deploy", "")
 	pb := writePlaybook(t, pkgPlaybook)
-	// The image's empty package lists are as new as the image: make them
-	// look old, as on a host that was never updated, so that
+	// pv is there to be purged. The setup's update makes the lists new:
+	// date them 1970 again, as on a host never updated, so that
 	// cache_valid_time asks for an update.
-	// pv is there to be purged.
-	fl.sh(t, "nopy1", "apt-get -qq update && apt-get -qq install pv >/dev/null && touch -d @0 /var/lib/apt/lists")
-	out, code := fl.play(t, inv, pb)
+	hs.sh(t, "nopy1", "apt-get -qq update && apt-get -qq install pv >/dev/null && touch -d @0 /var/lib/apt/lists")
+	out, code := hs.play(t, inv, pb)
 	if code != 0 {
 		t.Fatalf("first run exit %d\n%s", code, out)
 	}
 	if s := recap(out)["nopy1"]; s[1] != 9 || s[3] != 0 {
 		t.Errorf("first run: %v\n%s", s, out)
 	}
-	got := fl.sh(t, "nopy1", `tender-hello; dpkg-query -W -f='${db:Status-Abbrev}\n' pv 2>&1; command -v hello; command -v tree;
+	got := hs.sh(t, "nopy1", `tender-hello; dpkg-query -W -f='${db:Status-Abbrev}\n' pv 2>&1; command -v hello; command -v tree;
 		ls /etc/rc2.d | grep tender; /etc/init.d/tender-sleep status && echo running`)
 	for _, want := range []string{"tender-hello 2.0\n", "/usr/bin/tree\n", "/usr/bin/hello\n", "S01tender-sleep\n", "running\n"} {
 		if !strings.Contains(got, want) {
@@ -79,7 +79,7 @@ func TestPackagesAndServices(t *testing.T) {
 	if strings.Contains(got, "ii ") || strings.Contains(got, "rc ") {
 		t.Errorf("pv is still installed or not purged:\n%s", got)
 	}
-	out, code = fl.play(t, inv, pb)
+	out, code = hs.play(t, inv, pb)
 	if code != 0 {
 		t.Fatalf("second run exit %d\n%s", code, out)
 	}

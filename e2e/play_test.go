@@ -28,13 +28,6 @@ func recap(out string) map[string][7]int {
 	return m
 }
 
-// play runs tender play with the fleet's known_hosts (accept-new).
-func (f *fleet) play(t *testing.T, inv, pb string, args ...string) (string, int) {
-	t.Helper()
-	base := []string{"play", "-i", inv, "--host-key-checking", "accept-new", "--known-hosts", filepath.Join(f.dir, "known_hosts"), pb}
-	return f.run(t, append(base, args...)...)
-}
-
 const configPlaybook = `
 - hosts: fleet
   become: true
@@ -68,26 +61,27 @@ const configPlaybook = `
 `
 
 func TestPlayThenNothingChanges(t *testing.T) {
-	inv := fl.inventory(t, "deploy", "")
+	hs := fl.own(t, "py1", "py2", "nopy1")
+	inv := hs.inventory(t, "deploy", "")
 	pb := writePlaybook(t, fmt.Sprintf(configPlaybook, "idem"))
-	out, code := fl.play(t, inv, pb)
+	out, code := hs.play(t, inv, pb)
 	if code != 0 {
 		t.Fatalf("first run exit %d\n%s", code, out)
 	}
-	for _, h := range fl.hosts {
+	for _, h := range hs.hosts {
 		if s := recap(out)[h.name]; s[0] != 7 || s[1] != 4 || s[3] != 0 || s[2] != 0 {
 			t.Errorf("first run %s: %v\n%s", h.name, s, out)
 		}
-		conf := fl.sh(t, h.name, "cat /opt/e2e-idem/app.conf; stat -c '%a %U' /opt/e2e-idem/app.conf")
+		conf := hs.sh(t, h.name, "cat /opt/e2e-idem/app.conf; stat -c '%a %U' /opt/e2e-idem/app.conf")
 		if !strings.Contains(conf, "os=Debian 12\nhost="+h.name+" family=Debian\n640 root") {
 			t.Errorf("%s: app.conf is %q", h.name, conf)
 		}
 	}
-	out, code = fl.play(t, inv, pb)
+	out, code = hs.play(t, inv, pb)
 	if code != 0 {
 		t.Fatalf("second run exit %d\n%s", code, out)
 	}
-	for _, h := range fl.hosts {
+	for _, h := range hs.hosts {
 		if s := recap(out)[h.name]; s[1] != 0 || s[0] != 7 {
 			t.Errorf("second run %s must change nothing: %v\n%s", h.name, s, out)
 		}
@@ -95,24 +89,26 @@ func TestPlayThenNothingChanges(t *testing.T) {
 }
 
 func TestCheckModeChangesNothing(t *testing.T) {
-	inv := fl.inventory(t, "deploy", "")
+	hs := fl.own(t, "py1", "nopy1")
+	inv := hs.inventory(t, "deploy", "")
 	pb := writePlaybook(t, fmt.Sprintf(configPlaybook, "check"))
-	out, code := fl.play(t, inv, pb, "--check")
+	out, code := hs.play(t, inv, pb, "--check")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	for _, h := range fl.hosts {
+	for _, h := range hs.hosts {
 		if s := recap(out)[h.name]; s[1] == 0 {
 			t.Errorf("check mode should report changes on %s: %v", h.name, s)
 		}
-		if got := fl.sh(t, h.name, "ls -d /opt/e2e-check 2>&1 || true"); !strings.Contains(got, "No such file") {
+		if got := hs.sh(t, h.name, "ls -d /opt/e2e-check 2>&1 || true"); !strings.Contains(got, "No such file") {
 			t.Errorf("check mode changed %s: %s", h.name, got)
 		}
 	}
 }
 
 func TestBecomeWithSudoPassword(t *testing.T) {
-	inv := fl.inventory(t, "ops", "ansible_become_password=ops-secret\n", "py1", "nopy1")
+	hs := fl.own(t, "py1", "nopy1")
+	inv := hs.inventory(t, "ops", "ansible_become_password=ops-secret\n", "py1", "nopy1")
 	pb := writePlaybook(t, `
 - hosts: fleet
   gather_facts: false
@@ -126,25 +122,26 @@ func TestBecomeWithSudoPassword(t *testing.T) {
     - copy: dest=/root/ops-was-here content=yes
       become: true
 `)
-	out, code := fl.play(t, inv, pb)
+	out, code := hs.play(t, inv, pb)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	if strings.Contains(out, "ops-secret") {
 		t.Fatal("the become password reached the output")
 	}
-	if got := fl.sh(t, "nopy1", "stat -c %U /root/ops-was-here"); strings.TrimSpace(got) != "root" {
+	if got := hs.sh(t, "nopy1", "stat -c %U /root/ops-was-here"); strings.TrimSpace(got) != "root" {
 		t.Errorf("file written as %q, want root", got)
 	}
-	bad := fl.inventory(t, "ops", "ansible_become_password=wrong\n", "py1")
-	out, code = fl.play(t, bad, pb)
+	bad := hs.inventory(t, "ops", "ansible_become_password=wrong\n", "py1")
+	out, code = hs.play(t, bad, pb)
 	if code != 2 || recap(out)["py1"][3] != 1 {
 		t.Errorf("a wrong become password must fail the host (exit 2), got %d\n%s", code, out)
 	}
 }
 
 func TestHostKeyChecking(t *testing.T) {
-	inv := fl.inventory(t, "deploy", "", "py2")
+	hs := fl.own(t, "py2")
+	inv := hs.inventory(t, "deploy", "", "py2")
 	pb := writePlaybook(t, "- hosts: fleet\n  gather_facts: false\n  tasks:\n    - command: 'true'\n")
 	kh := filepath.Join(t.TempDir(), "known_hosts")
 	out, code := fl.run(t, "play", "-i", inv, "--known-hosts", kh, "--host-key-checking", "strict", pb)
@@ -162,25 +159,25 @@ func TestHostKeyChecking(t *testing.T) {
 }
 
 func TestProxyJump(t *testing.T) {
-	bastion := fl.host("py1")
-	target := fl.host("py3")
+	hs := fl.own(t, "py1", "py3")
+	bastion := hs.host("py1")
 	inv := filepath.Join(t.TempDir(), "hosts")
 	common := fmt.Sprintf("-o ProxyJump=deploy@127.0.0.1:%d", bastion.port)
 	writeFile(t, inv, fmt.Sprintf("inner ansible_host=%s ansible_port=22 ansible_user=deploy ansible_ssh_private_key_file=%s ansible_ssh_common_args='%s'\n",
-		target.container, fl.key, common))
+		hs.ip(t, "py3"), fl.key, common))
 	pb := writePlaybook(t, "- hosts: all\n  gather_facts: false\n  tasks:\n    - command: hostname\n      register: h\n    - debug: var=h.stdout\n")
-	out, code := fl.play(t, inv, pb)
+	out, code := hs.play(t, inv, pb)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	want := strings.TrimSpace(fl.sh(t, "py3", "hostname"))
-	if !strings.Contains(out, want) {
-		t.Errorf("the command did not run on %s (hostname %s):\n%s", target.name, want, out)
+	if want := strings.TrimSpace(hs.sh(t, "py3", "hostname")); !strings.Contains(out, `"h.stdout": "`+want+`"`) {
+		t.Errorf("the command did not run on py3 (hostname %s):\n%s", want, out)
 	}
 }
 
 func TestHostKilledMidPlay(t *testing.T) {
-	inv := fl.inventory(t, "deploy", "", "py2", "nopy1")
+	hs := fl.own(t, "py2", "nopy1")
+	inv := hs.inventory(t, "deploy", "")
 	pb := writePlaybook(t, `
 - hosts: fleet
   gather_facts: false
@@ -190,14 +187,14 @@ func TestHostKilledMidPlay(t *testing.T) {
     - command: sleep 3
     - command: "true"
 `)
-	victim := fl.host("py2")
+	victim := hs.host("py2")
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		time.Sleep(2 * time.Second)
 		exec.Command("docker", "kill", victim.container).Run()
 	}()
-	out, code := fl.play(t, inv, pb)
+	out, code := hs.play(t, inv, pb)
 	<-done
 	if code != 4 {
 		t.Errorf("exit %d, want 4 (unreachable)\n%s", code, out)
@@ -205,16 +202,6 @@ func TestHostKilledMidPlay(t *testing.T) {
 	r := recap(out)
 	if r["py2"][2] != 1 || r["nopy1"][0] != 4 || r["nopy1"][3] != 0 {
 		t.Errorf("recap %v\n%s", r, out)
-	}
-	// Bring the host back for other tests (its published port may change).
-	fl.compose("start", "py")
-	for i, h := range fl.hosts {
-		if h.name == victim.name {
-			if nh, err := fl.discover(h.service, h.index); err == nil {
-				fl.hosts[i] = nh
-				waitSSH(nh.port, 30*time.Second)
-			}
-		}
 	}
 }
 

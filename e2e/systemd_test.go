@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"fmt"
-	"net"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -21,29 +20,23 @@ func (f *fleet) systemdHosts(t *testing.T, n int) []host {
 	root, _ := filepath.Abs("..")
 	var hs []host
 	for i := 0; i < n; i++ {
-		idx := 1
-		for _, h := range f.spare {
-			if h.service == "sd" {
-				idx++
-			}
-		}
-		h := host{name: fmt.Sprintf("sd%d", idx), service: "sd", index: idx, container: fmt.Sprintf("%s_sd_%d", f.project, idx)}
+		f.mu.Lock()
+		f.seq++
+		idx := f.seq
+		f.mu.Unlock()
+		h := host{name: fmt.Sprintf("sd%d", idx), service: "sd", index: idx, container: fmt.Sprintf("%s-sd-%d", f.project, idx)}
 		out, err := exec.Command(filepath.Join(root, "e2e/fleet/run-systemd.sh"), filepath.Join(f.dir, "authorized_keys"),
-			"--name", h.container).CombinedOutput()
+			"--name", h.container, "--label", "tender.e2e.project="+f.project).CombinedOutput()
 		if err != nil {
 			t.Fatalf("run-systemd.sh: %v\n%s", err, out)
 		}
 		t.Cleanup(func() { _ = exec.Command("docker", "rm", "-f", h.container).Run() })
-		out, err = exec.Command("docker", "port", h.container, "22").Output()
-		if err != nil {
-			t.Fatalf("docker port %s: %v", h.container, err)
+		if h.port, err = containerPort(h.container); err != nil {
+			t.Fatal(err)
 		}
-		_, port, err := net.SplitHostPort(strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0]))
-		if err != nil {
-			t.Fatalf("docker port %s: %q", h.container, out)
-		}
-		fmt.Sscan(port, &h.port)
+		f.mu.Lock()
 		f.spare = append(f.spare, h)
+		f.mu.Unlock()
 		hs = append(hs, h)
 	}
 	for _, h := range hs {

@@ -63,11 +63,13 @@ mirror() {
 
 label() { docker image inspect -f '{{ index .Config.Labels "tender.inputs" }}' "$1" 2>/dev/null || true; }
 
-# root_image makes NAME-root:TAG, TAG naming the package list, so a root is
-# debootstrapped again only when its packages change.
+# root_image makes NAME-root:TAG, TAG naming the package list and the
+# recipe's number (raise it when root_image changes what it makes), so a
+# root is debootstrapped again only when one of them changes.
+recipe=2
 root_image() { # name, packages
 	local name=$1 include=$2 root log tag
-	tag=$(echo "$include" | sha256sum | cut -c1-12)
+	tag=$(echo "$recipe $include" | sha256sum | cut -c1-12)
 	ROOT="$name-root:$tag"
 	if ! $force && docker image inspect "$ROOT" >/dev/null 2>&1; then return; fi
 	command -v debootstrap >/dev/null || { echo "debootstrap is not installed (.ci/install.sh demo installs it)" >&2; return 1; }
@@ -81,6 +83,12 @@ root_image() { # name, packages
 		return 1
 	fi
 	rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
+	# Empty package lists are lists never updated: dated 1970, as Ansible
+	# and tender read the cache's age from the directory's time, so that
+	# cache_valid_time asks for an update however new the image is. (The
+	# tar keeps the time; a Dockerfile step could not, as Docker records
+	# no layer for a directory whose time alone changed.)
+	touch -d @0 "$root"/var/lib/apt/lists
 	tar -C "$root" -c . | docker import - "$ROOT" >/dev/null
 	rm -rf "$root"
 }
@@ -91,6 +99,13 @@ specs=("tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$co
 	"tender-e2e/debian-systemd:$common,python3,python3-apt,systemd,systemd-sysv"
 	"tender-e2e/debian-openrc:$common,python3,python3-apt,openrc"
 	"tender-e2e/rh:$common,python3,dnf,python3-dnf,rpm,createrepo-c")
+# dbuild ARGS: docker build, labelled with the inputs' hash; its output
+# (the legacy builder's notice among it) is shown only when it fails.
+dbuild() {
+	local out
+	out=$(docker build -q --label "tender.inputs=$inputs" "$@" 2>&1) || { echo "$out" >&2; return 1; }
+}
+
 # build SPEC: the image of SPEC (name:packages), unless it is up to date.
 # Each image has its own lock in e2e/.fleet, so that two test binaries
 # asking for it at once build it once: the second waits, then finds it
@@ -104,10 +119,10 @@ build() {
 		return
 	fi
 	root_image "$name" "$include"
-	docker build -q --label "tender.inputs=$inputs" --build-arg BASE="$ROOT" -t "$name" "$here" >/dev/null
+	dbuild --build-arg BASE="$ROOT" -t "$name" "$here"
 	extra="$here/Dockerfile.${name#*/}"
 	if [[ -f "$extra" ]]; then
-		docker build -q --label "tender.inputs=$inputs" --build-arg BASE="$name" -f "$extra" -t "$name" "$here" >/dev/null
+		dbuild --build-arg BASE="$name" -f "$extra" -t "$name" "$here"
 	fi
 	echo "built $name"
 }

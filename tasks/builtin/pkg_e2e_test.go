@@ -19,6 +19,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tender-sh/tender/internal/fleetimage"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
@@ -91,11 +92,8 @@ func (c dockerConn) Close() error { return nil }
 func fleetHost(t *testing.T) string {
 	t.Helper()
 	fleet, _ := filepath.Abs("../../e2e/fleet")
-	for _, s := range []string{"build-images.sh", "aptrepo.sh"} {
-		if out, err := exec.Command("bash", filepath.Join(fleet, s)).CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", s, err, out)
-		}
-	}
+	fleetimage.Need(t, "tender-e2e/debian-py")
+	fleetimage.NeedApt(t)
 	out, err := exec.Command("docker", "run", "-d", "--init",
 		"-v", filepath.Join(fleet, "apt-sources.list")+":/etc/apt/sources.list:ro",
 		"-v", filepath.Join(fleet, "../.fleet/apt")+":/srv/tender-apt:ro",

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tender-sh/tender/internal/fleetimage"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -20,14 +21,13 @@ import (
 func rhHost(t *testing.T, setup string) (*tasks.Env, *countingConn) {
 	t.Helper()
 	fleet, _ := filepath.Abs("../../e2e/fleet")
-	if out, err := exec.Command("bash", filepath.Join(fleet, "rpmrepo.sh")).CombinedOutput(); err != nil {
-		t.Fatalf("rpmrepo.sh: %v\n%s", err, out)
-	}
+	fleetimage.Need(t, "tender-e2e/rh")
+	fleetimage.NeedRPM(t)
 	out, err := exec.Command("docker", "run", "-d", "--init", "--hostname", "rh",
 		"-v", filepath.Join(fleet, "../.fleet/rpm")+":/srv/tender-rpm:ro",
 		"tender-e2e/rh", "sleep", "infinity").CombinedOutput()
 	if err != nil {
-		t.Fatalf("docker run (is tender-e2e/rh built? e2e/fleet/build-images.sh): %v\n%s", err, out)
+		t.Fatalf("docker run: %v\n%s", err, out)
 	}
 	id := strings.TrimSpace(string(out))
 	t.Cleanup(func() { exec.Command("docker", "rm", "-f", id).Run() })

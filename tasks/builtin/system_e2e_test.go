@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tender-sh/tender/internal/fleetimage"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/ssh"
 	"github.com/tender-sh/tender/tasks"
@@ -29,9 +30,7 @@ const sysImage = "tender-e2e/debian-sys"
 // container of the same image (testdata/ansible_system.json, recorded by
 // testdata/gen_system.sh), normalized as TestFidelity does.
 func TestSystemFidelity(t *testing.T) {
-	if err := exec.Command("docker", "image", "inspect", sysImage).Run(); err != nil {
-		t.Fatalf("image %s is missing: build it with e2e/fleet/build-images.sh", sysImage)
-	}
+	fleetimage.Need(t, sysImage)
 	dir := t.TempDir()
 	key := filepath.Join(dir, "key")
 	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "tender-e2e", "-f", key).CombinedOutput(); err != nil {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tender-sh/tender/internal/fleetimage"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/ssh/sshtest"
 	"github.com/tender-sh/tender/provision/transport/transporttest"
@@ -23,25 +23,27 @@ import (
 
 const e2eImage = "tender-e2e/debian"
 
-// startSSHD runs the e2e fleet's Debian image on a loopback port and
-// returns the port once sshd answers with its version banner.
-func startSSHD(t testing.TB) int {
+// startSSHD runs the e2e fleet's Debian image (built when missing) on a
+// loopback port, with a new key pair's public half as every login's
+// authorized key, and returns the port once sshd answers with its version
+// banner, and the private key's path.
+func startSSHD(t testing.TB) (port int, key string) {
 	t.Helper()
 	if _, err := exec.LookPath("docker"); err != nil {
-		t.Skip("docker is not installed")
+		t.Fatal("docker is not installed: the e2e tests need it (E2E=0 make test skips them)")
 	}
-	if err := exec.Command("docker", "image", "inspect", e2eImage).Run(); err != nil {
-		t.Skipf("image %s is missing: build it with e2e/fleet/build-images.sh", e2eImage)
+	fleetimage.Need(t, e2eImage)
+	key = filepath.Join(t.TempDir(), "id_ed25519")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "tender-e2e", "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v %s", err, out)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
+	port = ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	// Newer fleet images read the logins' keys from a bind-mounted file;
-	// older ones have them built in and ignore the mount.
-	pub := fleetKey(t) + ".pub"
+	pub := key + ".pub"
 	out, err := exec.Command("docker", "run", "-d", "--rm", "-p", "127.0.0.1:"+strconv.Itoa(port)+":22",
 		"-v", pub+":/etc/ssh/tender_authorized_keys:ro", e2eImage).CombinedOutput()
 	if err != nil {
@@ -58,35 +60,17 @@ func startSSHD(t testing.TB) int {
 			n, _ := nc.Read(buf)
 			nc.Close()
 			if bytes.HasPrefix(buf[:n], []byte("SSH-2.0")) {
-				return port
+				return port, key
 			}
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
 	t.Fatal("sshd in the container did not answer within 30s")
-	return 0
-}
-
-// fleetKey is the fleet's private key: $TENDER_E2E_KEY, else the one
-// e2e/fleet/build-images.sh made.
-func fleetKey(t testing.TB) string {
-	key := os.Getenv("TENDER_E2E_KEY")
-	if key == "" {
-		key = "../../../e2e/.fleet/id_ed25519"
-	}
-	key, err := filepath.Abs(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(key); err != nil {
-		t.Skipf("fleet key missing: %v", err)
-	}
-	return key
+	return 0, ""
 }
 
 func TestE2EOpenSSH(t *testing.T) {
-	port := startSSHD(t)
-	key := fleetKey(t)
+	port, key := startSSHD(t)
 	known := filepath.Join(t.TempDir(), "known_hosts")
 	target := func(user string) transport.Target {
 		return transport.Target{Name: "debian", Host: "127.0.0.1", Port: port, User: user, KeyFiles: []string{key}}
@@ -210,8 +194,7 @@ func testBecome(t *testing.T, c transport.Conn) {
 // BenchmarkE2ERun times one Run against the container's OpenSSH as deploy,
 // on the persistent shell and on exec channels.
 func BenchmarkE2ERun(b *testing.B) {
-	port := startSSHD(b)
-	key := fleetKey(b)
+	port, key := startSSHD(b)
 	for _, mode := range []struct {
 		name    string
 		noShell bool
@@ -243,8 +226,7 @@ func BenchmarkE2ERun(b *testing.B) {
 // difference between the fastest Runs with and without the delay, in
 // units of it.
 func TestE2ERoundTrips(t *testing.T) {
-	port := startSSHD(t)
-	key := fleetKey(t)
+	port, key := startSSHD(t)
 	proxy, err := sshtest.NewDelayProxy("127.0.0.1:" + strconv.Itoa(port))
 	if err != nil {
 		t.Fatal(err)
