@@ -70,5 +70,5 @@ hello-agents: hello-agent
 	$(call hello_pack,$(HELLO_DIR)/build/v2,2)
 
 ## bench: ansible-playbook vs tender on the same fleet; writes docs/BENCHMARKS.md.
-bench:
+bench: setup-test
 	$(GO) run ./e2e/bench

@@ -60,7 +60,8 @@ func run(n, rounds int, outPath string) error {
 	defer os.RemoveAll(dir)
 	f := &fleet{dir: dir, key: filepath.Join(dir, "id_ed25519"), project: fmt.Sprintf("tender-bench-%d", os.Getpid())}
 	steps := [][]string{
-		{"bash", "e2e/fleet/build-images.sh"},
+		{"bash", "e2e/fleet/build-images.sh", "tender-e2e/debian-py"},
+		{"bash", "e2e/fleet/aptrepo.sh"},
 		{"go", "build", "-tags", "urfave_cli_no_docs", "-o", filepath.Join(dir, "tender"), "./cmd/tender"},
 		{"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", f.key},
 	}
