@@ -24,9 +24,9 @@ set -euo pipefail
 
 mode=${1:-}
 case $mode in
-unit) pkgs=(make gcc git) ;;
-demo) pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose) ;;
-test) pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rpm createrepo-c ansible-core ansible) ;;
+unit) what="E2E=0 make test" pkgs=(make gcc git) ;;
+demo) what="make demo" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose) ;;
+test) what="make test" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rpm createrepo-c ansible-core ansible) ;;
 *)
 	echo "usage: $0 demo|test|unit" >&2
 	exit 2
@@ -49,7 +49,7 @@ if ((${#need[@]})); then
 	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
 		sudo=(sudo -n)
 	else
-		echo "install: make $mode needs these Debian packages, and installing them needs root:" >&2
+		echo "install: $what needs these Debian packages, and installing them needs root:" >&2
 		echo "    sudo apt-get install --no-install-recommends ${need[*]}" >&2
 		exit 1
 	fi
@@ -61,8 +61,8 @@ fi
 
 if [[ $mode != unit ]]; then
 	if ! out=$(docker info --format '{{.ServerVersion}}' 2>&1); then
-		echo "install: the Docker engine does not answer ($out)." >&2
-		echo "    make $mode runs the fleet's hosts as containers: start dockerd (and be in the docker group, or root)." >&2
+		echo "install: the Docker engine does not answer: $(grep -v '^$' <<<"$out" | tail -n 1)" >&2
+		echo "    $what runs the fleet's hosts as containers: start dockerd (and be in the docker group, or root)." >&2
 		[[ $mode == test ]] && echo "    E2E=0 make test runs every test but the fleet's." >&2
 		exit 1
 	fi
