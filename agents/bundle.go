@@ -324,6 +324,13 @@ func (l *manifestLoader) playbook(opts LoadOptions) {
 		l.add(l.pbAt, "playbook: %v", err)
 		return
 	}
+	// A bundle is checked whole before any host is touched: what a
+	// playbook run would only find on the hosts that reach it (a missing
+	// include, a template that does not parse) refuses the bundle.
+	if len(pb.Warnings) > 0 {
+		l.errs = append(l.errs, pb.Warnings...)
+		return
+	}
 	// The bundle's vars are the plays' defaults: a play's own vars win.
 	for _, p := range pb.Plays {
 		if p.Vars == nil {

@@ -45,3 +45,36 @@ func TestBroken(t *testing.T) {
 		})
 	}
 }
+
+// TestWarnings loads each playbook of testdata/warnings, which
+// ansible-playbook --syntax-check accepts (ansible.txt says so) and which
+// fails only when a task runs: the load succeeds and its warnings, each
+// with file:line:col, are want.warn.
+func TestWarnings(t *testing.T) {
+	files, _ := filepath.Glob("testdata/warnings/*/site.yml")
+	if len(files) < 2 {
+		t.Fatalf("only %d warning fixtures", len(files))
+	}
+	for _, path := range files {
+		dir := filepath.Dir(path)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			a, err := os.ReadFile(filepath.Join(dir, "ansible.txt"))
+			if err != nil || !strings.HasPrefix(string(a), "ANSIBLE ACCEPTS") {
+				t.Fatalf("ansible.txt must record that ansible-playbook --syntax-check accepts this file (%v)", err)
+			}
+			pb, err := Load(path, Options{})
+			if err != nil {
+				t.Fatalf("Ansible loads this file; tender: %v", err)
+			}
+			if len(pb.Warnings) == 0 {
+				t.Fatal("no warnings")
+			}
+			for _, w := range pb.Warnings {
+				if w.Pos.File == "" || w.Pos.Line == 0 {
+					t.Errorf("warning without a file and line: %v", w)
+				}
+			}
+			compareGolden(t, filepath.Join(dir, "want.warn"), filepath.ToSlash(pb.Warnings.Error())+"\n")
+		})
+	}
+}

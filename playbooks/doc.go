@@ -5,12 +5,14 @@
 //
 // Load reads a playbook and everything it refers to statically
 // (import_playbook, roles with their defaults, vars, tasks, handlers and
-// meta dependencies, import_tasks, import_role, and include_tasks /
-// include_role whose target is literal). An include whose file or role
-// name is a template is Dynamic: the engine renders the name on each host
-// and loads it with Task.Resolve. A file that is a bare list of
-// tasks, as agent playbooks often are, becomes one play for Options.Hosts
-// (or use LoadTasks).
+// meta dependencies, import_tasks, import_role). include_tasks and
+// include_role are Dynamic, as in Ansible: the engine renders the name on
+// each host and loads the target with Task.Resolve when the include runs.
+// A literal include's target is also read at load time as a preview for
+// listings and checks; what fails there is one of Playbook.Warnings, not
+// an error, since Ansible finds it only on the hosts that reach the
+// include. A file that is a bare list of tasks, as agent playbooks often
+// are, becomes one play for Options.Hosts (or use LoadTasks).
 //
 // Module arguments are normalized as Ansible's ModuleArgsParser does: k=v
 // strings (SplitKV, ParseKV), dicts, args:, free-form commands of shell,
@@ -21,18 +23,15 @@
 //
 // Values stay raw: YAML 1.1 scalars (yes/no are booleans, 0755 is octal)
 // as internal/yaml11 reads them, templates unevaluated but parsed with
-// playbooks/expr so that syntax errors surface at load time.
+// playbooks/expr so that syntax errors surface at load time (as warnings).
 package playbooks
 
 // Differences from Ansible, on purpose:
 //
-//   - include_tasks and include_role whose file or role name is literal are
-//     read at load time, so a missing file or a broken task in it is
-//     reported before any host is touched (Ansible finds out at run time).
-//     Their conditions and tags still apply to the include only.
 //   - when/changed_when/failed_when/until, assert's that, and every string
-//     holding {{ }} or {% %} are parsed at load time; syntax errors are
-//     load errors with file:line:col.
+//     holding {{ }} or {% %} are parsed at load time; a syntax error is a
+//     warning with file:line:col (Playbook.Warnings), and fails the task
+//     when it runs, as in Ansible.
 //   - A templated role name in roles: or a templated import_playbook path
 //     is an error: they must be known when the playbook is read.
 //   - Roles are looked for beside the playbook, in Options.RolesPath and

@@ -1,6 +1,7 @@
 package playbooks
 
 import (
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,17 +65,77 @@ func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 			}
 		}
 	}
-	switch t.Kind {
-	case KindImportRole, KindIncludeRole:
-		l.includeRole(sc, t, n)
-		return
-	}
-	if f, ok := t.Args["file"]; ok {
+	if f, ok := t.Args["file"]; ok && t.Kind != KindImportRole && t.Kind != KindIncludeRole {
 		// file: is another spelling of the free-form name, as in Ansible.
 		if raw, _ := t.Args["_raw_params"].(string); raw == "" {
 			t.Args["_raw_params"] = f
 			delete(t.Args, "file")
 		}
+	}
+	if t.Kind == KindIncludeTasks || t.Kind == KindIncludeRole {
+		// Dynamic: Ansible finds and reads the target when the include
+		// runs for a host, so the engine resolves it then (Resolve).
+		l.later(sc, t, n)
+		l.preview(sc, t, n)
+		return
+	}
+	l.loadTarget(sc, t, n, loadStatic)
+}
+
+// loadMode says why an include's target is being read.
+type loadMode int
+
+const (
+	loadStatic  loadMode = iota // an import, at load time: errors are errors
+	loadPreview                 // a literal include, at load time: errors become warnings
+	loadRun                     // an include resolved for a host at run time (Resolve)
+)
+
+// preview reads a literal include's target at load time: what walks the
+// tree (tags, listings, the modules a playbook uses) sees its tasks, and
+// the run reuses them. Ansible reads it only when the include runs, so a
+// target that cannot be read is a warning here (Playbook.Warnings), and an
+// error on each host that reaches the include.
+func (l *loader) preview(sc *scope, t *Task, n *yaml.Node) {
+	name := includeName(t)
+	if name == "" || isTemplate(name) {
+		return
+	}
+	saved := l.errs
+	l.errs = errs{}
+	c := *t
+	c.late = nil
+	c.Args = maps.Clone(t.Args)
+	l.loadTarget(sc, &c, n, loadPreview)
+	if len(l.errs.list) > 0 {
+		l.warns.list = append(l.warns.list, dedupe(l.errs.list)...)
+	} else if c.Tasks != nil || c.Target != nil {
+		t.File, t.Tasks, t.Target = c.File, c.Tasks, c.Target
+		t.late.done[name] = &c
+	}
+	l.errs = saved
+}
+
+// includeName is the file (include_tasks) or role (include_role) an
+// include names, as written.
+func includeName(t *Task) string {
+	key := "_raw_params"
+	if t.Kind == KindIncludeRole || t.Kind == KindImportRole {
+		key = "name"
+	}
+	s, _ := t.Args[key].(string)
+	return s
+}
+
+// loadTarget reads what an include or import brings: its task file or
+// role.
+func (l *loader) loadTarget(sc *scope, t *Task, n *yaml.Node, mode loadMode) {
+	file := sc.show(l)
+	at := n
+	switch t.Kind {
+	case KindImportRole, KindIncludeRole:
+		l.includeRole(sc, t, n)
+		return
 	}
 	path, _ := t.Args["_raw_params"].(string)
 	path = strings.TrimSpace(path)
@@ -92,7 +153,16 @@ func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 		return
 	}
 	t.File = l.show(abs)
-	if slices.Contains(sc.stack, abs) || len(sc.stack) > maxDepth {
+	switch {
+	case len(sc.stack) > maxDepth:
+		l.errs.add(file, at, "includes nested more than %d deep (%s)", maxDepth, t.File)
+		return
+	case slices.Contains(sc.stack, abs) && mode == loadPreview:
+		// A file that includes itself, under a condition that ends the
+		// recursion at run time: each level is read when it runs.
+		t.File = ""
+		return
+	case slices.Contains(sc.stack, abs) && mode == loadStatic:
 		l.errs.add(file, at, "include loop: %s includes itself", t.File)
 		return
 	}
@@ -106,25 +176,63 @@ func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 		inner.tags = t.EffectiveTags
 	}
 	t.Tasks = l.taskList(inner, top, "the task file")
+	if t.Tasks == nil {
+		t.Tasks = []*Task{}
+	}
 }
 
-// taskFileCandidates lists where Ansible looks for a relative task file:
-// beside the including file, in the role's tasks/ (or handlers/), then in
-// the playbook's directory.
+// taskFileCandidates lists where Ansible looks for a relative task file,
+// first found wins. In a role: for a file included from an included file,
+// the role's tasks/ then the including file's directory; then the role's
+// tasks/ (handlers/ then tasks/ for an include among handlers), the role's
+// own directory, and the playbook's directory (its tasks/ or handlers/,
+// then itself). Outside a role: beside the including file, then the
+// playbook's directory.
 func (l *loader) taskFileCandidates(sc *scope, path string) []string {
 	if filepath.IsAbs(path) {
 		return []string{path}
 	}
-	c := []string{filepath.Join(sc.dir, path)}
+	var c []string
 	if sc.role != nil {
 		sub := "tasks"
 		if sc.handler {
 			sub = "handlers"
 		}
-		c = append(c, filepath.Join(sc.role.Path, sub, path), filepath.Join(sc.role.Path, path))
+		if nestedInclude(sc.parent) {
+			c = append(c, filepath.Join(sc.role.Path, "tasks", path), filepath.Join(sc.dir, path))
+		}
+		c = append(c, filepath.Join(sc.role.Path, sub, path), filepath.Join(sc.role.Path, "tasks", path),
+			filepath.Join(sc.role.Path, path), filepath.Join(sc.pbdir, sub, path), filepath.Join(sc.pbdir, path))
+	} else {
+		c = append(c, filepath.Join(sc.dir, path), filepath.Join(sc.pbdir, path), filepath.Join(l.pbDir, path))
 	}
-	c = append(c, filepath.Join(sc.pbdir, path))
-	return slices.Compact(c)
+	return uniq(c)
+}
+
+// nestedInclude reports whether a task list lies inside a file that an
+// include or import brought in (its parent chain holds one).
+func nestedInclude(t *Task) bool {
+	for ; t != nil; t = t.Parent {
+		switch t.Kind {
+		case KindIncludeTasks, KindImportTasks:
+			return true
+		}
+	}
+	return false
+}
+
+// uniq drops repeated paths, keeping the first of each.
+func uniq(paths []string) []string {
+	seen := map[string]bool{}
+	out := paths[:0]
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func (l *loader) findTaskFile(sc *scope, path string) (string, bool) {

@@ -8,8 +8,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// late is what an include whose file or role name is a template keeps
-// from its Load, so the name can be resolved once a host has rendered it.
+// late is what an include_tasks or include_role keeps from its Load, so
+// its target can be read once a host has rendered its name.
 type late struct {
 	l    *loader
 	sc   *scope
@@ -18,9 +18,10 @@ type late struct {
 	done map[string]*Task
 }
 
-// Dynamic reports whether t is an include_tasks or include_role whose file
-// or role name is a template: the engine renders the name on each host and
-// loads it with Resolve.
+// Dynamic reports whether t is an include_tasks or include_role: the
+// engine renders its name on each host and loads its target with Resolve,
+// when the include runs, as Ansible does. A literal name's target is also
+// read at load time as a preview (t.Tasks, t.Target), when it can be.
 func (t *Task) Dynamic() bool { return t.late != nil }
 
 // Resolve loads the target of a Dynamic include once its name has been
@@ -54,7 +55,7 @@ func (t *Task) Resolve(name string) (*Task, error) {
 	if isTemplate(strings.TrimSpace(name)) {
 		l.errs.add(lt.sc.show(l), lt.node, "%s: %q is still a template after rendering", c.Module, name)
 	} else {
-		l.include(lt.sc, &c, lt.node)
+		l.loadTarget(lt.sc, &c, lt.node, loadRun)
 	}
 	if len(l.errs.list) > 0 {
 		return nil, dedupe(l.errs.list)

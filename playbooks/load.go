@@ -84,23 +84,29 @@ func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
 		}
 	}
 	slices.Sort(pb.Files)
+	pb.Warnings = dedupe(l.warns.list)
 	return pb, nil
 }
 
 // loader holds the state of one Load.
 type loader struct {
-	opts     Options
-	src      source
-	mods     *moduleSet
-	errs     errs
-	pbDir    string                // the top playbook's directory (absolute)
-	givenDir string                // the same, as the caller wrote it
-	reported map[*yaml.Node]bool   // nodes already reported: their templates are not checked again
-	active   map[*yaml.Node]bool   // task lists and mappings being decoded (YAML alias loops)
-	count    int                   // tasks decoded so far
-	files    map[string]*yaml.Node // parsed files by absolute path (nil: failed)
-	names    map[string]string     // absolute path → path as shown in errors
-	mu       sync.Mutex            // held by Task.Resolve, which reuses the loader after Load
+	opts  Options
+	src   source
+	mods  *moduleSet
+	errs  errs
+	warns errs // what only fails when it runs (Playbook.Warnings)
+	// playLevel is set while a play's own keywords are read: a bad
+	// boolean there is a load error, as ansible-playbook --syntax-check
+	// finds it; a task's fails only when the task runs.
+	playLevel bool
+	pbDir     string                // the top playbook's directory (absolute)
+	givenDir  string                // the same, as the caller wrote it
+	reported  map[*yaml.Node]bool   // nodes already reported: their templates are not checked again
+	active    map[*yaml.Node]bool   // task lists and mappings being decoded (YAML alias loops)
+	count     int                   // tasks decoded so far
+	files     map[string]*yaml.Node // parsed files by absolute path (nil: failed)
+	names     map[string]string     // absolute path → path as shown in errors
+	mu        sync.Mutex            // held by Task.Resolve, which reuses the loader after Load
 }
 
 // show returns the name of a file as errors show it: its path relative to

@@ -169,6 +169,10 @@ func (l *loader) tags(file string, n *yaml.Node) []string {
 func (l *loader) boolean(file, key string, n *yaml.Node) Bool {
 	n = deref(n)
 	if n.Kind != yaml.ScalarNode {
+		if !l.playLevel {
+			l.warns.add(file, n, "%s must be a boolean, not %s: the task fails when it runs", key, kindName(n))
+			return Bool{Set: true, Bad: l.value(file, n)}
+		}
 		l.errs.add(file, n, "%s must be a boolean, not %s", key, kindName(n))
 		return Bool{}
 	}
@@ -191,6 +195,11 @@ func (l *loader) boolean(file, key string, n *yaml.Node) Bool {
 		}
 	case nil:
 		return Bool{}
+	}
+	if !l.playLevel {
+		// Ansible checks a task's keywords when the task runs.
+		l.warns.add(file, n, "%s must be a boolean, not %q: the task fails when it runs", key, n.Value)
+		return Bool{Set: true, Bad: l.value(file, n)}
 	}
 	l.errs.add(file, n, "%s must be a boolean, not %q", key, n.Value)
 	return Bool{}

@@ -16,7 +16,10 @@ func (l *loader) play(abs string, n *yaml.Node) *Play {
 	var roles *yaml.Node
 	hasHosts := false
 	for _, e := range l.entries(file, n) {
-		if playKeys[e.key] && l.keyword(file, e, &p.Keywords) {
+		l.playLevel = true
+		isKeyword := playKeys[e.key] && l.keyword(file, e, &p.Keywords)
+		l.playLevel = false
+		if isKeyword {
 			l.checkTree(file, e.v, false)
 			continue
 		}
@@ -31,7 +34,9 @@ func (l *loader) play(abs string, n *yaml.Node) *Play {
 				l.errs.add(file, v, "hosts list cannot be empty")
 			}
 		case "gather_facts":
+			l.playLevel = true
 			p.GatherFacts = l.boolean(file, e.key, v)
+			l.playLevel = false
 		case "gather_subset":
 			p.GatherSubset = l.value(file, v)
 		case "gather_timeout":
@@ -59,7 +64,9 @@ func (l *loader) play(abs string, n *yaml.Node) *Play {
 		case "order":
 			p.Order = l.str(file, e.key, v)
 		case "force_handlers":
+			l.playLevel = true
 			p.ForceHandlers = l.boolean(file, e.key, v)
+			l.playLevel = false
 		case "pre_tasks", "tasks", "post_tasks", "handlers":
 			lists = append(lists, e)
 			continue

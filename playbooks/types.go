@@ -11,6 +11,10 @@ type Playbook struct {
 	// change detector must watch. Files that roles copy or template are
 	// not included.
 	Files []string
+	// Warnings are problems Ansible finds only when the task runs (an
+	// include_tasks whose literal file is missing or broken): the run
+	// fails on the hosts that reach it; a caller shows them before.
+	Warnings ErrorList
 }
 
 // Bool is a boolean keyword (become, ignore_errors, no_log, …). It is
@@ -20,10 +24,14 @@ type Bool struct {
 	Set   bool
 	Value bool   // the literal, when Expr is empty
 	Expr  string // a template string to evaluate at run time
+	// Bad is a value written for a task's, block's or role's keyword that
+	// no boolean reading accepts ("yes.", a list): Ansible loads it and
+	// fails the task when it runs, and so does the engine.
+	Bad any
 }
 
 // True reports whether the keyword is set to the literal true.
-func (b Bool) True() bool { return b.Set && b.Expr == "" && b.Value }
+func (b Bool) True() bool { return b.Set && b.Expr == "" && b.Bad == nil && b.Value }
 
 // Keywords are the keywords a play, role, block and task share. An unset
 // (zero) field inherits from the enclosing level; the engine resolves

@@ -12,7 +12,7 @@ import (
 var condKeys = map[string]bool{"when": true, "changed_when": true, "failed_when": true, "until": true}
 
 // checkConds parses each condition of a when-like keyword so a syntax
-// error is reported at load time, at the condition's line. A condition
+// error is a warning at load time, at the condition's line. A condition
 // written as a template ("{{ x }}") is parsed as one, as Ansible accepts it.
 func (l *loader) checkConds(file, key string, n *yaml.Node, conds []string) {
 	nodes := []*yaml.Node{deref(n)}
@@ -86,9 +86,10 @@ func (l *loader) checkTaskNodes(file string, t *Task, es []entry) {
 	}
 }
 
-// exprErr reports an expression or template syntax error at the node,
-// moving the column to the offending character when the node's text is
-// the source on one line.
+// exprErr records an expression or template syntax error at the node as a
+// warning (Ansible parses templates only when the task runs, where the
+// error fails the task), moving the column to the offending character
+// when the node's text is the source on one line.
 func (l *loader) exprErr(file string, n *yaml.Node, src, what string, err error) {
 	pos := posOf(file, n)
 	msg := err.Error()
@@ -109,7 +110,7 @@ func (l *loader) exprErr(file string, n *yaml.Node, src, what string, err error)
 	if what != "template" {
 		kind = what + " expression"
 	}
-	l.errs.list = append(l.errs.list, &Error{Pos: pos, Msg: "bad " + kind + " " + quoteShort(src) + ": " + msg, Err: err})
+	l.warns.list = append(l.warns.list, &Error{Pos: pos, Msg: "bad " + kind + " " + quoteShort(src) + ": " + msg, Err: err})
 }
 
 func quoteShort(s string) string {

@@ -1,6 +1,7 @@
 package provision
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/tender-sh/tender/playbooks"
@@ -33,21 +34,28 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 			levels = append(levels, l.Keywords)
 		}
 	}
+	// Every boolean is read even after one fails, so that the failure is
+	// reported with the others in force (ignore_errors, no_log).
+	var bad error
 	for _, kw := range levels {
 		for _, b := range []struct {
-			v   playbooks.Bool
-			dst *bool
+			name string
+			v    playbooks.Bool
+			dst  *bool
 		}{
-			{kw.Become, &k.become}, {kw.IgnoreErrors, &k.ignoreErrors}, {kw.NoLog, &k.noLog},
-			{kw.RunOnce, &k.runOnce}, {kw.AnyErrorsFatal, &k.anyErrorsFatal},
-			{kw.CheckMode, &k.check}, {kw.Diff, &k.diff},
+			{"become", kw.Become, &k.become}, {"ignore_errors", kw.IgnoreErrors, &k.ignoreErrors}, {"no_log", kw.NoLog, &k.noLog},
+			{"run_once", kw.RunOnce, &k.runOnce}, {"any_errors_fatal", kw.AnyErrorsFatal, &k.anyErrorsFatal},
+			{"check_mode", kw.CheckMode, &k.check}, {"diff", kw.Diff, &k.diff},
 		} {
 			if !b.v.Set {
 				continue
 			}
 			v, err := boolValue(b.v, scope)
 			if err != nil {
-				return k, err
+				if bad == nil {
+					bad = fieldError(b.name, err)
+				}
+				continue
 			}
 			*b.dst = v
 		}
@@ -73,18 +81,46 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 			*s = expr.Str(v)
 		}
 	}
-	return k, nil
+	return k, bad
 }
 
+// notBool is a keyword's value that no boolean reading accepts.
+type notBool struct {
+	value any
+	err   error
+}
+
+func (e *notBool) Error() string { return e.err.Error() }
+func (e *notBool) Unwrap() error { return e.err }
+
+// fieldError is a keyword's failure to evaluate: for a value that is not
+// a boolean, in Ansible's words (which say the cause twice).
+func fieldError(name string, err error) error {
+	var nb *notBool
+	if !errors.As(err, &nb) {
+		return err // the template itself failed
+	}
+	return fmt.Errorf("the field '%s' has an invalid value (%s), and could not be converted to an bool.The error was: %v. %w", name, expr.Str(nb.value), nb.err, nb.err)
+}
+
+// boolValue evaluates a boolean keyword in scope.
 func boolValue(b playbooks.Bool, scope expr.Scope) (bool, error) {
-	if b.Expr == "" {
-		return b.Value, nil
+	v := any(b.Value)
+	switch {
+	case b.Bad != nil:
+		v = b.Bad
+	case b.Expr != "":
+		r, err := expr.Render(b.Expr, scope)
+		if err != nil {
+			return false, err
+		}
+		v = r
 	}
-	v, err := expr.Render(b.Expr, scope)
+	ok, err := toBool(v)
 	if err != nil {
-		return false, err
+		return false, &notBool{value: v, err: err}
 	}
-	return toBool(v)
+	return ok, nil
 }
 
 // toBool reads a value as Ansible's boolean() does.
@@ -106,7 +142,26 @@ func toBool(v any) (bool, error) {
 			return false, nil
 		}
 	}
-	return false, fmt.Errorf("%s is not a valid boolean", expr.Repr(v))
+	switch v.(type) {
+	case []any, map[string]any:
+		return false, fmt.Errorf("unhashable type: '%s'", pyTypeName(v))
+	}
+	return false, fmt.Errorf("The value %s is not a valid boolean.  Valid booleans include: %s", expr.Repr(v), validBooleans)
+}
+
+// validBooleans are the values Ansible's boolean() accepts, as its error
+// lists them.
+const validBooleans = "'y', 'yes', 'on', '1', 'true', 't', 1, 1.0, 'n', 'no', 'off', '0', 'false', 'f', 0, 0.0"
+
+// pyTypeName is Python's name for a value's type.
+func pyTypeName(v any) string {
+	switch v.(type) {
+	case []any:
+		return "list"
+	case map[string]any:
+		return "dict"
+	}
+	return fmt.Sprintf("%T", v)
 }
 
 // envVars renders the task's environment: every level's map merged, inner

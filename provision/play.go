@@ -25,6 +25,7 @@ type playRun struct {
 	allNames   []any
 	batchNames []any
 	handlers   *handlerList
+	roleVars   map[string]any // the role-name magic variables (roleNames)
 	// rolesRan holds the role uses (playbooks.Role.UseKey) the current
 	// batch has run, so that a dependency of an imported or included role
 	// that already ran is left out; rolesMu guards it.
@@ -39,6 +40,7 @@ type playRun struct {
 // flushed after each section.
 func (rn *run) play(ctx context.Context, p *playbooks.Play) error {
 	pr := &playRun{rn: rn, play: p, name: p.Name, handlers: newHandlerList(p)}
+	pr.roleVars = pr.roleNames()
 	pr.loadGroups()
 	base := expr.NewVars(p.Vars, rn.r.ExtraVars)
 	pattern, err := expr.Render(p.Hosts, base)

@@ -59,7 +59,14 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 func (pr *playRun) execTask(ctx context.Context, h *hostRun, t *playbooks.Task) {
 	kw, err := pr.resolve(t, pr.scope(h, t, nil))
 	if err != nil {
-		pr.fail(h, t, err)
+		// A keyword that does not evaluate fails the task, as a module's
+		// failure does: registered, and ignored under ignore_errors; after
+		// its when:, as Ansible checks keywords only for a task that runs.
+		out := failure(err)
+		if ok, cerr := pr.conditionsHold(h, t, nil); cerr == nil && !ok && t.Loop == nil {
+			out = skippedByCondition()
+		}
+		pr.finish(h, t, kw, out, false, nil)
 		return
 	}
 	var out outcome
@@ -257,7 +264,8 @@ func (pr *playRun) flushHandlers(ctx context.Context, hosts []*hostRun) {
 			}
 		}
 		if len(run) > 0 && ctx.Err() == nil {
-			pr.runTask(ctx, run, hd)
+			// A handler may be an include_tasks, include_role or block.
+			pr.runList(ctx, run, []*playbooks.Task{hd})
 		}
 	}
 }

@@ -42,7 +42,9 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	layers = append(layers, h.setFacts)
 	layers = append(layers, params...)
 	layers = append(layers, h.incVars...)
-	layers = append(layers, pr.rn.r.ExtraVars, pr.magic(h, role), extra)
+	magic := pr.magic(h, role)
+	magic["ansible_search_path"] = pr.searchPath(t, role)
+	layers = append(layers, pr.rn.r.ExtraVars, magic, extra)
 	v := expr.NewVars(layers...)
 	v.Env = pr.lookupEnv(role)
 	return v
@@ -64,13 +66,112 @@ func (pr *playRun) magic(h *hostRun, role *playbooks.Role) map[string]any {
 		"ansible_play_name":        pr.name,
 		"ansible_check_mode":       pr.rn.r.Check,
 		"ansible_diff_mode":        pr.rn.r.Diff,
+		"ansible_forks":            pr.rn.forks(),
+		"ansible_verbosity":        pr.rn.r.Verbosity,
+		"ansible_run_tags":         runTags(pr.rn.r.Tags.Only, "all"),
+		"ansible_skip_tags":        runTags(pr.rn.r.Tags.Skip, ""),
+		"ansible_version":          ansibleVersion(),
 		"omit":                     expr.Omit,
+	}
+	for k, v := range pr.roleVars {
+		m[k] = v
+	}
+	if pr.rn.r.Limit != "" {
+		m["ansible_limit"] = pr.rn.r.Limit
 	}
 	if role != nil {
 		m["role_name"] = role.Name
+		m["ansible_role_name"] = role.Name
 		m["role_path"] = role.Path
 	}
 	return m
+}
+
+// AnsibleVersion is the ansible-core release whose behaviour tender
+// follows: what ansible_version says to playbooks that check it.
+const AnsibleVersion = "2.14.18"
+
+// ansibleVersion is the ansible_version magic variable.
+func ansibleVersion() map[string]any {
+	v := map[string]any{"string": AnsibleVersion, "full": AnsibleVersion}
+	var major, minor, rev int
+	fmt.Sscanf(AnsibleVersion, "%d.%d.%d", &major, &minor, &rev)
+	v["major"], v["minor"], v["revision"] = major, minor, rev
+	return v
+}
+
+// runTags is ansible_run_tags or ansible_skip_tags: the tags given, each
+// once, or def alone when none were (nothing for "").
+func runTags(given []string, def string) []any {
+	out := []any{}
+	seen := map[string]bool{}
+	for _, t := range given {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 && def != "" {
+		out = append(out, def)
+	}
+	return out
+}
+
+// searchPath is ansible_search_path: the directories relative paths of
+// lookups start from, as Ansible orders them: the task's role, the roles
+// that depend on it (nearest first), the directory of the task's file,
+// then the playbook's directory.
+func (pr *playRun) searchPath(t *playbooks.Task, role *playbooks.Role) []any {
+	var out []any
+	add := func(dir string) {
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+		for _, d := range out {
+			if d == dir {
+				return
+			}
+		}
+		out = append(out, dir)
+	}
+	for r := role; r != nil; r = r.Parent {
+		add(r.Path)
+	}
+	if t != nil && t.Pos.File != "" {
+		add(filepath.Dir(t.Pos.File))
+	}
+	add(pr.rn.pb.Dir)
+	return out
+}
+
+// roleNames are the play's role-name magic variables: role_names and
+// ansible_play_role_names (the roles: of the play), ansible_dependent_role_names
+// (their dependencies, each once) and ansible_role_names (both, each once).
+func (pr *playRun) roleNames() map[string]any {
+	play, deps, all := []any{}, []any{}, []any{}
+	seenDep, seenAll := map[string]bool{}, map[string]bool{}
+	var walk func(r *playbooks.Role)
+	walk = func(r *playbooks.Role) {
+		for _, d := range r.Dependencies {
+			if !seenDep[d.Name] {
+				seenDep[d.Name] = true
+				deps = append(deps, d.Name)
+			}
+			walk(d)
+		}
+	}
+	for _, r := range pr.play.Roles {
+		play = append(play, r.Name)
+		walk(r)
+	}
+	for _, n := range append(append([]any{}, play...), deps...) {
+		if !seenAll[n.(string)] {
+			seenAll[n.(string)] = true
+			all = append(all, n)
+		}
+	}
+	return map[string]any{"role_names": play, "ansible_play_role_names": play,
+		"ansible_dependent_role_names": deps, "ansible_role_names": all}
 }
 
 // hostvars is the hostvars magic variable: every known host's variables,

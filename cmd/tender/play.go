@@ -53,6 +53,11 @@ func playAction(c *cli.Context) error {
 		if err != nil {
 			return &exitError{code: 4, err: err}
 		}
+		// What Ansible finds only when the task runs: said now, failing
+		// then on the hosts that reach it.
+		for _, w := range pb.Warnings {
+			fmt.Fprintf(c.App.ErrWriter, "[WARNING]: %v\n", w)
+		}
 		pbs = append(pbs, pb)
 	}
 	if running {
