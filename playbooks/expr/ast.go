@@ -40,23 +40,20 @@ type (
 	}
 	callNode struct { // fn(args) – a global function or x.method(args)
 		base
-		fn     node
-		args   []node
-		kwargs []kwarg
+		fn node
+		callArgs
 	}
 	filterNode struct { // x | name(args)
 		base
-		x      node
-		name   string
-		args   []node
-		kwargs []kwarg
+		x    node
+		name string
+		callArgs
 	}
 	testNode struct { // x is [not] name(args)
 		base
-		x      node
-		name   string
-		args   []node
-		kwargs []kwarg
+		x    node
+		name string
+		callArgs
 		negate bool
 	}
 	unaryNode struct { // -x, +x, not x
@@ -84,4 +81,14 @@ type (
 type kwarg struct {
 	name string
 	val  node
+}
+
+// callArgs are the arguments of a call, a filter or a test, as Jinja2
+// takes them: positional, keyword, then at most one *iterable (its items
+// become more positional arguments) and one **mapping (more keywords).
+type callArgs struct {
+	args   []node
+	kwargs []kwarg
+	star   node // *expr, or nil
+	dstar  node // **expr, or nil
 }

@@ -7,11 +7,7 @@ import (
 )
 
 func (ev *evaluator) evalCall(n *callNode) (any, error) {
-	args, err := ev.values(n.args)
-	if err != nil {
-		return nil, err
-	}
-	kwargs, err := ev.kwvalues(n.kwargs)
+	args, kwargs, err := ev.arguments(&n.callArgs)
 	if err != nil {
 		return nil, err
 	}

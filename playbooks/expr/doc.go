@@ -10,7 +10,10 @@
 //     RenderDeep renders every string inside lists and dicts.
 //   - ParseFileTemplate is for template files (the template module).
 //   - Parse + Expr.Eval evaluate a bare expression.
-//   - RunLookup runs a lookup plugin for with_<lookup>: loops.
+//   - RunLookup runs a lookup plugin for with_<lookup>: loops; RunLookupIn
+//     also gives it variables (for vars and template).
+//   - ParseFileTemplateAt parses a template file whose {% include %}s also
+//     look in its own directory.
 //
 // Variables come from a Scope; Vars is the ready one: layered maps whose
 // template-valued entries are rendered lazily when read, with reference

@@ -10,8 +10,7 @@ import (
 // error wrapping *UndefinedError, except where Ansible tolerates it (under
 // `is defined`, `is undefined` and `default`).
 func (e *Expr) Eval(scope Scope) (any, error) {
-	ev := &evaluator{scope: scope, src: e.src}
-	return ev.value(e.root)
+	return newEvaluator(scope, e.src).value(e.root)
 }
 
 // maxDepth bounds evaluation nesting (lazily rendered variables, deeply
@@ -27,13 +26,34 @@ type evaluator struct {
 	scope Scope
 	src   string
 	depth int
-	steps int
+	st    *evalState
+	// dirs is where {% include %} looks for templates; nil means the
+	// default for top and the scope's Env (see includeDirs).
+	dirs []string
+	top  *Template // the template being rendered, if any
+	// delims are the markers of the template files it loads (includes);
+	// nil is Jinja's.
+	delims *delims
+}
+
+// evalState is what the evaluators of one evaluation share, including
+// those of the templates it includes and renders by lookup: the work done
+// so far, how deeply templates are nested, and the included templates
+// already parsed.
+type evalState struct {
+	steps    int
+	nested   int
+	included map[string]*Template
+}
+
+func newEvaluator(scope Scope, src string) *evaluator {
+	return &evaluator{scope: scope, src: src, st: &evalState{}}
 }
 
 // step counts one unit of work against maxSteps.
 func (ev *evaluator) step(n int) error {
-	ev.steps += n
-	if ev.steps > maxSteps {
+	ev.st.steps += n
+	if ev.st.steps > maxSteps {
 		return &Error{Src: ev.src, Col: 1, Msg: "template too expensive: more than 5000000 evaluation steps"}
 	}
 	return nil
@@ -76,21 +96,6 @@ func (ev *evaluator) values(ns []node) ([]any, error) {
 			return nil, err
 		}
 		out[i] = v
-	}
-	return out, nil
-}
-
-func (ev *evaluator) kwvalues(ks []kwarg) (map[string]any, error) {
-	if len(ks) == 0 {
-		return nil, nil
-	}
-	out := make(map[string]any, len(ks))
-	for _, k := range ks {
-		v, err := ev.value(k.val)
-		if err != nil {
-			return nil, err
-		}
-		out[k.name] = v
 	}
 	return out, nil
 }

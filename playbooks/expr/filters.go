@@ -20,11 +20,7 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	args, err := ev.values(n.args)
-	if err != nil {
-		return nil, err
-	}
-	kwargs, err := ev.kwvalues(n.kwargs)
+	args, kwargs, err := ev.arguments(&n.callArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +44,7 @@ var filters = filterTable()
 
 func filterTable() map[string]filterFunc {
 	m := map[string]filterFunc{}
-	for _, t := range []map[string]filterFunc{basicFilters, stringFilters, listFilters, dataFilters, moreFilters} {
+	for _, t := range []map[string]filterFunc{basicFilters, stringFilters, listFilters, dataFilters, moreFilters, urlFilters} {
 		for k, f := range t {
 			m[k] = f
 		}

@@ -18,6 +18,9 @@ var fuzzSeeds = []string{
 	"q('sequence', 'count=3')", "s[::-1]", "not not n", "d.items() | list", "'a' ~ none ~ true",
 	"l | select('match', 'x') | list", "s.split('l', 1)", "lookup('vars', 's') ~ lookup('vars', 'lazy')",
 	"d | dictsort | map('first') | list", "'a\\nb' | indent(2, true)", "'%5.2f|%-6d' % (1.5, 2)", "d | combine({'c': 1}, recursive=true) | to_yaml",
+	"lookup('list', wantlist=true, *l)", "dict(b=2, **d)", "q('nested', l, [1], 'ab')", "q('together', l, s)",
+	"q('subelements', [d], 'b', {'skip_missing': 1})", "'http://u:p@[::1]:80/x?q#f' | urlsplit('port')",
+	"n\u00a0+\u30001", "lookup('ini', 'a section=b re=1', file='app.ini')", "q('first_found', [{'files': 'x,y', 'paths': 'a:b'}])",
 }
 
 // FuzzParse: parsing and evaluating any expression never panics.
@@ -43,6 +46,8 @@ func FuzzTemplate(f *testing.F) {
 	for _, s := range []string{
 		"a {{ n }} b", "{% if n %}x{% elif s %}y{% else %}z{% endif %}", "{% for k, v in d.items() if v %}{{ loop.index }}{{ k }}{% else %}e{% endfor %}",
 		"{%- set x = 1 -%} {{- x -}}", "{# c #}\n{% raw %}{{ x }}{% endraw %}", "{{ '}}' }}", "{{ {'a': {'b': 1}} }}",
+		"{% include 'templates/incl_leaf.j2' ignore missing without context %}", "{% for item in l %}{% include ['x', 'templates/incl_item.j2'] %}{% endfor %}",
+		"{{ lookup('template', 'incl_main.j2') }}", "{{\u00a0n\u00a0}}\u2003{%- if n -%}\u3000{% endif %}",
 	} {
 		f.Add(s)
 	}

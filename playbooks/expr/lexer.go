@@ -3,6 +3,7 @@ package expr
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -41,6 +42,7 @@ type lexer struct {
 	// reads it (so regex_replace('\.', ...) needs one backslash, not two).
 	// In {% %} tags and in when: conditions escapes are processed.
 	raw bool
+	d   *delims // the template's markers (template mode); nil is Jinja's
 }
 
 var operators = []string{"//", "**", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "~", "<", ">", "=", "(", ")", "[", "]", "{", "}", ",", ":", ".", "|"}
@@ -50,8 +52,12 @@ func (l *lexer) errAt(pos int, format string, args ...any) *Error {
 }
 
 func (l *lexer) next() (token, error) {
-	for l.pos < len(l.src) && strings.IndexByte(" \t\r\n", l.src[l.pos]) >= 0 {
-		l.pos++
+	for l.pos < len(l.src) {
+		r, n := utf8.DecodeRuneInString(l.src[l.pos:])
+		if !pySpace(r) {
+			break
+		}
+		l.pos += n
 	}
 	start := l.pos
 	if l.pos >= len(l.src) {
@@ -59,11 +65,15 @@ func (l *lexer) next() (token, error) {
 	}
 	rest := l.src[l.pos:]
 	if l.template && l.depth == 0 {
+		d := l.d
+		if d == nil {
+			d = defaultDelims
+		}
 		for _, e := range []struct {
 			s    string
 			kind tokKind
 			trim bool
-		}{{"-}}", tVarEnd, true}, {"}}", tVarEnd, false}, {"-%}", tBlockEnd, true}, {"%}", tBlockEnd, false}} {
+		}{{"-" + d.varEnd, tVarEnd, true}, {d.varEnd, tVarEnd, false}, {"-" + d.blockEnd, tBlockEnd, true}, {d.blockEnd, tBlockEnd, false}} {
 			if strings.HasPrefix(rest, e.s) {
 				l.pos += len(e.s)
 				return token{kind: e.kind, text: e.s, pos: start, trim: e.trim, endAt: l.pos}, nil
@@ -111,8 +121,25 @@ func (l *lexer) next() (token, error) {
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+// isUnicodeLetter reports whether r (not ASCII) may appear in a name, as
+// in a Python identifier: letters, digits, combining marks and connector
+// punctuation.
 func isUnicodeLetter(r rune) bool {
-	return r != utf8.RuneError && r > 0xa0
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) ||
+		unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nl, unicode.Pc, unicode.Other_ID_Start, unicode.Other_ID_Continue))
+}
+
+// pySpace reports whether r is whitespace for Python's str.isspace(), the
+// \s of the regular expressions Jinja's lexer is built from: ASCII
+// whitespace, the separators U+001C..U+001F, U+0085, the no-break spaces
+// and the other Unicode spaces.
+func pySpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0x1c, 0x1d, 0x1e, 0x1f, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
 }
 
 func (l *lexer) lexNumber(start int) (token, error) {

@@ -15,7 +15,10 @@ import (
 
 // lookup implements lookup(name, *terms, **kw) and query/q (wantList).
 // As in Ansible, lookup() joins a list of strings with "," and unwraps a
-// single non-string result; query() always returns the list.
+// single non-string result; query() always returns the list. errors=
+// 'ignore' or 'warn' turn a failure of the plugin into None (lookup) or []
+// (query), except an undefined variable, invalid options and an unknown
+// plugin, which fail whatever errors= says.
 func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, error) {
 	if len(args) == 0 {
 		return nil, errorf("lookup requires the name of a lookup plugin")
@@ -30,26 +33,30 @@ func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, 
 	}
 	opts := map[string]any{}
 	for k, v := range kw {
-		if k != "wantlist" && k != "errors" {
+		if k != "wantlist" && k != "errors" && k != "allow_unsafe" {
 			opts[k] = v
 		}
 	}
-	var ran []any
-	var err error
-	switch name {
-	case "vars", "template":
-		ran, err = ev.scopedLookup(name, args[1:], opts)
-	default:
-		ran, err = RunLookup(envOf(ev.scope), name, args[1:], opts)
-	}
+	ran, err := ev.runLookup(name, args[1:], opts)
 	if err != nil {
-		if mode == "ignore" || mode == "warn" {
+		if (mode == "ignore" || mode == "warn") && !fatalLookupError(err) {
 			if wantList {
 				return []any{}, nil
 			}
 			return nil, nil
 		}
-		return nil, err
+		var ue *UndefinedError
+		var pe *pyError
+		var fe *fatalError
+		switch {
+		case errors.As(err, &ue):
+			return nil, err
+		case errors.As(err, &fe):
+			return nil, errorf("%s", fe.msg)
+		case errors.As(err, &pe):
+			return nil, errorf("An unhandled exception occurred while running the lookup plugin '%s'. Error was: %s", name, err.Error())
+		}
+		return nil, fmt.Errorf("lookup %s: %w", name, err)
 	}
 	if wantList || len(ran) == 0 {
 		return ran, nil
@@ -68,87 +75,170 @@ func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, 
 	return strings.Join(parts, ","), nil
 }
 
-// RunLookup runs the named lookup plugin (file, env, first_found, items,
-// sequence, dict, fileglob, lines, pipe, password) with terms and options and
-// returns its list of results, as `query(name, *terms, **opts)` does. The
-// engine uses it for `with_<name>:` loops.
+// fatalError is a lookup failure that errors='ignore' does not silence,
+// as Ansible lets AnsibleOptionsError through: invalid options, an
+// unknown plugin.
+type fatalError struct{ msg string }
+
+func (e *fatalError) Error() string { return e.msg }
+
+func fatalf(format string, args ...any) error { return &fatalError{fmt.Sprintf(format, args...)} }
+
+// fatalLookupError reports whether err fails a lookup whatever errors= says.
+func fatalLookupError(err error) bool {
+	var fe *fatalError
+	var ue *UndefinedError
+	var ce *CycleError
+	return errors.As(err, &fe) || errors.As(err, &ue) || errors.As(err, &ce)
+}
+
+// RunLookup runs the named lookup plugin with terms and options and returns
+// its list of results, as `query(name, *terms, **opts)` does; the engine
+// uses it for `with_<name>:` loops. An error carries the plugin's own
+// message (Ansible fails a with_ loop with it as is). Lookups that read
+// variables (vars, template) see none here; RunLookupIn gives them a scope.
 func RunLookup(env *Env, name string, terms []any, opts map[string]any) ([]any, error) {
 	if env == nil {
 		env = &Env{}
 	}
-	out, err := runLookup(env, name, terms, opts)
-	if err != nil {
-		var pe *pyError
-		if errors.As(err, &pe) {
-			return nil, errorf("An unhandled exception occurred while running the lookup plugin '%s'. Error was: %s", name, pe.msg)
+	return RunLookupIn(envScope{env}, name, terms, opts)
+}
+
+// RunLookupIn is RunLookup with the variables of scope (and its Env) for
+// the lookups that need them: vars reads variables by name, template
+// renders a template file in scope.
+func RunLookupIn(scope Scope, name string, terms []any, opts map[string]any) ([]any, error) {
+	name = strings.TrimPrefix(strings.TrimPrefix(name, "ansible.builtin."), "ansible.legacy.")
+	return newEvaluator(scope, "").runLookup(name, terms, opts)
+}
+
+// envScope is a scope without variables that carries an Env.
+type envScope struct{ env *Env }
+
+func (e envScope) Lookup(string) (any, bool, error) { return nil, false, nil }
+func (e envScope) LookupEnv() *Env                  { return e.env }
+
+type lookupFunc func(ev *evaluator, terms []any, opts map[string]any) ([]any, error)
+
+// lookupPlugin returns the lookup plugin called name (a function rather
+// than a table: the template lookup renders templates, which call lookups).
+func lookupPlugin(name string) (lookupFunc, bool) {
+	switch name {
+	case "items":
+		return func(_ *evaluator, terms []any, _ map[string]any) ([]any, error) { return flatten(terms, 1, false), nil }, true
+	case "list":
+		return listLookup, true
+	case "nested":
+		return nestedLookup, true
+	case "together":
+		return togetherLookup, true
+	case "subelements":
+		return subelementsLookup, true
+	case "random_choice":
+		return randomChoiceLookup, true
+	case "dict":
+		return dictLookup, true
+	case "env":
+		return envLookup, true
+	case "file":
+		return fileLookup, true
+	case "fileglob":
+		return fileglobLookup, true
+	case "first_found":
+		return firstFoundLookup, true
+	case "ini":
+		return iniLookup, true
+	case "sequence":
+		return func(_ *evaluator, terms []any, opts map[string]any) ([]any, error) { return sequence(terms, opts) }, true
+	case "lines", "pipe":
+		return commandLookup(name), true
+	case "password":
+		return passwordLookup, true
+	case "vars":
+		return varsLookup, true
+	case "template":
+		return templateLookup, true
+	}
+	return nil, false
+}
+
+// runLookup runs one lookup plugin in ev's scope; errors are the plugin's.
+func (ev *evaluator) runLookup(name string, terms []any, opts map[string]any) ([]any, error) {
+	run, ok := lookupPlugin(name)
+	if !ok {
+		return nil, fatalf("lookup plugin (%s) not found", name)
+	}
+	return run(ev, terms, opts)
+}
+
+func envLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error) {
+	env := envOf(ev.scope)
+	out := []any{}
+	def := ""
+	if d, ok := opts["default"]; ok {
+		def = Str(d)
+	}
+	for _, t := range terms {
+		v, ok := getenv(env, Str(t))
+		if !ok {
+			v = def
 		}
-		return nil, fmt.Errorf("lookup %s: %w", name, err)
+		out = append(out, v)
 	}
 	return out, nil
 }
 
-func runLookup(env *Env, name string, terms []any, opts map[string]any) ([]any, error) {
-	switch name {
-	case "items":
-		return flatten(terms, 1, false), nil
-	case "env":
-		out := []any{}
-		def := ""
-		if d, ok := opts["default"]; ok {
-			def = Str(d)
+func fileLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error) {
+	env := envOf(ev.scope)
+	out := []any{}
+	for _, t := range terms {
+		p, ok := env.find(Str(t))
+		if !ok {
+			return nil, errorf("could not locate file in lookup: %s", Str(t))
 		}
-		for _, t := range terms {
-			v, ok := getenv(env, Str(t))
-			if !ok {
-				v = def
-			}
-			out = append(out, v)
+		b, err := readFile(p)
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
-	case "file":
-		out := []any{}
-		for _, t := range terms {
-			p, ok := env.find(Str(t))
-			if !ok {
-				return nil, errorf("could not locate file in lookup: %s", Str(t))
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return nil, err
-			}
-			s := string(b)
-			if v, ok := opts["rstrip"]; !ok || Truthy(v) {
-				s = strings.TrimRight(s, " \t\r\n\v\f")
-			}
-			if Truthy(opts["lstrip"]) {
-				s = strings.TrimLeft(s, " \t\r\n\v\f")
-			}
-			out = append(out, s)
+		s := string(b)
+		if v, ok := opts["rstrip"]; !ok || Truthy(v) {
+			s = strings.TrimRight(s, " \t\r\n\v\f")
 		}
-		return out, nil
-	case "first_found":
-		return firstFound(env, terms, opts)
-	case "sequence":
-		return sequence(terms, opts)
-	case "dict":
-		out := []any{}
-		for _, t := range terms {
-			m, ok := t.(map[string]any)
-			if !ok {
-				return nil, errorf("with_dict expects a dict")
-			}
-			for _, k := range sortedKeys(m) {
-				out = append(out, map[string]any{"key": k, "value": m[k]})
-			}
+		if Truthy(opts["lstrip"]) {
+			s = strings.TrimLeft(s, " \t\r\n\v\f")
 		}
-		return out, nil
-	case "fileglob":
-		out := []any{}
-		for _, t := range terms {
-			out = append(out, fileglob(env, Str(t))...)
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func dictLookup(_ *evaluator, terms []any, _ map[string]any) ([]any, error) {
+	out := []any{}
+	for _, t := range terms {
+		m, ok := t.(map[string]any)
+		if !ok {
+			return nil, errorf("with_dict expects a dict")
 		}
-		return out, nil
-	case "lines", "pipe":
+		for _, k := range sortedKeys(m) {
+			out = append(out, map[string]any{"key": k, "value": m[k]})
+		}
+	}
+	return out, nil
+}
+
+func fileglobLookup(ev *evaluator, terms []any, _ map[string]any) ([]any, error) {
+	out := []any{}
+	for _, t := range terms {
+		out = append(out, fileglob(envOf(ev.scope), Str(t))...)
+	}
+	return out, nil
+}
+
+// commandLookup is lines or pipe: run each term with /bin/sh on the
+// controller (only when Env.AllowCommands).
+func commandLookup(name string) lookupFunc {
+	return func(ev *evaluator, terms []any, _ map[string]any) ([]any, error) {
+		env := envOf(ev.scope)
 		if !env.AllowCommands {
 			return nil, errorf("the %s lookup runs commands on the controller and is disabled", name)
 		}
@@ -175,18 +265,19 @@ func runLookup(env *Env, name string, terms []any, opts map[string]any) ([]any, 
 			}
 		}
 		return out, nil
-	case "password":
-		out := []any{}
-		for _, t := range terms {
-			p, err := password(env, Str(t), opts)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, p)
-		}
-		return out, nil
 	}
-	return nil, errorf("lookup plugin (%s) not found", name)
+}
+
+func passwordLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error) {
+	out := []any{}
+	for _, t := range terms {
+		p, err := password(envOf(ev.scope), Str(t), opts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // find resolves a file name as Ansible's find_file_in_search_path does for
@@ -247,110 +338,4 @@ func fileglob(env *Env, pattern string) []any {
 		}
 	}
 	return nil
-}
-
-func firstFound(env *Env, terms []any, opts map[string]any) ([]any, error) {
-	type spec struct{ files, paths []string }
-	split := func(v any) []string {
-		var out []string
-		items, ok := v.([]any)
-		if !ok {
-			items = []any{v}
-		}
-		for _, it := range items {
-			for _, s := range strings.FieldsFunc(Str(it), func(r rune) bool { return r == ',' || r == ';' }) {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	skip := Truthy(opts["skip"])
-	var specs []spec
-	for _, t := range flatten(terms, -1, false) {
-		if m, ok := t.(map[string]any); ok {
-			s := spec{files: split(m["files"])}
-			if m["paths"] != nil {
-				s.paths = split(m["paths"])
-			}
-			skip = skip || Truthy(m["skip"])
-			specs = append(specs, s)
-			continue
-		}
-		specs = append(specs, spec{files: []string{Str(t)}})
-	}
-	if f, ok := opts["files"]; ok {
-		s := spec{files: split(f)}
-		if p, ok := opts["paths"]; ok {
-			s.paths = split(p)
-		}
-		specs = append(specs, s)
-	}
-	for _, s := range specs {
-		for _, f := range s.files {
-			cands := []string{f}
-			if len(s.paths) > 0 {
-				cands = nil
-				for _, p := range s.paths {
-					cands = append(cands, filepath.Join(p, f))
-				}
-			}
-			for _, c := range cands {
-				if p, ok := env.find(c); ok {
-					abs, err := filepath.Abs(p)
-					if err != nil {
-						abs = p
-					}
-					return []any{abs}, nil
-				}
-			}
-		}
-	}
-	if skip {
-		return []any{}, nil
-	}
-	return nil, errorf("No file was found when using first_found.")
-}
-
-// scopedLookup runs the lookups that read the scope: vars (the value of
-// variables named at run time) and template (a template file rendered in
-// this scope).
-func (ev *evaluator) scopedLookup(name string, terms []any, opts map[string]any) ([]any, error) {
-	out := []any{}
-	for _, t := range terms {
-		term := Str(t)
-		if name == "vars" {
-			v, ok, err := ev.scope.Lookup(term)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				if d, has := opts["default"]; has {
-					v = d
-				} else {
-					return nil, &UndefinedError{Name: term, Msg: "No variable found with this name: " + term}
-				}
-			}
-			out = append(out, v)
-			continue
-		}
-		env := envOf(ev.scope)
-		p, ok := env.findIn("templates", term)
-		if !ok {
-			return nil, errorf("the template file %s could not be found for the lookup", term)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
-		tm, err := ParseFileTemplate(string(b))
-		if err != nil {
-			return nil, fmt.Errorf("template %s: %w", p, err)
-		}
-		s, err := tm.Render(ev.scope)
-		if err != nil {
-			return nil, fmt.Errorf("template %s: %w", p, err)
-		}
-		out = append(out, s)
-	}
-	return out, nil
 }

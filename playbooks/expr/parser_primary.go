@@ -1,5 +1,7 @@
 package expr
 
+import "fmt"
+
 func (p *parser) parsePrimary() (node, error) {
 	t := p.tok
 	at := base{t.pos}
@@ -168,11 +170,11 @@ func (p *parser) parsePostfix(n node) (node, error) {
 			}
 		case p.isOp("("):
 			at := base{p.tok.pos}
-			args, kwargs, err := p.parseArgs()
+			args, err := p.parseArgs()
 			if err != nil {
 				return nil, err
 			}
-			n = &callNode{at, n, args, kwargs}
+			n = &callNode{at, n, args}
 		default:
 			return n, nil
 		}
@@ -217,56 +219,91 @@ func (p *parser) parseSubscript(x node) (node, error) {
 	return &sliceNode{at, x, parts[0], parts[1], parts[2]}, nil
 }
 
-// parseArgs parses "(a, b, k=v)"; the current token is "(".
-func (p *parser) parseArgs() ([]node, []kwarg, error) {
+// parseArgs parses "(a, b, k=v, *list, **dict)"; the current token is
+// "(". As in Jinja2, positional arguments come first, *iterable may appear
+// once and only before **mapping, keywords may follow *iterable but not
+// **mapping, and a keyword may not repeat.
+func (p *parser) parseArgs() (callArgs, error) {
+	var c callArgs
 	if err := p.advance(); err != nil {
-		return nil, nil, err
+		return c, err
 	}
-	var args []node
-	var kwargs []kwarg
-	for !p.isOp(")") {
-		if len(args)+len(kwargs) > 0 {
+	invalid := func() error {
+		return p.unexpected("a valid argument (positional, then keyword, *iterable and **mapping)")
+	}
+	for first := true; !p.isOp(")"); first = false {
+		if !first {
 			if !p.isOp(",") {
-				return nil, nil, p.unexpected("',' or ')'")
+				return c, p.unexpected("',' or ')'")
 			}
 			if err := p.advance(); err != nil {
-				return nil, nil, err
+				return c, err
 			}
 			if p.isOp(")") {
 				break
 			}
 		}
-		if p.tok.kind == tName {
+		switch {
+		case p.isOp("*"), p.isOp("**"):
+			star := p.tok.text == "*"
+			if c.dstar != nil || star && c.star != nil {
+				return c, invalid()
+			}
+			if err := p.advance(); err != nil {
+				return c, err
+			}
+			v, err := p.parseExpr()
+			if err != nil {
+				return c, err
+			}
+			if star {
+				c.star = v
+			} else {
+				c.dstar = v
+			}
+			continue
+		case p.tok.kind == tName:
 			nt, err := p.lookahead()
 			if err != nil {
-				return nil, nil, err
+				return c, err
 			}
 			if nt.kind == tOp && nt.text == "=" {
-				name := p.tok.text
-				if err := p.advance(); err != nil {
-					return nil, nil, err
+				if c.dstar != nil {
+					return c, invalid()
+				}
+				name, at := p.tok.text, p.tok.pos
+				for _, k := range c.kwargs {
+					if k.name == name {
+						return c, &Error{Src: p.lx.src, Col: at + 1, Msg: fmt.Sprintf("keyword argument repeated: %s", name)}
+					}
 				}
 				if err := p.advance(); err != nil {
-					return nil, nil, err
+					return c, err
+				}
+				if err := p.advance(); err != nil {
+					return c, err
 				}
 				v, err := p.parseExpr()
 				if err != nil {
-					return nil, nil, err
+					return c, err
 				}
-				kwargs = append(kwargs, kwarg{name, v})
+				c.kwargs = append(c.kwargs, kwarg{name, v})
 				continue
 			}
 		}
-		if len(kwargs) > 0 {
-			return nil, nil, p.unexpected("keyword argument (positional argument follows keyword argument)")
+		if len(c.kwargs) > 0 {
+			return c, p.unexpected("keyword argument (positional argument follows keyword argument)")
+		}
+		if c.star != nil || c.dstar != nil {
+			return c, p.unexpected("keyword argument (positional argument follows *iterable or **mapping)")
 		}
 		v, err := p.parseExpr()
 		if err != nil {
-			return nil, nil, err
+			return c, err
 		}
-		args = append(args, v)
+		c.args = append(c.args, v)
 	}
-	return args, kwargs, p.advance()
+	return c, p.advance()
 }
 
 // parseFilterExpr parses "| filter(args)" and "is [not] test args" chains.
@@ -284,7 +321,7 @@ func (p *parser) parseFilterExpr(n node) (node, error) {
 			}
 			f := &filterNode{base: at, x: n, name: name}
 			if p.isOp("(") {
-				if f.args, f.kwargs, err = p.parseArgs(); err != nil {
+				if f.callArgs, err = p.parseArgs(); err != nil {
 					return nil, err
 				}
 			}
@@ -308,7 +345,7 @@ func (p *parser) parseFilterExpr(n node) (node, error) {
 			t.name = name
 			switch {
 			case p.isOp("("):
-				if t.args, t.kwargs, err = p.parseArgs(); err != nil {
+				if t.callArgs, err = p.parseArgs(); err != nil {
 					return nil, err
 				}
 			case p.tok.kind == tString || p.tok.kind == tInt || p.tok.kind == tFloat || p.isOp("[") || p.isOp("{") ||

@@ -24,8 +24,10 @@ type EnvScope interface {
 // Env is what lookups need from the controller.
 type Env struct {
 	// SearchPaths are the directories (role path, playbook directory, …)
-	// where file, first_found and fileglob look for a relative name: in
-	// DIR/files/NAME, then DIR/NAME, as Ansible does.
+	// where file, first_found, fileglob and ini look for a relative name:
+	// in DIR/files/NAME, then DIR/NAME, as Ansible does; the template
+	// lookup and {% include %} in template files look in
+	// DIR/templates/NAME, then DIR/NAME.
 	SearchPaths []string
 	// BaseDir is the playbook directory: relative password files are
 	// resolved against it and `lines` commands run in it. Empty means the
@@ -201,8 +203,10 @@ func (l *local) Lookup(name string) (any, bool, error) {
 func (l *local) LookupEnv() *Env { return envOf(l.parent) }
 
 func envOf(s Scope) *Env {
-	if es, ok := s.(EnvScope); ok && es.LookupEnv() != nil {
-		return es.LookupEnv()
+	if es, ok := s.(EnvScope); ok {
+		if env := es.LookupEnv(); env != nil {
+			return env
+		}
 	}
 	return &Env{}
 }

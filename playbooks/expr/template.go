@@ -6,13 +6,15 @@ import (
 )
 
 // Template is a parsed template string: text with {{ expr }}, {% if %},
-// {% for %}, {% set %}, {% raw %} and {# comments #}, with Jinja's
+// {% for %}, {% set %}, {% include %}, {% raw %} and {# comments #}, with Jinja's
 // whitespace control ({%- -%}) and Ansible's trim_blocks (the first newline
 // after a block tag is removed). Immutable and safe for concurrent use.
 type Template struct {
 	src    string
 	body   []tnode
-	single node // set when the template is exactly one {{ expr }}
+	single node   // set when the template is exactly one {{ expr }}
+	file   bool   // a template file's content (ParseFileTemplate)
+	path   string // the template file's path, when known (ParseFileTemplateAt)
 }
 
 type tnode interface{}
@@ -65,7 +67,8 @@ func Render(s string, scope Scope) (any, error) {
 // bare variable name); any other template returns a string, with values rendered
 // as Python's str() and None as the empty string, as Ansible does.
 func (t *Template) Render(scope Scope) (any, error) {
-	ev := &evaluator{scope: scope, src: t.src}
+	ev := newEvaluator(scope, t.src)
+	ev.top = t
 	if t.single != nil {
 		v, err := ev.value(t.single)
 		if err != nil {
@@ -85,7 +88,18 @@ func (t *Template) Render(scope Scope) (any, error) {
 	if err := ev.renderBody(&b, t.body, &local{parent: scope, vars: map[string]any{}}); err != nil {
 		return nil, err
 	}
-	return b.String(), nil
+	return keepTrailingNewlines(t.src, b.String()), nil
+}
+
+// keepTrailingNewlines gives out as many trailing newlines as src has, as
+// Ansible does after Jinja (whose trim_blocks may take the last one away).
+func keepTrailingNewlines(src, out string) string {
+	want := len(src) - len(strings.TrimRight(src, "\n"))
+	have := len(out) - len(strings.TrimRight(out, "\n"))
+	if want > have {
+		out += strings.Repeat("\n", want-have)
+	}
+	return out
 }
 
 func (ev *evaluator) renderBody(b *strings.Builder, body []tnode, frame *local) error {
@@ -135,6 +149,10 @@ func (ev *evaluator) renderBody(b *strings.Builder, body []tnode, frame *local) 
 			}
 		case *forNode:
 			if err := ev.renderFor(b, n, frame); err != nil {
+				return err
+			}
+		case *includeNode:
+			if err := ev.include(b, n, frame); err != nil {
 				return err
 			}
 		}
@@ -278,7 +296,7 @@ func (t *Template) native(scope Scope) (any, error) {
 	if t.single == nil {
 		return t.Render(scope)
 	}
-	ev := &evaluator{scope: scope, src: t.src}
+	ev := newEvaluator(scope, t.src)
 	return ev.value(t.single)
 }
 

@@ -17,8 +17,32 @@ func ParseTemplate(src string) (*Template, error) { return parseTemplate(src, tr
 // Render always returns a string.
 func ParseFileTemplate(src string) (*Template, error) { return parseTemplate(src, false) }
 
+// ParseFileTemplateAt is ParseFileTemplate for the template file at path:
+// its {% include %}s look in path's directory first, then in DIR/templates
+// and DIR of each search path of the Env.
+func ParseFileTemplateAt(src, path string) (*Template, error) {
+	t, err := parseTemplate(src, false)
+	if err != nil {
+		return nil, err
+	}
+	t.path = path
+	return t, nil
+}
+
 func parseTemplate(src string, rawStrings bool) (*Template, error) {
-	tp := &tparser{src: src, rawStrings: rawStrings}
+	return parseTemplateWith(src, rawStrings, defaultDelims)
+}
+
+// delims are the markers of a template's variables, tags and comments.
+type delims struct {
+	varStart, varEnd, blockStart, blockEnd, commentStart, commentEnd string
+}
+
+// defaultDelims are Jinja's: {{ }}, {% %}, {# #}.
+var defaultDelims = &delims{"{{", "}}", "{%", "%}", "{#", "#}"}
+
+func parseTemplateWith(src string, rawStrings bool, d *delims) (*Template, error) {
+	tp := &tparser{src: src, rawStrings: rawStrings, d: d}
 	if err := tp.scan(); err != nil {
 		return nil, err
 	}
@@ -29,7 +53,7 @@ func parseTemplate(src string, rawStrings bool) (*Template, error) {
 	if stop != nil {
 		return nil, tp.errAt(stop.at, "unexpected '%s'", stop.kw)
 	}
-	t := &Template{src: src, body: body}
+	t := &Template{src: src, body: body, file: !rawStrings}
 	if len(body) == 1 && rawStrings {
 		if o, ok := body[0].(outNode); ok {
 			t.single = o.n
@@ -43,19 +67,25 @@ type item struct {
 	at   int
 	text *string
 	out  node
-	kw   string // tag keyword: if, elif, else, endif, for, endfor, set
+	kw   string // tag keyword: if, elif, else, endif, for, endfor, set, include
 	// tag payloads
-	expr    node
-	targets []string
-	cond    node
+	expr          node
+	targets       []string
+	cond          node
+	ignoreMissing bool // include
+	noContext     bool // include
 }
 
 type tparser struct {
 	src        string
 	rawStrings bool
-	items      []item
-	next       int
-	depth      int
+	d          *delims
+	// nextAt caches, per marker (variable, block, comment), 1 + where it
+	// next occurs; 0 is not known yet, -1 none left.
+	nextAt [3]int
+	items  []item
+	next   int
+	depth  int
 }
 
 func (tp *tparser) errAt(pos int, format string, args ...any) *Error {
@@ -74,7 +104,7 @@ func (tp *tparser) scan() error {
 	pos := 0
 	trimNext, nlNext := false, false
 	for pos <= len(src) {
-		i := indexOpen(src, pos)
+		i, open := tp.indexOpen(pos)
 		var txt string
 		if i < 0 {
 			txt = src[pos:]
@@ -82,7 +112,7 @@ func (tp *tparser) scan() error {
 			txt = src[pos:i]
 		}
 		if trimNext {
-			txt = strings.TrimLeft(txt, " \t\r\n\v\f")
+			txt = strings.TrimLeftFunc(txt, pySpace)
 		} else if nlNext {
 			if strings.HasPrefix(txt, "\r\n") {
 				txt = txt[2:]
@@ -94,27 +124,26 @@ func (tp *tparser) scan() error {
 			tp.addText(txt)
 			return nil
 		}
-		open := src[i : i+2]
-		j := i + 2
+		j := i + len(open)
 		if j < len(src) && src[j] == '-' {
-			txt = strings.TrimRight(txt, " \t\r\n\v\f")
+			txt = strings.TrimRightFunc(txt, pySpace)
 			j++
 		} else if j < len(src) && src[j] == '+' {
 			j++
 		}
 		tp.addText(txt)
 		switch open {
-		case "{#":
-			end := strings.Index(src[j:], "#}")
+		case tp.d.commentStart:
+			end := strings.Index(src[j:], tp.d.commentEnd)
 			if end < 0 {
-				return tp.errAt(i, "missing end of comment tag '#}'")
+				return tp.errAt(i, "missing end of comment tag '%s'", tp.d.commentEnd)
 			}
 			end += j
 			trimNext = end > j && src[end-1] == '-'
 			nlNext = true
-			pos = end + 2
-		case "{{":
-			p := &parser{lx: &lexer{src: src, pos: j, template: true, raw: tp.rawStrings}}
+			pos = end + len(tp.d.commentEnd)
+		case tp.d.varStart:
+			p := &parser{lx: &lexer{src: src, pos: j, template: true, raw: tp.rawStrings, d: tp.d}}
 			if err := p.advance(); err != nil {
 				return err
 			}
@@ -123,12 +152,12 @@ func (tp *tparser) scan() error {
 				return err
 			}
 			if p.tok.kind != tVarEnd {
-				return p.unexpected("'}}'")
+				return p.unexpected("'" + tp.d.varEnd + "'")
 			}
 			tp.items = append(tp.items, item{at: i, out: n})
 			trimNext, nlNext = p.tok.trim, false
 			pos = p.tok.endAt
-		case "{%":
+		default:
 			end, trim, err := tp.tag(i, j)
 			if err != nil {
 				return err
@@ -140,24 +169,39 @@ func (tp *tparser) scan() error {
 	return nil
 }
 
-func indexOpen(s string, from int) int {
-	for i := from; i+1 < len(s); i++ {
-		if s[i] == '{' && (s[i+1] == '{' || s[i+1] == '%' || s[i+1] == '#') {
-			return i
+// indexOpen finds the next variable, tag or comment start at or after
+// from; where two markers start at the same place the longer wins, as in
+// Jinja's lexer. It remembers where each marker occurs next, so that a
+// whole scan stays linear.
+func (tp *tparser) indexOpen(from int) (int, string) {
+	best, open := -1, ""
+	for k, m := range []string{tp.d.varStart, tp.d.blockStart, tp.d.commentStart} {
+		if tp.nextAt[k] == 0 || tp.nextAt[k]-1 < from && tp.nextAt[k] > 0 {
+			tp.nextAt[k] = -1
+			if i := strings.Index(tp.src[from:], m); i >= 0 {
+				tp.nextAt[k] = from + i + 1
+			}
+		}
+		i := tp.nextAt[k] - 1
+		if i < 0 {
+			continue
+		}
+		if best < 0 || i < best || i == best && len(m) > len(open) {
+			best, open = i, m
 		}
 	}
-	return -1
+	return best, open
 }
 
 // tag parses one {% ... %} starting at i (body at j); it returns the offset
 // after the tag and whether it ended with -%}.
 func (tp *tparser) tag(i, j int) (int, bool, error) {
-	p := &parser{lx: &lexer{src: tp.src, pos: j, template: true}}
+	p := &parser{lx: &lexer{src: tp.src, pos: j, template: true, d: tp.d}}
 	if err := p.advance(); err != nil {
 		return 0, false, err
 	}
 	if p.tok.kind != tName {
-		return 0, false, p.unexpected("a tag name (if, elif, else, endif, for, endfor, set, raw)")
+		return 0, false, p.unexpected("a tag name (if, elif, else, endif, for, endfor, set, include, raw)")
 	}
 	it := item{at: i, kw: p.tok.text}
 	if err := p.advance(); err != nil {
@@ -199,13 +243,15 @@ func (tp *tparser) tag(i, j int) (int, bool, error) {
 			return 0, false, err
 		}
 		it.expr, err = p.parseExpr()
+	case "include":
+		err = p.includeTag(&it)
 	case "raw":
 		if p.tok.kind != tBlockEnd {
 			return 0, false, p.unexpected("'%}'")
 		}
 		return tp.raw(i, p.tok)
 	default:
-		return 0, false, tp.errAt(it.at, "unknown tag '%s' (expected if, elif, else, endif, for, endfor, set or raw)", it.kw)
+		return 0, false, tp.errAt(it.at, "unknown tag '%s' (expected if, elif, else, endif, for, endfor, set, include or raw)", it.kw)
 	}
 	if err != nil {
 		return 0, false, err
@@ -220,33 +266,35 @@ func (tp *tparser) tag(i, j int) (int, bool, error) {
 // raw copies text verbatim up to {% endraw %}.
 func (tp *tparser) raw(i int, open token) (int, bool, error) {
 	src := tp.src
+	bs, be := tp.d.blockStart, tp.d.blockEnd
 	for k := open.endAt; ; {
-		e := strings.Index(src[k:], "{%")
+		e := strings.Index(src[k:], bs)
 		if e < 0 {
-			return 0, false, tp.errAt(i, "missing {%% endraw %%}")
+			return 0, false, tp.errAt(i, "missing %s endraw %s", bs, be)
 		}
 		e += k
-		rest := strings.TrimLeft(src[e+2:], "-+ \t\r\n")
+		inner := e + len(bs)
+		rest := strings.TrimLeftFunc(src[inner:], func(r rune) bool { return r == '-' || r == '+' || pySpace(r) })
 		if !strings.HasPrefix(rest, "endraw") {
-			k = e + 2
+			k = inner
 			continue
 		}
 		body := src[open.endAt:e]
 		if open.trim {
-			body = strings.TrimLeft(body, " \t\r\n\v\f")
+			body = strings.TrimLeftFunc(body, pySpace)
 		}
-		if e+2 < len(src) && src[e+2] == '-' {
-			body = strings.TrimRight(body, " \t\r\n\v\f")
+		if inner < len(src) && src[inner] == '-' {
+			body = strings.TrimRightFunc(body, pySpace)
 		}
-		after := strings.TrimLeft(rest[len("endraw"):], " \t\r\n")
+		after := strings.TrimLeftFunc(rest[len("endraw"):], pySpace)
 		end := len(src) - len(after)
-		trim := strings.HasPrefix(after, "-%}")
+		trim := strings.HasPrefix(after, "-"+be)
 		if trim {
-			end += 3
-		} else if strings.HasPrefix(after, "%}") {
-			end += 2
+			end += 1 + len(be)
+		} else if strings.HasPrefix(after, be) {
+			end += len(be)
 		} else {
-			return 0, false, tp.errAt(e, "expected '%%}' after endraw")
+			return 0, false, tp.errAt(e, "expected '%s' after endraw", be)
 		}
 		tp.addText(body)
 		return end, trim, nil
@@ -305,6 +353,8 @@ func (tp *tparser) build(stop []string) ([]tnode, *item, error) {
 			return out, it, nil
 		case it.kw == "set":
 			out = append(out, &setNode{it.targets[0], it.expr})
+		case it.kw == "include":
+			out = append(out, &includeNode{at: it.at, name: it.expr, ignoreMissing: it.ignoreMissing, noContext: it.noContext})
 		case it.kw == "if":
 			n := &ifNode{conds: []node{it.expr}}
 			inElse := false

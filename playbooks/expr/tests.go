@@ -17,11 +17,7 @@ func (ev *evaluator) evalTest(n *testNode) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	args, err := ev.values(n.args)
-	if err != nil {
-		return nil, err
-	}
-	kwargs, err := ev.kwvalues(n.kwargs)
+	args, kwargs, err := ev.arguments(&n.callArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -160,39 +156,9 @@ func runTest(name string, x any, args []any, kwargs map[string]any) (bool, error
 			}
 		}
 		return true, nil
-	case "succeeded", "success", "failed", "failure", "changed", "change", "skipped", "skip", "finished", "reachable", "unreachable":
-		m, ok := x.(map[string]any)
-		if !ok {
-			return false, errorf("The '%s' test expects a dictionary", name)
-		}
-		switch name {
-		case "succeeded", "success":
-			return !Truthy(m["failed"]), nil
-		case "failed", "failure":
-			return Truthy(m["failed"]), nil
-		case "changed", "change":
-			if v, ok := m["changed"]; ok {
-				return Truthy(v), nil
-			}
-			if rs, ok := m["results"].([]any); ok {
-				for _, r := range rs {
-					if rm, ok := r.(map[string]any); ok && Truthy(rm["changed"]) {
-						return true, nil
-					}
-				}
-			}
-			return false, nil
-		case "skipped", "skip":
-			return Truthy(m["skipped"]), nil
-		case "finished":
-			if v, ok := m["finished"]; ok {
-				return Truthy(v), nil
-			}
-			return true, nil
-		case "reachable":
-			return !Truthy(m["unreachable"]), nil
-		}
-		return Truthy(m["unreachable"]), nil
+	case "succeeded", "success", "successful", "failed", "failure", "changed", "change", "skipped", "skip",
+		"finished", "started", "reachable", "unreachable":
+		return resultTest(name, x)
 	case "match", "search", "regex":
 		if err := needArgs(name, args, 1); err != nil {
 			return false, err
@@ -231,4 +197,55 @@ func runTest(name string, x any, args []any, kwargs map[string]any) (bool, error
 		return versionTest(x, args[0], argOr(args, kwargs, 1, "operator", nil), strict)
 	}
 	return false, errorf("no test named '%s'", name)
+}
+
+// resultTest is one of Ansible's tests on a registered task result:
+// succeeded (success, successful), failed (failure), changed (change),
+// skipped (skip), finished, started, reachable and unreachable.
+func resultTest(name string, x any) (bool, error) {
+	m, ok := x.(map[string]any)
+	if !ok {
+		canonical := map[string]string{"success": "failed", "succeeded": "failed", "successful": "failed",
+			"failure": "failed", "change": "changed", "skip": "skipped", "reachable": "unreachable"}[name]
+		if canonical == "" {
+			canonical = name
+		}
+		return false, errorf("The '%s' test expects a dictionary", canonical)
+	}
+	switch name {
+	case "succeeded", "success", "successful":
+		return !Truthy(m["failed"]), nil
+	case "failed", "failure":
+		return Truthy(m["failed"]), nil
+	case "changed", "change":
+		if v, ok := m["changed"]; ok {
+			return Truthy(v), nil
+		}
+		rs, ok := m["results"].([]any)
+		if !ok {
+			return false, nil
+		}
+		if len(rs) == 0 {
+			return false, errorf("list index out of range")
+		}
+		if _, ok := rs[0].(map[string]any); !ok {
+			return false, nil
+		}
+		for _, r := range rs {
+			if rm, ok := r.(map[string]any); ok && Truthy(rm["changed"]) {
+				return true, nil
+			}
+		}
+		return false, nil
+	case "skipped", "skip":
+		return Truthy(m["skipped"]), nil
+	case "finished", "started":
+		// an async status: 1 once it has started or finished; a result
+		// without the key is not async, and counts as both
+		v, ok := m[name]
+		return !ok || Equal(v, 1), nil
+	case "reachable":
+		return !Truthy(m["unreachable"]), nil
+	}
+	return Truthy(m["unreachable"]), nil
 }

@@ -16,7 +16,13 @@ callback, and records per case either the value or the error:
 
 The playbook sits in this directory, so relative lookups (file,
 first_found, fileglob, lines, password) resolve against it and files/.
+
+The reference has passlib installed. Without it ansible-core's
+password_hash answers differently (crypt's defaults), so on a machine
+without passlib the cases using password_hash keep the answers already in
+expected.json, and a warning says so.
 """
+import importlib.util
 import json
 import os
 import subprocess
@@ -94,12 +100,32 @@ def main():
         else:
             rec["value"] = h["msg"]
         results.append(rec)
+    keep_passlib_records(results)
     with open(os.path.join(HERE, "expected.json"), "w") as f:
         json.dump({"ansible": subprocess.run(["ansible", "--version"], capture_output=True,
                                              text=True).stdout.splitlines()[0],
                    "results": results}, f, indent=1, ensure_ascii=False)
         f.write("\n")
     print("%d cases recorded" % len(results))
+
+
+def keep_passlib_records(results):
+    if importlib.util.find_spec("passlib") is not None:
+        return
+    try:
+        with open(os.path.join(HERE, "expected.json")) as f:
+            old = {(r.get("e"), r.get("t"), r.get("w")): r for r in json.load(f)["results"]}
+    except (OSError, ValueError):
+        old = {}
+    kept = 0
+    for i, rec in enumerate(results):
+        src = rec.get("e") or rec.get("t") or rec.get("w") or ""
+        prev = old.get((rec.get("e"), rec.get("t"), rec.get("w")))
+        if "password_hash" in src and prev is not None:
+            results[i] = dict(prev, id=rec["id"])
+            kept += 1
+    sys.stderr.write("warning: passlib is not installed; kept the recorded answers of %d "
+                     "password_hash cases\n" % kept)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,61 @@
+package expr
+
+// arguments evaluates the arguments of a call, filter or test: the
+// positional ones followed by the items of *iterable, and the keyword ones
+// merged with **mapping (a keyword given twice is an error, as in Python).
+// The keyword map is nil when there are none.
+func (ev *evaluator) arguments(c *callArgs) ([]any, map[string]any, error) {
+	args, err := ev.values(c.args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.star != nil {
+		v, err := ev.value(c.star)
+		if err != nil {
+			return nil, nil, err
+		}
+		items, err := iterate(v)
+		if err != nil {
+			return nil, nil, ev.wrap(c.star, errorf("argument after * must be an iterable, not %s", typeName(v)))
+		}
+		if err := ev.step(len(items)); err != nil {
+			return nil, nil, err
+		}
+		args = append(args, items...)
+	}
+	var kwargs map[string]any
+	if len(c.kwargs) > 0 || c.dstar != nil {
+		kwargs = make(map[string]any, len(c.kwargs))
+	}
+	for _, k := range c.kwargs {
+		v, err := ev.value(k.val)
+		if err != nil {
+			return nil, nil, err
+		}
+		kwargs[k.name] = v
+	}
+	if c.dstar != nil {
+		v, err := ev.value(c.dstar)
+		if err != nil {
+			return nil, nil, err
+		}
+		var m map[string]any
+		switch t := v.(type) {
+		case map[string]any:
+			m = t
+		case Keyed:
+			if m, err = materialize(t); err != nil {
+				return nil, nil, ev.wrap(c.dstar, err)
+			}
+		default:
+			return nil, nil, ev.wrap(c.dstar, errorf("argument after ** must be a mapping, not %s", typeName(v)))
+		}
+		for k, x := range m {
+			if _, dup := kwargs[k]; dup {
+				return nil, nil, ev.wrap(c.dstar, errorf("got multiple values for keyword argument '%s'", k))
+			}
+			kwargs[k] = x
+		}
+	}
+	return args, kwargs, nil
+}

@@ -1,0 +1,209 @@
+package expr
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// {% include %}: render another template file in place.
+
+// maxNestedTemplates bounds how deeply templates may include each other
+// (and render each other through the template lookup), so that a template
+// that includes itself fails instead of recursing without end.
+const maxNestedTemplates = 50
+
+// includeNode is {% include name [ignore missing] [with|without context] %}.
+type includeNode struct {
+	at            int
+	name          node
+	ignoreMissing bool
+	noContext     bool
+}
+
+// includeTag parses what follows "include" in a tag, as Jinja2 does: an
+// expression naming the template (or a list of names, the first found is
+// used), then optionally "ignore missing", then "with context" (the
+// default) or "without context".
+func (p *parser) includeTag(it *item) error {
+	var err error
+	if it.expr, err = p.parseExpr(); err != nil {
+		return err
+	}
+	next := func(word string) (bool, error) {
+		nt, err := p.lookahead()
+		if err != nil {
+			return false, err
+		}
+		return nt.kind == tName && nt.text == word, nil
+	}
+	if p.isName("ignore") {
+		ok, err := next("missing")
+		if err != nil {
+			return err
+		}
+		if ok {
+			it.ignoreMissing = true
+			if err := p.advance(); err != nil {
+				return err
+			}
+			if err := p.advance(); err != nil {
+				return err
+			}
+		}
+	}
+	if p.isName("with") || p.isName("without") {
+		ok, err := next("context")
+		if err != nil {
+			return err
+		}
+		if ok {
+			it.noContext = p.tok.text == "without"
+			if err := p.advance(); err != nil {
+				return err
+			}
+			return p.advance()
+		}
+	}
+	return nil
+}
+
+// includeDirs is where {% include %} looks for a template name: the
+// directories the template was given (the template lookup's: its own
+// directory, then DIR/templates and DIR of each search path), else for a
+// template file DIR/templates and DIR of each search path, else (a
+// playbook string) each search path.
+func (ev *evaluator) includeDirs(t *Template) []string {
+	if ev.dirs != nil {
+		return ev.dirs
+	}
+	env := envOf(ev.scope)
+	if t == nil || !t.file {
+		return env.searchPaths()
+	}
+	var dirs []string
+	if t.path != "" {
+		dirs = append(dirs, filepath.Dir(t.path))
+	}
+	return append(dirs, templateDirs(env)...)
+}
+
+// findTemplate resolves a template name as Jinja's FileSystemLoader does:
+// the name is split on "/", empty and "." parts are dropped, and a ".."
+// part never matches (a name cannot leave the directories searched); the
+// first directory holding the file wins.
+func findTemplate(dirs []string, name string) (string, bool) {
+	var parts []string
+	for _, part := range strings.Split(name, "/") {
+		switch part {
+		case "..":
+			return "", false
+		case "", ".":
+			continue
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	for _, d := range dirs {
+		p := filepath.Join(append([]string{d}, parts...)...)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// include renders an {% include %} into b.
+func (ev *evaluator) include(b *strings.Builder, n *includeNode, frame *local) error {
+	v, err := ev.value(n.name)
+	if err != nil {
+		return err
+	}
+	var names []string
+	switch t := v.(type) {
+	case []any:
+		for _, x := range t {
+			s, ok := text(x)
+			if !ok {
+				return ev.wrap(n.name, errorf("a template name must be a string, not %s", typeName(x)))
+			}
+			names = append(names, s)
+		}
+	default:
+		s, ok := text(v)
+		if !ok {
+			return ev.wrap(n.name, errorf("a template name must be a string, not %s", typeName(v)))
+		}
+		names = []string{s}
+	}
+	dirs := ev.includeDirs(ev.top)
+	if err := ev.step(len(names) * len(dirs)); err != nil {
+		return err
+	}
+	path := ""
+	for _, name := range names {
+		if p, ok := findTemplate(dirs, name); ok {
+			path = p
+			break
+		}
+	}
+	if path == "" {
+		if n.ignoreMissing {
+			return nil
+		}
+		msg := fmt.Sprintf("template '%s' not found", strings.Join(names, ""))
+		if _, isList := v.([]any); isList {
+			msg = "none of the templates given were found: " + strings.Join(names, ", ")
+		}
+		return &Error{Src: ev.src, Col: n.at + 1, Msg: fmt.Sprintf("%s (searched %s)", msg, strings.Join(dirs, ", "))}
+	}
+	tm, err := ev.loadTemplate(path, true)
+	if err != nil {
+		return &Error{Src: ev.src, Col: n.at + 1, Msg: err.Error(), Err: err}
+	}
+	var scope Scope = withoutLoop{frame}
+	if n.noContext {
+		scope = envScope{envOf(frame)}
+	}
+	if err := ev.renderNested(b, tm, scope, dirs); err != nil {
+		return fmt.Errorf("in included template %s: %w", path, err)
+	}
+	return nil
+}
+
+// renderNested renders t (an included template, or one the template
+// lookup renders) into b, in a new frame over scope, sharing ev's budget;
+// dirs is where its own includes look.
+func (ev *evaluator) renderNested(b *strings.Builder, t *Template, scope Scope, dirs []string) error {
+	ev.st.nested++
+	defer func() { ev.st.nested-- }()
+	if ev.st.nested > maxNestedTemplates {
+		return &Error{Src: ev.src, Col: 1, Msg: fmt.Sprintf("templates nested more than %d deep (a template including itself?)", maxNestedTemplates)}
+	}
+	child := &evaluator{scope: scope, src: t.src, depth: ev.depth, st: ev.st, dirs: dirs, top: t, delims: ev.delims}
+	return child.renderBody(b, t.body, &local{parent: scope, vars: map[string]any{}})
+}
+
+// withoutLoop is the scope an included template sees "with context": the
+// includer's variables, {% for %} targets and {% set %} names, but not the
+// `loop` of an enclosing {% for %}, which Jinja does not pass on.
+type withoutLoop struct{ frame *local }
+
+func (w withoutLoop) Lookup(name string) (any, bool, error) {
+	if name != "loop" {
+		return w.frame.Lookup(name)
+	}
+	var s Scope = w.frame
+	for {
+		l, ok := s.(*local)
+		if !ok {
+			return s.Lookup(name)
+		}
+		s = l.parent
+	}
+}
+
+func (w withoutLoop) LookupEnv() *Env { return envOf(w.frame) }
