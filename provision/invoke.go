@@ -97,6 +97,16 @@ func (pr *playRun) factory(t *playbooks.Task) (tasks.Factory, error) {
 	if t.Module == "async_status" {
 		return func() tasks.Module { return statusModule{pr} }, nil
 	}
+	if t.ActionPlugin != "" {
+		return nil, fmt.Errorf("%s is an action plugin (%s): Python code that runs inside Ansible's controller, which tender cannot run", t.Action, t.ActionPlugin)
+	}
+	if t.ModuleFile != "" {
+		f, ok := pr.rn.r.Modules.Lookup(playbooks.LibraryModule)
+		if !ok {
+			return nil, fmt.Errorf("the module %s ships with the playbook (%s); this run does not allow such modules", t.Action, t.ModuleFile)
+		}
+		return f, nil
+	}
 	f, ok := pr.rn.r.Modules.Lookup(t.Module)
 	if !ok {
 		return nil, fmt.Errorf("the module %s is not available to this run", t.Module)
@@ -141,8 +151,10 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			v, err := tpl.Render(scope)
 			return expr.Str(v), err
 		},
-		FindFile: pr.findFile(t),
-		Modules:  pr.rn.r.Modules,
+		FindFile:   pr.findFile(t),
+		Modules:    pr.rn.r.Modules,
+		Action:     t.Action,
+		ModuleFile: t.ModuleFile,
 	}
 	return call{mod: factory(), env: env, args: args, via: via}, nil
 }

@@ -460,3 +460,37 @@ func TestDiffAndWarnings(t *testing.T) {
 		t.Errorf("a diff without --diff:\n%s", out)
 	}
 }
+
+// TestActionPluginFailsWhenItRuns: a task naming an action plugin that
+// ships with the playbook loads (with a warning) and fails when it runs,
+// saying why; the tasks around it run.
+func TestActionPluginFailsWhenItRuns(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"hosts":                 "a ansible_connection=local\n",
+		"pb.yml":                "- hosts: all\n  gather_facts: false\n  tasks:\n    - act: x=1\n      ignore_errors: true\n    - debug: msg=after\n",
+		"action_plugins/act.py": "from ansible.plugins.action import ActionBase\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inv, err := inventory.Load(filepath.Join(dir, "hosts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{})
+	if err != nil || len(p.Warnings) != 1 {
+		t.Fatalf("load: %v %v", err, p.Warnings)
+	}
+	var out bytes.Buffer
+	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: downDialer{}, Local: local.Dialer{}, Events: report.Text(&out, false)}
+	recap, err := r.Run(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := recap.Stats["a"]; s.Ignored != 1 || s.OK != 2 || !strings.Contains(out.String(), "act is an action plugin") || !strings.Contains(out.String(), "after") {
+		t.Fatalf("recap %+v\n%s", *s, out.String())
+	}
+}

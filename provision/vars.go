@@ -46,7 +46,7 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	magic["ansible_search_path"] = pr.searchPath(t, role)
 	layers = append(layers, pr.rn.r.ExtraVars, magic, extra)
 	v := expr.NewVars(layers...)
-	v.Env = pr.lookupEnv(role)
+	v.Env = pr.lookupEnv(t, role)
 	return v
 }
 
@@ -189,7 +189,7 @@ func (pr *playRun) hostvars() map[string]any {
 	}
 	for name, h := range hosts {
 		hv := expr.NewVars(*h.snap.Load())
-		hv.Env = pr.lookupEnv(nil)
+		hv.Env = pr.lookupEnv(nil, nil)
 		out[name] = hv
 	}
 	return out
@@ -216,14 +216,13 @@ func (rn *run) implicitLocal() *hostRun {
 	return rn.implicit
 }
 
-// lookupEnv is what lookups (file, first_found, ...) search: the role's
-// directory first, then the playbook's.
-func (pr *playRun) lookupEnv(role *playbooks.Role) *expr.Env {
+// lookupEnv is what lookups (file, first_found, ...) search: the
+// directories of ansible_search_path (searchPath), in its order.
+func (pr *playRun) lookupEnv(t *playbooks.Task, role *playbooks.Role) *expr.Env {
 	env := &expr.Env{BaseDir: pr.rn.pb.Dir, NoWrite: pr.rn.r.Check}
-	if role != nil {
-		env.SearchPaths = append(env.SearchPaths, role.Path)
+	for _, d := range pr.searchPath(t, role) {
+		env.SearchPaths = append(env.SearchPaths, d.(string))
 	}
-	env.SearchPaths = append(env.SearchPaths, pr.rn.pb.Dir)
 	return env
 }
 
