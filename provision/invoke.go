@@ -63,7 +63,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 			break
 		}
 		out.data["attempts"] = attempt
-		done, err := pr.holds(t.Until, scope.With(map[string]any{t.Register: out.data}))
+		done, err := pr.holds(t.Until, scope.With(map[string]any{t.Register: registered(t, out.data)}))
 		if err != nil {
 			return failure(err)
 		}
@@ -127,6 +127,9 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	args := tasks.Args{}
 	for k, v := range rendered.(map[string]any) {
 		if !expr.IsOmit(v) {
+			if t.Module != "set_fact" { // set_fact keeps what it stores as it is
+				v = plainDeep(v)
+			}
 			args[k] = v
 		}
 	}
@@ -141,7 +144,8 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			if err != nil {
 				return nil, err
 			}
-			return e.Eval(scope)
+			v, err := e.Eval(scope)
+			return plainDeep(v), err
 		},
 		Render: func(text string) (string, error) {
 			tpl, err := expr.ParseFileTemplate(text)
@@ -196,6 +200,9 @@ func (pr *playRun) settle(h *hostRun, t *playbooks.Task, out outcome) outcome {
 		persist = err == nil && c
 	}
 	if f, ok := out.data["ansible_facts"].(map[string]any); ok && !out.failed {
+		if !cleanFacts[t.Module] {
+			f = unsafeDeep(f).(map[string]any)
+		}
 		for k, v := range f {
 			h.setFacts[k] = v
 			if persist {
@@ -233,7 +240,7 @@ func (pr *playRun) overrides(t *playbooks.Task, scope *expr.Vars, out *outcome) 
 	}
 	s := scope
 	if t.Register != "" {
-		s = scope.With(map[string]any{t.Register: out.data})
+		s = scope.With(map[string]any{t.Register: registered(t, out.data)})
 	}
 	if len(t.ChangedWhen) > 0 {
 		v, err := pr.holds(t.ChangedWhen, s)
@@ -380,7 +387,7 @@ func (pr *playRun) setup(ctx context.Context, h *hostRun, kw keywords, scope *ex
 	if err != nil {
 		return failure(err)
 	}
-	h.facts = f
+	h.facts = unsafeDeep(f).(map[string]any)
 	h.refresh()
 	return outcome{data: map[string]any{"changed": false, "failed": false}}
 }

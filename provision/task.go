@@ -137,7 +137,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 		return
 	}
 	if t.Register != "" && !out.unreachable {
-		h.setFact(t.Register, out.data)
+		h.setFact(t.Register, registered(t, out.data))
 	}
 	if out.changed && !out.failed {
 		if err := pr.notify(h, t, pr.scope(h, t, nil)); err != nil {
