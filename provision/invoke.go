@@ -242,10 +242,16 @@ func (pr *playRun) overrides(t *playbooks.Task, scope *expr.Vars, out *outcome) 
 	if t.Register != "" {
 		s = scope.With(map[string]any{t.Register: registered(t, out.data)})
 	}
+	// A condition that cannot be evaluated fails the task, keeping the
+	// module's result, with the error as the condition's result, as in
+	// Ansible.
 	if len(t.ChangedWhen) > 0 {
 		v, err := pr.holds(t.ChangedWhen, s)
 		if err != nil {
-			return err
+			out.failed = true
+			out.data["failed"] = true
+			out.data["changed_when_result"] = err.Error()
+			return nil
 		}
 		out.changed = v
 		out.data["changed"] = v
@@ -253,7 +259,10 @@ func (pr *playRun) overrides(t *playbooks.Task, scope *expr.Vars, out *outcome) 
 	if len(t.FailedWhen) > 0 {
 		v, err := pr.anyHolds(t.FailedWhen, s)
 		if err != nil {
-			return err
+			out.failed = true
+			out.data["failed"] = true
+			out.data["failed_when_result"] = err.Error()
+			return nil
 		}
 		out.failed = v
 		out.data["failed"] = v
