@@ -172,6 +172,14 @@ func (pr *playRun) judge(t *playbooks.Task, scope *expr.Vars, res tasks.Result) 
 	if res.Skipped {
 		out.data["skipped"] = true
 	}
+	if len(res.Warnings) > 0 {
+		// Kept in the result, as Ansible's register has them.
+		w := make([]any, len(res.Warnings))
+		for i, s := range res.Warnings {
+			w[i] = s
+		}
+		out.data["warnings"] = w
+	}
 	return out, pr.overrides(t, scope, &out)
 }
 

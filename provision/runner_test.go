@@ -435,8 +435,11 @@ func TestDiffAndWarnings(t *testing.T) {
   gather_facts: false
   tasks:
     - lineinfile: path=x
+      register: first
     - lineinfile: path=x
       no_log: true
+    - assert:
+        that: first.warnings == ['something to know']
 `
 	withDiffy := func(diff bool) func(r *provision.Runner) {
 		return func(r *provision.Runner) {
@@ -454,6 +457,9 @@ func TestDiffAndWarnings(t *testing.T) {
 	}
 	if strings.Count(out, "[WARNING]: something to know") != 2 {
 		t.Errorf("want the warning of each task:\n%s", out)
+	}
+	if !strings.Contains(out, "All assertions passed") {
+		t.Errorf("the warnings are not in the registered result:\n%s", out)
 	}
 	out, _, err = play(t, "a ansible_connection=local\n", pb, withDiffy(false))
 	if err != nil || strings.Contains(out, "+++ after") {
