@@ -14,10 +14,11 @@ import (
 // scope builds the variables a task sees on a host, in Ansible's order of
 // precedence (lowest first): role defaults, inventory vars, facts, play
 // vars, vars_files, role vars, block and task vars, set_fact and register
-// results, role params, the loop variables of enclosing includes, extra vars, then the magic variables and the loop
-// variables in extra. t may be nil (play-level templating).
+// results, role params, include params (the vars: of enclosing includes),
+// the loop variables of enclosing includes, extra vars, then the magic
+// variables and the loop variables in extra. t may be nil (play-level templating).
 func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *expr.Vars {
-	var defaults, roleVars, levelVars, params []map[string]any
+	var defaults, roleVars, levelVars, params, incParams []map[string]any
 	var role *playbooks.Role
 	if t != nil {
 		for _, l := range t.Levels() {
@@ -29,6 +30,9 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 			}
 			if len(l.Vars) > 0 {
 				levelVars = append(levelVars, l.Vars)
+				if p := includeParams(l.Task); p != nil {
+					incParams = append(incParams, p)
+				}
 			}
 		}
 	}
@@ -41,6 +45,7 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	layers = append(layers, levelVars...)
 	layers = append(layers, h.setFacts)
 	layers = append(layers, params...)
+	layers = append(layers, incParams...)
 	layers = append(layers, h.incVars...)
 	magic := pr.magic(h, role)
 	magic["ansible_search_path"] = pr.searchPath(t, role)
@@ -48,6 +53,26 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	v := expr.NewVars(layers...)
 	v.Env = pr.lookupEnv(t, role)
 	return v
+}
+
+// includeParams are the vars: of an include (include_tasks, include_role,
+// the old include), which Ansible passes to the included tasks above
+// set_fact and role params ("include params"); nil for other levels. The
+// old include's k=v arguments are task vars only.
+func includeParams(t *playbooks.Task) map[string]any {
+	if t == nil || (t.Kind != playbooks.KindIncludeTasks && t.Kind != playbooks.KindIncludeRole && t.Module != "include") {
+		return nil
+	}
+	if t.Module != "include" {
+		return t.Vars
+	}
+	out := map[string]any{}
+	for k, v := range t.Vars {
+		if _, isArg := t.Args[k]; !isArg {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // magic returns the variables Ansible defines itself.
