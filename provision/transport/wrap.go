@@ -97,24 +97,43 @@ func Wrap(cmd Cmd) (Wrapped, error) {
 	return w, nil
 }
 
-// sudoCommand builds the sudo command line for b. With a password, sudo
-// reads it from stdin (-S) without a prompt; without one, -n makes sudo
-// fail at once instead of waiting for a password nobody will type. A
-// password line that sudo does not ask for is skipped by the reader, which
-// looks for the boundary.
+// sudoCommand builds the command line that runs reader as b's user, by
+// b's method:
+//
+//   - sudo (the default): with a password, sudo reads it from stdin (-S)
+//     without a prompt; without one, -n makes sudo fail at once instead of
+//     waiting for a password nobody will type. A password line that sudo
+//     does not ask for is skipped by the reader, which looks for the
+//     boundary. -H sets HOME to the user's, as Ansible's sudo flags do.
+//   - su: "su USER -c CMD", as Ansible's su runs it (HOME kept; CMD run by
+//     the user's login shell).
+//   - doas: "doas -n -u USER CMD".
+//
+// su and doas read a password from a terminal only, so a password with
+// them is refused rather than typed into nothing.
 func sudoCommand(b *Become, reader string) (string, error) {
-	if b.Method != "" && b.Method != "sudo" {
-		return "", fmt.Errorf("become method %q is not supported (only sudo)", b.Method)
-	}
 	user := b.User
 	if user == "" {
 		user = "root"
 	}
-	flags := "-n"
-	if b.Password != "" {
-		flags = "-S"
+	inner := "/bin/sh -c " + Quote(reader)
+	switch b.Method {
+	case "", "sudo":
+		flags := "-n"
+		if b.Password != "" {
+			flags = "-S"
+		}
+		return fmt.Sprintf("sudo %s -p '' -H -u %s -- %s", flags, Quote(user), inner), nil
+	case "su", "doas":
+		if b.Password != "" {
+			return "", fmt.Errorf("become method %s with a become password is not supported: %s reads the password from a terminal, which tender does not open; use sudo, or make %s need no password", b.Method, b.Method, b.Method)
+		}
+		if b.Method == "su" {
+			return fmt.Sprintf("su %s -c %s", Quote(user), Quote(inner)), nil
+		}
+		return fmt.Sprintf("doas -n -u %s %s", Quote(user), inner), nil
 	}
-	return fmt.Sprintf("sudo %s -p '' -H -u %s -- /bin/sh -c %s", flags, Quote(user), Quote(reader)), nil
+	return "", fmt.Errorf("become method %q is not supported (sudo, su and doas are)", b.Method)
 }
 
 func boundary() string {
