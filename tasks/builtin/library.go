@@ -153,7 +153,13 @@ func (libraryModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 			return tasks.Result{}, err
 		}
 	}
-	return moduleResult(string(out.Stdout), string(out.Stderr), out.ExitCode, interp), nil
+	res := moduleResult(string(out.Stdout), string(out.Stderr), out.ExitCode, interp)
+	if env.Async && len(out.Stderr) > 0 {
+		// Ansible's async wrapper keeps what the module wrote to stderr.
+		res.Data["stderr"] = string(out.Stderr)
+		res.Stderr = string(out.Stderr)
+	}
+	return res, nil
 }
 
 // interpreterFor is the command that runs the module: "" runs the file
