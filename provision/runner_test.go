@@ -554,3 +554,26 @@ func readFile(t *testing.T, path string) string {
 	b, _ := os.ReadFile(path)
 	return string(b)
 }
+
+// TestLoopPause: loop_control.pause waits between items (not before the
+// first or after the last).
+func TestLoopPause(t *testing.T) {
+	start := time.Now()
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - debug: var=i
+      loop: [1, 2, 3]
+      loop_control:
+        loop_var: i
+        pause: 0.3
+`, nil)
+	took := time.Since(start)
+	if err != nil || recap.Stats["a"].OK != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if took < 600*time.Millisecond {
+		t.Errorf("three items with pause 0.3 took %v, want at least 0.6s", took)
+	}
+}
