@@ -58,3 +58,18 @@ func TestContentModules(t *testing.T) {
 		t.Errorf("modules with %q: %v", LibraryModule, err)
 	}
 }
+
+// TestDebuggerRefused: debugger asks for Ansible's interactive debugger,
+// which tender does not have: refused at load time, but never.
+func TestDebuggerRefused(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"bad.yml":  "- hosts: all\n  tasks:\n    - debug: msg=x\n      debugger: on_failed\n",
+		"good.yml": "- hosts: all\n  debugger: never\n  tasks:\n    - debug: msg=x\n",
+	})
+	if _, err := Load(filepath.Join(dir, "bad.yml"), Options{}); err == nil || !strings.Contains(err.Error(), "bad.yml:4:17: debugger: on_failed") {
+		t.Errorf("debugger: on_failed: %v", err)
+	}
+	if _, err := Load(filepath.Join(dir, "good.yml"), Options{}); err != nil {
+		t.Errorf("debugger: never: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package provision
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,10 +49,22 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 	var out outcome
 	for attempt := 1; ; attempt++ {
 		var res tasks.Result
+		mctx, cancel := ctx, context.CancelFunc(func() {})
+		if kw.timeout > 0 {
+			// The task's timeout: its module is stopped when it runs longer.
+			mctx, cancel = context.WithTimeout(ctx, time.Duration(kw.timeout)*time.Second)
+		}
 		if limit > 0 && !kw.check {
-			res, err = pr.runAsync(ctx, t.Module, c.mod, c.env, c.args, limit, poll)
+			res, err = pr.runAsync(mctx, t.Module, c.mod, c.env, c.args, limit, poll)
 		} else {
-			res, err = c.mod.Run(ctx, c.env, c.args)
+			res, err = c.mod.Run(mctx, c.env, c.args)
+		}
+		timedOut := kw.timeout > 0 && errors.Is(mctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+		cancel()
+		if timedOut {
+			return outcome{failed: true, data: map[string]any{"changed": false, "failed": true,
+				"msg":      fmt.Sprintf("The %s action failed to execute in the expected time frame (%d) and was terminated", t.Action, kw.timeout),
+				"timedout": map[string]any{"period": kw.timeout}}}
 		}
 		if err != nil {
 			return failure(err)
@@ -80,7 +93,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		case <-time.After(delay):
 		}
 	}
-	return pr.settle(h, t, out)
+	return pr.settle(h, t, kw, out)
 }
 
 // call is a module ready to run once on a host: the module, its rendered
@@ -186,7 +199,7 @@ func (pr *playRun) judge(t *playbooks.Task, scope *expr.Vars, res tasks.Result) 
 // settle applies what a finished module run asks of the host: inventory
 // changes (add_host, group_by), custom stats and facts. An inventory
 // change makes the task changed unless its changed_when decided already.
-func (pr *playRun) settle(h *hostRun, t *playbooks.Task, out outcome) outcome {
+func (pr *playRun) settle(h *hostRun, t *playbooks.Task, kw keywords, out outcome) outcome {
 	if !out.failed {
 		changed, err := pr.applyInventory(h, out.data)
 		if err != nil {
@@ -210,6 +223,14 @@ func (pr *playRun) settle(h *hostRun, t *playbooks.Task, out outcome) outcome {
 	if f, ok := out.data["ansible_facts"].(map[string]any); ok && !out.failed {
 		if !cleanFacts[t.Module] {
 			f = unsafeDeep(f).(map[string]any)
+		}
+		if kw.delegateTo != "" && kw.delegateFacts {
+			// delegate_facts: the facts are the delegate's.
+			d, err := pr.delegateHost(kw.delegateTo)
+			if err != nil {
+				return failure(err)
+			}
+			h = d
 		}
 		for k, v := range f {
 			h.setFacts[k] = v
@@ -366,7 +387,17 @@ func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *exp
 		} else if ok {
 			method = m
 		}
-		via.become = &transport.Become{Method: method, User: user, Password: pw}
+		via.become = &transport.Become{Method: method, User: user, Password: pw, Flags: kw.becomeFlags, Exe: kw.becomeExe}
+		if f, ok, err := lookupStr(scope, "ansible_become_flags"); err != nil {
+			return nil, via, err
+		} else if ok {
+			via.become.Flags = f
+		}
+		if e, ok, err := lookupStr(scope, "ansible_become_exe"); err != nil {
+			return nil, via, err
+		} else if ok {
+			via.become.Exe = e
+		}
 		c = transport.WithBecome(c, via.become)
 	}
 	if len(kw.environment) > 0 {

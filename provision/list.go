@@ -127,12 +127,22 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 
 // forEach runs fn for every host with at most forks at once.
 func (pr *playRun) forEach(hosts []*hostRun, fn func(h *hostRun)) {
+	pr.forEachLimit(hosts, 0, fn)
+}
+
+// forEachLimit is forEach with at most limit hosts at once (the task's
+// throttle), when limit is below the run's forks; 0 means forks.
+func (pr *playRun) forEachLimit(hosts []*hostRun, limit int, fn func(h *hostRun)) {
 	if len(hosts) == 1 {
 		fn(hosts[0])
 		return
 	}
+	n := pr.rn.forks()
+	if limit > 0 && limit < n {
+		n = limit
+	}
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, pr.rn.forks())
+	sem := make(chan struct{}, n)
 	for _, h := range hosts {
 		wg.Add(1)
 		sem <- struct{}{}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -117,23 +118,52 @@ func sudoCommand(b *Become, reader string) (string, error) {
 		user = "root"
 	}
 	inner := "/bin/sh -c " + Quote(reader)
-	switch b.Method {
-	case "", "sudo":
-		flags := "-n"
-		if b.Password != "" {
-			flags = "-S"
+	method := b.Method
+	if method == "" {
+		method = "sudo"
+	}
+	exe := method
+	if b.Exe != "" {
+		exe = Quote(b.Exe)
+	}
+	switch method {
+	case "sudo":
+		// Ansible's default flags are -H -S -n; given flags replace them,
+		// keeping how the password travels (-S, or -n without one).
+		flags := "-H"
+		if b.Flags != "" {
+			flags = stripFlags(b.Flags, "-S", "-n")
 		}
-		return fmt.Sprintf("sudo %s -p '' -H -u %s -- %s", flags, Quote(user), inner), nil
+		mode := "-n"
+		if b.Password != "" {
+			mode = "-S"
+		}
+		return fmt.Sprintf("%s %s -p '' %s -u %s -- %s", exe, mode, flags, Quote(user), inner), nil
 	case "su", "doas":
 		if b.Password != "" {
-			return "", fmt.Errorf("become method %s with a become password is not supported: %s reads the password from a terminal, which tender does not open; use sudo, or make %s need no password", b.Method, b.Method, b.Method)
+			return "", fmt.Errorf("become method %s with a become password is not supported: %s reads the password from a terminal, which tender does not open; use sudo, or make %s need no password", method, method, method)
 		}
-		if b.Method == "su" {
-			return fmt.Sprintf("su %s -c %s", Quote(user), Quote(inner)), nil
+		flags := b.Flags
+		if method == "su" {
+			return strings.Join(strings.Fields(fmt.Sprintf("%s %s %s -c %s", exe, flags, Quote(user), Quote(inner))), " "), nil
 		}
-		return fmt.Sprintf("doas -n -u %s %s", Quote(user), inner), nil
+		if flags == "" {
+			flags = "-n"
+		}
+		return fmt.Sprintf("%s %s -u %s %s", exe, flags, Quote(user), inner), nil
 	}
 	return "", fmt.Errorf("become method %q is not supported (sudo, su and doas are)", b.Method)
+}
+
+// stripFlags drops the given words from a flags string.
+func stripFlags(flags string, drop ...string) string {
+	var keep []string
+	for _, f := range strings.Fields(flags) {
+		if !slices.Contains(drop, f) {
+			keep = append(keep, f)
+		}
+	}
+	return strings.Join(keep, " ")
 }
 
 func boundary() string {

@@ -163,3 +163,26 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapBecomeFlagsAndExe: become_flags replace the method's own flags
+// (sudo keeps -S or -n: how the password travels is tender's) and
+// become_exe names the program.
+func TestWrapBecomeFlagsAndExe(t *testing.T) {
+	for _, c := range []struct {
+		b    Become
+		want string
+	}{
+		{Become{Flags: "-E -S"}, "sudo -n -p '' -E -u root -- /bin/sh -c "},
+		{Become{Exe: "/opt/bin/sudo", Password: "x"}, "/opt/bin/sudo -S -p '' -H -u root -- /bin/sh -c "},
+		{Become{Method: "su", Flags: "-l", User: "svc"}, "su -l svc -c "},
+		{Become{Method: "doas", Exe: "/usr/local/bin/doas"}, "/usr/local/bin/doas -n -u root /bin/sh -c "},
+	} {
+		w, err := Wrap(Cmd{Script: "true", Become: &c.b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(w.Command, c.want) {
+			t.Errorf("%+v: %q, want %q…", c.b, w.Command, c.want)
+		}
+	}
+}
