@@ -1,11 +1,20 @@
 package provision_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/local"
 )
 
 // TestThrottle: throttle bounds how many hosts run a task at once, below
@@ -102,5 +111,46 @@ func TestDelegateFacts(t *testing.T) {
 `, nil)
 	if err != nil || recap.Stats["a"].Failed != 0 {
 		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// recordDialer logs each login it is asked for and connects locally.
+type recordDialer struct {
+	mu     sync.Mutex
+	logins []string
+}
+
+func (d *recordDialer) Connect(ctx context.Context, t transport.Target) (transport.Conn, error) {
+	d.mu.Lock()
+	d.logins = append(d.logins, fmt.Sprintf("%s@%s:%d", t.User, t.Host, t.Port))
+	d.mu.Unlock()
+	return local.Dialer{}.Connect(ctx, t)
+}
+
+// TestConnectionKeywords: connection, remote_user and port keywords pick
+// the login where the host's variables do not; a task that asks for
+// another login gets a connection of its own, the others share one.
+func TestConnectionKeywords(t *testing.T) {
+	d := &recordDialer{}
+	out, recap, err := play(t, "a ansible_host=192.0.2.1\nb ansible_host=192.0.2.2 ansible_user=fixed ansible_port=2222\n", `
+- hosts: all
+  gather_facts: false
+  remote_user: deploy
+  tasks:
+    - command: "true"
+    - command: "true"
+    - command: "true"
+      remote_user: ops
+      port: 2200
+    - command: "true"
+      connection: local
+`, func(r *provision.Runner) { r.Dialer = d; r.Local = local.Dialer{} })
+	if err != nil || recap.Stats["a"].Failed+recap.Stats["b"].Failed+recap.Stats["a"].Unreachable != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	sort.Strings(d.logins)
+	want := []string{"deploy@192.0.2.1:0", "fixed@192.0.2.2:2222", "ops@192.0.2.1:2200"}
+	if !reflect.DeepEqual(d.logins, want) {
+		t.Errorf("logins %v, want %v (the variables of b win over the keywords; connection: local dials nothing)", d.logins, want)
 	}
 }
