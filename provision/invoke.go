@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -137,8 +138,18 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	if err != nil {
 		return call{}, fmt.Errorf("%s: %w", t.Pos, err)
 	}
+	defaults, err := pr.moduleDefaults(t, scope)
+	if err != nil {
+		return call{}, err
+	}
+	merged := rendered.(map[string]any)
+	if defaults != nil {
+		// module_defaults under the task's own arguments.
+		merged = maps.Clone(defaults)
+		maps.Copy(merged, rendered.(map[string]any))
+	}
 	args := tasks.Args{}
-	for k, v := range rendered.(map[string]any) {
+	for k, v := range merged {
 		if !expr.IsOmit(v) {
 			if t.Module != "set_fact" { // set_fact keeps what it stores as it is
 				v = plainDeep(v)
