@@ -187,6 +187,8 @@ func (h *hostRun) connect(ctx context.Context, r *Runner, scope expr.Scope, kw c
 	return slot.conn, slot.err
 }
 
+// close closes the host's connections; the next task that needs one
+// opens it again.
 func (h *hostRun) close() {
 	h.connMu.Lock()
 	defer h.connMu.Unlock()
@@ -195,6 +197,7 @@ func (h *hostRun) close() {
 			s.conn.Close()
 		}
 	}
+	h.conns = nil
 }
 
 // target reads the connection variables Ansible defines, falling back on
