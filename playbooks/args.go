@@ -33,7 +33,7 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 			t.DelegateTo = "localhost"
 		}
 		if name != "" {
-			if _, ok := l.mods.known(name); !ok {
+			if _, _, _, ok := l.moduleKnown(sc, name); !ok {
 				l.errs.add(file, e.v, "couldn't resolve module/action %q%s", name, didYouMean(name, l.mods.names))
 				return
 			}
@@ -62,6 +62,15 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 	}
 	t.Action = name
 	t.Module = CanonicalModule(name)
+	if c, f, action, _ := l.moduleKnown(sc, name); f != "" {
+		t.Module = c
+		if action {
+			t.ActionPlugin = f
+			l.warns.add(file, at, "%s is an action plugin (%s): Python for Ansible's controller, which tender cannot run; the task fails when it runs", name, l.show(f))
+		} else {
+			t.ModuleFile = f
+		}
+	}
 	merged := maps.Clone(base)
 	if merged == nil {
 		merged = map[string]any{}

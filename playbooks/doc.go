@@ -44,3 +44,9 @@ package playbooks
 //     IndexError); \N{name} escapes are left as written.
 //   - vars_files are not read here: the engine reads them per host, as
 //     their names may hold host variables.
+//   - collections: names the collections a bare module name is looked up
+//     in. tender runs ansible.builtin's modules, modules that ship with the
+//     content (library/), and the few collection modules CanonicalModule
+//     maps; a bare name is one of those whatever collections: lists, so a
+//     collection installed on the controller that ships a module of the
+//     same name as a builtin one does not shadow it.

@@ -110,6 +110,9 @@ func (l *loader) keyword(file string, e entry, kw *Keywords) bool {
 		kw.Collections = l.strList(file, e.key, v)
 	case "debugger":
 		kw.Debugger = l.str(file, e.key, v)
+		if kw.Debugger != "" && kw.Debugger != "never" {
+			l.errs.add(file, v, "debugger: %s asks for Ansible's interactive task debugger, which tender does not have (only never is accepted)", kw.Debugger)
+		}
 	case "vars":
 		kw.Vars = l.vars(file, e.key, v)
 		l.checkVarNames(file, v)

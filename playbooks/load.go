@@ -23,6 +23,10 @@ type Options struct {
 	// RolesPath are more directories to look for roles in, after roles/
 	// beside the playbook and the playbook's own directory.
 	RolesPath []string
+	// ModulePath are more directories to look for modules that ship with
+	// the content in (-M, ANSIBLE_LIBRARY), before library/ beside the
+	// playbook and in the roles.
+	ModulePath []string
 	// FS, when set, is where the playbook and everything it refers to are
 	// read from (an agent bundle embedded with go:embed, say); paths are
 	// then slash-separated and relative to the FS root. Nil means the OS.
@@ -95,6 +99,9 @@ type loader struct {
 	mods  *moduleSet
 	errs  errs
 	warns errs // what only fails when it runs (Playbook.Warnings)
+	// rolePaths are the directories of the roles loaded so far: their
+	// library/ and action_plugins/ join the module search (contentDirs).
+	rolePaths []string
 	// playLevel is set while a play's own keywords are read: a bad
 	// boolean there is a load error, as ansible-playbook --syntax-check
 	// finds it; a task's fails only when the task runs.

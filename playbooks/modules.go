@@ -75,16 +75,22 @@ func CanonicalModule(name string) string {
 // moduleSet answers whether a canonical name is a known module, and
 // suggests the nearest one.
 type moduleSet struct {
-	names []string
-	set   map[string]bool
+	names   []string
+	set     map[string]bool
+	content bool // modules that ship with the content are allowed (LibraryModule)
 }
 
 func newModuleSet(names []string) *moduleSet {
+	m := &moduleSet{set: map[string]bool{}}
 	if names == nil {
 		names = DefaultModules()
+		m.content = true
 	}
-	m := &moduleSet{set: map[string]bool{}}
 	for _, n := range append(slices.Clone(names), includeModules...) {
+		if n == LibraryModule {
+			m.content = true
+			continue
+		}
 		if !m.set[n] {
 			m.set[n] = true
 			m.names = append(m.names, n)

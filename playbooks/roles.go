@@ -134,6 +134,9 @@ func (l *loader) loadRole(sc *scope, r *Role, at *yaml.Node, files roleFiles) *R
 	}
 	r.Path = path
 	r.Parent = sc.role
+	if !slices.Contains(l.rolePaths, path) {
+		l.rolePaths = append(l.rolePaths, path)
+	}
 	for p := sc.role; p != nil; p = p.Parent {
 		if p.Path == path && len(p.Params) == 0 && len(r.Params) == 0 {
 			l.errs.add(file, at, "role dependency loop: %s depends on itself", r.Name)

@@ -117,7 +117,7 @@ func (l *loader) task(sc *scope, n *yaml.Node) *Task {
 		case allowed[e.key]:
 			l.keyword(file, e, &t.Keywords)
 		default:
-			if _, ok := l.mods.known(e.key); ok {
+			if _, _, _, ok := l.moduleKnown(sc, e.key); ok {
 				modules = append(modules, e)
 			} else {
 				unknown = append(unknown, e)

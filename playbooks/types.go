@@ -144,16 +144,23 @@ type Task struct {
 	Args map[string]any
 	// LocalAction is set for local_action: (DelegateTo is then "localhost").
 	LocalAction bool
-	Loop        *Loop
-	LoopControl *LoopControl
-	Register    string
-	ChangedWhen []string
-	FailedWhen  []string
-	Until       []string
-	Retries     any
-	Delay       any
-	Async       any
-	Poll        any
+	// ModuleFile is the file of a module that ships with the content (a
+	// library/ directory, the module path); empty for tender's own.
+	ModuleFile string
+	// ActionPlugin is the file of an action plugin that ships with the
+	// content (action_plugins/): Python for Ansible's controller, which
+	// the engine refuses when the task runs.
+	ActionPlugin string
+	Loop         *Loop
+	LoopControl  *LoopControl
+	Register     string
+	ChangedWhen  []string
+	FailedWhen   []string
+	Until        []string
+	Retries      any
+	Delay        any
+	Async        any
+	Poll         any
 	// Listen are the topics a handler answers to besides its name.
 	Listen []string
 

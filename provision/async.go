@@ -18,7 +18,8 @@ import (
 
 // A task with async: runs in the background. command, shell, raw and
 // script (modules that are one script on the host) run detached on the
-// host itself, their output kept in ~/.tender_async/JID.*, so a poll: 0
+// host itself, their output kept in ~/.ansible_async/JID.* (Ansible's
+// async directory; removed once a polled job ends), so a poll: 0
 // job outlives the run, as Ansible's do; any other module runs on the
 // controller beside the play for as long as the run lasts. async_status
 // reads a job's state; when the job is done it returns the module's
@@ -73,6 +74,9 @@ func newJobID() string {
 // runAsync starts module in the background and, with poll > 0, waits for
 // it (checking every poll seconds, for at most limit seconds).
 func (pr *playRun) runAsync(ctx context.Context, name string, mod tasks.Module, env *tasks.Env, args tasks.Args, limit, poll int) (tasks.Result, error) {
+	ae := *env
+	ae.Async = true
+	env = &ae
 	j := &job{id: newJobID(), module: mod, args: args, env: env, hostSide: hostSideAsync[name]}
 	started := map[string]any{"ansible_job_id": j.id, "started": 1, "finished": 0}
 	if j.hostSide {
@@ -115,8 +119,17 @@ func (pr *playRun) runAsync(ctx context.Context, name string, mod tasks.Module, 
 		case <-time.After(time.Duration(poll) * time.Second):
 		}
 		res, finished, err := pr.jobStatus(ctx, j, env)
-		if err != nil || finished {
+		if err != nil {
 			return res, err
+		}
+		if finished {
+			// As Ansible: a job polled to its end leaves nothing behind.
+			if j.hostSide {
+				if _, err := env.Conn.Run(ctx, transport.Cmd{Script: "rm -f " + jobPath(j.id) + ".*"}); err != nil {
+					return tasks.Result{}, err
+				}
+			}
+			return res, nil
 		}
 		if time.Now().After(deadline) {
 			return tasks.Result{Failed: true, Msg: fmt.Sprintf("async task did not complete within the requested time - %ds", limit),
@@ -218,7 +231,7 @@ func (m statusModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 }
 
 // jobPath is the shell word for a job's files' common prefix.
-func jobPath(id string) string { return `"$HOME"/.tender_async/` + transport.Quote(id) }
+func jobPath(id string) string { return `"$HOME"/.ansible_async/` + transport.Quote(id) }
 
 // launchConn runs the module's one script detached on the host instead of
 // waiting for it, and answers as if it succeeded with no output.
@@ -246,7 +259,7 @@ func (c *launchConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resu
 	// The job's own files are private (umask 077); the job itself runs
 	// with the session's umask, as any other task, so that files it
 	// creates get the usual modes.
-	launcher := `_u=$(umask); umask 077; mkdir -p "$HOME"/.tender_async || exit 1
+	launcher := `_u=$(umask); umask 077; mkdir -p "$HOME"/.ansible_async || exit 1
 j=` + p + `
 head -c ` + strconv.Itoa(len(cmd.Script)) + ` >"$j.sh" && cat >"$j.in" || exit 1
 date '+%Y-%m-%d %H:%M:%S %s' >"$j.start"

@@ -41,7 +41,7 @@ func TestAsyncJobKeepsUmask(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if st, err := os.Stat(filepath.Join(home, ".tender_async")); err != nil || st.Mode().Perm() != 0o700 {
+	if st, err := os.Stat(filepath.Join(home, ".ansible_async")); err != nil || st.Mode().Perm() != 0o700 {
 		t.Errorf("job directory: %v %v", st, err)
 	}
 }

@@ -27,6 +27,25 @@ func (rn *run) localConn(ctx context.Context) (transport.Conn, error) {
 	return rn.local, rn.localErr
 }
 
+// delegateHost returns the state of the host a task is delegated to (the
+// implicit localhost when the inventory has none), for delegate_facts.
+func (pr *playRun) delegateHost(name string) (*hostRun, error) {
+	rn := pr.rn
+	if h := rn.r.Inventory.Host(name); h != nil {
+		return rn.host(h)
+	}
+	switch name {
+	case "localhost", "127.0.0.1", "::1":
+		rn.mu.Lock()
+		im := rn.implicitLocal()
+		rn.mu.Unlock()
+		if im != nil {
+			return im, nil
+		}
+	}
+	return nil, fmt.Errorf("delegate_facts: no host %q in the inventory", name)
+}
+
 // delegate returns the connection to another inventory host, for
 // delegate_to: HOST. The connection is that host's own, made with its
 // variables.
@@ -39,7 +58,7 @@ func (rn *run) delegate(ctx context.Context, pr *playRun, name string) (transpor
 	if err != nil {
 		return nil, err
 	}
-	return hr.connect(ctx, rn.r, pr.scope(hr, nil, nil))
+	return hr.connect(ctx, rn.r, pr.scope(hr, nil, nil), connKeywords{})
 }
 
 // withEnv returns a view of c whose scripts get env exported (a module's

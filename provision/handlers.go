@@ -88,7 +88,7 @@ func includeKey(t *playbooks.Task) string {
 func handlerBlocks(list []*playbooks.Task) [][]*playbooks.Task {
 	var out [][]*playbooks.Task
 	var cur []*playbooks.Task
-	for _, t := range list {
+	for _, t := range expandImports(list) {
 		if t.Kind == playbooks.KindBlock {
 			if cur != nil {
 				out = append(out, cur)
@@ -101,6 +101,21 @@ func handlerBlocks(list []*playbooks.Task) [][]*playbooks.Task {
 	}
 	if cur != nil {
 		out = append(out, cur)
+	}
+	return out
+}
+
+// expandImports replaces the static imports of a handlers list (import_tasks,
+// an include Ansible reads statically) by the handlers they bring, as
+// Ansible does when it loads the handlers: each can be notified by name.
+func expandImports(list []*playbooks.Task) []*playbooks.Task {
+	var out []*playbooks.Task
+	for _, t := range list {
+		if t.Kind == playbooks.KindImportTasks {
+			out = append(out, expandImports(t.Tasks)...)
+			continue
+		}
+		out = append(out, t)
 	}
 	return out
 }

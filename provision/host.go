@@ -2,6 +2,7 @@ package provision
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"strconv"
@@ -43,9 +44,11 @@ type hostRun struct {
 	// ended: meta end_host ended the current play for this host.
 	ended bool
 
-	connOnce sync.Once
-	conn     transport.Conn
-	connErr  error
+	// conns are the host's connections, one per distinct login (the
+	// same for a whole run unless a play or task sets remote_user, port
+	// or connection), each opened the first time it is needed.
+	connMu sync.Mutex
+	conns  map[string]*connSlot
 
 	// snap is what hostvars[name] shows other hosts: an immutable map,
 	// replaced whenever facts or set_facts change.
@@ -135,40 +138,71 @@ func stringsToAny(s []string) []any {
 	return out
 }
 
-// connect opens the host's one connection for the run, the first time it
-// is needed. The connection variables are read from the host's scope, so
-// they may be templates.
-func (h *hostRun) connect(ctx context.Context, r *Runner, scope expr.Scope) (transport.Conn, error) {
-	h.connOnce.Do(func() {
-		t, kind, err := target(h.name, scope)
-		if err != nil {
-			h.connErr = err
-			return
-		}
+// connSlot is one connection of a host, opened once.
+type connSlot struct {
+	once sync.Once
+	conn transport.Conn
+	err  error
+}
+
+// connKeywords are the connection keywords in force (remote_user,
+// connection, port): the host's connection variables win over them.
+type connKeywords struct{ user, connection, port string }
+
+// connect returns the host's connection for the login its variables (and
+// the keywords under them) describe, opening it the first time it is
+// needed: one connection per host for the whole run, unless keywords ask
+// for another login. The connection variables are read from the host's
+// scope, so they may be templates.
+func (h *hostRun) connect(ctx context.Context, r *Runner, scope expr.Scope, kw connKeywords) (transport.Conn, error) {
+	t, kind, err := target(h.name, scope, kw)
+	if err != nil {
+		return nil, err
+	}
+	key := fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%x", kind, t.Host, t.User, t.Port, strings.Join(t.KeyFiles, "\x00"), t.CommonArgs, sha256.Sum256([]byte(t.Password)))
+	h.connMu.Lock()
+	if h.conns == nil {
+		h.conns = map[string]*connSlot{}
+	}
+	slot := h.conns[key]
+	if slot == nil {
+		slot = &connSlot{}
+		h.conns[key] = slot
+	}
+	h.connMu.Unlock()
+	slot.once.Do(func() {
 		d := r.Dialer
 		if kind == "local" {
 			d = r.Local
 		}
 		if d == nil {
-			h.connErr = fmt.Errorf("no transport for ansible_connection=%s", kind)
+			slot.err = fmt.Errorf("no transport for ansible_connection=%s", kind)
 			return
 		}
-		h.conn, h.connErr = d.Connect(ctx, t)
-		if h.connErr != nil && !errors.Is(h.connErr, transport.ErrUnreachable) {
-			h.connErr = transport.Unreachable(h.name, h.connErr)
+		slot.conn, slot.err = d.Connect(ctx, t)
+		if slot.err != nil && !errors.Is(slot.err, transport.ErrUnreachable) {
+			slot.err = transport.Unreachable(h.name, slot.err)
 		}
 	})
-	return h.conn, h.connErr
+	return slot.conn, slot.err
 }
 
+// close closes the host's connections; the next task that needs one
+// opens it again.
 func (h *hostRun) close() {
-	if h.conn != nil {
-		h.conn.Close()
+	h.connMu.Lock()
+	defer h.connMu.Unlock()
+	for _, s := range h.conns {
+		if s.conn != nil {
+			s.conn.Close()
+		}
 	}
+	h.conns = nil
 }
 
-// target reads the connection variables Ansible defines.
-func target(name string, scope expr.Scope) (transport.Target, string, error) {
+// target reads the connection variables Ansible defines, falling back on
+// the keywords kw for the user, port and connection.
+func target(name string, scope expr.Scope, kw connKeywords) (transport.Target, string, error) {
 	str := func(keys ...string) (string, error) {
 		for _, k := range keys {
 			v, ok, err := scope.Lookup(k)
@@ -188,6 +222,9 @@ func target(name string, scope expr.Scope) (transport.Target, string, error) {
 	if err != nil {
 		return t, "", err
 	}
+	if kind == "" {
+		kind = kw.connection
+	}
 	switch kind {
 	case "", "ssh", "smart", "paramiko":
 		kind = "ssh"
@@ -205,6 +242,9 @@ func target(name string, scope expr.Scope) (transport.Target, string, error) {
 	if err != nil {
 		return t, "", err
 	}
+	if port == "" {
+		port = kw.port
+	}
 	if port != "" {
 		if t.Port, err = strconv.Atoi(port); err != nil {
 			return t, "", fmt.Errorf("ansible_port %q is not a number", port)
@@ -212,6 +252,9 @@ func target(name string, scope expr.Scope) (transport.Target, string, error) {
 	}
 	if t.User, err = str("ansible_user", "ansible_ssh_user", "ansible_remote_user"); err != nil {
 		return t, "", err
+	}
+	if t.User == "" {
+		t.User = kw.user
 	}
 	if t.Password, err = str("ansible_password", "ansible_ssh_pass", "ansible_ssh_password"); err != nil {
 		return t, "", err

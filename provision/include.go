@@ -67,7 +67,7 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 		for _, h := range in.hosts {
 			h.incVars = h.incVars[:len(h.incVars)-1]
 		}
-		if pr.abort || ctx.Err() != nil {
+		if pr.stopped() || ctx.Err() != nil {
 			return
 		}
 	}

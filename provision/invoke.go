@@ -2,7 +2,9 @@ package provision
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -48,10 +50,22 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 	var out outcome
 	for attempt := 1; ; attempt++ {
 		var res tasks.Result
+		mctx, cancel := ctx, context.CancelFunc(func() {})
+		if kw.timeout > 0 {
+			// The task's timeout: its module is stopped when it runs longer.
+			mctx, cancel = context.WithTimeout(ctx, time.Duration(kw.timeout)*time.Second)
+		}
 		if limit > 0 && !kw.check {
-			res, err = pr.runAsync(ctx, t.Module, c.mod, c.env, c.args, limit, poll)
+			res, err = pr.runAsync(mctx, t.Module, c.mod, c.env, c.args, limit, poll)
 		} else {
-			res, err = c.mod.Run(ctx, c.env, c.args)
+			res, err = c.mod.Run(mctx, c.env, c.args)
+		}
+		timedOut := kw.timeout > 0 && errors.Is(mctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+		cancel()
+		if timedOut {
+			return outcome{failed: true, data: map[string]any{"changed": false, "failed": true,
+				"msg":      fmt.Sprintf("The %s action failed to execute in the expected time frame (%d) and was terminated", t.Action, kw.timeout),
+				"timedout": map[string]any{"period": kw.timeout}}}
 		}
 		if err != nil {
 			return failure(err)
@@ -63,7 +77,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 			break
 		}
 		out.data["attempts"] = attempt
-		done, err := pr.holds(t.Until, scope.With(map[string]any{t.Register: out.data}))
+		done, err := pr.holds(t.Until, scope.With(map[string]any{t.Register: registered(t, out.data)}))
 		if err != nil {
 			return failure(err)
 		}
@@ -80,7 +94,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		case <-time.After(delay):
 		}
 	}
-	return pr.settle(h, t, out)
+	return pr.settle(h, t, kw, out)
 }
 
 // call is a module ready to run once on a host: the module, its rendered
@@ -96,6 +110,16 @@ type call struct {
 func (pr *playRun) factory(t *playbooks.Task) (tasks.Factory, error) {
 	if t.Module == "async_status" {
 		return func() tasks.Module { return statusModule{pr} }, nil
+	}
+	if t.ActionPlugin != "" {
+		return nil, fmt.Errorf("%s is an action plugin (%s): Python code that runs inside Ansible's controller, which tender cannot run", t.Action, t.ActionPlugin)
+	}
+	if t.ModuleFile != "" {
+		f, ok := pr.rn.r.Modules.Lookup(playbooks.LibraryModule)
+		if !ok {
+			return nil, fmt.Errorf("the module %s ships with the playbook (%s); this run does not allow such modules", t.Action, t.ModuleFile)
+		}
+		return f, nil
 	}
 	f, ok := pr.rn.r.Modules.Lookup(t.Module)
 	if !ok {
@@ -114,9 +138,22 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	if err != nil {
 		return call{}, fmt.Errorf("%s: %w", t.Pos, err)
 	}
+	defaults, err := pr.moduleDefaults(t, scope)
+	if err != nil {
+		return call{}, err
+	}
+	merged := rendered.(map[string]any)
+	if defaults != nil {
+		// module_defaults under the task's own arguments.
+		merged = maps.Clone(defaults)
+		maps.Copy(merged, rendered.(map[string]any))
+	}
 	args := tasks.Args{}
-	for k, v := range rendered.(map[string]any) {
+	for k, v := range merged {
 		if !expr.IsOmit(v) {
+			if t.Module != "set_fact" { // set_fact keeps what it stores as it is
+				v = plainDeep(v)
+			}
 			args[k] = v
 		}
 	}
@@ -131,7 +168,8 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			if err != nil {
 				return nil, err
 			}
-			return e.Eval(scope)
+			v, err := e.Eval(scope)
+			return plainDeep(v), err
 		},
 		Render: func(text string) (string, error) {
 			tpl, err := expr.ParseFileTemplate(text)
@@ -141,8 +179,10 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			v, err := tpl.Render(scope)
 			return expr.Str(v), err
 		},
-		FindFile: pr.findFile(t),
-		Modules:  pr.rn.r.Modules,
+		FindFile:   pr.findFile(t),
+		Modules:    pr.rn.r.Modules,
+		Action:     t.Action,
+		ModuleFile: t.ModuleFile,
 	}
 	return call{mod: factory(), env: env, args: args, via: via}, nil
 }
@@ -156,13 +196,21 @@ func (pr *playRun) judge(t *playbooks.Task, scope *expr.Vars, res tasks.Result) 
 	if res.Skipped {
 		out.data["skipped"] = true
 	}
+	if len(res.Warnings) > 0 {
+		// Kept in the result, as Ansible's register has them.
+		w := make([]any, len(res.Warnings))
+		for i, s := range res.Warnings {
+			w[i] = s
+		}
+		out.data["warnings"] = w
+	}
 	return out, pr.overrides(t, scope, &out)
 }
 
 // settle applies what a finished module run asks of the host: inventory
 // changes (add_host, group_by), custom stats and facts. An inventory
 // change makes the task changed unless its changed_when decided already.
-func (pr *playRun) settle(h *hostRun, t *playbooks.Task, out outcome) outcome {
+func (pr *playRun) settle(h *hostRun, t *playbooks.Task, kw keywords, out outcome) outcome {
 	if !out.failed {
 		changed, err := pr.applyInventory(h, out.data)
 		if err != nil {
@@ -184,6 +232,17 @@ func (pr *playRun) settle(h *hostRun, t *playbooks.Task, out outcome) outcome {
 		persist = err == nil && c
 	}
 	if f, ok := out.data["ansible_facts"].(map[string]any); ok && !out.failed {
+		if !cleanFacts[t.Module] {
+			f = unsafeDeep(f).(map[string]any)
+		}
+		if kw.delegateTo != "" && kw.delegateFacts {
+			// delegate_facts: the facts are the delegate's.
+			d, err := pr.delegateHost(kw.delegateTo)
+			if err != nil {
+				return failure(err)
+			}
+			h = d
+		}
 		for k, v := range f {
 			h.setFacts[k] = v
 			if persist {
@@ -221,12 +280,18 @@ func (pr *playRun) overrides(t *playbooks.Task, scope *expr.Vars, out *outcome) 
 	}
 	s := scope
 	if t.Register != "" {
-		s = scope.With(map[string]any{t.Register: out.data})
+		s = scope.With(map[string]any{t.Register: registered(t, out.data)})
 	}
+	// A condition that cannot be evaluated fails the task, keeping the
+	// module's result, with the error as the condition's result, as in
+	// Ansible.
 	if len(t.ChangedWhen) > 0 {
 		v, err := pr.holds(t.ChangedWhen, s)
 		if err != nil {
-			return err
+			out.failed = true
+			out.data["failed"] = true
+			out.data["changed_when_result"] = err.Error()
+			return nil
 		}
 		out.changed = v
 		out.data["changed"] = v
@@ -234,7 +299,10 @@ func (pr *playRun) overrides(t *playbooks.Task, scope *expr.Vars, out *outcome) 
 	if len(t.FailedWhen) > 0 {
 		v, err := pr.anyHolds(t.FailedWhen, s)
 		if err != nil {
-			return err
+			out.failed = true
+			out.data["failed"] = true
+			out.data["failed_when_result"] = err.Error()
+			return nil
 		}
 		out.failed = v
 		out.data["failed"] = v
@@ -295,7 +363,7 @@ func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *exp
 	var via connSpec
 	switch kw.delegateTo {
 	case "":
-		c, err = h.connect(ctx, pr.rn.r, scope)
+		c, err = h.connect(ctx, pr.rn.r, scope, connKeywords{user: kw.remoteUser, connection: kw.connection, port: kw.port})
 	case "localhost", "127.0.0.1", "::1":
 		c, err = pr.rn.localConn(ctx)
 	default:
@@ -330,7 +398,17 @@ func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *exp
 		} else if ok {
 			method = m
 		}
-		via.become = &transport.Become{Method: method, User: user, Password: pw}
+		via.become = &transport.Become{Method: method, User: user, Password: pw, Flags: kw.becomeFlags, Exe: kw.becomeExe}
+		if f, ok, err := lookupStr(scope, "ansible_become_flags"); err != nil {
+			return nil, via, err
+		} else if ok {
+			via.become.Flags = f
+		}
+		if e, ok, err := lookupStr(scope, "ansible_become_exe"); err != nil {
+			return nil, via, err
+		} else if ok {
+			via.become.Exe = e
+		}
 		c = transport.WithBecome(c, via.become)
 	}
 	if len(kw.environment) > 0 {
@@ -368,7 +446,7 @@ func (pr *playRun) setup(ctx context.Context, h *hostRun, kw keywords, scope *ex
 	if err != nil {
 		return failure(err)
 	}
-	h.facts = f
+	h.facts = unsafeDeep(f).(map[string]any)
 	h.refresh()
 	return outcome{data: map[string]any{"changed": false, "failed": false}}
 }

@@ -22,6 +22,17 @@ type keywords struct {
 	diff           bool
 	delegateTo     string
 	environment    []any // each level's environment (a map or a template), outermost first
+	// ignoreUnreachable keeps an unreachable host in the play (counted ok
+	// and ignored); delegateFacts gives the facts a delegated task
+	// returns to the delegate.
+	ignoreUnreachable, delegateFacts bool
+	becomeFlags, becomeExe           string
+	// remoteUser, connection and port are the keywords' values: the
+	// connection variables (ansible_user, …) win over them.
+	remoteUser, connection, port string
+	// throttle bounds how many hosts run the task at once (0: forks);
+	// timeout bounds the module's run in seconds (0: none).
+	throttle, timeout int
 }
 
 // resolve computes t's effective keywords on a host, evaluating templated
@@ -46,6 +57,8 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 			{"become", kw.Become, &k.become}, {"ignore_errors", kw.IgnoreErrors, &k.ignoreErrors}, {"no_log", kw.NoLog, &k.noLog},
 			{"run_once", kw.RunOnce, &k.runOnce}, {"any_errors_fatal", kw.AnyErrorsFatal, &k.anyErrorsFatal},
 			{"check_mode", kw.CheckMode, &k.check}, {"diff", kw.Diff, &k.diff},
+			{"ignore_unreachable", kw.IgnoreUnreachable, &k.ignoreUnreachable},
+			{"delegate_facts", kw.DelegateFacts, &k.delegateFacts},
 		} {
 			if !b.v.Set {
 				continue
@@ -68,11 +81,40 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 		if kw.DelegateTo != "" {
 			k.delegateTo = kw.DelegateTo
 		}
+		for _, f := range []struct{ src, dst *string }{
+			{&kw.BecomeFlags, &k.becomeFlags}, {&kw.BecomeExe, &k.becomeExe},
+			{&kw.RemoteUser, &k.remoteUser}, {&kw.Connection, &k.connection},
+		} {
+			if *f.src != "" {
+				*f.dst = *f.src
+			}
+		}
+		if kw.Port != nil {
+			k.port = expr.Str(kw.Port)
+		}
+		for _, n := range []struct {
+			name string
+			v    any
+			dst  *int
+		}{{"throttle", kw.Throttle, &k.throttle}, {"timeout", kw.Timeout, &k.timeout}} {
+			if n.v == nil {
+				continue
+			}
+			v, err := intArg(n.v, scope)
+			if err != nil || v < 0 {
+				if bad == nil {
+					bad = fmt.Errorf("the field '%s' has an invalid value (%s), and could not be converted to an int", n.name, expr.Str(n.v))
+				}
+				continue
+			}
+			*n.dst = v
+		}
 		if kw.Environment != nil {
 			k.environment = append(k.environment, kw.Environment)
 		}
 	}
-	for _, s := range []*string{&k.becomeUser, &k.becomeMethod, &k.delegateTo} {
+	for _, s := range []*string{&k.becomeUser, &k.becomeMethod, &k.delegateTo, &k.becomeFlags, &k.becomeExe,
+		&k.remoteUser, &k.connection, &k.port} {
 		if expr.IsTemplate(*s) {
 			v, err := expr.Render(*s, scope)
 			if err != nil {

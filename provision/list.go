@@ -13,7 +13,7 @@ import (
 // finishes a task before any starts the next. Hosts that fail drop out.
 func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbooks.Task) {
 	for _, t := range list {
-		if pr.abort || ctx.Err() != nil {
+		if pr.stopped() || ctx.Err() != nil {
 			return
 		}
 		active := activeHosts(hosts)
@@ -32,7 +32,6 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 		default:
 			if m := t.Meta(); m != "" {
 				if pr.rn.r.Tags.Selects(t.EffectiveTags) {
-					pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.DisplayName(), Path: t.Pos.String()})
 					pr.meta(ctx, active, t, m)
 				}
 				continue
@@ -98,41 +97,105 @@ func (pr *playRun) runBlock(ctx context.Context, hosts []*hostRun, b *playbooks.
 	}
 }
 
+// metaConditional are the meta actions whose when: Ansible evaluates, per
+// host.
+var metaConditional = map[string]bool{"clear_facts": true, "clear_host_errors": true, "end_batch": true,
+	"end_play": true, "end_host": true, "reset_connection": true}
+
 // meta runs a meta: task.
 func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task, action string) {
+	banner := Event{Kind: TaskStart, Play: pr.name, Task: t.DisplayName(), Path: t.Pos.String()}
+	on := hosts
+	if metaConditional[action] {
+		// As ansible-playbook runs these: host by host, each under its own
+		// banner, skipped where its when: does not hold.
+		on = nil
+		for _, h := range hosts {
+			pr.rn.emit(banner)
+			ok, err := pr.conditionsHold(h, t, nil)
+			switch {
+			case err != nil:
+				pr.fail(h, t, err)
+			case ok:
+				on = append(on, h)
+			default:
+				// Shown, but not counted in the recap, as Ansible does
+				// with a meta's results.
+				pr.rn.emit(Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Module: t.Module,
+					Path: t.Pos.String(), Host: h.name, Status: StatusSkipped, Result: skippedByCondition().data})
+			}
+			if len(on) > 0 && (action == "end_batch" || action == "end_play") {
+				break // the first host it holds for ends it for all
+			}
+		}
+	} else {
+		pr.rn.emit(banner)
+	}
 	switch action {
 	case "flush_handlers":
 		pr.flushHandlers(ctx, hosts)
 	case "end_play":
-		pr.abort = true
+		if len(on) > 0 {
+			pr.abort = true
+		}
+	case "end_batch":
+		if len(on) > 0 {
+			pr.endBatch = true
+		}
 	case "end_host":
-		for _, h := range hosts {
-			if ok, _ := pr.conditionsHold(h, t, nil); ok {
-				h.ended = true
-			}
+		for _, h := range on {
+			h.ended = true
 		}
 	case "clear_facts":
-		for _, h := range hosts {
-			h.facts = map[string]any{}
+		for _, h := range on {
+			h.facts, h.moduleFacts = map[string]any{}, map[string]any{}
 			h.refresh()
 		}
-	case "clear_host_errors", "noop", "refresh_inventory", "reset_connection", "end_batch", "end_role":
-		// nothing to do for tender's engine
+	case "clear_host_errors":
+		// As in ansible-core 2.14: the failed and unreachable hosts are
+		// forgiven (the next plays have them) but do not come back in
+		// this one.
+		if len(on) > 0 {
+			for _, h := range pr.batchHosts {
+				if h.failed || h.unreachable {
+					h.failed, h.unreachable, h.ended = false, false, true
+				}
+			}
+		}
+	case "reset_connection":
+		// The next task logs in again (after a change of groups, say).
+		for _, h := range on {
+			h.close()
+		}
+	case "refresh_inventory":
+		pr.rn.emit(Event{Kind: Warning, Play: pr.name, Task: t.DisplayName(),
+			Msg: "meta: refresh_inventory: tender reads the inventory once per run; hosts added or changed in its files since are not seen"})
+	case "noop":
 	default:
 		for _, h := range hosts {
-			pr.fail(h, t, errorf("meta: %s is not supported", action))
+			pr.fail(h, t, errorf("invalid meta action requested: %s (flush_handlers, refresh_inventory, noop, clear_facts, clear_host_errors, end_batch, end_host, end_play, reset_connection)", action))
 		}
 	}
 }
 
 // forEach runs fn for every host with at most forks at once.
 func (pr *playRun) forEach(hosts []*hostRun, fn func(h *hostRun)) {
+	pr.forEachLimit(hosts, 0, fn)
+}
+
+// forEachLimit is forEach with at most limit hosts at once (the task's
+// throttle), when limit is below the run's forks; 0 means forks.
+func (pr *playRun) forEachLimit(hosts []*hostRun, limit int, fn func(h *hostRun)) {
 	if len(hosts) == 1 {
 		fn(hosts[0])
 		return
 	}
+	n := pr.rn.forks()
+	if limit > 0 && limit < n {
+		n = limit
+	}
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, pr.rn.forks())
+	sem := make(chan struct{}, n)
 	for _, h := range hosts {
 		wg.Add(1)
 		sem <- struct{}{}

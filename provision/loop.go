@@ -3,6 +3,8 @@ package provision
 import (
 	"context"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -61,13 +63,25 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 	if err != nil {
 		return failure(err)
 	}
+	pause, err := loopPause(t, scope)
+	if err != nil {
+		return failure(err)
+	}
 	run := func(i int) outcome { return pr.attempt(ctx, h, t, kw, itemVars[i]) }
-	if b := pr.batcher(t); b != nil && len(items) > 1 && ctx.Err() == nil {
+	if b := pr.batcher(t); b != nil && len(items) > 1 && pause == 0 && ctx.Err() == nil {
 		run = pr.batchItems(ctx, h, t, kw, b, itemVars)
 	}
 	for i, item := range items {
 		if ctx.Err() != nil {
 			return failure(ctx.Err())
+		}
+		if i > 0 && pause > 0 {
+			// loop_control.pause: the wait between two items.
+			select {
+			case <-ctx.Done():
+				return failure(ctx.Err())
+			case <-time.After(pause):
+			}
 		}
 		vars := itemVars[i]
 		out := run(i)
@@ -103,6 +117,33 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		agg.data["skipped"] = true
 	}
 	return agg
+}
+
+// loopPause is loop_control.pause: seconds (a fraction allowed) to wait
+// between items, 0 when not given.
+func loopPause(t *playbooks.Task, scope expr.Scope) (time.Duration, error) {
+	if t.LoopControl == nil || t.LoopControl.Pause == nil {
+		return 0, nil
+	}
+	v, err := expr.RenderDeep(t.LoopControl.Pause, scope)
+	if err != nil {
+		return 0, fmt.Errorf("loop_control.pause: %w", err)
+	}
+	var secs float64
+	switch x := v.(type) {
+	case int:
+		secs = float64(x)
+	case float64:
+		secs = x
+	default:
+		if _, err := fmt.Sscanf(strings.TrimSpace(expr.Str(v)), "%g", &secs); err != nil {
+			return 0, fmt.Errorf("loop_control.pause: %s is not a number of seconds", expr.Repr(v))
+		}
+	}
+	if secs < 0 || secs > 86400 {
+		return 0, fmt.Errorf("loop_control.pause: %v seconds is out of range", secs)
+	}
+	return time.Duration(secs * float64(time.Second)), nil
 }
 
 // loopItemVars returns the variables each item of a loop sets: the loop

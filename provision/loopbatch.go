@@ -103,7 +103,7 @@ func (pr *playRun) batchItems(ctx context.Context, h *hostRun, t *playbooks.Task
 			decide(i, failure(jerr))
 			continue
 		}
-		decide(i, pr.settle(h, t, out))
+		decide(i, pr.settle(h, t, kw, out))
 	}
 	return each
 }

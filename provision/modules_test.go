@@ -98,7 +98,7 @@ func testModules() *tasks.Registry {
 	r.Register("copy", func() tasks.Module { return fileModule{} })
 	// Controller-side modules are the real ones: they never touch a host.
 	real := builtin.Registry()
-	for _, name := range []string{"debug", "assert", "include_vars", "pause", "add_host", "group_by", "set_stats"} {
+	for _, name := range []string{"debug", "assert", "include_vars", "pause", "add_host", "group_by", "set_stats", "library"} {
 		f, _ := real.Lookup(name)
 		r.Register(name, f)
 	}

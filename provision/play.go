@@ -31,9 +31,17 @@ type playRun struct {
 	// that already ran is left out; rolesMu guards it.
 	rolesMu  sync.Mutex
 	rolesRan map[string]bool
-	// abort ends the play for every host (any_errors_fatal, end_play).
-	abort bool
+	// abort ends the play for every host (any_errors_fatal, end_play);
+	// endBatch ends the current serial batch (end_batch).
+	abort, endBatch bool
+	// batchHosts are the hosts of the current serial batch, failed ones
+	// included (clear_host_errors brings them back).
+	batchHosts []*hostRun
 }
+
+// stopped reports whether the current batch runs no more tasks: the play
+// was ended (end_play, any_errors_fatal) or the batch (end_batch).
+func (pr *playRun) stopped() bool { return pr.abort || pr.endBatch }
 
 // play runs one play: its hosts in batches (serial), each batch through
 // fact gathering, pre_tasks, roles and tasks, post_tasks, with handlers
@@ -145,6 +153,7 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 		names[i] = h.name
 	}
 	pr.batchNames = stringsToAny(names)
+	pr.batchHosts, pr.endBatch = hosts, false
 	pr.rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names})
 	for _, h := range hosts {
 		h.ended = false
@@ -160,7 +169,7 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 	}
 	main = append(main, pr.play.Tasks...)
 	for _, section := range [][]*playbooks.Task{pr.play.PreTasks, main, pr.play.PostTasks} {
-		if pr.abort {
+		if pr.stopped() {
 			break
 		}
 		if pr.play.Strategy == "free" {

@@ -435,8 +435,11 @@ func TestDiffAndWarnings(t *testing.T) {
   gather_facts: false
   tasks:
     - lineinfile: path=x
+      register: first
     - lineinfile: path=x
       no_log: true
+    - assert:
+        that: first.warnings == ['something to know']
 `
 	withDiffy := func(diff bool) func(r *provision.Runner) {
 		return func(r *provision.Runner) {
@@ -455,8 +458,122 @@ func TestDiffAndWarnings(t *testing.T) {
 	if strings.Count(out, "[WARNING]: something to know") != 2 {
 		t.Errorf("want the warning of each task:\n%s", out)
 	}
+	if !strings.Contains(out, "All assertions passed") {
+		t.Errorf("the warnings are not in the registered result:\n%s", out)
+	}
 	out, _, err = play(t, "a ansible_connection=local\n", pb, withDiffy(false))
 	if err != nil || strings.Contains(out, "+++ after") {
 		t.Errorf("a diff without --diff:\n%s", out)
+	}
+}
+
+// TestActionPluginFailsWhenItRuns: a task naming an action plugin that
+// ships with the playbook loads (with a warning) and fails when it runs,
+// saying why; the tasks around it run.
+func TestActionPluginFailsWhenItRuns(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"hosts":                 "a ansible_connection=local\n",
+		"pb.yml":                "- hosts: all\n  gather_facts: false\n  tasks:\n    - act: x=1\n      ignore_errors: true\n    - debug: msg=after\n",
+		"action_plugins/act.py": "from ansible.plugins.action import ActionBase\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inv, err := inventory.Load(filepath.Join(dir, "hosts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{})
+	if err != nil || len(p.Warnings) != 1 {
+		t.Fatalf("load: %v %v", err, p.Warnings)
+	}
+	var out bytes.Buffer
+	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: downDialer{}, Local: local.Dialer{}, Events: report.Text(&out, false)}
+	recap, err := r.Run(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := recap.Stats["a"]; s.Ignored != 1 || s.OK != 2 || !strings.Contains(out.String(), "act is an action plugin") || !strings.Contains(out.String(), "after") {
+		t.Fatalf("recap %+v\n%s", *s, out.String())
+	}
+}
+
+// TestAsyncPolledJobLeavesNothing: a command run with async: and polled to
+// its end keeps its files in ~/.ansible_async while it runs, as Ansible's
+// do, and removes them once its result is in; a poll: 0 job's stay for
+// async_status.
+func TestAsyncPolledJobLeavesNothing(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - shell: sleep 1; echo done
+      async: 10
+      poll: 1
+      register: polled
+    - shell: echo later
+      async: 10
+      poll: 0
+      register: fired
+    - async_status: jid={{ fired.ansible_job_id }}
+      register: st
+      until: st is finished
+      retries: 20
+      delay: 1
+    - assert:
+        that:
+          - polled.stdout == 'done'
+          - polled is finished
+          - st.stdout == 'later'
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	left, _ := filepath.Glob(filepath.Join(home, ".ansible_async", "*"))
+	var polled, fired int
+	for _, f := range left {
+		switch {
+		case strings.Contains(f, "shell") || strings.HasSuffix(f, ".sh") && strings.Contains(readFile(t, f), "echo done"):
+			polled++
+		case strings.HasSuffix(f, ".sh"):
+			fired++
+		}
+	}
+	if polled != 0 || fired != 1 {
+		t.Errorf("job files left: %v (polled job's %d, fired job's %d)", left, polled, fired)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, _ := os.ReadFile(path)
+	return string(b)
+}
+
+// TestLoopPause: loop_control.pause waits between items (not before the
+// first or after the last).
+func TestLoopPause(t *testing.T) {
+	start := time.Now()
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - debug: var=i
+      loop: [1, 2, 3]
+      loop_control:
+        loop_var: i
+        pause: 0.3
+`, nil)
+	took := time.Since(start)
+	if err != nil || recap.Stats["a"].OK != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if took < 600*time.Millisecond {
+		t.Errorf("three items with pause 0.3 took %v, want at least 0.6s", took)
 	}
 }

@@ -43,7 +43,7 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 			}
 		}
 	} else {
-		pr.forEach(hosts, func(h *hostRun) { pr.execTask(ctx, h, t) })
+		pr.forEachLimit(hosts, once.throttle, func(h *hostRun) { pr.execTask(ctx, h, t) })
 	}
 	if err == nil && once.anyErrorsFatal || pr.play.AnyErrorsFatal.True() {
 		for _, h := range hosts {
@@ -136,8 +136,8 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 	if isItem {
 		return
 	}
-	if t.Register != "" && !out.unreachable {
-		h.setFact(t.Register, out.data)
+	if t.Register != "" && (!out.unreachable || kw.ignoreUnreachable) {
+		h.setFact(t.Register, registered(t, out.data))
 	}
 	if out.changed && !out.failed {
 		if err := pr.notify(h, t, pr.scope(h, t, nil)); err != nil {
@@ -147,6 +147,11 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 	}
 	pr.rn.count(h.name, func(s *Stats) {
 		switch {
+		case out.unreachable && kw.ignoreUnreachable:
+			// ignore_unreachable: counted as Ansible counts it, and the
+			// host stays in the play.
+			s.OK++
+			s.Ignored++
 		case out.unreachable:
 			s.Unreachable++
 		case out.failed && kw.ignoreErrors:
@@ -169,6 +174,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 		}
 	})
 	switch {
+	case out.unreachable && kw.ignoreUnreachable:
 	case out.unreachable:
 		h.unreachable = true
 	case out.failed && !kw.ignoreErrors:

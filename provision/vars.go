@@ -14,10 +14,11 @@ import (
 // scope builds the variables a task sees on a host, in Ansible's order of
 // precedence (lowest first): role defaults, inventory vars, facts, play
 // vars, vars_files, role vars, block and task vars, set_fact and register
-// results, role params, the loop variables of enclosing includes, extra vars, then the magic variables and the loop
-// variables in extra. t may be nil (play-level templating).
+// results, role params, include params (the vars: of enclosing includes),
+// the loop variables of enclosing includes, extra vars, then the magic
+// variables and the loop variables in extra. t may be nil (play-level templating).
 func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *expr.Vars {
-	var defaults, roleVars, levelVars, params []map[string]any
+	var defaults, roleVars, levelVars, params, incParams []map[string]any
 	var role *playbooks.Role
 	if t != nil {
 		for _, l := range t.Levels() {
@@ -29,6 +30,9 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 			}
 			if len(l.Vars) > 0 {
 				levelVars = append(levelVars, l.Vars)
+				if p := includeParams(l.Task); p != nil {
+					incParams = append(incParams, p)
+				}
 			}
 		}
 	}
@@ -41,13 +45,34 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	layers = append(layers, levelVars...)
 	layers = append(layers, h.setFacts)
 	layers = append(layers, params...)
+	layers = append(layers, incParams...)
 	layers = append(layers, h.incVars...)
 	magic := pr.magic(h, role)
 	magic["ansible_search_path"] = pr.searchPath(t, role)
 	layers = append(layers, pr.rn.r.ExtraVars, magic, extra)
 	v := expr.NewVars(layers...)
-	v.Env = pr.lookupEnv(role)
+	v.Env = pr.lookupEnv(t, role)
 	return v
+}
+
+// includeParams are the vars: of an include (include_tasks, include_role,
+// the old include), which Ansible passes to the included tasks above
+// set_fact and role params ("include params"); nil for other levels. The
+// old include's k=v arguments are task vars only.
+func includeParams(t *playbooks.Task) map[string]any {
+	if t == nil || (t.Kind != playbooks.KindIncludeTasks && t.Kind != playbooks.KindIncludeRole && t.Module != "include") {
+		return nil
+	}
+	if t.Module != "include" {
+		return t.Vars
+	}
+	out := map[string]any{}
+	for k, v := range t.Vars {
+		if _, isArg := t.Args[k]; !isArg {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // magic returns the variables Ansible defines itself.
@@ -189,7 +214,7 @@ func (pr *playRun) hostvars() map[string]any {
 	}
 	for name, h := range hosts {
 		hv := expr.NewVars(*h.snap.Load())
-		hv.Env = pr.lookupEnv(nil)
+		hv.Env = pr.lookupEnv(nil, nil)
 		out[name] = hv
 	}
 	return out
@@ -216,14 +241,13 @@ func (rn *run) implicitLocal() *hostRun {
 	return rn.implicit
 }
 
-// lookupEnv is what lookups (file, first_found, ...) search: the role's
-// directory first, then the playbook's.
-func (pr *playRun) lookupEnv(role *playbooks.Role) *expr.Env {
+// lookupEnv is what lookups (file, first_found, ...) search: the
+// directories of ansible_search_path (searchPath), in its order.
+func (pr *playRun) lookupEnv(t *playbooks.Task, role *playbooks.Role) *expr.Env {
 	env := &expr.Env{BaseDir: pr.rn.pb.Dir, NoWrite: pr.rn.r.Check}
-	if role != nil {
-		env.SearchPaths = append(env.SearchPaths, role.Path)
+	for _, d := range pr.searchPath(t, role) {
+		env.SearchPaths = append(env.SearchPaths, d.(string))
 	}
-	env.SearchPaths = append(env.SearchPaths, pr.rn.pb.Dir)
 	return env
 }
 

@@ -57,6 +57,16 @@ type Env struct {
 	// embedding program's allow-list (Registry.Restrict) holds for the
 	// module handed to as well.
 	Modules *Registry
+	// Action is the module's name as the task wrote it.
+	Action string
+	// Async is set when the task runs in the background (async:): a
+	// module that follows Ansible's module protocol then reports its
+	// stderr as Ansible's async wrapper does.
+	Async bool
+	// ModuleFile is, for a module that ships with the content (a library/
+	// directory, the module path), its file on the controller: the module
+	// registered as "library" runs it on the host.
+	ModuleFile string
 }
 
 // Args are a task's module arguments after templating: k=v pairs and dict

@@ -61,7 +61,30 @@ func Parse(out []byte) (map[string]any, error) {
 		env[k] = val
 	}
 	f["env"] = env
+	if py := pythonFacts(v); py != nil {
+		f["python"] = py
+		vi := py["version_info"].([]any)
+		f["python_version"] = fmt.Sprintf("%d.%d.%d", vi[0], vi[1], vi[2])
+	}
 	return f, nil
+}
+
+// pythonFacts is ansible_python, as Ansible's setup reports the Python it
+// runs under: nil on a host without one.
+func pythonFacts(v map[string]string) map[string]any {
+	parts := strings.Fields(v["python_version_info"])
+	if v["python_executable"] == "" || len(parts) != 5 {
+		return nil
+	}
+	info := []any{atoi(parts[0]), atoi(parts[1]), atoi(parts[2]), parts[3], atoi(parts[4])}
+	return map[string]any{
+		"executable":     v["python_executable"],
+		"has_sslcontext": v["python_sslcontext"] == "True",
+		"type":           v["python_type"],
+		"version_info":   info,
+		"version": map[string]any{"major": info[0], "minor": info[1], "micro": info[2],
+			"releaselevel": info[3], "serial": info[4]},
+	}
 }
 
 // Vars returns facts as play variables, the way Ansible injects them: the

@@ -115,3 +115,21 @@ ADDRS
 		;;
 	esac
 fi
+# The Python a module would run with (Ansible's python facts come from the
+# interpreter running setup): the first of the names Ansible's discovery
+# tries that exists, asked in isolated mode for what it is.
+for p in /usr/bin/python3 /usr/libexec/platform-python /usr/bin/python /usr/local/bin/python3 python3 python; do
+	if command -v "$p" >/dev/null 2>&1; then
+		"$p" -I -c 'import sys
+v = sys.version_info
+print("v|python_executable|" + sys.executable)
+print("v|python_version_info|%d %d %d %s %d" % (v[0], v[1], v[2], v[3], v[4]))
+print("v|python_type|" + sys.implementation.name)
+try:
+    import ssl
+    print("v|python_sslcontext|%s" % hasattr(ssl, "SSLContext"))
+except ImportError:
+    print("v|python_sslcontext|False")' 2>/dev/null
+		break
+	fi
+done

@@ -160,11 +160,13 @@ func (t *text) count(name string, n int, code string) string {
 	return t.paint(code, s)
 }
 
-// shown drops the keys Ansible leaves out of a printed result.
+// shown drops the keys Ansible leaves out of a printed result (warnings
+// and deprecations are printed on lines of their own).
 func shown(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
-		if k == "failed" || k == "_ansible_no_log" {
+		switch k {
+		case "failed", "_ansible_no_log", "warnings", "deprecations":
 			continue
 		}
 		out[k] = v
@@ -194,7 +196,7 @@ func marshal(v any, indent string) ([]byte, error) {
 }
 
 // debugShown are the keys a debug result with a msg keeps on display.
-var debugShown = map[string]bool{"msg": true, "exception": true, "warnings": true, "deprecations": true}
+var debugShown = map[string]bool{"msg": true, "exception": true}
 
 // indented is json.dumps(indent=4, sort_keys=True), how debug shows,
 // without the loop's bookkeeping.

@@ -74,6 +74,12 @@ type Become struct {
 	// Password is fed to sudo on standard input, never on a command line.
 	// Empty means sudo must not ask for one (NOPASSWD or cached).
 	Password string
+	// Flags replace the method's own flags (become_flags), as in
+	// Ansible; sudo keeps reading the password from stdin without a
+	// prompt (-S -p ''), or refusing to ask for one (-n).
+	Flags string
+	// Exe is the method's program (become_exe); empty means its name.
+	Exe string
 }
 
 // Result is what a finished script left behind.

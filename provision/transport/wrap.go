@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -97,24 +98,72 @@ func Wrap(cmd Cmd) (Wrapped, error) {
 	return w, nil
 }
 
-// sudoCommand builds the sudo command line for b. With a password, sudo
-// reads it from stdin (-S) without a prompt; without one, -n makes sudo
-// fail at once instead of waiting for a password nobody will type. A
-// password line that sudo does not ask for is skipped by the reader, which
-// looks for the boundary.
+// sudoCommand builds the command line that runs reader as b's user, by
+// b's method:
+//
+//   - sudo (the default): with a password, sudo reads it from stdin (-S)
+//     without a prompt; without one, -n makes sudo fail at once instead of
+//     waiting for a password nobody will type. A password line that sudo
+//     does not ask for is skipped by the reader, which looks for the
+//     boundary. -H sets HOME to the user's, as Ansible's sudo flags do.
+//   - su: "su USER -c CMD", as Ansible's su runs it (HOME kept; CMD run by
+//     the user's login shell).
+//   - doas: "doas -n -u USER CMD".
+//
+// su and doas read a password from a terminal only, so a password with
+// them is refused rather than typed into nothing.
 func sudoCommand(b *Become, reader string) (string, error) {
-	if b.Method != "" && b.Method != "sudo" {
-		return "", fmt.Errorf("become method %q is not supported (only sudo)", b.Method)
-	}
 	user := b.User
 	if user == "" {
 		user = "root"
 	}
-	flags := "-n"
-	if b.Password != "" {
-		flags = "-S"
+	inner := "/bin/sh -c " + Quote(reader)
+	method := b.Method
+	if method == "" {
+		method = "sudo"
 	}
-	return fmt.Sprintf("sudo %s -p '' -H -u %s -- /bin/sh -c %s", flags, Quote(user), Quote(reader)), nil
+	exe := method
+	if b.Exe != "" {
+		exe = Quote(b.Exe)
+	}
+	switch method {
+	case "sudo":
+		// Ansible's default flags are -H -S -n; given flags replace them,
+		// keeping how the password travels (-S, or -n without one).
+		flags := "-H"
+		if b.Flags != "" {
+			flags = stripFlags(b.Flags, "-S", "-n")
+		}
+		mode := "-n"
+		if b.Password != "" {
+			mode = "-S"
+		}
+		return fmt.Sprintf("%s %s -p '' %s -u %s -- %s", exe, mode, flags, Quote(user), inner), nil
+	case "su", "doas":
+		if b.Password != "" {
+			return "", fmt.Errorf("become method %s with a become password is not supported: %s reads the password from a terminal, which tender does not open; use sudo, or make %s need no password", method, method, method)
+		}
+		flags := b.Flags
+		if method == "su" {
+			return strings.Join(strings.Fields(fmt.Sprintf("%s %s %s -c %s", exe, flags, Quote(user), Quote(inner))), " "), nil
+		}
+		if flags == "" {
+			flags = "-n"
+		}
+		return fmt.Sprintf("%s %s -u %s %s", exe, flags, Quote(user), inner), nil
+	}
+	return "", fmt.Errorf("become method %q is not supported (sudo, su and doas are)", b.Method)
+}
+
+// stripFlags drops the given words from a flags string.
+func stripFlags(flags string, drop ...string) string {
+	var keep []string
+	for _, f := range strings.Fields(flags) {
+		if !slices.Contains(drop, f) {
+			keep = append(keep, f)
+		}
+	}
+	return strings.Join(keep, " ")
 }
 
 func boundary() string {

@@ -22,10 +22,14 @@ var assertArgs = &tasks.Spec{Module: "assert", Params: []tasks.Param{
 
 // Run evaluates every condition in order.
 func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	if s, ok := args["that"].(string); ok {
-		// A single condition may hold commas: it is not a comma list.
+	switch that := args["that"].(type) {
+	case []any, nil:
+	default:
+		// One condition (a string may hold commas: it is not a comma
+		// list; a boolean is its own answer), as Ansible's assert wraps
+		// whatever is not a list.
 		args = copyArgsMap(args)
-		args["that"] = []any{s}
+		args["that"] = []any{that}
 	}
 	a, err := assertArgs.Decode(args)
 	if err != nil {

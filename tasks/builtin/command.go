@@ -218,7 +218,12 @@ func expandWord(w string) string {
 		} else {
 			name = w[m[4]:m[5]]
 		}
-		fmt.Fprintf(&b, `"$(_t_var %s %s)"`, name, q(w[m[0]:m[1]]))
+		// A set variable's value, else the reference as written.
+		if m[2] >= 0 {
+			fmt.Fprintf(&b, `"${%s-\$%s}"`, name, name)
+		} else {
+			fmt.Fprintf(&b, `"${%s-\${%s\}}"`, name, name)
+		}
 		last = m[1]
 	}
 	if last < len(w) || b.Len() == 0 {
@@ -227,14 +232,7 @@ func expandWord(w string) string {
 	return b.String()
 }
 
-// shPath makes a shell word for a path parameter, expanding a leading ~ to
-// the remote $HOME as Ansible's path type does.
-func shPath(p string) string {
-	if p == "~" {
-		return `"$HOME"`
-	}
-	if strings.HasPrefix(p, "~/") {
-		return `"$HOME"` + q(p[1:])
-	}
-	return q(p)
-}
+// shPath makes a shell word for a path parameter, expanded on the host as
+// Ansible's path type expands it (os.path.expanduser(os.path.expandvars)):
+// $VAR and ${VAR} of the module's environment, then a leading ~.
+func shPath(p string) string { return expandWord(p) }

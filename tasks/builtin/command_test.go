@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -143,5 +144,29 @@ func TestScript(t *testing.T) {
 	}
 	if cc.runs != 3 {
 		t.Fatalf("runs %d", cc.runs)
+	}
+}
+
+// TestShPathExpands: a path parameter expands on the host as Ansible's
+// path type does: set $VAR and ${VAR}, then a leading ~; unset variables
+// stay as written, and nothing else is interpreted.
+func TestShPathExpands(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"$HOME/.ssh/authorized_keys", "/home/u/.ssh/authorized_keys"},
+		{"${HOME}x", "/home/ux"},
+		{"~/a b", "/home/u/a b"},
+		{"~", "/home/u"},
+		{"$NOPE/x", "$NOPE/x"},
+		{"${NOPE}/x", "${NOPE}/x"},
+		{"$EMPTY|", "|"},
+		{"a'b\"c$(touch /tmp/x)`id`", "a'b\"c$(touch /tmp/x)`id`"},
+		{"$1 ${a-b}", "$1 ${a-b}"},
+		{"", ""},
+	} {
+		script := "HOME=/home/u EMPTY= ; unset NOPE; printf '%s' " + shPath(c.in)
+		out, err := exec.Command("/bin/sh", "-c", script).Output()
+		if err != nil || string(out) != c.want {
+			t.Errorf("%q: %q %v, want %q", c.in, out, err, c.want)
+		}
 	}
 }

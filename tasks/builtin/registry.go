@@ -58,5 +58,9 @@ func Registry() *tasks.Registry {
 	r.Register("get_url", func() tasks.Module { return getURLModule{} })
 	r.Register("uri", func() tasks.Module { return uriModule{} })
 	r.Register("unarchive", func() tasks.Module { return unarchiveModule{} })
+	// modules that ship with the content (library/), by Ansible's module
+	// protocol; an embedder's Restrict leaves them out unless it names
+	// "library" (playbooks.LibraryModule)
+	r.Register("library", func() tasks.Module { return libraryModule{} })
 	return r
 }

@@ -34,13 +34,12 @@ func (setStatsModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (tas
 		}
 		stats["data"] = data
 	}
+	// As Ansible's set_stats reads them: leniently, anything that is not
+	// a true value (yes, on, 1, …) being false.
 	for _, opt := range []string{"per_host", "aggregate"} {
-		if v, ok := args[opt]; ok {
+		if v, ok := args[opt]; ok && v != nil {
 			b, err := tasks.ParseBool(v)
-			if err != nil {
-				return tasks.Result{}, fmt.Errorf("argument '%s': %v", opt, err)
-			}
-			stats[opt] = b
+			stats[opt] = err == nil && b
 		}
 	}
 	return tasks.Result{Data: map[string]any{"ansible_stats": stats}}, nil

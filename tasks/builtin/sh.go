@@ -133,7 +133,6 @@ func pyDelta(d time.Duration) string {
 const shFuncs = `
 _t_exists() { [ -e "$1" ] || [ -L "$1" ]; }
 _t_glob() { (IFS=; for _f in $1; do _t_exists "$_f" && exit 0; done; exit 1); }
-_t_var() { eval "[ \"\${$1+x}\" = x ]" && eval "printf %s \"\$$1\"" || printf %s "$2"; }
 _t_sum() {
 	case $1 in
 	md5) md5sum "$2" ;; sha1) sha1sum "$2" ;; sha224) sha224sum "$2" ;;

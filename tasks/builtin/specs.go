@@ -82,3 +82,10 @@ var (
 		{Name: "aggregate", Kind: tasks.Bool, Default: true},
 	}}
 )
+
+// librarySpec documents the runner of modules that ship with the content:
+// a task names the module itself, with the module's own parameters.
+var librarySpec = &tasks.Spec{Module: "library",
+	Other: "not a module to name in a task: a task naming a module found in library/ beside the playbook or in a role, or on the module path, runs it on the host with that module's own parameters, by Ansible's module protocol; an embedder's Restrict allows those only when it names library"}
+
+func (libraryModule) Spec() *tasks.Spec { return librarySpec }

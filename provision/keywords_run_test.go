@@ -1,0 +1,156 @@
+package provision_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/local"
+)
+
+// TestThrottle: throttle bounds how many hosts run a task at once, below
+// forks: three hosts, throttle 1, each holding a lock directory for a
+// while (mkdir fails for a second holder), never overlap.
+func TestThrottle(t *testing.T) {
+	dir := t.TempDir()
+	lock := filepath.Join(dir, "lock")
+	hosts := "a ansible_connection=local\nb ansible_connection=local\nc ansible_connection=local\n"
+	out, recap, err := play(t, hosts, `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - shell: "if mkdir `+lock+`; then sleep 0.3; rmdir `+lock+`; else echo overlap >> `+dir+`/bad; fi"
+      throttle: 1
+`, nil)
+	if err != nil || recap.Stats["a"].Failed+recap.Stats["b"].Failed+recap.Stats["c"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad")); err == nil {
+		t.Error("throttle: 1 let two hosts run the task at once")
+	}
+}
+
+// TestTaskTimeout: a task's timeout stops its module and fails the task
+// with Ansible's message; the play goes on under ignore_errors.
+func TestTaskTimeout(t *testing.T) {
+	start := time.Now()
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - command: sleep 30
+      timeout: 1
+      ignore_errors: true
+      register: slow
+    - assert:
+        that:
+          - slow is failed
+          - "'failed to execute in the expected time frame (1)' in slow.msg"
+          - slow.timedout.period == 1
+`, nil)
+	if err != nil || recap.Stats["a"].Ignored != 1 || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("the timed-out command was not stopped: the play took %v", took)
+	}
+}
+
+// TestIgnoreUnreachable: with ignore_unreachable an unreachable task is
+// counted ok and ignored, registered, and the host runs the next tasks.
+func TestIgnoreUnreachable(t *testing.T) {
+	out, recap, err := play(t, "down ansible_host=192.0.2.1\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - command: "true"
+      ignore_unreachable: true
+      register: r
+    - debug:
+        msg: "still here, unreachable={{ r.unreachable }}"
+      delegate_to: localhost
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := recap.Stats["down"]
+	if s.Unreachable != 0 || s.Ignored != 1 || !strings.Contains(out, "still here, unreachable=True") {
+		t.Fatalf("recap %+v\n%s", *s, out)
+	}
+}
+
+// TestDelegateFacts: facts a delegated task sets go to the delegate with
+// delegate_facts, to the host without.
+func TestDelegateFacts(t *testing.T) {
+	out, recap, err := play(t, "a ansible_connection=local\nb ansible_connection=local\n", `
+- hosts: a
+  gather_facts: false
+  tasks:
+    - set_fact:
+        mine: from a
+      delegate_to: b
+      delegate_facts: true
+    - set_fact:
+        kept: on a
+      delegate_to: b
+    - assert:
+        that:
+          - hostvars['b'].mine == 'from a'
+          - mine is not defined
+          - kept == 'on a'
+          - hostvars['b'].kept is not defined
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// recordDialer logs each login it is asked for and connects locally.
+type recordDialer struct {
+	mu     sync.Mutex
+	logins []string
+}
+
+func (d *recordDialer) Connect(ctx context.Context, t transport.Target) (transport.Conn, error) {
+	d.mu.Lock()
+	d.logins = append(d.logins, fmt.Sprintf("%s@%s:%d", t.User, t.Host, t.Port))
+	d.mu.Unlock()
+	return local.Dialer{}.Connect(ctx, t)
+}
+
+// TestConnectionKeywords: connection, remote_user and port keywords pick
+// the login where the host's variables do not; a task that asks for
+// another login gets a connection of its own, the others share one.
+func TestConnectionKeywords(t *testing.T) {
+	d := &recordDialer{}
+	out, recap, err := play(t, "a ansible_host=192.0.2.1\nb ansible_host=192.0.2.2 ansible_user=fixed ansible_port=2222\n", `
+- hosts: all
+  gather_facts: false
+  remote_user: deploy
+  tasks:
+    - command: "true"
+    - command: "true"
+    - command: "true"
+      remote_user: ops
+      port: 2200
+    - command: "true"
+      connection: local
+`, func(r *provision.Runner) { r.Dialer = d; r.Local = local.Dialer{} })
+	if err != nil || recap.Stats["a"].Failed+recap.Stats["b"].Failed+recap.Stats["a"].Unreachable != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	sort.Strings(d.logins)
+	want := []string{"deploy@192.0.2.1:0", "fixed@192.0.2.2:2222", "ops@192.0.2.1:2200"}
+	if !reflect.DeepEqual(d.logins, want) {
+		t.Errorf("logins %v, want %v (the variables of b win over the keywords; connection: local dials nothing)", d.logins, want)
+	}
+}
