@@ -179,6 +179,14 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			v, err := tpl.Render(scope)
 			return expr.Str(v), err
 		},
+		RenderFile: func(text, path string) (string, error) {
+			tpl, err := expr.ParseFileTemplateAt(text, path)
+			if err != nil {
+				return "", err
+			}
+			v, err := tpl.Render(scope)
+			return expr.Str(v), err
+		},
 		FindFile:   pr.findFile(t),
 		Modules:    pr.rn.r.Modules,
 		Action:     t.Action,

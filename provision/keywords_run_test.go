@@ -15,6 +15,7 @@ import (
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/tasks/builtin"
 )
 
 // TestThrottle: throttle bounds how many hosts run a task at once, below
@@ -152,5 +153,44 @@ func TestConnectionKeywords(t *testing.T) {
 	want := []string{"deploy@192.0.2.1:0", "fixed@192.0.2.2:2222", "ops@192.0.2.1:2200"}
 	if !reflect.DeepEqual(d.logins, want) {
 		t.Errorf("logins %v, want %v (the variables of b win over the keywords; connection: local dials nothing)", d.logins, want)
+	}
+}
+
+// TestLookupLoopsAndTemplateIncludes: with_vars loops read the task's
+// variables, and a template file's {% include %} finds the file beside it.
+func TestLookupLoopsAndTemplateIncludes(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"templates/main.j2":    "top {{ word }}\n{% include 'part.j2' %}",
+		"templates/part.j2":    "part {{ word }}\n",
+		"templates/looped.txt": "looped {{ word }}",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+	}
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  vars:
+    word: hi
+    first: one
+    second: two
+  tasks:
+    - debug: msg={{ item }}
+      with_vars: [first, second]
+      register: v
+    - template:
+        src: `+dir+`/templates/main.j2
+        dest: `+dir+`/out.txt
+    - assert:
+        that:
+          - v.results | map(attribute='item') | list == ['one', 'two']
+          - lookup('file', '`+dir+`/out.txt') == 'top hi\npart hi'
+`, func(r *provision.Runner) {
+		f, _ := builtin.Registry().Lookup("template")
+		r.Modules.Register("template", f)
+	})
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
 	}
 }

@@ -43,7 +43,7 @@ func (pr *playRun) loopItems(t *playbooks.Task, scope *expr.Vars) ([]any, error)
 	if !ok {
 		terms = []any{raw}
 	}
-	return expr.RunLookup(scope.LookupEnv(), t.Loop.With, terms, nil)
+	return expr.RunLookupIn(scope, t.Loop.With, terms, nil)
 }
 
 // loop runs t once per item on h: per-item conditions, per-item results,

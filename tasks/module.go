@@ -47,6 +47,10 @@ type Env struct {
 	// Render renders a template's text in the task's scope (the template
 	// module's files).
 	Render func(text string) (string, error)
+	// RenderFile renders the text of the template file at path (on the
+	// controller): its {% include %}s look beside it first. Nil means
+	// Render.
+	RenderFile func(text, path string) (string, error)
 	// FindFile resolves a controller-side file the way Ansible searches:
 	// kind is "files" or "templates"; a relative name is looked up in the
 	// role's kind directory, the role, the play's kind directory and the

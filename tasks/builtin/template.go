@@ -96,7 +96,11 @@ func (templateModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	if !utf8.Valid(text) {
 		return failed("Template source files must be utf-8 encoded")
 	}
-	out, err := env.Render(withTemplateVars(string(text)))
+	render := env.Render
+	if env.RenderFile != nil {
+		render = func(text string) (string, error) { return env.RenderFile(text, local) }
+	}
+	out, err := render(withTemplateVars(string(text)))
 	if err != nil {
 		return failed(err.Error())
 	}
