@@ -150,6 +150,15 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	}
 	args := tasks.Args{}
 	for k, v := range merged {
+		if t.Module == "set_fact" && expr.IsTemplate(k) {
+			// set_fact's variable names may be templates, as Ansible
+			// renders them.
+			name, err := expr.Render(k, scope)
+			if err != nil {
+				return call{}, fmt.Errorf("%s: %w", t.Pos, err)
+			}
+			k = expr.Str(name)
+		}
 		if !expr.IsOmit(v) {
 			if t.Module != "set_fact" { // set_fact keeps what it stores as it is
 				v = plainDeep(v)

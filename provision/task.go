@@ -181,7 +181,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 		h.failed = true
 		if inRescuedBlock(t) {
 			h.setFacts["ansible_failed_task"] = map[string]any{"name": t.Name, "action": t.Action}
-			h.setFact("ansible_failed_result", out.data)
+			h.setFact("ansible_failed_result", unsafeDeep(out.data))
 		}
 	}
 }

@@ -16,9 +16,10 @@ import (
 // cleanFacts are the actions whose results are not wrapped.
 var cleanFacts = map[string]bool{"set_fact": true, "include_vars": true}
 
-// registered is the value register stores for t's result.
+// registered is the value register stores for t's result. A failure is
+// always unsafe: its message may quote the template that failed.
 func registered(t *playbooks.Task, data map[string]any) map[string]any {
-	if cleanFacts[t.Module] {
+	if cleanFacts[t.Module] && data["failed"] != true {
 		return data
 	}
 	return unsafeDeep(data).(map[string]any)

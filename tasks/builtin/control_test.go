@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 
@@ -21,6 +22,11 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 	}
 	if res := runMod(t, env, "debug", tasks.Args{"var": "nope"}); res.Data["nope"] != "VARIABLE IS NOT DEFINED!" {
 		t.Fatalf("%+v", res)
+	}
+	broken := *env
+	broken.Eval = func(string) (any, error) { return nil, errors.New("urlsplit: unknown URL component: bad") }
+	if res := runMod(t, &broken, "debug", tasks.Args{"var": "u | urlsplit('bad')"}); !res.Failed || res.Msg != "urlsplit: unknown URL component: bad" {
+		t.Fatalf("a var that fails to evaluate (not undefined) fails the task: %+v", res)
 	}
 	if res := runMod(t, env, "debug", tasks.Args{"msg": "x", "verbosity": 2}); !res.Skipped || res.Data["skipped_reason"] != "Verbosity threshold not met." {
 		t.Fatalf("%+v", res)

@@ -3,7 +3,9 @@ package builtin
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
+	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -40,8 +42,15 @@ func (debugModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (task
 		name, isStr := v.(string)
 		var val any = "VARIABLE IS NOT DEFINED!"
 		if isStr && env.Eval != nil {
-			if got, err := env.Eval(name); err == nil {
+			// As Ansible's debug: an undefined variable is shown as such;
+			// any other error fails the task.
+			got, err := env.Eval(name)
+			var undef *expr.UndefinedError
+			switch {
+			case err == nil:
 				val = got
+			case !errors.As(err, &undef):
+				return tasks.Result{Failed: true, Msg: err.Error(), Data: data}, nil
 			}
 		} else if !isStr {
 			// A list or dict was given (already templated): it is its own

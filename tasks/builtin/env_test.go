@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	pexpr "github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/tasks"
@@ -62,7 +63,7 @@ func testEnv(t testing.TB, files string, vars map[string]any) (*tasks.Env, *coun
 			if v, ok := vars[expr]; ok {
 				return v, nil
 			}
-			return nil, errors.New("'" + expr + "' is undefined")
+			return nil, &pexpr.UndefinedError{Name: expr, Msg: "'" + expr + "' is undefined"}
 		},
 	}
 	return env, cc
