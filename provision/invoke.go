@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tender-sh/tender/playbooks"
@@ -356,12 +357,32 @@ func (pr *playRun) anyHolds(conds []string, s expr.Scope) (bool, error) {
 	return false, nil
 }
 
+// intArg reads an integer keyword as Ansible's int attributes do
+// (Python's int()): a number is truncated, a string must be an integer.
 func intArg(v any, scope expr.Scope) (int, error) {
 	r, err := expr.RenderDeep(v, scope)
 	if err != nil {
 		return 0, err
 	}
-	return strconv.Atoi(expr.Str(r))
+	switch x := r.(type) {
+	case int:
+		return x, nil
+	case float64:
+		if x > 1e15 || x < -1e15 {
+			return 0, fmt.Errorf("%v is out of range", x)
+		}
+		return int(x), nil
+	case bool:
+		if x {
+			return 1, nil
+		}
+		return 0, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(expr.Str(r)))
+	if err != nil {
+		return 0, fmt.Errorf("%s is not an integer", expr.Repr(r))
+	}
+	return n, nil
 }
 
 // connSpec is what a task's connection adds to the host's: become and

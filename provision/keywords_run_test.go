@@ -194,3 +194,36 @@ func TestLookupLoopsAndTemplateIncludes(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 }
+
+// TestIntegerKeywordsTruncate: retries and delay are read as Python's
+// int() reads them: a float is truncated (delay 0.01 is 0), a string must
+// be an integer.
+func TestIntegerKeywordsTruncate(t *testing.T) {
+	start := time.Now()
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - command: "false"
+      register: r
+      until: r.rc == 0
+      retries: 2.9
+      delay: 0.01
+      ignore_errors: true
+    - assert:
+        that: r.attempts == 3
+    - command: "true"
+      retries: "two"
+      until: true
+      ignore_errors: true
+      register: bad
+    - assert:
+        that: "bad is failed and 'not an integer' in bad.msg"
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if took := time.Since(start); took > 4*time.Second {
+		t.Errorf("delay 0.01 waited %v: it is 0 seconds", took)
+	}
+}

@@ -104,7 +104,7 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	s.WriteString(shFuncs)
 	if a.Has("chdir") {
 		d := shPath(a.Str("chdir"))
-		fmt.Fprintf(&s, "if [ ! -e %[1]s ]; then echo tender=chdir; echo err=2; exit 0; elif [ ! -d %[1]s ]; then echo tender=chdir; echo err=20; exit 0; fi\ncd %[1]s 2>/dev/null || { echo tender=chdir; echo err=13; exit 0; }\n", d)
+		fmt.Fprintf(&s, "if [ ! -e %[1]s ]; then echo tender=chdir; echo err=2; exit 0; elif [ ! -d %[1]s ]; then echo tender=chdir; echo err=20; exit 0; fi\ncd -P %[1]s 2>/dev/null || { echo tender=chdir; echo err=13; exit 0; }\n", d)
 	}
 	if a.Has("creates") {
 		fmt.Fprintf(&s, "_t_glob %s && { echo tender=creates; exit 0; }\n", shPath(a.Str("creates")))

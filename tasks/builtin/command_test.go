@@ -170,3 +170,17 @@ func TestShPathExpands(t *testing.T) {
 		}
 	}
 }
+
+// TestChdirIsPhysical: chdir enters the directory as Python's os.chdir
+// does, so $PWD is the path with symbolic links resolved (a shell's cd
+// would keep the link's name).
+func TestChdirIsPhysical(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "real", "site"), 0o755)
+	os.Symlink(filepath.Join(dir, "real"), filepath.Join(dir, "link"))
+	env, _ := testEnv(t, dir, nil)
+	res := runMod(t, env, "shell", tasks.Args{"_raw_params": `printf %s "$PWD"`, "chdir": filepath.Join(dir, "link", "site")})
+	if want := filepath.Join(dir, "real", "site"); res.Data["stdout"] != want {
+		t.Errorf("$PWD is %q, want the physical %q", res.Data["stdout"], want)
+	}
+}

@@ -73,7 +73,7 @@ IFS='
 set -f
 : >"$tmp/out"; : >"$tmp/err"
 if [ -n "$venv" ] && [ ! -e "$venv/bin/activate" ] && [ -n "$_t_check" ]; then echo verdict=check; echo changed=1; exit 0; fi
-[ -d "$chdir" ] && cd "$chdir" || _t_fail "Provided cwd is not a valid directory: $chdir"
+[ -d "$chdir" ] && cd -P "$chdir" || _t_fail "Provided cwd is not a valid directory: $chdir"
 if [ -n "$venv" ] && [ ! -e "$venv/bin/activate" ]; then
 	[ -z "$venvpyerr" ] || _t_fail "virtualenv_python should not be used when using the venv module or pyvenv as virtualenv_command"
 	command -v "${venvcmd%%

@@ -73,7 +73,7 @@ cat > "$_d"/%s && chmod 700 "$_d"/%[1]s || exit 1
 echo tender=run
 `, q(path.Base(local)))
 		if chdir != "" {
-			fmt.Fprintf(&s, "cd %s || exit 1\n", q(chdir))
+			fmt.Fprintf(&s, "cd -P %s || exit 1\n", q(chdir))
 		}
 		cmd := `"$_d"/` + q(path.Base(local))
 		if a.Has("executable") {
