@@ -149,6 +149,9 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 		res.Failed, res.Msg, res.Changed = true, errMsg, false
 		return res, nil
 	}
+	if w := v["warning"]; w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	before, after := map[string]any{"path": p}, map[string]any{"path": p}
 	if prev != state {
 		before["state"], after["state"] = prev, state

@@ -96,6 +96,12 @@ touch)
 		done
 	fi ;;
 link|hard)
+	# A link without src, followed, keeps the target it has (Ansible reads
+	# it back); with no link there, there is nothing to point at.
+	if [ "$state" = link ] && [ -z "$src" ]; then
+		[ -n "$follow" ] && [ -L "$path" ] && [ -e "$path" ] && src=$(readlink -- "$path")
+		[ -n "$src" ] || _t_failed "src is required for creating new symlinks"
+	fi
 	case $src in /*) abs=$src ;; *) if [ -d "$path" ] && [ ! -L "$path" ]; then abs=$path/$src; else abs=$(dirname -- "$path")/$src; fi ;; esac
 	if [ "$state" = link ]; then
 		[ -n "$force" ] || _t_exists "$abs" || _t_failed "src file does not exist, use \"force=yes\" if you really want to create the link: $abs"
@@ -134,7 +140,13 @@ link|hard)
 		fi
 	fi ;;
 esac
-if _t_exists "$target"; then
+if [ "$state" = link ] && [ -n "$follow" ] && [ -L "$path" ]; then
+	# Followed, a link's attributes are its target's; a link to nothing
+	# has none to set.
+	if [ -e "$path" ]; then target=$(readlink -f -- "$path")
+	else target=; echo "warning=Cannot set fs attributes on a non-existent symlink target. follow should be set to False to avoid this."; fi
+fi
+if [ -n "$target" ] && _t_exists "$target"; then
 	_t_attrs "$target" "$mode" "$owner" "$group"
 	if [ -n "$recurse" ] && [ -d "$target" ] && [ ! -L "$target" ]; then
 		_rc=$(find "$target" -mindepth 1 | while IFS= read -r _p; do

@@ -147,3 +147,30 @@ func TestFileTimes(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 }
+
+// TestFileLinkWithoutSrcFollows: a link named without src, with follow
+// (the default), keeps its target, and mode reaches the target, as
+// Ansible's file module does for "path=LINK mode=0644".
+func TestFileLinkWithoutSrcFollows(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	os.WriteFile(target, []byte("x"), 0o666)
+	os.Chmod(target, 0o666)
+	link := filepath.Join(dir, "link")
+	os.Symlink("./target", link)
+	env, _ := testEnv(t, dir, nil)
+	res := runMod(t, env, "file", tasks.Args{"path": link, "mode": "0644", "follow": true})
+	if res.Failed || !res.Changed {
+		t.Fatalf("%+v", res)
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o644 {
+		t.Errorf("target mode %o, want 644", fi.Mode().Perm())
+	}
+	if got, _ := os.Readlink(link); got != "./target" {
+		t.Errorf("the link now points at %q", got)
+	}
+	res = runMod(t, env, "file", tasks.Args{"path": filepath.Join(dir, "nolink"), "state": "link"})
+	if !res.Failed || res.Msg != "src is required for creating new symlinks" {
+		t.Errorf("a new link without src: %+v", res)
+	}
+}
