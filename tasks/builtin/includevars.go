@@ -165,9 +165,21 @@ func (l *varsLoader) ignored(name string) (bool, error) {
 	return false, nil
 }
 
+// validExt reports whether name's extension, as Python's os.path.splitext
+// finds it ("" for none; a leading dot starts no extension), is one of
+// extensions ("" among them admits files without one).
 func (l *varsLoader) validExt(name string) bool {
-	ext := filepath.Ext(name)
-	return ext != "" && slices.Contains(l.exts, ext[1:])
+	return slices.Contains(l.exts, strings.TrimPrefix(pySplitExt(filepath.Base(name)), "."))
+}
+
+// pySplitExt is the extension os.path.splitext returns for a base name:
+// from its last dot, unless every dot before it leads the name.
+func pySplitExt(base string) string {
+	i := strings.LastIndexByte(base, '.')
+	if i <= 0 || strings.Trim(base[:i], ".") == "" {
+		return ""
+	}
+	return base[i:]
 }
 
 // load reads one vars file into l.vars.
