@@ -31,6 +31,7 @@ var hostSideAsync = map[string]bool{"command": true, "shell": true, "raw": true,
 // job is one async task.
 type job struct {
 	id     string
+	dir    string // the async directory, a shell word (asyncDir)
 	module tasks.Module
 	args   tasks.Args
 	env    *tasks.Env
@@ -77,10 +78,10 @@ func (pr *playRun) runAsync(ctx context.Context, name string, mod tasks.Module, 
 	ae := *env
 	ae.Async = true
 	env = &ae
-	j := &job{id: newJobID(), module: mod, args: args, env: env, hostSide: hostSideAsync[name]}
+	j := &job{id: newJobID(), dir: asyncDir(env), module: mod, args: args, env: env, hostSide: hostSideAsync[name]}
 	started := map[string]any{"ansible_job_id": j.id, "started": 1, "finished": 0}
 	if j.hostSide {
-		lc := &launchConn{Conn: env.Conn, id: j.id}
+		lc := &launchConn{Conn: env.Conn, id: j.id, dir: j.dir}
 		e := *env
 		e.Conn = lc
 		res, err := mod.Run(ctx, &e, args)
@@ -125,7 +126,7 @@ func (pr *playRun) runAsync(ctx context.Context, name string, mod tasks.Module, 
 		if finished {
 			// As Ansible: a job polled to its end leaves nothing behind.
 			if j.hostSide {
-				if _, err := env.Conn.Run(ctx, transport.Cmd{Script: "rm -f " + jobPath(j.id) + ".*"}); err != nil {
+				if _, err := env.Conn.Run(ctx, transport.Cmd{Script: "rm -f " + jobPath(j.dir, j.id) + ".*"}); err != nil {
 					return tasks.Result{}, err
 				}
 			}
@@ -144,7 +145,7 @@ func (pr *playRun) jobStatus(ctx context.Context, j *job, env *tasks.Env) (tasks
 	running := tasks.Result{Data: map[string]any{"ansible_job_id": j.id, "started": 1, "finished": 0}}
 	var res tasks.Result
 	if j.hostSide {
-		rec, done, err := readJob(ctx, env.Conn, j.id)
+		rec, done, err := readJob(ctx, env.Conn, j.dir, j.id)
 		if err != nil || !done {
 			return running, false, err
 		}
@@ -198,21 +199,31 @@ func (m statusModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 		mode = tasks.ToText(v)
 	}
 	j := m.pr.rn.jobs.get(id)
+	dir := asyncDir(env)
 	if mode == "cleanup" {
 		if j == nil || j.hostSide {
-			if _, err := env.Conn.Run(ctx, transport.Cmd{Script: "rm -f " + jobPath(id) + ".*"}); err != nil {
+			if _, err := env.Conn.Run(ctx, transport.Cmd{Script: "rm -f " + jobPath(dir, id) + ".*"}); err != nil {
 				return tasks.Result{}, err
 			}
 		}
-		return tasks.Result{Data: map[string]any{"ansible_job_id": id, "erased": strings.TrimPrefix(jobPath(id), "\"$HOME\"/")}}, nil
+		return tasks.Result{Data: map[string]any{"ansible_job_id": id, "erased": id}}, nil
 	}
 	if mode != "status" {
 		return tasks.Result{}, fmt.Errorf("value of mode must be one of: status, cleanup, got: %s", mode)
 	}
+	if j != nil && j.hostSide && j.dir != dir {
+		// The job's files are in another async directory than this
+		// task's (ansible_async_dir): as Ansible, look where told.
+		if rec, _, err := readJob(ctx, env.Conn, dir, id); err != nil {
+			return tasks.Result{}, err
+		} else if rec == nil {
+			return tasks.Result{Failed: true, Msg: "could not find job", Data: map[string]any{"ansible_job_id": id, "started": 1, "finished": 1}}, nil
+		}
+	}
 	if j == nil {
 		// A job of an earlier run: its output is on the host, but not
 		// the module that would read it. Report the raw outcome.
-		rec, done, err := readJob(ctx, env.Conn, id)
+		rec, done, err := readJob(ctx, env.Conn, dir, id)
 		if err != nil {
 			return tasks.Result{}, err
 		}
@@ -230,14 +241,36 @@ func (m statusModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	return res, err
 }
 
-// jobPath is the shell word for a job's files' common prefix.
-func jobPath(id string) string { return `"$HOME"/.ansible_async/` + transport.Quote(id) }
+// jobPath is the shell word for a job's files' common prefix in the async
+// directory dir (a shell word).
+func jobPath(dir, id string) string { return dir + "/" + transport.Quote(id) }
+
+// asyncDir is the shell word for the task's async directory:
+// ansible_async_dir, else Ansible's ~/.ansible_async, a leading ~ being
+// the user's home on the host.
+func asyncDir(env *tasks.Env) string {
+	dir := "~/.ansible_async"
+	if env != nil && env.Eval != nil {
+		if v, err := env.Eval("ansible_async_dir"); err == nil && v != nil && fmt.Sprint(v) != "" {
+			dir = fmt.Sprint(v)
+		}
+	}
+	dir = strings.TrimRight(dir, "/")
+	switch {
+	case dir == "~" || dir == "":
+		return `"$HOME"`
+	case strings.HasPrefix(dir, "~/"):
+		return `"$HOME"/` + transport.Quote(dir[2:])
+	}
+	return transport.Quote(dir)
+}
 
 // launchConn runs the module's one script detached on the host instead of
 // waiting for it, and answers as if it succeeded with no output.
 type launchConn struct {
 	transport.Conn
 	id       string
+	dir      string // the async directory, a shell word
 	launched bool
 	results  string
 	err      error
@@ -255,11 +288,11 @@ func (c *launchConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resu
 			return transport.Result{}, err
 		}
 	}
-	p := jobPath(c.id)
+	p := jobPath(c.dir, c.id)
 	// The job's own files are private (umask 077); the job itself runs
 	// with the session's umask, as any other task, so that files it
 	// creates get the usual modes.
-	launcher := `_u=$(umask); umask 077; mkdir -p "$HOME"/.ansible_async || exit 1
+	launcher := `_u=$(umask); umask 077; mkdir -p ` + c.dir + ` || exit 1
 j=` + p + `
 head -c ` + strconv.Itoa(len(cmd.Script)) + ` >"$j.sh" && cat >"$j.in" || exit 1
 date '+%Y-%m-%d %H:%M:%S %s' >"$j.start"
@@ -295,8 +328,8 @@ type jobRecord struct {
 
 // readJob reads a host-side job's files in one round trip: nil when the
 // host has no such job, done when it finished.
-func readJob(ctx context.Context, c transport.Conn, id string) (*jobRecord, bool, error) {
-	script := `j=` + jobPath(id) + `
+func readJob(ctx context.Context, c transport.Conn, dir, id string) (*jobRecord, bool, error) {
+	script := `j=` + jobPath(dir, id) + `
 [ -f "$j.sh" ] || { echo missing; exit 0; }
 [ -f "$j.rc" ] || { echo running; exit 0; }
 echo done; cat "$j.rc" "$j.start" "$j.end"; wc -c <"$j.out"; wc -c <"$j.err"; cat "$j.out" "$j.err"

@@ -23,7 +23,7 @@ func TestAsyncJobKeepsUmask(t *testing.T) {
 	}
 	defer c.Close()
 	out2 := filepath.Join(t.TempDir(), "umask")
-	lc2 := &launchConn{Conn: c, id: "umask-test2"}
+	lc2 := &launchConn{Conn: c, id: "umask-test2", dir: asyncDir(nil)}
 	if _, err := lc2.Run(context.Background(), transport.Cmd{Script: "umask >" + transport.Quote(out2)}); err != nil {
 		t.Fatal(err)
 	}

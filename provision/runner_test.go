@@ -577,3 +577,45 @@ func TestLoopPause(t *testing.T) {
 		t.Errorf("three items with pause 0.3 took %v, want at least 0.6s", took)
 	}
 }
+
+// TestAsyncDir: ansible_async_dir moves a job's files; async_status looks
+// in its own task's directory, so without the variable it does not find
+// the job, as in Ansible.
+func TestAsyncDir(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  vars:
+    custom: ~/.custom_async
+  tasks:
+    - shell: echo moo
+      async: 5
+      poll: 0
+      register: job
+      vars:
+        ansible_async_dir: "{{ custom }}"
+    - async_status: jid={{ job.ansible_job_id }}
+      register: lost
+      ignore_errors: true
+    - async_status: jid={{ job.ansible_job_id }}
+      register: found
+      until: found is finished
+      retries: 10
+      delay: 1
+      vars:
+        ansible_async_dir: "{{ custom }}"
+    - assert:
+        that:
+          - lost is failed
+          - lost.msg == 'could not find job'
+          - found.stdout == 'moo'
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if fi, err := os.Stat(filepath.Join(home, ".custom_async")); err != nil || !fi.IsDir() {
+		t.Errorf("~/.custom_async: %v", err)
+	}
+}
