@@ -98,10 +98,16 @@ touch)
 link|hard)
 	# A link without src, followed, keeps the target it has (Ansible reads
 	# it back); with no link there, there is nothing to point at.
+	# An existing link without src and not followed stays as it is.
+	_t_keep=
 	if [ "$state" = link ] && [ -z "$src" ]; then
 		[ -n "$follow" ] && [ -L "$path" ] && [ -e "$path" ] && src=$(readlink -- "$path")
-		[ -n "$src" ] || _t_failed "src is required for creating new symlinks"
+		if [ -z "$src" ]; then
+			[ "$prev" = link ] || _t_failed "src is required for creating new symlinks"
+			_t_keep=1
+		fi
 	fi
+	if [ -n "$_t_keep" ]; then :; else
 	case $src in /*) abs=$src ;; *) if [ -d "$path" ] && [ ! -L "$path" ]; then abs=$path/$src; else abs=$(dirname -- "$path")/$src; fi ;; esac
 	if [ "$state" = link ]; then
 		[ -n "$force" ] || _t_exists "$abs" || _t_failed "src file does not exist, use \"force=yes\" if you really want to create the link: $abs"
@@ -138,6 +144,7 @@ link|hard)
 			_tmp="$path.tender-$$"
 			ln -- "$abs" "$_tmp" && _t_replace "$_tmp" "$path" || { rm -f -- "$_tmp"; _t_fail "Error while linking: $path"; }
 		fi
+	fi
 	fi ;;
 esac
 if [ "$state" = link ] && [ -n "$follow" ] && [ -L "$path" ]; then

@@ -169,6 +169,13 @@ func TestFileLinkWithoutSrcFollows(t *testing.T) {
 	if got, _ := os.Readlink(link); got != "./target" {
 		t.Errorf("the link now points at %q", got)
 	}
+	res = runMod(t, env, "file", tasks.Args{"path": link, "state": "link", "mode": "0600", "follow": false})
+	if res.Failed {
+		t.Errorf("an existing link, not followed, without src: %+v", res)
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o644 {
+		t.Errorf("follow=false changed the target's mode to %o", fi.Mode().Perm())
+	}
 	res = runMod(t, env, "file", tasks.Args{"path": filepath.Join(dir, "nolink"), "state": "link"})
 	if !res.Failed || res.Msg != "src is required for creating new symlinks" {
 		t.Errorf("a new link without src: %+v", res)
