@@ -26,6 +26,9 @@ const (
 	// Included: include_tasks brought in a file (Path) for Hosts, once per
 	// loop item (Item, IsItem) when the include loops.
 	Included
+	// Retry: a task's until: did not hold on Host, which runs it again
+	// (RetriesLeft set).
+	Retry
 )
 
 // Status is a host's outcome for a task.
@@ -81,6 +84,8 @@ type Event struct {
 	Diff string
 	// Msg is a warning's text or a failure's message.
 	Msg string
+	// RetriesLeft is how many more runs a Retry's task has.
+	RetriesLeft int
 	// Recap ends the run (RunEnd).
 	Recap *Recap
 }

@@ -32,6 +32,8 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 	if err != nil {
 		return failure(err)
 	}
+	// As Ansible: with until, retries (default 3) more runs after the
+	// first; retries of 0 or less is one run, until not evaluated.
 	retries, delay := 0, 5*time.Second
 	if len(t.Until) > 0 {
 		retries = 3
@@ -39,6 +41,9 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 			if retries, err = intArg(t.Retries, scope); err != nil {
 				return failure(fmt.Errorf("retries: %w", err))
 			}
+		}
+		if retries < 0 {
+			retries = 0
 		}
 		if t.Delay != nil {
 			d, err := intArg(t.Delay, scope)
@@ -71,24 +76,41 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		if err != nil {
 			return failure(err)
 		}
+		if retries > 0 {
+			// attempts is there for changed_when and failed_when too.
+			if res.Data == nil {
+				res.Data = map[string]any{}
+			}
+			res.Data["attempts"] = attempt
+		}
 		if out, err = pr.judge(t, scope, res); err != nil {
 			return failure(err)
 		}
-		if len(t.Until) == 0 {
+		if retries == 0 {
 			break
 		}
-		out.data["attempts"] = attempt
 		done, err := pr.holds(t.Until, scope.With(map[string]any{t.Register: registered(t, out.data)}))
 		if err != nil {
 			return failure(err)
 		}
-		if done || attempt > retries {
-			if !done {
+		if done {
+			break
+		}
+		if attempt > retries {
+			// Out of attempts: failed, and attempts says the retries, as
+			// Ansible reports it; a failed_when, though, has the last word
+			// on whether the task failed.
+			out.data["failed"] = true
+			out.data["attempts"] = retries
+			if fw, ok := out.data["failed_when_result"].(bool); ok {
+				out.failed = fw
+			} else {
 				out.failed = true
-				out.data["failed"] = true
 			}
 			break
 		}
+		pr.rn.emit(Event{Kind: Retry, Play: pr.name, Task: pr.shownName(h, t), Host: h.name, Delegate: kw.delegateTo,
+			RetriesLeft: retries + 1 - attempt})
 		select {
 		case <-ctx.Done():
 			return failure(ctx.Err())

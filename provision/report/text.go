@@ -32,11 +32,12 @@ type text struct {
 }
 
 const (
-	green  = "0;32"
-	yellow = "0;33"
-	cyan   = "0;36"
-	red    = "0;31"
-	purple = "0;35"
+	green    = "0;32"
+	yellow   = "0;33"
+	cyan     = "0;36"
+	red      = "0;31"
+	purple   = "0;35"
+	darkGray = "1;30"
 )
 
 func (t *text) paint(code, s string) string {
@@ -69,6 +70,12 @@ func (t *text) event(e provision.Event) {
 		fmt.Fprintf(t.w, "%s\n", t.paint(purple, "[WARNING]: "+e.Msg))
 	case provision.RunEnd:
 		t.recap(e.Recap)
+	case provision.Retry:
+		host := e.Host
+		if e.Delegate != "" {
+			host += " -> " + e.Delegate
+		}
+		fmt.Fprintf(t.w, "%s\n", t.paint(darkGray, fmt.Sprintf("FAILED - RETRYING: [%s]: %s (%d retries left).", host, e.Task, e.RetriesLeft)))
 	case provision.Included:
 		line := "included: " + e.Path + " for " + strings.Join(e.Hosts, ", ")
 		if e.IsItem {
@@ -263,7 +270,7 @@ func JSON(w io.Writer) func(provision.Event) {
 func jsonEvent(e provision.Event) map[string]any {
 	kinds := map[provision.EventKind]string{provision.PlayStart: "play_start", provision.TaskStart: "task_start",
 		provision.HostResult: "host_result", provision.Warning: "warning", provision.RunEnd: "run_end",
-		provision.Included: "included"}
+		provision.Included: "included", provision.Retry: "retry"}
 	m := map[string]any{"event": kinds[e.Kind], "time": e.Time}
 	set := func(k string, v any, ok bool) {
 		if ok {
@@ -284,6 +291,7 @@ func jsonEvent(e provision.Event) map[string]any {
 	set("result", e.Result, e.Result != nil)
 	set("msg", e.Msg, e.Msg != "")
 	set("diff", e.Diff, e.Diff != "")
+	set("retries_left", e.RetriesLeft, e.Kind == provision.Retry)
 	if e.Recap != nil {
 		m["recap"] = e.Recap.Stats
 		if e.Recap.Custom != nil {
