@@ -73,10 +73,16 @@ func (includeVarsModule) Run(_ context.Context, env *tasks.Env, args tasks.Args)
 		if file == "" {
 			file = strings.TrimRight(a.Str("_raw_params"), "\n")
 		}
-		if file == "" {
+		if file == "" && !a.Has("file") && !a.Has("_raw_params") {
 			return tasks.Result{}, fmt.Errorf("include_vars needs a file or a dir")
 		}
-		msg = l.file(env, file)
+		if file == "" {
+			// An empty name (a lookup that found nothing, say) is a file
+			// not found, as in Ansible.
+			msg = "Could not find file on the Ansible Controller.\n" + remoteSrcHint
+		} else {
+			msg = l.file(env, file)
+		}
 	}
 	vars := l.vars
 	if name := a.Str("name"); name != "" {
@@ -90,6 +96,9 @@ func (includeVarsModule) Run(_ context.Context, env *tasks.Env, args tasks.Args)
 	}
 	return tasks.Result{Data: data}, nil
 }
+
+// remoteSrcHint ends Ansible's messages for a controller file not found.
+const remoteSrcHint = "If you are using a module and expect the file to exist on the remote, see the remote_src option"
 
 // varsLoader gathers the variables of the files include_vars reads.
 type varsLoader struct {
@@ -105,7 +114,7 @@ type varsLoader struct {
 func (l *varsLoader) file(env *tasks.Env, name string) string {
 	path, err := env.FindFile("vars", name)
 	if err != nil {
-		return fmt.Sprintf("Could not find or access '%s' on the Ansible Controller.", name)
+		return fmt.Sprintf("Could not find or access '%s' on the Ansible Controller.\n%s", name, remoteSrcHint)
 	}
 	return l.load(path, false)
 }

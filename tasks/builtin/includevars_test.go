@@ -3,6 +3,7 @@ package builtin
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
@@ -40,5 +41,19 @@ func TestIncludeVarsExtensions(t *testing.T) {
 		if got := pySplitExt(name); got != want {
 			t.Errorf("pySplitExt(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestIncludeVarsNotFound: a name that is not found, or an empty one (a
+// lookup that found nothing), fails under "message", as Ansible's.
+func TestIncludeVarsNotFound(t *testing.T) {
+	env, _ := testEnv(t, t.TempDir(), nil)
+	res := runMod(t, env, "include_vars", tasks.Args{"file": ""})
+	if !res.Failed || res.Data["message"] != "Could not find file on the Ansible Controller.\n"+remoteSrcHint {
+		t.Errorf("empty file: %+v", res)
+	}
+	res = runMod(t, env, "include_vars", tasks.Args{"_raw_params": "nope.yml"})
+	if msg, _ := res.Data["message"].(string); !res.Failed || !strings.HasPrefix(msg, "Could not find or access 'nope.yml'") {
+		t.Errorf("missing file: %+v", res)
 	}
 }
