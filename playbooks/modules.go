@@ -24,7 +24,7 @@ func DefaultModules() []string {
 		// system
 		"user", "group", "authorized_key", "selinux", "modprobe", "sysctl", "hostname", "cron",
 		"uri", "mount", "getent", "debconf", "known_hosts", "pause", "wait_for", "ping", "setup",
-		"async_status",
+		"async_status", "wait_for_connection", "reboot",
 		// controller side and play level
 		"debug", "set_fact", "assert", "fail", "meta", "include_vars", "add_host", "group_by", "set_stats",
 	}

@@ -24,6 +24,9 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 	if t.Module == "setup" || t.Module == "gather_facts" {
 		return pr.setup(ctx, h, kw, scope)
 	}
+	if reconnectActions[t.Module] {
+		return pr.settle(h, t, kw, pr.judgeOutcome(t, scope, pr.reconnectAction(ctx, h, t, kw, scope)))
+	}
 	c, err := pr.prepare(ctx, h, t, kw, scope)
 	if err != nil {
 		return failure(err)
@@ -245,6 +248,18 @@ func (pr *playRun) judge(t *playbooks.Task, scope *expr.Vars, res tasks.Result) 
 		out.data["warnings"] = w
 	}
 	return out, pr.overrides(t, scope, &out)
+}
+
+// judgeOutcome applies changed_when and failed_when to an engine
+// action's outcome.
+func (pr *playRun) judgeOutcome(t *playbooks.Task, scope *expr.Vars, out outcome) outcome {
+	if out.data == nil {
+		out.data = map[string]any{}
+	}
+	if err := pr.overrides(t, scope, &out); err != nil {
+		return failure(err)
+	}
+	return out
 }
 
 // settle applies what a finished module run asks of the host: inventory

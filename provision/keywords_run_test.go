@@ -228,3 +228,90 @@ func TestIntegerKeywordsTruncate(t *testing.T) {
 		t.Errorf("delay 0.01 waited %v: it is 0 seconds", took)
 	}
 }
+
+// flakyDialer refuses the first fails logins, then connects locally.
+type flakyDialer struct {
+	mu    sync.Mutex
+	fails int
+	tries int
+}
+
+func (d *flakyDialer) Connect(ctx context.Context, t transport.Target) (transport.Conn, error) {
+	d.mu.Lock()
+	d.tries++
+	down := d.tries <= d.fails
+	d.mu.Unlock()
+	if down {
+		return nil, transport.Unreachable(t.Name, fmt.Errorf("connection refused"))
+	}
+	return local.Dialer{}.Connect(ctx, t)
+}
+
+// TestWaitForConnection: wait_for_connection logs in again until the host
+// answers, then reports the time it took; a host that never answers fails
+// the task at the timeout with Ansible's message.
+func TestWaitForConnection(t *testing.T) {
+	d := &flakyDialer{fails: 2}
+	out, recap, err := play(t, "h ansible_host=192.0.2.9\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - wait_for_connection: sleep=1 timeout=20
+      register: w
+    - assert:
+        that: w.elapsed >= 1
+`, func(r *provision.Runner) { r.Dialer = d })
+	if err != nil || recap.Stats["h"].Failed+recap.Stats["h"].Unreachable != 0 || d.tries != 3 {
+		t.Fatalf("tries %d, %v\n%s", d.tries, err, out)
+	}
+	d = &flakyDialer{fails: 1000}
+	out, recap, err = play(t, "h ansible_host=192.0.2.9\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - wait_for_connection: sleep=1 timeout=2
+      ignore_errors: true
+      register: w
+    - assert:
+        that: "w is failed and 'timed out waiting for ping module test' in w.msg"
+      delegate_to: localhost
+`, func(r *provision.Runner) { r.Dialer = d; r.Local = local.Dialer{} })
+	if err != nil || recap.Stats["h"].Failed != 0 || recap.Stats["h"].Ignored != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// TestReboot: reboot runs the reboot command, waits for the boot time
+// command to answer something else, runs the test command, and says
+// rebooted; check mode runs nothing.
+func TestReboot(t *testing.T) {
+	dir := t.TempDir()
+	boot := filepath.Join(dir, "boot_id")
+	os.WriteFile(boot, []byte("first\n"), 0o644)
+	pb := `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - reboot:
+        boot_time_command: cat ` + boot + `
+        reboot_command: sh -c 'sleep 1; echo second > ` + boot + `'
+        test_command: "true"
+      register: r
+    - assert:
+        that:
+          - r is changed
+          - r.rebooted
+`
+	out, recap, err := play(t, "a ansible_connection=local\n", pb, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if b, _ := os.ReadFile(boot); string(b) != "second\n" {
+		t.Errorf("boot id %q: the reboot command did not run", b)
+	}
+	os.WriteFile(boot, []byte("first\n"), 0o644)
+	out, _, err = play(t, "a ansible_connection=local\n", pb, func(r *provision.Runner) { r.Check = true })
+	if b, _ := os.ReadFile(boot); err != nil || string(b) != "first\n" {
+		t.Errorf("check mode rebooted (%q): %v\n%s", b, err, out)
+	}
+}

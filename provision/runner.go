@@ -51,7 +51,7 @@ type Runner struct {
 }
 
 // engineActions are the actions the engine runs itself, with no module.
-var engineActions = []string{"setup", "gather_facts", "meta", "async_status"}
+var engineActions = []string{"setup", "gather_facts", "meta", "async_status", "wait_for_connection", "reboot"}
 
 // ModuleNames lists every action a playbook may use with this Runner: its
 // modules and the actions the engine runs itself (setup, gather_facts,
