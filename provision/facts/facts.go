@@ -3,7 +3,6 @@ package facts
 import (
 	"context"
 	"fmt"
-	"net"
 	"strconv"
 	"strings"
 
@@ -24,13 +23,18 @@ func Gather(ctx context.Context, conn transport.Conn) (map[string]any, error) {
 
 // Parse turns the fact script's output into facts, named as they are under
 // ansible_facts (without the "ansible_" prefix): "os_family",
-// "distribution_version", "default_ipv4", "env", …
+// "distribution_version", "default_ipv4", "env", "mounts", …, with the
+// values, types and quirks of ansible-core 2.14's setup module.
 func Parse(out []byte) (map[string]any, error) {
 	r, err := parseRaw(string(out))
 	if err != nil {
 		return nil, err
 	}
+	if t, ok := r.symlinks()["/sbin/init"]; ok {
+		r.values["sbin_init"] = t
+	}
 	f := distribution(r)
+	distributionFile(r, f)
 	v := r.values
 	f["system"] = v["system"]
 	f["kernel"] = v["kernel"]
@@ -45,29 +49,53 @@ func Parse(out []byte) (map[string]any, error) {
 	if _, d, ok := strings.Cut(fqdn, "."); ok {
 		f["domain"] = d
 	}
+	userspace(r, f)
+	lsb(r, f)
+	security(r, f)
+	chroot(r, f)
 	f["user_id"] = v["user_id"]
 	f["user_uid"] = atoi(v["user_uid"])
 	f["user_gid"] = atoi(v["user_gid"])
 	if pw := strings.Split(v["passwd"], ":"); len(pw) == 7 {
 		f["user_gecos"], f["user_dir"], f["user_shell"] = pw[4], pw[5], pw[6]
 	}
-	f["processor_vcpus"] = atoi(v["cpus"])
-	f["memtotal_mb"] = atoi(v["memtotal_kb"]) / 1024
+	userIDs(r, f)
+	capabilities(r, f)
 	f["pkg_mgr"] = pkgMgr(r, f)
 	f["service_mgr"] = serviceMgr(r)
-	f["default_ipv4"], f["all_ipv4_addresses"] = ipv4(r)
+	cmdline(r, f)
+	dateTime(r, f)
 	env := make(map[string]any, len(r.env))
 	for k, val := range r.env {
 		env[k] = val
 	}
 	f["env"] = env
+	loadavg(r, f)
+	sshHostKeys(r, f)
 	if py := pythonFacts(v); py != nil {
 		f["python"] = py
 		vi := py["version_info"].([]any)
 		f["python_version"] = fmt.Sprintf("%d.%d.%d", vi[0], vi[1], vi[2])
 	}
+	virtualization(r, f)
+	cpu(r, f)
+	memory(r, f)
+	dmi(r, f)
+	devices(r, f)
+	uptime(r, f)
+	lvm(r, f)
+	mounts(r, f)
+	dns(r, f)
+	network(r, f)
+	storageIDs(r, f)
+	localFacts(r, f)
+	f["gather_subset"] = []any{"all"}
+	f["module_setup"] = true
 	return f, nil
 }
+
+// unprefixed are the facts setup returns without the ansible_ prefix.
+var unprefixed = map[string]bool{"gather_subset": true, "module_setup": true}
 
 // pythonFacts is ansible_python, as Ansible's setup reports the Python it
 // runs under: nil on a host without one.
@@ -88,11 +116,17 @@ func pythonFacts(v map[string]string) map[string]any {
 }
 
 // Vars returns facts as play variables, the way Ansible injects them: the
-// whole map as ansible_facts, and each fact again as ansible_<name>.
+// whole map as ansible_facts, and each fact again as ansible_<name>
+// (gather_subset and module_setup under their own names, as setup
+// returns them).
 func Vars(facts map[string]any) map[string]any {
 	out := make(map[string]any, len(facts)+1)
 	for k, v := range facts {
-		out["ansible_"+k] = v
+		if unprefixed[k] {
+			out[k] = v
+		} else {
+			out["ansible_"+k] = v
+		}
 	}
 	out["ansible_facts"] = facts
 	return out
@@ -220,79 +254,4 @@ func serviceMgr(r *raw) string {
 		return "sysvinit"
 	}
 	return "service"
-}
-
-// ipv4 builds ansible_default_ipv4 (from the route to a public address; no
-// packet is sent) and ansible_all_ipv4_addresses (every address that is not
-// host-scoped). Without the ip command both are empty, as in Ansible.
-func ipv4(r *raw) (map[string]any, []any) {
-	def := map[string]any{}
-	all := []any{}
-	type addr struct{ dev, cidr, brd, scope string }
-	var addrs []addr
-	for _, line := range r.files["ip4addr"] {
-		fs := strings.Fields(strings.SplitN(line, `\`, 2)[0])
-		if len(fs) < 4 || fs[2] != "inet" {
-			continue
-		}
-		a := addr{dev: fs[1], cidr: fs[3]}
-		for i := 4; i+1 < len(fs); i++ {
-			switch fs[i] {
-			case "brd":
-				a.brd = fs[i+1]
-			case "scope":
-				a.scope = fs[i+1]
-			}
-		}
-		addrs = append(addrs, a)
-		if a.scope != "host" {
-			all = append(all, strings.SplitN(a.cidr, "/", 2)[0])
-		}
-	}
-	route := strings.Fields(r.values["route4"])
-	field := func(k string) string {
-		for i := 0; i+1 < len(route); i++ {
-			if route[i] == k {
-				return route[i+1]
-			}
-		}
-		return ""
-	}
-	dev, src := field("dev"), field("src")
-	if dev == "" || src == "" {
-		return def, all
-	}
-	def["interface"], def["address"], def["alias"] = dev, src, dev
-	if gw := field("via"); gw != "" {
-		def["gateway"] = gw
-	}
-	for _, a := range addrs {
-		ip, n, err := net.ParseCIDR(a.cidr)
-		if err != nil || a.dev != dev || ip.String() != src {
-			continue
-		}
-		ones, _ := n.Mask.Size()
-		def["prefix"] = strconv.Itoa(ones)
-		def["netmask"] = net.IP(n.Mask).String()
-		def["network"] = n.IP.String()
-		if a.brd != "" {
-			def["broadcast"] = a.brd
-		}
-	}
-	if mac := r.values["dev_mac"]; mac != "" {
-		def["macaddress"] = mac
-	}
-	if mtu := r.values["dev_mtu"]; mtu != "" {
-		def["mtu"] = atoi(mtu)
-	}
-	switch r.values["dev_type"] {
-	case "1":
-		def["type"] = "ether"
-	case "772":
-		def["type"] = "loopback"
-	case "":
-	default:
-		def["type"] = "unknown"
-	}
-	return def, all
 }

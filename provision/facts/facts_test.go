@@ -3,6 +3,7 @@ package facts
 import (
 	"context"
 	"os"
+	"os/exec"
 	"reflect"
 	"runtime"
 	"strings"
@@ -21,11 +22,15 @@ v|fqdn_names| web1.example.com web1
 v|user_id|deploy
 v|user_uid|1000
 v|user_gid|1000
+v|uids|1000 1000
+v|gids|1000 1000
 v|passwd|deploy:x:1000:1000:Deploy User,,,:/home/deploy:/bin/bash
-v|cpus|4
-v|memtotal_kb|8149524
+f|/proc/cpuinfo|processor	: 0
+f|/proc/cpuinfo|processor	: 1
+f|/proc/cpuinfo|processor	: 2
+f|/proc/cpuinfo|processor	: 3
+f|/proc/meminfo|MemTotal:        8149524 kB
 v|proc1|sshd
-v|sbin_init|
 f|/etc/os-release|ID=debian
 f|/etc/os-release|VERSION_ID="12"
 f|/etc/os-release|VERSION_CODENAME=bookworm
@@ -33,12 +38,17 @@ f|/etc/debian_version|12.5
 p|/etc/init.d|
 p|/usr/bin/apt-get|
 b|ip|/usr/sbin/ip
-v|route4|8.8.8.8 via 172.18.0.1 dev eth0 src 172.18.0.5 uid 1000 
-f|ip4addr|1: lo    inet 127.0.0.1/8 scope host lo\       valid_lft forever preferred_lft forever
-f|ip4addr|21: eth0    inet 172.18.0.5/16 brd 172.18.255.255 scope global eth0\       valid_lft forever preferred_lft forever
-v|dev_mac|02:42:ac:12:00:05
-v|dev_mtu|1500
-v|dev_type|1
+o|net|eth0
+a|address|02:42:ac:12:00:05
+a|mtu|1500
+a|type|1
+o|net|lo
+a|address|00:00:00:00:00:00
+a|mtu|65536
+a|type|772
+f|ip|1: lo    inet 127.0.0.1/8 scope host lo\       valid_lft forever preferred_lft forever
+f|ip|21: eth0    inet 172.18.0.5/16 brd 172.18.255.255 scope global eth0\       valid_lft forever preferred_lft forever
+f|ip|8.8.8.8 via 172.18.0.1 dev eth0 src 172.18.0.5 uid 1000 \    cache
 e|HOME|/home/deploy
 e|ODD|a\b%0Asecond line%25
 `
@@ -136,6 +146,53 @@ func TestGatherLocal(t *testing.T) {
 	if data, err := os.ReadFile("/etc/os-release"); err == nil && strings.Contains(string(data), "ID=debian") {
 		if f["os_family"] != "Debian" || f["pkg_mgr"] != "apt" {
 			t.Errorf("on Debian: os_family %v pkg_mgr %v", f["os_family"], f["pkg_mgr"])
+		}
+	}
+}
+
+// TestScriptUnderShells runs the fact script here under every POSIX shell
+// this machine has (dash, bash, busybox sh; $BUSYBOX names a busybox that
+// is not on $PATH) and checks each reads the host the same way.
+func TestScriptUnderShells(t *testing.T) {
+	shells := map[string][]string{}
+	for _, sh := range []string{"dash", "bash", "busybox"} {
+		if p, err := exec.LookPath(sh); err == nil {
+			shells[sh] = []string{p}
+		}
+	}
+	if bb := os.Getenv("BUSYBOX"); bb != "" {
+		shells["busybox"] = []string{bb}
+	}
+	if b, ok := shells["busybox"]; ok {
+		shells["busybox"] = append(b, "sh")
+	}
+	if len(shells) < 2 {
+		t.Skip("fewer than two shells to compare")
+	}
+	keys := []string{"nodename", "distribution", "os_family", "user_id", "processor_count", "memtotal_mb",
+		"interfaces", "devices", "is_chroot", "virtualization_type", "dns", "cmdline", "fips", "selinux", "lsb"}
+	var first map[string]any
+	var firstName string
+	for name, argv := range shells {
+		out, err := exec.Command(argv[0], append(argv[1:], "-c", Script)...).Output()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		f, err := Parse(out)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, ok := f["date_time"]; !ok {
+			t.Errorf("%s: no date_time", name)
+		}
+		if first == nil {
+			first, firstName = f, name
+			continue
+		}
+		for _, k := range keys {
+			if !reflect.DeepEqual(f[k], first[k]) {
+				t.Errorf("%s under %s is %v, under %s %v", k, name, f[k], firstName, first[k])
+			}
 		}
 	}
 }

@@ -1,8 +1,3 @@
-// Package facts gathers a host's facts in one round trip, with no Python on
-// the host: an embedded sh script prints what the host has, and the parser
-// turns it into Ansible's fact names and values (ansible_os_family,
-// ansible_distribution_version, ansible_pkg_mgr, …), computed by the same
-// rules ansible-core's setup module uses.
 package facts
 
 import (
@@ -19,11 +14,52 @@ var Script string
 
 // raw is the fact script's output, sorted by kind.
 type raw struct {
-	values map[string]string   // v|name|value
-	files  map[string][]string // f|path|line, lines in order
-	paths  map[string]bool     // p|path| — the path exists
-	bins   map[string]string   // b|name|full path
-	env    map[string]string   // e|name|escaped value
+	values  map[string]string   // v|name|value
+	files   map[string][]string // f|path|line, lines in order
+	paths   map[string]bool     // p|path| — the path exists
+	bins    map[string]string   // b|name|full path
+	env     map[string]string   // e|name|escaped value
+	objects []*object           // o|kind|name, then its a|attr|value lines
+	stats   []string            // s|numbers|type|path: stat -f of a mount point
+}
+
+// object is one thing the script describes attribute by attribute: a
+// network interface, a disk or partition, a local fact file.
+type object struct {
+	kind, name string
+	attrs      [][2]string // in order; a name may repeat
+}
+
+// get returns the first value of attribute k.
+func (o *object) get(k string) (string, bool) {
+	for _, a := range o.attrs {
+		if a[0] == k {
+			return a[1], true
+		}
+	}
+	return "", false
+}
+
+// all returns every value of attribute k, in order.
+func (o *object) all(k string) []string {
+	var out []string
+	for _, a := range o.attrs {
+		if a[0] == k {
+			out = append(out, a[1])
+		}
+	}
+	return out
+}
+
+// objectsOf returns the objects of one kind, in order.
+func (r *raw) objectsOf(kind string) []*object {
+	var out []*object
+	for _, o := range r.objects {
+		if o.kind == kind {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // parseRaw splits the script's output into its kinds. Unknown kinds are
@@ -53,12 +89,27 @@ func parseRaw(out string) (*raw, error) {
 			r.bins[name] = value
 		case "e":
 			r.env[name] = unescape(value)
+		case "o":
+			r.objects = append(r.objects, &object{kind: name, name: value})
+		case "a":
+			if len(r.objects) > 0 {
+				o := r.objects[len(r.objects)-1]
+				o.attrs = append(o.attrs, [2]string{name, value})
+			}
+		case "s":
+			r.stats = append(r.stats, name+"|"+value)
 		}
 	}
 	if r.values["system"] == "" {
 		return nil, fmt.Errorf("fact script output has no uname -s: is this a POSIX host?")
 	}
 	return r, nil
+}
+
+// isRoot tells whether the script ran with real user id 0.
+func (r *raw) isRoot() bool {
+	u := strings.Fields(r.values["uids"])
+	return len(u) > 0 && u[0] == "0"
 }
 
 // unescape reverses the script's escaping of % and newline.

@@ -81,7 +81,9 @@ for name in sorted(os.listdir(os.path.join(here, "distros"))):
     sys_info.distro.name = d.name
     facts = dist.Distribution(Module()).get_distribution_facts()
     keep = ("distribution", "distribution_version", "distribution_major_version",
-            "distribution_minor_version", "distribution_release", "os_family")
+            "distribution_minor_version", "distribution_release", "os_family",
+            "distribution_file_path", "distribution_file_variety", "distribution_file_parsed",
+            "distribution_file_search_string")
     out[name] = {k: facts[k] for k in keep if k in facts}
 json.dump(out, sys.stdout, indent=2, sort_keys=True)
 print()
