@@ -12,6 +12,7 @@ import (
 
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/provision/facts"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/transport"
 )
@@ -113,14 +114,18 @@ func (h *hostRun) setFact(name string, v any) {
 // factVars turns facts into variables as Ansible injects them: the map as
 // ansible_facts and each gathered fact again as ansible_<name>. set
 // (set_fact's facts) joins ansible_facts under its own names.
-func factVars(facts, set map[string]any) map[string]any {
-	if len(facts) == 0 && len(set) == 0 {
+func factVars(gathered, set map[string]any) map[string]any {
+	if len(gathered) == 0 && len(set) == 0 {
 		return nil
 	}
-	out := make(map[string]any, len(facts)+1)
-	all := make(map[string]any, len(facts)+len(set))
-	for k, v := range facts {
-		out["ansible_"+k] = v
+	out := make(map[string]any, len(gathered)+1)
+	all := make(map[string]any, len(gathered)+len(set))
+	for k, v := range gathered {
+		if facts.Unprefixed(k) {
+			out[k] = v
+		} else {
+			out["ansible_"+k] = v
+		}
 		all[k] = v
 	}
 	for k, v := range set {

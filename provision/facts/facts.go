@@ -97,6 +97,10 @@ func Parse(out []byte) (map[string]any, error) {
 // unprefixed are the facts setup returns without the ansible_ prefix.
 var unprefixed = map[string]bool{"gather_subset": true, "module_setup": true}
 
+// Unprefixed reports whether a fact is a variable under its own name, not
+// ansible_<name> (gather_subset, module_setup), as setup returns it.
+func Unprefixed(name string) bool { return unprefixed[name] }
+
 // pythonFacts is ansible_python, as Ansible's setup reports the Python it
 // runs under: nil on a host without one.
 func pythonFacts(v map[string]string) map[string]any {
