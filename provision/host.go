@@ -12,8 +12,8 @@ import (
 
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
-	"github.com/tender-sh/tender/provision/facts"
 	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/provision/facts"
 	"github.com/tender-sh/tender/provision/transport"
 )
 
