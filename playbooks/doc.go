@@ -32,8 +32,9 @@ package playbooks
 //     holding {{ }} or {% %} are parsed at load time; a syntax error is a
 //     warning with file:line:col (Playbook.Warnings), and fails the task
 //     when it runs, as in Ansible.
-//   - A templated role name in roles: or a templated import_playbook path
-//     is an error: they must be known when the playbook is read.
+//   - A templated role name in roles: is an error: it must be known when
+//     the playbook is read. A templated import_playbook path is rendered
+//     then, with the import's vars and Options.Vars, as Ansible does.
 //   - Roles are looked for beside the playbook, in Options.RolesPath and
 //     beside a dependent role; Ansible's default roles path
 //     (~/.ansible/roles, /etc/ansible/roles) and collection roles are not

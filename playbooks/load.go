@@ -23,6 +23,10 @@ type Options struct {
 	// RolesPath are more directories to look for roles in, after roles/
 	// beside the playbook and the playbook's own directory.
 	RolesPath []string
+	// Vars are the extra variables (-e): a templated import_playbook
+	// path is rendered with them (and the import's vars) when the
+	// playbook is read, as Ansible does.
+	Vars map[string]any
 	// ModulePath are more directories to look for modules that ship with
 	// the content in (-M, ANSIBLE_LIBRARY), before library/ beside the
 	// playbook and in the roles.

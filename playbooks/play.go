@@ -1,6 +1,7 @@
 package playbooks
 
 import (
+	"github.com/tender-sh/tender/playbooks/expr"
 	"path/filepath"
 	"strings"
 
@@ -138,8 +139,17 @@ func (l *loader) importPlaybook(abs string, item *yaml.Node, stack []string) []*
 	}
 	path := l.str(file, target.key, target.v)
 	if isTemplate(path) {
-		l.errs.add(file, target.v, "import_playbook path %q is a template: it must be known when the playbook is read", path)
-		return nil
+		// Rendered now, as Ansible does, with the import's vars and the
+		// extra vars (Options.Vars, winning).
+		v, err := expr.Render(path, expr.NewVars(kw.Vars, l.opts.Vars))
+		if err != nil {
+			l.errs.add(file, target.v, "import_playbook path %q: %v", path, err)
+			return nil
+		}
+		if path = expr.Str(v); isTemplate(path) || path == "" {
+			l.errs.add(file, target.v, "import_playbook path %q does not name a file", path)
+			return nil
+		}
 	}
 	target2 := path
 	if !filepath.IsAbs(target2) {
@@ -147,13 +157,14 @@ func (l *loader) importPlaybook(abs string, item *yaml.Node, stack []string) []*
 	}
 	plays := l.playbookFile(filepath.Clean(target2), target.v, file, false, append(stack, abs))
 	for _, p := range plays {
-		// The import's vars, tags and when apply to every play it brings.
+		// The import's vars, tags and when apply to every play it brings;
+		// its vars win over the play's own, as in Ansible.
 		if kw.Vars != nil {
 			merged := map[string]any{}
-			for k, v := range kw.Vars {
+			for k, v := range p.Vars {
 				merged[k] = v
 			}
-			for k, v := range p.Vars {
+			for k, v := range kw.Vars {
 				merged[k] = v
 			}
 			p.Vars = merged

@@ -534,7 +534,11 @@ func (pr *playRun) gather(ctx context.Context, hosts []*hostRun) {
 	pr.forEach(hosts, func(h *hostRun) {
 		scope := pr.scope(h, nil, nil)
 		var out outcome
-		if kw, err := pr.resolve(t, scope); err != nil {
+		if ok, err := pr.conditionsHold(h, t, nil); err != nil {
+			out = failure(err)
+		} else if !ok {
+			out = skippedByCondition() // an import_playbook's when: that does not hold
+		} else if kw, err := pr.resolve(t, scope); err != nil {
 			out = failure(err)
 		} else {
 			out = pr.setup(ctx, h, kw, scope)

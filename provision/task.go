@@ -223,6 +223,11 @@ func (pr *playRun) fail(h *hostRun, t *playbooks.Task, err error) {
 // conditionsHold evaluates every when: t inherits and its own.
 func (pr *playRun) conditionsHold(h *hostRun, t *playbooks.Task, extra map[string]any) (bool, error) {
 	conds := t.Conditions()
+	if len(pr.play.When) > 0 && !t.Handler {
+		// An import_playbook's when: reaches every task of its plays but
+		// the handlers, as Ansible prepends it to each block.
+		conds = append(append([]string{}, pr.play.When...), conds...)
+	}
 	if len(conds) == 0 {
 		return true, nil
 	}

@@ -47,9 +47,13 @@ func playAction(c *cli.Context) error {
 	if running {
 		modules = (&provision.Runner{Modules: builtin.Registry()}).ModuleNames()
 	}
+	extra, err := extraVars(c.StringSlice("extra-vars"))
+	if err != nil {
+		return err
+	}
 	var pbs []*playbooks.Playbook
 	for _, path := range c.Args().Slice() {
-		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts"), Modules: modules})
+		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts"), Modules: modules, Vars: extra})
 		if err != nil {
 			return &exitError{code: 4, err: err}
 		}
