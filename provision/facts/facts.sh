@@ -11,7 +11,7 @@
 # one call for all), uname/getent (no /proc), lsb_release (no
 # /etc/lsb-release), vgs/lvs/pvs (LVM, as root), dmidecode (no DMI in /sys,
 # as root), lspci (disks on PCI), ls -di / (the chroot check, not as root)
-# and the executables in /etc/ansible/facts.d, as Ansible runs them.
+# and the executables in the local facts directory, as Ansible runs them.
 # Values read from the host are data: printed, never evaluated.
 #
 # Each line of output is KIND|NAME|VALUE:
@@ -24,6 +24,8 @@
 # Output is bounded: at most 4096 mounts, 1024 interfaces, 1024 disks,
 # 4096 /dev/disk links, 64 local facts of 1 MiB each, 10000 lines of a file
 # and 8192 of a command's output; past a bound, v|…_capped|1 says so.
+# The local facts directory (setup's fact_path; ScriptFor sets another).
+fact_path=/etc/ansible/facts.d
 nl='
 '
 # The environment first, before this script changes it; then the large
@@ -216,7 +218,7 @@ for p in /run/systemd/system /dev/.run/systemd /dev/.systemd /etc/init /sbin/ope
 	/usr/sbin/urpmi /usr/bin/pacman /bin/opkg /sbin/apk /usr/bin/emerge /usr/bin/xbps-install /usr/bin/swupd \
 	/etc/vmware-release /etc/arch-release /sys/kernel/security/apparmor /etc/selinux/config /proc/vz /proc/lve \
 	/proc/bc /.dockerenv /.dockerinit /proc/xen /dev/kvm /rhev /sys/devices/virtual/dmi/id/product_name \
-	/dev/disk/by-uuid /etc/ansible/facts.d /sys/block; do
+	/dev/disk/by-uuid /sys/block; do
 	[ -e "$p" ] && printf 'p|%s|\n' "$p"
 done
 # Commands, where Ansible looks for them: $PATH, then the sbin directories.
@@ -396,10 +398,12 @@ if [ -n "$blk" ] && [ -n "$lsblk" ] && out=$("$lsblk" --list --noheadings --path
 	lines lsblk "$out"
 fi
 
-# Local facts: *.fact files in /etc/ansible/facts.d, run when executable.
+# Local facts: *.fact files in $fact_path, run when executable (none
+# when it is empty, as Ansible has it).
 n=0
-for p in /etc/ansible/facts.d/*.fact; do
-	[ -e "$p" ] || continue
+for p in "$fact_path"/*.fact; do
+	[ -n "$fact_path" ] && [ -e "$p" ] || continue
+	case $p in *"$nl"*) continue ;; esac # the output is line by line
 	[ $n -lt 64 ] || { v local_capped 1; break; }
 	n=$((n + 1))
 	o local "$p"

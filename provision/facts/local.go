@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 )
 
-// localFacts sets ansible_local from /etc/ansible/facts.d/*.fact, as
+// localFacts sets ansible_local from fact_path/*.fact (ScriptFor), as
 // Ansible's local collector does: each file, or the output of each
 // executable one, read as JSON, else as INI, under the file's name less
 // ".fact"; a failure is a message in its place. An INI file whose values

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Records, from one real host of the e2e fleet, the fact script's raw output
 # and ansible's `setup` facts taken from the same host a moment apart, so
-# the tests can compare tender's parse of the one with the other.
+# the tests can compare tender's parse of the one with the other; then the
+# names of the facts setup returns for a table of gather_subset and filter
+# values (record-subsets.py, into subsets.json).
 # Needs ansible-core and the fleet's images (e2e/fleet/build-images.sh).
 #
 # Usage: provision/facts/testdata/record-host.sh [--rich|--busybox] [IMAGE] (default tender-e2e/debian-py)
@@ -68,4 +70,5 @@ printf 'h ansible_host=127.0.0.1 ansible_port=%s ansible_user=root ansible_ssh_p
 	"$port" "$key" "${opts[*]}" >"$tmp/inventory"
 ANSIBLE_LOAD_CALLBACK_PLUGINS=1 ANSIBLE_STDOUT_CALLBACK=json ansible -i "$tmp/inventory" h -m setup 2>/dev/null |
 	/usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(json.dumps(d["plays"][0]["tasks"][0]["hosts"]["h"]["ansible_facts"], indent=1, sort_keys=True))' >"$out/setup.json"
+/usr/bin/python3 "$here/record-subsets.py" "$tmp/inventory" h >"$out/subsets.json"
 echo "recorded $out"
