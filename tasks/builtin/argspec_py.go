@@ -1,0 +1,356 @@
+package builtin
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tender-sh/tender/internal/pyfmt"
+)
+
+// Python's view of the values the argument-spec validator works on.
+//
+// ansible-core names a value's type in its messages ("argument 'x' is of
+// type <class '...'>"), and the name depends on where a string came from:
+// strings read from YAML (the spec's defaults, role parameters, task
+// arguments, variables) are AnsibleUnicode, strings Python made while
+// converting (splitting "a,b" into a list, parsing "k=v" or JSON, str() of
+// a number) are plain str. A Go string cannot carry that, so while it
+// validates, the validator keeps the strings it made as pyStr and names
+// every other string AnsibleUnicode; plainValue turns pyStr back into
+// string before anything leaves it.
+
+// pyStr is a string the validator made: Python's plain str.
+type pyStr string
+
+// ansibleUnicode is the type ansible-core gives strings read from YAML.
+const ansibleUnicode = "ansible.parsing.yaml.objects.AnsibleUnicode"
+
+// argSpecMaxValueDepth bounds how deep provided values may nest: copying,
+// printing and comparing them recurse.
+const argSpecMaxValueDepth = 256
+
+// pyClass is the name of v's Python class (int, str, AnsibleUnicode, ...).
+func pyClass(v any) string {
+	switch v.(type) {
+	case nil:
+		return "NoneType"
+	case bool:
+		return "bool"
+	case int:
+		return "int"
+	case float64:
+		return "float"
+	case pyStr:
+		return "str"
+	case string:
+		return "AnsibleUnicode"
+	case []any:
+		return "list"
+	case map[string]any:
+		return "dict"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// pyTypeOf is Python's str(type(v)): "<class 'int'>".
+func pyTypeOf(v any) string {
+	if _, ok := v.(string); ok {
+		return "<class '" + ansibleUnicode + "'>"
+	}
+	return "<class '" + pyClass(v) + "'>"
+}
+
+// isPyStr reports whether v is a Python string of either origin.
+func isPyStr(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case pyStr:
+		return string(x), true
+	}
+	return "", false
+}
+
+// pyToStr is Python's str(v).
+func pyToStr(v any) string {
+	if s, ok := isPyStr(v); ok {
+		return s
+	}
+	var b strings.Builder
+	writePyRepr(&b, v)
+	return b.String()
+}
+
+// pyRepr is Python's repr(v). Mapping keys are sorted: their YAML order is
+// not kept in a Go map.
+func pyRepr(v any) string {
+	var b strings.Builder
+	writePyRepr(&b, v)
+	return b.String()
+}
+
+func writePyRepr(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("None")
+	case bool:
+		if x {
+			b.WriteString("True")
+		} else {
+			b.WriteString("False")
+		}
+	case int:
+		b.WriteString(strconv.Itoa(x))
+	case float64:
+		b.WriteString(pyfmt.Float(x))
+	case string:
+		b.WriteString(pyfmt.Quote(x))
+	case pyStr:
+		b.WriteString(pyfmt.Quote(string(x)))
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writePyRepr(b, e)
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		b.WriteByte('{')
+		for i, k := range sortedMapKeys(x) {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(pyfmt.Quote(k))
+			b.WriteString(": ")
+			writePyRepr(b, x[k])
+		}
+		b.WriteByte('}')
+	default:
+		fmt.Fprint(b, x)
+	}
+}
+
+func sortedMapKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// pyNumber returns v as a number when Python would compare it as one
+// (bool is an int there).
+func pyNumber(v any) (float64, bool) {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	case int:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// pyEqual is Python's ==: 1 == 1.0 == True, str == AnsibleUnicode, lists
+// and dicts compared deeply.
+func pyEqual(a, b any) bool {
+	if x, ok := pyNumber(a); ok {
+		y, ok := pyNumber(b)
+		if ia, aInt := a.(int); aInt {
+			if ib, bInt := b.(int); bInt {
+				return ia == ib
+			}
+		}
+		return ok && x == y
+	}
+	if x, ok := isPyStr(a); ok {
+		y, ok := isPyStr(b)
+		return ok && x == y
+	}
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !pyEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, e := range x {
+			f, ok := y[k]
+			if !ok || !pyEqual(e, f) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// pyIn is Python's `v in list`.
+func pyIn(v any, list []any) bool {
+	for _, e := range list {
+		if pyEqual(v, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// pyTruthy is Python's bool(v).
+func pyTruthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case int:
+		return x != 0
+	case float64:
+		return x != 0
+	case string:
+		return x != ""
+	case pyStr:
+		return x != ""
+	case []any:
+		return len(x) > 0
+	case map[string]any:
+		return len(x) > 0
+	}
+	return true
+}
+
+// pyIter is what Python's `for x in v` walks: a list's items, a string's
+// characters, a dict's keys (sorted here). Anything else is not iterable,
+// with Python's message.
+func pyIter(v any) ([]any, error) {
+	switch x := v.(type) {
+	case []any:
+		return x, nil
+	case map[string]any:
+		out := make([]any, 0, len(x))
+		for _, k := range sortedMapKeys(x) {
+			out = append(out, k)
+		}
+		return out, nil
+	}
+	if s, ok := isPyStr(v); ok {
+		out := make([]any, 0, len(s))
+		for _, r := range s {
+			out = append(out, pyStr(string(r)))
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("'%s' object is not iterable", pyClass(v))
+}
+
+// pyJoin is Python's sep.join(items): every item must be a string.
+func pyJoin(sep string, items []any) (string, error) {
+	parts := make([]string, len(items))
+	for i, it := range items {
+		s, ok := isPyStr(it)
+		if !ok {
+			return "", fmt.Errorf("sequence item %d: expected str instance, %s found", i, pyClass(it))
+		}
+		parts[i] = s
+	}
+	return strings.Join(parts, sep), nil
+}
+
+// pyStrJoin joins items as Python's sep.join(str(i) for i in items).
+func pyStrJoin(sep string, items []any) string {
+	parts := make([]string, len(items))
+	for i, it := range items {
+		parts[i] = pyToStr(it)
+	}
+	return strings.Join(parts, sep)
+}
+
+// copyValue deep-copies a provided value into the validator's working
+// form: integers of every Go size become int, containers are copied so
+// the caller's values are never changed. Values nested deeper than
+// argSpecMaxValueDepth are refused.
+func copyValue(v any, depth int) (any, error) {
+	if depth > argSpecMaxValueDepth {
+		return nil, fmt.Errorf("provided values nest deeper than %d levels: tender refuses them", argSpecMaxValueDepth)
+	}
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			c, err := copyValue(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = c
+		}
+		return out, nil
+	case []string:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return out, nil
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			c, err := copyValue(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = c
+		}
+		return out, nil
+	case int64:
+		return int(x), nil
+	case int32:
+		return int(x), nil
+	case uint64:
+		return int(x), nil
+	case uint:
+		return int(x), nil
+	case float32:
+		return float64(x), nil
+	}
+	return v, nil
+}
+
+// plainValue returns v with every pyStr made a plain string again.
+func plainValue(v any) any {
+	switch x := v.(type) {
+	case pyStr:
+		return string(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = plainValue(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = plainValue(e)
+		}
+		return out
+	}
+	return v
+}
