@@ -14,6 +14,11 @@ const (
 
 func unary(op string, x any) (any, error) {
 	switch v := x.(type) {
+	case *timeDelta:
+		if op == "-" {
+			return &timeDelta{-v.us}, nil
+		}
+		return v, nil
 	case bool:
 		i := 0
 		if v {
@@ -49,6 +54,12 @@ func binary(op string, l, r any) (any, error) {
 			return nil, errorf("string too large")
 		}
 		return ls + rs, nil
+	}
+	if v, ok, err := dateArith(op, l, r); ok {
+		return v, err
+	}
+	if v, ok, err := markupArith(op, l, r); ok {
+		return v, err
 	}
 	li, lInt := integer(l)
 	ri, rInt := integer(r)
@@ -153,7 +164,7 @@ func intOp(op string, a, b int) (any, error) {
 			if a == 0 {
 				return nil, errorf("0.0 cannot be raised to a negative power")
 			}
-			return math.Pow(float64(a), float64(b)), nil
+			return pyPow(float64(a), float64(b)), nil
 		}
 		r := 1
 		for base, e := a, b; e > 0; e >>= 1 {
@@ -198,7 +209,7 @@ func floatOp(op string, a, b float64) (any, error) {
 		if a == 0 && b < 0 {
 			return nil, errorf("0.0 cannot be raised to a negative power")
 		}
-		return math.Pow(a, b), nil
+		return pyPow(a, b), nil
 	}
 	return nil, errorf("unknown operator %s", op)
 }

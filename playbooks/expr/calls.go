@@ -3,50 +3,118 @@ package expr
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
-func (ev *evaluator) evalCall(n *callNode) (any, error) {
+func (ev *evaluator) evalCall(n *callNode) (any, error) { return ev.evalCallWith(n, nil) }
+
+// evalCallWith calls n; a call block gives its caller as the keyword
+// argument "caller".
+func (ev *evaluator) evalCallWith(n *callNode, caller *macro) (any, error) {
 	args, kwargs, err := ev.arguments(&n.callArgs)
 	if err != nil {
 		return nil, err
 	}
+	if caller != nil {
+		if kwargs == nil {
+			kwargs = map[string]any{}
+		}
+		kwargs["caller"] = caller
+	}
+	var fnv any
 	switch fn := n.fn.(type) {
 	case *nameNode:
-		if _, defined, _ := ev.scope.Lookup(fn.name); !defined {
+		v, defined, err := lookupIn(ev.scope, fn.name)
+		if err != nil || !defined {
 			v, err := ev.global(fn.name, args, kwargs)
 			return v, ev.wrap(n, err)
 		}
+		fnv = v
 	case *attrNode:
 		recv, err := ev.value(fn.x)
 		if err != nil {
 			return nil, err
 		}
-		v, err := callMethod(recv, fn.name, args)
+		if a, ok := recv.(attrHolder); ok {
+			if v, ok := a.attr(fn.name); ok {
+				if c, ok := v.(callable); ok {
+					v, err := c.call(ev, args, kwargs)
+					return v, ev.wrap(n, err)
+				}
+			}
+		}
+		if m, ok := recv.(methodHolder); ok {
+			v, found, err := m.method(ev, fn.name, args, kwargs)
+			if found {
+				return v, ev.wrap(n, err)
+			}
+		}
+		v, err := callMethod(recv, fn.name, args, kwargs)
+		return v, ev.wrap(n, err)
+	default:
+		if fnv, err = ev.value(n.fn); err != nil {
+			return nil, err
+		}
+	}
+	if c, ok := fnv.(callable); ok {
+		v, err := c.call(ev, args, kwargs)
 		return v, ev.wrap(n, err)
 	}
-	return nil, ev.wrap(n, errorf("'%s' is not callable", pathOf(n.fn)))
+	return nil, ev.wrap(n, errorf("'%s' object is not callable", typeName(fnv)))
+}
+
+// globalFunc is a global function of templates.
+type globalFunc func(ev *evaluator, args []any, kw map[string]any) (any, error)
+
+// globalTable is every global function tender implements: Jinja's and
+// the ones Ansible adds (lookup, query, q, now, undef).
+func globalTable() map[string]globalFunc {
+	globalsOnce.Do(func() { globals = makeGlobalTable() })
+	return globals
+}
+
+var (
+	globalsOnce sync.Once
+	globals     map[string]globalFunc
+)
+
+func makeGlobalTable() map[string]globalFunc {
+	return map[string]globalFunc{
+		"lookup": func(ev *evaluator, args []any, kw map[string]any) (any, error) { return ev.lookup(args, kw, false) },
+		"query":  func(ev *evaluator, args []any, kw map[string]any) (any, error) { return ev.lookup(args, kw, true) },
+		"q":      func(ev *evaluator, args []any, kw map[string]any) (any, error) { return ev.lookup(args, kw, true) },
+		"range":  func(_ *evaluator, args []any, _ map[string]any) (any, error) { return pyRange(args) },
+		"dict": func(_ *evaluator, args []any, kw map[string]any) (any, error) {
+			out := map[string]any{}
+			if len(args) == 1 {
+				if err := dictFrom(out, args[0]); err != nil {
+					return nil, err
+				}
+			}
+			for k, v := range kw {
+				out[k] = v
+			}
+			return out, nil
+		},
+		"now": func(_ *evaluator, args []any, kw map[string]any) (any, error) { return now(args, kw) },
+		"undef": func(_ *evaluator, args []any, kw map[string]any) (any, error) {
+			hint := argOr(args, kw, 0, "hint", nil)
+			if _, u := hint.(*undefined); u || hint == nil || Equal(hint, "") {
+				hint = "Mandatory variable has not been overridden"
+			}
+			return &undefined{msg: Str(hint)}, nil
+		},
+		"namespace": func(_ *evaluator, args []any, kw map[string]any) (any, error) { return newNamespace(args, kw) },
+		"cycler":    func(_ *evaluator, args []any, _ map[string]any) (any, error) { return newCycler(args) },
+		"joiner":    func(_ *evaluator, args []any, kw map[string]any) (any, error) { return newJoiner(args, kw) },
+		"lipsum":    func(_ *evaluator, args []any, kw map[string]any) (any, error) { return lipsum(args, kw) },
+	}
 }
 
 func (ev *evaluator) global(name string, args []any, kwargs map[string]any) (any, error) {
-	switch name {
-	case "lookup":
-		return ev.lookup(args, kwargs, false)
-	case "query", "q":
-		return ev.lookup(args, kwargs, true)
-	case "range":
-		return pyRange(args)
-	case "dict":
-		out := map[string]any{}
-		if len(args) == 1 {
-			if err := dictFrom(out, args[0]); err != nil {
-				return nil, err
-			}
-		}
-		for k, v := range kwargs {
-			out[k] = v
-		}
-		return out, nil
+	if f, ok := globalTable()[name]; ok {
+		return f(ev, args, kwargs)
 	}
 	return nil, &UndefinedError{Name: name, Msg: "'" + name + "' is undefined"}
 }
@@ -107,7 +175,7 @@ func dictFrom(out map[string]any, v any) error {
 
 // callMethod implements the Python methods of str, dict and list that
 // playbooks call (x.split(','), d.items(), …).
-func callMethod(recv any, name string, args []any) (any, error) {
+func callMethod(recv any, name string, args []any, kw map[string]any) (any, error) {
 	arg := func(i int) (string, bool) {
 		if i >= len(args) {
 			return "", false

@@ -6,9 +6,12 @@
 // Entry points:
 //
 //   - Condition evaluates a when:/changed_when:/failed_when: condition.
-//   - Render (or ParseTemplate + Template.Render) renders a playbook value;
-//     RenderDeep renders every string inside lists and dicts.
-//   - ParseFileTemplate is for template files (the template module).
+//   - Render (or ParseTemplate + Template.Render) renders a playbook value
+//     as Ansible's Templar.template does, reading output that looks like a
+//     list, a dict or a boolean back as data; RenderDeep renders every
+//     string inside lists and dicts.
+//   - ParseFileTemplate is for template files (the template module): the
+//     output is always text.
 //   - Parse + Expr.Eval evaluate a bare expression.
 //   - RunLookup runs a lookup plugin for with_<lookup>: loops; RunLookupIn
 //     also gives it variables (for vars and template).
@@ -28,6 +31,15 @@
 // that is never templated) and the Omit sentinel. Maps are iterated in
 // sorted key order, a documented deviation from Python's insertion order;
 // DIFFERENCES.md lists every deliberate difference from ansible-core.
+//
+// Templates have Jinja2 3.1's statements (if, for with loop.cycle,
+// loop.changed and recursive loops, set and block set, macro, call,
+// filter, with, include, import, from, print, raw) and globals (range,
+// dict, lipsum, cycler, joiner, namespace) plus Ansible's (lookup, query,
+// q, now, undef). docs/PLUGINS.md lists every filter, test, lookup, global
+// and statement of ansible-core 2.14 and Jinja2 3.1 with what tender does:
+// implemented, or refused with an error that says why; plugins_list.go is
+// its source.
 //
 // The package has its own lexer, parser and tree-walking evaluator; it keeps
 // no mutable global state and is safe for concurrent use: a parsed Expr or

@@ -10,7 +10,8 @@ import (
 // error wrapping *UndefinedError, except where Ansible tolerates it (under
 // `is defined`, `is undefined` and `default`).
 func (e *Expr) Eval(scope Scope) (any, error) {
-	return newEvaluator(scope, e.src).value(e.root)
+	v, err := newEvaluator(scope, e.src).value(e.root)
+	return plain(v), err
 }
 
 // maxDepth bounds evaluation nesting (lazily rendered variables, deeply
@@ -34,6 +35,11 @@ type evaluator struct {
 	// delims are the markers of the template files it loads (includes);
 	// nil is Jinja's.
 	delims *delims
+	// convert selects the converting concat (Ansible's convert_data) for
+	// template output, macro results and block sets.
+	convert bool
+	// input is the value of blockInput while a filter block's filters run.
+	input any
 }
 
 // evalState is what the evaluators of one evaluation share, including
@@ -59,7 +65,8 @@ func (ev *evaluator) step(n int) error {
 	return nil
 }
 
-// wrap attaches the column of n to an error that has none yet.
+// wrap attaches the column of n (the first, when n is nil) to an error
+// that has none yet.
 func (ev *evaluator) wrap(n node, err error) error {
 	if err == nil {
 		return nil
@@ -68,7 +75,11 @@ func (ev *evaluator) wrap(n node, err error) error {
 	if errors.As(err, &pe) {
 		return err
 	}
-	e := &Error{Src: ev.src, Col: n.offset() + 1, Msg: err.Error()}
+	col := 1
+	if n != nil {
+		col = n.offset() + 1
+	}
+	e := &Error{Src: ev.src, Col: col, Msg: err.Error()}
 	var pyErr *pyError
 	if !errors.As(err, &pyErr) {
 		e.Err = err
@@ -114,7 +125,7 @@ func (ev *evaluator) eval(n node) (any, error) {
 	case *litNode:
 		return n.v, nil
 	case *nameNode:
-		v, ok, err := ev.scope.Lookup(n.name)
+		v, ok, err := lookupIn(ev.scope, n.name)
 		var ue *UndefinedError
 		if errors.As(err, &ue) {
 			// a variable whose value uses an undefined one is itself
@@ -127,6 +138,9 @@ func (ev *evaluator) eval(n node) (any, error) {
 		if !ok {
 			if n.name == "omit" {
 				return Omit, nil
+			}
+			if _, isGlobal := globalTable()[n.name]; isGlobal {
+				return &globalRef{n.name}, nil
 			}
 			return &undefined{name: n.name, msg: fmt.Sprintf("'%s' is undefined", n.name)}, nil
 		}
@@ -197,6 +211,8 @@ func (ev *evaluator) eval(n node) (any, error) {
 		return ev.evalBin(n)
 	case *cmpNode:
 		return ev.evalCmp(n)
+	case *blockInput:
+		return ev.input, nil
 	case *condNode:
 		c, err := ev.value(n.c)
 		if err != nil {
@@ -320,171 +336,4 @@ func contain(haystack, needle any) (bool, error) {
 		return ok, err
 	}
 	return false, errorf("argument of type '%s' is not iterable", typeName(haystack))
-}
-
-// pathOf renders the source path of an attribute/index chain for messages.
-func pathOf(n node) string {
-	switch n := n.(type) {
-	case *nameNode:
-		return n.name
-	case *attrNode:
-		return pathOf(n.x) + "." + n.name
-	case *indexNode:
-		if l, ok := n.idx.(*litNode); ok {
-			return pathOf(n.x) + "[" + Repr(l.v) + "]"
-		}
-		return pathOf(n.x) + "[...]"
-	}
-	return "(expression)"
-}
-
-// getAttr is Jinja's x.name: a dict key, else undefined.
-func getAttr(x any, name, path string) (any, error) {
-	switch t := x.(type) {
-	case *undefined:
-		return t, nil
-	case map[string]any:
-		if v, ok := t[name]; ok {
-			return v, nil
-		}
-	case *loopInfo:
-		if v, ok := t.attr(name); ok {
-			return v, nil
-		}
-	case Scope:
-		v, ok, err := t.Lookup(name)
-		if err != nil || ok {
-			return v, err
-		}
-	}
-	return &undefined{name: path, msg: fmt.Sprintf("'%s' has no attribute '%s'", objName(x), name)}, nil
-}
-
-// getItem is Jinja's x[k]: a dict key, a list or string index, else undefined.
-func getItem(x, k any, path string) (any, error) {
-	switch t := x.(type) {
-	case *undefined:
-		return t, nil
-	case *loopInfo, map[string]any, Scope:
-		if s, ok := text(k); ok {
-			return getAttr(x, s, path)
-		}
-	case []any:
-		if i, ok := integer(k); ok {
-			if i < 0 {
-				i += len(t)
-			}
-			if i >= 0 && i < len(t) {
-				return t[i], nil
-			}
-		}
-	default:
-		if s, ok := text(x); ok {
-			if i, ok := integer(k); ok {
-				r := []rune(s)
-				if i < 0 {
-					i += len(r)
-				}
-				if i >= 0 && i < len(r) {
-					return string(r[i]), nil
-				}
-			}
-		}
-	}
-	return &undefined{name: path, msg: fmt.Sprintf("'%s' has no attribute %s", objName(x), Repr(k))}, nil
-}
-
-func (ev *evaluator) evalSlice(n *sliceNode) (any, error) {
-	x, err := ev.value(n.x)
-	if err != nil {
-		return nil, err
-	}
-	var idx [3]*int
-	for i, p := range []node{n.lo, n.hi, n.step} {
-		if p == nil {
-			continue
-		}
-		v, err := ev.value(p)
-		if err != nil {
-			return nil, err
-		}
-		if v == nil {
-			continue
-		}
-		iv, ok := integer(v)
-		if !ok {
-			return nil, ev.wrap(p, errorf("slice indices must be integers or None"))
-		}
-		idx[i] = &iv
-	}
-	v, err := sliceValue(x, idx[0], idx[1], idx[2])
-	return v, ev.wrap(n, err)
-}
-
-// sliceValue is Python's x[lo:hi:step] on lists and strings.
-func sliceValue(x any, lo, hi, step *int) (any, error) {
-	st := 1
-	if step != nil {
-		st = *step
-	}
-	if st == 0 {
-		return nil, errorf("slice step cannot be zero")
-	}
-	var n int
-	s, isStr := text(x)
-	var runes []rune
-	list, isList := x.([]any)
-	switch {
-	case isStr:
-		runes = []rune(s)
-		n = len(runes)
-	case isList:
-		n = len(list)
-	default:
-		return nil, errorf("'%s' object is not subscriptable", typeName(x))
-	}
-	norm := func(p *int, def int) int {
-		if p == nil {
-			return def
-		}
-		i := *p
-		if i < 0 {
-			i += n
-			if i < 0 {
-				if st < 0 {
-					return -1
-				}
-				return 0
-			}
-		}
-		if i >= n {
-			if st < 0 {
-				return n - 1
-			}
-			return n
-		}
-		return i
-	}
-	var a, b int
-	if st > 0 {
-		a, b = norm(lo, 0), norm(hi, n)
-	} else {
-		a, b = norm(lo, n-1), norm(hi, -1)
-	}
-	var picked []int
-	for i := a; (st > 0 && i < b) || (st < 0 && i > b); i += st {
-		picked = append(picked, i)
-	}
-	if isStr {
-		var sb strings.Builder
-		for _, i := range picked {
-			sb.WriteRune(runes[i])
-		}
-		return sb.String(), nil
-	}
-	out := make([]any, 0, len(picked))
-	for _, i := range picked {
-		out = append(out, list[i])
-	}
-	return out, nil
 }

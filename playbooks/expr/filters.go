@@ -12,7 +12,7 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	name := strings.TrimPrefix(strings.TrimPrefix(n.name, "ansible.builtin."), "ansible.legacy.")
 	var x any
 	var err error
-	if name == "default" || name == "d" {
+	if name == "default" || name == "d" || name == "mandatory" {
 		x, err = ev.eval(n.x)
 	} else {
 		x, err = ev.value(n.x)
@@ -33,7 +33,21 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	case "select", "reject", "selectattr", "rejectattr", "map":
 		return ev.higherOrder(name, x, args, kwargs)
 	}
-	return applyFilter(envOf(ev.scope), name, x, args, kwargs)
+	v, err := applyFilter(envOf(ev.scope), name, x, args, kwargs)
+	return stringType(n.name, v), err
+}
+
+// stringType marks the result of Ansible's STRING_TYPE_FILTERS (named as
+// Ansible's default configuration names them, without a collection) as
+// text that the converting concat leaves alone.
+func stringType(name string, v any) any {
+	switch name {
+	case "string", "to_json", "to_nice_json", "to_yaml", "to_nice_yaml":
+		if s, ok := text(v); ok {
+			return nativeText(s)
+		}
+	}
+	return v
 }
 
 type filterFunc func(env *Env, x any, args []any, kw map[string]any) (any, error)
@@ -44,7 +58,7 @@ var filters = filterTable()
 
 func filterTable() map[string]filterFunc {
 	m := map[string]filterFunc{}
-	for _, t := range []map[string]filterFunc{basicFilters, stringFilters, listFilters, dataFilters, moreFilters, urlFilters} {
+	for _, t := range []map[string]filterFunc{basicFilters, stringFilters, listFilters, dataFilters, moreFilters, urlFilters, jinjaFilters, ansibleFilters} {
 		for k, f := range t {
 			m[k] = f
 		}
@@ -55,6 +69,9 @@ func filterTable() map[string]filterFunc {
 func applyFilter(env *Env, name string, x any, args []any, kwargs map[string]any) (any, error) {
 	f, ok := filters[name]
 	if !ok {
+		if why := refusedReason("filter", name); why != "" {
+			return nil, errorf("the filter '%s' is not supported by tender: %s", name, why)
+		}
 		return nil, errorf("no filter named '%s'", name)
 	}
 	return f(env, x, args, kwargs)
@@ -127,7 +144,6 @@ var basicFilters = map[string]filterFunc{
 		}
 		return f, nil
 	},
-	"mandatory": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) { return x, nil },
 	"abs": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 		switch t := x.(type) {
 		case int:
@@ -170,16 +186,6 @@ var basicFilters = map[string]filterFunc{
 		r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', prec, 64), 64)
 		return r, nil
 	},
-	"version_compare": fVersion,
-	"version":         fVersion,
-}
-
-func fVersion(_ *Env, x any, args []any, kw map[string]any) (any, error) {
-	if len(args) < 1 {
-		return nil, errorf("version_compare requires a version to compare with")
-	}
-	strict := Truthy(argOr(args, kw, 2, "strict", false))
-	return versionTest(x, args[0], argOr(args, kw, 1, "operator", nil), strict)
 }
 
 // fDefault is default(value, default_value=”, boolean=False).

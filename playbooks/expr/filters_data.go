@@ -45,14 +45,14 @@ var dataFilters = map[string]filterFunc{
 		return yaml11.Value(n.Content[0])
 	},
 	"to_yaml": func(_ *Env, x any, _ []any, kw map[string]any) (any, error) {
-		return toYAML(x, 2, !Truthy(kw["default_flow_style"]) && kw["default_flow_style"] == nil), nil
+		return toYAML(plain(x), 2, !Truthy(kw["default_flow_style"]) && kw["default_flow_style"] == nil), nil
 	},
 	"to_nice_yaml": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		indent, _ := integer(argOr(args, kw, 0, "indent", 4))
 		if indent < 2 || indent > 9 {
 			indent = 2
 		}
-		return toYAML(x, indent, false), nil
+		return toYAML(plain(x), indent, false), nil
 	},
 	"combine": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		recursive := Truthy(kw["recursive"])
@@ -184,6 +184,10 @@ func toJSON(v any, indent int) (string, error) {
 				return nil, t.err()
 			case Scope:
 				return materialize(t)
+			case *groupTuple:
+				return t.list(), nil
+			case *dateTime:
+				return t.isoformat("T"), nil
 			}
 			s, ok := text(v)
 			if !ok {

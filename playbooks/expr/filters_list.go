@@ -367,6 +367,9 @@ func fLength(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 	if k, ok := x.(Keyed); ok {
 		return len(k.Keys()), nil
 	}
+	if _, ok := x.(*groupTuple); ok {
+		return 2, nil
+	}
 	return nil, errorf("object of type '%s' has no len()", typeName(x))
 }
 
@@ -409,12 +412,13 @@ func (ev *evaluator) higherOrder(name string, x any, args []any, kw map[string]a
 		if len(args) == 0 {
 			return nil, errorf("map requires a filter name or attribute=")
 		}
+		name := Str(args[0])
 		for _, it := range items {
-			v, err := applyFilter(envOf(ev.scope), Str(args[0]), it, args[1:], kw)
+			v, err := applyFilter(envOf(ev.scope), strings.TrimPrefix(strings.TrimPrefix(name, "ansible.builtin."), "ansible.legacy."), it, args[1:], kw)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, v)
+			out = append(out, stringType(name, v))
 		}
 		return out, nil
 	}

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -143,9 +144,11 @@ var moreFilters = map[string]filterFunc{
 		return v, nil
 	},
 	"wordcount": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
-		return len(strings.Fields(Str(x))), nil
+		return len(wordRE.FindAllStringIndex(Str(x), -1)), nil
 	},
 }
+
+var wordRE = regexp.MustCompile(`[` + pyW + `]+`)
 
 // splitLines is Python's str.splitlines for \n, \r\n and \r.
 func splitLines(s string) []string {

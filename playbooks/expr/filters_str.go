@@ -30,11 +30,17 @@ func strFilter(f func(s string) string) filterFunc {
 	return func(_ *Env, x any, _ []any, _ map[string]any) (any, error) { return f(Str(x)), nil }
 }
 
+// markupFilter is a filter made of a Python str method: Markup stays
+// Markup.
+func markupFilter(f func(s string) string) filterFunc {
+	return func(_ *Env, x any, _ []any, _ map[string]any) (any, error) { return keepMarkup(x, f(Str(x))), nil }
+}
+
 var stringFilters = map[string]filterFunc{
-	"lower":      strFilter(strings.ToLower),
-	"upper":      strFilter(strings.ToUpper),
-	"capitalize": strFilter(capitalize),
-	"title": strFilter(func(s string) string {
+	"lower":      markupFilter(strings.ToLower),
+	"upper":      markupFilter(strings.ToUpper),
+	"capitalize": markupFilter(capitalize),
+	"title": markupFilter(func(s string) string {
 		prev := false
 		return strings.Map(func(r rune) rune {
 			defer func() { prev = unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' }()
@@ -46,9 +52,9 @@ var stringFilters = map[string]filterFunc{
 	}),
 	"trim": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		if c := argOr(args, kw, 0, "chars", nil); c != nil {
-			return strings.Trim(Str(x), Str(c)), nil
+			return keepMarkup(x, strings.Trim(Str(x), Str(c))), nil
 		}
-		return strings.TrimSpace(Str(x)), nil
+		return keepMarkup(x, strings.TrimFunc(Str(x), pySpace)), nil
 	},
 	"replace": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		if len(args) < 2 {

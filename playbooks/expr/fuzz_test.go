@@ -21,6 +21,12 @@ var fuzzSeeds = []string{
 	"lookup('list', wantlist=true, *l)", "dict(b=2, **d)", "q('nested', l, [1], 'ab')", "q('together', l, s)",
 	"q('subelements', [d], 'b', {'skip_missing': 1})", "'http://u:p@[::1]:80/x?q#f' | urlsplit('port')",
 	"n\u00a0+\u30001", "lookup('ini', 'a section=b re=1', file='app.ini')", "q('first_found', [{'files': 'x,y', 'paths': 'a:b'}])",
+	"now().strftime('%Y %-d %^a') ~ ('2024-01-02' | to_datetime('%Y-%m-%d') - now()).days", "'[1, {\"a\": null}]' | string",
+	"l | groupby(0) | map(attribute='grouper') | list", "'a-b c' | wordwrap(2) | urlize | striptags | pprint",
+	"namespace(a=1).a ~ cycler(1, 2).next() ~ lipsum(1, false, 2, 3)", "l | product(l) | zip_longest(l) | batch(2) | slice(3)",
+	"'1K' | human_to_bytes | human_readable ~ (2 | pow(0.5)) ~ (8 | log(2)) ~ ('<b>' | e + '<i>')",
+	"query('indexed_items', l) + query('varnames', '^l') + query('inventory_hostnames', 'all:!x')",
+	"lookup('csvfile', 'a file=app.ini delimiter==')", "'x' | comment('cblock') | to_uuid",
 }
 
 // FuzzParse: parsing and evaluating any expression never panics.
@@ -48,6 +54,11 @@ func FuzzTemplate(f *testing.F) {
 		"{%- set x = 1 -%} {{- x -}}", "{# c #}\n{% raw %}{{ x }}{% endraw %}", "{{ '}}' }}", "{{ {'a': {'b': 1}} }}",
 		"{% include 'templates/incl_leaf.j2' ignore missing without context %}", "{% for item in l %}{% include ['x', 'templates/incl_item.j2'] %}{% endfor %}",
 		"{{ lookup('template', 'incl_main.j2') }}", "{{\u00a0n\u00a0}}\u2003{%- if n -%}\u3000{% endif %}",
+		"{% macro m(a, b=2) %}{{ a }}{{ caller(b) }}{{ varargs }}{% endmacro %}{% call(x) m(1, 3) %}[{{ x }}]{% endcall %}",
+		"{% set ns = namespace(n=0) %}{% for i in l recursive %}{% set ns.n = ns.n + 1 %}{{ loop.cycle(1, 2) }}{% endfor %}{{ ns.n }}",
+		"{% set a, b = [1, 2] %}{% set s | upper %}x{{ a }}{% endset %}{% filter trim %} {{ s }} {% endfilter %}",
+		"{% with x = 1 %}{% print x, n %}{% endwith %}{% from 'templates/macros.j2' import greet %}{{ greet(1) }}",
+		"{% import 'templates/macros.j2' as m with context %}{{ m.greet('x') }}{{ '' }}{\"a\": [1, (2,)]}",
 	} {
 		f.Add(s)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -72,6 +73,9 @@ func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, 
 		}
 		parts[i] = s
 	}
+	if _, native := ran[0].(nativeText); native {
+		return nativeText(strings.Join(parts, ",")), nil
+	}
 	return strings.Join(parts, ","), nil
 }
 
@@ -109,7 +113,11 @@ func RunLookup(env *Env, name string, terms []any, opts map[string]any) ([]any, 
 // renders a template file in scope.
 func RunLookupIn(scope Scope, name string, terms []any, opts map[string]any) ([]any, error) {
 	name = strings.TrimPrefix(strings.TrimPrefix(name, "ansible.builtin."), "ansible.legacy.")
-	return newEvaluator(scope, "").runLookup(name, terms, opts)
+	out, err := newEvaluator(scope, "").runLookup(name, terms, opts)
+	if err != nil {
+		return nil, err
+	}
+	return plain(out).([]any), nil
 }
 
 // envScope is a scope without variables that carries an Env.
@@ -120,52 +128,53 @@ func (e envScope) LookupEnv() *Env                  { return e.env }
 
 type lookupFunc func(ev *evaluator, terms []any, opts map[string]any) ([]any, error)
 
-// lookupPlugin returns the lookup plugin called name (a function rather
-// than a table: the template lookup renders templates, which call lookups).
-func lookupPlugin(name string) (lookupFunc, bool) {
-	switch name {
-	case "items":
-		return func(_ *evaluator, terms []any, _ map[string]any) ([]any, error) { return flatten(terms, 1, false), nil }, true
-	case "list":
-		return listLookup, true
-	case "nested":
-		return nestedLookup, true
-	case "together":
-		return togetherLookup, true
-	case "subelements":
-		return subelementsLookup, true
-	case "random_choice":
-		return randomChoiceLookup, true
-	case "dict":
-		return dictLookup, true
-	case "env":
-		return envLookup, true
-	case "file":
-		return fileLookup, true
-	case "fileglob":
-		return fileglobLookup, true
-	case "first_found":
-		return firstFoundLookup, true
-	case "ini":
-		return iniLookup, true
-	case "sequence":
-		return func(_ *evaluator, terms []any, opts map[string]any) ([]any, error) { return sequence(terms, opts) }, true
-	case "lines", "pipe":
-		return commandLookup(name), true
-	case "password":
-		return passwordLookup, true
-	case "vars":
-		return varsLookup, true
-	case "template":
-		return templateLookup, true
+// lookupTable is every lookup plugin tender implements (a function rather
+// than a table: the template lookup renders templates, which call
+// lookups).
+func lookupTable() map[string]lookupFunc {
+	lookupsOnce.Do(func() { lookups = makeLookupTable() })
+	return lookups
+}
+
+var (
+	lookupsOnce sync.Once
+	lookups     map[string]lookupFunc
+)
+
+func makeLookupTable() map[string]lookupFunc {
+	return map[string]lookupFunc{
+		"items":               func(_ *evaluator, terms []any, _ map[string]any) ([]any, error) { return flatten(terms, 1, false), nil },
+		"list":                listLookup,
+		"nested":              nestedLookup,
+		"together":            togetherLookup,
+		"subelements":         subelementsLookup,
+		"random_choice":       randomChoiceLookup,
+		"dict":                dictLookup,
+		"env":                 envLookup,
+		"file":                fileLookup,
+		"fileglob":            fileglobLookup,
+		"first_found":         firstFoundLookup,
+		"ini":                 iniLookup,
+		"sequence":            func(_ *evaluator, terms []any, opts map[string]any) ([]any, error) { return sequence(terms, opts) },
+		"lines":               commandLookup("lines"),
+		"pipe":                commandLookup("pipe"),
+		"password":            passwordLookup,
+		"vars":                varsLookup,
+		"template":            templateLookup,
+		"indexed_items":       indexedItemsLookup,
+		"csvfile":             csvfileLookup,
+		"varnames":            varnamesLookup,
+		"inventory_hostnames": inventoryHostnamesLookup,
 	}
-	return nil, false
 }
 
 // runLookup runs one lookup plugin in ev's scope; errors are the plugin's.
 func (ev *evaluator) runLookup(name string, terms []any, opts map[string]any) ([]any, error) {
-	run, ok := lookupPlugin(name)
+	run, ok := lookupTable()[name]
 	if !ok {
+		if why := refusedReason("lookup", name); why != "" {
+			return nil, fatalf("the lookup plugin '%s' is not supported by tender: %s", name, why)
+		}
 		return nil, fatalf("lookup plugin (%s) not found", name)
 	}
 	return run(ev, terms, opts)

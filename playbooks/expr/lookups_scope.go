@@ -3,8 +3,13 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // The lookups that read the scope: vars (variables named at run time) and
@@ -72,9 +77,13 @@ func hostVar(scope Scope, name string) (any, bool, error) {
 
 // templateLookup renders each template file named by a term (found in
 // DIR/templates/NAME or DIR/NAME of each search path) in this scope, with
-// the dict template_vars= on top of it. {% include %} inside looks in the
-// template's own directory first, then in DIR/templates and DIR of each
-// search path.
+// the variables Ansible adds (template_path, template_mtime, …) and the
+// dict template_vars= on top of it, as Templar.template does: with
+// convert_data (the default) text that looks like a list or dict becomes
+// one, without it the result is text no later template converts.
+// jinja2_native has no effect, as in Ansible without the global
+// jinja2_native setting. {% include %} inside looks in the template's own
+// directory first, then in DIR/templates and DIR of each search path.
 func templateLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error) {
 	env := envOf(ev.scope)
 	extra := map[string]any{}
@@ -85,13 +94,19 @@ func templateLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, err
 		}
 		extra = m
 	}
+	convert, err := boolOption(opts, "convert_data", true)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := boolOption(opts, "jinja2_native", false); err != nil {
+		return nil, err
+	}
 	d, err := templateDelims(opts)
 	if err != nil {
 		return nil, err
 	}
-	saved := ev.delims
-	ev.delims = d
-	defer func() { ev.delims = saved }()
+	lev := *ev
+	lev.delims, lev.convert = d, convert
 	out := []any{}
 	for _, t := range terms {
 		term := Str(t)
@@ -99,22 +114,96 @@ func templateLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, err
 		if !ok {
 			return nil, errorf("the template file %s could not be found for the lookup", term)
 		}
-		tm, err := ev.loadTemplate(p, false)
+		tm, err := lev.loadTemplate(p)
 		if err != nil {
 			return nil, err
 		}
-		scope := ev.scope
-		if len(extra) > 0 {
-			scope = &local{parent: scope, vars: extra}
+		vars := templateVars(term, p)
+		for k, v := range extra {
+			vars[k] = v
 		}
-		var b strings.Builder
-		err = ev.renderNested(&b, tm, scope, append([]string{filepath.Dir(p)}, templateDirs(env)...))
+		res, err := lev.renderLookupTemplate(tm, &local{parent: ev.scope, vars: vars}, append([]string{filepath.Dir(p)}, templateDirs(env)...))
 		if err != nil {
 			return nil, fmt.Errorf("template %s: %w", p, err)
 		}
-		out = append(out, keepTrailingNewlines(tm.src, b.String()))
+		if !convert {
+			res = nativeText(Str(res))
+		}
+		out = append(out, res)
 	}
 	return out, nil
+}
+
+// renderLookupTemplate is Templar.template for the template lookup's
+// file: text without markup is returned as it is, a single variable may
+// pass its value through, the rest is rendered and joined by ev's concat.
+func (ev *evaluator) renderLookupTemplate(tm *Template, scope Scope, dirs []string) (any, error) {
+	d := ev.delims
+	if d == nil {
+		d = defaultDelims
+	}
+	if !strings.Contains(tm.src, d.varStart) && !strings.Contains(tm.src, d.blockStart) && !strings.Contains(tm.src, d.commentStart) {
+		return tm.src, nil
+	}
+	if v, ok, err := tm.singleVar(scope); ok || err != nil {
+		return v, err
+	}
+	o := &output{}
+	if _, err := ev.renderNested(o, tm, scope, dirs); err != nil {
+		return nil, err
+	}
+	v, err := ev.concat(o)
+	if err != nil {
+		return nil, err
+	}
+	return keepNewlines(tm.src, v), nil
+}
+
+// templateVars are the variables Ansible adds for a template it renders
+// (generate_ansible_template_vars): template_host, template_path,
+// template_fullpath, template_mtime, template_uid, template_run_date,
+// template_destpath and ansible_managed.
+func templateVars(term, path string) map[string]any {
+	host, _ := os.Hostname()
+	vars := map[string]any{"template_host": host, "template_path": term, "template_fullpath": path,
+		"template_destpath": nil, "template_run_date": naive(time.Now()), "ansible_managed": "Ansible managed"}
+	if abs, err := filepath.Abs(path); err == nil {
+		vars["template_fullpath"] = abs
+	}
+	if st, err := os.Stat(path); err == nil {
+		vars["template_mtime"] = naive(st.ModTime())
+		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+			uid := strconv.FormatUint(uint64(sys.Uid), 10)
+			vars["template_uid"] = uid
+			if u, err := user.LookupId(uid); err == nil {
+				vars["template_uid"] = u.Username
+			}
+		}
+	}
+	return vars
+}
+
+// boolOption reads a boolean lookup option as Ansible's config does
+// (boolean(value, strict=False)).
+func boolOption(opts map[string]any, name string, def bool) (bool, error) {
+	v, ok := opts[name]
+	if !ok || v == nil {
+		return def, nil
+	}
+	switch b := v.(type) {
+	case bool:
+		return b, nil
+	case int, float64:
+		return Equal(b, 1), nil
+	}
+	if s, ok := text(v); ok {
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "y", "yes", "on", "1", "true", "t":
+			return true, nil
+		}
+	}
+	// Ansible's config reads booleans leniently: anything else is false
+	return false, nil
 }
 
 // templateDelims are the markers the template lookup's options set
@@ -141,15 +230,13 @@ func templateDelims(opts map[string]any) (*delims, error) {
 }
 
 // loadTemplate reads and parses the template file at path, once per
-// evaluation; reading it counts against the evaluation's work. An
-// included template loses one trailing newline, as Jinja's loader drops it
-// (Ansible keeps it only on the template it renders itself).
-func (ev *evaluator) loadTemplate(path string, included bool) (*Template, error) {
+// evaluation; reading it counts against the evaluation's work.
+func (ev *evaluator) loadTemplate(path string) (*Template, error) {
 	d := ev.delims
 	if d == nil {
 		d = defaultDelims
 	}
-	key := fmt.Sprintf("%s\x00%v\x00%v", path, included, *d)
+	key := fmt.Sprintf("%s\x00%v", path, *d)
 	if t, ok := ev.st.included[key]; ok {
 		return t, ev.step(1)
 	}
@@ -160,15 +247,7 @@ func (ev *evaluator) loadTemplate(path string, included bool) (*Template, error)
 	if err := ev.step(1 + len(b)/16); err != nil {
 		return nil, err
 	}
-	src := string(b)
-	if included {
-		if strings.HasSuffix(src, "\r\n") {
-			src = src[:len(src)-2]
-		} else if strings.HasSuffix(src, "\n") || strings.HasSuffix(src, "\r") {
-			src = src[:len(src)-1]
-		}
-	}
-	t, err := parseTemplateWith(src, false, d)
+	t, err := parseTemplateWith(string(b), false, d)
 	if err != nil {
 		return nil, fmt.Errorf("template %s: %w", path, err)
 	}

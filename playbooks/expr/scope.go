@@ -65,7 +65,13 @@ func (v *Vars) With(m map[string]any) *Vars {
 }
 
 // Lookup implements Scope.
-func (v *Vars) Lookup(name string) (any, bool, error) { return v.lookup(name, nil) }
+func (v *Vars) Lookup(name string) (any, bool, error) {
+	x, ok, err := v.lookup(name, nil)
+	return plain(x), ok, err
+}
+
+func (v *Vars) lookupNative(name string) (any, bool, error) { return v.lookup(name, nil) }
+func (v *Vars) rawLookup(name string) (any, bool)           { return v.raw(name) }
 
 // LookupEnv implements EnvScope.
 func (v *Vars) LookupEnv() *Env { return v.Env }
@@ -128,8 +134,13 @@ type resolving struct {
 	chain []string
 }
 
-func (r *resolving) Lookup(name string) (any, bool, error) { return r.v.lookup(name, r.chain) }
-func (r *resolving) LookupEnv() *Env                       { return r.v.Env }
+func (r *resolving) Lookup(name string) (any, bool, error) {
+	x, ok, err := r.v.lookup(name, r.chain)
+	return plain(x), ok, err
+}
+func (r *resolving) LookupEnv() *Env                             { return r.v.Env }
+func (r *resolving) lookupNative(name string) (any, bool, error) { return r.v.lookup(name, r.chain) }
+func (r *resolving) rawLookup(name string) (any, bool)           { return r.v.raw(name) }
 
 // hasTemplate reports whether x is or contains a string with template
 // markup.
@@ -149,14 +160,19 @@ func hasTemplate(x any) bool {
 	return false
 }
 
-// renderDeep renders every template string in x, through lists and dicts.
+// renderDeep renders every template string in x, through lists and dicts,
+// keeping internal values (a lazily rendered variable's nativeText).
 func renderDeep(x any, scope Scope) (any, error) {
 	switch t := x.(type) {
 	case string:
 		if !IsTemplate(t) {
 			return t, nil
 		}
-		return Render(t, scope)
+		tm, err := ParseTemplate(t)
+		if err != nil {
+			return nil, err
+		}
+		return tm.render(scope, nil, true)
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
@@ -184,7 +200,10 @@ func renderDeep(x any, scope Scope) (any, error) {
 // RenderDeep renders every template string inside v (strings, lists and
 // dicts, recursively) in scope, as Ansible templates task arguments.
 // yaml11.Unsafe values are returned verbatim.
-func RenderDeep(v any, scope Scope) (any, error) { return renderDeep(v, scope) }
+func RenderDeep(v any, scope Scope) (any, error) {
+	out, err := renderDeep(v, scope)
+	return plain(out), err
+}
 
 // local is a scope with template-local names ({% for %} targets, loop,
 // {% set %}) over a parent.
@@ -194,10 +213,26 @@ type local struct {
 }
 
 func (l *local) Lookup(name string) (any, bool, error) {
+	v, ok, err := l.lookupNative(name)
+	return plain(v), ok, err
+}
+
+func (l *local) lookupNative(name string) (any, bool, error) {
 	if v, ok := l.vars[name]; ok {
 		return v, true, nil
 	}
-	return l.parent.Lookup(name)
+	return lookupIn(l.parent, name)
+}
+
+func (l *local) rawLookup(name string) (any, bool) {
+	if v, ok := l.vars[name]; ok {
+		return v, true
+	}
+	if r, ok := l.parent.(rawScope); ok {
+		return r.rawLookup(name)
+	}
+	v, ok, err := l.parent.Lookup(name)
+	return v, ok && err == nil
 }
 
 func (l *local) LookupEnv() *Env { return envOf(l.parent) }

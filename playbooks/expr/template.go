@@ -1,44 +1,25 @@
 package expr
 
 import (
-	"sort"
 	"strings"
+	"unicode"
+
+	"github.com/tender-sh/tender/internal/yaml11"
 )
 
-// Template is a parsed template string: text with {{ expr }}, {% if %},
-// {% for %}, {% set %}, {% include %}, {% raw %} and {# comments #}, with Jinja's
-// whitespace control ({%- -%}) and Ansible's trim_blocks (the first newline
-// after a block tag is removed). Immutable and safe for concurrent use.
+// Template is a parsed template string: text with {{ expr }} and Jinja's
+// statements (if, for, set, macro, call, filter, with, include, import,
+// from, print, raw) and {# comments #}, with Jinja's whitespace control
+// ({%- -%}) and Ansible's trim_blocks (the first newline after a block tag
+// is removed). Immutable and safe for concurrent use.
 type Template struct {
-	src    string
+	src    string // the source as given
+	code   string // the source Jinja reads: newlines normalized, the last one dropped
 	body   []tnode
 	single node   // set when the template is exactly one {{ expr }}
 	file   bool   // a template file's content (ParseFileTemplate)
 	path   string // the template file's path, when known (ParseFileTemplateAt)
 }
-
-type tnode interface{}
-
-type (
-	textNode string
-	outNode  struct{ n node }
-	ifNode   struct {
-		conds  []node
-		bodies [][]tnode
-		els    []tnode
-	}
-	forNode struct {
-		targets []string
-		iter    node
-		cond    node
-		body    []tnode
-		els     []tnode
-	}
-	setNode struct {
-		target string
-		val    node
-	}
-)
 
 // IsTemplate reports whether s contains template markup ({{, {% or {#).
 func IsTemplate(s string) bool {
@@ -61,34 +42,62 @@ func Render(s string, scope Scope) (any, error) {
 	return t.Render(scope)
 }
 
-// Render renders the template. A template that is exactly one {{ expr }}
-// returns a value as ansible-core 2.14 does (see concatResult: a list stays
-// a list, Omit stays Omit, a number becomes text unless the template is a
-// bare variable name); any other template returns a string, with values rendered
-// as Python's str() and None as the empty string, as Ansible does.
+// Render renders the template. A playbook template (ParseTemplate) gives
+// what ansible-core 2.14's Templar.template gives: "{{ name }}" (a bare
+// variable, optionally followed by one newline) passes a number, a boolean
+// or None through untouched; otherwise the output is text (None renders as
+// nothing), and text that looks like a list or dict (it starts with [ or
+// {) is read back as a Python literal, JSON's null, true and false
+// included, as are "True" and "False": "{{ [1, 2] }}" and "{{ '[1, 2]' }}"
+// are lists, "{{ 5 + 1 }}" is the string "6". The output of a
+// string-type filter (string, to_json, to_nice_json, to_yaml, to_nice_yaml)
+// as the whole of the output stays text. A template file
+// (ParseFileTemplate) always renders to a string, as the template module's.
 func (t *Template) Render(scope Scope) (any, error) {
-	ev := newEvaluator(scope, t.src)
-	ev.top = t
-	if t.single != nil {
-		v, err := ev.value(t.single)
-		if err != nil {
-			return nil, err
-		}
-		if _, bare := t.single.(*nameNode); bare {
-			// Ansible's shortcut for "{{ name }}": a number, a boolean or
-			// None is passed through untouched.
-			switch v.(type) {
-			case nil, bool, int, float64:
-				return v, nil
-			}
-		}
-		return concatResult(v), nil
-	}
-	var b strings.Builder
-	if err := ev.renderBody(&b, t.body, &local{parent: scope, vars: map[string]any{}}); err != nil {
+	v, err := t.render(scope, nil, !t.file)
+	if err != nil {
 		return nil, err
 	}
-	return keepTrailingNewlines(t.src, b.String()), nil
+	return plain(v), nil
+}
+
+// render renders t in scope, sharing st (the work budget) when not nil;
+// convert selects Ansible's converting concat (convert_data). The result
+// keeps tender's internal values (nativeText).
+func (t *Template) render(scope Scope, st *evalState, convert bool) (any, error) {
+	if convert {
+		if v, ok, err := t.singleVar(scope); ok || err != nil {
+			return v, err
+		}
+	}
+	ev := newEvaluator(scope, t.code)
+	if st != nil {
+		ev.st = st
+	}
+	ev.top, ev.convert = t, convert
+	o := &output{}
+	if err := ev.renderBody(o, t.body, &local{parent: scope, vars: map[string]any{}}); err != nil {
+		return nil, err
+	}
+	v, err := ev.concat(o)
+	if err != nil {
+		return nil, err
+	}
+	return keepNewlines(t.src, v), nil
+}
+
+// keepNewlines gives a string result as many trailing newlines as src has
+// (Ansible's preserve_trailing_newlines: Jinja drops the last one).
+func keepNewlines(src string, v any) any {
+	switch s := v.(type) {
+	case string:
+		return keepTrailingNewlines(src, s)
+	case nativeText:
+		return nativeText(keepTrailingNewlines(src, string(s)))
+	case yaml11.Unsafe:
+		return yaml11.Unsafe(keepTrailingNewlines(src, string(s)))
+	}
+	return v
 }
 
 // keepTrailingNewlines gives out as many trailing newlines as src has, as
@@ -102,191 +111,194 @@ func keepTrailingNewlines(src, out string) string {
 	return out
 }
 
-func (ev *evaluator) renderBody(b *strings.Builder, body []tnode, frame *local) error {
-	saved := ev.scope
-	ev.scope = frame
-	defer func() { ev.scope = saved }()
-	for _, n := range body {
-		if b.Len() > maxSize {
-			return &Error{Src: ev.src, Col: 1, Msg: "template output too large"}
-		}
-		switch n := n.(type) {
-		case textNode:
-			b.WriteString(string(n))
-		case outNode:
-			v, err := ev.value(n.n)
-			if err != nil {
-				return err
-			}
-			if v != nil {
-				b.WriteString(Str(v))
-			}
-		case *setNode:
-			v, err := ev.value(n.val)
-			if err != nil {
-				return err
-			}
-			frame.vars[n.target] = v
-		case *ifNode:
-			done := false
-			for i, c := range n.conds {
-				v, err := ev.value(c)
-				if err != nil {
-					return err
-				}
-				if Truthy(v) {
-					if err := ev.renderBody(b, n.bodies[i], frame); err != nil {
-						return err
-					}
-					done = true
-					break
-				}
-			}
-			if !done && n.els != nil {
-				if err := ev.renderBody(b, n.els, frame); err != nil {
-					return err
-				}
-			}
-		case *forNode:
-			if err := ev.renderFor(b, n, frame); err != nil {
-				return err
-			}
-		case *includeNode:
-			if err := ev.include(b, n, frame); err != nil {
-				return err
-			}
+// singleVar is Templar.template's shortcut for a template that is one
+// variable, "{{ name }}" (Python's regexp also matches with one newline
+// after it): when the variable's own value (before templating) is a
+// number, a boolean or None, that value is the result.
+func (t *Template) singleVar(scope Scope) (any, bool, error) {
+	name, ok := singleVarName(t.src)
+	if !ok {
+		return nil, false, nil
+	}
+	var v any
+	var found bool
+	if r, isRaw := scope.(rawScope); isRaw {
+		v, found = r.rawLookup(name)
+	} else {
+		var err error
+		if v, found, err = scope.Lookup(name); err != nil {
+			return nil, false, nil
 		}
 	}
-	return nil
+	if !found {
+		return nil, false, nil
+	}
+	switch v.(type) {
+	case nil, bool, int, float64:
+		return v, true, nil
+	}
+	return nil, false, nil
 }
 
-// iterate returns the items Jinja iterates over for v.
-func iterate(v any) ([]any, error) {
+// singleVarName matches Ansible's SINGLE_VAR regexp, ^{{\s*(\w*)\s*}}$.
+func singleVarName(s string) (string, bool) {
+	s = strings.TrimSuffix(s, "\n")
+	if !strings.HasPrefix(s, "{{") || !strings.HasSuffix(s, "}}") || len(s) < 4 {
+		return "", false
+	}
+	inner := strings.TrimFunc(s[2:len(s)-2], pySpace)
+	for _, r := range inner {
+		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc)) {
+			return "", false
+		}
+	}
+	return inner, inner != ""
+}
+
+// output collects what a template outputs, as the pieces Jinja yields:
+// their text, how many there were and the first one (for Ansible's concat,
+// which treats a single piece specially).
+type output struct {
+	b     strings.Builder
+	n     int
+	first any
+}
+
+// text adds a piece of template text.
+func (o *output) text(s string) {
+	if s == "" {
+		return
+	}
+	o.value(s)
+}
+
+// value adds the value of an output statement; None outputs nothing
+// (Ansible's finalize).
+func (o *output) value(v any) {
+	if v == nil {
+		v = ""
+	}
+	o.n++
+	if o.n == 1 {
+		o.first = v
+	}
+	if s, ok := v.(string); ok {
+		o.b.WriteString(s)
+	} else {
+		o.b.WriteString(Str(v))
+	}
+}
+
+// concat joins a template's output as the environment's concat does: as
+// text (ansible_concat, Jinja's own), or, converting (ansible_eval_concat,
+// Templar.template's default), reading text that looks like a list, a
+// dict or a boolean back as a Python literal.
+func (ev *evaluator) concat(o *output) (any, error) {
+	if o.b.Len() > maxSize {
+		return nil, &Error{Src: ev.src, Col: 1, Msg: "template output too large"}
+	}
+	if !ev.convert {
+		return o.b.String(), nil
+	}
+	switch o.n {
+	case 0:
+		return "", nil
+	case 1:
+		switch v := o.first.(type) {
+		case nativeText, omitValue:
+			return v, nil
+		case bool:
+			return v, nil
+		case []any, map[string]any:
+			if literalSafe(v, 0) {
+				return plain(v), nil
+			}
+		case Keyed:
+			m, err := materialize(v)
+			if err != nil {
+				return nil, err
+			}
+			if literalSafe(m, 0) {
+				return plain(m), nil
+			}
+		case Scope:
+			return v, nil // a dict that cannot be listed stays as it is
+		case yaml11.Unsafe:
+			c, err := convertText(string(v))
+			if s, isText := c.(string); isText && err == nil {
+				return yaml11.Unsafe(s), nil
+			}
+			return unsafeDeep(c), err
+		}
+	}
+	return convertText(o.b.String())
+}
+
+// convertText is the last step of ansible_eval_concat.
+func convertText(s string) (any, error) {
+	switch {
+	case s == "True":
+		return true, nil
+	case s == "False":
+		return false, nil
+	case strings.HasPrefix(s, "[") || strings.HasPrefix(s, "{"):
+		v, ok, err := pyLiteral(s)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return v, nil
+		}
+	}
+	return s, nil
+}
+
+// literalSafe reports whether v reads back unchanged from its Python
+// repr, so that Ansible's text round trip can be skipped: plain lists,
+// dicts, strings, numbers (not inf or nan), booleans and None.
+func literalSafe(v any, depth int) bool {
+	if depth > maxLiteralNesting {
+		return false
+	}
 	switch t := v.(type) {
+	case nil, bool, int, string, yaml11.Unsafe, nativeText, omitValue:
+		return true
+	case float64:
+		return t-t == 0
 	case []any:
-		return t, nil
+		for _, e := range t {
+			if !literalSafe(e, depth+1) {
+				return false
+			}
+		}
+		return true
 	case map[string]any:
-		return toList(sortedKeys(t)), nil
-	case Keyed:
-		keys := t.Keys()
-		sort.Strings(keys)
-		return toList(keys), nil
-	}
-	if s, ok := text(v); ok {
-		if len(s) > maxItems {
-			return nil, errorf("string too long to iterate")
+		for _, e := range t {
+			if !literalSafe(e, depth+1) {
+				return false
+			}
 		}
-		out := []any{}
-		for _, r := range s {
-			out = append(out, string(r))
-		}
-		return out, nil
+		return true
 	}
-	return nil, errorf("'%s' object is not iterable", typeName(v))
+	return false
 }
 
-func (ev *evaluator) renderFor(b *strings.Builder, n *forNode, frame *local) error {
-	seq, err := ev.value(n.iter)
-	if err != nil {
-		return err
-	}
-	items, err := iterate(seq)
-	if err != nil {
-		return ev.wrap(n.iter, err)
-	}
-	bind := func(f *local, item any) error {
-		if len(n.targets) == 1 {
-			f.vars[n.targets[0]] = item
-			return nil
+// unsafeDeep marks every string in v unsafe (Ansible's wrap_var of a
+// result that used an unsafe value).
+func unsafeDeep(v any) any {
+	switch t := v.(type) {
+	case string:
+		return yaml11.Unsafe(t)
+	case []any:
+		for i := range t {
+			t[i] = unsafeDeep(t[i])
 		}
-		parts, ok := item.([]any)
-		if !ok || len(parts) != len(n.targets) {
-			return ev.wrap(n.iter, errorf("cannot unpack %s into %d names", Repr(item), len(n.targets)))
-		}
-		for i, t := range n.targets {
-			f.vars[t] = parts[i]
-		}
-		return nil
-	}
-	if n.cond != nil {
-		var kept []any
-		for _, it := range items {
-			if err := ev.step(1); err != nil {
-				return err
-			}
-			f := &local{parent: frame, vars: map[string]any{}}
-			if err := bind(f, it); err != nil {
-				return err
-			}
-			ev.scope = f
-			c, err := ev.value(n.cond)
-			ev.scope = frame
-			if err != nil {
-				return err
-			}
-			if Truthy(c) {
-				kept = append(kept, it)
-			}
-		}
-		items = kept
-	}
-	if len(items) == 0 {
-		if n.els != nil {
-			return ev.renderBody(b, n.els, frame)
-		}
-		return nil
-	}
-	f := &local{parent: frame, vars: map[string]any{}}
-	for i, it := range items {
-		if err := ev.step(1); err != nil {
-			return err
-		}
-		clear(f.vars)
-		if err := bind(f, it); err != nil {
-			return err
-		}
-		f.vars["loop"] = &loopInfo{items: items, i: i}
-		if err := ev.renderBody(b, n.body, f); err != nil {
-			return err
+	case map[string]any:
+		for k := range t {
+			t[k] = unsafeDeep(t[k])
 		}
 	}
-	return nil
-}
-
-// loopInfo is the `loop` variable of a {% for %}: index, index0, revindex,
-// revindex0, first, last, length, previtem, nextitem.
-type loopInfo struct {
-	items []any
-	i     int
-}
-
-func (l *loopInfo) attr(name string) (any, bool) {
-	n := len(l.items)
-	switch name {
-	case "index":
-		return l.i + 1, true
-	case "index0":
-		return l.i, true
-	case "revindex":
-		return n - l.i, true
-	case "revindex0":
-		return n - l.i - 1, true
-	case "first":
-		return l.i == 0, true
-	case "last":
-		return l.i == n-1, true
-	case "length":
-		return n, true
-	case "previtem":
-		if l.i > 0 {
-			return l.items[l.i-1], true
-		}
-	case "nextitem":
-		if l.i+1 < n {
-			return l.items[l.i+1], true
-		}
-	}
-	return nil, false
+	return v
 }
 
 // native evaluates a one-{{ expr }} template to the expression's own value,
@@ -296,22 +308,7 @@ func (t *Template) native(scope Scope) (any, error) {
 	if t.single == nil {
 		return t.Render(scope)
 	}
-	ev := newEvaluator(scope, t.src)
+	ev := newEvaluator(scope, t.code)
+	ev.top, ev.convert = t, true
 	return ev.value(t.single)
-}
-
-// concatResult is what ansible-core 2.14 (without jinja2_native) makes of a
-// template that is one {{ expr }} (other than a bare variable name, see
-// Render): lists, dicts and booleans keep their type (Ansible turns them into
-// text and literal_evals them back), None becomes the empty string, and
-// numbers become their text: "{{ 5 + 1 }}" is the string "6", so `x == 6` is
-// false and `x | int == 6` true, as in Ansible.
-func concatResult(v any) any {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case int, float64:
-		return Str(x)
-	}
-	return v
 }

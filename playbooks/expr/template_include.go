@@ -116,11 +116,30 @@ func findTemplate(dirs []string, name string) (string, bool) {
 	return "", false
 }
 
-// include renders an {% include %} into b.
-func (ev *evaluator) include(b *strings.Builder, n *includeNode, frame *local) error {
-	v, err := ev.value(n.name)
-	if err != nil {
+// include renders an {% include %} into o.
+func (ev *evaluator) include(o *output, n *includeNode, frame *local) error {
+	tm, path, dirs, err := ev.findTemplateFile(n.name, n.at, n.ignoreMissing)
+	if err != nil || tm == nil {
 		return err
+	}
+	var scope Scope = withoutLoop{frame}
+	if n.noContext {
+		scope = envScope{envOf(frame)}
+	}
+	if _, err := ev.renderNested(o, tm, scope, dirs); err != nil {
+		return fmt.Errorf("in included template %s: %w", path, err)
+	}
+	return nil
+}
+
+// findTemplateFile evaluates the name (or list of names) of a template
+// to include or import, finds and loads the first that exists; with
+// ignoreMissing none found is a nil template. dirs is where the template's
+// own includes look.
+func (ev *evaluator) findTemplateFile(name node, at int, ignoreMissing bool) (*Template, string, []string, error) {
+	v, err := ev.value(name)
+	if err != nil {
+		return nil, "", nil, err
 	}
 	var names []string
 	switch t := v.(type) {
@@ -128,20 +147,20 @@ func (ev *evaluator) include(b *strings.Builder, n *includeNode, frame *local) e
 		for _, x := range t {
 			s, ok := text(x)
 			if !ok {
-				return ev.wrap(n.name, errorf("a template name must be a string, not %s", typeName(x)))
+				return nil, "", nil, ev.wrap(name, errorf("a template name must be a string, not %s", typeName(x)))
 			}
 			names = append(names, s)
 		}
 	default:
 		s, ok := text(v)
 		if !ok {
-			return ev.wrap(n.name, errorf("a template name must be a string, not %s", typeName(v)))
+			return nil, "", nil, ev.wrap(name, errorf("a template name must be a string, not %s", typeName(v)))
 		}
 		names = []string{s}
 	}
 	dirs := ev.includeDirs(ev.top)
 	if err := ev.step(len(names) * len(dirs)); err != nil {
-		return err
+		return nil, "", nil, err
 	}
 	path := ""
 	for _, name := range names {
@@ -151,40 +170,41 @@ func (ev *evaluator) include(b *strings.Builder, n *includeNode, frame *local) e
 		}
 	}
 	if path == "" {
-		if n.ignoreMissing {
-			return nil
+		if ignoreMissing {
+			return nil, "", nil, nil
 		}
 		msg := fmt.Sprintf("template '%s' not found", strings.Join(names, ""))
 		if _, isList := v.([]any); isList {
 			msg = "none of the templates given were found: " + strings.Join(names, ", ")
 		}
-		return &Error{Src: ev.src, Col: n.at + 1, Msg: fmt.Sprintf("%s (searched %s)", msg, strings.Join(dirs, ", "))}
+		return nil, "", nil, &Error{Src: ev.src, Col: at + 1, Msg: fmt.Sprintf("%s (searched %s)", msg, strings.Join(dirs, ", "))}
 	}
-	tm, err := ev.loadTemplate(path, true)
+	tm, err := ev.loadTemplate(path)
 	if err != nil {
-		return &Error{Src: ev.src, Col: n.at + 1, Msg: err.Error(), Err: err}
+		return nil, "", nil, &Error{Src: ev.src, Col: at + 1, Msg: err.Error(), Err: err}
 	}
-	var scope Scope = withoutLoop{frame}
-	if n.noContext {
-		scope = envScope{envOf(frame)}
-	}
-	if err := ev.renderNested(b, tm, scope, dirs); err != nil {
-		return fmt.Errorf("in included template %s: %w", path, err)
-	}
-	return nil
+	return tm, path, dirs, nil
 }
 
-// renderNested renders t (an included template, or one the template
-// lookup renders) into b, in a new frame over scope, sharing ev's budget;
-// dirs is where its own includes look.
-func (ev *evaluator) renderNested(b *strings.Builder, t *Template, scope Scope, dirs []string) error {
+// renderNested renders t (an included or imported template, or one the
+// template lookup renders) into o, in a new frame over scope, sharing ev's
+// budget and concat; dirs is where its own includes look. It returns the
+// template's top-level frame (what an import exports).
+func (ev *evaluator) renderNested(o *output, t *Template, scope Scope, dirs []string) (*local, error) {
 	ev.st.nested++
 	defer func() { ev.st.nested-- }()
 	if ev.st.nested > maxNestedTemplates {
-		return &Error{Src: ev.src, Col: 1, Msg: fmt.Sprintf("templates nested more than %d deep (a template including itself?)", maxNestedTemplates)}
+		return nil, &Error{Src: ev.src, Col: 1, Msg: fmt.Sprintf("templates nested more than %d deep (a template including itself?)", maxNestedTemplates)}
 	}
-	child := &evaluator{scope: scope, src: t.src, depth: ev.depth, st: ev.st, dirs: dirs, top: t, delims: ev.delims}
-	return child.renderBody(b, t.body, &local{parent: scope, vars: map[string]any{}})
+	child := ev.child(t, scope, dirs)
+	frame := &local{parent: scope, vars: map[string]any{}}
+	return frame, child.renderBody(o, t.body, frame)
+}
+
+// child is an evaluator for template t (its source for error columns, its
+// directories for includes) sharing ev's budget and settings.
+func (ev *evaluator) child(t *Template, scope Scope, dirs []string) *evaluator {
+	return &evaluator{scope: scope, src: t.code, depth: ev.depth, st: ev.st, dirs: dirs, top: t, delims: ev.delims, convert: ev.convert}
 }
 
 // withoutLoop is the scope an included template sees "with context": the
@@ -193,14 +213,19 @@ func (ev *evaluator) renderNested(b *strings.Builder, t *Template, scope Scope, 
 type withoutLoop struct{ frame *local }
 
 func (w withoutLoop) Lookup(name string) (any, bool, error) {
+	v, ok, err := w.lookupNative(name)
+	return plain(v), ok, err
+}
+
+func (w withoutLoop) lookupNative(name string) (any, bool, error) {
 	if name != "loop" {
-		return w.frame.Lookup(name)
+		return w.frame.lookupNative(name)
 	}
 	var s Scope = w.frame
 	for {
 		l, ok := s.(*local)
 		if !ok {
-			return s.Lookup(name)
+			return lookupIn(s, name)
 		}
 		s = l.parent
 	}

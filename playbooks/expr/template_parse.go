@@ -33,6 +33,16 @@ func parseTemplate(src string, rawStrings bool) (*Template, error) {
 	return parseTemplateWith(src, rawStrings, defaultDelims)
 }
 
+// jinjaSource is the source as Jinja's lexer reads it: every line break
+// (\r\n, \r) is a \n, and the last one is dropped (keep_trailing_newline
+// is off).
+func jinjaSource(src string) string {
+	if strings.ContainsRune(src, '\r') {
+		src = strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
+	}
+	return strings.TrimSuffix(src, "\n")
+}
+
 // delims are the markers of a template's variables, tags and comments.
 type delims struct {
 	varStart, varEnd, blockStart, blockEnd, commentStart, commentEnd string
@@ -42,7 +52,8 @@ type delims struct {
 var defaultDelims = &delims{"{{", "}}", "{%", "%}", "{#", "#}"}
 
 func parseTemplateWith(src string, rawStrings bool, d *delims) (*Template, error) {
-	tp := &tparser{src: src, rawStrings: rawStrings, d: d}
+	code := jinjaSource(src)
+	tp := &tparser{src: code, rawStrings: rawStrings, d: d}
 	if err := tp.scan(); err != nil {
 		return nil, err
 	}
@@ -53,7 +64,7 @@ func parseTemplateWith(src string, rawStrings bool, d *delims) (*Template, error
 	if stop != nil {
 		return nil, tp.errAt(stop.at, "unexpected '%s'", stop.kw)
 	}
-	t := &Template{src: src, body: body, file: !rawStrings}
+	t := &Template{src: src, code: code, body: body, file: !rawStrings}
 	if len(body) == 1 && rawStrings {
 		if o, ok := body[0].(outNode); ok {
 			t.single = o.n
@@ -67,13 +78,23 @@ type item struct {
 	at   int
 	text *string
 	out  node
-	kw   string // tag keyword: if, elif, else, endif, for, endfor, set, include
+	kw   string // tag keyword: if, elif, else, endif, for, endfor, set, …
 	// tag payloads
 	expr          node
-	targets       []string
-	cond          node
+	target        *target // for, set
+	cond          node    // for … if
+	recursive     bool    // for
+	block         bool    // set without "=": a block set
+	filter        node    // filter, block set: the filters over blockInput
+	name          string  // macro, import … as NAME
+	params        []string
+	defaults      []node    // macro, call: nil where a parameter has none
+	aliases       []string  // from … import: the names bound (params are imported)
+	withTargets   []*target // with
+	withValues    []node
 	ignoreMissing bool // include
 	noContext     bool // include
+	withContext   bool // import, from
 }
 
 type tparser struct {
@@ -193,76 +214,6 @@ func (tp *tparser) indexOpen(from int) (int, string) {
 	return best, open
 }
 
-// tag parses one {% ... %} starting at i (body at j); it returns the offset
-// after the tag and whether it ended with -%}.
-func (tp *tparser) tag(i, j int) (int, bool, error) {
-	p := &parser{lx: &lexer{src: tp.src, pos: j, template: true, d: tp.d}}
-	if err := p.advance(); err != nil {
-		return 0, false, err
-	}
-	if p.tok.kind != tName {
-		return 0, false, p.unexpected("a tag name (if, elif, else, endif, for, endfor, set, include, raw)")
-	}
-	it := item{at: i, kw: p.tok.text}
-	if err := p.advance(); err != nil {
-		return 0, false, err
-	}
-	var err error
-	switch it.kw {
-	case "if", "elif":
-		it.expr, err = p.parseExpr()
-	case "else", "endif", "endfor":
-	case "for":
-		if it.targets, err = p.targets(); err != nil {
-			return 0, false, err
-		}
-		if !p.isName("in") {
-			return 0, false, p.unexpected("'in'")
-		}
-		if err = p.advance(); err != nil {
-			return 0, false, err
-		}
-		if it.expr, err = p.parseOr(); err != nil {
-			return 0, false, err
-		}
-		if p.isName("if") {
-			if err = p.advance(); err != nil {
-				return 0, false, err
-			}
-			it.cond, err = p.parseExpr()
-		}
-	case "set":
-		if p.tok.kind != tName {
-			return 0, false, p.unexpected("a variable name after 'set'")
-		}
-		it.targets = []string{p.tok.text}
-		if err = p.advance(); err != nil {
-			return 0, false, err
-		}
-		if err = p.expectOp("="); err != nil {
-			return 0, false, err
-		}
-		it.expr, err = p.parseExpr()
-	case "include":
-		err = p.includeTag(&it)
-	case "raw":
-		if p.tok.kind != tBlockEnd {
-			return 0, false, p.unexpected("'%}'")
-		}
-		return tp.raw(i, p.tok)
-	default:
-		return 0, false, tp.errAt(it.at, "unknown tag '%s' (expected if, elif, else, endif, for, endfor, set, include or raw)", it.kw)
-	}
-	if err != nil {
-		return 0, false, err
-	}
-	if p.tok.kind != tBlockEnd {
-		return 0, false, p.unexpected("'%}'")
-	}
-	tp.items = append(tp.items, it)
-	return p.tok.endAt, p.tok.trim, nil
-}
-
 // raw copies text verbatim up to {% endraw %}.
 func (tp *tparser) raw(i int, open token) (int, bool, error) {
 	src := tp.src
@@ -301,37 +252,6 @@ func (tp *tparser) raw(i int, open token) (int, bool, error) {
 	}
 }
 
-func (p *parser) targets() ([]string, error) {
-	paren := p.isOp("(")
-	if paren {
-		if err := p.advance(); err != nil {
-			return nil, err
-		}
-	}
-	var names []string
-	for {
-		if p.tok.kind != tName {
-			return nil, p.unexpected("a loop variable name")
-		}
-		names = append(names, p.tok.text)
-		if err := p.advance(); err != nil {
-			return nil, err
-		}
-		if !p.isOp(",") {
-			break
-		}
-		if err := p.advance(); err != nil {
-			return nil, err
-		}
-	}
-	if paren {
-		if err := p.expectOp(")"); err != nil {
-			return nil, err
-		}
-	}
-	return names, nil
-}
-
 // build turns items into a tree until one of the stop keywords; it returns
 // the stopping item (nil at the end).
 func (tp *tparser) build(stop []string) ([]tnode, *item, error) {
@@ -344,72 +264,121 @@ func (tp *tparser) build(stop []string) ([]tnode, *item, error) {
 	for tp.next < len(tp.items) {
 		it := &tp.items[tp.next]
 		tp.next++
+		var n tnode
+		var err error
 		switch {
 		case it.text != nil:
-			out = append(out, textNode(*it.text))
+			n = textNode(*it.text)
 		case it.out != nil:
-			out = append(out, outNode{it.out})
+			n = outNode{it.out}
 		case contains(stop, it.kw):
 			return out, it, nil
-		case it.kw == "set":
-			out = append(out, &setNode{it.targets[0], it.expr})
+		case it.kw == "set" && !it.block:
+			n = &setNode{it.target, it.expr}
+		case it.kw == "print":
+			for _, e := range it.withValues {
+				out = append(out, outNode{e})
+			}
+			continue
 		case it.kw == "include":
-			out = append(out, &includeNode{at: it.at, name: it.expr, ignoreMissing: it.ignoreMissing, noContext: it.noContext})
+			n = &includeNode{at: it.at, name: it.expr, ignoreMissing: it.ignoreMissing, noContext: it.noContext}
+		case it.kw == "import":
+			n = &importNode{at: it.at, name: it.expr, as: it.name, withContext: it.withContext}
+		case it.kw == "from":
+			n = &fromNode{at: it.at, name: it.expr, names: it.params, aliases: it.aliases, withContext: it.withContext}
 		case it.kw == "if":
-			n := &ifNode{conds: []node{it.expr}}
-			inElse := false
-			for {
-				body, end, err := tp.build([]string{"elif", "else", "endif"})
-				if err != nil {
-					return nil, nil, err
-				}
-				if end == nil {
-					return nil, nil, tp.errAt(it.at, "missing {%% endif %%} for this {%% if %%}")
-				}
-				if inElse {
-					n.els = append([]tnode{}, body...)
-				} else {
-					n.bodies = append(n.bodies, body)
-				}
-				if end.kw == "endif" {
-					break
-				}
-				if inElse {
-					if end.kw == "else" {
-						return nil, nil, tp.errAt(end.at, "unexpected second 'else'")
-					}
-					return nil, nil, tp.errAt(end.at, "unexpected 'elif' after 'else'")
-				}
-				if end.kw == "elif" {
-					n.conds = append(n.conds, end.expr)
-				} else {
-					inElse = true
-				}
-			}
-			out = append(out, n)
+			n, err = tp.buildIf(it)
 		case it.kw == "for":
-			n := &forNode{targets: it.targets, iter: it.expr, cond: it.cond}
-			body, end, err := tp.build([]string{"else", "endfor"})
-			if err != nil {
-				return nil, nil, err
-			}
-			n.body = body
-			if end != nil && end.kw == "else" {
-				n.els, end, err = tp.build([]string{"endfor"})
-				if err != nil {
-					return nil, nil, err
-				}
-				if n.els == nil {
-					n.els = []tnode{}
-				}
-			}
-			if end == nil {
-				return nil, nil, tp.errAt(it.at, "missing {%% endfor %%} for this {%% for %%}")
-			}
-			out = append(out, n)
+			n, err = tp.buildFor(it)
 		default:
-			return nil, nil, tp.errAt(it.at, "unexpected '%s'", it.kw)
+			n, err = tp.buildBlock(it)
 		}
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, n)
 	}
 	return out, nil, nil
+}
+
+func (tp *tparser) buildIf(it *item) (tnode, error) {
+	n := &ifNode{conds: []node{it.expr}}
+	inElse := false
+	for {
+		body, end, err := tp.build([]string{"elif", "else", "endif"})
+		if err != nil {
+			return nil, err
+		}
+		if end == nil {
+			return nil, tp.errAt(it.at, "missing {%% endif %%} for this {%% if %%}")
+		}
+		if inElse {
+			n.els = append([]tnode{}, body...)
+		} else {
+			n.bodies = append(n.bodies, body)
+		}
+		if end.kw == "endif" {
+			return n, nil
+		}
+		if inElse {
+			if end.kw == "else" {
+				return nil, tp.errAt(end.at, "unexpected second 'else'")
+			}
+			return nil, tp.errAt(end.at, "unexpected 'elif' after 'else'")
+		}
+		if end.kw == "elif" {
+			n.conds = append(n.conds, end.expr)
+		} else {
+			inElse = true
+		}
+	}
+}
+
+func (tp *tparser) buildFor(it *item) (tnode, error) {
+	n := &forNode{tgt: it.target, iter: it.expr, cond: it.cond, recursive: it.recursive}
+	body, end, err := tp.build([]string{"else", "endfor"})
+	if err != nil {
+		return nil, err
+	}
+	n.body = body
+	if end != nil && end.kw == "else" {
+		n.els, end, err = tp.build([]string{"endfor"})
+		if err != nil {
+			return nil, err
+		}
+		if n.els == nil {
+			n.els = []tnode{}
+		}
+	}
+	if end == nil {
+		return nil, tp.errAt(it.at, "missing {%% endfor %%} for this {%% for %%}")
+	}
+	return n, nil
+}
+
+// buildBlock builds the statements with a body and an end tag: macro,
+// call, filter, with and a block set.
+func (tp *tparser) buildBlock(it *item) (tnode, error) {
+	end := map[string]string{"macro": "endmacro", "call": "endcall", "filter": "endfilter", "with": "endwith", "set": "endset"}[it.kw]
+	if end == "" {
+		return nil, tp.errAt(it.at, "unexpected '%s'", it.kw)
+	}
+	body, stop, err := tp.build([]string{end})
+	if err != nil {
+		return nil, err
+	}
+	if stop == nil {
+		return nil, tp.errAt(it.at, "missing {%% %s %%} for this {%% %s %%}", end, it.kw)
+	}
+	switch it.kw {
+	case "macro":
+		return &macroNode{at: it.at, name: it.name, sig: newSignature(it, body), body: body}, nil
+	case "call":
+		return &callBlockNode{at: it.at, sig: newSignature(it, body), call: it.expr, body: body}, nil
+	case "filter":
+		return &filterBlockNode{filter: it.filter, body: body}, nil
+	case "with":
+		return &withNode{tgts: it.withTargets, vals: it.withValues, body: body}, nil
+	}
+	return &setBlockNode{tgt: it.target, filter: it.filter, body: body}, nil
 }

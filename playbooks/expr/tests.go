@@ -2,6 +2,7 @@ package expr
 
 import (
 	"strings"
+	"sync"
 )
 
 // evalTest evaluates `x is [not] name(args)`.
@@ -47,98 +48,194 @@ func needArgs(name string, args []any, n int) error {
 	return nil
 }
 
+// testFunc is a test: x is the value tested, args and kw its arguments.
+type testFunc func(x any, args []any, kw map[string]any) (bool, error)
+
 func runTest(name string, x any, args []any, kwargs map[string]any) (bool, error) {
-	switch name {
-	case "defined":
-		_, u := x.(*undefined)
-		return !u, nil
-	case "undefined":
-		_, u := x.(*undefined)
-		return u, nil
-	case "none":
-		return x == nil, nil
-	case "true":
-		b, ok := x.(bool)
-		return ok && b, nil
-	case "false":
-		b, ok := x.(bool)
-		return ok && !b, nil
-	case "boolean":
-		_, ok := x.(bool)
-		return ok, nil
-	case "integer":
-		_, ok := x.(int)
-		return ok, nil
-	case "float":
-		_, ok := x.(float64)
-		return ok, nil
-	case "string":
-		_, ok := text(x)
-		return ok, nil
-	case "number":
-		_, ok := number(x)
-		return ok, nil
-	case "mapping":
-		_, ok := x.(map[string]any)
-		return ok, nil
-	case "iterable", "sequence":
-		switch x.(type) {
-		case []any, map[string]any:
-			return true, nil
+	t, ok := testTable()[name]
+	if !ok {
+		if why := refusedReason("test", name); why != "" {
+			return false, errorf("the test '%s' is not supported by tender: %s", name, why)
 		}
-		_, ok := text(x)
-		return ok, nil
-	case "callable":
-		return false, nil
-	case "lower", "upper":
-		s, ok := text(x)
-		if !ok {
-			return false, nil
+		return false, errorf("no test named '%s'", name)
+	}
+	return t(x, args, kwargs)
+}
+
+func typeTest(f func(x any) bool) testFunc {
+	return func(x any, _ []any, _ map[string]any) (bool, error) { return f(x), nil }
+}
+
+// testTable is every test tender implements (a function, not a variable:
+// the tests in tests_more.go reach the evaluator, which reaches this).
+func testTable() map[string]testFunc {
+	testsOnce.Do(func() { tests = makeTestTable() })
+	return tests
+}
+
+var (
+	testsOnce sync.Once
+	tests     map[string]testFunc
+)
+
+func makeTestTable() map[string]testFunc {
+	m := map[string]testFunc{
+		"defined":   typeTest(func(x any) bool { _, u := x.(*undefined); return !u }),
+		"undefined": typeTest(func(x any) bool { _, u := x.(*undefined); return u }),
+		"none":      typeTest(func(x any) bool { return x == nil }),
+		"true":      typeTest(func(x any) bool { b, ok := x.(bool); return ok && b }),
+		"false":     typeTest(func(x any) bool { b, ok := x.(bool); return ok && !b }),
+		"boolean":   typeTest(func(x any) bool { _, ok := x.(bool); return ok }),
+		"integer":   typeTest(func(x any) bool { _, ok := x.(int); return ok }),
+		"float":     typeTest(func(x any) bool { _, ok := x.(float64); return ok }),
+		"string":    typeTest(func(x any) bool { _, ok := text(x); return ok }),
+		"number":    typeTest(func(x any) bool { _, ok := number(x); return ok }),
+		"mapping":   typeTest(isMapping),
+		"iterable":  typeTest(isIterable),
+		"sequence":  typeTest(isIterable),
+		"callable":  typeTest(isCallable),
+		"escaped":   typeTest(func(x any) bool { _, ok := x.(markup); return ok }),
+		"lower":     typeTest(func(x any) bool { return casedAs(x, false) }),
+		"upper":     typeTest(func(x any) bool { return casedAs(x, true) }),
+		"odd":       intTest("odd", func(n int) bool { return n%2 != 0 }),
+		"even":      intTest("even", func(n int) bool { return n%2 == 0 }),
+		"divisibleby": func(x any, args []any, _ map[string]any) (bool, error) {
+			n, ok := integer(x)
+			if !ok {
+				return false, errorf("test 'divisibleby' needs an integer, got %s", typeName(x))
+			}
+			if err := needArgs("divisibleby", args, 1); err != nil {
+				return false, err
+			}
+			d, ok := integer(args[0])
+			if !ok || d == 0 {
+				return false, errorf("divisibleby needs a non-zero integer")
+			}
+			return n%d == 0, nil
+		},
+		"in": func(x any, args []any, _ map[string]any) (bool, error) {
+			if err := needArgs("in", args, 1); err != nil {
+				return false, err
+			}
+			return contain(args[0], x)
+		},
+		"contains": func(x any, args []any, _ map[string]any) (bool, error) {
+			if err := needArgs("contains", args, 1); err != nil {
+				return false, err
+			}
+			return contain(x, args[0])
+		},
+		"subset":          setTest("subset"),
+		"issubset":        setTest("subset"),
+		"superset":        setTest("superset"),
+		"issuperset":      setTest("superset"),
+		"match":           regexTest("match"),
+		"search":          regexTest("search"),
+		"regex":           regexTest("regex"),
+		"version":         versionTestFunc,
+		"version_compare": versionTestFunc,
+	}
+	for _, name := range []string{"eq", "equalto", "==", "ne", "!=", "lt", "lessthan", "<", "le", "<=", "gt", "greaterthan", ">", "ge", ">=", "sameas"} {
+		m[name] = compareTest(name)
+	}
+	for _, name := range []string{"succeeded", "success", "successful", "failed", "failure", "changed", "change", "skipped", "skip",
+		"finished", "started", "reachable", "unreachable"} {
+		name := name
+		m[name] = func(x any, _ []any, _ map[string]any) (bool, error) { return resultTest(name, x) }
+	}
+	for name, f := range moreTests {
+		m[name] = f
+	}
+	m["same_file"] = sameFile
+	for alias, name := range map[string]string{"is_dir": "directory", "is_file": "file", "is_link": "link", "is_abs": "abs",
+		"is_same_file": "same_file", "is_mount": "mount", "isnan": "nan"} {
+		m[alias] = m[name]
+	}
+	// Ansible's plugin loader fails on a name it cannot load, so these
+	// tests are true or an error
+	m["test"] = func(x any, _ []any, _ map[string]any) (bool, error) {
+		s, _ := text(x)
+		if _, found := m[pluginName(s)]; !found {
+			return false, errorf("Could not load \"%s\": '%s'", Str(x), Str(x))
 		}
-		cased := strings.ToLower(s) != strings.ToUpper(s)
-		if name == "lower" {
-			return cased && s == strings.ToLower(s), nil
+		return true, nil
+	}
+	m["filter"] = func(x any, _ []any, _ map[string]any) (bool, error) {
+		s, _ := text(x)
+		if !isFilter(pluginName(s)) {
+			return false, errorf("Could not load \"%s\": '%s'", Str(x), Str(x))
 		}
-		return cased && s == strings.ToUpper(s), nil
-	case "odd", "even", "divisibleby":
+		return true, nil
+	}
+	return m
+}
+
+// pluginName is a plugin's name without the ansible.builtin. or
+// ansible.legacy. collection.
+func pluginName(s string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(s, "ansible.builtin."), "ansible.legacy.")
+}
+
+func isMapping(x any) bool {
+	switch x.(type) {
+	case map[string]any, Scope:
+		return true
+	}
+	return false
+}
+
+func isIterable(x any) bool {
+	switch x.(type) {
+	case []any, map[string]any, Keyed:
+		return true
+	}
+	_, ok := text(x)
+	return ok
+}
+
+func isCallable(x any) bool {
+	_, ok := x.(callable)
+	return ok
+}
+
+func casedAs(x any, upper bool) bool {
+	s, ok := text(x)
+	if !ok {
+		return false
+	}
+	cased := strings.ToLower(s) != strings.ToUpper(s)
+	if upper {
+		return cased && s == strings.ToUpper(s)
+	}
+	return cased && s == strings.ToLower(s)
+}
+
+func intTest(name string, f func(int) bool) testFunc {
+	return func(x any, _ []any, _ map[string]any) (bool, error) {
 		n, ok := integer(x)
 		if !ok {
 			return false, errorf("test '%s' needs an integer, got %s", name, typeName(x))
 		}
-		switch name {
-		case "odd":
-			return n%2 != 0, nil
-		case "even":
-			return n%2 == 0, nil
-		}
+		return f(n), nil
+	}
+}
+
+func compareTest(name string) testFunc {
+	op := map[string]string{"eq": "==", "equalto": "==", "sameas": "==", "ne": "!=", "lt": "<", "lessthan": "<", "le": "<=",
+		"gt": ">", "greaterthan": ">", "ge": ">="}[name]
+	if op == "" {
+		op = name
+	}
+	return func(x any, args []any, _ map[string]any) (bool, error) {
 		if err := needArgs(name, args, 1); err != nil {
 			return false, err
-		}
-		d, ok := integer(args[0])
-		if !ok || d == 0 {
-			return false, errorf("divisibleby needs a non-zero integer")
-		}
-		return n%d == 0, nil
-	case "eq", "equalto", "==", "ne", "!=", "lt", "<", "le", "<=", "gt", ">", "ge", ">=", "sameas":
-		if err := needArgs(name, args, 1); err != nil {
-			return false, err
-		}
-		op := map[string]string{"eq": "==", "equalto": "==", "sameas": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}[name]
-		if op == "" {
-			op = name
 		}
 		return compareOp(op, x, args[0])
-	case "in":
-		if err := needArgs(name, args, 1); err != nil {
-			return false, err
-		}
-		return contain(args[0], x)
-	case "contains":
-		if err := needArgs(name, args, 1); err != nil {
-			return false, err
-		}
-		return contain(x, args[0])
-	case "subset", "superset":
+	}
+}
+
+func setTest(name string) testFunc {
+	return func(x any, args []any, _ map[string]any) (bool, error) {
 		if err := needArgs(name, args, 1); err != nil {
 			return false, err
 		}
@@ -156,10 +253,11 @@ func runTest(name string, x any, args []any, kwargs map[string]any) (bool, error
 			}
 		}
 		return true, nil
-	case "succeeded", "success", "successful", "failed", "failure", "changed", "change", "skipped", "skip",
-		"finished", "started", "reachable", "unreachable":
-		return resultTest(name, x)
-	case "match", "search", "regex":
+	}
+}
+
+func regexTest(name string) testFunc {
+	return func(x any, args []any, kwargs map[string]any) (bool, error) {
 		if err := needArgs(name, args, 1); err != nil {
 			return false, err
 		}
@@ -186,17 +284,18 @@ func runTest(name string, x any, args []any, kwargs map[string]any) (bool, error
 			return matchFull(pat, s, ic, ml)
 		}
 		return re.MatchString(s), nil
-	case "version", "version_compare":
-		if err := needArgs(name, args, 1); err != nil {
-			return false, err
-		}
-		strict := Truthy(argOr(args, kwargs, 2, "strict", false))
-		if vt, ok := kwargs["version_type"]; ok && Str(vt) == "strict" {
-			strict = true
-		}
-		return versionTest(x, args[0], argOr(args, kwargs, 1, "operator", nil), strict)
 	}
-	return false, errorf("no test named '%s'", name)
+}
+
+func versionTestFunc(x any, args []any, kwargs map[string]any) (bool, error) {
+	if err := needArgs("version", args, 1); err != nil {
+		return false, err
+	}
+	strict := Truthy(argOr(args, kwargs, 2, "strict", false))
+	if vt, ok := kwargs["version_type"]; ok && Str(vt) == "strict" {
+		strict = true
+	}
+	return versionTest(x, args[0], argOr(args, kwargs, 1, "operator", nil), strict)
 }
 
 // resultTest is one of Ansible's tests on a registered task result:

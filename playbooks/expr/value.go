@@ -49,6 +49,10 @@ func Truthy(v any) bool {
 		return x != ""
 	case yaml11.Unsafe:
 		return x != ""
+	case nativeText:
+		return x != ""
+	case markup:
+		return x != ""
 	case []any:
 		return len(x) > 0
 	case map[string]any:
@@ -95,10 +99,16 @@ func Str(v any) string {
 		return x
 	case yaml11.Unsafe:
 		return string(x)
+	case nativeText:
+		return string(x)
+	case markup:
+		return string(x)
 	case omitValue:
 		return omitText
 	case *undefined:
 		return ""
+	case strer:
+		return x.str()
 	}
 	var b strings.Builder
 	writeRepr(&b, v)
@@ -133,6 +143,12 @@ func writeRepr(b *strings.Builder, v any) {
 		b.WriteString(pyfmt.Quote(x))
 	case yaml11.Unsafe:
 		b.WriteString(pyfmt.Quote(string(x)))
+	case nativeText:
+		b.WriteString(pyfmt.Quote(string(x)))
+	case markup:
+		b.WriteString(markupRepr(string(x)))
+	case strer:
+		b.WriteString(x.repr())
 	case omitValue:
 		b.WriteString(pyfmt.Quote(omitText))
 	case []any:
@@ -186,7 +202,7 @@ func sortedKeys(m map[string]any) []string {
 
 // typeName is Python's type(v).__name__.
 func typeName(v any) string {
-	switch v.(type) {
+	switch x := v.(type) {
 	case nil:
 		return "NoneType"
 	case bool:
@@ -195,8 +211,12 @@ func typeName(v any) string {
 		return "int"
 	case float64:
 		return "float"
-	case string, yaml11.Unsafe, omitValue:
+	case string, yaml11.Unsafe, omitValue, nativeText:
 		return "str"
+	case markup:
+		return "Markup"
+	case strer:
+		return x.typeName()
 	case []any:
 		return "list"
 	case map[string]any:
@@ -261,6 +281,10 @@ func text(v any) (string, bool) {
 		return x, true
 	case yaml11.Unsafe:
 		return string(x), true
+	case nativeText:
+		return string(x), true
+	case markup:
+		return string(x), true
 	case omitValue:
 		return omitText, true
 	}
@@ -290,6 +314,9 @@ func Equal(a, b any) bool {
 	case nil:
 		return b == nil
 	case []any:
+		if g, ok := b.(*groupTuple); ok {
+			b = g.list()
+		}
 		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {
 			return false
@@ -312,6 +339,13 @@ func Equal(a, b any) bool {
 			}
 		}
 		return true
+	case *dateTime, *timeDelta:
+		eq, _ := dateEqual(a, b)
+		return eq
+	case *groupTuple:
+		return Equal(x.list(), b)
+	case strer:
+		return a == b
 	}
 	return false
 }
@@ -319,6 +353,9 @@ func Equal(a, b any) bool {
 // compare is Python's ordering: -1, 0 or 1, or an error for types that do
 // not order against each other ("'<' not supported between …").
 func compare(op string, a, b any) (int, error) {
+	if c, ok, err := dateCompare(op, a, b); ok {
+		return c, err
+	}
 	if fa, ok := number(a); ok {
 		if fb, ok := number(b); ok {
 			ia, oka := integer(a)

@@ -6,8 +6,10 @@ Run by hand (not in CI) from this directory after changing cases.yaml:
     ./gen.py            # writes expected.json
 
 It writes one local playbook (gen_playbook.yml, not committed) with one
-debug task per case, runs it with ansible-playbook and the json stdout
-callback, and records per case either the value or the error:
+debug task per case and the inventory of cases.yaml (gen_inventory.ini,
+not committed: the play runs on localhost only, the other hosts are there
+for groups and host patterns), runs it with ansible-playbook and the json
+stdout callback, and records per case either the value or the error:
 
   expression cases:  {"type": <python type>, "json": <to_json text>}
   template cases:    {"value": <the rendered value>}
@@ -66,6 +68,9 @@ def main():
         tasks.append(task)
     play = [{"hosts": "localhost", "connection": "local", "gather_facts": False,
              "vars": table["common"], "tasks": tasks}]
+    inv = os.path.join(HERE, "gen_inventory.ini")
+    with open(inv, "w") as f:
+        f.write(table["inventory"])
     pb = os.path.join(HERE, "gen_playbook.yml")
     with open(pb, "w") as f:
         yaml.safe_dump(play, f, default_flow_style=False, allow_unicode=True, width=10000)
@@ -73,7 +78,7 @@ def main():
                ANSIBLE_DEPRECATION_WARNINGS="false", ANSIBLE_NOCOLOR="1",
                TENDER_TEST_ENV="hello", TENDER_TEST_ENV2="world")
     env.pop("TENDER_TEST_UNSET_XYZ", None)
-    out = subprocess.run(["ansible-playbook", "-i", "localhost,", pb], cwd=HERE, env=env,
+    out = subprocess.run(["ansible-playbook", "-i", inv, pb], cwd=HERE, env=env,
                          capture_output=True, text=True)
     try:
         res = json.loads(out.stdout)

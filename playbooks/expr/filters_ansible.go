@@ -1,0 +1,325 @@
+package expr
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tender-sh/tender/internal/yaml11"
+	"go.yaml.in/yaml/v3"
+)
+
+// ansibleFilters are ansible-core's filters beyond the common ones: paths,
+// dates, UUIDs, comments, maths and combinatorics.
+var ansibleFilters = map[string]filterFunc{
+	"to_uuid": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		ns := strArg(args, kw, 0, "namespace", "361E6D51-FAEC-444A-9079-341386DA8E2E")
+		nsb, ok := parseUUID(ns)
+		if !ok {
+			return nil, errorf("Invalid value '%s' for 'namespace': badly formed hexadecimal UUID string", ns)
+		}
+		h := sha1.Sum(append(nsb, []byte(Str(x))...))
+		u := h[:16]
+		u[6] = u[6]&0x0f | 0x50
+		u[8] = u[8]&0x3f | 0x80
+		s := hex.EncodeToString(u)
+		return s[:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:], nil
+	},
+	"from_yaml_all": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		s, ok := text(x)
+		if !ok {
+			return x, nil
+		}
+		d := yaml.NewDecoder(strings.NewReader(s))
+		out := []any{}
+		for len(out) <= maxItems {
+			var n yaml.Node
+			if err := d.Decode(&n); err != nil {
+				if err.Error() == "EOF" {
+					return out, nil
+				}
+				return nil, errorf("from_yaml_all: %v", err)
+			}
+			if len(n.Content) == 0 {
+				out = append(out, nil)
+				continue
+			}
+			v, err := yaml11.Value(n.Content[0])
+			if err != nil {
+				return nil, errorf("from_yaml_all: %v", err)
+			}
+			out = append(out, v)
+		}
+		return nil, errorf("from_yaml_all: too many documents")
+	},
+	"expandvars": func(env *Env, x any, _ []any, _ map[string]any) (any, error) {
+		s := Str(x)
+		return expandVarRE.ReplaceAllStringFunc(s, func(m string) string {
+			name := m[1:]
+			if strings.HasPrefix(name, "{") {
+				name = name[1 : len(name)-1]
+			}
+			if v, ok := getenv(env, name); ok {
+				return v
+			}
+			return m
+		}), nil
+	},
+	"realpath": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) { return realPath(Str(x)), nil },
+	"relpath": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		p := Str(x)
+		if p == "" {
+			return nil, errorf("no path specified")
+		}
+		start, err := filepath.Abs(strArg(args, kw, 0, "start", "."))
+		if err != nil {
+			return nil, errorf("%v", err)
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, errorf("%v", err)
+		}
+		rel, err := filepath.Rel(start, abs)
+		if err != nil {
+			return nil, errorf("%v", err)
+		}
+		return rel, nil
+	},
+	"win_basename": strFilter(func(p string) string {
+		_, rest := winSplitDrive(p)
+		return rest[strings.LastIndexAny(rest, `/\`)+1:]
+	}),
+	"win_dirname": strFilter(func(p string) string {
+		d, rest := winSplitDrive(p)
+		head := rest[:strings.LastIndexAny(rest, `/\`)+1]
+		if strings.Trim(head, `/\`) != "" {
+			head = strings.TrimRight(head, `/\`)
+		}
+		return d + head
+	}),
+	"win_splitdrive": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		d, rest := winSplitDrive(Str(x))
+		return []any{d, rest}, nil
+	},
+	"fileglob": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		return toList(pyGlob(Str(x))), nil
+	},
+	"to_datetime": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		s, ok := text(x)
+		if !ok {
+			return nil, errorf("strptime() argument 1 must be str, not %s", typeName(x))
+		}
+		return strptime(s, strArg(args, kw, 0, "format", "%Y-%m-%d %H:%M:%S"))
+	},
+	"strftime": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		t := time.Now()
+		if sec := argOr(args, kw, 0, "second", nil); sec != nil {
+			f, ok := number(sec)
+			if s, isText := text(sec); isText {
+				f, ok = pyFloat(s)
+			}
+			if !ok || math.IsNaN(f) || math.Abs(f) > 1e15 {
+				return nil, errorf("Invalid value for epoch value (%s)", Str(sec))
+			}
+			whole := math.Floor(f)
+			t = time.Unix(int64(whole), int64((f-whole)*1e9))
+		}
+		if Truthy(argOr(args, kw, 1, "utc", false)) {
+			t = t.UTC()
+		} else {
+			t = t.Local()
+		}
+		zone, off := t.Zone()
+		if t.Location() == time.UTC {
+			zone = "UTC"
+		}
+		sign := "+"
+		if off < 0 {
+			sign, off = "-", -off
+		}
+		offset := fmt.Sprintf("%s%02d%02d", sign, off/3600, off/60%60)
+		wall := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, time.UTC)
+		return cStrftime(wall, Str(x), zone, offset, func() int64 { return t.Unix() })
+	},
+	"shuffle": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		items, err := iterate(x)
+		if err != nil {
+			return x, nil // Ansible returns what it cannot shuffle
+		}
+		out := append([]any{}, items...)
+		seed := argOr(args, kw, 0, "seed", nil)
+		for i := len(out) - 1; i > 0; i-- {
+			j := randInt(i+1, seedFor(seed, i))
+			out[i], out[j] = out[j], out[i]
+		}
+		return out, nil
+	},
+	"comment":         fComment,
+	"subelements":     fSubelements,
+	"urldecode":       strFilter(urlUnquotePlus),
+	"log":             mathFilter("log"),
+	"pow":             mathFilter("pow"),
+	"root":            mathFilter("root"),
+	"product":         fProduct,
+	"permutations":    fPermutations,
+	"combinations":    fCombinations,
+	"human_readable":  fHumanReadable,
+	"human_to_bytes":  fHumanToBytes,
+	"rekey_on_member": fRekeyOnMember,
+	"zip_longest":     fZipLongest,
+	"mandatory": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		u, ok := x.(*undefined)
+		if !ok {
+			return x, nil
+		}
+		if msg := argOr(args, kw, 0, "msg", nil); msg != nil {
+			return nil, errorf("%s", Str(msg))
+		}
+		name := ""
+		if u.name != "" {
+			name = "'" + u.name + "' "
+		}
+		return nil, errorf("Mandatory variable %snot defined.", name)
+	},
+}
+
+var expandVarRE = regexp.MustCompile(`\$([A-Za-z0-9_]+|\{[^}]*\})`)
+
+// seedFor derives the seed of shuffle's i-th draw: nil stays random.
+func seedFor(seed any, i int) any {
+	if seed == nil || !Truthy(seed) {
+		return nil
+	}
+	return Str(seed) + "\x00" + fmt.Sprint(i)
+}
+
+// parseUUID reads a UUID as Python's uuid.UUID does: hex digits with or
+// without hyphens, braces or a urn:uuid: prefix.
+func parseUUID(s string) ([]byte, bool) {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "urn:"), "uuid:")
+	s = strings.Trim(s, "{}")
+	s = strings.ReplaceAll(s, "-", "")
+	if len(s) != 32 {
+		return nil, false
+	}
+	b, err := hex.DecodeString(s)
+	return b, err == nil
+}
+
+// realPath is os.path.realpath: absolute, with every symlink that exists
+// resolved.
+func realPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	out := "/"
+	parts := strings.Split(strings.TrimPrefix(abs, "/"), "/")
+	for hops := 0; len(parts) > 0 && hops < 256; {
+		part := parts[0]
+		parts = parts[1:]
+		if part == "" || part == "." {
+			continue
+		}
+		if part == ".." {
+			out = filepath.Dir(out)
+			continue
+		}
+		next := filepath.Join(out, part)
+		target, err := os.Readlink(next)
+		if err != nil {
+			out = next
+			continue
+		}
+		hops++
+		if filepath.IsAbs(target) {
+			out = "/"
+		}
+		parts = append(strings.Split(target, "/"), parts...)
+	}
+	return out
+}
+
+// winSplitDrive is Python 3.11's ntpath.splitdrive: a drive letter
+// ("C:"), or for a path starting with two separators a UNC or device
+// prefix up to the separator after the next name.
+func winSplitDrive(p string) (string, string) {
+	if len(p) < 2 {
+		return "", p
+	}
+	norm := strings.ReplaceAll(p, "/", `\`)
+	if strings.HasPrefix(norm, `\\`) {
+		start := 2
+		if len(norm) >= 8 && strings.EqualFold(norm[:8], `\\?\UNC\`) {
+			start = 8
+		}
+		i := strings.IndexByte(norm[start:], '\\')
+		if i < 0 {
+			return p, ""
+		}
+		i += start
+		j := strings.IndexByte(norm[i+1:], '\\')
+		if j < 0 {
+			return p, ""
+		}
+		j += i + 1
+		return p[:j], p[j:]
+	}
+	if norm[1] == ':' {
+		return p[:2], p[2:]
+	}
+	return "", p
+}
+
+// pyGlob is Python's glob.glob for the fileglob filter: matching regular
+// files (sorted, DIFFERENCES.md item 3), a wildcard never matching a
+// name that starts with a dot.
+func pyGlob(pattern string) []string {
+	matches, _ := filepath.Glob(pattern)
+	var out []string
+	pp := strings.Split(pattern, "/")
+	for _, m := range matches {
+		mp := strings.Split(m, "/")
+		hidden := false
+		for i := range mp {
+			if i < len(pp) && strings.HasPrefix(mp[i], ".") && !strings.HasPrefix(pp[i], ".") && strings.ContainsAny(pp[i], "*?[") {
+				hidden = true
+			}
+		}
+		if st, err := os.Stat(m); err == nil && st.Mode().IsRegular() && !hidden {
+			out = append(out, m)
+		}
+	}
+	return sortedStrings(out)
+}
+
+// urlUnquotePlus is urllib.parse.unquote_plus: + is a space, %XX a byte;
+// bytes that are not UTF-8 become U+FFFD.
+func urlUnquotePlus(s string) string {
+	s = strings.ReplaceAll(s, "+", " ")
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if v, err := hex.DecodeString(s[i+1 : i+3]); err == nil {
+				b = append(b, v[0])
+				i += 2
+				continue
+			}
+		}
+		b = append(b, s[i])
+	}
+	var out strings.Builder
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		out.WriteRune(r)
+		b = b[n:]
+	}
+	return out.String()
+}
