@@ -31,6 +31,8 @@ import (
 
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
+
+	"github.com/tender-sh/tender/tasks"
 )
 
 // ManifestName is the manifest's file name inside a bundle directory.
@@ -98,9 +100,9 @@ func (b *Bundle) Dests() []string {
 
 // LoadOptions control LoadBundle.
 type LoadOptions struct {
-	// Modules are the modules the bundle's playbook may use (the runner's
-	// ModuleNames); nil means playbooks.DefaultModules.
-	Modules []string
+	// Modules are the modules the bundle's playbook may use: the
+	// registry its deploys will run with (Options.Modules). Required.
+	Modules *tasks.Registry
 }
 
 var (
@@ -114,6 +116,9 @@ var (
 // playbook. Every problem found is reported at once, each with the
 // manifest's file:line:col, as a playbooks.ErrorList.
 func LoadBundle(dir string, opts LoadOptions) (*Bundle, error) {
+	if opts.Modules == nil {
+		return nil, errors.New("agents: LoadOptions.Modules is nil: give the registry the deploys will run with")
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err

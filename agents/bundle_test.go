@@ -10,10 +10,14 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/playbooks"
+
+	"github.com/tender-sh/tender/tasks/builtin"
+
+	"github.com/tender-sh/tender/tasks"
 )
 
 func TestLoadBundle(t *testing.T) {
-	b, err := LoadBundle("testdata/good", LoadOptions{})
+	b, err := LoadBundle("testdata/good", LoadOptions{Modules: builtin.Registry()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +41,7 @@ func TestLoadBundle(t *testing.T) {
 }
 
 func TestLoadBundleErrorsHavePositions(t *testing.T) {
-	_, err := LoadBundle("testdata/bad", LoadOptions{})
+	_, err := LoadBundle("testdata/bad", LoadOptions{Modules: builtin.Registry()})
 	var list playbooks.ErrorList
 	if !errors.As(err, &list) {
 		t.Fatalf("err %v (%T), want an ErrorList", err, err)
@@ -71,7 +75,7 @@ func TestLoadBundleManifestSyntaxAndEmptyHealth(t *testing.T) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, ManifestName), []byte(c.manifest), 0o644)
 		os.WriteFile(filepath.Join(dir, "p.yml"), []byte("- hosts: all\n  tasks: []\n"), 0o644)
-		_, err := LoadBundle(dir, LoadOptions{})
+		_, err := LoadBundle(dir, LoadOptions{Modules: builtin.Registry()})
 		var list playbooks.ErrorList
 		if !errors.As(err, &list) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: err = %v, want a positioned %q", c.manifest, err, c.want)
@@ -80,19 +84,19 @@ func TestLoadBundleManifestSyntaxAndEmptyHealth(t *testing.T) {
 }
 
 func TestLoadBundleRejectsUnknownModule(t *testing.T) {
-	_, err := LoadBundle("testdata/badpb", LoadOptions{Modules: []string{"copy", "file"}})
+	_, err := LoadBundle("testdata/badpb", LoadOptions{Modules: restrictedModules(t, "copy", "file")})
 	if err == nil || !strings.Contains(err.Error(), "deploy.yml:3:") || !strings.Contains(err.Error(), "unarchive") {
 		t.Errorf("err = %v", err)
 	}
 }
 
 func TestLoadBundleMissing(t *testing.T) {
-	if _, err := LoadBundle(t.TempDir(), LoadOptions{}); err == nil || !errors.Is(err, os.ErrNotExist) {
+	if _, err := LoadBundle(t.TempDir(), LoadOptions{Modules: builtin.Registry()}); err == nil || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("err = %v", err)
 	}
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, ManifestName), []byte("- a\n"), 0o644)
-	if _, err := LoadBundle(dir, LoadOptions{}); err == nil || !strings.Contains(err.Error(), ":1:1: the manifest must be a mapping") {
+	if _, err := LoadBundle(dir, LoadOptions{Modules: builtin.Registry()}); err == nil || !strings.Contains(err.Error(), ":1:1: the manifest must be a mapping") {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -119,7 +123,7 @@ func FuzzLoadBundle(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, ManifestName), manifest, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		b, err := LoadBundle(dir, LoadOptions{})
+		b, err := LoadBundle(dir, LoadOptions{Modules: builtin.Registry()})
 		if err != nil {
 			return
 		}
@@ -127,4 +131,14 @@ func FuzzLoadBundle(f *testing.F) {
 			t.Errorf("an invalid bundle loaded: %+v", b)
 		}
 	})
+}
+
+// restrictedModules is the built-in registry restricted to names.
+func restrictedModules(t *testing.T, names ...string) *tasks.Registry {
+	t.Helper()
+	r, err := builtin.Registry().Restrict(names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -132,7 +132,7 @@ vars: {root: %s}
 
 func (f *fixture) deployer(t *testing.T, mod func(*agents.Options)) *agents.Deployer {
 	t.Helper()
-	b, err := agents.LoadBundle(f.dir, agents.LoadOptions{})
+	b, err := agents.LoadBundle(f.dir, agents.LoadOptions{Modules: builtin.Registry()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +418,7 @@ func TestTwoProcessesNeverDeployTheSameHost(t *testing.T) {
 	other := f.otherProcess(t)
 	// A lease shorter than the deploy: renewals keep it.
 	d1 := f.deployer(t, func(o *agents.Options) { o.LeaseTTL = 150 * time.Millisecond })
-	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{})
+	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{Modules: builtin.Registry()})
 	d2, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Dialer: f.dialer, Local: f.dialer, LeaseTTL: 150 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -448,7 +448,7 @@ func TestDeployedMeanwhileIsSkipped(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, "h1")
 	other := f.otherProcess(t)
-	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{})
+	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{Modules: builtin.Registry()})
 	var first *agents.Report
 	second := f.deployer(t, func(o *agents.Options) {
 		o.Events = func(e agents.Event) {

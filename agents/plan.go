@@ -72,7 +72,9 @@ var probeFS embed.FS
 
 // probePlaybook is the play the probe runs: no facts, one task.
 func probePlaybook() (*playbooks.Playbook, error) {
-	return playbooks.Load("probe.yml", playbooks.Options{FS: probeFS, Modules: []string{probeModuleName}})
+	reg := &tasks.Registry{}
+	reg.Register(probeModuleName, func() tasks.Module { return &probeModule{} }) // the loader only reads its name
+	return playbooks.Load("probe.yml", playbooks.Options{FS: probeFS, Modules: reg})
 }
 
 // probe runs the check on the hosts through provision.Runner, one run per

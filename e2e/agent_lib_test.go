@@ -13,7 +13,6 @@ import (
 
 	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
-	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/provision/transport/ssh"
@@ -64,7 +63,7 @@ func libDeployer(t *testing.T, dialer transport.Dialer, hs *hostSet, hosts ...st
 	t.Helper()
 	v1, _ := helloBundles(t)
 	reg := builtin.Registry()
-	b, err := agents.LoadBundle(v1, agents.LoadOptions{Modules: (&provision.Runner{Modules: reg}).ModuleNames()})
+	b, err := agents.LoadBundle(v1, agents.LoadOptions{Modules: reg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/tender-sh/tender/tasks"
 )
 
 // writeFiles lays out files (path → content) under a temp dir and returns
@@ -28,24 +30,45 @@ func writeFiles(t *testing.T, files map[string]string) string {
 }
 
 func TestCanonicalModule(t *testing.T) {
+	m := newModuleSet(testModules)
 	for in, want := range map[string]string{
-		"ansible.builtin.copy":       "copy",
-		"ansible.legacy.shell":       "shell",
-		"ansible.posix.sysctl":       "sysctl",
-		"ansible.posix.mount":        "mount",
-		"community.general.ini_file": "ini_file",
-		"community.general.modprobe": "modprobe",
-		"apt":                        "apt",
-		"community.general.nmcli":    "community.general.nmcli",
+		"ansible.builtin.copy":        "copy",
+		"ansible.legacy.shell":        "shell",
+		"ansible.posix.sysctl":        "sysctl",
+		"community.general.ini_file":  "ini_file",
+		"community.general.modprobe":  "modprobe",
+		"apt":                         "apt",
+		"ansible.builtin.meta":        "meta",
+		"ansible.builtin.import_role": "import_role",
+		"community.general.nmcli":     "community.general.nmcli",
+		"ansible.posix.mount":         "ansible.posix.mount", // tender has no mount
 	} {
-		if got := CanonicalModule(in); got != want {
-			t.Errorf("CanonicalModule(%q) = %q, want %q", in, got, want)
+		if got := m.canonical(in); got != want {
+			t.Errorf("canonical(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for name, want := range map[string][2]bool{
+		"shell": {true, true}, "ansible.builtin.command": {true, true}, "set_fact": {false, true},
+		"meta": {false, true}, "include_tasks": {false, true}, "copy": {false, false}, "nosuch": {false, false},
+	} {
+		if got := [2]bool{m.freeForm(name), m.rawParams(name)}; got != want {
+			t.Errorf("%s: free form, raw params = %v, want %v", name, got, want)
 		}
 	}
 }
 
+// restricted is the built-in registry restricted to names.
+func restricted(t *testing.T, names ...string) *tasks.Registry {
+	t.Helper()
+	r, err := testModules.Restrict(names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func TestSuggest(t *testing.T) {
-	mods := DefaultModules()
+	mods := testModules.Names()
 	for in, want := range map[string]string{
 		"shel": "shell", "servce": "service", "lineinfle": "lineinfile",
 		"ansible.builtin.cpy": "copy", "xyzzy": "",
@@ -58,7 +81,7 @@ func TestSuggest(t *testing.T) {
 
 func TestModulesOption(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"pb.yml": "- hosts: all\n  tasks:\n    - shell: echo hi\n    - ping:\n"})
-	_, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: []string{"ping", "debug"}})
+	_, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: restricted(t, "ping", "debug")})
 	if err == nil || !strings.Contains(err.Error(), `couldn't resolve module/action "shell"`) {
 		t.Fatalf("a module outside Options.Modules must be refused, got %v", err)
 	}
@@ -73,14 +96,14 @@ func TestBareTaskList(t *testing.T) {
 		"agent.yml": "- name: a\n  debug: msg=hi\n- shell: echo\n",
 		"plays.yml": "- hosts: all\n  tasks: []\n",
 	})
-	pb, err := Load(filepath.Join(dir, "agent.yml"), Options{Hosts: "web"})
+	pb, err := Load(filepath.Join(dir, "agent.yml"), Options{Modules: testModules, Hosts: "web"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(pb.Plays) != 1 || pb.Plays[0].Hosts != "web" || len(pb.Plays[0].Tasks) != 2 {
 		t.Fatalf("bare task list: %+v", pb.Plays)
 	}
-	if _, err := LoadTasks(filepath.Join(dir, "plays.yml"), "all", Options{}); err == nil || !strings.Contains(err.Error(), "holds plays") {
+	if _, err := LoadTasks(filepath.Join(dir, "plays.yml"), "all", Options{Modules: testModules}); err == nil || !strings.Contains(err.Error(), "holds plays") {
 		t.Fatalf("LoadTasks on plays: %v", err)
 	}
 }
@@ -106,7 +129,7 @@ func TestInheritanceAndRoleOrder(t *testing.T) {
 		"roles/base/tasks/main.yml":    "- name: base task\n  debug: msg=x\n",
 		"roles/base/handlers/main.yml": "- name: h\n  debug: msg=h\n",
 	})
-	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{})
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: testModules})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +182,7 @@ func TestMetaAndKinds(t *testing.T) {
 		"t.yml":                  "- debug: msg=x\n",
 		"roles/r/tasks/main.yml": "- debug: msg=r\n",
 	})
-	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{})
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: testModules})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,14 +215,14 @@ func TestImportedPlaybookRolesAndTypos(t *testing.T) {
 		"sub/roles/local/tasks/main.yml": "- debug: msg=local\n",
 		"typo.yml":                       "- shel: echo hi\n",
 	})
-	pb, err := Load(filepath.Join(dir, "site.yml"), Options{})
+	pb, err := Load(filepath.Join(dir, "site.yml"), Options{Modules: testModules})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p := pb.Plays[0]; len(p.Roles) != 1 || len(p.Tasks[0].Tasks) != 1 {
 		t.Fatalf("roles and includes beside an imported playbook: %+v", p)
 	}
-	_, err = Load(filepath.Join(dir, "typo.yml"), Options{})
+	_, err = Load(filepath.Join(dir, "typo.yml"), Options{Modules: testModules})
 	if err == nil || !strings.Contains(err.Error(), `"shel" (did you mean "shell"?)`) {
 		t.Fatalf("a bare task list with a typo reads as tasks: %v", err)
 	}
@@ -214,7 +237,7 @@ func TestAllHandlers(t *testing.T) {
 		"roles/b/handlers/main.yml": "- name: b h\n  debug: msg=x\n  listen: topic\n",
 		"roles/c/handlers/main.yml": "- name: c h\n  debug: msg=x\n",
 	})
-	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{})
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: testModules})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +257,7 @@ func TestLoadFromFS(t *testing.T) {
 		"bundle/roles/r/tasks/main.yml": {Data: []byte("- debug: msg=r\n")},
 		"bundle/broken.yml":             {Data: []byte("- import_tasks: nothere.yml\n")},
 	}
-	pb, err := Load("bundle/agent.yml", Options{FS: fsys, Hosts: "kvm"})
+	pb, err := Load("bundle/agent.yml", Options{Modules: testModules, FS: fsys, Hosts: "kvm"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +265,7 @@ func TestLoadFromFS(t *testing.T) {
 	if ts[0].File != "bundle/tasks/x.yml" || len(ts[0].Tasks) != 1 || ts[1].Target == nil {
 		t.Fatalf("from an fs.FS: %+v", ts)
 	}
-	_, err = Load("bundle/broken.yml", Options{FS: fsys})
+	_, err = Load("bundle/broken.yml", Options{Modules: testModules, FS: fsys})
 	if err == nil || !strings.HasPrefix(err.Error(), "bundle/broken.yml:1:3: could not find") {
 		t.Fatalf("missing file in an FS: %v", err)
 	}
@@ -266,7 +289,7 @@ func TestLevels(t *testing.T) {
 		"roles/r/meta/main.yml":  "dependencies: [{role: d, when: dep}]\n",
 		"roles/d/tasks/main.yml": "- name: d task\n  debug: msg=d\n",
 	})
-	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{})
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: testModules})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 	for _, e := range modules {
 		found = append(found, e.key)
 		name, at = e.key, e.v
-		args = l.newStyle(file, CanonicalModule(name), e.v)
+		args = l.newStyle(file, l.mods.canonical(name), e.v)
 	}
 	if len(found) > 1 {
 		l.errs.add(file, n, "conflicting action statements: %s", strings.Join(found, ", "))
@@ -61,7 +61,7 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 		l.unknownKey(file, e, "task", taskKeys)
 	}
 	t.Action = name
-	t.Module = CanonicalModule(name)
+	t.Module = l.mods.canonical(name)
 	if c, f, action, _ := l.moduleKnown(sc, name); f != "" {
 		t.Module = c
 		if action {
@@ -76,7 +76,7 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 		merged = map[string]any{}
 	}
 	maps.Copy(merged, args)
-	if raw, ok := merged["_raw_params"].(string); ok && raw != "" && !rawParamModules[t.Module] {
+	if raw, ok := merged["_raw_params"].(string); ok && raw != "" && !l.mods.rawParams(t.Module) {
 		if isTemplate(raw) {
 			delete(merged, "_raw_params")
 			merged["_variable_params"] = raw
@@ -154,7 +154,7 @@ func (l *loader) newStyle(file, module string, n *yaml.Node) map[string]any {
 	case !isNode(n):
 		return nil
 	case n.Kind == yaml.ScalarNode:
-		return l.kv(file, n, l.str(file, module, n), freeFormModules[module])
+		return l.kv(file, n, l.str(file, module, n), l.mods.freeForm(module))
 	default:
 		l.errs.add(file, n, "the arguments of %s must be a mapping or a k=v string, not %s", module, kindName(n))
 		return nil
@@ -174,7 +174,7 @@ func (l *loader) oldStyle(file string, n *yaml.Node) (string, map[string]any) {
 			return "", nil
 		}
 		name := strings.TrimSpace(words[0])
-		return name, l.kv(file, n, strings.Join(words[1:], " "), freeFormModules[CanonicalModule(name)])
+		return name, l.kv(file, n, strings.Join(words[1:], " "), l.mods.freeForm(name))
 	case n.Kind == yaml.MappingNode:
 		m, _ := l.value(file, n).(map[string]any)
 		mod, _ := m["module"].(string)
@@ -189,7 +189,7 @@ func (l *loader) oldStyle(file string, n *yaml.Node) (string, map[string]any) {
 			return "", nil
 		}
 		name := strings.TrimSpace(words[0])
-		maps.Copy(m, l.kv(file, n, strings.Join(words[1:], " "), freeFormModules[CanonicalModule(name)]))
+		maps.Copy(m, l.kv(file, n, strings.Join(words[1:], " "), l.mods.freeForm(name)))
 		return name, m
 	default:
 		l.errs.add(file, n, "action must be a string or a mapping, not %s", kindName(n))

@@ -18,7 +18,7 @@ func TestBroken(t *testing.T) {
 	for _, path := range files {
 		dir := filepath.Dir(path)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			_, err := Load(path, Options{})
+			_, err := Load(path, Options{Modules: testModules})
 			if err == nil {
 				t.Fatal("loaded without error")
 			}
@@ -62,7 +62,7 @@ func TestWarnings(t *testing.T) {
 			if err != nil || !strings.HasPrefix(string(a), "ANSIBLE ACCEPTS") {
 				t.Fatalf("ansible.txt must record that ansible-playbook --syntax-check accepts this file (%v)", err)
 			}
-			pb, err := Load(path, Options{})
+			pb, err := Load(path, Options{Modules: testModules})
 			if err != nil {
 				t.Fatalf("Ansible loads this file; tender: %v", err)
 			}

@@ -23,7 +23,7 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Skip()
 		}
-		pb, err := Load(path, Options{})
+		pb, err := Load(path, Options{Modules: testModules})
 		if err != nil {
 			if _, ok := err.(ErrorList); !ok {
 				t.Fatalf("error %T is not an ErrorList", err)

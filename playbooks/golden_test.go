@@ -27,9 +27,9 @@ func TestGolden(t *testing.T) {
 			var pb *Playbook
 			var err error
 			if _, e := os.Stat(filepath.Join(dir, "TASKLIST")); e == nil {
-				pb, err = LoadTasks(path, "all", Options{})
+				pb, err = LoadTasks(path, "all", Options{Modules: testModules})
 			} else {
-				pb, err = Load(path, Options{})
+				pb, err = Load(path, Options{Modules: testModules})
 			}
 			if err != nil {
 				t.Fatal(err)

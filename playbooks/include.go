@@ -59,7 +59,7 @@ func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 	}
 	if t.Module == "include_tasks" || t.Module == "include_role" {
 		for _, e := range l.entries(file, n) {
-			if !includeKeywords[e.key] && CanonicalModule(e.key) != t.Module && !strings.HasPrefix(e.key, "with_") {
+			if !includeKeywords[e.key] && l.mods.canonical(e.key) != t.Module && !strings.HasPrefix(e.key, "with_") {
 				l.errs.add(file, e.k, "%q is not a valid attribute for %s (it takes only %s; use apply: to pass keywords to the included tasks)",
 					e.key, t.Module, strings.Join(keysOf(includeKeywords), ", "))
 			}

@@ -21,7 +21,7 @@ func TestResolveTemplatedIncludes(t *testing.T) {
 		"roles/web/tasks/main.yml":    "- debug: msg={{ greeting }}\n",
 		"roles/web/defaults/main.yml": "greeting: hi\n",
 	})
-	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{})
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: testModules})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestIncludeIsReadWhenItRuns(t *testing.T) {
 		"roles/r/tasks/cleanup.yml": "- debug: msg=cleanup\n",
 		"roles/r/handlers/main.yml": "- name: clean\n  include_tasks: cleanup.yml\n",
 	})
-	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{})
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: testModules})
 	if err != nil {
 		t.Fatal(err)
 	}

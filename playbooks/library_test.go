@@ -28,7 +28,7 @@ func TestContentModules(t *testing.T) {
 		"roles/r/action_plugins/act.py": "# an action plugin\n",
 		"elsewhere/pathmod.sh":          "#!/bin/sh\n",
 	})
-	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{ModulePath: []string{filepath.Join(dir, "elsewhere")}})
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: testModules, ModulePath: []string{filepath.Join(dir, "elsewhere")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +50,11 @@ func TestContentModules(t *testing.T) {
 	if r := pb.Plays[0].Roles[0]; !strings.HasSuffix(r.Tasks[0].ModuleFile, "roles/r/library/rolemod") {
 		t.Errorf("the role's own module: %+v", r.Tasks[0])
 	}
-	_, err = Load(filepath.Join(dir, "pb.yml"), Options{Modules: []string{"debug"}})
+	_, err = Load(filepath.Join(dir, "pb.yml"), Options{Modules: restricted(t, "debug")})
 	if err == nil || !strings.Contains(err.Error(), `couldn't resolve module/action "pbmod"`) {
 		t.Errorf("modules without %q must refuse content modules: %v", LibraryModule, err)
 	}
-	if _, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: []string{"debug", LibraryModule}, ModulePath: []string{filepath.Join(dir, "elsewhere")}}); err != nil {
+	if _, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: restricted(t, "debug", LibraryModule), ModulePath: []string{filepath.Join(dir, "elsewhere")}}); err != nil {
 		t.Errorf("modules with %q: %v", LibraryModule, err)
 	}
 }
@@ -66,10 +66,10 @@ func TestDebuggerRefused(t *testing.T) {
 		"bad.yml":  "- hosts: all\n  tasks:\n    - debug: msg=x\n      debugger: on_failed\n",
 		"good.yml": "- hosts: all\n  debugger: never\n  tasks:\n    - debug: msg=x\n",
 	})
-	if _, err := Load(filepath.Join(dir, "bad.yml"), Options{}); err == nil || !strings.Contains(err.Error(), "bad.yml:4:17: debugger: on_failed") {
+	if _, err := Load(filepath.Join(dir, "bad.yml"), Options{Modules: testModules}); err == nil || !strings.Contains(err.Error(), "bad.yml:4:17: debugger: on_failed") {
 		t.Errorf("debugger: on_failed: %v", err)
 	}
-	if _, err := Load(filepath.Join(dir, "good.yml"), Options{}); err != nil {
+	if _, err := Load(filepath.Join(dir, "good.yml"), Options{Modules: testModules}); err != nil {
 		t.Errorf("debugger: never: %v", err)
 	}
 }

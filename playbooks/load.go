@@ -10,13 +10,18 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/tasks"
 )
 
 // Options control Load.
 type Options struct {
-	// Modules are the canonical names of the modules the caller can run
-	// (the tasks registry's names). Nil means DefaultModules().
-	Modules []string
+	// Modules are the modules the caller can run: the registry the run
+	// will use (builtin.Registry(), or a Restrict of it). A task naming
+	// a module it does not hold fails to load. The loader's own actions
+	// (include_*, import_*) and the engine's (EngineActions) are known
+	// besides. Required.
+	Modules *tasks.Registry
 	// Hosts is the host pattern for a file that is a bare list of tasks
 	// rather than plays (agent playbooks often are); "" means "all".
 	Hosts string
@@ -65,6 +70,9 @@ func LoadTasks(path, hosts string, opts Options) (*Playbook, error) {
 }
 
 func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
+	if opts.Modules == nil {
+		return nil, errors.New("playbooks: Options.Modules is nil: give the registry the run will use")
+	}
 	src := source{fsys: opts.FS}
 	abs, err := src.abs(path)
 	if err != nil {

@@ -1,113 +1,103 @@
 package playbooks
 
 import (
-	"slices"
-	"strings"
-
 	names "github.com/tender-sh/tender/internal/suggest"
+	"github.com/tender-sh/tender/tasks"
 )
 
-// DefaultModules returns the names of the modules tender implements (the
-// engine and module-library issues), used when Options.Modules is nil.
-// The names are canonical: short, without a collection prefix.
-func DefaultModules() []string {
-	return []string{
-		// commands
-		"shell", "command", "raw", "script",
-		// files
-		"copy", "file", "stat", "template", "lineinfile", "replace", "blockinfile", "ini_file",
-		"unarchive", "get_url", "fetch", "tempfile", "slurp", "find", "assemble",
-		// packages
-		"apt", "yum", "dnf", "package", "pip",
-		// services
-		"service", "systemd",
-		// system
-		"user", "group", "authorized_key", "selinux", "modprobe", "sysctl", "hostname", "cron",
-		"uri", "mount", "getent", "debconf", "known_hosts", "pause", "wait_for", "ping", "setup",
-		"async_status", "wait_for_connection", "reboot",
-		// controller side and play level
-		"debug", "set_fact", "assert", "fail", "meta", "include_vars", "add_host", "group_by", "set_stats",
+// ownActions are the actions this package resolves itself (the include
+// and import keywords) and those the engine runs without a module (see
+// EngineActions): the loader knows them whatever the registry holds.
+var ownActions = []tasks.Def{
+	{Name: "include", RawParams: true}, {Name: "include_tasks", RawParams: true},
+	{Name: "import_tasks", RawParams: true}, {Name: "include_role", RawParams: true},
+	{Name: "import_role", RawParams: true},
+	// the engine's
+	{Name: "setup"}, {Name: "gather_facts"}, {Name: "meta", RawParams: true}, {Name: "async_status"},
+	{Name: "wait_for_connection"}, {Name: "reboot"},
+}
+
+// EngineActions lists the actions the engine (provision) runs itself,
+// with no module of the registry: fact gathering, meta, async_status,
+// and the actions that log in again.
+func EngineActions() []string {
+	var out []string
+	for _, d := range ownActions[5:] {
+		out = append(out, d.Name)
 	}
+	return out
 }
 
-// includeModules are the task "modules" this package resolves itself.
-var includeModules = []string{"include", "include_tasks", "import_tasks", "include_role", "import_role"}
-
-// freeFormModules take a free-form command line (Ansible's MODULE_REQUIRE_ARGS).
-var freeFormModules = map[string]bool{"shell": true, "command": true, "raw": true, "script": true}
-
-// rawParamModules accept free words besides k=v pairs (Ansible's
-// RAW_PARAM_MODULES), e.g. "include_tasks: foo.yml", "meta: flush_handlers".
-var rawParamModules = map[string]bool{
-	"shell": true, "command": true, "raw": true, "script": true,
-	"include": true, "include_vars": true, "include_tasks": true, "include_role": true,
-	"import_tasks": true, "import_role": true, "add_host": true, "group_by": true,
-	"set_fact": true, "meta": true,
-}
-
-// collectionAliases maps the fully qualified names of modules that moved
-// out of ansible.builtin to the modules of ours that implement them.
-var collectionAliases = map[string]string{
-	"ansible.posix.selinux":        "selinux",
-	"ansible.posix.sysctl":         "sysctl",
-	"ansible.posix.authorized_key": "authorized_key",
-	"ansible.posix.mount":          "mount",
-	"community.general.ini_file":   "ini_file",
-	"community.general.modprobe":   "modprobe",
-}
-
-// CanonicalModule maps a module name as a playbook writes it to the name
-// tender knows it by: "ansible.builtin.X" and "ansible.legacy.X" mean "X",
-// and the few collection modules we implement map to ours
-// ("ansible.posix.sysctl" is "sysctl"). Other names come back unchanged.
-func CanonicalModule(name string) string {
-	if c, ok := collectionAliases[name]; ok {
-		return c
-	}
-	for _, p := range []string{"ansible.builtin.", "ansible.legacy."} {
-		if rest, ok := strings.CutPrefix(name, p); ok {
-			return rest
-		}
-	}
-	return name
-}
-
-// moduleSet answers whether a canonical name is a known module, and
-// suggests the nearest one.
+// moduleSet answers what a module name as a task writes it means: the
+// registry's modules and this package's own actions.
 type moduleSet struct {
+	reg     *tasks.Registry
+	own     map[string]tasks.Def
 	names   []string
-	set     map[string]bool
 	content bool // modules that ship with the content are allowed (LibraryModule)
 }
 
-func newModuleSet(names []string) *moduleSet {
-	m := &moduleSet{set: map[string]bool{}}
-	if names == nil {
-		names = DefaultModules()
-		m.content = true
+func newModuleSet(reg *tasks.Registry) *moduleSet {
+	m := &moduleSet{reg: reg, own: map[string]tasks.Def{}}
+	for _, d := range ownActions {
+		m.own[d.Name] = d
 	}
-	for _, n := range append(slices.Clone(names), includeModules...) {
+	for _, n := range reg.Names() {
 		if n == LibraryModule {
 			m.content = true
 			continue
 		}
-		if !m.set[n] {
-			m.set[n] = true
-			m.names = append(m.names, n)
+		m.names = append(m.names, n)
+	}
+	for _, d := range ownActions {
+		if _, dup := reg.Def(d.Name); !dup {
+			m.names = append(m.names, d.Name)
 		}
 	}
 	return m
 }
 
+// def returns the module name (as written) means.
+func (m *moduleSet) def(name string) (tasks.Def, bool) {
+	if d, ok := m.reg.Def(name); ok && d.Name != LibraryModule {
+		return d, true
+	}
+	d, ok := m.own[tasks.ShortName(name)]
+	return d, ok
+}
+
 // known reports whether name (as written) is a module, and its canonical name.
 func (m *moduleSet) known(name string) (string, bool) {
-	c := CanonicalModule(name)
-	return c, m.set[c]
+	d, ok := m.def(name)
+	return d.Name, ok
+}
+
+// canonical is name's canonical name, name itself (less an
+// ansible.builtin. prefix) when no module has it.
+func (m *moduleSet) canonical(name string) string {
+	if d, ok := m.def(name); ok {
+		return d.Name
+	}
+	return tasks.ShortName(name)
+}
+
+// freeForm reports whether the module name (as written) takes a
+// free-form command line.
+func (m *moduleSet) freeForm(name string) bool {
+	d, _ := m.def(name)
+	return d.FreeForm
+}
+
+// rawParams reports whether the module name (as written) takes words
+// besides k=v pairs.
+func (m *moduleSet) rawParams(name string) bool {
+	d, _ := m.def(name)
+	return d.RawParams
 }
 
 // suggest returns the known name nearest to name ("" when nothing is close).
 func suggest(name string, candidates []string) string {
-	name = CanonicalModule(name)
+	name = tasks.ShortName(name)
 	best, bestD := "", -1
 	for _, c := range candidates {
 		d := names.Distance(name, c)

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/tasks"
 )
 
 // play decodes one play mapping. Keywords are read first and task lists
@@ -115,7 +117,7 @@ func (l *loader) importPlaybook(abs string, item *yaml.Node, stack []string) []*
 	var target *entry
 	var rest []entry
 	for _, e := range l.entries(file, item) {
-		switch CanonicalModule(e.key) {
+		switch tasks.ShortName(e.key) {
 		case "import_playbook", "include":
 			e := e
 			target = &e

@@ -40,7 +40,7 @@ func (pr *playRun) moduleDefaults(t *playbooks.Task, scope expr.Scope) (map[stri
 				return nil, fmt.Errorf("module_defaults must be a dictionary or a list of them, not %s", expr.Repr(d))
 			}
 			for name, args := range m {
-				if strings.HasPrefix(name, "group/") || playbooks.CanonicalModule(name) != t.Module {
+				if strings.HasPrefix(name, "group/") || pr.rn.r.Modules.Canonical(name) != t.Module {
 					continue
 				}
 				a, ok := args.(map[string]any)

@@ -15,6 +15,8 @@ import (
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
 	"github.com/tender-sh/tender/provision/transport/local"
+
+	"github.com/tender-sh/tender/tasks/builtin"
 )
 
 var (
@@ -107,7 +109,7 @@ func runCase(t *testing.T, dir string) (string, *provision.Recap) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{})
+	pb, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{Modules: builtin.Registry()})
 	if err != nil {
 		t.Fatal(err)
 	}

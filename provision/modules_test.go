@@ -90,17 +90,22 @@ func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 }
 
 func testModules() *tasks.Registry {
-	r := &tasks.Registry{}
-	r.Register("command", func() tasks.Module { return cmdModule{} })
-	r.Register("shell", func() tasks.Module { return cmdModule{} })
-	r.Register("set_fact", func() tasks.Module { return setFactModule{} })
-	r.Register("fail", func() tasks.Module { return failModule{} })
-	r.Register("copy", func() tasks.Module { return fileModule{} })
+	fakes := map[string]tasks.Factory{
+		"command":  func() tasks.Module { return cmdModule{} },
+		"shell":    func() tasks.Module { return cmdModule{} },
+		"set_fact": func() tasks.Module { return setFactModule{} },
+		"fail":     func() tasks.Module { return failModule{} },
+		"copy":     func() tasks.Module { return fileModule{} },
+	}
 	// Controller-side modules are the real ones: they never touch a host.
 	real := builtin.Registry()
-	for _, name := range []string{"debug", "assert", "include_vars", "pause", "add_host", "group_by", "set_stats", "library"} {
-		f, _ := real.Lookup(name)
-		r.Register(name, f)
+	r := &tasks.Registry{}
+	for _, name := range []string{"command", "shell", "set_fact", "fail", "copy", "debug", "assert", "include_vars", "pause", "add_host", "group_by", "set_stats", "library"} {
+		d, _ := real.Def(name)
+		if f, ok := fakes[name]; ok {
+			d.New = f
+		}
+		r.Add(d)
 	}
 	return r
 }

@@ -50,17 +50,6 @@ type Runner struct {
 	Events func(Event)
 }
 
-// engineActions are the actions the engine runs itself, with no module.
-var engineActions = []string{"setup", "gather_facts", "meta", "async_status", "wait_for_connection", "reboot"}
-
-// ModuleNames lists every action a playbook may use with this Runner: its
-// modules and the actions the engine runs itself (setup, gather_facts,
-// meta). Pass it as playbooks.Options.Modules, so that a playbook using
-// anything else fails to load before any host is touched.
-func (r *Runner) ModuleNames() []string {
-	return append(r.Modules.Names(), engineActions...)
-}
-
 // Run runs every play of pb and returns the recap. A host that fails or
 // cannot be reached stops only itself; Run's error is for problems that
 // stop the whole run (a play whose hosts pattern is invalid, ctx ended).

@@ -18,6 +18,8 @@ import (
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/tasks"
+
+	"github.com/tender-sh/tender/tasks/builtin"
 )
 
 // downDialer refuses hosts named "down*" as unreachable and connects the
@@ -44,7 +46,7 @@ func play(t *testing.T, hosts, pb string, tune func(*provision.Runner)) (string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{})
+	p, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{Modules: builtin.Registry()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +249,7 @@ func TestCancelStopsPromptly(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "hosts"), []byte("a ansible_connection=local\nb ansible_connection=local\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "pb.yml"), []byte("- hosts: all\n  gather_facts: false\n  tasks:\n    - command: sleep 30\n    - debug: msg=after\n"), 0o644)
 	inv, _ := inventory.Load(filepath.Join(dir, "hosts"))
-	p, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{})
+	p, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{Modules: builtin.Registry()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +295,7 @@ func TestRestrictedModulesRefusePlaybook(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "pb.yml")
 	os.WriteFile(path, []byte("- hosts: all\n  tasks:\n    - meta: flush_handlers\n    - debug: msg=ok\n    - command: rm -rf /tmp/x\n"), 0o644)
-	_, err = playbooks.Load(path, playbooks.Options{Modules: r.ModuleNames()})
+	_, err = playbooks.Load(path, playbooks.Options{Modules: r.Modules})
 	if err == nil || !strings.Contains(err.Error(), `"command"`) || strings.Contains(err.Error(), "meta") {
 		t.Fatalf("a playbook using command must be refused (and meta allowed): %v", err)
 	}
@@ -486,7 +488,7 @@ func TestActionPluginFailsWhenItRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{})
+	p, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{Modules: builtin.Registry()})
 	if err != nil || len(p.Warnings) != 1 {
 		t.Fatalf("load: %v %v", err, p.Warnings)
 	}

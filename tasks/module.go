@@ -7,7 +7,6 @@ package tasks
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/tender-sh/tender/provision/transport"
 )
@@ -98,54 +97,4 @@ type Result struct {
 	// and assert's, as Ansible's _ansible_verbose_always).
 	Show bool
 	Data map[string]any
-}
-
-// Factory makes a module. Modules are made once per run and shared by
-// every host.
-type Factory func() Module
-
-// Registry maps module names to modules. The zero value is empty; fill it
-// with Register. It is safe for concurrent reads once filled.
-type Registry struct {
-	modules map[string]Factory
-	names   []string
-}
-
-// Register adds a module under its canonical name (without the
-// ansible.builtin. prefix). Registering a name twice panics: it is a
-// programming error.
-func (r *Registry) Register(name string, f Factory) {
-	if r.modules == nil {
-		r.modules = map[string]Factory{}
-	}
-	if _, dup := r.modules[name]; dup {
-		panic(fmt.Sprintf("tasks: module %q registered twice", name))
-	}
-	r.modules[name] = f
-	r.names = append(r.names, name)
-}
-
-// Lookup returns the module registered under name.
-func (r *Registry) Lookup(name string) (Factory, bool) {
-	f, ok := r.modules[name]
-	return f, ok
-}
-
-// Names lists the registered modules in registration order.
-func (r *Registry) Names() []string { return append([]string(nil), r.names...) }
-
-// Restrict returns a registry holding only the named modules, so an
-// embedding program can refuse, say, shell and command before any host is
-// touched: a playbook that uses a module outside the list fails to load.
-// Naming a module that is not registered is an error.
-func (r *Registry) Restrict(names ...string) (*Registry, error) {
-	out := &Registry{}
-	for _, n := range names {
-		f, ok := r.modules[n]
-		if !ok {
-			return nil, fmt.Errorf("no module %q to allow", n)
-		}
-		out.Register(n, f)
-	}
-	return out, nil
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
-	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/provision/transport/ssh"
 	"github.com/tender-sh/tender/tasks/builtin"
@@ -137,8 +136,7 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, *
 		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: host keys are not checked (--host-key-checking=insecure)")
 	}
 	opts.Dialer = dialer
-	modules := (&provision.Runner{Modules: opts.Modules}).ModuleNames()
-	b, err := agents.LoadBundle(c.String("bundle"), agents.LoadOptions{Modules: modules})
+	b, err := agents.LoadBundle(c.String("bundle"), agents.LoadOptions{Modules: opts.Modules})
 	if err != nil {
 		return nil, nil, &exitError{code: 4, err: err}
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tender-sh/tender/internal/suggest"
+	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
-	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin"
 )
@@ -163,7 +163,7 @@ func sortedNames(reg *tasks.Registry) []string {
 func engineOnly() []string {
 	reg := builtin.Registry()
 	var out []string
-	for _, n := range (&provision.Runner{Modules: reg}).ModuleNames() {
+	for _, n := range playbooks.EngineActions() {
 		if _, ok := reg.Lookup(n); !ok {
 			out = append(out, n)
 		}

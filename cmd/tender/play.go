@@ -10,7 +10,6 @@ import (
 
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
-	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/tasks/builtin"
 )
 
@@ -40,13 +39,9 @@ func playAction(c *cli.Context) error {
 	}
 	listing := c.Bool("list-tasks") || c.Bool("list-hosts") || c.Bool("list-tags")
 	running := !c.Bool("syntax-check") && !listing
-	// Checking and listing know every module of Ansible's that tender
-	// reads; a run accepts only the modules it can run, so a playbook
-	// using another fails before any host is touched.
-	var modules []string
-	if running {
-		modules = (&provision.Runner{Modules: builtin.Registry()}).ModuleNames()
-	}
+	// A playbook using a module tender does not run fails to load, before
+	// any host is touched.
+	modules := builtin.Registry()
 	extra, err := extraVars(c.StringSlice("extra-vars"))
 	if err != nil {
 		return err

@@ -3,18 +3,19 @@ package builtin
 import "github.com/tender-sh/tender/tasks"
 
 // Registry returns a registry holding every built-in module under its
-// canonical name.
+// canonical name: the one list of the modules tender runs, read by the
+// playbook loader, the engine and `tender doc`.
 func Registry() *tasks.Registry {
 	r := &tasks.Registry{}
-	r.Register("command", func() tasks.Module { return &commandModule{} })
-	r.Register("shell", func() tasks.Module { return &commandModule{shell: true} })
-	r.Register("raw", func() tasks.Module { return rawModule{} })
-	r.Register("script", func() tasks.Module { return scriptModule{} })
+	r.Add(tasks.Def{Name: "command", FreeForm: true, New: func() tasks.Module { return &commandModule{} }})
+	r.Add(tasks.Def{Name: "shell", FreeForm: true, New: func() tasks.Module { return &commandModule{shell: true} }})
+	r.Add(tasks.Def{Name: "raw", FreeForm: true, New: func() tasks.Module { return rawModule{} }})
+	r.Add(tasks.Def{Name: "script", FreeForm: true, New: func() tasks.Module { return scriptModule{} }})
 	r.Register("copy", func() tasks.Module { return copyModule{} })
 	r.Register("file", func() tasks.Module { return fileModule{} })
 	r.Register("stat", func() tasks.Module { return statModule{} })
 	r.Register("debug", func() tasks.Module { return debugModule{} })
-	r.Register("set_fact", func() tasks.Module { return setFactModule{} })
+	r.Add(tasks.Def{Name: "set_fact", RawParams: true, New: func() tasks.Module { return setFactModule{} }})
 	r.Register("fail", func() tasks.Module { return failModule{} })
 	r.Register("assert", func() tasks.Module { return assertModule{} })
 	r.Register("ping", func() tasks.Module { return pingModule{} })
@@ -22,26 +23,26 @@ func Registry() *tasks.Registry {
 	// system
 	r.Register("user", func() tasks.Module { return userModule{} })
 	r.Register("group", func() tasks.Module { return groupModule{} })
-	r.Register("authorized_key", func() tasks.Module { return authorizedKeyModule{} })
+	r.Add(tasks.Def{Name: "authorized_key", Aliases: []string{"ansible.posix.authorized_key"}, New: func() tasks.Module { return authorizedKeyModule{} }})
 	r.Register("cron", func() tasks.Module { return cronModule{} })
 	r.Register("known_hosts", func() tasks.Module { return knownHostsModule{} })
 	r.Register("getent", func() tasks.Module { return getentModule{} })
 	r.Register("hostname", func() tasks.Module { return hostnameModule{} })
-	r.Register("sysctl", func() tasks.Module { return sysctlModule{} })
-	r.Register("modprobe", func() tasks.Module { return modprobeModule{} })
+	r.Add(tasks.Def{Name: "sysctl", Aliases: []string{"ansible.posix.sysctl"}, New: func() tasks.Module { return sysctlModule{} }})
+	r.Add(tasks.Def{Name: "modprobe", Aliases: []string{"community.general.modprobe"}, New: func() tasks.Module { return modprobeModule{} }})
 	r.Register("debconf", func() tasks.Module { return debconfModule{} })
-	r.Register("selinux", func() tasks.Module { return selinuxModule{} })
-	r.Register("include_vars", func() tasks.Module { return includeVarsModule{} })
+	r.Add(tasks.Def{Name: "selinux", Aliases: []string{"ansible.posix.selinux"}, New: func() tasks.Module { return selinuxModule{} }})
+	r.Add(tasks.Def{Name: "include_vars", RawParams: true, New: func() tasks.Module { return includeVarsModule{} }})
 	r.Register("pause", func() tasks.Module { return pauseModule{} })
-	r.Register("add_host", func() tasks.Module { return addHostModule{} })
-	r.Register("group_by", func() tasks.Module { return groupByModule{} })
+	r.Add(tasks.Def{Name: "add_host", RawParams: true, New: func() tasks.Module { return addHostModule{} }})
+	r.Add(tasks.Def{Name: "group_by", RawParams: true, New: func() tasks.Module { return groupByModule{} }})
 	r.Register("set_stats", func() tasks.Module { return setStatsModule{} })
 	// files and data
 	r.Register("lineinfile", func() tasks.Module { return lineinfileModule{} })
 	r.Register("slurp", func() tasks.Module { return slurpModule{} })
 	r.Register("replace", func() tasks.Module { return replaceModule{} })
 	r.Register("blockinfile", func() tasks.Module { return blockinfileModule{} })
-	r.Register("ini_file", func() tasks.Module { return iniFileModule{} })
+	r.Add(tasks.Def{Name: "ini_file", Aliases: []string{"community.general.ini_file"}, New: func() tasks.Module { return iniFileModule{} }})
 	r.Register("template", func() tasks.Module { return templateModule{} })
 	r.Register("tempfile", func() tasks.Module { return tempfileModule{} })
 	r.Register("find", func() tasks.Module { return findModule{} })
@@ -58,6 +59,14 @@ func Registry() *tasks.Registry {
 	r.Register("get_url", func() tasks.Module { return getURLModule{} })
 	r.Register("uri", func() tasks.Module { return uriModule{} })
 	r.Register("unarchive", func() tasks.Module { return unarchiveModule{} })
+	r.Register("apt_key", func() tasks.Module { return aptKeyModule{} })
+	r.Register("apt_repository", func() tasks.Module { return aptRepositoryModule{} })
+	r.Register("dpkg_selections", func() tasks.Module { return dpkgSelectionsModule{} })
+	r.Register("package_facts", func() tasks.Module { return packageFactsModule{} })
+	r.Register("rpm_key", func() tasks.Module { return rpmKeyModule{} })
+	r.Register("yum_repository", func() tasks.Module { return yumRepositoryModule{} })
+	r.Register("service_facts", func() tasks.Module { return serviceFactsModule{} })
+	r.Register("sysvinit", func() tasks.Module { return sysvinitModule{} })
 	// modules that ship with the content (library/), by Ansible's module
 	// protocol; an embedder's Restrict leaves them out unless it names
 	// "library" (playbooks.LibraryModule)

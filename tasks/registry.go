@@ -1,0 +1,154 @@
+package tasks
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Def is one module in one place: the name playbooks call it by, the
+// other names that mean it, how a task may write its arguments, and how
+// to make it. The registry holds Defs; the playbook loader, `tender doc`
+// and the engine all read modules from there, so no second list of
+// module names can drift from what runs. The module's parameters are its
+// Spec (the Described interface), read through Def.Spec.
+type Def struct {
+	// Name is the canonical name: short, without a collection prefix.
+	Name string
+	// Aliases are other names that mean this module: the fully
+	// qualified names of collection modules tender implements
+	// ("ansible.posix.sysctl"). ansible.builtin.NAME and
+	// ansible.legacy.NAME always mean NAME and need no alias.
+	Aliases []string
+	// FreeForm: the module's arguments are a command line, of which
+	// only Ansible's own k=v words (chdir=, creates=, ...) are split off
+	// (Ansible's MODULE_REQUIRE_ARGS: shell, command, raw, script).
+	FreeForm bool
+	// RawParams: words of a task's argument line that are not k=v pairs
+	// are the module's _raw_params (Ansible's RAW_PARAM_MODULES:
+	// "include_vars: file.yml", "group_by: key=x"). Implied by FreeForm,
+	// and by a Spec that accepts _raw_params.
+	RawParams bool
+	// New makes the module. The loader reads Defs of the engine's own
+	// actions (setup, meta, ...), which have none.
+	New Factory
+}
+
+// Spec returns the module's parameters, nil when it does not describe
+// them (or has no constructor).
+func (d Def) Spec() *Spec {
+	if d.New == nil {
+		return nil
+	}
+	if ds, ok := d.New().(Described); ok {
+		return ds.Spec()
+	}
+	return nil
+}
+
+// Factory makes a module. Modules are made once per run and shared by
+// every host.
+type Factory func() Module
+
+// Registry maps module names to modules. The zero value is empty; fill it
+// with Add or Register. It is safe for concurrent reads once filled.
+type Registry struct {
+	defs    map[string]Def
+	aliases map[string]string
+	names   []string
+}
+
+// Add registers d under its name and aliases. A Spec that accepts
+// _raw_params gives the Def RawParams. Registering a name twice panics: it is a programming
+// error.
+func (r *Registry) Add(d Def) {
+	if r.defs == nil {
+		r.defs, r.aliases = map[string]Def{}, map[string]string{}
+	}
+	if d.Name == "" || d.New == nil {
+		panic(fmt.Sprintf("tasks: module %q needs a name and a constructor", d.Name))
+	}
+	if s := d.Spec(); d.FreeForm || (s != nil && s.FreeForm) {
+		d.RawParams = true
+	}
+	for _, n := range append([]string{d.Name}, d.Aliases...) {
+		if _, dup := r.defs[n]; dup {
+			panic(fmt.Sprintf("tasks: module %q registered twice", n))
+		}
+		if _, dup := r.aliases[n]; dup {
+			panic(fmt.Sprintf("tasks: module %q registered twice", n))
+		}
+	}
+	r.defs[d.Name] = d
+	for _, a := range d.Aliases {
+		r.aliases[a] = d.Name
+	}
+	r.names = append(r.names, d.Name)
+}
+
+// Register adds a module with no aliases under its canonical name; Add
+// takes the whole Def.
+func (r *Registry) Register(name string, f Factory) { r.Add(Def{Name: name, New: f}) }
+
+// Canonical maps a module name as a playbook writes it to the name the
+// registry knows it by: "ansible.builtin.X" and "ansible.legacy.X" mean
+// "X", and a registered alias means its module. Other names come back
+// unchanged.
+func (r *Registry) Canonical(name string) string {
+	if c, ok := r.aliases[name]; ok {
+		return c
+	}
+	return ShortName(name)
+}
+
+// ShortName strips the ansible.builtin. or ansible.legacy. prefix that
+// every built-in action may be written with.
+func ShortName(name string) string {
+	for _, p := range []string{"ansible.builtin.", "ansible.legacy."} {
+		if rest, ok := strings.CutPrefix(name, p); ok {
+			return rest
+		}
+	}
+	return name
+}
+
+// Def returns the module that name (as a playbook writes it) means.
+func (r *Registry) Def(name string) (Def, bool) {
+	d, ok := r.defs[r.Canonical(name)]
+	return d, ok
+}
+
+// Lookup returns the constructor of the module name (as a playbook
+// writes it) means.
+func (r *Registry) Lookup(name string) (Factory, bool) {
+	d, ok := r.Def(name)
+	return d.New, ok
+}
+
+// Names lists the registered modules' canonical names in registration
+// order.
+func (r *Registry) Names() []string { return append([]string(nil), r.names...) }
+
+// Defs lists the registered modules in registration order.
+func (r *Registry) Defs() []Def {
+	out := make([]Def, len(r.names))
+	for i, n := range r.names {
+		out[i] = r.defs[n]
+	}
+	return out
+}
+
+// Restrict returns a registry holding only the named modules, so an
+// embedding program can refuse, say, shell and command before any host is
+// touched: a playbook that uses a module outside the list fails to load.
+// Naming a module that is not registered is an error.
+func (r *Registry) Restrict(names ...string) (*Registry, error) {
+	out := &Registry{}
+	for _, n := range names {
+		d, ok := r.Def(n)
+		if !ok {
+			return nil, fmt.Errorf("no module %q to allow", n)
+		}
+		out.Add(d)
+	}
+	return out, nil
+}
