@@ -6,11 +6,18 @@ import (
 	"slices"
 
 	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/tasks"
 )
 
-// bypassesHostLoop reports whether t runs once per task (per loop item)
-// rather than once per host, as Ansible's add_host and pause do.
-func bypassesHostLoop(t *playbooks.Task) bool { return t.Module == "add_host" || t.Module == "pause" }
+// traits returns the Traits of the module t runs (the zero Traits for
+// the engine's own actions and modules that ship with the content).
+func (rn *run) traits(t *playbooks.Task) tasks.Traits {
+	if t.ModuleFile != "" || t.ActionPlugin != "" {
+		return tasks.Traits{}
+	}
+	d, _ := rn.r.Modules.Def(t.Module)
+	return d.Traits
+}
 
 // loadGroups rebuilds the groups magic variable from the inventory.
 func (pr *playRun) loadGroups() {

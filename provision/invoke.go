@@ -92,7 +92,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		if retries == 0 {
 			break
 		}
-		done, err := pr.holds(t.Until, scope.With(map[string]any{t.Register: registered(t, out.data)}))
+		done, err := pr.holds(t.Until, scope.With(map[string]any{t.Register: registered(pr.rn.traits(t), out.data)}))
 		if err != nil {
 			return failure(err)
 		}
@@ -175,8 +175,9 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 		maps.Copy(merged, rendered.(map[string]any))
 	}
 	args := tasks.Args{}
+	setsVars := pr.rn.traits(t).SetsVars
 	for k, v := range merged {
-		if t.Module == "set_fact" && expr.IsTemplate(k) {
+		if setsVars && expr.IsTemplate(k) {
 			// set_fact's variable names may be templates, as Ansible
 			// renders them.
 			name, err := expr.Render(k, scope)
@@ -186,7 +187,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			k = expr.Str(name)
 		}
 		if !expr.IsOmit(v) {
-			if t.Module != "set_fact" { // set_fact keeps what it stores as it is
+			if !setsVars { // set_fact keeps what it stores as it is
 				v = plainDeep(v)
 			}
 			args[k] = v
@@ -234,7 +235,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 // failed_when applied.
 func (pr *playRun) judge(t *playbooks.Task, scope *expr.Vars, res tasks.Result) (outcome, error) {
 	out := outcome{changed: res.Changed, failed: res.Failed, skipped: res.Skipped,
-		verbose: res.Show || t.Module == "debug" || pr.rn.r.Verbosity > 0, diff: res.Diff, warnings: res.Warnings,
+		verbose: res.Show || pr.rn.r.Verbosity > 0, diff: res.Diff, warnings: res.Warnings,
 		data: resultData(res.Data, res.Changed, res.Failed, res.Msg)}
 	if res.Skipped {
 		out.data["skipped"] = true
@@ -281,13 +282,14 @@ func (pr *playRun) settle(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 	}
 	// As Ansible: facts a module returns join ansible_facts, but set_fact's
 	// only when cacheable, and include_vars' never.
-	persist := t.Module != "include_vars"
-	if t.Module == "set_fact" {
-		c, err := tasks.ParseBool(t.Args["cacheable"])
+	tr := pr.rn.traits(t)
+	persist := !tr.PlayFacts
+	if tr.PlayFacts && tr.CacheableArg != "" {
+		c, err := tasks.ParseBool(t.Args[tr.CacheableArg])
 		persist = err == nil && c
 	}
 	if f, ok := out.data["ansible_facts"].(map[string]any); ok && !out.failed {
-		if !cleanFacts[t.Module] {
+		if !tr.FromPlaybook {
 			f = unsafeDeep(f).(map[string]any)
 		}
 		if kw.delegateTo != "" && kw.delegateFacts {
@@ -335,7 +337,7 @@ func (pr *playRun) overrides(t *playbooks.Task, scope *expr.Vars, out *outcome) 
 	}
 	s := scope
 	if t.Register != "" {
-		s = scope.With(map[string]any{t.Register: registered(t, out.data)})
+		s = scope.With(map[string]any{t.Register: registered(pr.rn.traits(t), out.data)})
 	}
 	// A condition that cannot be evaluated fails the task, keeping the
 	// module's result, with the error as the condition's result, as in

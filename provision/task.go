@@ -32,10 +32,11 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 	}
 	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: pr.shownName(hosts[0], t), Handler: t.Handler, Path: t.Pos.String()})
 	once, err := pr.resolve(t, pr.scope(hosts[0], t, nil))
-	if err == nil && (once.runOnce || bypassesHostLoop(t)) {
+	bypass := pr.rn.traits(t).BypassHostLoop
+	if err == nil && (once.runOnce || bypass) {
 		first := hosts[0]
 		pr.execTask(ctx, first, t)
-		if t.Register != "" && !bypassesHostLoop(t) {
+		if t.Register != "" && !bypass {
 			if v, ok := first.setFacts[t.Register]; ok {
 				for _, h := range hosts[1:] {
 					h.setFact(t.Register, v)
@@ -137,7 +138,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 		return
 	}
 	if t.Register != "" && (!out.unreachable || kw.ignoreUnreachable) {
-		h.setFact(t.Register, registered(t, out.data))
+		h.setFact(t.Register, registered(pr.rn.traits(t), out.data))
 	}
 	if out.changed && !out.failed {
 		if err := pr.notify(h, t, pr.scope(h, t, nil)); err != nil {

@@ -2,7 +2,7 @@ package provision
 
 import (
 	"github.com/tender-sh/tender/internal/yaml11"
-	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // What a module returns came from the host: as Ansible wraps it
@@ -13,13 +13,11 @@ import (
 // it. set_fact and include_vars are the exceptions, as in Ansible: their
 // values come from the playbook.
 
-// cleanFacts are the actions whose results are not wrapped.
-var cleanFacts = map[string]bool{"set_fact": true, "include_vars": true}
-
-// registered is the value register stores for t's result. A failure is
-// always unsafe: its message may quote the template that failed.
-func registered(t *playbooks.Task, data map[string]any) map[string]any {
-	if cleanFacts[t.Module] && data["failed"] != true {
+// registered is the value register stores for the result of a module
+// with traits tr. A failure is always unsafe: its message may quote the
+// template that failed.
+func registered(tr tasks.Traits, data map[string]any) map[string]any {
+	if tr.FromPlaybook && data["failed"] != true {
 		return data
 	}
 	return unsafeDeep(data).(map[string]any)

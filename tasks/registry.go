@@ -28,6 +28,8 @@ type Def struct {
 	// "include_vars: file.yml", "group_by: key=x"). Implied by FreeForm,
 	// and by a Spec that accepts _raw_params.
 	RawParams bool
+	// Traits are how the engine treats the module beyond running it.
+	Traits Traits
 	// New makes the module. The loader reads Defs of the engine's own
 	// actions (setup, meta, ...), which have none.
 	New Factory

@@ -21,8 +21,15 @@ var debugArgs = &tasks.Spec{Module: "debug", Params: []tasks.Param{
 	{Name: "verbosity", Kind: tasks.Int, Default: 0},
 }}
 
-// Run returns msg (default "Hello world!") or {var: value}.
-func (debugModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+// Run returns msg (default "Hello world!") or {var: value}, shown
+// without -v, as Ansible's debug always is.
+func (m debugModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	res, err := m.run(ctx, env, args)
+	res.Show = true
+	return res, err
+}
+
+func (debugModule) run(_ context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := debugArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err

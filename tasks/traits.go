@@ -1,0 +1,27 @@
+package tasks
+
+// Traits say how the engine treats a module beyond running it: the rules
+// Ansible gives some of its action plugins. They are part of the
+// module's Def. The zero Traits are most modules': it runs once per
+// host, its arguments are templated as any, what it returns came from
+// the host.
+type Traits struct {
+	// BypassHostLoop: the task runs once (once per loop item), on the
+	// first host of the batch, whatever the play's hosts, as Ansible's
+	// add_host and pause.
+	BypassHostLoop bool
+	// SetsVars: the arguments are variables to set (set_fact): templated
+	// names are rendered, and values reach the module as the template
+	// gave them, unsafe marks kept.
+	SetsVars bool
+	// FromPlaybook: what the module returns comes from the playbook, not
+	// from the host, so its result and facts are not marked unsafe
+	// (set_fact, include_vars). A failed result always is.
+	FromPlaybook bool
+	// PlayFacts: the facts it returns are the host's for the rest of the
+	// run but do not join the facts a later setup keeps (include_vars);
+	// with CacheableArg set, only when that boolean argument is false
+	// (set_fact's cacheable).
+	PlayFacts    bool
+	CacheableArg string
+}
