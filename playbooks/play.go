@@ -57,7 +57,7 @@ func (l *loader) play(abs string, n *yaml.Node) *Play {
 				l.errs.add(file, v, "vars_files must be a list, not %s", typeName(x))
 			}
 		case "vars_prompt":
-			p.VarsPrompt = l.value(file, v)
+			p.VarsPrompt = l.varsPrompt(file, v)
 		case "serial":
 			p.Serial = l.value(file, v)
 		case "max_fail_percentage":

@@ -87,9 +87,9 @@ type Play struct {
 	GatherSubset      any
 	GatherTimeout     any
 	FactPath          string
-	VarsFiles         []any // each a path, or a list of paths (the first found)
-	VarsPrompt        any
-	Serial            any // a number, a percentage string, or a list of them
+	VarsFiles         []any            // each a path, or a list of paths (the first found)
+	VarsPrompt        []map[string]any // each with name and Ansible's other keys (varsPromptKeys)
+	Serial            any              // a number, a percentage string, or a list of them
 	MaxFailPercentage any
 	Strategy          string
 	Order             string

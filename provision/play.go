@@ -47,6 +47,11 @@ func (pr *playRun) stopped() bool { return pr.abort || pr.endBatch }
 // fact gathering, pre_tasks, roles and tasks, post_tasks, with handlers
 // flushed after each section.
 func (rn *run) play(ctx context.Context, p *playbooks.Play) error {
+	prompted, err := rn.withPrompted(ctx, p, expr.NewVars(p.Vars, rn.r.ExtraVars))
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.Pos, err)
+	}
+	p = prompted
 	pr := &playRun{rn: rn, play: p, name: p.Name, handlers: newHandlerList(p)}
 	pr.roleVars = pr.roleNames()
 	pr.loadGroups()

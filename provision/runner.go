@@ -40,6 +40,11 @@ type Runner struct {
 	Tags playbooks.TagFilter
 	// ExtraVars (-e) win over every other variable.
 	ExtraVars map[string]any
+	// Prompt asks the operator for a play's vars_prompt variable: it
+	// shows msg and returns the line typed (without echo when private).
+	// Nil means there is no one to ask: as ansible-playbook without a
+	// terminal, the run warns and takes the default.
+	Prompt func(ctx context.Context, msg string, private bool) (string, error)
 	// Check runs in check mode: modules change nothing. Diff asks modules
 	// for diffs.
 	Check, Diff bool

@@ -72,7 +72,7 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook) error {
 		Inventory: inv, Modules: builtin.Registry(), Dialer: dialer, Local: local.Dialer{},
 		Forks: c.Int("forks"), Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},
-		ExtraVars: extra, Events: events, Verbosity: c.Count("verbose"),
+		ExtraVars: extra, Events: events, Verbosity: c.Count("verbose"), Prompt: terminalPrompt(),
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
