@@ -33,7 +33,7 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	case "select", "reject", "selectattr", "rejectattr", "map":
 		return ev.higherOrder(name, x, args, kwargs)
 	}
-	v, err := applyFilter(envOf(ev.scope), name, x, args, kwargs)
+	v, err := applyFilter(envOf(ev.scope), n.name, false, x, args, kwargs)
 	return stringType(n.name, v), err
 }
 
@@ -66,13 +66,17 @@ func filterTable() map[string]filterFunc {
 	return m
 }
 
-func applyFilter(env *Env, name string, x any, args []any, kwargs map[string]any) (any, error) {
+// applyFilter runs the filter named name (as written: ansible.builtin. or
+// ansible.legacy. may lead it); dynamic says the name was given as a
+// string (map's), which changes the error for a name not found.
+func applyFilter(env *Env, written string, dynamic bool, x any, args []any, kwargs map[string]any) (any, error) {
+	name := pluginName(written)
 	f, ok := filters[name]
 	if !ok {
 		if why := refusedReason("filter", name); why != "" {
 			return nil, errorf("the filter '%s' is not supported by tender: %s", name, why)
 		}
-		return nil, errorf("no filter named '%s'", name)
+		return nil, loadError(written, dynamic)
 	}
 	return f(env, x, args, kwargs)
 }
