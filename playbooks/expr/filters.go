@@ -20,7 +20,7 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	args, kwargs, err := ev.arguments(&n.callArgs)
+	args, kwargs, err := ev.arguments(&n.callArgs, undefinedArgFilters[name])
 	if err != nil {
 		return nil, err
 	}
@@ -36,6 +36,12 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	v, err := applyFilter(envOf(ev.scope), n.name, false, x, args, kwargs)
 	return stringType(n.name, v), err
 }
+
+// undefinedArgFilters are the filters that take an undefined argument as
+// it is (Jinja hands filters their arguments unevaluated for definedness):
+// extract's container, whose lookups then stay undefined, as Ansible's
+// undefined answers every key with itself.
+var undefinedArgFilters = map[string]bool{"extract": true}
 
 // stringType marks the result of Ansible's STRING_TYPE_FILTERS (named as
 // Ansible's default configuration names them, without a collection) as

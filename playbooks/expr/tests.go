@@ -18,7 +18,7 @@ func (ev *evaluator) evalTest(n *testNode) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	args, kwargs, err := ev.arguments(&n.callArgs)
+	args, kwargs, err := ev.arguments(&n.callArgs, false)
 	if err != nil {
 		return nil, err
 	}
