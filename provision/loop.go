@@ -2,6 +2,7 @@ package provision
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -81,6 +82,15 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 	scope := pr.scope(h, t, nil)
 	items, err := pr.loopItems(t, scope)
 	if err != nil {
+		// As Ansible: a loop that uses an undefined variable fails the
+		// task only if its when: holds; a task whose when: is false is
+		// skipped whatever its loop.
+		var u *expr.UndefinedError
+		if errors.As(err, &u) {
+			if ok, cerr := pr.conditionsHold(h, t, nil); cerr == nil && !ok {
+				return skippedByCondition()
+			}
+		}
 		return failure(err)
 	}
 	_, _, label := loopNames(t)
