@@ -30,6 +30,9 @@ type hostRun struct {
 	groupNames []any          // the host's groups but all, sorted
 	facts      map[string]any // gathered facts (ansible_facts)
 	setFacts   map[string]any // set_fact and registered results
+	// includedVars are the variables include_vars loaded: below set_fact
+	// and register results whatever the order, as in Ansible.
+	includedVars map[string]any
 	// moduleFacts are the facts set_fact (and any module returning
 	// ansible_facts) set: ansible_facts shows them, registered results not.
 	moduleFacts map[string]any
@@ -62,7 +65,7 @@ func newHostRun(inv *inventory.Inventory, h *inventory.Host) (*hostRun, error) {
 		return nil, err
 	}
 	hr := &hostRun{name: h.Name, inv: h, invVars: vars, groupNames: stringsToAny(h.GroupNames()), facts: map[string]any{},
-		setFacts: map[string]any{}, moduleFacts: map[string]any{}, notified: map[*playbooks.Task]bool{}}
+		setFacts: map[string]any{}, includedVars: map[string]any{}, moduleFacts: map[string]any{}, notified: map[*playbooks.Task]bool{}}
 	hr.refresh()
 	return hr, nil
 }
@@ -80,8 +83,10 @@ func (h *hostRun) refresh() {
 	for k, v := range factVars(h.facts, h.moduleFacts) {
 		m[k] = v
 	}
-	for k, v := range h.setFacts {
-		m[k] = v
+	for _, l := range []map[string]any{h.includedVars, h.setFacts} {
+		for k, v := range l {
+			m[k] = v
+		}
 	}
 	m["inventory_hostname"] = h.name
 	m["inventory_hostname_short"] = strings.SplitN(h.name, ".", 2)[0]

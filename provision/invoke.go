@@ -301,6 +301,10 @@ func (pr *playRun) settle(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 			h = d
 		}
 		for k, v := range f {
+			if t.Module == "include_vars" {
+				h.includedVars[k] = v
+				continue
+			}
 			h.setFacts[k] = v
 			if persist {
 				h.moduleFacts[k] = v

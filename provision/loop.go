@@ -2,7 +2,9 @@ package provision
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -16,21 +18,21 @@ func (pr *playRun) loopItems(t *playbooks.Task, scope *expr.Vars) ([]any, error)
 	if err != nil {
 		return nil, fmt.Errorf("loop: %w", err)
 	}
-	switch t.Loop.With {
-	case "":
+	if t.Loop.With == "" {
 		items, ok := raw.([]any)
 		if !ok {
 			return nil, fmt.Errorf("Invalid data passed to 'loop', it requires a list, got this instead: %s. Hint: If you passed a list/dict of just one element, try adding wantlist=True to your lookup invocation or use q/query instead of lookup.", expr.Repr(raw))
 		}
 		return items, nil
-	case "items":
+	}
+	terms, err := withTerms(t.Loop.With, raw)
+	if err != nil {
+		return nil, err
+	}
+	if t.Loop.With == "items" {
 		// with_items flattens one level, as Ansible's items lookup does.
-		list, ok := raw.([]any)
-		if !ok {
-			list = []any{raw}
-		}
 		var out []any
-		for _, v := range list {
+		for _, v := range terms {
 			if inner, ok := v.([]any); ok {
 				out = append(out, inner...)
 			} else {
@@ -39,11 +41,37 @@ func (pr *playRun) loopItems(t *playbooks.Task, scope *expr.Vars) ([]any, error)
 		}
 		return out, nil
 	}
-	terms, ok := raw.([]any)
-	if !ok {
-		terms = []any{raw}
-	}
 	return expr.RunLookupIn(scope, t.Loop.With, terms, nil)
+}
+
+// withTerms is what a with_<lookup> loop hands its lookup, as Ansible's
+// listify_lookup_plugin_terms leaves it: a list as it is, a scalar as the
+// one term, and a dict as the dict, which with_dict takes whole, with_list
+// and with_indexed_items refuse, and every other lookup iterates as Python
+// does, over its keys.
+func withTerms(with string, raw any) ([]any, error) {
+	switch v := raw.(type) {
+	case []any:
+		return v, nil
+	case map[string]any:
+		switch with {
+		case "dict":
+			return []any{v}, nil
+		case "list", "indexed_items":
+			return nil, fmt.Errorf("with_%s expects a list", with)
+		}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		terms := make([]any, len(keys))
+		for i, k := range keys {
+			terms[i] = k
+		}
+		return terms, nil
+	}
+	return []any{raw}, nil
 }
 
 // loop runs t once per item on h: per-item conditions, per-item results,
@@ -54,6 +82,15 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 	scope := pr.scope(h, t, nil)
 	items, err := pr.loopItems(t, scope)
 	if err != nil {
+		// As Ansible: a loop that uses an undefined variable fails the
+		// task only if its when: holds; a task whose when: is false is
+		// skipped whatever its loop.
+		var u *expr.UndefinedError
+		if errors.As(err, &u) {
+			if ok, cerr := pr.conditionsHold(h, t, nil); cerr == nil && !ok {
+				return skippedByCondition()
+			}
+		}
 		return failure(err)
 	}
 	_, _, label := loopNames(t)

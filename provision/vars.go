@@ -13,10 +13,11 @@ import (
 
 // scope builds the variables a task sees on a host, in Ansible's order of
 // precedence (lowest first): role defaults, inventory vars, facts, play
-// vars, vars_files, role vars, block and task vars, set_fact and register
-// results, role params, include params (the vars: of enclosing includes),
-// the loop variables of enclosing includes, extra vars, then the magic
-// variables and the loop variables in extra. t may be nil (play-level templating).
+// vars, vars_files, role vars, block and task vars, include_vars, set_fact
+// and register results, role params, include params (the vars: of
+// enclosing includes), the loop variables of enclosing includes, extra
+// vars, then the magic variables and the loop variables in extra. t may be
+// nil (play-level templating).
 func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *expr.Vars {
 	var defaults, roleVars, levelVars, params, incParams []map[string]any
 	var role *playbooks.Role
@@ -43,7 +44,7 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	layers = append(layers, pr.varsFiles...)
 	layers = append(layers, roleVars...)
 	layers = append(layers, levelVars...)
-	layers = append(layers, h.setFacts)
+	layers = append(layers, h.includedVars, h.setFacts)
 	layers = append(layers, params...)
 	layers = append(layers, incParams...)
 	layers = append(layers, h.incVars...)

@@ -4,10 +4,22 @@ package expr
 // positional ones followed by the items of *iterable, and the keyword ones
 // merged with **mapping (a keyword given twice is an error, as in Python).
 // The keyword map is nil when there are none.
-func (ev *evaluator) arguments(c *callArgs) ([]any, map[string]any, error) {
-	args, err := ev.values(c.args)
-	if err != nil {
-		return nil, nil, err
+//
+// keepUndefined passes an undefined argument (positional or keyword) on as
+// the *undefined itself, as Jinja does, for the callee to decide; without
+// it, such an argument fails the call.
+func (ev *evaluator) arguments(c *callArgs, keepUndefined bool) ([]any, map[string]any, error) {
+	value := ev.value
+	if keepUndefined {
+		value = ev.eval
+	}
+	args := make([]any, len(c.args))
+	for i, n := range c.args {
+		v, err := value(n)
+		if err != nil {
+			return nil, nil, err
+		}
+		args[i] = v
 	}
 	if c.star != nil {
 		v, err := ev.value(c.star)
@@ -28,7 +40,7 @@ func (ev *evaluator) arguments(c *callArgs) ([]any, map[string]any, error) {
 		kwargs = make(map[string]any, len(c.kwargs))
 	}
 	for _, k := range c.kwargs {
-		v, err := ev.value(k.val)
+		v, err := value(k.val)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -12,7 +12,7 @@ func (ev *evaluator) evalCall(n *callNode) (any, error) { return ev.evalCallWith
 // evalCallWith calls n; a call block gives its caller as the keyword
 // argument "caller".
 func (ev *evaluator) evalCallWith(n *callNode, caller *macro) (any, error) {
-	args, kwargs, err := ev.arguments(&n.callArgs)
+	args, kwargs, err := ev.arguments(&n.callArgs, false)
 	if err != nil {
 		return nil, err
 	}

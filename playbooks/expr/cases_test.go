@@ -204,7 +204,7 @@ func TestCasesAgainstAnsible(t *testing.T) {
 				t.Errorf("%s: to_json: %v", name, err)
 				continue
 			}
-			wantV, err := applyFilter(env, "from_json", want.JSON, nil, nil)
+			wantV, err := applyFilter(env, "from_json", false, want.JSON, nil, nil)
 			if err != nil {
 				t.Fatalf("%s: recorded json %q: %v", name, want.JSON, err)
 			}

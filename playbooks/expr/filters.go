@@ -20,7 +20,7 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	args, kwargs, err := ev.arguments(&n.callArgs)
+	args, kwargs, err := ev.arguments(&n.callArgs, undefinedArgFilters[name])
 	if err != nil {
 		return nil, err
 	}
@@ -33,9 +33,15 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	case "select", "reject", "selectattr", "rejectattr", "map":
 		return ev.higherOrder(name, x, args, kwargs)
 	}
-	v, err := applyFilter(envOf(ev.scope), name, x, args, kwargs)
+	v, err := applyFilter(envOf(ev.scope), n.name, false, x, args, kwargs)
 	return stringType(n.name, v), err
 }
+
+// undefinedArgFilters are the filters that take an undefined argument as
+// it is (Jinja hands filters their arguments unevaluated for definedness):
+// extract's container, whose lookups then stay undefined, as Ansible's
+// undefined answers every key with itself.
+var undefinedArgFilters = map[string]bool{"extract": true}
 
 // stringType marks the result of Ansible's STRING_TYPE_FILTERS (named as
 // Ansible's default configuration names them, without a collection) as
@@ -66,13 +72,17 @@ func filterTable() map[string]filterFunc {
 	return m
 }
 
-func applyFilter(env *Env, name string, x any, args []any, kwargs map[string]any) (any, error) {
+// applyFilter runs the filter named name (as written: ansible.builtin. or
+// ansible.legacy. may lead it); dynamic says the name was given as a
+// string (map's), which changes the error for a name not found.
+func applyFilter(env *Env, written string, dynamic bool, x any, args []any, kwargs map[string]any) (any, error) {
+	name := pluginName(written)
 	f, ok := filters[name]
 	if !ok {
 		if why := refusedReason("filter", name); why != "" {
 			return nil, errorf("the filter '%s' is not supported by tender: %s", name, why)
 		}
-		return nil, errorf("no filter named '%s'", name)
+		return nil, loadError(written, dynamic)
 	}
 	return f(env, x, args, kwargs)
 }

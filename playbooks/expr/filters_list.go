@@ -414,7 +414,7 @@ func (ev *evaluator) higherOrder(name string, x any, args []any, kw map[string]a
 		}
 		name := Str(args[0])
 		for _, it := range items {
-			v, err := applyFilter(envOf(ev.scope), strings.TrimPrefix(strings.TrimPrefix(name, "ansible.builtin."), "ansible.legacy."), it, args[1:], kw)
+			v, err := applyFilter(envOf(ev.scope), name, true, it, args[1:], kw)
 			if err != nil {
 				return nil, err
 			}
@@ -443,11 +443,11 @@ func (ev *evaluator) higherOrder(name string, x any, args []any, kw map[string]a
 			}
 			ok = Truthy(v)
 		} else {
-			test := strings.TrimPrefix(Str(args[0]), "ansible.builtin.")
-			if u, isU := v.(*undefined); isU && test != "defined" && test != "undefined" {
+			test := Str(args[0])
+			if u, isU := v.(*undefined); isU && pluginName(test) != "defined" && pluginName(test) != "undefined" {
 				return nil, u.err()
 			}
-			if ok, err = runTest(test, v, args[1:], nil); err != nil {
+			if ok, err = runTest(test, true, v, args[1:], nil); err != nil {
 				return nil, err
 			}
 		}

@@ -127,11 +127,17 @@ var moreFilters = map[string]filterFunc{
 	},
 	"extract": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		container := argOr(args, kw, 0, "container", nil)
+		if u, ok := container.(*undefined); ok {
+			return u, nil
+		}
+		more := argOr(args, kw, 1, "morekeys", nil)
+		if u, ok := more.(*undefined); ok {
+			return nil, u.err()
+		}
 		v, err := getItem(container, x, Str(x))
 		if err != nil {
 			return nil, err
 		}
-		more := argOr(args, kw, 1, "morekeys", nil)
 		keys, ok := more.([]any)
 		if !ok && more != nil {
 			keys = []any{more}

@@ -191,10 +191,14 @@ var stringFilters = map[string]filterFunc{
 		return strings.TrimRight(home, "/") + p[1:], nil
 	},
 	"quote": strFilter(shellQuote),
-	"b64encode": strFilter(func(s string) string {
-		return base64.StdEncoding.EncodeToString([]byte(s))
-	}),
-	"b64decode": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+	"b64encode": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		b, err := encodeText(Str(x), strArg(args, kw, 0, "encoding", "utf-8"))
+		if err != nil {
+			return nil, err
+		}
+		return base64.StdEncoding.EncodeToString(b), nil
+	},
+	"b64decode": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		s := strings.Map(func(r rune) rune {
 			if unicode.IsSpace(r) {
 				return -1
@@ -204,6 +208,9 @@ var stringFilters = map[string]filterFunc{
 		b, err := base64.StdEncoding.DecodeString(s)
 		if err != nil {
 			return nil, errorf("Incorrect padding or invalid base64: %v", err)
+		}
+		if enc := strArg(args, kw, 0, "encoding", "utf-8"); normEncoding(enc) != "utf_8" {
+			return decodeText(b, enc)
 		}
 		if !utf8.Valid(b) {
 			return strings.ToValidUTF8(string(b), "\uFFFD"), nil

@@ -220,7 +220,9 @@ func readFile(path string) ([]byte, error) {
 	return b, nil
 }
 
-func decodeText(b []byte, encoding string) (string, error) {
+// normEncoding is an encoding's name as Python's codec lookup normalizes
+// it: lower case, runs of other characters as one underscore.
+func normEncoding(encoding string) string {
 	var norm strings.Builder
 	for _, r := range strings.ToLower(encoding) {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' {
@@ -229,7 +231,12 @@ func decodeText(b []byte, encoding string) (string, error) {
 			norm.WriteByte('_')
 		}
 	}
-	switch strings.TrimSuffix(norm.String(), "_") {
+	return strings.TrimSuffix(norm.String(), "_")
+}
+
+func decodeText(b []byte, encoding string) (string, error) {
+	norm := normEncoding(encoding)
+	switch norm {
 	case "utf_8", "utf8", "u8", "utf", "cp65001", "ascii", "us_ascii", "646", "us":
 		return string(b), nil
 	case "utf_8_sig", "utf8_sig":
@@ -239,7 +246,7 @@ func decodeText(b []byte, encoding string) (string, error) {
 	case "iso8859_15", "iso_8859_15", "latin9", "latin_9", "l9":
 		return latinText(b, map[byte]rune{0xa4: '€', 0xa6: 'Š', 0xa8: 'š', 0xb4: 'Ž', 0xb8: 'ž', 0xbc: 'Œ', 0xbd: 'œ', 0xbe: 'Ÿ'}), nil
 	case "utf_16", "utf16", "utf_16_le", "utf_16le", "utf_16_be", "utf_16be":
-		return utf16Text(b, norm.String())
+		return utf16Text(b, norm)
 	}
 	return "", errorf("unknown encoding: %s", encoding)
 }

@@ -18,11 +18,11 @@ func (ev *evaluator) evalTest(n *testNode) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	args, kwargs, err := ev.arguments(&n.callArgs)
+	args, kwargs, err := ev.arguments(&n.callArgs, false)
 	if err != nil {
 		return nil, err
 	}
-	ok, err := runTest(name, x, args, kwargs)
+	ok, err := runTest(n.name, false, x, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
@@ -51,13 +51,17 @@ func needArgs(name string, args []any, n int) error {
 // testFunc is a test: x is the value tested, args and kw its arguments.
 type testFunc func(x any, args []any, kw map[string]any) (bool, error)
 
-func runTest(name string, x any, args []any, kwargs map[string]any) (bool, error) {
+// runTest runs the test named name (as written: ansible.builtin. or
+// ansible.legacy. may lead it); dynamic says the name was given as a
+// string (select's), which changes the error for a name not found.
+func runTest(written string, dynamic bool, x any, args []any, kwargs map[string]any) (bool, error) {
+	name := pluginName(written)
 	t, ok := testTable()[name]
 	if !ok {
 		if why := refusedReason("test", name); why != "" {
 			return false, errorf("the test '%s' is not supported by tender: %s", name, why)
 		}
-		return false, errorf("no test named '%s'", name)
+		return false, loadError(written, dynamic)
 	}
 	return t(x, args, kwargs)
 }
@@ -156,14 +160,14 @@ func makeTestTable() map[string]testFunc {
 	m["test"] = func(x any, _ []any, _ map[string]any) (bool, error) {
 		s, _ := text(x)
 		if _, found := m[pluginName(s)]; !found {
-			return false, errorf("Could not load \"%s\": '%s'", Str(x), Str(x))
+			return false, loadError(Str(x), false)
 		}
 		return true, nil
 	}
 	m["filter"] = func(x any, _ []any, _ map[string]any) (bool, error) {
 		s, _ := text(x)
 		if !isFilter(pluginName(s)) {
-			return false, errorf("Could not load \"%s\": '%s'", Str(x), Str(x))
+			return false, loadError(Str(x), false)
 		}
 		return true, nil
 	}

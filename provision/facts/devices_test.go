@@ -91,12 +91,12 @@ func TestMounts(t *testing.T) {
 	}
 	root := ms[0].(map[string]any)
 	want := map[string]any{"mount": "/", "device": "/dev/sda2", "fstype": "ext4", "options": "rw,relatime", "uuid": "0aa1-uuid",
-		"size_total": int64(4096000), "size_available": int64(1024000), "block_size": int64(4096), "block_total": int64(1000),
-		"block_available": int64(250), "block_used": int64(750), "inode_total": int64(100), "inode_available": int64(40), "inode_used": int64(60)}
+		"size_total": int(4096000), "size_available": int(1024000), "block_size": int(4096), "block_total": int(1000),
+		"block_available": int(250), "block_used": int(750), "inode_total": int(100), "inode_available": int(40), "inode_used": int(60)}
 	if !reflect.DeepEqual(root, want) {
 		t.Errorf("/ = %v", root)
 	}
-	if m := ms[1].(map[string]any); m["uuid"] != "1234-ABCD" || m["size_total"] != int64(1024000) || m["block_size"] != int64(4096) {
+	if m := ms[1].(map[string]any); m["uuid"] != "1234-ABCD" || m["size_total"] != int(1024000) || m["block_size"] != int(4096) {
 		t.Errorf("escaped mount point: %v", m)
 	}
 	if m := ms[2].(map[string]any); m["options"] != "rw,bind" || m["uuid"] != "0aa1-uuid" || m["size_total"] != nil {

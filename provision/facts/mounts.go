@@ -21,8 +21,10 @@ func unoctal(s string) string {
 }
 
 // mountSize is one `stat -f` line: the statvfs numbers of a mount point.
+// They are Go ints, the one integer type templates know (an int64 would be
+// an unknown object to to_json and arithmetic).
 type mountSize struct {
-	frsize, bsize, blocks, bavail, files, ffree int64
+	frsize, bsize, blocks, bavail, files, ffree int
 	fstype                                      string
 }
 
@@ -36,11 +38,11 @@ func (r *raw) mountSizes() map[string]mountSize {
 		if !ok || len(fs) != 6 {
 			continue
 		}
-		var n [6]int64
+		var n [6]int
 		bad := false
 		for i, v := range fs {
 			var err error
-			if n[i], err = strconv.ParseInt(v, 10, 64); err != nil {
+			if n[i], err = strconv.Atoi(v); err != nil {
 				bad = true
 			}
 		}

@@ -109,11 +109,12 @@ func (t *text) result(e provision.Event) {
 		}
 		fmt.Fprintln(t.w, t.paint(code, line))
 	case provision.StatusSkipped:
+		// Ansible's skipping lines name the host only, never a delegate.
 		if e.IsItem {
-			fmt.Fprintln(t.w, t.paint(cyan, "skipping: ["+host+"]"+item+" "))
+			fmt.Fprintln(t.w, t.paint(cyan, "skipping: ["+e.Host+"]"+item+" "))
 			return
 		}
-		fmt.Fprintln(t.w, t.paint(cyan, "skipping: ["+host+"]"))
+		fmt.Fprintln(t.w, t.paint(cyan, "skipping: ["+e.Host+"]"))
 	case provision.StatusFailed:
 		switch {
 		case e.IsItem:

@@ -85,8 +85,14 @@ func (includeVarsModule) Run(_ context.Context, env *tasks.Env, args tasks.Args)
 		}
 	}
 	vars := l.vars
-	if name := a.Str("name"); name != "" {
+	name := a.Str("name")
+	if name != "" {
 		vars = map[string]any{name: vars}
+	}
+	if msg == "" && a.Str("hash_behaviour") == "merge" {
+		if err := mergeWithCurrent(env, vars, name != ""); err != nil {
+			return tasks.Result{}, err
+		}
 	}
 	data := map[string]any{"ansible_facts": vars, "ansible_included_var_files": l.files}
 	if msg != "" {
