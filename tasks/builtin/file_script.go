@@ -161,6 +161,28 @@ if [ -n "$target" ] && _t_exists "$target"; then
 		case $_rc in *failed=1*) echo "$_rc"; exit 0 ;; ?*) _t_changed=1 ;; esac
 	fi
 fi
+# access_time/modification_time on any other state: a time that differs
+# from the current one (to the nanosecond) is set; "now" always is.
+if [ "$state" != touch ] && [ "$state" != absent ] && [ "$atime$mtime" != preservepreserve ] &&
+	[ -n "$target" ] && _t_exists "$target"; then
+	for _w in a m; do
+		eval "_v=\$${_w}time"
+		[ "$_w" = a ] && _f=%.9X || _f=%.9Y
+		_old=$(stat -c "$_f" -- "$target")
+		case $_v in
+		preserve|'') continue ;;
+		now) _new=$(date +%s.%N) ;;
+		*) _new=$(date -d "$(echo "$_v" | sed -E 's/^(....)(..)(..)(..)(..)\.(..)$/\1-\2-\3 \4:\5:\6/')" +%s.000000000) ;;
+		esac
+		[ "$_v" != now ] && [ "$_new" = "$_old" ] && continue
+		_t_changed=1
+		echo "before_${_w}time=$_old"; echo "after_${_w}time=$_new"
+		if [ -z "$_t_check" ]; then
+			case $_v in now) touch -c -$_w -- "$target" ;; *) touch -c -$_w -t "$_v" -- "$target" ;; esac ||
+				_t_fail "Error while updating modification or access time"
+		fi
+	done
+fi
 echo verdict=done
 echo "changed=$_t_changed"
 if [ "$state" = touch ] && [ -z "$_t_check" ]; then

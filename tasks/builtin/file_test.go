@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tender-sh/tender/tasks"
 )
@@ -179,5 +180,26 @@ func TestFileLinkWithoutSrcFollows(t *testing.T) {
 	res = runMod(t, env, "file", tasks.Args{"path": filepath.Join(dir, "nolink"), "state": "link"})
 	if !res.Failed || res.Msg != "src is required for creating new symlinks" {
 		t.Errorf("a new link without src: %+v", res)
+	}
+}
+
+// modification_time on a plain file (state file) is set like on touch:
+// check mode reports the change, the real run makes it with the times in
+// the diff, a second run has nothing to do (Ansible's modification_time
+// tests of the file target).
+func TestFileModificationTime(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	f := filepath.Join(dir, "f")
+	os.WriteFile(f, []byte("x"), 0o644)
+	mt := func() int64 { st, _ := os.Stat(f); return st.ModTime().Unix() }
+	orig := mt()
+	args := tasks.Args{"path": f, "modification_time": "202202081414.00", "modification_time_format": "%Y%m%d%H%M.%S"}
+	res := twice(t, env, "file", args, func() bool { return mt() == orig })
+	after, _ := res.Data["diff"].(map[string]any)["after"].(map[string]any)
+	want, _ := time.ParseInLocation("200601021504.05", "202202081414.00", time.Local)
+	if mt() != want.Unix() || after["mtime"] != float64(want.Unix()) || after["atime"] != nil {
+		t.Fatalf("mtime %d, diff %+v", mt(), res.Data["diff"])
 	}
 }
