@@ -87,6 +87,9 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	failed := func(msg string) (tasks.Result, error) {
 		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
 	}
+	if a.Has("src") && a.Str("src") == "" {
+		delete(a, "src") // an empty src names nothing (Ansible's message for a missing one)
+	}
 	if !a.Has("src") && !a.Has("content") {
 		return failed("src (or content) is required")
 	}

@@ -93,6 +93,9 @@ func TestCopySrcDirDestRemote(t *testing.T) {
 	if res = runMod(t, env, "copy", tasks.Args{"content": "x", "dest": dir + "/new/"}); !res.Failed || exists(dir+"/new") {
 		t.Fatalf("content to new dir: %+v", res)
 	}
+	if res = runMod(t, env, "copy", tasks.Args{"src": "", "dest": dir}); !res.Failed || res.Msg != "src (or content) is required" {
+		t.Fatalf("%+v", res)
+	}
 	if res = runMod(t, env, "copy", tasks.Args{"dest": dir}); !res.Failed || res.Msg != "src (or content) is required" {
 		t.Fatalf("%+v", res)
 	}
