@@ -80,6 +80,7 @@ $_missing"; _p=$(dirname -- "$_p")
 touch)
 	if [ "$prev" = absent ]; then
 		_t_changed=1
+		[ -n "$_t_check" ] || _t_rmonfail=$path
 		if [ -z "$_t_check" ] && ! touch -- "$path" 2>/dev/null; then
 			if [ -d "$(dirname -- "$path")" ]; then _t_failed "Error, could not touch target: [Errno 13] Permission denied: b'$path'"
 			else _t_failed "Error, could not touch target: [Errno 2] No such file or directory: b'$path'"; fi

@@ -203,3 +203,21 @@ func TestFileModificationTime(t *testing.T) {
 		t.Fatalf("mtime %d, diff %+v", mt(), res.Data["diff"])
 	}
 }
+
+// A touch that creates the file and then cannot give it the asked owner
+// fails and leaves no file behind, as Ansible's does.
+func TestFileTouchFailRemovesNewFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	f := filepath.Join(dir, "baz.txt")
+	res := runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "owner": "tender-no-such-user"})
+	if !res.Failed || exists(f) || res.Msg != "chown failed: failed to look up user tender-no-such-user" {
+		t.Fatalf("exists %v: %+v", exists(f), res)
+	}
+	// an existing file stays
+	os.WriteFile(f, nil, 0o644)
+	if res = runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "owner": "tender-no-such-user"}); !res.Failed || !exists(f) {
+		t.Fatalf("exists %v: %+v", exists(f), res)
+	}
+}
