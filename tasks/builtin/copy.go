@@ -80,12 +80,19 @@ type copyJob struct {
 
 // Run copies.
 func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	failed := func(msg string) (tasks.Result, error) {
+		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
+	}
+	if args["dest"] == nil {
+		// Ansible's copy action names a missing src before a missing dest.
+		if (args["src"] == nil || args["src"] == "") && args["content"] == nil {
+			return failed("src (or content) is required")
+		}
+		return failed("dest is required")
+	}
 	a, err := copyArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
-	}
-	failed := func(msg string) (tasks.Result, error) {
-		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
 	}
 	if a.Has("src") && a.Str("src") == "" {
 		delete(a, "src") // an empty src names nothing (Ansible's message for a missing one)

@@ -96,6 +96,9 @@ func TestCopySrcDirDestRemote(t *testing.T) {
 	if res = runMod(t, env, "copy", tasks.Args{"src": "", "dest": dir}); !res.Failed || res.Msg != "src (or content) is required" {
 		t.Fatalf("%+v", res)
 	}
+	if res = runMod(t, env, "copy", tasks.Args{"src": "foo.txt"}); !res.Failed || res.Msg != "dest is required" {
+		t.Fatalf("%+v", res)
+	}
 	if res = runMod(t, env, "copy", tasks.Args{"dest": dir}); !res.Failed || res.Msg != "src (or content) is required" {
 		t.Fatalf("%+v", res)
 	}
