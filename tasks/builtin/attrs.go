@@ -133,13 +133,14 @@ func modeArg(v any) (string, error) {
 	return "", fmt.Errorf("argument 'mode' is of type %T and we were unable to convert to raw", v)
 }
 
-// octal4 formats an octal string from stat -c %a as Ansible's "0644".
+// octal4 formats an octal string from stat -c %a as Ansible's file
+// results do ('0%03o'): "0644", and "01444" with a special bit.
 func octal4(s string) string {
 	n, err := strconv.ParseUint(strings.TrimSpace(s), 8, 32)
 	if err != nil {
 		return s
 	}
-	return fmt.Sprintf("%04o", n)
+	return fmt.Sprintf("0%03o", n)
 }
 
 // fileState names an stat %F file type as Ansible's file state.

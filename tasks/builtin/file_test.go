@@ -221,3 +221,20 @@ func TestFileTouchFailRemovesNewFile(t *testing.T) {
 		t.Fatalf("exists %v: %+v", exists(f), res)
 	}
 }
+
+// A mode with a special bit is reported as Ansible's '0%03o' gives it:
+// "01444" (the symbolic-mode tests of the file target).
+func TestFileModeStickyBit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	f := filepath.Join(dir, "s")
+	runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "mode": "0444"})
+	res := runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "mode": "o+t"})
+	if res.Failed || res.Data["mode"] != "01444" {
+		t.Fatalf("%+v", res)
+	}
+	if d := res.Data["diff"].(map[string]any); d["before"].(map[string]any)["mode"] != "0444" || d["after"].(map[string]any)["mode"] != "01444" {
+		t.Fatalf("%+v", d)
+	}
+}
