@@ -101,6 +101,10 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		return failed("src (or content) is required")
 	}
 	mode, err := modeArg(a["mode"])
+	if a["mode"] == "preserve" {
+		// copy's own mode: the source's, read where the source is
+		mode, err = "preserve", nil
+	}
 	if err != nil {
 		return failed(err.Error())
 	}

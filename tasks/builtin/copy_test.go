@@ -212,3 +212,23 @@ func TestCopyRemoteTree(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 }
+
+// mode=preserve gives dest the source's mode, from the controller file or
+// (remote_src) the host's (the mode=preserve tests of the copy target).
+func TestCopyModePreserve(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	src := filepath.Join(dir, "foo.txt")
+	os.WriteFile(src, []byte("foo.txt\n"), 0o600)
+	os.Chmod(src, 0o547)
+	d1, d2 := filepath.Join(dir, "copy-foo.txt"), filepath.Join(dir, "copy-foo2.txt")
+	res := runMod(t, env, "copy", tasks.Args{"src": src, "dest": d1, "mode": "preserve"})
+	if !res.Changed || res.Data["mode"] != "0547" || mode(t, d1) != 0o547 {
+		t.Fatalf("%+v", res)
+	}
+	res = runMod(t, env, "copy", tasks.Args{"src": d1, "dest": d2, "mode": "preserve", "remote_src": true})
+	if !res.Changed || res.Data["mode"] != "0547" || mode(t, d2) != 0o547 {
+		t.Fatalf("remote: %+v", res)
+	}
+}
