@@ -127,6 +127,11 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 	prev, state := v["prev"], v["state"]
 	data := map[string]any{}
 	res := tasks.Result{Data: data, Changed: v["changed"] == "1"}
+	for _, k := range []string{"warn_user", "warn_group"} {
+		if w := v[k]; w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
+	}
 	if v["failed"] == "1" || v["verdict"] == "failed" {
 		res.Failed, res.Msg, res.Changed = true, strings.TrimSpace(v["msg"]), false
 		switch msg := res.Msg; {

@@ -25,6 +25,17 @@ _t_state() {
 }
 prev=$(_t_state "$path")
 echo "prev=$prev"
+# In check mode an owner or group the host does not know yet is a warning
+# (an earlier task of a real run may create it).
+if [ -n "$_t_check" ] && [ "$state" != absent ]; then
+	for _w in "user|passwd|uid|$owner" "group|group|gid|$group"; do
+		_n=${_w#*|*|*|}; [ -n "$_n" ] || continue
+		_k=${_w%%|*}; _r=${_w#*|}; _db=${_r%%|*}; _id=${_r#*|}; _id=${_id%%|*}
+		getent "$_db" "$_n" >/dev/null 2>&1 && continue
+		case $_n in *[!0-9]*) _by= ;; *) _by="with $_id " ;; esac
+		echo "warn_$_k=failed to look up $_k $_by$_n. Create $_k up to this point in real play"
+	done
+fi
 # Failures report the path's attributes, as Ansible's add_path_info does.
 _t_failed() { echo verdict=failed; echo "msg=$*"; _t_info "$path"; exit 0; }
 if [ -z "$state" ]; then

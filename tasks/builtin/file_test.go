@@ -238,3 +238,23 @@ func TestFileModeStickyBit(t *testing.T) {
 		t.Fatalf("%+v", d)
 	}
 }
+
+// In check mode an unknown owner or group is a warning, by name or by id,
+// and a known one is not (the check_mode owner/group tests of the file
+// target).
+func TestFileCheckModeUnknownOwner(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	env.Check = true
+	f := filepath.Join(dir, "f")
+	res := runMod(t, env, "file", tasks.Args{"path": f, "owner": "tender-no-user", "group": "111119"})
+	if len(res.Warnings) != 2 || res.Warnings[0] != "failed to look up user tender-no-user. Create user up to this point in real play" ||
+		res.Warnings[1] != "failed to look up group with gid 111119. Create group up to this point in real play" {
+		t.Fatalf("%+v", res)
+	}
+	res = runMod(t, env, "file", tasks.Args{"path": f, "owner": "0", "group": "root", "state": "touch"})
+	if len(res.Warnings) != 0 {
+		t.Fatalf("%+v", res)
+	}
+}
