@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -256,5 +257,30 @@ func TestFileCheckModeUnknownOwner(t *testing.T) {
 	res = runMod(t, env, "file", tasks.Args{"path": f, "owner": "0", "group": "root", "state": "touch"})
 	if len(res.Warnings) != 0 {
 		t.Fatalf("%+v", res)
+	}
+}
+
+// A touch to now sets both times in one call (utime to now, which a
+// writer who does not own the file may do); two calls, each leaving one
+// time as it is, would need ownership (the write_utime test of the file
+// target, touching as nobody a root file mode 0666).
+func TestFileTouchNowOneCall(t *testing.T) {
+	dir := t.TempDir()
+	shim, log := filepath.Join(dir, "bin"), filepath.Join(dir, "log")
+	os.Mkdir(shim, 0o755)
+	real, err := exec.LookPath("touch")
+	if err != nil {
+		t.Skip(err)
+	}
+	os.WriteFile(filepath.Join(shim, "touch"), []byte("#!/bin/sh\necho \"$*\" >>"+log+"\nexec "+real+" \"$@\"\n"), 0o755)
+	t.Setenv("PATH", shim+":"+os.Getenv("PATH"))
+	env, _ := testEnv(t, dir, nil)
+	f := filepath.Join(dir, "f")
+	os.WriteFile(f, nil, 0o666)
+	if res := runMod(t, env, "file", tasks.Args{"path": f, "state": "touch"}); !res.Changed || res.Failed {
+		t.Fatalf("%+v", res)
+	}
+	if got := readFile(t, log); got != "-c -- "+f+"\n" {
+		t.Fatalf("touch calls %q", got)
 	}
 }
