@@ -23,6 +23,21 @@ _t_state() {
 		if [ "$(stat -c %h -- "$1")" -gt 1 ]; then echo hard; else echo file; fi
 	else echo absent; fi
 }
+# _t_rec gives everything under the directory $1 the asked attributes;
+# followed, a link's target gets them too, and a linked directory's
+# contents (links relative to the link's directory; $2 bounds the depth
+# of link cycles).
+_t_rec() {
+	find "$1" -mindepth 1 | while IFS= read -r _p; do
+		_t_attrs "$_p" "$mode" "$owner" "$group"
+		if [ -n "$follow" ] && [ -L "$_p" ] && [ -e "$_p" ] && [ "$2" -lt 40 ]; then
+			_lt=$(readlink -- "$_p")
+			case $_lt in /*) ;; *) _lt=$(dirname -- "$_p")/$_lt ;; esac
+			[ -d "$_lt" ] && _t_rec "$_lt" $(($2 + 1))
+			_t_attrs "$_lt" "$mode" "$owner" "$group"
+		fi
+	done
+}
 prev=$(_t_state "$path")
 echo "prev=$prev"
 # In check mode an owner or group the host does not know yet is a warning
@@ -171,8 +186,7 @@ fi
 if [ -n "$target" ] && _t_exists "$target"; then
 	_t_attrs "$target" "$mode" "$owner" "$group"
 	if [ -n "$recurse" ] && [ -d "$target" ] && [ ! -L "$target" ]; then
-		_rc=$(find "$target" -mindepth 1 | while IFS= read -r _p; do
-			_t_attrs "$_p" "$mode" "$owner" "$group"; done)
+		_rc=$(_t_rec "$target" 0)
 		case $_rc in *failed=1*) echo "$_rc"; exit 0 ;; ?*) _t_changed=1 ;; esac
 	fi
 fi

@@ -284,3 +284,30 @@ func TestFileTouchNowOneCall(t *testing.T) {
 		t.Fatalf("touch calls %q", got)
 	}
 }
+
+// recurse with follow gives the targets of the links under the directory
+// (and a linked directory's contents) the attributes too; without follow
+// they are left alone (the follow + recurse tests of the file target).
+func TestFileRecurseFollow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	top, tf, td := filepath.Join(dir, "top"), filepath.Join(dir, "tf"), filepath.Join(dir, "td")
+	os.Mkdir(top, 0o755)
+	os.WriteFile(tf, nil, 0o700)
+	os.Mkdir(td, 0o700)
+	os.WriteFile(filepath.Join(td, "foo"), nil, 0o700)
+	os.Symlink("../tf", filepath.Join(top, "l"))
+	os.Symlink("../td", filepath.Join(top, "ld"))
+	os.Symlink("nope", filepath.Join(top, "dangling"))
+	runMod(t, env, "file", tasks.Args{"path": top, "follow": false, "mode": "a-x", "recurse": true})
+	if mode(t, tf) != 0o700 || mode(t, td) != 0o700 || mode(t, filepath.Join(td, "foo")) != 0o700 {
+		t.Fatal("not followed, the targets changed")
+	}
+	if res := runMod(t, env, "file", tasks.Args{"path": top, "follow": true, "mode": "a-x", "recurse": true}); res.Failed || !res.Changed {
+		t.Fatalf("%+v", res)
+	}
+	if mode(t, tf) != 0o600 || mode(t, td) != 0o600 || mode(t, filepath.Join(td, "foo")) != 0o600 {
+		t.Fatalf("followed: %o %o %o", mode(t, tf), mode(t, td), mode(t, filepath.Join(td, "foo")))
+	}
+}
