@@ -29,26 +29,16 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 	if strings.HasSuffix(src, "/") {
 		data["src"] = strings.TrimSuffix(local, "/") + "/"
 	}
-	type file struct{ rel, local, sum string }
-	var dirs []string
-	var files []file
-	err := filepath.WalkDir(local, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	w, err := walkCopyTree(local, a.Bool("local_follow"))
+	for i := range w.files {
+		if err == nil {
+			w.files[i].sum, err = fileSHA1(w.files[i].local)
 		}
-		rel, _ := filepath.Rel(local, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			dirs = append(dirs, rel)
-			return nil
-		}
-		sum, err := fileSHA1(p)
-		files = append(files, file{rel, p, sum})
-		return err
-	})
+	}
 	if err != nil {
 		return tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
 	}
+	dirs, files := append([]string{""}, w.dirs...), w.files
 	dmode, err := modeArg(a["directory_mode"])
 	if err != nil {
 		return tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
@@ -70,6 +60,21 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 			s.WriteString("  fi\n")
 		}
 		fmt.Fprintf(&s, "else echo put%d=644; fi\n", i)
+	}
+	for _, l := range w.links {
+		// as Ansible's file module with state=link, force and no follow
+		fmt.Fprintf(&s, "p=\"$root\"/%s; t=%s\n", q(l.rel), q(l.target))
+		s.WriteString(`if [ ! -L "$p" ] || [ "$(readlink -- "$p")" != "$t" ]; then
+  _t_changed=1
+  if [ -z "$_t_check" ]; then
+    if [ -d "$p" ] && [ ! -L "$p" ]; then rmdir -- "$p" 2>/dev/null || _t_fail "the directory $p is not empty, refusing to convert it"; fi
+    ln -sfn -- "$t" "$p" || _t_fail "Error while linking: $p"
+  fi
+fi
+`)
+		if j.owner != "" || j.group != "" {
+			fmt.Fprintf(&s, "[ -L \"$p\" ] && _t_attrs \"$p\" '' %s %s >/dev/null\n", q(j.owner), q(j.group))
+		}
 	}
 	s.WriteString("echo \"changed=$_t_changed\"\n")
 	out, err := run(ctx, env, s.String(), nil)

@@ -1,0 +1,97 @@
+package builtin
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+)
+
+// treeFile is a controller file a tree copy puts at rel (under the copy's
+// root on the host).
+type treeFile struct{ rel, local, sum string }
+
+// treeLink is a symlink a tree copy makes at rel, pointing at target (the
+// controller link's own text).
+type treeLink struct{ rel, target string }
+
+// copyWalk is what a tree copy makes on the host.
+type copyWalk struct {
+	dirs  []string
+	files []treeFile
+	links []treeLink
+}
+
+// walkCopyTree lists the controller directory top as Ansible's copy does
+// for a recursive copy. A symlink is copied as a symlink with the same
+// text unless local_follow is set; followed, a link to a file copies the
+// file it points at, and a link to a directory copies that directory's
+// contents, except a link back to a directory the walk is inside (a
+// cycle), which stays a symlink. A link to nothing is always a symlink.
+func walkCopyTree(top string, follow bool) (copyWalk, error) {
+	var w copyWalk
+	fi, err := os.Stat(top)
+	if err != nil {
+		return w, err
+	}
+	err = w.walk(top, "", []os.FileInfo{fi}, follow)
+	return w, err
+}
+
+func (w *copyWalk) walk(dir, rel string, parents []os.FileInfo, follow bool) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		p, r := filepath.Join(dir, e.Name()), path.Join(rel, e.Name())
+		isLink := e.Type()&os.ModeSymlink != 0
+		st, serr := os.Stat(p) // follows a link; fails for a link to nothing
+		if !isLink {
+			if e.IsDir() {
+				w.dirs = append(w.dirs, r)
+				if err := w.walk(p, r, append(parents[:len(parents):len(parents)], st), follow); err != nil {
+					return err
+				}
+			} else {
+				w.files = append(w.files, treeFile{rel: r, local: p})
+			}
+			continue
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case !follow || serr != nil:
+			w.links = append(w.links, treeLink{r, target})
+		case !st.IsDir():
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil || !st.Mode().IsRegular() {
+				w.links = append(w.links, treeLink{r, target})
+			} else {
+				w.files = append(w.files, treeFile{rel: r, local: real})
+			}
+		case inParents(st, parents):
+			w.links = append(w.links, treeLink{r, target})
+		default:
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return err
+			}
+			w.dirs = append(w.dirs, r)
+			if err := w.walk(real, r, append(parents[:len(parents):len(parents)], st), follow); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func inParents(st os.FileInfo, parents []os.FileInfo) bool {
+	for _, p := range parents {
+		if os.SameFile(st, p) {
+			return true
+		}
+	}
+	return false
+}

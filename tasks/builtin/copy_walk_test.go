@@ -1,0 +1,62 @@
+package builtin
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// A tree holding symlinks (absolute, relative, to nothing, to a
+// directory, back up the tree) copies them as symlinks with
+// local_follow=False; with local_follow (the default) a link to a file or
+// directory copies what it points at, and a link to nothing or back up
+// the tree stays a link (the recursive-copy tests of the copy target).
+func TestCopyTreeSymlinks(t *testing.T) {
+	t.Parallel()
+	dir, files := t.TempDir(), t.TempDir()
+	sub := filepath.Join(files, "subdir", "subdir1")
+	os.MkdirAll(sub, 0o755)
+	os.MkdirAll(filepath.Join(files, "subdir", "subdir2"), 0o755)
+	os.WriteFile(filepath.Join(files, "subdir", "bar.txt"), []byte("bar\n"), 0o644)
+	os.WriteFile(filepath.Join(files, "subdir", "subdir2", "baz.txt"), []byte("baz\n"), 0o644)
+	abs := filepath.Join(files, "abs-target")
+	os.WriteFile(abs, []byte("abs\n"), 0o644)
+	links := map[string]string{"abs-link": abs, "bar.txt": "../bar.txt", "invalid2": "../invalid",
+		"circles": "../", "subdir2": "../subdir2"}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(sub, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env, _ := testEnv(t, files, nil)
+	out := filepath.Join(dir, "nofollow")
+	res := runMod(t, env, "copy", tasks.Args{"src": "subdir", "dest": out, "directory_mode": "0700", "local_follow": false})
+	if res.Failed || !res.Changed {
+		t.Fatalf("%+v", res)
+	}
+	for name, target := range links {
+		if got, err := os.Readlink(filepath.Join(out, "subdir", "subdir1", name)); err != nil || got != target {
+			t.Fatalf("%s -> %q (%v), want %q", name, got, err, target)
+		}
+	}
+	if res = runMod(t, env, "copy", tasks.Args{"src": "subdir", "dest": out, "directory_mode": "0700", "local_follow": false}); res.Failed || res.Changed {
+		t.Fatalf("again: %+v", res)
+	}
+	out = filepath.Join(dir, "follow")
+	if res = runMod(t, env, "copy", tasks.Args{"src": "subdir", "dest": out}); res.Failed || !res.Changed {
+		t.Fatalf("%+v", res)
+	}
+	s1 := filepath.Join(out, "subdir", "subdir1")
+	for name, want := range map[string]string{"abs-link": "abs\n", "bar.txt": "bar\n", "subdir2/baz.txt": "baz\n"} {
+		if fi, err := os.Lstat(filepath.Join(s1, name)); err != nil || !fi.Mode().IsRegular() || readFile(t, filepath.Join(s1, name)) != want {
+			t.Fatalf("%s: %v %v", name, fi, err)
+		}
+	}
+	for name, target := range map[string]string{"invalid2": "../invalid", "circles": "../"} {
+		if got, _ := os.Readlink(filepath.Join(s1, name)); got != target {
+			t.Fatalf("%s -> %q", name, got)
+		}
+	}
+}
