@@ -76,6 +76,7 @@ type copyJob struct {
 	guard  bool
 	expect string
 	unsafe bool // unsafe_writes: write in place when the rename fails
+	follow bool // a dest that is a link: write the file it points at
 }
 
 // Run copies.
@@ -112,7 +113,7 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		dest: a.Str("dest"), mode: mode, owner: a.Str("owner"), group: a.Str("group"),
 		force: a.Bool("force"), backup: a.Bool("backup"), validate: a.Str("validate"),
 		remote: a.Bool("remote_src"), check: env.Check, diff: env.Diff, se: seAssign(a),
-		unsafe: a.Bool("unsafe_writes"),
+		unsafe: a.Bool("unsafe_writes"), follow: a.Bool("follow"),
 	}
 	if j.dest == "" {
 		return failed("dest is required")
@@ -217,6 +218,7 @@ func (j copyJob) script(source, probe, moved string) string {
 		{"force", flag(j.force)}, {"backup", flag(j.backup)}, {"mode", j.mode},
 		{"owner", j.owner}, {"group", j.group}, {"diff", flag(j.diff)}, {"mkdirs", flag(j.mkdirs)},
 		{"guard", flag(j.guard)}, {"expect", j.expect}, {"unsafe", flag(j.unsafe)},
+		{"follow", flag(j.follow)},
 	} {
 		val := q(kv[1])
 		if kv[0] == "dest" || (kv[0] == "source" && j.remote) {

@@ -232,3 +232,23 @@ func TestCopyModePreserve(t *testing.T) {
 		t.Fatalf("remote: %+v", res)
 	}
 }
+
+// follow=yes writes through a link at dest: the link stays, its target
+// gets the content, and a second run changes nothing (the follow tests of
+// the copy target).
+func TestCopyFollowDestLink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	target, link := filepath.Join(dir, "follow_test"), filepath.Join(dir, "follow_link")
+	os.WriteFile(target, []byte("old\n"), 0o644)
+	os.Symlink("./follow_test", link)
+	args := tasks.Args{"content": "new\n", "dest": link, "follow": true}
+	res := runMod(t, env, "copy", args)
+	if got, _ := os.Readlink(link); !res.Changed || got != "./follow_test" || readFile(t, target) != "new\n" {
+		t.Fatalf("link %q: %+v", got, res)
+	}
+	if res = runMod(t, env, "copy", args); res.Changed || res.Failed {
+		t.Fatalf("again: %+v", res)
+	}
+}
