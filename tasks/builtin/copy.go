@@ -77,6 +77,9 @@ type copyJob struct {
 	expect string
 	unsafe bool // unsafe_writes: write in place when the rename fails
 	follow bool // a dest that is a link: write the file it points at
+	// lfollow: remote_src with a directory copies what links point at
+	// (local_follow given true; Ansible keeps links when it is not given)
+	lfollow bool
 }
 
 // Run copies.
@@ -114,6 +117,7 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		force: a.Bool("force"), backup: a.Bool("backup"), validate: a.Str("validate"),
 		remote: a.Bool("remote_src"), check: env.Check, diff: env.Diff, se: seAssign(a),
 		unsafe: a.Bool("unsafe_writes"), follow: a.Bool("follow"),
+		lfollow: args["local_follow"] != nil && a.Bool("local_follow"),
 	}
 	if j.dest == "" {
 		return failed("dest is required")
@@ -218,7 +222,7 @@ func (j copyJob) script(source, probe, moved string) string {
 		{"force", flag(j.force)}, {"backup", flag(j.backup)}, {"mode", j.mode},
 		{"owner", j.owner}, {"group", j.group}, {"diff", flag(j.diff)}, {"mkdirs", flag(j.mkdirs)},
 		{"guard", flag(j.guard)}, {"expect", j.expect}, {"unsafe", flag(j.unsafe)},
-		{"follow", flag(j.follow)},
+		{"follow", flag(j.follow)}, {"lfollow", flag(j.lfollow)},
 	} {
 		val := q(kv[1])
 		if kv[0] == "dest" || (kv[0] == "source" && j.remote) {

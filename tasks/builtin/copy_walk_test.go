@@ -60,3 +60,32 @@ func TestCopyTreeSymlinks(t *testing.T) {
 		}
 	}
 }
+
+// remote_src with a directory keeps links as links, unless local_follow
+// is given true: then a link to a file lands as a copy of that file (the
+// "recursive copying on remote host" tests of the copy target).
+func TestCopyRemoteTreeLocalFollow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	os.MkdirAll(dir+"/src/subdir", 0o755)
+	os.WriteFile(dir+"/src/subdir/file12", []byte("hello world 12"), 0o644)
+	os.Symlink(dir+"/src/subdir/file12", dir+"/src/link_file12")
+	for _, c := range []struct {
+		dest   string
+		follow any
+		link   bool
+	}{{"/kept", nil, true}, {"/nofollow", false, true}, {"/follow", true, false}} {
+		args := tasks.Args{"src": dir + "/src/", "dest": dir + c.dest, "remote_src": true}
+		if c.follow != nil {
+			args["local_follow"] = c.follow
+		}
+		if res := runMod(t, env, "copy", args); res.Failed || !res.Changed {
+			t.Fatalf("%s: %+v", c.dest, res)
+		}
+		fi, err := os.Lstat(dir + c.dest + "/link_file12")
+		if err != nil || (fi.Mode()&os.ModeSymlink != 0) != c.link || readFile(t, dir+c.dest+"/link_file12") != "hello world 12" {
+			t.Fatalf("%s: %v %v", c.dest, fi, err)
+		}
+	}
+}
