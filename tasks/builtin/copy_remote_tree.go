@@ -19,6 +19,8 @@ _t_remotetree() {
 	echo verdict=tree
 	echo "reported=$_rep"
 	_src=${source%/}
+	# preserve: the reported destination gets the source directory's mode
+	[ "$mode" = preserve ] && mode=$(stat -c %a -- "$_src")
 	# local_follow: links are copied as what they point at (a linked
 	# directory's contents too); otherwise as links.
 	_fl=-P; [ -n "$lfollow" ] && _fl=-L

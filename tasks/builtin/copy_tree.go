@@ -51,9 +51,19 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 		fmt.Fprintf(&s, "p=\"$root\"/%s\nif [ ! -d \"$p\" ]; then _t_changed=1; [ -n \"$_t_check\" ] || mkdir -p -- \"$p\" || _t_fail \"could not create $p\"; fi\n", q(d))
 		fmt.Fprintf(&s, "[ -d \"$p\" ] && _t_attrs \"$p\" %s %s %s >/dev/null\n", q(dmode), q(j.owner), q(j.group))
 	}
+	fmode := func(f treeFile) string {
+		if j.mode != "preserve" {
+			return j.mode
+		}
+		// preserve: each file gets its own source's mode
+		if fi, err := os.Stat(f.local); err == nil {
+			return fmt.Sprintf("%o", fi.Mode().Perm())
+		}
+		return ""
+	}
 	for i, f := range files {
 		fmt.Fprintf(&s, "p=\"$root\"/%s\nif _t_exists \"$p\"; then\n", q(f.rel))
-		fmt.Fprintf(&s, "  if [ \"$(_t_sum sha1 \"$p\")\" = %s ]; then _t_attrs \"$p\" %s %s %s >/dev/null\n", q(f.sum), q(j.mode), q(j.owner), q(j.group))
+		fmt.Fprintf(&s, "  if [ \"$(_t_sum sha1 \"$p\")\" = %s ]; then _t_attrs \"$p\" %s %s %s >/dev/null\n", q(f.sum), q(fmode(f)), q(j.owner), q(j.group))
 		if j.force {
 			fmt.Fprintf(&s, "  else echo \"put%d=$(stat -c %%a -- \"$p\")\"; fi\n", i)
 		} else {
@@ -105,7 +115,7 @@ fi
 			return tasks.Result{}, err
 		}
 		if j.mode != "" || j.owner != "" || j.group != "" {
-			fmt.Fprintf(&fix, "_t_attrs %s %s %s %s >/dev/null\n", q(path.Join(root, f.rel)), q(j.mode), q(j.owner), q(j.group))
+			fmt.Fprintf(&fix, "_t_attrs %s %s %s %s >/dev/null\n", q(path.Join(root, f.rel)), q(fmode(f)), q(j.owner), q(j.group))
 		}
 	}
 	if fix.Len() > 0 {

@@ -89,3 +89,28 @@ func TestCopyRemoteTreeLocalFollow(t *testing.T) {
 		}
 	}
 }
+
+// mode=preserve on a directory copy keeps each file's own mode, from the
+// controller or (remote_src) the host (issue 69783 tests of the copy
+// target).
+func TestCopyTreeModePreserve(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	os.MkdirAll(dir+"/src/dir", 0o755)
+	os.Mkdir(dir+"/dest", 0o755)
+	for name, m := range map[string]os.FileMode{"readwrite": 0o644, "executable": 0o755, "dir/readonly": 0o444} {
+		os.WriteFile(dir+"/src/"+name, nil, 0o600)
+		os.Chmod(dir+"/src/"+name, m)
+	}
+	for _, remote := range []bool{true, false} {
+		out := dir + "/dest/" + map[bool]string{true: "r", false: "l"}[remote] + "/"
+		res := runMod(t, env, "copy", tasks.Args{"src": dir + "/src/", "dest": out, "remote_src": remote, "mode": "preserve"})
+		if res.Failed {
+			t.Fatalf("remote %v: %+v", remote, res)
+		}
+		if mode(t, out+"executable") != 0o755 || mode(t, out+"readwrite") != 0o644 || mode(t, out+"dir/readonly") != 0o444 {
+			t.Fatalf("remote %v: modes %o %o %o", remote, mode(t, out+"executable"), mode(t, out+"readwrite"), mode(t, out+"dir/readonly"))
+		}
+	}
+}
