@@ -149,6 +149,9 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		if fi.IsDir() {
 			return copyTree(ctx, env, a, local, j)
 		}
+		if msg := vaultRefusal(local); msg != "" && a.Bool("decrypt") {
+			return failed(msg)
+		}
 		j.base, j.localPath = path.Base(local), local
 		if mode == "preserve" {
 			j.mode = fmt.Sprintf("%o", fi.Mode().Perm())

@@ -31,6 +31,9 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 	}
 	w, err := walkCopyTree(local, a.Bool("local_follow"))
 	for i := range w.files {
+		if msg := vaultRefusal(w.files[i].local); msg != "" && a.Bool("decrypt") {
+			return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
+		}
 		if err == nil {
 			w.files[i].sum, err = fileSHA1(w.files[i].local)
 		}

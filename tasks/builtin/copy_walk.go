@@ -95,3 +95,19 @@ func inParents(st os.FileInfo, parents []os.FileInfo) bool {
 	}
 	return false
 }
+
+// vaultRefusal is the failure of copying a vault-encrypted controller
+// file with decrypt on: tender holds no vault secret, so, as Ansible does
+// without a password, it refuses ("" when the file is not encrypted).
+func vaultRefusal(local string) string {
+	f, err := os.Open(local)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, len("$ANSIBLE_VAULT;"))
+	if n, _ := f.Read(head); n == len(head) && string(head) == "$ANSIBLE_VAULT;" {
+		return "A vault password or secret must be specified to decrypt " + local
+	}
+	return ""
+}

@@ -114,3 +114,24 @@ func TestCopyTreeModePreserve(t *testing.T) {
 		}
 	}
 }
+
+// A vault-encrypted file (alone or in a tree) is refused with decrypt on,
+// with Ansible's message for a missing vault password, and copied as it
+// is with decrypt off.
+func TestCopyVaultFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	os.Mkdir(dir+"/vault", 0o755)
+	enc := dir + "/vault/vault-file"
+	os.WriteFile(enc, []byte("$ANSIBLE_VAULT;1.1;AES256\n3132\n"), 0o644)
+	want := "A vault password or secret must be specified to decrypt " + enc
+	for _, src := range []string{enc, dir + "/vault"} {
+		if res := runMod(t, env, "copy", tasks.Args{"src": src, "dest": dir + "/out"}); !res.Failed || res.Msg != want || exists(dir+"/out") {
+			t.Fatalf("%s: %+v", src, res)
+		}
+	}
+	if res := runMod(t, env, "copy", tasks.Args{"src": enc, "dest": dir + "/out", "decrypt": false}); res.Failed || !exists(dir+"/out") {
+		t.Fatalf("decrypt=false: %+v", res)
+	}
+}
