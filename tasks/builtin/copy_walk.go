@@ -42,47 +42,68 @@ func (w *copyWalk) walk(dir, rel string, parents []os.FileInfo, follow bool) err
 	if err != nil {
 		return err
 	}
-	for _, e := range ents {
-		p, r := filepath.Join(dir, e.Name()), path.Join(rel, e.Name())
-		isLink := e.Type()&os.ModeSymlink != 0
-		st, serr := os.Stat(p) // follows a link; fails for a link to nothing
-		if !isLink {
-			if e.IsDir() {
-				w.dirs = append(w.dirs, r)
-				if err := w.walk(p, r, append(parents[:len(parents):len(parents)], st), follow); err != nil {
-					return err
-				}
-			} else {
-				w.files = append(w.files, treeFile{rel: r, local: p})
+	// As os.walk: a level's files, then its directories, then what the
+	// real subdirectories hold.
+	var sub []int
+	for pass := 0; pass < 2; pass++ {
+		for i, e := range ents {
+			p := filepath.Join(dir, e.Name())
+			st, serr := os.Stat(p) // follows a link; fails for a link to nothing
+			if isDir := serr == nil && st.IsDir(); isDir != (pass == 1) {
+				continue
 			}
-			continue
+			if e.Type()&os.ModeSymlink == 0 && e.IsDir() {
+				w.dirs = append(w.dirs, path.Join(rel, e.Name()))
+				sub = append(sub, i)
+				continue
+			}
+			if err := w.entry(p, path.Join(rel, e.Name()), e, st, serr, parents, follow); err != nil {
+				return err
+			}
 		}
-		target, err := os.Readlink(p)
+	}
+	for _, i := range sub {
+		p := filepath.Join(dir, ents[i].Name())
+		st, err := os.Stat(p)
 		if err != nil {
 			return err
 		}
-		switch {
-		case !follow || serr != nil:
-			w.links = append(w.links, treeLink{r, target})
-		case !st.IsDir():
-			real, err := filepath.EvalSymlinks(p)
-			if err != nil || !st.Mode().IsRegular() {
-				w.links = append(w.links, treeLink{r, target})
-			} else {
-				w.files = append(w.files, treeFile{rel: r, local: real})
-			}
-		case inParents(st, parents):
-			w.links = append(w.links, treeLink{r, target})
-		default:
-			real, err := filepath.EvalSymlinks(p)
-			if err != nil {
-				return err
-			}
-			w.dirs = append(w.dirs, r)
-			if err := w.walk(real, r, append(parents[:len(parents):len(parents)], st), follow); err != nil {
-				return err
-			}
+		if err := w.walk(p, path.Join(rel, ents[i].Name()), append(parents[:len(parents):len(parents)], st), follow); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// entry adds a file or a symlink met by walk.
+func (w *copyWalk) entry(p, r string, e os.DirEntry, st os.FileInfo, serr error, parents []os.FileInfo, follow bool) error {
+	if e.Type()&os.ModeSymlink == 0 {
+		w.files = append(w.files, treeFile{rel: r, local: p})
+		return nil
+	}
+	target, err := os.Readlink(p)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !follow || serr != nil:
+		w.links = append(w.links, treeLink{r, target})
+	case !st.IsDir():
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil || !st.Mode().IsRegular() {
+			w.links = append(w.links, treeLink{r, target})
+		} else {
+			w.files = append(w.files, treeFile{rel: r, local: real})
+		}
+	case inParents(st, parents):
+		w.links = append(w.links, treeLink{r, target})
+	default:
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return err
+		}
+		w.dirs = append(w.dirs, r)
+		return w.walk(real, r, append(parents[:len(parents):len(parents)], st), follow)
 	}
 	return nil
 }

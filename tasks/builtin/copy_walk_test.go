@@ -135,3 +135,17 @@ func TestCopyVaultFile(t *testing.T) {
 		t.Fatalf("decrypt=false: %+v", res)
 	}
 }
+
+// A tree is listed as os.walk lists it: a level's files before what its
+// subdirectories hold (so the first encrypted file named is the top one).
+func TestWalkCopyTreeOrder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.MkdirAll(dir+"/a", 0o755)
+	os.WriteFile(dir+"/a/x", nil, 0o644)
+	os.WriteFile(dir+"/b", nil, 0o644)
+	w, err := walkCopyTree(dir, true)
+	if err != nil || len(w.files) != 2 || w.files[0].rel != "b" || w.files[1].rel != "a/x" {
+		t.Fatalf("%+v %v", w, err)
+	}
+}
