@@ -19,6 +19,9 @@ _t_remotetree() {
 	echo verdict=tree
 	echo "reported=$_rep"
 	_src=${source%/}
+	# relative paths are the login directory's; the walk below runs elsewhere
+	case $_src in /*) ;; *) _src=$PWD/$_src ;; esac
+	case $root in /*) ;; *) root=$PWD/$root ;; esac
 	# preserve: the reported destination gets the source directory's mode
 	[ "$mode" = preserve ] && mode=$(stat -c %a -- "$_src")
 	# local_follow: links are copied as what they point at (a linked

@@ -149,3 +149,17 @@ func TestWalkCopyTreeOrder(t *testing.T) {
 		t.Fatalf("%+v %v", w, err)
 	}
 }
+
+// remote_src with relative src and dest (the login directory's) copies a
+// directory's contents (the check_mode tests of the copy target).
+func TestCopyRemoteTreeRelative(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(dir+"/checkmode_subdir", 0o755)
+	os.WriteFile(dir+"/checkmode_subdir/f", []byte("x"), 0o644)
+	t.Chdir(dir)
+	env, _ := testEnv(t, dir, nil)
+	res := runMod(t, env, "copy", tasks.Args{"src": "checkmode_subdir/", "dest": "destdir/", "remote_src": true, "follow": true})
+	if res.Failed || !res.Changed || readFile(t, dir+"/destdir/f") != "x" {
+		t.Fatalf("%+v", res)
+	}
+}
