@@ -34,6 +34,15 @@ _t_remotetree() {
 				echo changed=1
 				[ -n "$_t_check" ] || mkdir -p -- "$_d" || _t_fail "could not create $_d"
 			fi
+		elif [ -L "$_s" ] && [ -z "$lfollow" ]; then
+			# a link is copied as a link: the same text is the same link
+			if [ ! -L "$_d" ] || [ "$(readlink -- "$_s")" != "$(readlink -- "$_d")" ]; then
+				echo changed=1
+				if [ -z "$_t_check" ]; then
+					rm -f -- "$_d.tender-tmp"
+					ln -s -- "$(readlink -- "$_s")" "$_d.tender-tmp" && mv -fT -- "$_d.tender-tmp" "$_d" || _t_fail "failed to copy: $_s to $_d"
+				fi
+			fi
 		elif [ ! -f "$_d" ] || [ "$(_t_sum sha1 "$_s")" != "$(_t_sum sha1 "$_d")" ]; then
 			echo changed=1
 			if [ -z "$_t_check" ]; then

@@ -156,10 +156,16 @@ func TestCopyRemoteTreeRelative(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(dir+"/checkmode_subdir", 0o755)
 	os.WriteFile(dir+"/checkmode_subdir/f", []byte("x"), 0o644)
+	os.Symlink("../", dir+"/checkmode_subdir/circles")
+	os.Symlink("invalid", dir+"/checkmode_subdir/invalid")
 	t.Chdir(dir)
 	env, _ := testEnv(t, dir, nil)
 	res := runMod(t, env, "copy", tasks.Args{"src": "checkmode_subdir/", "dest": "destdir/", "remote_src": true, "follow": true})
 	if res.Failed || !res.Changed || readFile(t, dir+"/destdir/f") != "x" {
 		t.Fatalf("%+v", res)
+	}
+	env.Check = true
+	if res = runMod(t, env, "copy", tasks.Args{"src": "checkmode_subdir/", "dest": "destdir/", "remote_src": true}); res.Failed || res.Changed {
+		t.Fatalf("again in check mode: %+v", res)
 	}
 }
