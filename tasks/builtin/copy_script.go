@@ -43,6 +43,7 @@ if [ -n "$follow" ] && [ -L "$dest" ] && [ -e "$dest" ]; then dest=$(readlink -f
 echo "dest=$dest"
 if [ -n "$remote" ]; then
 	[ -r "$source" ] || _t_fail "Source $source not found"
+	[ -f "$source" ] || _t_fail "Cannot copy invalid source '$source': not a file"
 	want=$(_t_sum sha1 "$source")
 	[ "$mode" = preserve ] && mode=$(stat -c %a -- "$source")
 fi

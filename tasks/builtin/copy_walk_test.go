@@ -169,3 +169,15 @@ func TestCopyRemoteTreeRelative(t *testing.T) {
 		t.Fatalf("again in check mode: %+v", res)
 	}
 }
+
+// remote_src naming a device is refused, with the message ansible-core
+// 2.14 gave for src=/dev/null (observed).
+func TestCopyRemoteSrcNotAFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	res := runMod(t, env, "copy", tasks.Args{"src": "/dev/null", "dest": dir + "/d", "remote_src": true})
+	if !res.Failed || res.Msg != "Cannot copy invalid source '/dev/null': not a file" || exists(dir+"/d") {
+		t.Fatalf("%+v", res)
+	}
+}
