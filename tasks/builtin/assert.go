@@ -40,6 +40,8 @@ func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tas
 		switch cond := c.(type) {
 		case bool:
 			ok = cond
+		case nil:
+			ok = true // an empty item of that holds, as in Ansible
 		default:
 			expr := tasks.ToText(cond)
 			if env.Eval == nil {

@@ -16,6 +16,8 @@ const attrFuncs = `
 _t_fail() {
 	echo "failed=1"; printf 'msg=%s\n' "$*" | tr '\n' ' '; echo
 	if [ -n "$_t_failpath" ]; then echo "failpath=$_t_failpath"; _t_info "$_t_failpath"; fi
+	# a path the task itself created is removed again when it fails
+	[ -z "$_t_rmonfail" ] || rm -f -- "$_t_rmonfail"
 	exit 0
 }
 _t_info() { # key=value lines describing $1 (without following a link)
@@ -64,12 +66,18 @@ _t_attrs() { # path mode owner group: fix what differs (and the SELinux context)
 	if [ -n "$3" ] && [ "$3" != "$6" ] && [ "$3" != "$7" ]; then
 		_t_changed=1; echo "owner_changed=1"; echo "before_owner=$7"
 		case $3 in *[!0-9]*) echo "after_owner=$(id -u -- "$3" 2>/dev/null)" ;; *) echo "after_owner=$3" ;; esac
-		[ -n "$_t_check" ] || chown -h -- "$3" "$1" 2>/dev/null || _t_fail "chown failed: failed to look up user $3"
+		[ -n "$_t_check" ] || chown -h -- "$3" "$1" 2>/dev/null || {
+			id -u -- "$3" >/dev/null 2>&1 || _t_fail "chown failed: failed to look up user $3"
+			_t_fail "chown failed: [Errno 1] Operation not permitted: b'$1'"
+		}
 	fi
 	if [ -n "$4" ] && [ "$4" != "$8" ] && [ "$4" != "$9" ]; then
 		_t_changed=1; echo "group_changed=1"; echo "before_group=$9"
 		case $4 in *[!0-9]*) echo "after_group=$(awk -F: -v g="$4" '$1 == g { print $3; exit }' /etc/group)" ;; *) echo "after_group=$4" ;; esac
-		[ -n "$_t_check" ] || chgrp -h -- "$4" "$1" 2>/dev/null || _t_fail "chgrp failed: failed to look up group $4"
+		[ -n "$_t_check" ] || chgrp -h -- "$4" "$1" 2>/dev/null || {
+			getent group "$4" >/dev/null 2>&1 || _t_fail "chgrp failed: failed to look up group $4"
+			_t_fail "chgrp failed: [Errno 1] Operation not permitted: b'$1'"
+		}
 	fi
 	if [ -n "$2" ] && [ ! -L "$1" ]; then
 		case $2 in
@@ -125,13 +133,14 @@ func modeArg(v any) (string, error) {
 	return "", fmt.Errorf("argument 'mode' is of type %T and we were unable to convert to raw", v)
 }
 
-// octal4 formats an octal string from stat -c %a as Ansible's "0644".
+// octal4 formats an octal string from stat -c %a as Ansible's file
+// results do ('0%03o'): "0644", and "01444" with a special bit.
 func octal4(s string) string {
 	n, err := strconv.ParseUint(strings.TrimSpace(s), 8, 32)
 	if err != nil {
 		return s
 	}
-	return fmt.Sprintf("%04o", n)
+	return fmt.Sprintf("0%03o", n)
 }
 
 // fileState names an stat %F file type as Ansible's file state.

@@ -50,6 +50,10 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 	if res := runMod(t, env, "assert", tasks.Args{"that": []any{"yes", true}, "success_msg": "ok"}); res.Failed || res.Msg != "ok" {
 		t.Fatalf("%+v", res)
 	}
+	// an empty item (YAML's bare "-") holds, as in Ansible (copy target)
+	if res := runMod(t, env, "assert", tasks.Args{"that": []any{"yes", nil}, "success_msg": "ok"}); res.Failed {
+		t.Fatalf("%+v", res)
+	}
 	res = runMod(t, env, "assert", tasks.Args{"that": []any{"yes", "no"}, "fail_msg": "bad"})
 	if !res.Failed || res.Msg != "bad" || res.Data["assertion"] != "no" || res.Data["evaluated_to"] != false {
 		t.Fatalf("%+v", res)

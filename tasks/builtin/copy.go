@@ -76,21 +76,39 @@ type copyJob struct {
 	guard  bool
 	expect string
 	unsafe bool // unsafe_writes: write in place when the rename fails
+	follow bool // a dest that is a link: write the file it points at
+	// lfollow: remote_src with a directory copies what links point at
+	// (local_follow given true; Ansible keeps links when it is not given)
+	lfollow bool
 }
 
 // Run copies.
 func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	failed := func(msg string) (tasks.Result, error) {
+		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
+	}
+	if args["dest"] == nil {
+		// Ansible's copy action names a missing src before a missing dest.
+		if (args["src"] == nil || args["src"] == "") && args["content"] == nil {
+			return failed("src (or content) is required")
+		}
+		return failed("dest is required")
+	}
 	a, err := copyArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	failed := func(msg string) (tasks.Result, error) {
-		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
+	if a.Has("src") && a.Str("src") == "" {
+		delete(a, "src") // an empty src names nothing (Ansible's message for a missing one)
 	}
 	if !a.Has("src") && !a.Has("content") {
 		return failed("src (or content) is required")
 	}
 	mode, err := modeArg(a["mode"])
+	if a["mode"] == "preserve" {
+		// copy's own mode: the source's, read where the source is
+		mode, err = "preserve", nil
+	}
 	if err != nil {
 		return failed(err.Error())
 	}
@@ -98,7 +116,8 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		dest: a.Str("dest"), mode: mode, owner: a.Str("owner"), group: a.Str("group"),
 		force: a.Bool("force"), backup: a.Bool("backup"), validate: a.Str("validate"),
 		remote: a.Bool("remote_src"), check: env.Check, diff: env.Diff, se: seAssign(a),
-		unsafe: a.Bool("unsafe_writes"),
+		unsafe: a.Bool("unsafe_writes"), follow: a.Bool("follow"),
+		lfollow: args["local_follow"] != nil && a.Bool("local_follow"),
 	}
 	if j.dest == "" {
 		return failed("dest is required")
@@ -129,6 +148,9 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		}
 		if fi.IsDir() {
 			return copyTree(ctx, env, a, local, j)
+		}
+		if msg := vaultRefusal(local); msg != "" && a.Bool("decrypt") {
+			return failed(msg)
 		}
 		j.base, j.localPath = path.Base(local), local
 		if mode == "preserve" {
@@ -203,6 +225,7 @@ func (j copyJob) script(source, probe, moved string) string {
 		{"force", flag(j.force)}, {"backup", flag(j.backup)}, {"mode", j.mode},
 		{"owner", j.owner}, {"group", j.group}, {"diff", flag(j.diff)}, {"mkdirs", flag(j.mkdirs)},
 		{"guard", flag(j.guard)}, {"expect", j.expect}, {"unsafe", flag(j.unsafe)},
+		{"follow", flag(j.follow)}, {"lfollow", flag(j.lfollow)},
 	} {
 		val := q(kv[1])
 		if kv[0] == "dest" || (kv[0] == "source" && j.remote) {

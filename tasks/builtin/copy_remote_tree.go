@@ -6,7 +6,9 @@ package builtin
 // checksum and replaced (cp -p, through a temporary name) only when it
 // differs; owner and group apply to everything copied; mode applies only
 // to the destination Ansible reports (dest, or dest/basename when dest was
-// already a directory), as in Ansible. It prints verdict=tree, reported
+// already a directory), as in Ansible. Links are kept as links unless
+// $lfollow (local_follow given true) asks to copy what they point at. It
+// prints verdict=tree, reported
 // (that destination), changed and its _t_info, and exits the script.
 const remoteTreeFunc = `
 _t_remotetree() {
@@ -17,17 +19,34 @@ _t_remotetree() {
 	echo verdict=tree
 	echo "reported=$_rep"
 	_src=${source%/}
-	_out=$(cd -- "$_src" && find . | while IFS= read -r _rel; do
+	# relative paths are the login directory's; the walk below runs elsewhere
+	case $_src in /*) ;; *) _src=$PWD/$_src ;; esac
+	case $root in /*) ;; *) root=$PWD/$root ;; esac
+	# preserve: the reported destination gets the source directory's mode
+	[ "$mode" = preserve ] && mode=$(stat -c %a -- "$_src")
+	# local_follow: links are copied as what they point at (a linked
+	# directory's contents too); otherwise as links.
+	_fl=-P; [ -n "$lfollow" ] && _fl=-L
+	_out=$(cd -- "$_src" && find $_fl . | while IFS= read -r _rel; do
 		_rel=${_rel#.}; _s=$_src$_rel; _d=$root$_rel
-		if [ -d "$_s" ] && [ ! -L "$_s" ]; then
+		if [ -d "$_s" ] && { [ -n "$lfollow" ] || [ ! -L "$_s" ]; }; then
 			if [ ! -d "$_d" ]; then
 				echo changed=1
 				[ -n "$_t_check" ] || mkdir -p -- "$_d" || _t_fail "could not create $_d"
 			fi
+		elif [ -L "$_s" ] && [ -z "$lfollow" ]; then
+			# a link is copied as a link: the same text is the same link
+			if [ ! -L "$_d" ] || [ "$(readlink -- "$_s")" != "$(readlink -- "$_d")" ]; then
+				echo changed=1
+				if [ -z "$_t_check" ]; then
+					rm -f -- "$_d.tender-tmp"
+					ln -s -- "$(readlink -- "$_s")" "$_d.tender-tmp" && mv -fT -- "$_d.tender-tmp" "$_d" || _t_fail "failed to copy: $_s to $_d"
+				fi
+			fi
 		elif [ ! -f "$_d" ] || [ "$(_t_sum sha1 "$_s")" != "$(_t_sum sha1 "$_d")" ]; then
 			echo changed=1
 			if [ -z "$_t_check" ]; then
-				cp -pP -- "$_s" "$_d.tender-tmp" && mv -f -- "$_d.tender-tmp" "$_d" || _t_fail "failed to copy: $_s to $_d"
+				cp -p $_fl -- "$_s" "$_d.tender-tmp" && mv -f -- "$_d.tender-tmp" "$_d" || _t_fail "failed to copy: $_s to $_d"
 			fi
 		fi
 		_t_exists "$_d" && _t_attrs "$_d" "" "$owner" "$group"

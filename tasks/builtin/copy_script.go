@@ -12,6 +12,7 @@ package builtin
 //	moved    non-empty: $source is our upload, moved into place
 //	probe    non-empty: stop with verdict=upload when the content differs
 //	mkdirs   non-empty: create dest's missing parent directories
+//	follow   non-empty: a link at dest is kept and its target written
 //	force, backup, validate ("" or a command using "$tmp"), mode, owner,
 //	group, and _t_check for check mode.
 //
@@ -37,9 +38,12 @@ if [ -n "$isdir" ] || [ -d "$dest" ]; then
 	[ -n "$base" ] || _t_fail "can not use content with a dir as dest"
 	dest=${dest%/}/$base
 fi
+# follow: a link at dest stays; the file it points at gets the content
+if [ -n "$follow" ] && [ -L "$dest" ] && [ -e "$dest" ]; then dest=$(readlink -f -- "$dest"); fi
 echo "dest=$dest"
 if [ -n "$remote" ]; then
 	[ -r "$source" ] || _t_fail "Source $source not found"
+	[ -f "$source" ] || _t_fail "Cannot copy invalid source '$source': not a file"
 	want=$(_t_sum sha1 "$source")
 	[ "$mode" = preserve ] && mode=$(stat -c %a -- "$source")
 fi

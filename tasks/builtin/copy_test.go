@@ -93,6 +93,12 @@ func TestCopySrcDirDestRemote(t *testing.T) {
 	if res = runMod(t, env, "copy", tasks.Args{"content": "x", "dest": dir + "/new/"}); !res.Failed || exists(dir+"/new") {
 		t.Fatalf("content to new dir: %+v", res)
 	}
+	if res = runMod(t, env, "copy", tasks.Args{"src": "", "dest": dir}); !res.Failed || res.Msg != "src (or content) is required" {
+		t.Fatalf("%+v", res)
+	}
+	if res = runMod(t, env, "copy", tasks.Args{"src": "foo.txt"}); !res.Failed || res.Msg != "dest is required" {
+		t.Fatalf("%+v", res)
+	}
 	if res = runMod(t, env, "copy", tasks.Args{"dest": dir}); !res.Failed || res.Msg != "src (or content) is required" {
 		t.Fatalf("%+v", res)
 	}
@@ -204,5 +210,45 @@ func TestCopyRemoteTree(t *testing.T) {
 	res = runMod(t, env, "copy", tasks.Args{"src": dir + "/src", "dest": dir + "/dst2", "remote_src": true})
 	if !res.Changed || readFile(t, dir+"/dst2/src/a") != "a\n" || res.Data["dest"] != dir+"/dst2" {
 		t.Fatalf("%+v", res)
+	}
+}
+
+// mode=preserve gives dest the source's mode, from the controller file or
+// (remote_src) the host's (the mode=preserve tests of the copy target).
+func TestCopyModePreserve(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	src := filepath.Join(dir, "foo.txt")
+	os.WriteFile(src, []byte("foo.txt\n"), 0o600)
+	os.Chmod(src, 0o547)
+	d1, d2 := filepath.Join(dir, "copy-foo.txt"), filepath.Join(dir, "copy-foo2.txt")
+	res := runMod(t, env, "copy", tasks.Args{"src": src, "dest": d1, "mode": "preserve"})
+	if !res.Changed || res.Data["mode"] != "0547" || mode(t, d1) != 0o547 {
+		t.Fatalf("%+v", res)
+	}
+	res = runMod(t, env, "copy", tasks.Args{"src": d1, "dest": d2, "mode": "preserve", "remote_src": true})
+	if !res.Changed || res.Data["mode"] != "0547" || mode(t, d2) != 0o547 {
+		t.Fatalf("remote: %+v", res)
+	}
+}
+
+// follow=yes writes through a link at dest: the link stays, its target
+// gets the content, and a second run changes nothing (the follow tests of
+// the copy target).
+func TestCopyFollowDestLink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	target, link := filepath.Join(dir, "follow_test"), filepath.Join(dir, "follow_link")
+	os.WriteFile(target, []byte("old\n"), 0o644)
+	os.Symlink("./follow_test", link)
+	args := tasks.Args{"content": "new\n", "dest": link, "follow": true}
+	res := runMod(t, env, "copy", args)
+	if got, _ := os.Readlink(link); !res.Changed || got != "./follow_test" || readFile(t, target) != "new\n" {
+		t.Fatalf("link %q: %+v", got, res)
+	}
+	if res = runMod(t, env, "copy", args); res.Changed || res.Failed {
+		t.Fatalf("again: %+v", res)
 	}
 }

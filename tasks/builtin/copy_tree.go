@@ -29,26 +29,19 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 	if strings.HasSuffix(src, "/") {
 		data["src"] = strings.TrimSuffix(local, "/") + "/"
 	}
-	type file struct{ rel, local, sum string }
-	var dirs []string
-	var files []file
-	err := filepath.WalkDir(local, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	w, err := walkCopyTree(local, a.Bool("local_follow"))
+	for i := range w.files {
+		if msg := vaultRefusal(w.files[i].local); msg != "" && a.Bool("decrypt") {
+			return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
 		}
-		rel, _ := filepath.Rel(local, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			dirs = append(dirs, rel)
-			return nil
+		if err == nil {
+			w.files[i].sum, err = fileSHA1(w.files[i].local)
 		}
-		sum, err := fileSHA1(p)
-		files = append(files, file{rel, p, sum})
-		return err
-	})
+	}
 	if err != nil {
 		return tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
 	}
+	dirs, files := append([]string{""}, w.dirs...), w.files
 	dmode, err := modeArg(a["directory_mode"])
 	if err != nil {
 		return tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
@@ -61,15 +54,40 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 		fmt.Fprintf(&s, "p=\"$root\"/%s\nif [ ! -d \"$p\" ]; then _t_changed=1; [ -n \"$_t_check\" ] || mkdir -p -- \"$p\" || _t_fail \"could not create $p\"; fi\n", q(d))
 		fmt.Fprintf(&s, "[ -d \"$p\" ] && _t_attrs \"$p\" %s %s %s >/dev/null\n", q(dmode), q(j.owner), q(j.group))
 	}
+	fmode := func(f treeFile) string {
+		if j.mode != "preserve" {
+			return j.mode
+		}
+		// preserve: each file gets its own source's mode
+		if fi, err := os.Stat(f.local); err == nil {
+			return fmt.Sprintf("%o", fi.Mode().Perm())
+		}
+		return ""
+	}
 	for i, f := range files {
 		fmt.Fprintf(&s, "p=\"$root\"/%s\nif _t_exists \"$p\"; then\n", q(f.rel))
-		fmt.Fprintf(&s, "  if [ \"$(_t_sum sha1 \"$p\")\" = %s ]; then _t_attrs \"$p\" %s %s %s >/dev/null\n", q(f.sum), q(j.mode), q(j.owner), q(j.group))
+		fmt.Fprintf(&s, "  if [ \"$(_t_sum sha1 \"$p\")\" = %s ]; then _t_attrs \"$p\" %s %s %s >/dev/null\n", q(f.sum), q(fmode(f)), q(j.owner), q(j.group))
 		if j.force {
 			fmt.Fprintf(&s, "  else echo \"put%d=$(stat -c %%a -- \"$p\")\"; fi\n", i)
 		} else {
 			s.WriteString("  fi\n")
 		}
 		fmt.Fprintf(&s, "else echo put%d=644; fi\n", i)
+	}
+	for _, l := range w.links {
+		// as Ansible's file module with state=link, force and no follow
+		fmt.Fprintf(&s, "p=\"$root\"/%s; t=%s\n", q(l.rel), q(l.target))
+		s.WriteString(`if [ ! -L "$p" ] || [ "$(readlink -- "$p")" != "$t" ]; then
+  _t_changed=1
+  if [ -z "$_t_check" ]; then
+    if [ -d "$p" ] && [ ! -L "$p" ]; then rmdir -- "$p" 2>/dev/null || _t_fail "the directory $p is not empty, refusing to convert it"; fi
+    ln -sfn -- "$t" "$p" || _t_fail "Error while linking: $p"
+  fi
+fi
+`)
+		if j.owner != "" || j.group != "" {
+			fmt.Fprintf(&s, "[ -L \"$p\" ] && _t_attrs \"$p\" '' %s %s >/dev/null\n", q(j.owner), q(j.group))
+		}
 	}
 	s.WriteString("echo \"changed=$_t_changed\"\n")
 	out, err := run(ctx, env, s.String(), nil)
@@ -100,7 +118,7 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 			return tasks.Result{}, err
 		}
 		if j.mode != "" || j.owner != "" || j.group != "" {
-			fmt.Fprintf(&fix, "_t_attrs %s %s %s %s >/dev/null\n", q(path.Join(root, f.rel)), q(j.mode), q(j.owner), q(j.group))
+			fmt.Fprintf(&fix, "_t_attrs %s %s %s %s >/dev/null\n", q(path.Join(root, f.rel)), q(fmode(f)), q(j.owner), q(j.group))
 		}
 	}
 	if fix.Len() > 0 {

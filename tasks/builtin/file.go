@@ -127,6 +127,11 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 	prev, state := v["prev"], v["state"]
 	data := map[string]any{}
 	res := tasks.Result{Data: data, Changed: v["changed"] == "1"}
+	for _, k := range []string{"warn_user", "warn_group"} {
+		if w := v[k]; w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
+	}
 	if v["failed"] == "1" || v["verdict"] == "failed" {
 		res.Failed, res.Msg, res.Changed = true, strings.TrimSpace(v["msg"]), false
 		switch msg := res.Msg; {
@@ -163,7 +168,18 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 	if v["before_src"] != "" {
 		before["src"], after["src"] = v["before_src"], src
 	}
-	if state == "touch" {
+	if state != "touch" {
+		// access_time/modification_time set on another state: the script
+		// reports what it changed.
+		for _, k := range []string{"atime", "mtime"} {
+			if t, err := strconv.ParseFloat(v["before_"+k], 64); err == nil {
+				before[k] = t
+			}
+			if t, err := strconv.ParseFloat(v["after_"+k], 64); err == nil {
+				after[k] = t
+			}
+		}
+	} else {
 		for _, k := range []string{"atime", "mtime"} {
 			if (k == "atime" && a.Str("access_time") == "preserve") || (k == "mtime" && a.Str("modification_time") == "preserve") {
 				continue

@@ -23,8 +23,34 @@ _t_state() {
 		if [ "$(stat -c %h -- "$1")" -gt 1 ]; then echo hard; else echo file; fi
 	else echo absent; fi
 }
+# _t_rec gives everything under the directory $1 the asked attributes;
+# followed, a link's target gets them too, and a linked directory's
+# contents (links relative to the link's directory; $2 bounds the depth
+# of link cycles).
+_t_rec() {
+	find "$1" -mindepth 1 | while IFS= read -r _p; do
+		_t_attrs "$_p" "$mode" "$owner" "$group"
+		if [ -n "$follow" ] && [ -L "$_p" ] && [ -e "$_p" ] && [ "$2" -lt 40 ]; then
+			_lt=$(readlink -- "$_p")
+			case $_lt in /*) ;; *) _lt=$(dirname -- "$_p")/$_lt ;; esac
+			[ -d "$_lt" ] && _t_rec "$_lt" $(($2 + 1))
+			_t_attrs "$_lt" "$mode" "$owner" "$group"
+		fi
+	done
+}
 prev=$(_t_state "$path")
 echo "prev=$prev"
+# In check mode an owner or group the host does not know yet is a warning
+# (an earlier task of a real run may create it).
+if [ -n "$_t_check" ] && [ "$state" != absent ]; then
+	for _w in "user|passwd|uid|$owner" "group|group|gid|$group"; do
+		_n=${_w#*|*|*|}; [ -n "$_n" ] || continue
+		_k=${_w%%|*}; _r=${_w#*|}; _db=${_r%%|*}; _id=${_r#*|}; _id=${_id%%|*}
+		getent "$_db" "$_n" >/dev/null 2>&1 && continue
+		case $_n in *[!0-9]*) _by= ;; *) _by="with $_id " ;; esac
+		echo "warn_$_k=failed to look up $_k $_by$_n. Create $_k up to this point in real play"
+	done
+fi
 # Failures report the path's attributes, as Ansible's add_path_info does.
 _t_failed() { echo verdict=failed; echo "msg=$*"; _t_info "$path"; exit 0; }
 if [ -z "$state" ]; then
@@ -80,6 +106,7 @@ $_missing"; _p=$(dirname -- "$_p")
 touch)
 	if [ "$prev" = absent ]; then
 		_t_changed=1
+		[ -n "$_t_check" ] || _t_rmonfail=$path
 		if [ -z "$_t_check" ] && ! touch -- "$path" 2>/dev/null; then
 			if [ -d "$(dirname -- "$path")" ]; then _t_failed "Error, could not touch target: [Errno 13] Permission denied: b'$path'"
 			else _t_failed "Error, could not touch target: [Errno 2] No such file or directory: b'$path'"; fi
@@ -88,7 +115,10 @@ touch)
 		[ "$atime$mtime" = preservepreserve ] || _t_changed=1
 	fi
 	echo "before_atime=$(stat -c %X -- "$path" 2>/dev/null)"; echo "before_mtime=$(stat -c %Y -- "$path" 2>/dev/null)"
-	if [ -z "$_t_check" ]; then
+	if [ -z "$_t_check" ] && [ "$atime$mtime" = nownow ]; then
+		# both to now in one call: a writer who is not the owner may do that
+		touch -c -- "$path" || _t_fail "Error while updating modification or access time"
+	elif [ -z "$_t_check" ]; then
 		for _w in a m; do
 			eval "_v=\$${_w}time"
 			case $_v in preserve) ;; now|'') touch -c -$_w -- "$path" ;; *) touch -c -$_w -t "$_v" -- "$path" ;; esac ||
@@ -156,10 +186,31 @@ fi
 if [ -n "$target" ] && _t_exists "$target"; then
 	_t_attrs "$target" "$mode" "$owner" "$group"
 	if [ -n "$recurse" ] && [ -d "$target" ] && [ ! -L "$target" ]; then
-		_rc=$(find "$target" -mindepth 1 | while IFS= read -r _p; do
-			_t_attrs "$_p" "$mode" "$owner" "$group"; done)
+		_rc=$(_t_rec "$target" 0)
 		case $_rc in *failed=1*) echo "$_rc"; exit 0 ;; ?*) _t_changed=1 ;; esac
 	fi
+fi
+# access_time/modification_time on any other state: a time that differs
+# from the current one (to the nanosecond) is set; "now" always is.
+if [ "$state" != touch ] && [ "$state" != absent ] && [ "$atime$mtime" != preservepreserve ] &&
+	[ -n "$target" ] && _t_exists "$target"; then
+	for _w in a m; do
+		eval "_v=\$${_w}time"
+		[ "$_w" = a ] && _f=%.9X || _f=%.9Y
+		_old=$(stat -c "$_f" -- "$target")
+		case $_v in
+		preserve|'') continue ;;
+		now) _new=$(date +%s.%N) ;;
+		*) _new=$(date -d "$(echo "$_v" | sed -E 's/^(....)(..)(..)(..)(..)\.(..)$/\1-\2-\3 \4:\5:\6/')" +%s.000000000) ;;
+		esac
+		[ "$_v" != now ] && [ "$_new" = "$_old" ] && continue
+		_t_changed=1
+		echo "before_${_w}time=$_old"; echo "after_${_w}time=$_new"
+		if [ -z "$_t_check" ]; then
+			case $_v in now) touch -c -$_w -- "$target" ;; *) touch -c -$_w -t "$_v" -- "$target" ;; esac ||
+				_t_fail "Error while updating modification or access time"
+		fi
+	done
 fi
 echo verdict=done
 echo "changed=$_t_changed"

@@ -2,9 +2,11 @@ package builtin
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tender-sh/tender/tasks"
 )
@@ -179,5 +181,133 @@ func TestFileLinkWithoutSrcFollows(t *testing.T) {
 	res = runMod(t, env, "file", tasks.Args{"path": filepath.Join(dir, "nolink"), "state": "link"})
 	if !res.Failed || res.Msg != "src is required for creating new symlinks" {
 		t.Errorf("a new link without src: %+v", res)
+	}
+}
+
+// modification_time on a plain file (state file) is set like on touch:
+// check mode reports the change, the real run makes it with the times in
+// the diff, a second run has nothing to do (Ansible's modification_time
+// tests of the file target).
+func TestFileModificationTime(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	f := filepath.Join(dir, "f")
+	os.WriteFile(f, []byte("x"), 0o644)
+	mt := func() int64 { st, _ := os.Stat(f); return st.ModTime().Unix() }
+	orig := mt()
+	args := tasks.Args{"path": f, "modification_time": "202202081414.00", "modification_time_format": "%Y%m%d%H%M.%S"}
+	res := twice(t, env, "file", args, func() bool { return mt() == orig })
+	after, _ := res.Data["diff"].(map[string]any)["after"].(map[string]any)
+	want, _ := time.ParseInLocation("200601021504.05", "202202081414.00", time.Local)
+	if mt() != want.Unix() || after["mtime"] != float64(want.Unix()) || after["atime"] != nil {
+		t.Fatalf("mtime %d, diff %+v", mt(), res.Data["diff"])
+	}
+}
+
+// A touch that creates the file and then cannot give it the asked owner
+// fails and leaves no file behind, as Ansible's does.
+func TestFileTouchFailRemovesNewFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	f := filepath.Join(dir, "baz.txt")
+	res := runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "owner": "tender-no-such-user"})
+	if !res.Failed || exists(f) || res.Msg != "chown failed: failed to look up user tender-no-such-user" {
+		t.Fatalf("exists %v: %+v", exists(f), res)
+	}
+	// an existing file stays
+	os.WriteFile(f, nil, 0o644)
+	if res = runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "owner": "tender-no-such-user"}); !res.Failed || !exists(f) {
+		t.Fatalf("exists %v: %+v", exists(f), res)
+	}
+}
+
+// A mode with a special bit is reported as Ansible's '0%03o' gives it:
+// "01444" (the symbolic-mode tests of the file target).
+func TestFileModeStickyBit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	f := filepath.Join(dir, "s")
+	runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "mode": "0444"})
+	res := runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "mode": "o+t"})
+	if res.Failed || res.Data["mode"] != "01444" {
+		t.Fatalf("%+v", res)
+	}
+	if d := res.Data["diff"].(map[string]any); d["before"].(map[string]any)["mode"] != "0444" || d["after"].(map[string]any)["mode"] != "01444" {
+		t.Fatalf("%+v", d)
+	}
+}
+
+// In check mode an unknown owner or group is a warning, by name or by id,
+// and a known one is not (the check_mode owner/group tests of the file
+// target).
+func TestFileCheckModeUnknownOwner(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	env.Check = true
+	f := filepath.Join(dir, "f")
+	res := runMod(t, env, "file", tasks.Args{"path": f, "owner": "tender-no-user", "group": "111119"})
+	if len(res.Warnings) != 2 || res.Warnings[0] != "failed to look up user tender-no-user. Create user up to this point in real play" ||
+		res.Warnings[1] != "failed to look up group with gid 111119. Create group up to this point in real play" {
+		t.Fatalf("%+v", res)
+	}
+	res = runMod(t, env, "file", tasks.Args{"path": f, "owner": "0", "group": "root", "state": "touch"})
+	if len(res.Warnings) != 0 {
+		t.Fatalf("%+v", res)
+	}
+}
+
+// A touch to now sets both times in one call (utime to now, which a
+// writer who does not own the file may do); two calls, each leaving one
+// time as it is, would need ownership (the write_utime test of the file
+// target, touching as nobody a root file mode 0666).
+func TestFileTouchNowOneCall(t *testing.T) {
+	dir := t.TempDir()
+	shim, log := filepath.Join(dir, "bin"), filepath.Join(dir, "log")
+	os.Mkdir(shim, 0o755)
+	real, err := exec.LookPath("touch")
+	if err != nil {
+		t.Skip(err)
+	}
+	os.WriteFile(filepath.Join(shim, "touch"), []byte("#!/bin/sh\necho \"$*\" >>"+log+"\nexec "+real+" \"$@\"\n"), 0o755)
+	t.Setenv("PATH", shim+":"+os.Getenv("PATH"))
+	env, _ := testEnv(t, dir, nil)
+	f := filepath.Join(dir, "f")
+	os.WriteFile(f, nil, 0o666)
+	if res := runMod(t, env, "file", tasks.Args{"path": f, "state": "touch"}); !res.Changed || res.Failed {
+		t.Fatalf("%+v", res)
+	}
+	if got := readFile(t, log); got != "-c -- "+f+"\n" {
+		t.Fatalf("touch calls %q", got)
+	}
+}
+
+// recurse with follow gives the targets of the links under the directory
+// (and a linked directory's contents) the attributes too; without follow
+// they are left alone (the follow + recurse tests of the file target).
+func TestFileRecurseFollow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := testEnv(t, dir, nil)
+	top, tf, td := filepath.Join(dir, "top"), filepath.Join(dir, "tf"), filepath.Join(dir, "td")
+	os.Mkdir(top, 0o755)
+	os.WriteFile(tf, nil, 0o700)
+	os.Mkdir(td, 0o700)
+	os.WriteFile(filepath.Join(td, "foo"), nil, 0o700)
+	os.Symlink("../tf", filepath.Join(top, "l"))
+	os.Symlink("../td", filepath.Join(top, "ld"))
+	os.Symlink("nope", filepath.Join(top, "dangling"))
+	runMod(t, env, "file", tasks.Args{"path": top, "follow": false, "mode": "a-x", "recurse": true})
+	if mode(t, tf) != 0o700 || mode(t, td) != 0o700 || mode(t, filepath.Join(td, "foo")) != 0o700 {
+		t.Fatal("not followed, the targets changed")
+	}
+	if res := runMod(t, env, "file", tasks.Args{"path": top, "follow": true, "mode": "a-x", "recurse": true}); res.Failed || !res.Changed {
+		t.Fatalf("%+v", res)
+	}
+	if mode(t, tf) != 0o600 || mode(t, td) != 0o600 || mode(t, filepath.Join(td, "foo")) != 0o600 {
+		t.Fatalf("followed: %o %o %o", mode(t, tf), mode(t, td), mode(t, filepath.Join(td, "foo")))
 	}
 }
