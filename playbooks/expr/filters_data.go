@@ -60,12 +60,10 @@ var dataFilters = map[string]filterFunc{
 		if v, ok := kw["list_merge"]; ok {
 			listMerge = Str(v)
 		}
-		out, ok := x.(map[string]any)
-		if !ok {
-			return nil, errorf("combine expects dictionaries, got %s", Repr(x))
-		}
-		out = copyMap(out)
-		for _, a := range flatten(args, -1, false) {
+		// As Ansible's: the input and the arguments, lists of them
+		// flattened one level ([d1, d2] | combine), merged in order.
+		out := map[string]any{}
+		for _, a := range flatten(append([]any{x}, args...), 1, false) {
 			m, ok := a.(map[string]any)
 			if !ok {
 				return nil, errorf("combine expects dictionaries, got %s", Repr(a))
