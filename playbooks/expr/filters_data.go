@@ -63,7 +63,7 @@ var dataFilters = map[string]filterFunc{
 		// As Ansible's: the input and the arguments, lists of them
 		// flattened one level ([d1, d2] | combine), merged in order.
 		out := map[string]any{}
-		for _, a := range flatten(append([]any{x}, args...), 1, false) {
+		for _, a := range flatten(append([]any{x}, args...), 1, true) {
 			m, ok := a.(map[string]any)
 			if !ok {
 				return nil, errorf("combine expects dictionaries, got %s", Repr(a))
