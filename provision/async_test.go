@@ -1,0 +1,104 @@
+package provision_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAsyncPolledJobLeavesNothing: a command run with async: and polled to
+// its end keeps its files in ~/.ansible_async while it runs, as Ansible's
+// do, and removes them once its result is in; a poll: 0 job's stay for
+// async_status.
+func TestAsyncPolledJobLeavesNothing(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - shell: sleep 1; echo done
+      async: 10
+      poll: 1
+      register: polled
+    - shell: echo later
+      async: 10
+      poll: 0
+      register: fired
+    - async_status: jid={{ fired.ansible_job_id }}
+      register: st
+      until: st is finished
+      retries: 20
+      delay: 1
+    - assert:
+        that:
+          - polled.stdout == 'done'
+          - polled is finished
+          - st.stdout == 'later'
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	left, _ := filepath.Glob(filepath.Join(home, ".ansible_async", "*"))
+	var polled, fired int
+	for _, f := range left {
+		switch {
+		case strings.Contains(f, "shell") || strings.HasSuffix(f, ".sh") && strings.Contains(readFile(t, f), "echo done"):
+			polled++
+		case strings.HasSuffix(f, ".sh"):
+			fired++
+		}
+	}
+	if polled != 0 || fired != 1 {
+		t.Errorf("job files left: %v (polled job's %d, fired job's %d)", left, polled, fired)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, _ := os.ReadFile(path)
+	return string(b)
+}
+
+// TestAsyncDir: ansible_async_dir moves a job's files; async_status looks
+// in its own task's directory, so without the variable it does not find
+// the job, as in Ansible.
+func TestAsyncDir(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  vars:
+    custom: ~/.custom_async
+  tasks:
+    - shell: echo moo
+      async: 5
+      poll: 0
+      register: job
+      vars:
+        ansible_async_dir: "{{ custom }}"
+    - async_status: jid={{ job.ansible_job_id }}
+      register: lost
+      ignore_errors: true
+    - async_status: jid={{ job.ansible_job_id }}
+      register: found
+      until: found is finished
+      retries: 10
+      delay: 1
+      vars:
+        ansible_async_dir: "{{ custom }}"
+    - assert:
+        that:
+          - lost is failed
+          - lost.msg == 'could not find job'
+          - found.stdout == 'moo'
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if fi, err := os.Stat(filepath.Join(home, ".custom_async")); err != nil || !fi.IsDir() {
+		t.Errorf("~/.custom_async: %v", err)
+	}
+}
