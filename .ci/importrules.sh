@@ -17,11 +17,13 @@ function bad(pkg, imp, why) { printf "import rule: %s imports %s: %s\n", rel(pkg
 		if (ours(imp)) {
 			if (r ~ /^cmd(\/|$)/ || r ~ /^e2e(\/|$)/) bad(pkg, r, "nothing imports cmd or e2e")
 			if (me == "inventory" || me ~ /^inventory\//) {
-				if (r !~ /^internal\/(yaml11|pyfmt)$/ && r !~ /^inventory(\/|$)/) bad(pkg, r, "inventory imports nothing of ours but internal/yaml11 and internal/pyfmt")
+				if (r !~ /^internal\/(yaml11|pyfmt|pydict)$/ && r !~ /^inventory(\/|$)/) bad(pkg, r, "inventory imports nothing of ours but internal/yaml11, internal/pyfmt and internal/pydict")
 			}
-			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt and internal/pyre")
+			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre|pydict)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pyre and internal/pydict")
 			if (me == "provision/transport" && r !~ /^provision\/transport(\/|$)/) bad(pkg, r, "provision/transport imports nothing of ours")
-			if (me ~ /^internal\/(yaml11|pyfmt|pyre|suggest)$/) bad(pkg, r, me " is a leaf")
+			if (me ~ /^internal\/(pydict|pyre|suggest)$/) bad(pkg, r, me " is a leaf")
+			if (me == "internal/pyfmt" && r != "internal/pydict") bad(pkg, r, "internal/pyfmt imports nothing of ours but internal/pydict")
+			if (me == "internal/yaml11" && r != "internal/pydict") bad(pkg, r, "internal/yaml11 imports nothing of ours but internal/pydict")
 			if (me ~ /^provision(\/|$)/ && me !~ /^provision\/transport\// && (r ~ /^provision\/transport\/(ssh|local)(\/|$)/ || r ~ /^agents\/store(\/|$)/ || r == "tasks/builtin")) bad(pkg, r, "provision gets concrete transports, the store and the built-in registry injected")
 			if (me ~ /^tasks(\/|$)/ && r == "provision") bad(pkg, r, "modules never import provision")
 		} else {

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // JSONOptions say how JSON writes a value, as Python's json.dumps
@@ -18,6 +20,12 @@ type JSONOptions struct {
 	Indent int
 	// ASCII escapes every non-ASCII character (ensure_ascii).
 	ASCII bool
+	// Ordered writes a dict's keys in insertion order (internal/pydict),
+	// as json.dumps does without sort_keys; without it they are sorted.
+	Ordered bool
+	// ItemSep and KeySep, when not empty, replace the separators between
+	// items and after keys (json.dumps's separators=).
+	ItemSep, KeySep string
 	// MaxLen, when not zero, fails an output that grows past it.
 	MaxLen int
 	// Convert, when set, turns a value of a type JSON does not know into
@@ -25,8 +33,8 @@ type JSONOptions struct {
 	Convert func(v any) (any, error)
 }
 
-// JSON writes v as Python's json.dumps(v, sort_keys=True, ...) does: keys
-// sorted, floats as Python prints them, Infinity and NaN as Python's
+// JSON writes v as Python's json.dumps(v, sort_keys=True, ...) does (or
+// with insertion order, see Ordered): keys sorted, floats as Python prints them, Infinity and NaN as Python's
 // literals. It knows nil, bool, int, float64, string, []string, []any and
 // map[string]any.
 func JSON(v any, o JSONOptions) (string, error) {
@@ -42,13 +50,23 @@ func (o JSONOptions) write(b *strings.Builder, v any, depth int) error {
 		return fmt.Errorf("JSON output too large")
 	}
 	open := func(c byte) { b.WriteByte(c) }
+	itemSep, keySep := o.ItemSep, o.KeySep
+	if itemSep == "" {
+		itemSep = ", "
+		if o.Pretty {
+			itemSep = ","
+		}
+	}
+	if keySep == "" {
+		keySep = ": "
+	}
 	sep := func(i int) {
 		switch {
 		case !o.Pretty && i > 0:
-			b.WriteString(", ")
+			b.WriteString(itemSep)
 		case o.Pretty:
 			if i > 0 {
-				b.WriteByte(',')
+				b.WriteString(itemSep)
 			}
 			b.WriteString("\n" + strings.Repeat(" ", o.Indent*(depth+1)))
 		}
@@ -103,15 +121,20 @@ func (o JSONOptions) write(b *strings.Builder, v any, depth int) error {
 			b.WriteString("{}")
 			return nil
 		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
+		var keys []string
+		if o.Ordered {
+			keys = pydict.Keys(x)
+		} else {
+			keys = make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
 		}
-		sort.Strings(keys)
 		open('{')
 		for i, k := range keys {
 			sep(i)
-			b.WriteString(JSONQuote(k, o.ASCII) + ": ")
+			b.WriteString(JSONQuote(k, o.ASCII) + keySep)
 			if err := o.write(b, x[k], depth+1); err != nil {
 				return err
 			}

@@ -3,14 +3,17 @@
 // `on` and `off` are booleans and `0755` is an octal integer.
 //
 // The values it produces are the ones every tender package shares: nil, bool,
-// int, float64, string, Unsafe, []any and map[string]any. It imports nothing
-// of tender's own, so the pure packages (inventory, playbooks) may use it.
+// int, float64, string, Unsafe, []any and map[string]any, the maps keeping
+// the order of their keys (internal/pydict). It imports nothing else of
+// tender's own, so the pure packages (inventory, playbooks) may use it.
 package yaml11
 
 import (
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // Unsafe is a string tagged `!unsafe` in YAML. Ansible never templates such a
@@ -95,7 +98,11 @@ func (c *converter) value(n *yaml.Node, depth int) (any, error) {
 }
 
 func (c *converter) mapping(n *yaml.Node, depth int) (map[string]any, error) {
-	out := make(map[string]any, len(n.Content)/2)
+	type pair struct {
+		key string
+		val any
+	}
+	own := make([]pair, 0, len(n.Content)/2)
 	var merged []map[string]any
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -115,17 +122,22 @@ func (c *converter) mapping(n *yaml.Node, depth int) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[key] = val
+		own = append(own, pair{key, val})
 	}
-	// Explicit keys win over merged ones; earlier merge sources win over later.
-	for _, m := range merged {
-		for k, v := range m {
-			if _, ok := out[k]; !ok {
-				out[k] = v
-			}
+	// As PyYAML flattens merges: the merged pairs come first, the last merge
+	// source's before the first's, then the mapping's own; a key keeps the
+	// place it first had and the value it had last, so explicit keys win over
+	// merged ones and earlier merge sources over later.
+	b := pydict.NewBuilder(len(own))
+	for i := len(merged) - 1; i >= 0; i-- {
+		for _, k := range pydict.Keys(merged[i]) {
+			b.Set(k, merged[i][k])
 		}
 	}
-	return out, nil
+	for _, p := range own {
+		b.Set(p.key, p.val)
+	}
+	return b.Map(), nil
 }
 
 func (c *converter) mergeSources(v *yaml.Node, depth int) ([]map[string]any, error) {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 func decode(t *testing.T, src string) any {
@@ -114,5 +116,30 @@ func TestAliasBomb(t *testing.T) {
 	j := v.(map[string]any)["j"].([]any)
 	if len(j) != 9 || len(j[0].([]any)) != 9 {
 		t.Fatalf("j = %d lists of %d", len(j), len(j[0].([]any)))
+	}
+}
+
+// Mappings keep the order of their keys, merges placed as PyYAML places
+// them (recorded from ansible-core's loader: y, x, z, c, a; y=2, z=9).
+func TestMappingOrder(t *testing.T) {
+	src := "base: &b {z: 1, y: 2}\nother: &o {y: 20, x: 30}\nm:\n  c: 1\n  <<: [*b, *o]\n  a: 2\n  z: 9\n"
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	v, err := Value(&doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := v.(map[string]any)
+	if got := pydict.Keys(root); !reflect.DeepEqual(got, []string{"base", "other", "m"}) {
+		t.Fatalf("top keys = %v", got)
+	}
+	m := root["m"].(map[string]any)
+	if got, want := pydict.Keys(m), []string{"y", "x", "z", "c", "a"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("keys = %v, want %v", got, want)
+	}
+	if m["y"] != 2 || m["z"] != 9 {
+		t.Fatalf("values = %v, want y=2 z=9", m)
 	}
 }

@@ -1,0 +1,77 @@
+package pydict
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// maxJSONDepth bounds the nesting DecodeJSON accepts.
+const maxJSONDepth = 10000
+
+// DecodeJSON reads the next JSON value from d as encoding/json would decode
+// it into an any (objects as map[string]any, arrays as []any; numbers as
+// d's settings give them), with each object's keys in the order written.
+// A key written twice keeps its first place and its last value, as
+// Python's json.loads does.
+func DecodeJSON(d *json.Decoder) (any, error) {
+	tok, err := d.Token()
+	if err != nil {
+		return nil, err
+	}
+	return decodeFrom(d, tok, 0)
+}
+
+func decodeFrom(d *json.Decoder, tok json.Token, depth int) (any, error) {
+	delim, ok := tok.(json.Delim)
+	if !ok {
+		return tok, nil
+	}
+	if depth >= maxJSONDepth {
+		return nil, errors.New("JSON nested too deeply")
+	}
+	switch delim {
+	case '[':
+		out := []any{}
+		for d.More() {
+			v, err := decodeAt(d, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		_, err := d.Token() // ]
+		return out, err
+	case '{':
+		b := NewBuilder(0)
+		for d.More() {
+			kt, err := d.Token()
+			if err != nil {
+				return nil, err
+			}
+			k, ok := kt.(string)
+			if !ok {
+				return nil, fmt.Errorf("JSON object key %v is not a string", kt)
+			}
+			v, err := decodeAt(d, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			b.Set(k, v)
+		}
+		if _, err := d.Token(); err != nil { // }
+			return nil, err
+		}
+		return b.Map(), nil
+	}
+	return nil, fmt.Errorf("unexpected JSON delimiter %v", delim)
+}
+
+// decodeAt is DecodeJSON for a value nested depth levels deep.
+func decodeAt(d *json.Decoder, depth int) (any, error) {
+	tok, err := d.Token()
+	if err != nil {
+		return nil, err
+	}
+	return decodeFrom(d, tok, depth)
+}
