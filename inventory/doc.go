@@ -26,8 +26,6 @@
 //     tuple keys and \N{NAME} escapes are kept as the original text;
 //     tuples become lists (JSON shows no difference; --graph --vars prints
 //     [1, 2] where Python prints (1, 2)).
-//   - --graph --vars prints dict values with sorted keys; Python keeps the
-//     source order.
 //   - Host order below the second level of groups: Ansible walks groups
 //     through a Python set of id-hashed objects, so e.g. the order of
 //     `all` can change from one run to the next; tender uses declaration

@@ -3,10 +3,10 @@ package inventory
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/yaml11"
 )
@@ -67,11 +67,7 @@ func pyRepr(v any) string {
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := pydict.Keys(x)
 		parts := make([]string, len(keys))
 		for i, k := range keys {
 			parts[i] = pyfmt.Quote(k) + ": " + pyRepr(x[k])

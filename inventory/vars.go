@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/yaml11"
 )
 
@@ -165,14 +166,14 @@ func combine(a, b map[string]any) map[string]any {
 	if len(b) == 0 {
 		return a
 	}
-	out := make(map[string]any, len(a)+len(b))
-	for k, v := range a {
-		out[k] = v
+	out := pydict.NewBuilder(len(a) + len(b))
+	for _, k := range pydict.Keys(a) {
+		out.Set(k, a[k])
 	}
-	for k, v := range b {
-		out[k] = v
+	for _, k := range pydict.Keys(b) {
+		out.Set(k, b[k])
 	}
-	return out
+	return out.Map()
 }
 
 // SetPlaybookDir makes dir's group_vars/ and host_vars/ count as Ansible's
@@ -312,7 +313,7 @@ func deepCopy(v any) any {
 		for k, e := range x {
 			out[k] = deepCopy(e)
 		}
-		return out
+		return pydict.Like(out, x)
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"go.yaml.in/yaml/v3"
 )
@@ -209,12 +210,12 @@ func (l *loader) boolean(file, key string, n *yaml.Node) Bool {
 // playbooks wrote them).
 func (l *loader) vars(file, key string, n *yaml.Node) map[string]any {
 	n = deref(n)
-	out := map[string]any{}
+	out := pydict.NewBuilder(0)
 	switch {
 	case n.Kind == yaml.MappingNode:
 		v, _ := l.value(file, n).(map[string]any)
-		for k, x := range v {
-			out[k] = x
+		for _, k := range pydict.Keys(v) {
+			out.Set(k, v[k])
 		}
 	case n.Kind == yaml.SequenceNode:
 		for _, c := range n.Content {
@@ -222,15 +223,16 @@ func (l *loader) vars(file, key string, n *yaml.Node) map[string]any {
 				l.errs.add(file, c, "%s: each list item must be a mapping, not %s", key, kindName(c))
 				continue
 			}
-			for k, x := range l.vars(file, key, c) {
-				out[k] = x
+			v := l.vars(file, key, c)
+			for _, k := range pydict.Keys(v) {
+				out.Set(k, v[k])
 			}
 		}
 	case n.Tag == "!!null":
 	default:
 		l.errs.add(file, n, "%s must be a mapping, not %s", key, kindName(n))
 	}
-	return out
+	return out.Map()
 }
 
 // checkVarNames reports vars: keys that are not valid variable names, as

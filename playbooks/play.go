@@ -1,6 +1,7 @@
 package playbooks
 
 import (
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"path/filepath"
 	"strings"
@@ -162,14 +163,14 @@ func (l *loader) importPlaybook(abs string, item *yaml.Node, stack []string) []*
 		// The import's vars, tags and when apply to every play it brings;
 		// its vars win over the play's own, as in Ansible.
 		if kw.Vars != nil {
-			merged := map[string]any{}
-			for k, v := range p.Vars {
-				merged[k] = v
+			merged := pydict.NewBuilder(len(p.Vars) + len(kw.Vars))
+			for _, k := range pydict.Keys(p.Vars) {
+				merged.Set(k, p.Vars[k])
 			}
-			for k, v := range kw.Vars {
-				merged[k] = v
+			for _, k := range pydict.Keys(kw.Vars) {
+				merged.Set(k, kw.Vars[k])
 			}
-			p.Vars = merged
+			p.Vars = merged.Map()
 		}
 		p.Tags = mergeTags(kw.Tags, p.Tags)
 		p.When = append(append([]string{}, kw.When...), p.When...)

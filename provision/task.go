@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/transport"
@@ -289,6 +290,7 @@ func resultData(data map[string]any, changed, failed bool, msg string) map[strin
 	for k, v := range data {
 		out[k] = plain(v)
 	}
+	pydict.Like(out, data)
 	out["changed"] = changed
 	out["failed"] = failed
 	if _, ok := out["msg"]; !ok && msg != "" {
@@ -344,7 +346,7 @@ func plain(v any) any {
 		for k, e := range x {
 			out[k] = plain(e)
 		}
-		return out
+		return pydict.Like(out, x)
 	}
 	return v
 }

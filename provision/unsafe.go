@@ -1,6 +1,7 @@
 package provision
 
 import (
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/tasks"
 )
@@ -39,7 +40,7 @@ func unsafeDeep(v any) any {
 		for k, e := range x {
 			out[k] = unsafeDeep(e)
 		}
-		return out
+		return pydict.Like(out, x)
 	}
 	return v
 }
@@ -61,7 +62,7 @@ func plainDeep(v any) any {
 		for k, e := range x {
 			out[k] = plainDeep(e)
 		}
-		return out
+		return pydict.Like(out, x)
 	}
 	return v
 }

@@ -1,5 +1,7 @@
 package expr
 
+import "github.com/tender-sh/tender/internal/pydict"
+
 // arguments evaluates the arguments of a call, filter or test: the
 // positional ones followed by the items of *iterable, and the keyword ones
 // merged with **mapping (a keyword given twice is an error, as in Python).
@@ -36,6 +38,7 @@ func (ev *evaluator) arguments(c *callArgs, keepUndefined bool) ([]any, map[stri
 		args = append(args, items...)
 	}
 	var kwargs map[string]any
+	var kwOrder []string
 	if len(c.kwargs) > 0 || c.dstar != nil {
 		kwargs = make(map[string]any, len(c.kwargs))
 	}
@@ -45,6 +48,7 @@ func (ev *evaluator) arguments(c *callArgs, keepUndefined bool) ([]any, map[stri
 			return nil, nil, err
 		}
 		kwargs[k.name] = v
+		kwOrder = append(kwOrder, k.name)
 	}
 	if c.dstar != nil {
 		v, err := ev.value(c.dstar)
@@ -62,12 +66,14 @@ func (ev *evaluator) arguments(c *callArgs, keepUndefined bool) ([]any, map[stri
 		default:
 			return nil, nil, ev.wrap(c.dstar, errorf("argument after ** must be a mapping, not %s", typeName(v)))
 		}
-		for k, x := range m {
+		for _, k := range pydict.Keys(m) {
 			if _, dup := kwargs[k]; dup {
 				return nil, nil, ev.wrap(c.dstar, errorf("got multiple values for keyword argument '%s'", k))
 			}
-			kwargs[k] = x
+			kwargs[k] = m[k]
+			kwOrder = append(kwOrder, k)
 		}
 	}
-	return args, kwargs, nil
+	// Keyword arguments keep the order they were given in (dict(b=1, a=2)).
+	return args, pydict.Record(kwargs, kwOrder), nil
 }

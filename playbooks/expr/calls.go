@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 func (ev *evaluator) evalCall(n *callNode) (any, error) { return ev.evalCallWith(n, nil) }
@@ -86,16 +88,16 @@ func makeGlobalTable() map[string]globalFunc {
 		"q":      func(ev *evaluator, args []any, kw map[string]any) (any, error) { return ev.lookup(args, kw, true) },
 		"range":  func(_ *evaluator, args []any, _ map[string]any) (any, error) { return pyRange(args) },
 		"dict": func(_ *evaluator, args []any, kw map[string]any) (any, error) {
-			out := map[string]any{}
+			out := pydict.NewBuilder(len(kw))
 			if len(args) == 1 {
 				if err := dictFrom(out, args[0]); err != nil {
 					return nil, err
 				}
 			}
-			for k, v := range kw {
-				out[k] = v
+			for _, k := range pydict.Keys(kw) {
+				out.Set(k, kw[k])
 			}
-			return out, nil
+			return out.Map(), nil
 		},
 		"now": func(_ *evaluator, args []any, kw map[string]any) (any, error) { return now(args, kw) },
 		"undef": func(_ *evaluator, args []any, kw map[string]any) (any, error) {
@@ -153,11 +155,11 @@ func pyRange(args []any) (any, error) {
 }
 
 // dictFrom fills out from a dict or a list of [key, value] pairs.
-func dictFrom(out map[string]any, v any) error {
+func dictFrom(out *pydict.Builder, v any) error {
 	switch t := v.(type) {
 	case map[string]any:
-		for k, x := range t {
-			out[k] = x
+		for _, k := range pydict.Keys(t) {
+			out.Set(k, t[k])
 		}
 		return nil
 	case []any:
@@ -166,7 +168,7 @@ func dictFrom(out map[string]any, v any) error {
 			if !ok || len(pair) != 2 {
 				return errorf("dictionary update sequence element has wrong length; 2 is required")
 			}
-			out[Str(pair[0])] = pair[1]
+			out.Set(Str(pair[0]), pair[1])
 		}
 		return nil
 	}
@@ -266,16 +268,16 @@ func callMethod(recv any, name string, args []any, kw map[string]any) (any, erro
 	case map[string]any:
 		switch name {
 		case "keys":
-			return toList(sortedKeys(t)), nil
+			return toList(pydict.Keys(t)), nil
 		case "values":
 			out := []any{}
-			for _, k := range sortedKeys(t) {
+			for _, k := range pydict.Keys(t) {
 				out = append(out, t[k])
 			}
 			return out, nil
 		case "items":
 			out := []any{}
-			for _, k := range sortedKeys(t) {
+			for _, k := range pydict.Keys(t) {
 				out = append(out, []any{k, t[k]})
 			}
 			return out, nil

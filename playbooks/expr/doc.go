@@ -28,8 +28,8 @@
 //
 // Values are the ones every tender package shares: nil (None), bool, int,
 // float64, string, []any and map[string]any, plus yaml11.Unsafe (a string
-// that is never templated) and the Omit sentinel. Maps are iterated in
-// sorted key order, a documented deviation from Python's insertion order;
+// that is never templated) and the Omit sentinel. Maps iterate in insertion
+// order, as Python's dicts do, through internal/pydict;
 // DIFFERENCES.md lists every deliberate difference from ansible-core.
 //
 // Templates have Jinja2 3.1's statements (if, for with loop.cycle,

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // Eval evaluates the expression in scope. A name that is not defined is an
@@ -152,7 +154,7 @@ func (ev *evaluator) eval(n node) (any, error) {
 		}
 		return out, err
 	case *dictNode:
-		out := make(map[string]any, len(n.keys))
+		out := pydict.NewBuilder(len(n.keys))
 		for i := range n.keys {
 			k, err := ev.value(n.keys[i])
 			if err != nil {
@@ -162,9 +164,9 @@ func (ev *evaluator) eval(n node) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[Str(k)] = v
+			out.Set(Str(k), v)
 		}
-		return out, nil
+		return out.Map(), nil
 	case *attrNode:
 		x, err := ev.eval(n.x)
 		if err != nil {

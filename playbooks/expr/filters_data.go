@@ -2,6 +2,7 @@ package expr
 
 import (
 	"encoding/json"
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/pyfmt"
 	"strconv"
 	"strings"
@@ -12,21 +13,16 @@ import (
 
 var dataFilters = map[string]filterFunc{
 	"to_json": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
-		indent := -1
-		if v, ok := kw["indent"]; ok {
-			indent, _ = integer(v)
-		}
-		return toJSON(x, indent)
+		return toJSONFilter("to_json", x, args, kw, -1, false)
 	},
 	"to_nice_json": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
-		indent, _ := integer(argOr(args, kw, 0, "indent", 4))
-		return toJSON(x, indent)
+		return toJSONFilter("to_nice_json", x, args, kw, 4, true)
 	},
 	"from_json": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 		d := json.NewDecoder(strings.NewReader(Str(x)))
 		d.UseNumber()
-		var v any
-		if err := d.Decode(&v); err != nil {
+		v, err := pydict.DecodeJSON(d)
+		if err != nil {
 			return nil, errorf("from_json: %v", err)
 		}
 		if d.More() {
@@ -79,8 +75,8 @@ var dataFilters = map[string]filterFunc{
 		}
 		kn, vn := strArg(args, kw, 0, "key_name", "key"), strArg(args, kw, 1, "value_name", "value")
 		out := []any{}
-		for _, k := range sortedKeys(m) {
-			out = append(out, map[string]any{kn: k, vn: m[k]})
+		for _, k := range pydict.Keys(m) {
+			out = append(out, pydict.Record(map[string]any{kn: k, vn: m[k]}, []string{kn, vn}))
 		}
 		return out, nil
 	},
@@ -90,7 +86,7 @@ var dataFilters = map[string]filterFunc{
 			return nil, errorf("items2dict requires a list, got %s instead.", typeName(x))
 		}
 		kn, vn := strArg(args, kw, 0, "key_name", "key"), strArg(args, kw, 1, "value_name", "value")
-		out := map[string]any{}
+		out := pydict.NewBuilder(len(l))
 		for _, it := range l {
 			m, ok := it.(map[string]any)
 			if !ok {
@@ -101,9 +97,9 @@ var dataFilters = map[string]filterFunc{
 			if !ok1 || !ok2 {
 				return nil, errorf("items2dict requires each dictionary to have '%s' and '%s' keys", kn, vn)
 			}
-			out[Str(k)] = v
+			out.Set(Str(k), v)
 		}
-		return out, nil
+		return out.Map(), nil
 	},
 }
 
@@ -112,12 +108,20 @@ func copyMap(m map[string]any) map[string]any {
 	for k, v := range m {
 		out[k] = v
 	}
-	return out
+	return pydict.Like(out, m)
 }
 
+// merge merges src into dst as Ansible's combine does; a key new to dst
+// comes after dst's, in src's order (Python's dict.update).
 func merge(dst, src map[string]any, recursive bool, listMerge string) {
-	for k, v := range src {
+	order := pydict.Keys(dst)
+	defer func() { pydict.Record(dst, order) }()
+	for _, k := range pydict.Keys(src) {
+		v := src[k]
 		old, exists := dst[k]
+		if !exists {
+			order = append(order, k)
+		}
 		if recursive && exists {
 			om, ok1 := old.(map[string]any)
 			nm, ok2 := v.(map[string]any)
@@ -171,26 +175,33 @@ func fromJSON(v any) any {
 	return v
 }
 
-// toJSON is Python's json.dumps with sort_keys (Python would keep
-// insertion order) and ensure_ascii: one line with ", " and ": "
-// separators, or indent spaces a level when indent >= 0.
+// toJSON is Python's json.dumps(v, sort_keys=True, ensure_ascii=True): one
+// line with ", " and ": " separators, or indent spaces a level when indent
+// >= 0.
 func toJSON(v any, indent int) (string, error) {
-	return pyfmt.JSON(v, pyfmt.JSONOptions{Pretty: indent >= 0, Indent: max(indent, 0), ASCII: true, MaxLen: maxSize,
-		Convert: func(v any) (any, error) {
-			switch t := v.(type) {
-			case *undefined:
-				return nil, t.err()
-			case Scope:
-				return materialize(t)
-			case *groupTuple:
-				return t.list(), nil
-			case *dateTime:
-				return t.isoformat("T"), nil
-			}
-			s, ok := text(v)
-			if !ok {
-				return nil, errorf("Object of type %s is not JSON serializable", typeName(v))
-			}
-			return s, nil
-		}})
+	return writeJSON(v, pyfmt.JSONOptions{Pretty: indent >= 0, Indent: max(indent, 0), ASCII: true})
+}
+
+// writeJSON writes v as JSON with o, converting the values only templates
+// have.
+func writeJSON(v any, o pyfmt.JSONOptions) (string, error) {
+	o.MaxLen = maxSize
+	o.Convert = func(v any) (any, error) {
+		switch t := v.(type) {
+		case *undefined:
+			return nil, t.err()
+		case Scope:
+			return materialize(t)
+		case *groupTuple:
+			return t.list(), nil
+		case *dateTime:
+			return t.isoformat("T"), nil
+		}
+		s, ok := text(v)
+		if !ok {
+			return nil, errorf("Object of type %s is not JSON serializable", typeName(v))
+		}
+		return s, nil
+	}
+	return pyfmt.JSON(v, o)
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // jinjaFilters are Jinja2's built-in filters beyond the common ones.
@@ -174,7 +176,7 @@ var jinjaFilters = map[string]filterFunc{
 		switch t := x.(type) {
 		case map[string]any:
 			var parts []string
-			for _, k := range sortedKeys(t) {
+			for _, k := range pydict.Keys(t) {
 				parts = append(parts, urlQuote(k, true)+"="+urlQuote(Str(t[k]), true))
 			}
 			return strings.Join(parts, "&"), nil
@@ -199,7 +201,7 @@ var jinjaFilters = map[string]filterFunc{
 			return nil, errorf("xmlattr needs a dict, got %s", typeName(x))
 		}
 		var items []string
-		for _, k := range sortedKeys(m) {
+		for _, k := range pydict.Keys(m) {
 			if m[k] == nil {
 				continue
 			}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // mathFilter is log(base=e), pow(y) or root(base=2), as Python's math
@@ -305,7 +307,7 @@ func fRekeyOnMember(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	var items []any
 	switch t := x.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(t) {
+		for _, k := range pydict.Keys(t) {
 			items = append(items, t[k])
 		}
 	case []any:
@@ -313,7 +315,7 @@ func fRekeyOnMember(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	default:
 		return nil, errorf("Type is not a valid list, set, or dict")
 	}
-	out := map[string]any{}
+	out := pydict.NewBuilder(len(items))
 	for _, it := range items {
 		m, ok := it.(map[string]any)
 		if !ok {
@@ -324,12 +326,12 @@ func fRekeyOnMember(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 			return nil, errorf("Key %s was not found", Str(key))
 		}
 		k := Str(kv)
-		if old, exists := out[k]; exists && Truthy(old) && dup == "error" {
+		if old, exists := out.Get(k); exists && Truthy(old) && dup == "error" {
 			return nil, errorf("Key %s is not unique, cannot correctly turn into dict", k)
 		}
-		out[k] = it
+		out.Set(k, it)
 	}
-	return out, nil
+	return out.Map(), nil
 }
 
 // fZipLongest is itertools.zip_longest(x, *lists, fillvalue=None).
@@ -438,7 +440,7 @@ func fSubelements(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	var items []any
 	switch t := x.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(t) {
+		for _, k := range pydict.Keys(t) {
 			items = append(items, t[k])
 		}
 	case []any:

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // moreFilters are Jinja's and Ansible's smaller filters that templates for
@@ -67,7 +69,7 @@ var moreFilters = map[string]filterFunc{
 		byValue := Str(argOr(args, kw, 1, "by", "key")) == "value"
 		rev := Truthy(argOr(args, kw, 2, "reverse", false))
 		pairs := []any{}
-		for _, k := range sortedKeys(m) {
+		for _, k := range pydict.Keys(m) {
 			pairs = append(pairs, []any{k, m[k]})
 		}
 		i := 0
@@ -82,7 +84,7 @@ var moreFilters = map[string]filterFunc{
 			return nil, errorf("Can only get item pairs from a mapping.")
 		}
 		pairs := []any{}
-		for _, k := range sortedKeys(m) {
+		for _, k := range pydict.Keys(m) {
 			pairs = append(pairs, []any{k, m[k]})
 		}
 		return pairs, nil

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // lookup implements lookup(name, *terms, **kw) and query/q (wantList).
@@ -228,7 +230,7 @@ func dictLookup(_ *evaluator, terms []any, _ map[string]any) ([]any, error) {
 		if !ok {
 			return nil, errorf("with_dict expects a dict")
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range pydict.Keys(m) {
 			out = append(out, map[string]any{"key": k, "value": m[k]})
 		}
 	}

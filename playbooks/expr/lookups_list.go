@@ -3,6 +3,8 @@ package expr
 import (
 	"math/rand/v2"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // The lookups that build loop items out of lists: list, nested, together,
@@ -156,7 +158,7 @@ func subelementsLookup(_ *evaluator, terms []any, _ map[string]any) ([]any, erro
 		if notFalse(t, "skipped") {
 			return []any{}, nil
 		}
-		for _, k := range sortedKeys(t) {
+		for _, k := range pydict.Keys(t) {
 			elements = append(elements, t[k])
 		}
 	default:

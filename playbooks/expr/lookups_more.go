@@ -17,15 +17,14 @@ func indexedItemsLookup(_ *evaluator, terms []any, _ map[string]any) ([]any, err
 }
 
 // varnamesLookup is varnames: the names of the variables that a term (a
-// regular expression) matches anywhere, in sorted order (DIFFERENCES.md
-// item 1).
+// regular expression) matches anywhere, in the order of the variables
+// (DIFFERENCES.md item 10).
 func varnamesLookup(ev *evaluator, terms []any, _ map[string]any) ([]any, error) {
 	k := keyedBelow(ev.scope)
 	if k == nil {
 		return nil, errorf("No variables available to search")
 	}
 	names := k.Keys()
-	names = sortedStrings(names)
 	out := []any{}
 	for _, t := range terms {
 		pat, ok := text(t)

@@ -2,6 +2,8 @@ package expr
 
 import (
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // Jinja's Markup, as the escape, forceescape and safe filters make it
@@ -60,7 +62,7 @@ func markupArith(op string, l, r any) (any, bool, error) {
 			for k, a := range t {
 				esc[k] = escapeArg(a)
 			}
-			args = esc
+			args = pydict.Like(esc, t)
 		default:
 			args = escapeArg(r)
 		}

@@ -2,6 +2,8 @@ package expr
 
 import (
 	"fmt"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // Objects that templates make and use: macros, namespaces, cyclers,
@@ -123,7 +125,7 @@ func (m *macro) call(ev *evaluator, args []any, kw map[string]any) (any, error) 
 	if m.sig.kwargsU {
 		f.vars["kwargs"] = rest
 	} else {
-		for _, k := range sortedKeys(rest) {
+		for _, k := range pydict.Keys(rest) {
 			return nil, errorf("macro '%s' takes no keyword argument '%s'", m.name, k)
 		}
 	}
@@ -347,7 +349,7 @@ func walkNode(n node, f func(node)) {
 
 // newNamespace is namespace(mapping?, **kw).
 func newNamespace(args []any, kw map[string]any) (any, error) {
-	vals := map[string]any{}
+	vals := pydict.NewBuilder(len(kw))
 	if len(args) > 1 {
 		return nil, errorf("namespace expected at most 1 argument, got %d", len(args))
 	}
@@ -356,10 +358,10 @@ func newNamespace(args []any, kw map[string]any) (any, error) {
 			return nil, err
 		}
 	}
-	for k, v := range kw {
-		vals[k] = v
+	for _, k := range pydict.Keys(kw) {
+		vals.Set(k, kw[k])
 	}
-	return &namespace{vals: vals}, nil
+	return &namespace{vals: vals.Map()}, nil
 }
 
 // newCycler is cycler(*items).

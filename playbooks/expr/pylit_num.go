@@ -3,6 +3,8 @@ package expr
 import (
 	"strconv"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // number parses a Python number literal: decimal, 0x/0o/0b integers with
@@ -109,7 +111,7 @@ func pyLitValue(x any) (any, error) {
 		}
 		return out, nil
 	case *pyDict:
-		out := make(map[string]any, len(t.keys))
+		out := pydict.NewBuilder(len(t.keys))
 		for i, k := range t.keys {
 			kv, err := pyLitValue(k)
 			if err != nil {
@@ -122,9 +124,9 @@ func pyLitValue(x any) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[Str(kv)] = v
+			out.Set(Str(kv), v)
 		}
-		return out, nil
+		return out.Map(), nil
 	}
 	return x, nil
 }

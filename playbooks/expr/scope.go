@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // Scope resolves variable names for the evaluator.
@@ -76,12 +78,14 @@ func (v *Vars) rawLookup(name string) (any, bool)           { return v.raw(name)
 // LookupEnv implements EnvScope.
 func (v *Vars) LookupEnv() *Env { return v.Env }
 
-// Keys implements Keyed: every name defined in any layer.
+// Keys implements Keyed: every name defined in any layer, in the order
+// Ansible's merged variables have (the lowest layer's names first, each
+// layer's in its order).
 func (v *Vars) Keys() []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, l := range v.Layers {
-		for k := range l {
+		for _, k := range pydict.Keys(l) {
 			if !seen[k] {
 				seen[k] = true
 				out = append(out, k)
@@ -192,7 +196,7 @@ func renderDeep(x any, scope Scope) (any, error) {
 			}
 			out[k] = r
 		}
-		return out, nil
+		return pydict.Like(out, t), nil
 	}
 	return x, nil
 }

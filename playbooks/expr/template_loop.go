@@ -3,6 +3,8 @@ package expr
 import (
 	"fmt"
 	"sort"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // {% for %} and its `loop` variable.
@@ -13,7 +15,7 @@ func iterate(v any) ([]any, error) {
 	case []any:
 		return t, nil
 	case map[string]any:
-		return toList(sortedKeys(t)), nil
+		return toList(pydict.Keys(t)), nil
 	case Keyed:
 		keys := t.Keys()
 		sort.Strings(keys)

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/pyfmt"
 	"sort"
 	"strconv"
@@ -162,7 +163,7 @@ func writeRepr(b *strings.Builder, v any) {
 		b.WriteByte(']')
 	case map[string]any:
 		b.WriteByte('{')
-		for i, k := range sortedKeys(x) {
+		for i, k := range pydict.Keys(x) {
 			if i > 0 {
 				b.WriteString(", ")
 			}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 // localFacts sets ansible_local from fact_path/*.fact (ScriptFor), as
@@ -91,8 +93,8 @@ func loadFact(text string) (any, error) {
 func decodeJSON(text string) (any, error) {
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := pydict.DecodeJSON(dec)
+	if err != nil {
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -43,20 +44,22 @@ func mergeWithCurrent(env *tasks.Env, vars map[string]any, named bool) error {
 // replaced: y's keys over x's, dicts found under the same key in both
 // merged in turn.
 func mergeHash(x, y map[string]any) map[string]any {
-	out := make(map[string]any, len(x)+len(y))
-	for k, v := range x {
-		out[k] = v
+	out := pydict.NewBuilder(len(x) + len(y))
+	for _, k := range pydict.Keys(x) {
+		out.Set(k, x[k])
 	}
-	for k, yv := range y {
-		xm, xok := out[k].(map[string]any)
+	for _, k := range pydict.Keys(y) {
+		yv := y[k]
+		xv, _ := out.Get(k)
+		xm, xok := xv.(map[string]any)
 		ym, yok := yv.(map[string]any)
 		if xok && yok {
-			out[k] = mergeHash(xm, ym)
+			out.Set(k, mergeHash(xm, ym))
 		} else {
-			out[k] = yv
+			out.Set(k, yv)
 		}
 	}
-	return out
+	return out.Map()
 }
 
 // pyClassName is the Python class of a variable's value as Ansible's

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -72,7 +73,7 @@ func moduleResult(stdout, stderr string, rc int, interp string) tasks.Result {
 		d := json.NewDecoder(strings.NewReader(text))
 		d.UseNumber()
 		var v any
-		if err = d.Decode(&v); err == nil {
+		if v, err = pydict.DecodeJSON(d); err == nil {
 			var ok bool
 			if data, ok = normalizeJSON(v).(map[string]any); !ok {
 				err = fmt.Errorf("not an object")

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -200,10 +201,9 @@ func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		text = latin1(content)
 	}
 	if maybeJSON {
-		var js any
 		d := json.NewDecoder(bytes.NewReader([]byte(text)))
 		d.UseNumber()
-		if d.Decode(&js) == nil {
+		if js, err := pydict.DecodeJSON(d); err == nil {
 			data["json"] = normalizeJSON(js)
 		}
 	}

@@ -73,7 +73,7 @@ def main():
         f.write(table["inventory"])
     pb = os.path.join(HERE, "gen_playbook.yml")
     with open(pb, "w") as f:
-        yaml.safe_dump(play, f, default_flow_style=False, allow_unicode=True, width=10000)
+        yaml.safe_dump(play, f, default_flow_style=False, allow_unicode=True, width=10000, sort_keys=False)
     env = dict(os.environ, ANSIBLE_STDOUT_CALLBACK="json", ANSIBLE_LOCALHOST_WARNING="false",
                ANSIBLE_DEPRECATION_WARNINGS="false", ANSIBLE_NOCOLOR="1",
                TENDER_TEST_ENV="hello", TENDER_TEST_ENV2="world")
