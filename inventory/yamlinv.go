@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -88,6 +89,16 @@ func (p *yamlParser) warn(format string, args ...any) {
 
 func (p *yamlParser) errAt(n *yaml.Node, format string, args ...any) error {
 	return &ParseError{File: p.file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)}
+}
+
+// valueErr is err, from converting n, at the position the conversion
+// names (an alias deep inside n), else at n.
+func (p *yamlParser) valueErr(n *yaml.Node, err error) error {
+	var ye *yaml11.Error
+	if errors.As(err, &ye) {
+		return &ParseError{File: p.file, Line: ye.Line, Col: ye.Col, Msg: ye.Msg}
+	}
+	return p.errAt(n, "%v", err)
 }
 
 // ParseYAML adds the hosts and groups of a YAML inventory (Ansible's yaml
@@ -210,11 +221,11 @@ func (p *yamlParser) group(k, data *yaml.Node) (string, error) {
 			for _, e := range entries {
 				key, err := yaml11.Key(e.k)
 				if err != nil {
-					return "", p.errAt(e.k, "%v", err)
+					return "", p.valueErr(e.k, err)
 				}
 				v, err := yaml11.Value(e.v)
 				if err != nil {
-					return "", p.errAt(e.v, "%v", err)
+					return "", p.valueErr(e.v, err)
 				}
 				if err := g.SetVar(key, v); err != nil {
 					return "", p.errAt(e.v, "%v", err)
@@ -283,11 +294,11 @@ func (p *yamlParser) hosts(g *Group, e pair) error {
 		for _, kv := range vars {
 			key, err := yaml11.Key(kv.k)
 			if err != nil {
-				return p.errAt(kv.k, "%v", err)
+				return p.valueErr(kv.k, err)
 			}
 			v, err := yaml11.Value(kv.v)
 			if err != nil {
-				return p.errAt(kv.v, "%v", err)
+				return p.valueErr(kv.v, err)
 			}
 			h.SetVar(key, v)
 		}

@@ -37,6 +37,15 @@ func errAt(n *yaml.Node, format string, args ...any) error {
 // "billion laughs") fails instead of exhausting memory.
 const maxDepth = 10000
 
+// maxAliasExpansion bounds the values a document's aliases stand for, seen
+// as a tree (as every consumer that walks a value sees it): an alias adds
+// the whole subtree of its anchor, nested aliases included. A document
+// past it is refused at the alias that crosses it, as yaml.v3 refuses
+// excessive aliasing when it decodes into Go values itself. Anchors that
+// real content shares (a dict of defaults merged into a few others) stay
+// far below it.
+const maxAliasExpansion = 1_000_000
+
 // Value converts n (a document, mapping, sequence, scalar or alias node) into
 // a plain Go value. A nil node or an empty document is nil. Mapping keys are
 // turned into strings as Python's str() would print them; duplicate keys keep
@@ -47,13 +56,43 @@ const maxDepth = 10000
 // many times is converted once and stays cheap; callers must not modify the
 // maps and lists they get.
 func Value(n *yaml.Node) (any, error) {
-	c := &converter{budget: maxDepth * 100, anchors: map[*yaml.Node]any{}}
+	c := &converter{budget: maxDepth * 100, anchors: map[*yaml.Node]any{}, sizes: map[*yaml.Node]int{}}
 	return c.value(n, 0)
 }
 
 type converter struct {
 	budget  int
 	anchors map[*yaml.Node]any
+	// sizes memoizes treeSize; expanded sums the tree sizes of the
+	// aliases met so far.
+	sizes    map[*yaml.Node]int
+	expanded int
+}
+
+// treeSize is the number of nodes n stands for when its aliases are
+// expanded, saturating past maxAliasExpansion.
+func (c *converter) treeSize(n *yaml.Node) int {
+	if n == nil {
+		return 0
+	}
+	if s, ok := c.sizes[n]; ok {
+		return s
+	}
+	c.sizes[n] = maxAliasExpansion + 1 // a node that contains itself
+	size := 1
+	if n.Kind == yaml.AliasNode {
+		size = c.treeSize(n.Alias)
+	} else {
+		for _, k := range n.Content {
+			size += c.treeSize(k)
+			if size > maxAliasExpansion {
+				size = maxAliasExpansion + 1
+				break
+			}
+		}
+	}
+	c.sizes[n] = size
+	return size
 }
 
 func (c *converter) value(n *yaml.Node, depth int) (any, error) {
@@ -71,6 +110,10 @@ func (c *converter) value(n *yaml.Node, depth int) (any, error) {
 		}
 		return c.value(n.Content[0], depth+1)
 	case yaml.AliasNode:
+		c.expanded += c.treeSize(n.Alias)
+		if c.expanded > maxAliasExpansion {
+			return nil, errAt(n, "YAML aliases expand to more than %d values (at alias *%s): refused as a \"billion laughs\" document", maxAliasExpansion, n.Value)
+		}
 		if v, ok := c.anchors[n.Alias]; ok {
 			return v, nil
 		}
