@@ -76,6 +76,9 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 				"msg":      fmt.Sprintf("The %s action failed to execute in the expected time frame (%d) and was terminated", t.Action, kw.timeout),
 				"timedout": map[string]any{"period": kw.timeout}}}
 		}
+		if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return failure(errStopped)
+		}
 		if err != nil {
 			return failure(err)
 		}
@@ -116,7 +119,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 			RetriesLeft: retries + 1 - attempt})
 		select {
 		case <-ctx.Done():
-			return failure(ctx.Err())
+			return failure(errStopped)
 		case <-time.After(delay):
 		}
 	}

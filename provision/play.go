@@ -37,11 +37,14 @@ type playRun struct {
 	// batchHosts are the hosts of the current serial batch, failed ones
 	// included (clear_host_errors brings them back).
 	batchHosts []*hostRun
+	// done is the run's ctx.Done(): templates stop evaluating when it is
+	// closed.
+	done <-chan struct{}
 }
 
 // stopped reports whether the current batch runs no more tasks: the play
 // was ended (end_play, any_errors_fatal) or the batch (end_batch).
-func (pr *playRun) stopped() bool { return pr.abort || pr.endBatch }
+func (pr *playRun) stopped() bool { return pr.abort || pr.endBatch || pr.rn.draining() }
 
 // play runs one play: its hosts in batches (serial), each batch through
 // fact gathering, pre_tasks, roles and tasks, post_tasks, with handlers
@@ -52,7 +55,7 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) error {
 		return fmt.Errorf("%s: %w", p.Pos, err)
 	}
 	p = prompted
-	pr := &playRun{rn: rn, play: p, name: p.Name, handlers: newHandlerList(p)}
+	pr := &playRun{rn: rn, play: p, name: p.Name, handlers: newHandlerList(p), done: ctx.Done()}
 	pr.roleVars = pr.roleNames()
 	pr.loadGroups()
 	base := expr.NewVars(p.Vars, rn.r.ExtraVars)
@@ -99,7 +102,7 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) error {
 			}
 			h.ended = false
 		}
-		if pr.abort || (maxFail >= 0 && float64(failed)*100/float64(len(batch)) > maxFail) {
+		if pr.abort || pr.rn.draining() || (maxFail >= 0 && float64(failed)*100/float64(len(batch)) > maxFail) {
 			break
 		}
 	}

@@ -53,6 +53,30 @@ type Runner struct {
 	Verbosity int
 	// Events receives every event, one at a time, in order. Nil discards.
 	Events func(Event)
+	// Drain, when closed, asks the run to stop gently (the first Ctrl-C):
+	// no task starts on any host, the running ones finish, handlers do not
+	// run, and Run returns ErrInterrupted. Cancelling ctx stops the running
+	// tasks too.
+	Drain <-chan struct{}
+}
+
+// ErrInterrupted is Run's error when Drain stopped the run.
+var ErrInterrupted = errors.New("interrupted: no task was started after the interrupt, the running ones finished")
+
+// errStopped is the failure of a task whose run was cancelled while it ran.
+var errStopped = errors.New("interrupted: the task was stopped before it finished")
+
+// draining reports whether Drain is closed.
+func (rn *run) draining() bool {
+	if rn.r.Drain == nil {
+		return false
+	}
+	select {
+	case <-rn.r.Drain:
+		return true
+	default:
+		return false
+	}
 }
 
 // Run runs every play of pb and returns the recap. A host that fails or
@@ -73,6 +97,10 @@ func (r *Runner) Run(ctx context.Context, pb *playbooks.Playbook) (*Recap, error
 			break
 		}
 		if err = ctx.Err(); err != nil {
+			break
+		}
+		if rn.draining() {
+			err = ErrInterrupted
 			break
 		}
 	}

@@ -45,7 +45,13 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 			}
 		}
 	} else {
-		pr.forEachLimit(hosts, once.throttle, func(h *hostRun) { pr.execTask(ctx, h, t) })
+		pr.forEachLimit(hosts, once.throttle, func(h *hostRun) {
+			// A host still waiting for a fork when the run is asked to
+			// stop does not start the task.
+			if !pr.rn.draining() {
+				pr.execTask(ctx, h, t)
+			}
+		})
 	}
 	if err == nil && once.anyErrorsFatal || pr.play.AnyErrorsFatal.True() {
 		for _, h := range hosts {

@@ -245,7 +245,7 @@ func (rn *run) implicitLocal() *hostRun {
 // lookupEnv is what lookups (file, first_found, ...) search: the
 // directories of ansible_search_path (searchPath), in its order.
 func (pr *playRun) lookupEnv(t *playbooks.Task, role *playbooks.Role) *expr.Env {
-	env := &expr.Env{BaseDir: pr.rn.pb.Dir, NoWrite: pr.rn.r.Check}
+	env := &expr.Env{BaseDir: pr.rn.pb.Dir, NoWrite: pr.rn.r.Check, Done: pr.done}
 	for _, d := range pr.searchPath(t, role) {
 		env.SearchPaths = append(env.SearchPaths, d.(string))
 	}

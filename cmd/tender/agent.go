@@ -6,10 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -157,8 +154,20 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, *
 	return d, st, nil
 }
 
+// signalContext is the context of an agent command: the first interrupt
+// cancels it (a deploy stops at its next step, recording nothing it did
+// not finish), a second or a SIGTERM also ends the process soon after.
 func signalContext(c *cli.Context) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, drain, stop := interrupts(c.Context, c.App.ErrWriter, "stopping at the next step; nothing unfinished is recorded.")
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-drain:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { cancel(); stop() }
 }
 
 func agentDeploy(c *cli.Context) error {

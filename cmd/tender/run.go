@@ -1,13 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -74,8 +73,9 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook) error {
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},
 		ExtraVars: extra, Events: events, Verbosity: c.Count("verbose"), Prompt: terminalPrompt(),
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, drain, stop := interrupts(c.Context, c.App.ErrWriter, "no new task starts; the running ones finish.")
 	defer stop()
+	r.Drain = drain
 	recap := &provision.Recap{}
 	for _, pb := range pbs {
 		// group_vars/ and host_vars/ beside the playbook count too, as
@@ -84,6 +84,10 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook) error {
 			return &exitError{code: 4, err: err}
 		}
 		rc, err := r.Run(ctx, pb)
+		if errors.Is(err, provision.ErrInterrupted) || err != nil && ctx.Err() != nil {
+			// ansible-playbook's status for a run the user interrupted.
+			return &exitError{code: 99, err: errors.New("interrupted by the user")}
+		}
 		if err != nil {
 			return err
 		}

@@ -52,17 +52,32 @@ type evalState struct {
 	steps    int
 	nested   int
 	included map[string]*Template
+	done     <-chan struct{} // the Env's Done
 }
 
 func newEvaluator(scope Scope, src string) *evaluator {
-	return &evaluator{scope: scope, src: src, st: &evalState{}}
+	st := &evalState{}
+	if env := envOf(scope); env != nil {
+		st.done = env.Done
+	}
+	return &evaluator{scope: scope, src: src, st: st}
 }
+
+// ErrInterrupted is the error of an evaluation stopped by its Env's Done.
+var ErrInterrupted = errors.New("template evaluation interrupted")
 
 // step counts one unit of work against maxSteps.
 func (ev *evaluator) step(n int) error {
 	ev.st.steps += n
 	if ev.st.steps > maxSteps {
 		return &Error{Src: ev.src, Col: 1, Msg: "template too expensive: more than 5000000 evaluation steps"}
+	}
+	if ev.st.done != nil {
+		select {
+		case <-ev.st.done:
+			return ErrInterrupted
+		default:
+		}
 	}
 	return nil
 }

@@ -404,3 +404,20 @@ func TestScopeValuesActAsLazyDicts(t *testing.T) {
 		}
 	}
 }
+
+// An evaluation stops at its next step once its Env's Done is closed, so
+// that Ctrl-C ends a run stuck in an expensive template.
+func TestEvaluationInterrupted(t *testing.T) {
+	done := make(chan struct{})
+	v := NewVars(map[string]any{})
+	v.Env = &Env{Done: done}
+	close(done)
+	_, err := Render("{% for i in range(4000000) %}{{ i }}{% endfor %}", v)
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("err = %v, want ErrInterrupted", err)
+	}
+	v.Env = &Env{}
+	if _, err := Render("{% for i in range(3) %}{{ i }}{% endfor %}", v); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -44,6 +44,9 @@ type Env struct {
 	// Getenv reads the controller's environment for the `env` lookup;
 	// nil means os.LookupEnv.
 	Getenv func(name string) (string, bool)
+	// Done, when closed, stops every evaluation in this Env at its next
+	// step with ErrInterrupted (a run being cancelled: Ctrl-C).
+	Done <-chan struct{}
 }
 
 // Vars is a Scope over layered maps: a name is looked up from the last
