@@ -81,7 +81,7 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		if a.Has("executable") {
 			sh = a.Str("executable")
 		}
-		exec = "exec " + q(sh) + " -c " + q(raw)
+		exec = shellExec(sh, raw)
 	} else {
 		if raw != "" {
 			if argv, err = shlexSplit(raw); err != nil {
