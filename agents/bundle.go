@@ -71,8 +71,12 @@ type Bundle struct {
 	// Playbook is the bundle's playbook, loaded and checked.
 	Playbook *playbooks.Playbook
 	// Vars are the bundle's default vars for its playbook: they become
-	// play vars of every play that does not set them itself.
+	// play vars of every play that does not set them itself. A var
+	// written as {value: V, secret: true} is V, and secret.
 	Vars map[string]any
+	// Secret names the vars marked secret: their values (as written and
+	// as rendered for each host) never reach the ledger or the events.
+	Secret []string
 }
 
 // File is one tracked file of a bundle.
@@ -234,7 +238,7 @@ func (l *manifestLoader) manifest(m *yaml.Node) {
 			case val != nil && !ok:
 				l.add(v, "vars must be a mapping")
 			}
-			l.b.Vars = vars
+			l.b.Vars, l.b.Secret = secretVars(vars)
 		default:
 			l.add(k, "%q is not a manifest key (want one of %s)", k.Value, strings.Join(manifestK, ", "))
 		}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"sort"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -223,37 +221,4 @@ func (d *Deployer) playVars(host string, dec Decision) map[string]any {
 	v["agent_package"] = dests[0]
 	v["agent_bundle_files"] = files
 	return v
-}
-
-// secretVars are the variables whose values never reach the ledger.
-var secretVars = []string{"ansible_password", "ansible_ssh_pass", "ansible_ssh_password",
-	"ansible_become_password", "ansible_become_pass", "ansible_sudo_pass", "ansible_sudo_password"}
-
-// secrets lists the secret values a host's deploy could leak into error
-// text: its connection and become passwords, and operator vars whose names
-// say they are secret.
-func (d *Deployer) secrets(t target) []string {
-	var out []string
-	vars, _ := t.inv.HostVars(t.name)
-	for _, k := range secretVars {
-		if s, ok := vars[k].(string); ok && s != "" {
-			out = append(out, s)
-		}
-	}
-	for k, v := range d.opts.ExtraVars {
-		lk := strings.ToLower(k)
-		if s, ok := v.(string); ok && s != "" && (strings.Contains(lk, "pass") || strings.Contains(lk, "secret") || strings.Contains(lk, "token") || strings.Contains(lk, "key")) {
-			out = append(out, s)
-		}
-	}
-	// Longest first, so a secret that contains another is blanked whole.
-	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-	return out
-}
-
-func redact(text string, secrets []string) string {
-	for _, s := range secrets {
-		text = strings.ReplaceAll(text, s, "********")
-	}
-	return text
 }
