@@ -15,9 +15,11 @@ import (
 
 func playCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "play",
-		Usage:     "run playbooks on the inventory's hosts (as ansible-playbook)",
-		ArgsUsage: "PLAYBOOK [PLAYBOOK...]",
+		Name: "play",
+		// -vvvv and other combined single-letter flags, as ansible-playbook takes them.
+		UseShortOptionHandling: true,
+		Usage:                  "run playbooks on the inventory's hosts (as ansible-playbook)",
+		ArgsUsage:              "PLAYBOOK [PLAYBOOK...]",
 		Flags: append([]cli.Flag{
 			inventoryFlag(false),
 			&cli.BoolFlag{Name: "syntax-check", Usage: "parse the playbooks and everything they include; run nothing"},
