@@ -4,38 +4,20 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/tender-sh/tender/inventory"
-	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
 	"github.com/tender-sh/tender/provision/transport/local"
-	"github.com/tender-sh/tender/tasks/builtin"
 )
 
 // interruptRun starts pb on two local hosts and calls interrupt when the
 // first task has started; it returns the output, the recap and Run's error.
 func interruptRun(t *testing.T, pb string, drain chan struct{}, interrupt func(cancel context.CancelFunc)) (string, *provision.Recap, error) {
 	t.Helper()
-	dir := t.TempDir()
-	for name, data := range map[string]string{"hosts": "a ansible_connection=local\nb ansible_connection=local\n", "pb.yml": pb} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	inv, err := inventory.Load(filepath.Join(dir, "hosts"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{Modules: builtin.Registry()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	inv, p := loadPlay(t, "a ansible_connection=local\nb ansible_connection=local\n", pb)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out bytes.Buffer

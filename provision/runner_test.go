@@ -34,7 +34,8 @@ func (downDialer) Connect(ctx context.Context, t transport.Target) (transport.Co
 }
 
 // play writes the inventory and playbook into a temp dir and runs it.
-func play(t *testing.T, hosts, pb string, tune func(*provision.Runner)) (string, *provision.Recap, error) {
+// loadPlay writes hosts and pb into a temporary directory and loads them.
+func loadPlay(t *testing.T, hosts, pb string) (*inventory.Inventory, *playbooks.Playbook) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, data := range map[string]string{"hosts": hosts, "pb.yml": pb} {
@@ -50,6 +51,12 @@ func play(t *testing.T, hosts, pb string, tune func(*provision.Runner)) (string,
 	if err != nil {
 		t.Fatal(err)
 	}
+	return inv, p
+}
+
+func play(t *testing.T, hosts, pb string, tune func(*provision.Runner)) (string, *provision.Recap, error) {
+	t.Helper()
+	inv, p := loadPlay(t, hosts, pb)
 	var out bytes.Buffer
 	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: downDialer{}, Local: local.Dialer{},
 		Events: report.Text(&out, false)}
