@@ -7,6 +7,7 @@
 package transport
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -51,6 +52,47 @@ type Conn interface {
 	Close() error
 }
 
+// DefaultMaxOutput is what a Run keeps, at most, of a script's stdout and
+// of its stderr unless Cmd.MaxOutput says otherwise: a script (or a
+// hostile host) that prints more fails the Run with ErrOutputTooLarge
+// instead of filling the controller's memory.
+const DefaultMaxOutput = 256 << 20
+
+// ErrOutputTooLarge is the error of a Run whose output passed its bound.
+var ErrOutputTooLarge = errors.New("the script's output is larger than the controller keeps (transport.DefaultMaxOutput)")
+
+// Bounded is a buffer for a script's output that keeps up to Limit bytes
+// and drops the rest, setting Over; the script runs on, and its Run then
+// fails with ErrOutputTooLarge.
+//
+// It has no ReadFrom, so that io.Copy writes through Write.
+type Bounded struct {
+	buf   bytes.Buffer
+	Limit int
+	Over  bool
+}
+
+// Write implements io.Writer; it never fails.
+func (b *Bounded) Write(p []byte) (int, error) {
+	if room := b.Limit - b.buf.Len(); len(p) > room {
+		b.Over = true
+		b.buf.Write(p[:max(room, 0)])
+		return len(p), nil
+	}
+	return b.buf.Write(p)
+}
+
+// Bytes returns what was kept.
+func (b *Bounded) Bytes() []byte { return b.buf.Bytes() }
+
+// OutputLimit is the bound on each of cmd's stdout and stderr.
+func (cmd Cmd) OutputLimit() int {
+	if cmd.MaxOutput > 0 {
+		return cmd.MaxOutput
+	}
+	return DefaultMaxOutput
+}
+
 // Cmd is one script to run on a host.
 type Cmd struct {
 	// Script is a POSIX sh script. Every value interpolated into it must
@@ -64,6 +106,9 @@ type Cmd struct {
 	Env map[string]string
 	// Become, when not nil, runs the script as another user.
 	Become *Become
+	// MaxOutput, when positive, bounds what the Run keeps of stdout and
+	// of stderr instead of DefaultMaxOutput (see OutputLimit).
+	MaxOutput int
 }
 
 // Become says how to run a script as another user, as Ansible's become

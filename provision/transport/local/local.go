@@ -4,7 +4,6 @@
 package local
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -54,7 +53,7 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 	}
 	p := exec.Command("/bin/sh", "-c", w.Command)
 	p.Stdin = w.Stdin
-	var out, errb bytes.Buffer
+	out, errb := transport.Bounded{Limit: cmd.OutputLimit()}, transport.Bounded{Limit: cmd.OutputLimit()}
 	p.Stdout, p.Stderr = &out, &errb
 	p.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := p.Start(); err != nil {
@@ -81,6 +80,9 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 		}
 	case err != nil:
 		return res, fmt.Errorf("%s: %w", c.name, err)
+	}
+	if out.Over || errb.Over {
+		return transport.Result{}, fmt.Errorf("%s: %w", c.name, transport.ErrOutputTooLarge)
 	}
 	return res, nil
 }

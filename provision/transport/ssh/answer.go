@@ -50,15 +50,15 @@ func (c *Conn) discard(sh *shell) {
 }
 
 // exchange writes one frame and reads its answer.
-func (sh *shell) exchange(frame []byte, b string) (transport.Result, error) {
+func (sh *shell) exchange(frame []byte, b string, limit int) (transport.Result, error) {
 	if _, err := sh.stdin.Write(frame); err != nil {
 		return transport.Result{}, err
 	}
-	if _, err := readUntil(sh.out, []byte(b+"O")); err != nil {
+	if _, err := readUntil(sh.out, []byte(b+"O"), limit); err != nil {
 		return transport.Result{}, err
 	}
 	var res transport.Result
-	part, tag, err := readPart(sh.out, b)
+	part, tag, err := readPart(sh.out, b, limit)
 	if err != nil {
 		return res, err
 	}
@@ -68,7 +68,7 @@ func (sh *shell) exchange(frame []byte, b string) (transport.Result, error) {
 	}
 	res.Stdout = part
 	if tag == 'E' {
-		if res.Stderr, tag, err = readPart(sh.out, b); err != nil {
+		if res.Stderr, tag, err = readPart(sh.out, b, limit); err != nil {
 			return res, err
 		}
 	}
@@ -86,8 +86,8 @@ func (sh *shell) exchange(frame []byte, b string) (transport.Result, error) {
 }
 
 // readPart reads up to the next boundary and the tag byte after it.
-func readPart(r *bufio.Reader, b string) ([]byte, byte, error) {
-	part, err := readUntil(r, []byte(b))
+func readPart(r *bufio.Reader, b string, limit int) ([]byte, byte, error) {
+	part, err := readUntil(r, []byte(b), limit)
 	if err != nil {
 		return nil, 0, err
 	}

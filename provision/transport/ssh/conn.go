@@ -211,7 +211,7 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 			return transport.Result{}, err
 		}
 		defer c.release()
-		return c.runExec(ctx, w.Command, io.MultiReader(bytes.NewReader(head), w.Stdin))
+		return c.runExec(ctx, w.Command, io.MultiReader(bytes.NewReader(head), w.Stdin), cmd.OutputLimit())
 	}
 	sh, err := c.pick(ctx)
 	if err != nil {
@@ -219,14 +219,14 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 	}
 	if sh == nil { // a session slot is ours
 		defer c.release()
-		return c.runExec(ctx, w.Command, bytes.NewReader(head))
+		return c.runExec(ctx, w.Command, bytes.NewReader(head), cmd.OutputLimit())
 	}
 	secret := cmd.Become != nil && cmd.Become.Password != ""
 	if w.Inline != "" {
 		// The shell reads the script as text: no sh, no head to start.
-		return c.runShell(ctx, sh, w.Inline, head[w.Prefix:], secret)
+		return c.runShell(ctx, sh, w.Inline, head[w.Prefix:], secret, cmd.OutputLimit())
 	}
-	return c.runShell(ctx, sh, w.Command, head, secret)
+	return c.runShell(ctx, sh, w.Command, head, secret, cmd.OutputLimit())
 }
 
 // pick returns the persistent shell when it is (or can be made) free, or

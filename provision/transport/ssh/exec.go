@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -20,17 +21,14 @@ const execWrapper = `/bin/sh -c 'echo $$; eval "$1"' tender-exec `
 
 // runExec runs command on a new exec channel with stdin as its standard
 // input (followed by end-of-file). The caller holds a session slot.
-func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader) (transport.Result, error) {
+func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader, limit int) (transport.Result, error) {
 	sess, err := c.newSession(ctx)
 	if err != nil {
 		return transport.Result{}, err
 	}
 	defer sess.Close()
 	c.stats.execRuns.Add(1)
-	var (
-		out  pidWriter
-		errb bytes.Buffer
-	)
+	out, errb := pidWriter{buf: transport.Bounded{Limit: limit}}, transport.Bounded{Limit: limit}
 	sess.Stdin = stdin
 	sess.Stdout = &out
 	sess.Stderr = &errb
@@ -51,6 +49,9 @@ func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader) (tr
 	}
 	if out.pid() == "" {
 		return transport.Result{}, c.broken("exec", errors.New("the command did not start"))
+	}
+	if out.buf.Over || errb.Over {
+		return transport.Result{}, fmt.Errorf("%s: %w", c.name, transport.ErrOutputTooLarge)
 	}
 	res := transport.Result{Stdout: out.buf.Bytes(), Stderr: errb.Bytes()}
 	var ee *xssh.ExitError
@@ -131,7 +132,7 @@ type pidWriter struct {
 	mu   sync.Mutex
 	line []byte
 	done bool
-	buf  bytes.Buffer
+	buf  transport.Bounded
 }
 
 func (w *pidWriter) Write(p []byte) (int, error) {

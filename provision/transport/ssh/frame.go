@@ -6,6 +6,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+
+	"github.com/tender-sh/tender/provision/transport"
 )
 
 // boundary returns a fresh random marker for one frame.
@@ -76,16 +78,28 @@ func escapePrintf(w *bytes.Buffer, data []byte) {
 }
 
 // readUntil reads r up to and including marker and returns what came
-// before it.
-func readUntil(r *bufio.Reader, marker []byte) ([]byte, error) {
+// before it; past limit bytes it reads on to the marker and returns
+// transport.ErrOutputTooLarge.
+func readUntil(r *bufio.Reader, marker []byte, limit int) ([]byte, error) {
 	var acc []byte
 	last := marker[len(marker)-1]
+	over := false
 	for {
 		chunk, err := r.ReadSlice(last)
 		acc = append(acc, chunk...)
+		if len(acc) > limit+len(marker) {
+			// Past the bound, only the bytes that may begin the marker
+			// are kept: the rest is read and dropped, so that the shell
+			// stays in step and memory stays bounded.
+			over = true
+			acc = acc[:copy(acc, acc[len(acc)-len(marker):])]
+		}
 		switch err {
 		case nil:
 			if bytes.HasSuffix(acc, marker) {
+				if over {
+					return nil, transport.ErrOutputTooLarge
+				}
 				return acc[:len(acc)-len(marker)], nil
 			}
 		case bufio.ErrBufferFull:

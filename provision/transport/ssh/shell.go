@@ -182,7 +182,7 @@ func (c *Conn) openShell(ctx context.Context) (*shell, error) {
 			got <- answer{err: err}
 			return
 		}
-		if _, err := readUntil(sh.out, []byte(ready+" ")); err != nil {
+		if _, err := readUntil(sh.out, []byte(ready+" "), transport.DefaultMaxOutput); err != nil {
 			got <- answer{err: err}
 			return
 		}
@@ -223,7 +223,7 @@ type shellAnswer struct {
 }
 
 // runShell runs one frame on sh, which the caller holds.
-func (c *Conn) runShell(ctx context.Context, sh *shell, command string, stdin []byte, secret bool) (transport.Result, error) {
+func (c *Conn) runShell(ctx context.Context, sh *shell, command string, stdin []byte, secret bool, limit int) (transport.Result, error) {
 	b := boundary()
 	var frame []byte
 	if sh.mode == modeEval && !secret {
@@ -240,7 +240,7 @@ func (c *Conn) runShell(ctx context.Context, sh *shell, command string, stdin []
 	}
 	done := make(chan shellAnswer, 1)
 	go func() {
-		res, err := sh.exchange(frame, b)
+		res, err := sh.exchange(frame, b, limit)
 		done <- shellAnswer{res, err}
 	}()
 	select {
@@ -248,6 +248,12 @@ func (c *Conn) runShell(ctx context.Context, sh *shell, command string, stdin []
 		var oe *outputError
 		if errors.As(a.err, &oe) {
 			c.idle <- sh
+			return transport.Result{}, fmt.Errorf("%s: %w", c.name, a.err)
+		}
+		if errors.Is(a.err, transport.ErrOutputTooLarge) {
+			// The answer's rest is unread: the shell is out of step, but
+			// the host is fine.
+			c.discard(sh)
 			return transport.Result{}, fmt.Errorf("%s: %w", c.name, a.err)
 		}
 		if a.err != nil {

@@ -41,6 +41,7 @@ func Run(t *testing.T, s Suite) {
 		{"StdinAndEnv", testStdinAndEnv},
 		{"NoStdinMeansEOF", testNoStdin},
 		{"LargeOutput", testLargeOutput},
+		{"OutputBounded", testOutputBounded},
 		{"ContextCancel", testContextCancel},
 		{"Concurrent", testConcurrent},
 		{"PutGet", testPutGet},
@@ -312,4 +313,20 @@ func clip(b []byte) string {
 		return fmt.Sprintf("%q... (%d bytes)", b[:200], len(b))
 	}
 	return string(b)
+}
+
+// testOutputBounded: output past Cmd.MaxOutput fails the Run with
+// ErrOutputTooLarge, and the connection goes on working.
+func testOutputBounded(t *testing.T, s Suite) {
+	c := open(t, s)
+	for _, script := range []string{"head -c 300000 /dev/zero", "head -c 300000 /dev/zero >&2"} {
+		_, err := c.Run(context.Background(), transport.Cmd{Script: script, MaxOutput: 100000})
+		if !errors.Is(err, transport.ErrOutputTooLarge) {
+			t.Fatalf("%s: err = %v, want ErrOutputTooLarge", script, err)
+		}
+	}
+	res := run(t, c, transport.Cmd{Script: "echo still here", MaxOutput: 100000})
+	if strings.TrimSpace(string(res.Stdout)) != "still here" {
+		t.Fatalf("after a bounded Run: %q", res.Stdout)
+	}
 }

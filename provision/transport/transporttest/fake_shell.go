@@ -1,7 +1,6 @@
 package transporttest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -31,7 +30,7 @@ func Shell(ctx context.Context, h *Host, cmd transport.Cmd) (transport.Result, e
 	p.Dir = h.root
 	p.Env = append(os.Environ(), "HOME="+h.root, "TMPDIR="+filepath.Join(h.root, "tmp"))
 	p.Stdin = w.Stdin
-	var out, errb bytes.Buffer
+	out, errb := transport.Bounded{Limit: cmd.OutputLimit()}, transport.Bounded{Limit: cmd.OutputLimit()}
 	p.Stdout, p.Stderr = &out, &errb
 	// The script gets its own process group, killed whole when ctx ends,
 	// so that its children do not outlive it or hold its output open.
@@ -42,6 +41,9 @@ func Shell(ctx context.Context, h *Host, cmd transport.Cmd) (transport.Result, e
 	h.Sync()
 	if ctx.Err() != nil {
 		return transport.Result{}, ctx.Err()
+	}
+	if out.Over || errb.Over {
+		return transport.Result{}, fmt.Errorf("%s: %w", h.name, transport.ErrOutputTooLarge)
 	}
 	res := transport.Result{Stdout: out.Bytes(), Stderr: errb.Bytes()}
 	var ee *exec.ExitError
