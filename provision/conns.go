@@ -79,6 +79,14 @@ func (e *envConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result,
 	return e.Conn.Run(ctx, cmd)
 }
 
+// Stream exports the environment as Run does and hands the call on.
+func (e *envConn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (transport.Result, error) {
+	merged := maps.Clone(e.env)
+	maps.Copy(merged, cmd.Env)
+	cmd.Env = merged
+	return transport.Stream(ctx, e.Conn, cmd, stdout)
+}
+
 func (e *envConn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) error {
 	return e.Conn.Put(ctx, dst, src, mode)
 }

@@ -44,6 +44,17 @@ var errClosed = errors.New("local connection is closed")
 // Run runs cmd with /bin/sh in its own process group; when ctx ends the
 // whole group is killed, so a script's children do not outlive it.
 func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
+	return c.run(ctx, cmd, nil)
+}
+
+// Stream runs cmd as Run does, its stdin passed on as it is read and its
+// stdout written to stdout as it arrives; see transport.Streamer.
+func (c *Conn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (transport.Result, error) {
+	return c.run(ctx, cmd, stdout)
+}
+
+// run is Run, or Stream when stdout is not nil.
+func (c *Conn) run(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (transport.Result, error) {
 	if c.closed.Load() {
 		return transport.Result{}, errClosed
 	}
@@ -52,12 +63,28 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 		return transport.Result{}, err
 	}
 	p := exec.Command("/bin/sh", "-c", w.Command)
-	p.Stdin = w.Stdin
 	out, errb := transport.Bounded{Limit: cmd.OutputLimit()}, transport.Bounded{Limit: cmd.OutputLimit()}
 	p.Stdout, p.Stderr = &out, &errb
+	var in io.WriteCloser
+	if stdout != nil {
+		// Wait must not wait for a stdin that has not ended: the copy
+		// is ours, and ends when the caller closes the reader.
+		p.Stdout = stdout
+		if in, err = p.StdinPipe(); err != nil {
+			return transport.Result{}, fmt.Errorf("%s: %w", c.name, err)
+		}
+	} else {
+		p.Stdin = w.Stdin
+	}
 	p.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := p.Start(); err != nil {
 		return transport.Result{}, fmt.Errorf("%s: start sh: %w", c.name, err)
+	}
+	if in != nil {
+		go func() {
+			_, _ = io.Copy(in, w.Stdin)
+			in.Close()
+		}()
 	}
 	done := make(chan error, 1)
 	go func() { done <- p.Wait() }()

@@ -192,13 +192,7 @@ const inBandLimit = 256 << 10
 // Run runs cmd on the host; see transport.Conn. It uses the persistent
 // shell when it is free and the input is small, an exec channel otherwise.
 func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
-	if c.closed.Load() {
-		return transport.Result{}, errClosed
-	}
-	if err := ctx.Err(); err != nil {
-		return transport.Result{}, err
-	}
-	w, err := transport.Wrap(cmd)
+	w, err := c.wrap(ctx, cmd)
 	if err != nil {
 		return transport.Result{}, err
 	}
@@ -227,6 +221,18 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 		return c.runShell(ctx, sh, w.Inline, head[w.Prefix:], secret, cmd.OutputLimit())
 	}
 	return c.runShell(ctx, sh, w.Command, head, secret, cmd.OutputLimit())
+}
+
+// wrap prepares cmd for the host (transport.Wrap) once the connection
+// is known open and ctx alive.
+func (c *Conn) wrap(ctx context.Context, cmd transport.Cmd) (transport.Wrapped, error) {
+	if c.closed.Load() {
+		return transport.Wrapped{}, errClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return transport.Wrapped{}, err
+	}
+	return transport.Wrap(cmd)
 }
 
 // pick returns the persistent shell when it is (or can be made) free, or

@@ -22,13 +22,36 @@ const execWrapper = `/bin/sh -c 'echo $$; eval "$1"' tender-exec `
 // runExec runs command on a new exec channel with stdin as its standard
 // input (followed by end-of-file). The caller holds a session slot.
 func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader, limit int) (transport.Result, error) {
+	return c.runExecTo(ctx, command, stdin, limit, nil)
+}
+
+// Stream runs cmd on an exec channel of its own, its stdin passed on as
+// it is read and its stdout written to stdout as it arrives; see
+// transport.Streamer.
+func (c *Conn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (transport.Result, error) {
+	w, err := c.wrap(ctx, cmd)
+	if err != nil {
+		return transport.Result{}, err
+	}
+	if err := c.acquire(ctx); err != nil {
+		return transport.Result{}, err
+	}
+	defer c.release()
+	return c.runExecTo(ctx, w.Command, w.Stdin, cmd.OutputLimit(), stdout)
+}
+
+// runExecTo is runExec writing the command's stdout to stdout as it
+// arrives when stdout is not nil (Result.Stdout then stays empty). The
+// channel's stdin copy does not hold Wait up: a stdin that has not ended
+// when the command exits is left to its caller.
+func (c *Conn) runExecTo(ctx context.Context, command string, stdin io.Reader, limit int, stdout io.Writer) (transport.Result, error) {
 	sess, err := c.newSession(ctx)
 	if err != nil {
 		return transport.Result{}, err
 	}
 	defer sess.Close()
 	c.stats.execRuns.Add(1)
-	out, errb := pidWriter{buf: transport.Bounded{Limit: limit}}, transport.Bounded{Limit: limit}
+	out, errb := pidWriter{buf: transport.Bounded{Limit: limit}, to: stdout}, transport.Bounded{Limit: limit}
 	sess.Stdin = stdin
 	sess.Stdout = &out
 	sess.Stderr = &errb
@@ -127,12 +150,14 @@ func (c *Conn) killChildren(pid, sig string, self bool) {
 }
 
 // pidWriter keeps the first line written to it (the pid execWrapper
-// prints) apart from the rest (the script's stdout).
+// prints) apart from the rest (the script's stdout), which goes to to, or
+// to buf when to is nil.
 type pidWriter struct {
 	mu   sync.Mutex
 	line []byte
 	done bool
 	buf  transport.Bounded
+	to   io.Writer
 }
 
 func (w *pidWriter) Write(p []byte) (int, error) {
@@ -146,6 +171,16 @@ func (w *pidWriter) Write(p []byte) (int, error) {
 			return n, nil
 		}
 		w.line, w.done, p = append(w.line, p[:i]...), true, p[i+1:]
+	}
+	if w.to != nil {
+		// A writer that fails loses the rest; the channel is still
+		// drained, so the command is not blocked writing.
+		if len(p) > 0 {
+			if _, err := w.to.Write(p); err != nil {
+				w.to = io.Discard
+			}
+		}
+		return n, nil
 	}
 	w.buf.Write(p)
 	return n, nil

@@ -50,6 +50,7 @@ func Run(t *testing.T, s Suite) {
 		{"GetMissing", testGetMissing},
 		{"Dial", testDial},
 		{"ClosedConn", testClosed},
+		{"Stream", testStream},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, s) })
