@@ -39,13 +39,6 @@ func initHost(t *testing.T, kind, dir, setup string) *tasks.Env {
 	fleetimage.Need(t, image)
 	dir, _ = filepath.Abs(dir)
 	mounts := []string{"-v", dir + ":/srv/testdata:ro"}
-	if kind == "netadmin" {
-		out, err := exec.Command("sh", "testdata/iptables/debs.sh").Output()
-		if err != nil {
-			t.Fatalf("testdata/iptables/debs.sh: %v", err)
-		}
-		mounts = append(mounts, "-v", strings.TrimSpace(string(out))+":/srv/debs:ro")
-	}
 	var cmd *exec.Cmd
 	switch kind {
 	case "systemd":

@@ -4,7 +4,7 @@
 // ini_file, template, slurp, tempfile, find, assemble, fetch, apt,
 // package, dnf, yum, pip, service, systemd, get_url, uri, unarchive, and
 // the system modules user, group, authorized_key, cron, known_hosts,
-// getent, hostname, sysctl, modprobe, debconf, selinux).
+// getent, hostname, sysctl, modprobe, debconf, selinux, iptables).
 // Each module does its check-and-apply as one POSIX sh script sent in one
 // round trip where it can: the script tests the host's state, changes only
 // what differs and prints a verdict as key=value lines that the module
@@ -52,6 +52,7 @@
 //	                              with creates)
 //	user, group, getent, hostname 1
 //	modprobe, selinux (unchanged) 1
+//	iptables                      1
 //	authorized_key, known_hosts,  1 unchanged; 2 changed: one reads, one
 //	cron, sysctl, debconf,        writes (a file or crontab that changed
 //	selinux (changed)             in between is left alone and reported);

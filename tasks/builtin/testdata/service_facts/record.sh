@@ -9,8 +9,7 @@
 #   systemd  tender-e2e/debian-systemd: systemd as PID 1 (run-systemd.sh)
 #   openrc   tender-e2e/debian-openrc: openrc-init as PID 1
 #   rh       tender-e2e/rh: Debian's dnf and rpm posing as Rocky 9
-#   netadmin tender-e2e/debian-sys with NET_ADMIN and the iptables
-#            packages of testdata/iptables/debs.sh, mounted at /srv/debs
+#   netadmin tender-e2e/debian-sys (which carries iptables) with NET_ADMIN
 #
 # DIR is mounted read-only at /srv/testdata, and DIR/setup.sh (or
 # DIR/$SETUP), when there is one, runs in the container (as root, with
@@ -34,10 +33,7 @@ sys) image=tender-e2e/debian-sys ;;
 systemd) image=tender-e2e/debian-systemd ;;
 openrc) image=tender-e2e/debian-openrc ;;
 rh) image=tender-e2e/rh ;;
-netadmin)
-	image=tender-e2e/debian-sys
-	debs=$(sh "$here/iptables/debs.sh")
-	mounts="$mounts -v $debs:/srv/debs:ro" ;;
+netadmin) image=tender-e2e/debian-sys ;;
 *) echo "unknown kind $kind" >&2; exit 2 ;;
 esac
 bash "$fleet/build-images.sh" "$image" >/dev/null
