@@ -28,6 +28,12 @@ func (c *countingConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Re
 	return c.Conn.Run(ctx, cmd)
 }
 
+// Stream counts as a round trip, as Run does.
+func (c *countingConn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (transport.Result, error) {
+	c.runs++
+	return transport.Stream(ctx, c.Conn, cmd, stdout)
+}
+
 func (c *countingConn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) error {
 	c.puts++
 	return c.Conn.Put(ctx, dst, src, mode)

@@ -46,6 +46,32 @@ func (c dockerConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resul
 	return transport.Result{ExitCode: x.ProcessState.ExitCode(), Stdout: out.Bytes(), Stderr: errb.Bytes()}, err
 }
 
+// Stream runs cmd with docker exec, passing its stdin and stdout as
+// they come (transport.Streamer).
+func (c dockerConn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (transport.Result, error) {
+	x := exec.CommandContext(ctx, "docker", "exec", "-i", c.id, "sh", "-c", cmd.Script)
+	in, err := x.StdinPipe()
+	if err != nil {
+		return transport.Result{}, err
+	}
+	var errb bytes.Buffer
+	x.Stdout, x.Stderr = stdout, &errb
+	if err := x.Start(); err != nil {
+		return transport.Result{}, err
+	}
+	if cmd.Stdin != nil {
+		go func() { io.Copy(in, cmd.Stdin); in.Close() }()
+	} else {
+		in.Close()
+	}
+	err = x.Wait()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		err = nil
+	}
+	return transport.Result{ExitCode: x.ProcessState.ExitCode(), Stderr: errb.Bytes()}, err
+}
+
 func (c dockerConn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) error {
 	res, err := c.Run(ctx, transport.Cmd{Script: fmt.Sprintf(`t=$(mktemp %s.XXXXXX) && cat >"$t" && chmod %o "$t" && mv -f "$t" %s`,
 		q(dst), mode.Perm(), q(dst)), Stdin: src})

@@ -68,6 +68,7 @@ func Registry() *tasks.Registry {
 	r.Register("service_facts", func() tasks.Module { return serviceFactsModule{} })
 	r.Register("sysvinit", func() tasks.Module { return sysvinitModule{} })
 	r.Register("iptables", func() tasks.Module { return iptablesModule{} })
+	r.Register("expect", func() tasks.Module { return expectModule{} })
 	// modules that ship with the content (library/), by Ansible's module
 	// protocol; an embedder's Restrict leaves them out unless it names
 	// "library" (playbooks.LibraryModule)

@@ -4,7 +4,8 @@
 // ini_file, template, slurp, tempfile, find, assemble, fetch, apt,
 // package, dnf, yum, pip, service, systemd, get_url, uri, unarchive, and
 // the system modules user, group, authorized_key, cron, known_hosts,
-// getent, hostname, sysctl, modprobe, debconf, selinux, iptables).
+// getent, hostname, sysctl, modprobe, debconf, selinux, iptables,
+// expect).
 // Each module does its check-and-apply as one POSIX sh script sent in one
 // round trip where it can: the script tests the host's state, changes only
 // what differs and prints a verdict as key=value lines that the module
@@ -53,6 +54,8 @@
 //	user, group, getent, hostname 1
 //	modprobe, selinux (unchanged) 1
 //	iptables                      1
+//	expect                        1 (Conn.Stream: its own exec channel
+//	                              on SSH, answers on its stdin)
 //	authorized_key, known_hosts,  1 unchanged; 2 changed: one reads, one
 //	cron, sysctl, debconf,        writes (a file or crontab that changed
 //	selinux (changed)             in between is left alone and reported);
