@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
@@ -37,9 +37,8 @@ import (
 // last match (DOTALL), the earliest match wins, a match's answer is sent
 // at once, timeout counts from the start or the last match, and the
 // output is all the terminal printed (echo of answers off unless echo).
-// Where two patterns match at the same place, the first in sorted order
-// wins (tender does not keep a mapping's YAML order; pexpect takes the
-// first in it).
+// Where two patterns match at the same place, the first in responses'
+// order wins.
 type expectModule struct{}
 
 var _ tasks.Module = expectModule{}
@@ -170,15 +169,10 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 // expectEvents compiles responses: each key a Python regular expression
 // (searched with DOTALL, as pexpect compiles it), each value an answer
 // or a list of successive answers, sent with a newline as Ansible sends
-// them. Keys are taken in sorted order.
+// them. Keys are taken in the mapping's order.
 func expectEvents(responses map[string]any) ([]*expectEvent, error) {
-	keys := make([]string, 0, len(responses))
-	for k := range responses {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var out []*expectEvent
-	for _, k := range keys {
+	for _, k := range pydict.Keys(responses) {
 		re, err := pyre.Compile(k, pyre.Options{DotAll: true})
 		if err != nil {
 			return nil, fmt.Errorf("responses: %w", err)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/transporttest"
 	"github.com/tender-sh/tender/tasks"
@@ -52,6 +53,11 @@ func TestExpectAnswers(t *testing.T) {
 		// the earliest match wins, whichever pattern it is
 		{tasks.Args{"command": `sh -c 'printf "b then a: "; read x; echo "$x"'`,
 			"responses": map[string]any{"a:": "A", "b": "B"}}, "b then a: B"},
+		// at the same place, the first in responses' order
+		{tasks.Args{"command": `sh -c 'printf "Password: "; read x; echo "$x"'`,
+			"responses": pydict.Record(map[string]any{"Password": "long", "Pass": "short"}, []string{"Password", "Pass"})}, "Password: long"},
+		{tasks.Args{"command": `sh -c 'printf "Password: "; read x; echo "$x"'`,
+			"responses": pydict.Record(map[string]any{"Password": "long", "Pass": "short"}, []string{"Pass", "Password"})}, "Password: short"},
 		{tasks.Args{"command": `sh -c 'echo x; printf "\n\n"'`, "responses": map[string]any{"nomatch": "x"}, "timeout": nil}, "x"},
 		{tasks.Args{"command": `/bin/echo a\ b "c  d" 'e "f"'`, "responses": map[string]any{"nomatch": "x"}}, `a b c  d e "f"`},
 	} {

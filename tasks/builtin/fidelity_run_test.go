@@ -2,12 +2,14 @@ package builtin
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
 )
@@ -25,16 +27,22 @@ type recordedTask struct {
 // of {name, <module>: args, check_mode}.
 func loadTaskList(t *testing.T, path string) []recordedTask {
 	t.Helper()
-	var list []map[string]any
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := yaml.Unmarshal(b, &list); err != nil {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
+	v, err := orderedYAML(&doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _ := v.([]any)
 	var out []recordedTask
-	for _, task := range list {
+	for _, x := range list {
+		task, _ := x.(map[string]any)
 		rt := recordedTask{name: task["name"].(string), check: task["check_mode"] == true}
 		for k, v := range task {
 			if k == "name" || k == "check_mode" {
@@ -51,6 +59,48 @@ func loadTaskList(t *testing.T, path string) []recordedTask {
 		out = append(out, rt)
 	}
 	return out
+}
+
+// orderedYAML decodes n as yaml.Unmarshal decodes into an any, with
+// each mapping's keys kept in the order written (pydict), as Ansible keeps
+// them: some modules' results depend on it (expect's responses).
+func orderedYAML(n *yaml.Node) (any, error) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return orderedYAML(n.Content[0])
+	case yaml.AliasNode:
+		return orderedYAML(n.Alias)
+	case yaml.SequenceNode:
+		out := []any{}
+		for _, c := range n.Content {
+			v, err := orderedYAML(c)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		b := pydict.NewBuilder(len(n.Content) / 2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			var k any
+			if err := n.Content[i].Decode(&k); err != nil {
+				return nil, err
+			}
+			v, err := orderedYAML(n.Content[i+1])
+			if err != nil {
+				return nil, err
+			}
+			b.Set(fmt.Sprint(k), v)
+		}
+		return b.Map(), nil
+	}
+	var v any
+	err := n.Decode(&v)
+	return v, err
 }
 
 // runRecorded renders task's arguments in scope, runs its module with env
