@@ -79,10 +79,6 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	if env.Check {
 		return tasks.Result{Skipped: true, Msg: "remote module (expect) does not support check mode", Data: map[string]any{}}, nil
 	}
-	events, err := expectEvents(a.Dict("responses"))
-	if err != nil {
-		return tasks.Result{}, err
-	}
 	command := a.Str("command")
 	if strings.TrimFunc(command, pyIsSpaceRune) == "" {
 		return tasks.Result{Failed: true, RC: 256, Msg: "no command given", Data: map[string]any{"rc": 256}}, nil
@@ -90,6 +86,11 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	words := pexpectSplit(command)
 	if len(words) == 0 {
 		return fail("no command given: the command line splits into no words"), nil
+	}
+	// Patterns RE2 cannot run are refused before the command runs.
+	events, err := expectEvents(a.Dict("responses"))
+	if err != nil {
+		return tasks.Result{}, err
 	}
 	var timeout *time.Duration
 	if v, given := args["timeout"]; !given || v != nil {
@@ -176,6 +177,11 @@ func expectEvents(responses map[string]any) ([]*expectEvent, error) {
 		re, err := pyre.Compile(k, pyre.Options{DotAll: true})
 		if err != nil {
 			return nil, fmt.Errorf("responses: %w", err)
+		}
+		if re.Match(nil) {
+			// pexpect would find it again at once after each answer,
+			// answering without end.
+			return nil, fmt.Errorf("responses: the pattern %q matches an empty text, which would be answered again and again without end", k)
 		}
 		e := &expectEvent{key: k, re: re}
 		answer := func(v any) string { return strings.TrimRight(pyToStr(v), "\n") + "\n" }

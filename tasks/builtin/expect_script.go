@@ -65,7 +65,8 @@ script --version 2>/dev/null | grep -q util-linux || { echo noscript=1; exit 0; 
 	printf "exec '%s'%s\n" "$(printf '%s' "$_t_x" | sed "s/'/'\\\\''/g")" "$_t_qargs"
 } >"$_t_d/run"
 mkfifo "$_t_d/in" || exit 1
-_t_kill() {
+_t_kill() { # the command may not have started yet: wait for its pid
+	while [ ! -s "$_t_d/pid" ] && kill -0 "$_t_sp" 2>/dev/null; do sleep 0.05; done
 	_t_pid=$(cat "$_t_d/pid" 2>/dev/null) || return 0
 	for _t_s in HUP CONT INT KILL; do
 		kill -s "$_t_s" -- "-$_t_pid" 2>/dev/null || return 0

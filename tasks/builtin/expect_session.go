@@ -140,6 +140,10 @@ func (s *expectSession) run(ctx context.Context, conn transport.Conn, script str
 				head.Write(c)
 				i := bytes.Index(head.Bytes(), []byte(expectMark))
 				if i < 0 {
+					if head.Len() > transport.DefaultMaxOutput {
+						s.tooLarge = true
+						stop()
+					}
 					continue
 				}
 				rest := append([]byte(nil), head.Bytes()[i+len(expectMark):]...)

@@ -185,8 +185,10 @@ func TestExpectSkipsAndFailures(t *testing.T) {
 		t.Errorf("check mode: %+v", r)
 	}
 	env.Check = false
-	if _, err := (expectModule{}).Run(context.Background(), env, tasks.Args{"command": "true", "responses": map[string]any{"(?=x)": "y"}}); err == nil {
-		t.Errorf("a lookahead must be refused")
+	for _, p := range []string{"(?=x)", "a*", ""} {
+		if _, err := (expectModule{}).Run(context.Background(), env, tasks.Args{"command": "true", "responses": map[string]any{p: "y"}}); err == nil {
+			t.Errorf("pattern %q must be refused", p)
+		}
 	}
 	env.Conn = struct{ transport.Conn }{env.Conn}
 	if _, err := (expectModule{}).Run(context.Background(), env, tasks.Args{"command": "true", "responses": nomatch}); err == nil ||
@@ -219,5 +221,17 @@ func TestPyBytesRepr(t *testing.T) {
 		if got := pyBytesRepr([]byte(in)); got != want {
 			t.Errorf("%q: got %s, want %s", in, got, want)
 		}
+	}
+}
+
+// TestExpectTimeoutZero: a timeout of 0 ends the command at once, even
+// before it has started.
+func TestExpectTimeoutZero(t *testing.T) {
+	needScript(t)
+	env, _ := testEnv(t, t.TempDir(), nil)
+	start := time.Now()
+	r := expectRun(t, env, tasks.Args{"command": "sleep 20", "responses": map[string]any{"x": "y"}, "timeout": 0})
+	if !r.Failed || r.Msg != "command exceeded timeout" || time.Since(start) > 10*time.Second {
+		t.Fatalf("timeout 0: %+v after %v", r, time.Since(start))
 	}
 }
