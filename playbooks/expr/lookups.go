@@ -350,3 +350,14 @@ func fileglob(env *Env, pattern string) []any {
 	}
 	return nil
 }
+
+// Lookups lists the lookup plugins tender implements, sorted: the names a
+// controller sandbox may allow.
+func Lookups() []string {
+	out := make([]string, 0, len(lookupTable()))
+	for n := range lookupTable() {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
