@@ -72,7 +72,12 @@ var ansibleFilters = map[string]filterFunc{
 			return m
 		}), nil
 	},
-	"realpath": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) { return realPath(Str(x)), nil },
+	"realpath": func(env *Env, x any, _ []any, _ map[string]any) (any, error) {
+		if err := env.checkRead(Str(x)); err != nil {
+			return nil, err
+		}
+		return realPath(Str(x)), nil
+	},
 	"relpath": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		p := Str(x)
 		if p == "" {
@@ -108,8 +113,9 @@ var ansibleFilters = map[string]filterFunc{
 		d, rest := winSplitDrive(Str(x))
 		return []any{d, rest}, nil
 	},
-	"fileglob": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
-		return toList(pyGlob(Str(x))), nil
+	"fileglob": func(env *Env, x any, _ []any, _ map[string]any) (any, error) {
+		found, err := pyGlob(env, Str(x))
+		return toList(found), err
 	},
 	"to_datetime": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		s, ok := text(x)
@@ -281,7 +287,10 @@ func winSplitDrive(p string) (string, string) {
 // pyGlob is Python's glob.glob for the fileglob filter: matching regular
 // files (sorted, DIFFERENCES.md item 3), a wildcard never matching a
 // name that starts with a dot.
-func pyGlob(pattern string) []string {
+func pyGlob(env *Env, pattern string) ([]string, error) {
+	if err := env.checkRead(globRoot(pattern)); err != nil {
+		return nil, err
+	}
 	matches, _ := filepath.Glob(pattern)
 	var out []string
 	pp := strings.Split(pattern, "/")
@@ -293,11 +302,17 @@ func pyGlob(pattern string) []string {
 				hidden = true
 			}
 		}
-		if st, err := os.Stat(m); err == nil && st.Mode().IsRegular() && !hidden {
+		if hidden {
+			continue
+		}
+		if err := env.checkRead(m); err != nil {
+			return nil, err
+		}
+		if st, err := os.Stat(m); err == nil && st.Mode().IsRegular() {
 			out = append(out, m)
 		}
 	}
-	return sortedStrings(out)
+	return sortedStrings(out), nil
 }
 
 // urlUnquotePlus is urllib.parse.unquote_plus: + is a space, %XX a byte;

@@ -447,7 +447,7 @@ func (ev *evaluator) higherOrder(name string, x any, args []any, kw map[string]a
 			if u, isU := v.(*undefined); isU && pluginName(test) != "defined" && pluginName(test) != "undefined" {
 				return nil, u.err()
 			}
-			if ok, err = runTest(test, true, v, args[1:], nil); err != nil {
+			if ok, err = runTest(envOf(ev.scope), test, true, v, args[1:], nil); err != nil {
 				return nil, err
 			}
 		}

@@ -95,7 +95,8 @@ func fatalLookupError(err error) bool {
 	var fe *fatalError
 	var ue *UndefinedError
 	var ce *CycleError
-	return errors.As(err, &fe) || errors.As(err, &ue) || errors.As(err, &ce)
+	var de *deniedError
+	return errors.As(err, &fe) || errors.As(err, &ue) || errors.As(err, &ce) || errors.As(err, &de)
 }
 
 // RunLookup runs the named lookup plugin with terms and options and returns
@@ -179,6 +180,9 @@ func (ev *evaluator) runLookup(name string, terms []any, opts map[string]any) ([
 		}
 		return nil, fatalf("lookup plugin (%s) not found", name)
 	}
+	if err := envOf(ev.scope).checkLookup(name); err != nil {
+		return nil, err
+	}
 	return run(ev, terms, opts)
 }
 
@@ -203,7 +207,10 @@ func fileLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error) 
 	env := envOf(ev.scope)
 	out := []any{}
 	for _, t := range terms {
-		p, ok := env.find(Str(t))
+		p, ok, err := env.find(Str(t))
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return nil, errorf("could not locate file in lookup: %s", Str(t))
 		}
@@ -240,7 +247,11 @@ func dictLookup(_ *evaluator, terms []any, _ map[string]any) ([]any, error) {
 func fileglobLookup(ev *evaluator, terms []any, _ map[string]any) ([]any, error) {
 	out := []any{}
 	for _, t := range terms {
-		out = append(out, fileglob(envOf(ev.scope), Str(t))...)
+		found, err := fileglob(envOf(ev.scope), Str(t))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, found...)
 	}
 	return out, nil
 }
@@ -293,23 +304,29 @@ func passwordLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, err
 
 // find resolves a file name as Ansible's find_file_in_search_path does for
 // the "files" subdirectory.
-func (env *Env) find(name string) (string, bool) { return env.findIn("files", name) }
+func (env *Env) find(name string) (string, bool, error) { return env.findIn("files", name) }
 
 // findIn looks for name in DIR/SUBDIR/NAME, then DIR/NAME, for each search
-// path.
-func (env *Env) findIn(subdir, name string) (string, bool) {
+// path; a place the sandbox does not let it look is an error.
+func (env *Env) findIn(subdir, name string) (string, bool, error) {
 	if filepath.IsAbs(name) {
+		if err := env.checkRead(name); err != nil {
+			return "", false, err
+		}
 		_, err := os.Stat(name)
-		return name, err == nil
+		return name, err == nil, nil
 	}
 	for _, dir := range env.searchPaths() {
 		for _, p := range []string{filepath.Join(dir, subdir, name), filepath.Join(dir, name)} {
+			if err := env.checkRead(p); err != nil {
+				return "", false, err
+			}
 			if st, err := os.Stat(p); err == nil && !st.IsDir() {
-				return p, true
+				return p, true, nil
 			}
 		}
 	}
-	return "", false
+	return "", false, nil
 }
 
 func (env *Env) searchPaths() []string {
@@ -322,7 +339,7 @@ func (env *Env) searchPaths() []string {
 	return []string{"."}
 }
 
-func fileglob(env *Env, pattern string) []any {
+func fileglob(env *Env, pattern string) ([]any, error) {
 	var dirs []string
 	if filepath.IsAbs(pattern) {
 		dirs = []string{""}
@@ -332,10 +349,16 @@ func fileglob(env *Env, pattern string) []any {
 		}
 	}
 	for _, d := range dirs {
+		if err := env.checkRead(globRoot(filepath.Join(d, pattern))); err != nil {
+			return nil, err
+		}
 		matches, _ := filepath.Glob(filepath.Join(d, pattern))
 		sort.Strings(matches)
 		out := []any{}
 		for _, m := range matches {
+			if err := env.checkRead(m); err != nil {
+				return nil, err
+			}
 			if st, err := os.Stat(m); err == nil && !st.IsDir() {
 				abs, err := filepath.Abs(m)
 				if err != nil {
@@ -345,10 +368,10 @@ func fileglob(env *Env, pattern string) []any {
 			}
 		}
 		if len(out) > 0 {
-			return out
+			return out, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // Lookups lists the lookup plugins tender implements, sorted: the names a

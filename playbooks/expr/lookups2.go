@@ -260,6 +260,11 @@ func password(env *Env, term string, opts map[string]any) (string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(env.BaseDir, path)
 	}
+	if path != "/dev/null" {
+		if err := env.checkRead(path); err != nil {
+			return "", err
+		}
+	}
 	var plain, salt string
 	content, err := os.ReadFile(path)
 	switch {
@@ -281,6 +286,12 @@ func password(env *Env, term string, opts map[string]any) (string, error) {
 	encrypt := params["encrypt"]
 	if encrypt != "" && salt == "" {
 		salt = randomString(16, cryptAlphabet)
+	}
+	if path != "/dev/null" && (os.IsNotExist(err) || encrypt != "" && !strings.Contains(string(content), " salt=")) {
+		// in check mode too: the run that writes would be refused
+		if err := env.checkWrite(path); err != nil {
+			return "", err
+		}
 	}
 	if path != "/dev/null" && !env.NoWrite && (os.IsNotExist(err) || encrypt != "" && !strings.Contains(string(content), " salt=")) {
 		store := plain

@@ -22,7 +22,11 @@ func firstFoundLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, e
 	}
 	env := envOf(ev.scope)
 	for _, n := range names {
-		if p, ok := env.find(n); ok {
+		p, ok, err := env.find(n)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			abs, err := filepath.Abs(p)
 			if err != nil {
 				abs = p

@@ -59,7 +59,10 @@ func iniLookup(ev *evaluator, terms []any, kw map[string]any) ([]any, error) {
 			}
 		}
 		file := Str(o["file"])
-		path, ok := env.find(file)
+		path, ok, err := env.find(file)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return nil, errorf("Unable to find '%s' in expected paths", file)
 		}

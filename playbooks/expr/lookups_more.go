@@ -92,7 +92,10 @@ func csvfileLookup(ev *evaluator, terms []any, kw map[string]any) ([]any, error)
 			delim = "\t"
 		}
 		name := Str(o["file"])
-		p, ok := env.find(name)
+		p, ok, err := env.find(name)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return nil, errorf("csvfile: could not locate file in lookup: %s", name)
 		}

@@ -110,7 +110,10 @@ func templateLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, err
 	out := []any{}
 	for _, t := range terms {
 		term := Str(t)
-		p, ok := env.findIn("templates", term)
+		p, ok, err := env.findIn("templates", term)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return nil, errorf("the template file %s could not be found for the lookup", term)
 		}

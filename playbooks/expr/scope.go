@@ -44,6 +44,10 @@ type Env struct {
 	// Getenv reads the controller's environment for the `env` lookup;
 	// nil means os.LookupEnv.
 	Getenv func(name string) (string, bool)
+	// Sandbox, when set, is asked before a lookup runs and before the
+	// controller's files are read or written (see Sandbox); nil allows
+	// everything.
+	Sandbox Sandbox
 	// Done, when closed, stops every evaluation in this Env at its next
 	// step with ErrInterrupted (a run being cancelled: Ctrl-C).
 	Done <-chan struct{}

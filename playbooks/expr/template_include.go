@@ -93,27 +93,30 @@ func (ev *evaluator) includeDirs(t *Template) []string {
 // the name is split on "/", empty and "." parts are dropped, and a ".."
 // part never matches (a name cannot leave the directories searched); the
 // first directory holding the file wins.
-func findTemplate(dirs []string, name string) (string, bool) {
+func findTemplate(env *Env, dirs []string, name string) (string, bool, error) {
 	var parts []string
 	for _, part := range strings.Split(name, "/") {
 		switch part {
 		case "..":
-			return "", false
+			return "", false, nil
 		case "", ".":
 			continue
 		}
 		parts = append(parts, part)
 	}
 	if len(parts) == 0 {
-		return "", false
+		return "", false, nil
 	}
 	for _, d := range dirs {
 		p := filepath.Join(append([]string{d}, parts...)...)
+		if err := env.checkRead(p); err != nil {
+			return "", false, err
+		}
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			return p, true
+			return p, true, nil
 		}
 	}
-	return "", false
+	return "", false, nil
 }
 
 // include renders an {% include %} into o.
@@ -164,7 +167,11 @@ func (ev *evaluator) findTemplateFile(name node, at int, ignoreMissing bool) (*T
 	}
 	path := ""
 	for _, name := range names {
-		if p, ok := findTemplate(dirs, name); ok {
+		p, ok, err := findTemplate(envOf(ev.scope), dirs, name)
+		if err != nil {
+			return nil, "", nil, &Error{Src: ev.src, Col: at + 1, Msg: err.Error(), Err: err}
+		}
+		if ok {
 			path = p
 			break
 		}

@@ -22,7 +22,7 @@ func (ev *evaluator) evalTest(n *testNode) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ok, err := runTest(n.name, false, x, args, kwargs)
+	ok, err := runTest(envOf(ev.scope), n.name, false, x, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ type testFunc func(x any, args []any, kw map[string]any) (bool, error)
 // runTest runs the test named name (as written: ansible.builtin. or
 // ansible.legacy. may lead it); dynamic says the name was given as a
 // string (select's), which changes the error for a name not found.
-func runTest(written string, dynamic bool, x any, args []any, kwargs map[string]any) (bool, error) {
+func runTest(env *Env, written string, dynamic bool, x any, args []any, kwargs map[string]any) (bool, error) {
 	name := pluginName(written)
 	t, ok := testTable()[name]
 	if !ok {
@@ -62,6 +62,9 @@ func runTest(written string, dynamic bool, x any, args []any, kwargs map[string]
 			return false, errorf("the test '%s' is not supported by tender: %s", name, why)
 		}
 		return false, loadError(written, dynamic)
+	}
+	if err := env.checkTest(name, x, args); err != nil {
+		return false, err
 	}
 	return t(x, args, kwargs)
 }
