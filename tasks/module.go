@@ -55,6 +55,10 @@ type Env struct {
 	// role's kind directory, the role, the play's kind directory and the
 	// playbook directory, in that order. It returns an absolute path.
 	FindFile func(kind, name string) (string, error)
+	// Sandbox is the run's controller policy: a module asks it before it
+	// reads (CheckRead) or writes (CheckWrite) a controller file, and
+	// fails with its error. Nil allows everything.
+	Sandbox *Policy
 	// Modules is the run's registry: a module that hands a task to
 	// another (package to apt or dnf) looks it up here, so that an
 	// embedding program's allow-list (Registry.Restrict) holds for the

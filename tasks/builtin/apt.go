@@ -115,6 +115,9 @@ func (j aptJob) upload(ctx context.Context, env *tasks.Env) (transport.Result, e
 	if err != nil {
 		return transport.Result{}, fmt.Errorf("deb %s is neither on the host nor on the controller: %w", j.deb, err)
 	}
+	if err := env.Sandbox.CheckRead(local); err != nil {
+		return transport.Result{}, err
+	}
 	f, err := os.Open(local)
 	if err != nil {
 		return transport.Result{}, err

@@ -88,6 +88,9 @@ func assembleLocal(ctx context.Context, env *tasks.Env, a tasks.Values, args tas
 	if err != nil {
 		return failWith(err.Error(), nil)
 	}
+	if err := env.Sandbox.CheckRead(src); err != nil {
+		return tasks.Result{}, err
+	}
 	if fi, err := os.Stat(src); err != nil || !fi.IsDir() {
 		return failWith(fmt.Sprintf("Source (%s) is not a directory", src), nil)
 	}
@@ -104,7 +107,13 @@ func assembleLocal(ctx context.Context, env *tasks.Env, a tasks.Values, args tas
 	first, addNL := true, false
 	for _, n := range names {
 		p := filepath.Join(src, n)
-		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() || !keepFragment(n, re, a.Bool("ignore_hidden")) {
+		if !keepFragment(n, re, a.Bool("ignore_hidden")) {
+			continue
+		}
+		if err := env.Sandbox.CheckRead(p); err != nil {
+			return tasks.Result{}, err
+		}
+		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
 		b, err := os.ReadFile(p)

@@ -142,6 +142,9 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		if err != nil {
 			return failed(err.Error())
 		}
+		if err := env.Sandbox.CheckRead(local); err != nil {
+			return tasks.Result{}, err
+		}
 		fi, err := os.Stat(local)
 		if err != nil {
 			return failed(fmt.Sprintf("could not find src=%s, %v", local, err))

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -29,7 +30,16 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 	if strings.HasSuffix(src, "/") {
 		data["src"] = strings.TrimSuffix(local, "/") + "/"
 	}
-	w, err := walkCopyTree(local, a.Bool("local_follow"))
+	w, err := walkCopyTree(local, a.Bool("local_follow"), env.Sandbox.CheckRead)
+	for _, f := range w.files {
+		// a link the walk followed may lead anywhere
+		if err := env.Sandbox.CheckRead(f.local); err != nil {
+			return tasks.Result{}, err
+		}
+	}
+	if denied := (*tasks.DeniedError)(nil); errors.As(err, &denied) {
+		return tasks.Result{}, err
+	}
 	for i := range w.files {
 		if msg := vaultRefusal(w.files[i].local); msg != "" && a.Bool("decrypt") {
 			return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil

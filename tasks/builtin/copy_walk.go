@@ -19,6 +19,7 @@ type copyWalk struct {
 	dirs  []string
 	files []treeFile
 	links []treeLink
+	check func(dir string) error
 }
 
 // walkCopyTree lists the controller directory top as Ansible's copy does
@@ -27,8 +28,9 @@ type copyWalk struct {
 // file it points at, and a link to a directory copies that directory's
 // contents, except a link back to a directory the walk is inside (a
 // cycle), which stays a symlink. A link to nothing is always a symlink.
-func walkCopyTree(top string, follow bool) (copyWalk, error) {
-	var w copyWalk
+// check is asked before each directory is listed.
+func walkCopyTree(top string, follow bool, check func(dir string) error) (copyWalk, error) {
+	w := copyWalk{check: check}
 	fi, err := os.Stat(top)
 	if err != nil {
 		return w, err
@@ -38,6 +40,9 @@ func walkCopyTree(top string, follow bool) (copyWalk, error) {
 }
 
 func (w *copyWalk) walk(dir, rel string, parents []os.FileInfo, follow bool) error {
+	if err := w.check(dir); err != nil {
+		return err
+	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return err

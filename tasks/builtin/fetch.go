@@ -75,6 +75,9 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 			return failWith(err.Error(), nil)
 		}
 	}
+	if err := env.Sandbox.CheckWrite(dest); err != nil {
+		return tasks.Result{}, err
+	}
 	// The host expands ~ in src; the local layout uses what it expanded
 	// to, so a first round trip is needed only for such a src.
 	if strings.HasPrefix(src, "~") {
@@ -99,6 +102,9 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 		}
 	}
 	dest = filepath.Clean(dest)
+	if err := env.Sandbox.CheckWrite(dest); err != nil {
+		return tasks.Result{}, err
+	}
 	have, _ := fileSHA1(dest)
 
 	script := fmt.Sprintf("%sp=%s\nhave=%s\nmax=%d\n%s", shFuncs, shPath(src), q(have), inlineMax, fetchScript)

@@ -58,7 +58,7 @@ func (includeVarsModule) Run(_ context.Context, env *tasks.Env, args tasks.Args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	l := &varsLoader{exts: a.Strings("extensions"), unknownOK: a.Bool("ignore_unknown_extensions"),
+	l := &varsLoader{sandbox: env.Sandbox, exts: a.Strings("extensions"), unknownOK: a.Bool("ignore_unknown_extensions"),
 		ignore: a.Strings("ignore_files"), vars: map[string]any{}, files: []any{}}
 	if pat := a.Str("files_matching"); pat != "" {
 		if l.match, err = regexp.Compile(pat); err != nil {
@@ -108,6 +108,7 @@ const remoteSrcHint = "If you are using a module and expect the file to exist on
 
 // varsLoader gathers the variables of the files include_vars reads.
 type varsLoader struct {
+	sandbox   *tasks.Policy
 	exts      []string
 	unknownOK bool
 	ignore    []string
@@ -131,6 +132,9 @@ func (l *varsLoader) dir(env *tasks.Env, name string, depth int) string {
 	root, err := env.FindFile("vars", name)
 	if err != nil {
 		return fmt.Sprintf("%s directory does not exist", name)
+	}
+	if err := l.sandbox.CheckRead(root); err != nil {
+		return err.Error()
 	}
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return fmt.Sprintf("%s is not a directory", root)
@@ -201,6 +205,9 @@ func pySplitExt(base string) string {
 func (l *varsLoader) load(path string, checkExt bool) string {
 	if checkExt && !l.validExt(path) {
 		return fmt.Sprintf("%s does not have a valid extension: %s", path, strings.Join(l.exts, ", "))
+	}
+	if err := l.sandbox.CheckRead(path); err != nil {
+		return err.Error()
 	}
 	m, err := yaml11.ReadVars(path)
 	if err != nil {

@@ -122,6 +122,9 @@ func (libraryModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	if env.ModuleFile == "" {
 		return tasks.Result{}, fmt.Errorf("library: no module file")
 	}
+	if err := env.Sandbox.CheckRead(env.ModuleFile); err != nil {
+		return tasks.Result{}, err
+	}
 	m, err := readContentModule(env.ModuleFile)
 	if err != nil {
 		return tasks.Result{Failed: true, Msg: fmt.Sprintf("module %s: %v", env.Action, err), Data: map[string]any{}}, nil

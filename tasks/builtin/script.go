@@ -49,6 +49,9 @@ func (scriptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	if err != nil {
 		return failed(err.Error())
 	}
+	if err := env.Sandbox.CheckRead(local); err != nil {
+		return tasks.Result{}, err
+	}
 	body, err := os.ReadFile(local)
 	if err != nil {
 		return failed(err.Error())

@@ -85,6 +85,9 @@ func (templateModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	if err != nil {
 		return failed(err.Error())
 	}
+	if err := env.Sandbox.CheckRead(local); err != nil {
+		return tasks.Result{}, err
+	}
 	fi, err := os.Stat(local)
 	if err != nil {
 		return failed(fmt.Sprintf("could not find src=%s, %v", local, err))

@@ -87,6 +87,9 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 		if err != nil {
 			return fail(err.Error()), nil
 		}
+		if err := env.Sandbox.CheckRead(local); err != nil {
+			return tasks.Result{}, err
+		}
 		hostSrc, err = uploadArchive(ctx, env, local, dest)
 		if err != nil {
 			return fail(fmt.Sprintf("Source '%s' failed to transfer: %v", src, err)), nil
