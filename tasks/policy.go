@@ -95,9 +95,9 @@ func (e *DeniedError) Error() string {
 	}
 	leads := ""
 	if e.Resolved != "" {
-		leads = " (it leads to " + e.Resolved + ")"
+		leads = ", which leads to " + e.Resolved
 	}
-	return fmt.Sprintf("%s does not allow %s %s%s on the controller (%s: %s)", name, verb, e.Target, leads, list, allowed)
+	return fmt.Sprintf("%s does not allow %s %s%s (%s: %s)", name, verb, e.Target, leads, list, allowed)
 }
 
 // Validate checks that p can be enforced as written: every lookup is one
