@@ -6,12 +6,18 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // source reads the files a playbook refers to: from the OS, or from an
-// fs.FS (an embedded or unpacked agent bundle) given in Options.FS.
+// fs.FS (an embedded or unpacked agent bundle) given in Options.FS. On the
+// OS, the sandbox is asked before a file is read or a directory listed
+// (whether a path exists is not asked).
 type source struct {
-	fsys fs.FS // nil: the OS
+	fsys    fs.FS // nil: the OS
+	sandbox *tasks.Policy
 }
 
 // abs makes a path absolute on the OS; inside an fs.FS it is only cleaned
@@ -33,6 +39,9 @@ func (s source) name(p string) string {
 
 func (s source) readFile(p string) ([]byte, error) {
 	if s.fsys == nil {
+		if err := s.sandbox.CheckRead(p); err != nil {
+			return nil, err
+		}
 		return os.ReadFile(p)
 	}
 	return fs.ReadFile(s.fsys, s.name(p))
@@ -47,6 +56,9 @@ func (s source) stat(p string) (fs.FileInfo, error) {
 
 func (s source) readDir(p string) ([]fs.DirEntry, error) {
 	if s.fsys == nil {
+		if err := s.sandbox.CheckRead(p); err != nil {
+			return nil, err
+		}
 		return os.ReadDir(p)
 	}
 	return fs.ReadDir(s.fsys, s.name(p))
@@ -62,4 +74,14 @@ func (s source) isFile(p string) bool {
 func (s source) isDir(p string) bool {
 	st, err := s.stat(p)
 	return err == nil && st.IsDir()
+}
+
+// importScope is the scope Load renders an import_playbook path in: the
+// import's vars under the extra vars, lookups under the sandbox.
+func (l *loader) importScope(imported map[string]any) *expr.Vars {
+	v := expr.NewVars(imported, l.opts.Vars)
+	if l.opts.Sandbox != nil {
+		v.Env = &expr.Env{Sandbox: l.opts.Sandbox}
+	}
+	return v
 }

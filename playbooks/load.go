@@ -40,6 +40,13 @@ type Options struct {
 	// read from (an agent bundle embedded with go:embed, say); paths are
 	// then slash-separated and relative to the FS root. Nil means the OS.
 	FS fs.FS
+	// Sandbox, when set, bounds which controller files the playbook may
+	// make Load (and a dynamic include, when it runs) read: every file
+	// read and directory listed must be readable under it, the playbook
+	// itself included, and lookups in a templated import_playbook path
+	// obey it. Give the Runner the same policy. It does not apply to
+	// files read from FS.
+	Sandbox *tasks.Policy
 }
 
 // maxDepth bounds nested includes and role dependencies, so a loop of
@@ -73,7 +80,7 @@ func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
 	if opts.Modules == nil {
 		return nil, errors.New("playbooks: Options.Modules is nil: give the registry the run will use")
 	}
-	src := source{fsys: opts.FS}
+	src := source{fsys: opts.FS, sandbox: opts.Sandbox}
 	abs, err := src.abs(path)
 	if err != nil {
 		return nil, err

@@ -144,7 +144,7 @@ func (l *loader) importPlaybook(abs string, item *yaml.Node, stack []string) []*
 	if isTemplate(path) {
 		// Rendered now, as Ansible does, with the import's vars and the
 		// extra vars (Options.Vars, winning).
-		v, err := expr.Render(path, expr.NewVars(kw.Vars, l.opts.Vars))
+		v, err := expr.Render(path, l.importScope(kw.Vars))
 		if err != nil {
 			l.errs.add(file, target.v, "import_playbook path %q: %v", path, err)
 			return nil

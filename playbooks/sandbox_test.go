@@ -1,0 +1,61 @@
+package playbooks
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// TestLoadObeysTheSandbox: with Options.Sandbox, Load reads only what the
+// policy lets it (a symlink out of the playbook's directory is outside),
+// refusals carry file:line:col, and so does a dynamic include resolved at
+// run time.
+func TestLoadObeysTheSandbox(t *testing.T) {
+	root, err := filepath.EvalSymlinks(writeFiles(t, map[string]string{
+		"pb/ok.yml":           "- hosts: all\n  tasks:\n    - import_tasks: t.yml\n    - include_tasks: \"{{ f }}\"\n",
+		"pb/t.yml":            "- debug: msg=t\n",
+		"pb/abs.yml":          "- hosts: all\n  tasks:\n    - import_tasks: SECRET/s.yml\n",
+		"pb/link.yml":         "- hosts: all\n  tasks:\n    - import_tasks: out/s.yml\n",
+		"pb/imp.yml":          "- import_playbook: \"{{ lookup('file', 'SECRET/s.yml') }}\"\n",
+		"secret/s.yml":        "- debug: msg=secret\n",
+		"secret/playbook.yml": "- hosts: all\n  tasks: []\n",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, secret := filepath.Join(root, "pb"), filepath.Join(root, "secret")
+	for _, f := range []string{"abs.yml", "imp.yml"} {
+		p := filepath.Join(pb, f)
+		b, _ := os.ReadFile(p)
+		os.WriteFile(p, []byte(strings.ReplaceAll(string(b), "SECRET", secret)), 0o644)
+	}
+	if err := os.Symlink("../secret", filepath.Join(pb, "out")); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Modules: testModules, Sandbox: &tasks.Policy{Name: "sb.yml", Read: []string{pb}, Lookups: []string{"file"}}}
+	for file, want := range map[string]string{
+		"abs.yml":                "abs.yml:3:7: cannot read task file " + secret + "/s.yml: the controller sandbox sb.yml does not allow reading " + secret + "/s.yml",
+		"link.yml":               "link.yml:3:7: cannot read task file " + pb + "/out/s.yml: the controller sandbox sb.yml does not allow reading " + pb + "/out/s.yml, which leads to " + secret + "/s.yml",
+		"imp.yml":                "imp.yml:1:20: import_playbook path",
+		"../secret/playbook.yml": "cannot read playbook: the controller sandbox sb.yml does not allow reading " + secret + "/playbook.yml",
+	} {
+		_, err := Load(filepath.Join(pb, file), opts)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "sb.yml does not allow reading") {
+			t.Errorf("%s: %v\nwant %q", file, err, want)
+		}
+	}
+	p, err := Load(filepath.Join(pb, "ok.yml"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc := p.Plays[0].Tasks[1]
+	if _, err := inc.Resolve("t.yml"); err != nil {
+		t.Error(err)
+	}
+	if _, err := inc.Resolve(secret + "/s.yml"); err == nil || !strings.Contains(err.Error(), "ok.yml:4:7: ") || !strings.Contains(err.Error(), "does not allow reading "+secret+"/s.yml") {
+		t.Errorf("dynamic include: %v", err)
+	}
+}
