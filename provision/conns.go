@@ -17,6 +17,9 @@ func errorf(format string, args ...any) error { return fmt.Errorf(format, args..
 // localConn returns the run's connection to the control machine, for
 // delegate_to: localhost.
 func (rn *run) localConn(ctx context.Context) (transport.Conn, error) {
+	if err := rn.r.Sandbox.CheckLocal("delegate_to: localhost"); err != nil {
+		return nil, err
+	}
 	rn.localOnce.Do(func() {
 		if rn.r.Local == nil {
 			rn.localErr = errors.New("delegate_to localhost needs a local transport")

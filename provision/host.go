@@ -169,6 +169,11 @@ func (h *hostRun) connect(ctx context.Context, r *Runner, scope expr.Scope, kw c
 	if err != nil {
 		return nil, err
 	}
+	if kind == "local" {
+		if err := r.Sandbox.CheckLocal("host " + h.name + " with connection local"); err != nil {
+			return nil, err
+		}
+	}
 	key := fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%x", kind, t.Host, t.User, t.Port, strings.Join(t.KeyFiles, "\x00"), t.CommonArgs, sha256.Sum256([]byte(t.Password)))
 	h.connMu.Lock()
 	if h.conns == nil {

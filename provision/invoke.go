@@ -227,6 +227,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			return expr.Str(v), err
 		},
 		FindFile:   pr.findFile(t),
+		Sandbox:    pr.rn.r.Sandbox,
 		Modules:    pr.rn.r.Modules,
 		Action:     t.Action,
 		ModuleFile: t.ModuleFile,
@@ -577,6 +578,9 @@ func (pr *playRun) findFile(t *playbooks.Task) func(kind, name string) (string, 
 		dirs = append(dirs, filepath.Join(pr.rn.pb.Dir, kind), pr.rn.pb.Dir)
 		for _, d := range dirs {
 			p := filepath.Join(d, name)
+			if err := pr.rn.r.Sandbox.CheckRead(p); err != nil {
+				return "", err
+			}
 			if _, err := os.Stat(p); err == nil {
 				return filepath.Abs(p)
 			}

@@ -25,6 +25,9 @@ func (pr *playRun) loopItems(t *playbooks.Task, scope *expr.Vars) ([]any, error)
 		}
 		return items, nil
 	}
+	if err := pr.rn.r.Sandbox.CheckLookup(t.Loop.With); err != nil {
+		return nil, err // with_items too: every with_ loop is a lookup
+	}
 	terms, err := withTerms(t.Loop.With, raw)
 	if err != nil {
 		return nil, err

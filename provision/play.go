@@ -50,7 +50,7 @@ func (pr *playRun) stopped() bool { return pr.abort || pr.endBatch || pr.rn.drai
 // fact gathering, pre_tasks, roles and tasks, post_tasks, with handlers
 // flushed after each section.
 func (rn *run) play(ctx context.Context, p *playbooks.Play) error {
-	prompted, err := rn.withPrompted(ctx, p, expr.NewVars(p.Vars, rn.r.ExtraVars))
+	prompted, err := rn.withPrompted(ctx, p, rn.playVars(ctx.Done(), p.Vars, rn.r.ExtraVars))
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Pos, err)
 	}
@@ -58,7 +58,7 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) error {
 	pr := &playRun{rn: rn, play: p, name: p.Name, handlers: newHandlerList(p), done: ctx.Done()}
 	pr.roleVars = pr.roleNames()
 	pr.loadGroups()
-	base := expr.NewVars(p.Vars, rn.r.ExtraVars)
+	base := rn.playVars(ctx.Done(), p.Vars, rn.r.ExtraVars)
 	pattern, err := expr.Render(p.Hosts, base)
 	if err != nil {
 		return fmt.Errorf("%s: hosts: %w", p.Pos, err)
@@ -199,7 +199,7 @@ func (pr *playRun) gatherFacts() bool {
 		return true
 	}
 	if g.Expr != "" {
-		v, err := expr.Condition(g.Expr, expr.NewVars(pr.play.Vars, pr.rn.r.ExtraVars))
+		v, err := expr.Condition(g.Expr, pr.rn.playVars(pr.done, pr.play.Vars, pr.rn.r.ExtraVars))
 		return err != nil || v
 	}
 	return g.Value

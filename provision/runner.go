@@ -27,6 +27,13 @@ type Runner struct {
 	Inventory *inventory.Inventory
 	// Modules are the modules tasks may use.
 	Modules *tasks.Registry
+	// Sandbox bounds what the playbook may do on the controller: which
+	// lookups run, which controller files lookups, templates and
+	// modules read and write, whether tasks run on the controller
+	// (delegate_to: localhost, a local connection). A refusal fails the
+	// task that attempts it. Nil allows everything, as Ansible; give
+	// playbooks.Load the same policy, for the files the playbook names.
+	Sandbox *tasks.Policy
 	// Dialer connects to hosts over SSH (ansible_connection=ssh, the
 	// default); Local runs on the control machine (ansible_connection=local
 	// and delegate_to: localhost).
@@ -88,6 +95,9 @@ func (rn *run) draining() bool {
 func (r *Runner) Run(ctx context.Context, pb *playbooks.Playbook) (*Recap, error) {
 	if r.Inventory == nil || r.Modules == nil {
 		return nil, errors.New("provision: Runner needs an Inventory and Modules")
+	}
+	if err := r.Sandbox.Validate(); err != nil {
+		return nil, err
 	}
 	rn := &run{r: r, pb: pb, recap: &Recap{}, hosts: map[string]*hostRun{}}
 	defer rn.closeAll()

@@ -245,7 +245,7 @@ func (rn *run) implicitLocal() *hostRun {
 // lookupEnv is what lookups (file, first_found, ...) search: the
 // directories of ansible_search_path (searchPath), in its order.
 func (pr *playRun) lookupEnv(t *playbooks.Task, role *playbooks.Role) *expr.Env {
-	env := &expr.Env{BaseDir: pr.rn.pb.Dir, NoWrite: pr.rn.r.Check, Done: pr.done}
+	env := pr.rn.exprEnv(pr.done)
 	for _, d := range pr.searchPath(t, role) {
 		env.SearchPaths = append(env.SearchPaths, d.(string))
 	}
@@ -274,6 +274,9 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 				path = filepath.Join(pr.rn.pb.Dir, path)
 			}
 			tried = append(tried, path)
+			if err := pr.rn.r.Sandbox.CheckRead(path); err != nil {
+				return nil, fmt.Errorf("vars_files: %w", err)
+			}
 			if _, err := os.Stat(path); err != nil && len(candidates) > 1 {
 				continue
 			}

@@ -1,0 +1,25 @@
+package provision
+
+import "github.com/tender-sh/tender/playbooks/expr"
+
+// exprEnv is what the run's expressions reach on the controller: the
+// playbook directory, the sandbox, check mode (the password lookup
+// stores nothing) and done, which stops an evaluation. The pipe and lines
+// lookups run commands on the controller, as Ansible's do; a sandbox
+// allows them only with local: true (Policy.Validate).
+func (rn *run) exprEnv(done <-chan struct{}) *expr.Env {
+	env := &expr.Env{BaseDir: rn.pb.Dir, NoWrite: rn.r.Check, Done: done, AllowCommands: true}
+	if rn.r.Sandbox != nil {
+		env.Sandbox = rn.r.Sandbox
+	}
+	return env
+}
+
+// playVars is a scope over layers for what is rendered outside any
+// host's scope (a play's hosts, vars_files, vars_prompt), under the
+// run's Env.
+func (rn *run) playVars(done <-chan struct{}, layers ...map[string]any) *expr.Vars {
+	v := expr.NewVars(layers...)
+	v.Env = rn.exprEnv(done)
+	return v
+}

@@ -1,0 +1,134 @@
+package provision_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/inventory"
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/provision/report"
+	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// sandboxRun writes files into a new directory and runs pb.yml from it
+// on hosts a and b (ssh-kind connections, served locally) under a policy
+// that may read that directory and run the file lookup.
+func sandboxRun(t *testing.T, files map[string]string) (out string, recap *provision.Recap, dir string, err error) {
+	t.Helper()
+	dir, err = filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.ReplaceAll(data, "@DIR@", dir)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pol := &tasks.Policy{Name: "tenant.yml", Lookups: []string{"file"}, Read: []string{filepath.Join(dir, "pb")}}
+	inv, err := inventory.Load(filepath.Join(dir, "hosts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := playbooks.Load(filepath.Join(dir, "pb", "pb.yml"), playbooks.Options{Modules: testModules(), Sandbox: pol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: downDialer{}, Local: local.Dialer{},
+		Events: report.Text(&b, false), Sandbox: pol}
+	recap, err = r.Run(context.Background(), p)
+	return b.String(), recap, dir, err
+}
+
+// TestSandboxFailsTheOffendingTasksOnly: each access the policy refuses
+// fails its task on every host with the policy's message, wherever the
+// lookup sits (args, when:, vars, a with_ loop); the allowed tasks and
+// the rest of the run go on.
+func TestSandboxFailsTheOffendingTasksOnly(t *testing.T) {
+	out, recap, dir, err := sandboxRun(t, map[string]string{
+		"hosts":        "a\nb\n",
+		"pb/ok.txt":    "fine",
+		"secret/s.yml": "s: 1\n",
+		"pb/pb.yml": `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - debug: msg="{{ lookup('file', 'ok.txt') }}"
+    - debug: msg="{{ lookup('file', '@DIR@/secret/s.yml') }}"
+      ignore_errors: true
+    - debug: msg=when
+      when: lookup('env', 'HOME') != ''
+      ignore_errors: true
+    - debug: msg="{{ x }}"
+      vars:
+        x: "{{ lookup('password', '@DIR@/pb/pw') }}"
+      ignore_errors: true
+    - debug: msg="{{ item }}"
+      with_items: [1]
+      ignore_errors: true
+    - include_vars: "@DIR@/secret/s.yml"
+      ignore_errors: true
+    - command: "true"
+      delegate_to: localhost
+      ignore_errors: true
+    - debug: msg=done
+- hosts: a
+  gather_facts: false
+  connection: local
+  tasks:
+    - command: "true"
+    - debug: msg=unreached
+`,
+	})
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"does not allow reading " + dir + "/secret/s.yml (readable: " + dir + "/pb)",
+		"does not allow the lookup env (lookups allowed: file)",
+		"does not allow the lookup password",
+		"does not allow the lookup items",
+		"does not allow tasks to run on the controller (delegate_to: localhost)",
+		"does not allow tasks to run on the controller (host a with connection local)",
+	} {
+		if n := strings.Count(out, "the controller sandbox tenant.yml "+want); n == 0 {
+			t.Errorf("no failure with %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pb/pw")); err == nil {
+		t.Error("the password lookup wrote its file")
+	}
+	if strings.Count(out, `"msg": "fine"`) != 2 || strings.Count(out, `"msg": "done"`) != 2 {
+		t.Errorf("the allowed tasks did not run on both hosts:\n%s", out)
+	}
+	if s := recap.Stats["a"]; s.Ignored != 6 || s.Failed != 1 || s.OK != 8 {
+		t.Errorf("a: %+v\n%s", *s, out)
+	}
+	if s := recap.Stats["b"]; s.Ignored != 6 || s.Failed != 0 || s.OK != 8 {
+		t.Errorf("b: %+v\n%s", *s, out)
+	}
+}
+
+// TestSandboxPlayLevel: a play's vars_files outside the policy stop the
+// run as any unreadable vars_files does, naming the policy; an invalid
+// policy stops it before anything runs.
+func TestSandboxPlayLevel(t *testing.T) {
+	out, _, dir, err := sandboxRun(t, map[string]string{
+		"hosts": "a\n", "secret/s.yml": "s: 1\n",
+		"pb/pb.yml": "- hosts: all\n  gather_facts: false\n  vars_files: ['@DIR@/secret/s.yml']\n  tasks:\n    - debug: msg=x\n",
+	})
+	if err == nil || !strings.Contains(err.Error(), "vars_files: the controller sandbox tenant.yml does not allow reading "+dir+"/secret/s.yml") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	r := &provision.Runner{Inventory: &inventory.Inventory{}, Modules: testModules(), Sandbox: &tasks.Policy{Read: []string{"rel"}}}
+	if _, err := r.Run(context.Background(), &playbooks.Playbook{}); err == nil || !strings.Contains(err.Error(), `"rel" is not an absolute path`) {
+		t.Errorf("invalid policy: %v", err)
+	}
+}
