@@ -107,6 +107,11 @@ type LoadOptions struct {
 	// Modules are the modules the bundle's playbook may use: the
 	// registry its deploys will run with (Options.Modules). Required.
 	Modules *tasks.Registry
+	// Sandbox, when set, bounds which controller files the bundle may
+	// name: its manifest, its tracked files and what its playbook reads
+	// (playbooks.Options.Sandbox). Give the Deployer the same policy
+	// (Options.Sandbox). Nil allows everything.
+	Sandbox *tasks.Policy
 }
 
 var (
@@ -128,11 +133,14 @@ func LoadBundle(dir string, opts LoadOptions) (*Bundle, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, ManifestName)
+	if err := opts.Sandbox.CheckRead(path); err != nil {
+		return nil, fmt.Errorf("agent bundle %s: %w", dir, err)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("agent bundle %s: %w", dir, err)
 	}
-	l := &manifestLoader{file: path, b: &Bundle{Dir: abs, Probe: ProbeHost}}
+	l := &manifestLoader{file: path, b: &Bundle{Dir: abs, Probe: ProbeHost}, sandbox: opts.Sandbox}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, playbooks.YAMLError(path, data, err)
@@ -153,10 +161,11 @@ func LoadBundle(dir string, opts LoadOptions) (*Bundle, error) {
 }
 
 type manifestLoader struct {
-	file string
-	b    *Bundle
-	errs playbooks.ErrorList
-	pbAt *yaml.Node
+	sandbox *tasks.Policy
+	file    string
+	b       *Bundle
+	errs    playbooks.ErrorList
+	pbAt    *yaml.Node
 }
 
 func (l *manifestLoader) add(n *yaml.Node, format string, args ...any) {
@@ -311,7 +320,9 @@ func (l *manifestLoader) files(v *yaml.Node) {
 			f.Src = filepath.Join(l.b.Dir, f.Src)
 		}
 		var err error
-		if f.MD5, f.Size, err = FileMD5(f.Src); err != nil {
+		if err = l.sandbox.CheckRead(f.Src); err != nil {
+			l.add(srcAt, "src: %v", err)
+		} else if f.MD5, f.Size, err = FileMD5(f.Src); err != nil {
 			l.add(srcAt, "src: %v", err)
 		}
 		l.b.Files = append(l.b.Files, f)
@@ -323,7 +334,7 @@ func (l *manifestLoader) playbook(opts LoadOptions) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(l.file), path)
 	}
-	pb, err := playbooks.Load(path, playbooks.Options{Modules: opts.Modules})
+	pb, err := playbooks.Load(path, playbooks.Options{Modules: opts.Modules, Sandbox: opts.Sandbox})
 	if err != nil {
 		var list playbooks.ErrorList
 		if errors.As(err, &list) {

@@ -62,6 +62,11 @@ type Options struct {
 	Modules *tasks.Registry
 	Dialer  transport.Dialer
 	Local   transport.Dialer
+	// Sandbox bounds what the bundle's playbook may do on the controller
+	// (provision.Runner.Sandbox), the probe's run included; load the
+	// bundle with the same policy (LoadOptions.Sandbox). Nil allows
+	// everything.
+	Sandbox *tasks.Policy
 	// Hosts is the inventory pattern of the hosts to manage ("" is all);
 	// Limit restricts it further (--limit).
 	Hosts, Limit string
@@ -117,6 +122,9 @@ func New(st Store, b *Bundle, inv *inventory.Inventory, opts Options) (*Deployer
 		return nil, errors.New("agents: a Deployer needs a Bundle")
 	case opts.Modules == nil || opts.Dialer == nil:
 		return nil, errors.New("agents: a Deployer needs Options.Modules and Options.Dialer")
+	}
+	if err := opts.Sandbox.Validate(); err != nil {
+		return nil, err
 	}
 	if opts.Owner == "" {
 		opts.Owner = Owner()

@@ -103,7 +103,7 @@ func (d *Deployer) probe(ctx context.Context, ts []target) (map[string]*ProbeRes
 	for _, inv := range order {
 		names := groups[inv]
 		g.Go(func() error {
-			r := &provision.Runner{Inventory: inv, Modules: reg, Dialer: d.opts.Dialer, Local: d.opts.Local,
+			r := &provision.Runner{Inventory: inv, Modules: reg, Dialer: d.opts.Dialer, Local: d.opts.Local, Sandbox: d.opts.Sandbox,
 				Forks: forks, Limit: strings.Join(names, ","),
 				ExtraVars: map[string]any{"tender_probe_become": d.bundle.Become},
 				Events: func(e provision.Event) {
