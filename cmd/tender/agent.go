@@ -66,6 +66,7 @@ func agentFlags(bundle bool) []cli.Flag {
 		&cli.StringFlag{Name: "bundle", Required: bundle, Usage: "the agent bundle directory (holding agent.yaml)"},
 		&cli.StringFlag{Name: "limit", Aliases: []string{"l"}, Usage: "further limit the hosts to a pattern"},
 		&cli.StringFlag{Name: "hosts", Value: "all", Usage: "the inventory pattern of the hosts that run the agent"},
+		sandboxFlag(),
 	}
 	for _, f := range runFlags() {
 		if slices.Contains([]string{"forks", "extra-vars", "user", "private-key", "known-hosts", "host-key-checking", "ssh-config"}, f.Names()[0]) {
@@ -133,7 +134,10 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, *
 		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: host keys are not checked (--host-key-checking=insecure)")
 	}
 	opts.Dialer = dialer
-	b, err := agents.LoadBundle(c.String("bundle"), agents.LoadOptions{Modules: opts.Modules})
+	if opts.Sandbox, err = sandbox(c); err != nil {
+		return nil, nil, err
+	}
+	b, err := agents.LoadBundle(c.String("bundle"), agents.LoadOptions{Modules: opts.Modules, Sandbox: opts.Sandbox})
 	if err != nil {
 		return nil, nil, &exitError{code: 4, err: err}
 	}

@@ -30,6 +30,7 @@ func playCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "tags", Aliases: []string{"t"}, Usage: "only tasks tagged with these (comma list, repeatable)"},
 			&cli.StringSliceFlag{Name: "skip-tags", Usage: "skip tasks tagged with these (comma list, repeatable)"},
 			&cli.StringFlag{Name: "hosts", Value: "all", Usage: "host pattern for a playbook that is a bare list of tasks"},
+			sandboxFlag(),
 		}, runFlags()...),
 		Action: playAction,
 	}
@@ -48,9 +49,13 @@ func playAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	policy, err := sandbox(c)
+	if err != nil {
+		return err
+	}
 	var pbs []*playbooks.Playbook
 	for _, path := range c.Args().Slice() {
-		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts"), Modules: modules, Vars: extra})
+		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts"), Modules: modules, Vars: extra, Sandbox: policy})
 		if err != nil {
 			return &exitError{code: 4, err: err}
 		}
@@ -62,7 +67,7 @@ func playAction(c *cli.Context) error {
 		pbs = append(pbs, pb)
 	}
 	if running {
-		return runPlaybooks(c, pbs)
+		return runPlaybooks(c, pbs, policy)
 	}
 	out := c.App.Writer
 	if c.Bool("syntax-check") {

@@ -16,6 +16,7 @@ import (
 	"github.com/tender-sh/tender/provision/report"
 	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/provision/transport/ssh"
+	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin"
 )
 
@@ -40,7 +41,7 @@ func runFlags() []cli.Flag {
 // runPlaybooks runs the playbooks on the inventory's hosts and maps the
 // recap to ansible-playbook's exit codes: 2 when a host failed, 4 when a
 // host was unreachable.
-func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook) error {
+func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook, policy *tasks.Policy) error {
 	inv, err := loadInventory(c)
 	if err != nil {
 		return err
@@ -68,7 +69,7 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook) error {
 		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: host keys are not checked (--host-key-checking=insecure): anyone between you and the hosts can read and change everything")
 	}
 	r := &provision.Runner{
-		Inventory: inv, Modules: builtin.Registry(), Dialer: dialer, Local: local.Dialer{},
+		Inventory: inv, Modules: builtin.Registry(), Dialer: dialer, Local: local.Dialer{}, Sandbox: policy,
 		Forks: c.Int("forks"), Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},
 		ExtraVars: extra, Events: events, Verbosity: c.Count("verbose"), Prompt: terminalPrompt(),

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+func writeSandbox(t *testing.T, dir, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, "sb.yml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadSandbox(t *testing.T) {
+	dir := t.TempDir()
+	p := writeSandbox(t, dir, "lookups: [file, ansible.builtin.items, pipe]\nread: [., ../shared, /srv/x]\nwrite: [out/]\nlocal: yes\n")
+	got, err := loadSandbox(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &tasks.Policy{Name: p, Lookups: []string{"file", "items", "pipe"},
+		Read: []string{dir, filepath.Join(filepath.Dir(dir), "shared"), "/srv/x"}, Write: []string{filepath.Join(dir, "out")}, Local: true}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+	// {} allows nothing
+	if got, err := loadSandbox(writeSandbox(t, dir, "{}\n")); err != nil || len(got.Lookups)+len(got.Read)+len(got.Write) != 0 || got.Local {
+		t.Errorf("{}: %+v %v", got, err)
+	}
+}
+
+func TestLoadSandboxErrors(t *testing.T) {
+	dir := t.TempDir()
+	for text, want := range map[string]string{
+		"lookups: [file]\nreed: [.]\n": ":2:1: \"reed\" is not a sandbox key (lookups, read, write, local)",
+		"lookups: file\n":              ":1:10: lookups: want a list, got \"file\"",
+		"read: [1]\n":                  ":1:8: read: want a string, got \"1\"",
+		"read: [[a]]\n":                ":1:8: read: want a string, got a list",
+		"write: {a: b}\n":              ":1:8: write: want a list, got a mapping",
+		"local: maybe\n":               ":1:8: local: want true or false, got \"maybe\"",
+		"local:\n":                     ":1:7: local: want true or false, got nothing",
+		"lookups: [file, nope]\n":      ":1:17: lookups: \"nope\" is not a lookup plugin tender implements",
+		"lookups: [items, pipe]\n":     ":1:18: the pipe lookup runs commands on this machine: allowing it needs local: true",
+		"read: [\"~/x\"]\n":            ":1:8: \"~/x\": ~ is not expanded here; write the absolute path",
+		"read: ['']\n":                 ":1:8: an empty path",
+		"local: true\nlocal: false\n":  ":2:1: \"local\" is given twice",
+		"- read\n":                     ":1:1: a sandbox file is a mapping of lookups:, read:, write: and local:",
+		"":                             ":1:1: the sandbox file is empty",
+		"read: [a\n":                   ":1:1: YAML syntax: did not find expected",
+		"x: &a [1]\nread: *a\n":        ":2:7: read: want a list, got an alias",
+	} {
+		p := writeSandbox(t, dir, text)
+		_, err := loadSandbox(p)
+		if err == nil || !strings.Contains(err.Error(), p+want) {
+			t.Errorf("%q: %v\nwant %q", text, err, p+want)
+		}
+	}
+	if _, err := loadSandbox(filepath.Join(dir, "missing.yml")); err == nil || !strings.Contains(err.Error(), "--sandbox: open "+dir+"/missing.yml") {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+// TestPlaySandbox runs tender play under --sandbox: what the file allows
+// runs, what it does not fails the task (exit 2) with the file's name; a
+// playbook outside read: does not load (exit 4); a bad file stops before
+// anything (exit 5).
+func TestPlaySandbox(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"pb/hosts":   "localhost ansible_connection=local\n",
+		"pb/ok.txt":  "fine\n",
+		"secret.txt": "secret\n",
+		"pb/pb.yml": `- hosts: localhost
+  gather_facts: false
+  tasks:
+    - debug: msg="{{ lookup('file', 'ok.txt') }}"
+    - debug: msg="{{ lookup('file', '` + dir + `/secret.txt') }}"
+      ignore_errors: true
+    - debug: msg="{{ lookup('env', 'HOME') }}"
+`,
+		"pb/sb.yml":  "lookups: [file]\nread: [.]\nlocal: true\n",
+		"pb/bad.yml": "lookups: [file]\nlocal: 1\n",
+		"narrow.yml": "read: [pb/sub]\nlocal: true\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	pb, hosts := filepath.Join(dir, "pb/pb.yml"), filepath.Join(dir, "pb/hosts")
+	code, out, errOut := runCLI(t, "play", "--no-progress", "-i", hosts, "--sandbox", filepath.Join(dir, "pb/sb.yml"), pb)
+	sb := filepath.Join(dir, "pb/sb.yml")
+	if code != 2 || !strings.Contains(out, `"msg": "fine"`) ||
+		!strings.Contains(out, "the controller sandbox "+sb+" does not allow reading "+dir+"/secret.txt (readable: "+dir+"/pb)") ||
+		!strings.Contains(out, "the controller sandbox "+sb+" does not allow the lookup env (lookups allowed: file)") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, _, errOut = runCLI(t, "play", "--syntax-check", "--sandbox", filepath.Join(dir, "narrow.yml"), pb)
+	if code != 4 || !strings.Contains(errOut, "cannot read playbook: the controller sandbox") {
+		t.Errorf("narrow: exit %d\n%s", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "play", "-i", hosts, "--sandbox", filepath.Join(dir, "pb/bad.yml"), pb)
+	if code != 5 || !strings.Contains(errOut, filepath.Join(dir, "pb/bad.yml")+":2:8: local: want true or false") {
+		t.Errorf("bad: exit %d\n%s", code, errOut)
+	}
+	// the agent commands take it too, before the bundle is read
+	code, _, errOut = runCLI(t, "agent", "status", "-i", hosts, "--state", filepath.Join(dir, "l.db"), "--bundle", filepath.Join(dir, "nowhere"), "--sandbox", filepath.Join(dir, "pb/bad.yml"))
+	if code != 5 || !strings.Contains(errOut, filepath.Join(dir, "pb/bad.yml")+":2:8: local: want true or false") {
+		t.Errorf("agent: exit %d\n%s", code, errOut)
+	}
+}
