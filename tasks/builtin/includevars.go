@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -120,6 +121,9 @@ type varsLoader struct {
 // file loads one file found the way Ansible looks for vars files.
 func (l *varsLoader) file(env *tasks.Env, name string) string {
 	path, err := env.FindFile("vars", name)
+	if denied := (*tasks.DeniedError)(nil); errors.As(err, &denied) {
+		return err.Error()
+	}
 	if err != nil {
 		return fmt.Sprintf("Could not find or access '%s' on the Ansible Controller.\n%s", name, remoteSrcHint)
 	}
@@ -130,6 +134,9 @@ func (l *varsLoader) file(env *tasks.Env, name string) string {
 // levels (0: all).
 func (l *varsLoader) dir(env *tasks.Env, name string, depth int) string {
 	root, err := env.FindFile("vars", name)
+	if denied := (*tasks.DeniedError)(nil); errors.As(err, &denied) {
+		return err.Error()
+	}
 	if err != nil {
 		return fmt.Sprintf("%s directory does not exist", name)
 	}
