@@ -75,6 +75,8 @@ func TestSandboxFailsTheOffendingTasksOnly(t *testing.T) {
       ignore_errors: true
     - include_vars: "@DIR@/secret/s.yml"
       ignore_errors: true
+    - include_vars: ../secret/s.yml
+      ignore_errors: true
     - command: "true"
       delegate_to: localhost
       ignore_errors: true
@@ -102,16 +104,21 @@ func TestSandboxFailsTheOffendingTasksOnly(t *testing.T) {
 			t.Errorf("no failure with %q:\n%s", want, out)
 		}
 	}
+	// the file lookup and both include_vars (the relative one refused
+	// where the engine searches for it), on each host
+	if n := strings.Count(out, "does not allow reading "+dir+"/secret/s.yml"); n != 6 {
+		t.Errorf("%d refusals to read secret/s.yml, want 6:\n%s", n, out)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "pb/pw")); err == nil {
 		t.Error("the password lookup wrote its file")
 	}
 	if strings.Count(out, `"msg": "fine"`) != 2 || strings.Count(out, `"msg": "done"`) != 2 {
 		t.Errorf("the allowed tasks did not run on both hosts:\n%s", out)
 	}
-	if s := recap.Stats["a"]; s.Ignored != 6 || s.Failed != 1 || s.OK != 8 {
+	if s := recap.Stats["a"]; s.Ignored != 7 || s.Failed != 1 || s.OK != 9 {
 		t.Errorf("a: %+v\n%s", *s, out)
 	}
-	if s := recap.Stats["b"]; s.Ignored != 6 || s.Failed != 0 || s.OK != 8 {
+	if s := recap.Stats["b"]; s.Ignored != 7 || s.Failed != 0 || s.OK != 9 {
 		t.Errorf("b: %+v\n%s", *s, out)
 	}
 }
