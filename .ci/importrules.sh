@@ -19,11 +19,12 @@ function bad(pkg, imp, why) { printf "import rule: %s imports %s: %s\n", rel(pkg
 			if (me == "inventory" || me ~ /^inventory\//) {
 				if (r !~ /^internal\/(yaml11|pyfmt|pydict)$/ && r !~ /^inventory(\/|$)/) bad(pkg, r, "inventory imports nothing of ours but internal/yaml11, internal/pyfmt and internal/pydict")
 			}
-			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre|pydict)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pyre and internal/pydict")
+			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre|pydict|pyini)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pyre, internal/pydict and internal/pyini")
 			if (me == "provision/transport" && r !~ /^provision\/transport(\/|$)/) bad(pkg, r, "provision/transport imports nothing of ours")
 			if (me ~ /^internal\/(pydict|pyre|suggest|hostile)$/) bad(pkg, r, me " is a leaf")
 			if (me == "internal/pyfmt" && r != "internal/pydict") bad(pkg, r, "internal/pyfmt imports nothing of ours but internal/pydict")
 			if (me == "internal/yaml11" && r != "internal/pydict") bad(pkg, r, "internal/yaml11 imports nothing of ours but internal/pydict")
+			if (me == "internal/pyini" && r != "internal/pyfmt") bad(pkg, r, "internal/pyini imports nothing of ours but internal/pyfmt")
 			if (me ~ /^provision(\/|$)/ && me !~ /^provision\/transport\// && (r ~ /^provision\/transport\/(ssh|local)(\/|$)/ || r ~ /^agents\/store(\/|$)/ || r == "tasks/builtin")) bad(pkg, r, "provision gets concrete transports, the store and the built-in registry injected")
 			if (me ~ /^tasks(\/|$)/ && r == "provision") bad(pkg, r, "modules never import provision")
 		} else {

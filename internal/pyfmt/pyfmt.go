@@ -45,6 +45,17 @@ func Float(f float64) string {
 	return s
 }
 
+// IsSpace reports whether r is whitespace for Python's str.isspace() (and
+// the \s of its regular expressions): ASCII whitespace, the separators
+// U+001C..U+001F, U+0085, the no-break spaces and the other Unicode spaces.
+func IsSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0x1c, 0x1d, 0x1e, 0x1f, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
+}
+
 // Quote is Python's repr() of a str: single quotes unless the string holds
 // a single quote and no double one, and escapes for what is not printable.
 func Quote(s string) string {

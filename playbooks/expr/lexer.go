@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tender-sh/tender/internal/pyfmt"
 )
 
 type tokKind int
@@ -131,16 +133,8 @@ func isUnicodeLetter(r rune) bool {
 }
 
 // pySpace reports whether r is whitespace for Python's str.isspace(), the
-// \s of the regular expressions Jinja's lexer is built from: ASCII
-// whitespace, the separators U+001C..U+001F, U+0085, the no-break spaces
-// and the other Unicode spaces.
-func pySpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0x1c, 0x1d, 0x1e, 0x1f, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
-}
+// \s of the regular expressions Jinja's lexer is built from.
+func pySpace(r rune) bool { return pyfmt.IsSpace(r) }
 
 func (l *lexer) lexNumber(start int) (token, error) {
 	src := l.src

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/tender-sh/tender/internal/pyini"
 )
 
 // iniOptions are the ini lookup's options, in the order Ansible declares
@@ -26,7 +28,7 @@ func iniLookup(ev *evaluator, terms []any, kw map[string]any) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	cp := newIniParser(Truthy(o["case_sensitive"]), Truthy(o["allow_no_value"]))
+	cp := pyini.New(pyini.Options{CaseSensitive: Truthy(o["case_sensitive"]), AllowNoValue: Truthy(o["allow_no_value"]), MaxSize: maxSize})
 	env := envOf(ev.scope)
 	out := []any{}
 	for _, t := range terms {
@@ -74,17 +76,21 @@ func iniLookup(ev *evaluator, terms []any, kw map[string]any) ([]any, error) {
 			content = "[java_properties]\n" + content
 			o["section"] = "java_properties"
 		}
-		if err := cp.read(content); err != nil {
-			var dup *iniDuplicateError
+		if err := cp.Read(content); err != nil {
+			var dup *pyini.DuplicateError
 			if errors.As(err, &dup) {
-				return nil, errorf("Duplicate option in '%s': %s", file, dup.msg)
+				return nil, errorf("Duplicate option in '%s': %s", file, dup.Msg)
 			}
-			return nil, err
+			return nil, errorf("%s", err)
 		}
 		vals, err := iniValues(cp, key, Str(o["section"]), o)
-		var ns *iniNoSection
+		var ns *pyini.NoSectionError
 		if errors.As(err, &ns) {
-			return nil, errorf("No section '%s' in %s", ns.section, file)
+			return nil, errorf("No section '%s' in %s", ns.Section, file)
+		}
+		var pe *pyini.Error
+		if errors.As(err, &pe) {
+			return nil, errorf("%s", pe.Msg)
 		}
 		if err != nil {
 			return nil, err
@@ -97,9 +103,9 @@ func iniLookup(ev *evaluator, terms []any, kw map[string]any) ([]any, error) {
 // iniValues is what one key yields: every value whose name the regular
 // expression key matches (re), else the key's value or default=; a
 // valueless key (allow_no_value) yields nothing.
-func iniValues(cp *iniParser, key, section string, o map[string]any) ([]any, error) {
+func iniValues(cp *pyini.Parser, key, section string, o map[string]any) ([]any, error) {
 	if Truthy(o["re"]) {
-		keys, vals, err := cp.items(section)
+		keys, vals, err := cp.Items(section)
 		if err != nil {
 			return nil, err
 		}
@@ -115,7 +121,7 @@ func iniValues(cp *iniParser, key, section string, o map[string]any) ([]any, err
 		}
 		return out, nil
 	}
-	v, found, err := cp.get(section, key)
+	v, found, err := cp.Get(section, key)
 	if err != nil {
 		return nil, err
 	}
