@@ -51,11 +51,14 @@ func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, 
 		var ue *UndefinedError
 		var pe *pyError
 		var fe *fatalError
+		var lf *lookupFailure
 		switch {
 		case errors.As(err, &ue):
 			return nil, err
 		case errors.As(err, &fe):
 			return nil, errorf("%s", fe.msg)
+		case errors.As(err, &lf):
+			return nil, errorf("%s", lf.msg)
 		case errors.As(err, &pe):
 			return nil, errorf("An unhandled exception occurred while running the lookup plugin '%s'. Error was: %s", name, err.Error())
 		}
@@ -89,6 +92,12 @@ type fatalError struct{ msg string }
 func (e *fatalError) Error() string { return e.msg }
 
 func fatalf(format string, args ...any) error { return &fatalError{fmt.Sprintf(format, args...)} }
+
+// lookupFailure is a lookup's own failure, whose message Ansible shows as
+// it is (AnsibleLookupError); errors='ignore' silences it.
+type lookupFailure struct{ msg string }
+
+func (e *lookupFailure) Error() string { return e.msg }
 
 // fatalLookupError reports whether err fails a lookup whatever errors= says.
 func fatalLookupError(err error) bool {
@@ -168,6 +177,7 @@ func makeLookupTable() map[string]lookupFunc {
 		"csvfile":             csvfileLookup,
 		"varnames":            varnamesLookup,
 		"inventory_hostnames": inventoryHostnamesLookup,
+		"config":              configLookup,
 	}
 }
 

@@ -218,7 +218,7 @@ var upstreamPlugins = []upstreamPlugin{
 	{"test", "version_compare", ansible, "", ""},
 
 	// lookups
-	{"lookup", "config", ansible, "it reads Ansible's configuration manager (ansible.cfg, ANSIBLE_* settings and their defaults), which tender does not have", ""},
+	{"lookup", "config", ansible, "", "values from Env.Config (tender's config package: documented defaults, ANSIBLE_* and ansible.cfg), which tender reports but does not yet apply to its own behaviour; DEFAULT_LOCAL_TMP and the constants that are Python sets or objects are refused"},
 	{"lookup", "csvfile", ansible, "", ""},
 	{"lookup", "dict", ansible, "", ""},
 	{"lookup", "env", ansible, "", ""},

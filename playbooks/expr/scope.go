@@ -51,6 +51,12 @@ type Env struct {
 	// Done, when closed, stops every evaluation in this Env at its next
 	// step with ErrInterrupted (a run being cancelled: Ctrl-C).
 	Done <-chan struct{}
+	// Config answers the config lookup: Ansible's settings and the
+	// options of its plugins. Nil refuses the lookup.
+	Config ConfigSource
+	// Warn receives what lookups warn about ([WARNING] lines in
+	// ansible-playbook's output); nil drops it.
+	Warn func(msg string)
 }
 
 // Vars is a Scope over layered maps: a name is looked up from the last
