@@ -101,11 +101,13 @@ type Options struct {
 	// means the process's.
 	Dir string
 	// CLI holds the values of ansible-playbook's command-line options by
-	// Ansible's internal names (private_key_file, timeout, ...), which
-	// some plugin options read before the environment. A name absent
-	// takes ansible-playbook's default (private_key_file is
-	// DEFAULT_PRIVATE_KEY_FILE, timeout DEFAULT_TIMEOUT); a name present
-	// with a nil value is not set.
+	// Ansible's internal names (remote_user for -u, private_key_file,
+	// timeout, ...), which some plugin options read before the
+	// environment and the play context falls back on (ConnectionVar). A
+	// name absent takes ansible-playbook's default (remote_user is
+	// DEFAULT_REMOTE_USER, private_key_file DEFAULT_PRIVATE_KEY_FILE,
+	// timeout DEFAULT_TIMEOUT); a name present with a nil value is not
+	// set.
 	CLI map[string]any
 }
 
@@ -181,6 +183,7 @@ func newConfig(o Options) *Config {
 // setCLI fills in ansible-playbook's command-line values.
 func (c *Config) setCLI(given map[string]any) {
 	c.cli = map[string]any{
+		"remote_user":      c.values["DEFAULT_REMOTE_USER"].value,
 		"private_key_file": c.values["DEFAULT_PRIVATE_KEY_FILE"].value,
 		"timeout":          c.values["DEFAULT_TIMEOUT"].value,
 	}

@@ -67,9 +67,8 @@ func TestLookupAgainstAnsible(t *testing.T) {
 		t.Fatalf("lookups.yaml has %d cases, lookups.json %d: rerun testdata/gen.py", len(cases), len(rec.Results))
 	}
 	var warnings []string
-	env := &expr.Env{Config: c, Warn: func(msg string) { warnings = append(warnings, msg) }}
 	host := spec["hostvars"].(map[string]any)
-	base := &expr.Vars{Layers: []map[string]any{host, {"inventory_hostname": "localhost"}}, Env: env}
+	base := &expr.Vars{Layers: []map[string]any{host, {"inventory_hostname": "localhost"}}}
 	for i, cs := range cases {
 		m, ok := cs.(map[string]any)
 		if !ok {
@@ -83,6 +82,8 @@ func TestLookupAgainstAnsible(t *testing.T) {
 		if v, ok := m["vars"].(map[string]any); ok {
 			scope = base.With(v)
 		}
+		scope.Env = &expr.Env{Config: c.ForTask(func() string { return "" }, scope.Lookup),
+			Warn: func(msg string) { warnings = append(warnings, msg) }}
 		got, err := eval(want.E, scope)
 		if _, refused := m["tender"]; refused {
 			var ee *expr.Error

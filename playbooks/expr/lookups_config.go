@@ -30,7 +30,7 @@ var configPluginTypes = []string{"become", "cache", "callback", "cliconf", "conn
 // configLookup is ansible-core's config lookup: the value of each term,
 // a setting's name, or with plugin_type and plugin_name the name of an
 // option of that plugin, whose value may come from the host's variables
-// (ansible_user, ansible_port, ...). A name that is not a setting fails
+// (ansible_user, ansible_port, ..., unrendered, as Ansible passes them). A name that is not a setting fails
 // (on_missing=error), is skipped with a warning (warn) or silently
 // (skip).
 func configLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error) {
@@ -53,8 +53,14 @@ func configLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error
 	if env.Config == nil {
 		return nil, fatalf("the lookup plugin 'config' is not supported here: this template engine was given no configuration (expr.Env.Config)")
 	}
-	vars := func(name string) (any, bool, error) {
-		v, ok, err := ev.scope.Lookup(name)
+	// Ansible hands the lookup the task's variables as they are written:
+	// a template in one is not rendered.
+	vars := func(name string) (v any, ok bool, err error) {
+		if r, isRaw := ev.scope.(rawScope); isRaw {
+			v, ok = r.rawLookup(name)
+		} else {
+			v, ok, err = ev.scope.Lookup(name)
+		}
 		if s, isText := text(v); isText {
 			v = s
 		}

@@ -31,7 +31,8 @@ func (f fakeConfig) PluginOption(ptype, pname, name string, vars func(string) (a
 }
 
 // TestConfigLookupContract checks what the config lookup makes of its
-// ConfigSource: values as given, host variables read in the scope, each
+// ConfigSource: values as given, host variables read in the scope (as
+// written: Ansible does not render them for the lookup), each
 // error class as Ansible treats it, warnings through Env.Warn, and a
 // refusal without a ConfigSource. (config/lookup_test.go checks it
 // against ansible-playbook with tender's real configuration.)
@@ -43,7 +44,7 @@ func TestConfigLookupContract(t *testing.T) {
 	scope.Env = &Env{Config: cfg, Warn: func(m string) { warned = append(warned, m) }}
 	for src, want := range map[string]string{
 		`lookup('config', 'N')`: "5",
-		`q('config', 'port', plugin_type='connection', plugin_name='ssh')`: "['lola']",
+		`q('config', 'port', plugin_type='connection', plugin_name='ssh')`: "['{{ who }}']",
 		`q('config', 'X', 'N', on_missing='warn')`:                         "[5]",
 		`lookup('config', 'F', errors='ignore')`:                           "None",
 		`lookup('config', 'X')`:                                            "error: Unable to find setting X. no attribute 'X'. no attribute 'X'",
