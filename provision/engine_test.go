@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
@@ -103,6 +104,29 @@ func TestEngineAgainstAnsible(t *testing.T) {
 	}
 }
 
+// ansibleEnv is the environment gen.sh runs ansible-playbook in: this
+// process's, with the settings of testdata/engine/ansible.env.
+func ansibleEnv(t *testing.T) func(string) (string, bool) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/engine/ansible.env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		k, v, _ := strings.Cut(line, "=")
+		env[k] = v
+	}
+	return func(k string) (string, bool) {
+		if v, ok := env[k]; ok {
+			return v, true
+		}
+		return os.LookupEnv(k)
+	}
+}
+
+// runCase runs the case in dir with tender's configuration loaded there,
+// as ansible-playbook reads it (ansible.cfg in dir, ansible.env).
 func runCase(t *testing.T, dir string) (string, *provision.Recap) {
 	t.Helper()
 	inv, err := inventory.Load(filepath.Join(dir, "hosts"))
@@ -113,9 +137,17 @@ func runCase(t *testing.T, dir string) (string, *provision.Recap) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(config.Options{Dir: abs, Getenv: ansibleEnv(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
 	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: local.Dialer{}, Local: local.Dialer{},
-		Forks: 5, Events: report.Text(&out, false)}
+		Forks: 5, Events: report.Text(&out, false), Config: cfg}
 	recap, err := r.Run(context.Background(), pb)
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out.String())

@@ -39,12 +39,7 @@ type keywords struct {
 // booleans in scope.
 func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error) {
 	k := keywords{check: pr.rn.r.Check, diff: pr.rn.r.Diff}
-	levels := []*playbooks.Keywords{&pr.play.Keywords}
-	for _, l := range t.Levels() {
-		if !l.VarsOnly {
-			levels = append(levels, l.Keywords)
-		}
-	}
+	levels := pr.keywordLevels(t)
 	// Every boolean is read even after one fails, so that the failure is
 	// reported with the others in force (ignore_errors, no_log).
 	var bad error
@@ -124,6 +119,42 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 		}
 	}
 	return k, bad
+}
+
+// keywordLevels are the keywords t inherits, outermost first: the play's,
+// then each level's but the vars-only ones (the play's alone for nil).
+func (pr *playRun) keywordLevels(t *playbooks.Task) []*playbooks.Keywords {
+	levels := []*playbooks.Keywords{&pr.play.Keywords}
+	if t == nil {
+		return levels
+	}
+	for _, l := range t.Levels() {
+		if !l.VarsOnly {
+			levels = append(levels, l.Keywords)
+		}
+	}
+	return levels
+}
+
+// remoteUserIn returns the remote_user keyword in force for t (nil: the
+// play's), rendered in scope, for the connection variables the config
+// lookup sees (config.ConnectionVar); "" when unset or when it does not
+// render.
+func (pr *playRun) remoteUserIn(t *playbooks.Task, scope expr.Scope) string {
+	user := ""
+	for _, kw := range pr.keywordLevels(t) {
+		if kw.RemoteUser != "" {
+			user = kw.RemoteUser
+		}
+	}
+	if !expr.IsTemplate(user) {
+		return user
+	}
+	v, err := expr.Render(user, scope)
+	if err != nil {
+		return ""
+	}
+	return expr.Str(v)
 }
 
 // notBool is a keyword's value that no boolean reading accepts.

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision/transport"
@@ -65,6 +66,19 @@ type Runner struct {
 	// run, and Run returns ErrInterrupted. Cancelling ctx stops the running
 	// tasks too.
 	Drain <-chan struct{}
+	// Config is Ansible's configuration as the run reports it (the config
+	// lookup): config.Load reads it as ansible-playbook does; nil means
+	// config.Defaults(), every setting at its documented default. tender
+	// does not yet apply these settings to its own behaviour.
+	Config *config.Config
+}
+
+// config is r.Config, or the documented defaults.
+func (r *Runner) config() *config.Config {
+	if r.Config != nil {
+		return r.Config
+	}
+	return config.Defaults()
 }
 
 // ErrInterrupted is Run's error when Drain stopped the run.
@@ -167,6 +181,23 @@ type run struct {
 	localOnce sync.Once
 	local     transport.Conn
 	localErr  error
+
+	warned map[string]bool // warnings given once per run; guarded by mu
+}
+
+// warnOnce emits the Warning e unless its message was given before in
+// this run.
+func (rn *run) warnOnce(e Event) {
+	rn.mu.Lock()
+	seen := rn.warned[e.Msg]
+	if rn.warned == nil {
+		rn.warned = map[string]bool{}
+	}
+	rn.warned[e.Msg] = true
+	rn.mu.Unlock()
+	if !seen {
+		rn.emit(e)
+	}
 }
 
 func (rn *run) emit(e Event) {

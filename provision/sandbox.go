@@ -4,11 +4,12 @@ import "github.com/tender-sh/tender/playbooks/expr"
 
 // exprEnv is what the run's expressions reach on the controller: the
 // playbook directory, the sandbox, check mode (the password lookup
-// stores nothing) and done, which stops an evaluation. The pipe and lines
-// lookups run commands on the controller, as Ansible's do; a sandbox
-// allows them only with local: true (Policy.Validate).
+// stores nothing), the run's configuration (the config lookup; a task's
+// scope refines it, lookupEnv) and done, which stops an evaluation. The
+// pipe and lines lookups run commands on the controller, as Ansible's
+// do; a sandbox allows them only with local: true (Policy.Validate).
 func (rn *run) exprEnv(done <-chan struct{}) *expr.Env {
-	env := &expr.Env{BaseDir: rn.pb.Dir, NoWrite: rn.r.Check, Done: done, AllowCommands: true}
+	env := &expr.Env{BaseDir: rn.pb.Dir, NoWrite: rn.r.Check, Done: done, AllowCommands: true, Config: rn.r.config()}
 	if rn.r.Sandbox != nil {
 		env.Sandbox = rn.r.Sandbox
 	}

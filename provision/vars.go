@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
@@ -52,7 +53,7 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	magic["ansible_search_path"] = pr.searchPath(t, role)
 	layers = append(layers, pr.rn.r.ExtraVars, magic, extra)
 	v := expr.NewVars(layers...)
-	v.Env = pr.lookupEnv(t, role)
+	v.Env = pr.lookupEnv(t, role, v)
 	return v
 }
 
@@ -215,7 +216,7 @@ func (pr *playRun) hostvars() map[string]any {
 	}
 	for name, h := range hosts {
 		hv := expr.NewVars(*h.snap.Load())
-		hv.Env = pr.lookupEnv(nil, nil)
+		hv.Env = pr.lookupEnv(nil, nil, hv)
 		out[name] = hv
 	}
 	return out
@@ -242,10 +243,29 @@ func (rn *run) implicitLocal() *hostRun {
 	return rn.implicit
 }
 
-// lookupEnv is what lookups (file, first_found, ...) search: the
-// directories of ansible_search_path (searchPath), in its order.
-func (pr *playRun) lookupEnv(t *playbooks.Task, role *playbooks.Role) *expr.Env {
+// lookupEnv is what lookups need from the run: the directories of
+// ansible_search_path (searchPath), in its order, for file, first_found,
+// ...; the configuration for config, as a task in scope sees it; and a way
+// to warn, as a Warning event printed once per run (Ansible prints a
+// warning once).
+func (pr *playRun) lookupEnv(t *playbooks.Task, role *playbooks.Role, scope expr.Scope) *expr.Env {
 	env := pr.rn.exprEnv(pr.done)
+	// A remote_user keyword that reads the config lookup while it renders
+	// is unset there, rather than recursing.
+	var busy atomic.Bool
+	remoteUser := func() string {
+		if !busy.CompareAndSwap(false, true) {
+			return ""
+		}
+		defer busy.Store(false)
+		return pr.remoteUserIn(t, scope)
+	}
+	env.Config = pr.rn.r.config().ForTask(remoteUser, scope.Lookup)
+	task := ""
+	if t != nil {
+		task = t.DisplayName()
+	}
+	env.Warn = func(msg string) { pr.rn.warnOnce(Event{Kind: Warning, Play: pr.name, Task: task, Msg: msg}) }
 	for _, d := range pr.searchPath(t, role) {
 		env.SearchPaths = append(env.SearchPaths, d.(string))
 	}
