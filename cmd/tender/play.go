@@ -42,6 +42,10 @@ func playAction(c *cli.Context) error {
 	}
 	listing := c.Bool("list-tasks") || c.Bool("list-hosts") || c.Bool("list-tags")
 	running := !c.Bool("syntax-check") && !listing
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return err
+	}
 	// A playbook using a module tender does not run fails to load, before
 	// any host is touched.
 	modules := builtin.Registry()
@@ -67,7 +71,7 @@ func playAction(c *cli.Context) error {
 		pbs = append(pbs, pb)
 	}
 	if running {
-		return runPlaybooks(c, pbs, policy)
+		return runPlaybooks(c, pbs, policy, cfg)
 	}
 	out := c.App.Writer
 	if c.Bool("syntax-check") {

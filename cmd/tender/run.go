@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
@@ -38,10 +39,11 @@ func runFlags() []cli.Flag {
 	}
 }
 
-// runPlaybooks runs the playbooks on the inventory's hosts and maps the
-// recap to ansible-playbook's exit codes: 2 when a host failed, 4 when a
-// host was unreachable.
-func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook, policy *tasks.Policy) error {
+// runPlaybooks runs the playbooks on the inventory's hosts, under policy,
+// with cfg as their configuration (loadConfig), and maps the recap to
+// ansible-playbook's exit codes: 2 when a host failed, 4 when a host was
+// unreachable.
+func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook, policy *tasks.Policy, cfg *config.Config) error {
 	inv, err := loadInventory(c)
 	if err != nil {
 		return err
@@ -73,6 +75,7 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook, policy *tasks.Polic
 		Forks: c.Int("forks"), Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},
 		ExtraVars: extra, Events: events, Verbosity: c.Count("verbose"), Prompt: terminalPrompt(),
+		Config: cfg,
 	}
 	ctx, drain, stop := interrupts(c.Context, c.App.ErrWriter, "no new task starts; the running ones finish.")
 	defer stop()
