@@ -1,6 +1,10 @@
 package config
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/tender-sh/tender/internal/pyfmt"
+)
 
 // connectionProps are the properties of Ansible's play context whose
 // variables it adds to a task's variables, with the type it gives them.
@@ -56,14 +60,14 @@ func (c *Config) ConnectionVar(name, remoteUser string, vars func(string) (any, 
 	case "int":
 		n, err := toInt(v)
 		if err != nil {
-			return nil, false, newError(Invalid, "the field '%s' has an invalid value (%s), and could not be converted to an int.The error was: %s", prop, pyStr(v), err)
+			return nil, false, newError(Invalid, "the field '%s' has an invalid value (%s), and could not be converted to an int.The error was: %s", prop, pyfmt.Str(v), err)
 		}
 		return n, true, nil
 	case "bool":
 		b, err := toBool(v)
 		return b, err == nil, err
 	}
-	return pyStr(v), true, nil
+	return pyfmt.Str(v), true, nil
 }
 
 // connectionDefault is what the play context holds for prop when the

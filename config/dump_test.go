@@ -3,10 +3,10 @@ package config
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -146,7 +146,7 @@ func compareBase(t *testing.T, c *Config, want map[string][2]any) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if !reflect.DeepEqual(jsonish(got), vo[0]) {
+		if pyJSON(got) != pyJSON(vo[0]) {
 			t.Errorf("%s = %#v, ansible-config says %#v", name, got, vo[0])
 		}
 		if o := c.Origin(name); name != "CONFIG_FILE" && o != vo[1] {
@@ -180,7 +180,7 @@ func comparePlugins(t *testing.T, c *Config, want map[string]map[string]map[stri
 					}
 					continue
 				}
-				if err != nil || !reflect.DeepEqual(jsonish(got), vo[0]) {
+				if err != nil || pyJSON(got) != pyJSON(vo[0]) {
 					t.Errorf("%s %s %s = %#v, %v; ansible-config says %#v", ptype, pname, name, got, err, vo[0])
 				}
 			}
@@ -191,26 +191,23 @@ func comparePlugins(t *testing.T, c *Config, want map[string]map[string]map[stri
 	}
 }
 
-// jsonish is v as encoding/json decodes Python's json.dumps of it with
-// UseNumber.
-func jsonish(v any) any {
-	switch t := v.(type) {
-	case int:
-		return json.Number(strconv.Itoa(t))
-	case float64:
-		return json.Number(pyfmt.Float(t))
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = jsonish(e)
+// pyJSON is v as Python's json.dumps(v, sort_keys=True) writes it, so
+// that tender's values and the recorded ones (decoded with UseNumber:
+// json.Number keeps a float's ".0") compare with int and float apart.
+func pyJSON(v any) string {
+	s, err := pyfmt.JSON(v, pyfmt.JSONOptions{Convert: func(x any) (any, error) {
+		n, ok := x.(json.Number)
+		if !ok {
+			return nil, fmt.Errorf("no JSON for %T", x)
 		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = jsonish(e)
+		if strings.ContainsAny(string(n), ".eE") {
+			return n.Float64()
 		}
-		return out
+		i, err := n.Int64()
+		return int(i), err
+	}})
+	if err != nil {
+		return "error: " + err.Error()
 	}
-	return v
+	return s
 }

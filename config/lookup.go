@@ -1,6 +1,10 @@
 package config
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/tender-sh/tender/internal/yaml11"
+)
 
 // Setting returns the value of a base setting (DEFAULT_FORKS) as Ansible's
 // config lookup reads it, which is any attribute of Ansible's constants
@@ -17,10 +21,10 @@ func (c *Config) Setting(name string) (any, error) {
 		return c.file, nil
 	}
 	if r, ok := c.values[name]; ok {
-		return deepCopy(r.value), r.err
+		return yaml11.Copy(r.value), r.err
 	}
 	if v, ok := constants[name]; ok {
-		return deepCopy(v), nil
+		return yaml11.Copy(v), nil
 	}
 	if slices.Contains(callableConstants, name) {
 		return nil, newError(Failed, "Invalid setting \"%s\" attempted", name)
@@ -55,23 +59,4 @@ func (c *Config) PluginOption(ptype, pname, name string, vars func(name string) 
 		return nil, newError(Refused, "tender cannot give the option %s of the %s plugin %s: its type is %s", name, ptype, short, p.Options[i].Type)
 	}
 	return v, err
-}
-
-// deepCopy copies the lists and dicts of v.
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = deepCopy(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = deepCopy(e)
-		}
-		return out
-	}
-	return v
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks/expr"
 )
@@ -142,7 +143,7 @@ func checkLookupCase(t *testing.T, want lookupRecord, got any, err error) {
 	if err := d.Decode(&w); err != nil {
 		t.Fatal(err)
 	}
-	if typ := pyType(got); typ != want.Type || !reflect.DeepEqual(jsonish(got), w) {
-		t.Errorf("%s = %s (%s), ansible says %s (%s)", want.E, pyRepr(got), typ, want.JSON, want.Type)
+	if typ := pyfmt.TypeName(got); typ != want.Type || pyJSON(got) != pyJSON(w) {
+		t.Errorf("%s = %s (%s), ansible says %s (%s)", want.E, pyfmt.Repr(got), typ, want.JSON, want.Type)
 	}
 }

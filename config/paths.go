@@ -4,7 +4,6 @@ import (
 	"os/user"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -87,13 +86,4 @@ func normpath(p string) string {
 		return "/" + clean
 	}
 	return clean
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

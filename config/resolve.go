@@ -4,6 +4,8 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pyfmt"
 )
 
 // refusedSettings are base settings whose values tender cannot give, and
@@ -140,10 +142,10 @@ func checkChoices(ptype, pname string, s *Setting, v any) error {
 	}
 	valid := make([]string, len(s.Choices))
 	for i, ch := range s.Choices {
-		valid[i] = pyStr(ch)
+		valid[i] = pyfmt.Str(ch)
 	}
 	return newError(Invalid, "Invalid value \"%s\" for configuration option \"%s\", valid values are: %s",
-		pyStr(v), entry(ptype, pname, s.Name), strings.Join(valid, ", "))
+		pyfmt.Str(v), entry(ptype, pname, s.Name), strings.Join(valid, ", "))
 }
 
 func choiceOK(choices []any, v any) bool {
@@ -158,27 +160,12 @@ func choiceOK(choices []any, v any) bool {
 // pyEqual is Python's == for the scalar values choices hold (True == 1 ==
 // 1.0).
 func pyEqual(a, b any) bool {
-	fa, aNum := number(a)
-	fb, bNum := number(b)
-	if aNum || bNum {
-		return aNum && bNum && fa == fb
-	}
 	sa, aStr := a.(string)
 	sb, bStr := b.(string)
-	return aStr && bStr && sa == sb
-}
-
-func number(v any) (float64, bool) {
-	switch t := v.(type) {
-	case bool:
-		if t {
-			return 1, true
-		}
-		return 0, true
-	case int:
-		return float64(t), true
-	case float64:
-		return t, true
+	if aStr || bStr {
+		return aStr && bStr && sa == sb
 	}
-	return 0, false
+	fa, errA := toFloat(a)
+	fb, errB := toFloat(b)
+	return errA == nil && errB == nil && fa == fb
 }

@@ -27,7 +27,7 @@ func (c *Config) ensureType(v any, typ, base string) (any, error) {
 		return nil, nil
 	}
 	invalid := func(what string) error {
-		return &errValue{fmt.Sprintf("Invalid type provided for \"%s\": %s", what, pyStr(v))}
+		return &errValue{fmt.Sprintf("Invalid type provided for \"%s\": %s", what, pyfmt.Str(v))}
 	}
 	switch strings.ToLower(typ) {
 	case "boolean", "bool":
@@ -84,7 +84,7 @@ func (c *Config) ensureType(v any, typ, base string) (any, error) {
 		for i, p := range parts {
 			s, ok := p.(string)
 			if !ok {
-				return nil, fmt.Errorf("argument of type '%s' is not iterable", pyType(p))
+				return nil, fmt.Errorf("argument of type '%s' is not iterable", pyfmt.TypeName(p))
 			}
 			out[i] = c.resolvePath(s, base)
 		}
@@ -97,7 +97,7 @@ func (c *Config) ensureType(v any, typ, base string) (any, error) {
 	case "str", "string":
 		switch v.(type) {
 		case string, bool, int, float64:
-			return unquote(pyStr(v)), nil
+			return unquote(pyfmt.Str(v)), nil
 		}
 		return nil, invalid("string")
 	}
@@ -124,7 +124,7 @@ func toBool(v any) (any, error) {
 	case float64:
 		return t == 1, nil
 	case []any, map[string]any:
-		return nil, fmt.Errorf("unhashable type: '%s'", pyType(v))
+		return nil, fmt.Errorf("unhashable type: '%s'", pyfmt.TypeName(v))
 	}
 	return false, nil
 }
@@ -160,7 +160,7 @@ func toInt(v any) (any, error) {
 		}
 		return nil, &errValue{fmt.Sprintf("invalid literal for int() with base 10: %s", pyfmt.Quote(t))}
 	}
-	return nil, fmt.Errorf("int() argument must be a string, a bytes-like object or a real number, not '%s'", pyType(v))
+	return nil, fmt.Errorf("int() argument must be a string, a bytes-like object or a real number, not '%s'", pyfmt.TypeName(v))
 }
 
 // pyDigits reports whether s is decimal digits with single underscores
@@ -193,7 +193,7 @@ func toFloat(v any) (any, error) {
 		}
 		return nil, &errValue{fmt.Sprintf("could not convert string to float: %s", pyfmt.Quote(t))}
 	}
-	return nil, fmt.Errorf("float() argument must be a string or a real number, not '%s'", pyType(v))
+	return nil, fmt.Errorf("float() argument must be a string or a real number, not '%s'", pyfmt.TypeName(v))
 }
 
 // parsePyFloat reads a float literal as Python's float() does: an
@@ -231,64 +231,4 @@ func unquote(s string) string {
 		return s[1 : len(s)-1]
 	}
 	return s
-}
-
-// pyType is the name of v's Python type.
-func pyType(v any) string {
-	switch v.(type) {
-	case nil:
-		return "NoneType"
-	case bool:
-		return "bool"
-	case int:
-		return "int"
-	case float64:
-		return "float"
-	case string:
-		return "str"
-	case []any:
-		return "list"
-	case map[string]any:
-		return "dict"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-// pyStr is Python's str(v) for the values settings hold.
-func pyStr(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return pyRepr(v)
-}
-
-func pyRepr(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return "None"
-	case bool:
-		if t {
-			return "True"
-		}
-		return "False"
-	case int:
-		return strconv.Itoa(t)
-	case float64:
-		return pyfmt.Float(t)
-	case string:
-		return pyfmt.Quote(t)
-	case []any:
-		parts := make([]string, len(t))
-		for i, e := range t {
-			parts[i] = pyRepr(e)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case map[string]any:
-		parts := make([]string, 0, len(t))
-		for _, k := range sortedKeys(t) {
-			parts = append(parts, pyfmt.Quote(k)+": "+pyRepr(t[k]))
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	}
-	return fmt.Sprint(v)
 }

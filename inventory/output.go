@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pyfmt"
 )
 
 // List returns the document `ansible-inventory --list` prints: one entry
@@ -89,7 +91,7 @@ func graphVars(lines *[]string, vars map[string]any, depth int) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		*lines = append(*lines, graphName("{"+k+" = "+pyStr(vars[k])+"}", depth))
+		*lines = append(*lines, graphName("{"+k+" = "+pyfmt.Str(vars[k])+"}", depth))
 	}
 }
 

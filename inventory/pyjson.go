@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/yaml11"
 )
@@ -28,53 +27,6 @@ func JSON(v any) ([]byte, error) {
 		return nil, fmt.Errorf("inventory: %w", err)
 	}
 	return []byte(s), nil
-}
-
-// pyStr formats a value as Python's str() does (how --graph --vars prints
-// values). Dict keys are sorted, where Python keeps insertion order.
-func pyStr(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case yaml11.Unsafe:
-		return string(x)
-	}
-	return pyRepr(v)
-}
-
-// pyRepr formats a value as Python's repr() does.
-func pyRepr(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "None"
-	case bool:
-		if x {
-			return "True"
-		}
-		return "False"
-	case int:
-		return strconv.Itoa(x)
-	case float64:
-		return pyfmt.Float(x)
-	case string:
-		return pyfmt.Quote(x)
-	case yaml11.Unsafe:
-		return pyfmt.Quote(string(x))
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = pyRepr(e)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case map[string]any:
-		keys := pydict.Keys(x)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = pyfmt.Quote(k) + ": " + pyRepr(x[k])
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	}
-	return fmt.Sprint(v)
 }
 
 // toInt converts a value as Python's int() does for ansible_group_priority.
@@ -104,5 +56,5 @@ func toInt(v any) (int, error) {
 		}
 		return n, nil
 	}
-	return 0, fmt.Errorf("int() argument must be a string, a bytes-like object or a real number, not '%s'", pyTypeName(v))
+	return 0, fmt.Errorf("int() argument must be a string, a bytes-like object or a real number, not '%s'", pyfmt.TypeName(v))
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pydict"
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/yaml11"
 )
 
@@ -105,25 +106,7 @@ func loadVarsFile(path string) (map[string]any, error) {
 		}
 	}
 	return nil, &ParseError{File: path, Line: root.Line, Col: root.Column,
-		Msg: fmt.Sprintf("failed to combine variables, expected dicts but got a '%s' and a 'dict'", pyTypeName(v))}
-}
-
-func pyTypeName(v any) string {
-	switch v.(type) {
-	case []any:
-		return "list"
-	case bool:
-		return "bool"
-	case int:
-		return "int"
-	case float64:
-		return "float"
-	case nil:
-		return "NoneType"
-	case map[string]any:
-		return "dict"
-	}
-	return "str"
+		Msg: fmt.Sprintf("failed to combine variables, expected dicts but got a '%s' and a 'dict'", pyfmt.TypeName(v))}
 }
 
 // fileVars returns the merged variables of kind ("host_vars" or
@@ -306,28 +289,10 @@ func (inv *Inventory) GroupVars(name string) (map[string]any, error) {
 	return copyVars(res), nil
 }
 
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return pydict.Like(out, x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
-}
-
 // copyVars deep-copies a variable map, never returning nil.
 func copyVars(m map[string]any) map[string]any {
 	if m == nil {
 		return map[string]any{}
 	}
-	return deepCopy(m).(map[string]any)
+	return yaml11.Copy(m).(map[string]any)
 }

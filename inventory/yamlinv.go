@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"go.yaml.in/yaml/v3"
 )
@@ -284,7 +285,7 @@ func (p *yamlParser) hosts(g *Group, e pair) error {
 	if !isNull(e.v) {
 		if e.v.Kind != yaml.MappingNode {
 			v, _ := yaml11.Value(e.v)
-			return p.errAt(e.v, "Invalid data from file, expected dictionary and got:\n\n%v", pyStr(v))
+			return p.errAt(e.v, "Invalid data from file, expected dictionary and got:\n\n%v", pyfmt.Str(v))
 		}
 		vars = pairs(e.v)
 	}

@@ -241,3 +241,24 @@ func Key(k *yaml.Node) (string, error) {
 	}
 	return fmt.Sprint(v), nil
 }
+
+// Copy returns v with its lists and maps copied, all the way down (each
+// map keeping its keys' order), so that changing the copy leaves v (a
+// value Value returned, or a table's) as it was.
+func Copy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = Copy(e)
+		}
+		return pydict.Like(out, x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = Copy(e)
+		}
+		return out
+	}
+	return v
+}

@@ -156,3 +156,13 @@ func TestMappingOrder(t *testing.T) {
 		t.Fatalf("values = %v, want y=2 z=9", m)
 	}
 }
+
+func TestCopy(t *testing.T) {
+	orig := map[string]any{"l": []any{1, map[string]any{"k": "v"}}, "s": "x"}
+	c := Copy(orig).(map[string]any)
+	c["l"].([]any)[1].(map[string]any)["k"] = "changed"
+	c["s"] = "y"
+	if orig["l"].([]any)[1].(map[string]any)["k"] != "v" || orig["s"] != "x" {
+		t.Errorf("changing the copy changed the original: %v", orig)
+	}
+}

@@ -204,32 +204,18 @@ func sortedKeys(m map[string]any) []string {
 // typeName is Python's type(v).__name__.
 func typeName(v any) string {
 	switch x := v.(type) {
-	case nil:
-		return "NoneType"
-	case bool:
-		return "bool"
-	case int:
-		return "int"
-	case float64:
-		return "float"
-	case string, yaml11.Unsafe, omitValue, nativeText:
+	case omitValue:
 		return "str"
 	case markup:
 		return "Markup"
 	case strer:
 		return x.typeName()
-	case []any:
-		return "list"
-	case map[string]any:
-		return "dict"
 	case *undefined:
 		return "AnsibleUndefined"
-	case *loopInfo:
-		return "LoopContext"
 	case Scope:
 		return "dict"
 	}
-	return "object"
+	return pyfmt.TypeName(v)
 }
 
 // objName is Jinja's name of a value in "'X object' has no attribute" errors.

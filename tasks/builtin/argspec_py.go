@@ -34,22 +34,13 @@ const argSpecMaxValueDepth = 256
 // pyClass is the name of v's Python class (int, str, AnsibleUnicode, ...).
 func pyClass(v any) string {
 	switch v.(type) {
-	case nil:
-		return "NoneType"
-	case bool:
-		return "bool"
-	case int:
-		return "int"
-	case float64:
-		return "float"
 	case pyStr:
 		return "str"
 	case string:
 		return "AnsibleUnicode"
-	case []any:
-		return "list"
-	case map[string]any:
-		return "dict"
+	}
+	if name := pyfmt.TypeName(v); name != "object" {
+		return name
 	}
 	return fmt.Sprintf("%T", v)
 }
