@@ -34,6 +34,7 @@ type Error struct {
 	Msg   string
 }
 
+// Error implements error.
 func (e *Error) Error() string { return e.Msg }
 
 // ErrorClass names the class ("missing", "invalid", "refused", "failed",

@@ -83,6 +83,7 @@ func (p *Parser) xform(key string) string {
 // Error is a configparser error, with its message.
 type Error struct{ Msg string }
 
+// Error implements error.
 func (e *Error) Error() string { return e.Msg }
 
 func errorf(format string, args ...any) error { return &Error{fmt.Sprintf(format, args...)} }
@@ -90,11 +91,13 @@ func errorf(format string, args ...any) error { return &Error{fmt.Sprintf(format
 // DuplicateError is configparser's DuplicateOptionError.
 type DuplicateError struct{ Msg string }
 
+// Error implements error.
 func (e *DuplicateError) Error() string { return e.Msg }
 
 // NoSectionError is configparser's NoSectionError.
 type NoSectionError struct{ Section string }
 
+// Error implements error.
 func (e *NoSectionError) Error() string {
 	return fmt.Sprintf("No section: %s", pyfmt.Quote(e.Section))
 }
