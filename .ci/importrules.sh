@@ -25,7 +25,7 @@ function bad(pkg, imp, why) { printf "import rule: %s imports %s: %s\n", rel(pkg
 			if (me == "internal/pyfmt" && r != "internal/pydict") bad(pkg, r, "internal/pyfmt imports nothing of ours but internal/pydict")
 			if (me == "internal/yaml11" && r != "internal/pydict") bad(pkg, r, "internal/yaml11 imports nothing of ours but internal/pydict")
 			if (me == "internal/pyini" && r != "internal/pyfmt") bad(pkg, r, "internal/pyini imports nothing of ours but internal/pyfmt")
-			if (me == "config" && r !~ /^internal\/(pyini|pyfmt|yaml11)$/) bad(pkg, r, "config imports nothing of ours but internal/pyini, internal/pyfmt and internal/yaml11")
+			if (me == "config" && r !~ /^internal\/(pyini|pyfmt|yaml11|pydict)$/) bad(pkg, r, "config imports nothing of ours but internal/pyini, internal/pyfmt, internal/yaml11 and internal/pydict")
 			if (me ~ /^provision(\/|$)/ && me !~ /^provision\/transport\// && (r ~ /^provision\/transport\/(ssh|local)(\/|$)/ || r ~ /^agents\/store(\/|$)/ || r == "tasks/builtin")) bad(pkg, r, "provision gets concrete transports, the store and the built-in registry injected")
 			if (me ~ /^tasks(\/|$)/ && r == "provision") bad(pkg, r, "modules never import provision")
 		} else {
