@@ -93,6 +93,7 @@ var initModules = map[string]tasks.Module{
 	"yum_repository": yumRepositoryModule{},
 	"rpm_key":        rpmKeyModule{},
 	"git":            gitModule{},
+	"subversion":     subversionModule{},
 }
 
 // compareFleet runs the tasks of dir/taskFile with tender's modules
