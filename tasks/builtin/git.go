@@ -85,7 +85,10 @@ func (gitModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		mask.alias, mask.real, mask.shown = gitAlias, repo, pySanitize(repo)
 	}
 	script := blobFuncs + debBinFuncs + vcsFuncs + gitVars(a, env, secret, hasSecret) + gitFuncs + gitApplyFuncs + gitScript
-	out, err := run(ctx, env, script, nil)
+	// what may hold the password travels in the environment, which a
+	// task run in the background keeps out of the files it writes
+	out, err := runWith(ctx, env, script, map[string]string{"TENDER_GIT_REPO": repo,
+		"TENDER_GIT_URL_CFG": gitConfigEscape(repo, true), "TENDER_GIT_PASSWORD": secret.password}, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -158,9 +161,8 @@ func gitVars(a tasks.Values, env *tasks.Env, secret gitSecret, hasSecret bool) s
 		depth = strconv.Itoa(a.Int("depth"))
 	}
 	umask, umaskErr, umaskDet := gitUmask(a)
-	repo := a.Str("repo")
 	vars := shAssign([][2]string{
-		{"repo0", repo}, {"version", a.Str("version")},
+		{"version", a.Str("version")},
 		{"remote", a.Str("remote")}, {"refspec", a.Str("refspec")}, {"reference", a.Str("reference")},
 		{"force", shFlag(a.Bool("force"))}, {"depth", depth}, {"clone", shFlag(a.Bool("clone"))},
 		{"update", shFlag(a.Bool("update"))}, {"bare", shFlag(a.Bool("bare"))},
@@ -172,8 +174,8 @@ func gitVars(a tasks.Values, env *tasks.Env, secret gitSecret, hasSecret bool) s
 		{"umask", umask}, {"umask_err", umaskErr}, {"umask_det", umaskDet},
 		{"prefix", a.Str("archive_prefix")}, {"prefix_set", shFlag(a.Has("archive_prefix"))},
 		{"check", shFlag(env.Check)}, {"diff", shFlag(env.Diff)},
-		{"secret", shFlag(hasSecret)}, {"url", gitAlias}, {"password", secret.password}, {"stripped", secret.stripped},
-		{"remote_cfg", gitConfigEscape(a.Str("remote"), false)}, {"url_cfg", gitConfigEscape(repo, true)},
+		{"secret", shFlag(hasSecret)}, {"url", gitAlias}, {"stripped", secret.stripped},
+		{"remote_cfg", gitConfigEscape(a.Str("remote"), false)},
 	})
 	for _, p := range [][2]string{{"dest", "dest"}, {"sep", "separate_git_dir"}, {"key", "key_file"}, {"archive", "archive"}, {"gitexe", "executable"}} {
 		vars += p[0] + "="

@@ -28,7 +28,6 @@ _g_conf() { # KEY VALUE: configuration for every git run from now on
 }
 _g_secret() {
 	[ -n "$secret" ] || return 0
-	export TENDER_GIT_PASSWORD="$password"
 	_g_conf "url.$stripped.insteadOf" "$url"
 	_g_conf "url.$stripped.insteadOf" "$repo"
 	_g_conf credential.helper ""
@@ -213,7 +212,10 @@ _g_verify() { # VERSION: verify_commit_sign
 `
 
 // gitScript is the git module's main, as ansible-core 2.14's: its inputs
-// are shell variables set by the module (gitJob.vars), its steps
+// are shell variables set by the module (gitVars) and, for what may hold
+// a password, TENDER_GIT_REPO (the repo parameter), TENDER_GIT_URL_CFG
+// (it quoted for git's configuration) and TENDER_GIT_PASSWORD in the
+// environment; its steps
 // gitFuncs and gitApplyFuncs. It prints what _v_result prints (changed=,
 // blobs before and after, rurl=, subm=, blobs rmsg, gdb and gdn), warning
 // blobs and a diff blob, then done=1; or a failure (_v_fail, _v_chk,
@@ -238,6 +240,9 @@ _g_exit() {
 	echo done=1
 	exit 0
 }
+repo0=$TENDER_GIT_REPO url_cfg=$TENDER_GIT_URL_CFG
+unset TENDER_GIT_REPO TENDER_GIT_URL_CFG
+[ -n "$TENDER_GIT_PASSWORD" ] || unset TENDER_GIT_PASSWORD
 if [ -n "$gitexe" ]; then G=$gitexe; else _t_need git; G=$_t_b; fi
 if [ -n "$accept" ]; then
 	if [ -n "$ssh_opts_set" ]; then

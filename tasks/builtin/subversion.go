@@ -47,7 +47,7 @@ func (subversionModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	}
 	vars := shAssign([][2]string{
 		{"repo", a.Str("repo")}, {"rev", a.Str("revision")}, {"force", shFlag(a.Bool("force"))},
-		{"username", a.Str("username")}, {"password", a.Str("password")},
+		{"username", a.Str("username")},
 		{"export", shFlag(a.Bool("export"))}, {"checkout", shFlag(a.Bool("checkout"))},
 		{"update", shFlag(a.Bool("update"))}, {"switch", shFlag(a.Bool("switch"))},
 		{"in_place", shFlag(a.Bool("in_place"))}, {"trust", shFlag(!a.Bool("validate_certs"))},
@@ -64,7 +64,10 @@ func (subversionModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	if p := a.Str("password"); p != "" {
 		mask.secrets = []string{p}
 	}
-	out, err := run(ctx, env, blobFuncs+debBinFuncs+vcsFuncs+vars+subversionScript, nil)
+	// the password travels in the environment, which a task run in the
+	// background keeps out of the files it writes
+	out, err := runWith(ctx, env, blobFuncs+debBinFuncs+vcsFuncs+vars+subversionScript,
+		map[string]string{"TENDER_SVN_PASSWORD": a.Str("password")}, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
