@@ -27,5 +27,10 @@ func TestSubversionFleet(t *testing.T) {
 		// ansible-core's predicts a change that its run does not make
 		// (s_no_checkout); tender's predicts what the run does.
 		"s_no_checkout_check": {"changed"},
+		// in_place in check mode: ansible-core's checks out (the dump
+		// shows a working copy), tender's changes nothing; both report
+		// the change, tender's without the revisions it did not read.
+		"s_in_place_check":    {"before", "after"},
+		"dump_in_place_check": {"stdout", "stdout_lines"},
 	})
 }

@@ -4,8 +4,9 @@ package builtin
 // round trip, as ansible-core 2.14's subversion does it: the same svn
 // commands in the same order. Inputs (shell variables set by the
 // module): svnexe (executable, "" to look for svn), dest, repo, rev,
-// force, username, password, export, checkout, update, switch,
-// in_place, trust (validate_certs false: --trust-server-cert), check.
+// force, username, export, checkout, update, switch, in_place, trust
+// (validate_certs false: --trust-server-cert), check; and the password
+// in the environment, TENDER_SVN_PASSWORD.
 //
 // The password reaches svn on its standard input (--password-from-stdin,
 // svn 1.10 and later); an older svn fails the task, as tender puts no
@@ -16,10 +17,12 @@ package builtin
 // a failure as vcsFuncs report them.
 //
 // Deliberate differences from ansible-core's, where it reports a change
-// it did not make: checkout=no in check mode for a dest that is not
-// there is unchanged (as the run would be), and an export over a dest
-// that exists, with force, is compared first with an export of the
-// same revision in a temporary directory: when every file, link and
+// it did not make or makes one in check mode: checkout=no in check mode
+// for a dest that is not there is unchanged (as the run would be);
+// in_place in check mode checks nothing out (ansible-core's does) and
+// reports the change the run would make; and an export over a dest that
+// exists, with force, is compared first with an export of the same
+// revision in a temporary directory: when every file, link and
 // directory of it is the same in dest, nothing is exported and nothing
 // changed.
 const subversionScript = `
@@ -34,6 +37,8 @@ _s_exit() {
 	echo done=1
 	exit 0
 }
+password=$TENDER_SVN_PASSWORD
+unset TENDER_SVN_PASSWORD
 if [ -n "$svnexe" ]; then S=$svnexe; else _t_need svn; S=$_t_b; fi
 _t_locale
 export LC_MESSAGES="$_t_loc"
@@ -164,6 +169,7 @@ if [ "$_v_rc" = 0 ]; then
 	_s_exec chk update -r "$rev" "$dest"
 	_s_changes && _s_files=1
 elif [ -n "$in_place" ]; then
+	[ -z "$check" ] || { r_changed=1; _s_exit; }
 	r_before=n
 	_s_exec chk checkout --force -r "$rev" "$repo" "$dest"
 	_s_files=1

@@ -26,7 +26,8 @@ echo "$1" >>a
 svn -q commit -m "$1"
 S
 chmod 755 /usr/local/bin/tender-svn-commit
-mkdir -p /srv/s/inplace
+mkdir -p /srv/s/inplace /srv/s/inplace-check
 echo mine >/srv/s/inplace/a
 echo extra >/srv/s/inplace/x
+echo mine >/srv/s/inplace-check/a
 mkdir -p /srv/s/plain
