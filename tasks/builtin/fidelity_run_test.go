@@ -16,15 +16,15 @@ import (
 
 // recordedTask is one task of a task list that a generator script ran
 // with ansible-playbook (testdata/gen.sh, testdata/gen_pkg.sh): its name
-// (registered as r_<name>), module, arguments and check_mode.
+// (registered as r_<name>), module, arguments, check_mode and diff.
 type recordedTask struct {
 	name, module string
 	args         tasks.Args
-	check        bool
+	check, diff  bool
 }
 
 // loadTaskList reads a task list in the generators' format: a YAML list
-// of {name, <module>: args, check_mode}.
+// of {name, <module>: args, check_mode, diff}.
 func loadTaskList(t *testing.T, path string) []recordedTask {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -43,9 +43,9 @@ func loadTaskList(t *testing.T, path string) []recordedTask {
 	var out []recordedTask
 	for _, x := range list {
 		task, _ := x.(map[string]any)
-		rt := recordedTask{name: task["name"].(string), check: task["check_mode"] == true}
+		rt := recordedTask{name: task["name"].(string), check: task["check_mode"] == true, diff: task["diff"] == true}
 		for k, v := range task {
-			if k == "name" || k == "check_mode" {
+			if k == "name" || k == "check_mode" || k == "diff" {
 				continue
 			}
 			rt.module = k

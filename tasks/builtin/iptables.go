@@ -3,7 +3,6 @@ package builtin
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
@@ -390,31 +389,4 @@ func debBlobText(blobs []debBlob, name string) string {
 		}
 	}
 	return ""
-}
-
-// pyPasswdArg is Ansible's PASSWD_ARG_RE: a word that names a password,
-// whose value run_command's reports hide.
-var pyPasswdArg = regexp.MustCompile(`^-{0,2}pass-?(word|wd)?`)
-
-// pyCleanArgs is an argv as AnsibleModule's _clean_args reports a
-// command: each word shell-quoted, joined by spaces, the value after a
-// password word (or after its "=") shown as ********.
-func pyCleanArgs(argv []string) string {
-	out := make([]string, 0, len(argv))
-	hide := false
-	for _, w := range argv {
-		switch {
-		case hide:
-			hide = false
-			w = "********"
-		case pyPasswdArg.MatchString(w):
-			if i := strings.IndexByte(w, '='); i >= 0 {
-				w = w[:i] + "=********"
-			} else {
-				hide = true
-			}
-		}
-		out = append(out, q(w))
-	}
-	return strings.Join(out, " ")
 }

@@ -27,18 +27,21 @@ import (
 
 // dockerConn reaches a container with docker exec: the package and
 // service modules need a whole Debian host, which the e2e fleet's image
-// is, but not SSH, which other tests cover.
+// is, but not SSH, which other tests cover. Scripts run as the SSH
+// transport runs them (transport.Wrap): their text and environment on
+// stdin, none of it on a command line.
 type dockerConn struct{ id string }
 
 func (c dockerConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
-	x := exec.CommandContext(ctx, "docker", "exec", "-i", c.id, "sh", "-c", cmd.Script)
-	x.Stdin = cmd.Stdin
-	if x.Stdin == nil {
-		x.Stdin = strings.NewReader("")
+	w, err := transport.Wrap(cmd)
+	if err != nil {
+		return transport.Result{}, err
 	}
+	x := exec.CommandContext(ctx, "docker", "exec", "-i", c.id, "/bin/sh", "-c", w.Command)
+	x.Stdin = w.Stdin
 	var out, errb bytes.Buffer
 	x.Stdout, x.Stderr = &out, &errb
-	err := x.Run()
+	err = x.Run()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		err = nil

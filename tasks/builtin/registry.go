@@ -69,6 +69,9 @@ func Registry() *tasks.Registry {
 	r.Register("sysvinit", func() tasks.Module { return sysvinitModule{} })
 	r.Register("iptables", func() tasks.Module { return iptablesModule{} })
 	r.Register("expect", func() tasks.Module { return expectModule{} })
+	// source control
+	r.Register("git", func() tasks.Module { return gitModule{} })
+	r.Register("subversion", func() tasks.Module { return subversionModule{} })
 	// modules that ship with the content (library/), by Ansible's module
 	// protocol; an embedder's Restrict leaves them out unless it names
 	// "library" (playbooks.LibraryModule)

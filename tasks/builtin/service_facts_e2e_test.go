@@ -92,6 +92,8 @@ var initModules = map[string]tasks.Module{
 	"sysvinit":       sysvinitModule{},
 	"yum_repository": yumRepositoryModule{},
 	"rpm_key":        rpmKeyModule{},
+	"git":            gitModule{},
+	"subversion":     subversionModule{},
 }
 
 // compareFleet runs the tasks of dir/taskFile with tender's modules
@@ -137,9 +139,11 @@ func compareFleet(t *testing.T, env *tasks.Env, dir, taskFile, recorded string, 
 }
 
 // runFleetTask runs one recorded task as runRecorded does, with the
-// modules of initModules.
+// modules of initModules, in diff mode when the task asks.
 func runFleetTask(t *testing.T, env *tasks.Env, scope *expr.Vars, task recordedTask) map[string]any {
 	t.Helper()
+	defer func(d bool) { env.Diff = d }(env.Diff)
+	env.Diff = env.Diff || task.diff
 	m, ok := initModules[task.module]
 	if !ok {
 		return runRecorded(t, env, scope, task)

@@ -5,7 +5,7 @@
 // package, dnf, yum, pip, service, systemd, get_url, uri, unarchive, and
 // the system modules user, group, authorized_key, cron, known_hosts,
 // getent, hostname, sysctl, modprobe, debconf, selinux, iptables,
-// expect).
+// expect, and the source control modules git and subversion).
 // Each module does its check-and-apply as one POSIX sh script sent in one
 // round trip where it can: the script tests the host's state, changes only
 // what differs and prints a verdict as key=value lines that the module
@@ -61,6 +61,7 @@
 //	selinux (changed)             in between is left alone and reported);
 //	                              sysctl's reload or sysctl_set run in
 //	                              the second
+//	git, subversion               1
 package builtin
 
 import (
