@@ -197,6 +197,19 @@ func (c *Config) File() string { return c.file }
 // ansible.cfg ignored in a world-writable directory).
 func (c *Config) Warnings() []string { return slices.Clone(c.warnings) }
 
+// Changed returns the base settings whose value does not come from their
+// documented default, sorted by name.
+func (c *Config) Changed() []string {
+	var out []string
+	for name, v := range c.values {
+		if v.origin != "" && v.origin != "default" {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Origin returns where the value of base setting name came from:
 // "default", "env: ANSIBLE_X", or the path of ansible.cfg; "" for a name
 // that is not a base setting.

@@ -79,6 +79,9 @@ type Event struct {
 	Result map[string]any
 	// Verbose asks the reporter to print Result even on success (debug).
 	Verbose bool
+	// Indent asks for Result on indented lines rather than one (debug's
+	// results, and every result from -vvv up), as ansible-playbook prints.
+	Indent bool
 	// Diff is the module's unified diff of what it changed (or would
 	// change), in --diff mode; reporters print it before the result.
 	Diff string

@@ -210,6 +210,10 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			v, err := e.Eval(scope)
 			return plainDeep(v), err
 		},
+		Template: func(text string) (any, error) {
+			v, err := expr.Render(text, scope)
+			return plainDeep(v), err
+		},
 		Render: func(text string) (string, error) {
 			tpl, err := expr.ParseFileTemplate(text)
 			if err != nil {
@@ -239,7 +243,8 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 // failed_when applied.
 func (pr *playRun) judge(t *playbooks.Task, scope *expr.Vars, res tasks.Result) (outcome, error) {
 	out := outcome{changed: res.Changed, failed: res.Failed, skipped: res.Skipped,
-		verbose: res.Show || pr.rn.r.Verbosity > 0, diff: res.Diff, warnings: res.Warnings,
+		verbose: res.Show || pr.rn.r.Verbosity > 0, indent: res.Show || pr.rn.r.Verbosity > 2,
+		diff: res.Diff, warnings: res.Warnings,
 		data: resultData(res.Data, res.Changed, res.Failed, res.Msg)}
 	if res.Skipped {
 		out.data["skipped"] = true

@@ -20,6 +20,7 @@ type outcome struct {
 	skipped     bool
 	unreachable bool
 	verbose     bool     // print data even on success (debug)
+	indent      bool     // print data indented (debug, -vvv)
 	loop        bool     // the aggregate of a loop's items
 	diff        string   // the module's unified diff (--diff)
 	warnings    []string // the module's warnings
@@ -110,7 +111,7 @@ func skippedByCondition() outcome {
 func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcome, isItem bool, item any) {
 	ev := Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Module: t.Module, Handler: t.Handler,
 		Path: t.Pos.String(), Host: h.name, Delegate: kw.delegateTo, IsItem: isItem, Item: item,
-		LoopDone: out.loop, Result: out.data, Verbose: out.verbose}
+		LoopDone: out.loop, Result: out.data, Verbose: out.verbose, Indent: out.indent}
 	switch {
 	case out.unreachable:
 		ev.Status = StatusUnreachable

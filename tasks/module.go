@@ -43,6 +43,11 @@ type Env struct {
 	// Eval evaluates a Jinja2 expression (no braces) in the task's scope:
 	// debug's var=, assert's that:, facts such as ansible_pkg_mgr.
 	Eval func(expr string) (any, error)
+	// Template renders a template string in the task's scope as Ansible
+	// renders a task's argument: a number, boolean or None from a single
+	// bare name passes through, other output is text read back as a
+	// Python literal where it is one (debug's var=).
+	Template func(text string) (any, error)
 	// Render renders a template's text in the task's scope (the template
 	// module's files).
 	Render func(text string) (string, error)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -35,5 +36,27 @@ func loadConfig(c *cli.Context) (*config.Config, error) {
 	for _, w := range cfg.Warnings() {
 		fmt.Fprintf(c.App.ErrWriter, "[WARNING]: %s\n", w)
 	}
+	if c.Count("verbose") > 0 {
+		if f := cfg.File(); f != "" {
+			fmt.Fprintf(c.App.Writer, "Using %s as config file\n", f)
+		} else {
+			fmt.Fprintln(c.App.Writer, "No config file found; using defaults")
+		}
+	}
+	// Settings are read for the config lookup; the ones that would change
+	// what ansible-playbook does are not acted on yet: say so rather than
+	// seem to honour them.
+	var ignored []string
+	for _, name := range cfg.Changed() {
+		if !appliedSettings[name] {
+			ignored = append(ignored, name+" ("+cfg.Origin(name)+")")
+		}
+	}
+	if len(ignored) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "[WARNING]: tender does not apply these Ansible settings yet (its own flags do what they do): %s\n", strings.Join(ignored, ", "))
+	}
 	return cfg, nil
 }
+
+// appliedSettings are the Ansible settings tender acts on.
+var appliedSettings = map[string]bool{"ANSIBLE_NOCOLOR": true}

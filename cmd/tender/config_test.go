@@ -29,6 +29,14 @@ func TestPlayReadsAnsibleConfig(t *testing.T) {
 	if want := `"msg": "7 ['bob', '` + filepath.Join(dir, "k1") + `']"`; code != 0 || !strings.Contains(out, want) {
 		t.Errorf("exit %d, output lacks %s:\n%s%s", code, want, out, errOut)
 	}
+	// The forks setting is read, not applied: tender says so. At -v it
+	// names the file, as ansible-playbook does.
+	if want := "does not apply these Ansible settings yet (its own flags do what they do): DEFAULT_FORKS (" + cfg + ")"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errOut)
+	}
+	if _, out, _ := runCLI(t, "play", "-v", "-i", inv, pb); !strings.Contains(out, "Using "+cfg+" as config file\n") {
+		t.Errorf("-v does not name the config file:\n%s", out)
+	}
 }
 
 // TestPlayRefusesInvalidConfig: a setting whose value does not read stops

@@ -105,7 +105,7 @@ func (t *text) result(e provision.Event) {
 		}
 		line := string(e.Status) + ": [" + host + "]" + item
 		if e.Verbose {
-			line += " => " + indented(e.Result, e.Module == "debug")
+			line += " => " + verboseResult(e.Result, e.Module == "debug", e.Indent)
 		}
 		fmt.Fprintln(t.w, t.paint(code, line))
 	case provision.StatusSkipped:
@@ -206,9 +206,11 @@ func marshal(v any, indent string) ([]byte, error) {
 // debugShown are the keys a debug result with a msg keeps on display.
 var debugShown = map[string]bool{"msg": true, "exception": true}
 
-// indented is json.dumps(indent=4, sort_keys=True), how debug shows,
-// without the loop's bookkeeping.
-func indented(m map[string]any, debug bool) string {
+// verboseResult is a successful result as ansible-playbook prints it on
+// request (debug, -v): json.dumps(sort_keys=True), with indent=4 when
+// indent is set, one line otherwise; a loop item's result keeps the loop
+// variables, as Ansible's does.
+func verboseResult(m map[string]any, debug, indent bool) string {
 	out := shown(m)
 	if debug {
 		// debug shows only what it was asked to, as ansible-playbook's
@@ -225,11 +227,12 @@ func indented(m map[string]any, debug bool) string {
 			delete(out, k)
 		}
 	}
-	for _, k := range []string{"ansible_loop_var", "ansible_index_var"} {
-		if name, ok := out[k].(string); ok {
-			delete(out, name)
+	if !indent {
+		data, err := marshal(out, "")
+		if err != nil {
+			return fmt.Sprintf("%v", m)
 		}
-		delete(out, k)
+		return pySeparators(string(data))
 	}
 	data, err := marshal(out, "    ")
 	if err != nil {

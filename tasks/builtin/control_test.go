@@ -24,7 +24,7 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 	broken := *env
-	broken.Eval = func(string) (any, error) { return nil, errors.New("urlsplit: unknown URL component: bad") }
+	broken.Template = func(string) (any, error) { return nil, errors.New("urlsplit: unknown URL component: bad") }
 	if res := runMod(t, &broken, "debug", tasks.Args{"var": "u | urlsplit('bad')"}); !res.Failed || res.Msg != "urlsplit: unknown URL component: bad" {
 		t.Fatalf("a var that fails to evaluate (not undefined) fails the task: %+v", res)
 	}

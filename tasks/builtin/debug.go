@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
@@ -48,10 +49,16 @@ func (debugModule) run(_ context.Context, env *tasks.Env, args tasks.Args) (task
 		v := a["var"]
 		name, isStr := v.(string)
 		var val any = "VARIABLE IS NOT DEFINED!"
-		if isStr && env.Eval != nil {
-			// As Ansible's debug: an undefined variable is shown as such;
-			// any other error fails the task.
-			got, err := env.Eval(name)
+		if isStr && env.Template != nil {
+			// As Ansible's debug: the variable is rendered as the
+			// template "{{ var }}" (so d.index shows "1", n shows 5); an
+			// undefined variable is shown as such; any other error fails
+			// the task.
+			text := name
+			if !strings.Contains(name, "{{") {
+				text = "{{" + name + "}}"
+			}
+			got, err := env.Template(text)
 			var undef *expr.UndefinedError
 			switch {
 			case err == nil:

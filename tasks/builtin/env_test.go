@@ -71,6 +71,7 @@ func testEnv(t testing.TB, files string, vars map[string]any) (*tasks.Env, *coun
 			}
 			return nil, &pexpr.UndefinedError{Name: expr, Msg: "'" + expr + "' is undefined"}
 		},
+		Template: func(text string) (any, error) { return pexpr.Render(text, pexpr.NewVars(vars)) },
 	}
 	return env, cc
 }

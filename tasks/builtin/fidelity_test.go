@@ -130,6 +130,7 @@ func compareRecorded(t *testing.T, env *tasks.Env, root, files, taskFile, record
 		}
 		return e.Eval(scope)
 	}
+	env.Template = func(text string) (any, error) { return expr.Render(text, scope) }
 	seen := 0
 	for _, task := range loadTaskList(t, "testdata/"+taskFile) {
 		name := task.name
