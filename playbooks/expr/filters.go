@@ -247,14 +247,13 @@ func pyFloat(s string) (float64, bool) {
 	l := strings.ToLower(strings.TrimLeft(s, "+-"))
 	switch l {
 	case "inf", "infinity", "nan":
-		f, _ := strconv.ParseFloat(strings.Replace(s, "infinity", "inf", 1), 64)
 		if l == "nan" {
 			return math.NaN(), true
 		}
 		if strings.HasPrefix(s, "-") {
 			return math.Inf(-1), true
 		}
-		return math.Inf(1) + f*0, true
+		return math.Inf(1), true
 	}
 	if s == "" || strings.HasPrefix(l, "0x") || strings.ContainsAny(l, "p") || strings.HasPrefix(s, "_") || strings.HasSuffix(s, "_") || strings.Contains(s, "__") {
 		return 0, false
