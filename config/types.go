@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -139,6 +140,8 @@ func toInt(v any) (any, error) {
 		return 0, nil
 	case int:
 		return t, nil
+	case *big.Int:
+		return nil, &errValue{fmt.Sprintf("%s is out of tender's integer range", t)}
 	case float64:
 		if math.IsInf(t, 0) {
 			return nil, fmt.Errorf("cannot convert float infinity to integer")
@@ -185,6 +188,11 @@ func toFloat(v any) (any, error) {
 		return 0.0, nil
 	case int:
 		return float64(t), nil
+	case *big.Int:
+		if f, _ := new(big.Float).SetInt(t).Float64(); !math.IsInf(f, 0) {
+			return f, nil
+		}
+		return nil, fmt.Errorf("int too large to convert to float")
 	case float64:
 		return t, nil
 	case string:

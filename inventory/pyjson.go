@@ -3,6 +3,7 @@ package inventory
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -14,8 +15,8 @@ import (
 // json.dumps with sort_keys=True, indent=4, ensure_ascii=False): keys
 // sorted, four-space indent, floats as Python writes them (1000.0, 1e-05),
 // `!unsafe` strings as {"__ansible_unsafe": "..."}. It accepts the values
-// this package produces: nil, bool, int, float64, string, yaml11.Unsafe,
-// []any, []string and map[string]any.
+// this package produces: nil, bool, int, *big.Int, float64, string,
+// yaml11.Unsafe, []any, []string and map[string]any.
 func JSON(v any) ([]byte, error) {
 	s, err := pyfmt.JSON(v, pyfmt.JSONOptions{Pretty: true, Indent: 4, Convert: func(v any) (any, error) {
 		if u, ok := v.(yaml11.Unsafe); ok {
@@ -29,11 +30,14 @@ func JSON(v any) ([]byte, error) {
 	return []byte(s), nil
 }
 
-// toInt converts a value as Python's int() does for ansible_group_priority.
+// toInt converts a value as Python's int() does for ansible_group_priority;
+// an integer past 64 bits is refused (tender orders by Go's ints).
 func toInt(v any) (int, error) {
 	switch x := v.(type) {
 	case int:
 		return x, nil
+	case *big.Int:
+		return 0, fmt.Errorf("%s is out of range", x)
 	case bool:
 		if x {
 			return 1, nil
@@ -42,6 +46,9 @@ func toInt(v any) (int, error) {
 	case float64:
 		if math.IsInf(x, 0) || math.IsNaN(x) {
 			return 0, fmt.Errorf("cannot convert float %s to integer", pyfmt.Float(x))
+		}
+		if x <= -(1<<63) || x >= 1<<63 {
+			return 0, fmt.Errorf("%s is out of range", pyfmt.Float(x))
 		}
 		return int(x), nil
 	case string, yaml11.Unsafe:

@@ -2,22 +2,30 @@ package inventory
 
 import (
 	"errors"
-	"github.com/tender-sh/tender/internal/pyfmt"
 	"math"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tender-sh/tender/internal/pyfmt"
+	"github.com/tender-sh/tender/internal/yaml11"
 )
 
 // iniValue converts one INI value as Ansible's INI plugin does: it tries
 // Python's ast.literal_eval and keeps the text unchanged when that fails.
 //
+// Integers are exact at any size (a *big.Int past 64 bits), up to
+// yaml11.MaxIntDigits digits: a longer decimal literal is not one Python
+// reads (the text stays), a longer hexadecimal, octal or binary one is
+// refused as tender refuses every integer that long.
+//
 // Deliberate differences, where Python's result has no JSON form or no Go
-// value: complex numbers, sets, Ellipsis, integers beyond int64, dict keys
-// that are tuples or unhashable, and \N{NAME} escapes make tender keep the
-// text as a string. (Ansible keeps the Python object and then fails when it
-// prints or uses it, or, for integers, keeps a big integer.)
+// value: complex numbers, sets, Ellipsis, integers past that limit, dict
+// keys that are tuples or unhashable, and \N{NAME} escapes make tender
+// keep the text as a string. (Ansible keeps the Python object and then
+// fails when it prints or uses it.)
 func iniValue(s string) any {
 	v, err := literalEval(s)
 	if err != nil {
@@ -126,7 +134,7 @@ func (p *pyParser) expr() (any, error) {
 			return nil, err
 		}
 		switch v.(type) {
-		case int:
+		case int, *big.Int:
 		case float64:
 		default:
 			return nil, errNotLiteral
@@ -135,9 +143,12 @@ func (p *pyParser) expr() (any, error) {
 			switch n := v.(type) {
 			case int:
 				if n == math.MinInt {
-					return nil, errNotLiteral
+					v = new(big.Int).Neg(big.NewInt(math.MinInt))
+				} else {
+					v = -n
 				}
-				v = -n
+			case *big.Int:
+				v, _ = yaml11.IntValue(new(big.Int).Neg(n))
 			case float64:
 				v = -n
 			}
@@ -254,6 +265,8 @@ func jsonKey(k any) (string, bool) {
 		return x, true
 	case int:
 		return strconv.Itoa(x), true
+	case *big.Int:
+		return x.String(), true
 	case float64:
 		return pyfmt.Float(x), true
 	case bool:
@@ -316,10 +329,21 @@ func (p *pyParser) number() (any, error) {
 
 func parseInt(s string, base int) (any, error) {
 	n, err := strconv.ParseInt(s, base, 64)
-	if err != nil {
-		return nil, errNotLiteral // beyond int64: see iniValue
+	if err == nil {
+		return int(n), nil
 	}
-	return int(n), nil
+	// past 64 bits, within the limit (at least a bit a digit): see iniValue
+	if base == 10 && len(s) > yaml11.MaxIntDigits || len(strings.TrimLeft(s, "0")) > 4*yaml11.MaxIntDigits {
+		return nil, errNotLiteral
+	}
+	b, ok := new(big.Int).SetString(s, base)
+	if !ok {
+		return nil, errNotLiteral
+	}
+	if v, ok := yaml11.IntValue(b); ok {
+		return v, nil
+	}
+	return nil, errNotLiteral
 }
 
 func (p *pyParser) nameOrString() (any, error) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math/big"
 	"regexp"
 	"strconv"
 
@@ -150,7 +151,7 @@ func pyType(n *yaml.Node) string {
 	switch v.(type) {
 	case bool:
 		return "<class 'bool'>"
-	case int:
+	case int, *big.Int:
 		return "<class 'int'>"
 	case float64:
 		return "<class 'float'>"

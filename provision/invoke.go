@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -419,6 +420,8 @@ func intArg(v any, scope expr.Scope) (int, error) {
 	switch x := r.(type) {
 	case int:
 		return x, nil
+	case *big.Int:
+		return 0, fmt.Errorf("%v is out of range", x)
 	case float64:
 		if x > 1e15 || x < -1e15 {
 			return 0, fmt.Errorf("%v is out of range", x)

@@ -1,6 +1,11 @@
 package provision
 
-import "maps"
+import (
+	"maps"
+	"math/big"
+
+	"github.com/tender-sh/tender/playbooks/expr"
+)
 
 // customStats records what set_stats returned on host: under the host's
 // name when per_host, else under "_run"; with aggregate, a number or list
@@ -36,10 +41,13 @@ func (rn *run) customStats(host string, st map[string]any) {
 // addStat aggregates one custom stat.
 func addStat(old, v any) any {
 	switch o := old.(type) {
-	case int:
-		switch n := v.(type) {
-		case int:
-			return o + n
+	case int, *big.Int:
+		switch v.(type) {
+		case int, *big.Int:
+			// Python's ints: exact, past 64 bits too
+			if sum, err := expr.Arith("+", o, v); err == nil {
+				return sum
+			}
 		}
 	case float64:
 		if n, ok := v.(float64); ok {

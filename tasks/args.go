@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -242,7 +243,7 @@ func pyType(v any) string {
 		return "<class 'str'>"
 	case bool:
 		return "<class 'bool'>"
-	case int, int64, int32, uint64, uint:
+	case int, int64, int32, uint64, uint, *big.Int:
 		return "<class 'int'>"
 	case float64, float32:
 		return "<class 'float'>"

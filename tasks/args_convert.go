@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -30,6 +31,12 @@ func convert(k Kind, elem Kind, v any) (any, error) {
 			return float64(x), nil
 		case int64:
 			return float64(x), nil
+		case *big.Int:
+			// Python's float(): exact to the nearest float, or too large
+			if f, _ := new(big.Float).SetInt(x).Float64(); !math.IsInf(f, 0) {
+				return f, nil
+			}
+			return nil, fmt.Errorf("int too large to convert to float")
 		case string:
 			f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
 			if err != nil {
@@ -51,7 +58,7 @@ func convert(k Kind, elem Kind, v any) (any, error) {
 			for _, s := range strings.Split(x, ",") {
 				l = append(l, s)
 			}
-		case int, int64, float64:
+		case int, int64, float64, *big.Int:
 			l = []any{ToText(x)}
 		default:
 			return nil, fmt.Errorf("%s cannot be converted to a list", pyType(v))
@@ -80,19 +87,31 @@ func convert(k Kind, elem Kind, v any) (any, error) {
 	return v, nil
 }
 
+// toInt converts an Int parameter. Python's ints have no size, tender's
+// modules take Go's: a larger integer (a *big.Int from an expression, a
+// float or a string beyond 64 bits) is refused as out of range.
 func toInt(v any) (int, error) {
 	switch x := v.(type) {
 	case int:
 		return x, nil
 	case int64:
 		return int(x), nil
+	case *big.Int:
+		return 0, fmt.Errorf("%s is out of range for an integer parameter", x)
 	case float64:
 		if x == math.Trunc(x) {
+			if x < -(1<<63) || x >= 1<<63 {
+				return 0, fmt.Errorf("%s is out of range for an integer parameter", ToText(x))
+			}
 			return int(x), nil
 		}
 	case string:
-		if n, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
+		n, err := strconv.Atoi(strings.TrimSpace(x))
+		if err == nil {
 			return n, nil
+		}
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%s is out of range for an integer parameter", strings.TrimSpace(x))
 		}
 	}
 	return 0, fmt.Errorf("%s cannot be converted to an int", pyType(v))

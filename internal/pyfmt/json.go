@@ -3,6 +3,7 @@ package pyfmt
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,8 +36,8 @@ type JSONOptions struct {
 
 // JSON writes v as Python's json.dumps(v, sort_keys=True, ...) does (or
 // with insertion order, see Ordered): keys sorted, floats as Python prints them, Infinity and NaN as Python's
-// literals. It knows nil, bool, int, float64, string, []string, []any and
-// map[string]any.
+// literals. It knows nil, bool, int, *big.Int, float64, string, []string,
+// []any and map[string]any.
 func JSON(v any, o JSONOptions) (string, error) {
 	var b strings.Builder
 	if err := o.write(&b, v, 0); err != nil {
@@ -84,6 +85,8 @@ func (o JSONOptions) write(b *strings.Builder, v any, depth int) error {
 		b.WriteString(strconv.FormatBool(x))
 	case int:
 		b.WriteString(strconv.Itoa(x))
+	case *big.Int:
+		b.WriteString(x.String())
 	case float64:
 		switch {
 		case math.IsInf(x, 1):

@@ -2,6 +2,7 @@ package pyfmt
 
 import (
 	"math"
+	"math/big"
 	"testing"
 )
 
@@ -31,5 +32,9 @@ func TestJSON(t *testing.T) {
 	}
 	if got, _ := JSON([]any{1}, JSONOptions{Pretty: true}); got != "[\n1\n]" {
 		t.Errorf("indent 0: %q", got)
+	}
+	huge, _ := new(big.Int).SetString("-18446744073709551616", 10)
+	if got, err := JSON(map[string]any{"n": huge}, JSONOptions{}); err != nil || got != `{"n": -18446744073709551616}` {
+		t.Errorf("an integer past 64 bits: %q %v", got, err)
 	}
 }

@@ -2,6 +2,7 @@ package pyfmt
 
 import (
 	"fmt"
+	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
@@ -9,9 +10,9 @@ import (
 	"github.com/tender-sh/tender/internal/pydict"
 )
 
-// Repr is Python's repr() of a plain value (nil, bool, int, float64, a
-// string or a type whose kind is string, []any, map[string]any), a dict's
-// keys in their order (pydict.Keys).
+// Repr is Python's repr() of a plain value (nil, bool, int, *big.Int,
+// float64, a string or a type whose kind is string, []any,
+// map[string]any), a dict's keys in their order (pydict.Keys).
 func Repr(v any) string {
 	switch x := v.(type) {
 	case nil:
@@ -23,6 +24,8 @@ func Repr(v any) string {
 		return "False"
 	case int:
 		return strconv.Itoa(x)
+	case *big.Int:
+		return x.String()
 	case float64:
 		return Float(x)
 	case []any:
@@ -61,7 +64,7 @@ func TypeName(v any) string {
 		return "NoneType"
 	case bool:
 		return "bool"
-	case int:
+	case int, *big.Int:
 		return "int"
 	case float64:
 		return "float"

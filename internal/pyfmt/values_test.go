@@ -1,6 +1,9 @@
 package pyfmt
 
-import "testing"
+import (
+	"math/big"
+	"testing"
+)
 
 type named string
 
@@ -12,6 +15,7 @@ func TestReprStrTypeName(t *testing.T) {
 		{nil, "None", "None", "NoneType"},
 		{true, "True", "True", "bool"},
 		{3, "3", "3", "int"},
+		{new(big.Int).Lsh(big.NewInt(-1), 64), "-18446744073709551616", "-18446744073709551616", "int"},
 		{30.0, "30.0", "30.0", "float"},
 		{"it's", `"it's"`, "it's", "str"},
 		{named("x"), "'x'", "x", "str"},

@@ -2,9 +2,11 @@ package yaml11
 
 import (
 	"math"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -20,7 +22,9 @@ var (
 )
 
 // Scalar resolves the text of one plain (unquoted, untagged) scalar the way
-// YAML 1.1 does: nil, bool, int, float64, or the string itself.
+// YAML 1.1 does: nil, bool, int, *big.Int (an integer too large for an
+// int, never one that fits), float64, or the string itself (also for an
+// integer past MaxIntDigits digits).
 func Scalar(text string) any {
 	switch {
 	case reNull.MatchString(text):
@@ -51,7 +55,11 @@ func scalarNode(n *yaml.Node) (any, error) {
 		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 			return n.Value, nil
 		}
-		return Scalar(n.Value), nil
+		v := Scalar(n.Value)
+		if s, ok := v.(string); ok && reInt.MatchString(s) {
+			return nil, errAt(n, "integer %.20s... exceeds the limit (%d digits) for integer string conversion", s, MaxIntDigits)
+		}
+		return v, nil
 	}
 	switch n.Tag {
 	case "!unsafe":
@@ -68,7 +76,11 @@ func scalarNode(n *yaml.Node) (any, error) {
 			return v, nil
 		}
 		if v, ok := parseInt(n.Value); ok {
-			return float64(v), nil
+			if b, isBig := v.(*big.Int); isBig {
+				f, _ := new(big.Float).SetInt(b).Float64()
+				return f, nil
+			}
+			return float64(v.(int)), nil
 		}
 		return nil, errAt(n, "%q is not a float", n.Value)
 	case "!!bool":
@@ -86,47 +98,74 @@ func scalarNode(n *yaml.Node) (any, error) {
 	return nil, errAt(n, "unknown YAML tag %s", n.Tag)
 }
 
-func parseInt(text string) (int, bool) {
+// MaxIntDigits is the most decimal digits an integer may have: Python
+// 3.11's limit for converting an integer to or from text
+// (sys.get_int_max_str_digits()), which tender applies to every integer
+// it holds, so that each is one Python could print and no input costs
+// more than a few thousand digits of arithmetic.
+const MaxIntDigits = 4300
+
+// intLimit is 10**MaxIntDigits, the least magnitude past the limit.
+var intLimit = sync.OnceValue(func() *big.Int {
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(MaxIntDigits), nil)
+})
+
+// IntValue returns the integer b as tender's values hold Python's ints:
+// an int when it fits one, else b itself (a *big.Int, which is then never
+// a number an int could hold); ok is false past MaxIntDigits digits.
+func IntValue(b *big.Int) (v any, ok bool) {
+	if b.IsInt64() && int64(int(b.Int64())) == b.Int64() {
+		return int(b.Int64()), true
+	}
+	if b.CmpAbs(intLimit()) >= 0 {
+		return nil, false
+	}
+	return b, true
+}
+
+// parseInt reads a YAML 1.1 integer (its text matched reInt) as PyYAML
+// does: an int, or a *big.Int when it does not fit one; ok is false past
+// the limit.
+func parseInt(text string) (any, bool) {
 	s := strings.ReplaceAll(text, "_", "")
-	sign := 1
+	neg := false
 	if s != "" && (s[0] == '-' || s[0] == '+') {
-		if s[0] == '-' {
-			sign = -1
-		}
+		neg = s[0] == '-'
 		s = s[1:]
 	}
-	var v int64
-	var err error
+	base := 10
 	switch {
 	case s == "":
 		return 0, false
 	case strings.HasPrefix(s, "0b"):
-		v, err = strconv.ParseInt(s[2:], 2, 64)
+		s, base = s[2:], 2
 	case strings.HasPrefix(s, "0x"):
-		v, err = strconv.ParseInt(s[2:], 16, 64)
+		s, base = s[2:], 16
 	case strings.Contains(s, ":"):
-		v, err = sexagesimal(s)
+		base = 60
 	case len(s) > 1 && s[0] == '0':
-		v, err = strconv.ParseInt(s[1:], 8, 64)
-	default:
-		v, err = strconv.ParseInt(s, 10, 64)
+		s, base = s[1:], 8
 	}
-	if err != nil {
+	// every digit (base 2 and up) or ":" adds at least one bit
+	if base == 10 && len(s) > MaxIntDigits || len(strings.TrimLeft(s, "0")) > 4*MaxIntDigits {
 		return 0, false
 	}
-	return sign * int(v), true
-}
-
-func sexagesimal(s string) (int64, error) {
-	var v int64
-	for _, part := range strings.Split(s, ":") {
-		d, err := strconv.ParseInt(part, 10, 64)
-		if err != nil {
-			return 0, err
+	v := new(big.Int)
+	if base == 60 {
+		for _, part := range strings.Split(s, ":") {
+			d, err := strconv.ParseInt(part, 10, 64)
+			if err != nil {
+				return 0, false
+			}
+			v.Add(v.Mul(v, big.NewInt(60)), big.NewInt(d))
 		}
-		v = v*60 + d
+	} else if _, ok := v.SetString(s, base); !ok {
+		return 0, false
 	}
-	return v, nil
+	if neg {
+		v.Neg(v)
+	}
+	return IntValue(v)
 }
 
 func parseFloat(text string) (float64, bool) {

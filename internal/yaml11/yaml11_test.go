@@ -3,6 +3,7 @@ package yaml11
 import (
 	"errors"
 	"math"
+	"math/big"
 	"reflect"
 	"strings"
 	"testing"
@@ -164,5 +165,43 @@ func TestCopy(t *testing.T) {
 	c["s"] = "y"
 	if orig["l"].([]any)[1].(map[string]any)["k"] != "v" || orig["s"] != "x" {
 		t.Errorf("changing the copy changed the original: %v", orig)
+	}
+}
+
+// Integers are PyYAML's: exact past 64 bits (a *big.Int, never one an int
+// could hold), refused past MaxIntDigits digits.
+func TestScalarBigInt(t *testing.T) {
+	for in, want := range map[string]string{
+		"18446744073709551616":          "18446744073709551616",
+		"-9223372036854775809":          "-9223372036854775809",
+		"-0x10000000000000000":          "-18446744073709551616",
+		"0b1" + strings.Repeat("0", 64): "18446744073709551616",
+		"02000000000000000000000":       "18446744073709551616",
+		"1_000_000_000_000_000_000_000": "1000000000000000000000",
+		"1" + strings.Repeat(":0", 11):  "36279705600000000000",
+	} {
+		b, ok := Scalar(in).(*big.Int)
+		if !ok || b.String() != want {
+			t.Errorf("Scalar(%q) = %#v, want the integer %s", in, Scalar(in), want)
+		}
+	}
+	for in, want := range map[string]int{"9223372036854775807": math.MaxInt, "-9223372036854775808": math.MinInt, "-0x8000000000000000": math.MinInt} {
+		if got := Scalar(in); got != want {
+			t.Errorf("Scalar(%q) = %#v, want the int %d", in, got, want)
+		}
+	}
+	long := strings.Repeat("9", MaxIntDigits+1)
+	if got := Scalar(long); got != long {
+		t.Errorf("Scalar of %d digits = %T, want the text", len(long), got)
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte("x: "+long+"\n"), &n); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Value(&n); err == nil || !strings.Contains(err.Error(), "exceeds the limit") {
+		t.Errorf("a %d-digit integer in a document: err = %v", len(long), err)
+	}
+	if got := decode(t, "!!float 18446744073709551617"); got != 18446744073709551616.0 {
+		t.Errorf("!!float of a big integer = %#v", got)
 	}
 }

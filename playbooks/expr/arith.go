@@ -2,6 +2,7 @@ package expr
 
 import (
 	"math"
+	"math/big"
 	"strings"
 )
 
@@ -19,18 +20,12 @@ func unary(op string, x any) (any, error) {
 			return &timeDelta{-v.us}, nil
 		}
 		return v, nil
-	case bool:
-		i := 0
-		if v {
-			i = 1
-		}
+	case bool, int, *big.Int:
 		if op == "-" {
-			return -i, nil
+			return negInt(v)
 		}
-		return i, nil
-	case int:
-		if op == "-" {
-			return -v, nil
+		if b, ok := v.(bool); ok {
+			return intArith("+", 0, b)
 		}
 		return v, nil
 	case float64:
@@ -61,16 +56,14 @@ func binary(op string, l, r any) (any, error) {
 	if v, ok, err := markupArith(op, l, r); ok {
 		return v, err
 	}
+	if isNumber(l) && isNumber(r) {
+		if integral(l) && integral(r) {
+			return intArith(op, l, r)
+		}
+		return floatArith(op, l, r)
+	}
 	li, lInt := integer(l)
 	ri, rInt := integer(r)
-	lf, lNum := number(l)
-	rf, rNum := number(r)
-	if lNum && rNum {
-		if lInt && rInt {
-			return intOp(op, li, ri)
-		}
-		return floatOp(op, lf, rf)
-	}
 	switch op {
 	case "+":
 		if ls, ok := text(l); ok {
@@ -95,6 +88,17 @@ func binary(op string, l, r any) (any, error) {
 	case "*":
 		if lInt {
 			l, r, ri, rInt = r, l, li, true
+		}
+		if _, isBig := l.(*big.Int); isBig {
+			l, r = r, l
+		}
+		if _, isBig := r.(*big.Int); isBig {
+			if _, ok := text(l); ok {
+				return nil, errorf("cannot fit 'int' into an index-sized integer")
+			}
+			if _, ok := l.([]any); ok {
+				return nil, errorf("cannot fit 'int' into an index-sized integer")
+			}
 		}
 		if rInt {
 			if ls, ok := text(l); ok {
@@ -126,56 +130,6 @@ func binary(op string, l, r any) (any, error) {
 		}
 	}
 	return nil, unsupported(op, l, r)
-}
-
-func intOp(op string, a, b int) (any, error) {
-	switch op {
-	case "+":
-		return a + b, nil
-	case "-":
-		return a - b, nil
-	case "*":
-		return a * b, nil
-	case "/":
-		if b == 0 {
-			return nil, errorf("division by zero")
-		}
-		return float64(a) / float64(b), nil
-	case "//":
-		if b == 0 {
-			return nil, errorf("integer division or modulo by zero")
-		}
-		q := a / b
-		if (a%b != 0) && ((a < 0) != (b < 0)) {
-			q--
-		}
-		return q, nil
-	case "%":
-		if b == 0 {
-			return nil, errorf("integer division or modulo by zero")
-		}
-		m := a % b
-		if m != 0 && (m < 0) != (b < 0) {
-			m += b
-		}
-		return m, nil
-	case "**":
-		if b < 0 {
-			if a == 0 {
-				return nil, errorf("0.0 cannot be raised to a negative power")
-			}
-			return pyPow(float64(a), float64(b)), nil
-		}
-		r := 1
-		for base, e := a, b; e > 0; e >>= 1 {
-			if e&1 == 1 {
-				r *= base
-			}
-			base *= base
-		}
-		return r, nil
-	}
-	return nil, errorf("unknown operator %s", op)
 }
 
 func floatOp(op string, a, b float64) (any, error) {

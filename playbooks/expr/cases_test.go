@@ -39,8 +39,9 @@ func (r *recorded) UnmarshalJSON(b []byte) error {
 	}
 	*r = recorded(p.plain)
 	r.Error = p.Error
-	r.Value = fromJSON(r.Value)
-	return nil
+	var err error
+	r.Value, err = fromJSON(r.Value)
+	return err
 }
 
 func loadYAML11(t *testing.T, path string) map[string]any {
@@ -208,7 +209,8 @@ func TestCasesAgainstAnsible(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: recorded json %q: %v", name, want.JSON, err)
 			}
-			if typeName(got) != want.Type || !strictEqual(fromJSON(mustJSON(t, js)), wantV) {
+			gotV, err := fromJSON(mustJSON(t, js))
+			if err != nil || typeName(got) != want.Type || !strictEqual(gotV, wantV) {
 				t.Errorf("%s: ansible %s (%s), tender %s (%s)", name, want.JSON, want.Type, js, typeName(got))
 			}
 			continue

@@ -27,8 +27,9 @@
 // naming it, except under `is defined`, `is undefined` and `default`.
 //
 // Values are the ones every tender package shares: nil (None), bool, int,
-// float64, string, []any and map[string]any, plus yaml11.Unsafe (a string
-// that is never templated) and the Omit sentinel. Maps iterate in insertion
+// *big.Int (an integer past 64 bits: Python's ints are exact, up to 4300
+// digits), float64, string, []any and map[string]any, plus yaml11.Unsafe
+// (a string that is never templated) and the Omit sentinel. Maps iterate in insertion
 // order, as Python's dicts do, through internal/pydict;
 // DIFFERENCES.md lists every deliberate difference from ansible-core.
 //

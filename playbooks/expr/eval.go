@@ -306,7 +306,7 @@ func compareOp(op string, l, r any) (bool, error) {
 		return !ok, err
 	}
 	c, err := compare(op, l, r)
-	if err != nil {
+	if err != nil || c == unordered {
 		return false, err
 	}
 	switch op {

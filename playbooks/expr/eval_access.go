@@ -2,6 +2,8 @@ package expr
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 	"strings"
 )
 
@@ -98,6 +100,13 @@ func (ev *evaluator) evalSlice(n *sliceNode) (any, error) {
 			continue
 		}
 		iv, ok := integer(v)
+		if b, isBig := v.(*big.Int); isBig {
+			// Python clamps a slice index to the sequence
+			iv, ok = math.MaxInt, true
+			if b.Sign() < 0 {
+				iv = math.MinInt
+			}
+		}
 		if !ok {
 			return nil, ev.wrap(p, errorf("slice indices must be integers or None"))
 		}

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -419,5 +420,14 @@ func TestEvaluationInterrupted(t *testing.T) {
 	v.Env = &Env{}
 	if _, err := Render("{% for i in range(3) %}{{ i }}{% endfor %}", v); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Python's float() reads "inf" and "infinity" in any case, signed or not.
+func TestFloatOfInfinityText(t *testing.T) {
+	for in, want := range map[string]float64{"inf": math.Inf(1), " Infinity ": math.Inf(1), "+INF": math.Inf(1), "-inf": math.Inf(-1), "-Infinity": math.Inf(-1)} {
+		if got, ok := pyFloat(in); !ok || got != want {
+			t.Errorf("float(%q) = %v, %v; want %v", in, got, ok, want)
+		}
 	}
 }

@@ -1,8 +1,8 @@
 package expr
 
 import (
-	"github.com/tender-sh/tender/internal/pyfmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -106,24 +106,26 @@ var basicFilters = map[string]filterFunc{
 	"int": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		def := argOr(args, kw, 0, "default", 0)
 		base, _ := integer(argOr(args, kw, 1, "base", 10))
+		// Jinja's do_int: int(x) (int(x, base) for a string), else
+		// int(float(x)), else the default; Python's ValueError (NaN, not a
+		// number) gives the default, its OverflowError (infinity) fails
 		if s, ok := text(x); ok {
-			if n, ok := pyInt(s, base); ok {
-				return n, nil
+			if n, ok, err := pyIntValue(s, base); ok || err != nil {
+				return n, err
 			}
-			if f, ok := pyFloat(s); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
-				return int(f), nil
+			if f, ok := pyFloat(s); ok && !math.IsNaN(f) {
+				return intOfFloat(f)
 			}
 			return def, nil
 		}
 		switch t := x.(type) {
-		case bool, int:
-			n, _ := integer(t)
-			return n, nil
+		case bool, int, *big.Int:
+			return intArith("+", 0, t)
 		case float64:
-			if math.IsInf(t, 0) || math.IsNaN(t) {
-				return nil, errorf("cannot convert float %s to integer", pyfmt.Float(t))
+			if math.IsNaN(t) {
+				return def, nil
 			}
-			return int(t), nil
+			return intOfFloat(t)
 		}
 		return def, nil
 	},
@@ -135,8 +137,8 @@ var basicFilters = map[string]filterFunc{
 			}
 			return def, nil
 		}
-		if f, ok := number(x); ok {
-			return f, nil
+		if isNumber(x) {
+			return floatOf(x)
 		}
 		return def, nil
 	},
@@ -156,14 +158,8 @@ var basicFilters = map[string]filterFunc{
 	},
 	"abs": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 		switch t := x.(type) {
-		case int:
-			if t < 0 {
-				return -t, nil
-			}
-			return t, nil
-		case bool:
-			n, _ := integer(t)
-			return n, nil
+		case bool, int, *big.Int:
+			return absInt(t)
 		case float64:
 			return math.Abs(t), nil
 		}
@@ -172,9 +168,15 @@ var basicFilters = map[string]filterFunc{
 	"round": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		prec, _ := integer(argOr(args, kw, 0, "precision", 0))
 		method := Str(argOr(args, kw, 1, "method", "common"))
-		f, ok := number(x)
-		if !ok {
+		if !isNumber(x) {
 			return nil, errorf("type %s doesn't define __round__ method", typeName(x))
+		}
+		if integral(x) && method == "common" {
+			return roundInt(x, prec)
+		}
+		f, err := floatOf(x)
+		if err != nil {
+			return nil, err
 		}
 		if method != "common" {
 			p := math.Pow(10, float64(prec))
@@ -185,9 +187,6 @@ var basicFilters = map[string]filterFunc{
 				return math.Floor(f*p) / p, nil
 			}
 			return nil, errorf("method must be common, ceil or floor")
-		}
-		if n, ok := x.(int); ok && prec >= 0 {
-			return n, nil
 		}
 		if prec < 0 || prec > 300 {
 			p := math.Pow(10, float64(-prec))
@@ -208,9 +207,18 @@ func fDefault(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	return x, nil
 }
 
-// pyInt is Python's int(s, base): surrounding whitespace, a sign and
-// underscores between digits are allowed; base 0 reads a prefix.
+// pyInt is pyIntValue for an integer that fits in an int.
 func pyInt(s string, base int) (int, bool) {
+	v, ok, _ := pyIntValue(s, base)
+	n, isInt := v.(int)
+	return n, ok && isInt
+}
+
+// pyIntValue is Python's int(s, base): surrounding whitespace, a sign and
+// underscores between digits are allowed; base 0 reads a prefix. More
+// than 4300 digits in base 10 are not an integer (Python's ValueError);
+// an integer past tender's limit is an error.
+func pyIntValue(s string, base int) (any, bool, error) {
 	s = strings.TrimSpace(s)
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {
@@ -229,16 +237,19 @@ func pyInt(s string, base int) (int, bool) {
 		}
 	}
 	if s == "" || s[0] == '_' || s[len(s)-1] == '_' || strings.Contains(s, "__") {
-		return 0, false
+		return 0, false, nil
 	}
-	n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), base, 64)
+	n, err := parseInt(strings.ReplaceAll(s, "_", ""), base)
+	if err == errTooLarge {
+		return nil, false, err
+	}
 	if err != nil {
-		return 0, false
+		return 0, false, nil
 	}
 	if neg {
-		n = -n
+		n, _ = negInt(n)
 	}
-	return int(n), true
+	return n, true, nil
 }
 
 // pyFloat is Python's float(s).
@@ -247,14 +258,13 @@ func pyFloat(s string) (float64, bool) {
 	l := strings.ToLower(strings.TrimLeft(s, "+-"))
 	switch l {
 	case "inf", "infinity", "nan":
-		f, _ := strconv.ParseFloat(strings.Replace(s, "infinity", "inf", 1), 64)
 		if l == "nan" {
 			return math.NaN(), true
 		}
 		if strings.HasPrefix(s, "-") {
 			return math.Inf(-1), true
 		}
-		return math.Inf(1) + f*0, true
+		return math.Inf(1), true
 	}
 	if s == "" || strings.HasPrefix(l, "0x") || strings.ContainsAny(l, "p") || strings.HasPrefix(s, "_") || strings.HasSuffix(s, "_") || strings.Contains(s, "__") {
 		return 0, false

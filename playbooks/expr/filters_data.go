@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/pyfmt"
-	"strconv"
 	"strings"
 
 	"github.com/tender-sh/tender/internal/yaml11"
@@ -28,7 +27,7 @@ var dataFilters = map[string]filterFunc{
 		if d.More() {
 			return nil, errorf("from_json: Extra data")
 		}
-		return fromJSON(v), nil
+		return fromJSON(v)
 	},
 	"from_yaml": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 		var n yaml.Node
@@ -152,27 +151,26 @@ func merge(dst, src map[string]any, recursive bool, listMerge string) {
 	}
 }
 
-func fromJSON(v any) any {
+// fromJSON turns the json.Numbers in v into Python's numbers, in place.
+func fromJSON(v any) (any, error) {
+	var err error
 	switch t := v.(type) {
 	case json.Number:
-		s := string(t)
-		if !strings.ContainsAny(s, ".eE") {
-			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-				return int(n)
-			}
-		}
-		f, _ := strconv.ParseFloat(s, 64)
-		return f
+		return jsonNumber(string(t))
 	case []any:
 		for i := range t {
-			t[i] = fromJSON(t[i])
+			if t[i], err = fromJSON(t[i]); err != nil {
+				return nil, err
+			}
 		}
 	case map[string]any:
 		for k := range t {
-			t[k] = fromJSON(t[k])
+			if t[k], err = fromJSON(t[k]); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return v
+	return v, nil
 }
 
 // toJSON is Python's json.dumps(v, sort_keys=True, ensure_ascii=True): one

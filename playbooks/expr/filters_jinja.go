@@ -103,6 +103,11 @@ var jinjaFilters = map[string]filterFunc{
 		b, ok := number(x)
 		if s, isText := text(x); isText {
 			b, ok = pyFloat(s)
+		} else if ok {
+			var err error
+			if b, err = floatOf(x); err != nil {
+				return nil, err
+			}
 		}
 		if !ok {
 			return nil, errorf("float() argument must be a string or a real number, not '%s'", typeName(x))

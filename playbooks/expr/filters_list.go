@@ -2,6 +2,7 @@ package expr
 
 import (
 	crand "crypto/rand"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"sort"
@@ -94,12 +95,17 @@ func uniqueList(items []any, caseSensitive bool) []any {
 // hashKey is a map key under which Python-equal scalars collide (1, 1.0
 // and True are equal in Python); lists and dicts have none.
 func hashKey(v any) (string, bool) {
-	if f, ok := number(v); ok {
+	if isNumber(v) {
 		if i, isInt := integer(v); isInt {
 			return "n" + strconv.Itoa(i), true
 		}
-		if f == float64(int64(f)) && f > -1e18 && f < 1e18 {
-			return "n" + strconv.FormatInt(int64(f), 10), true
+		if b, isBig := v.(*big.Int); isBig {
+			return "n" + b.String(), true
+		}
+		f := v.(float64)
+		if f == math.Trunc(f) && !math.IsInf(f, 0) {
+			n, _ := intOfFloat(f)
+			return "n" + Str(n), true
 		}
 		return "f" + strconv.FormatFloat(f, 'g', -1, 64), true
 	}
@@ -191,13 +197,18 @@ func setOp(name string, x any, args []any) (any, error) {
 	return uniqueList(out, true), nil
 }
 
+// seeded is the generator of a seed: tender's own sequence, not Python's.
+func seeded(seed any) *rand.Rand {
+	h := 0
+	for _, c := range Str(seed) {
+		h = h*31 + int(c)
+	}
+	return rand.New(rand.NewPCG(uint64(h), 0))
+}
+
 func randInt(n int, seed any) int {
 	if seed != nil {
-		h := 0
-		for _, c := range Str(seed) {
-			h = h*31 + int(c)
-		}
-		return rand.New(rand.NewPCG(uint64(h), 0)).IntN(n)
+		return seeded(seed).IntN(n)
 	}
 	v, err := crand.Int(crand.Reader, big.NewInt(int64(n)))
 	if err != nil {
@@ -331,17 +342,8 @@ var listFilters = map[string]filterFunc{
 	},
 	"random": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		seed := kw["seed"]
-		if n, ok := integer(x); ok {
-			start, _ := integer(argOr(args, kw, 0, "start", 0))
-			step, _ := integer(argOr(args, kw, 1, "step", 1))
-			if step <= 0 {
-				step = 1
-			}
-			count := (n - start + step - 1) / step
-			if count <= 0 {
-				return nil, errorf("empty range for randrange()")
-			}
-			return start + step*randInt(count, seed), nil
+		if integral(x) {
+			return randRange(argOr(args, kw, 0, "start", 0), x, argOr(args, kw, 1, "step", 1), seed)
 		}
 		items, err := listOf(x)
 		if err != nil {

@@ -12,34 +12,41 @@ import (
 // module computes them (the result is a float).
 func mathFilter(name string) filterFunc {
 	return func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
-		f, ok := number(x)
-		if !ok {
+		if !isNumber(x) {
 			return nil, errorf("%s() can only be used on numbers: must be real number, not %s", name, typeName(x))
 		}
-		switch name {
-		case "log":
+		if name == "log" {
 			base := argOr(args, kw, 0, "base", math.E)
-			b, ok := number(base)
-			if !ok {
+			if !isNumber(base) {
 				return nil, errorf("log() can only be used on numbers: must be real number, not %s", typeName(base))
 			}
-			if f <= 0 || b <= 0 || b == 1 && !Equal(base, 10) {
-				if b == 1 {
+			if nonPositive(x) || nonPositive(base) || Equal(base, 1) {
+				if Equal(base, 1) {
 					return nil, errorf("float division by zero")
 				}
 				return nil, errorf("math domain error")
 			}
 			if Equal(base, 10) {
-				return pyLog10(f), nil
+				return logOf(x, pyLog10), nil
 			}
-			return pyLog(f) / pyLog(b), nil
+			return logOf(x, pyLog) / logOf(base, pyLog), nil
+		}
+		// math.pow and math.sqrt take floats: a larger integer fails
+		f, err := floatOf(x)
+		if err != nil {
+			return nil, err
+		}
+		switch name {
 		case "pow":
 			if len(args) < 1 {
 				return nil, errorf("power() missing 1 required positional argument: 'y'")
 			}
-			y, ok := number(args[0])
-			if !ok {
+			if !isNumber(args[0]) {
 				return nil, errorf("pow() can only be used on numbers: must be real number, not %s", typeName(args[0]))
+			}
+			y, err := floatOf(args[0])
+			if err != nil {
+				return nil, err
 			}
 			if f == 0 && y < 0 || f < 0 && y != math.Trunc(y) {
 				return nil, errorf("math domain error")
@@ -51,9 +58,12 @@ func mathFilter(name string) filterFunc {
 			return r, nil
 		}
 		base := argOr(args, kw, 0, "base", 2)
-		b, ok := number(base)
-		if !ok {
+		if !isNumber(base) {
 			return nil, errorf("root() can only be used on numbers: must be real number, not %s", typeName(base))
+		}
+		b, err := floatOf(base)
+		if err != nil {
+			return nil, err
 		}
 		if Equal(base, 2) {
 			if f < 0 {
@@ -228,9 +238,12 @@ var sizeRanges = []struct {
 
 // fHumanReadable is human_readable(isbits=False, unit=None).
 func fHumanReadable(_ *Env, x any, args []any, kw map[string]any) (any, error) {
-	size, ok := number(x)
-	if !ok {
+	if !isNumber(x) {
 		return nil, errorf("human_readable() failed on bad input: '>=' not supported between instances of '%s' and 'int'", typeName(x))
+	}
+	size, err := floatOf(x)
+	if err != nil {
+		return nil, err
 	}
 	isbits := Truthy(argOr(args, kw, 0, "isbits", false))
 	unit := argOr(args, kw, 1, "unit", nil)
@@ -271,7 +284,7 @@ func fHumanToBytes(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		}
 	}
 	if unit == "" {
-		return int(math.RoundToEven(num)), nil
+		return intOfFloat(math.RoundToEven(num))
 	}
 	key := strings.ToUpper(unit[:1])
 	limit := 0.0
@@ -290,11 +303,7 @@ func fHumanToBytes(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	if len(unit) > 1 && !strings.Contains(strings.ToLower(unit), className) && unit[1:2] != class {
 		return nil, errorf("human_to_bytes() can't interpret following string: %s", s)
 	}
-	v := math.RoundToEven(num * limit)
-	if math.Abs(v) > 9.2e18 {
-		return nil, errorf("human_to_bytes() result too large for tender's 64-bit integers")
-	}
-	return int(v), nil
+	return intOfFloat(math.RoundToEven(num * limit))
 }
 
 // fRekeyOnMember is rekey_on_member(key, duplicates='error').

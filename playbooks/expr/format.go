@@ -2,6 +2,7 @@ package expr
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -140,28 +141,34 @@ func formatOne(verb byte, flags string, prec int, arg any) (string, error) {
 	case 'r':
 		return Repr(arg), nil
 	case 'd', 'i', 'x', 'X', 'o':
-		f, ok := number(arg)
-		if !ok {
+		if !isNumber(arg) {
 			return "", errorf("%%%c format: a real number is required, not %s", verb, typeName(arg))
 		}
-		n, isInt := integer(arg)
-		if !isInt {
-			n = int(math.Trunc(f))
+		n := arg
+		if f, isFloat := arg.(float64); isFloat {
+			if verb != 'd' && verb != 'i' {
+				return "", errorf("%%%c format: an integer is required, not float", verb)
+			}
+			var err error
+			if n, err = intOfFloat(f); err != nil {
+				return "", err
+			}
 		}
-		neg := n < 0
-		if neg {
-			n = -n
-		}
+		b, _ := bigOf(n)
+		neg := b.Sign() < 0
 		base := map[byte]int{'d': 10, 'i': 10, 'x': 16, 'X': 16, 'o': 8}[verb]
-		s := strconv.FormatUint(uint64(n), base)
+		s := new(big.Int).Abs(b).Text(base)
 		if verb == 'X' {
 			s = strings.ToUpper(s)
 		}
 		return sign(s, neg), nil
 	case 'f', 'F', 'e', 'E', 'g', 'G':
-		f, ok := number(arg)
-		if !ok {
+		if !isNumber(arg) {
 			return "", errorf("must be real number, not %s", typeName(arg))
+		}
+		f, err := floatOf(arg)
+		if err != nil {
+			return "", err
 		}
 		if prec < 0 {
 			prec = 6
@@ -174,6 +181,9 @@ func formatOne(verb byte, flags string, prec int, arg any) (string, error) {
 	case 'c':
 		if i, ok := integer(arg); ok {
 			return string(rune(i)), nil
+		}
+		if _, ok := arg.(*big.Int); ok {
+			return "", errorf("%%c arg not in range(0x110000)")
 		}
 		return Str(arg), nil
 	}

@@ -27,6 +27,8 @@ var fuzzSeeds = []string{
 	"'1K' | human_to_bytes | human_readable ~ (2 | pow(0.5)) ~ (8 | log(2)) ~ ('<b>' | e + '<i>')",
 	"query('indexed_items', l) + query('varnames', '^l') + query('inventory_hostnames', 'all:!x')",
 	"lookup('csvfile', 'a file=app.ini delimiter==')", "'x' | comment('cblock') | to_uuid",
+	"2 ** 64 // -7 % 3 - 10 ** 20 * -1 + 0x10000000000000000", "('9' * 30) | int * -(2 ** 63) ~ (2 ** 70) | to_json",
+	"'%x|%d|%.2e' % (2 ** 70, -(2 ** 64), 10 ** 30) ~ [2 ** 64, 1.5] | sum ~ (2 ** 64 == 2.0 ** 64) ~ (2 ** 64) | random",
 }
 
 // FuzzParse: parsing and evaluating any expression never panics.
@@ -40,7 +42,9 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_, _ = e.Eval(scope)
+		if v, err := e.Eval(scope); err == nil {
+			checkInts(t, src, v)
+		}
 	})
 }
 

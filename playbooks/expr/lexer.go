@@ -25,7 +25,7 @@ const (
 type token struct {
 	kind  tokKind
 	text  string // source text (operator or name) or unescaped string value
-	num   any    // int or float64 for number tokens
+	num   any    // int, *big.Int or float64 for number tokens
 	pos   int    // byte offset in src
 	trim  bool   // for tVarEnd/tBlockEnd: the "-}}" form, strip following whitespace
 	endAt int    // offset just past the token
@@ -149,12 +149,15 @@ func (l *lexer) lexNumber(start int) (token, error) {
 		i += 2
 		ds := i
 		digits(func(c byte) bool { return isDigit(c) || base == 16 && isLetter(c) && (c|0x20) <= 'f' })
-		n, err := strconv.ParseInt(strings.ReplaceAll(src[ds:i], "_", ""), base, 64)
-		if err != nil {
+		if i == ds {
 			return token{}, l.errAt(start, "invalid number %q", src[start:i])
 		}
+		n, err := parseInt(strings.ReplaceAll(src[ds:i], "_", ""), base)
+		if err != nil {
+			return token{}, l.errAt(start, "%s", err)
+		}
 		l.pos = i
-		return token{kind: tInt, num: int(n), text: src[start:i], pos: start, endAt: i}, nil
+		return token{kind: tInt, num: n, text: src[start:i], pos: start, endAt: i}, nil
 	}
 	digits(isDigit)
 	isFloat := false
@@ -185,12 +188,11 @@ func (l *lexer) lexNumber(start int) (token, error) {
 		}
 		return token{kind: tFloat, num: f, text: lit, pos: start, endAt: i}, nil
 	}
-	n, err := strconv.ParseInt(lit, 10, 64)
+	n, err := parseInt(lit, 10)
 	if err != nil {
-		f, _ := strconv.ParseFloat(lit, 64)
-		return token{kind: tFloat, num: f, text: lit, pos: start, endAt: i}, nil
+		return token{}, l.errAt(start, "%s", err)
 	}
-	return token{kind: tInt, num: int(n), text: lit, pos: start, endAt: i}, nil
+	return token{kind: tInt, num: n, text: lit, pos: start, endAt: i}, nil
 }
 
 // lexString reads a quoted string and applies Python's unicode-escape rules:

@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -196,7 +197,7 @@ func boolOption(opts map[string]any, name string, def bool) (bool, error) {
 	switch b := v.(type) {
 	case bool:
 		return b, nil
-	case int, float64:
+	case int, *big.Int, float64:
 		return Equal(b, 1), nil
 	}
 	if s, ok := text(v); ok {

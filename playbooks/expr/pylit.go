@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -129,7 +130,7 @@ func (p *pyLitParser) value() (any, bool) {
 			if l.v == pyOther("complex") {
 				return nil, false
 			}
-		case int, float64:
+		case int, *big.Int, float64:
 		default:
 			return nil, false
 		}
@@ -147,8 +148,9 @@ func negate(v any, neg bool) any {
 		return v
 	}
 	switch n := v.(type) {
-	case int:
-		return -n
+	case int, *big.Int:
+		m, _ := negInt(n)
+		return m
 	case float64:
 		return -n
 	}

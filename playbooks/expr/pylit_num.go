@@ -41,12 +41,11 @@ func (p *pyLitParser) number() (any, bool) {
 		}) {
 			return nil, false
 		}
-		n, err := strconv.ParseInt(strings.ReplaceAll(s[ds:p.i], "_", ""), base, 64)
+		n, err := parseInt(strings.ReplaceAll(s[ds:p.i], "_", ""), base)
 		if err != nil {
-			f, _ := strconv.ParseUint(strings.ReplaceAll(s[ds:p.i], "_", ""), base, 64)
-			return end(float64(f))
+			return end(pyOther("bigint"))
 		}
-		return end(int(n))
+		return end(n)
 	}
 	intPart := digits(isDigit)
 	isFloat := false
@@ -76,9 +75,11 @@ func (p *pyLitParser) number() (any, bool) {
 		if len(lit) > 1 && lit[0] == '0' && strings.Trim(lit, "0") != "" {
 			return nil, false // leading zeros in a decimal integer
 		}
-		if n, err := strconv.ParseInt(lit, 10, 64); err == nil {
-			return end(int(n))
+		n, err := parseInt(lit, 10)
+		if err != nil {
+			return nil, false // Python's SyntaxError: more digits than it converts
 		}
+		return end(n)
 	}
 	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil && !strings.Contains(err.Error(), "range") {
@@ -95,6 +96,9 @@ func pyLitValue(x any) (any, error) {
 	case pyNum:
 		return pyLitValue(t.v)
 	case pyOther:
+		if t == "bigint" {
+			return nil, errorf("tender cannot convert template output holding an integer past its limit (%d digits) into data (Ansible would)", maxIntDigits)
+		}
 		return nil, errorf("tender cannot convert template output holding a Python %s value into data (Ansible would)", string(t))
 	case pySet:
 		return nil, errorf("tender cannot convert template output holding a Python set into data (Ansible would)")

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"math/big"
 	"strings"
 	"unicode"
 
@@ -261,7 +262,7 @@ func literalSafe(v any, depth int) bool {
 		return false
 	}
 	switch t := v.(type) {
-	case nil, bool, int, string, yaml11.Unsafe, nativeText, omitValue:
+	case nil, bool, int, *big.Int, string, yaml11.Unsafe, nativeText, omitValue:
 		return true
 	case float64:
 		return t-t == 0

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"math/big"
 	"strings"
 	"sync"
 )
@@ -93,10 +94,10 @@ func makeTestTable() map[string]testFunc {
 		"true":      typeTest(func(x any) bool { b, ok := x.(bool); return ok && b }),
 		"false":     typeTest(func(x any) bool { b, ok := x.(bool); return ok && !b }),
 		"boolean":   typeTest(func(x any) bool { _, ok := x.(bool); return ok }),
-		"integer":   typeTest(func(x any) bool { _, ok := x.(int); return ok }),
+		"integer":   typeTest(isInt),
 		"float":     typeTest(func(x any) bool { _, ok := x.(float64); return ok }),
 		"string":    typeTest(func(x any) bool { _, ok := text(x); return ok }),
-		"number":    typeTest(func(x any) bool { _, ok := number(x); return ok }),
+		"number":    typeTest(isNumber),
 		"mapping":   typeTest(isMapping),
 		"iterable":  typeTest(isIterable),
 		"sequence":  typeTest(isIterable),
@@ -104,21 +105,20 @@ func makeTestTable() map[string]testFunc {
 		"escaped":   typeTest(func(x any) bool { _, ok := x.(markup); return ok }),
 		"lower":     typeTest(func(x any) bool { return casedAs(x, false) }),
 		"upper":     typeTest(func(x any) bool { return casedAs(x, true) }),
-		"odd":       intTest("odd", func(n int) bool { return n%2 != 0 }),
-		"even":      intTest("even", func(n int) bool { return n%2 == 0 }),
+		"odd":       intTest("odd", func(n *big.Int) bool { return n.Bit(0) == 1 }),
+		"even":      intTest("even", func(n *big.Int) bool { return n.Bit(0) == 0 }),
 		"divisibleby": func(x any, args []any, _ map[string]any) (bool, error) {
-			n, ok := integer(x)
-			if !ok {
+			if !integral(x) {
 				return false, errorf("test 'divisibleby' needs an integer, got %s", typeName(x))
 			}
 			if err := needArgs("divisibleby", args, 1); err != nil {
 				return false, err
 			}
-			d, ok := integer(args[0])
-			if !ok || d == 0 {
+			if !integral(args[0]) || !Truthy(args[0]) {
 				return false, errorf("divisibleby needs a non-zero integer")
 			}
-			return n%d == 0, nil
+			m, err := intArith("%", x, args[0])
+			return m == 0, err
 		},
 		"in": func(x any, args []any, _ map[string]any) (bool, error) {
 			if err := needArgs("in", args, 1); err != nil {
@@ -217,9 +217,9 @@ func casedAs(x any, upper bool) bool {
 	return cased && s == strings.ToLower(s)
 }
 
-func intTest(name string, f func(int) bool) testFunc {
+func intTest(name string, f func(*big.Int) bool) testFunc {
 	return func(x any, _ []any, _ map[string]any) (bool, error) {
-		n, ok := integer(x)
+		n, ok := bigOf(x)
 		if !ok {
 			return false, errorf("test '%s' needs an integer, got %s", name, typeName(x))
 		}

@@ -1,12 +1,13 @@
 package expr
 
 import (
-	"github.com/tender-sh/tender/internal/pydict"
-	"github.com/tender-sh/tender/internal/pyfmt"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pydict"
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/yaml11"
 )
 
@@ -44,6 +45,8 @@ func Truthy(v any) bool {
 		return x
 	case int:
 		return x != 0
+	case *big.Int:
+		return x.Sign() != 0
 	case float64:
 		return x != 0
 	case string:
@@ -138,6 +141,8 @@ func writeRepr(b *strings.Builder, v any) {
 		}
 	case int:
 		b.WriteString(strconv.Itoa(x))
+	case *big.Int:
+		b.WriteString(x.String())
 	case float64:
 		b.WriteString(pyfmt.Float(x))
 	case string:
@@ -231,7 +236,8 @@ func objName(v any) string {
 	return typeName(v) + " object"
 }
 
-// number returns v as a float64 if it is a bool, int or float.
+// number returns v as a float64 if it is a bool, int or float (an integer
+// too large for a float is an infinity: see floatOf).
 func number(v any) (float64, bool) {
 	switch x := v.(type) {
 	case bool:
@@ -241,13 +247,17 @@ func number(v any) (float64, bool) {
 		return 0, true
 	case int:
 		return float64(x), true
+	case *big.Int:
+		f, _ := new(big.Float).SetInt(x).Float64()
+		return f, true
 	case float64:
 		return x, true
 	}
 	return 0, false
 }
 
-// integer returns v as an int if it is a bool or int.
+// integer returns v as an int if it is a bool or an int (not a *big.Int,
+// which is too large for one).
 func integer(v any) (int, bool) {
 	switch x := v.(type) {
 	case bool:
@@ -259,6 +269,15 @@ func integer(v any) (int, bool) {
 		return x, true
 	}
 	return 0, false
+}
+
+// isNumber reports whether v is a bool, int or float.
+func isNumber(v any) bool {
+	switch v.(type) {
+	case bool, int, *big.Int, float64:
+		return true
+	}
+	return false
 }
 
 // text returns v as a string if it is one (plain or unsafe).
@@ -281,17 +300,8 @@ func text(v any) (string, bool) {
 // Equal is Python's ==: numbers compare by value across bool, int and float;
 // strings, lists and dicts by content; values of other types are unequal.
 func Equal(a, b any) bool {
-	if fa, ok := number(a); ok {
-		fb, ok := number(b)
-		if !ok {
-			return false
-		}
-		ia, oka := integer(a)
-		ib, okb := integer(b)
-		if oka && okb {
-			return ia == ib
-		}
-		return fa == fb
+	if isNumber(a) {
+		return isNumber(b) && compareNumbers(a, b) == 0
 	}
 	if sa, ok := text(a); ok {
 		sb, ok := text(b)
@@ -337,21 +347,15 @@ func Equal(a, b any) bool {
 	return false
 }
 
-// compare is Python's ordering: -1, 0 or 1, or an error for types that do
-// not order against each other ("'<' not supported between …").
+// compare is Python's ordering: -1, 0 or 1, unordered when a NaN takes
+// part, or an error for types that do not order against each other
+// ("'<' not supported between …").
 func compare(op string, a, b any) (int, error) {
 	if c, ok, err := dateCompare(op, a, b); ok {
 		return c, err
 	}
-	if fa, ok := number(a); ok {
-		if fb, ok := number(b); ok {
-			ia, oka := integer(a)
-			ib, okb := integer(b)
-			if oka && okb {
-				return cmpOrdered(ia, ib), nil
-			}
-			return cmpOrdered(fa, fb), nil
-		}
+	if isNumber(a) && isNumber(b) {
+		return compareNumbers(a, b), nil
 	}
 	if sa, ok := text(a); ok {
 		if sb, ok := text(b); ok {

@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"strconv"
 	"strings"
 )
 
@@ -20,8 +19,8 @@ func looseVersion(s string) []any {
 			for j < len(s) && isDigit(s[j]) {
 				j++
 			}
-			n, err := strconv.Atoi(s[i:j])
-			if err != nil {
+			n, err := parseInt(s[i:j], 10)
+			if err != nil { // more digits than Python's int() reads
 				parts = append(parts, s[i:j])
 			} else {
 				parts = append(parts, n)
@@ -54,13 +53,12 @@ func compareLoose(a, b string) (int, error) {
 		if Equal(x, y) {
 			continue
 		}
-		xi, xInt := x.(int)
-		yi, yInt := y.(int)
+		xInt, yInt := isInt(x), isInt(y)
 		if xInt != yInt {
 			return 0, errorf("Version comparison failed: '<' not supported between instances of '%s' and '%s'", typeName(x), typeName(y))
 		}
 		if xInt {
-			return cmpOrdered(xi, yi), nil
+			return compareNumbers(x, y), nil
 		}
 		return strings.Compare(x.(string), y.(string)), nil
 	}

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"github.com/tender-sh/tender/internal/pyfmt"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -142,6 +143,8 @@ func (e *yamlEmitter) scalar(v any, inFlow bool) string {
 		return strconv.FormatBool(t)
 	case int:
 		return strconv.Itoa(t)
+	case *big.Int:
+		return t.String()
 	case float64:
 		s := pyfmt.Float(t)
 		switch s {

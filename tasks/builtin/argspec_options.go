@@ -3,6 +3,7 @@ package builtin
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 )
 
@@ -111,7 +112,7 @@ func noLogStrings(v any) []string {
 	switch x := v.(type) {
 	case nil, bool:
 		return nil
-	case int, float64:
+	case int, *big.Int, float64:
 		return []string{pyToStr(x)}
 	case []any:
 		var out []string
@@ -302,6 +303,9 @@ func (s choiceSet) has(v any) bool {
 // bigInt reports an int a float64 cannot hold exactly: such ints are
 // compared one by one, exactly, as Python compares its ints.
 func bigInt(v any) bool {
+	if _, ok := v.(*big.Int); ok {
+		return true
+	}
 	i, ok := v.(int)
 	return ok && (i > 1<<53 || i < -(1<<53))
 }

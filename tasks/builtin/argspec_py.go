@@ -2,11 +2,13 @@ package builtin
 
 import (
 	"fmt"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pyfmt"
+	"github.com/tender-sh/tender/playbooks/expr"
 )
 
 // Python's view of the values the argument-spec validator works on.
@@ -94,6 +96,8 @@ func writePyRepr(b *strings.Builder, v any) {
 		}
 	case int:
 		b.WriteString(strconv.Itoa(x))
+	case *big.Int:
+		b.WriteString(x.String())
 	case float64:
 		b.WriteString(pyfmt.Float(x))
 	case string:
@@ -135,7 +139,7 @@ func sortedMapKeys(m map[string]any) []string {
 }
 
 // pyNumber returns v as a number when Python would compare it as one
-// (bool is an int there).
+// (bool is an int there); an integer past 64 bits is rounded (see bigInt).
 func pyNumber(v any) (float64, bool) {
 	switch x := v.(type) {
 	case bool:
@@ -145,6 +149,9 @@ func pyNumber(v any) (float64, bool) {
 		return 0, true
 	case int:
 		return float64(x), true
+	case *big.Int:
+		f, _ := new(big.Float).SetInt(x).Float64()
+		return f, true
 	case float64:
 		return x, true
 	}
@@ -154,6 +161,11 @@ func pyNumber(v any) (float64, bool) {
 // pyEqual is Python's ==: 1 == 1.0 == True, str == AnsibleUnicode, lists
 // and dicts compared deeply.
 func pyEqual(a, b any) bool {
+	_, aBig := a.(*big.Int)
+	_, bBig := b.(*big.Int)
+	if aBig || bBig {
+		return expr.Equal(a, b) // exactly, as Python compares its ints
+	}
 	if x, ok := pyNumber(a); ok {
 		y, ok := pyNumber(b)
 		if ia, aInt := a.(int); aInt {

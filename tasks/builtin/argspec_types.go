@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -48,7 +49,7 @@ func argTypeList(v any) (any, error) {
 	switch x := v.(type) {
 	case []any:
 		return x, nil
-	case bool, int, float64:
+	case bool, int, *big.Int, float64:
 		return []any{pyStr(pyToStr(x))}, nil
 	}
 	if s, ok := isPyStr(v); ok {
@@ -148,7 +149,7 @@ func argTypeBool(v any) (any, error) {
 	switch x := v.(type) {
 	case bool:
 		return x, nil
-	case int, float64:
+	case int, *big.Int, float64:
 		n, _ := pyNumber(x)
 		if n == 1 || n == 0 {
 			return n == 1, nil
@@ -174,7 +175,7 @@ var pyIntText = regexp.MustCompile(`^[+-]?[0-9](_?[0-9])*$`)
 
 func argTypeInt(v any) (any, error) {
 	switch x := v.(type) {
-	case int, bool:
+	case int, *big.Int, bool:
 		return x, nil
 	}
 	if s, ok := isPyStr(v); ok {
@@ -198,6 +199,11 @@ func argTypeFloat(v any) (any, error) {
 	case int, bool:
 		n, _ := pyNumber(x)
 		return n, nil
+	case *big.Int:
+		if n, _ := pyNumber(x); !math.IsInf(n, 0) {
+			return n, nil
+		}
+		return nil, fmt.Errorf("int too large to convert to float")
 	}
 	if s, ok := isPyStr(v); ok {
 		s = strings.TrimFunc(s, unicode.IsSpace)

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -114,6 +115,8 @@ func modeArg(v any) (string, error) {
 		return strconv.FormatInt(int64(m), 8), nil
 	case int64:
 		return strconv.FormatInt(m, 8), nil
+	case *big.Int:
+		return "", fmt.Errorf("mode %s is out of range", m)
 	case float64:
 		return strconv.FormatInt(int64(m), 8), nil
 	case string:

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"math/big"
 	"regexp"
 
 	"github.com/tender-sh/tender/internal/pydict"
@@ -77,7 +78,7 @@ func pyClassName(v any) string {
 		return "AnsibleUnicode"
 	case bool:
 		return "bool"
-	case int:
+	case int, *big.Int:
 		return "int"
 	case float64:
 		return "float"

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pydict"
+	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -74,9 +75,11 @@ func moduleResult(stdout, stderr string, rc int, interp string) tasks.Result {
 		d.UseNumber()
 		var v any
 		if v, err = pydict.DecodeJSON(d); err == nil {
-			var ok bool
-			if data, ok = normalizeJSON(v).(map[string]any); !ok {
-				err = fmt.Errorf("not an object")
+			if v, err = expr.FromJSON(v); err == nil {
+				var ok bool
+				if data, ok = v.(map[string]any); !ok {
+					err = fmt.Errorf("not an object")
+				}
 			}
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/internal/pydict"
+	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -204,7 +205,9 @@ func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		d := json.NewDecoder(bytes.NewReader([]byte(text)))
 		d.UseNumber()
 		if js, err := pydict.DecodeJSON(d); err == nil {
-			data["json"] = normalizeJSON(js)
+			if js, err = expr.FromJSON(js); err == nil {
+				data["json"] = js
+			}
 		}
 	}
 	if a.Bool("return_content") {
@@ -327,28 +330,6 @@ func safeRedirects(policy string) func(*http.Request, []*http.Request) error {
 		}
 		return nil
 	}
-}
-
-// normalizeJSON turns json.Number into int or float64, as Python's json
-// module reads numbers.
-func normalizeJSON(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if n, err := x.Int64(); err == nil {
-			return int(n)
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = normalizeJSON(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = normalizeJSON(e)
-		}
-	}
-	return v
 }
 
 func latin1(b []byte) string {
