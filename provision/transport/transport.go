@@ -153,6 +153,16 @@ type Dialer interface {
 	Connect(ctx context.Context, t Target) (Conn, error)
 }
 
+// Warner is an optional interface of a Dialer: what the operator should
+// know about reaching t before it is reached, such as a known_hosts line
+// that had to be skipped. Each warning is one sentence that does not name
+// t, so that the hosts sharing it can be reported together. Warnings must
+// be cheap and never touch the network; a target the Dialer cannot make
+// sense of has none (Connect reports the problem).
+type Warner interface {
+	Warnings(t Target) []string
+}
+
 // ErrUnreachable marks errors that mean the host cannot be used at all: it
 // does not answer, refuses the login, or the connection broke. The engine
 // counts such hosts as unreachable rather than failed.

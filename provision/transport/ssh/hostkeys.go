@@ -5,16 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/skeema/knownhosts"
 	xssh "golang.org/x/crypto/ssh"
 	xknownhosts "golang.org/x/crypto/ssh/knownhosts"
+
+	"github.com/tender-sh/tender/provision/transport"
 )
 
 // HostKeyPolicy says what to do with a host key that known_hosts does not
@@ -78,57 +78,6 @@ func (e *HostKeyError) Error() string {
 		e.Host, e.Key, strings.Join(e.KnownHosts, ", "))
 }
 
-// knownHostsCache holds parsed known_hosts databases, dropped whenever
-// accept-new appends to a file.
-type knownHostsCache struct {
-	mu  sync.Mutex
-	dbs map[string]*knownhosts.HostKeyDB
-}
-
-func (c *knownHostsCache) db(files []string) (*knownhosts.HostKeyDB, error) {
-	key := strings.Join(files, "\x00")
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if db, ok := c.dbs[key]; ok {
-		return db, nil
-	}
-	db, err := readKnownHosts(files)
-	if err != nil {
-		return nil, err
-	}
-	if c.dbs == nil {
-		c.dbs = map[string]*knownhosts.HostKeyDB{}
-	}
-	c.dbs[key] = db
-	return db, nil
-}
-
-func (c *knownHostsCache) forget() {
-	c.mu.Lock()
-	c.dbs = nil
-	c.mu.Unlock()
-}
-
-// readKnownHosts parses the files that exist (nil when none does).
-func readKnownHosts(files []string) (*knownhosts.HostKeyDB, error) {
-	var present []string
-	for _, f := range files {
-		if _, err := os.Stat(f); err == nil {
-			present = append(present, f)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("known_hosts: %w", err)
-		}
-	}
-	if len(present) == 0 {
-		return nil, nil
-	}
-	db, err := knownhosts.NewDB(present...)
-	if err != nil {
-		return nil, fmt.Errorf("known_hosts: %w", err)
-	}
-	return db, nil
-}
-
 func (d *Dialer) policy(h *hop) HostKeyPolicy {
 	if d.HostKeys != HostKeyDefault {
 		return d.HostKeys
@@ -163,7 +112,7 @@ func (d *Dialer) hostKeyCallback(h *hop, addr string) (xssh.HostKeyCallback, []s
 			case err == nil:
 				return nil
 			case knownhosts.IsHostKeyChanged(err):
-				return changedError(hostname, key, h.knownHosts, err)
+				return changedError(db, hostname, key, h.knownHosts, err)
 			case !knownhosts.IsHostUnknown(err):
 				return err
 			}
@@ -180,12 +129,12 @@ func describeKey(key xssh.PublicKey) string {
 	return key.Type() + " key " + xssh.FingerprintSHA256(key)
 }
 
-func changedError(hostname string, key xssh.PublicKey, files []string, err error) error {
+func changedError(db *knownHostsDB, hostname string, key xssh.PublicKey, files []string, err error) error {
 	e := &HostKeyError{Host: knownhosts.Normalize(hostname), Changed: true, Key: describeKey(key), KnownHosts: files}
 	var ke *xknownhosts.KeyError
 	if errors.As(err, &ke) {
 		for _, k := range ke.Want {
-			e.Conflicting = append(e.Conflicting, fmt.Sprintf("%s:%d", k.Filename, k.Line))
+			e.Conflicting = append(e.Conflicting, fmt.Sprintf("%s:%d", db.name(k.Filename), k.Line))
 		}
 	}
 	return e
@@ -220,7 +169,7 @@ func (d *Dialer) acceptNew(files []string, hostname string, remote net.Addr, key
 			return nil
 		}
 		if knownhosts.IsHostKeyChanged(err) {
-			return changedError(hostname, key, files, err)
+			return changedError(db, hostname, key, files, err)
 		}
 	}
 	var line bytes.Buffer
@@ -236,4 +185,30 @@ func (d *Dialer) acceptNew(files []string, hostname string, remote net.Addr, key
 	}
 	d.known.dbs = nil // every cached database is now stale
 	return nil
+}
+
+// Warnings implements transport.Warner: the known_hosts lines skipped
+// for t and its jump hosts.
+func (d *Dialer) Warnings(t transport.Target) []string {
+	d.init()
+	if d.config.err != nil {
+		return nil
+	}
+	h, jumps, err := d.resolve(t)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, hp := range append(jumps, h) {
+		key := strings.Join(hp.knownHosts, "\x00")
+		if d.policy(hp) == HostKeyInsecure || seen[key] {
+			continue
+		}
+		seen[key] = true
+		if db, err := d.known.db(hp.knownHosts); err == nil && db != nil {
+			out = append(out, db.warnings...)
+		}
+	}
+	return out
 }
