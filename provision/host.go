@@ -208,7 +208,7 @@ func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw con
 
 // targetKey tells apart the logins a host's connections are for.
 func targetKey(kind string, t transport.Target) string {
-	return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%x", kind, t.Host, t.User, t.Port, strings.Join(t.KeyFiles, "\x00"), t.CommonArgs, sha256.Sum256([]byte(t.Password)))
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%x", kind, t.Host, t.User, t.Port, strings.Join(t.KeyFiles, "\x00"), t.CommonArgs, t.ExtraArgs, sha256.Sum256([]byte(t.Password)))
 }
 
 // close closes the host's connections; the next task that needs one
@@ -291,6 +291,9 @@ func target(name string, scope expr.Scope, kw connKeywords) (transport.Target, s
 		t.KeyFiles = []string{key}
 	}
 	if t.CommonArgs, err = str("ansible_ssh_common_args"); err != nil {
+		return t, "", err
+	}
+	if t.ExtraArgs, err = str("ansible_ssh_extra_args"); err != nil {
 		return t, "", err
 	}
 	return t, kind, nil

@@ -144,6 +144,7 @@ type Target struct {
 	Password   string   // login password, never logged
 	KeyFiles   []string // private key files to offer, in order
 	CommonArgs string   // ansible_ssh_common_args, e.g. "-o ProxyJump=bastion"
+	ExtraArgs  string   // ansible_ssh_extra_args: after CommonArgs, which win
 }
 
 // Dialer opens connections. Implementations are safe for concurrent use.

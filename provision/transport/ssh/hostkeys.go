@@ -13,8 +13,6 @@ import (
 	"github.com/skeema/knownhosts"
 	xssh "golang.org/x/crypto/ssh"
 	xknownhosts "golang.org/x/crypto/ssh/knownhosts"
-
-	"github.com/tender-sh/tender/provision/transport"
 )
 
 // HostKeyPolicy says what to do with a host key that known_hosts does not
@@ -185,30 +183,4 @@ func (d *Dialer) acceptNew(files []string, hostname string, remote net.Addr, key
 	}
 	d.known.dbs = nil // every cached database is now stale
 	return nil
-}
-
-// Warnings implements transport.Warner: the known_hosts lines skipped
-// for t and its jump hosts.
-func (d *Dialer) Warnings(t transport.Target) []string {
-	d.init()
-	if d.config.err != nil {
-		return nil
-	}
-	h, jumps, err := d.resolve(t)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, hp := range append(jumps, h) {
-		key := strings.Join(hp.knownHosts, "\x00")
-		if d.policy(hp) == HostKeyInsecure || seen[key] {
-			continue
-		}
-		seen[key] = true
-		if db, err := d.known.db(hp.knownHosts); err == nil && db != nil {
-			out = append(out, db.warnings...)
-		}
-	}
-	return out
 }
