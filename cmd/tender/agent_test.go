@@ -120,3 +120,25 @@ func TestAgentBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentReadOnlyLedger: status and history read a ledger they may not
+// write beside (here directories stand where SQLite would create its
+// write-ahead log and index, which stops root too).
+func TestAgentReadOnlyLedger(t *testing.T) {
+	bundle, inv, state, _ := agentBundle(t)
+	args := []string{"-i", inv, "--bundle", bundle, "--state", state}
+	if code, out, errOut := runCLI(t, append([]string{"agent", "deploy"}, args...)...); code != 0 {
+		t.Fatalf("deploy: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if err := os.Mkdir(state+suffix, 0o500); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out, errOut := runCLI(t, append([]string{"agent", "status"}, args...)...); code != 0 || strings.Count(out, "in-sync") != 2 {
+		t.Errorf("status: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := runCLI(t, "agent", "history", "--state", state); code != 0 || strings.Count(out, "demo: ok") != 2 {
+		t.Errorf("history: exit %d\n%s%s", code, out, errOut)
+	}
+}
