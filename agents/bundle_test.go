@@ -50,7 +50,7 @@ func TestLoadBundleErrorsHavePositions(t *testing.T) {
 		"agent.yaml:3:7: port \"70000\"",
 		"agent.yaml:4:8: probe \"sideways\"",
 		"agent.yaml:5:1: \"colour\" is not a manifest key",
-		"agent.yaml:7:10: src: open",
+		"agent.yaml:7:10: src: stat",
 		"agent.yaml:8:11: dest \"relative/path\"",
 		"agent.yaml:9:11: mode \"rwx\"",
 		"agent.yaml:10:37: \"size\" is not a file key",

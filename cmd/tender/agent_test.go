@@ -91,7 +91,7 @@ func TestAgentBadInput(t *testing.T) {
 		name, manifest, playbook, state, want string
 		code                                  int
 	}{
-		{name: "missing file", manifest: strings.Replace(string(manifest), "agent.bin", "nope.bin", 1), code: 4, want: "agent.yaml:5:11: src: open"},
+		{name: "missing file", manifest: strings.Replace(string(manifest), "agent.bin", "nope.bin", 1), code: 4, want: "agent.yaml:5:11: src: stat"},
 		{name: "bad port", manifest: strings.Replace(string(manifest), "port:", "port: 99999\nx:", 1), code: 4, want: "agent.yaml:3:7: port \"99999\""},
 		{name: "unknown module", playbook: "- hosts: all\n  tasks:\n    - frobnicate: a=b\n", code: 4, want: "deploy.yml:3:7"},
 		{name: "unreadable ledger", state: "/proc/version/ledger.db", code: 1, want: "ledger /proc/version/ledger.db"},
