@@ -27,6 +27,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -294,7 +296,10 @@ func (l *manifestLoader) files(v *yaml.Node) {
 				f.Src, srcAt = s, fv
 			case "dest":
 				f.Dest = s
-				if !strings.HasPrefix(s, "/") || filepath.Clean(s) != s {
+				if i := strings.IndexFunc(s, unicode.IsControl); i >= 0 {
+					r, _ := utf8.DecodeRuneInString(s[i:])
+					l.add(fv, "dest %q holds a control character (%U), which a path must not", s, r)
+				} else if !strings.HasPrefix(s, "/") || filepath.Clean(s) != s {
 					l.add(fv, "dest %q must be a clean absolute path", s)
 				} else if dests[s] {
 					l.add(fv, "dest %q is tracked twice", s)
