@@ -43,14 +43,27 @@ func kindName(n *yaml.Node) string {
 
 // entries lists a mapping's keys in order; merged (<<) keys come first and
 // are overridden by explicit ones. A later duplicate key wins, as in Ansible.
+// A mapping is read once (its problems reported once): anchors that merge
+// one another cost one pass each, not one per alias. Callers must not
+// modify the list.
 func (l *loader) entries(file string, n *yaml.Node) []entry {
 	n = deref(n)
+	if es, ok := l.merged[n]; ok {
+		return es
+	}
 	if l.active[n] {
 		l.errs.add(file, n, "a mapping merges itself through a YAML alias")
 		return nil
 	}
 	l.active[n] = true
 	defer delete(l.active, n)
+	out := l.readEntries(file, n)
+	l.merged[n] = out
+	return out
+}
+
+// readEntries is entries without the memo.
+func (l *loader) readEntries(file string, n *yaml.Node) []entry {
 	var out []entry
 	index := map[string]int{}
 	put := func(e entry) {
