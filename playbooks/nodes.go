@@ -105,9 +105,15 @@ func (l *loader) readEntries(file string, n *yaml.Node) []entry {
 	return out
 }
 
-// value converts a node to a raw value with Ansible's YAML 1.1 rules.
+// value converts a node to a raw value with Ansible's YAML 1.1 rules, with
+// one alias budget for each file.
 func (l *loader) value(file string, n *yaml.Node) any {
-	v, err := yaml11.Value(n)
+	dec := l.decoders[file]
+	if dec == nil {
+		dec = yaml11.NewDecoder()
+		l.decoders[file] = dec
+	}
+	v, err := dec.Value(n)
 	if err != nil {
 		var ye *yaml11.Error
 		if errors.As(err, &ye) {

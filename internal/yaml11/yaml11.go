@@ -56,8 +56,30 @@ const maxAliasExpansion = 1_000_000
 // anchor many times, or merges it (`<<: *a`), converts it once and stays
 // cheap; callers must not modify the maps and lists they get.
 func Value(n *yaml.Node) (any, error) {
-	c := &converter{budget: maxDepth * 100, anchors: map[*yaml.Node]any{}, sizes: map[*yaml.Node]int{}}
-	return c.value(n, 0)
+	return NewDecoder().Value(n)
+}
+
+// Decoder converts the nodes of one YAML document in as many calls as its
+// reader needs (one per variable, per host, per task), with one alias
+// budget for them all: a document whose variables each alias the same
+// large anchor is refused as a single value holding them all would be,
+// however its reader splits it. Values are not shared between calls. A
+// Decoder is not safe for concurrent use.
+type Decoder struct {
+	sizes    map[*yaml.Node]int
+	expanded int
+}
+
+// NewDecoder returns a Decoder for one document, its budget unspent.
+func NewDecoder() *Decoder { return &Decoder{sizes: map[*yaml.Node]int{}} }
+
+// Value converts n as the package's Value does, counting its aliases
+// against the budget the document's earlier values have used.
+func (d *Decoder) Value(n *yaml.Node) (any, error) {
+	c := &converter{budget: maxDepth * 100, anchors: map[*yaml.Node]any{}, sizes: d.sizes, expanded: d.expanded}
+	v, err := c.value(n, 0)
+	d.expanded = c.expanded
+	return v, err
 }
 
 type converter struct {
