@@ -4,6 +4,9 @@ TAGS     := urfave_cli_no_docs
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X main.version=$(VERSION)
 FUZZTIME ?= 20s
+# FUZZMINTIME bounds the minimising of each new input (go test's default,
+# 60s, could take a whole FUZZTIME and leave the target barely run).
+FUZZMINTIME ?= 5s
 
 .PHONY: build test unit e2e lint demo bench fuzz clean hello-agent hello-agents setup-test setup-demo
 
@@ -41,13 +44,16 @@ lint:
 demo: setup-demo build hello-agent
 	bash e2e/demo.sh
 
+FUZZ := $(GO) test -run=NONE -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINTIME)
 fuzz:
-	$(GO) test -run=NONE -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./playbooks/expr
-	$(GO) test -run=NONE -fuzz=FuzzTemplate -fuzztime=$(FUZZTIME) ./playbooks/expr
-	$(GO) test -run=NONE -fuzz=FuzzSplitKV -fuzztime=$(FUZZTIME) ./playbooks
-	$(GO) test -run=NONE -fuzz=FuzzLoad -fuzztime=$(FUZZTIME) ./playbooks
-	$(GO) test -run=NONE -fuzz=FuzzINI -fuzztime=$(FUZZTIME) ./inventory
-	$(GO) test -run=NONE -fuzz=FuzzLoadBundle -fuzztime=$(FUZZTIME) ./agents
+	$(FUZZ) -fuzz='^FuzzParse$$' ./playbooks/expr
+	$(FUZZ) -fuzz='^FuzzTemplate$$' ./playbooks/expr
+	$(FUZZ) -fuzz='^FuzzSplitKV$$' ./playbooks
+	$(FUZZ) -fuzz='^FuzzLoad$$' ./playbooks
+	$(FUZZ) -fuzz='^FuzzINI$$' ./inventory
+	$(FUZZ) -fuzz='^FuzzYAML$$' ./inventory
+	$(FUZZ) -fuzz='^FuzzVars$$' ./internal/yaml11
+	$(FUZZ) -fuzz='^FuzzLoadBundle$$' ./agents
 
 clean:
 	rm -rf bin agents/examples/hello/build

@@ -26,6 +26,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -293,7 +296,10 @@ func (l *manifestLoader) files(v *yaml.Node) {
 				f.Src, srcAt = s, fv
 			case "dest":
 				f.Dest = s
-				if !strings.HasPrefix(s, "/") || filepath.Clean(s) != s {
+				if i := strings.IndexFunc(s, unicode.IsControl); i >= 0 {
+					r, _ := utf8.DecodeRuneInString(s[i:])
+					l.add(fv, "dest %q holds a control character (%U), which a path must not", s, r)
+				} else if !strings.HasPrefix(s, "/") || filepath.Clean(s) != s {
 					l.add(fv, "dest %q must be a clean absolute path", s)
 				} else if dests[s] {
 					l.add(fv, "dest %q is tracked twice", s)
@@ -366,18 +372,29 @@ func (l *manifestLoader) playbook(opts LoadOptions) {
 }
 
 // FileMD5 returns the hex MD5 and size of a regular file, streaming it.
+// Anything else (a directory, a named pipe, a device, a socket) is
+// refused without being opened, so that a FIFO cannot block the load and
+// a device cannot feed it without end.
 func FileMD5(path string) (string, int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", 0, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
+	st, err := os.Stat(path)
 	if err != nil {
 		return "", 0, err
 	}
 	if !st.Mode().IsRegular() {
-		return "", 0, &fs.PathError{Op: "hash", Path: path, Err: errors.New("not a regular file")}
+		return "", 0, notRegular(path, st.Mode())
+	}
+	// Non-blocking, should a FIFO replace the file after the check: the
+	// open then returns at once, and the check below refuses it.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", 0, err
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil {
+		return "", 0, err
+	}
+	if !st.Mode().IsRegular() {
+		return "", 0, notRegular(path, st.Mode())
 	}
 	h := md5.New()
 	n, err := io.Copy(h, f)
@@ -385,4 +402,20 @@ func FileMD5(path string) (string, int64, error) {
 		return "", 0, err
 	}
 	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+// notRegular is the error for a tracked file that is not a regular file.
+func notRegular(path string, mode fs.FileMode) error {
+	kind := "not a regular file"
+	switch {
+	case mode.IsDir():
+		kind = "a directory"
+	case mode&fs.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO)"
+	case mode&fs.ModeSocket != 0:
+		kind = "a socket"
+	case mode&fs.ModeDevice != 0:
+		kind = "a device"
+	}
+	return &fs.PathError{Op: "read", Path: path, Err: errors.New(kind + "; a tracked file must be a regular file")}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/tender-sh/tender/playbooks"
 
@@ -50,7 +51,7 @@ func TestLoadBundleErrorsHavePositions(t *testing.T) {
 		"agent.yaml:3:7: port \"70000\"",
 		"agent.yaml:4:8: probe \"sideways\"",
 		"agent.yaml:5:1: \"colour\" is not a manifest key",
-		"agent.yaml:7:10: src: open",
+		"agent.yaml:7:10: src: stat",
 		"agent.yaml:8:11: dest \"relative/path\"",
 		"agent.yaml:9:11: mode \"rwx\"",
 		"agent.yaml:10:37: \"size\" is not a file key",
@@ -101,6 +102,47 @@ func TestLoadBundleMissing(t *testing.T) {
 	}
 }
 
+// TestLoadBundleRefusesControlCharsInDest: a newline or any other control
+// character in a tracked file's dest is refused at its position: such a
+// path would be a different file on the host, or break the scripts and
+// the ledger that name it.
+func TestLoadBundleRefusesControlCharsInDest(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "bin"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(dir, "p.yml"), []byte("- hosts: all\n  tasks: []\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ManifestName), []byte(`name: a
+version: "1"
+port: 1
+files:
+  - {src: bin, dest: "/opt/a\nb"}
+  - {src: bin, dest: "/opt/\tb"}
+  - src: bin
+    dest: "/opt/\x7f"
+  - {src: bin, dest: "/opt/\u0085b"}
+  - {src: bin, dest: "/opt/\rb"}
+  - {src: bin, dest: /opt/fine}
+playbook: p.yml
+`), 0o644)
+	_, err := LoadBundle(dir, LoadOptions{Modules: builtin.Registry()})
+	if err == nil {
+		t.Fatal("control characters in dest were accepted")
+	}
+	for _, want := range []string{
+		`agent.yaml:5:22: dest "/opt/a\nb" holds a control character (U+000A)`,
+		`agent.yaml:6:22: dest "/opt/\tb" holds a control character (U+0009)`,
+		`agent.yaml:8:11: dest "/opt/\x7f" holds a control character (U+007F)`,
+		`agent.yaml:9:22: dest "/opt/\u0085b" holds a control character (U+0085)`,
+		`agent.yaml:10:22: dest "/opt/\rb" holds a control character (U+000D)`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in:\n%v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "/opt/fine") {
+		t.Errorf("a good dest was refused:\n%v", err)
+	}
+}
+
 // FuzzLoadBundle feeds arbitrary manifests to LoadBundle: it must return a
 // bundle or an error, never panic, and a bundle it returns is valid.
 func FuzzLoadBundle(f *testing.F) {
@@ -129,6 +171,11 @@ func FuzzLoadBundle(f *testing.F) {
 		}
 		if b.Name == "" || b.Version == "" || len(b.Files) == 0 || b.Playbook == nil || (b.Port == 0 && b.Health == "") {
 			t.Errorf("an invalid bundle loaded: %+v", b)
+		}
+		for _, f := range b.Files {
+			if strings.IndexFunc(f.Dest, unicode.IsControl) >= 0 {
+				t.Errorf("a dest with a control character loaded: %q", f.Dest)
+			}
 		}
 	})
 }

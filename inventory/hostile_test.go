@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,5 +46,30 @@ func TestAliasBombBounded(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if grown := after.TotalAlloc - before.TotalAlloc; grown > 64<<20 {
 		t.Fatalf("refusing the documents allocated %d MiB", grown>>20)
+	}
+}
+
+// The alias budget is the document's, not each variable's: variables (or
+// hosts of a range) that each alias one anchor below the budget are
+// refused once together they cross it, rather than each costing a copy
+// when host vars are merged.
+func TestAliasBombSplitAcrossVars(t *testing.T) {
+	dir := t.TempDir()
+	var groupVars, hostVars strings.Builder
+	groupVars.WriteString("all:\n  hosts:\n    h1:\n  vars:\n" + hostile.YAMLBomb(4, "    "))
+	hostVars.WriteString("all:\n  vars:\n" + hostile.YAMLBomb(4, "    ") + "  hosts:\n    web[1:40]:\n      v: *a4\n")
+	for i := range 40 {
+		groupVars.WriteString("    v" + strconv.Itoa(i) + ": *a4\n")
+	}
+	for name, src := range map[string]string{"group.yml": groupVars.String(), "range.yml": hostVars.String()} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(path)
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line == 0 || !strings.Contains(pe.Msg, "aliases expand to more than") {
+			t.Errorf("%s: err = %v, want the alias budget's error at a line", name, err)
+		}
 	}
 }

@@ -83,6 +83,9 @@ func yamlError(file string, err error) *ParseError {
 type yamlParser struct {
 	inv  *Inventory
 	file string
+	// dec converts the document's variables, with one alias budget for
+	// all of them.
+	dec *yaml11.Decoder
 }
 
 func (p *yamlParser) warn(format string, args ...any) {
@@ -111,7 +114,7 @@ func (inv *Inventory) ParseYAML(name string, src []byte) error {
 	if err != nil {
 		return yamlError(name, err)
 	}
-	p := &yamlParser{inv: inv, file: name}
+	p := &yamlParser{inv: inv, file: name, dec: yaml11.NewDecoder()}
 	inv.source = name
 	err = p.parse(root)
 	inv.source = ""
@@ -225,7 +228,7 @@ func (p *yamlParser) group(k, data *yaml.Node) (string, error) {
 				if err != nil {
 					return "", p.valueErr(e.k, err)
 				}
-				v, err := yaml11.Value(e.v)
+				v, err := p.dec.Value(e.v)
 				if err != nil {
 					return "", p.valueErr(e.v, err)
 				}
@@ -298,7 +301,7 @@ func (p *yamlParser) hosts(g *Group, e pair) error {
 			if err != nil {
 				return p.valueErr(kv.k, err)
 			}
-			v, err := yaml11.Value(kv.v)
+			v, err := p.dec.Value(kv.v)
 			if err != nil {
 				return p.valueErr(kv.v, err)
 			}

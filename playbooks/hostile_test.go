@@ -31,3 +31,19 @@ func TestAliasBombBounded(t *testing.T) {
 		t.Fatalf("refusing the documents allocated %d MiB", grown>>20)
 	}
 }
+
+// The alias budget is the file's, not each value's: tasks that each loop
+// over one anchor below the budget are refused once together they cross
+// it, rather than each handing the engine a copy to walk.
+func TestAliasBombSplitAcrossTasks(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("- hosts: all\n  vars:\n" + hostile.YAMLBomb(4, "    ") + "  tasks:\n")
+	for range 40 {
+		b.WriteString("    - debug: msg={{ item }}\n      loop: *a4\n")
+	}
+	dir := writeFiles(t, map[string]string{"pb.yml": b.String()})
+	_, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: testModules})
+	if err == nil || !strings.Contains(err.Error(), "pb.yml:") || !strings.Contains(err.Error(), "aliases expand to more than") {
+		t.Errorf("err = %v, want the alias budget's error in pb.yml", err)
+	}
+}

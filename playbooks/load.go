@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -95,6 +96,8 @@ func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
 		givenDir: filepath.Dir(path),
 		reported: map[*yaml.Node]bool{},
 		active:   map[*yaml.Node]bool{},
+		merged:   map[*yaml.Node][]entry{},
+		decoders: map[string]*yaml11.Decoder{},
 	}
 	pb := &Playbook{Path: path, Dir: filepath.Dir(path)}
 	pb.Plays = l.playbookFile(abs, nil, "", tasksOnly, nil)
@@ -125,14 +128,16 @@ type loader struct {
 	// boolean there is a load error, as ansible-playbook --syntax-check
 	// finds it; a task's fails only when the task runs.
 	playLevel bool
-	pbDir     string                // the top playbook's directory (absolute)
-	givenDir  string                // the same, as the caller wrote it
-	reported  map[*yaml.Node]bool   // nodes already reported: their templates are not checked again
-	active    map[*yaml.Node]bool   // task lists and mappings being decoded (YAML alias loops)
-	count     int                   // tasks decoded so far
-	files     map[string]*yaml.Node // parsed files by absolute path (nil: failed)
-	names     map[string]string     // absolute path → path as shown in errors
-	mu        sync.Mutex            // held by Task.Resolve, which reuses the loader after Load
+	pbDir     string                     // the top playbook's directory (absolute)
+	givenDir  string                     // the same, as the caller wrote it
+	reported  map[*yaml.Node]bool        // nodes already reported: their templates are not checked again
+	active    map[*yaml.Node]bool        // task lists and mappings being decoded (YAML alias loops)
+	merged    map[*yaml.Node][]entry     // mappings' entries, merges resolved (entries)
+	decoders  map[string]*yaml11.Decoder // per file: one alias budget for its values
+	count     int                        // tasks decoded so far
+	files     map[string]*yaml.Node      // parsed files by absolute path (nil: failed)
+	names     map[string]string          // absolute path → path as shown in errors
+	mu        sync.Mutex                 // held by Task.Resolve, which reuses the loader after Load
 }
 
 // show returns the name of a file as errors show it: its path relative to

@@ -43,14 +43,27 @@ func kindName(n *yaml.Node) string {
 
 // entries lists a mapping's keys in order; merged (<<) keys come first and
 // are overridden by explicit ones. A later duplicate key wins, as in Ansible.
+// A mapping is read once (its problems reported once): anchors that merge
+// one another cost one pass each, not one per alias. Callers must not
+// modify the list.
 func (l *loader) entries(file string, n *yaml.Node) []entry {
 	n = deref(n)
+	if es, ok := l.merged[n]; ok {
+		return es
+	}
 	if l.active[n] {
 		l.errs.add(file, n, "a mapping merges itself through a YAML alias")
 		return nil
 	}
 	l.active[n] = true
 	defer delete(l.active, n)
+	out := l.readEntries(file, n)
+	l.merged[n] = out
+	return out
+}
+
+// readEntries is entries without the memo.
+func (l *loader) readEntries(file string, n *yaml.Node) []entry {
 	var out []entry
 	index := map[string]int{}
 	put := func(e entry) {
@@ -92,9 +105,15 @@ func (l *loader) entries(file string, n *yaml.Node) []entry {
 	return out
 }
 
-// value converts a node to a raw value with Ansible's YAML 1.1 rules.
+// value converts a node to a raw value with Ansible's YAML 1.1 rules, with
+// one alias budget for each file.
 func (l *loader) value(file string, n *yaml.Node) any {
-	v, err := yaml11.Value(n)
+	dec := l.decoders[file]
+	if dec == nil {
+		dec = yaml11.NewDecoder()
+		l.decoders[file] = dec
+	}
+	v, err := dec.Value(n)
 	if err != nil {
 		var ye *yaml11.Error
 		if errors.As(err, &ye) {

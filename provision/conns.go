@@ -61,7 +61,7 @@ func (rn *run) delegate(ctx context.Context, pr *playRun, name string) (transpor
 	if err != nil {
 		return nil, err
 	}
-	return hr.connect(ctx, rn.r, pr.scope(hr, nil, nil), connKeywords{})
+	return hr.connect(ctx, rn, pr.scope(hr, nil, nil), connKeywords{})
 }
 
 // withEnv returns a view of c whose scripts get env exported (a module's

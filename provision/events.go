@@ -52,7 +52,9 @@ type Event struct {
 	Time time.Time
 	// Play is the play's name (or its hosts pattern when unnamed).
 	Play string
-	// Hosts are the hosts a play runs on, in inventory order (PlayStart).
+	// Hosts are the hosts a play runs on, in inventory order (PlayStart),
+	// or those a warning about reaching them concerns (Warning; Host is
+	// set too when there is one).
 	Hosts []string
 	// Task is the task's display name ("role : name"); Handler marks
 	// handlers; Path is the task's file:line.

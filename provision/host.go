@@ -164,7 +164,8 @@ type connKeywords struct{ user, connection, port string }
 // needed: one connection per host for the whole run, unless keywords ask
 // for another login. The connection variables are read from the host's
 // scope, so they may be templates.
-func (h *hostRun) connect(ctx context.Context, r *Runner, scope expr.Scope, kw connKeywords) (transport.Conn, error) {
+func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw connKeywords) (transport.Conn, error) {
+	r := rn.r
 	t, kind, err := target(h.name, scope, kw)
 	if err != nil {
 		return nil, err
@@ -174,7 +175,7 @@ func (h *hostRun) connect(ctx context.Context, r *Runner, scope expr.Scope, kw c
 			return nil, err
 		}
 	}
-	key := fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%x", kind, t.Host, t.User, t.Port, strings.Join(t.KeyFiles, "\x00"), t.CommonArgs, sha256.Sum256([]byte(t.Password)))
+	key := targetKey(kind, t)
 	h.connMu.Lock()
 	if h.conns == nil {
 		h.conns = map[string]*connSlot{}
@@ -194,12 +195,20 @@ func (h *hostRun) connect(ctx context.Context, r *Runner, scope expr.Scope, kw c
 			slot.err = fmt.Errorf("no transport for ansible_connection=%s", kind)
 			return
 		}
+		if kind == "ssh" {
+			rn.warnTargets("", []hostTarget{{host: h.name, key: key, t: t}})
+		}
 		slot.conn, slot.err = d.Connect(ctx, t)
 		if slot.err != nil && !errors.Is(slot.err, transport.ErrUnreachable) {
 			slot.err = transport.Unreachable(h.name, slot.err)
 		}
 	})
 	return slot.conn, slot.err
+}
+
+// targetKey tells apart the logins a host's connections are for.
+func targetKey(kind string, t transport.Target) string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%x", kind, t.Host, t.User, t.Port, strings.Join(t.KeyFiles, "\x00"), t.CommonArgs, t.ExtraArgs, sha256.Sum256([]byte(t.Password)))
 }
 
 // close closes the host's connections; the next task that needs one
@@ -282,6 +291,9 @@ func target(name string, scope expr.Scope, kw connKeywords) (transport.Target, s
 		t.KeyFiles = []string{key}
 	}
 	if t.CommonArgs, err = str("ansible_ssh_common_args"); err != nil {
+		return t, "", err
+	}
+	if t.ExtraArgs, err = str("ansible_ssh_extra_args"); err != nil {
 		return t, "", err
 	}
 	return t, kind, nil

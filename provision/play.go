@@ -163,6 +163,7 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 	pr.batchNames = stringsToAny(names)
 	pr.batchHosts, pr.endBatch = hosts, false
 	pr.rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names})
+	pr.warnPlayHosts(hosts)
 	for _, h := range hosts {
 		h.ended = false
 	}

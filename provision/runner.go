@@ -178,6 +178,9 @@ type run struct {
 	// name localhost: hostvars shows it, as ansible-playbook's does.
 	implicit *hostRun
 
+	// connWarn is what the Dialer warned about, reported once per host.
+	connWarn connWarnings
+
 	localOnce sync.Once
 	local     transport.Conn
 	localErr  error

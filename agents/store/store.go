@@ -89,20 +89,46 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // OpenReadOnly opens the ledger at path for reading only: nothing is
 // created, migrated or written, and every write fails. A missing ledger
 // opens as an empty one (every host never deployed), still writing
-// nothing to disk.
+// nothing to disk. A ledger in a directory this process may not write
+// to is readable too, unless its write-ahead log holds changes.
 func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
-	var dsn string
 	switch _, err := os.Stat(path); {
 	case errors.Is(err, fs.ErrNotExist):
-		dsn = "file::memory:"
+		s, err := openReadOnly(ctx, path, "file::memory:")
+		if err != nil {
+			return nil, fmt.Errorf("ledger %s: %w", path, err)
+		}
+		return s, nil
 	case err != nil:
 		return nil, fmt.Errorf("ledger %s: %w", path, err)
-	default:
-		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&_busy_timeout=5000"
 	}
+	uri := "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&_busy_timeout=5000"
+	s, err := openReadOnly(ctx, path, uri)
+	if err == nil {
+		return s, nil
+	}
+	// SQLite reads a database in WAL mode through an index beside it
+	// (-shm), which it creates, with the log (-wal), when they are
+	// missing: it cannot without write access to the directory. When no
+	// log holds changes, the database file alone is the whole ledger,
+	// and SQLite may read it as immutable, creating nothing.
+	wal, werr := os.Stat(path + "-wal")
+	if werr == nil && wal.Mode().IsRegular() && wal.Size() > 0 {
+		return nil, fmt.Errorf("ledger %s: %w (its write-ahead log %s-wal holds changes, which SQLite reads only with write access to %s)",
+			path, err, path, filepath.Dir(path))
+	}
+	if s, ierr := openReadOnly(ctx, path, uri+"&immutable=1"); ierr == nil {
+		return s, nil
+	}
+	return nil, fmt.Errorf("ledger %s: %w", path, err)
+}
+
+// openReadOnly opens the database at dsn read-only (an in-memory one gets
+// the current schema) and checks it is one this tender can read.
+func openReadOnly(ctx context.Context, path, dsn string) (*Store, error) {
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
-		return nil, fmt.Errorf("ledger %s: %w", path, err)
+		return nil, err
 	}
 	s := &Store{db: db, path: path, now: time.Now}
 	if dsn == "file::memory:" {
@@ -116,7 +142,7 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 	}
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("ledger %s: %w", path, err)
+		return nil, err
 	}
 	return s, nil
 }

@@ -91,7 +91,7 @@ func TestAgentBadInput(t *testing.T) {
 		name, manifest, playbook, state, want string
 		code                                  int
 	}{
-		{name: "missing file", manifest: strings.Replace(string(manifest), "agent.bin", "nope.bin", 1), code: 4, want: "agent.yaml:5:11: src: open"},
+		{name: "missing file", manifest: strings.Replace(string(manifest), "agent.bin", "nope.bin", 1), code: 4, want: "agent.yaml:5:11: src: stat"},
 		{name: "bad port", manifest: strings.Replace(string(manifest), "port:", "port: 99999\nx:", 1), code: 4, want: "agent.yaml:3:7: port \"99999\""},
 		{name: "unknown module", playbook: "- hosts: all\n  tasks:\n    - frobnicate: a=b\n", code: 4, want: "deploy.yml:3:7"},
 		{name: "unreadable ledger", state: "/proc/version/ledger.db", code: 1, want: "ledger /proc/version/ledger.db"},
@@ -118,5 +118,27 @@ func TestAgentBadInput(t *testing.T) {
 				t.Errorf("exit %d (want %d)\nstdout %q\nstderr %s", code, c.code, out, errOut)
 			}
 		})
+	}
+}
+
+// TestAgentReadOnlyLedger: status and history read a ledger they may not
+// write beside (here directories stand where SQLite would create its
+// write-ahead log and index, which stops root too).
+func TestAgentReadOnlyLedger(t *testing.T) {
+	bundle, inv, state, _ := agentBundle(t)
+	args := []string{"-i", inv, "--bundle", bundle, "--state", state}
+	if code, out, errOut := runCLI(t, append([]string{"agent", "deploy"}, args...)...); code != 0 {
+		t.Fatalf("deploy: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if err := os.Mkdir(state+suffix, 0o500); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out, errOut := runCLI(t, append([]string{"agent", "status"}, args...)...); code != 0 || strings.Count(out, "in-sync") != 2 {
+		t.Errorf("status: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := runCLI(t, "agent", "history", "--state", state); code != 0 || strings.Count(out, "demo: ok") != 2 {
+		t.Errorf("history: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -68,7 +69,11 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook, policy *tasks.Polic
 		events = pg.event
 	}
 	if dialer.HostKeys == ssh.HostKeyInsecure {
-		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: host keys are not checked (--host-key-checking=insecure): anyone between you and the hosts can read and change everything")
+		// Through the events, as the run's other warnings (those of
+		// inventory arguments that turn checking off, for one), so that
+		// --json carries it too.
+		events(provision.Event{Kind: provision.Warning, Time: time.Now(),
+			Msg: "host keys are not checked (--host-key-checking=insecure): anyone between you and the hosts can read and change everything"})
 	}
 	r := &provision.Runner{
 		Inventory: inv, Modules: builtin.Registry(), Dialer: dialer, Local: local.Dialer{}, Sandbox: policy,

@@ -24,3 +24,27 @@ func itoa(i int) string {
 	}
 	return itoa(i/10) + itoa(i%10)
 }
+
+// TreeSize counts the values v stands for when walked as a tree (every
+// element of a []any and every value of a map[string]any, shared ones as
+// often as they are reached), as copies and template checks walk them;
+// it stops counting past limit. Tests use it to assert that what a loader
+// returns stays bounded.
+func TreeSize(v any, limit int) int {
+	n := 1
+	switch v := v.(type) {
+	case []any:
+		for _, x := range v {
+			if n += TreeSize(x, limit-n); n > limit {
+				return n
+			}
+		}
+	case map[string]any:
+		for _, x := range v {
+			if n += TreeSize(x, limit-n); n > limit {
+				return n
+			}
+		}
+	}
+	return n
+}

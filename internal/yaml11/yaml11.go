@@ -51,13 +51,35 @@ const maxAliasExpansion = 1_000_000
 // turned into strings as Python's str() would print them; duplicate keys keep
 // the last value, as Ansible does. Merge keys (`<<`) are resolved.
 //
-// Every alias of an anchor yields the same converted value (Python's loader
-// shares one object the same way), so a document that repeats an anchor
-// many times is converted once and stays cheap; callers must not modify the
-// maps and lists they get.
+// An anchor and every alias of it yield the same converted value (Python's
+// loader shares one object the same way), so a document that repeats an
+// anchor many times, or merges it (`<<: *a`), converts it once and stays
+// cheap; callers must not modify the maps and lists they get.
 func Value(n *yaml.Node) (any, error) {
-	c := &converter{budget: maxDepth * 100, anchors: map[*yaml.Node]any{}, sizes: map[*yaml.Node]int{}}
-	return c.value(n, 0)
+	return NewDecoder().Value(n)
+}
+
+// Decoder converts the nodes of one YAML document in as many calls as its
+// reader needs (one per variable, per host, per task), with one alias
+// budget for them all: a document whose variables each alias the same
+// large anchor is refused as a single value holding them all would be,
+// however its reader splits it. Values are not shared between calls. A
+// Decoder is not safe for concurrent use.
+type Decoder struct {
+	sizes    map[*yaml.Node]int
+	expanded int
+}
+
+// NewDecoder returns a Decoder for one document, its budget unspent.
+func NewDecoder() *Decoder { return &Decoder{sizes: map[*yaml.Node]int{}} }
+
+// Value converts n as the package's Value does, counting its aliases
+// against the budget the document's earlier values have used.
+func (d *Decoder) Value(n *yaml.Node) (any, error) {
+	c := &converter{budget: maxDepth * 100, anchors: map[*yaml.Node]any{}, sizes: d.sizes, expanded: d.expanded}
+	v, err := c.value(n, 0)
+	d.expanded = c.expanded
+	return v, err
 }
 
 type converter struct {
@@ -133,11 +155,24 @@ func (c *converter) value(n *yaml.Node, depth int) (any, error) {
 			}
 			out = append(out, v)
 		}
+		c.share(n, out)
 		return out, nil
 	case yaml.MappingNode:
-		return c.mapping(n, depth)
+		m, err := c.mapping(n, depth)
+		if err == nil {
+			c.share(n, m)
+		}
+		return m, err
 	}
 	return nil, errAt(n, "unsupported YAML node kind %d", n.Kind)
+}
+
+// share records the value of an anchored node, so that its aliases yield
+// it without converting (and counting) the anchor's content again.
+func (c *converter) share(n *yaml.Node, v any) {
+	if n.Anchor != "" {
+		c.anchors[n] = v
+	}
 }
 
 func (c *converter) mapping(n *yaml.Node, depth int) (map[string]any, error) {
@@ -183,31 +218,34 @@ func (c *converter) mapping(n *yaml.Node, depth int) (map[string]any, error) {
 	return b.Map(), nil
 }
 
+// mergeSources converts the value of a merge key: a mapping or a list of
+// mappings, directly or through an alias. It is converted as any value is,
+// so that an alias's conversion is shared and its expansion counted: a
+// chain of anchors each merging the one before costs one copy of each,
+// not one per link.
 func (c *converter) mergeSources(v *yaml.Node, depth int) ([]map[string]any, error) {
 	target := v
 	if target.Kind == yaml.AliasNode {
 		target = target.Alias
 	}
-	var nodes []*yaml.Node
-	switch target.Kind {
-	case yaml.MappingNode:
-		nodes = []*yaml.Node{target}
-	case yaml.SequenceNode:
-		nodes = target.Content
-	default:
+	if target.Kind != yaml.MappingNode && target.Kind != yaml.SequenceNode {
 		return nil, errAt(v, "merge key << needs a mapping or a list of mappings")
 	}
-	var out []map[string]any
-	for _, m := range nodes {
-		x, err := c.value(m, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		mm, ok := x.(map[string]any)
+	x, err := c.value(v, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	if m, ok := x.(map[string]any); ok {
+		return []map[string]any{m}, nil
+	}
+	items, _ := x.([]any)
+	out := make([]map[string]any, 0, len(items))
+	for i, item := range items {
+		m, ok := item.(map[string]any)
 		if !ok {
-			return nil, errAt(m, "merge key << needs a mapping or a list of mappings")
+			return nil, errAt(target.Content[i], "merge key << needs a mapping or a list of mappings")
 		}
-		out = append(out, mm)
+		out = append(out, m)
 	}
 	return out, nil
 }

@@ -144,6 +144,7 @@ type Target struct {
 	Password   string   // login password, never logged
 	KeyFiles   []string // private key files to offer, in order
 	CommonArgs string   // ansible_ssh_common_args, e.g. "-o ProxyJump=bastion"
+	ExtraArgs  string   // ansible_ssh_extra_args: after CommonArgs, which win
 }
 
 // Dialer opens connections. Implementations are safe for concurrent use.
@@ -151,6 +152,16 @@ type Dialer interface {
 	// Connect opens a connection to t. A host that cannot be reached or
 	// refuses the login yields an error wrapping ErrUnreachable.
 	Connect(ctx context.Context, t Target) (Conn, error)
+}
+
+// Warner is an optional interface of a Dialer: what the operator should
+// know about reaching t before it is reached, such as a known_hosts line
+// that had to be skipped. Each warning is one sentence that does not name
+// t, so that the hosts sharing it can be reported together. Warnings must
+// be cheap and never touch the network; a target the Dialer cannot make
+// sense of has none (Connect reports the problem).
+type Warner interface {
+	Warnings(t Target) []string
 }
 
 // ErrUnreachable marks errors that mean the host cannot be used at all: it

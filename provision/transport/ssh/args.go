@@ -5,16 +5,42 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/tender-sh/tender/provision/transport"
 )
 
-// parseCommonArgs reads the ssh options tender honours out of an
-// ansible_ssh_common_args string: -o Key=Value, -o 'Key Value', -oKey=Value,
-// -J jumps, -p port, -l user and -i identity. Other flags are ignored, as
+// Names of the variables holding a target's ssh arguments, for messages.
+const (
+	commonArgsVar = "ansible_ssh_common_args"
+	extraArgsVar  = "ansible_ssh_extra_args"
+)
+
+// targetArgs reads t's ssh arguments: its common args, then its extra
+// args, as Ansible puts them on ssh's command line (where the first value
+// of an option wins).
+func targetArgs(t transport.Target) (options, error) {
+	o, err := parseArgs(commonArgsVar, t.CommonArgs)
+	if err != nil {
+		return nil, err
+	}
+	extra, err := parseArgs(extraArgsVar, t.ExtraArgs)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range extra {
+		o[k] = append(o[k], v...)
+	}
+	return o, nil
+}
+
+// parseArgs reads the ssh options tender honours out of the ssh arguments
+// in the variable name: -o Key=Value, -o 'Key Value', -oKey=Value, -J
+// jumps, -p port, -l user and -i identity. Other flags are ignored, as
 // are -o keys tender does not use. Keys are returned lower-cased.
-func parseCommonArgs(s string) (options, error) {
+func parseArgs(name, s string) (options, error) {
 	words, err := splitWords(s)
 	if err != nil {
-		return nil, fmt.Errorf("ansible_ssh_common_args: %w", err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	o := options{}
 	add := func(k, v string) {
@@ -32,7 +58,7 @@ func parseCommonArgs(s string) (options, error) {
 		}
 		if val == "" {
 			if i+1 >= len(words) {
-				return nil, fmt.Errorf("ansible_ssh_common_args: -%c needs an argument", flag)
+				return nil, fmt.Errorf("%s: -%c needs an argument", name, flag)
 			}
 			i++
 			val = words[i]
@@ -44,7 +70,7 @@ func parseCommonArgs(s string) (options, error) {
 				k, v, ok = strings.Cut(strings.TrimSpace(val), " ")
 			}
 			if !ok {
-				return nil, fmt.Errorf("ansible_ssh_common_args: bad option %q", val)
+				return nil, fmt.Errorf("%s: bad option %q", name, val)
 			}
 			add(strings.TrimSpace(k), strings.TrimSpace(v))
 		case 'J':

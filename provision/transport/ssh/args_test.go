@@ -19,14 +19,14 @@ func TestParseCommonArgs(t *testing.T) {
 		{"-J gw -p 2200 -l bob -i k1 -ik2", options{"proxyjump": {"gw"}, "port": {"2200"}, "user": {"bob"}, "identityfile": {"k1", "k2"}}},
 		{`-o ProxyCommand="ssh -W %h:%p gw"`, options{"proxycommand": {"ssh -W %h:%p gw"}}},
 	} {
-		got, err := parseCommonArgs(tc.in)
+		got, err := parseArgs(commonArgsVar, tc.in)
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("parseCommonArgs(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+			t.Errorf("parseArgs(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
 		}
 	}
 	for _, bad := range []string{"-o", "-o 'unterminated", "-o NoValue"} {
-		if _, err := parseCommonArgs(bad); err == nil {
-			t.Errorf("parseCommonArgs(%q) must fail", bad)
+		if _, err := parseArgs(commonArgsVar, bad); err == nil {
+			t.Errorf("parseArgs(%q) must fail", bad)
 		}
 	}
 }

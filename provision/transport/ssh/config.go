@@ -87,7 +87,7 @@ func (o options) get(key string) string {
 // then itself. Settings on t and in its common args win over ssh config,
 // as OpenSSH's command line does.
 func (d *Dialer) resolve(t transport.Target) (*hop, []*hop, error) {
-	args, err := parseCommonArgs(t.CommonArgs)
+	args, err := targetArgs(t)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -185,6 +185,12 @@ func (d *Dialer) resolveHop(alias, userName string, port int, args options) (*ho
 		h.knownHosts = []string{"~/.ssh/known_hosts"}
 	}
 	for i, f := range h.knownHosts {
+		if strings.EqualFold(f, "none") && len(d.KnownHosts) == 0 {
+			// OpenSSH's "no user known_hosts file": nothing is known,
+			// and accept-new records nothing.
+			h.knownHosts[i] = os.DevNull
+			continue
+		}
 		h.knownHosts[i] = expandPath(f, h)
 	}
 	h.strict = strings.ToLower(get("StrictHostKeyChecking"))

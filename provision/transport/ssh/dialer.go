@@ -101,7 +101,10 @@ type Dialer struct {
 	shellCommand string // tests only: replaces shellCommand
 }
 
-var _ transport.Dialer = (*Dialer)(nil)
+var (
+	_ transport.Dialer = (*Dialer)(nil)
+	_ transport.Warner = (*Dialer)(nil)
+)
 
 func (d *Dialer) init() {
 	d.once.Do(func() { d.config = loadConfig(d.ConfigFile) })

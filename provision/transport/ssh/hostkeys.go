@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/skeema/knownhosts"
 	xssh "golang.org/x/crypto/ssh"
@@ -78,57 +76,6 @@ func (e *HostKeyError) Error() string {
 		e.Host, e.Key, strings.Join(e.KnownHosts, ", "))
 }
 
-// knownHostsCache holds parsed known_hosts databases, dropped whenever
-// accept-new appends to a file.
-type knownHostsCache struct {
-	mu  sync.Mutex
-	dbs map[string]*knownhosts.HostKeyDB
-}
-
-func (c *knownHostsCache) db(files []string) (*knownhosts.HostKeyDB, error) {
-	key := strings.Join(files, "\x00")
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if db, ok := c.dbs[key]; ok {
-		return db, nil
-	}
-	db, err := readKnownHosts(files)
-	if err != nil {
-		return nil, err
-	}
-	if c.dbs == nil {
-		c.dbs = map[string]*knownhosts.HostKeyDB{}
-	}
-	c.dbs[key] = db
-	return db, nil
-}
-
-func (c *knownHostsCache) forget() {
-	c.mu.Lock()
-	c.dbs = nil
-	c.mu.Unlock()
-}
-
-// readKnownHosts parses the files that exist (nil when none does).
-func readKnownHosts(files []string) (*knownhosts.HostKeyDB, error) {
-	var present []string
-	for _, f := range files {
-		if _, err := os.Stat(f); err == nil {
-			present = append(present, f)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("known_hosts: %w", err)
-		}
-	}
-	if len(present) == 0 {
-		return nil, nil
-	}
-	db, err := knownhosts.NewDB(present...)
-	if err != nil {
-		return nil, fmt.Errorf("known_hosts: %w", err)
-	}
-	return db, nil
-}
-
 func (d *Dialer) policy(h *hop) HostKeyPolicy {
 	if d.HostKeys != HostKeyDefault {
 		return d.HostKeys
@@ -163,7 +110,7 @@ func (d *Dialer) hostKeyCallback(h *hop, addr string) (xssh.HostKeyCallback, []s
 			case err == nil:
 				return nil
 			case knownhosts.IsHostKeyChanged(err):
-				return changedError(hostname, key, h.knownHosts, err)
+				return changedError(db, hostname, key, h.knownHosts, err)
 			case !knownhosts.IsHostUnknown(err):
 				return err
 			}
@@ -180,12 +127,12 @@ func describeKey(key xssh.PublicKey) string {
 	return key.Type() + " key " + xssh.FingerprintSHA256(key)
 }
 
-func changedError(hostname string, key xssh.PublicKey, files []string, err error) error {
+func changedError(db *knownHostsDB, hostname string, key xssh.PublicKey, files []string, err error) error {
 	e := &HostKeyError{Host: knownhosts.Normalize(hostname), Changed: true, Key: describeKey(key), KnownHosts: files}
 	var ke *xknownhosts.KeyError
 	if errors.As(err, &ke) {
 		for _, k := range ke.Want {
-			e.Conflicting = append(e.Conflicting, fmt.Sprintf("%s:%d", k.Filename, k.Line))
+			e.Conflicting = append(e.Conflicting, fmt.Sprintf("%s:%d", db.name(k.Filename), k.Line))
 		}
 	}
 	return e
@@ -220,7 +167,7 @@ func (d *Dialer) acceptNew(files []string, hostname string, remote net.Addr, key
 			return nil
 		}
 		if knownhosts.IsHostKeyChanged(err) {
-			return changedError(hostname, key, files, err)
+			return changedError(db, hostname, key, files, err)
 		}
 	}
 	var line bytes.Buffer

@@ -3,6 +3,7 @@ package ssh
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,26 +68,33 @@ func TestHostKeyAcceptNewRecordsThenVerifies(t *testing.T) {
 	c.Close()
 }
 
+// TestHostKeyChanged: a changed key is refused, naming the entry's file
+// and line, also when a malformed line before it was skipped.
 func TestHostKeyChanged(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, sshtest.Options{})
 	other := sshtest.Start(t, sshtest.Options{}) // a different host key
-	known := filepath.Join(t.TempDir(), "known_hosts")
 	line := strings.Replace(string(mustRead(t, knownHostsFor(t, other))), other.Addr()[10:], f.srv.Addr()[10:], 1)
-	if err := os.WriteFile(known, []byte(line), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f.dialer.KnownHosts = []string{known}
-	for _, p := range []HostKeyPolicy{HostKeyStrict, HostKeyAcceptNew} {
-		f.dialer.HostKeys = p
-		_, err := f.dialer.Connect(context.Background(), f.target())
-		var hk *HostKeyError
-		if !errors.As(err, &hk) || !hk.Changed || !strings.Contains(err.Error(), "REMOTE HOST IDENTIFICATION HAS CHANGED") {
-			t.Fatalf("%v: changed key: %v", p, err)
+	for _, before := range []string{"", "garbage\n"} {
+		known := filepath.Join(t.TempDir(), "known_hosts")
+		if err := os.WriteFile(known, []byte(before+line), 0o600); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if data := mustRead(t, known); string(data) != line {
-		t.Fatal("a changed key must not be recorded")
+		f.dialer.KnownHosts = []string{known}
+		for _, p := range []HostKeyPolicy{HostKeyStrict, HostKeyAcceptNew} {
+			f.dialer.HostKeys = p
+			_, err := f.dialer.Connect(context.Background(), f.target())
+			var hk *HostKeyError
+			if !errors.As(err, &hk) || !hk.Changed || !strings.Contains(err.Error(), "REMOTE HOST IDENTIFICATION HAS CHANGED") {
+				t.Fatalf("%v: changed key: %v", p, err)
+			}
+			if want := fmt.Sprintf("%s:%d", known, 1+strings.Count(before, "\n")); len(hk.Conflicting) != 1 || hk.Conflicting[0] != want {
+				t.Errorf("%v: conflicting %q, want %s", p, hk.Conflicting, want)
+			}
+		}
+		if data := mustRead(t, known); string(data) != before+line {
+			t.Fatal("a changed key must not be recorded")
+		}
 	}
 	f.dialer.HostKeys = HostKeyInsecure
 	c, err := f.dialer.Connect(context.Background(), f.target())

@@ -1,0 +1,97 @@
+package provision
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/tender-sh/tender/provision/transport"
+)
+
+// maxWarnHosts is how many hosts a warning's text names; the event's
+// Hosts has them all.
+const maxWarnHosts = 10
+
+// connWarnings remembers which hosts the run has asked the Dialer about
+// (transport.Warner) and what it has reported, so that each warning is
+// reported once per run and host.
+type connWarnings struct {
+	mu     sync.Mutex
+	asked  map[string]bool // host and target key
+	warned map[string]bool // host and warning
+}
+
+// hostTarget is a host and the target its variables describe.
+type hostTarget struct {
+	host string
+	key  string // targetKey of t
+	t    transport.Target
+}
+
+// warnTargets asks the Dialer, when it is a transport.Warner, what it has
+// to say about reaching the hosts, and reports each warning not reported
+// yet as one event naming every host it concerns.
+func (rn *run) warnTargets(play string, targets []hostTarget) {
+	w, ok := rn.r.Dialer.(transport.Warner)
+	if !ok || len(targets) == 0 {
+		return
+	}
+	var order []string
+	hosts := map[string][]string{}
+	cw := &rn.connWarn
+	cw.mu.Lock()
+	if cw.asked == nil {
+		cw.asked, cw.warned = map[string]bool{}, map[string]bool{}
+	}
+	for _, ht := range targets {
+		k := ht.host + "\x00" + ht.key
+		if cw.asked[k] {
+			continue
+		}
+		cw.asked[k] = true
+		for _, msg := range w.Warnings(ht.t) {
+			k := ht.host + "\x00" + msg
+			if cw.warned[k] {
+				continue
+			}
+			cw.warned[k] = true
+			if hosts[msg] == nil {
+				order = append(order, msg)
+			}
+			hosts[msg] = append(hosts[msg], ht.host)
+		}
+	}
+	cw.mu.Unlock()
+	for _, msg := range order {
+		e := Event{Kind: Warning, Play: play, Hosts: hosts[msg], Msg: hostList(hosts[msg]) + ": " + msg}
+		if len(e.Hosts) == 1 {
+			e.Host = e.Hosts[0]
+		}
+		rn.emit(e)
+	}
+}
+
+// warnPlayHosts reports the Dialer's warnings for the hosts a play's
+// batch is about to reach, before any of them is: one warning for all
+// the hosts that share it, rather than one per host as they connect.
+func (pr *playRun) warnPlayHosts(hosts []*hostRun) {
+	if _, ok := pr.rn.r.Dialer.(transport.Warner); !ok {
+		return
+	}
+	var targets []hostTarget
+	for _, h := range hosts {
+		t, kind, err := target(h.name, pr.scope(h, nil, nil), connKeywords{connection: pr.play.Connection})
+		if err == nil && kind == "ssh" {
+			targets = append(targets, hostTarget{host: h.name, key: targetKey(kind, t), t: t})
+		}
+	}
+	pr.rn.warnTargets(pr.name, targets)
+}
+
+// hostList names hosts for a message, the first maxWarnHosts of them.
+func hostList(hosts []string) string {
+	if len(hosts) <= maxWarnHosts {
+		return strings.Join(hosts, ", ")
+	}
+	return fmt.Sprintf("%s and %d more hosts", strings.Join(hosts[:maxWarnHosts], ", "), len(hosts)-maxWarnHosts)
+}
