@@ -18,6 +18,10 @@ func Registry() *tasks.Registry {
 	r.Add(tasks.Def{Name: "set_fact", RawParams: true, Traits: tasks.Traits{SetsVars: true, FromPlaybook: true, PlayFacts: true, CacheableArg: "cacheable"}, New: func() tasks.Module { return setFactModule{} }})
 	r.Register("fail", func() tasks.Module { return failModule{} })
 	r.Register("assert", func() tasks.Module { return assertModule{} })
+	// validate_argument_spec runs on the controller; its result is marked
+	// unsafe as any module's but set_fact's and include_vars', so it needs
+	// no Traits.
+	r.Register("validate_argument_spec", func() tasks.Module { return validateArgumentSpecModule{} })
 	r.Register("ping", func() tasks.Module { return pingModule{} })
 	r.Register("wait_for", func() tasks.Module { return waitForModule{} })
 	// system

@@ -27,7 +27,7 @@ var validateArgumentSpecArgs = &tasks.Spec{Module: "validate_argument_spec", Par
 }, Other: "argument_spec maps each option to its attributes (type, required, default, choices, aliases, " +
 	"elements, options, apply_defaults, no_log, and beside options mutually_exclusive, required_together, " +
 	"required_one_of, required_if, required_by); a fallback and types that are not ansible-core's are refused. " +
-	"Other arguments are ignored, as ansible-core's action ignores them."}
+	"other arguments are ignored, as ansible-core's action ignores them"}
 
 // Spec shows the arguments for tender doc. Run reads them itself: the
 // action's messages for bad arguments are its own, not Decode's.
