@@ -274,9 +274,18 @@ func (l *loader) includeRole(sc *scope, t *Task, n *yaml.Node) {
 		tags = t.EffectiveTags
 	}
 	parent := &scope{play: sc.play, pbdir: sc.pbdir, file: sc.file, dir: sc.dir, role: sc.role, parent: t, tags: tags, stack: sc.stack}
-	t.Target = l.loadRole(parent, ref, n, roleFiles{
+	files := roleFiles{
 		tasks: from("tasks_from"), vars: from("vars_from"), defaults: from("defaults_from"), handlers: from("handlers_from"),
-	})
+	}
+	if v, given := t.Args["rolespec_validate"]; given {
+		b, ok := v.(bool)
+		if !ok {
+			l.errs.add(file, n, "rolespec_validate of %s must be a boolean known when the playbook is read, not %v", t.Module, v)
+			return
+		}
+		files.noValidate = !b
+	}
+	t.Target = l.loadRole(parent, ref, n, files)
 }
 
 func sortedKeys(m map[string]any) []string {

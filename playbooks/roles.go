@@ -12,6 +12,8 @@ import (
 // (import_role's tasks_from, vars_from, …); "" means main.
 type roleFiles struct {
 	tasks, vars, defaults, handlers string
+	// noValidate: rolespec_validate: false, no argument spec check.
+	noValidate bool
 }
 
 // roleList decodes a play's roles: a list of names and mappings.
@@ -149,9 +151,11 @@ func (l *loader) loadRole(sc *scope, r *Role, at *yaml.Node, files roleFiles) *R
 	}
 	tags := mergeTags(sc.tags, r.Tags)
 	rs := &scope{play: sc.play, pbdir: sc.pbdir, role: r, parent: sc.parent, tags: tags, stack: sc.stack}
+	var metaSpecs *yaml.Node
+	metaFile := ""
 	if top, abs := l.roleFile(r, "meta", "main", false); top != nil {
-		rs.file = abs
-		l.roleMeta(rs, top)
+		rs.file, metaFile = abs, abs
+		metaSpecs = l.roleMeta(rs, top)
 	}
 	if top, abs := l.roleFile(r, "defaults", files.defaults, files.defaults != ""); top != nil {
 		r.Defaults = l.vars(l.show(abs), "defaults", top)
@@ -166,6 +170,14 @@ func (l *loader) loadRole(sc *scope, r *Role, at *yaml.Node, files roleFiles) *R
 		ts.file, ts.dir, ts.parent = abs, filepath.Dir(abs), sc.parent
 		ts.stack = append(slices.Clone(sc.stack), abs)
 		r.Tasks = l.taskList(&ts, top, "tasks")
+	}
+	if !files.noValidate {
+		specs, specFile := l.roleArgSpecs(r, metaSpecs, metaFile)
+		ts := *rs
+		ts.dir, ts.parent = filepath.Join(r.Path, "tasks"), sc.parent
+		if t := l.argSpecTask(&ts, r, specs, specFile, files.tasks); t != nil {
+			r.Tasks = append([]*Task{t}, r.Tasks...)
+		}
 	}
 	if top, abs := l.roleFile(r, "handlers", files.handlers, files.handlers != ""); top != nil {
 		hs := *rs
@@ -206,13 +218,14 @@ func (l *loader) roleFile(r *Role, sub, name string, required bool) (*yaml.Node,
 	return nil, ""
 }
 
-// roleMeta reads meta/main.yml: dependencies and allow_duplicates.
-func (l *loader) roleMeta(rs *scope, top *yaml.Node) {
+// roleMeta reads meta/main.yml: dependencies and allow_duplicates. It
+// returns argument_specs, for roleArgSpecs.
+func (l *loader) roleMeta(rs *scope, top *yaml.Node) (specs *yaml.Node) {
 	file := rs.show(l)
 	r := rs.role
 	if deref(top).Kind != yaml.MappingNode {
 		l.errs.add(file, top, "meta/main.yml must be a mapping, not %s", kindName(top))
-		return
+		return nil
 	}
 	for _, e := range l.entries(file, top) {
 		switch e.key {
@@ -232,10 +245,13 @@ func (l *loader) roleMeta(rs *scope, top *yaml.Node) {
 			}
 		case "allow_duplicates":
 			r.AllowDuplicates = l.boolean(file, e.key, e.v).True()
-		case "galaxy_info", "argument_specs", "collections":
+		case "argument_specs":
+			specs = e.v
+		case "galaxy_info", "collections":
 		default:
 			l.errs.add(file, e.k, "%q is not a valid attribute for role metadata%s", e.key,
 				didYouMean(e.key, []string{"dependencies", "allow_duplicates", "galaxy_info", "argument_specs", "collections"}))
 		}
 	}
+	return specs
 }

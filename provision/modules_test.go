@@ -100,7 +100,7 @@ func testModules() *tasks.Registry {
 	// Controller-side modules are the real ones: they never touch a host.
 	real := builtin.Registry()
 	r := &tasks.Registry{}
-	for _, name := range []string{"command", "shell", "set_fact", "fail", "copy", "debug", "assert", "include_vars", "pause", "add_host", "group_by", "set_stats", "library"} {
+	for _, name := range []string{"command", "shell", "set_fact", "fail", "copy", "debug", "assert", "include_vars", "pause", "add_host", "group_by", "set_stats", "library", "validate_argument_spec"} {
 		d, _ := real.Def(name)
 		if f, ok := fakes[name]; ok {
 			d.New = f
