@@ -72,6 +72,9 @@ func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 			delete(t.Args, "file")
 		}
 	}
+	if _, ok := t.Args["apply"]; ok {
+		l.apply(sc, t, n)
+	}
 	if t.Kind == KindIncludeTasks || t.Kind == KindIncludeRole {
 		// Dynamic: Ansible finds and reads the target when the include
 		// runs for a host, so the engine resolves it then (Resolve).
@@ -174,6 +177,13 @@ func (l *loader) loadTarget(sc *scope, t *Task, n *yaml.Node, mode loadMode) {
 		handler: sc.handler, tags: sc.tags, stack: append(slices.Clone(sc.stack), abs)}
 	if t.Kind == KindImportTasks {
 		inner.tags = t.EffectiveTags
+	}
+	if t.Apply != nil {
+		// The included tasks sit in the apply block, under this include.
+		ab := *t.Apply
+		ab.Parent = t
+		inner.parent = &ab
+		inner.tags = mergeTags(inner.tags, ab.Tags)
 	}
 	t.Tasks = l.taskList(inner, top, "the task file")
 	if t.Tasks == nil {

@@ -182,6 +182,10 @@ type Task struct {
 	Role *Role
 	// Handler is set for tasks of a handlers section.
 	Handler bool
+	// Apply is the block an include_tasks' apply: makes of its keywords:
+	// the included tasks sit in it, so they inherit them (its Block is
+	// empty; the engine does not run it).
+	Apply *Task
 	// EffectiveTags are the task's tags and every tag inherited from its
 	// play, role, blocks and imports, sorted, without duplicates.
 	EffectiveTags []string
