@@ -91,8 +91,7 @@ func (pr *playRun) inclusions(h *hostRun, inc *playbooks.Task) ([]*inclusion, er
 	if err != nil {
 		return nil, err
 	}
-	_, _, label := loopNames(inc)
-	itemVars, err := loopItemVars(inc, items, pr.scope(h, inc, nil))
+	itemVars, label, err := loopItemVars(inc, items, pr.scope(h, inc, nil))
 	if err != nil {
 		return nil, err
 	}
@@ -177,13 +176,35 @@ func hostNames(hosts []*hostRun) []string {
 }
 
 // loopNames returns a task's loop variable, index variable and label.
-func loopNames(t *playbooks.Task) (loopVar, indexVar string, label any) {
+// loop_var and index_var are rendered in scope first, as Ansible
+// post-validates loop_control before the first item: loop_var: "{{ name }}"
+// names the variable by name's value. The label is left for each item.
+func loopNames(t *playbooks.Task, scope expr.Scope) (loopVar, indexVar string, label any, err error) {
 	loopVar = "item"
-	if lc := t.LoopControl; lc != nil {
-		if lc.LoopVar != "" {
-			loopVar = lc.LoopVar
-		}
-		indexVar, label = lc.IndexVar, lc.Label
+	lc := t.LoopControl
+	if lc == nil {
+		return loopVar, "", nil, nil
 	}
-	return loopVar, indexVar, label
+	if lc.LoopVar != "" {
+		if loopVar, err = loopControlName(lc.LoopVar, scope); err != nil {
+			return "", "", nil, fmt.Errorf("loop_control.loop_var: %w", err)
+		}
+	}
+	if indexVar, err = loopControlName(lc.IndexVar, scope); err != nil {
+		return "", "", nil, fmt.Errorf("loop_control.index_var: %w", err)
+	}
+	return loopVar, indexVar, lc.Label, nil
+}
+
+// loopControlName renders a loop_control name (loop_var, index_var) in
+// scope when it is a template.
+func loopControlName(s string, scope expr.Scope) (string, error) {
+	if !expr.IsTemplate(s) {
+		return s, nil
+	}
+	v, err := expr.Render(s, scope)
+	if err != nil {
+		return "", err
+	}
+	return expr.Str(v), nil
 }

@@ -96,10 +96,9 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		}
 		return failure(err)
 	}
-	_, _, label := loopNames(t)
 	agg := outcome{skipped: len(items) > 0, loop: true}
 	results := make([]any, 0, len(items))
-	itemVars, err := loopItemVars(t, items, scope)
+	itemVars, label, err := loopItemVars(t, items, scope)
 	if err != nil {
 		return failure(err)
 	}
@@ -192,19 +191,22 @@ func loopPause(t *playbooks.Task, scope expr.Scope) (time.Duration, error) {
 // extended (index, index0, revindex, revindex0, first, last, length,
 // allitems unless extended_allitems is false, previtem and nextitem where
 // there is one), as Ansible sets them, in the task's vars and its result.
-func loopItemVars(t *playbooks.Task, items []any, scope expr.Scope) ([]map[string]any, error) {
-	loopVar, indexVar, _ := loopNames(t)
+// It also returns loop_control.label, unrendered.
+func loopItemVars(t *playbooks.Task, items []any, scope expr.Scope) ([]map[string]any, any, error) {
+	loopVar, indexVar, label, err := loopNames(t, scope)
+	if err != nil {
+		return nil, nil, err
+	}
 	extended, allItems := false, true
 	if lc := t.LoopControl; lc != nil {
-		var err error
 		if lc.Extended.Set {
 			if extended, err = boolValue(lc.Extended, scope); err != nil {
-				return nil, fmt.Errorf("loop_control.extended: %w", err)
+				return nil, nil, fmt.Errorf("loop_control.extended: %w", err)
 			}
 		}
 		if lc.ExtendedAllItems.Set {
 			if allItems, err = boolValue(lc.ExtendedAllItems, scope); err != nil {
-				return nil, fmt.Errorf("loop_control.extended_allitems: %w", err)
+				return nil, nil, fmt.Errorf("loop_control.extended_allitems: %w", err)
 			}
 		}
 	}
@@ -232,5 +234,5 @@ func loopItemVars(t *playbooks.Task, items []any, scope expr.Scope) ([]map[strin
 		}
 		out[i] = v
 	}
-	return out, nil
+	return out, label, nil
 }
