@@ -191,6 +191,9 @@ func TestCasesAgainstAnsible(t *testing.T) {
 			counts["error"]++
 			if err == nil {
 				t.Errorf("%s: ansible failed (%.120s), tender gave %s (%s)", name, *want.Error, Repr(got), typeName(got))
+			} else if m["msg"] == true && !strings.Contains(*want.Error, Message(err)) {
+				// msg: true, the error text is Ansible's (playbooks check it).
+				t.Errorf("%s: ansible failed with %q, tender with %q", name, *want.Error, Message(err))
 			}
 			continue
 		}

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -69,3 +70,14 @@ type pyError struct{ msg string }
 func (e *pyError) Error() string { return e.msg }
 
 func errorf(format string, args ...any) error { return &pyError{fmt.Sprintf(format, args...)} }
+
+// Message is err's text as Ansible gives it, without the position tender
+// adds: the message of the *Error in err's chain (a filter's own text,
+// "'x' is undefined", …), or err's text when it has none.
+func Message(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Msg
+	}
+	return err.Error()
+}

@@ -49,24 +49,7 @@ var dataFilters = map[string]filterFunc{
 		}
 		return toYAML(plain(x), indent, false), nil
 	},
-	"combine": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
-		recursive := Truthy(kw["recursive"])
-		listMerge := "replace"
-		if v, ok := kw["list_merge"]; ok {
-			listMerge = Str(v)
-		}
-		// As Ansible's: the input and the arguments, lists of them
-		// flattened one level ([d1, d2] | combine), merged in order.
-		out := map[string]any{}
-		for _, a := range flatten(append([]any{x}, args...), 1, true) {
-			m, ok := a.(map[string]any)
-			if !ok {
-				return nil, errorf("combine expects dictionaries, got %s", Repr(a))
-			}
-			merge(out, m, recursive, listMerge)
-		}
-		return out, nil
-	},
+	"combine": combine,
 	"dict2items": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		m, ok := x.(map[string]any)
 		if !ok {
@@ -108,47 +91,6 @@ func copyMap(m map[string]any) map[string]any {
 		out[k] = v
 	}
 	return pydict.Like(out, m)
-}
-
-// merge merges src into dst as Ansible's combine does; a key new to dst
-// comes after dst's, in src's order (Python's dict.update).
-func merge(dst, src map[string]any, recursive bool, listMerge string) {
-	order := pydict.Keys(dst)
-	defer func() { pydict.Record(dst, order) }()
-	for _, k := range pydict.Keys(src) {
-		v := src[k]
-		old, exists := dst[k]
-		if !exists {
-			order = append(order, k)
-		}
-		if recursive && exists {
-			om, ok1 := old.(map[string]any)
-			nm, ok2 := v.(map[string]any)
-			if ok1 && ok2 {
-				c := copyMap(om)
-				merge(c, nm, recursive, listMerge)
-				dst[k] = c
-				continue
-			}
-		}
-		if exists {
-			ol, ok1 := old.([]any)
-			nl, ok2 := v.([]any)
-			if ok1 && ok2 {
-				switch listMerge {
-				case "keep":
-					continue
-				case "append":
-					dst[k] = append(append([]any{}, ol...), nl...)
-					continue
-				case "prepend":
-					dst[k] = append(append([]any{}, nl...), ol...)
-					continue
-				}
-			}
-		}
-		dst[k] = v
-	}
 }
 
 // fromJSON turns the json.Numbers in v into Python's numbers, in place.

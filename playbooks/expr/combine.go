@@ -1,0 +1,149 @@
+package expr
+
+import "github.com/tender-sh/tender/internal/pydict"
+
+// combine is Ansible's combine filter: the input and the arguments (lists
+// of dicts flattened one level, None dropped) merged so that later dicts
+// win. recursive merges nested dicts; list_merge says what happens to two
+// lists under one key: replace (the later list), keep (the earlier),
+// append, prepend, append_rp and prepend_rp (as append and prepend, with
+// the earlier list's elements that the later one has removed first).
+func combine(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	recursive := false
+	listMerge := "replace"
+	for k, v := range kw {
+		switch k {
+		case "recursive":
+			recursive = Truthy(v)
+		case "list_merge":
+			listMerge = Str(v)
+		default:
+			return nil, errorf("'recursive' and 'list_merge' are the only valid keyword arguments")
+		}
+	}
+	dicts := flatten(append([]any{x}, args...), 1, true)
+	for i, d := range dicts {
+		if s, ok := d.(Scope); ok {
+			m, err := materialize(s)
+			if err != nil {
+				return nil, err
+			}
+			dicts[i] = m
+		}
+	}
+	switch len(dicts) {
+	case 0:
+		return map[string]any{}, nil
+	case 1:
+		return dicts[0], nil
+	}
+	// As Ansible's: from the highest priority (the last) down, each
+	// lower dict merged under the result so far.
+	result := dicts[len(dicts)-1]
+	for i := len(dicts) - 2; i >= 0; i-- {
+		m, err := mergeHash(dicts[i], result, recursive, listMerge)
+		if err != nil {
+			return nil, err
+		}
+		result = m
+	}
+	return result, nil
+}
+
+// mergeHash returns a new dict: y merged over x (y's values win), as
+// Ansible's merge_hash.
+func mergeHash(x, y any, recursive bool, listMerge string) (map[string]any, error) {
+	switch listMerge {
+	case "replace", "keep", "append", "prepend", "append_rp", "prepend_rp":
+	default:
+		return nil, errorf("merge_hash: 'list_merge' argument can only be equal to 'replace', 'keep', 'append', 'prepend', 'append_rp' or 'prepend_rp'")
+	}
+	xm, ok1 := x.(map[string]any)
+	ym, ok2 := y.(map[string]any)
+	if !ok1 || !ok2 {
+		return nil, errorf("failed to combine variables, expected dicts but got a '%s' and a '%s': \n%s\n%s",
+			typeName(x), typeName(y), combineShown(x), combineShown(y))
+	}
+	if len(xm) == 0 || Equal(xm, ym) {
+		return copyMap(ym), nil // y's copy, in y's order, as Ansible's
+	}
+	// x's keys in x's order, then y's new ones in y's order.
+	out := pydict.NewBuilder(len(xm) + len(ym))
+	for _, k := range pydict.Keys(xm) {
+		out.Set(k, xm[k])
+	}
+	for _, k := range pydict.Keys(ym) {
+		yv := ym[k]
+		xv, exists := out.Get(k)
+		if !exists {
+			out.Set(k, yv)
+			continue
+		}
+		if xd, ok := xv.(map[string]any); ok {
+			if yd, ok := yv.(map[string]any); ok {
+				if !recursive {
+					out.Set(k, yv)
+					continue
+				}
+				m, err := mergeHash(xd, yd, recursive, listMerge)
+				if err != nil {
+					return nil, err
+				}
+				out.Set(k, m)
+				continue
+			}
+		}
+		xl, ok1 := xv.([]any)
+		yl, ok2 := yv.([]any)
+		if !ok1 || !ok2 {
+			out.Set(k, yv)
+			continue
+		}
+		switch listMerge {
+		case "replace":
+			out.Set(k, yv)
+		case "append":
+			out.Set(k, concat(xl, yl))
+		case "prepend":
+			out.Set(k, concat(yl, xl))
+		case "append_rp":
+			out.Set(k, concat(without(xl, yl), yl))
+		case "prepend_rp":
+			out.Set(k, concat(yl, without(xl, yl)))
+		}
+		// keep: x's list stays
+	}
+	return out.Map(), nil
+}
+
+// concat returns a new list: a's elements, then b's.
+func concat(a, b []any) []any {
+	return append(append(make([]any, 0, len(a)+len(b)), a...), b...)
+}
+
+// without returns the elements of a that b does not have (Python's ==).
+func without(a, b []any) []any {
+	out := []any{}
+	for _, e := range a {
+		found := false
+		for _, f := range b {
+			if Equal(e, f) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// combineShown is how combine's error shows a value: as JSON, or as text
+// where JSON cannot say it.
+func combineShown(v any) string {
+	if s, err := toJSON(v, -1); err == nil {
+		return s
+	}
+	return Str(v)
+}
