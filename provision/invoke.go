@@ -166,7 +166,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	}
 	rendered, err := expr.RenderDeep(map[string]any(t.Args), scope)
 	if err != nil {
-		return call{}, fmt.Errorf("%s: %w", t.Pos, err)
+		return call{}, renderArgsError(t, err)
 	}
 	defaults, err := pr.moduleDefaults(t, scope)
 	if err != nil {
@@ -186,7 +186,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			// renders them.
 			name, err := expr.Render(k, scope)
 			if err != nil {
-				return call{}, fmt.Errorf("%s: %w", t.Pos, err)
+				return call{}, renderArgsError(t, err)
 			}
 			k = expr.Str(name)
 		}

@@ -1,0 +1,37 @@
+package provision
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/playbooks/expr"
+)
+
+// argsError is a failure to render a task's arguments, with the message
+// Ansible gives (playbooks assert on it): for an undefined variable, "The
+// task includes an option with an undefined variable. The error was: …"
+// and where the task is; for any other error (a filter's), the error's own
+// text. It unwraps to the cause.
+type argsError struct {
+	msg string
+	err error
+}
+
+func (e *argsError) Error() string { return e.msg }
+
+func (e *argsError) Unwrap() error { return e.err }
+
+// renderArgsError returns err, from rendering t's arguments, as an argsError.
+func renderArgsError(t *playbooks.Task, err error) error {
+	var u *expr.UndefinedError
+	if !errors.As(err, &u) {
+		return &argsError{msg: expr.Message(err), err: err}
+	}
+	msg := fmt.Sprintf("The task includes an option with an undefined variable. The error was: %s. %s", u.Msg, u.Msg)
+	if t.Pos.File != "" && t.Pos.Line > 0 {
+		msg += fmt.Sprintf("\n\nThe error appears to be in '%s': line %d, column %d, but may\n"+
+			"be elsewhere in the file depending on the exact syntax problem.\n", shownFile(t.Pos.File), t.Pos.Line, t.Pos.Col)
+	}
+	return &argsError{msg: msg, err: err}
+}
