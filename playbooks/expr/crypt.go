@@ -141,11 +141,14 @@ func passwordHash(secret, hashtype string, salt, saltSize, rounds any) (string, 
 	case "sha256", "sha256_crypt":
 		implicit = 535000
 	default:
-		return "", errorf("password_hash: unsupported hash type '%s' (tender supports sha512 and sha256)", hashtype)
+		return "", errorf("password_hash does not support the '%s' algorithm (tender supports sha512 and sha256)", hashtype)
 	}
 	size := 16
 	if saltSize != nil {
-		size, _ = integer(saltSize)
+		var ok bool
+		if size, ok = integer(saltSize); !ok {
+			return "", errorf("password_hash: salt_size must be an integer, got %s", Repr(saltSize))
+		}
 	}
 	s := ""
 	if salt != nil {

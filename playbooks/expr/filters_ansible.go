@@ -20,7 +20,12 @@ import (
 // dates, UUIDs, comments, maths and combinatorics.
 var ansibleFilters = map[string]filterFunc{
 	"to_uuid": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
-		ns := strArg(args, kw, 0, "namespace", "361E6D51-FAEC-444A-9079-341386DA8E2E")
+		nsv := argOr(args, kw, 0, "namespace", "361E6D51-FAEC-444A-9079-341386DA8E2E")
+		ns, isText := text(nsv)
+		if !isText {
+			// Python's uuid.UUID(namespace) calls namespace.replace.
+			return nil, errorf("Invalid value '%s' for 'namespace': '%s' object has no attribute 'replace'", Str(nsv), typeName(nsv))
+		}
 		nsb, ok := parseUUID(ns)
 		if !ok {
 			return nil, errorf("Invalid value '%s' for 'namespace': badly formed hexadecimal UUID string", ns)
@@ -192,7 +197,7 @@ var ansibleFilters = map[string]filterFunc{
 		if u.name != "" {
 			name = "'" + u.name + "' "
 		}
-		return nil, errorf("Mandatory variable %snot defined.", name)
+		return nil, errorf("Mandatory variable %s not defined.", name)
 	},
 }
 

@@ -53,7 +53,7 @@ var dataFilters = map[string]filterFunc{
 	"dict2items": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		m, ok := x.(map[string]any)
 		if !ok {
-			return nil, errorf("dict2items requires a dictionary, got %s instead.", typeName(x))
+			return nil, errorf("dict2items requires a dictionary, got <class '%s'> instead.", typeName(x))
 		}
 		kn, vn := strArg(args, kw, 0, "key_name", "key"), strArg(args, kw, 1, "value_name", "value")
 		out := []any{}
@@ -65,19 +65,19 @@ var dataFilters = map[string]filterFunc{
 	"items2dict": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		l, ok := x.([]any)
 		if !ok {
-			return nil, errorf("items2dict requires a list, got %s instead.", typeName(x))
+			return nil, errorf("items2dict requires a list, got <class '%s'> instead.", typeName(x))
 		}
 		kn, vn := strArg(args, kw, 0, "key_name", "key"), strArg(args, kw, 1, "value_name", "value")
 		out := pydict.NewBuilder(len(l))
 		for _, it := range l {
 			m, ok := it.(map[string]any)
 			if !ok {
-				return nil, errorf("items2dict requires a list of dictionaries")
+				return nil, errorf("items2dict requires a list of dictionaries, got %s instead.", Str(x))
 			}
 			k, ok1 := m[kn]
 			v, ok2 := m[vn]
 			if !ok1 || !ok2 {
-				return nil, errorf("items2dict requires each dictionary to have '%s' and '%s' keys", kn, vn)
+				return nil, errorf("items2dict requires each dictionary in the list to contain the keys '%s' and '%s', got %s instead.", kn, vn, Str(x))
 			}
 			out.Set(Str(k), v)
 		}

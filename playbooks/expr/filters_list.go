@@ -345,6 +345,19 @@ var listFilters = map[string]filterFunc{
 		if integral(x) {
 			return randRange(argOr(args, kw, 0, "start", 0), x, argOr(args, kw, 1, "step", 1), seed)
 		}
+		// As Ansible's: a sequence (list, dict, string) is chosen from;
+		// anything else but an integer is an error.
+		_, iterable := text(x)
+		switch x.(type) {
+		case []any, map[string]any, Keyed:
+			iterable = true
+		}
+		if !iterable {
+			return nil, errorf("random can only be used on sequences and integers")
+		}
+		if Truthy(argOr(args, kw, 0, "start", nil)) || Truthy(argOr(args, kw, 1, "step", nil)) {
+			return nil, errorf("start and step can only be used with integer values")
+		}
 		items, err := listOf(x)
 		if err != nil {
 			return nil, err

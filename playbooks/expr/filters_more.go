@@ -89,20 +89,35 @@ var moreFilters = map[string]filterFunc{
 		}
 		return pairs, nil
 	},
-	"regex_escape": strFilter(func(s string) string {
+	"regex_escape": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		// re_type python is Python's re.escape; posix_basic escapes the
+		// special characters of a POSIX basic regular expression.
+		special := "()[]{}?*+-|^$\\.&~# \t\n\r\v\f"
+		switch rt := strArg(args, kw, 0, "re_type", "python"); rt {
+		case "python":
+		case "posix_basic":
+			special = "].[^$*\\"
+		case "posix_extended":
+			return nil, errorf("Regex type (%s) not yet implemented", rt)
+		default:
+			return nil, errorf("Invalid regex type (%s)", rt)
+		}
 		var b strings.Builder
-		for _, r := range s {
-			if strings.ContainsRune("()[]{}?*+-|^$\\.&~# \t\n\r\v\f", r) {
+		for _, r := range Str(x) {
+			if strings.ContainsRune(special, r) {
 				b.WriteByte('\\')
 			}
 			b.WriteRune(r)
 		}
-		return b.String()
-	}),
+		return b.String(), nil
+	},
 	"path_join": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		if s, ok := text(x); ok {
+			return s, nil
+		}
 		parts, ok := x.([]any)
 		if !ok {
-			return Str(x), nil
+			return nil, errorf("|path_join expects string or sequence, got <class '%s'> instead.", typeName(x))
 		}
 		out := ""
 		for _, p := range parts {

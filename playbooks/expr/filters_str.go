@@ -190,7 +190,12 @@ var stringFilters = map[string]filterFunc{
 		}
 		return strings.TrimRight(home, "/") + p[1:], nil
 	},
-	"quote": strFilter(shellQuote),
+	"quote": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		if x == nil {
+			return "''", nil // None quotes as the empty string
+		}
+		return shellQuote(Str(x)), nil
+	},
 	"b64encode": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		b, err := encodeText(Str(x), strArg(args, kw, 0, "encoding", "utf-8"))
 		if err != nil {
