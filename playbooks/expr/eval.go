@@ -53,6 +53,9 @@ type evalState struct {
 	nested   int
 	included map[string]*Template
 	done     <-chan struct{} // the Env's Done
+	// unsafe: the evaluation read an unsafe value or ran a lookup, so a
+	// template's result is unsafe (see unsafe.go).
+	unsafe bool
 }
 
 func newEvaluator(scope Scope, src string) *evaluator {
@@ -160,6 +163,9 @@ func (ev *evaluator) eval(n node) (any, error) {
 				return &globalRef{n.name}, nil
 			}
 			return &undefined{name: n.name, msg: fmt.Sprintf("'%s' is undefined", n.name)}, nil
+		}
+		if !ev.st.unsafe && hasUnsafe(v, 0) {
+			ev.st.unsafe = true
 		}
 		return v, nil
 	case *listNode:

@@ -64,7 +64,8 @@ func (t *Template) Render(scope Scope) (any, error) {
 
 // render renders t in scope, sharing st (the work budget) when not nil;
 // convert selects Ansible's converting concat (convert_data). The result
-// keeps tender's internal values (nativeText).
+// keeps tender's internal values (nativeText); with convert, it is unsafe
+// when the evaluation read an unsafe value (see unsafe.go).
 func (t *Template) render(scope Scope, st *evalState, convert bool) (any, error) {
 	if convert {
 		if v, ok, err := t.singleVar(scope); ok || err != nil {
@@ -84,7 +85,11 @@ func (t *Template) render(scope Scope, st *evalState, convert bool) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	return keepNewlines(t.src, v), nil
+	v = keepNewlines(t.src, v)
+	if convert && st == nil && ev.st.unsafe {
+		v = unsafeDeep(v)
+	}
+	return v, nil
 }
 
 // keepNewlines gives a string result as many trailing newlines as src has
@@ -282,24 +287,6 @@ func literalSafe(v any, depth int) bool {
 		return true
 	}
 	return false
-}
-
-// unsafeDeep marks every string in v unsafe (Ansible's wrap_var of a
-// result that used an unsafe value).
-func unsafeDeep(v any) any {
-	switch t := v.(type) {
-	case string:
-		return yaml11.Unsafe(t)
-	case []any:
-		for i := range t {
-			t[i] = unsafeDeep(t[i])
-		}
-	case map[string]any:
-		for k := range t {
-			t[k] = unsafeDeep(t[k])
-		}
-	}
-	return v
 }
 
 // native evaluates a one-{{ expr }} template to the expression's own value,

@@ -40,6 +40,14 @@ STR_TYPES = {"AnsibleUnicode", "AnsibleUnsafeText", "NativeJinjaUnsafeText",
 TYPES = {"AnsibleSequence": "list", "tuple": "list", "AnsibleMapping": "dict"}
 
 
+class Unsafe(str):
+    """A string tagged !unsafe in cases.yaml, written back with the tag."""
+
+
+yaml.SafeLoader.add_constructor("!unsafe", lambda loader, node: Unsafe(loader.construct_scalar(node)))
+yaml.SafeDumper.add_representer(Unsafe, lambda dumper, v: dumper.represent_scalar("!unsafe", str(v)))
+
+
 def norm_type(t):
     if t in STR_TYPES:
         return "str"
