@@ -197,6 +197,9 @@ func comparePlugins(t *testing.T, c *Config, want map[string]map[string]map[stri
 func pyJSON(v any) string {
 	s, err := pyfmt.JSON(v, pyfmt.JSONOptions{Convert: func(x any) (any, error) {
 		n, ok := x.(json.Number)
+		if rv := reflect.ValueOf(x); !ok && rv.Kind() == reflect.String {
+			return rv.String(), nil // an unsafe string, as lookups return
+		}
 		if !ok {
 			return nil, fmt.Errorf("no JSON for %T", x)
 		}

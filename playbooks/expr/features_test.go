@@ -231,7 +231,7 @@ func TestTemplateLookupVariables(t *testing.T) {
 		t.Fatal(err)
 	}
 	host, _ := os.Hostname()
-	parts := strings.Split(got.(string), "|")
+	parts := strings.Split(Str(got), "|")
 	if parts[0] != host || parts[1] != filepath.Join(dir, "templates/v.j2") || parts[2] == "" || parts[3] != time.Now().Format("2006") {
 		t.Errorf("got %q", got)
 	}

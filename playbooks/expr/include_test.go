@@ -102,7 +102,7 @@ func TestIncludeWithoutContextSeesNoVariables(t *testing.T) {
 		"{% include 'v.j2' with context %}":    "True-envok",
 		"{% include 'v.j2' without context %}": "False-envok",
 	} {
-		if got, err := Render(src, scope); err != nil || got != want {
+		if got, err := Render(src, scope); err != nil || Str(got) != want {
 			t.Errorf("%s: got %q, %v; want %q", src, got, err, want)
 		}
 	}

@@ -14,11 +14,14 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/internal/pydict"
+	"github.com/tender-sh/tender/internal/yaml11"
 )
 
 // lookup implements lookup(name, *terms, **kw) and query/q (wantList).
 // As in Ansible, lookup() joins a list of strings with "," and unwraps a
-// single non-string result; query() always returns the list. errors=
+// single non-string result; query() always returns the list. The result
+// is unsafe unless allow_unsafe is given and not False (then lookup()
+// returns the list too, as in ansible-core 2.14). errors=
 // 'ignore' or 'warn' turn a failure of the plugin into None (lookup) or []
 // (query), except an undefined variable, invalid options and an unknown
 // plugin, which fail whatever errors= says.
@@ -64,7 +67,15 @@ func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, 
 		}
 		return nil, fmt.Errorf("lookup %s: %w", name, err)
 	}
-	if wantList || len(ran) == 0 {
+	if allow, given := kw["allow_unsafe"]; len(ran) == 0 || given && allow != false {
+		// ansible-core 2.14 returns the plugin's list as it is when
+		// allow_unsafe is anything but False: lookup() too.
+		return ran, nil
+	}
+	// What a lookup returns is unsafe, and so is the template that ran it.
+	ev.st.unsafe = true
+	ran = unsafeDeep(ran).([]any)
+	if wantList {
 		return ran, nil
 	}
 	parts := make([]string, len(ran))
@@ -78,10 +89,17 @@ func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, 
 		}
 		parts[i] = s
 	}
-	if _, native := ran[0].(nativeText); native {
-		return nativeText(strings.Join(parts, ",")), nil
+	joined := strings.Join(parts, ",")
+	if _, unsafe := ran[0].(yaml11.Unsafe); unsafe {
+		return yaml11.Unsafe(joined), nil
 	}
-	return strings.Join(parts, ","), nil
+	if _, native := ran[0].(nativeUnsafe); native {
+		return nativeUnsafe(joined), nil
+	}
+	if _, native := ran[0].(nativeText); native {
+		return nativeText(joined), nil
+	}
+	return joined, nil
 }
 
 // fatalError is a lookup failure that errors='ignore' does not silence,

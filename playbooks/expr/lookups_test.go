@@ -27,7 +27,7 @@ func TestRandomChoicePicksAmongItsTerms(t *testing.T) {
 	scope := &Vars{Layers: []map[string]any{{"opts": []any{"x", "y"}}}}
 	for range 50 {
 		v, err := Render("{{ lookup('random_choice', *opts) }}", scope)
-		if err != nil || (v != "x" && v != "y") {
+		if err != nil || (Str(v) != "x" && Str(v) != "y") {
 			t.Fatalf("got %v, %v", v, err)
 		}
 	}

@@ -100,6 +100,8 @@ func keepNewlines(src string, v any) any {
 		return keepTrailingNewlines(src, s)
 	case nativeText:
 		return nativeText(keepTrailingNewlines(src, string(s)))
+	case nativeUnsafe:
+		return nativeUnsafe(keepTrailingNewlines(src, string(s)))
 	case yaml11.Unsafe:
 		return yaml11.Unsafe(keepTrailingNewlines(src, string(s)))
 	}
@@ -211,7 +213,7 @@ func (ev *evaluator) concat(o *output) (any, error) {
 		return "", nil
 	case 1:
 		switch v := o.first.(type) {
-		case nativeText, omitValue:
+		case nativeText, nativeUnsafe, omitValue:
 			return v, nil
 		case bool:
 			return v, nil
@@ -267,7 +269,7 @@ func literalSafe(v any, depth int) bool {
 		return false
 	}
 	switch t := v.(type) {
-	case nil, bool, int, *big.Int, string, yaml11.Unsafe, nativeText, omitValue:
+	case nil, bool, int, *big.Int, string, yaml11.Unsafe, nativeText, nativeUnsafe, omitValue:
 		return true
 	case float64:
 		return t-t == 0

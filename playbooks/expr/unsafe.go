@@ -16,7 +16,7 @@ func hasUnsafe(v any, depth int) bool {
 		return false
 	}
 	switch t := v.(type) {
-	case yaml11.Unsafe:
+	case yaml11.Unsafe, nativeUnsafe:
 		return true
 	case []any:
 		for _, e := range t {
@@ -49,7 +49,7 @@ func unsafeChanged(v any, depth int) (any, bool) {
 	case string:
 		return yaml11.Unsafe(t), true
 	case nativeText:
-		return yaml11.Unsafe(t), true
+		return nativeUnsafe(t), true
 	case []any:
 		var out []any
 		for i, e := range t {

@@ -55,6 +55,8 @@ func Truthy(v any) bool {
 		return x != ""
 	case nativeText:
 		return x != ""
+	case nativeUnsafe:
+		return x != ""
 	case markup:
 		return x != ""
 	case []any:
@@ -105,6 +107,8 @@ func Str(v any) string {
 		return string(x)
 	case nativeText:
 		return string(x)
+	case nativeUnsafe:
+		return string(x)
 	case markup:
 		return string(x)
 	case omitValue:
@@ -150,6 +154,8 @@ func writeRepr(b *strings.Builder, v any) {
 	case yaml11.Unsafe:
 		b.WriteString(pyfmt.Quote(string(x)))
 	case nativeText:
+		b.WriteString(pyfmt.Quote(string(x)))
+	case nativeUnsafe:
 		b.WriteString(pyfmt.Quote(string(x)))
 	case markup:
 		b.WriteString(markupRepr(string(x)))
@@ -288,6 +294,8 @@ func text(v any) (string, bool) {
 	case yaml11.Unsafe:
 		return string(x), true
 	case nativeText:
+		return string(x), true
+	case nativeUnsafe:
 		return string(x), true
 	case markup:
 		return string(x), true

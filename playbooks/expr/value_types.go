@@ -2,6 +2,7 @@ package expr
 
 import (
 	"github.com/tender-sh/tender/internal/pyfmt"
+	"github.com/tender-sh/tender/internal/yaml11"
 )
 
 // Values that live only inside an evaluation. Every entry point (Render,
@@ -14,6 +15,10 @@ import (
 // the template lookup with convert_data=False. Anywhere else it is a
 // string; only its being the whole output of a template matters.
 type nativeText string
+
+// nativeUnsafe is a nativeText that is also unsafe (Ansible's
+// NativeJinjaUnsafeText): what a lookup gives as nativeText.
+type nativeUnsafe string
 
 // markup is Jinja's Markup: text marked safe for HTML, made by the escape
 // (e), forceescape and safe filters. Joined with other text by ~, + or %
@@ -33,6 +38,8 @@ func plainChanged(v any, depth int) (any, bool) {
 		return v, false
 	case nativeText:
 		return string(t), true
+	case nativeUnsafe:
+		return yaml11.Unsafe(t), true
 	case markup:
 		return string(t), true
 	case []any:
