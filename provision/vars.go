@@ -217,6 +217,7 @@ func (pr *playRun) hostvars() map[string]any {
 	for name, h := range hosts {
 		hv := expr.NewVars(*h.snap.Load())
 		hv.Env = pr.lookupEnv(nil, nil, hv)
+		hv.KeepUndefined = true // as Ansible's hostvars
 		out[name] = hv
 	}
 	return out

@@ -68,15 +68,20 @@ type Env struct {
 type Vars struct {
 	Layers []map[string]any
 	Env    *Env
+	// KeepUndefined keeps a template string of a value as it is when it
+	// uses a variable that is not defined, instead of failing: what
+	// Ansible's hostvars[host][name] does (it renders with
+	// fail_on_undefined off). Variables the value refers to fail as usual.
+	KeepUndefined bool
 }
 
 // NewVars returns Vars over the given layers, lowest precedence first.
 func NewVars(layers ...map[string]any) *Vars { return &Vars{Layers: layers} }
 
-// With returns a Vars sharing v's layers and Env with m on top (for a loop
-// item, task vars, …). v is not changed.
+// With returns a Vars sharing v's layers, Env and KeepUndefined with m on
+// top (for a loop item, task vars, …). v is not changed.
 func (v *Vars) With(m map[string]any) *Vars {
-	return &Vars{Layers: append(slices.Clip(v.Layers), m), Env: v.Env}
+	return &Vars{Layers: append(slices.Clip(v.Layers), m), Env: v.Env, KeepUndefined: v.KeepUndefined}
 }
 
 // Lookup implements Scope.
@@ -129,7 +134,11 @@ func (v *Vars) lookup(name string, chain []string) (any, bool, error) {
 		return nil, true, &CycleError{Chain: append(slices.Clone(chain), name)}
 	}
 	r := &resolving{v: v, chain: append(slices.Clip(chain), name)}
-	out, err := renderDeep(x, r)
+	render := renderDeep
+	if v.KeepUndefined && len(chain) == 0 {
+		render = renderDeepKeepUndefined
+	}
+	out, err := render(x, r)
 	if err != nil {
 		var ue *UndefinedError
 		var ce *CycleError
@@ -210,6 +219,41 @@ func renderDeep(x any, scope Scope) (any, error) {
 			out[k] = r
 		}
 		return pydict.Like(out, t), nil
+	}
+	return x, nil
+}
+
+// renderDeepKeepUndefined is renderDeep, keeping a template string that
+// uses an undefined variable as it is.
+func renderDeepKeepUndefined(x any, scope Scope) (any, error) {
+	switch t := x.(type) {
+	case string:
+		out, err := renderDeep(t, scope)
+		var ue *UndefinedError
+		if errors.As(err, &ue) {
+			return t, nil
+		}
+		return out, err
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			r, err := renderDeepKeepUndefined(e, scope)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = r
+		}
+		return out, nil
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			r, err := renderDeepKeepUndefined(e, scope)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = r
+		}
+		return out, nil
 	}
 	return x, nil
 }
