@@ -178,12 +178,13 @@ func hostNames(hosts []*hostRun) []string {
 // loopNames returns a task's loop variable, index variable and label.
 // loop_var and index_var are rendered in scope first, as Ansible
 // post-validates loop_control before the first item: loop_var: "{{ name }}"
-// names the variable by name's value. The label is left for each item.
+// names the variable by name's value. The label, rendered for each item,
+// is "{{ <loop_var> }}" when loop_control gives none, as in Ansible.
 func loopNames(t *playbooks.Task, scope expr.Scope) (loopVar, indexVar string, label any, err error) {
 	loopVar = "item"
 	lc := t.LoopControl
 	if lc == nil {
-		return loopVar, "", nil, nil
+		return loopVar, "", "{{" + loopVar + "}}", nil
 	}
 	if lc.LoopVar != "" {
 		if loopVar, err = loopControlName(lc.LoopVar, scope); err != nil {
@@ -193,7 +194,11 @@ func loopNames(t *playbooks.Task, scope expr.Scope) (loopVar, indexVar string, l
 	if indexVar, err = loopControlName(lc.IndexVar, scope); err != nil {
 		return "", "", nil, fmt.Errorf("loop_control.index_var: %w", err)
 	}
-	return loopVar, indexVar, lc.Label, nil
+	label = lc.Label
+	if label == nil {
+		label = "{{" + loopVar + "}}"
+	}
+	return loopVar, indexVar, label, nil
 }
 
 // loopControlName renders a loop_control name (loop_var, index_var) in

@@ -32,6 +32,8 @@ func (pr *playRun) loopItems(t *playbooks.Task, scope *expr.Vars) ([]any, error)
 	if err != nil {
 		return nil, err
 	}
+	// What the lookup gives is unsafe, as Ansible wraps it: an item is
+	// never rendered again.
 	if t.Loop.With == "items" {
 		// with_items flattens one level, as Ansible's items lookup does.
 		var out []any
@@ -42,9 +44,13 @@ func (pr *playRun) loopItems(t *playbooks.Task, scope *expr.Vars) ([]any, error)
 				out = append(out, v)
 			}
 		}
-		return out, nil
+		return unsafeDeep(out).([]any), nil
 	}
-	return expr.RunLookupIn(scope, t.Loop.With, terms, nil)
+	items, err := expr.RunLookupIn(scope, t.Loop.With, terms, nil)
+	if err != nil {
+		return nil, err
+	}
+	return unsafeDeep(items).([]any), nil
 }
 
 // withTerms is what a with_<lookup> loop hands its lookup, as Ansible's
