@@ -29,7 +29,9 @@
 // Values are the ones every tender package shares: nil (None), bool, int,
 // *big.Int (an integer past 64 bits: Python's ints are exact, up to 4300
 // digits), float64, string, []any and map[string]any, plus yaml11.Unsafe
-// (a string that is never templated) and the Omit sentinel. Maps iterate in insertion
+// (a string that is never templated) and the Omit sentinel. As in Ansible,
+// what a lookup returns is unsafe, and so is the whole result of a template
+// that read an unsafe value or ran a lookup. Maps iterate in insertion
 // order, as Python's dicts do, through internal/pydict;
 // DIFFERENCES.md lists every deliberate difference from ansible-core.
 //
