@@ -253,7 +253,7 @@ func renderDeepKeepUndefined(x any, scope Scope) (any, error) {
 			}
 			out[k] = r
 		}
-		return out, nil
+		return pydict.Like(out, t), nil
 	}
 	return x, nil
 }

@@ -1,6 +1,11 @@
 package expr
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/tender-sh/tender/internal/pydict"
+)
 
 func TestKeepUndefinedKeepsWhatItCannotRender(t *testing.T) {
 	v := NewVars(map[string]any{
@@ -25,5 +30,9 @@ func TestKeepUndefinedKeepsWhatItCannotRender(t *testing.T) {
 	}
 	if _, _, err := v.With(nil).Lookup("inner"); err != nil {
 		t.Errorf("With keeps KeepUndefined: %v", err)
+	}
+	v.Layers[0]["m"] = pydict.Record(map[string]any{"b": "{{ nope }}", "a": "{{ ok }}"}, []string{"b", "a"})
+	if got, _, err := v.Lookup("m"); err != nil || !slices.Equal(pydict.Keys(got.(map[string]any)), []string{"b", "a"}) {
+		t.Errorf("m: got %#v, %v; want its keys in their order", got, err)
 	}
 }
