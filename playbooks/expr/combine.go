@@ -1,6 +1,10 @@
 package expr
 
-import "github.com/tender-sh/tender/internal/pydict"
+import (
+	"slices"
+
+	"github.com/tender-sh/tender/internal/pydict"
+)
 
 // combine is Ansible's combine filter: the input and the arguments (lists
 // of dicts flattened one level, None dropped) merged so that later dicts
@@ -41,7 +45,17 @@ func combine(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	// lower dict merged under the result so far.
 	result := dicts[len(dicts)-1]
 	for i := len(dicts) - 2; i >= 0; i-- {
-		m, err := mergeHash(dicts[i], result, recursive, listMerge)
+		x, y := dicts[i], result
+		xm, ok1 := x.(map[string]any)
+		ym, ok2 := y.(map[string]any)
+		if !ok1 || !ok2 {
+			if err := checkListMerge(listMerge); err != nil {
+				return nil, err
+			}
+			return nil, errorf("failed to combine variables, expected dicts but got a '%s' and a '%s': \n%s\n%s",
+				typeName(x), typeName(y), combineShown(x), combineShown(y))
+		}
+		m, err := MergeHash(xm, ym, recursive, listMerge)
 		if err != nil {
 			return nil, err
 		}
@@ -50,22 +64,32 @@ func combine(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	return result, nil
 }
 
-// mergeHash returns a new dict: y merged over x (y's values win), as
-// Ansible's merge_hash.
-func mergeHash(x, y any, recursive bool, listMerge string) (map[string]any, error) {
+// MergeHash returns a new dict, y merged over x, as Ansible's merge_hash
+// (the combine filter, hash_behaviour=merge): y's values win; with
+// recursive, two dicts under one key are merged in turn; listMerge says
+// what two lists under one key give: replace (y's), keep (x's), append,
+// prepend, append_rp or prepend_rp (as append and prepend, with x's
+// elements that y has removed first). The keys are x's in x's order, then
+// y's new ones in y's order.
+func MergeHash(x, y map[string]any, recursive bool, listMerge string) (map[string]any, error) {
+	if err := checkListMerge(listMerge); err != nil {
+		return nil, err
+	}
+	return mergeMaps(x, y, recursive, listMerge), nil
+}
+
+func checkListMerge(listMerge string) error {
 	switch listMerge {
 	case "replace", "keep", "append", "prepend", "append_rp", "prepend_rp":
-	default:
-		return nil, errorf("merge_hash: 'list_merge' argument can only be equal to 'replace', 'keep', 'append', 'prepend', 'append_rp' or 'prepend_rp'")
+		return nil
 	}
-	xm, ok1 := x.(map[string]any)
-	ym, ok2 := y.(map[string]any)
-	if !ok1 || !ok2 {
-		return nil, errorf("failed to combine variables, expected dicts but got a '%s' and a '%s': \n%s\n%s",
-			typeName(x), typeName(y), combineShown(x), combineShown(y))
-	}
+	return errorf("merge_hash: 'list_merge' argument can only be equal to 'replace', 'keep', 'append', 'prepend', 'append_rp' or 'prepend_rp'")
+}
+
+// mergeMaps is MergeHash with a valid listMerge.
+func mergeMaps(xm, ym map[string]any, recursive bool, listMerge string) map[string]any {
 	if len(xm) == 0 || Equal(xm, ym) {
-		return copyMap(ym), nil // y's copy, in y's order, as Ansible's
+		return copyMap(ym) // y's copy, in y's order, as Ansible's
 	}
 	// x's keys in x's order, then y's new ones in y's order.
 	out := pydict.NewBuilder(len(xm) + len(ym))
@@ -85,11 +109,7 @@ func mergeHash(x, y any, recursive bool, listMerge string) (map[string]any, erro
 					out.Set(k, yv)
 					continue
 				}
-				m, err := mergeHash(xd, yd, recursive, listMerge)
-				if err != nil {
-					return nil, err
-				}
-				out.Set(k, m)
+				out.Set(k, mergeMaps(xd, yd, recursive, listMerge))
 				continue
 			}
 		}
@@ -113,7 +133,7 @@ func mergeHash(x, y any, recursive bool, listMerge string) (map[string]any, erro
 		}
 		// keep: x's list stays
 	}
-	return out.Map(), nil
+	return out.Map()
 }
 
 // concat returns a new list: a's elements, then b's.
@@ -125,14 +145,7 @@ func concat(a, b []any) []any {
 func without(a, b []any) []any {
 	out := []any{}
 	for _, e := range a {
-		found := false
-		for _, f := range b {
-			if Equal(e, f) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(b, func(f any) bool { return Equal(e, f) }) {
 			out = append(out, e)
 		}
 	}

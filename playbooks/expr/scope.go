@@ -188,7 +188,13 @@ func hasTemplate(x any) bool {
 
 // renderDeep renders every template string in x, through lists and dicts,
 // keeping internal values (a lazily rendered variable's nativeText).
-func renderDeep(x any, scope Scope) (any, error) {
+func renderDeep(x any, scope Scope) (any, error) { return renderValue(x, scope, false) }
+
+// renderDeepKeepUndefined is renderDeep, keeping a template string that
+// uses an undefined variable as it is.
+func renderDeepKeepUndefined(x any, scope Scope) (any, error) { return renderValue(x, scope, true) }
+
+func renderValue(x any, scope Scope, keepUndefined bool) (any, error) {
 	switch t := x.(type) {
 	case string:
 		if !IsTemplate(t) {
@@ -198,46 +204,16 @@ func renderDeep(x any, scope Scope) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return tm.render(scope, nil, true)
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			r, err := renderDeep(e, scope)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = r
-		}
-		return out, nil
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			r, err := renderDeep(e, scope)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = r
-		}
-		return pydict.Like(out, t), nil
-	}
-	return x, nil
-}
-
-// renderDeepKeepUndefined is renderDeep, keeping a template string that
-// uses an undefined variable as it is.
-func renderDeepKeepUndefined(x any, scope Scope) (any, error) {
-	switch t := x.(type) {
-	case string:
-		out, err := renderDeep(t, scope)
+		out, err := tm.render(scope, nil, true)
 		var ue *UndefinedError
-		if errors.As(err, &ue) {
+		if keepUndefined && errors.As(err, &ue) {
 			return t, nil
 		}
 		return out, err
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			r, err := renderDeepKeepUndefined(e, scope)
+			r, err := renderValue(e, scope, keepUndefined)
 			if err != nil {
 				return nil, err
 			}
@@ -247,7 +223,7 @@ func renderDeepKeepUndefined(x any, scope Scope) (any, error) {
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, e := range t {
-			r, err := renderDeepKeepUndefined(e, scope)
+			r, err := renderValue(e, scope, keepUndefined)
 			if err != nil {
 				return nil, err
 			}

@@ -42,44 +42,13 @@ func unsafeDeep(v any) any {
 }
 
 func unsafeChanged(v any, depth int) (any, bool) {
-	if depth > maxNesting {
-		return v, false
-	}
 	switch t := v.(type) {
 	case string:
 		return yaml11.Unsafe(t), true
 	case nativeText:
 		return nativeUnsafe(t), true
-	case []any:
-		var out []any
-		for i, e := range t {
-			u, changed := unsafeChanged(e, depth+1)
-			if changed && out == nil {
-				out = append(make([]any, 0, len(t)), t[:i]...)
-			}
-			if out != nil {
-				out = append(out, u)
-			}
-		}
-		if out == nil {
-			return v, false
-		}
-		return out, true
-	case map[string]any:
-		var out map[string]any
-		for k, e := range t {
-			u, changed := unsafeChanged(e, depth+1)
-			if changed && out == nil {
-				out = copyMap(t)
-			}
-			if out != nil {
-				out[k] = u
-			}
-		}
-		if out == nil {
-			return v, false
-		}
-		return out, true
+	case []any, map[string]any:
+		return elementsChanged(t, depth, unsafeChanged)
 	}
 	return v, false
 }

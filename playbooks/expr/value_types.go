@@ -42,13 +42,29 @@ func plainChanged(v any, depth int) (any, bool) {
 		return yaml11.Unsafe(t), true
 	case markup:
 		return string(t), true
+	case []any, map[string]any:
+		return elementsChanged(t, depth, plainChanged)
+	case *groupTuple:
+		out, _ := plainChanged(t.list(), depth+1)
+		return out, true
+	case *dateTime, *timeDelta, *loopInfo, *macro, *namespace, *cycler, *joiner, *tmplModule, *globalRef:
+		return Str(v), true
+	}
+	return v, false
+}
+
+// elementsChanged applies f, a change of one value that copies only what
+// it changes, to the elements of the list or the values of the dict v,
+// copying v only when one of them changes.
+func elementsChanged(v any, depth int, f func(any, int) (any, bool)) (any, bool) {
+	if depth > maxNesting {
+		return v, false
+	}
+	switch t := v.(type) {
 	case []any:
-		if depth > maxNesting {
-			return v, false
-		}
 		var out []any
 		for i, e := range t {
-			p, changed := plainChanged(e, depth+1)
+			p, changed := f(e, depth+1)
 			if changed && out == nil {
 				out = append(make([]any, 0, len(t)), t[:i]...)
 			}
@@ -56,17 +72,13 @@ func plainChanged(v any, depth int) (any, bool) {
 				out = append(out, p)
 			}
 		}
-		if out == nil {
-			return v, false
+		if out != nil {
+			return out, true
 		}
-		return out, true
 	case map[string]any:
-		if depth > maxNesting {
-			return v, false
-		}
 		var out map[string]any
 		for k, e := range t {
-			p, changed := plainChanged(e, depth+1)
+			p, changed := f(e, depth+1)
 			if changed {
 				if out == nil {
 					out = copyMap(t)
@@ -74,15 +86,9 @@ func plainChanged(v any, depth int) (any, bool) {
 				out[k] = p
 			}
 		}
-		if out == nil {
-			return v, false
+		if out != nil {
+			return out, true
 		}
-		return out, true
-	case *groupTuple:
-		out, _ := plainChanged(t.list(), depth+1)
-		return out, true
-	case *dateTime, *timeDelta, *loopInfo, *macro, *namespace, *cycler, *joiner, *tmplModule, *globalRef:
-		return Str(v), true
 	}
 	return v, false
 }

@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"regexp"
 
-	"github.com/tender-sh/tender/internal/pydict"
+	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -36,31 +36,13 @@ func mergeWithCurrent(env *tasks.Env, vars map[string]any, named bool) error {
 			return fmt.Errorf("failed to combine variables, expected dicts but got a '%s' and a '%s': \n%s\n%s",
 				pyClassName(old), newClass, pyJSON(old), pyJSON(v))
 		}
-		vars[k] = mergeHash(om, vm)
+		merged, err := expr.MergeHash(om, vm, true, "replace")
+		if err != nil {
+			return err
+		}
+		vars[k] = merged
 	}
 	return nil
-}
-
-// mergeHash is Ansible's merge_hash(x, y) with recursion and lists
-// replaced: y's keys over x's, dicts found under the same key in both
-// merged in turn.
-func mergeHash(x, y map[string]any) map[string]any {
-	out := pydict.NewBuilder(len(x) + len(y))
-	for _, k := range pydict.Keys(x) {
-		out.Set(k, x[k])
-	}
-	for _, k := range pydict.Keys(y) {
-		yv := y[k]
-		xv, _ := out.Get(k)
-		xm, xok := xv.(map[string]any)
-		ym, yok := yv.(map[string]any)
-		if xok && yok {
-			out.Set(k, mergeHash(xm, ym))
-		} else {
-			out.Set(k, yv)
-		}
-	}
-	return out.Map()
 }
 
 // pyClassName is the Python class of a variable's value as Ansible's
