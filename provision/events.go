@@ -5,7 +5,11 @@
 // a Recap.
 package provision
 
-import "time"
+import (
+	"maps"
+	"slices"
+	"time"
+)
 
 // EventKind says what an Event reports.
 type EventKind int
@@ -29,6 +33,11 @@ const (
 	// Retry: a task's until: did not hold on Host, which runs it again
 	// (RetriesLeft set).
 	Retry
+	// NoHosts: the play (Play set) matched no host, and is skipped.
+	NoHosts
+	// PlaybookEnd: a playbook is over (Path is the playbook's; Recap is
+	// the run's so far). It comes before RunEnd, once per playbook.
+	PlaybookEnd
 )
 
 // Status is a host's outcome for a task.
@@ -141,4 +150,21 @@ func (r *Recap) stats(host string) *Stats {
 		r.Hosts = append(r.Hosts, host)
 	}
 	return s
+}
+
+// clone copies r, so that an event's recap stays as it was when the run
+// goes on.
+func (r *Recap) clone() *Recap {
+	c := &Recap{Hosts: slices.Clone(r.Hosts), Stats: make(map[string]*Stats, len(r.Stats))}
+	for h, s := range r.Stats {
+		v := *s
+		c.Stats[h] = &v
+	}
+	if r.Custom != nil {
+		c.Custom = make(map[string]map[string]any, len(r.Custom))
+		for k, m := range r.Custom {
+			c.Custom[k] = maps.Clone(m)
+		}
+	}
+	return c
 }

@@ -29,6 +29,7 @@ type hostRun struct {
 	invVars    map[string]any // inventory vars
 	groupNames []any          // the host's groups but all, sorted
 	facts      map[string]any // gathered facts (ansible_facts)
+	gathered   bool           // facts were gathered this run (DEFAULT_GATHERING=smart)
 	setFacts   map[string]any // set_fact and registered results
 	// includedVars are the variables include_vars loaded: below set_fact
 	// and register results whatever the order, as in Ansible.

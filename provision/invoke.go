@@ -540,6 +540,7 @@ func (pr *playRun) setup(ctx context.Context, h *hostRun, kw keywords, scope *ex
 		return failure(err)
 	}
 	h.facts = unsafeDeep(f).(map[string]any)
+	h.gathered = true
 	h.refresh()
 	return outcome{data: map[string]any{"changed": false, "failed": false}}
 }

@@ -38,7 +38,10 @@ type keywords struct {
 // resolve computes t's effective keywords on a host, evaluating templated
 // booleans in scope.
 func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error) {
-	k := keywords{check: pr.rn.r.Check, diff: pr.rn.r.Diff}
+	d := pr.rn.r.Defaults
+	k := keywords{check: pr.rn.r.Check, diff: pr.rn.r.Diff, become: d.Become, becomeUser: d.BecomeUser,
+		becomeMethod: d.BecomeMethod, becomeExe: d.BecomeExe, becomeFlags: d.BecomeFlags,
+		remoteUser: d.RemoteUser, connection: d.Connection}
 	levels := pr.keywordLevels(t)
 	// Every boolean is read even after one fails, so that the failure is
 	// reported with the others in force (ignore_errors, no_log).
@@ -141,7 +144,7 @@ func (pr *playRun) keywordLevels(t *playbooks.Task) []*playbooks.Keywords {
 // lookup sees (config.ConnectionVar); "" when unset or when it does not
 // render.
 func (pr *playRun) remoteUserIn(t *playbooks.Task, scope expr.Scope) string {
-	user := ""
+	user := pr.rn.r.Defaults.RemoteUser
 	for _, kw := range pr.keywordLevels(t) {
 		if kw.RemoteUser != "" {
 			user = kw.RemoteUser

@@ -34,6 +34,8 @@ type playRun struct {
 	// abort ends the play for every host (any_errors_fatal, end_play);
 	// endBatch ends the current serial batch (end_batch).
 	abort, endBatch bool
+	// fatal: abort came from an error that any_errors_fatal made fatal.
+	fatal bool
 	// batchHosts are the hosts of the current serial batch, failed ones
 	// included (clear_host_errors brings them back).
 	batchHosts []*hostRun
@@ -46,13 +48,20 @@ type playRun struct {
 // was ended (end_play, any_errors_fatal) or the batch (end_batch).
 func (pr *playRun) stopped() bool { return pr.abort || pr.endBatch || pr.rn.draining() }
 
+// playResult is what a play's end means for the playbook: stop, the
+// playbook ends here, as ansible-playbook's does when every host of a
+// batch failed, an error was fatal (any_errors_fatal) or
+// max_fail_percentage was passed.
+type playResult struct{ stop bool }
+
 // play runs one play: its hosts in batches (serial), each batch through
 // fact gathering, pre_tasks, roles and tasks, post_tasks, with handlers
 // flushed after each section.
-func (rn *run) play(ctx context.Context, p *playbooks.Play) error {
+func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) {
+	var res playResult
 	prompted, err := rn.withPrompted(ctx, p, rn.playVars(ctx.Done(), p.Vars, rn.r.ExtraVars))
 	if err != nil {
-		return fmt.Errorf("%s: %w", p.Pos, err)
+		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}
 	p = prompted
 	pr := &playRun{rn: rn, play: p, name: p.Name, handlers: newHandlerList(p), done: ctx.Done()}
@@ -61,17 +70,17 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) error {
 	base := rn.playVars(ctx.Done(), p.Vars, rn.r.ExtraVars)
 	pattern, err := expr.Render(p.Hosts, base)
 	if err != nil {
-		return fmt.Errorf("%s: hosts: %w", p.Pos, err)
+		return res, fmt.Errorf("%s: hosts: %w", p.Pos, err)
 	}
 	if pr.name == "" {
 		pr.name = expr.Str(pattern)
 	}
 	if pr.varsFiles, err = pr.loadVarsFiles(base); err != nil {
-		return fmt.Errorf("%s: %w", p.Pos, err)
+		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}
 	hosts, err := pr.selectHosts(expr.Str(pattern))
 	if err != nil {
-		return fmt.Errorf("%s: %w", p.Pos, err)
+		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}
 	names := make([]string, len(hosts))
 	for i, h := range hosts {
@@ -80,20 +89,20 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) error {
 	pr.allNames = stringsToAny(names)
 	if len(hosts) == 0 {
 		rn.emit(Event{Kind: PlayStart, Play: pr.name})
-		rn.emit(Event{Kind: Warning, Play: pr.name, Msg: "no hosts matched, nothing to do"})
-		return nil
+		rn.emit(Event{Kind: NoHosts, Play: pr.name})
+		return res, nil
 	}
 	batches, err := serialBatches(hosts, p.Serial)
 	if err != nil {
-		return fmt.Errorf("%s: serial: %w", p.Pos, err)
+		return res, fmt.Errorf("%s: serial: %w", p.Pos, err)
 	}
 	maxFail, err := maxFailPercent(p.MaxFailPercentage)
 	if err != nil {
-		return fmt.Errorf("%s: max_fail_percentage: %w", p.Pos, err)
+		return res, fmt.Errorf("%s: max_fail_percentage: %w", p.Pos, err)
 	}
 	for _, batch := range batches {
 		if err := pr.batch(ctx, batch); err != nil {
-			return err
+			return res, err
 		}
 		failed := 0
 		for _, h := range batch {
@@ -102,11 +111,15 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) error {
 			}
 			h.ended = false
 		}
-		if pr.abort || pr.rn.draining() || (maxFail >= 0 && float64(failed)*100/float64(len(batch)) > maxFail) {
+		if failed == len(batch) || pr.fatal || (maxFail >= 0 && float64(failed)*100/float64(len(batch)) > maxFail) {
+			res.stop = true
+			break
+		}
+		if pr.abort || pr.rn.draining() {
 			break
 		}
 	}
-	return nil
+	return res, nil
 }
 
 // selectHosts matches the play's pattern and --limit, keeping hosts that
@@ -167,8 +180,19 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 	for _, h := range hosts {
 		h.ended = false
 	}
-	if pr.gatherFacts() {
-		pr.gather(ctx, hosts)
+	if gather, smart := pr.gatherFacts(); gather {
+		todo := hosts
+		if smart {
+			todo = nil
+			for _, h := range hosts {
+				if !h.gathered {
+					todo = append(todo, h)
+				}
+			}
+		}
+		if len(todo) > 0 {
+			pr.gather(ctx, todo)
+		}
 	}
 	var main []*playbooks.Task
 	pr.rolesRan = map[string]bool{}
@@ -194,16 +218,25 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 	return nil
 }
 
-func (pr *playRun) gatherFacts() bool {
+// gatherFacts says whether the play gathers facts, and whether only on
+// hosts this run has not gathered yet (DEFAULT_GATHERING=smart, for a
+// play that does not set gather_facts).
+func (pr *playRun) gatherFacts() (gather, smart bool) {
 	g := pr.play.GatherFacts
 	if !g.Set {
-		return true
+		switch pr.rn.r.Defaults.Gathering {
+		case "explicit":
+			return false, false
+		case "smart":
+			return true, true
+		}
+		return true, false
 	}
 	if g.Expr != "" {
 		v, err := expr.Condition(g.Expr, pr.rn.playVars(pr.done, pr.play.Vars, pr.rn.r.ExtraVars))
-		return err != nil || v
+		return err != nil || v, false
 	}
-	return g.Value
+	return g.Value, false
 }
 
 // serialBatches splits hosts as serial: says: a number, a percentage, or a

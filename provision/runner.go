@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -40,6 +41,9 @@ type Runner struct {
 	// and delegate_to: localhost).
 	Dialer transport.Dialer
 	Local  transport.Dialer
+	// Defaults are what every play starts from (ansible-playbook's -u, -b,
+	// -c, --force-handlers and their settings).
+	Defaults PlayDefaults
 	// Forks bounds how many hosts work at once (0 means DefaultForks).
 	Forks int
 	// Limit further restricts every play's hosts (--limit).
@@ -107,29 +111,62 @@ func (rn *run) draining() bool {
 // to notice the cancellation, and no file is left half written (the
 // transports' Put is atomic).
 func (r *Runner) Run(ctx context.Context, pb *playbooks.Playbook) (*Recap, error) {
+	return r.RunAll(ctx, pb)
+}
+
+// RunAll runs playbooks one after the other as ansible-playbook given
+// several does: as one run, whose facts, registered variables and failed
+// hosts carry from one playbook to the next. A PlaybookEnd event follows
+// each playbook, with the recap so far, and one RunEnd ends the run; no
+// playbook starts once a host failed or was unreachable. Each playbook's
+// directory is made the inventory's playbook directory (its group_vars/
+// and host_vars/ count) while it runs.
+func (r *Runner) RunAll(ctx context.Context, pbs ...*playbooks.Playbook) (*Recap, error) {
 	if r.Inventory == nil || r.Modules == nil {
 		return nil, errors.New("provision: Runner needs an Inventory and Modules")
 	}
 	if err := r.Sandbox.Validate(); err != nil {
 		return nil, err
 	}
-	rn := &run{r: r, pb: pb, recap: &Recap{}, hosts: map[string]*hostRun{}}
+	rn := &run{r: r, recap: &Recap{}, hosts: map[string]*hostRun{}}
 	defer rn.closeAll()
-	var err error
-	for _, p := range pb.Plays {
-		if err = rn.play(ctx, p); err != nil {
-			break
+	for _, pb := range pbs {
+		rn.pb = pb
+		if pb.Path != "" {
+			if err := r.Inventory.SetPlaybookDir(filepath.Dir(pb.Path)); err != nil {
+				return rn.recap, err
+			}
 		}
-		if err = ctx.Err(); err != nil {
-			break
-		}
-		if rn.draining() {
-			err = ErrInterrupted
-			break
+		failed, err := rn.playbook(ctx, pb)
+		rn.emit(Event{Kind: PlaybookEnd, Path: pb.Path, Recap: rn.recap.clone()})
+		if err != nil || failed {
+			rn.emit(Event{Kind: RunEnd, Recap: rn.recap})
+			return rn.recap, err
 		}
 	}
 	rn.emit(Event{Kind: RunEnd, Recap: rn.recap})
-	return rn.recap, err
+	return rn.recap, nil
+}
+
+// playbook runs pb's plays and reports whether the run stops after it: a
+// host failed or was unreachable, in it or before.
+func (rn *run) playbook(ctx context.Context, pb *playbooks.Playbook) (bool, error) {
+	for _, p := range pb.Plays {
+		res, err := rn.play(ctx, p)
+		if err != nil {
+			return true, err
+		}
+		if err = ctx.Err(); err != nil {
+			return true, err
+		}
+		if rn.draining() {
+			return true, ErrInterrupted
+		}
+		if res.stop {
+			return true, nil
+		}
+	}
+	return rn.recap.Failed() || rn.recap.Unreachable(), nil
 }
 
 // Handle watches a run started with Start.

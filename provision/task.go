@@ -57,7 +57,7 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 	if err == nil && once.anyErrorsFatal || pr.play.AnyErrorsFatal.True() {
 		for _, h := range hosts {
 			if h.failed {
-				pr.abort = true
+				pr.abort, pr.fatal = true, true
 			}
 		}
 	}
@@ -275,17 +275,34 @@ func contains(list []string, s string) bool {
 // of hosts, on those hosts only (a handler listed twice runs where it is
 // first met).
 func (pr *playRun) flushHandlers(ctx context.Context, hosts []*hostRun) {
+	// force_handlers: a host that failed still runs what it notified.
+	force := pr.rn.r.Defaults.ForceHandlers
+	if pr.play.ForceHandlers.Set {
+		force = pr.play.ForceHandlers.True()
+	}
 	for _, hd := range flatten(pr.handlers.snapshot()) {
-		var run []*hostRun
+		var run, forced []*hostRun
 		for _, h := range hosts {
-			if h.notified[hd] && h.active() {
-				delete(h.notified, hd)
+			switch {
+			case h.notified[hd] && h.active():
 				run = append(run, h)
+			case h.notified[hd] && force && h.failed && !h.unreachable && !h.ended:
+				// Let into the run as the always: of a block lets a
+				// failed host in; failed again after.
+				h.failed = false
+				run = append(run, h)
+				forced = append(forced, h)
+			default:
+				continue
 			}
+			delete(h.notified, hd)
 		}
 		if len(run) > 0 && ctx.Err() == nil {
 			// A handler may be an include_tasks, include_role or block.
 			pr.runList(ctx, run, []*playbooks.Task{hd})
+		}
+		for _, h := range forced {
+			h.failed = true
 		}
 	}
 }

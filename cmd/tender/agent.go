@@ -145,7 +145,7 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, *
 	if err != nil {
 		return nil, nil, err
 	}
-	inv, err := loadInventory(c)
+	inv, err := loadInventory(c, nil)
 	if err != nil {
 		st.Close()
 		return nil, nil, err

@@ -59,4 +59,4 @@ func loadConfig(c *cli.Context) (*config.Config, error) {
 }
 
 // appliedSettings are the Ansible settings tender acts on.
-var appliedSettings = map[string]bool{"ANSIBLE_NOCOLOR": true}
+var appliedSettings = map[string]bool{"ANSIBLE_NOCOLOR": true, "DEFAULT_FORKS": true, "DEFAULT_HOST_LIST": true}

@@ -1,12 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/inventory"
 )
 
@@ -21,18 +23,42 @@ func inventoryFlag(required bool) *cli.StringSliceFlag {
 	}
 }
 
-// loadInventory reads the -i sources; with none given it falls back to
-// Ansible's default /etc/ansible/hosts when that exists.
-func loadInventory(c *cli.Context) (*inventory.Inventory, error) {
+// loadInventory reads the -i sources, or those of Ansible's inventory
+// setting (DEFAULT_HOST_LIST: ansible.cfg's inventory=, ANSIBLE_INVENTORY,
+// /etc/ansible/hosts by default) in cfg, read here when nil. As
+// ansible-playbook, a source that does not exist is warned about and
+// skipped, leaving an inventory that may hold no host.
+func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, error) {
 	sources := c.StringSlice("inventory")
 	if len(sources) == 0 {
-		if _, err := os.Stat("/etc/ansible/hosts"); err == nil {
-			sources = []string{"/etc/ansible/hosts"}
-		} else {
-			return nil, errors.New("no inventory: give one with -i FILE")
+		if cfg == nil {
+			var err error
+			if cfg, err = config.Load(config.Options{}); err != nil {
+				return nil, &exitError{code: 5, err: err}
+			}
+		}
+		v, err := cfg.Setting("DEFAULT_HOST_LIST")
+		if err != nil {
+			return nil, &exitError{code: 5, err: err}
+		}
+		list, _ := v.([]any)
+		for _, s := range list {
+			sources = append(sources, fmt.Sprint(s))
 		}
 	}
-	return inventory.Load(sources...)
+	var found []string
+	for _, src := range sources {
+		if _, err := os.Stat(src); err != nil && !strings.Contains(src, ",") {
+			abs, _ := filepath.Abs(src)
+			fmt.Fprintf(c.App.ErrWriter, "[WARNING]: Unable to parse %s as an inventory source\n", abs)
+			continue
+		}
+		found = append(found, src)
+	}
+	if len(found) == 0 {
+		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: No inventory was parsed, only implicit localhost is available")
+	}
+	return inventory.Load(found...)
 }
 
 func inventoryCommand() *cli.Command {
@@ -45,7 +71,7 @@ func inventoryCommand() *cli.Command {
 				Usage: "every group, host and host's variables (JSON, as ansible-inventory --list)",
 				Flags: []cli.Flag{inventoryFlag(false)},
 				Action: func(c *cli.Context) error {
-					inv, err := loadInventory(c)
+					inv, err := loadInventory(c, nil)
 					if err != nil {
 						return err
 					}
@@ -65,7 +91,7 @@ func inventoryCommand() *cli.Command {
 					if c.NArg() != 1 {
 						return usageError(c, "give exactly one HOST")
 					}
-					inv, err := loadInventory(c)
+					inv, err := loadInventory(c, nil)
 					if err != nil {
 						return err
 					}
@@ -85,7 +111,7 @@ func inventoryCommand() *cli.Command {
 					&cli.BoolFlag{Name: "vars", Usage: "show variables in the graph"},
 				},
 				Action: func(c *cli.Context) error {
-					inv, err := loadInventory(c)
+					inv, err := loadInventory(c, nil)
 					if err != nil {
 						return err
 					}

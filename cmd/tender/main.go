@@ -25,7 +25,7 @@ func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:            "tender",
 		Usage:           "agentless provisioning over SSH with Ansible-style playbooks",
 		Version:         version,
@@ -41,7 +41,35 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			agentCommand(),
 			docCommand(),
 		},
+		// -e '{"a": 1, "b": 2}', -e a=x,y and -i web1,web2, are one value
+		// each, as ansible-playbook reads them; lists of tags are split
+		// where they are read (splitList).
+		DisableSliceFlagSeparator: true,
 	}
+	argparseErrors(app.Commands)
+	return app
+}
+
+// argparseErrors makes a command line that does not parse (an unknown
+// option, a value of the wrong type) exit 2 with the error and a pointer to
+// the help on stderr, as ansible-playbook's argument parser does, rather
+// than print the whole help on stdout.
+func argparseErrors(cmds []*cli.Command) {
+	for _, cmd := range cmds {
+		cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
+			return argError(c, err.Error())
+		}
+		argparseErrors(cmd.Subcommands)
+	}
+}
+
+// argError is a command line that does not parse: exit 2, as argparse.
+func argError(c *cli.Context, msg string) error {
+	name := c.App.Name
+	if c.Command != nil && c.Command.Name != "" {
+		name += " " + c.Command.FullName()
+	}
+	return &exitError{code: 2, err: fmt.Errorf("%s: %s (see %s --help)", name, msg, name)}
 }
 
 func versionCommand() *cli.Command {

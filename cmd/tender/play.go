@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
@@ -38,10 +40,21 @@ func playCommand() *cli.Command {
 
 func playAction(c *cli.Context) error {
 	if c.NArg() == 0 {
-		return usageError(c, "give a PLAYBOOK")
+		return argError(c, "give a PLAYBOOK")
 	}
 	listing := c.Bool("list-tasks") || c.Bool("list-hosts") || c.Bool("list-tags")
 	running := !c.Bool("syntax-check") && !listing
+	// Every playbook must be there before anything runs (exit 1, as
+	// ansible-playbook).
+	for _, path := range c.Args().Slice() {
+		st, err := os.Stat(path)
+		if err != nil {
+			return &exitError{code: 1, err: fmt.Errorf("the playbook: %s could not be found", path)}
+		}
+		if !st.Mode().IsRegular() && st.Mode()&os.ModeNamedPipe == 0 {
+			return &exitError{code: 1, err: fmt.Errorf("the playbook: %s does not appear to be a file", path)}
+		}
+	}
 	cfg, err := loadConfig(c)
 	if err != nil {
 		return err
@@ -70,8 +83,15 @@ func playAction(c *cli.Context) error {
 		}
 		pbs = append(pbs, pb)
 	}
+	inv, err := loadInventory(c, cfg)
+	if err != nil {
+		return err
+	}
+	if err := checkLimit(c, inv); err != nil {
+		return err
+	}
 	if running {
-		return runPlaybooks(c, pbs, policy, cfg)
+		return runPlaybooks(c, inv, pbs, policy, cfg)
 	}
 	out := c.App.Writer
 	if c.Bool("syntax-check") {
@@ -80,21 +100,8 @@ func playAction(c *cli.Context) error {
 		}
 		return nil
 	}
-	var inv *inventory.Inventory
-	if c.Bool("list-hosts") {
-		var err error
-		if inv, err = loadInventory(c); err != nil {
-			return err
-		}
-		if limit := c.String("limit"); limit != "" {
-			all, err := inv.Hosts("all")
-			if err == nil {
-				_, err = inv.Limit(all, limit)
-			}
-			if err != nil {
-				return fmt.Errorf("--limit %s leaves no hosts to target: %w", limit, err)
-			}
-		}
+	if !c.Bool("list-hosts") {
+		inv = nil
 	}
 	filter := playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))}
 	for _, pb := range pbs {
@@ -103,6 +110,24 @@ func playAction(c *cli.Context) error {
 		}
 	}
 	return nil
+}
+
+// checkLimit fails, as ansible-playbook does before it runs anything, when
+// the inventory has hosts and --limit leaves none of them.
+func checkLimit(c *cli.Context, inv *inventory.Inventory) error {
+	all, err := inv.Hosts("all")
+	if err != nil || len(all) == 0 {
+		return nil
+	}
+	limit := c.String("limit")
+	if limit == "" {
+		return nil
+	}
+	if hosts, err := inv.Limit(all, limit); err == nil && len(hosts) > 0 {
+		return nil
+	}
+	fmt.Fprintf(c.App.ErrWriter, "[WARNING]: Could not match supplied host pattern, ignoring: %s\n", limit)
+	return &exitError{code: 1, err: errors.New("Specified inventory, host pattern and/or --limit leaves us with no hosts to target.")}
 }
 
 // listPlaybook prints one playbook in the layout of ansible-playbook

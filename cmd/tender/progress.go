@@ -83,7 +83,9 @@ func (pg *progress) event(e provision.Event) {
 			pg.st.result(e)
 			pg.taskBar.Increment()
 		}
-	case provision.RunEnd:
+	case provision.PlaybookEnd, provision.RunEnd:
+		// The recap goes straight to stdout; the next playbook's first
+		// play shows the bars again.
 		pg.close()
 	}
 	pg.text(e)

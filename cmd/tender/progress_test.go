@@ -77,8 +77,9 @@ func TestProgressBars(t *testing.T) {
 	waitFor(t, bars, " 0/2 hosts ") // an ignored failure keeps a in
 
 	recap := &provision.Recap{}
+	ev(provision.Event{Kind: provision.PlaybookEnd, Recap: recap})
 	ev(provision.Event{Kind: provision.RunEnd, Recap: recap})
-	// The run's end removes the bars: the last thing drawn erases them.
+	// The playbook's end removes the bars: the last thing drawn erases them.
 	if drawn := bars.String(); !regexp.MustCompile(`\x1b\[\d+A\x1b\[J$`).MatchString(drawn) {
 		t.Errorf("the bars were not removed at the end: %q", drawn[max(0, len(drawn)-200):])
 	}

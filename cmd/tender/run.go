@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/internal/yaml11"
+	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
@@ -44,11 +44,7 @@ func runFlags() []cli.Flag {
 // with cfg as their configuration (loadConfig), and maps the recap to
 // ansible-playbook's exit codes: 2 when a host failed, 4 when a host was
 // unreachable.
-func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook, policy *tasks.Policy, cfg *config.Config) error {
-	inv, err := loadInventory(c)
-	if err != nil {
-		return err
-	}
+func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Playbook, policy *tasks.Policy, cfg *config.Config) error {
 	extra, err := extraVars(c.StringSlice("extra-vars"))
 	if err != nil {
 		return &exitError{code: 5, err: err}
@@ -75,9 +71,13 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook, policy *tasks.Polic
 		events(provision.Event{Kind: provision.Warning, Time: time.Now(),
 			Msg: "host keys are not checked (--host-key-checking=insecure): anyone between you and the hosts can read and change everything"})
 	}
+	nforks, err := forks(c, cfg)
+	if err != nil {
+		return err
+	}
 	r := &provision.Runner{
 		Inventory: inv, Modules: builtin.Registry(), Dialer: dialer, Local: local.Dialer{}, Sandbox: policy,
-		Forks: c.Int("forks"), Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
+		Forks: nforks, Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},
 		ExtraVars: extra, Events: events, Verbosity: c.Count("verbose"), Prompt: terminalPrompt(),
 		Config: cfg,
@@ -85,22 +85,13 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook, policy *tasks.Polic
 	ctx, drain, stop := interrupts(c.Context, c.App.ErrWriter, "no new task starts; the running ones finish.")
 	defer stop()
 	r.Drain = drain
-	recap := &provision.Recap{}
-	for _, pb := range pbs {
-		// group_vars/ and host_vars/ beside the playbook count too, as
-		// with ansible-playbook.
-		if err := inv.SetPlaybookDir(filepath.Dir(pb.Path)); err != nil {
-			return &exitError{code: 4, err: err}
-		}
-		rc, err := r.Run(ctx, pb)
-		if errors.Is(err, provision.ErrInterrupted) || err != nil && ctx.Err() != nil {
-			// ansible-playbook's status for a run the user interrupted.
-			return &exitError{code: 99, err: errors.New("interrupted by the user")}
-		}
-		if err != nil {
-			return err
-		}
-		mergeRecap(recap, rc)
+	recap, err := r.RunAll(ctx, pbs...)
+	if errors.Is(err, provision.ErrInterrupted) || err != nil && ctx.Err() != nil {
+		// ansible-playbook's status for a run the user interrupted.
+		return &exitError{code: 99, err: errors.New("interrupted by the user")}
+	}
+	if err != nil {
+		return err
 	}
 	switch {
 	case recap.Unreachable():
@@ -109,28 +100,6 @@ func runPlaybooks(c *cli.Context, pbs []*playbooks.Playbook, policy *tasks.Polic
 		return &exitError{code: 2, err: fmt.Errorf("some hosts failed"), quiet: true}
 	}
 	return nil
-}
-
-func mergeRecap(dst, src *provision.Recap) {
-	if dst.Stats == nil {
-		dst.Stats = map[string]*provision.Stats{}
-	}
-	for _, h := range src.Hosts {
-		s := src.Stats[h]
-		d, ok := dst.Stats[h]
-		if !ok {
-			d = &provision.Stats{}
-			dst.Stats[h] = d
-			dst.Hosts = append(dst.Hosts, h)
-		}
-		d.OK += s.OK
-		d.Changed += s.Changed
-		d.Unreachable += s.Unreachable
-		d.Failed += s.Failed
-		d.Skipped += s.Skipped
-		d.Rescued += s.Rescued
-		d.Ignored += s.Ignored
-	}
 }
 
 func sshDialer(c *cli.Context) (*ssh.Dialer, error) {

@@ -68,7 +68,9 @@ func (t *text) event(e provision.Event) {
 		t.result(e)
 	case provision.Warning:
 		fmt.Fprintf(t.w, "%s\n", t.paint(purple, "[WARNING]: "+e.Msg))
-	case provision.RunEnd:
+	case provision.NoHosts:
+		fmt.Fprintf(t.w, "%s\n", t.paint(cyan, "skipping: no hosts matched"))
+	case provision.PlaybookEnd:
 		t.recap(e.Recap)
 	case provision.Retry:
 		host := e.Host
@@ -273,7 +275,7 @@ func JSON(w io.Writer) func(provision.Event) {
 
 func jsonEvent(e provision.Event) map[string]any {
 	kinds := map[provision.EventKind]string{provision.PlayStart: "play_start", provision.TaskStart: "task_start",
-		provision.HostResult: "host_result", provision.Warning: "warning", provision.RunEnd: "run_end",
+		provision.HostResult: "host_result", provision.Warning: "warning", provision.RunEnd: "run_end", provision.NoHosts: "no_hosts", provision.PlaybookEnd: "playbook_end",
 		provision.Included: "included", provision.Retry: "retry"}
 	m := map[string]any{"event": kinds[e.Kind], "time": e.Time}
 	set := func(k string, v any, ok bool) {

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Records ansible-playbook's exit status, stdout and stderr for each case
+# of cases.txt into codes.txt, out/NAME and out/NAME.err. Run by hand, in this
+# directory, where ansible-core 2.14 is installed:  sh gen.sh
+set -u
+cd "$(dirname "$0")"
+export ANSIBLE_NOCOLOR=1 ANSIBLE_FORKS=1 ANSIBLE_HOST_KEY_CHECKING=0 ANSIBLE_RETRY_FILES_ENABLED=0 \
+	ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_DEPRECATION_WARNINGS=0 ANSIBLE_CONFIG=empty.cfg
+mkdir -p out
+: > codes.txt
+grep -v '^#' cases.txt | while IFS='|' read -r name args; do
+	name=${name%+out}
+	# shellcheck disable=SC2086 # the arguments are split as a shell would
+	ansible-playbook $args < /dev/null > out.tmp 2> err.tmp
+	echo "$name $?" >> codes.txt
+	sed "s#$PWD/#@DIR@/#g" out.tmp > "out/$name"
+	sed "s#$PWD/#@DIR@/#g" err.tmp > "out/$name.err"
+done
+rm -f out.tmp err.tmp

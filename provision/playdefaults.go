@@ -1,0 +1,30 @@
+package provision
+
+// PlayDefaults are the values every play starts from, below its own
+// keywords and every variable: what ansible-playbook takes from its
+// command line (-u, -c, -b, --become-user, --become-method,
+// --force-handlers) and from Ansible's configuration (DEFAULT_REMOTE_USER,
+// DEFAULT_TRANSPORT, DEFAULT_BECOME*, DEFAULT_GATHERING,
+// DEFAULT_FORCE_HANDLERS). The zero value is Ansible's defaults.
+type PlayDefaults struct {
+	// RemoteUser is the login user when neither the play, the task nor
+	// the host's variables name one; empty leaves it to the dialer (ssh
+	// config, then the local user).
+	RemoteUser string
+	// Connection is the connection plugin (ssh, local, smart, paramiko)
+	// when neither the play nor the host's variables name one.
+	Connection string
+	// Become turns privilege escalation on for every task that does not
+	// say otherwise; BecomeUser (root when empty), BecomeMethod (sudo
+	// when empty), BecomeExe and BecomeFlags are the become keywords'
+	// defaults.
+	Become                                           bool
+	BecomeUser, BecomeMethod, BecomeExe, BecomeFlags string
+	// Gathering is when a play that does not set gather_facts gathers:
+	// "implicit" or "" (always), "explicit" (never), "smart" (only on
+	// hosts whose facts this run has not gathered yet).
+	Gathering string
+	// ForceHandlers runs notified handlers on hosts that failed, as a
+	// play's force_handlers: true does.
+	ForceHandlers bool
+}
