@@ -51,19 +51,33 @@ func (c *Censor) Add(s string) {
 	sort.SliceStable(c.sorted, func(i, j int) bool { return len(c.sorted[i]) > len(c.sorted[j]) })
 }
 
-// AddText learns a decrypted text: the text whole and, when it has
-// several lines, each line of at least MinLine bytes.
+// AddText learns a decrypted text: the text whole, when it has several
+// lines each line of at least MinLine bytes, and, for a line that
+// reads as a YAML "key: value" or "- value" (a vaulted vars file), the
+// value unquoted.
 func (c *Censor) AddText(s string) {
 	if c == nil {
 		return
 	}
 	c.Add(s)
-	if !strings.Contains(strings.TrimSpace(s), "\n") {
-		return
-	}
+	multi := strings.Contains(strings.TrimSpace(s), "\n")
 	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); len(l) >= MinLine {
+		l = strings.TrimSpace(l)
+		if multi && len(l) >= MinLine {
 			c.Add(l)
+		}
+		v := strings.TrimPrefix(l, "- ")
+		if i := strings.Index(v, ": "); i > 0 {
+			v = v[i+2:]
+		}
+		if v == l {
+			continue // not a YAML value: only long lines count
+		}
+		if v = strings.TrimSpace(v); len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		}
+		if v != "|" && v != ">" {
+			c.Add(v)
 		}
 	}
 }

@@ -33,6 +33,11 @@ func TestCensor(t *testing.T) {
 	if nilC.String("hunter2") != "hunter2" || !nilC.Empty() {
 		t.Error("a nil censor censored")
 	}
+	var y Censor
+	y.AddText("db_password: s3cr3t-hunter2\napi_token: \"tok-é-✓\"\nlist:\n  - one-item\n  - two\n")
+	if got := y.String("s3cr3t-hunter2 tok-é-✓ one-item two"); got != "******** ******** ******** two" {
+		t.Errorf("vars file values: %q", got)
+	}
 	var d Censor
 	d.AddValue(map[string]any{"a": []any{"deep-secret"}})
 	if d.String("deep-secret") != Mask {

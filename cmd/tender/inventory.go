@@ -32,7 +32,7 @@ func loadInventory(c *cli.Context) (*inventory.Inventory, error) {
 			return nil, errors.New("no inventory: give one with -i FILE")
 		}
 	}
-	return inventory.Load(sources...)
+	return inventory.LoadWith(inventory.Options{Decrypt: vaultDecrypt(c)}, sources...)
 }
 
 func inventoryCommand() *cli.Command {
