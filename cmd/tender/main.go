@@ -40,6 +40,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			playCommand(),
 			agentCommand(),
 			docCommand(),
+			vaultCommand(),
 		},
 	}
 }
