@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"unicode"
+
+	"github.com/tender-sh/tender/internal/yaml11"
 )
 
 // Inventory is a set of hosts and groups. The zero value is not usable; make
@@ -30,6 +32,16 @@ type Inventory struct {
 	// source is the file being parsed, recorded on the hosts it creates.
 	source   string
 	warnings []string
+	// decrypt opens vault data (Options.Decrypt).
+	decrypt func([]byte) ([]byte, error)
+}
+
+// decoder is a YAML decoder for one document that decrypts vault data
+// with the inventory's Decrypt.
+func (inv *Inventory) decoder() *yaml11.Decoder {
+	d := yaml11.NewDecoder()
+	d.Decrypt = inv.decrypt
+	return d
 }
 
 // Group is an inventory group.

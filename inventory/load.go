@@ -31,7 +31,22 @@ var ignoredEntry = regexp.MustCompile(`^\.|^host_vars$|^group_vars$|^vars_plugin
 // inventory plugin configuration (`plugin: ...`) inside a directory source
 // is skipped, with a warning.
 func Load(sources ...string) (*Inventory, error) {
+	return LoadWith(Options{}, sources...)
+}
+
+// Options are how LoadWith reads inventory sources.
+type Options struct {
+	// Decrypt opens Ansible Vault data (a vault.Keyring's Decrypt fits
+	// it): vault-encrypted inventory files, host_vars/group_vars files,
+	// and values tagged !vault in YAML inventories and vars files are
+	// decrypted with it. Nil refuses them.
+	Decrypt func(vaulttext []byte) ([]byte, error)
+}
+
+// LoadWith is Load with options.
+func LoadWith(o Options, sources ...string) (*Inventory, error) {
 	inv := New()
+	inv.decrypt = o.Decrypt
 	for _, src := range sources {
 		if src == "" {
 			continue
@@ -108,6 +123,9 @@ func (inv *Inventory) loadPath(path string, dir bool) error {
 func (inv *Inventory) LoadFile(path string) error {
 	src, err := os.ReadFile(path)
 	if err != nil {
+		return err
+	}
+	if src, err = inv.decoder().Open(src, path); err != nil {
 		return err
 	}
 	ext := filepath.Ext(path)

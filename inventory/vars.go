@@ -72,19 +72,20 @@ func dirVarsFiles(dir string) ([]string, error) {
 
 // loadVarsFile reads one host_vars/group_vars file: YAML (JSON included)
 // read with YAML 1.1 rules. An empty file holds no variables.
-func loadVarsFile(path string) (map[string]any, error) {
+func (inv *Inventory) loadVarsFile(path string) (map[string]any, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	if strings.HasPrefix(string(src), "$ANSIBLE_VAULT;") {
-		return nil, &ParseError{File: path, Msg: "vault-encrypted variable files are not supported"}
+	dec := inv.decoder()
+	if src, err = dec.Open(src, path); err != nil {
+		return nil, err
 	}
 	root, err := decodeYAML(src)
 	if err != nil {
 		return nil, yamlError(path, err)
 	}
-	v, err := yaml11.Value(root)
+	v, err := dec.Value(root)
 	if err != nil {
 		if ye, ok := err.(*yaml11.Error); ok {
 			return nil, &ParseError{File: path, Line: ye.Line, Col: ye.Col, Msg: ye.Msg}
@@ -132,7 +133,7 @@ func (inv *Inventory) fileVars(dir, kind, name string) (map[string]any, error) {
 			return nil, err
 		}
 		for _, p := range paths {
-			m, err := loadVarsFile(p)
+			m, err := inv.loadVarsFile(p)
 			if err != nil {
 				return nil, err
 			}

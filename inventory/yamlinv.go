@@ -114,7 +114,7 @@ func (inv *Inventory) ParseYAML(name string, src []byte) error {
 	if err != nil {
 		return yamlError(name, err)
 	}
-	p := &yamlParser{inv: inv, file: name, dec: yaml11.NewDecoder()}
+	p := &yamlParser{inv: inv, file: name, dec: inv.decoder()}
 	inv.source = name
 	err = p.parse(root)
 	inv.source = ""

@@ -48,6 +48,11 @@ type Options struct {
 	// obey it. Give the Runner the same policy. It does not apply to
 	// files read from FS.
 	Sandbox *tasks.Policy
+	// Decrypt opens Ansible Vault data (a vault.Keyring's Decrypt fits
+	// it): values tagged !vault and vault-encrypted playbook, task and
+	// vars files are decrypted with it. Nil refuses them. Give the Runner
+	// the same, for vars_files, include_vars and copy/template sources.
+	Decrypt func(vaulttext []byte) ([]byte, error)
 }
 
 // maxDepth bounds nested includes and role dependencies, so a loop of
@@ -171,6 +176,14 @@ func (l *loader) read(abs, fromFile string, from *yaml.Node, what string) (*yaml
 			l.errs.wrap(fromFile, from, err, "cannot read %s %s: %v", what, l.show(abs), errNotExist(err))
 		}
 		return nil, false
+	}
+	if yaml11.IsVaulted(data) {
+		dec := yaml11.NewDecoder()
+		dec.Decrypt = l.opts.Decrypt
+		if data, err = dec.Open(data, l.show(abs)); err != nil {
+			l.errs.list = append(l.errs.list, &Error{Pos: Pos{File: l.show(abs)}, Msg: errors.Unwrap(err).Error(), Err: err})
+			return nil, false
+		}
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))

@@ -111,6 +111,7 @@ func (l *loader) value(file string, n *yaml.Node) any {
 	dec := l.decoders[file]
 	if dec == nil {
 		dec = yaml11.NewDecoder()
+		dec.Decrypt = l.opts.Decrypt
 		l.decoders[file] = dec
 	}
 	v, err := dec.Value(n)

@@ -233,6 +233,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 		},
 		FindFile:   pr.findFile(t),
 		Sandbox:    pr.rn.r.Sandbox,
+		Decrypt:    pr.rn.r.Decrypt,
 		Modules:    pr.rn.r.Modules,
 		Action:     t.Action,
 		ModuleFile: t.ModuleFile,

@@ -36,6 +36,11 @@ type Runner struct {
 	// task that attempts it. Nil allows everything, as Ansible; give
 	// playbooks.Load the same policy, for the files the playbook names.
 	Sandbox *tasks.Policy
+	// Decrypt opens Ansible Vault data (a vault.Keyring's Decrypt fits
+	// it): vaulted vars_files and !vault values in them; modules get it
+	// as tasks.Env.Decrypt (include_vars, copy, template). Nil refuses
+	// vaulted data.
+	Decrypt func(vaulttext []byte) ([]byte, error)
 	// Dialer connects to hosts over SSH (ansible_connection=ssh, the
 	// default); Local runs on the control machine (ansible_connection=local
 	// and delegate_to: localhost).

@@ -301,7 +301,9 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 			if _, err := os.Stat(path); err != nil && len(candidates) > 1 {
 				continue
 			}
-			m, err := yaml11.ReadVars(path)
+			dec := yaml11.NewDecoder()
+			dec.Decrypt = pr.rn.r.Decrypt
+			m, err := dec.ReadVars(path)
 			if err != nil {
 				return nil, err
 			}

@@ -64,6 +64,10 @@ type Env struct {
 	// reads (CheckRead) or writes (CheckWrite) a controller file, and
 	// fails with its error. Nil allows everything.
 	Sandbox *Policy
+	// Decrypt opens Ansible Vault data: include_vars' vaulted files,
+	// copy's and template's vaulted sources. Nil means no vault secret
+	// was given: vaulted data is refused.
+	Decrypt func(vaulttext []byte) ([]byte, error)
 	// Modules is the run's registry: a module that hands a task to
 	// another (package to apt or dnf) looks it up here, so that an
 	// embedding program's allow-list (Registry.Restrict) holds for the

@@ -123,7 +123,7 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, *
 			opts.MaxFail = &mf
 		}
 	}
-	if opts.ExtraVars, err = extraVars(c.StringSlice("extra-vars")); err != nil {
+	if opts.ExtraVars, err = extraVars(c.StringSlice("extra-vars"), nil); err != nil {
 		return nil, nil, &exitError{code: 5, err: err}
 	}
 	dialer, err := sshDialer(c)

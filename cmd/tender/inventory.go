@@ -58,7 +58,7 @@ func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, er
 	if len(found) == 0 {
 		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: No inventory was parsed, only implicit localhost is available")
 	}
-	return inventory.Load(found...)
+	return inventory.LoadWith(inventory.Options{Decrypt: vaultDecrypt(c)}, found...)
 }
 
 func inventoryCommand() *cli.Command {

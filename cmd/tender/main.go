@@ -40,6 +40,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			playCommand(),
 			agentCommand(),
 			docCommand(),
+			vaultCommand(),
 		},
 		// -e '{"a": 1, "b": 2}', -e a=x,y and -i web1,web2, are one value
 		// each, as ansible-playbook reads them; lists of tags are split

@@ -33,7 +33,7 @@ func playCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "skip-tags", Usage: "skip tasks tagged with these (comma list, repeatable)"},
 			&cli.StringFlag{Name: "hosts", Value: "all", Usage: "host pattern for a playbook that is a bare list of tasks"},
 			sandboxFlag(),
-		}, runFlags()...),
+		}, append(runFlags(), vaultFlags()...)...),
 		Action: playAction,
 	}
 }
@@ -59,10 +59,13 @@ func playAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if _, err := vaultKeyring(c, cfg); err != nil {
+		return err
+	}
 	// A playbook using a module tender does not run fails to load, before
 	// any host is touched.
 	modules := builtin.Registry()
-	extra, err := extraVars(c.StringSlice("extra-vars"))
+	extra, err := extraVars(c.StringSlice("extra-vars"), vaultDecrypt(c))
 	if err != nil {
 		return err
 	}
@@ -72,7 +75,7 @@ func playAction(c *cli.Context) error {
 	}
 	var pbs []*playbooks.Playbook
 	for _, path := range c.Args().Slice() {
-		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts"), Modules: modules, Vars: extra, Sandbox: policy})
+		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts"), Modules: modules, Vars: extra, Sandbox: policy, Decrypt: vaultDecrypt(c)})
 		if err != nil {
 			return &exitError{code: 4, err: err}
 		}

@@ -45,7 +45,7 @@ func runFlags() []cli.Flag {
 // ansible-playbook's exit codes: 2 when a host failed, 4 when a host was
 // unreachable.
 func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Playbook, policy *tasks.Policy, cfg *config.Config) error {
-	extra, err := extraVars(c.StringSlice("extra-vars"))
+	extra, err := extraVars(c.StringSlice("extra-vars"), vaultDecrypt(c))
 	if err != nil {
 		return &exitError{code: 5, err: err}
 	}
@@ -64,6 +64,7 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 		defer pg.close()
 		events = pg.event
 	}
+	events = censorEvents(c, events)
 	if dialer.HostKeys == ssh.HostKeyInsecure {
 		// Through the events, as the run's other warnings (those of
 		// inventory arguments that turn checking off, for one), so that
@@ -76,7 +77,7 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 		return err
 	}
 	r := &provision.Runner{
-		Inventory: inv, Modules: builtin.Registry(), Dialer: dialer, Local: local.Dialer{}, Sandbox: policy,
+		Inventory: inv, Modules: builtin.Registry(), Dialer: dialer, Local: local.Dialer{}, Sandbox: policy, Decrypt: vaultDecrypt(c),
 		Forks: nforks, Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},
 		ExtraVars: extra, Events: events, Verbosity: c.Count("verbose"), Prompt: terminalPrompt(),
@@ -121,7 +122,7 @@ func sshDialer(c *cli.Context) (*ssh.Dialer, error) {
 
 // extraVars reads -e values as ansible-playbook does: k=v pairs, a YAML or
 // JSON document, or @FILE. Later values win.
-func extraVars(values []string) (map[string]any, error) {
+func extraVars(values []string, decrypt yaml11.Decrypter) (map[string]any, error) {
 	out := map[string]any{}
 	for _, v := range values {
 		v = strings.TrimSpace(v)
@@ -131,7 +132,9 @@ func extraVars(values []string) (map[string]any, error) {
 		case strings.HasPrefix(v, "@"):
 			var data []byte
 			if data, err = os.ReadFile(v[1:]); err == nil {
-				m, err = yaml11.Vars(data, v[1:])
+				dec := yaml11.NewDecoder()
+				dec.Decrypt = decrypt
+				m, err = dec.Vars(data, v[1:])
 			}
 		case strings.HasPrefix(v, "{") || strings.HasPrefix(v, "["):
 			m, err = yaml11.Vars([]byte(v), "-e")

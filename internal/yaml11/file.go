@@ -22,11 +22,31 @@ func ReadVars(path string) (map[string]any, error) {
 // Vars reads a YAML (or JSON) document whose top level is a mapping of
 // variables; name is what errors call it.
 func Vars(data []byte, name string) (map[string]any, error) {
+	return NewDecoder().Vars(data, name)
+}
+
+// ReadVars is the package's ReadVars with the decoder's Decrypt: a whole
+// vault-encrypted file and `!vault` values in it are decrypted.
+func (d *Decoder) ReadVars(path string) (map[string]any, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("vars file: %w", err)
+	}
+	return d.Vars(data, path)
+}
+
+// Vars is the package's Vars with the decoder's Decrypt: a whole
+// vault-encrypted document and `!vault` values in it are decrypted.
+func (d *Decoder) Vars(data []byte, name string) (map[string]any, error) {
+	data, err := d.Open(data, name)
+	if err != nil {
+		return nil, err
+	}
 	var n yaml.Node
 	if err := yaml.Unmarshal(data, &n); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	v, err := Value(&n)
+	v, err := d.Value(&n)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", name, err)
 	}

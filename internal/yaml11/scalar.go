@@ -92,8 +92,6 @@ func scalarNode(n *yaml.Node) (any, error) {
 		return nil, nil
 	case "!!binary", "!!timestamp":
 		return n.Value, nil
-	case "!vault":
-		return nil, errAt(n, "vault-encrypted values are not supported")
 	}
 	return nil, errAt(n, "unknown YAML tag %s", n.Tag)
 }

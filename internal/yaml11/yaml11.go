@@ -68,7 +68,16 @@ func Value(n *yaml.Node) (any, error) {
 type Decoder struct {
 	sizes    map[*yaml.Node]int
 	expanded int
+	// Decrypt, when set, opens the vault data of a value tagged `!vault`
+	// and of a whole vault-encrypted file (Vars); its plaintext is the
+	// value. Without it such values are refused. Its errors are reported
+	// at the value's line and column.
+	Decrypt Decrypter
 }
+
+// Decrypter opens Ansible Vault data (vault.Keyring's Decrypt with no file
+// name fits it).
+type Decrypter func(vaulttext []byte) ([]byte, error)
 
 // NewDecoder returns a Decoder for one document, its budget unspent.
 func NewDecoder() *Decoder { return &Decoder{sizes: map[*yaml.Node]int{}} }
@@ -76,7 +85,7 @@ func NewDecoder() *Decoder { return &Decoder{sizes: map[*yaml.Node]int{}} }
 // Value converts n as the package's Value does, counting its aliases
 // against the budget the document's earlier values have used.
 func (d *Decoder) Value(n *yaml.Node) (any, error) {
-	c := &converter{budget: maxDepth * 100, anchors: map[*yaml.Node]any{}, sizes: d.sizes, expanded: d.expanded}
+	c := &converter{budget: maxDepth * 100, anchors: map[*yaml.Node]any{}, sizes: d.sizes, expanded: d.expanded, decrypt: d.Decrypt}
 	v, err := c.value(n, 0)
 	d.expanded = c.expanded
 	return v, err
@@ -89,6 +98,7 @@ type converter struct {
 	// aliases met so far.
 	sizes    map[*yaml.Node]int
 	expanded int
+	decrypt  Decrypter
 }
 
 // treeSize is the number of nodes n stands for when its aliases are
@@ -145,6 +155,9 @@ func (c *converter) value(n *yaml.Node, depth int) (any, error) {
 		}
 		return v, err
 	case yaml.ScalarNode:
+		if n.Tag == "!vault" {
+			return c.vaulted(n)
+		}
 		return scalarNode(n)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))

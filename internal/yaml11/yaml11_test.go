@@ -80,7 +80,7 @@ yes: key
 func TestValueErrors(t *testing.T) {
 	for src, msg := range map[string]string{
 		"a: !!int abc\n":    `1:4: "abc" is not an integer`,
-		"a: !vault xyz\n":   "vault-encrypted values are not supported",
+		"a: !vault xyz\n":   "1:4: a vault-encrypted value, but no vault secret was given",
 		"? [1, 2]\n: x\n":   "a mapping key must be a scalar",
 		"a: !whatever 1\n":  "unknown YAML tag !whatever",
 		"a: {<<: 5}\n":      "merge key << needs a mapping",

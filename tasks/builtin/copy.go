@@ -152,14 +152,19 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		if fi.IsDir() {
 			return copyTree(ctx, env, a, local, j)
 		}
-		if msg := vaultRefusal(local); msg != "" && a.Bool("decrypt") {
-			return failed(msg)
+		vaulted := vaultRefusal(local) != "" && a.Bool("decrypt")
+		if vaulted && env.Decrypt == nil {
+			return failed(vaultRefusal(local))
 		}
 		j.base, j.localPath = path.Base(local), local
 		if mode == "preserve" {
 			j.mode = fmt.Sprintf("%o", fi.Mode().Perm())
 		}
-		if fi.Size() > inlineMax {
+		if vaulted {
+			if j.content, err = decryptFile(env, local); err != nil {
+				return failed(err.Error())
+			}
+		} else if fi.Size() > inlineMax {
 			j.local = local
 			if j.sum, err = fileSHA1(local); err != nil {
 				return failed(err.Error())

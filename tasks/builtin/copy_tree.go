@@ -42,6 +42,10 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 	}
 	for i := range w.files {
 		if msg := vaultRefusal(w.files[i].local); msg != "" && a.Bool("decrypt") {
+			if env.Decrypt != nil {
+				msg = "tender does not decrypt vault-encrypted files inside a directory copy: " + w.files[i].local +
+					" (copy it on its own, or set decrypt: false)"
+			}
 			return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
 		}
 		if err == nil {

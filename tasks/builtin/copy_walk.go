@@ -1,9 +1,12 @@
 package builtin
 
 import (
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
+
+	"github.com/tender-sh/tender/tasks"
 )
 
 // treeFile is a controller file a tree copy puts at rel (under the copy's
@@ -120,6 +123,20 @@ func inParents(st os.FileInfo, parents []os.FileInfo) bool {
 		}
 	}
 	return false
+}
+
+// decryptFile reads a vault-encrypted controller file and decrypts it
+// with the run's vault secrets.
+func decryptFile(env *tasks.Env, local string) ([]byte, error) {
+	data, err := os.ReadFile(local)
+	if err != nil {
+		return nil, err
+	}
+	plain, err := env.Decrypt(data)
+	if err != nil {
+		return nil, fmt.Errorf("%v on %s", err, local)
+	}
+	return plain, nil
 }
 
 // vaultRefusal is the failure of copying a vault-encrypted controller

@@ -59,7 +59,7 @@ func (includeVarsModule) Run(_ context.Context, env *tasks.Env, args tasks.Args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	l := &varsLoader{sandbox: env.Sandbox, exts: a.Strings("extensions"), unknownOK: a.Bool("ignore_unknown_extensions"),
+	l := &varsLoader{sandbox: env.Sandbox, decrypt: env.Decrypt, exts: a.Strings("extensions"), unknownOK: a.Bool("ignore_unknown_extensions"),
 		ignore: a.Strings("ignore_files"), vars: map[string]any{}, files: []any{}}
 	if pat := a.Str("files_matching"); pat != "" {
 		if l.match, err = regexp.Compile(pat); err != nil {
@@ -110,6 +110,7 @@ const remoteSrcHint = "If you are using a module and expect the file to exist on
 // varsLoader gathers the variables of the files include_vars reads.
 type varsLoader struct {
 	sandbox   *tasks.Policy
+	decrypt   func([]byte) ([]byte, error)
 	exts      []string
 	unknownOK bool
 	ignore    []string
@@ -216,7 +217,9 @@ func (l *varsLoader) load(path string, checkExt bool) string {
 	if err := l.sandbox.CheckRead(path); err != nil {
 		return err.Error()
 	}
-	m, err := yaml11.ReadVars(path)
+	dec := yaml11.NewDecoder()
+	dec.Decrypt = l.decrypt
+	m, err := dec.ReadVars(path)
 	if err != nil {
 		if strings.Contains(err.Error(), "must hold a mapping") {
 			return fmt.Sprintf("%s must be stored as a dictionary/hash", path)

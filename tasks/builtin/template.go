@@ -96,6 +96,14 @@ func (templateModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	if err != nil {
 		return failed(fmt.Sprintf("could not find src=%s, %v", local, err))
 	}
+	if msg := vaultRefusal(local); msg != "" {
+		if env.Decrypt == nil {
+			return failed(msg)
+		}
+		if text, err = decryptFile(env, local); err != nil {
+			return failed(err.Error())
+		}
+	}
 	if !utf8.Valid(text) {
 		return failed("Template source files must be utf-8 encoded")
 	}
