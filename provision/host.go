@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -119,11 +120,9 @@ func (h *hostRun) setFact(name string, v any) {
 
 // factVars turns facts into variables as Ansible injects them: the map as
 // ansible_facts and each gathered fact again as ansible_<name>. set
-// (set_fact's facts) joins ansible_facts under its own names.
+// (set_fact's facts) joins ansible_facts under its own names. A host
+// without facts has an empty ansible_facts, as in Ansible.
 func factVars(gathered, set map[string]any) map[string]any {
-	if len(gathered) == 0 && len(set) == 0 {
-		return nil
-	}
 	out := make(map[string]any, len(gathered)+1)
 	all := make(map[string]any, len(gathered)+len(set))
 	for k, v := range gathered {
@@ -170,6 +169,11 @@ func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw con
 	t, kind, err := target(h.name, scope, kw)
 	if err != nil {
 		return nil, err
+	}
+	if kind == "ssh" {
+		if err := sshArgs(&t, r.config(), scope); err != nil {
+			return nil, err
+		}
 	}
 	if kind == "local" {
 		if err := r.Sandbox.CheckLocal("host " + h.name + " with connection local"); err != nil {
@@ -299,3 +303,52 @@ func target(name string, scope expr.Scope, kw connKeywords) (transport.Target, s
 	}
 	return t, kind, nil
 }
+
+// sshArgs completes t's ssh arguments as Ansible's ssh connection builds
+// its command line: ssh_args (ansible_ssh_args, ANSIBLE_SSH_ARGS,
+// [ssh_connection] ssh_args) before everything, and the common and extra
+// arguments from the command line (--ssh-common-args), the environment or
+// ansible.cfg when the host's variables give none. Its options come first,
+// so they win, as the first value of an option does for ssh.
+func sshArgs(t *transport.Target, cfg *config.Config, scope expr.Scope) error {
+	opt := func(name string) (string, error) {
+		v, err := cfg.PluginOption("connection", "ssh", name, scope.Lookup)
+		if err != nil || v == nil {
+			return "", err
+		}
+		return expr.Str(v), nil
+	}
+	base, err := opt("ssh_args")
+	if err != nil {
+		return err
+	}
+	for _, a := range []struct {
+		name string
+		dst  *string
+	}{{"ssh_common_args", &t.CommonArgs}, {"ssh_extra_args", &t.ExtraArgs}} {
+		if *a.dst != "" {
+			continue
+		}
+		if *a.dst, err = opt(a.name); err != nil {
+			return err
+		}
+	}
+	// The default (compression and OpenSSH's connection sharing) is
+	// nothing tender's own connections need, one per host already.
+	if base != "" && base != defaultSSHArgs() {
+		t.CommonArgs = strings.TrimSpace(base + " " + t.CommonArgs)
+	}
+	return nil
+}
+
+// defaultSSHArgs is the documented default of the ssh connection's
+// ssh_args.
+var defaultSSHArgs = sync.OnceValue(func() string {
+	opts, _ := config.PluginOptions("connection", "ssh")
+	for _, o := range opts {
+		if o.Name == "ssh_args" {
+			return expr.Str(o.Default)
+		}
+	}
+	return ""
+})

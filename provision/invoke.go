@@ -477,9 +477,12 @@ func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *exp
 		}
 	}
 	if become {
-		pw, _, err := lookupStr(scope, "ansible_become_password", "ansible_become_pass")
+		pw, ok, err := lookupStr(scope, "ansible_become_password", "ansible_become_pass")
 		if err != nil {
 			return nil, via, err
+		}
+		if !ok {
+			pw = pr.rn.r.Defaults.BecomePassword
 		}
 		user, method := kw.becomeUser, kw.becomeMethod
 		if u, ok, err := lookupStr(scope, "ansible_become_user"); err != nil {

@@ -41,7 +41,7 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 	d := pr.rn.r.Defaults
 	k := keywords{check: pr.rn.r.Check, diff: pr.rn.r.Diff, become: d.Become, becomeUser: d.BecomeUser,
 		becomeMethod: d.BecomeMethod, becomeExe: d.BecomeExe, becomeFlags: d.BecomeFlags,
-		remoteUser: d.RemoteUser, connection: d.Connection}
+		remoteUser: d.RemoteUser, connection: d.Connection, port: d.Port}
 	levels := pr.keywordLevels(t)
 	// Every boolean is read even after one fails, so that the failure is
 	// reported with the others in force (ignore_errors, no_log).

@@ -12,14 +12,19 @@ type PlayDefaults struct {
 	// config, then the local user).
 	RemoteUser string
 	// Connection is the connection plugin (ssh, local, smart, paramiko)
-	// when neither the play nor the host's variables name one.
-	Connection string
+	// when neither the play nor the host's variables name one; Port the
+	// port to connect to, likewise.
+	Connection, Port string
 	// Become turns privilege escalation on for every task that does not
 	// say otherwise; BecomeUser (root when empty), BecomeMethod (sudo
 	// when empty), BecomeExe and BecomeFlags are the become keywords'
 	// defaults.
 	Become                                           bool
 	BecomeUser, BecomeMethod, BecomeExe, BecomeFlags string
+	// BecomePassword is the become password when the host's variables
+	// give none (ansible_become_password): what -K asked for. It never
+	// appears in an event.
+	BecomePassword string
 	// Gathering is when a play that does not set gather_facts gathers:
 	// "implicit" or "" (always), "explicit" (never), "smart" (only on
 	// hosts whose facts this run has not gathered yet).

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
+	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/provision/transport/ssh"
 	"github.com/tender-sh/tender/tasks/builtin"
@@ -126,7 +127,9 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, *
 	if opts.ExtraVars, err = extraVars(c.StringSlice("extra-vars"), nil); err != nil {
 		return nil, nil, &exitError{code: 5, err: err}
 	}
-	dialer, err := sshDialer(c)
+	// Agents are tender's own: Ansible's settings (ANSIBLE_*, ansible.cfg)
+	// do not change how they connect.
+	dialer, err := sshDialer(c, config.Defaults())
 	if err != nil {
 		return nil, nil, &exitError{code: 5, err: err}
 	}

@@ -12,15 +12,24 @@ import (
 
 // loadConfig reads Ansible's configuration as ansible-playbook does when
 // it starts: the ANSIBLE_* variables and the ansible.cfg its search order
-// finds, with -u and --private-key as its command line would give them
-// (the last --private-key, made absolute). What Ansible would warn about is
-// printed; a setting that does not read is an error (exit 5, as
-// ansible-playbook). tender reports these settings (the config lookup);
-// applying them to what it does is later work.
+// finds, with the command line's values as ansible-playbook's would give
+// them (the last --private-key, made absolute). What Ansible would warn
+// about is printed; a setting that does not read is an error (exit 5, as
+// ansible-playbook). The settings tender applies are in appliedSettings;
+// it warns about the others that are set.
 func loadConfig(c *cli.Context) (*config.Config, error) {
 	given := map[string]any{}
 	if u := c.String("user"); u != "" {
 		given["remote_user"] = u
+	}
+	for flag, name := range map[string]string{"ssh-common-args": "ssh_common_args", "ssh-extra-args": "ssh_extra_args",
+		"connection": "connection", "become-user": "become_user", "become-method": "become_method"} {
+		if c.IsSet(flag) {
+			given[name] = c.String(flag)
+		}
+	}
+	if c.IsSet("timeout") {
+		given["timeout"] = c.Int("timeout")
 	}
 	if keys := c.StringSlice("private-key"); len(keys) > 0 {
 		k, err := filepath.Abs(keys[len(keys)-1])
@@ -48,7 +57,7 @@ func loadConfig(c *cli.Context) (*config.Config, error) {
 	// seem to honour them.
 	var ignored []string
 	for _, name := range cfg.Changed() {
-		if !appliedSettings[name] {
+		if v, _ := cfg.Setting(name); !appliedSettings[name] && !(name == "RETRY_FILES_ENABLED" && v == false) {
 			ignored = append(ignored, name+" ("+cfg.Origin(name)+")")
 		}
 	}
@@ -58,5 +67,19 @@ func loadConfig(c *cli.Context) (*config.Config, error) {
 	return cfg, nil
 }
 
-// appliedSettings are the Ansible settings tender acts on.
-var appliedSettings = map[string]bool{"ANSIBLE_NOCOLOR": true, "DEFAULT_FORKS": true, "DEFAULT_HOST_LIST": true}
+// appliedSettings are the Ansible settings tender acts on (or, for the
+// warning and display ones, whose effect it already has).
+var appliedSettings = map[string]bool{
+	"ANSIBLE_NOCOLOR": true, "DEFAULT_FORKS": true, "DEFAULT_HOST_LIST": true,
+	"DEFAULT_REMOTE_USER": true, "DEFAULT_PRIVATE_KEY_FILE": true, "DEFAULT_TIMEOUT": true,
+	"HOST_KEY_CHECKING": true, "DEFAULT_TRANSPORT": true, "DEFAULT_REMOTE_PORT": true,
+	"DEFAULT_ROLES_PATH": true, "DEFAULT_MODULE_PATH": true, "DEFAULT_GATHERING": true, "DEFAULT_FORCE_HANDLERS": true,
+	"DEFAULT_BECOME": true, "DEFAULT_BECOME_USER": true, "DEFAULT_BECOME_METHOD": true,
+	"DEFAULT_BECOME_EXE": true, "DEFAULT_BECOME_FLAGS": true, "DEFAULT_BECOME_ASK_PASS": true, "DEFAULT_ASK_PASS": true,
+	"DEFAULT_VAULT_PASSWORD_FILE": true, "DEFAULT_VAULT_IDENTITY_LIST": true, "DEFAULT_ASK_VAULT_PASS": true,
+	"DEFAULT_VAULT_ID_MATCH": true, "DEFAULT_VAULT_IDENTITY": true,
+	// tender prints no deprecation warnings and has no implicit-localhost
+	// warning to silence: off is what it does. It writes no retry files:
+	// RETRY_FILES_ENABLED=False (the default) is applied, True is not.
+	"DEPRECATION_WARNINGS": true, "LOCALHOST_WARNING": true,
+}

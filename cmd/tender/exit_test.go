@@ -62,7 +62,14 @@ func TestExitCodesAsAnsible(t *testing.T) {
 		}
 		n++
 		t.Run(name, func(t *testing.T) {
-			code, out, errOut := runCLI(t, append([]string{"play"}, strings.Fields(args)...)...)
+			// Leading ANSIBLE_X=value words are the case's environment.
+			words := strings.Fields(args)
+			for len(words) > 0 && strings.HasPrefix(words[0], "ANSIBLE_") && strings.Contains(words[0], "=") {
+				k, v, _ := strings.Cut(words[0], "=")
+				t.Setenv(k, v)
+				words = words[1:]
+			}
+			code, out, errOut := runCLI(t, append([]string{"play"}, words...)...)
 			if code != want {
 				t.Errorf("tender play %s: exit %d, ansible-playbook exits %d\nstderr: %s", args, code, want, errOut)
 			}

@@ -73,9 +73,14 @@ func playAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	rolesPath, modulePath, err := contentPaths(c, cfg)
+	if err != nil {
+		return err
+	}
 	var pbs []*playbooks.Playbook
 	for _, path := range c.Args().Slice() {
-		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts"), Modules: modules, Vars: extra, Sandbox: policy, Decrypt: vaultDecrypt(c)})
+		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts"), Modules: modules, Vars: extra, Sandbox: policy,
+			Decrypt: vaultDecrypt(c), RolesPath: rolesPath, ModulePath: modulePath})
 		if err != nil {
 			return &exitError{code: 4, err: err}
 		}

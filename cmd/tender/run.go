@@ -24,7 +24,7 @@ import (
 
 // runFlags are the flags of `tender play` that matter when it runs.
 func runFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.IntFlag{Name: "forks", Aliases: []string{"f"}, Value: provision.DefaultForks, Usage: "how many hosts work at once"},
 		&cli.BoolFlag{Name: "check", Aliases: []string{"C"}, Usage: "change nothing; report what would change"},
 		&cli.BoolFlag{Name: "diff", Aliases: []string{"D"}, Usage: "show what changes in files"},
@@ -37,7 +37,7 @@ func runFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "known-hosts", Usage: "known_hosts file(s) to check host keys against"},
 		&cli.StringFlag{Name: "host-key-checking", Value: "default", Usage: "strict, accept-new, or insecure (accept any key; warns); default follows ssh config"},
 		&cli.StringFlag{Name: "ssh-config", Usage: "ssh config file (default ~/.ssh/config; 'none' for none)"},
-	}
+	}, ansibleRunFlags()...)
 }
 
 // runPlaybooks runs the playbooks on the inventory's hosts, under policy,
@@ -49,7 +49,7 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	if err != nil {
 		return &exitError{code: 5, err: err}
 	}
-	dialer, err := sshDialer(c)
+	dialer, err := sshDialer(c, cfg)
 	if err != nil {
 		return &exitError{code: 5, err: err}
 	}
@@ -66,14 +66,28 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	}
 	events = censorEvents(c, events)
 	if dialer.HostKeys == ssh.HostKeyInsecure {
-		// Through the events, as the run's other warnings (those of
-		// inventory arguments that turn checking off, for one), so that
-		// --json carries it too.
-		events(provision.Event{Kind: provision.Warning, Time: time.Now(),
-			Msg: "host keys are not checked (--host-key-checking=insecure): anyone between you and the hosts can read and change everything"})
+		// On stderr, as ansible-playbook's warnings; through the events
+		// with --json, so that it carries it too.
+		why := "--host-key-checking=insecure"
+		if !c.IsSet("host-key-checking") {
+			why = "HOST_KEY_CHECKING=False, " + cfg.Origin("HOST_KEY_CHECKING")
+		}
+		msg := "host keys are not checked (" + why + "): anyone between you and the hosts can read and change everything"
+		if c.Bool("json") {
+			events(provision.Event{Kind: provision.Warning, Time: time.Now(), Msg: msg})
+		} else {
+			fmt.Fprintf(c.App.ErrWriter, "[WARNING]: %s\n", msg)
+		}
 	}
 	nforks, err := forks(c, cfg)
 	if err != nil {
+		return err
+	}
+	defaults, err := playDefaults(c, cfg)
+	if err != nil {
+		return err
+	}
+	if dialer.Password, defaults.BecomePassword, err = loginPasswords(c, cfg); err != nil {
 		return err
 	}
 	r := &provision.Runner{
@@ -81,7 +95,7 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 		Forks: nforks, Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},
 		ExtraVars: extra, Events: events, Verbosity: c.Count("verbose"), Prompt: terminalPrompt(),
-		Config: cfg,
+		Config: cfg, Defaults: defaults,
 	}
 	ctx, drain, stop := interrupts(c.Context, c.App.ErrWriter, "no new task starts; the running ones finish.")
 	defer stop()
@@ -103,11 +117,40 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	return nil
 }
 
-func sshDialer(c *cli.Context) (*ssh.Dialer, error) {
+// sshDialer is the SSH transport as the flags and Ansible's settings
+// describe it: the login user and key (-u, --private-key,
+// DEFAULT_REMOTE_USER, DEFAULT_PRIVATE_KEY_FILE), host key checking
+// (--host-key-checking, else HOST_KEY_CHECKING=False turns it off), the
+// connect timeout (-T, DEFAULT_TIMEOUT) and the login password (-k,
+// --connection-password-file, DEFAULT_ASK_PASS).
+func sshDialer(c *cli.Context, cfg *config.Config) (*ssh.Dialer, error) {
 	d := &ssh.Dialer{User: c.String("user"), KeyFiles: c.StringSlice("private-key"),
 		KnownHosts: c.StringSlice("known-hosts"), ConfigFile: c.String("ssh-config")}
+	if d.User == "" {
+		u, err := settingStr(cfg, "DEFAULT_REMOTE_USER")
+		if err != nil {
+			return nil, err
+		}
+		d.User = u
+	}
+	if len(d.KeyFiles) == 0 {
+		k, err := settingStr(cfg, "DEFAULT_PRIVATE_KEY_FILE")
+		if err != nil {
+			return nil, err
+		}
+		if k != "" {
+			d.KeyFiles = []string{k}
+		}
+	}
 	switch c.String("host-key-checking") {
 	case "default", "":
+		v, set, err := setting(cfg, "HOST_KEY_CHECKING")
+		if err != nil {
+			return nil, err
+		}
+		if on, _ := v.(bool); set && !on {
+			d.HostKeys = ssh.HostKeyInsecure
+		}
 	case "strict", "yes":
 		d.HostKeys = ssh.HostKeyStrict
 	case "accept-new":
@@ -116,6 +159,25 @@ func sshDialer(c *cli.Context) (*ssh.Dialer, error) {
 		d.HostKeys = ssh.HostKeyInsecure
 	default:
 		return nil, fmt.Errorf("--host-key-checking %q: want strict, accept-new or insecure", c.String("host-key-checking"))
+	}
+	timeout := c.Int("timeout")
+	if !c.IsSet("timeout") {
+		v, set, err := setting(cfg, "DEFAULT_TIMEOUT")
+		if err != nil {
+			return nil, err
+		}
+		if n, ok := v.(int); ok && set {
+			timeout = n
+		}
+	}
+	if timeout > 0 {
+		d.ConnectTimeout = time.Duration(timeout) * time.Second
+		d.HandshakeTimeout = max(ssh.DefaultHandshakeTimeout, d.ConnectTimeout)
+	}
+	for _, f := range []string{"sftp-extra-args", "scp-extra-args"} {
+		if c.String(f) != "" {
+			return nil, &exitError{code: 5, err: fmt.Errorf("--%s: tender speaks SFTP itself and runs no sftp or scp program, so it has no arguments to give one", f)}
+		}
 	}
 	return d, nil
 }

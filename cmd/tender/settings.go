@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -36,4 +37,100 @@ func forks(c *cli.Context, cfg *config.Config) (int, error) {
 		return 0, &exitError{code: 5, err: fmt.Errorf("DEFAULT_FORKS (%s): %v is not a number of forks", cfg.Origin("DEFAULT_FORKS"), v)}
 	}
 	return n, nil
+}
+
+// settingStr is a string setting's value when ANSIBLE_* or ansible.cfg set
+// it ("" otherwise).
+func settingStr(cfg *config.Config, name string) (string, error) {
+	v, set, err := setting(cfg, name)
+	if err != nil || !set || v == nil {
+		return "", err
+	}
+	return fmt.Sprint(v), nil
+}
+
+// settingBool is a boolean setting's value, default included.
+func settingBool(cfg *config.Config, name string) (bool, error) {
+	v, _, err := setting(cfg, name)
+	b, _ := v.(bool)
+	return b, err
+}
+
+// flagOr is a string flag's value when given, else the setting's.
+func flagOr(c *cli.Context, flag string, cfg *config.Config, name string) (string, error) {
+	if c.IsSet(flag) {
+		return c.String(flag), nil
+	}
+	return settingStr(cfg, name)
+}
+
+// playDefaults are what every play starts from: -u, -c, -b,
+// --become-user, --become-method and --force-handlers, else the settings
+// they stand for, as ansible-playbook takes them.
+func playDefaults(c *cli.Context, cfg *config.Config) (provision.PlayDefaults, error) {
+	var d provision.PlayDefaults
+	var err error
+	get := func(dst *string, flag, name string) {
+		if err == nil {
+			*dst, err = flagOr(c, flag, cfg, name)
+		}
+	}
+	get(&d.RemoteUser, "user", "DEFAULT_REMOTE_USER")
+	get(&d.Connection, "connection", "DEFAULT_TRANSPORT")
+	get(&d.BecomeUser, "become-user", "DEFAULT_BECOME_USER")
+	get(&d.BecomeMethod, "become-method", "DEFAULT_BECOME_METHOD")
+	get(&d.BecomeExe, "", "DEFAULT_BECOME_EXE")
+	get(&d.BecomeFlags, "", "DEFAULT_BECOME_FLAGS")
+	get(&d.Gathering, "", "DEFAULT_GATHERING")
+	if err != nil {
+		return d, err
+	}
+	if port, set, err := setting(cfg, "DEFAULT_REMOTE_PORT"); err != nil {
+		return d, err
+	} else if set && port != nil {
+		d.Port = fmt.Sprint(port)
+	}
+	switch d.Connection {
+	case "", "smart", "ssh", "paramiko", "local":
+	default:
+		return d, &exitError{code: 5, err: fmt.Errorf("connection %q: tender connects with ssh (smart and paramiko mean ssh here) or local", d.Connection)}
+	}
+	switch d.BecomeMethod {
+	case "", "sudo", "su", "doas":
+	default:
+		return d, &exitError{code: 5, err: fmt.Errorf("become method %q: tender becomes with sudo, su or doas", d.BecomeMethod)}
+	}
+	if d.Become = c.Bool("become"); !d.Become {
+		if d.Become, err = settingBool(cfg, "DEFAULT_BECOME"); err != nil {
+			return d, err
+		}
+	}
+	if d.ForceHandlers = c.Bool("force-handlers"); !d.ForceHandlers {
+		if d.ForceHandlers, err = settingBool(cfg, "DEFAULT_FORCE_HANDLERS"); err != nil {
+			return d, err
+		}
+	}
+	return d, nil
+}
+
+// contentPaths are the roles path (DEFAULT_ROLES_PATH) and the module
+// path (-M first, then DEFAULT_MODULE_PATH) that playbooks load with.
+func contentPaths(c *cli.Context, cfg *config.Config) (roles, modules []string, err error) {
+	for _, p := range c.StringSlice("module-path") {
+		modules = append(modules, filepath.SplitList(p)...)
+	}
+	for _, x := range []struct {
+		name string
+		dst  *[]string
+	}{{"DEFAULT_ROLES_PATH", &roles}, {"DEFAULT_MODULE_PATH", &modules}} {
+		v, _, err := setting(cfg, x.name)
+		if err != nil {
+			return nil, nil, err
+		}
+		list, _ := v.([]any)
+		for _, p := range list {
+			*x.dst = append(*x.dst, fmt.Sprint(p))
+		}
+	}
+	return roles, modules, nil
 }

@@ -10,8 +10,16 @@ mkdir -p out
 : > codes.txt
 grep -v '^#' cases.txt | while IFS='|' read -r name args; do
 	name=${name%+out}
+	# Leading NAME=value words are the case's environment.
 	# shellcheck disable=SC2086 # the arguments are split as a shell would
-	ansible-playbook $args < /dev/null > out.tmp 2> err.tmp
+	set -- $args
+	envs=
+	while [ $# -gt 0 ] && case $1 in ANSIBLE_*=*) true ;; *) false ;; esac; do
+		envs="$envs $1"
+		shift
+	done
+	# shellcheck disable=SC2086
+	env $envs ansible-playbook "$@" < /dev/null > out.tmp 2> err.tmp
 	echo "$name $?" >> codes.txt
 	sed "s#$PWD/#@DIR@/#g" out.tmp > "out/$name"
 	sed "s#$PWD/#@DIR@/#g" err.tmp > "out/$name.err"
