@@ -80,3 +80,10 @@ func globRegexp(pat string) string {
 	b.WriteString(`)$`)
 	return b.String()
 }
+
+// GlobMatch reports whether s matches the shell glob pat whole, as
+// Python's fnmatch.fnmatchcase does.
+func GlobMatch(pat, s string) bool {
+	re, err := regexp.Compile(globRegexp(pat))
+	return err == nil && re.MatchString(s)
+}

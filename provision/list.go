@@ -28,8 +28,13 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 		case playbooks.KindImportRole:
 			pr.runList(ctx, active, pr.roleTasks(t.Target))
 		case playbooks.KindIncludeTasks, playbooks.KindIncludeRole:
-			pr.runDynamic(ctx, active, t)
+			if !pr.rn.startAt.skip(t) {
+				pr.runDynamic(ctx, active, t)
+			}
 		default:
+			if pr.rn.startAt.skip(t) || !pr.step(ctx, t) {
+				continue
+			}
 			if m := t.Meta(); m != "" {
 				if pr.rn.r.Tags.Selects(t.EffectiveTags) {
 					pr.meta(ctx, active, t, m)
@@ -206,4 +211,38 @@ func (pr *playRun) forEachLimit(hosts []*hostRun, limit int, fn func(h *hostRun)
 		}()
 	}
 	wg.Wait()
+}
+
+// StepAnswer is the operator's answer to Runner.Step.
+type StepAnswer int
+
+// The answers to --step's question.
+const (
+	StepNo StepAnswer = iota
+	StepYes
+	StepContinue
+)
+
+// step asks Runner.Step whether t runs (--step); a failure to ask ends
+// the run.
+func (pr *playRun) step(ctx context.Context, t *playbooks.Task) bool {
+	if pr.rn.r.Step == nil {
+		return true
+	}
+	// One question at a time, whatever the strategy.
+	pr.stepMu.Lock()
+	defer pr.stepMu.Unlock()
+	if pr.noStep {
+		return true
+	}
+	a, err := pr.rn.r.Step(ctx, t.DisplayName())
+	if err != nil {
+		pr.abort = true
+		pr.rn.stepErr.CompareAndSwap(nil, &err)
+		return false
+	}
+	if a == StepContinue {
+		pr.noStep = true
+	}
+	return a != StepNo
 }

@@ -36,6 +36,10 @@ type playRun struct {
 	abort, endBatch bool
 	// fatal: abort came from an error that any_errors_fatal made fatal.
 	fatal bool
+	// noStep: the operator answered --step's question with continue;
+	// stepMu guards it.
+	stepMu sync.Mutex
+	noStep bool
 	// batchHosts are the hosts of the current serial batch, failed ones
 	// included (clear_host_errors brings them back).
 	batchHosts []*hostRun
@@ -90,6 +94,11 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	if len(hosts) == 0 {
 		rn.emit(Event{Kind: PlayStart, Play: pr.name})
 		rn.emit(Event{Kind: NoHosts, Play: pr.name})
+		return res, nil
+	}
+	if !rn.startAt.inPlay(p) {
+		// --start-at-task: the task is in a later play.
+		rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names})
 		return res, nil
 	}
 	batches, err := serialBatches(hosts, p.Serial)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tender-sh/tender/config"
@@ -51,6 +52,15 @@ type Runner struct {
 	Defaults PlayDefaults
 	// Forks bounds how many hosts work at once (0 means DefaultForks).
 	Forks int
+	// StartAt starts the run at the first task whose name matches it
+	// (equal, or as a shell glob; "role : name" too), as --start-at-task:
+	// the tasks before it, in this play and earlier ones, do not run.
+	// When no task matches, RunAll returns a *StartAtError with the recap.
+	StartAt string
+	// Step, when set, is asked before each task (--step), task being its
+	// display name: StepNo skips the task on every host, StepContinue runs
+	// it and stops asking until the next play. An error ends the run.
+	Step func(ctx context.Context, task string) (StepAnswer, error)
 	// Limit further restricts every play's hosts (--limit).
 	Limit string
 	// Tags selects tasks (--tags / --skip-tags).
@@ -134,6 +144,7 @@ func (r *Runner) RunAll(ctx context.Context, pbs ...*playbooks.Playbook) (*Recap
 		return nil, err
 	}
 	rn := &run{r: r, recap: &Recap{}, hosts: map[string]*hostRun{}}
+	rn.startAt.pattern = r.StartAt
 	defer rn.closeAll()
 	for _, pb := range pbs {
 		rn.pb = pb
@@ -150,6 +161,9 @@ func (r *Runner) RunAll(ctx context.Context, pbs ...*playbooks.Playbook) (*Recap
 		}
 	}
 	rn.emit(Event{Kind: RunEnd, Recap: rn.recap})
+	if rn.startAt.pending() {
+		return rn.recap, &StartAtError{Pattern: r.StartAt}
+	}
 	return rn.recap, nil
 }
 
@@ -160,6 +174,9 @@ func (rn *run) playbook(ctx context.Context, pb *playbooks.Playbook) (bool, erro
 		res, err := rn.play(ctx, p)
 		if err != nil {
 			return true, err
+		}
+		if e := rn.stepErr.Load(); e != nil {
+			return true, *e
 		}
 		if err = ctx.Err(); err != nil {
 			return true, err
@@ -228,6 +245,10 @@ type run struct {
 	localErr  error
 
 	warned map[string]bool // warnings given once per run; guarded by mu
+
+	startAt startAt // --start-at-task, until a task matches
+	// stepErr is Runner.Step's failure, which ends the run.
+	stepErr atomic.Pointer[error]
 }
 
 // warnOnce emits the Warning e unless its message was given before in

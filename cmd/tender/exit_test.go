@@ -64,6 +64,11 @@ func TestExitCodesAsAnsible(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			// Leading ANSIBLE_X=value words are the case's environment.
 			words := strings.Fields(args)
+			stdin = strings.NewReader("")
+			if in, ok := strings.CutPrefix(words[0], "STDIN="); ok {
+				stdin = strings.NewReader(strings.ReplaceAll(in, ",", "\n") + "\n")
+				words = words[1:]
+			}
 			for len(words) > 0 && strings.HasPrefix(words[0], "ANSIBLE_") && strings.Contains(words[0], "=") {
 				k, v, _ := strings.Cut(words[0], "=")
 				t.Setenv(k, v)

@@ -31,6 +31,8 @@ func playCommand() *cli.Command {
 			&cli.StringFlag{Name: "limit", Aliases: []string{"l"}, Usage: "further limit the hosts to a pattern"},
 			&cli.StringSliceFlag{Name: "tags", Aliases: []string{"t"}, Usage: "only tasks tagged with these (comma list, repeatable)"},
 			&cli.StringSliceFlag{Name: "skip-tags", Usage: "skip tasks tagged with these (comma list, repeatable)"},
+			&cli.StringFlag{Name: "start-at-task", Usage: "start at the first task with this name (a glob; \"role : name\" too)"},
+			&cli.BoolFlag{Name: "step", Usage: "confirm each task before it runs"},
 			&cli.StringFlag{Name: "hosts", Value: "all", Usage: "host pattern for a playbook that is a bare list of tasks"},
 			sandboxFlag(),
 		}, append(runFlags(), vaultFlags()...)...),

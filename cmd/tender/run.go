@@ -95,7 +95,10 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 		Forks: nforks, Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},
 		ExtraVars: extra, Events: events, Verbosity: c.Count("verbose"), Prompt: terminalPrompt(),
-		Config: cfg, Defaults: defaults,
+		Config: cfg, Defaults: defaults, StartAt: c.String("start-at-task"),
+	}
+	if c.Bool("step") {
+		r.Step = stepPrompt(out, stdin)
 	}
 	ctx, drain, stop := interrupts(c.Context, c.App.ErrWriter, "no new task starts; the running ones finish.")
 	defer stop()
@@ -104,6 +107,16 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	if errors.Is(err, provision.ErrInterrupted) || err != nil && ctx.Err() != nil {
 		// ansible-playbook's status for a run the user interrupted.
 		return &exitError{code: 99, err: errors.New("interrupted by the user")}
+	}
+	if errors.Is(err, errStepEnded) {
+		// The recap is out; ansible-playbook exits 2, saying nothing more.
+		return &exitError{code: 2, err: err, quiet: true}
+	}
+	var missed *provision.StartAtError
+	if errors.As(err, &missed) {
+		// Said after the recap, as ansible-playbook does; not a failure.
+		fmt.Fprintf(c.App.ErrWriter, "[ERROR]: %v\n", missed)
+		err = nil
 	}
 	if err != nil {
 		return err

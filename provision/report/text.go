@@ -47,6 +47,10 @@ func (t *text) paint(code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
+// Banner is s as ansible-playbook's banners show it: followed by stars up
+// to the 80th column (three at least).
+func Banner(s string) string { return banner(s) }
+
 func banner(s string) string {
 	return s + " " + strings.Repeat("*", max(3, width-len(s)-1))
 }

@@ -10,18 +10,25 @@ mkdir -p out
 : > codes.txt
 grep -v '^#' cases.txt | while IFS='|' read -r name args; do
 	name=${name%+out}
-	# Leading NAME=value words are the case's environment.
+	# A first STDIN=a,b word is the case's input, a line per item;
+	# then leading NAME=value words are its environment.
 	# shellcheck disable=SC2086 # the arguments are split as a shell would
 	set -- $args
+	input=/dev/null
+	case $1 in STDIN=*)
+		printf '%s\n' "${1#STDIN=}" | tr , '\n' > in.tmp
+		input=in.tmp
+		shift
+	esac
 	envs=
 	while [ $# -gt 0 ] && case $1 in ANSIBLE_*=*) true ;; *) false ;; esac; do
 		envs="$envs $1"
 		shift
 	done
 	# shellcheck disable=SC2086
-	env $envs ansible-playbook "$@" < /dev/null > out.tmp 2> err.tmp
+	env $envs ansible-playbook "$@" < "$input" > out.tmp 2> err.tmp
 	echo "$name $?" >> codes.txt
 	sed "s#$PWD/#@DIR@/#g" out.tmp > "out/$name"
 	sed "s#$PWD/#@DIR@/#g" err.tmp > "out/$name.err"
 done
-rm -f out.tmp err.tmp
+rm -f out.tmp err.tmp in.tmp
