@@ -215,19 +215,7 @@ var debugShown = map[string]bool{"msg": true, "exception": true}
 func verboseResult(m map[string]any, debug, indent bool) string {
 	out := shown(m)
 	if debug {
-		// debug shows only what it was asked to, as ansible-playbook's
-		// callback cleans its results: a msg alone (with warnings and
-		// the like), or the variable without the status keys.
-		if _, ok := out["msg"]; ok {
-			for k := range out {
-				if !debugShown[k] && !strings.HasPrefix(k, "_") {
-					delete(out, k)
-				}
-			}
-		}
-		for _, k := range []string{"changed", "skipped", "invocation", "skip_reason"} {
-			delete(out, k)
-		}
+		cleanDebug(out)
 	}
 	if !indent {
 		data, err := marshal(out, "")
@@ -241,6 +229,22 @@ func verboseResult(m map[string]any, debug, indent bool) string {
 		return fmt.Sprintf("%v", m)
 	}
 	return string(data)
+}
+
+// cleanDebug leaves of a debug result only what it was asked to show, as
+// Ansible's callbacks clean its results: a msg alone (with warnings and
+// the like), or the variable without the status keys.
+func cleanDebug(out map[string]any) {
+	if _, ok := out["msg"]; ok {
+		for k := range out {
+			if !debugShown[k] && !strings.HasPrefix(k, "_") {
+				delete(out, k)
+			}
+		}
+	}
+	for _, k := range []string{"changed", "skipped", "invocation", "skip_reason"} {
+		delete(out, k)
+	}
 }
 
 // pySeparators adds the space Python puts after ':' and ',' between JSON
