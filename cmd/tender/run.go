@@ -54,13 +54,16 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 		return &exitError{code: 5, err: err}
 	}
 	out := c.App.Writer
-	events := report.Text(out, colorOutput(out))
+	// The text layout: ansible-playbook's, or the ansible command's for
+	// tender run (textEvents, adhoc.go).
+	text := textEvents(c)
+	events := text(out, colorOutput(out))
 	switch {
 	case c.Bool("json"):
 		events = report.JSON(out)
 	case wantProgress(c):
 		color := colorOutput(out)
-		pg := terminalProgress(out, c.App.ErrWriter, func(w io.Writer) func(provision.Event) { return report.Text(w, color) })
+		pg := terminalProgress(out, c.App.ErrWriter, func(w io.Writer) func(provision.Event) { return text(w, color) })
 		defer pg.close()
 		events = pg.event
 	}
