@@ -59,6 +59,9 @@ const (
 type Event struct {
 	Kind EventKind
 	Time time.Time
+	// Playbook is the path of the playbook running, as given to Run
+	// (every event the Runner emits).
+	Playbook string
 	// Play is the play's name (or its hosts pattern when unnamed).
 	Play string
 	// Hosts are the hosts a play runs on, in inventory order (PlayStart),

@@ -54,13 +54,13 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 		return &exitError{code: 5, err: err}
 	}
 	out := c.App.Writer
-	// The text layout: ansible-playbook's, or the ansible command's for
-	// tender run (textEvents, adhoc.go).
+	// The text layout: ansible-playbook's, the ansible command's for
+	// tender run, or Ansible's json callback's (textEvents, adhoc.go).
 	text := textEvents(c)
 	events := text(out, colorOutput(out))
 	switch {
 	case c.Bool("json"):
-		events = report.JSON(out)
+		events = report.JSON(out, version)
 	case wantProgress(c):
 		color := colorOutput(out)
 		pg := terminalProgress(out, c.App.ErrWriter, func(w io.Writer) func(provision.Event) { return text(w, color) })
