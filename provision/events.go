@@ -16,7 +16,8 @@ type EventKind int
 
 // The kinds of event, in the order a run emits them.
 const (
-	// PlayStart: a play begins (Play, Hosts set).
+	// PlayStart: a play begins (Play, Hosts, and Path: the play's
+	// file:line:col).
 	PlayStart EventKind = iota
 	// TaskStart: a task or handler begins on the play's hosts (Task set).
 	TaskStart

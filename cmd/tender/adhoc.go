@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
@@ -191,9 +194,24 @@ func jsonArgs(s string) map[string]any {
 }
 
 // textEvents is the text output of a run: ansible-playbook's for tender
-// play, the ansible command's for tender run (-o: one line per host).
-func textEvents(c *cli.Context) func(io.Writer, bool) func(provision.Event) {
-	if c.Command == nil || c.Command.Name != adhocName {
+// play, the ansible command's for tender run (-o: one line per host);
+// Ansible's json callback's document for either when the configuration
+// asks for it (ANSIBLE_STDOUT_CALLBACK=json, stdout_callback = json in
+// ansible.cfg; for tender run only with bin_ansible_callbacks, as the
+// ansible command).
+func textEvents(c *cli.Context, cfg *config.Config) func(io.Writer, bool) func(provision.Event) {
+	adhoc := c.Command != nil && c.Command.Name == adhocName
+	if stdoutCallback(cfg, adhoc) == "json" {
+		opts := report.AnsibleJSONOptions{Indent: 4, Warnings: c.App.ErrWriter}
+		if v, err := cfg.Setting("SHOW_CUSTOM_STATS"); err == nil {
+			opts.ShowCustomStats, _ = v.(bool)
+		}
+		if n, err := strconv.Atoi(os.Getenv("ANSIBLE_JSON_INDENT")); err == nil {
+			opts.Indent = n
+		}
+		return func(w io.Writer, _ bool) func(provision.Event) { return report.AnsibleJSON(w, opts) }
+	}
+	if !adhoc {
 		return report.Text
 	}
 	opts := report.AdHocOptions{OneLine: c.Bool("one-line"), Verbosity: c.Count("verbose"), Warnings: c.App.ErrWriter}
@@ -202,6 +220,27 @@ func textEvents(c *cli.Context) func(io.Writer, bool) func(provision.Event) {
 		o.Color = color
 		return report.AdHoc(w, o)
 	}
+}
+
+// stdoutCallback is the stdout callback the configuration names, "json"
+// for Ansible's (ansible.posix.json), "" for the default. The ansible
+// command heeds it only with bin_ansible_callbacks, and not with -o.
+func stdoutCallback(cfg *config.Config, adhoc bool) string {
+	if cfg == nil {
+		return ""
+	}
+	if adhoc {
+		load, _ := cfg.Setting("DEFAULT_LOAD_CALLBACK_PLUGINS")
+		if b, _ := load.(bool); !b {
+			return ""
+		}
+	}
+	v, _ := cfg.Setting("DEFAULT_STDOUT_CALLBACK")
+	switch v {
+	case "json", "ansible.posix.json":
+		return "json"
+	}
+	return ""
 }
 
 // oneFile is a read-only file system holding one file: the ad-hoc play.

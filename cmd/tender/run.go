@@ -56,7 +56,7 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	out := c.App.Writer
 	// The text layout: ansible-playbook's, the ansible command's for
 	// tender run, or Ansible's json callback's (textEvents, adhoc.go).
-	text := textEvents(c)
+	text := textEvents(c, cfg)
 	events := text(out, colorOutput(out))
 	switch {
 	case c.Bool("json"):
