@@ -73,3 +73,33 @@ func TestJSONCallbackAgainstAnsible(t *testing.T) {
 		t.Errorf("tender's json callback document differs\n--- tender\n%s\n--- ansible\n%s", gj, wj)
 	}
 }
+
+// TestJSONCallbackPerPlaybook: as Ansible's callback, which prints at
+// each playbook's stats, two playbooks print two documents, the second
+// holding the plays and the recap of both (ANSIBLE_JSON_INDENT=0: one
+// line each).
+func TestJSONCallbackPerPlaybook(t *testing.T) {
+	t.Chdir(filepath.Join("testdata", "jsoncb"))
+	t.Setenv("ANSIBLE_STDOUT_CALLBACK", "json")
+	t.Setenv("ANSIBLE_JSON_INDENT", "0")
+	code, out, errOut := runCLI(t, "play", "-i", "hosts", "--no-progress", "pb.yml", "pb.yml")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines, want 2 documents\n%s", len(lines), out)
+	}
+	for i, l := range lines {
+		var doc struct {
+			Plays []any
+			Stats map[string]map[string]int
+		}
+		if err := json.Unmarshal([]byte(l), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Plays) != 2*(i+1) || doc.Stats["h1"]["ok"] != 5*(i+1) {
+			t.Errorf("document %d: %d plays, h1 ok=%d; want %d and %d", i+1, len(doc.Plays), doc.Stats["h1"]["ok"], 2*(i+1), 5*(i+1))
+		}
+	}
+}
