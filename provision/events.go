@@ -76,6 +76,12 @@ type Event struct {
 	Path    string
 	// Module is the task's canonical module name (HostResult).
 	Module string
+	// Args are a task's arguments as written, templates unrendered
+	// (TaskStart of a module task), for reporters that name a task by
+	// them as Ansible's junit callback does; nil when the task has
+	// no_log at any level or an argument is not a plain value (a vault
+	// value, say).
+	Args map[string]any
 	// Host is the host of a HostResult; Delegate the host it ran on when
 	// delegated.
 	Host     string

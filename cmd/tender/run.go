@@ -29,6 +29,7 @@ func runFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "check", Aliases: []string{"C"}, Usage: "change nothing; report what would change"},
 		&cli.BoolFlag{Name: "diff", Aliases: []string{"D"}, Usage: "show what changes in files"},
 		&cli.StringSliceFlag{Name: "extra-vars", Aliases: []string{"e"}, Usage: "variables: k=v, YAML/JSON, or @FILE (repeatable)"},
+		&cli.StringFlag{Name: "junit", Usage: "also write a JUnit XML report to FILE, as Ansible's junit callback"},
 		&cli.BoolFlag{Name: "json", Usage: "write one JSON event per line instead of text"},
 		&cli.BoolFlag{Name: "no-progress", Usage: "no live progress bars on a terminal (also off with NO_COLOR or TERM=dumb)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Count: new(int), Usage: "show every task's result (repeat for more)"},
@@ -67,6 +68,9 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 		defer pg.close()
 		events = pg.event
 	}
+	// --junit FILE: a JUnit report too, as Ansible's junit callback
+	// (junit.go); censored as the output is.
+	events = junitEvents(c, events)
 	events = censorEvents(c, events)
 	if dialer.HostKeys == ssh.HostKeyInsecure {
 		// On stderr, as ansible-playbook's warnings; through the events
