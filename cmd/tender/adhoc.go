@@ -170,10 +170,12 @@ func adhocPlay(c *cli.Context, pattern, module, args string) (*playbooks.Playboo
 		dir = "."
 	}
 	pb.Path, pb.Dir = filepath.Join(dir, adhocPlaybook), dir
+	// Nobody wrote this play: it has no position, as Ansible's ad-hoc
+	// play has no path.
 	for _, p := range pb.Plays {
-		p.Pos.File = ""
+		p.Pos = playbooks.Pos{}
 		for _, t := range p.Tasks {
-			t.Pos.File = ""
+			t.Pos = playbooks.Pos{}
 		}
 	}
 	return pb, nil

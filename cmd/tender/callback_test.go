@@ -103,3 +103,38 @@ func TestJSONCallbackPerPlaybook(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONCallbackAdHoc: tender run heeds stdout_callback only with
+// bin_ansible_callbacks, as the ansible command does; its play is
+// "Ansible Ad-Hoc" with no path, and the recap holds only the hosts that
+// ran.
+func TestJSONCallbackAdHoc(t *testing.T) {
+	t.Chdir(filepath.Join("testdata", "adhoc"))
+	t.Setenv("ANSIBLE_STDOUT_CALLBACK", "json")
+	code, out, errOut := runCLI(t, "run", "-i", "hosts", "localhost", "-m", "ping")
+	if code != 0 || !strings.HasPrefix(out, "localhost | SUCCESS => {") {
+		t.Fatalf("without bin_ansible_callbacks: exit %d\n%s%s", code, out, errOut)
+	}
+	t.Setenv("ANSIBLE_LOAD_CALLBACK_PLUGINS", "1")
+	code, out, errOut = runCLI(t, "run", "-i", "hosts", "localhost", "-m", "ping")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	var doc struct {
+		Plays []struct {
+			Play  map[string]any
+			Tasks []struct{ Task map[string]any }
+		}
+		Stats map[string]any
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(doc.Plays) != 1 || doc.Plays[0].Play["name"] != "Ansible Ad-Hoc" || doc.Plays[0].Play["path"] != "" ||
+		len(doc.Plays[0].Tasks) != 1 || doc.Plays[0].Tasks[0].Task["path"] != "" {
+		t.Errorf("plays %+v", doc.Plays)
+	}
+	if _, ok := doc.Stats["localhost"]; !ok || len(doc.Stats) != 1 {
+		t.Errorf("stats %v, want localhost alone", doc.Stats)
+	}
+}

@@ -165,6 +165,9 @@ func (a *ansibleJSON) end(recap *provision.Recap) {
 	custom, global := map[string]any{}, map[string]any{}
 	if recap != nil {
 		for h, s := range recap.Stats {
+			if *s == (provision.Stats{}) {
+				continue // as Ansible's stats hold only the hosts processed
+			}
 			stats[h] = map[string]int{"ok": s.OK, "changed": s.Changed, "unreachable": s.Unreachable,
 				"failures": s.Failed, "skipped": s.Skipped, "rescued": s.Rescued, "ignored": s.Ignored}
 		}
