@@ -53,7 +53,7 @@ func adhocCommand() *cli.Command {
 			&cli.StringFlag{Name: "playbook-dir", Usage: "the directory relative paths, group_vars/ and host_vars/ are found in (default: the current one)"},
 			&cli.StringFlag{Name: "tree", Aliases: []string{"t"}, Usage: "not supported: use --json"},
 			sandboxFlag(),
-		}, runFlags()...),
+		}, append(runFlags(), vaultFlags()...)...),
 		Action: adhocAction,
 	}
 }
@@ -65,9 +65,17 @@ func adhocAction(c *cli.Context) error {
 	if c.IsSet("tree") {
 		return usageError(c, "--tree is not supported: --json writes every host's result as one JSON event per line")
 	}
+	if c.IsSet("module-path") {
+		// The one-task play is read from memory, where a module file
+		// cannot be looked up.
+		return usageError(c, "-M/--module-path is not supported by tender run yet: use tender play")
+	}
 	pattern := c.Args().First()
 	cfg, err := loadConfig(c)
 	if err != nil {
+		return err
+	}
+	if _, err := vaultKeyring(c, cfg); err != nil {
 		return err
 	}
 	inv, err := loadInventory(c, cfg)

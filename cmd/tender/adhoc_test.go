@@ -100,6 +100,7 @@ func TestAdHocRefusals(t *testing.T) {
 		{[]string{"localhost", "-m", "import_playbook", "-a", "x.yml"}, `"import_playbook" is not a valid action for ad-hoc commands`},
 		{[]string{"localhost", "-m", "nosuch"}, `-m nosuch -a "": couldn't resolve module/action "nosuch"`},
 		{[]string{"localhost", "extra", "-m", "ping"}, "give one host PATTERN"},
+		{[]string{"localhost", "-M", "lib", "-m", "ping"}, "-M/--module-path is not supported by tender run yet"},
 	}
 	for _, c := range cases {
 		code, out, errOut := runCLI(t, append([]string{"run", "-i", inv}, c.args...)...)
