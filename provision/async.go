@@ -35,8 +35,10 @@ type job struct {
 	module tasks.Module
 	args   tasks.Args
 	env    *tasks.Env
-	// Host side: the module is replayed on the job's recorded output.
+	// Host side: the module is replayed on the job's recorded output,
+	// kept in results (the file's path on the host).
 	hostSide bool
+	results  string
 	// Controller side: the result, once done is closed.
 	done chan struct{}
 	res  tasks.Result
@@ -97,6 +99,7 @@ func (pr *playRun) runAsync(ctx context.Context, name string, mod tasks.Module, 
 			return tasks.Result{}, fmt.Errorf("async: could not start %s in the background: %v", name, lc.err)
 		}
 		started["results_file"] = lc.results
+		j.results = lc.results
 	}
 	if j.done == nil && !j.hostSide {
 		j.done = make(chan struct{})
@@ -177,6 +180,10 @@ func (pr *playRun) jobStatus(ctx context.Context, j *job, env *tasks.Env) (tasks
 		data[k] = v
 	}
 	data["ansible_job_id"], data["finished"], data["started"] = j.id, 1, 1
+	if j.results != "" {
+		// As async_status reports a job's result.
+		data["results_file"] = j.results
+	}
 	res.Data = data
 	return res, true, nil
 }

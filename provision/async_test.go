@@ -10,7 +10,7 @@ import (
 // TestAsyncPolledJobLeavesNothing: a command run with async: and polled to
 // its end keeps its files in ~/.ansible_async while it runs, as Ansible's
 // do, and removes them once its result is in; a poll: 0 job's stay for
-// async_status.
+// async_status. A polled result names its results_file, as Ansible's.
 func TestAsyncPolledJobLeavesNothing(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -35,6 +35,7 @@ func TestAsyncPolledJobLeavesNothing(t *testing.T) {
         that:
           - polled.stdout == 'done'
           - polled is finished
+          - polled.results_file == fired.results_file | dirname ~ '/' ~ polled.ansible_job_id
           - st.stdout == 'later'
 `, nil)
 	if err != nil || recap.Stats["a"].Failed != 0 {

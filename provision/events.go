@@ -16,7 +16,8 @@ type EventKind int
 
 // The kinds of event, in the order a run emits them.
 const (
-	// PlayStart: a play begins (Play, Hosts set).
+	// PlayStart: a play begins (Play, Hosts, and Path: the play's
+	// file:line:col).
 	PlayStart EventKind = iota
 	// TaskStart: a task or handler begins on the play's hosts (Task set).
 	TaskStart
@@ -59,6 +60,9 @@ const (
 type Event struct {
 	Kind EventKind
 	Time time.Time
+	// Playbook is the path of the playbook running, as given to Run
+	// (every event the Runner emits).
+	Playbook string
 	// Play is the play's name (or its hosts pattern when unnamed).
 	Play string
 	// Hosts are the hosts a play runs on, in inventory order (PlayStart),
@@ -72,6 +76,12 @@ type Event struct {
 	Path    string
 	// Module is the task's canonical module name (HostResult).
 	Module string
+	// Args are a task's arguments as written, templates unrendered
+	// (TaskStart of a module task), for reporters that name a task by
+	// them as Ansible's junit callback does; nil when the task has
+	// no_log at any level or an argument is not a plain value (a vault
+	// value, say).
+	Args map[string]any
 	// Host is the host of a HostResult; Delegate the host it ran on when
 	// delegated.
 	Host     string

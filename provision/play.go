@@ -92,7 +92,7 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	}
 	pr.allNames = stringsToAny(names)
 	if len(hosts) == 0 {
-		rn.emit(Event{Kind: PlayStart, Play: pr.name})
+		rn.emit(Event{Kind: PlayStart, Play: pr.name, Path: p.Pos.String()})
 		rn.emit(Event{Kind: NoHosts, Play: pr.name})
 		return res, nil
 	}
@@ -184,7 +184,7 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 	}
 	pr.batchNames = stringsToAny(names)
 	pr.batchHosts, pr.endBatch = hosts, false
-	pr.rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names})
+	pr.rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names, Path: pr.play.Pos.String()})
 	pr.warnPlayHosts(hosts)
 	for _, h := range hosts {
 		h.ended = false

@@ -272,6 +272,9 @@ func (rn *run) emit(e Event) {
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
+	if e.Playbook == "" && rn.pb != nil && e.Kind != RunEnd {
+		e.Playbook = rn.pb.Path
+	}
 	if rn.r.Events != nil {
 		rn.r.Events(e)
 	}

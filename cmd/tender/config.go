@@ -82,4 +82,6 @@ var appliedSettings = map[string]bool{
 	// warning to silence: off is what it does. It writes no retry files:
 	// RETRY_FILES_ENABLED=False (the default) is applied, True is not.
 	"DEPRECATION_WARNINGS": true, "LOCALHOST_WARNING": true,
+	// The json stdout callback (adhoc.go).
+	"DEFAULT_STDOUT_CALLBACK": true, "SHOW_CUSTOM_STATS": true, "DEFAULT_LOAD_CALLBACK_PLUGINS": true,
 }

@@ -38,6 +38,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			versionCommand(),
 			inventoryCommand(),
 			playCommand(),
+			adhocCommand(),
 			agentCommand(),
 			docCommand(),
 			vaultCommand(),

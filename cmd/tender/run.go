@@ -29,6 +29,7 @@ func runFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "check", Aliases: []string{"C"}, Usage: "change nothing; report what would change"},
 		&cli.BoolFlag{Name: "diff", Aliases: []string{"D"}, Usage: "show what changes in files"},
 		&cli.StringSliceFlag{Name: "extra-vars", Aliases: []string{"e"}, Usage: "variables: k=v, YAML/JSON, or @FILE (repeatable)"},
+		&cli.StringFlag{Name: "junit", Usage: "also write a JUnit XML report to FILE, as Ansible's junit callback"},
 		&cli.BoolFlag{Name: "json", Usage: "write one JSON event per line instead of text"},
 		&cli.BoolFlag{Name: "no-progress", Usage: "no live progress bars on a terminal (also off with NO_COLOR or TERM=dumb)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Count: new(int), Usage: "show every task's result (repeat for more)"},
@@ -54,16 +55,22 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 		return &exitError{code: 5, err: err}
 	}
 	out := c.App.Writer
-	events := report.Text(out, colorOutput(out))
+	// The text layout: ansible-playbook's, the ansible command's for
+	// tender run, or Ansible's json callback's (textEvents, adhoc.go).
+	text := textEvents(c, cfg)
+	events := text(out, colorOutput(out))
 	switch {
 	case c.Bool("json"):
-		events = report.JSON(out)
+		events = report.JSON(out, version)
 	case wantProgress(c):
 		color := colorOutput(out)
-		pg := terminalProgress(out, c.App.ErrWriter, func(w io.Writer) func(provision.Event) { return report.Text(w, color) })
+		pg := terminalProgress(out, c.App.ErrWriter, func(w io.Writer) func(provision.Event) { return text(w, color) })
 		defer pg.close()
 		events = pg.event
 	}
+	// --junit FILE: a JUnit report too, as Ansible's junit callback
+	// (junit.go); censored as the output is.
+	events = junitEvents(c, events)
 	events = censorEvents(c, events)
 	if dialer.HostKeys == ssh.HostKeyInsecure {
 		// On stderr, as ansible-playbook's warnings; through the events

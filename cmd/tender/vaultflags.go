@@ -154,6 +154,9 @@ func censorEvents(c *cli.Context, next func(provision.Event)) func(provision.Eve
 			if ev.Result != nil {
 				ev.Result, _ = censorValue(cs, ev.Result).(map[string]any)
 			}
+			if ev.Args != nil { // the task's arguments, for --junit
+				ev.Args, _ = censorValue(cs, ev.Args).(map[string]any)
+			}
 			if ev.Recap != nil && ev.Recap.Custom != nil {
 				r := *ev.Recap
 				r.Custom = map[string]map[string]any{}

@@ -219,19 +219,7 @@ var debugShown = map[string]bool{"msg": true, "exception": true}
 func verboseResult(m map[string]any, debug, indent bool) string {
 	out := shown(m)
 	if debug {
-		// debug shows only what it was asked to, as ansible-playbook's
-		// callback cleans its results: a msg alone (with warnings and
-		// the like), or the variable without the status keys.
-		if _, ok := out["msg"]; ok {
-			for k := range out {
-				if !debugShown[k] && !strings.HasPrefix(k, "_") {
-					delete(out, k)
-				}
-			}
-		}
-		for _, k := range []string{"changed", "skipped", "invocation", "skip_reason"} {
-			delete(out, k)
-		}
+		cleanDebug(out)
 	}
 	if !indent {
 		data, err := marshal(out, "")
@@ -245,6 +233,22 @@ func verboseResult(m map[string]any, debug, indent bool) string {
 		return fmt.Sprintf("%v", m)
 	}
 	return string(data)
+}
+
+// cleanDebug leaves of a debug result only what it was asked to show, as
+// Ansible's callbacks clean its results: a msg alone (with warnings and
+// the like), or the variable without the status keys.
+func cleanDebug(out map[string]any) {
+	if _, ok := out["msg"]; ok {
+		for k := range out {
+			if !debugShown[k] && !strings.HasPrefix(k, "_") {
+				delete(out, k)
+			}
+		}
+	}
+	for _, k := range []string{"changed", "skipped", "invocation", "skip_reason"} {
+		delete(out, k)
+	}
 }
 
 // pySeparators adds the space Python puts after ':' and ',' between JSON
@@ -266,47 +270,4 @@ func pySeparators(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// JSON returns an event handler writing each event as one JSON line.
-func JSON(w io.Writer) func(provision.Event) {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return func(e provision.Event) {
-		_ = enc.Encode(jsonEvent(e))
-	}
-}
-
-func jsonEvent(e provision.Event) map[string]any {
-	kinds := map[provision.EventKind]string{provision.PlayStart: "play_start", provision.TaskStart: "task_start",
-		provision.HostResult: "host_result", provision.Warning: "warning", provision.RunEnd: "run_end", provision.NoHosts: "no_hosts", provision.PlaybookEnd: "playbook_end",
-		provision.Included: "included", provision.Retry: "retry"}
-	m := map[string]any{"event": kinds[e.Kind], "time": e.Time}
-	set := func(k string, v any, ok bool) {
-		if ok {
-			m[k] = v
-		}
-	}
-	set("play", e.Play, e.Play != "")
-	set("hosts", e.Hosts, e.Hosts != nil)
-	set("task", e.Task, e.Task != "")
-	set("handler", true, e.Handler)
-	set("path", e.Path, e.Path != "")
-	set("host", e.Host, e.Host != "")
-	set("delegate", e.Delegate, e.Delegate != "")
-	set("status", e.Status, e.Status != "")
-	set("ignored", true, e.Ignored)
-	set("item", e.Item, e.IsItem)
-	set("loop_done", true, e.LoopDone)
-	set("result", e.Result, e.Result != nil)
-	set("msg", e.Msg, e.Msg != "")
-	set("diff", e.Diff, e.Diff != "")
-	set("retries_left", e.RetriesLeft, e.Kind == provision.Retry)
-	if e.Recap != nil {
-		m["recap"] = e.Recap.Stats
-		if e.Recap.Custom != nil {
-			m["custom_stats"] = e.Recap.Custom
-		}
-	}
-	return m
 }

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+var (
+	reTimes     = regexp.MustCompile(`"(delta|start|end)": "[^"]*"`)
+	reJobID     = regexp.MustCompile(`j\d+\.\d+`)
+	reAsyncDir  = regexp.MustCompile(`"results_file": "[^"]*/`)
+	reUnreach   = regexp.MustCompile(`(\| UNREACHABLE!: ).*`)
+	reUnreachJS = regexp.MustCompile(`"msg": "[^"]*"(,\s*"unreachable": true)`)
+)
+
+// normalizeAdHoc keeps of an ad-hoc run's output what must not vary: the
+// times of a command, job ids, the async directory and the text of a
+// connection error become placeholders, and the hosts' results, which
+// arrive in any order, are sorted.
+func normalizeAdHoc(out string) string {
+	out = reTimes.ReplaceAllString(out, `"$1": "TIME"`)
+	out = reJobID.ReplaceAllString(out, "JOB")
+	out = reAsyncDir.ReplaceAllString(out, `"results_file": "DIR/`)
+	out = reUnreach.ReplaceAllString(out, "${1}MSG")
+	out = reUnreachJS.ReplaceAllString(out, `"msg": "MSG"$1`)
+	var blocks []string
+	var tail string
+	for _, l := range strings.SplitAfter(out, "\n") {
+		switch {
+		case strings.HasPrefix(l, "exit "):
+			tail += l
+		case strings.Contains(l, " | ") || len(blocks) == 0:
+			blocks = append(blocks, l)
+		default:
+			blocks[len(blocks)-1] += l
+		}
+	}
+	sort.Strings(blocks)
+	return strings.Join(blocks, "") + tail
+}
+
+// TestAdHocAgainstAnsible runs each case of testdata/adhoc/cases.txt with
+// tender run and compares stdout and the exit status with what the ansible
+// command printed (recorded by testdata/adhoc/gen.sh).
+func TestAdHocAgainstAnsible(t *testing.T) {
+	wd, _ := os.Getwd()
+	dir := filepath.Join(wd, "testdata", "adhoc")
+	f, err := os.Open(filepath.Join(dir, "cases.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	t.Chdir(dir)
+	t.Setenv("ANSIBLE_NOCOLOR", "1")
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, args, _ := strings.Cut(line, "|")
+		want, err := os.ReadFile(name + ".out")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		t.Run(name, func(t *testing.T) {
+			argv := append([]string{"run", "-i", "hosts", "-f", "1", "--ssh-config", "none", "--no-progress"}, splitArgs(args)...)
+			code, out, errOut := runCLI(t, argv...)
+			got := out + fmt.Sprintf("exit %d\n", code)
+			if g, w := normalizeAdHoc(got), normalizeAdHoc(string(want)); g != w {
+				t.Errorf("tender %s\n--- got\n%s--- want (ansible)\n%s--- stderr\n%s", strings.Join(argv, " "), g, w, errOut)
+			}
+		})
+	}
+	if n < 20 {
+		t.Fatalf("only %d cases in testdata/adhoc/cases.txt", n)
+	}
+}
+
+// TestAdHocRefusals: what tender run refuses before touching a host, with
+// the ansible command's exit status 5 for bad options.
+func TestAdHocRefusals(t *testing.T) {
+	inv := filepath.Join("testdata", "adhoc", "hosts")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"localhost"}, "no argument passed to command module"},
+		{[]string{"site.yml", "-m", "shell"}, "no argument passed to shell module (did you mean tender play?)"},
+		{[]string{"localhost", "-t", "out", "-m", "ping"}, "--tree is not supported"},
+		{[]string{"localhost", "-m", "import_playbook", "-a", "x.yml"}, `"import_playbook" is not a valid action for ad-hoc commands`},
+		{[]string{"localhost", "-m", "nosuch"}, `-m nosuch -a "": couldn't resolve module/action "nosuch"`},
+		{[]string{"localhost", "extra", "-m", "ping"}, "give one host PATTERN"},
+		{[]string{"localhost", "-M", "lib", "-m", "ping"}, "-M/--module-path is not supported by tender run yet"},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCLI(t, append([]string{"run", "-i", inv}, c.args...)...)
+		if code != 5 || !strings.Contains(errOut, c.want) || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 5 and %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
+// TestAdHocPlaybookDir: relative paths in the arguments resolve against
+// --playbook-dir (the current directory without it), and so do its
+// group_vars/.
+func TestAdHocPlaybookDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "files"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "group_vars"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "hosts"), "localhost ansible_connection=local\n")
+	write(t, filepath.Join(dir, "files", "motd"), "hello\n")
+	write(t, filepath.Join(dir, "group_vars", "all.yml"), "greeting: from group_vars\n")
+	dest := filepath.Join(dir, "out")
+	code, out, errOut := runCLI(t, "run", "-i", filepath.Join(dir, "hosts"), "--playbook-dir", dir,
+		"localhost", "-m", "copy", "-a", "src=motd dest="+dest)
+	if code != 0 || !strings.HasPrefix(out, "localhost | CHANGED => {") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if b, err := os.ReadFile(dest); err != nil || string(b) != "hello\n" {
+		t.Errorf("copied %q, %v", b, err)
+	}
+	code, out, errOut = runCLI(t, "run", "-i", filepath.Join(dir, "hosts"), "--playbook-dir", dir,
+		"localhost", "-m", "debug", "-a", "var=greeting")
+	if code != 0 || !strings.Contains(out, `"greeting": "from group_vars"`) {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// TestAdHocJSON: --json gives the run's events, the result naming the
+// module.
+func TestAdHocJSON(t *testing.T) {
+	inv := filepath.Join("testdata", "adhoc", "hosts")
+	code, out, errOut := runCLI(t, "run", "-i", inv, "--json", "localhost", "-a", "echo hi")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	var result map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if e["event"] == "host_result" {
+			result = e
+		}
+	}
+	if result == nil || result["host"] != "localhost" || result["status"] != "changed" {
+		t.Fatalf("no changed host_result for localhost in\n%s", out)
+	}
+	if r, _ := result["result"].(map[string]any); r["stdout"] != "hi" {
+		t.Errorf("result %v", result["result"])
+	}
+}
