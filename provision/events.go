@@ -36,6 +36,12 @@ const (
 	Retry
 	// NoHosts: the play (Play set) matched no host, and is skipped.
 	NoHosts
+	// Connecting: Host opens a connection (Msg says which, in Ansible's
+	// words: "ESTABLISH SSH CONNECTION FOR USER: bob").
+	Connecting
+	// PlaybookStart: a playbook begins (Path is the playbook's, Hosts
+	// unset; Msg is how many plays it holds, in Ansible's words).
+	PlaybookStart
 	// PlaybookEnd: a playbook is over (Path is the playbook's; Recap is
 	// the run's so far). It comes before RunEnd, once per playbook.
 	PlaybookEnd

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	osuser "os/user"
 	"strconv"
 	"strings"
 	"sync"
@@ -203,6 +204,7 @@ func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw con
 		if kind == "ssh" {
 			rn.warnTargets("", []hostTarget{{host: h.name, key: key, t: t}})
 		}
+		rn.emit(Event{Kind: Connecting, Host: h.name, Msg: establish(kind, t.User)})
 		slot.conn, slot.err = d.Connect(ctx, t)
 		if slot.err != nil && !errors.Is(slot.err, transport.ErrUnreachable) {
 			slot.err = transport.Unreachable(h.name, slot.err)
@@ -352,3 +354,19 @@ var defaultSSHArgs = sync.OnceValue(func() string {
 	}
 	return ""
 })
+
+// establish says what a connection opens, as Ansible's -vvv output does.
+// An SSH login whose user the play leaves to ssh config is "None", as
+// Ansible says it.
+func establish(kind, user string) string {
+	if kind == "local" {
+		if u, err := osuser.Current(); err == nil {
+			user = u.Username
+		}
+		return "ESTABLISH LOCAL CONNECTION FOR USER: " + user
+	}
+	if user == "" {
+		user = "None"
+	}
+	return "ESTABLISH SSH CONNECTION FOR USER: " + user
+}

@@ -153,6 +153,7 @@ func (r *Runner) RunAll(ctx context.Context, pbs ...*playbooks.Playbook) (*Recap
 				return rn.recap, err
 			}
 		}
+		rn.emit(Event{Kind: PlaybookStart, Path: pb.Path, Msg: fmt.Sprintf("%d plays in %s", len(pb.Plays), pb.Path)})
 		failed, err := rn.playbook(ctx, pb)
 		rn.emit(Event{Kind: PlaybookEnd, Path: pb.Path, Recap: rn.recap.clone()})
 		if err != nil || failed {

@@ -222,7 +222,8 @@ func textEvents(c *cli.Context, cfg *config.Config) func(io.Writer, bool) func(p
 		return func(w io.Writer, _ bool) func(provision.Event) { return report.AnsibleJSON(w, opts) }
 	}
 	if !adhoc {
-		return report.Text
+		v := c.Count("verbose")
+		return func(w io.Writer, color bool) func(provision.Event) { return report.TextVerbose(w, color, v) }
 	}
 	opts := report.AdHocOptions{OneLine: c.Bool("one-line"), Verbosity: c.Count("verbose"), Warnings: c.App.ErrWriter}
 	return func(w io.Writer, color bool) func(provision.Event) {

@@ -16,7 +16,8 @@ const JSONSchema = 1
 // jsonKinds name the event kinds in the JSON stream.
 var jsonKinds = map[provision.EventKind]string{provision.PlayStart: "play_start", provision.TaskStart: "task_start",
 	provision.HostResult: "host_result", provision.Warning: "warning", provision.RunEnd: "run_end",
-	provision.Included: "included", provision.Retry: "retry", provision.NoHosts: "no_hosts", provision.PlaybookEnd: "playbook_end"}
+	provision.Included: "included", provision.Retry: "retry", provision.NoHosts: "no_hosts", provision.PlaybookEnd: "playbook_end",
+	provision.Connecting: "connecting", provision.PlaybookStart: "playbook_start"}
 
 // JSON returns an event handler writing each event as one line of JSON,
 // in the schema docs/JSON.md documents: a run_start line first, naming

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -26,9 +27,18 @@ func Text(w io.Writer, color bool) func(provision.Event) {
 	return t.event
 }
 
+// TextVerbose is Text at -v verbosity (the count of -v): from 2 up each
+// task's banner is followed by the task's path, from 3 up each connection
+// a host opens is said, as ansible-playbook's default output does.
+func TextVerbose(w io.Writer, color bool, verbosity int) func(provision.Event) {
+	t := &text{w: w, color: color, verbosity: verbosity}
+	return t.event
+}
+
 type text struct {
-	w     io.Writer
-	color bool
+	w         io.Writer
+	color     bool
+	verbosity int
 }
 
 const (
@@ -38,6 +48,7 @@ const (
 	red      = "0;31"
 	purple   = "0;35"
 	darkGray = "1;30"
+	blue     = "0;34"
 )
 
 func (t *text) paint(code, s string) string {
@@ -65,6 +76,9 @@ func (t *text) event(e provision.Event) {
 			kind = "RUNNING HANDLER"
 		}
 		fmt.Fprintf(t.w, "\n%s\n", banner(kind+" ["+e.Task+"]"))
+		if t.verbosity >= 2 && e.Path != "" {
+			fmt.Fprintf(t.w, "task path: %s\n", taskPath(e.Path))
+		}
 	case provision.HostResult:
 		if e.Diff != "" {
 			fmt.Fprintln(t.w, strings.TrimRight(e.Diff, "\n")+"\n")
@@ -72,6 +86,14 @@ func (t *text) event(e provision.Event) {
 		t.result(e)
 	case provision.Warning:
 		fmt.Fprintf(t.w, "%s\n", t.paint(purple, "[WARNING]: "+e.Msg))
+	case provision.PlaybookStart:
+		if t.verbosity >= 2 {
+			fmt.Fprintf(t.w, "\n%s\n%s\n", banner("PLAYBOOK: "+filepath.Base(e.Path)), e.Msg)
+		}
+	case provision.Connecting:
+		if t.verbosity >= 3 {
+			fmt.Fprintf(t.w, "%s\n", t.paint(blue, "<"+e.Host+"> "+e.Msg))
+		}
 	case provision.NoHosts:
 		fmt.Fprintf(t.w, "%s\n", t.paint(cyan, "skipping: no hosts matched"))
 	case provision.PlaybookEnd:
@@ -270,4 +292,22 @@ func pySeparators(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// taskPath turns a task's file:line:col into what ansible-playbook shows:
+// the file's absolute path and the line.
+func taskPath(p string) string {
+	i := strings.LastIndexByte(p, ':')
+	if i < 0 {
+		return p
+	}
+	j := strings.LastIndexByte(p[:i], ':')
+	if j < 0 {
+		return p
+	}
+	file, line := p[:j], p[j+1:i]
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
+	return file + ":" + line
 }
