@@ -506,7 +506,17 @@ func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *exp
 		} else if ok {
 			via.become.Exe = e
 		}
-		c = transport.WithBecome(c, via.become)
+		same, err := pr.becomesSameUser(scope, kw, user)
+		if err != nil {
+			return nil, via, err
+		}
+		if same {
+			// Already that user: no sudo, as Ansible does not use become
+			// to become the login user (unless become_allow_same_user).
+			via.become = nil
+		} else {
+			c = transport.WithBecome(c, via.become)
+		}
 	}
 	if len(kw.environment) > 0 {
 		if via.env, err = envVars(kw.environment, scope); err != nil {
@@ -515,6 +525,31 @@ func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *exp
 		c = withEnv(c, via.env)
 	}
 	return c, via, nil
+}
+
+// becomesSameUser reports whether become would make the task's login user
+// become itself (become_user, root by default, is the remote user the
+// variables or remote_user name), which Ansible skips unless
+// BECOME_ALLOW_SAME_USER. A login left to ssh config is not known to be
+// the same.
+func (pr *playRun) becomesSameUser(scope expr.Scope, kw keywords, becomeUser string) (bool, error) {
+	if kw.delegateTo != "" {
+		return false, nil
+	}
+	if allow, err := pr.rn.r.config().Setting("BECOME_ALLOW_SAME_USER"); err == nil && allow == true {
+		return false, nil
+	}
+	login, ok, err := lookupStr(scope, "ansible_user", "ansible_ssh_user", "ansible_remote_user")
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		login = kw.remoteUser
+	}
+	if becomeUser == "" {
+		becomeUser = "root"
+	}
+	return login != "" && login == becomeUser, nil
 }
 
 func lookupStr(scope expr.Scope, names ...string) (string, bool, error) {
