@@ -59,6 +59,10 @@ func adhocCommand() *cli.Command {
 }
 
 func adhocAction(c *cli.Context) error {
+	if c.Bool("version") {
+		_, err := fmt.Fprintf(c.App.Writer, "tender %s\n", version)
+		return err
+	}
 	if c.NArg() != 1 {
 		return usageError(c, "give one host PATTERN")
 	}

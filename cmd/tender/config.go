@@ -57,7 +57,8 @@ func loadConfig(c *cli.Context) (*config.Config, error) {
 	// seem to honour them.
 	var ignored []string
 	for _, name := range cfg.Changed() {
-		if v, _ := cfg.Setting(name); !appliedSettings[name] && !(name == "RETRY_FILES_ENABLED" && v == false) {
+		v, _ := cfg.Setting(name)
+		if applied, ok := appliedValues[name]; ok && !applied(v) || !ok && !appliedSettings[name] {
 			ignored = append(ignored, name+" ("+cfg.Origin(name)+")")
 		}
 	}
@@ -83,5 +84,21 @@ var appliedSettings = map[string]bool{
 	// RETRY_FILES_ENABLED=False (the default) is applied, True is not.
 	"DEPRECATION_WARNINGS": true, "LOCALHOST_WARNING": true,
 	// The json stdout callback (adhoc.go).
-	"DEFAULT_STDOUT_CALLBACK": true, "SHOW_CUSTOM_STATS": true, "DEFAULT_LOAD_CALLBACK_PLUGINS": true,
+	"SHOW_CUSTOM_STATS": true, "DEFAULT_LOAD_CALLBACK_PLUGINS": true,
+}
+
+// appliedValues are the settings tender applies only with some values:
+// with another, the setting is warned about as one it does not apply.
+var appliedValues = map[string]func(v any) bool{
+	// tender writes no retry files.
+	"RETRY_FILES_ENABLED": func(v any) bool { return v == false },
+	// The default output and Ansible's json callback; not yaml, minimal,
+	// dense and the others.
+	"DEFAULT_STDOUT_CALLBACK": func(v any) bool {
+		switch v {
+		case "default", "ansible.builtin.default", "json", "ansible.posix.json":
+			return true
+		}
+		return false
+	},
 }

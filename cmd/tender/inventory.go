@@ -16,7 +16,7 @@ import (
 func inventoryFlag(required bool) *cli.StringSliceFlag {
 	return &cli.StringSliceFlag{
 		Name:     "inventory",
-		Aliases:  []string{"i"},
+		Aliases:  []string{"i", "inventory-file"},
 		Usage:    "inventory file, directory or comma-separated host list (repeatable)",
 		Required: required,
 		EnvVars:  []string{"TENDER_INVENTORY"},

@@ -41,6 +41,10 @@ func playCommand() *cli.Command {
 }
 
 func playAction(c *cli.Context) error {
+	if c.Bool("version") {
+		_, err := fmt.Fprintf(c.App.Writer, "tender %s\n", version)
+		return err
+	}
 	if c.NArg() == 0 {
 		return argError(c, "give a PLAYBOOK")
 	}

@@ -30,6 +30,7 @@ func runFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "diff", Aliases: []string{"D"}, Usage: "show what changes in files"},
 		&cli.StringSliceFlag{Name: "extra-vars", Aliases: []string{"e"}, Usage: "variables: k=v, YAML/JSON, or @FILE (repeatable)"},
 		&cli.StringFlag{Name: "junit", Usage: "also write a JUnit XML report to FILE, as Ansible's junit callback"},
+		&cli.BoolFlag{Name: "version", Usage: "print tender's version and exit"},
 		&cli.BoolFlag{Name: "json", Usage: "write one JSON event per line instead of text"},
 		&cli.BoolFlag{Name: "no-progress", Usage: "no live progress bars on a terminal (also off with NO_COLOR or TERM=dumb)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Count: new(int), Usage: "show every task's result (repeat for more)"},

@@ -19,7 +19,7 @@ func vaultFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "vault-id", Usage: "a vault secret: `[ID@]SOURCE`, SOURCE a password file, a password script or 'prompt' (repeatable)"},
 		&cli.StringSliceFlag{Name: "vault-password-file", Aliases: []string{"vault-pass-file"}, Usage: "a vault password `FILE` or script, for the default vault id (repeatable)"},
-		&cli.BoolFlag{Name: "ask-vault-pass", Aliases: []string{"J"}, Usage: "ask for the vault password"},
+		&cli.BoolFlag{Name: "ask-vault-pass", Aliases: []string{"J", "ask-vault-password"}, Usage: "ask for the vault password"},
 	}
 }
 
