@@ -32,3 +32,10 @@ grep -v '^#' cases.txt | while IFS='|' read -r name args; do
 	sed "s#$PWD/#@DIR@/#g" err.tmp > "out/$name.err"
 done
 rm -f out.tmp err.tmp in.tmp
+
+# Ctrl-C: one SIGINT while the first task runs (timeout sends it, so that
+# the shell does not leave SIGINT ignored as for a background job).
+timeout --preserve-status -s INT 2 ansible-playbook -i hosts sleep.yml < /dev/null > out.tmp 2> err.tmp
+echo "interrupted $?" >> codes.txt
+sed "s#$PWD/#@DIR@/#g" err.tmp > out/interrupted.err
+rm -f out.tmp err.tmp

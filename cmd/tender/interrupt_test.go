@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets a test run the test binary as tender itself (with
+// TENDER_TEST_AS_MAIN=1), for what needs a process of its own: signals.
+func TestMain(m *testing.M) {
+	if os.Getenv("TENDER_TEST_AS_MAIN") == "1" {
+		os.Exit(run(os.Args, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// TestInterruptExitCode: Ctrl-C (one SIGINT) while a task runs ends
+// tender play with ansible-playbook's status for it, recorded by
+// testdata/exit/gen.sh.
+func TestInterruptExitCode(t *testing.T) {
+	want := -1
+	codes, err := os.ReadFile("testdata/exit/codes.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(codes), "\n") {
+		if c, ok := strings.CutPrefix(l, "interrupted "); ok {
+			if want, err = strconv.Atoi(strings.TrimSpace(c)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if want < 0 {
+		t.Fatal("codes.txt has no interrupted case: rerun gen.sh")
+	}
+	dir, _ := filepath.Abs("testdata/exit")
+	cmd := exec.Command(os.Args[0], "play", "-i", "hosts", "sleep.yml")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TENDER_TEST_AS_MAIN=1", "ANSIBLE_CONFIG=empty.cfg", "ANSIBLE_NOCOLOR=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		once := false
+		for sc.Scan() {
+			if !once && strings.HasPrefix(sc.Text(), "TASK [sleep a little]") {
+				once = true
+				close(started)
+			}
+		}
+	}()
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the task did not start")
+	}
+	time.Sleep(200 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("tender did not end after Ctrl-C")
+	}
+	if got := cmd.ProcessState.ExitCode(); got != want {
+		t.Errorf("exit %d after Ctrl-C, ansible-playbook exits %d", got, want)
+	}
+}
