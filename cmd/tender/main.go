@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/tender-sh/tender/vault"
 )
 
 // version is stamped at build time with -ldflags "-X main.version=...".
@@ -96,11 +98,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &ee) && ee.quiet {
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "ERROR: %v\n", err)
+	fmt.Fprintf(stderr, "ERROR: %s\n", errorText(app, err))
 	if ee != nil {
 		return ee.code
 	}
 	return 1
+}
+
+// errorText is err's message with what the command decrypted blanked by
+// its keyring's censor: an error may quote a line of a vaulted file.
+func errorText(app *cli.App, err error) string {
+	msg := err.Error()
+	if k, _ := app.Metadata[vaultKey].(*vault.Keyring); k != nil && k.Censor != nil {
+		msg = k.Censor.String(msg)
+	}
+	return msg
 }
 
 func main() {
