@@ -43,6 +43,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			agentCommand(),
 			docCommand(),
 			vaultCommand(),
+			linksCommand(),
 		},
 		// -e '{"a": 1, "b": 2}', -e a=x,y and -i web1,web2, are one value
 		// each, as ansible-playbook reads them; lists of tags are split
@@ -90,7 +91,10 @@ func versionCommand() *cli.Command {
 // the code an exitError carries, 1 for any other error.
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	err := app.Run(interspersed(app, args))
+	args, err := dropIn(app, args)
+	if err == nil {
+		err = app.Run(interspersed(app, args))
+	}
 	if err == nil {
 		return 0
 	}
