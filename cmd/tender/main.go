@@ -44,6 +44,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			docCommand(),
 			vaultCommand(),
 			linksCommand(),
+			configCommand(),
 		},
 		// -e '{"a": 1, "b": 2}', -e a=x,y and -i web1,web2, are one value
 		// each, as ansible-playbook reads them; lists of tags are split
