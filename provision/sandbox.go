@@ -1,6 +1,9 @@
 package provision
 
-import "github.com/tender-sh/tender/playbooks/expr"
+import (
+	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/vault"
+)
 
 // exprEnv is what the run's expressions reach on the controller: the
 // playbook directory, the sandbox, check mode (the password lookup
@@ -8,8 +11,10 @@ import "github.com/tender-sh/tender/playbooks/expr"
 // scope refines it, lookupEnv) and done, which stops an evaluation. The
 // pipe and lines lookups run commands on the controller, as Ansible's
 // do; a sandbox allows them only with local: true (Policy.Validate).
+// Vault opens vaulted files with the run's Decrypt.
 func (rn *run) exprEnv(done <-chan struct{}) *expr.Env {
-	env := &expr.Env{BaseDir: rn.pb.Dir, NoWrite: rn.r.Check, Done: done, AllowCommands: true, Config: rn.r.config()}
+	env := &expr.Env{BaseDir: rn.pb.Dir, NoWrite: rn.r.Check, Done: done, AllowCommands: true, Config: rn.r.config(),
+		Vault: vault.Templates{Open: rn.r.Decrypt}}
 	if rn.r.Sandbox != nil {
 		env.Sandbox = rn.r.Sandbox
 	}

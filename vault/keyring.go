@@ -75,6 +75,28 @@ func (k *Keyring) Decrypt(data []byte, filename string) ([]byte, error) {
 // DecryptID is Decrypt that also returns the vault id of the secret that
 // opened the data.
 func (k *Keyring) DecryptID(data []byte, filename string) ([]byte, string, error) {
+	plain, s, err := k.open(data, filename)
+	return plain, s.id, err
+}
+
+// Reencrypt encrypts plaintext as vaulttext is encrypted: with the secret
+// that opens vaulttext and under the vault id its header names (none for
+// format 1.1), as ansible-vault edit saves a file.
+func (k *Keyring) Reencrypt(vaulttext, plaintext []byte, filename string) ([]byte, error) {
+	_, s, err := k.open(vaulttext, filename)
+	if err != nil {
+		return nil, err
+	}
+	env, err := Parse(vaulttext)
+	if err != nil {
+		return nil, err
+	}
+	return Encrypt(plaintext, s.password, env.ID)
+}
+
+// open decrypts data and returns the secret that opened it.
+func (k *Keyring) open(data []byte, filename string) ([]byte, secret, error) {
+	var none secret
 	on := ""
 	if filename != "" {
 		on = " on " + filename
@@ -84,14 +106,14 @@ func (k *Keyring) DecryptID(data []byte, filename string) ([]byte, string, error
 		if filename != "" {
 			msg += " in file " + filename
 		}
-		return nil, "", errors.New(msg)
+		return nil, none, errors.New(msg)
 	}
 	env, err := Parse(data)
 	if err != nil {
 		if filename != "" {
-			return nil, "", fmt.Errorf("%w (%s is not a vault encrypted file)", err, filename)
+			return nil, none, fmt.Errorf("%w (%s is not a vault encrypted file)", err, filename)
 		}
-		return nil, "", err
+		return nil, none, err
 	}
 	k.mu.Lock()
 	var tries []secret
@@ -114,16 +136,16 @@ func (k *Keyring) DecryptID(data []byte, filename string) ([]byte, string, error
 		plain, err := env.Decrypt(s.password)
 		if err == nil {
 			k.Censor.AddText(string(plain))
-			return plain, s.id, nil
+			return plain, s, nil
 		}
 		if !errors.Is(err, ErrHMAC) {
 			if filename != "" {
-				return nil, "", fmt.Errorf("There was a vault format error in %s: %w", filename, err)
+				return nil, none, fmt.Errorf("There was a vault format error in %s: %w", filename, err)
 			}
-			return nil, "", err
+			return nil, none, err
 		}
 	}
-	return nil, "", errors.New("Decryption failed (no vault secrets were found that could decrypt)" + on)
+	return nil, none, errors.New("Decryption failed (no vault secrets were found that could decrypt)" + on)
 }
 
 // Encrypt encrypts plaintext with the secret of vault id id, or with the

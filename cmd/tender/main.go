@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/tender-sh/tender/vault"
 )
 
 // version is stamped at build time with -ldflags "-X main.version=...".
@@ -42,6 +44,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			agentCommand(),
 			docCommand(),
 			vaultCommand(),
+			linksCommand(),
+			configCommand(),
 		},
 		// -e '{"a": 1, "b": 2}', -e a=x,y and -i web1,web2, are one value
 		// each, as ansible-playbook reads them; lists of tags are split
@@ -89,7 +93,10 @@ func versionCommand() *cli.Command {
 // the code an exitError carries, 1 for any other error.
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	err := app.Run(interspersed(app, args))
+	args, err := dropIn(app, args)
+	if err == nil {
+		err = app.Run(interspersed(app, args))
+	}
 	if err == nil {
 		return 0
 	}
@@ -97,11 +104,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &ee) && ee.quiet {
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "ERROR: %v\n", err)
+	fmt.Fprintf(stderr, "ERROR: %s\n", errorText(app, err))
 	if ee != nil {
 		return ee.code
 	}
 	return 1
+}
+
+// errorText is err's message with what the command decrypted blanked by
+// its keyring's censor: an error may quote a line of a vaulted file.
+func errorText(app *cli.App, err error) string {
+	msg := err.Error()
+	if k, _ := app.Metadata[vaultKey].(*vault.Keyring); k != nil && k.Censor != nil {
+		msg = k.Censor.String(msg)
+	}
+	return msg
 }
 
 func main() {

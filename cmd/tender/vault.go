@@ -14,14 +14,14 @@ import (
 )
 
 // vaultCommand is `tender vault`, ansible-vault's encrypt, decrypt, view,
-// rekey and encrypt_string.
+// rekey, encrypt_string, create and edit.
 func vaultCommand() *cli.Command {
 	enc := &cli.StringFlag{Name: "encrypt-vault-id", Usage: "the vault `ID` to encrypt with (default: the first secret)"}
 	out := &cli.StringFlag{Name: "output", Usage: "write to `FILE` ('-' for standard output) instead of in place"}
 	return &cli.Command{
 		Name:  "vault",
 		Usage: "encrypt and decrypt Ansible Vault files and strings",
-		Subcommands: []*cli.Command{
+		Subcommands: append([]*cli.Command{
 			{Name: "encrypt", Usage: "encrypt files in place", ArgsUsage: "FILE...", Flags: append(vaultFlags(), enc, out),
 				Action: func(c *cli.Context) error { return vaultFiles(c, true) }},
 			{Name: "decrypt", Usage: "decrypt files in place", ArgsUsage: "FILE...", Flags: append(vaultFlags(), out),
@@ -33,7 +33,7 @@ func vaultCommand() *cli.Command {
 			{Name: "encrypt_string", Usage: "encrypt a string into a !vault YAML value", ArgsUsage: "STRING...", Flags: append(vaultFlags(), enc,
 				&cli.StringSliceFlag{Name: "name", Aliases: []string{"n"}, Usage: "the variable `NAME` of each string"},
 				&cli.StringFlag{Name: "stdin-name", Usage: "read the string from standard input, as variable `NAME`"}), Action: vaultEncryptString},
-		},
+		}, vaultEditCommands()...),
 	}
 }
 

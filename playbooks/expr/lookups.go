@@ -196,6 +196,7 @@ func makeLookupTable() map[string]lookupFunc {
 		"varnames":            varnamesLookup,
 		"inventory_hostnames": inventoryHostnamesLookup,
 		"config":              configLookup,
+		"unvault":             unvaultLookup,
 	}
 }
 
@@ -242,7 +243,7 @@ func fileLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error) 
 		if !ok {
 			return nil, errorf("could not locate file in lookup: %s", Str(t))
 		}
-		b, err := readFile(p)
+		b, err := openFile(env, p)
 		if err != nil {
 			return nil, err
 		}

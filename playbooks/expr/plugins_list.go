@@ -113,13 +113,13 @@ var upstreamPlugins = []upstreamPlugin{
 	{"filter", "type_debug", ansible, "", ""},
 	{"filter", "union", ansible, "", ""},
 	{"filter", "unique", both, "", ""},
-	{"filter", "unvault", ansible, refusedVault, ""},
+	{"filter", "unvault", ansible, "", "the cryptography comes from Env.Vault"},
 	{"filter", "upper", jinja, "", ""},
 	{"filter", "urldecode", ansible, "", ""},
 	{"filter", "urlencode", jinja, "", ""},
 	{"filter", "urlize", jinja, "", ""},
 	{"filter", "urlsplit", ansible, "", ""},
-	{"filter", "vault", ansible, refusedVault, ""},
+	{"filter", "vault", ansible, "", "the cryptography comes from Env.Vault; wrap_object=True is refused (tender has no vault objects)"},
 	{"filter", "win_basename", ansible, "", ""},
 	{"filter", "win_dirname", ansible, "", ""},
 	{"filter", "win_splitdrive", ansible, "", ""},
@@ -213,7 +213,7 @@ var upstreamPlugins = []upstreamPlugin{
 	{"test", "uri", ansible, "", ""},
 	{"test", "url", ansible, "", ""},
 	{"test", "urn", ansible, "", ""},
-	{"test", "vault_encrypted", ansible, "", "always false: tender refuses vault-encrypted values when it loads them"},
+	{"test", "vault_encrypted", ansible, "", "always false: tender decrypts !vault values when it loads them (and vault(wrap_object=True) is refused), so no value is a vault object"},
 	{"test", "version", ansible, "", ""},
 	{"test", "version_compare", ansible, "", ""},
 
@@ -239,7 +239,7 @@ var upstreamPlugins = []upstreamPlugin{
 	{"lookup", "subelements", ansible, "", ""},
 	{"lookup", "template", ansible, "", "see DIFFERENCES.md item 10"},
 	{"lookup", "together", ansible, "", ""},
-	{"lookup", "unvault", ansible, refusedVault, ""},
+	{"lookup", "unvault", ansible, "", "vault-encrypted files are opened with Env.Vault (the run's secrets)"},
 	{"lookup", "url", ansible, "tender does not implement Ansible's open_url (its redirect modes, netrc, proxy, GSSAPI and TLS options) for templates; fetch with the uri or get_url module", ""},
 	{"lookup", "varnames", ansible, "", ""},
 	{"lookup", "vars", ansible, "", ""},
@@ -284,7 +284,6 @@ const (
 	both     = "ansible.builtin (over jinja2's)"
 	jinjaExt = "jinja2.ext"
 
-	refusedVault        = "it needs vault secrets, which tender does not handle"
 	refusedInheritance  = "template inheritance ({% extends %}, {% block %}) is not implemented"
 	refusedLoopControls = "Encountered unknown tag: ansible-core 2.14 does not enable the jinja2.ext.loopcontrols extension, so Ansible fails too"
 )

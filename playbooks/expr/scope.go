@@ -57,6 +57,10 @@ type Env struct {
 	// Warn receives what lookups warn about ([WARNING] lines in
 	// ansible-playbook's output); nil drops it.
 	Warn func(msg string)
+	// Vault decrypts vault-encrypted files for the unvault and file
+	// lookups with the run's secrets, and does the vault and unvault
+	// filters' cryptography. Nil refuses those filters and vaulted files.
+	Vault Vault
 }
 
 // Vars is a Scope over layered maps: a name is looked up from the last

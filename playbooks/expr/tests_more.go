@@ -37,8 +37,8 @@ var moreTests = map[string]testFunc{
 	},
 	"truthy": func(x any, args []any, kw map[string]any) (bool, error) { return truthy(x, args, kw), nil },
 	"falsy":  func(x any, args []any, kw map[string]any) (bool, error) { return !truthy(x, args, kw), nil },
-	// tender refuses vault-encrypted values when it loads them, so no
-	// value here ever is one
+	// tender decrypts !vault values when it loads them and has no vault
+	// objects (vault(wrap_object=True) is refused), so no value is one
 	"vault_encrypted": func(any, []any, map[string]any) (bool, error) { return false, nil },
 	"nan": func(x any, _ []any, _ map[string]any) (bool, error) {
 		f, ok := x.(float64)
