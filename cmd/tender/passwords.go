@@ -130,6 +130,9 @@ func askPassword(w io.Writer, in *bufio.Reader, prompt string) (string, error) {
 			return "", &exitError{code: 99, err: errors.New("User interrupted execution")}
 		}
 	}
+	if in == nil {
+		in = bufio.NewReader(os.Stdin)
+	}
 	line, err := in.ReadString('\n')
 	fmt.Fprintln(w)
 	if err != nil && (err != io.EOF || line == "") {

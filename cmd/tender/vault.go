@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -18,7 +19,7 @@ import (
 func vaultCommand() *cli.Command {
 	enc := &cli.StringFlag{Name: "encrypt-vault-id", Usage: "the vault `ID` to encrypt with (default: the first secret)"}
 	out := &cli.StringFlag{Name: "output", Usage: "write to `FILE` ('-' for standard output) instead of in place"}
-	return &cli.Command{
+	cmd := &cli.Command{
 		Name:  "vault",
 		Usage: "encrypt and decrypt Ansible Vault files and strings",
 		Subcommands: append([]*cli.Command{
@@ -32,9 +33,16 @@ func vaultCommand() *cli.Command {
 				&cli.StringFlag{Name: "new-vault-password-file", Usage: "the new password `FILE` or script"}), Action: vaultRekey},
 			{Name: "encrypt_string", Usage: "encrypt a string into a !vault YAML value", ArgsUsage: "STRING...", Flags: append(vaultFlags(), enc,
 				&cli.StringSliceFlag{Name: "name", Aliases: []string{"n"}, Usage: "the variable `NAME` of each string"},
-				&cli.StringFlag{Name: "stdin-name", Usage: "read the string from standard input, as variable `NAME`"}), Action: vaultEncryptString},
+				&cli.StringFlag{Name: "stdin-name", Usage: "read the string from standard input, as variable `NAME`"},
+				&cli.BoolFlag{Name: "prompt", Aliases: []string{"p"}, Usage: "ask for the string (and its variable name)"},
+				&cli.BoolFlag{Name: "show-input", Usage: "with --prompt, show the string as it is typed"}), Action: vaultEncryptString},
 		}, vaultEditCommands()...),
 	}
+	// -v, as ansible-vault's: it names the config file read.
+	for _, sub := range cmd.Subcommands {
+		sub.Flags = append(sub.Flags, &cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Count: new(int), Usage: "say more (the config file read)"})
+	}
+	return cmd
 }
 
 // vaultCLIKeys builds the keyring of a vault subcommand; one that needs a
@@ -157,7 +165,29 @@ func vaultEncryptString(c *cli.Context) error {
 		return err
 	}
 	values, names := c.Args().Slice(), c.StringSlice("name")
-	if n := c.String("stdin-name"); n != "" {
+	if c.Bool("prompt") {
+		in := bufio.NewReader(os.Stdin)
+		name, err := promptLine(c.App.ErrWriter, in, "Variable name (enter for no name): ")
+		if err != nil {
+			return err
+		}
+		var s string
+		if c.Bool("show-input") {
+			s, err = promptLine(c.App.ErrWriter, in, "String to encrypt: ")
+		} else {
+			s, err = askPassword(c.App.ErrWriter, in, "String to encrypt (hidden): ")
+		}
+		if err != nil {
+			return err
+		}
+		if s == "" {
+			return &exitError{code: 5, err: errors.New("The plaintext provided from the prompt was empty, not encrypting")}
+		}
+		values, names = []string{s}, nil
+		if name != "" {
+			names = []string{name}
+		}
+	} else if n := c.String("stdin-name"); n != "" {
 		b, err := io.ReadAll(os.Stdin)
 		if err != nil {
 			return err
@@ -222,4 +252,14 @@ func writeOutput(c *cli.Context, file, output string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), dst)
+}
+
+// promptLine shows prompt on w and reads a line of in, echoed.
+func promptLine(w io.Writer, in *bufio.Reader, prompt string) (string, error) {
+	fmt.Fprint(w, prompt)
+	line, err := in.ReadString('\n')
+	if err != nil && (err != io.EOF || line == "") {
+		return "", fmt.Errorf("reading the answer: %w", err)
+	}
+	return strings.TrimRight(line, "\r\n"), nil
 }

@@ -103,22 +103,18 @@ func passwordPrompt(msg, confirm string) vault.Prompt {
 		return nil
 	}
 	return func(string) ([]byte, error) {
-		fmt.Fprint(os.Stderr, msg)
-		pw, err := term.ReadPassword(fd)
-		fmt.Fprintln(os.Stderr)
+		pw, err := askPassword(os.Stderr, nil, msg)
 		if err != nil || confirm == "" {
-			return pw, err
+			return []byte(pw), err
 		}
-		fmt.Fprint(os.Stderr, confirm)
-		again, err := term.ReadPassword(fd)
-		fmt.Fprintln(os.Stderr)
+		again, err := askPassword(os.Stderr, nil, confirm)
 		if err != nil {
 			return nil, err
 		}
-		if string(again) != string(pw) {
+		if again != pw {
 			return nil, fmt.Errorf("Passwords do not match")
 		}
-		return pw, nil
+		return []byte(pw), nil
 	}
 }
 

@@ -82,3 +82,31 @@ func TestInterruptExitCode(t *testing.T) {
 		t.Errorf("exit %d after Ctrl-C, ansible-playbook exits %d", got, want)
 	}
 }
+
+// TestVaultEncryptStringPrompt: encrypt_string --prompt asks for the
+// variable name and the string (read as lines when standard input is not
+// a terminal) and prints a !vault value that decrypts to the string.
+func TestVaultEncryptStringPrompt(t *testing.T) {
+	dir := t.TempDir()
+	pw := filepath.Join(dir, "pw")
+	os.WriteFile(pw, []byte("pw1\n"), 0o600)
+	cmd := exec.Command(os.Args[0], "vault", "encrypt_string", "--vault-password-file", pw, "-p")
+	cmd.Env = append(os.Environ(), "TENDER_TEST_AS_MAIN=1", "ANSIBLE_CONFIG="+filepath.Join(dir, "none.cfg"))
+	cmd.Stdin = strings.NewReader("myvar\nsecret value\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if !strings.HasPrefix(string(out), "myvar: !vault |\n          $ANSIBLE_VAULT;1.1;AES256\n") {
+		t.Fatalf("output:\n%s", out)
+	}
+	file := filepath.Join(dir, "vars.yml")
+	os.WriteFile(file, out, 0o600)
+	view := exec.Command(os.Args[0], "play", "-i", "localhost,", "-c", "local", "--vault-password-file", pw, "-e", "@"+file, "pb.yml")
+	os.WriteFile(filepath.Join(dir, "pb.yml"), []byte("- hosts: all\n  gather_facts: false\n  tasks:\n    - assert: {that: \"myvar == 'secret value'\"}\n"), 0o600)
+	view.Dir = dir
+	view.Env = cmd.Env
+	if out, err := view.CombinedOutput(); err != nil {
+		t.Errorf("the value does not decrypt to the string: %v\n%s", err, out)
+	}
+}
