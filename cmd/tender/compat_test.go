@@ -4,10 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/tender-sh/tender/config"
 )
 
 var (
@@ -140,5 +143,51 @@ func TestCompatibilityDocCoversAnsible(t *testing.T) {
 		if yes && !vaultFlagsAll[o] {
 			t.Errorf("docs/COMPATIBILITY.md says tender vault takes %s; no subcommand does", o)
 		}
+	}
+}
+
+// TestCompatibilityDocSettings: each ansible.cfg setting docs/COMPATIBILITY.md
+// says tender applies is one of Ansible's (its environment variable is
+// the setting's) and one tender's play marks applied, so the table and
+// the warning about settings tender does not apply agree.
+func TestCompatibilityDocSettings(t *testing.T) {
+	data, err := os.ReadFile("../../docs/COMPATIBILITY.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byEnv := map[string]string{}
+	for _, s := range config.Settings() {
+		for _, e := range s.Env {
+			byEnv[e] = s.Name
+		}
+	}
+	sshOpts, _ := config.PluginOptions("connection", "ssh")
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 5 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`[") {
+			continue
+		}
+		env := strings.Trim(strings.TrimSpace(cells[2]), "`")
+		n++
+		name, base := byEnv[env]
+		if !base {
+			found := false
+			for _, o := range sshOpts {
+				found = found || slices.Contains(o.Env, env)
+			}
+			if !found {
+				t.Errorf("%s in docs/COMPATIBILITY.md is no setting of ansible-core 2.14", env)
+			}
+			continue
+		}
+		yes := strings.HasPrefix(strings.TrimSpace(cells[3]), "yes")
+		_, byValue := appliedValues[name]
+		if yes && !appliedSettings[name] && !byValue {
+			t.Errorf("docs/COMPATIBILITY.md says tender applies %s (%s); appliedSettings does not have it", name, env)
+		}
+	}
+	if n < 25 {
+		t.Fatalf("only %d settings rows", n)
 	}
 }
