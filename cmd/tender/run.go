@@ -59,7 +59,9 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	// The text layout: ansible-playbook's, the ansible command's for
 	// tender run, or Ansible's json callback's (textEvents, adhoc.go).
 	text := textEvents(c, cfg)
-	events := text(out, colorOutput(out))
+	// Warnings go to stderr, as ansible-playbook's do (but under live
+	// progress, which draws there: through the display then).
+	events := warningsTo(c.App.ErrWriter, text(out, colorOutput(out)))
 	switch {
 	case c.Bool("json"):
 		events = report.JSON(out, version)
@@ -245,4 +247,21 @@ func colorOutput(w any) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// warningsTo prints warning events on w, as ansible-playbook prints its
+// warnings on stderr, and passes every other event to next.
+func warningsTo(w io.Writer, next func(provision.Event)) func(provision.Event) {
+	color := colorOutput(w)
+	return func(e provision.Event) {
+		if e.Kind != provision.Warning {
+			next(e)
+			return
+		}
+		line := "[WARNING]: " + e.Msg
+		if color {
+			line = "\x1b[0;35m" + line + "\x1b[0m"
+		}
+		fmt.Fprintln(w, line)
+	}
 }

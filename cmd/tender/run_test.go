@@ -40,8 +40,8 @@ func TestHostKeyWarnings(t *testing.T) {
 	}
 	// --known-hosts wins over UserKnownHostsFile: keys are recorded
 	// there and checked next time, nothing to warn about.
-	if strings.Contains(out, "host keys are not checked") {
-		t.Errorf("no warning expected with --known-hosts:\n%s", out)
+	if strings.Contains(out+errOut, "host keys are not checked") {
+		t.Errorf("no warning expected with --known-hosts:\n%s%s", out, errOut)
 	}
 
 	code, out, errOut = runCLI(t, "play", "-i", inv, "--ssh-config", "none", pb)
@@ -49,8 +49,9 @@ func TestHostKeyWarnings(t *testing.T) {
 		t.Fatalf("exit %d, want 4 (unreachable)\n%s\n%s", code, out, errOut)
 	}
 	want := "[WARNING]: web1, web2: host keys are not checked: ansible_ssh_common_args has -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
-	if n := strings.Count(out, want); n != 1 {
-		t.Errorf("want the warning once, got %d times:\n%s", n, out)
+	// On stderr, as ansible-playbook's warnings.
+	if n := strings.Count(errOut, want); n != 1 || strings.Contains(out, want) {
+		t.Errorf("want the warning once on stderr, got %d times:\n%s\nstdout:\n%s", n, errOut, out)
 	}
 
 	code, out, _ = runCLI(t, "play", "--json", "--host-key-checking", "insecure", "-i", inv, "--ssh-config", "none", pb)
