@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/tender-sh/tender/internal/shlex"
 )
 
 // vaultEditCommands are `tender vault create` and `tender vault edit`, as
@@ -119,7 +121,7 @@ func editTemp(file string, content []byte) ([]byte, bool, error) {
 	if editor == "" {
 		editor = "vi"
 	}
-	argv, err := splitEditor(editor)
+	argv, err := shlex.Split(editor)
 	if err != nil || len(argv) == 0 {
 		return nil, false, fmt.Errorf("EDITOR=%q: cannot split it into a command: %v", editor, err)
 	}
@@ -155,57 +157,4 @@ func editTemp(file string, content []byte) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	return edited, content == nil || !bytes.Equal(edited, content), nil
-}
-
-// splitEditor splits $EDITOR into words as a POSIX shell would without
-// expansions (Python's shlex.split): quotes and backslashes.
-func splitEditor(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case ch == ' ' || ch == '\t' || ch == '\n':
-			if inWord {
-				words, inWord = append(words, cur.String()), false
-				cur.Reset()
-			}
-		case ch == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, errors.New("No closing quotation")
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i, inWord = i+1+j, true
-		case ch == '"':
-			inWord = true
-			for i++; ; i++ {
-				if i >= len(s) {
-					return nil, errors.New("No closing quotation")
-				}
-				if s[i] == '"' {
-					break
-				}
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-		case ch == '\\':
-			if i+1 >= len(s) {
-				return nil, errors.New("No escaped character")
-			}
-			i++
-			cur.WriteByte(s[i])
-			inWord = true
-		default:
-			cur.WriteByte(ch)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
 }

@@ -135,24 +135,6 @@ func TestVaultEditTerminated(t *testing.T) {
 	noTemps(t, tmpdir)
 }
 
-func TestSplitEditor(t *testing.T) {
-	for in, want := range map[string][]string{
-		"vi":              {"vi"},
-		"code --wait":     {"code", "--wait"},
-		`'/my dir/ed' -f`: {"/my dir/ed", "-f"},
-		`"a \"b\"" c\ d`:  {`a "b"`, "c d"},
-		"  emacs   -nw  ": {"emacs", "-nw"},
-	} {
-		got, err := splitEditor(in)
-		if err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
-			t.Errorf("%q: %q %v, want %q", in, got, err, want)
-		}
-	}
-	if _, err := splitEditor(`vi 'x`); err == nil {
-		t.Error("an open quote must fail")
-	}
-}
-
 // TestErrorLinesCensored: the ERROR line blanks what the keyring
 // decrypted.
 func TestErrorLinesCensored(t *testing.T) {

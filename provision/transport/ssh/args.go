@@ -1,11 +1,11 @@
 package ssh
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/shlex"
 	"github.com/tender-sh/tender/provision/transport"
 )
 
@@ -38,7 +38,7 @@ func targetArgs(t transport.Target) (options, error) {
 // jumps, -p port, -l user and -i identity. Other flags are ignored, as
 // are -o keys tender does not use. Keys are returned lower-cased.
 func parseArgs(name, s string) (options, error) {
-	words, err := splitWords(s)
+	words, err := shlex.Split(s)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -86,63 +86,11 @@ func parseArgs(name, s string) (options, error) {
 	return o, nil
 }
 
-// splitWords splits s into words as a POSIX shell would, honouring single
-// and double quotes and backslashes (no expansions).
-func splitWords(s string) ([]string, error) {
-	var (
-		words []string
-		cur   strings.Builder
-		in    bool // inside a word
-	)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n':
-			if in {
-				words = append(words, cur.String())
-				cur.Reset()
-				in = false
-			}
-		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, errors.New("unterminated single quote")
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-			in = true
-		case c == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, errors.New("unterminated double quote")
-			}
-			in = true
-		case c == '\\' && i+1 < len(s):
-			i++
-			cur.WriteByte(s[i])
-			in = true
-		default:
-			cur.WriteByte(c)
-			in = true
-		}
-	}
-	if in {
-		words = append(words, cur.String())
-	}
-	return words, nil
-}
-
 // proxyCommandJump turns the usual bastion ProxyCommand, "ssh -W %h:%p
 // [options] [user@]bastion", into the equivalent ProxyJump element. Other
 // proxy commands are refused rather than silently bypassed.
 func proxyCommandJump(pc string) (string, error) {
-	words, err := splitWords(pc)
+	words, err := shlex.Split(pc)
 	refuse := fmt.Errorf("ProxyCommand %q is not supported: use ProxyJump (ssh -W %%h:%%p bastion is understood)", pc)
 	if err != nil || len(words) == 0 || path.Base(words[0]) != "ssh" {
 		return "", refuse
