@@ -78,6 +78,15 @@ type Options struct {
 	// MaxFail stops scheduling hosts once more hosts than this failed
 	// (nil: never stop).
 	MaxFail *Count
+	// Canary, when above 0, is the size of a first wave deployed on its
+	// own: a failure in it stops the rollout.
+	Canary int
+	// StopOnFailedBatch stops scheduling waves after the first in which a
+	// host failed (an upgrader's default; MaxFail allows more).
+	StopOnFailedBatch bool
+	// Pause is how long to wait between waves (0: none); ctx ending cuts
+	// it short.
+	Pause time.Duration
 	// Force redeploys every host, whatever the ledger says.
 	Force bool
 	// ExtraVars are the operator's vars (-e) for the playbook.

@@ -21,6 +21,11 @@ const (
 	HostFinished
 	// Finished: the rollout is over (Report set).
 	Finished
+	// WaveStarted: a wave of deploys begins (Wave, its number from 1, and
+	// Hosts, how many it holds).
+	WaveStarted
+	// Pausing: the rollout waits Pause before its next wave.
+	Pausing
 )
 
 // Event is progress of a rollout, for a UI or a log.
@@ -34,6 +39,9 @@ type Event struct {
 	Task      *provision.Event
 	Result    *HostResult
 	Report    *Report
+	Wave      int
+	Hosts     int
+	Pause     time.Duration
 }
 
 // Outcome is how a host fared in a rollout.
@@ -45,7 +53,7 @@ const (
 	HostFailed       Outcome = "failed"
 	HostSkipped      Outcome = "skipped"       // up to date
 	HostBusy         Outcome = "busy"          // another process holds its lease
-	HostNotAttempted Outcome = "not attempted" // max-fail stopped the rollout first
+	HostNotAttempted Outcome = "not attempted" // the rollout stopped first (max-fail, a failed canary or wave)
 )
 
 // HostResult is one host's part of a rollout.

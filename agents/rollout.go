@@ -8,8 +8,10 @@ import (
 )
 
 // Deploy plans every managed host, then deploys the hosts that need it in
-// waves of Options.Batch, at most Forks at once, and stops scheduling new
-// hosts once more than Options.MaxFail have failed. It blocks until the
+// waves of Options.Batch (the first of Options.Canary hosts when set,
+// Options.Pause apart), at most Forks at once, and stops scheduling new
+// hosts once more than Options.MaxFail have failed, after a failed canary,
+// or, with StopOnFailedBatch, after a wave in which a host failed. It blocks until the
 // rollout ends and returns its report; the error is for problems that
 // stop the whole rollout (no hosts, the ledger cannot be read, ctx ended).
 //
@@ -58,10 +60,31 @@ func (d *Deployer) Deploy(ctx context.Context) (*Report, error) {
 	if d.opts.MaxFail != nil {
 		maxFail = d.opts.MaxFail.Of(len(ts))
 	}
-	stopped := func() bool { return maxFail >= 0 && failures.Load() > int64(maxFail) }
+	// halted: a wave failed and the rollout stops there (a failed
+	// canary, or any failed wave with StopOnFailedBatch).
+	var halted atomic.Bool
+	stopped := func() bool {
+		return halted.Load() || maxFail >= 0 && failures.Load() > int64(maxFail)
+	}
 	sem := make(chan struct{}, d.forks(batch))
-	for start := 0; start < len(queue); start += batch {
-		wave := queue[start:min(start+batch, len(queue))]
+	for n, start := 0, 0; start < len(queue); n++ {
+		size := batch
+		if n == 0 && d.opts.Canary > 0 {
+			size = d.opts.Canary
+		}
+		wave := queue[start:min(start+size, len(queue))]
+		start += len(wave)
+		if n > 0 && d.opts.Pause > 0 && !stopped() {
+			d.emit(Event{Kind: Pausing, Pause: d.opts.Pause})
+			select {
+			case <-time.After(d.opts.Pause):
+			case <-ctx.Done():
+			}
+		}
+		if !stopped() && ctx.Err() == nil {
+			d.emit(Event{Kind: WaveStarted, Wave: n + 1, Hosts: len(wave)})
+		}
+		before := failures.Load()
 		var wg sync.WaitGroup
 		for _, i := range wave {
 			// Take the slot first: a host running when we asked may
@@ -83,6 +106,9 @@ func (d *Deployer) Deploy(ctx context.Context) (*Report, error) {
 			}()
 		}
 		wg.Wait()
+		if failures.Load() > before && (n == 0 && d.opts.Canary > 0 || d.opts.StopOnFailedBatch && maxFail < 0) {
+			halted.Store(true)
+		}
 	}
 	rep.Stopped = stopped() && rep.Count(HostNotAttempted) > 0
 	outcome := OutcomeOK

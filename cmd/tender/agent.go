@@ -82,6 +82,10 @@ func deployFlags() []cli.Flag {
 		&cli.StringFlag{Name: "batch", Value: fmt.Sprint(agents.DefaultBatch), Usage: "hosts per wave: N or N% of the hosts"},
 		&cli.StringFlag{Name: "max-fail", Usage: "stop scheduling hosts once more than N (or N%) failed"},
 		&cli.BoolFlag{Name: "force", Usage: "redeploy every host, whatever the ledger says"},
+		&cli.IntFlag{Name: "canary", Usage: "deploy N hosts first, alone; if one fails, stop there"},
+		&cli.DurationFlag{Name: "pause", Usage: "wait this long between waves (e.g. 30s)"},
+		&cli.BoolFlag{Name: "keep-going", Usage: "go on with the next waves after one in which a host failed (the default stops there, unless --max-fail)"},
+		&cli.BoolFlag{Name: "json", Usage: "print the rollout's progress as JSON events, one per line (docs/JSON.md)"},
 	}
 }
 
@@ -123,6 +127,13 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, *
 			}
 			opts.MaxFail = &mf
 		}
+		if c.Int("canary") < 0 || c.Duration("pause") < 0 {
+			return nil, nil, usageError(c, "--canary and --pause cannot be negative")
+		}
+		opts.Canary, opts.Pause = c.Int("canary"), c.Duration("pause")
+		// An upgrader stops after a wave that failed, unless told how
+		// many failures to go on with (--max-fail) or to go on anyway.
+		opts.StopOnFailedBatch = !c.IsSet("max-fail") && !c.Bool("keep-going")
 	}
 	if opts.ExtraVars, err = extraVars(c.StringSlice("extra-vars"), nil); err != nil {
 		return nil, nil, &exitError{code: 5, err: err}
@@ -180,7 +191,11 @@ func signalContext(c *cli.Context) (context.Context, context.CancelFunc) {
 func agentDeploy(c *cli.Context) error {
 	out := c.App.Writer
 	start := time.Now()
-	d, st, err := newDeployer(c, func(e agents.Event) { printAgentEvent(out, e) })
+	show := func(e agents.Event) { printAgentEvent(out, e) }
+	if c.Bool("json") {
+		show = agentJSONEvents(out)
+	}
+	d, st, err := newDeployer(c, show)
 	if err != nil {
 		return err
 	}
@@ -190,6 +205,13 @@ func agentDeploy(c *cli.Context) error {
 	rep, err := d.Deploy(ctx)
 	if err != nil {
 		return err
+	}
+	if c.Bool("json") {
+		// The finished event carries the report.
+		if rep.Failed() {
+			return &exitError{code: 2, err: errors.New("some hosts failed"), quiet: true}
+		}
+		return nil
 	}
 	fmt.Fprintf(out, "RECAP %s %s: %d deployed, %d failed, %d up to date, %d busy, %d not attempted (%s)\n",
 		d.Bundle().Name, d.Bundle().Version, rep.Count(agents.HostDeployed), rep.Count(agents.HostFailed),
@@ -207,6 +229,10 @@ func printAgentEvent(w io.Writer, e agents.Event) {
 	switch e.Kind {
 	case agents.Planned:
 		fmt.Fprintln(w, e.Summary)
+	case agents.WaveStarted:
+		fmt.Fprintf(w, "wave %d: %d hosts\n", e.Wave, e.Hosts)
+	case agents.Pausing:
+		fmt.Fprintf(w, "pausing %s before the next wave\n", e.Pause)
 	case agents.HostFinished:
 		r := e.Result
 		switch r.Outcome {

@@ -142,3 +142,38 @@ func TestAgentReadOnlyLedger(t *testing.T) {
 		t.Errorf("history: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestAgentDeployJSONAndWaves: agent deploy --json prints the rollout as
+// JSON events a control plane can follow: the plan, a canary wave of one,
+// the pause, the next wave, each host, and the counts at the end.
+func TestAgentDeployJSONAndWaves(t *testing.T) {
+	bundle, inv, state, _ := agentBundle(t)
+	code, out, errOut := runCLI(t, "agent", "deploy", "-i", inv, "--bundle", bundle, "--state", state,
+		"--json", "--canary", "1", "--batch", "5", "--pause", "10ms")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	var kinds []string
+	var last map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		kind, _ := e["event"].(string)
+		if kind == "wave_started" {
+			kind = fmt.Sprintf("wave_started(%v)", e["hosts"])
+		}
+		kinds = append(kinds, kind)
+		last = e
+	}
+	got := strings.Join(kinds, " ")
+	for _, want := range []string{"planned wave_started(1) host_started host_finished pausing wave_started(1) host_started host_finished finished"} {
+		if got != want {
+			t.Errorf("events %s\nwant   %s", got, want)
+		}
+	}
+	if counts, _ := last["counts"].(map[string]any); counts["deployed"] != 2.0 || counts["not_attempted"] != 0.0 {
+		t.Errorf("final counts %v", last["counts"])
+	}
+}
