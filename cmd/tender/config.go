@@ -80,9 +80,8 @@ var appliedSettings = map[string]bool{
 	"DEFAULT_VAULT_PASSWORD_FILE": true, "DEFAULT_VAULT_IDENTITY_LIST": true, "DEFAULT_ASK_VAULT_PASS": true,
 	"DEFAULT_VAULT_ID_MATCH": true, "DEFAULT_VAULT_IDENTITY": true,
 	// tender prints no deprecation warnings and has no implicit-localhost
-	// warning to silence: off is what it does. It writes no retry files:
-	// RETRY_FILES_ENABLED=False (the default) is applied, True is not.
-	"DEPRECATION_WARNINGS": true, "LOCALHOST_WARNING": true,
+	// warning to silence: off is what it does.
+	"DEPRECATION_WARNINGS": true, "LOCALHOST_WARNING": true, "RETRY_FILES_ENABLED": true, "RETRY_FILES_SAVE_PATH": true,
 	// The json stdout callback (adhoc.go).
 	"SHOW_CUSTOM_STATS": true, "DEFAULT_LOAD_CALLBACK_PLUGINS": true,
 }
@@ -90,8 +89,6 @@ var appliedSettings = map[string]bool{
 // appliedValues are the settings tender applies only with some values:
 // with another, the setting is warned about as one it does not apply.
 var appliedValues = map[string]func(v any) bool{
-	// tender writes no retry files.
-	"RETRY_FILES_ENABLED": func(v any) bool { return v == false },
 	// The default output and Ansible's json callback; not yaml, minimal,
 	// dense and the others.
 	"DEFAULT_STDOUT_CALLBACK": func(v any) bool {

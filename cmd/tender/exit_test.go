@@ -79,6 +79,13 @@ func TestExitCodesAsAnsible(t *testing.T) {
 				t.Errorf("tender play %s: exit %d, ansible-playbook exits %d\nstderr: %s", args, code, want, errOut)
 			}
 			got := strings.ReplaceAll(out, dir+"/", "@DIR@/")
+			if name == "retry-file" {
+				// The retry file lists the failed host, as Ansible's.
+				if data, err := os.ReadFile("/tmp/tender-retry/partial.retry"); err != nil || string(data) != "there\n" {
+					t.Errorf("retry file: %q %v", data, err)
+				}
+				os.RemoveAll("/tmp/tender-retry")
+			}
 			if compareOut && got != string(wantOut) {
 				t.Errorf("tender play %s: stdout\n%s\n--- ansible-playbook's\n%s", args, got, wantOut)
 			}

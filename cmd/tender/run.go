@@ -62,6 +62,9 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	// Warnings go to stderr, as ansible-playbook's do (but under live
 	// progress, which draws there: through the display then).
 	events := warningsTo(c.App.ErrWriter, text(out, colorOutput(out)))
+	if events, err = retryFiles(cfg, out, c.App.ErrWriter, events); err != nil {
+		return err
+	}
 	switch {
 	case c.Bool("json"):
 		events = report.JSON(out, version)
