@@ -25,14 +25,27 @@ func writeSection(path string, rs []result, extra []string) error {
 		cmd = "go run ./e2e/scale/bench " + strings.Join(os.Args[1:], " ")
 	}
 	fmt.Fprintf(&b, "Written by `%s` on %s.\n\nMachine: %s.\n\n", cmd, time.Now().UTC().Format("2006-01-02"), machine())
-	flags := "tender's defaults (forks 50, batch 100)"
+	flags := "`--keep-going`, otherwise tender's defaults (forks 50, batch 100)"
 	if len(extra) > 0 {
-		flags = "`" + strings.Join(extra, " ") + "`"
+		flags = "`--keep-going " + strings.Join(extra, " ") + "`"
 	}
-	fmt.Fprintf(&b, "`tender agent deploy` (the built binary, %s) deploys `e2e/scale/bundle` (5 tasks, 2 tracked files, one a 256 KiB package) to N simulated hosts served by `e2e/scale/fleetd` in a process of its own, then runs again at once: the *no-op check*, which finds every host up to date (ledger, one probe script per host) and deploys nothing. Times and memory are the tender process's alone: wall time, CPU time (user + system) and peak RSS (`ru_maxrss` from wait4). The fleet's own CPU is not counted, but it shares the machine's cores. What the simulation proves, and what it does not: `e2e/scale/README.md`.\n\n", flags)
-	b.WriteString("| hosts | fleet RTT | run | wall | tender CPU | tender peak RSS |\n|---:|---:|---|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "`tender agent deploy` (the built binary, %s) deploys `e2e/scale/bundle` (5 tasks, 2 tracked files, one a 256 KiB package) to N simulated hosts served by `e2e/scale/fleetd` in a process of its own, then runs again at once: the *no-op check*, which should find every host up to date (ledger, one probe script per host) and deploys nothing. Times and memory are the tender process's alone: wall time, CPU time (user + system) and peak RSS (`ru_maxrss` from wait4). The fleet's own CPU is not counted, but it shares the machine's cores. What the simulation proves, and what it does not: `e2e/scale/README.md`.\n\n", flags)
+	b.WriteString("| hosts | fleet RTT | run | wall | tender CPU | tender peak RSS | recap |\n|---:|---:|---|---:|---:|---:|---|\n")
+	var failures []string
 	for _, r := range rs {
-		fmt.Fprintf(&b, "| %d | %v | %s | %.2f s | %.2f s | %.0f MiB |\n", r.hosts, r.rtt, r.run, r.wall.Seconds(), r.cpu.Seconds(), float64(r.maxRSS)/1024)
+		recap := strings.TrimSpace(recapRe.ReplaceAllStringFunc(r.recap, func(s string) string {
+			if i := strings.Index(s, ": "); i >= 0 {
+				return s[i+2:]
+			}
+			return s
+		}))
+		fmt.Fprintf(&b, "| %d | %v | %s | %.2f s | %.2f s | %.0f MiB | %s |\n", r.hosts, r.rtt, r.run, r.wall.Seconds(), r.cpu.Seconds(), float64(r.maxRSS)/1024, recap)
+		for _, f := range r.failures {
+			failures = append(failures, fmt.Sprintf("%d hosts at %v, %s: `%s`", r.hosts, r.rtt, r.run, f))
+		}
+	}
+	if len(failures) > 0 {
+		b.WriteString("\nFailed hosts (the first few of each run):\n\n- " + strings.Join(failures, "\n- ") + "\n")
 	}
 	b.WriteString("\nThe fleet served (over both runs): ")
 	var served []string
