@@ -8,7 +8,7 @@ FUZZTIME ?= 20s
 # 60s, could take a whole FUZZTIME and leave the target barely run).
 FUZZMINTIME ?= 5s
 
-.PHONY: build test unit e2e lint demo bench fuzz clean hello-agent hello-agents setup-test setup-demo
+.PHONY: build test unit e2e lint demo bench bench-scale fuzz clean hello-agent hello-agents setup-test setup-demo
 
 build:
 	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/tender ./cmd/tender
@@ -74,6 +74,13 @@ hello-agent:
 
 hello-agents: hello-agent
 	$(call hello_pack,$(HELLO_DIR)/build/v2,2)
+
+## bench-scale: tender agent deploy on a simulated fleet of 100 and 1,000
+## hosts (e2e/scale, no docker); rewrites the scale section of
+## docs/BENCHMARKS.md. SCALE_FLAGS passes flags (e.g. -hosts 100,1000,10000).
+SCALE_FLAGS ?=
+bench-scale:
+	$(GO) run ./e2e/scale/bench $(SCALE_FLAGS)
 
 ## bench: ansible-playbook vs tender on the same fleet; writes docs/BENCHMARKS.md.
 bench: setup-test

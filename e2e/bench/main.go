@@ -251,5 +251,16 @@ func write(path string, n, rounds int, rs []result, agent agentResult) error {
 	b.WriteString("| check | ansible-playbook | tender | tender is faster by |\n|---|---:|---:|---:|\n")
 	fmt.Fprintf(&b, "| no-op check of %d hosts | %.2f s | %.2f s | %.1f× |\n", n, agent.ansible.Seconds(), agent.tender.Seconds(),
 		agent.ansible.Seconds()/agent.tender.Seconds())
+	// The scale section (written by make bench-scale, e2e/scale/bench)
+	// is kept as it is.
+	if old, err := os.ReadFile(path); err == nil {
+		if i := strings.Index(string(old), scaleSection); i >= 0 {
+			b.WriteString("\n" + string(old[i:]))
+		}
+	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
+
+// scaleSection starts the section of docs/BENCHMARKS.md that
+// e2e/scale/bench writes (its sectionStart).
+const scaleSection = "<!-- scale: written by make bench-scale -->"

@@ -2,13 +2,17 @@
 // and shell requests with the local /bin/sh, serves SFTP with pkg/sftp,
 // forwards direct-tcpip channels, and counts what its clients ask for, so
 // tests can prove how many channels, requests and round trips an operation
-// costs. It can also refuse shell sessions, drop handshakes and add latency.
+// costs. It can also refuse shell sessions, drop handshakes, add latency,
+// limit bandwidth, delay handshakes and hang. A Fleet runs thousands of
+// such servers in one process, each a simulated host with its own address,
+// host key and root directory, for scale tests of the controller.
 package sshtest
 
 import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
+	mrand "math/rand/v2"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -43,6 +47,27 @@ type Options struct {
 	// MaxSessions, when positive, refuses session channels beyond this many
 	// open at once on one connection, as OpenSSH's MaxSessions does.
 	MaxSessions int
+
+	// Dir, when set, is the directory commands run in, and their HOME: a
+	// simulated host's own root (see Fleet). Empty: the server's own
+	// working directory and environment.
+	Dir string
+	// SFTPCommand, when set, is the program run for the sftp subsystem
+	// (in Dir, its stdio on the channel), as sshd's Subsystem line runs
+	// sftp-server; nil serves SFTP in-process with pkg/sftp.
+	SFTPCommand []string
+	// DropRate is the probability that an accepted connection is closed
+	// before the SSH version exchange (on top of DropHandshakes).
+	DropRate float64
+	// HandshakeDelay delays the server's side of the SSH version exchange
+	// of every connection, like a loaded sshd or a slow key exchange.
+	HandshakeDelay time.Duration
+	// Bandwidth, when positive, limits each connection to this many bytes
+	// per second in each direction.
+	Bandwidth int64
+	// Hang makes the server accept TCP connections and then never answer,
+	// like a host whose sshd is wedged: clients notice only by timeouts.
+	Hang bool
 }
 
 // Stats counts what clients asked for, over all connections.
@@ -188,9 +213,20 @@ func (s *Server) accept() {
 		if err != nil {
 			return
 		}
-		if s.dropped.Add(1) <= int64(s.opts.DropHandshakes) {
+		if s.dropped.Add(1) <= int64(s.opts.DropHandshakes) || (s.opts.DropRate > 0 && mrand.Float64() < s.opts.DropRate) {
 			nc.Close()
 			continue
+		}
+		if s.opts.Hang {
+			// Held open, never read nor written, until Close.
+			if !s.track(nc) {
+				nc.Close()
+				return
+			}
+			continue
+		}
+		if s.opts.Bandwidth > 0 {
+			nc = newRateConn(nc, s.opts.Bandwidth)
 		}
 		nc = newDelayConn(nc, &s.latency)
 		if !s.track(nc) {
@@ -224,6 +260,9 @@ func (s *Server) untrack(c net.Conn) {
 }
 
 func (s *Server) serveConn(nc net.Conn) {
+	if d := s.opts.HandshakeDelay; d > 0 {
+		time.Sleep(d)
+	}
 	sc, chans, reqs, err := ssh.NewServerConn(nc, s.config)
 	if err != nil {
 		return

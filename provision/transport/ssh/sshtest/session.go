@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -55,7 +56,7 @@ func (s *Server) serveSession(nch ssh.NewChannel) {
 			if req.Type == "exec" {
 				args = append(args, "-c", command)
 			}
-			cmd = exec.Command(args[0], args[1:]...)
+			cmd = s.command(args[0], args[1:]...)
 			mu.Unlock()
 			req.Reply(true, nil)
 			go func() {
@@ -71,6 +72,17 @@ func (s *Server) serveSession(nch ssh.NewChannel) {
 			}
 			started = true
 			req.Reply(true, nil)
+			if c := s.opts.SFTPCommand; len(c) > 0 {
+				mu.Lock()
+				cmd = s.command(c[0], c[1:]...)
+				mu.Unlock()
+				go func() {
+					defer close(done)
+					s.runCommand(ch, cmd)
+					ch.Close()
+				}()
+				continue
+			}
 			go func() {
 				defer close(done)
 				srv, err := sftp.NewServer(ch)
@@ -103,6 +115,32 @@ func (s *Server) serveSession(nch ssh.NewChannel) {
 	if started {
 		<-done
 	}
+}
+
+// command makes the exec.Cmd of a session: in Options.Dir, with HOME
+// there, when it is set.
+func (s *Server) command(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	if d := s.opts.Dir; d != "" {
+		cmd.Dir = d
+		cmd.Env = append(os.Environ(), "HOME="+d, "PWD="+d)
+	}
+	return cmd
+}
+
+// ServeSFTP serves the SFTP protocol on rw until the client ends it: the
+// body of a subsystem program for Options.SFTPCommand (rw is its stdin
+// and stdout), relative paths resolved from the working directory.
+func ServeSFTP(rw io.ReadWriteCloser) error {
+	srv, err := sftp.NewServer(rw)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	if err := srv.Serve(); err != nil && err != io.EOF {
+		return err
+	}
+	return nil
 }
 
 var signals = map[string]syscall.Signal{
