@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"github.com/tender-sh/tender/agents"
@@ -50,13 +51,17 @@ func OpenState(ctx context.Context, state string, readOnly bool) (Ledger, error)
 	}
 }
 
+// userPassword matches the user information of a URL that carries a
+// password, for URLs net/url cannot parse.
+var userPassword = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*://[^:/@]*:)[^@]*@`)
+
 // RedactURL returns the URL with its password (in the user information or
 // a password= parameter) replaced by "xxxxx", for errors and logs. Text
 // that is not a URL is returned with any password=… setting blanked.
 func RedactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Redact(raw)
+		return Redact(userPassword.ReplaceAllString(raw, "${1}xxxxx@"))
 	}
 	if _, ok := u.User.Password(); ok {
 		u.User = url.UserPassword(u.User.Username(), "xxxxx")

@@ -149,3 +149,7 @@ var pgMigrations = []string{
 	// when that process is gone.
 	`ALTER TABLE deployments ADD COLUMN owner TEXT NOT NULL DEFAULT '';`,
 }
+
+// SchemaVersions returns the schema versions this tender knows, SQLite's
+// and PostgreSQL's: the same number, since every migration has both.
+func SchemaVersions() (sqlite, postgres int) { return len(migrations), len(pgMigrations) }
