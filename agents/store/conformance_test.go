@@ -105,3 +105,30 @@ func TestSkipUnlessRequired(t *testing.T) {
 		}
 	}
 }
+
+// TestCIRequiresPostgres: CI installs PostgreSQL for the tests and makes
+// its tests required, so they cannot silently skip there.
+func TestCIRequiresPostgres(t *testing.T) {
+	run, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(run), "\nexport "+storetest.RequireEnv+"=1\n") {
+		t.Errorf(".ci/run does not export %s=1", storetest.RequireEnv)
+	}
+	install, err := os.ReadFile("../../.ci/install.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"unit", "test"} {
+		found := false
+		for _, line := range strings.Split(string(install), "\n") {
+			if strings.HasPrefix(line, mode+") ") {
+				found = strings.Contains(line, " postgresql ") || strings.Contains(line, " postgresql)")
+			}
+		}
+		if !found {
+			t.Errorf(".ci/install.sh %s does not install postgresql", mode)
+		}
+	}
+}
