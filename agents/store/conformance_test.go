@@ -20,6 +20,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(leaseChildEnv) != "" {
+		os.Exit(leaseChild())
+	}
 	pg, pgMissing = storetest.StartPostgres()
 	code := m.Run()
 	if pg != nil {
