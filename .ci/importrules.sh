@@ -31,6 +31,7 @@ function bad(pkg, imp, why) { printf "import rule: %s imports %s: %s\n", rel(pkg
 			if (me ~ /^tasks(\/|$)/ && r == "provision") bad(pkg, r, "modules never import provision")
 		} else {
 			if (imp ~ /^github.com\/mattn\/go-sqlite3/ && me !~ /^agents\/store(\/|$)/) bad(pkg, imp, "only agents/store imports the SQLite driver")
+			if (imp ~ /^github.com\/jackc\/pgx/ && me !~ /^agents\/store(\/|$)/) bad(pkg, imp, "only agents/store imports the PostgreSQL driver")
 			if ((imp ~ /^golang.org\/x\/crypto\/ssh/ || imp ~ /^github.com\/pkg\/sftp/) && me !~ /^provision\/transport\/ssh(\/|$)/) bad(pkg, imp, "only provision/transport/ssh imports SSH and SFTP")
 		}
 	}

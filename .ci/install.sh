@@ -8,14 +8,18 @@
 #
 # Usage: .ci/install.sh demo|test|unit
 #
-#   unit  what the unit tests need: gcc (cgo, for the SQLite ledger), git
-#   demo  unit's, plus what builds and runs the fleet: debootstrap (the
-#         images are built offline from the machine's own mirror), dpkg-dev
-#         (the fleet's local apt repository), python3 (its wheels),
-#         openssh-client (ssh-keygen), docker-compose; and a Docker engine
-#   test  demo's, plus rpm (rpmbuild) and createrepo-c (the rh hosts' local
-#         rpm repository) and ansible-core and ansible (the reference the
-#         differential tests compare with)
+#   unit  what the unit tests need: gcc (cgo, for the SQLite ledger), git,
+#         postgresql (the ledger's PostgreSQL tests start a throwaway server
+#         of their own from its binaries; the cluster Debian's package makes
+#         is not used)
+#   demo  make, gcc and git, plus what builds and runs the fleet:
+#         debootstrap (the images are built offline from the machine's own
+#         mirror), dpkg-dev (the fleet's local apt repository), python3 (its
+#         wheels), openssh-client (ssh-keygen), docker-compose; and a Docker
+#         engine
+#   test  demo's and unit's, plus rpm (rpmbuild) and createrepo-c (the rh
+#         hosts' local rpm repository) and ansible-core and ansible (the
+#         reference the differential tests compare with)
 #
 # Exits non-zero with a message saying what to do when it cannot: a package
 # is missing and this is neither root nor allowed password-less sudo, or the
@@ -24,9 +28,9 @@ set -euo pipefail
 
 mode=${1:-}
 case $mode in
-unit) what="E2E=0 make test" pkgs=(make gcc git) ;;
+unit) what="E2E=0 make test" pkgs=(make gcc git postgresql) ;;
 demo) what="make demo" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose) ;;
-test) what="make test" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rpm createrepo-c ansible-core ansible) ;;
+test) what="make test" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose postgresql rpm createrepo-c ansible-core ansible) ;;
 *)
 	echo "usage: $0 demo|test|unit" >&2
 	exit 2

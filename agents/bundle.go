@@ -11,7 +11,8 @@
 //
 // agents imports no concrete transport, no module registry and no store:
 // the embedding program injects them (cmd/tender wires the SSH transport,
-// the built-in modules and the SQLite ledger of agents/store).
+// the built-in modules and the ledger of agents/store, SQLite or
+// PostgreSQL).
 package agents
 
 import (

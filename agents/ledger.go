@@ -8,10 +8,14 @@ import (
 
 // Store is the ledger a Deployer needs: what was deployed where, who is
 // deploying what right now, and the record of deployments and rollouts.
-// agents/store implements it with SQLite; tests may use a fake.
+// agents/store implements it with SQLite (one controller) and with
+// PostgreSQL (several controllers sharing a fleet); its storetest package
+// is the conformance suite both pass. Tests may use a fake.
 //
 // Implementations must be safe for concurrent use, and for use by several
-// processes at once where they share state (a database file).
+// processes at once where they share state (a database file, a database
+// server). A store shared across machines judges a lease's expiry by one
+// clock (the database's), never by each controller's.
 type Store interface {
 	// Deployed returns the files recorded for (host, agent) by its last
 	// successful deploy; ok is false when the agent was never deployed on

@@ -1,13 +1,26 @@
-// Package store is the agents ledger in SQLite (github.com/mattn/go-sqlite3,
-// the only package that imports the driver): which files of which agent
-// were deployed on which host with which MD5, the leases that keep two
-// tender processes from deploying the same (host, agent) at once, and the
-// record of deployments and rollouts. It implements agents.Store.
+// Package store is the agents ledger: which files of which agent were
+// deployed on which host with which MD5, the leases that keep two tender
+// processes from deploying the same (host, agent) at once, and the record
+// of deployments and rollouts. It implements agents.Store twice, and is
+// the only package that imports the database drivers:
 //
-// The database runs in WAL mode with a busy timeout, and every transaction
-// takes the write lock when it begins (_txlock=immediate), so a read-then-
-// write such as taking a lease is atomic across processes. The schema is
-// migrated by version (PRAGMA user_version) when the file is opened.
+//   - Store, in SQLite (github.com/mattn/go-sqlite3), the embedded default:
+//     one file on the controller, for one controller (or several processes
+//     on one machine). The database runs in WAL mode with a busy timeout,
+//     and every transaction takes the write lock when it begins
+//     (_txlock=immediate), so a read-then-write such as taking a lease is
+//     atomic across processes. The schema version is PRAGMA user_version.
+//   - PG, in PostgreSQL (github.com/jackc/pgx/v5), for several controllers
+//     sharing one fleet: --state postgres://user@host/db. Same schema and
+//     migrations (the version in the table tender_schema, migrated in one
+//     transaction under an advisory lock); leases are rows locked from
+//     check to write, expire by the database's clock, and fence a
+//     controller whose lease was taken over: it can record no files, and
+//     cannot renew or release the new holder's lease.
+//
+// OpenState opens either, by the --state value; storetest is the
+// conformance suite both pass. The schema is migrated when a ledger is
+// opened for writing, never when opened read-only.
 package store
 
 import (

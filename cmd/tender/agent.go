@@ -57,7 +57,7 @@ func agentCommand() *cli.Command {
 
 func stateFlag() cli.Flag {
 	return &cli.StringFlag{Name: "state", EnvVars: []string{"TENDER_STATE"},
-		Usage: "the ledger (SQLite) file (default $XDG_STATE_HOME/tender/ledger.db)"}
+		Usage: "the ledger: a SQLite file (default $XDG_STATE_HOME/tender/ledger.db), or postgres://user@host/db for one shared by several controllers"}
 }
 
 // agentFlags are the flags that plan: inventory, bundle, ledger, limit and
@@ -89,27 +89,25 @@ func deployFlags() []cli.Flag {
 	}
 }
 
-// openLedger opens --state (or the default path); readOnly for the
-// commands that only look (status, history), which create, migrate and
-// change nothing.
-func openLedger(c *cli.Context, readOnly bool) (*store.Store, error) {
-	path := c.String("state")
-	if path == "" {
+// openLedger opens --state (or the default path): a postgres:// URL or a
+// SQLite file; readOnly for the commands that only look (status,
+// history), which create, migrate and change nothing. Its errors never
+// show a URL's password.
+func openLedger(c *cli.Context, readOnly bool) (store.Ledger, error) {
+	state := c.String("state")
+	if state == "" {
 		var err error
-		if path, err = store.DefaultPath(); err != nil {
+		if state, err = store.DefaultPath(); err != nil {
 			return nil, err
 		}
 	}
-	if readOnly {
-		return store.OpenReadOnly(c.Context, path)
-	}
-	return store.Open(c.Context, path)
+	return store.OpenState(c.Context, state, readOnly)
 }
 
 // newDeployer loads everything a deploy or status needs, in an order that
 // reports bad input before any host is touched: flags, bundle, ledger,
 // inventory.
-func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, *store.Store, error) {
+func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, store.Ledger, error) {
 	opts := agents.Options{Modules: builtin.Registry(), Local: local.Dialer{}, Hosts: c.String("hosts"),
 		Limit: c.String("limit"), Force: c.Bool("force"), Events: events}
 	if c.IsSet("forks") {

@@ -18,7 +18,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("TENDER_TEST_AS_MAIN") == "1" {
 		os.Exit(run(os.Args, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopPostgres()
+	os.Exit(code)
 }
 
 // TestInterruptExitCode: Ctrl-C (one SIGINT) while a task runs ends
