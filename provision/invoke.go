@@ -15,7 +15,6 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/facts"
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -439,130 +438,6 @@ func intArg(v any, scope expr.Scope) (int, error) {
 		return 0, fmt.Errorf("%s is not an integer", expr.Repr(r))
 	}
 	return n, nil
-}
-
-// connSpec is what a task's connection adds to the host's: become and
-// the environment, both rendered in the task's scope.
-type connSpec struct {
-	become *transport.Become
-	env    map[string]string
-}
-
-// conn returns the connection a task uses on h: the host's own, or the
-// delegate's, with become and the task's environment applied; and what
-// it added to the host's connection.
-func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *expr.Vars) (transport.Conn, connSpec, error) {
-	var c transport.Conn
-	var err error
-	var via connSpec
-	switch kw.delegateTo {
-	case "":
-		c, err = h.connect(ctx, pr.rn, scope, connKeywords{user: kw.remoteUser, connection: kw.connection, port: kw.port})
-	case "localhost", "127.0.0.1", "::1":
-		c, err = pr.rn.localConn(ctx)
-	default:
-		c, err = pr.rn.delegate(ctx, pr, kw.delegateTo)
-	}
-	if err != nil {
-		return nil, via, err
-	}
-	// Connection variables (inventory, -e) override the become keywords,
-	// as every variable overrides a keyword in Ansible.
-	become := kw.become
-	if v, ok, err := scope.Lookup("ansible_become"); err != nil {
-		return nil, via, err
-	} else if ok {
-		if become, err = tasks.ParseBool(v); err != nil {
-			return nil, via, fmt.Errorf("ansible_become: %w", err)
-		}
-	}
-	if become {
-		pw, ok, err := lookupStr(scope, "ansible_become_password", "ansible_become_pass")
-		if err != nil {
-			return nil, via, err
-		}
-		if !ok {
-			pw = pr.rn.r.Defaults.BecomePassword
-		}
-		user, method := kw.becomeUser, kw.becomeMethod
-		if u, ok, err := lookupStr(scope, "ansible_become_user"); err != nil {
-			return nil, via, err
-		} else if ok {
-			user = u
-		}
-		if m, ok, err := lookupStr(scope, "ansible_become_method"); err != nil {
-			return nil, via, err
-		} else if ok {
-			method = m
-		}
-		via.become = &transport.Become{Method: method, User: user, Password: pw, Flags: kw.becomeFlags, Exe: kw.becomeExe}
-		if f, ok, err := lookupStr(scope, "ansible_become_flags"); err != nil {
-			return nil, via, err
-		} else if ok {
-			via.become.Flags = f
-		}
-		if e, ok, err := lookupStr(scope, "ansible_become_exe"); err != nil {
-			return nil, via, err
-		} else if ok {
-			via.become.Exe = e
-		}
-		same, err := pr.becomesSameUser(scope, kw, user)
-		if err != nil {
-			return nil, via, err
-		}
-		if same {
-			// Already that user: no sudo, as Ansible does not use become
-			// to become the login user (unless become_allow_same_user).
-			via.become = nil
-		} else {
-			c = transport.WithBecome(c, via.become)
-		}
-	}
-	if len(kw.environment) > 0 {
-		if via.env, err = envVars(kw.environment, scope); err != nil {
-			return nil, via, err
-		}
-		c = withEnv(c, via.env)
-	}
-	return c, via, nil
-}
-
-// becomesSameUser reports whether become would make the task's login user
-// become itself (become_user, root by default, is the remote user the
-// variables or remote_user name), which Ansible skips unless
-// BECOME_ALLOW_SAME_USER. A login left to ssh config is not known to be
-// the same.
-func (pr *playRun) becomesSameUser(scope expr.Scope, kw keywords, becomeUser string) (bool, error) {
-	if kw.delegateTo != "" {
-		return false, nil
-	}
-	if allow, err := pr.rn.r.config().Setting("BECOME_ALLOW_SAME_USER"); err == nil && allow == true {
-		return false, nil
-	}
-	login, ok, err := lookupStr(scope, "ansible_user", "ansible_ssh_user", "ansible_remote_user")
-	if err != nil {
-		return false, err
-	}
-	if !ok {
-		login = kw.remoteUser
-	}
-	if becomeUser == "" {
-		becomeUser = "root"
-	}
-	return login != "" && login == becomeUser, nil
-}
-
-func lookupStr(scope expr.Scope, names ...string) (string, bool, error) {
-	for _, n := range names {
-		v, ok, err := scope.Lookup(n)
-		if err != nil {
-			return "", false, err
-		}
-		if ok && v != nil {
-			return expr.Str(v), true, nil
-		}
-	}
-	return "", false, nil
 }
 
 // setup gathers facts on h (the setup module, or gather_facts) over the
