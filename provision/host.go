@@ -63,6 +63,7 @@ type hostRun struct {
 }
 
 func newHostRun(inv *inventory.Inventory, h *inventory.Host) (*hostRun, error) {
+	hostRunsMade.Add(1)
 	vars, err := inv.HostVars(h.Name)
 	if err != nil {
 		return nil, err
@@ -72,6 +73,10 @@ func newHostRun(inv *inventory.Inventory, h *inventory.Host) (*hostRun, error) {
 	hr.refresh()
 	return hr, nil
 }
+
+// hostRunsMade counts newHostRun's calls, for the test that a play makes
+// only the hosts it runs on or reads (TestPlayMakesOnlyItsHosts).
+var hostRunsMade atomic.Int64
 
 // active reports whether the host still takes part in the run.
 func (h *hostRun) active() bool { return !h.failed && !h.unreachable && !h.ended }

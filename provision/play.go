@@ -135,15 +135,6 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 // failed or were unreachable in an earlier play out, as Ansible does.
 func (pr *playRun) selectHosts(pattern string) ([]*hostRun, error) {
 	inv := pr.rn.r.Inventory
-	all, err := inv.Hosts("all")
-	if err != nil && !isNoMatch(err) {
-		return nil, err
-	}
-	for _, h := range all {
-		if _, err := pr.rn.host(h); err != nil {
-			return nil, err
-		}
-	}
 	matched, err := inv.Match(strings.Split(pattern, ","))
 	if isNoMatch(err) {
 		return nil, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -144,6 +145,7 @@ func (r *Runner) RunAll(ctx context.Context, pbs ...*playbooks.Playbook) (*Recap
 		return nil, err
 	}
 	rn := &run{r: r, recap: &Recap{}, hosts: map[string]*hostRun{}}
+	rn.cwd, _ = os.Getwd()
 	rn.startAt.pattern = r.StartAt
 	defer rn.closeAll()
 	for _, pb := range pbs {
@@ -250,6 +252,9 @@ type run struct {
 	startAt startAt // --start-at-task, until a task matches
 	// stepErr is Runner.Step's failure, which ends the run.
 	stepErr atomic.Pointer[error]
+	// cwd is the working directory when the run began, against which
+	// relative directories are made absolute ("" when unknown).
+	cwd string
 }
 
 // warnOnce emits the Warning e unless its message was given before in

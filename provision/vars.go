@@ -2,7 +2,7 @@ package provision
 
 import (
 	"fmt"
-	"maps"
+
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -84,7 +84,7 @@ func (pr *playRun) magic(h *hostRun, role *playbooks.Role) map[string]any {
 		"inventory_hostname_short": (*h.snap.Load())["inventory_hostname_short"],
 		"group_names":              (*h.snap.Load())["group_names"],
 		"groups":                   *pr.groups.Load(),
-		"hostvars":                 pr.hostvars(),
+		"hostvars":                 hostvarsScope{pr},
 		"playbook_dir":             pr.rn.pb.Dir,
 		"play_hosts":               pr.batchNames,
 		"ansible_play_hosts":       pr.batchNames,
@@ -151,9 +151,7 @@ func runTags(given []string, def string) []any {
 func (pr *playRun) searchPath(t *playbooks.Task, role *playbooks.Role) []any {
 	var out []any
 	add := func(dir string) {
-		if abs, err := filepath.Abs(dir); err == nil {
-			dir = abs
-		}
+		dir = pr.rn.abs(dir)
 		for _, d := range out {
 			if d == dir {
 				return
@@ -169,6 +167,15 @@ func (pr *playRun) searchPath(t *playbooks.Task, role *playbooks.Role) []any {
 	}
 	add(pr.rn.pb.Dir)
 	return out
+}
+
+// abs is filepath.Abs against the run's working directory, without asking
+// the system for it each time.
+func (rn *run) abs(dir string) string {
+	if filepath.IsAbs(dir) || rn.cwd == "" {
+		return filepath.Clean(dir)
+	}
+	return filepath.Join(rn.cwd, dir)
 }
 
 // roleNames are the play's role-name magic variables: role_names and
@@ -199,28 +206,6 @@ func (pr *playRun) roleNames() map[string]any {
 	}
 	return map[string]any{"role_names": play, "ansible_play_role_names": play,
 		"ansible_dependent_role_names": deps, "ansible_role_names": all}
-}
-
-// hostvars is the hostvars magic variable: every known host's variables,
-// from each host's latest snapshot. Each entry is a scope of its own, so a
-// templated variable of another host renders with that host's values, as
-// in Ansible.
-func (pr *playRun) hostvars() map[string]any {
-	pr.rn.mu.Lock()
-	defer pr.rn.mu.Unlock()
-	out := make(map[string]any, len(pr.rn.hosts)+1)
-	hosts := pr.rn.hosts
-	if im := pr.rn.implicitLocal(); im != nil && hosts[im.name] == nil {
-		hosts = maps.Clone(hosts)
-		hosts[im.name] = im
-	}
-	for name, h := range hosts {
-		hv := expr.NewVars(*h.snap.Load())
-		hv.Env = pr.lookupEnv(nil, nil, hv)
-		hv.KeepUndefined = true // as Ansible's hostvars
-		out[name] = hv
-	}
-	return out
 }
 
 // implicitLocal returns the implicit localhost's state (made on first

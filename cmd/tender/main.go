@@ -122,5 +122,8 @@ func errorText(app *cli.App, err error) string {
 }
 
 func main() {
-	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+	stop := startProfiles(os.Stderr)
+	code := run(os.Args, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }

@@ -264,6 +264,9 @@ func callMethod(recv any, name string, args []any, kw map[string]any) (any, erro
 			return braceFormat(s, args)
 		}
 	}
+	if sc, ok := recv.(Scope); ok {
+		return scopeMethod(sc, name, args)
+	}
 	switch t := recv.(type) {
 	case map[string]any:
 		switch name {
@@ -427,4 +430,47 @@ func mustInt(s string) any {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// scopeMethod is a dict method on a Scope stored as a value (hostvars, a
+// host's variables in it): get looks one name up, without resolving the
+// others; keys, values and items need the scope to be Keyed and follow its
+// Keys order.
+func scopeMethod(sc Scope, name string, args []any) (any, error) {
+	if name == "get" && len(args) > 0 && len(args) <= 2 {
+		if k, ok := text(args[0]); ok {
+			v, found, err := sc.Lookup(k)
+			if err != nil || found {
+				return v, err
+			}
+		}
+		if len(args) > 1 {
+			return args[1], nil
+		}
+		return nil, nil
+	}
+	k, keyed := sc.(Keyed)
+	if !keyed || (name != "keys" && name != "values" && name != "items") {
+		return nil, errorf("'%s' object has no attribute '%s'", typeName(sc), name)
+	}
+	out := []any{}
+	for _, key := range k.Keys() {
+		if name == "keys" {
+			out = append(out, key)
+			continue
+		}
+		v, found, err := sc.Lookup(key)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			continue
+		}
+		if name == "values" {
+			out = append(out, v)
+		} else {
+			out = append(out, []any{key, v})
+		}
+	}
+	return out, nil
 }

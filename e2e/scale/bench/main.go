@@ -28,12 +28,16 @@ func main() {
 	extra := flag.String("tender-flags", "", "more flags for tender agent deploy (space-separated), e.g. \"--forks 200 --batch 1000\"")
 	out := flag.String("o", "docs/BENCHMARKS.md", "the file whose scale section is (re)written; empty: print only")
 	work := flag.String("work", "", "working directory (default: a temporary one, removed after)")
+	flag.StringVar(&profileDir, "profile", "", "write each tender run's CPU and heap profiles (pprof) into this directory")
 	flag.Parse()
 	if err := run(*hosts, *rtts, strings.Fields(*extra), *out, *work); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
+
+// profileDir, when set, receives each run's profiles (-profile).
+var profileDir string
 
 // result is one tender run.
 type result struct {
@@ -148,7 +152,12 @@ func measure(tender, fleetd, bundle, root string, n int, rtt time.Duration, extr
 	args = append(args, "--keep-going")
 	var rs []result
 	for _, step := range []string{"first deploy", "no-op check"} {
-		r, err := timed(tender, args)
+		var env []string
+		if profileDir != "" {
+			base := filepath.Join(profileDir, fmt.Sprintf("%d-%v-%s", n, rtt, strings.ReplaceAll(step, " ", "-")))
+			env = []string{"TENDER_CPUPROFILE=" + base + ".cpu", "TENDER_MEMPROFILE=" + base + ".mem"}
+		}
+		r, err := timed(tender, args, env)
 		r.hosts, r.rtt, r.run = n, rtt, step
 		if err == nil && r.recap == "" {
 			err = fmt.Errorf("%d hosts, %s: no recap", n, step)
@@ -165,9 +174,9 @@ func measure(tender, fleetd, bundle, root string, n int, rtt time.Duration, extr
 
 // timed runs the built tender once and reads its wall time, CPU time and
 // peak RSS (the kernel's ru_maxrss of the process, which wait4 returns).
-func timed(bin string, args []string) (result, error) {
+func timed(bin string, args, env []string) (result, error) {
 	c := exec.Command(bin, args...)
-	c.Env = append(os.Environ(), "NO_COLOR=1")
+	c.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
 	start := time.Now()
 	out, err := c.CombinedOutput()
 	r := result{wall: time.Since(start), recap: recapRe.FindString(string(out))}
