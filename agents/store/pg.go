@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -26,6 +27,9 @@ type PG struct {
 	pool  *pgxpool.Pool
 	url   string // redacted
 	empty bool   // read-only, and the database has no ledger yet
+	// outage is how long an operation is retried while the database
+	// cannot be reached (DefaultOutage; see retryOutage).
+	outage time.Duration
 }
 
 // pgNow is the database's clock in Unix nanoseconds, the unit of every
@@ -80,7 +84,7 @@ func OpenPGReadOnly(ctx context.Context, rawURL string) (*PG, error) {
 }
 
 func openPG(ctx context.Context, rawURL string, readOnly bool) (*PG, error) {
-	p := &PG{url: RedactURL(rawURL)}
+	p := &PG{url: RedactURL(rawURL), outage: DefaultOutage}
 	if _, err := url.Parse(rawURL); err != nil {
 		return nil, fmt.Errorf("ledger %s: not a valid URL", p.url)
 	}
@@ -195,8 +199,13 @@ func (p *PG) migrate(ctx context.Context) error {
 // tx runs fn in one transaction and commits it when fn returns nil. A
 // transaction the database aborted to break a deadlock or a serialization
 // conflict, or a lease row deleted under it (errPGRetry), is run again, a
-// few times.
+// few times; one cut by an outage, until the database is back
+// (retryOutage).
 func (p *PG) tx(ctx context.Context, fn func(pgx.Tx) error) error {
+	return p.retryOutage(ctx, func() error { return p.tx1(ctx, fn) })
+}
+
+func (p *PG) tx1(ctx context.Context, fn func(pgx.Tx) error) error {
 	var err error
 	for range 5 {
 		err = pgx.BeginFunc(ctx, p.pool, fn)

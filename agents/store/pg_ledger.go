@@ -16,10 +16,19 @@ func (p *PG) Deployed(ctx context.Context, host, agent string) ([]agents.FileRec
 	if p.empty {
 		return nil, false, nil
 	}
+	var out []agents.FileRecord
+	err := p.retryOutage(ctx, func() (err error) {
+		out, err = p.deployed(ctx, host, agent)
+		return err
+	})
+	return out, len(out) > 0, err
+}
+
+func (p *PG) deployed(ctx context.Context, host, agent string) ([]agents.FileRecord, error) {
 	rows, err := p.pool.Query(ctx, `SELECT path, md5, size, deployed_at, bundle_version
 		FROM files WHERE host = $1 AND agent = $2 ORDER BY path`, host, agent)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	defer rows.Close()
 	var out []agents.FileRecord
@@ -27,12 +36,12 @@ func (p *PG) Deployed(ctx context.Context, host, agent string) ([]agents.FileRec
 		var f agents.FileRecord
 		var at *int64
 		if err := rows.Scan(&f.Path, &f.MD5, &f.Size, &at, &f.Version); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		f.DeployedAt = fromPGStamp(at)
 		out = append(out, f)
 	}
-	return out, len(out) > 0, rows.Err()
+	return out, rows.Err()
 }
 
 // Lease takes the (host, agent) lease for owner; see agents.Store. The
@@ -80,8 +89,10 @@ func (p *PG) Release(ctx context.Context, host, agent, owner string) error {
 	if err := p.writable(); err != nil {
 		return err
 	}
-	_, err := p.pool.Exec(ctx, `DELETE FROM leases WHERE host = $1 AND agent = $2 AND owner = $3`, host, agent, owner)
-	return err
+	return p.retryOutage(ctx, func() error {
+		_, err := p.pool.Exec(ctx, `DELETE FROM leases WHERE host = $1 AND agent = $2 AND owner = $3`, host, agent, owner)
+		return err
+	})
 }
 
 // StartRollout records a rollout; see agents.Store.
@@ -153,8 +164,10 @@ func (p *PG) FinishRollout(ctx context.Context, id int64, outcome string) error 
 	if err := p.writable(); err != nil {
 		return err
 	}
-	_, err := p.pool.Exec(ctx, `UPDATE rollouts SET outcome = $1, finished = `+pgNow+` WHERE id = $2`, outcome, id)
-	return err
+	return p.retryOutage(ctx, func() error {
+		_, err := p.pool.Exec(ctx, `UPDATE rollouts SET outcome = $1, finished = `+pgNow+` WHERE id = $2`, outcome, id)
+		return err
+	})
 }
 
 // StartDeployment records that a host's deploy begins; see agents.Store.

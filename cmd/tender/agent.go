@@ -86,6 +86,7 @@ func deployFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "pause", Usage: "wait this long between waves (e.g. 30s)"},
 		&cli.BoolFlag{Name: "keep-going", Usage: "go on with the next waves after one in which a host failed (the default stops there, unless --max-fail)"},
 		&cli.BoolFlag{Name: "json", Usage: "print the rollout's progress as JSON events, one per line (docs/JSON.md)"},
+		&cli.DurationFlag{Name: "lease-ttl", Value: agents.DefaultLeaseTTL, Usage: "how long a host's lease lasts unless renewed: how soon another controller may take over the hosts of one that died on another machine"},
 	}
 }
 
@@ -129,6 +130,11 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, s
 			return nil, nil, usageError(c, "--canary and --pause cannot be negative")
 		}
 		opts.Canary, opts.Pause = c.Int("canary"), c.Duration("pause")
+		// Renewed every third of it, a lease shorter than a few seconds
+		// would be lost to one slow ledger write.
+		if opts.LeaseTTL = c.Duration("lease-ttl"); opts.LeaseTTL < 3*time.Second {
+			return nil, nil, usageError(c, fmt.Sprintf("--lease-ttl %v: want 3s or more", opts.LeaseTTL))
+		}
 		// An upgrader stops after a wave that failed, unless told how
 		// many failures to go on with (--max-fail) or to go on anyway.
 		opts.StopOnFailedBatch = !c.IsSet("max-fail") && !c.Bool("keep-going")

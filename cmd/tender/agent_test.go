@@ -95,12 +95,14 @@ func TestAgentBadInput(t *testing.T) {
 	manifest, _ := os.ReadFile(filepath.Join(bundle, "agent.yaml"))
 	for _, c := range []struct {
 		name, manifest, playbook, state, want string
+		args                                  []string
 		code                                  int
 	}{
 		{name: "missing file", manifest: strings.Replace(string(manifest), "agent.bin", "nope.bin", 1), code: 4, want: "agent.yaml:5:11: src: stat"},
 		{name: "bad port", manifest: strings.Replace(string(manifest), "port:", "port: 99999\nx:", 1), code: 4, want: "agent.yaml:3:7: port \"99999\""},
 		{name: "unknown module", playbook: "- hosts: all\n  tasks:\n    - frobnicate: a=b\n", code: 4, want: "deploy.yml:3:7"},
 		{name: "unreadable ledger", state: "/proc/version/ledger.db", code: 1, want: "ledger /proc/version/ledger.db"},
+		{name: "short lease", args: []string{"--lease-ttl", "1s"}, code: 5, want: "--lease-ttl 1s: want 3s or more"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -119,7 +121,7 @@ func TestAgentBadInput(t *testing.T) {
 			if c.state != "" {
 				s = c.state
 			}
-			code, out, errOut := runCLI(t, "agent", "deploy", "-i", inv, "--bundle", dir, "--state", s)
+			code, out, errOut := runCLI(t, append([]string{"agent", "deploy", "-i", inv, "--bundle", dir, "--state", s}, c.args...)...)
 			if code != c.code || !strings.Contains(errOut, c.want) || out != "" {
 				t.Errorf("exit %d (want %d)\nstdout %q\nstderr %s", code, c.code, out, errOut)
 			}

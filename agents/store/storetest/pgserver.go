@@ -35,6 +35,7 @@ type Postgres struct {
 	dir, bin string
 	as       []string // the command prefix that runs as the server's user
 	user     string   // the database superuser
+	opts     string   // the server's options (pg_ctl -o)
 	n        atomic.Int64
 }
 
@@ -73,13 +74,33 @@ func StartPostgres() (*Postgres, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("initdb: %w\n%s", err, out)
 	}
-	opts := fmt.Sprintf("-c listen_addresses='' -k %s -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200", dir)
-	if out, err := p.run("pg_ctl", "-D", data, "-l", filepath.Join(dir, "log"), "-o", opts, "-w", "-t", "60", "start"); err != nil {
-		log, _ := os.ReadFile(filepath.Join(dir, "log"))
+	// fsync off: the machine does not crash under a test. Commits stay
+	// synchronous, so that Restart, an immediate stop, loses none.
+	p.opts = fmt.Sprintf("-c listen_addresses='' -k %s -c fsync=off -c full_page_writes=off -c max_connections=200", dir)
+	if err := p.start(); err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("pg_ctl start: %w\n%s%s", err, out, log)
+		return nil, err
 	}
 	return p, nil
+}
+
+func (p *Postgres) start() error {
+	if out, err := p.run("pg_ctl", "-D", filepath.Join(p.dir, "data"), "-l", filepath.Join(p.dir, "log"), "-o", p.opts, "-w", "-t", "60", "start"); err != nil {
+		log, _ := os.ReadFile(filepath.Join(p.dir, "log"))
+		return fmt.Errorf("pg_ctl start: %w\n%s%s", err, out, log)
+	}
+	return nil
+}
+
+// Restart stops the server at once, as a crash would (every connection
+// cut, no checkpoint), waits down, and starts it again on the same data:
+// what a control plane's database does when it fails over or restarts.
+func (p *Postgres) Restart(down time.Duration) error {
+	if out, err := p.run("pg_ctl", "-D", filepath.Join(p.dir, "data"), "-m", "immediate", "-w", "stop"); err != nil {
+		return fmt.Errorf("pg_ctl stop: %w\n%s", err, out)
+	}
+	time.Sleep(down)
+	return p.start()
 }
 
 // binDir finds the newest /usr/lib/postgresql/*/bin (Debian's layout), or
