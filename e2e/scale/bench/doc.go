@@ -29,8 +29,13 @@ func writeSection(path string, rs []result, extra []string) error {
 	if len(extra) > 0 {
 		flags = "`--keep-going " + strings.Join(extra, " ") + "`"
 	}
-	fmt.Fprintf(&b, "`tender agent deploy` (the built binary, %s) deploys `e2e/scale/bundle` (5 tasks, 2 tracked files, one a 256 KiB package) to N simulated hosts served by `e2e/scale/fleetd` in a process of its own, then runs again at once: the *no-op check*, which should find every host up to date (ledger, one probe script per host) and deploys nothing. Times and memory are the tender process's alone: wall time, CPU time (user + system) and peak RSS (`ru_maxrss` from wait4). The fleet's own CPU is not counted, but it shares the machine's cores. What the simulation proves, and what it does not: `e2e/scale/README.md`.\n\n", flags)
-	b.WriteString("| hosts | fleet RTT | run | wall | tender CPU | tender peak RSS | recap |\n|---:|---:|---|---:|---:|---:|---|\n")
+	fmt.Fprintf(&b, "*deploy*: `tender agent deploy` (the built binary, %s) deploys `e2e/scale/bundle` (5 tasks, 2 tracked files, one a 256 KiB package) to N simulated hosts served by `e2e/scale/fleetd` in a process of its own (*first*), then runs again at once (*no-op*), which should find every host up to date (ledger, one probe script per host) and deploy nothing. ", flags)
+	b.WriteString("*play*: `tender play --forks N` of `e2e/bench/site.yml` (facts, then 10 tasks) on every host at once, first and again (nothing changes). ")
+	b.WriteString("Times and memory are the tender process's alone: wall time, CPU time (user + system) and peak RSS (`ru_maxrss` from wait4); *fleet CPU* is the fleet process's and its children's (the hosts' shells and sftp-servers) over the same run, on the same two cores. What the simulation proves, and what it does not: `e2e/scale/README.md`.\n\n")
+	if pngPath != "" && strings.HasPrefix(pngPath, "docs/") {
+		fmt.Fprintf(&b, "![wall time and peak RSS against hosts](%s)\n\n", strings.TrimPrefix(pngPath, "docs/"))
+	}
+	b.WriteString("| hosts | fleet RTT | run | wall | tender CPU | tender peak RSS | RSS per host | fleet CPU | recap |\n|---:|---:|---|---:|---:|---:|---:|---:|---|\n")
 	var failures []string
 	for _, r := range rs {
 		recap := strings.TrimSpace(recapRe.ReplaceAllStringFunc(r.recap, func(s string) string {
@@ -39,7 +44,8 @@ func writeSection(path string, rs []result, extra []string) error {
 			}
 			return s
 		}))
-		fmt.Fprintf(&b, "| %d | %v | %s | %.2f s | %.2f s | %.0f MiB | %s |\n", r.hosts, r.rtt, r.run, r.wall.Seconds(), r.cpu.Seconds(), float64(r.maxRSS)/1024, recap)
+		fmt.Fprintf(&b, "| %d | %v | %s | %.2f s | %.2f s | %.0f MiB | %.3f MiB | %.2f s | %s |\n", r.hosts, r.rtt, r.run, r.wall.Seconds(), r.cpu.Seconds(),
+			float64(r.maxRSS)/1024, float64(r.maxRSS)/1024/float64(r.hosts), r.fleetCPU.Seconds(), recap)
 		for _, f := range r.failures {
 			failures = append(failures, fmt.Sprintf("%d hosts at %v, %s: `%s`", r.hosts, r.rtt, r.run, f))
 		}

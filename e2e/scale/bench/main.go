@@ -29,6 +29,9 @@ func main() {
 	out := flag.String("o", "docs/BENCHMARKS.md", "the file whose scale section is (re)written; empty: print only")
 	work := flag.String("work", "", "working directory (default: a temporary one, removed after)")
 	flag.StringVar(&profileDir, "profile", "", "write each tender run's CPU and heap profiles (pprof) into this directory")
+	flag.BoolVar(&playToo, "play", false, "also run tender play of e2e/bench/site.yml (10 tasks and facts) on every host at once (--forks N), first and no-op")
+	flag.BoolVar(&deploySkip, "no-deploy", false, "skip tender agent deploy (with -play: measure the playbook only)")
+	flag.StringVar(&pngPath, "png", "docs/scale.png", "the plot of wall time and RSS against hosts, written when two host counts or more were measured; empty: none")
 	flag.Parse()
 	if err := run(*hosts, *rtts, strings.Fields(*extra), *out, *work); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -36,15 +39,21 @@ func main() {
 	}
 }
 
-// profileDir, when set, receives each run's profiles (-profile).
-var profileDir string
+// What the flags choose besides the host counts and RTTs.
+var (
+	profileDir string // receives each run's profiles (-profile)
+	playToo    bool   // -play
+	deploySkip bool   // -no-deploy
+	pngPath    string // -png
+)
 
 // result is one tender run.
 type result struct {
 	hosts       int
 	rtt         time.Duration
-	run         string // "first deploy" or "no-op check"
+	run         string // "deploy: first", "deploy: no-op", "play: first", "play: no-op"
 	wall, cpu   time.Duration
+	fleetCPU    time.Duration // the fleet process's CPU (its children's too) during the run
 	maxRSS      int64 // KiB
 	recap       string
 	failures    []string // the first few failed hosts' lines
@@ -86,6 +95,9 @@ func run(hostList, rttList string, extra []string, outPath, work string) error {
 		}
 	}
 	bundle, err := makeBundle(work)
+	if err == nil {
+		sitePath, err = filepath.Abs("e2e/bench/site.yml")
+	}
 	if err != nil {
 		return err
 	}
@@ -94,8 +106,9 @@ func run(hostList, rttList string, extra []string, outPath, work string) error {
 		for _, n := range counts {
 			rs, err := measure(tender, fleetd, bundle, filepath.Join(work, fmt.Sprintf("fleet-%d-%v", n, rtt)), n, rtt, extra)
 			for _, r := range rs {
-				fmt.Printf("%6d hosts, rtt %-6v %-12s %9v wall %9v cpu %7.1f MiB peak RSS   %s\n",
-					r.hosts, r.rtt, r.run, r.wall.Round(time.Millisecond), r.cpu.Round(time.Millisecond), float64(r.maxRSS)/1024, r.recap)
+				fmt.Printf("%6d hosts, rtt %-6v %-14s %9v wall %9v cpu %7.1f MiB peak RSS %9v fleet cpu   %s\n",
+					r.hosts, r.rtt, r.run, r.wall.Round(time.Millisecond), r.cpu.Round(time.Millisecond), float64(r.maxRSS)/1024,
+					r.fleetCPU.Round(time.Millisecond), r.recap)
 				for _, f := range r.failures {
 					fmt.Println("    " + f)
 				}
@@ -106,6 +119,11 @@ func run(hostList, rttList string, extra []string, outPath, work string) error {
 			}
 		}
 	}
+	if pngPath != "" {
+		if err := plotResults(pngPath, results); err != nil {
+			return err
+		}
+	}
 	if outPath == "" {
 		return nil
 	}
@@ -113,9 +131,33 @@ func run(hostList, rttList string, extra []string, outPath, work string) error {
 }
 
 var (
-	recapRe  = regexp.MustCompile(`RECAP .*`)
-	failedRe = regexp.MustCompile(`(?m)^\S+: failed .*$`)
+	recapRe      = regexp.MustCompile(`RECAP .*`)
+	failedRe     = regexp.MustCompile(`(?m)^\S+: failed .*$`)
+	playHostRe   = regexp.MustCompile(`(?m)^\S+\s+: ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)`)
+	playFailedRe = regexp.MustCompile(`(?m)^(fatal|failed): .*$`)
 )
+
+// playRecap sums the PLAY RECAP of tender play's output: how many hosts
+// ran, failed or were unreachable, and the tasks that changed something.
+func playRecap(out string) string {
+	_, rest, ok := strings.Cut(out, "PLAY RECAP")
+	if !ok {
+		return ""
+	}
+	var hosts, changed, unreachable, failed int
+	for _, m := range playHostRe.FindAllStringSubmatch(rest, -1) {
+		hosts++
+		c, _ := strconv.Atoi(m[2])
+		changed += c
+		if m[3] != "0" {
+			unreachable++
+		}
+		if m[4] != "0" {
+			failed++
+		}
+	}
+	return fmt.Sprintf("RECAP play: %d hosts, %d failed, %d unreachable, %d tasks changed", hosts, failed, unreachable, changed)
+}
 
 // measure starts a fleet of n hosts, deploys the bundle to it with tender
 // and then checks it again, and stops the fleet.
@@ -144,23 +186,38 @@ func measure(tender, fleetd, bundle, root string, n int, rtt time.Duration, extr
 		fl.Wait()
 		return served
 	}
-	args := append([]string{"agent", "deploy", "-i", filepath.Join(root, "inventory.ini"), "--bundle", bundle,
-		"--state", filepath.Join(root, "ledger.db"), "--known-hosts", filepath.Join(root, "known_hosts"),
-		"--private-key", filepath.Join(root, "id_ed25519")}, extra...)
+	conn := []string{"-i", filepath.Join(root, "inventory.ini"), "--known-hosts", filepath.Join(root, "known_hosts"),
+		"--private-key", filepath.Join(root, "id_ed25519")}
 	// --keep-going: a wave with a failed host does not stop the run, so
 	// every host is tried and the failures counted.
-	args = append(args, "--keep-going")
+	deploy := append(append([]string{"agent", "deploy", "--bundle", bundle, "--state", filepath.Join(root, "ledger.db")}, conn...),
+		append(extra, "--keep-going")...)
+	// The playbook works under /proc/self/cwd, each host's own root.
+	play := append(append([]string{"play", "--forks", fmt.Sprint(n), "-e", "run_id=scale", "-e", "base=/proc/self/cwd/bench"}, conn...), sitePath)
+	type step struct {
+		name string
+		args []string
+	}
+	var steps []step
+	if !deploySkip {
+		steps = append(steps, step{"deploy: first", deploy}, step{"deploy: no-op", deploy})
+	}
+	if playToo {
+		steps = append(steps, step{"play: first", play}, step{"play: no-op", play})
+	}
 	var rs []result
-	for _, step := range []string{"first deploy", "no-op check"} {
+	for _, st := range steps {
 		var env []string
 		if profileDir != "" {
-			base := filepath.Join(profileDir, fmt.Sprintf("%d-%v-%s", n, rtt, strings.ReplaceAll(step, " ", "-")))
+			base := filepath.Join(profileDir, fmt.Sprintf("%d-%v-%s", n, rtt, strings.NewReplacer(": ", "-", " ", "-").Replace(st.name)))
 			env = []string{"TENDER_CPUPROFILE=" + base + ".cpu", "TENDER_MEMPROFILE=" + base + ".mem"}
 		}
-		r, err := timed(tender, args, env)
-		r.hosts, r.rtt, r.run = n, rtt, step
+		before := processCPU(fl.Process.Pid)
+		r, err := timed(tender, st.args, env)
+		r.fleetCPU = settledCPU(fl.Process.Pid) - before
+		r.hosts, r.rtt, r.run = n, rtt, st.name
 		if err == nil && r.recap == "" {
-			err = fmt.Errorf("%d hosts, %s: no recap", n, step)
+			err = fmt.Errorf("%d hosts, %s: no recap", n, st.name)
 		}
 		if err != nil {
 			stop()
@@ -168,8 +225,53 @@ func measure(tender, fleetd, bundle, root string, n int, rtt time.Duration, extr
 		}
 		rs = append(rs, r)
 	}
-	rs[len(rs)-1].fleetServed = stop()
+	if len(rs) > 0 {
+		rs[len(rs)-1].fleetServed = stop()
+	} else {
+		stop()
+	}
 	return rs, nil
+}
+
+// sitePath is the benchmark playbook's absolute path.
+var sitePath string
+
+// settledCPU is processCPU once it stops growing (at most 5 s): the
+// fleet reaps the shells and sftp-servers of a run's connections after
+// the run ends, and only then are their times counted.
+func settledCPU(pid int) time.Duration {
+	last := processCPU(pid)
+	for range 25 {
+		time.Sleep(200 * time.Millisecond)
+		now := processCPU(pid)
+		if now == last {
+			break
+		}
+		last = now
+	}
+	return last
+}
+
+// processCPU is the CPU time a process and its waited-for children have
+// used (utime, stime, cutime, cstime of /proc/PID/stat), 0 when unknown.
+func processCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which may hold spaces, in
+	// parentheses: utime is the 14th field of the line, the 12th after it.
+	i := strings.LastIndexByte(string(b), ')')
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 15 {
+		return 0
+	}
+	var ticks int64
+	for _, s := range f[11:15] {
+		n, _ := strconv.ParseInt(s, 10, 64)
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / 100 // USER_HZ
 }
 
 // timed runs the built tender once and reads its wall time, CPU time and
@@ -181,8 +283,11 @@ func timed(bin string, args, env []string) (result, error) {
 	out, err := c.CombinedOutput()
 	r := result{wall: time.Since(start), recap: recapRe.FindString(string(out))}
 	r.failures = failedRe.FindAllString(string(out), 5)
-	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 && r.recap != "" {
-		err = nil // some hosts failed: counted in the recap
+	if args[0] == "play" {
+		r.recap, r.failures = playRecap(string(out)), playFailedRe.FindAllString(string(out), 5)
+	}
+	if ee, ok := err.(*exec.ExitError); ok && (ee.ExitCode() == 2 || ee.ExitCode() == 4) && r.recap != "" {
+		err = nil // some hosts failed or were unreachable: counted in the recap
 	}
 	if err != nil {
 		tail := string(out)
