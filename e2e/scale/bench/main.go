@@ -54,7 +54,7 @@ type result struct {
 	run         string // "deploy: first", "deploy: no-op", "play: first", "play: no-op"
 	wall, cpu   time.Duration
 	fleetCPU    time.Duration // the fleet process's CPU (its children's too) during the run
-	maxRSS      int64 // KiB
+	maxRSS      int64         // KiB
 	recap       string
 	failures    []string // the first few failed hosts' lines
 	fleetServed string   // fleetd's counters, on the no-op row
