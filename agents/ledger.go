@@ -56,6 +56,16 @@ type Store interface {
 	Forget(ctx context.Context, host string) error
 }
 
+// BulkStore is a Store that can read the ledger rows of every host of an
+// agent at once: a Deployer plans with one query instead of one per host
+// when its Store is one (both of agents/store's are).
+type BulkStore interface {
+	Store
+	// DeployedAll returns, for every host where agent was deployed, what
+	// Deployed would return for it.
+	DeployedAll(ctx context.Context, agent string) (map[string][]FileRecord, error)
+}
+
 // FileRecord is one deployed file of an agent on a host.
 type FileRecord struct {
 	Path       string

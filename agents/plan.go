@@ -31,11 +31,12 @@ func (d *Deployer) plan(ctx context.Context, ts []target, force bool) ([]Decisio
 	out := make([]Decision, len(ts))
 	var unsure []target
 	at := map[string]int{}
+	deployed, err := d.ledgerRows(ctx, ts)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: %w", err)
+	}
 	for i, t := range ts {
-		files, ok, err := d.store.Deployed(ctx, t.name, d.bundle.Name)
-		if err != nil {
-			return nil, fmt.Errorf("ledger: %w", err)
-		}
+		files, ok := deployed(t.name)
 		dec, done := decideLocal(t.name, d.bundle, force, files, ok)
 		out[i] = dec
 		if !done {
@@ -63,6 +64,35 @@ func (d *Deployer) plan(ctx context.Context, ts []target, force bool) ([]Decisio
 		out[i] = Decision{Host: t.name, Action: ActionUnreachable, Status: StatusUnreachable, Reason: msg, Probed: true}
 	}
 	return out, nil
+}
+
+// ledgerRows reads the ledger rows of the hosts ts: all at once from a
+// BulkStore when they are many, else host by host.
+func (d *Deployer) ledgerRows(ctx context.Context, ts []target) (func(host string) ([]FileRecord, bool), error) {
+	if bs, ok := d.store.(BulkStore); ok && len(ts) > 1 {
+		all, err := bs.DeployedAll(ctx, d.bundle.Name)
+		if err != nil {
+			return nil, err
+		}
+		return func(host string) ([]FileRecord, bool) {
+			files, ok := all[host]
+			return files, ok && len(files) > 0
+		}, nil
+	}
+	rows := make(map[string][]FileRecord, len(ts))
+	for _, t := range ts {
+		files, ok, err := d.store.Deployed(ctx, t.name, d.bundle.Name)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			rows[t.name] = files
+		}
+	}
+	return func(host string) ([]FileRecord, bool) {
+		files, ok := rows[host]
+		return files, ok
+	}, nil
 }
 
 // probeFS holds the probe's playbook.

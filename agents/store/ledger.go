@@ -31,6 +31,29 @@ func (s *Store) Deployed(ctx context.Context, host, agent string) ([]agents.File
 	return out, len(out) > 0, rows.Err()
 }
 
+// DeployedAll returns every host's ledger rows for agent in one query; see
+// agents.BulkStore.
+func (s *Store) DeployedAll(ctx context.Context, agent string) (map[string][]agents.FileRecord, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT host, path, md5, size, deployed_at, bundle_version
+		FROM files WHERE agent = ? ORDER BY host, path`, agent)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]agents.FileRecord{}
+	for rows.Next() {
+		var host string
+		var f agents.FileRecord
+		var at sql.NullInt64
+		if err := rows.Scan(&host, &f.Path, &f.MD5, &f.Size, &at, &f.Version); err != nil {
+			return nil, err
+		}
+		f.DeployedAt = fromStamp(at)
+		out[host] = append(out[host], f)
+	}
+	return out, rows.Err()
+}
+
 // Lease takes the (host, agent) lease for owner; see agents.Store.
 func (s *Store) Lease(ctx context.Context, host, agent, owner string, ttl time.Duration, takeover func(holder string) bool) (bool, string, error) {
 	var got bool

@@ -44,6 +44,36 @@ func (p *PG) deployed(ctx context.Context, host, agent string) ([]agents.FileRec
 	return out, rows.Err()
 }
 
+// DeployedAll returns every host's ledger rows for agent in one query; see
+// agents.BulkStore.
+func (p *PG) DeployedAll(ctx context.Context, agent string) (map[string][]agents.FileRecord, error) {
+	out := map[string][]agents.FileRecord{}
+	if p.empty {
+		return out, nil
+	}
+	err := p.retryOutage(ctx, func() error {
+		clear(out)
+		rows, err := p.pool.Query(ctx, `SELECT host, path, md5, size, deployed_at, bundle_version
+			FROM files WHERE agent = $1 ORDER BY host, path`, agent)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var host string
+			var f agents.FileRecord
+			var at *int64
+			if err := rows.Scan(&host, &f.Path, &f.MD5, &f.Size, &at, &f.Version); err != nil {
+				return err
+			}
+			f.DeployedAt = fromPGStamp(at)
+			out[host] = append(out[host], f)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
 // Lease takes the (host, agent) lease for owner; see agents.Store. The
 // lease's row is locked from the check to the write, and whether it
 // expired is the database clock's call.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -36,6 +37,7 @@ func Run(t *testing.T, fresh func(t *testing.T) Opener) {
 		{"ExpiredLeaseTakenOverFencesTheOldOwner", expiredLeaseFencesOldOwner},
 		{"ConcurrentLeaseTakers", concurrentLeaseTakers},
 		{"ConcurrentOpensAndReopen", concurrentOpensAndReopen},
+		{"DeployedAllMatchesDeployed", deployedAllMatchesDeployed},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, fresh(t)) })
 	}
@@ -102,6 +104,48 @@ func deploymentWritesLedgerOnlyOnSuccess(t *testing.T, open Opener) {
 	}
 	if _, ds, _ := s.History(ctx, "h1", 10); len(ds) != 0 {
 		t.Errorf("forgotten host still has deployments: %+v", ds)
+	}
+}
+
+// deployedAllMatchesDeployed: the ledger read of every host at once (the
+// plan's) returns what Deployed returns host by host, for that agent only.
+func deployedAllMatchesDeployed(t *testing.T, open Opener) {
+	ctx := context.Background()
+	s := open(t)
+	bs, ok := s.(agents.BulkStore)
+	if !ok {
+		t.Fatalf("%T is not an agents.BulkStore", s)
+	}
+	for i, h := range []string{"h1", "h2", "h3"} {
+		for _, agent := range []string{"hello", "other"} {
+			if agent == "hello" && h == "h3" {
+				continue
+			}
+			id, err := s.StartDeployment(ctx, agents.DeploymentRecord{Host: h, Agent: agent, Reason: "new"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := []agents.FileRecord{{Path: "/opt/b", MD5: fmt.Sprint("b", i), Size: 2, Version: "1"}, {Path: "/opt/a", MD5: agent, Size: 1, Version: "1"}}
+			if err := s.FinishDeployment(ctx, id, agents.OutcomeOK, "", files); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	all, err := bs.DeployedAll(ctx, "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 2 {
+		t.Errorf("DeployedAll(hello) has %d hosts, want h1 and h2: %+v", len(all), all)
+	}
+	for _, h := range []string{"h1", "h2", "h3"} {
+		want, _, err := s.Deployed(ctx, h, "hello")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := all[h]; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: DeployedAll %+v, Deployed %+v", h, got, want)
+		}
 	}
 }
 
