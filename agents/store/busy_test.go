@@ -23,7 +23,7 @@ func TestManyWritersAtOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs <- s.tx(context.Background(), func(tx *sql.Tx) error {
+			errs <- s.tx(context.Background(), func(_ context.Context, tx *sql.Tx) error {
 				time.Sleep(30 * time.Millisecond) // 10 × 30 ms: three times the busy timeout
 				_, err := tx.Exec("UPDATE leases SET expires = expires WHERE 0")
 				return err

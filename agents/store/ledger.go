@@ -58,7 +58,7 @@ func (s *Store) DeployedAll(ctx context.Context, agent string) (map[string][]age
 func (s *Store) Lease(ctx context.Context, host, agent, owner string, ttl time.Duration, takeover func(holder string) bool) (bool, string, error) {
 	var got bool
 	var holder string
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		got, holder = false, ""
 		var expires int64
 		err := tx.QueryRowContext(ctx, `SELECT owner, expires FROM leases WHERE host = ? AND agent = ?`,
@@ -84,14 +84,16 @@ func (s *Store) Lease(ctx context.Context, host, agent, owner string, ttl time.D
 
 // Release gives up owner's lease on (host, agent).
 func (s *Store) Release(ctx context.Context, host, agent, owner string) error {
-	_, err := s.db.ExecContext(ctx, `DELETE FROM leases WHERE host = ? AND agent = ? AND owner = ?`, host, agent, owner)
-	return err
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM leases WHERE host = ? AND agent = ? AND owner = ?`, host, agent, owner)
+		return err
+	})
 }
 
 // StartRollout records a rollout; see agents.Store.
 func (s *Store) StartRollout(ctx context.Context, r agents.RolloutRecord, takeover func(owner string) bool) (int64, error) {
 	var id int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id, owner FROM rollouts WHERE agent = ? AND outcome = ?`, r.Agent, agents.OutcomeRunning)
 		if err != nil {
 			return err
@@ -174,14 +176,16 @@ func interruptGoneDeployments(ctx context.Context, tx *sql.Tx, agent string, now
 
 // FinishRollout records how rollout id ended.
 func (s *Store) FinishRollout(ctx context.Context, id int64, outcome string) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE rollouts SET outcome = ?, finished = ? WHERE id = ?`, outcome, s.stamp(), id)
-	return err
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE rollouts SET outcome = ?, finished = ? WHERE id = ?`, outcome, s.stamp(), id)
+		return err
+	})
 }
 
 // StartDeployment records that a host's deploy begins; see agents.Store.
 func (s *Store) StartDeployment(ctx context.Context, d agents.DeploymentRecord) (int64, error) {
 	var id int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		now := s.stamp()
 		if _, err := tx.ExecContext(ctx, `UPDATE deployments SET outcome = ?, finished = ?
 			WHERE host = ? AND agent = ? AND finished IS NULL`, agents.OutcomeInterrupted, now, d.Host, d.Agent); err != nil {
@@ -205,7 +209,7 @@ func (s *Store) StartDeployment(ctx context.Context, d agents.DeploymentRecord) 
 // FinishDeployment records a deployment's end and, for a success, replaces
 // the host's ledger rows for the agent, all in one transaction.
 func (s *Store) FinishDeployment(ctx context.Context, id int64, outcome, errText string, files []agents.FileRecord) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var host, agent, owner string
 		if err := tx.QueryRowContext(ctx, `SELECT host, agent, owner FROM deployments WHERE id = ?`, id).Scan(&host, &agent, &owner); err != nil {
 			return err
@@ -252,7 +256,7 @@ func (s *Store) FinishDeployment(ctx context.Context, id int64, outcome, errText
 // Forget drops everything recorded about host: its files, leases and
 // deployments.
 func (s *Store) Forget(ctx context.Context, host string) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		for _, q := range []string{
 			`DELETE FROM files WHERE host = ?`,
 			`DELETE FROM leases WHERE host = ?`,

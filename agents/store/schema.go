@@ -75,7 +75,7 @@ func (s *Store) checkVersion(ctx context.Context) error {
 // migrate brings the schema to len(migrations), one version per
 // transaction. A database newer than this tender is refused.
 func (s *Store) migrate(ctx context.Context) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var v int
 		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 			return err

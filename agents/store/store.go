@@ -45,13 +45,8 @@ type Store struct {
 	db   *sql.DB
 	path string
 	now  func() time.Time
-	// writer lets one of this process's transactions at a time ask
-	// SQLite for the write lock: many at once (a rollout's forks taking
-	// leases) starve one another in SQLite's busy handler, which sleeps
-	// and retries, until some give up with "database is locked" (1,000
-	// simulated hosts with 50 forks lost 3-8 % of their deploys so).
-	// Other processes still wait through the busy timeout.
-	writer chan struct{}
+	// group is the group commit of this process's writes (group.go).
+	group writeGroup
 }
 
 // busyTimeout is how long a transaction waits for another process's
@@ -102,7 +97,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ledger %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, now: time.Now, writer: make(chan struct{}, 1)}
+	s := &Store{db: db, path: path, now: time.Now}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ledger %s: %w", path, err)
@@ -200,27 +195,6 @@ func (s *Store) IntegrityCheck(ctx context.Context) error {
 		return nil
 	}
 	return fmt.Errorf("ledger %s fails its integrity check: %v", s.path, found)
-}
-
-// tx runs fn in one transaction (which holds the write lock from its
-// start) and commits it when fn returns nil.
-func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
-	if s.writer != nil {
-		select {
-		case s.writer <- struct{}{}:
-			defer func() { <-s.writer }()
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		return errors.Join(err, tx.Rollback())
-	}
-	return tx.Commit()
 }
 
 func (s *Store) stamp() int64 { return s.now().UnixNano() }
