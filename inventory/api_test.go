@@ -3,8 +3,11 @@ package inventory
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -196,5 +199,71 @@ func BenchmarkAddHost(b *testing.B) {
 		if _, err := inv.AddHost(fmt.Sprintf("h%d", i), fmt.Sprintf("rack%d", i%50), "fleet"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestGroupsDictFollowsChanges: the groups dict, made once and shared,
+// is made again after every kind of change to hosts and groups.
+func TestGroupsDictFollowsChanges(t *testing.T) {
+	inv := New()
+	if err := inv.ParseINI("a", []byte("[web]\nw1\n")); err != nil {
+		t.Fatal(err)
+	}
+	check := func(step, group string, want ...string) {
+		t.Helper()
+		if got := inv.GroupsDict()[group]; !reflect.DeepEqual(got, want) {
+			t.Errorf("after %s: groups[%q] = %q, want %q", step, group, got, want)
+		}
+	}
+	check("ParseINI", "web", "w1")
+	if _, err := inv.AddHost("w2", "web"); err != nil {
+		t.Fatal(err)
+	}
+	check("AddHost", "web", "w1", "w2")
+	inv.AddGroup("db")
+	check("AddGroup", "db", []string{}...)
+	if err := inv.AddChild("db", "w1"); err != nil {
+		t.Fatal(err)
+	}
+	check("AddChild", "db", "w1")
+	if err := inv.ParseINI("b", []byte("[db]\nd1\n")); err != nil {
+		t.Fatal(err)
+	}
+	check("a second ParseINI", "db", "w1", "d1")
+}
+
+// TestSetPlaybookDirAgainAndAtOnce: setting the directory already set
+// reads nothing again, and runs of one playbook may set it at once while
+// others read host variables.
+func TestSetPlaybookDirAgainAndAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "host_vars"), 0o755)
+	os.WriteFile(filepath.Join(dir, "host_vars", "h1.yml"), []byte("colour: blue\n"), 0o644)
+	inv := New()
+	if _, err := inv.AddHost("h1"); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := inv.SetPlaybookDir(dir); err != nil {
+				t.Error(err)
+			}
+			if _, err := inv.HostVars("h1"); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	// Read once: a file changed since is not read again for the same
+	// directory.
+	os.WriteFile(filepath.Join(dir, "host_vars", "h1.yml"), []byte("colour: red\n"), 0o644)
+	if err := inv.SetPlaybookDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := inv.HostVars("h1"); v["colour"] != "blue" {
+		t.Errorf("colour = %v, want blue (read when the directory was first set)", v["colour"])
 	}
 }

@@ -54,6 +54,7 @@ type iniParser struct {
 // groups parsed before an error stay in inv, as in Ansible; callers that
 // need all-or-nothing parse into a fresh inventory.
 func (inv *Inventory) ParseINI(name string, src []byte) error {
+	defer inv.changed()
 	p := &iniParser{inv: inv, file: name, pending: map[string]*pendingDecl{}}
 	inv.source = name
 	err := p.parse(src)

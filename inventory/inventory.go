@@ -34,6 +34,18 @@ type Inventory struct {
 	warnings []string
 	// decrypt opens vault data (Options.Decrypt).
 	decrypt func([]byte) ([]byte, error)
+	// groupsDict is GroupsDict's answer until a host or group is added
+	// (changed clears it); guarded by mu.
+	groupsDict map[string][]string
+}
+
+// changed forgets what was derived from the inventory's hosts and groups:
+// every exported method that adds a host, a group or a membership calls
+// it.
+func (inv *Inventory) changed() {
+	inv.mu.Lock()
+	inv.groupsDict = nil
+	inv.mu.Unlock()
 }
 
 // decoder is a YAML decoder for one document that decrypts vault data
@@ -91,6 +103,7 @@ func New() *Inventory {
 // AddGroup returns the named group, creating it (as a child of "all") if
 // it does not exist, as group_by and add_host's groups do.
 func (inv *Inventory) AddGroup(name string) *Group {
+	defer inv.changed()
 	g := inv.addGroup(name)
 	inv.reconcileGroups()
 	return g
@@ -111,6 +124,7 @@ func (inv *Inventory) addGroup(name string) *Group {
 // add_host, a host that ends up in a group other than "all" leaves
 // "ungrouped".
 func (inv *Inventory) AddHost(name string, groups ...string) (*Host, error) {
+	defer inv.changed()
 	if name == "" {
 		return nil, fmt.Errorf("invalid empty host name")
 	}
@@ -148,6 +162,7 @@ func (inv *Inventory) addHost(name string, port int) *Host {
 // group parent. It refuses an edge that would create a cycle. A host made a
 // member of a group leaves "ungrouped".
 func (inv *Inventory) AddChild(parent, child string) error {
+	defer inv.changed()
 	if err := inv.addChild(parent, child); err != nil {
 		return err
 	}
@@ -252,7 +267,16 @@ func (inv *Inventory) Groups() []*Group { return append([]*Group(nil), inv.group
 
 // GroupsDict returns Ansible's `groups` magic variable: each group's name
 // mapped to the names of its hosts (its descendants' included).
+//
+// The map is shared by the callers until the inventory changes: it must not
+// be modified. A play per host of a big fleet (agent deploy) reads it once
+// per host; it is made once.
 func (inv *Inventory) GroupsDict() map[string][]string {
+	inv.mu.Lock()
+	defer inv.mu.Unlock()
+	if inv.groupsDict != nil {
+		return inv.groupsDict
+	}
 	out := make(map[string][]string, len(inv.groups))
 	for _, g := range inv.groupOrder {
 		names := []string{}
@@ -261,5 +285,6 @@ func (inv *Inventory) GroupsDict() map[string][]string {
 		}
 		out[g.Name] = names
 	}
+	inv.groupsDict = out
 	return out
 }

@@ -121,6 +121,7 @@ func (inv *Inventory) loadPath(path string, dir bool) error {
 // inventory; any other file is INI. It does not read host_vars/group_vars
 // (Load does).
 func (inv *Inventory) LoadFile(path string) error {
+	defer inv.changed()
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return err

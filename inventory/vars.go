@@ -170,8 +170,26 @@ func (inv *Inventory) SetPlaybookDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	inv.playDirs = []string{abs}
+	// Runs of one playbook share an inventory (agent deploy runs one per
+	// host, at once): the files of a directory already set were read.
+	inv.mu.Lock()
+	same := len(inv.playDirs) == 1 && inv.playDirs[0] == abs
+	if !same {
+		inv.playDirs = []string{abs}
+	}
+	inv.mu.Unlock()
+	if same {
+		return nil
+	}
 	return inv.preload()
+}
+
+// playbookDirs is what SetPlaybookDir set, read under the lock it is set
+// under.
+func (inv *Inventory) playbookDirs() []string {
+	inv.mu.Lock()
+	defer inv.mu.Unlock()
+	return inv.playDirs
 }
 
 // preload reads the vars files of every host and group, so that errors
@@ -191,7 +209,7 @@ func (inv *Inventory) preload() error {
 }
 
 func (inv *Inventory) loadHostFiles(h *Host) error {
-	for _, d := range append(append([]string(nil), inv.varsDirs...), inv.playDirs...) {
+	for _, d := range append(append([]string(nil), inv.varsDirs...), inv.playbookDirs()...) {
 		if _, err := inv.fileVars(d, "host_vars", h.Name); err != nil {
 			return err
 		}
@@ -242,9 +260,9 @@ func (inv *Inventory) hostVars(h *Host) (map[string]any, error) {
 		gs   []*Group
 	}{
 		{inv.varsDirs, "group_vars", []*Group{all}},
-		{inv.playDirs, "group_vars", []*Group{all}},
+		{inv.playbookDirs(), "group_vars", []*Group{all}},
 		{inv.varsDirs, "group_vars", gs},
-		{inv.playDirs, "group_vars", gs},
+		{inv.playbookDirs(), "group_vars", gs},
 	}
 	for _, s := range steps {
 		for _, d := range s.dirs {
@@ -258,7 +276,7 @@ func (inv *Inventory) hostVars(h *Host) (map[string]any, error) {
 		}
 	}
 	res = combine(res, h.Vars)
-	for _, d := range append(append([]string(nil), inv.varsDirs...), inv.playDirs...) {
+	for _, d := range append(append([]string(nil), inv.varsDirs...), inv.playbookDirs()...) {
 		m, err := inv.fileVars(d, "host_vars", h.Name)
 		if err != nil {
 			return nil, err
@@ -277,7 +295,7 @@ func (inv *Inventory) GroupVars(name string) (map[string]any, error) {
 		return nil, fmt.Errorf("no group %q in the inventory", name)
 	}
 	res := combine(nil, g.Vars)
-	for _, d := range append(append([]string(nil), inv.varsDirs...), inv.playDirs...) {
+	for _, d := range append(append([]string(nil), inv.varsDirs...), inv.playbookDirs()...) {
 		m, err := inv.fileVars(d, "group_vars", g.Name)
 		if err != nil {
 			return nil, err

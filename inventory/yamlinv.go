@@ -110,6 +110,7 @@ func (p *yamlParser) valueErr(n *yaml.Node, err error) error {
 // plugin format: `all: {hosts:, children:, vars:}`) to inv. Variable values
 // are read with YAML 1.1 rules, as Ansible reads them.
 func (inv *Inventory) ParseYAML(name string, src []byte) error {
+	defer inv.changed()
 	root, err := decodeYAML(src)
 	if err != nil {
 		return yamlError(name, err)

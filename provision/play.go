@@ -135,6 +135,15 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 // failed or were unreachable in an earlier play out, as Ansible does.
 func (pr *playRun) selectHosts(pattern string) ([]*hostRun, error) {
 	inv := pr.rn.r.Inventory
+	// A play of all hosts limited to one host (agent deploy runs one per
+	// host of a fleet) is that host, found without listing the fleet.
+	if h := inv.Host(pr.rn.r.Limit); h != nil && strings.TrimSpace(pattern) == "all" {
+		hr, err := pr.rn.host(h)
+		if err != nil || !hr.active() {
+			return nil, err
+		}
+		return []*hostRun{hr}, nil
+	}
 	matched, err := inv.Match(strings.Split(pattern, ","))
 	if isNoMatch(err) {
 		return nil, nil

@@ -30,6 +30,7 @@ func main() {
 	work := flag.String("work", "", "working directory (default: a temporary one, removed after)")
 	flag.StringVar(&profileDir, "profile", "", "write each tender run's CPU and heap profiles (pprof) into this directory")
 	flag.BoolVar(&playToo, "play", false, "also run tender play of e2e/bench/site.yml (10 tasks and facts) on every host at once (--forks N), first and no-op")
+	flag.IntVar(&playMax, "play-max", 0, "with -play: play only on fleets of at most this many hosts (0: every fleet)")
 	flag.BoolVar(&deploySkip, "no-deploy", false, "skip tender agent deploy (with -play: measure the playbook only)")
 	flag.StringVar(&pngPath, "png", "docs/scale.png", "the plot of wall time and RSS against hosts, written when two host counts or more were measured; empty: none")
 	flag.Parse()
@@ -43,6 +44,7 @@ func main() {
 var (
 	profileDir string // receives each run's profiles (-profile)
 	playToo    bool   // -play
+	playMax    int    // -play-max
 	deploySkip bool   // -no-deploy
 	pngPath    string // -png
 )
@@ -202,7 +204,7 @@ func measure(tender, fleetd, bundle, root string, n int, rtt time.Duration, extr
 	if !deploySkip {
 		steps = append(steps, step{"deploy: first", deploy}, step{"deploy: no-op", deploy})
 	}
-	if playToo {
+	if playToo && (playMax == 0 || n <= playMax) {
 		steps = append(steps, step{"play: first", play}, step{"play: no-op", play})
 	}
 	var rs []result
