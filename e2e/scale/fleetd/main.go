@@ -42,8 +42,9 @@ func main() {
 
 func run() error {
 	var (
-		opts sshtest.FleetOptions
-		bw   string
+		opts  sshtest.FleetOptions
+		bw    string
+		procs int
 	)
 	flag.IntVar(&opts.Hosts, "hosts", 10, "how many hosts to serve")
 	flag.StringVar(&opts.Root, "root", "", "the fleet's directory: hosts' roots, inventory.ini, known_hosts, id_ed25519 (required)")
@@ -53,6 +54,9 @@ func run() error {
 	flag.Float64Var(&opts.DropRate, "drop", 0, "fraction of connections closed before the handshake")
 	flag.Float64Var(&opts.HangRate, "hang", 0, "fraction of hosts that accept connections and never answer")
 	flag.Uint64Var(&opts.Seed, "seed", 1, "picks the hung hosts")
+	flag.IntVar(&procs, "procs", 0, fmt.Sprintf("processes serving the fleet (0: one per %d hosts), each with its own open-files limit", hostsPerProcess))
+	flag.IntVar(&opts.First, "first", 1, "the number of the first host (for the processes of a fleet split across several)")
+	flag.StringVar(&opts.FilesDir, "files", "", "where inventory.ini and known_hosts go (default: -root)")
 	flag.Parse()
 	if opts.Root == "" || flag.NArg() > 0 {
 		flag.Usage()
@@ -61,6 +65,17 @@ func run() error {
 	var err error
 	if opts.Bandwidth, err = parseBytes(bw); err != nil {
 		return err
+	}
+	if procs == 0 {
+		procs = (opts.Hosts + hostsPerProcess - 1) / hostsPerProcess
+	}
+	if procs > 1 {
+		knobs := []string{"-rtt", opts.Latency.String(), "-handshake-delay", opts.HandshakeDelay.String(),
+			"-drop", fmt.Sprint(opts.DropRate), "-hang", fmt.Sprint(opts.HangRate)}
+		if bw != "" {
+			knobs = append(knobs, "-bandwidth", bw)
+		}
+		return runShards(opts, procs, knobs)
 	}
 	if note, err := raiseNoFile(uint64(opts.Hosts)); err != nil {
 		return err

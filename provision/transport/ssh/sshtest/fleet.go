@@ -38,6 +38,12 @@ type FleetOptions struct {
 	Seed uint64
 	// SFTPCommand is as in Options; run in each host's root.
 	SFTPCommand []string
+	// First is the number of the first host (host00001 when 0 or 1): a
+	// fleet split across processes numbers each part on from the last.
+	First int
+	// FilesDir is where inventory.ini and known_hosts are written (Root
+	// when empty); the client key is always Root/id_ed25519.
+	FilesDir string
 }
 
 // Fleet is many simulated hosts in one process: one Server per host, each
@@ -72,9 +78,18 @@ func NewFleet(opts FleetOptions) (_ *Fleet, err error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, err
 	}
+	files := root
+	if opts.FilesDir != "" {
+		if files, err = filepath.Abs(opts.FilesDir); err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(files, 0o755); err != nil {
+			return nil, err
+		}
+	}
 	f := &Fleet{
-		Inventory:  filepath.Join(root, "inventory.ini"),
-		KnownHosts: filepath.Join(root, "known_hosts"),
+		Inventory:  filepath.Join(files, "inventory.ini"),
+		KnownHosts: filepath.Join(files, "known_hosts"),
 		ClientKey:  filepath.Join(root, "id_ed25519"),
 	}
 	defer func() {
@@ -82,7 +97,7 @@ func NewFleet(opts FleetOptions) (_ *Fleet, err error) {
 			f.Close()
 		}
 	}()
-	client, err := clientKey(f.ClientKey)
+	client, err := EnsureClientKey(f.ClientKey)
 	if err != nil {
 		return nil, err
 	}
@@ -91,8 +106,9 @@ func NewFleet(opts FleetOptions) (_ *Fleet, err error) {
 	for _, i := range rng.Perm(opts.Hosts)[:int(opts.HangRate*float64(opts.Hosts))] {
 		f.Hung[i] = true
 	}
+	first := max(opts.First, 1)
 	for i := range opts.Hosts {
-		name := fmt.Sprintf("host%05d", i+1)
+		name := fmt.Sprintf("host%05d", first+i)
 		dir := filepath.Join(root, name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
@@ -143,9 +159,9 @@ func (f *Fleet) writeFiles() error {
 	})
 }
 
-// clientKey reads the ed25519 private key at path, or creates it, and
-// returns its public half.
-func clientKey(path string) (ssh.PublicKey, error) {
+// EnsureClientKey reads the ed25519 private key at path, or creates it
+// (and path.pub), and returns its public half.
+func EnsureClientKey(path string) (ssh.PublicKey, error) {
 	if data, err := os.ReadFile(path); err == nil {
 		signer, err := ssh.ParsePrivateKey(data)
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -208,11 +209,20 @@ func (s *Server) Close() error {
 
 func (s *Server) accept() {
 	defer s.wg.Done()
+	var backoff time.Duration
 	for {
 		nc, err := s.ln.Accept()
 		if err != nil {
-			return
+			// Out of descriptors (EMFILE, ENFILE) is for a while, as
+			// for sshd: wait and accept again, until closed.
+			if errors.Is(err, net.ErrClosed) || !acceptAgain(err) {
+				return
+			}
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			time.Sleep(backoff)
+			continue
 		}
+		backoff = 0
 		if s.dropped.Add(1) <= int64(s.opts.DropHandshakes) || (s.opts.DropRate > 0 && mrand.Float64() < s.opts.DropRate) {
 			nc.Close()
 			continue
@@ -240,6 +250,14 @@ func (s *Server) accept() {
 			s.serveConn(nc)
 		}()
 	}
+}
+
+// acceptAgain reports whether an Accept error passes: the process or the
+// system ran out of descriptors, or a connection was reset before it was
+// accepted.
+func acceptAgain(err error) bool {
+	return errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) ||
+		errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.ENOBUFS) || errors.Is(err, syscall.ENOMEM)
 }
 
 func (s *Server) track(c net.Conn) bool {
