@@ -4,12 +4,10 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"strings"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/tasks"
@@ -108,7 +106,10 @@ func probePlaybook() (*playbooks.Playbook, error) {
 }
 
 // probe runs the check on the hosts through provision.Runner, one run per
-// inventory, and returns each host's result or failure message.
+// host, Forks at once, and returns each host's result or failure message.
+// A run per host closes the host's connection when its check is done, so
+// what the check holds is bounded by Forks, not by the fleet: one run of
+// 10,000 hosts kept every connection until its end (1 GiB here).
 func (d *Deployer) probe(ctx context.Context, ts []target) (map[string]*ProbeResult, map[string]string, error) {
 	pb, err := probePlaybook()
 	if err != nil {
@@ -117,24 +118,14 @@ func (d *Deployer) probe(ctx context.Context, ts []target) (map[string]*ProbeRes
 	m := newProbeModule(d.bundle)
 	reg := &tasks.Registry{}
 	reg.Register(probeModuleName, func() tasks.Module { return m })
-	groups := map[*inventory.Inventory][]string{}
-	var order []*inventory.Inventory
-	for _, t := range ts {
-		if _, ok := groups[t.inv]; !ok {
-			order = append(order, t.inv)
-		}
-		groups[t.inv] = append(groups[t.inv], t.name)
-	}
-	forks := d.forks(d.opts.Batch.Of(len(ts)))
 	var mu sync.Mutex
 	failed := map[string]string{}
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(forks)
-	for _, inv := range order {
-		names := groups[inv]
+	g.SetLimit(d.forks(d.opts.Batch.Of(len(ts))))
+	for _, t := range ts {
 		g.Go(func() error {
-			r := &provision.Runner{Inventory: inv, Modules: reg, Dialer: d.opts.Dialer, Local: d.opts.Local, Sandbox: d.opts.Sandbox,
-				Forks: forks, Limit: strings.Join(names, ","),
+			r := &provision.Runner{Inventory: t.inv, Modules: reg, Dialer: d.opts.Dialer, Local: d.opts.Local, Sandbox: d.opts.Sandbox,
+				Forks: 1, Limit: t.name,
 				ExtraVars: map[string]any{"tender_probe_become": d.bundle.Become},
 				Events: func(e provision.Event) {
 					if e.Kind == provision.HostResult && (e.Status == provision.StatusFailed || e.Status == provision.StatusUnreachable) {

@@ -254,26 +254,55 @@ func settledCPU(pid int) time.Duration {
 	return last
 }
 
-// processCPU is the CPU time a process and its waited-for children have
-// used (utime, stime, cutime, cstime of /proc/PID/stat), 0 when unknown.
+// processCPU is the CPU time a process and its descendants have used:
+// for the process and each live descendant, utime, stime, cutime and
+// cstime of /proc/PID/stat (a descendant that ended counts in its
+// parent's cutime once reaped); 0 when unknown. A fleet split across
+// processes is counted whole while it runs.
 func processCPU(pid int) time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
+	type proc struct {
+		ppid  int
+		ticks int64
 	}
-	// The fields after the command name, which may hold spaces, in
-	// parentheses: utime is the 14th field of the line, the 12th after it.
-	i := strings.LastIndexByte(string(b), ')')
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 15 {
-		return 0
+	procs := map[int]proc{}
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		p, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// The fields after the command name, which may hold spaces, in
+		// parentheses: ppid is the 4th field of the line, utime the 14th.
+		i := strings.LastIndexByte(string(b), ')')
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 15 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		var ticks int64
+		for _, s := range f[11:15] {
+			n, _ := strconv.ParseInt(s, 10, 64)
+			ticks += n
+		}
+		procs[p] = proc{ppid, ticks}
 	}
-	var ticks int64
-	for _, s := range f[11:15] {
-		n, _ := strconv.ParseInt(s, 10, 64)
-		ticks += n
+	var total int64
+	for p, pr := range procs {
+		for q := p; q > 1; q = procs[q].ppid {
+			if q == pid {
+				total += pr.ticks
+				break
+			}
+			if _, ok := procs[q]; !ok {
+				break
+			}
+		}
 	}
-	return time.Duration(ticks) * time.Second / 100 // USER_HZ
+	return time.Duration(total) * time.Second / 100 // USER_HZ
 }
 
 // timed runs the built tender once and reads its wall time, CPU time and

@@ -5,6 +5,8 @@
 // subsystem program in that directory. It writes ROOT/inventory.ini,
 // ROOT/known_hosts and ROOT/id_ed25519 (the client key every host
 // accepts), prints "ready" on stdout, and serves until SIGINT or SIGTERM.
+// A fleet of more than 2,000 hosts is served by several fleetd processes
+// (-procs), each with its own open-files limit.
 //
 //	fleetd -hosts 1000 -root /tmp/fleet -rtt 20ms -bandwidth 10M -hang 0.01
 package main
