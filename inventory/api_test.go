@@ -214,6 +214,13 @@ func TestGroupsDictFollowsChanges(t *testing.T) {
 		if got := inv.GroupsDict()[group]; !reflect.DeepEqual(got, want) {
 			t.Errorf("after %s: groups[%q] = %q, want %q", step, group, got, want)
 		}
+		wantAny := make([]any, len(want))
+		for i, h := range want {
+			wantAny[i] = h
+		}
+		if got := inv.GroupsVar()[group]; !reflect.DeepEqual(got, wantAny) {
+			t.Errorf("after %s: GroupsVar()[%q] = %v, want %v", step, group, got, wantAny)
+		}
 	}
 	check("ParseINI", "web", "w1")
 	if _, err := inv.AddHost("w2", "web"); err != nil {

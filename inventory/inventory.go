@@ -37,6 +37,8 @@ type Inventory struct {
 	// groupsDict is GroupsDict's answer until a host or group is added
 	// (changed clears it); guarded by mu.
 	groupsDict map[string][]string
+	// groupsVar is GroupsVar's answer, kept as groupsDict is.
+	groupsVar map[string]any
 }
 
 // changed forgets what was derived from the inventory's hosts and groups:
@@ -44,7 +46,7 @@ type Inventory struct {
 // it.
 func (inv *Inventory) changed() {
 	inv.mu.Lock()
-	inv.groupsDict = nil
+	inv.groupsDict, inv.groupsVar = nil, nil
 	inv.mu.Unlock()
 }
 
@@ -274,6 +276,33 @@ func (inv *Inventory) Groups() []*Group { return append([]*Group(nil), inv.group
 func (inv *Inventory) GroupsDict() map[string][]string {
 	inv.mu.Lock()
 	defer inv.mu.Unlock()
+	return inv.groupsDictLocked()
+}
+
+// GroupsVar is GroupsDict as a template sees it: each group's host names
+// as a []any. It is shared as GroupsDict's map is, and must not be
+// modified either: a run per host of a 10,000-host fleet would otherwise
+// convert every group's list once per host.
+func (inv *Inventory) GroupsVar() map[string]any {
+	inv.mu.Lock()
+	defer inv.mu.Unlock()
+	if inv.groupsVar != nil {
+		return inv.groupsVar
+	}
+	d := inv.groupsDictLocked()
+	out := make(map[string]any, len(d))
+	for g, hs := range d {
+		l := make([]any, len(hs))
+		for i, h := range hs {
+			l[i] = h
+		}
+		out[g] = l
+	}
+	inv.groupsVar = out
+	return out
+}
+
+func (inv *Inventory) groupsDictLocked() map[string][]string {
 	if inv.groupsDict != nil {
 		return inv.groupsDict
 	}

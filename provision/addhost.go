@@ -27,10 +27,7 @@ func (pr *playRun) loadGroups() {
 }
 
 func (pr *playRun) loadGroupsLocked() {
-	groups := map[string]any{}
-	for g, hs := range pr.rn.r.Inventory.GroupsDict() {
-		groups[g] = stringsToAny(hs)
-	}
+	groups := pr.rn.r.Inventory.GroupsVar()
 	pr.groups.Store(&groups)
 }
 
