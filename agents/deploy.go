@@ -54,7 +54,7 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 	}
 	secrets := d.secrets(t)
 	var failure string
-	r := &provision.Runner{Inventory: t.inv, Modules: d.opts.Modules, Dialer: d.opts.Dialer, Local: d.opts.Local, Sandbox: d.opts.Sandbox,
+	r := &provision.Runner{Inventory: t.inv, Modules: d.opts.Modules, Connections: d.opts.Connections, Sandbox: d.opts.Sandbox,
 		Forks: 1, Limit: t.name, ExtraVars: d.playVars(t.name, dec),
 		Events: func(e provision.Event) {
 			// The first failure says most: a loop's item comes before

@@ -57,11 +57,12 @@ func (c Count) String() string {
 
 // Options are a Deployer's settings and injected dependencies.
 type Options struct {
-	// Modules are the modules the bundle's playbook may use; Dialer and
-	// Local reach hosts (as provision.Runner's fields of the same names).
+	// Modules are the modules the bundle's playbook may use.
 	Modules *tasks.Registry
-	Dialer  transport.Dialer
-	Local   transport.Dialer
+	// Connections reach the hosts, by their connection type (as
+	// provision.Runner.Connections): only the types the hosts use need
+	// be there.
+	Connections *transport.Connections
 	// Sandbox bounds what the bundle's playbook may do on the controller
 	// (provision.Runner.Sandbox), the probe's run included; load the
 	// bundle with the same policy (LoadOptions.Sandbox). Nil allows
@@ -129,8 +130,8 @@ func New(st Store, b *Bundle, inv *inventory.Inventory, opts Options) (*Deployer
 		return nil, errors.New("agents: a Deployer needs a Store")
 	case b == nil:
 		return nil, errors.New("agents: a Deployer needs a Bundle")
-	case opts.Modules == nil || opts.Dialer == nil:
-		return nil, errors.New("agents: a Deployer needs Options.Modules and Options.Dialer")
+	case opts.Modules == nil:
+		return nil, errors.New("agents: a Deployer needs Options.Modules")
 	}
 	if err := opts.Sandbox.Validate(); err != nil {
 		return nil, err

@@ -136,7 +136,7 @@ func (f *fixture) deployer(t *testing.T, mod func(*agents.Options)) *agents.Depl
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := agents.Options{Modules: builtin.Registry(), Dialer: f.dialer, Local: f.dialer}
+	opts := agents.Options{Modules: builtin.Registry(), Connections: transport.NewConnections().Add("ssh", f.dialer).Add("local", f.dialer)}
 	if mod != nil {
 		mod(&opts)
 	}
@@ -419,7 +419,7 @@ func TestTwoProcessesNeverDeployTheSameHost(t *testing.T) {
 	// A lease shorter than the deploy: renewals keep it.
 	d1 := f.deployer(t, func(o *agents.Options) { o.LeaseTTL = 150 * time.Millisecond })
 	b, _ := agents.LoadBundle(f.dir, agents.LoadOptions{Modules: builtin.Registry()})
-	d2, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Dialer: f.dialer, Local: f.dialer, LeaseTTL: 150 * time.Millisecond})
+	d2, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Connections: transport.NewConnections().Add("ssh", f.dialer).Add("local", f.dialer), LeaseTTL: 150 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +457,7 @@ func TestDeployedMeanwhileIsSkipped(t *testing.T) {
 			}
 			// Between the second's plan and its lease, the first
 			// deploys the host and releases it.
-			d1, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Dialer: f.dialer, Local: f.dialer})
+			d1, err := agents.New(other, b, f.inv, agents.Options{Modules: builtin.Registry(), Connections: transport.NewConnections().Add("ssh", f.dialer).Add("local", f.dialer)})
 			if err != nil {
 				t.Error(err)
 				return

@@ -124,7 +124,7 @@ func (d *Deployer) probe(ctx context.Context, ts []target) (map[string]*ProbeRes
 	g.SetLimit(d.forks(d.opts.Batch.Of(len(ts))))
 	for _, t := range ts {
 		g.Go(func() error {
-			r := &provision.Runner{Inventory: t.inv, Modules: reg, Dialer: d.opts.Dialer, Local: d.opts.Local, Sandbox: d.opts.Sandbox,
+			r := &provision.Runner{Inventory: t.inv, Modules: reg, Connections: d.opts.Connections, Sandbox: d.opts.Sandbox,
 				Forks: 1, Limit: t.name,
 				ExtraVars: map[string]any{"tender_probe_become": d.bundle.Become},
 				Events: func(e provision.Event) {

@@ -10,6 +10,7 @@ import (
 	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
 	"github.com/tender-sh/tender/inventory"
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks/builtin"
 )
 
@@ -63,7 +64,7 @@ func BenchmarkPlanFromLedger10000(b *testing.B) {
 		st   agents.Store
 	}{{"one query", st}, {"host by host", hostByHost{st}}} {
 		b.Run(c.name, func(b *testing.B) {
-			d, err := agents.New(c.st, bundle, inv, agents.Options{Modules: builtin.Registry(), Dialer: &counting{}, Force: true})
+			d, err := agents.New(c.st, bundle, inv, agents.Options{Modules: builtin.Registry(), Connections: transport.NewConnections().Add("ssh", &counting{}), Force: true})
 			if err != nil {
 				b.Fatal(err)
 			}

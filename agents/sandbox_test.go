@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/agents"
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin"
 )
@@ -49,7 +50,7 @@ func TestSandboxBoundsBundlesAndDeploys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := agents.New(f.st, b, f.inv, agents.Options{Modules: reg, Dialer: f.dialer, Local: f.dialer, Sandbox: c.pol})
+		d, err := agents.New(f.st, b, f.inv, agents.Options{Modules: reg, Connections: transport.NewConnections().Add("ssh", f.dialer).Add("local", f.dialer), Sandbox: c.pol})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +69,7 @@ func TestSandboxBoundsBundlesAndDeploys(t *testing.T) {
 			t.Errorf("%+v: %s %+v", c.pol, actions(rep), h)
 		}
 	}
-	if _, err := agents.New(f.st, &agents.Bundle{}, f.inv, agents.Options{Modules: reg, Dialer: f.dialer, Sandbox: &tasks.Policy{Lookups: []string{"nope"}}}); err == nil {
+	if _, err := agents.New(f.st, &agents.Bundle{}, f.inv, agents.Options{Modules: reg, Connections: transport.NewConnections().Add("ssh", f.dialer), Sandbox: &tasks.Policy{Lookups: []string{"nope"}}}); err == nil {
 		t.Error("an invalid policy was accepted")
 	}
 }

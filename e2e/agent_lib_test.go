@@ -72,7 +72,7 @@ func libDeployer(t *testing.T, dialer transport.Dialer, hs *hostSet, hosts ...st
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	d, err := agents.New(st, b, nil, agents.Options{Modules: reg, Dialer: dialer, Local: local.Dialer{}})
+	d, err := agents.New(st, b, nil, agents.Options{Modules: reg, Connections: transport.NewConnections().Add("ssh", dialer).Add("local", local.Dialer{})})
 	if err != nil {
 		t.Fatal(err)
 	}

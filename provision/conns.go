@@ -2,7 +2,6 @@ package provision
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -21,11 +20,12 @@ func (rn *run) localConn(ctx context.Context) (transport.Conn, error) {
 		return nil, err
 	}
 	rn.localOnce.Do(func() {
-		if rn.r.Local == nil {
-			rn.localErr = errors.New("delegate_to localhost needs a local transport")
+		_, d, err := rn.r.Connections.Resolve("local")
+		if err != nil {
+			rn.localErr = fmt.Errorf("delegate_to localhost: %w", err)
 			return
 		}
-		rn.local, rn.localErr = rn.r.Local.Connect(ctx, transport.Target{Name: "localhost"})
+		rn.local, rn.localErr = d.Connect(ctx, transport.Target{Name: "localhost"})
 	})
 	return rn.local, rn.localErr
 }
@@ -61,7 +61,7 @@ func (rn *run) delegate(ctx context.Context, pr *playRun, name string) (transpor
 	if err != nil {
 		return nil, err
 	}
-	return hr.connect(ctx, rn, pr.scope(hr, nil, nil), connKeywords{})
+	return hr.connect(ctx, rn, pr.scope(hr, nil, nil), ConnKeywords{})
 }
 
 // withEnv returns a view of c whose scripts get env exported (a module's

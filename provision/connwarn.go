@@ -26,14 +26,14 @@ type hostTarget struct {
 	host string
 	key  string // targetKey of t
 	t    transport.Target
+	d    transport.Dialer // what reaches t
 }
 
-// warnTargets asks the Dialer, when it is a transport.Warner, what it has
-// to say about reaching the hosts, and reports each warning not reported
-// yet as one event naming every host it concerns.
+// warnTargets asks each target's Dialer, when it is a transport.Warner,
+// what it has to say about reaching the hosts, and reports each warning
+// not reported yet as one event naming every host it concerns.
 func (rn *run) warnTargets(play string, targets []hostTarget) {
-	w, ok := rn.r.Dialer.(transport.Warner)
-	if !ok || len(targets) == 0 {
+	if len(targets) == 0 {
 		return
 	}
 	var order []string
@@ -44,8 +44,9 @@ func (rn *run) warnTargets(play string, targets []hostTarget) {
 		cw.asked, cw.warned = map[string]bool{}, map[string]bool{}
 	}
 	for _, ht := range targets {
+		w, ok := ht.d.(transport.Warner)
 		k := ht.host + "\x00" + ht.key
-		if cw.asked[k] {
+		if !ok || cw.asked[k] {
 			continue
 		}
 		cw.asked[k] = true
@@ -75,14 +76,12 @@ func (rn *run) warnTargets(play string, targets []hostTarget) {
 // batch is about to reach, before any of them is: one warning for all
 // the hosts that share it, rather than one per host as they connect.
 func (pr *playRun) warnPlayHosts(hosts []*hostRun) {
-	if _, ok := pr.rn.r.Dialer.(transport.Warner); !ok {
-		return
-	}
+	r := pr.rn.r
 	var targets []hostTarget
 	for _, h := range hosts {
-		t, kind, err := target(h.name, pr.scope(h, nil, nil), connKeywords{connection: pr.play.Connection})
-		if err == nil && kind == "ssh" {
-			targets = append(targets, hostTarget{host: h.name, key: targetKey(kind, t), t: t})
+		c, err := ResolveConnection(r.Connections, r.config(), h.name, pr.scope(h, nil, nil).Lookup, ConnKeywords{Connection: pr.play.Connection})
+		if _, ok := c.Dialer.(transport.Warner); err == nil && ok {
+			targets = append(targets, hostTarget{host: h.name, key: targetKey(c.Type, c.Target), t: c.Target, d: c.Dialer})
 		}
 	}
 	pr.rn.warnTargets(pr.name, targets)

@@ -54,7 +54,7 @@ e ansible_ssh_common_args=warn=other
       delegate_to: e
       run_once: true
 `, func(r *provision.Runner) {
-		r.Dialer = d
+		withSSH(r, d)
 		text := r.Events
 		r.Events = func(e provision.Event) {
 			if e.Kind == provision.Warning {

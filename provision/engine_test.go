@@ -15,6 +15,7 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/local"
 
 	"github.com/tender-sh/tender/tasks/builtin"
@@ -146,7 +147,7 @@ func runCase(t *testing.T, dir string) (string, *provision.Recap) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: local.Dialer{}, Local: local.Dialer{},
+	r := &provision.Runner{Inventory: inv, Modules: testModules(), Connections: transport.NewConnections().Add("ssh", local.Dialer{}).Add("local", local.Dialer{}),
 		Forks: 5, Events: report.Text(&out, false), Config: cfg}
 	recap, err := r.Run(context.Background(), pb)
 	if err != nil {

@@ -56,7 +56,7 @@ func TestHostGoingDownMidPlayStopsOnlyItself(t *testing.T) {
     - command: echo two
     - command: echo three
     - command: echo four
-`, func(r *provision.Runner) { r.Dialer = f })
+`, func(r *provision.Runner) { withSSH(r, f) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestRoundTripsPerTask(t *testing.T) {
 	for run, want := range wants {
 		var trips map[string][]string
 		_, recap, err := play(t, inv, pb, func(r *provision.Runner) {
-			r.Dialer = f
+			withSSH(r, f)
 			trips = tripsPerTask(f, r)
 		})
 		if err != nil {
@@ -174,7 +174,7 @@ func TestForksBoundHostsAtOnce(t *testing.T) {
 			inv += h.Name() + "\n"
 		}
 		pb := "- hosts: all\n  gather_facts: false\n  tasks:\n    - command: a\n    - command: b\n"
-		_, recap, err := play(t, inv, pb, func(r *provision.Runner) { r.Dialer = f; r.Forks = tc.forks })
+		_, recap, err := play(t, inv, pb, func(r *provision.Runner) { withSSH(r, f); r.Forks = tc.forks })
 		if err != nil {
 			t.Fatal(err)
 		}

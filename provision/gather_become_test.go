@@ -81,7 +81,7 @@ func TestFactsGatheredThroughBecome(t *testing.T) {
     ansible_become: false
   tasks:
     - debug: msg="become var off {{ ansible_user_id }}"
-`, func(r *provision.Runner) { r.Dialer = f })
+`, func(r *provision.Runner) { withSSH(r, f) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	osuser "os/user"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -161,28 +160,20 @@ type connSlot struct {
 	err  error
 }
 
-// connKeywords are the connection keywords in force (remote_user,
-// connection, port): the host's connection variables win over them.
-type connKeywords struct{ user, connection, port string }
-
 // connect returns the host's connection for the login its variables (and
 // the keywords under them) describe, opening it the first time it is
 // needed: one connection per host for the whole run, unless keywords ask
 // for another login. The connection variables are read from the host's
 // scope, so they may be templates.
-func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw connKeywords) (transport.Conn, error) {
+func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw ConnKeywords) (transport.Conn, error) {
 	r := rn.r
-	t, kind, err := target(h.name, scope, kw)
+	c, err := ResolveConnection(r.Connections, r.config(), h.name, scope.Lookup, kw)
 	if err != nil {
 		return nil, err
 	}
-	if kind == "ssh" {
-		if err := sshArgs(&t, r.config(), scope); err != nil {
-			return nil, err
-		}
-	}
-	if kind == "local" {
-		if err := r.Sandbox.CheckLocal("host " + h.name + " with connection local"); err != nil {
+	kind, t := c.Type, c.Target
+	if kind == "local" || transport.RunsOnController(c.Dialer) {
+		if err := r.Sandbox.CheckLocal("host " + h.name + " with connection " + kind); err != nil {
 			return nil, err
 		}
 	}
@@ -198,19 +189,9 @@ func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw con
 	}
 	h.connMu.Unlock()
 	slot.once.Do(func() {
-		d := r.Dialer
-		if kind == "local" {
-			d = r.Local
-		}
-		if d == nil {
-			slot.err = fmt.Errorf("no transport for ansible_connection=%s", kind)
-			return
-		}
-		if kind == "ssh" {
-			rn.warnTargets("", []hostTarget{{host: h.name, key: key, t: t}})
-		}
+		rn.warnTargets("", []hostTarget{{host: h.name, key: key, t: t, d: c.Dialer}})
 		rn.emit(Event{Kind: Connecting, Host: h.name, Msg: establish(kind, t.User)})
-		slot.conn, slot.err = d.Connect(ctx, t)
+		slot.conn, slot.err = c.Dialer.Connect(ctx, t)
 		if slot.err != nil && !errors.Is(slot.err, transport.ErrUnreachable) {
 			slot.err = transport.Unreachable(h.name, slot.err)
 		}
@@ -220,7 +201,7 @@ func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw con
 
 // targetKey tells apart the logins a host's connections are for.
 func targetKey(kind string, t transport.Target) string {
-	return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%x", kind, t.Host, t.User, t.Port, strings.Join(t.KeyFiles, "\x00"), t.CommonArgs, t.ExtraArgs, sha256.Sum256([]byte(t.Password)))
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%x\x00%v", kind, t.Host, t.User, t.Port, strings.Join(t.KeyFiles, "\x00"), t.CommonArgs, t.ExtraArgs, sha256.Sum256([]byte(t.Password)), t.Options)
 }
 
 // close closes the host's connections; the next task that needs one
@@ -236,90 +217,15 @@ func (h *hostRun) close() {
 	h.conns = nil
 }
 
-// target reads the connection variables Ansible defines, falling back on
-// the keywords kw for the user, port and connection.
-func target(name string, scope expr.Scope, kw connKeywords) (transport.Target, string, error) {
-	str := func(keys ...string) (string, error) {
-		for _, k := range keys {
-			v, ok, err := scope.Lookup(k)
-			if err != nil {
-				return "", fmt.Errorf("%s: %w", k, err)
-			}
-			if ok && v != nil {
-				return expr.Str(v), nil
-			}
-		}
-		return "", nil
-	}
-	var t transport.Target
-	var err error
-	t.Name = name
-	kind, err := str("ansible_connection")
-	if err != nil {
-		return t, "", err
-	}
-	if kind == "" {
-		kind = kw.connection
-	}
-	switch kind {
-	case "", "ssh", "smart", "paramiko":
-		kind = "ssh"
-	case "local":
-	default:
-		return t, "", fmt.Errorf("ansible_connection=%s is not supported (ssh or local)", kind)
-	}
-	if t.Host, err = str("ansible_host", "ansible_ssh_host"); err != nil {
-		return t, "", err
-	}
-	if t.Host == "" {
-		t.Host = name
-	}
-	port, err := str("ansible_port", "ansible_ssh_port")
-	if err != nil {
-		return t, "", err
-	}
-	if port == "" {
-		port = kw.port
-	}
-	if port != "" {
-		if t.Port, err = strconv.Atoi(port); err != nil {
-			return t, "", fmt.Errorf("ansible_port %q is not a number", port)
-		}
-	}
-	if t.User, err = str("ansible_user", "ansible_ssh_user", "ansible_remote_user"); err != nil {
-		return t, "", err
-	}
-	if t.User == "" {
-		t.User = kw.user
-	}
-	if t.Password, err = str("ansible_password", "ansible_ssh_pass", "ansible_ssh_password"); err != nil {
-		return t, "", err
-	}
-	key, err := str("ansible_ssh_private_key_file", "ansible_private_key_file")
-	if err != nil {
-		return t, "", err
-	}
-	if key != "" {
-		t.KeyFiles = []string{key}
-	}
-	if t.CommonArgs, err = str("ansible_ssh_common_args"); err != nil {
-		return t, "", err
-	}
-	if t.ExtraArgs, err = str("ansible_ssh_extra_args"); err != nil {
-		return t, "", err
-	}
-	return t, kind, nil
-}
-
 // sshArgs completes t's ssh arguments as Ansible's ssh connection builds
 // its command line: ssh_args (ansible_ssh_args, ANSIBLE_SSH_ARGS,
 // [ssh_connection] ssh_args) before everything, and the common and extra
 // arguments from the command line (--ssh-common-args), the environment or
 // ansible.cfg when the host's variables give none. Its options come first,
 // so they win, as the first value of an option does for ssh.
-func sshArgs(t *transport.Target, cfg *config.Config, scope expr.Scope) error {
+func sshArgs(t *transport.Target, cfg *config.Config, vars VarLookup) error {
 	opt := func(name string) (string, error) {
-		v, err := cfg.PluginOption("connection", "ssh", name, scope.Lookup)
+		v, err := cfg.PluginOption("connection", "ssh", name, vars)
 		if err != nil || v == nil {
 			return "", err
 		}
@@ -364,11 +270,18 @@ var defaultSSHArgs = sync.OnceValue(func() string {
 // An SSH login whose user the play leaves to ssh config is "None", as
 // Ansible says it.
 func establish(kind, user string) string {
-	if kind == "local" {
+	switch kind {
+	case "ssh":
+	case "local":
 		if u, err := osuser.Current(); err == nil {
 			user = u.Username
 		}
 		return "ESTABLISH LOCAL CONNECTION FOR USER: " + user
+	default:
+		if user == "" {
+			user = "?"
+		}
+		return "ESTABLISH " + strings.ToUpper(kind) + " CONNECTION FOR USER: " + user
 	}
 	if user == "" {
 		user = "None"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/tasks/builtin"
 )
@@ -40,7 +41,7 @@ func TestPlayMakesOnlyItsHosts(t *testing.T) {
 		t.Fatal(err)
 	}
 	var msg string
-	r := &Runner{Inventory: inv, Modules: builtin.Registry(), Dialer: local.Dialer{}, Local: local.Dialer{}, Limit: "h7",
+	r := &Runner{Inventory: inv, Modules: builtin.Registry(), Connections: transport.NewConnections().Add("ssh", local.Dialer{}).Add("local", local.Dialer{}), Limit: "h7",
 		Events: func(e Event) {
 			if e.Kind == HostResult {
 				msg = e.Msg

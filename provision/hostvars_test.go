@@ -12,6 +12,7 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/tasks/builtin"
 )
@@ -48,7 +49,7 @@ func TestHostvarsIsADictOfEveryHost(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: local.Dialer{}, Local: local.Dialer{},
+		r := &provision.Runner{Inventory: inv, Modules: testModules(), Connections: transport.NewConnections().Add("ssh", local.Dialer{}).Add("local", local.Dialer{}),
 			Events: report.Text(&out, true)}
 		recap, err := r.Run(context.Background(), p)
 		return out.String(), recap, err

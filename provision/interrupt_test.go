@@ -10,6 +10,7 @@ import (
 
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/local"
 )
 
@@ -23,7 +24,7 @@ func interruptRun(t *testing.T, pb string, drain chan struct{}, interrupt func(c
 	var out bytes.Buffer
 	text := report.Text(&out, false)
 	started := make(chan struct{})
-	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: local.Dialer{}, Local: local.Dialer{}, Drain: drain}
+	r := &provision.Runner{Inventory: inv, Modules: testModules(), Connections: transport.NewConnections().Add("ssh", local.Dialer{}).Add("local", local.Dialer{}), Drain: drain}
 	r.Events = func(e provision.Event) {
 		text(e)
 		if e.Kind == provision.TaskStart && e.Task != "Gathering Facts" {

@@ -145,7 +145,7 @@ func TestConnectionKeywords(t *testing.T) {
       port: 2200
     - command: "true"
       connection: local
-`, func(r *provision.Runner) { r.Dialer = d; r.Local = local.Dialer{} })
+`, func(r *provision.Runner) { withSSH(r, d) })
 	if err != nil || recap.Stats["a"].Failed+recap.Stats["b"].Failed+recap.Stats["a"].Unreachable != 0 {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -260,7 +260,7 @@ func TestWaitForConnection(t *testing.T) {
       register: w
     - assert:
         that: w.elapsed >= 1
-`, func(r *provision.Runner) { r.Dialer = d })
+`, func(r *provision.Runner) { withSSH(r, d) })
 	if err != nil || recap.Stats["h"].Failed+recap.Stats["h"].Unreachable != 0 || d.tries != 3 {
 		t.Fatalf("tries %d, %v\n%s", d.tries, err, out)
 	}
@@ -275,7 +275,7 @@ func TestWaitForConnection(t *testing.T) {
     - assert:
         that: "w is failed and 'timed out waiting for ping module test' in w.msg"
       delegate_to: localhost
-`, func(r *provision.Runner) { r.Dialer = d; r.Local = local.Dialer{} })
+`, func(r *provision.Runner) { withSSH(r, d) })
 	if err != nil || recap.Stats["h"].Failed != 0 || recap.Stats["h"].Ignored != 1 {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -43,11 +43,12 @@ type Runner struct {
 	// as tasks.Env.Decrypt (include_vars, copy, template). Nil refuses
 	// vaulted data.
 	Decrypt func(vaulttext []byte) ([]byte, error)
-	// Dialer connects to hosts over SSH (ansible_connection=ssh, the
-	// default); Local runs on the control machine (ansible_connection=local
-	// and delegate_to: localhost).
-	Dialer transport.Dialer
-	Local  transport.Dialer
+	// Connections are the connection types hosts may use, by name:
+	// ansible_connection, the connection keyword and Defaults.Connection
+	// pick one (ssh when none does), through ResolveConnection. The
+	// "local" type also serves delegate_to: localhost. A type nobody
+	// registered fails the hosts that ask for it, and only them.
+	Connections *transport.Connections
 	// Defaults are what every play starts from (ansible-playbook's -u, -b,
 	// -c, --force-handlers and their settings).
 	Defaults PlayDefaults

@@ -54,11 +54,16 @@ func loadPlay(t *testing.T, hosts, pb string) (*inventory.Inventory, *playbooks.
 	return inv, p
 }
 
+// withSSH makes d the runner's ssh connection type, local staying local.
+func withSSH(r *provision.Runner, d transport.Dialer) {
+	r.Connections = transport.NewConnections().Add("ssh", d).Add("local", local.Dialer{})
+}
+
 func play(t *testing.T, hosts, pb string, tune func(*provision.Runner)) (string, *provision.Recap, error) {
 	t.Helper()
 	inv, p := loadPlay(t, hosts, pb)
 	var out bytes.Buffer
-	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: downDialer{}, Local: local.Dialer{},
+	r := &provision.Runner{Inventory: inv, Modules: testModules(), Connections: transport.NewConnections().Add("ssh", downDialer{}).Add("local", local.Dialer{}),
 		Events: report.Text(&out, false)}
 	if tune != nil {
 		tune(r)
@@ -261,7 +266,7 @@ func TestCancelStopsPromptly(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: local.Dialer{}, Local: local.Dialer{}}
+	r := &provision.Runner{Inventory: inv, Modules: testModules(), Connections: transport.NewConnections().Add("ssh", local.Dialer{}).Add("local", local.Dialer{})}
 	h := r.Start(ctx, p)
 	started := make(chan struct{})
 	go func() {
@@ -500,7 +505,7 @@ func TestActionPluginFailsWhenItRuns(t *testing.T) {
 		t.Fatalf("load: %v %v", err, p.Warnings)
 	}
 	var out bytes.Buffer
-	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: downDialer{}, Local: local.Dialer{}, Events: report.Text(&out, false)}
+	r := &provision.Runner{Inventory: inv, Modules: testModules(), Connections: transport.NewConnections().Add("ssh", downDialer{}).Add("local", local.Dialer{}), Events: report.Text(&out, false)}
 	recap, err := r.Run(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/tasks"
 )
@@ -41,7 +42,7 @@ func sandboxRun(t *testing.T, files map[string]string) (out string, recap *provi
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	r := &provision.Runner{Inventory: inv, Modules: testModules(), Dialer: downDialer{}, Local: local.Dialer{},
+	r := &provision.Runner{Inventory: inv, Modules: testModules(), Connections: transport.NewConnections().Add("ssh", downDialer{}).Add("local", local.Dialer{}),
 		Events: report.Text(&b, false), Sandbox: pol}
 	recap, err = r.Run(context.Background(), p)
 	return b.String(), recap, dir, err

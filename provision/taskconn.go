@@ -25,7 +25,7 @@ func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *exp
 	var via connSpec
 	switch kw.delegateTo {
 	case "":
-		c, err = h.connect(ctx, pr.rn, scope, connKeywords{user: kw.remoteUser, connection: kw.connection, port: kw.port})
+		c, err = h.connect(ctx, pr.rn, scope, ConnKeywords{User: kw.remoteUser, Connection: kw.connection, Port: kw.port})
 	case "localhost", "127.0.0.1", "::1":
 		c, err = pr.rn.localConn(ctx)
 	default:

@@ -14,7 +14,6 @@ import (
 	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
 	"github.com/tender-sh/tender/config"
-	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/provision/transport/ssh"
 	"github.com/tender-sh/tender/tasks/builtin"
 )
@@ -109,7 +108,7 @@ func openLedger(c *cli.Context, readOnly bool) (store.Ledger, error) {
 // reports bad input before any host is touched: flags, bundle, ledger,
 // inventory.
 func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, store.Ledger, error) {
-	opts := agents.Options{Modules: builtin.Registry(), Local: local.Dialer{}, Hosts: c.String("hosts"),
+	opts := agents.Options{Modules: builtin.Registry(), Hosts: c.String("hosts"),
 		Limit: c.String("limit"), Force: c.Bool("force"), Events: events}
 	if c.IsSet("forks") {
 		opts.Forks = c.Int("forks")
@@ -151,7 +150,7 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, s
 	if dialer.HostKeys == ssh.HostKeyInsecure {
 		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: host keys are not checked (--host-key-checking=insecure)")
 	}
-	opts.Dialer = dialer
+	opts.Connections = connections(dialer)
 	if opts.Sandbox, err = sandbox(c); err != nil {
 		return nil, nil, err
 	}

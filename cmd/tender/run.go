@@ -16,7 +16,6 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
-	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/provision/transport/ssh"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin"
@@ -104,7 +103,7 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 		return err
 	}
 	r := &provision.Runner{
-		Inventory: inv, Modules: builtin.Registry(), Dialer: dialer, Local: local.Dialer{}, Sandbox: policy, Decrypt: vaultDecrypt(c),
+		Inventory: inv, Modules: builtin.Registry(), Connections: connections(dialer), Sandbox: policy, Decrypt: vaultDecrypt(c),
 		Forks: nforks, Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},
 		ExtraVars: extra, Events: events, Verbosity: c.Count("verbose"), Prompt: terminalPrompt(),

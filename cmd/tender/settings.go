@@ -90,10 +90,8 @@ func playDefaults(c *cli.Context, cfg *config.Config) (provision.PlayDefaults, e
 	} else if set && port != nil {
 		d.Port = fmt.Sprint(port)
 	}
-	switch d.Connection {
-	case "", "smart", "ssh", "paramiko", "local":
-	default:
-		return d, &exitError{code: 5, err: fmt.Errorf("connection %q: tender connects with ssh (smart and paramiko mean ssh here) or local", d.Connection)}
+	if !connectionKnown(d.Connection) {
+		return d, &exitError{code: 5, err: fmt.Errorf("connection %q: tender connects with %s (smart and paramiko mean ssh here)", d.Connection, connectionNames())}
 	}
 	switch d.BecomeMethod {
 	case "", "sudo", "su", "doas":

@@ -1,9 +1,9 @@
 // Package transport is how tender reaches a host: a Conn runs POSIX sh
 // scripts on it, moves files to and from it, and opens TCP connections from
 // the host's side. The engine and the modules see only these interfaces;
-// concrete transports (ssh, local, the transporttest fake) are injected by
-// the program that builds the engine. This package imports nothing of
-// tender's own.
+// concrete transports (ssh, local, docker, the transporttest fake) are
+// registered by name in a Connections by the program that builds the
+// engine. This package imports nothing of tender's own.
 package transport
 
 import (
@@ -145,6 +145,10 @@ type Target struct {
 	KeyFiles   []string // private key files to offer, in order
 	CommonArgs string   // ansible_ssh_common_args, e.g. "-o ProxyJump=bastion"
 	ExtraArgs  string   // ansible_ssh_extra_args: after CommonArgs, which win
+	// Options are the connection type's own settings beyond the fields
+	// above, by option name (for docker: docker_extra_args, working_dir,
+	// privileged, extra_env), read from the variables its Params name.
+	Options map[string]any
 }
 
 // Dialer opens connections. Implementations are safe for concurrent use.

@@ -1,4 +1,4 @@
-package local
+package local_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/provision/transport/transporttest"
 )
 
@@ -18,7 +19,7 @@ func TestBecomeConformance(t *testing.T) {
 	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
 	transporttest.Run(t, transporttest.Suite{
 		Open: func(t *testing.T) transport.Conn {
-			c, err := Dialer{}.Connect(context.Background(), transport.Target{Name: "localhost"})
+			c, err := local.Dialer{}.Connect(context.Background(), transport.Target{Name: "localhost"})
 			if err != nil {
 				t.Fatal(err)
 			}

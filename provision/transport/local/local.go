@@ -11,10 +11,8 @@ import (
 	"io/fs"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/tender-sh/tender/provision/transport"
@@ -58,60 +56,7 @@ func (c *Conn) run(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (tr
 	if c.closed.Load() {
 		return transport.Result{}, errClosed
 	}
-	w, err := transport.Wrap(cmd)
-	if err != nil {
-		return transport.Result{}, err
-	}
-	p := exec.Command("/bin/sh", "-c", w.Command)
-	out, errb := transport.Bounded{Limit: cmd.OutputLimit()}, transport.Bounded{Limit: cmd.OutputLimit()}
-	p.Stdout, p.Stderr = &out, &errb
-	var in io.WriteCloser
-	if stdout != nil {
-		// Wait must not wait for a stdin that has not ended: the copy
-		// is ours, and ends when the caller closes the reader.
-		p.Stdout = stdout
-		if in, err = p.StdinPipe(); err != nil {
-			return transport.Result{}, fmt.Errorf("%s: %w", c.name, err)
-		}
-	} else {
-		p.Stdin = w.Stdin
-	}
-	p.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := p.Start(); err != nil {
-		return transport.Result{}, fmt.Errorf("%s: start sh: %w", c.name, err)
-	}
-	if in != nil {
-		go func() {
-			_, _ = io.Copy(in, w.Stdin)
-			in.Close()
-		}()
-	}
-	done := make(chan error, 1)
-	go func() { done <- p.Wait() }()
-	select {
-	case err = <-done:
-	case <-ctx.Done():
-		_ = syscall.Kill(-p.Process.Pid, syscall.SIGKILL)
-		<-done
-		return transport.Result{}, ctx.Err()
-	}
-	res := transport.Result{Stdout: out.Bytes(), Stderr: errb.Bytes()}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		res.ExitCode = ee.ExitCode()
-		if res.ExitCode < 0 { // killed by a signal: report it as sh would
-			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				res.ExitCode = 128 + int(ws.Signal())
-			}
-		}
-	case err != nil:
-		return res, fmt.Errorf("%s: %w", c.name, err)
-	}
-	if out.Over || errb.Over {
-		return transport.Result{}, fmt.Errorf("%s: %w", c.name, transport.ErrOutputTooLarge)
-	}
-	return res, nil
+	return Process{Name: c.name, Argv: []string{"/bin/sh", "-c"}}.Run(ctx, cmd, stdout)
 }
 
 // Put writes src to dst atomically through a temporary file in dst's
@@ -130,7 +75,7 @@ func (c *Conn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileM
 			os.Remove(f.Name())
 		}
 	}()
-	if _, err = io.Copy(f, ctxReader{ctx, src}); err != nil {
+	if _, err = io.Copy(f, transport.ContextReader{Ctx: ctx, R: src}); err != nil {
 		return fmt.Errorf("%s: put %s: %w", c.name, dst, err)
 	}
 	if err = f.Chmod(mode.Perm()); err != nil {
@@ -158,7 +103,7 @@ func (c *Conn) Get(ctx context.Context, src string, dst io.Writer) error {
 		return fmt.Errorf("%s: get: %w", c.name, err)
 	}
 	defer f.Close()
-	if _, err := io.Copy(dst, ctxReader{ctx, f}); err != nil {
+	if _, err := io.Copy(dst, transport.ContextReader{Ctx: ctx, R: f}); err != nil {
 		return fmt.Errorf("%s: get %s: %w", c.name, src, err)
 	}
 	return nil
@@ -179,15 +124,6 @@ func (c *Conn) Close() error {
 	return nil
 }
 
-// ctxReader stops a copy when its context ends.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (r ctxReader) Read(p []byte) (int, error) {
-	if err := r.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return r.r.Read(p)
-}
+// OnController reports true: local connections run on the control
+// machine (see transport.Controller).
+func (Dialer) OnController() bool { return true }

@@ -1,17 +1,18 @@
-package local
+package local_test
 
 import (
 	"context"
 	"testing"
 
 	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/provision/transport/transporttest"
 )
 
 func TestConformance(t *testing.T) {
 	transporttest.Run(t, transporttest.Suite{
 		Open: func(t *testing.T) transport.Conn {
-			c, err := Dialer{}.Connect(context.Background(), transport.Target{Name: "localhost"})
+			c, err := local.Dialer{}.Connect(context.Background(), transport.Target{Name: "localhost"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -92,7 +92,7 @@ func (c *Conn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileM
 			}
 		}
 	}()
-	if _, err = io.Copy(f, ctxReader{ctx, src}); err != nil {
+	if _, err = io.Copy(f, transport.ContextReader{Ctx: ctx, R: src}); err != nil {
 		return c.broken("put "+dst, err)
 	}
 	if err = f.Chmod(mode.Perm()); err != nil {
@@ -146,7 +146,7 @@ func (c *Conn) Get(ctx context.Context, src string, dst io.Writer) error {
 		return c.broken("get "+src, err)
 	}
 	defer f.Close()
-	if _, err := io.Copy(ctxWriter{ctx, dst}, f); err != nil {
+	if _, err := io.Copy(transport.ContextWriter{Ctx: ctx, W: dst}, f); err != nil {
 		return c.broken("get "+src, err)
 	}
 	return nil
@@ -172,30 +172,4 @@ func randomSuffix() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-// ctxReader stops a copy when its context ends.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (r ctxReader) Read(p []byte) (int, error) {
-	if err := r.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return r.r.Read(p)
-}
-
-// ctxWriter stops a copy when its context ends.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (w ctxWriter) Write(p []byte) (int, error) {
-	if err := w.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return w.w.Write(p)
 }

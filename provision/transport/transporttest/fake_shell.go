@@ -2,15 +2,11 @@ package transporttest
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
-	"time"
 
 	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/local"
 )
 
 // Shell is the fake hosts' default Handler: it runs the script with
@@ -22,39 +18,9 @@ import (
 // elsewhere; keep what a test touches under Root.
 func Shell(ctx context.Context, h *Host, cmd transport.Cmd) (transport.Result, error) {
 	cmd.Become = nil
-	w, err := transport.Wrap(cmd)
-	if err != nil {
-		return transport.Result{}, err
-	}
-	p := exec.CommandContext(ctx, "/bin/sh", "-c", w.Command)
-	p.Dir = h.root
-	p.Env = append(os.Environ(), "HOME="+h.root, "TMPDIR="+filepath.Join(h.root, "tmp"))
-	p.Stdin = w.Stdin
-	out, errb := transport.Bounded{Limit: cmd.OutputLimit()}, transport.Bounded{Limit: cmd.OutputLimit()}
-	p.Stdout, p.Stderr = &out, &errb
-	// The script gets its own process group, killed whole when ctx ends,
-	// so that its children do not outlive it or hold its output open.
-	p.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p.Cancel = func() error { return syscall.Kill(-p.Process.Pid, syscall.SIGKILL) }
-	p.WaitDelay = 5 * time.Second
-	err = p.Run()
+	p := local.Process{Name: h.name, Argv: []string{"/bin/sh", "-c"}, Dir: h.root,
+		Env: append(os.Environ(), "HOME="+h.root, "TMPDIR="+filepath.Join(h.root, "tmp"))}
+	res, err := p.Run(ctx, cmd, nil)
 	h.Sync()
-	if ctx.Err() != nil {
-		return transport.Result{}, ctx.Err()
-	}
-	if out.Over || errb.Over {
-		return transport.Result{}, fmt.Errorf("%s: %w", h.name, transport.ErrOutputTooLarge)
-	}
-	res := transport.Result{Stdout: out.Bytes(), Stderr: errb.Bytes()}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		res.ExitCode = ee.ExitCode()
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			res.ExitCode = 128 + int(ws.Signal())
-		}
-	case err != nil && !errors.Is(err, exec.ErrWaitDelay):
-		return res, fmt.Errorf("%s: %w", h.name, err)
-	}
-	return res, nil
+	return res, err
 }

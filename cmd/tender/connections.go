@@ -1,0 +1,31 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/docker"
+	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/provision/transport/ssh"
+)
+
+// connections are the connection types tender's commands offer, under
+// Ansible's names for them: ssh (smart and paramiko reach it too, as
+// tender has one SSH client), local, and docker (community.docker's
+// connection). sshDialer reaches the ssh hosts.
+func connections(sshDialer transport.Dialer) *transport.Connections {
+	return transport.NewConnections().
+		Add("ssh", sshDialer, "smart", "paramiko", "paramiko_ssh", "ansible.builtin.ssh", "ansible.builtin.paramiko_ssh", "ansible.legacy.ssh").
+		Add("local", local.Dialer{}, "ansible.builtin.local", "ansible.legacy.local").
+		Add("docker", docker.Dialer{}, "community.docker.docker", "community.general.docker")
+}
+
+// connectionKnown reports whether name is a connection type tender has.
+func connectionKnown(name string) bool {
+	return name == "" || connections(&ssh.Dialer{}).Canonical(name) != ""
+}
+
+// connectionNames lists the connection types tender has.
+func connectionNames() string {
+	return strings.Join(connections(&ssh.Dialer{}).Names(), ", ")
+}

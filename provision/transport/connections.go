@@ -1,0 +1,154 @@
+package transport
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Connections names the connection types a run may use, as Ansible's
+// connection plugins are named: ansible_connection, the connection keyword
+// and -c pick one of them by its name or one of its aliases. The program
+// (or library user) that builds the engine fills it; the engine never
+// imports a concrete transport.
+//
+// A Connections is filled before use and only read afterwards, so it is
+// safe for concurrent use once built. The zero value is empty: every name
+// is then unknown.
+type Connections struct {
+	dialers map[string]Dialer
+	names   map[string]string // every name and alias -> its type's name
+}
+
+// NewConnections returns an empty set of connection types.
+func NewConnections() *Connections {
+	return &Connections{dialers: map[string]Dialer{}, names: map[string]string{}}
+}
+
+// Add registers d as the connection type name, also reachable by aliases
+// (as "smart" and "paramiko" reach ssh, or a collection's full name, such
+// as community.docker.docker, reaches docker). It returns c, so that calls
+// chain. A name or alias given twice panics: that is a wiring mistake of
+// the program, not an input error.
+func (c *Connections) Add(name string, d Dialer, aliases ...string) *Connections {
+	if c.dialers == nil {
+		c.dialers, c.names = map[string]Dialer{}, map[string]string{}
+	}
+	if d == nil {
+		panic("transport: connection type " + name + " has no Dialer")
+	}
+	for _, n := range append([]string{name}, aliases...) {
+		if _, dup := c.names[n]; dup {
+			panic("transport: connection name " + n + " registered twice")
+		}
+		c.names[n] = name
+	}
+	c.dialers[name] = d
+	return c
+}
+
+// Resolve returns the type that name (a type's name or one of its
+// aliases) stands for, and its Dialer. An unknown name is an error that
+// lists the known types.
+func (c *Connections) Resolve(name string) (string, Dialer, error) {
+	if c != nil {
+		if canon, ok := c.names[name]; ok {
+			return canon, c.dialers[canon], nil
+		}
+	}
+	return "", nil, &UnknownConnectionError{Name: name, Known: c.Names()}
+}
+
+// Canonical returns the type that name stands for, or "" when it is
+// unknown.
+func (c *Connections) Canonical(name string) string {
+	if c == nil {
+		return ""
+	}
+	return c.names[name]
+}
+
+// Names returns the registered types' names, sorted, aliases left out.
+func (c *Connections) Names() []string {
+	if c == nil {
+		return nil
+	}
+	out := make([]string, 0, len(c.dialers))
+	for n := range c.dialers {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// UnknownConnectionError is a connection type nobody registered.
+type UnknownConnectionError struct {
+	// Name is the name asked for.
+	Name string
+	// Known are the types that exist, sorted.
+	Known []string
+}
+
+func (e *UnknownConnectionError) Error() string {
+	if len(e.Known) == 0 {
+		return fmt.Sprintf("connection %q: no connection types are available", e.Name)
+	}
+	return fmt.Sprintf("connection %q is not supported (%s)", e.Name, strings.Join(e.Known, ", "))
+}
+
+// Params is an optional interface of a Dialer: which host variables its
+// connection type reads, as an Ansible connection plugin's options name
+// them. A Dialer without it reads ansible_host, ansible_port,
+// ansible_user and ansible_password.
+type Params interface {
+	Params() ConnParams
+}
+
+// ConnParams are the variables a connection type reads. In each list the
+// first variable that is set wins.
+type ConnParams struct {
+	// Host are where Target.Host comes from (the inventory hostname when
+	// none is set); User, Target.User (the remote_user keyword when none
+	// is set); Port, Target.Port; Password, Target.Password.
+	Host, User, Port, Password []string
+	// Options fill Target.Options, by option name.
+	Options []ConnOption
+}
+
+// ConnOption is one option of a connection type and the variables that
+// set it.
+type ConnOption struct {
+	Name string
+	Vars []string
+}
+
+// DefaultParams are the variables a Dialer without Params reads.
+var DefaultParams = ConnParams{
+	Host:     []string{"ansible_host"},
+	User:     []string{"ansible_user"},
+	Port:     []string{"ansible_port"},
+	Password: []string{"ansible_password"},
+}
+
+// ParamsOf returns d's Params, or DefaultParams.
+func ParamsOf(d Dialer) ConnParams {
+	if p, ok := d.(Params); ok {
+		return p.Params()
+	}
+	return DefaultParams
+}
+
+// Controller is an optional interface of a Dialer whose connections start
+// programs on the control machine (local runs scripts there; docker runs
+// the docker command line, which can do anything the docker daemon can).
+// A sandbox that keeps playbooks off the controller refuses them.
+type Controller interface {
+	OnController() bool
+}
+
+// RunsOnController reports whether d's connections start programs on the
+// control machine.
+func RunsOnController(d Dialer) bool {
+	c, ok := d.(Controller)
+	return ok && c.OnController()
+}
