@@ -17,29 +17,29 @@ func agentJSONEvents(w io.Writer) func(agents.Event) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return func(e agents.Event) {
-		m := map[string]any{"time": e.Time}
+		m := map[string]any{"event": e.Kind.String(), "time": e.Time}
 		switch e.Kind {
 		case agents.Planned:
-			m["event"], m["summary"], m["hosts"] = "planned", e.Summary, len(e.Decisions)
+			m["summary"], m["hosts"] = e.Summary, len(e.Decisions)
 		case agents.WaveStarted:
-			m["event"], m["wave"], m["hosts"] = "wave_started", e.Wave, e.Hosts
+			m["wave"], m["hosts"] = e.Wave, e.Hosts
 		case agents.Pausing:
-			m["event"], m["pause_seconds"] = "pausing", e.Pause.Seconds()
+			m["pause_seconds"] = e.Pause.Seconds()
 		case agents.HostStarted:
-			m["event"], m["host"] = "host_started", e.Host
+			m["host"] = e.Host
 			if e.Decision != nil {
 				m["action"], m["reason"] = string(e.Decision.Action), e.Decision.Reason
 			}
 		case agents.HostFinished:
 			r := e.Result
-			m["event"], m["host"], m["outcome"] = "host_finished", r.Host, string(r.Outcome)
+			m["host"], m["outcome"] = r.Host, string(r.Outcome)
 			m["action"], m["reason"], m["duration_seconds"] = string(r.Decision.Action), r.Decision.Reason, r.Duration.Seconds()
 			if r.Error != "" {
 				m["error"] = r.Error
 			}
 		case agents.Finished:
 			r := e.Report
-			m["event"], m["rollout"], m["stopped"] = "finished", r.Rollout, r.Stopped
+			m["rollout"], m["stopped"] = r.Rollout, r.Stopped
 			counts := map[string]int{}
 			for _, o := range []agents.Outcome{agents.HostDeployed, agents.HostFailed, agents.HostSkipped, agents.HostBusy, agents.HostNotAttempted} {
 				counts[strings.ReplaceAll(string(o), " ", "_")] = r.Count(o)

@@ -13,12 +13,6 @@ import (
 // event kinds do not change it.
 const JSONSchema = 1
 
-// jsonKinds name the event kinds in the JSON stream.
-var jsonKinds = map[provision.EventKind]string{provision.PlayStart: "play_start", provision.TaskStart: "task_start",
-	provision.HostResult: "host_result", provision.Warning: "warning", provision.RunEnd: "run_end",
-	provision.Included: "included", provision.Retry: "retry", provision.NoHosts: "no_hosts", provision.PlaybookEnd: "playbook_end",
-	provision.Connecting: "connecting", provision.PlaybookStart: "playbook_start"}
-
 // JSON returns an event handler writing each event as one line of JSON,
 // in the schema docs/JSON.md documents: a run_start line first, naming
 // the schema's version and tender's (version), then one line per event.
@@ -37,7 +31,7 @@ func JSON(w io.Writer, version string) func(provision.Event) {
 }
 
 func jsonEvent(e provision.Event) map[string]any {
-	m := map[string]any{"event": jsonKinds[e.Kind], "time": e.Time}
+	m := map[string]any{"event": e.Kind.String(), "time": e.Time}
 	set := func(k string, v any, ok bool) {
 		if ok {
 			m[k] = v

@@ -82,7 +82,9 @@ func TestJSONSchemaDocumented(t *testing.T) {
 	if n != len(events)+1 {
 		t.Errorf("%d lines for %d events and run_start", n, len(events))
 	}
-	if len(jsonKinds) != len(events) {
-		t.Errorf("%d kinds named, %d event kinds", len(jsonKinds), len(events))
+	for _, e := range events {
+		if strings.HasPrefix(e.Kind.String(), "EventKind(") {
+			t.Errorf("event kind %d has no name", e.Kind)
+		}
 	}
 }
