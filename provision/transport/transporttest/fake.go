@@ -40,7 +40,15 @@ var _ transport.Dialer = (*Fake)(nil)
 // NewFake returns an empty fake fleet whose hosts' root directories live
 // in a temporary directory removed when t ends.
 func NewFake(t testing.TB) *Fake {
-	return &Fake{dir: t.TempDir(), hosts: map[string]*Host{}}
+	return NewFakeIn(t.TempDir())
+}
+
+// NewFakeIn returns an empty fake fleet whose hosts' root directories
+// live under dir, which must be writable (Host panics otherwise) and which
+// the caller removes: a fake for use outside go test (a control plane's
+// dry run, a demo).
+func NewFakeIn(dir string) *Fake {
+	return &Fake{dir: dir, hosts: map[string]*Host{}}
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
@@ -148,7 +156,7 @@ func newHost(name, root string) *Host {
 	// The root and its tmp (TMPDIR for Shell) exist from the start.
 	for _, d := range []string{root, filepath.Join(root, "tmp")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			panic("transporttest: " + err.Error()) // t.TempDir gave us a writable directory
+			panic("transporttest: " + err.Error()) // the fleet's directory is writable
 		}
 	}
 	h.mu.Lock()

@@ -1,0 +1,66 @@
+package provision_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/tender-sh/tender/inventory"
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/tasks/builtin"
+)
+
+// A Runner runs a playbook against an inventory over the connection
+// types it is given, reporting each host's outcome as an event. Here the
+// one host is the machine itself (ansible_connection=local); a control
+// plane would register ssh (provision/transport/ssh) as well.
+func ExampleRunner_Run() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	pb := filepath.Join(dir, "site.yml")
+	os.WriteFile(pb, []byte(`
+- hosts: agents
+  gather_facts: false
+  tasks:
+    - name: write the agent's config
+      copy: {dest: "{{ conf }}", content: "port=7070\n"}
+`), 0o644)
+
+	inv := inventory.New()
+	if err := inv.ParseINI("hosts", []byte("[agents]\nnode1 ansible_connection=local conf="+filepath.Join(dir, "agent.conf")+"\n")); err != nil {
+		fmt.Println(err)
+		return
+	}
+	play, err := playbooks.Load(pb, playbooks.Options{Modules: builtin.Registry()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := &provision.Runner{
+		Inventory:   inv,
+		Modules:     builtin.Registry(),
+		Connections: transport.NewConnections().Add("local", local.Dialer{}),
+		Events: func(e provision.Event) {
+			if e.Kind == provision.HostResult {
+				fmt.Println(e.Kind, e.Host, e.Task, e.Status)
+			}
+		},
+	}
+	for range 2 { // the second run finds nothing to change
+		recap, err := r.Run(context.Background(), play)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("changed=%d failed=%v\n", recap.Stats["node1"].Changed, recap.Failed())
+	}
+	// Output:
+	// host_result node1 write the agent's config changed
+	// changed=1 failed=false
+	// host_result node1 write the agent's config ok
+	// changed=0 failed=false
+}
