@@ -81,6 +81,9 @@ type Bundle struct {
 	// Secret names the vars marked secret: their values (as written and
 	// as rendered for each host) never reach the ledger or the events.
 	Secret []string
+	// modules is the registry LoadBundle checked the playbook against:
+	// the Deployer's unless its Options name another.
+	modules *tasks.Registry
 }
 
 // File is one tracked file of a bundle.
@@ -109,7 +112,8 @@ func (b *Bundle) Dests() []string {
 // LoadOptions control LoadBundle.
 type LoadOptions struct {
 	// Modules are the modules the bundle's playbook may use: the
-	// registry its deploys will run with (Options.Modules). Required.
+	// registry its deploys run with, unless the Deployer's
+	// Options.Modules names another. Required.
 	Modules *tasks.Registry
 	// Sandbox, when set, bounds which controller files the bundle may
 	// name: its manifest, its tracked files and what its playbook reads
@@ -161,6 +165,7 @@ func LoadBundle(dir string, opts LoadOptions) (*Bundle, error) {
 	if len(l.errs) > 0 {
 		return nil, l.errs
 	}
+	l.b.modules = opts.Modules
 	return l.b, nil
 }
 

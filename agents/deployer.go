@@ -57,7 +57,10 @@ func (c Count) String() string {
 
 // Options are a Deployer's settings and injected dependencies.
 type Options struct {
-	// Modules are the modules the bundle's playbook may use.
+	// Modules are the modules the bundle's playbook may use. Nil means
+	// the registry the bundle was loaded with (LoadOptions.Modules), so
+	// the allow-list is given once; another registry must allow every
+	// module the bundle's playbook names, or New refuses it.
 	Modules *tasks.Registry
 	// Connections reach the hosts, by their connection type (as
 	// provision.Runner.Connections): only the types the hosts use need
@@ -130,8 +133,12 @@ func New(st Store, b *Bundle, inv *inventory.Inventory, opts Options) (*Deployer
 		return nil, errors.New("agents: a Deployer needs a Store")
 	case b == nil:
 		return nil, errors.New("agents: a Deployer needs a Bundle")
-	case opts.Modules == nil:
-		return nil, errors.New("agents: a Deployer needs Options.Modules")
+	}
+	if opts.Modules == nil {
+		opts.Modules = b.modules
+	}
+	if err := checkModules(b, opts.Modules); err != nil {
+		return nil, err
 	}
 	if err := opts.Sandbox.Validate(); err != nil {
 		return nil, err
@@ -251,4 +258,26 @@ func (d *Deployer) forks(batch int) int {
 		return batch
 	}
 	return DefaultBatch
+}
+
+// checkModules refuses a registry that lacks modules the bundle's
+// playbook names, before any host is touched: otherwise a deploy would
+// fail at that task, after the tasks before it had run.
+func checkModules(b *Bundle, reg *tasks.Registry) error {
+	if reg == nil {
+		return errors.New("agents: a Deployer needs Options.Modules, or a Bundle from LoadBundle")
+	}
+	if b.Playbook == nil || reg == b.modules {
+		return nil
+	}
+	var missing []string
+	for _, m := range b.Playbook.Modules() {
+		if _, ok := reg.Lookup(m); !ok {
+			missing = append(missing, m)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("agents: bundle %s: its playbook uses modules that Options.Modules does not allow: %s", b.Name, strings.Join(missing, ", "))
+	}
+	return nil
 }

@@ -3,6 +3,8 @@ package playbooks
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -215,4 +217,20 @@ func (p *Play) AllHandlers() []*Task {
 		})
 	}
 	return append(out, p.Handlers...)
+}
+
+// Modules returns the canonical names of the modules the playbook's tasks
+// run, sorted, each once: every play's tasks, handlers and roles, and the
+// files imported or included by a literal name. What an include whose
+// file name is a template brings in is known only when it runs.
+func (pb *Playbook) Modules() []string {
+	seen := map[string]bool{}
+	for _, p := range pb.Plays {
+		for _, t := range walkAll(p) {
+			if t.Kind == KindModule && t.Module != "" {
+				seen[t.Module] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }
