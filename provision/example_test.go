@@ -10,6 +10,7 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/docker"
 	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/tasks/builtin"
 )
@@ -63,4 +64,22 @@ func ExampleRunner_Run() {
 	// changed=1 failed=false
 	// host_result node1 write the agent's config ok
 	// changed=0 failed=false
+}
+
+// ResolveConnection tells how tender would reach a host: from its
+// variables (any lookup; here a map) and the keywords in force, through
+// the connection types registered.
+func ExampleResolveConnection() {
+	conns := transport.NewConnections().
+		Add("local", local.Dialer{}).
+		Add("docker", docker.Dialer{}, "community.docker.docker")
+	hostVars := map[string]any{"ansible_connection": "community.docker.docker", "ansible_host": "agent-7", "ansible_docker_working_dir": "/srv"}
+	lookup := func(name string) (any, bool, error) { v, ok := hostVars[name]; return v, ok, nil }
+	c, err := provision.ResolveConnection(conns, nil, "node7", lookup, provision.ConnKeywords{User: "root"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c.Type, c.Target.Host, c.Target.User, c.Target.Options["working_dir"])
+	// Output: docker agent-7 root /srv
 }
