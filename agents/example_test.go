@@ -1,0 +1,95 @@
+package agents_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/tender-sh/tender/agents"
+	"github.com/tender-sh/tender/agents/store"
+	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/tasks/builtin"
+)
+
+// A control plane keeps an agent current on its hosts: a bundle (the
+// agent's files and the playbook that installs them), a ledger of what
+// went where, and a Deployer that plans and deploys. The walk in
+// docs/LIBRARY.md is this example. Its two hosts are this machine (the
+// local connection), so that it runs anywhere; a fleet registers ssh.
+func Example() {
+	ctx := context.Background()
+	dir, _ := os.MkdirTemp("", "agent-example")
+	defer os.RemoveAll(dir)
+
+	// 1. The bundle: a manifest, the agent's file, a playbook.
+	bundle, root := filepath.Join(dir, "bundle"), filepath.Join(dir, "host")
+	os.MkdirAll(bundle, 0o755)
+	os.MkdirAll(filepath.Join(root, "opt"), 0o755)
+	os.WriteFile(filepath.Join(bundle, "agent.bin"), []byte("agent v1\n"), 0o644)
+	os.WriteFile(filepath.Join(bundle, "deploy.yml"), []byte(`- hosts: all
+  gather_facts: false
+  tasks:
+    - copy: src={{ item.src }} dest={{ item.dest }} mode={{ item.mode }}
+      loop: "{{ agent_bundle_files }}"
+`), 0o644)
+	os.WriteFile(filepath.Join(bundle, agents.ManifestName), []byte(`name: hello
+version: "1"
+health: test -x `+root+`/opt/agent
+files:
+  - {src: agent.bin, dest: `+root+`/opt/agent, mode: "0755"}
+playbook: deploy.yml
+`), 0o644)
+
+	// 2. Load it with the modules it may use: given once, here.
+	b, err := agents.LoadBundle(bundle, agents.LoadOptions{Modules: builtin.Registry()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// 3. The ledger: SQLite here; store.OpenState takes a postgres:// URL
+	// for several controllers.
+	st, err := store.Open(ctx, filepath.Join(dir, "ledger.db"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer st.Close()
+
+	// 4. The Deployer, its connection types, and its hosts.
+	d, err := agents.New(st, b, nil, agents.Options{
+		Connections: transport.NewConnections().Add("local", local.Dialer{}),
+		Batch:       agents.Count{N: 1}, // one host at a time
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, h := range []string{"kvm-1", "kvm-2"} {
+		d.AddHost(h, map[string]any{"ansible_connection": "local"})
+	}
+
+	// 5. Deploy, then plan again: nothing is left to do.
+	rep, err := d.Deploy(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, h := range rep.Hosts {
+		fmt.Println(h.Host, h.Decision.Action, h.Outcome)
+	}
+	plan, err := d.Plan(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, dec := range plan {
+		fmt.Println(dec.Host, dec.Action, dec.Status)
+	}
+	// Output:
+	// kvm-1 new deployed
+	// kvm-2 new deployed
+	// kvm-1 skip in-sync
+	// kvm-2 skip in-sync
+}
