@@ -11,7 +11,7 @@
 #   unit  what the unit tests need: gcc (cgo, for the SQLite ledger), git,
 #         postgresql (the ledger's PostgreSQL tests start a throwaway server
 #         of their own from its binaries; the cluster Debian's package makes
-#         is not used)
+#         is not used), shellcheck (make lint checks the modules' scripts)
 #   demo  make, gcc and git, plus what builds and runs the fleet:
 #         debootstrap (the images are built offline from the machine's own
 #         mirror), dpkg-dev (the fleet's local apt repository), python3 (its
@@ -28,9 +28,9 @@ set -euo pipefail
 
 mode=${1:-}
 case $mode in
-unit) what="E2E=0 make test" pkgs=(make gcc git postgresql) ;;
+unit) what="E2E=0 make test" pkgs=(make gcc git postgresql shellcheck) ;;
 demo) what="make demo" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose) ;;
-test) what="make test" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose postgresql rpm createrepo-c ansible-core ansible) ;;
+test) what="make test" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose postgresql shellcheck rpm createrepo-c ansible-core ansible) ;;
 *)
 	echo "usage: $0 demo|test|unit" >&2
 	exit 2

@@ -1,0 +1,226 @@
+
+export DEBIAN_FRONTEND=noninteractive DEBIAN_PRIORITY=critical LANG=C LC_ALL=C LC_MESSAGES=C LC_CTYPE=C
+_t_fail() { echo verdict=failed; [ -n "$2" ] && echo cache=1; printf 'msg=%s\n' "$(printf %s "$1" | tr '\n' ' ')"; exit 0; }
+# _t_mtime FORMAT: the cache's time, as stat's FORMAT prints it.
+_t_mtime() {
+	if [ -e /var/lib/apt/periodic/update-success-stamp ]; then stat -c "$1" /var/lib/apt/periodic/update-success-stamp
+	elif [ -e /var/lib/apt/lists ]; then stat -c "$1" /var/lib/apt/lists
+	else echo 0; fi
+}
+aptget=$(command -v apt-get) || _t_fail "Failed to find required executable apt-get in paths: $PATH"
+tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
+trap 'rm -rf "$tmp"' EXIT
+lockopt="-o DPkg::Lock::Timeout=$locktime"
+# Cache: updated when asked and older than cache_valid_time, retried with
+# a growing pause as Ansible does. Ansible compares to the microsecond, so
+# without cache_valid_time it updates even when the last update was in the
+# same second (only a cache time in the future, a clock set back, spares
+# it); whole seconds must not skip that update. Whether the update changed
+# the cache is told by its time to the nanosecond (%y), so that an update
+# in the same second as the last one still says so.
+ctime=$(_t_mtime %Y) cstamp=$(_t_mtime %y) updated= now=$(date +%s)
+if [ -n "$update" ] && { [ "$valid" -le 0 ] && [ "$ctime" -le "$now" ] || [ $((ctime + valid)) -lt "$now" ]; }; then
+	if [ -z "$_t_check" ]; then
+		i=0 delay=1 ok=
+		while [ "$i" -lt "$retries" ]; do
+			if "$aptget" $lockopt update -q >"$tmp/uout" 2>"$tmp/uerr"; then ok=1; break; fi
+			i=$((i + 1))
+			[ "$i" -lt "$retries" ] || break
+			[ "$delay" -gt "$maxdelay" ] && delay=$maxdelay
+			sleep "$delay"; delay=$((delay * 2))
+		done
+		[ -n "$ok" ] || _t_fail "Failed to update apt cache: $(grep -E '^(E|W):' "$tmp/uerr" | head -n 5)"
+		grep -q '^[WE]:' "$tmp/uerr" && _t_fail "Failed to update apt cache: $(grep -E '^(E|W):' "$tmp/uerr" | head -n 5)"
+	fi
+	if [ -n "$_t_check" ] || [ "$(_t_mtime %y)" != "$cstamp" ]; then updated=1; fi
+	ctime=$(_t_mtime %Y)
+fi
+echo "cache_updated=$updated"
+echo "cache_update_time=$ctime"
+if [ -z "$specs" ] && [ -z "$deb" ] && [ -n "$update" ]; then echo verdict=cacheonly; exit 0; fi
+
+dopts=
+set --
+_t_oldifs=$IFS; IFS=,
+for o in $dpkgopts; do dopts="$dopts -o \"Dpkg::Options::=--$o\""; set -- "$@" -o "Dpkg::Options::=--$o"; done
+IFS=$_t_oldifs
+dopts=${dopts# }
+if [ -z "$specs" ] && [ -z "$deb" ]; then # autoremove alone
+	[ -n "$purge" ] && set -- "$@" --purge
+	[ -n "$force" ] && set -- "$@" --force-yes
+	set -- "$@" autoremove
+	[ -n "$_t_check" ] && set -- "$@" --simulate
+	"$aptget" -y $lockopt "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		_t_fail "'apt-get autoremove' failed: $(cat "$tmp/err")"
+	fi
+	echo verdict=cleaned; echo --output--; cat "$tmp/out"; exit 0
+fi
+
+if [ -n "$deb" ]; then
+	[ -e "$deb" ] || { echo verdict=upload; exit 0; }
+	dname=$(dpkg --field "$deb" Package 2>"$tmp/err") || _t_fail "$(command -v dpkg) --field $deb Package failed"
+	dver=$(dpkg --field "$deb" Version 2>"$tmp/err") || _t_fail "$(command -v dpkg) --field $deb Version failed"
+	cur=$(dpkg-query -W -f='${db:Status-Abbrev}|${Version}' "$dname" 2>/dev/null)
+	case $cur in ?i*) dpkg --compare-versions "${cur#*|}" eq "$dver" && { echo verdict=noop; exit 0; } ;; esac
+	opts=
+	_t_oldifs=$IFS; IFS=,
+	set --
+	for o in $dpkgopts; do opts="$opts --$o"; set -- "$@" "--$o"; done
+	IFS=$_t_oldifs
+	[ -n "$_t_check" ] && { opts="$opts --simulate"; set -- "$@" --simulate; }
+	[ -n "$force" ] && { opts="$opts --force-all"; set -- "$@" --force-all; }
+	echo "cmd=dpkg$opts -i $deb"
+	dpkg "$@" -i "$deb" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	echo verdict=ran; echo "rc=$rc"
+	echo "outlen=$(wc -c <"$tmp/out")"; echo "errlen=$(wc -c <"$tmp/err")"
+	echo --output--; cat "$tmp/out" "$tmp/err"
+	exit 0
+fi
+
+# _t_best NAME CMP VER: the version apt would install, "" for none.
+_t_best() {
+	if [ "$2" = = ]; then
+		apt-cache madison -- "$1" 2>/dev/null | while IFS='|' read -r _ v _; do
+			v=$(printf %s "$v" | tr -d ' ')
+			# shellcheck disable=SC2254 # the version is a glob, as apt takes it
+			case $v in $3) echo "$v"; break ;; esac
+		done
+		return
+	fi
+	if [ -n "$release" ]; then
+		apt-cache -o "APT::Default-Release=$release" policy -- "$1" 2>/dev/null
+	else
+		apt-cache policy -- "$1" 2>/dev/null
+	fi | sed -n 's/^  Candidate: //p' | grep -v '^(none)$'
+}
+
+# Expand wildcards against the cache's names, as Ansible does.
+list=
+_t_oldifs=$IFS; IFS='
+'
+set -f
+for s in $specs; do
+	n=${s%%[>=]*}
+	case $n in
+	*[][*?!]*)
+		case $n in *:*) all=$(apt-cache pkgnames) ;; *) all=$(apt-cache pkgnames | grep -v :) ;; esac
+		# shellcheck disable=SC2254 # the name is a glob, as apt takes it
+		m=$(for p in $all; do case $p in $n) echo "$p" ;; esac; done)
+		[ -n "$m" ] || _t_fail "No package(s) matching '$n' available"
+		list="$list$m
+" ;;
+	*) list="$list$s
+" ;;
+	esac
+done
+
+todo= disp= names=
+for s in $list; do
+	case $s in
+	*'>='*) n=${s%%>=*} cmp='>=' ver=${s#*>=} ;;
+	*=*) n=${s%%=*} cmp='=' ver=${s#*=} ;;
+	*) n=$s cmp= ver= ;;
+	esac
+	cur=$(dpkg-query -W -f='${db:Status-Abbrev}|${Version}' -- "$n" 2>/dev/null)
+	inst= iv=
+	case $cur in ?i*) inst=1 iv=${cur#*|} ;; esac
+	vok=
+	if [ -n "$inst" ]; then
+		# shellcheck disable=SC2254 # the version is a glob, as apt takes it
+		case $cmp in
+		=) case $iv in $ver) vok=1 ;; esac ;;
+		'>=') dpkg --compare-versions "$iv" ge "$ver" && vok=1 ;;
+		*) vok=1 ;;
+		esac
+	fi
+	if [ "$state" = absent ]; then
+		if [ -n "$vok" ] || { [ -n "$purge" ] && dpkg-query -L -- "$n" >/dev/null 2>&1; }; then
+			echo "item=$s"; todo="$todo$s
+"; disp="$disp '$s'"
+		fi
+		continue
+	fi
+	names="$names$n
+"
+	[ -z "$inst" ] && [ -n "$onlyup" ] && continue
+	if [ -z "$(apt-cache policy -- "$n" 2>/dev/null)" ] && [ -z "$inst" ]; then
+		# A virtual package: apt chooses the provider.
+		if apt-cache showpkg -- "$n" 2>/dev/null | sed '1,/^Reverse Provides:/d' | grep -q .; then
+			echo "item=$s"; todo="$todo$n
+"; disp="$disp '$n'"; continue
+		fi
+		_t_fail "No package matching '$n' is available"
+	fi
+	best=$(_t_best "$n" "$cmp" "$ver") can=
+	if [ -n "$best" ]; then
+		if [ -z "$inst" ]; then can=$best
+		elif [ "$best" != "$iv" ]; then
+			# shellcheck disable=SC2254 # the version is a glob, as apt takes it
+			case $cmp in
+			=) case $best in $ver) can=$best ;; esac ;;
+			'>=') dpkg --compare-versions "$best" ge "$ver" && can=$best ;;
+			*) can=$best ;;
+			esac
+		fi
+	fi
+	if [ -z "$vok" ] && [ -z "$can" ]; then _t_fail "no available installation candidate for $s" 1; fi
+	if [ -n "$can" ] && { [ -z "$inst" ] && [ -z "$onlyup" ] || [ "$state" = latest ] || [ -z "$vok" ]; }; then
+		echo "item=$s"; todo="$todo$n=$can
+"; disp="$disp '$n=$can'"
+	elif [ -n "$vok" ] && [ -n "$can" ] && [ "$cmp" = = ]; then
+		echo "item=$s"; todo="$todo$n=$ver
+"; disp="$disp '$n=$ver'"
+	fi
+done
+
+_t_mark() { # apt-mark manual NAMES, as Ansible does after an install
+	[ -n "$_t_check" ] && return 0
+	[ -n "$names" ] || return 0
+	command -v apt-mark >/dev/null || { echo "warning=Could not find apt-mark binary, not marking package(s) as manually installed."; return 0; }
+	apt-mark manual $names >"$tmp/mout" 2>"$tmp/merr" ||
+		_t_fail "'$(command -v apt-mark) manual $(echo $names)' failed: $(cat "$tmp/merr")"
+}
+
+if [ -z "$todo" ]; then
+	[ "$state" = absent ] || _t_mark
+	IFS=$_t_oldifs; set +f
+	echo verdict=noop; exit 0
+fi
+set -- $lockopt
+IFS=,
+for o in $dpkgopts; do set -- "$@" -o "Dpkg::Options::=--$o"; done
+IFS='
+'
+yes=; [ -n "$force" ] && { yes=--force-yes; set -- "$@" --force-yes; }
+ar=; [ -n "$autoremove" ] && { ar=--auto-remove; set -- "$@" --auto-remove; }
+nr=; [ "$state" != absent ] && [ -n "$noremove" ] && { nr=--no-remove; set -- "$@" --no-remove; }
+sim=; [ -n "$_t_check" ] && { sim=--simulate; set -- "$@" --simulate; }
+if [ "$state" = absent ]; then
+	pg=; [ -n "$purge" ] && { pg=--purge; set -- "$@" --purge; }
+	echo "cmd=$aptget -q -y $dopts $pg $yes $ar $sim remove$disp"
+	echo "what=$disp"
+	set -- -q -y "$@" remove $todo
+else
+	ou=; [ -n "$onlyup" ] && { ou=--only-upgrade; set -- "$@" --only-upgrade; }
+	extra=
+	[ -n "$release" ] && { extra="$extra -t '$release'"; set -- "$@" -t "$release"; }
+	case $recommends in
+	no) extra="$extra -o APT::Install-Recommends=no"; set -- "$@" -o APT::Install-Recommends=no ;;
+	yes) extra="$extra -o APT::Install-Recommends=yes"; set -- "$@" -o APT::Install-Recommends=yes ;;
+	esac
+	[ -n "$unauth" ] && { extra="$extra --allow-unauthenticated"; set -- "$@" --allow-unauthenticated; }
+	[ -n "$downgrade" ] && { extra="$extra --allow-downgrades"; set -- "$@" --allow-downgrades; }
+	[ -n "$held" ] && { extra="$extra --allow-change-held-packages"; set -- "$@" --allow-change-held-packages; }
+	echo "cmd=$aptget -y $dopts $ou  $yes $ar $nr $sim install$disp$extra"
+	set -- -y "$@" install $todo
+fi
+IFS=$_t_oldifs; set +f
+"$aptget" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+[ $rc -eq 0 ] && [ "$state" != absent ] && _t_mark
+echo verdict=ran; echo "rc=$rc"
+echo "outlen=$(wc -c <"$tmp/out")"; echo "errlen=$(wc -c <"$tmp/err")"
+echo --output--; cat "$tmp/out" "$tmp/err"

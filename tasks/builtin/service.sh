@@ -1,0 +1,186 @@
+# _t_svc_script
+export LANG=C LC_ALL=C LC_MESSAGES=C
+_t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' ' ')"; exit 0; }
+_t_bin() { # the path of tool $1, also in the sbin directories
+	PATH=$PATH:/sbin:/usr/sbin:/bin:/usr/bin command -v "$1" 2>/dev/null
+}
+tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
+trap 'rm -rf "$tmp"' EXIT
+initscript=
+[ -f "/etc/init.d/$name" ] && initscript=/etc/init.d/$name
+systemctl=$(_t_bin systemctl) svccmd= enablecmd=
+if [ -z "$mgr" ]; then
+	if [ -n "$systemctl" ] && { [ -d /run/systemd/system ] || [ -d /dev/.run/systemd ] || [ -d /dev/.systemd ] || grep -q systemd /proc/1/comm 2>/dev/null; }; then
+		mgr=systemd
+	elif [ -n "$(_t_bin rc-service)" ]; then mgr=openrc
+	else mgr=sysv
+	fi
+fi
+case $mgr in
+systemd) svccmd=$systemctl enablecmd=$systemctl ;;
+openrc) svccmd=$(_t_bin rc-service) enablecmd=$(_t_bin rc-update) ;;
+*)
+	if [ -n "$initscript" ]; then
+		enablecmd=$(_t_bin update-rc.d) || enablecmd=$(_t_bin insserv) || enablecmd=$(_t_bin chkconfig) || enablecmd=
+	fi
+	[ -n "$enablecmd" ] || _t_fail "Could not find the requested service $name: host"
+	svccmd=$(_t_bin service) || svccmd= ;;
+esac
+[ -n "$svccmd" ] || [ -n "$initscript" ] || _t_fail "cannot find 'service' binary or init script for service,  possible typo in service name?, aborting"
+echo "mgr=$mgr"
+
+# _t_exec OUTFILE CMD...: runs a command detached from this session
+# (setsid), so that a daemon it starts outlives the connection.
+_t_exec() {
+	_o=$1; shift
+	if command -v setsid >/dev/null; then setsid "$@" >"$_o.out" 2>"$_o.err" </dev/null
+	else "$@" >"$_o.out" 2>"$_o.err" </dev/null; fi
+}
+
+# Enabled at boot.
+enchg=
+if [ -n "$enabled" ]; then
+	want=; [ "$enabled" = yes ] && want=1
+	case $enablecmd in
+	*systemctl)
+		cur=; "$systemctl" is-enabled --quiet -- "$name" 2>/dev/null && cur=1
+		if [ "$cur" != "$want" ]; then
+			enchg=1; echo enabled_changed=1
+			if [ -z "$_t_check" ]; then
+				if [ -n "$want" ]; then act=enable; else act=disable; fi
+				"$systemctl" "$act" -- "$name" >"$tmp/eo" 2>"$tmp/ee" || _t_fail "Error when trying to $act $name: rc=$? $(cat "$tmp/ee" "$tmp/eo")"
+			fi
+		fi ;;
+	*rc-update)
+		cur=
+		"$enablecmd" show 2>/dev/null | while IFS='|' read -r s lv; do
+			s=$(echo $s)
+			[ "$s" = "$name" ] || continue
+			for l in $lv; do [ "$l" = "$runlevel" ] && echo hit; done
+		done | grep -q hit && cur=1
+		if [ "$cur" != "$want" ]; then
+			enchg=1; echo enabled_changed=1
+			if [ -z "$_t_check" ]; then
+				if [ -n "$want" ]; then act=add; else act=delete; fi
+				"$enablecmd" "$act" "$name" "$runlevel" >"$tmp/eo" 2>"$tmp/ee" || _t_fail "Error when trying to $act $name: rc=$? $(cat "$tmp/ee" "$tmp/eo")"
+			fi
+		fi ;;
+	*update-rc.d)
+		cur=; ls /etc/rc?.d/S??"$name" >/dev/null 2>&1 && cur=1
+		if [ "$cur" != "$want" ]; then
+			enchg=1; echo enabled_changed=1
+			if [ -z "$_t_check" ]; then
+				if [ -n "$want" ]; then
+					act=enable
+					if ! ls /etc/rc?.d/K??"$name" >/dev/null 2>&1; then
+						"$enablecmd" "$name" defaults >"$tmp/eo" 2>"$tmp/ee" || _t_fail "$(cat "$tmp/ee")"
+					fi
+				else act=disable; fi
+				"$enablecmd" "$name" "$act" >"$tmp/eo" 2>"$tmp/ee" || _t_fail "$(cat "$tmp/ee")"
+			fi
+		fi ;;
+	*chkconfig)
+		if [ -n "$want" ]; then act=on; else act=off; fi
+		out=$("$enablecmd" --list "$name" 2>"$tmp/ee")
+		if grep -q "chkconfig --add $name" "$tmp/ee"; then
+			"$enablecmd" --add "$name" >/dev/null 2>&1
+			out=$("$enablecmd" --list "$name" 2>/dev/null)
+		fi
+		case $out in *"$name"*) ;; *) _t_fail "service $name does not support chkconfig" ;; esac
+		case $out in
+		*"3:$act"*"5:$act"*) ;;
+		*)
+			enchg=1; echo enabled_changed=1
+			if [ -z "$_t_check" ]; then
+				"$enablecmd" "$name" "$act" >"$tmp/eo" 2>"$tmp/ee" || _t_fail "Error when trying to $act $name: rc=$? $(cat "$tmp/ee" "$tmp/eo")"
+			fi ;;
+		esac ;;
+	*insserv)
+		if [ -n "$want" ]; then "$enablecmd" -n -v "$name" 2>"$tmp/ee" >/dev/null; grep -q 'enable service' "$tmp/ee"
+		else "$enablecmd" -n -r -v "$name" 2>"$tmp/ee" >/dev/null; grep -q 'remove service' "$tmp/ee"; fi && {
+			enchg=1; echo enabled_changed=1
+			if [ -z "$_t_check" ]; then
+				if [ -n "$want" ]; then "$enablecmd" "$name"; else "$enablecmd" -r "$name"; fi >"$tmp/eo" 2>"$tmp/ee"
+				_t_rc=$?
+				[ "$_t_rc" -eq 0 ] && [ ! -s "$tmp/ee" ] || _t_fail "Failed to change service $name. rc: $_t_rc, out: $(cat "$tmp/eo"), err: $(cat "$tmp/ee")"
+			fi
+		} ;;
+	esac
+fi
+# Check mode stops here as Ansible's does: always after insserv, never
+# after update-rc.d, after the others when the enabled state would change.
+if [ -n "$_t_check" ] && [ -n "$enabled" ]; then
+	case $enablecmd in
+	*update-rc.d) ;;
+	*insserv) echo verdict=checkenable; exit 0 ;;
+	*) [ -n "$enchg" ] && { echo verdict=checkenable; exit 0; } ;;
+	esac
+fi
+[ -n "$state" ] || { echo verdict=done; echo rc=0; exit 0; }
+
+# _t_ctl ACTION: the service's control command for ACTION.
+_t_ctl() {
+	case $svccmd in
+	*systemctl) _t_exec "$tmp/c" "$svccmd" "$1" "$name" $args ;;
+	"") _t_exec "$tmp/c" "$initscript" "$1" $args ;;
+	*) _t_exec "$tmp/c" "$svccmd" "$name" "$1" $args ;;
+	esac
+}
+
+# Running or not.
+running= crashed=
+if [ -n "$pattern" ]; then
+	running=0
+	ps auxww 2>/dev/null >"$tmp/ps" || ps -ef >"$tmp/ps" 2>/dev/null || ps >"$tmp/ps"
+	grep -F -- "$pattern" "$tmp/ps" | grep -v -e _t_svc_script -e 'pattern=' | grep -q . && running=1
+elif [ "$mgr" = systemd ]; then
+	st=$("$systemctl" show "$name" -p ActiveState --value 2>/dev/null)
+	case $st in active|activating|reloading|deactivating) running=1 ;; *) running=0 ;; esac
+else
+	_t_ctl status; rc=$?
+	case $svccmd in
+	*rc-service) # OpenRC says "started" on stdout, "crashed" on stderr
+		grep -q started "$tmp/c.out" && running=1 || running=0
+		grep -q crashed "$tmp/c.err" && crashed=1 ;;
+	esac
+	[ -z "$running" ] && case $rc in 1|2|3|4|69) running=0 ;; esac
+	if [ -z "$running" ] && [ "$(wc -l <"$tmp/c.out")" -le 1 ]; then
+		clean=$(tr 'A-Z' 'a-z' <"$tmp/c.out" | sed "s/$(printf %s "$name" | tr 'A-Z' 'a-z' | sed 's/[]\/$*.^[]/\\&/g')//g")
+		case $clean in
+		*stop*) running=0 ;;
+		*run*) case $clean in *"not "*) running=0 ;; *) running=1 ;; esac ;;
+		*start*) case $clean in *"not "*) ;; *) running=1 ;; esac ;;
+		*'could not access pid file'*|*'is dead and pid file exists'*|*'dead but subsys locked'*|*'dead but pid file exists'*) running=0 ;;
+		esac
+	fi
+	[ -z "$running" ] && [ "$rc" -eq 0 ] && running=1
+fi
+echo "running=$running"
+[ -n "$running" ] || _t_fail "failed determining service state, possible typo of service name?"
+
+change= act=
+case $state in
+started) [ "$running" = 0 ] && change=1 act=start ;;
+stopped) [ "$running" = 1 ] && change=1 act=stop ;;
+reloaded) change=1; if [ "$running" = 1 ]; then act=reload; else act=start; fi ;;
+restarted) change=1 act=restart ;;
+esac
+echo "svc_change=$change"
+if [ -z "$change" ]; then echo verdict=done; echo rc=0; exit 0; fi
+if [ -n "$_t_check" ]; then echo verdict=check; exit 0; fi
+# OpenRC starts a crashed service only once zap has marked it stopped.
+[ "$act" = start ] && [ -n "$crashed" ] && _t_exec "$tmp/z" "$svccmd" "$name" zap
+if [ "$act" = restart ] && [ "$mgr" != openrc ] && [ "$mgr" != systemd ]; then
+	_t_ctl stop; rc1=$?; cat "$tmp/c.out" >"$tmp/o1"; cat "$tmp/c.err" >"$tmp/e1"
+	[ -n "$sleep" ] && sleep "$sleep"
+	_t_ctl start; rc2=$?
+	if [ $rc1 -ne 0 ] && [ $rc2 -eq 0 ]; then rc=0
+	else rc=$((rc1 + rc2)); cat "$tmp/o1" "$tmp/c.out" >"$tmp/o2"; cat "$tmp/e1" "$tmp/c.err" >"$tmp/e2"; mv "$tmp/o2" "$tmp/c.out"; mv "$tmp/e2" "$tmp/c.err"; fi
+else
+	_t_ctl "$act"; rc=$?
+fi
+echo verdict=done; echo "rc=$rc"
+if [ "$rc" -ne 0 ]; then
+	echo --output--
+	if [ -s "$tmp/c.err" ]; then cat "$tmp/c.err"; else cat "$tmp/c.out"; fi
+fi

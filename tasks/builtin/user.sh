@@ -1,0 +1,217 @@
+
+fail() { echo "fail=$1"; exit 0; }
+_t_in() { case ",$2," in *",$1,"*) return 0 ;; esac; return 1; }
+_t_pwent() { _t_ent passwd "$1" 2>/dev/null | awk -F: -v n="$1" '$1 == n { print; exit }'; }
+_t_members() {
+	{ getent group 2>/dev/null || cat /etc/group; } |
+		awk -F: -v n="$1" -v gid="$2" '$3 != gid { k = split($4, m, ","); for (i = 1; i <= k; i++) if (m[i] == n) { o = o s $1; s = ","; break } } END { print o }'
+}
+_t_mkhome() {
+	_s=${skel:-/etc/skel}
+	if [ -e "$_s" ]; then
+		mkdir -p -- "$(dirname -- "$1")" && cp -a -- "$_s" "$1"
+	else
+		mkdir -p -- "$1"
+	fi 2>>"$_t_d/e" || fail "cannot create home directory $1"
+	_um=$(awk '$1 == "UMASK" && NF == 2 && $2 ~ /^[0-9]+$/ { u = $2 } END { print u }' /etc/login.defs 2>/dev/null)
+	[ -n "$_um" ] && chmod "$(printf '%o' $((0777 & ~0$_um)))" -- "$1"
+	return 0
+}
+_t_setpw() { _t_runin "$name:$_pw" chpasswd -e || fail_rc; }
+fail_rc() { echo "rc=$rc"; echo fail=rc; _t_tail; exit 0; }
+_t_report() {
+	_e=$(_t_pwent "$name")
+	if [ -n "$_e" ]; then
+		printf '%s\n' "$_e" | awk -F: '{ printf "uid=%s\ngid=%s\nhome=%s\nshell=%s\n", $3, $4, $6, $7 }'
+		printf 'gecos=%s\n' "$(printf '%s\n' "$_e" | cut -d: -f5)"
+	fi
+	_t_tail
+	exit 0
+}
+
+if command -v useradd >/dev/null 2>&1; then kind=shadow
+elif command -v adduser >/dev/null 2>&1; then kind=busybox
+else fail 'Failed to find required executable "useradd" in paths: '"$PATH"
+fi
+ent=$(_t_pwent "$name")
+
+if [ "$state" = absent ]; then
+	[ -n "$ent" ] || { echo changed=0; exit 0; }
+	echo changed=1
+	[ -z "$check" ] || exit 0
+	if [ $kind = shadow ]; then
+		set -- userdel
+		[ -n "$force" ] && set -- "$@" -f
+		[ -n "$remove" ] && set -- "$@" -r
+		_t_run "$@" "$name"
+	else
+		set -- deluser "$name"
+		[ -n "$remove" ] && set -- "$@" --remove-home
+		_t_run "$@"
+	fi
+	echo "rc=$rc"
+	[ $rc -eq 0 ] || echo fail=rc
+	_t_tail
+	exit 0
+fi
+
+if [ -z "$ent" ]; then
+	echo changed=1; echo created=1
+	[ -z "$check" ] || exit 0
+	[ -z "$group" ] || _t_ent group "$group" >/dev/null || fail "Group $group does not exist"
+	IFS=,
+	for g in $glist; do _t_ent group "$g" >/dev/null || fail "Group $g does not exist"; done
+	unset IFS
+	if [ $kind = shadow ]; then
+		set -- useradd
+		[ -n "$uid" ] && { set -- "$@" -u "$uid"; [ -n "$nonuniq" ] && set -- "$@" -o; }
+		if [ -n "$group" ]; then set -- "$@" -g "$group"
+		elif _t_ent group "$name" >/dev/null; then set -- "$@" -N
+		fi
+		[ -n "$glist" ] && set -- "$@" -G "$glist"
+		[ -n "$comment_set" ] && set -- "$@" -c "$comment"
+		parents=
+		if [ -n "$home_set" ]; then
+			if [ -n "$create_home" ] && [ ! -d "$(dirname -- "$home")" ]; then _t_mkhome "$home"; parents=1; fi
+			set -- "$@" -d "$home"
+		fi
+		[ -n "$shell_set" ] && set -- "$@" -s "$shell"
+		[ -n "$expires_set" ] && set -- "$@" -e "$expires_date"
+		if [ -n "$create_home" ]; then
+			set -- "$@" -m
+			[ -n "$skel" ] && set -- "$@" -k "$skel"
+		else
+			set -- "$@" -M
+		fi
+		[ -n "$system" ] && set -- "$@" -r
+		_t_run "$@" "$name" || fail_rc
+		[ -z "$pw_set" ] || _t_setpw
+		if [ -n "$parents" ]; then
+			_e=$(_t_pwent "$name")
+			chown -R "$(printf '%s\n' "$_e" | cut -d: -f3):$(printf '%s\n' "$_e" | cut -d: -f4)" -- "$home"
+		fi
+	else
+		set -- adduser -D
+		[ -n "$uid" ] && set -- "$@" -u "$uid"
+		[ -n "$group" ] && set -- "$@" -G "$group"
+		[ -n "$comment_set" ] && set -- "$@" -g "$comment"
+		[ -n "$home_set" ] && set -- "$@" -h "$home"
+		[ -n "$shell_set" ] && set -- "$@" -s "$shell"
+		[ -n "$create_home" ] || set -- "$@" -H
+		[ -n "$skel" ] && set -- "$@" -k "$skel"
+		[ -n "$system" ] && set -- "$@" -S
+		_t_run "$@" "$name" || fail_rc
+		[ -z "$pw_set" ] || _t_setpw
+		_gid=$(_t_pwent "$name" | cut -d: -f4)
+		IFS=,
+		for g in $glist; do
+			[ "$(_t_ent group "$g" | cut -d: -f3)" = "$_gid" ] && continue
+			_t_run adduser "$name" "$g" || fail_rc
+		done
+		unset IFS
+	fi
+	echo "rc=$rc"
+	_t_report
+fi
+
+# The user exists: change what differs.
+cuid=$(printf '%s\n' "$ent" | cut -d: -f3)
+cgid=$(printf '%s\n' "$ent" | cut -d: -f4)
+cgecos=$(printf '%s\n' "$ent" | cut -d: -f5)
+chome=$(printf '%s\n' "$ent" | cut -d: -f6)
+cshell=$(printf '%s\n' "$ent" | cut -d: -f7)
+chash=$(printf '%s\n' "$ent" | cut -d: -f2)
+cexp=
+if [ ${#chash} -le 1 ]; then
+	_s=$(awk -F: -v n="$name" '$1 == n { print; exit }' /etc/shadow 2>/dev/null)
+	chash=$(printf '%s\n' "$_s" | cut -d: -f2)
+	cexp=$(printf '%s\n' "$_s" | cut -d: -f8)
+fi
+changed=
+pwdiff=
+if [ -n "$pw_set" ] && [ "$update" = always ]; then
+	if [ $kind = shadow ]; then
+		[ "${chash#!}" = "${_pw#!}" ] || pwdiff=1
+	else
+		[ "$chash" = "$_pw" ] || pwdiff=1
+	fi
+fi
+if [ $kind = shadow ]; then
+	set --
+	[ -n "$uid" ] && [ "$uid" != "$cuid" ] && { set -- "$@" -u "$uid"; [ -n "$nonuniq" ] && set -- "$@" -o; }
+	if [ -n "$group" ]; then
+		_g=$(_t_ent group "$group") || fail "Group $group does not exist"
+		_ggid=$(printf '%s\n' "$_g" | cut -d: -f3)
+		[ "$_ggid" = "$cgid" ] || set -- "$@" -g "$_ggid"
+	fi
+	if [ -n "$groups_set" ]; then
+		cur=$(_t_members "$name" -1)
+		if [ -z "$glist" ]; then
+			[ -n "$cur" ] && [ -z "$append" ] && set -- "$@" -G ''
+		else
+			IFS=,
+			need=
+			for g in $glist; do
+				_t_ent group "$g" >/dev/null || fail "Group $g does not exist"
+				_t_in "$g" "$cur" || need=1
+			done
+			if [ -z "$append" ]; then
+				for g in $cur; do _t_in "$g" "$glist" || need=1; done
+			fi
+			unset IFS
+			if [ -n "$need" ]; then
+				[ -n "$append" ] && set -- "$@" -a
+				set -- "$@" -G "$glist"
+			fi
+		fi
+	fi
+	[ -n "$comment_set" ] && [ "$comment" != "$cgecos" ] && set -- "$@" -c "$comment"
+	[ -n "$home_set" ] && [ "$home" != "$chome" ] && { set -- "$@" -d "$home"; [ -n "$move_home" ] && set -- "$@" -m; }
+	[ -n "$shell_set" ] && [ "$shell" != "$cshell" ] && set -- "$@" -s "$shell"
+	if [ -n "$expires_set" ]; then
+		if [ -z "$expires_date" ]; then
+			[ -n "$cexp" ] && set -- "$@" -e ''
+		elif [ "$cexp" != "$expires_days" ]; then
+			set -- "$@" -e "$expires_date"
+		fi
+	fi
+	if [ $# -gt 0 ]; then
+		changed=1
+		[ -n "$check" ] || _t_run usermod "$@" "$name" || fail_rc
+	fi
+else
+	if [ -n "$glist" ]; then
+		cur=$(_t_members "$name" "$cgid")
+		IFS=,
+		for g in $glist; do
+			_g=$(_t_ent group "$g") || fail "Group $g does not exist"
+			[ "$(printf '%s\n' "$_g" | cut -d: -f3)" = "$cgid" ] && continue
+			_t_in "$g" "$cur" && continue
+			changed=1
+			[ -n "$check" ] || _t_run adduser "$name" "$g" || fail_rc
+		done
+		if [ -z "$append" ]; then
+			for g in $cur; do
+				_t_in "$g" "$glist" && continue
+				changed=1
+				[ -n "$check" ] || _t_run delgroup "$name" "$g" || fail_rc
+			done
+		fi
+		unset IFS
+	fi
+fi
+if [ -n "$pwdiff" ]; then
+	changed=1
+	[ -n "$check" ] || _t_setpw
+fi
+[ -n "$home_set" ] || home=$(_t_pwent "$name" | cut -d: -f6)
+if [ -n "$create_home" ] && [ ! -e "$home" ]; then
+	changed=1
+	if [ -z "$check" ]; then
+		_t_mkhome "$home"
+		_e=$(_t_pwent "$name")
+		chown -R "$(printf '%s\n' "$_e" | cut -d: -f3):$(printf '%s\n' "$_e" | cut -d: -f4)" -- "$home"
+	fi
+fi
+echo "changed=${changed:-0}"
+_t_report
