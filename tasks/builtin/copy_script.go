@@ -1,5 +1,7 @@
 package builtin
 
+import _ "embed"
+
 // copyScript copies one file to $dest in one round trip. Its inputs are
 // shell variables set before it (all quoted by the module):
 //
@@ -22,83 +24,7 @@ package builtin
 // then, for verdict=invalid, the validator's rc and output after
 // "--stdout--" and "--stderr--" lines; with diff, the old content after a
 // "--before--" line.
-const copyScript = remoteTreeFunc + prepareFunc + `
-_t_snap() { # with --diff: the old content is sent back when small enough
-	[ -n "$diff" ] || return 0
-	echo before_exists=1
-	if [ "$(stat -c %s -- "$dest")" -gt 104448 ]; then echo before_large=1; else _t_before=1; fi
-}
-[ -n "$remote" ] && [ -d "$source" ] && _t_remotetree
-case $dest in
-*/) [ -n "$base" ] || _t_fail "can not use content with a dir as dest"
-	if [ ! -d "$dest" ] && [ -z "$_t_check" ]; then mkdir -p -- "$dest" || _t_fail "could not create $dest"; fi
-	isdir=1 ;;
-esac
-if [ -n "$isdir" ] || [ -d "$dest" ]; then
-	[ -n "$base" ] || _t_fail "can not use content with a dir as dest"
-	dest=${dest%/}/$base
-fi
-# follow: a link at dest stays; the file it points at gets the content
-if [ -n "$follow" ] && [ -L "$dest" ] && [ -e "$dest" ]; then dest=$(readlink -f -- "$dest"); fi
-echo "dest=$dest"
-if [ -n "$remote" ]; then
-	[ -r "$source" ] || _t_fail "Source $source not found"
-	[ -f "$source" ] || _t_fail "Cannot copy invalid source '$source': not a file"
-	want=$(_t_sum sha1 "$source")
-	[ "$mode" = preserve ] && mode=$(stat -c %a -- "$source")
-fi
-cur= exists=
-if _t_exists "$dest"; then
-	exists=1
-	if [ -z "$force" ]; then echo verdict=noforce; exit 0; fi
-	cur=$(_t_sum sha1 "$dest")
-fi
-if [ -n "$guard" ] && [ "$cur" != "$expect" ]; then _t_fail "$dest changed while it was being edited; run again"; fi
-if [ "$cur" != "$want" ]; then
-	_t_changed=1
-	echo content_changed=1
-	if [ -n "$probe" ] && [ -z "$_t_check" ]; then
-		[ -d "$(dirname -- "$dest")" ] || _t_fail "Destination directory $(dirname -- "$dest") does not exist"
-		echo verdict=upload; exit 0
-	fi
-	if [ -n "$_t_check" ]; then
-		echo verdict=done; echo changed=1
-		[ -n "$exists" ] && _t_snap
-		if [ -n "$_t_before" ]; then echo --before--; cat -- "$dest"; fi
-		exit 0
-	fi
-	dir=$(dirname -- "$dest")
-	if [ -n "$mkdirs" ] && [ ! -d "$dir" ]; then mkdir -p -- "$dir" || _t_fail "Error creating $dir"; fi
-	[ -d "$dir" ] || _t_fail "Destination directory $dir does not exist"
-	tmp=$(mktemp "$dir/.tender-XXXXXXXX") || _t_fail "could not create a temporary file in $dir"
-	trap 'rm -f "$tmp" "$tmp.out" "$tmp.err"; [ -n "$moved" ] && rm -f "$source"' EXIT
-	echo "src=$tmp"
-	if [ "$source" = - ]; then cat >"$tmp"; elif [ -n "$moved" ]; then mv -f -- "$source" "$tmp"; else cp -- "$source" "$tmp"; fi || _t_fail "could not write $tmp"
-	[ "$(_t_sum sha1 "$tmp")" = "$want" ] || _t_fail "Copied file does not match the expected checksum. Transfer failed."
-	if [ -n "$validate" ]; then
-		(eval "$validate") >"$tmp.out" 2>"$tmp.err" </dev/null
-		vrc=$?
-		if [ $vrc -ne 0 ]; then
-			echo verdict=invalid; echo "rc=$vrc"
-			echo --stdout--; cat "$tmp.out"; echo; echo --stderr--; cat "$tmp.err"; exit 0
-		fi
-	fi
-	if [ -n "$exists" ]; then
-		_t_snap
-	fi
-	_t_prepare "$dest" "$tmp" "$backup"
-	[ -n "$_t_before" ] && cp -- "$dest" "$tmp.out"
-	# unsafe_writes: a destination that cannot be replaced (a bind mount
-	# answers EBUSY) is written in place instead, as Ansible does.
-	mv -f -- "$tmp" "$dest" 2>/dev/null || { [ -n "$unsafe" ] && cat -- "$tmp" >"$dest" && rm -f -- "$tmp"; } ||
-		_t_fail "could not move $tmp to $dest"
-fi
-[ "$mode" = preserve ] && mode=
-_t_exists "$dest" && _t_attrs "$dest" "$mode" "$owner" "$group"
-echo verdict=done
-echo "changed=$_t_changed"
-_t_info "$dest"
-echo "checksum=$want"
-if [ -n "$remote" ] || [ "$cur" != "$want" ]; then echo "md5sum=$(_t_sum md5 "$dest")"; fi
-if [ -n "$_t_before" ]; then echo --before--; cat "$tmp.out"; fi
-`
+var copyScript = remoteTreeFunc + prepareFunc + copyScriptBody
+
+//go:embed copy.sh
+var copyScriptBody string

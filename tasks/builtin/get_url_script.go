@@ -1,5 +1,7 @@
 package builtin
 
+import _ "embed"
+
 // getURLProbe looks at get_url's dest before anything is fetched. Inputs:
 // dest, algo and sum (the checksum asked for, "" for none), force, mode,
 // owner, group, _t_check. It prints isdir=1 or exists=1 with sha1, digest
@@ -7,22 +9,10 @@ package builtin
 // digest is the one asked for, it fixes the attributes and prints
 // verdict=exists with changed; otherwise verdict=fetch. Then the _t_info
 // of dest.
-const getURLProbe = attrFuncs + shFuncs + `
-if [ -d "$dest" ]; then echo isdir=1; echo verdict=fetch; exit 0; fi
-if [ -e "$dest" ]; then
-	echo exists=1
-	echo "sha1=$(_t_sum sha1 "$dest")"
-	d=
-	[ -n "$algo" ] && d=$(_t_sum "$algo" "$dest") && echo "digest=$d"
-	echo "mtime=$(stat -c %Y -- "$dest")"
-	if [ -z "$force" ] && [ -n "$sum" ] && [ "$d" = "$sum" ]; then
-		_t_attrs "$dest" "$mode" "$owner" "$group"
-		echo verdict=exists; echo "changed=$_t_changed"; _t_info "$dest"; exit 0
-	fi
-fi
-echo verdict=fetch
-_t_info "$dest"
-`
+var getURLProbe = attrFuncs + shFuncs + getURLProbeBody
+
+//go:embed get_url_probe.sh
+var getURLProbeBody string
 
 // getURLPlace puts a downloaded file in place. Inputs: dest, tmp (the
 // uploaded file beside dest, "" when the content is known to be equal),
@@ -30,26 +20,10 @@ _t_info "$dest"
 // checksum_dest (when dest existed), backup_file, verdict=badsum with
 // digest (the file did not match the checksum asked for and was removed)
 // or verdict=done with changed, md5sum and the _t_info of dest.
-const getURLPlace = attrFuncs + shFuncs + prepareFunc + `
-[ -n "$tmp" ] && trap 'rm -f "$tmp"' EXIT
-cur=
-if [ -e "$dest" ]; then cur=$(_t_sum sha1 "$dest"); echo "checksum_dest=$cur"; fi
-if [ -n "$tmp" ]; then
-	if [ "$cur" != "$want" ]; then
-		_t_prepare "$dest" "$tmp" "$backup"
-		mv -f -- "$tmp" "$dest" || _t_fail "failed to copy $tmp to $dest"
-		_t_changed=1
-	fi
-fi
-if [ -n "$sum" ]; then
-	d=$(_t_sum "$algo" "$dest")
-	if [ "$d" != "$sum" ]; then rm -f -- "$dest"; echo verdict=badsum; echo "digest=$d"; exit 0; fi
-fi
-_t_attrs "$dest" "$mode" "$owner" "$group"
-echo verdict=done; echo "changed=$_t_changed"
-echo "md5sum=$(_t_sum md5 "$dest")"
-_t_info "$dest"
-`
+var getURLPlace = attrFuncs + shFuncs + prepareFunc + getURLPlaceBody
+
+//go:embed get_url_place.sh
+var getURLPlaceBody string
 
 // prepareFunc is _t_prepare DEST TMP BACKUP: before TMP replaces DEST,
 // back DEST up when BACKUP is not empty (printing backup_file) and give

@@ -1,5 +1,7 @@
 package builtin
 
+import _ "embed"
+
 // unarchiveScript unpacks an archive on the host, in one round trip, as
 // Ansible's unarchive: it picks the handler (unzip for zip files, GNU tar
 // with -z, none, -j or -J), decides whether dest already holds the
@@ -16,131 +18,7 @@ package builtin
 // tar: Ansible skips), or verdict=done with changed, extracted, outlen
 // and errlen and the _t_info of dest, then "--output--", the command's
 // stdout and stderr, and the archive's members, one per line.
-const unarchiveScript = attrFuncs + shFuncs + `
-_t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' ' ')"; exit 0; }
-export LANG=C LC_ALL=C LC_MESSAGES=C LANGUAGE=C
-tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
-trap 'rm -rf "$tmp"; [ -n "$uploaded" ] && rm -f "$src"' EXIT
-[ -d "$dest" ] || { echo nodest=1; _t_fail "dest '$dest' must be an existing dir"; }
-[ -e "$src" ] || _t_fail "Source '$src' does not exist"
-[ -r "$src" ] || _t_fail "Source '$src' not readable"
-[ -s "$src" ] || _t_fail "Invalid archive '$src', the file is 0 bytes"
-IFS='
-'
-set -f
-_t_excluded() {
-	for _x in $excludes; do _x=${_x%/}; case $1 in $_x) return 0 ;; esac; done
-	return 1
-}
-handler= z= why=
-if command -v unzip >/dev/null 2>&1 && unzip -Z1 "$src" >"$tmp/list" 2>/dev/null && [ -s "$tmp/list" ]; then
-	handler=ZipArchive
-else
-	tarbin=$(command -v gtar || command -v tar) || why="Unable to find required 'gtar' or 'tar' binary in the path"
-	if [ -n "$tarbin" ]; then
-		case $("$tarbin" --version 2>/dev/null | head -n1) in
-		tar*GNU*) ;;
-		*) why="Command \"$tarbin\" detected as tar type None. GNU tar required."; tarbin= ;;
-		esac
-	fi
-	if [ -n "$tarbin" ]; then
-		for z in -z "" -j -J; do
-			set -- --list -C "$dest"
-			[ -n "$z" ] && set -- "$@" "$z"
-			[ -n "$opts" ] && set -- "$@" --show-transformed-names $opts
-			for x in $excludes; do set -- "$@" "--exclude=${x%/}"; done
-			set -- "$@" -f "$src" $includes
-			if (cd "$dest" && "$tarbin" "$@") >"$tmp/list" 2>/dev/null && [ -s "$tmp/list" ]; then
-				case $z in -z) handler=TgzArchive ;; "") handler=TarArchive ;; -j) handler=TarBzipArchive ;; -J) handler=TarXzArchive ;; esac
-				break
-			fi
-		done
-	fi
-fi
-[ -n "$handler" ] || _t_fail "Failed to find handler for \"$src\". Make sure the required command to extract the file is installed. $why"
-echo "handler=$handler"
-sed 's|^/||' "$tmp/list" | while IFS= read -r f; do _t_excluded "$f" || printf '%s\n' "$f"; done >"$tmp/files"
+var unarchiveScript = attrFuncs + shFuncs + unarchiveScriptBody
 
-if [ "$handler" = ZipArchive ]; then
-	w=$(mktemp -d "$dest/.tender-XXXXXXXX") || _t_fail "could not create a temporary directory in $dest"
-	set -- -q -o "$src"
-	for x in $excludes; do set -- "$@" -x "$x"; done
-	unzip "$@" -d "$w" >/dev/null 2>&1
-	unarchived=1
-	while IFS= read -r f; do
-		[ -n "$f" ] || continue
-		case $f in
-		*/) [ -d "$dest/$f" ] || unarchived= ;;
-		*) if [ ! -e "$dest/$f" ] || ! cmp -s "$w/$f" "$dest/$f"; then unarchived=
-			elif [ -z "$mode" ] && [ "$(stat -c %a "$w/$f")" != "$(stat -c %a "$dest/$f")" ]; then unarchived=; fi ;;
-		esac
-	done <"$tmp/files"
-	rm -rf "$w"
-else
-	# The options --diff and --extract share, one per line.
-	common=$z
-	[ -n "$opts" ] && common="$common
---show-transformed-names
-$opts"
-	[ -n "$owner" ] && common="$common
---owner=$owner"
-	[ -n "$group" ] && common="$common
---group=$group"
-	[ -n "$keep_newer" ] && common="$common
---keep-newer-files"
-	for x in $excludes; do common="$common
---exclude=${x%/}"; done
-	set -- --diff -C "$dest" $common -f "$src" $includes
-	[ -n "$_t_check" ] && { echo verdict=gtarcheck; exit 0; }
-	(cd "$dest" && "$tarbin" "$@") >"$tmp/d" 2>&1
-	uid=$(id -u)
-	unarchived=1
-	while IFS= read -r l; do
-		case $l in
-		*': : Warning: Cannot stat: No such file or directory') continue ;;
-		*': Uid differs') [ "$uid" = 0 ] && [ -z "$owner" ] && unarchived= ;;
-		*': Gid differs') [ "$uid" = 0 ] && [ -z "$group" ] && unarchived= ;;
-		*': Mode differs') [ -z "$mode" ] && unarchived= ;;
-		*': Mod time differs'|*': Warning: Cannot stat: No such file or directory'|*': Invalid owner'*|*': Invalid group'*) unarchived= ;;
-		esac
-	done <"$tmp/d"
-fi
-if [ -n "$_t_check" ]; then
-	echo verdict=done; [ -z "$unarchived" ] && echo changed=1; echo outlen=0; echo errlen=0
-	_t_info "$dest"; echo --output--; cat "$tmp/files"; exit 0
-fi
-: >"$tmp/out"; : >"$tmp/err"
-if [ -z "$unarchived" ]; then
-	_t_changed=1
-	if [ "$handler" = ZipArchive ]; then
-		set -- "$(command -v unzip)" -o "$src" $opts
-		[ -n "$excludes" ] && set -- "$@" -x $excludes
-		set -- "$@" -d "$dest"
-	else
-		set -- "$tarbin" --extract -C "$dest" $common -f "$src" $includes
-	fi
-	for w in "$@"; do printf 'cmd=%s\n' "$w"; done
-	(cd "$dest" && "$@") >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	echo extracted=1; echo "rc=$rc"
-	if [ $rc -ne 0 ]; then
-		echo verdict=failed; echo "msg=failed to unpack $src to $dest"
-		echo "outlen=$(wc -c <"$tmp/out")"; echo --output--; cat "$tmp/out" "$tmp/err"; exit 0
-	fi
-fi
-tops=
-while IFS= read -r f; do
-	[ -n "$f" ] || continue
-	_t_exists "$dest/$f" && _t_attrs "$dest/$f" "$mode" "$owner" "$group" >/dev/null
-	case $f in */*) t=${f%%/*}; case "
-$tops" in *"
-$t
-"*) ;; *) tops="$tops$t
-" ;; esac ;; esac
-done <"$tmp/files"
-for t in $tops; do _t_exists "$dest/$t" && _t_attrs "$dest/$t" "$mode" "$owner" "$group" >/dev/null; done
-echo verdict=done; echo "changed=$_t_changed"
-echo "outlen=$(wc -c <"$tmp/out")"; echo "errlen=$(wc -c <"$tmp/err")"
-_t_info "$dest"
-echo --output--; cat "$tmp/out" "$tmp/err" "$tmp/files"
-`
+//go:embed unarchive.sh
+var unarchiveScriptBody string
