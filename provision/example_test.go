@@ -83,3 +83,42 @@ func ExampleResolveConnection() {
 	fmt.Println(c.Type, c.Target.Host, c.Target.User, c.Target.Options["working_dir"])
 	// Output: docker agent-7 root /srv
 }
+
+// Start runs a playbook in the background; its events arrive on a channel
+// (read it: the run waits for its reader), and Wait returns the recap.
+func ExampleRunner_Start() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	pb := filepath.Join(dir, "site.yml")
+	os.WriteFile(pb, []byte(`
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: greet
+      debug: msg="hello from {{ inventory_hostname }}"
+`), 0o644)
+	inv := inventory.New()
+	inv.ParseINI("hosts", []byte("node1 ansible_connection=local\n"))
+	play, err := playbooks.Load(pb, playbooks.Options{Modules: builtin.Registry()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := &provision.Runner{Inventory: inv, Modules: builtin.Registry(),
+		Connections: transport.NewConnections().Add("local", local.Dialer{})}
+	h := r.Start(context.Background(), play)
+	for e := range h.Events {
+		switch e.Kind {
+		case provision.TaskStart:
+			fmt.Println(e.Kind, e.Task)
+		case provision.HostResult:
+			fmt.Println(e.Kind, e.Host, e.Status, e.Result["msg"])
+		}
+	}
+	recap, err := h.Wait()
+	fmt.Println("ok:", recap.Stats["node1"].OK, "error:", err)
+	// Output:
+	// task_start greet
+	// host_result node1 ok hello from node1
+	// ok: 1 error: <nil>
+}
