@@ -3,6 +3,7 @@ package builtin
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -159,35 +160,9 @@ func assembleLocal(ctx context.Context, env *tasks.Env, a tasks.Values, args tas
 // $listed; otherwise every name in $src) into a temporary file beside $dest,
 // prints its md5 as asm_md5 and sets source, want and moved for
 // copyScript, which follows it.
-const assembleScript = `
-[ -e "$src" ] || { echo failed=1; echo "msg=Source ($src) does not exist"; exit 0; }
-[ -d "$src" ] || { echo failed=1; echo "msg=Source ($src) is not a directory"; exit 0; }
-if [ -z "$listed" ]; then
-	_ifs=$IFS; IFS='
-'
-	set -- $(cd "$src" && LC_ALL=C ls -A)
-	IFS=$_ifs
-fi
-d=$(dirname -- "$dest")
-[ -d "$d" ] || { echo failed=1; echo "msg=Destination directory $d does not exist"; exit 0; }
-frag=$(mktemp "$d/.tender-XXXXXXXX") || { echo failed=1; echo "msg=could not create a temporary file in $d"; exit 0; }
-trap 'rm -f "$frag"' EXIT
-first=1 nl=
-for n in "$@"; do
-	f=$src/$n
-	[ -f "$f" ] || continue
-	case $n in .*) [ -n "$hidden" ] && continue ;; esac
-	{
-		[ -n "$nl" ] && echo
-		[ -z "$first" ] && printf '%s' "$delim"
-		cat -- "$f"
-	} >>"$frag" || { echo failed=1; echo "msg=could not read $f"; exit 0; }
-	first= nl=
-	if [ ! -s "$f" ] || [ -n "$(tail -c 1 -- "$f")" ]; then nl=1; fi
-done
-echo "asm_md5=$(_t_sum md5 "$frag")"
-source=$frag want=$(_t_sum sha1 "$frag") moved=1
-`
+//
+//go:embed assemble.sh
+var assembleScript string
 
 // assembleRemote assembles host fragments in one round trip (two with a
 // regexp: the names are listed first and filtered here).

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	_ "embed"
 	"fmt"
 	"math/big"
 	"strconv"
@@ -13,86 +14,9 @@ import (
 // bring its mode, owner and group to what was asked. They read $_t_check
 // (non-empty: change nothing) and set $_t_changed when something differs.
 // Every message they print is one key=value line.
-const attrFuncs = `
-_t_fail() {
-	echo "failed=1"; printf 'msg=%s\n' "$*" | tr '\n' ' '; echo
-	if [ -n "$_t_failpath" ]; then echo "failpath=$_t_failpath"; _t_info "$_t_failpath"; fi
-	# a path the task itself created is removed again when it fails
-	[ -z "$_t_rmonfail" ] || rm -f -- "$_t_rmonfail"
-	exit 0
-}
-_t_info() { # key=value lines describing $1 (without following a link)
-	stat -c 'mode=%a
-uid=%u
-gid=%g
-owner=%U
-group=%G
-size=%s
-nlink=%h
-ftype=%F' -- "$1" 2>/dev/null
-}
-_t_wantmode() { # the octal mode $2 (octal or symbolic) gives the path $1
-	case $2 in
-	*[!0-7]*)
-		_wd=$(mktemp -d) || return 1
-		if [ -d "$1" ]; then _wf=$_wd/d; mkdir "$_wf"; else _wf=$_wd/f; : >"$_wf"; fi
-		chmod "$(stat -c %a "$1")" "$_wf" && chmod "$2" "$_wf" 2>/dev/null && stat -c %a "$_wf"
-		_wr=$?; rm -rf "$_wd"; return $_wr ;;
-	*) echo "$2" ;;
-	esac
-}
-_t_se() { # path: its SELinux context to $_t_seuser:$_t_serole:$_t_setype:$_t_selevel
-	[ -n "$_t_seuser$_t_serole$_t_setype$_t_selevel" ] || return 0
-	# Where SELinux is off or absent the parameters are ignored, as Ansible does.
-	command -v selinuxenabled >/dev/null 2>&1 && selinuxenabled || return 0
-	_t_ctx=$(stat -c %C -- "$1" 2>/dev/null) || return 0
-	_cu=${_t_ctx%%:*}; _cr=${_t_ctx#*:}; _ct=${_cr#*:}; _cr=${_cr%%:*}; _cl=${_ct#*:}; _ct=${_ct%%:*}
-	_t_cargs=
-	for _w in "u|$_t_seuser|$_cu" "r|$_t_serole|$_cr" "t|$_t_setype|$_ct" "l|$_t_selevel|$_cl"; do
-		_f=${_w%%|*}; _r=${_w#*|}; _v=${_r%%|*}; _h=${_r#*|}
-		[ -n "$_v" ] && [ "$_v" != _default ] && [ "$_v" != "$_h" ] && _t_cargs="$_t_cargs -$_f $_v"
-	done
-	[ -n "$_t_cargs" ] || return 0
-	_t_changed=1; echo "secontext_changed=1"; echo "before_secontext=$_t_ctx"
-	[ -n "$_t_check" ] || chcon -h $_t_cargs -- "$1" || _t_fail "chcon failed: cannot set the SELinux context of $1"
-}
-_t_attrs() { # path mode owner group: fix what differs (and the SELinux context)
-	_t_se "$1"
-	[ -n "$2$3$4" ] || return 0
-	_t_failpath=$1
-	# one stat: mode, owner name and id, group name and id
-	_t_ifs=$IFS; IFS=' '
-	set -- "$1" "$2" "$3" "$4" $(stat -c '%a %U %u %G %g' -- "$1")
-	IFS=$_t_ifs
-	if [ -n "$3" ] && [ "$3" != "$6" ] && [ "$3" != "$7" ]; then
-		_t_changed=1; echo "owner_changed=1"; echo "before_owner=$7"
-		case $3 in *[!0-9]*) echo "after_owner=$(id -u -- "$3" 2>/dev/null)" ;; *) echo "after_owner=$3" ;; esac
-		[ -n "$_t_check" ] || chown -h -- "$3" "$1" 2>/dev/null || {
-			id -u -- "$3" >/dev/null 2>&1 || _t_fail "chown failed: failed to look up user $3"
-			_t_fail "chown failed: [Errno 1] Operation not permitted: b'$1'"
-		}
-	fi
-	if [ -n "$4" ] && [ "$4" != "$8" ] && [ "$4" != "$9" ]; then
-		_t_changed=1; echo "group_changed=1"; echo "before_group=$9"
-		case $4 in *[!0-9]*) echo "after_group=$(awk -F: -v g="$4" '$1 == g { print $3; exit }' /etc/group)" ;; *) echo "after_group=$4" ;; esac
-		[ -n "$_t_check" ] || chgrp -h -- "$4" "$1" 2>/dev/null || {
-			getent group "$4" >/dev/null 2>&1 || _t_fail "chgrp failed: failed to look up group $4"
-			_t_fail "chgrp failed: [Errno 1] Operation not permitted: b'$1'"
-		}
-	fi
-	if [ -n "$2" ] && [ ! -L "$1" ]; then
-		case $2 in
-		*[!0-7]*) _wm=$(_t_wantmode "$1" "$2") || _t_fail "mode must be in octal or symbolic form" ;;
-		*) _wm=$2 ;;
-		esac
-		if [ $((0$5)) -ne $((0$_wm)) ]; then
-			_t_changed=1; echo "before_mode=$5"; echo "after_mode=$_wm"
-			[ -n "$_t_check" ] || chmod "$_wm" "$1" || _t_fail "chmod failed"
-		fi
-	fi
-	_t_failpath=
-}
-`
+//
+//go:embed attr_funcs.sh
+var attrFuncs string
 
 // seAssign sets the shell variables _t_se reads from the seuser, serole,
 // setype and selevel parameters.

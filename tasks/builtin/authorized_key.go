@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"strings"
 
@@ -34,7 +35,7 @@ var authorizedKeyArgs = &tasks.Spec{
 
 // authKeyReadScript finds the keys file ($path, or ~$user/.ssh/
 // authorized_keys) and prints it, with the user's uid, gid and home.
-const authKeyReadScript = `
+var authKeyReadScript = `
 fail() { echo "fail=$1"; exit 0; }
 ent=$(_t_ent passwd "$user" 2>/dev/null | awk -F: -v n="$user" '$1 == n { print; exit }')
 if [ -n "$path" ] && [ -n "$check" ]; then
@@ -59,14 +60,9 @@ pi=$path
 
 // authKeyPrelude makes the .ssh directory and the keys file as Ansible
 // does before it writes: 0700 and 0600, owned by the user.
-const authKeyPrelude = `
-if [ -n "$manage" ]; then
-	if [ ! -e "$sshdir" ]; then mkdir -m 0700 -- "$sshdir" || { echo "fail=Failed to create directory $sshdir"; exit 0; }; fi
-	chown "$owner" -- "$sshdir"; chmod 0700 -- "$sshdir"
-fi
-if [ ! -e "$f" ]; then mkdir -p -- "$(dirname -- "$f")" && : >"$f" || { echo "fail=cannot create $f"; exit 0; }; fi
-chown "$owner" -- "$f" 2>/dev/null; chmod 0600 -- "$f" 2>/dev/null
-`
+//
+//go:embed auth_key_prelude.sh
+var authKeyPrelude string
 
 // Run adds or removes the keys.
 func (authorizedKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {

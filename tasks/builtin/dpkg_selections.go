@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"strings"
 
@@ -36,38 +37,17 @@ func (dpkgSelectionsModule) Spec() *tasks.Spec { return dpkgSelectionsArgs }
 // debBinFuncs finds tools as Ansible's get_bin_path does (PATH, then the
 // sbin directories that exist) and fails as it does when one is missing.
 // _t_need NAME sets _t_b to NAME's path or prints fail= and exits.
-const debBinFuncs = `
-_t_need() {
-	_t_p=$PATH
-	for _t_s in /sbin /usr/sbin /usr/local/sbin; do
-		case ":$_t_p:" in *":$_t_s:"*) ;; *) [ -e "$_t_s" ] && _t_p=$_t_p:$_t_s ;; esac
-	done
-	_t_b=$(PATH=$_t_p command -v "$1" 2>/dev/null) && case $_t_b in /*) return 0 ;; esac
-	printf 'fail=Failed to find required executable "%s" in paths: %s\n' "$1" "$_t_p"
-	exit 0
-}
-`
+//
+//go:embed deb_bin_funcs.sh
+var debBinFuncs string
 
 // dpkgSelectionsScript reads $name's selection and sets $sel when it
 // differs (unless $check). It prints dpkg=, then cur= (empty: not
 // present), missing=1 for a name dpkg does not know, set=1 once set, or
 // failed=get|set with the failing command's rc and its output (tailed).
-const dpkgSelectionsScript = `
-_t_need dpkg
-echo "dpkg=$_t_b"
-"$_t_b" --get-selections "$name" >"$_t_d/o" 2>"$_t_d/e"; rc=$?
-if [ $rc -ne 0 ]; then echo failed=get; echo "rc=$rc"; _t_tail; exit 0; fi
-grep -q 'no packages found matching' "$_t_d/e" && { echo missing=1; exit 0; }
-cur=$(awk 'NR == 1 { print $2 }' "$_t_d/o")
-printf 'cur=%s\n' "$cur"
-[ -n "$cur" ] || cur='not present'
-[ "$cur" = "$sel" ] && exit 0
-[ -n "$check" ] && exit 0
-: >"$_t_d/o"; : >"$_t_d/e"
-printf '%s %s' "$name" "$sel" | "$_t_b" --set-selections >"$_t_d/o" 2>"$_t_d/e"; rc=$?
-if [ $rc -ne 0 ]; then echo failed=set; echo "rc=$rc"; _t_tail; exit 0; fi
-echo set=1
-`
+//
+//go:embed dpkg_selections.sh
+var dpkgSelectionsScript string
 
 // Run reads and, when it differs, sets the selection.
 func (dpkgSelectionsModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
@@ -125,12 +105,9 @@ func debAtoi(s string, def int) int {
 // scripts (apt_repository, apt_key, package_facts): _t_blob NAME FILE
 // prints a "@@blob LEN NAME" line and the file's LEN bytes, which
 // parseDebBlobs reads back exactly, whatever they hold.
-const debBlobFuncs = `
-_t_blob() {
-	printf '\n@@blob %s %s\n' "$(wc -c <"$2" | tr -d ' ')" "$1"
-	cat -- "$2"
-}
-`
+//
+//go:embed deb_blob_funcs.sh
+var debBlobFuncs string
 
 // debBlob is one blob a script printed with _t_blob.
 type debBlob struct{ name, body string }

@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"crypto/sha1"
+	_ "embed"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -37,17 +38,9 @@ var fetchArgs = &tasks.Spec{
 
 // fetchScript prints what $p is and, when its sha1 is not $have, its
 // bytes after a "--content--" line (or get=1 for a large file).
-const fetchScript = `
-if [ -d "$p" ]; then echo isdir=1; exit 0; fi
-if [ ! -e "$p" ]; then echo missing=1; exit 0; fi
-if [ ! -r "$p" ]; then echo unreadable=1; exit 0; fi
-s=$(_t_sum sha1 "$p")
-echo "sum=$s"
-[ "$s" = "$have" ] && exit 0
-if [ "$(stat -L -c %s -- "$p")" -gt $max ]; then echo get=1; exit 0; fi
-echo --content--
-cat -- "$p"
-`
+//
+//go:embed fetch.sh
+var fetchScript string
 
 // Run fetches.
 func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {

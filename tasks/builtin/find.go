@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"path"
 	"regexp"
@@ -46,14 +47,9 @@ var findArgs = &tasks.Spec{
 // then either "notdir" or one stat line per entry below it, in the
 // directories' own order, then a dirlink= line for each symbolic link to a
 // directory (os.walk counts those among the directories).
-const findScript = `
-for p in "$@"; do
-	echo "--path--"
-	if [ ! -d "$p" ]; then echo notdir; continue; fi
-	find $L "$p" -mindepth 1 $maxdepth -exec stat -c '%f|%u|%g|%s|%i|%d|%h|%x|%y|%z|%U|%G|%n' {} + 2>/dev/null
-	find "$p" -mindepth 1 $maxdepth -type l 2>/dev/null | while IFS= read -r l; do [ -d "$l" ] && echo "dirlink=$l"; done
-done
-`
+//
+//go:embed find.sh
+var findScript string
 
 // findEntry is one entry a walk saw.
 type findEntry struct {

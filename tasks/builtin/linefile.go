@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"strings"
 
@@ -43,36 +44,23 @@ func splitContent(stdout []byte) (verdict, string) {
 // writeCheckScript stops unless $f is still what the module read: $before
 // is the md5 of that, empty when the file did not exist. A file changed
 // in the meantime is left alone and reported.
-const writeCheckScript = `
-_now=
-[ -f "$f" ] && _now=$(md5sum <"$f" | cut -c1-32)
-[ "$_now" = "$before" ] || { echo "fail=$f changed while it was being edited; run again"; exit 0; }
-`
+//
+//go:embed write_check.sh
+var writeCheckScript string
 
 // writeTextScript replaces $f by the script's stdin through a temporary
 // file beside it and a rename, keeping the old file's mode and owner (or
 // $mode and $owner for a new file, when set). It runs after
 // writeCheckScript and the module's prelude.
-const writeTextScript = `
-_dir=$(dirname -- "$f")
-[ -d "$_dir" ] || mkdir -p -- "$_dir" || { echo "fail=cannot create $_dir"; exit 0; }
-_tmp=$(mktemp "$_dir/.tender-XXXXXXXX") || { echo "fail=cannot write in $_dir"; exit 0; }
-if ! cat >"$_tmp"; then rm -f -- "$_tmp"; echo "fail=cannot write $_tmp"; exit 0; fi
-if [ -e "$f" ]; then
-	chmod "$(stat -c %a -- "$f")" -- "$_tmp" && chown "$(stat -c %u:%g -- "$f")" -- "$_tmp"
-else
-	{ [ -z "$mode" ] || chmod "$mode" -- "$_tmp"; } && { [ -z "$owner" ] || chown "$owner" -- "$_tmp"; }
-fi 2>/dev/null
-mv -f -- "$_tmp" "$f" || { rm -f -- "$_tmp"; echo "fail=cannot replace $f"; exit 0; }
-echo written=1
-_t_info "$f" | sed 's/^/pi_/'
-`
+//
+//go:embed write_text.sh
+var writeTextScript string
 
 // pathInfoScript prints the attributes of the path in $pi (if it exists)
 // as pi_-prefixed _t_info lines, for pathInfo.
-const pathInfoScript = `
-[ -z "$pi" ] || _t_info "$pi" | sed 's/^/pi_/'
-`
+//
+//go:embed path_info.sh
+var pathInfoScript string
 
 // pathInfo adds the attributes pathInfoScript or writeText printed to a
 // result that names a path, as Ansible adds them to every module result

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	_ "embed"
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
@@ -26,10 +27,9 @@ var packageArgs = &tasks.Spec{
 
 // pkgProbe names the first package manager found on the host, in the
 // order Ansible's fact collector prefers them.
-const pkgProbe = `for m in dnf yum apt-get apk zypper pacman; do
-	if command -v "$m" >/dev/null 2>&1; then [ "$m" = apt-get ] && m=apt; echo "$m"; exit 0; fi
-done
-echo unknown`
+//
+//go:embed pkg_probe.sh
+var pkgProbe string
 
 // Run dispatches to apt, dnf, yum, ... with the task's other arguments.
 func (m packageModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	_ "embed"
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
@@ -10,7 +11,9 @@ import (
 // yumProbe names the host's yum backend when facts do not: dnf where it
 // is installed (yum is dnf's compatibility command on RedHat 8 and later),
 // else yum.
-const yumProbe = `for m in dnf yum; do command -v "$m" >/dev/null 2>&1 && { echo "$m"; exit 0; }; done; echo auto`
+//
+//go:embed yum_probe.sh
+var yumProbe string
 
 // yumBackend picks the command yum runs as Ansible's yum action picks its
 // backend module: use or use_backend when given (yum4 is dnf), else the

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"strings"
 
@@ -34,38 +35,15 @@ var selinuxArgs = &tasks.Spec{
 
 // selinuxReadScript prints the running mode and policy and the config
 // file's SELINUX= and SELINUXTYPE= values.
-const selinuxReadScript = `
-_enf=/sys/fs/selinux/enforce
-if [ -r "$_enf" ]; then echo enabled=1; echo "enforce=$(cat "$_enf")"; fi
-_get() { sed -n "s/^$1=//p" "$2" 2>/dev/null | head -n 1 | sed 's/[[:space:]]*$//;s/^[[:space:]]*//'; }
-# The running policy is the one /etc/selinux/config names (libselinux
-# reads it there); without that file, the one the given file names.
-if [ -f /etc/selinux/config ]; then _rc=/etc/selinux/config; else _rc=$cf; fi
-echo "runtime_policy=$(_get SELINUXTYPE "$_rc")"
-if [ -f "$cf" ]; then
-	echo config=1
-	grep -q '^SELINUXTYPE=' "$cf" && echo "config_policy=$(_get SELINUXTYPE "$cf")"
-	grep -q '^SELINUX=' "$cf" && echo "config_state=$(_get SELINUX "$cf")"
-fi
-if [ -n "$policy" ] && [ -e "/etc/selinux/$policy/policy" ]; then echo policy_ok=1; fi
-`
+//
+//go:embed selinux_read.sh
+var selinuxReadScript string
 
 // selinuxApplyScript writes SELINUX= ($state) and SELINUXTYPE= ($policy)
 // into the config file as set, and sets the running mode ($enforce).
-const selinuxApplyScript = `
-_edit() { # _edit KEY VALUE: replace KEY= lines of $cf, or append one
-	_tmp=$(mktemp "$cf.XXXXXX") || exit 1
-	awk -v k="$1" -v v="$2" 'index($0, k "=") == 1 { $0 = k "=" v; f = 1 } { print } END { if (!f) print k "=" v }' "$cf" >"$_tmp" &&
-		chmod "$(stat -c %a "$cf")" "$_tmp" && mv -f -- "$_tmp" "$cf" || { rm -f -- "$_tmp"; echo "fail=cannot write $cf"; exit 0; }
-}
-[ -z "$setpolicy" ] || _edit SELINUXTYPE "$policy"
-if [ -n "$enforce" ]; then
-	if command -v setenforce >/dev/null 2>&1; then setenforce "$enforce"; else echo "$enforce" >/sys/fs/selinux/enforce; fi ||
-		{ echo "fail=cannot set the running SELinux mode"; exit 0; }
-fi
-[ -z "$setstate" ] || _edit SELINUX "$state"
-echo applied=1
-`
+//
+//go:embed selinux_apply.sh
+var selinuxApplyScript string
 
 // Run sets the policy and state.
 func (selinuxModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {

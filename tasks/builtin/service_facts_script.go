@@ -11,22 +11,9 @@ import (
 // line and the file's LEN bytes, which parseBlobs reads back exactly,
 // whatever they hold. _t_bin finds a tool as Ansible's get_bin_path does:
 // on PATH, then in /sbin, /usr/sbin and /usr/local/sbin.
-const blobFuncs = `
-_t_blob() {
-	printf '\n--blob %s %s--\n' "$1" "$(wc -c <"$2" | tr -d ' ')"
-	cat "$2"
-}
-_t_bin() { PATH=$PATH:/sbin:/usr/sbin:/usr/local/sbin command -v "$1" 2>/dev/null; }
-_t_locale() { # Ansible's get_best_parsable_locale
-	_t_loc=C
-	if _t_la=$(locale -a 2>/dev/null); then
-		for _l in C.utf8 C.UTF-8 en_US.utf8 en_US.UTF-8 C POSIX; do
-			if printf '%s\n' "$_t_la" | grep -qx -- "$_l"; then _t_loc=$_l; break; fi
-		done
-	fi
-	export LANG="$_t_loc" LC_ALL="$_t_loc"
-}
-`
+//
+//go:embed blob_funcs.sh
+var blobFuncs string
 
 // parseBlobs splits a script's stdout into its key=value lines (all text
 // outside the blobs) and the blobs _t_blob printed, by name.

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	_ "embed"
 	"encoding/base64"
 	"fmt"
 	"strings"
@@ -22,14 +23,9 @@ var slurpArgs = &tasks.Spec{
 
 // slurpScript prints why $p cannot be read, or its bytes after a
 // "--content--" line.
-const slurpScript = `
-if [ -d "$p" ]; then echo "msg=source is a directory and must be a file: $p"; exit 0; fi
-if ! _t_exists "$p" || { [ -L "$p" ] && [ ! -e "$p" ]; }; then echo "msg=file not found: $p"; exit 0; fi
-if [ ! -r "$p" ]; then echo "msg=file is not readable: $p"; exit 0; fi
-echo ok=1
-echo --content--
-cat -- "$p" || exit 1
-`
+//
+//go:embed slurp.sh
+var slurpScript string
 
 // Run reads the file.
 func (slurpModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"regexp"
 	"strings"
@@ -34,12 +35,9 @@ var sysctlArgs = &tasks.Spec{
 
 // sysctlReadScript prints the running value of $name (proc=, absent when
 // sysctl has none) and the file $f.
-const sysctlReadScript = `
-command -v sysctl >/dev/null 2>&1 || { echo 'fail=Failed to find required executable "sysctl" in paths: '"$PATH"; exit 0; }
-echo "f=$f"
-_v=$(LANG=C LC_ALL=C sysctl -e -n "$name" 2>/dev/null; echo "rc=$?")
-case ${_v##*rc=} in 0) printf 'proc=%s\n' "$(printf '%s' "${_v%rc=*}" | tr '\n' ' ')" ;; esac
-`
+//
+//go:embed sysctl_read.sh
+var sysctlReadScript string
 
 // sysctlApplyScript sets the running value ($set) and reloads the file
 // ($reload) after the file was written.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha1"
+	_ "embed"
 	"encoding/hex"
 	"fmt"
 	"strings"
@@ -55,20 +56,9 @@ type textFile struct {
 // readTextScript prints isdir=1, or real= (the resolved path), exists=1,
 // the path's _t_info, the attribute changes _t_attrs would make, and the
 // file's bytes after a "--content--" line.
-const readTextScript = `
-_t_check=1
-if [ -d "$p" ]; then echo isdir=1; exit 0; fi
-r=$(readlink -f -- "$p" 2>/dev/null) || r=
-echo "real=$r"
-if [ -e "$p" ]; then
-	[ -r "$p" ] || _t_fail "Unable to read the contents of $p: permission denied"
-	echo exists=1
-	_t_info "$p"
-	_t_attrs "$p" "$mode" "$owner" "$group"
-	echo --content--
-	cat -- "$p" || exit 1
-fi
-`
+//
+//go:embed read_text.sh
+var readTextScript string
 
 // readText reads path on the host in one round trip. A failure the
 // module should report (an unreadable file, a directory) is returned as

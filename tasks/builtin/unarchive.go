@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"crypto/sha1"
+	_ "embed"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -156,8 +157,9 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 }
 
 // unarchivePre answers creates and whether dest is a directory.
-const unarchivePre = `if [ -n "$creates" ] && { [ -e "$creates" ] || [ -L "$creates" ]; }; then echo creates
-elif [ ! -d "$dest" ]; then echo nodest; fi`
+//
+//go:embed unarchive_pre.sh
+var unarchivePre string
 
 // uploadArchive streams the controller's archive to a temporary file in
 // dest's parent directory on the host (dest itself may not exist yet:

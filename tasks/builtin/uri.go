@@ -3,6 +3,7 @@ package builtin
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -65,18 +66,15 @@ var (
 )
 
 // uriProbe answers creates, removes and whether dest is a directory.
-const uriProbe = `
-if [ -n "$creates" ] && { [ -e "$creates" ] || [ -L "$creates" ]; }; then echo verdict=creates; exit 0; fi
-if [ -n "$removes" ] && ! { [ -e "$removes" ] || [ -L "$removes" ]; }; then echo verdict=removes; exit 0; fi
-[ -n "$dest" ] && [ -d "$dest" ] && echo isdir=1
-echo verdict=go
-`
+//
+//go:embed uri_probe.sh
+var uriProbe string
 
 // uriPlace sets the attributes of the dest uri wrote.
-const uriPlace = attrFuncs + shFuncs + `
-_t_attrs "$dest" "$mode" "$owner" "$group"
-echo verdict=done; _t_info "$dest"
-`
+var uriPlace = attrFuncs + shFuncs + uriPlaceBody
+
+//go:embed uri_place.sh
+var uriPlaceBody string
 
 // Run makes the request.
 func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {

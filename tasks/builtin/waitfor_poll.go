@@ -3,6 +3,7 @@ package builtin
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -19,20 +20,9 @@ import (
 // ($want=present) or is gone ($want=absent), checking every $nap seconds.
 // On success it prints verdict=ok with the path's _t_info and, when $grab
 // is set, its content after a "--content--" line.
-const pathScript = `
-slept=0
-while :; do
-	if [ "$want" = absent ]; then
-		_t_exists "$p" || { echo verdict=ok; exit 0; }
-	elif [ -e "$p" ]; then
-		echo verdict=ok; _t_info "$p"
-		[ -n "$grab" ] && { echo --content--; cat -- "$p" 2>/dev/null; }
-		exit 0
-	fi
-	[ "$slept" -ge "$left" ] && { echo verdict=timeout; exit 0; }
-	sleep "$nap"; slept=$((slept + nap))
-done
-`
+//
+//go:embed path.sh
+var pathScript string
 
 func (w *waiter) remaining() time.Duration { return time.Until(w.deadline()) }
 

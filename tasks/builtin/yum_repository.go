@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha1"
+	_ "embed"
 	"encoding/hex"
 	"fmt"
 	"sort"
@@ -101,14 +102,9 @@ func (yumRepositoryModule) Spec() *tasks.Spec { return yumRepositoryArgs }
 // repo file's path ($dest, under $reposdir unless absolute) and prints
 // it with what readTextScript prints of it (its real path, attributes,
 // the changes _t_attrs would make and its bytes).
-const yumRepoReadScript = `
-[ -d "$reposdir" ] || { echo noreposdir=1; exit 0; }
-case $file in
-/*) p=$file.repo ;;
-*) case $reposdir in */) p=$reposdir$file.repo ;; *) p=$reposdir/$file.repo ;; esac ;;
-esac
-echo "dest=$p"
-`
+//
+//go:embed yum_repo_read.sh
+var yumRepoReadScript string
 
 // Run adds or removes the repository.
 //

@@ -1,0 +1,2 @@
+
+[ -z "$pi" ] || _t_info "$pi" | sed 's/^/pi_/'

@@ -1,0 +1,3 @@
+
+_t_attrs "$dest" "$mode" "$owner" "$group"
+echo verdict=done; _t_info "$dest"

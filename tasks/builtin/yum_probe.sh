@@ -1,0 +1,1 @@
+for m in dnf yum; do command -v "$m" >/dev/null 2>&1 && { echo "$m"; exit 0; }; done; echo auto
