@@ -129,33 +129,7 @@ func parseDictString(s string) (map[string]any, error) {
 	if !strings.Contains(s, "=") {
 		return nil, errors.New("dictionary requested, could not parse JSON or key=value")
 	}
-	var fields []string
-	var buf strings.Builder
-	var quote rune
-	escape := false
-	for _, c := range strings.TrimSpace(s) {
-		switch {
-		case escape:
-			buf.WriteRune(c)
-			escape = false
-		case c == '\\':
-			escape = true
-		case quote == 0 && (c == '\'' || c == '"'):
-			quote = c
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote == 0 && (c == ',' || c == ' '):
-			if buf.Len() > 0 {
-				fields = append(fields, buf.String())
-			}
-			buf.Reset()
-		default:
-			buf.WriteRune(c)
-		}
-	}
-	if buf.Len() > 0 {
-		fields = append(fields, buf.String())
-	}
+	fields := SplitDictFields(s)
 	m := map[string]any{}
 	for _, f := range fields {
 		k, v, ok := strings.Cut(f, "=")
@@ -213,4 +187,38 @@ func (v Values) Strings(name string) []string {
 func (v Values) Dict(name string) map[string]any {
 	m, _ := v[name].(map[string]any)
 	return m
+}
+
+// SplitDictFields splits "k=v k2='v 2', k3=v3" into its key=value fields
+// as ansible-core's check_type_dict does: on unquoted commas and spaces,
+// quotes dropped, a backslash taking the next character as it is.
+func SplitDictFields(s string) []string {
+	var fields []string
+	var buf strings.Builder
+	var quote rune
+	escape := false
+	for _, c := range strings.TrimSpace(s) {
+		switch {
+		case escape:
+			buf.WriteRune(c)
+			escape = false
+		case c == '\\':
+			escape = true
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote = c
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == ',' || c == ' '):
+			if buf.Len() > 0 {
+				fields = append(fields, buf.String())
+			}
+			buf.Reset()
+		default:
+			buf.WriteRune(c)
+		}
+	}
+	if buf.Len() > 0 {
+		fields = append(fields, buf.String())
+	}
+	return fields
 }

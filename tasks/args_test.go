@@ -108,3 +108,17 @@ func TestDecodeMore(t *testing.T) {
 		t.Fatal("ToText")
 	}
 }
+
+// TestSplitDictFields: check_type_dict's fields, as ansible-core splits
+// them: unquoted commas and spaces, quotes dropped, backslash escapes.
+func TestSplitDictFields(t *testing.T) {
+	for in, want := range map[string][]string{
+		"a=1, b='x y' c=\"p,q\"": {"a=1", "b=x y", "c=p,q"},
+		`k=a\,b  ,,j=\'`:         {`k=a,b`, `j='`},
+		"  ":                     nil,
+	} {
+		if got := SplitDictFields(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("SplitDictFields(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

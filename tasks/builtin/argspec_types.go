@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/tender-sh/tender/internal/pyfmt"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // The type conversions of ansible-core's argument spec (the check_type_*
@@ -101,33 +102,7 @@ func argTypeDict(v any) (any, error) {
 // check_type_dict does: fields split on unquoted commas and spaces, quotes
 // dropped, a backslash taking the next character as it is.
 func parseKeyValues(s string) (any, error) {
-	var fields []string
-	var buf strings.Builder
-	var quote rune
-	escape := false
-	for _, c := range strings.TrimSpace(s) {
-		switch {
-		case escape:
-			buf.WriteRune(c)
-			escape = false
-		case c == '\\':
-			escape = true
-		case quote == 0 && (c == '\'' || c == '"'):
-			quote = c
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote == 0 && (c == ',' || c == ' '):
-			if buf.Len() > 0 {
-				fields = append(fields, buf.String())
-			}
-			buf.Reset()
-		default:
-			buf.WriteRune(c)
-		}
-	}
-	if buf.Len() > 0 {
-		fields = append(fields, buf.String())
-	}
+	fields := tasks.SplitDictFields(s)
 	out := make(map[string]any, len(fields))
 	for i, f := range fields {
 		k, val, ok := strings.Cut(f, "=")
