@@ -29,12 +29,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
 	"time"
 
-	_ "github.com/mattn/go-sqlite3" // the SQLite driver, registered as "sqlite3"
+	"github.com/mattn/go-sqlite3" // the SQLite driver, registered as "sqlite3"
 
 	"github.com/tender-sh/tender/agents"
 )
@@ -93,16 +94,46 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		fmt.Sprintf("?_journal_mode=WAL&_busy_timeout=%d&_txlock=immediate&_foreign_keys=1", busyTimeout.Milliseconds())
+	// Opens of a new ledger at once (several controllers started
+	// together) race to switch it to WAL and create its schema; SQLite
+	// answers some of them "locked" without waiting, to avoid a deadlock.
+	// Such an open is tried again, for as long as a write would wait.
+	deadline := time.Now().Add(busyTimeout)
+	for {
+		s, err := openOnce(ctx, path, dsn)
+		if err == nil {
+			return s, nil
+		}
+		if !locked(err) || time.Now().After(deadline) {
+			return nil, fmt.Errorf("ledger %s: %w", path, err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("ledger %s: %w", path, ctx.Err())
+		case <-time.After(time.Duration(10+rand.IntN(40)) * time.Millisecond):
+		}
+	}
+}
+
+// openOnce opens and migrates the ledger once.
+func openOnce(ctx context.Context, path, dsn string) (*Store, error) {
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
-		return nil, fmt.Errorf("ledger %s: %w", path, err)
+		return nil, err
 	}
 	s := &Store{db: db, path: path, now: time.Now}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("ledger %s: %w", path, err)
+		return nil, err
 	}
 	return s, nil
+}
+
+// locked reports whether err is SQLite's "database is locked" (or a
+// table's lock).
+func locked(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
 }
 
 // OpenReadOnly opens the ledger at path for reading only: nothing is
