@@ -2,6 +2,26 @@ package expr
 
 import "github.com/tender-sh/tender/internal/pydict"
 
+// operands evaluates what a filter or test is applied to, x, then its
+// arguments (see arguments). keepX passes an undefined x on as the
+// *undefined itself (default, mandatory, defined, undefined decide on it);
+// otherwise an undefined x fails.
+func (ev *evaluator) operands(x node, keepX bool, c *callArgs, keepUndefined bool) (any, []any, map[string]any, error) {
+	value := ev.value
+	if keepX {
+		value = ev.eval
+	}
+	v, err := value(x)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	args, kwargs, err := ev.arguments(c, keepUndefined)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return v, args, kwargs, nil
+}
+
 // arguments evaluates the arguments of a call, filter or test: the
 // positional ones followed by the items of *iterable, and the keyword ones
 // merged with **mapping (a keyword given twice is an error, as in Python).

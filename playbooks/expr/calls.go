@@ -88,16 +88,11 @@ func makeGlobalTable() map[string]globalFunc {
 		"q":      func(ev *evaluator, args []any, kw map[string]any) (any, error) { return ev.lookup(args, kw, true) },
 		"range":  func(_ *evaluator, args []any, _ map[string]any) (any, error) { return pyRange(args) },
 		"dict": func(_ *evaluator, args []any, kw map[string]any) (any, error) {
-			out := pydict.NewBuilder(len(kw))
-			if len(args) == 1 {
-				if err := dictFrom(out, args[0]); err != nil {
-					return nil, err
-				}
+			m, err := dictArgs(args, kw)
+			if err != nil {
+				return nil, err
 			}
-			for _, k := range pydict.Keys(kw) {
-				out.Set(k, kw[k])
-			}
-			return out.Map(), nil
+			return m, nil
 		},
 		"now": func(_ *evaluator, args []any, kw map[string]any) (any, error) { return now(args, kw) },
 		"undef": func(_ *evaluator, args []any, kw map[string]any) (any, error) {
@@ -152,6 +147,22 @@ func pyRange(args []any) (any, error) {
 		out = append(out, i)
 	}
 	return out, nil
+}
+
+// dictArgs is the dict that dict(mapping_or_pairs, **kw) makes: a single
+// positional argument's entries, then the keyword ones (more positional
+// arguments are ignored).
+func dictArgs(args []any, kw map[string]any) (map[string]any, error) {
+	out := pydict.NewBuilder(len(kw))
+	if len(args) == 1 {
+		if err := dictFrom(out, args[0]); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range pydict.Keys(kw) {
+		out.Set(k, kw[k])
+	}
+	return out.Map(), nil
 }
 
 // dictFrom fills out from a dict or a list of [key, value] pairs.

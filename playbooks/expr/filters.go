@@ -9,18 +9,9 @@ import (
 
 // evalFilter evaluates `x | name(args)`.
 func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
-	name := strings.TrimPrefix(strings.TrimPrefix(n.name, "ansible.builtin."), "ansible.legacy.")
-	var x any
-	var err error
-	if name == "default" || name == "d" || name == "mandatory" {
-		x, err = ev.eval(n.x)
-	} else {
-		x, err = ev.value(n.x)
-	}
-	if err != nil {
-		return nil, err
-	}
-	args, kwargs, err := ev.arguments(&n.callArgs, undefinedArgFilters[name])
+	name := pluginName(n.name)
+	keepX := name == "default" || name == "d" || name == "mandatory"
+	x, args, kwargs, err := ev.operands(n.x, keepX, &n.callArgs, undefinedArgFilters[name])
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -256,23 +255,10 @@ var listFilters = map[string]filterFunc{
 		if err != nil {
 			return nil, err
 		}
-		out := append([]any{}, items...)
 		rev := Truthy(argOr(args, kw, 0, "reverse", false))
 		cs := Truthy(argOr(args, kw, 1, "case_sensitive", false))
 		attr := argOr(args, kw, 2, "attribute", nil)
-		var sortErr error
-		sort.SliceStable(out, func(i, j int) bool {
-			a, b := sortKey(attrOf(out[i], attr), cs), sortKey(attrOf(out[j], attr), cs)
-			if rev {
-				a, b = b, a
-			}
-			c, err := compare("<", a, b)
-			if err != nil && sortErr == nil {
-				sortErr = err
-			}
-			return c < 0
-		})
-		return out, sortErr
+		return sortBy(items, func(v any) any { return sortKey(attrOf(v, attr), cs) }, rev)
 	},
 	"min": func(_ *Env, x any, args []any, kw map[string]any) (any, error) { return minMax(x, args, kw, -1) },
 	"max": func(_ *Env, x any, args []any, kw map[string]any) (any, error) { return minMax(x, args, kw, 1) },

@@ -313,15 +313,8 @@ func fRekeyOnMember(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	if dup != "error" && dup != "overwrite" {
 		return nil, errorf("duplicates parameter to rekey_on_member has unknown value: %s", dup)
 	}
-	var items []any
-	switch t := x.(type) {
-	case map[string]any:
-		for _, k := range pydict.Keys(t) {
-			items = append(items, t[k])
-		}
-	case []any:
-		items = t
-	default:
+	items, ok := listOrValues(x)
+	if !ok {
 		return nil, errorf("Type is not a valid list, set, or dict")
 	}
 	out := pydict.NewBuilder(len(items))
@@ -443,18 +436,26 @@ func fComment(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	return b.String(), nil
 }
 
-// fSubelements is the subelements filter: (item, subitem) pairs for each
-// item of a list (or dict's values) and each element of its sub-list.
-func fSubelements(_ *Env, x any, args []any, kw map[string]any) (any, error) {
-	var items []any
+// listOrValues returns a list as it is and a dict's values in key order;
+// ok is false for anything else.
+func listOrValues(x any) (items []any, ok bool) {
 	switch t := x.(type) {
 	case map[string]any:
 		for _, k := range pydict.Keys(t) {
 			items = append(items, t[k])
 		}
+		return items, true
 	case []any:
-		items = t
-	default:
+		return t, true
+	}
+	return nil, false
+}
+
+// fSubelements is the subelements filter: (item, subitem) pairs for each
+// item of a list (or dict's values) and each element of its sub-list.
+func fSubelements(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	items, ok := listOrValues(x)
+	if !ok {
 		return nil, errorf("obj must be a list of dicts or a nested dict")
 	}
 	var path []any

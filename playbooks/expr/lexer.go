@@ -226,49 +226,72 @@ func (l *lexer) lexString(start int) (token, error) {
 			continue
 		}
 		e := src[i+1]
-		i += 2
-		switch e {
-		case '\n':
-		case '\\', '\'', '"':
-			b.WriteByte(e)
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'v':
-			b.WriteByte('\v')
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			j := i - 1
-			for j < len(src) && j < i+2 && src[j] >= '0' && src[j] <= '7' {
-				j++
-			}
-			n, _ := strconv.ParseUint(src[i-1:j], 8, 32)
-			b.WriteRune(rune(n))
-			i = j
-		case 'x', 'u', 'U':
-			w := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
-			if i+w > len(src) {
-				return token{}, l.errAt(i-2, "truncated \\%c escape", e)
-			}
-			n, err := strconv.ParseUint(src[i:i+w], 16, 32)
-			if err != nil || n > utf8.MaxRune {
-				return token{}, l.errAt(i-2, "invalid \\%c escape", e)
-			}
-			b.WriteRune(rune(n))
-			i += w
-		default:
+		if e == '\n' {
+			i += 2
+			continue
+		}
+		n, problem := pyEscape(&b, src[i+1:])
+		switch {
+		case problem != "":
+			return token{}, l.errAt(i, "%s \\%c escape", problem, e)
+		case n == 0:
 			b.WriteByte('\\')
 			b.WriteByte(e)
+			i += 2
+		default:
+			i += 1 + n
 		}
 	}
 	l.pos = i
 	return token{kind: tString, text: b.String(), pos: start, endAt: i}, nil
+}
+
+// pyEscape decodes the escape sequence after a backslash, s starting with
+// its letter, as Python's string literals do: \\ \' \" \a \b \f \n \r \t
+// \v, up to three octal digits, and \x, \u and \U with their 2, 4 or 8 hex
+// digits. It writes the character to b and returns the length of the
+// sequence, letter included: 0 for a letter it does not know (nothing
+// written). problem is "truncated" or "invalid" for a bad hex escape.
+func pyEscape(b *strings.Builder, s string) (n int, problem string) {
+	e := s[0]
+	switch e {
+	case '\\', '\'', '"':
+		b.WriteByte(e)
+	case 'a':
+		b.WriteByte('\a')
+	case 'b':
+		b.WriteByte('\b')
+	case 'f':
+		b.WriteByte('\f')
+	case 'n':
+		b.WriteByte('\n')
+	case 'r':
+		b.WriteByte('\r')
+	case 't':
+		b.WriteByte('\t')
+	case 'v':
+		b.WriteByte('\v')
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		n = 1
+		for n < len(s) && n < 3 && s[n] >= '0' && s[n] <= '7' {
+			n++
+		}
+		v, _ := strconv.ParseUint(s[:n], 8, 32)
+		b.WriteRune(rune(v))
+		return n, ""
+	case 'x', 'u', 'U':
+		w := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+		if 1+w > len(s) {
+			return 0, "truncated"
+		}
+		v, err := strconv.ParseUint(s[1:1+w], 16, 32)
+		if err != nil || v > utf8.MaxRune || strings.ContainsAny(s[1:1+w], "+-_") {
+			return 0, "invalid"
+		}
+		b.WriteRune(rune(v))
+		return 1 + w, ""
+	default:
+		return 0, ""
+	}
+	return 1, ""
 }

@@ -29,7 +29,7 @@ func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, 
 	if len(args) == 0 {
 		return nil, errorf("lookup requires the name of a lookup plugin")
 	}
-	name := strings.TrimPrefix(strings.TrimPrefix(Str(args[0]), "ansible.builtin."), "ansible.legacy.")
+	name := pluginName(Str(args[0]))
 	if v, ok := kw["wantlist"]; ok {
 		wantList = wantList || Truthy(v)
 	}
@@ -142,7 +142,7 @@ func RunLookup(env *Env, name string, terms []any, opts map[string]any) ([]any, 
 // the lookups that need them: vars reads variables by name, template
 // renders a template file in scope.
 func RunLookupIn(scope Scope, name string, terms []any, opts map[string]any) ([]any, error) {
-	name = strings.TrimPrefix(strings.TrimPrefix(name, "ansible.builtin."), "ansible.legacy.")
+	name = pluginName(name)
 	out, err := newEvaluator(scope, "").runLookup(name, terms, opts)
 	if err != nil {
 		return nil, err
@@ -233,21 +233,14 @@ func envLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error) {
 }
 
 func fileLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error) {
-	env := envOf(ev.scope)
+	files, err := readFiles(envOf(ev.scope), terms, func(name string) error {
+		return errorf("could not locate file in lookup: %s", name)
+	})
+	if err != nil {
+		return nil, err
+	}
 	out := []any{}
-	for _, t := range terms {
-		p, ok, err := env.find(Str(t))
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, errorf("could not locate file in lookup: %s", Str(t))
-		}
-		b, err := openFile(env, p)
-		if err != nil {
-			return nil, err
-		}
-		s := string(b)
+	for _, s := range files {
 		if v, ok := opts["rstrip"]; !ok || Truthy(v) {
 			s = strings.TrimRight(s, " \t\r\n\v\f")
 		}

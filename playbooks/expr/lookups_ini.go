@@ -61,12 +61,11 @@ func iniLookup(ev *evaluator, terms []any, kw map[string]any) ([]any, error) {
 			}
 		}
 		file := Str(o["file"])
-		path, ok, err := env.find(file)
+		path, err := locate(env, file, func(name string) error {
+			return errorf("Unable to find '%s' in expected paths", name)
+		})
 		if err != nil {
 			return nil, err
-		}
-		if !ok {
-			return nil, errorf("Unable to find '%s' in expected paths", file)
 		}
 		content, err := readText(path, Str(o["encoding"]))
 		if err != nil {

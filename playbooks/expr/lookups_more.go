@@ -92,12 +92,11 @@ func csvfileLookup(ev *evaluator, terms []any, kw map[string]any) ([]any, error)
 			delim = "\t"
 		}
 		name := Str(o["file"])
-		p, ok, err := env.find(name)
+		p, err := locate(env, name, func(name string) error {
+			return errorf("csvfile: could not locate file in lookup: %s", name)
+		})
 		if err != nil {
 			return nil, err
-		}
-		if !ok {
-			return nil, errorf("csvfile: could not locate file in lookup: %s", name)
 		}
 		v, err := readCSV(p, strings.Join(raw, " "), delim, Str(o["encoding"]), o["default"], o["col"])
 		if err != nil {

@@ -349,19 +349,14 @@ func walkNode(n node, f func(node)) {
 
 // newNamespace is namespace(mapping?, **kw).
 func newNamespace(args []any, kw map[string]any) (any, error) {
-	vals := pydict.NewBuilder(len(kw))
 	if len(args) > 1 {
 		return nil, errorf("namespace expected at most 1 argument, got %d", len(args))
 	}
-	if len(args) == 1 {
-		if err := dictFrom(vals, args[0]); err != nil {
-			return nil, err
-		}
+	vals, err := dictArgs(args, kw)
+	if err != nil {
+		return nil, err
 	}
-	for _, k := range pydict.Keys(kw) {
-		vals.Set(k, kw[k])
-	}
-	return &namespace{vals: vals.Map()}, nil
+	return &namespace{vals: vals}, nil
 }
 
 // newCycler is cycler(*items).

@@ -129,27 +129,8 @@ func (p *parser) parseExpr() (node, error) {
 	return a, nil
 }
 
-func (p *parser) parseBoolOp(word string, sub func() (node, error)) (node, error) {
-	l, err := sub()
-	if err != nil {
-		return nil, err
-	}
-	for p.isName(word) {
-		at := p.tok.pos
-		if err := p.advance(); err != nil {
-			return nil, err
-		}
-		r, err := sub()
-		if err != nil {
-			return nil, err
-		}
-		l = &binNode{base{at}, word, l, r}
-	}
-	return l, nil
-}
-
-func (p *parser) parseOr() (node, error)  { return p.parseBoolOp("or", p.parseAnd) }
-func (p *parser) parseAnd() (node, error) { return p.parseBoolOp("and", p.parseNot) }
+func (p *parser) parseOr() (node, error)  { return p.parseBinary(tName, []string{"or"}, p.parseAnd) }
+func (p *parser) parseAnd() (node, error) { return p.parseBinary(tName, []string{"and"}, p.parseNot) }
 
 func (p *parser) parseNot() (node, error) {
 	if p.isName("not") {
@@ -217,12 +198,14 @@ func (p *parser) parseCompare() (node, error) {
 	return c, nil
 }
 
-func (p *parser) parseBinary(ops []string, sub func() (node, error)) (node, error) {
+// parseBinary parses left-associative operators: sub, then any number of
+// an operator (a token of kind among ops) and sub again.
+func (p *parser) parseBinary(kind tokKind, ops []string, sub func() (node, error)) (node, error) {
 	l, err := sub()
 	if err != nil {
 		return nil, err
 	}
-	for p.tok.kind == tOp && contains(ops, p.tok.text) {
+	for p.tok.kind == kind && contains(ops, p.tok.text) {
 		op, at := p.tok.text, p.tok.pos
 		if err := p.advance(); err != nil {
 			return nil, err
@@ -246,14 +229,14 @@ func contains(list []string, s string) bool {
 }
 
 func (p *parser) parseMath1() (node, error) {
-	return p.parseBinary([]string{"+", "-"}, p.parseConcat)
+	return p.parseBinary(tOp, []string{"+", "-"}, p.parseConcat)
 }
-func (p *parser) parseConcat() (node, error) { return p.parseBinary([]string{"~"}, p.parseMath2) }
+func (p *parser) parseConcat() (node, error) { return p.parseBinary(tOp, []string{"~"}, p.parseMath2) }
 func (p *parser) parseMath2() (node, error) {
-	return p.parseBinary([]string{"*", "/", "//", "%"}, p.parsePow)
+	return p.parseBinary(tOp, []string{"*", "/", "//", "%"}, p.parsePow)
 }
 func (p *parser) parsePow() (node, error) {
-	return p.parseBinary([]string{"**"}, func() (node, error) { return p.parseUnary(true) })
+	return p.parseBinary(tOp, []string{"**"}, func() (node, error) { return p.parseUnary(true) })
 }
 
 func (p *parser) parseUnary(withFilter bool) (node, error) {

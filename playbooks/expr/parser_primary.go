@@ -306,6 +306,22 @@ func (p *parser) parseArgs() (callArgs, error) {
 	return c, p.advance()
 }
 
+// filterCall parses a filter's name and its arguments, if any, after its
+// "|", applying it to x; what names the name in the error for none.
+func (p *parser) filterCall(at base, x node, what string) (node, error) {
+	name, err := p.dottedName(what)
+	if err != nil {
+		return nil, err
+	}
+	f := &filterNode{base: at, x: x, name: name}
+	if p.isOp("(") {
+		if f.callArgs, err = p.parseArgs(); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
 // parseFilterExpr parses "| filter(args)" and "is [not] test args" chains.
 func (p *parser) parseFilterExpr(n node) (node, error) {
 	for {
@@ -315,17 +331,10 @@ func (p *parser) parseFilterExpr(n node) (node, error) {
 			if err := p.advance(); err != nil {
 				return nil, err
 			}
-			name, err := p.dottedName("filter name after '|'")
-			if err != nil {
+			var err error
+			if n, err = p.filterCall(at, n, "filter name after '|'"); err != nil {
 				return nil, err
 			}
-			f := &filterNode{base: at, x: n, name: name}
-			if p.isOp("(") {
-				if f.callArgs, err = p.parseArgs(); err != nil {
-					return nil, err
-				}
-			}
-			n = f
 		case p.isName("is"):
 			at := base{p.tok.pos}
 			if err := p.advance(); err != nil {

@@ -2,7 +2,6 @@ package expr
 
 import (
 	"math/big"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -437,52 +436,20 @@ func (p *pyLitParser) quoted(raw bool) (string, bool) {
 // escape processes the escape sequence at p.i as Python's string literals
 // do; unknown escapes keep their backslash.
 func (p *pyLitParser) escape(b *strings.Builder) bool {
-	e := p.s[p.i+1]
-	p.i += 2
-	switch e {
+	switch p.s[p.i+1] {
 	case '\n':
+		p.i += 2
+		return true
 	case '\r':
+		p.i += 2
 		if p.peek() == '\n' {
 			p.i++
 		}
-	case '\\', '\'', '"':
-		b.WriteByte(e)
-	case 'a':
-		b.WriteByte('\a')
-	case 'b':
-		b.WriteByte('\b')
-	case 'f':
-		b.WriteByte('\f')
-	case 'n':
-		b.WriteByte('\n')
-	case 'r':
-		b.WriteByte('\r')
-	case 't':
-		b.WriteByte('\t')
-	case 'v':
-		b.WriteByte('\v')
-	case '0', '1', '2', '3', '4', '5', '6', '7':
-		j := p.i - 1
-		for j < len(p.s) && j < p.i+2 && p.s[j] >= '0' && p.s[j] <= '7' {
-			j++
-		}
-		n, _ := strconv.ParseUint(p.s[p.i-1:j], 8, 32)
-		b.WriteRune(rune(n))
-		p.i = j
-	case 'x', 'u', 'U':
-		w := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
-		if p.i+w > len(p.s) {
-			return false
-		}
-		n, err := strconv.ParseUint(p.s[p.i:p.i+w], 16, 32)
-		if err != nil || n > utf8.MaxRune || strings.ContainsAny(p.s[p.i:p.i+w], "+-_") {
-			return false
-		}
-		b.WriteRune(rune(n))
-		p.i += w
+		return true
 	case 'N':
 		// \N{name} needs Unicode's table of names, which tender does not
 		// carry: refused if the rest converts
+		p.i += 2
 		end := strings.IndexByte(p.s[p.i:], '}')
 		if p.peek() != '{' || end < 2 {
 			return false
@@ -491,9 +458,17 @@ func (p *pyLitParser) escape(b *strings.Builder) bool {
 		if p.refused == "" {
 			p.refused = "a \\N{...} escape"
 		}
-	default:
+		return true
+	}
+	n, problem := pyEscape(b, p.s[p.i+1:])
+	switch {
+	case problem != "":
+		return false
+	case n == 0:
 		b.WriteByte('\\')
-		p.i--
+		p.i++
+	default:
+		p.i += 1 + n
 	}
 	return true
 }

@@ -274,17 +274,10 @@ func (p *parser) filterChain(x node, first bool) (node, error) {
 			}
 		}
 		first = false
-		name, err := p.dottedName("a filter name")
-		if err != nil {
+		var err error
+		if x, err = p.filterCall(at, x, "a filter name"); err != nil {
 			return nil, err
 		}
-		f := &filterNode{base: at, x: x, name: name}
-		if p.isOp("(") {
-			if f.callArgs, err = p.parseArgs(); err != nil {
-				return nil, err
-			}
-		}
-		x = f
 	}
 	return x, nil
 }

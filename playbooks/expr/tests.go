@@ -8,18 +8,8 @@ import (
 
 // evalTest evaluates `x is [not] name(args)`.
 func (ev *evaluator) evalTest(n *testNode) (any, error) {
-	name := strings.TrimPrefix(strings.TrimPrefix(n.name, "ansible.builtin."), "ansible.legacy.")
-	var x any
-	var err error
-	if name == "defined" || name == "undefined" {
-		x, err = ev.eval(n.x)
-	} else {
-		x, err = ev.value(n.x)
-	}
-	if err != nil {
-		return nil, err
-	}
-	args, kwargs, err := ev.arguments(&n.callArgs, false)
+	name := pluginName(n.name)
+	x, args, kwargs, err := ev.operands(n.x, name == "defined" || name == "undefined", &n.callArgs, false)
 	if err != nil {
 		return nil, err
 	}

@@ -246,20 +246,14 @@ func objName(v any) string {
 // too large for a float is an infinity: see floatOf).
 func number(v any) (float64, bool) {
 	switch x := v.(type) {
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case int:
-		return float64(x), true
 	case *big.Int:
 		f, _ := new(big.Float).SetInt(x).Float64()
 		return f, true
 	case float64:
 		return x, true
 	}
-	return 0, false
+	i, ok := integer(v)
+	return float64(i), ok
 }
 
 // integer returns v as an int if it is a bool or an int (not a *big.Int,

@@ -66,15 +66,23 @@ func openFile(env *Env, path string) ([]byte, error) {
 // unvaultLookup returns the content of each file, decrypted when it is
 // vault-encrypted and as it is otherwise; unlike file it strips nothing.
 func unvaultLookup(ev *evaluator, terms []any, _ map[string]any) ([]any, error) {
-	env := envOf(ev.scope)
-	out := []any{}
+	files, err := readFiles(envOf(ev.scope), terms, func(name string) error {
+		return &lookupFailure{"Unable to find file matching \"" + name + "\" "}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return toList(files), nil
+}
+
+// readFiles reads the file each term names, found as locate finds it and
+// decrypted as openFile does.
+func readFiles(env *Env, terms []any, notFound func(name string) error) ([]string, error) {
+	out := make([]string, 0, len(terms))
 	for _, t := range terms {
-		p, ok, err := env.find(Str(t))
+		p, err := locate(env, Str(t), notFound)
 		if err != nil {
 			return nil, err
-		}
-		if !ok {
-			return nil, &lookupFailure{"Unable to find file matching \"" + Str(t) + "\" "}
 		}
 		b, err := openFile(env, p)
 		if err != nil {
@@ -83,6 +91,16 @@ func unvaultLookup(ev *evaluator, terms []any, _ map[string]any) ([]any, error) 
 		out = append(out, string(b))
 	}
 	return out, nil
+}
+
+// locate finds the file name along env's search path; notFound makes the
+// error for a name not found there.
+func locate(env *Env, name string, notFound func(name string) error) (string, error) {
+	p, ok, err := env.find(name)
+	if err == nil && !ok {
+		err = notFound(name)
+	}
+	return p, err
 }
 
 // vaultBytes is a filter argument that must be a string; an undefined
@@ -98,22 +116,34 @@ func vaultBytes(v any) ([]byte, bool, error) {
 	return nil, false, nil
 }
 
+// vaultOperands returns the secret argument and x of the vault and unvault
+// filters as bytes; either not a string fails with its message (followed
+// by the type found).
+func vaultOperands(x any, args []any, kw map[string]any, secretMsg, dataMsg string) (secret, data []byte, err error) {
+	s := argOr(args, kw, 0, "secret", nil)
+	secret, ok, err := vaultBytes(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return nil, nil, errorf("%s, instead we got: %s", secretMsg, pyClass(s))
+	}
+	data, ok, err = vaultBytes(x)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return nil, nil, errorf("%s, instead we got: %s", dataMsg, pyClass(x))
+	}
+	return secret, data, nil
+}
+
 // fVault is vault(secret, salt=None, vault_id='filter_default',
 // wrap_object=False): data encrypted with secret, as vault text.
 func fVault(env *Env, x any, args []any, kw map[string]any) (any, error) {
-	secret, ok, err := vaultBytes(argOr(args, kw, 0, "secret", nil))
+	secret, data, err := vaultOperands(x, args, kw, "Secret passed is required to be a string", "Can only vault strings")
 	if err != nil {
 		return nil, err
-	}
-	if !ok {
-		return nil, errorf("Secret passed is required to be a string, instead we got: %s", pyClass(argOr(args, kw, 0, "secret", nil)))
-	}
-	data, ok, err := vaultBytes(x)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, errorf("Can only vault strings, instead we got: %s", pyClass(x))
 	}
 	var salt []byte
 	if s := argOr(args, kw, 1, "salt", nil); s != nil {
@@ -140,19 +170,9 @@ func fVault(env *Env, x any, args []any, kw map[string]any) (any, error) {
 // fUnvault is unvault(secret, vault_id='filter_default'): vault text
 // decrypted with secret; any other string is returned as it is.
 func fUnvault(env *Env, x any, args []any, kw map[string]any) (any, error) {
-	secret, ok, err := vaultBytes(argOr(args, kw, 0, "secret", nil))
+	secret, data, err := vaultOperands(x, args, kw, "Secret passed is required to be as string", "Vault should be in the form of a string")
 	if err != nil {
 		return nil, err
-	}
-	if !ok {
-		return nil, errorf("Secret passed is required to be as string, instead we got: %s", pyClass(argOr(args, kw, 0, "secret", nil)))
-	}
-	data, ok, err := vaultBytes(x)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, errorf("Vault should be in the form of a string, instead we got: %s", pyClass(x))
 	}
 	if !isVaultText(data) {
 		return string(data), nil

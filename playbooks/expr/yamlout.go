@@ -2,8 +2,11 @@ package expr
 
 import (
 	"github.com/tender-sh/tender/internal/pyfmt"
+	"iter"
+	"maps"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,28 +44,25 @@ func isCollection(v any) bool {
 func (e *yamlEmitter) flow(v any) bool {
 	switch t := v.(type) {
 	case []any:
-		if len(t) == 0 {
-			return true
-		}
-		if !e.flowLeaves {
-			return false
-		}
-		for _, x := range t {
-			if isCollection(x) {
-				return false
-			}
-		}
+		return e.flowOf(len(t), slices.Values(t))
 	case map[string]any:
-		if len(t) == 0 {
-			return true
-		}
-		if !e.flowLeaves {
+		return e.flowOf(len(t), maps.Values(t))
+	}
+	return true
+}
+
+// flowOf is flow for a collection of n elements: an empty one always,
+// else with flowLeaves one that holds no collection.
+func (e *yamlEmitter) flowOf(n int, elems iter.Seq[any]) bool {
+	if n == 0 {
+		return true
+	}
+	if !e.flowLeaves {
+		return false
+	}
+	for x := range elems {
+		if isCollection(x) {
 			return false
-		}
-		for _, x := range t {
-			if isCollection(x) {
-				return false
-			}
 		}
 	}
 	return true
