@@ -160,14 +160,6 @@ func (j aptJob) script(deb string) string {
 	}) + aptScript
 }
 
-// splitOutput separates a script's verdict lines from the command output
-// that follows a "--output--" line.
-func splitOutput(stdout []byte) (verdict, string) {
-	s := string(stdout)
-	head, rest, _ := strings.Cut(s, "\n--output--\n")
-	return parseVerdict([]byte(head)), rest
-}
-
 // result builds what Ansible's apt returns for the script's verdict.
 func (j aptJob) result(v verdict, output string) tasks.Result {
 	cache := func(d map[string]any) map[string]any {
@@ -276,15 +268,4 @@ func aptDiff(out string) map[string]any {
 	return map[string]any{"prepared": strings.Join(ls[start:end], "\n")}
 }
 
-// shFlag is a script's boolean input: "1" for true, "" for false.
-func shFlag(b bool) string {
-	if b {
-		return "1"
-	}
-	return ""
-}
-
-// fail is a failed result with msg.
-func fail(msg string) tasks.Result {
-	return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}
-}
+func (aptModule) Spec() *tasks.Spec { return aptArgs }

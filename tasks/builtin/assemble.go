@@ -280,3 +280,5 @@ func escapeDecode(s string) []byte {
 	}
 	return out
 }
+
+func (assembleModule) Spec() *tasks.Spec { return assembleArgs }

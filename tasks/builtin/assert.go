@@ -78,25 +78,4 @@ func copyArgsMap(a tasks.Args) tasks.Args {
 	return out
 }
 
-// truthy is Python's truth value of an evaluated condition.
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case string:
-		return x != ""
-	case int:
-		return x != 0
-	case int64:
-		return x != 0
-	case float64:
-		return x != 0
-	case []any:
-		return len(x) > 0
-	case map[string]any:
-		return len(x) > 0
-	}
-	return true
-}
+func (assertModule) Spec() *tasks.Spec { return assertArgs }

@@ -186,3 +186,5 @@ func (authorizedKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	}
 	return r, nil
 }
+
+func (authorizedKeyModule) Spec() *tasks.Spec { return authorizedKeyArgs }

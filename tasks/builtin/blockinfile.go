@@ -162,3 +162,5 @@ func (blockinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Arg
 	res := tasks.Result{}
 	return finishEdit(ctx, env, res, f, w, result, changed, msg, map[string]any{}, "backup_file")
 }
+
+func (blockinfileModule) Spec() *tasks.Spec { return blockinfileArgs }

@@ -3,7 +3,6 @@ package builtin
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -195,44 +194,9 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	return res, nil
 }
 
-var varRef = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
-
-// expandWord makes a shell word that expands a leading ~ and $VAR/${VAR}
-// references to set variables, leaving unset ones as written, as Python's
-// os.path.expanduser(os.path.expandvars(w)) does for the command module.
-// Nothing else in w is interpreted.
-func expandWord(w string) string {
-	var b strings.Builder
-	if w == "~" || strings.HasPrefix(w, "~/") {
-		b.WriteString(`"$HOME"`)
-		w = w[1:]
+func (m *commandModule) Spec() *tasks.Spec {
+	if m.shell {
+		return shellArgs
 	}
-	last := 0
-	for _, m := range varRef.FindAllStringSubmatchIndex(w, -1) {
-		if m[0] > last {
-			b.WriteString(q(w[last:m[0]]))
-		}
-		var name string
-		if m[2] >= 0 {
-			name = w[m[2]:m[3]]
-		} else {
-			name = w[m[4]:m[5]]
-		}
-		// A set variable's value, else the reference as written.
-		if m[2] >= 0 {
-			fmt.Fprintf(&b, `"${%s-\$%s}"`, name, name)
-		} else {
-			fmt.Fprintf(&b, `"${%s-\${%s\}}"`, name, name)
-		}
-		last = m[1]
-	}
-	if last < len(w) || b.Len() == 0 {
-		b.WriteString(q(w[last:]))
-	}
-	return b.String()
+	return commandArgs
 }
-
-// shPath makes a shell word for a path parameter, expanded on the host as
-// Ansible's path type expands it (os.path.expanduser(os.path.expandvars)):
-// $VAR and ${VAR} of the module's environment, then a leading ~.
-func shPath(p string) string { return expandWord(p) }

@@ -155,10 +155,3 @@ func putFile(ctx context.Context, env *tasks.Env, dst, local string, mode fs.Fil
 	defer f.Close()
 	return env.Conn.Put(ctx, dst, f, mode)
 }
-
-func boolFlag(b bool) string {
-	if b {
-		return "1"
-	}
-	return ""
-}

@@ -272,3 +272,5 @@ func removeCronFile(ctx context.Context, env *tasks.Env, cronFile, file, state s
 	}
 	return r, nil
 }
+
+func (cronModule) Spec() *tasks.Spec { return cronArgs }

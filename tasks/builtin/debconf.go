@@ -29,9 +29,6 @@ var debconfArgs = &tasks.Spec{
 	},
 }
 
-// maskedValue stands for a secret in a result, as Ansible's no_log does.
-const maskedValue = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
-
 // Run sets the answer.
 func (debconfModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := debconfArgs.Decode(args)
@@ -146,3 +143,5 @@ _t_tail
 	}
 	return tasks.Result{Changed: true, Msg: msg, Data: map[string]any{"msg": msg, "current": curr, "previous": prev, "diff": diff}}, nil
 }
+
+func (debconfModule) Spec() *tasks.Spec { return debconfArgs }

@@ -98,3 +98,5 @@ func pyTypeName(v any) string {
 	}
 	return "<class 'str'>"
 }
+
+func (debugModule) Spec() *tasks.Spec { return debugArgs }

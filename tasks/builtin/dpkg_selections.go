@@ -34,13 +34,6 @@ var dpkgSelectionsArgs = &tasks.Spec{
 // Spec returns dpkg_selections' parameters.
 func (dpkgSelectionsModule) Spec() *tasks.Spec { return dpkgSelectionsArgs }
 
-// debBinFuncs finds tools as Ansible's get_bin_path does (PATH, then the
-// sbin directories that exist) and fails as it does when one is missing.
-// _t_need NAME sets _t_b to NAME's path or prints fail= and exits.
-//
-//go:embed deb_bin_funcs.sh
-var debBinFuncs string
-
 // dpkgSelectionsScript reads $name's selection and sets $sel when it
 // differs (unless $check). It prints dpkg=, then cur= (empty: not
 // present), missing=1 for a name dpkg does not know, set=1 once set, or
@@ -90,54 +83,4 @@ func (dpkgSelectionsModule) Run(ctx context.Context, env *tasks.Env, args tasks.
 		return fail(scriptError(res)), nil
 	}
 	return tasks.Result{Changed: changed, Data: map[string]any{"before": cur, "after": sel}}, nil
-}
-
-// debAtoi is s as a number, or def when it is not one.
-func debAtoi(s string, def int) int {
-	var n int
-	if _, err := fmt.Sscanf(strings.TrimSpace(s), "%d", &n); err != nil {
-		return def
-	}
-	return n
-}
-
-// debBlobFuncs frame raw command output for the Debian package modules'
-// scripts (apt_repository, apt_key, package_facts): _t_blob NAME FILE
-// prints a "@@blob LEN NAME" line and the file's LEN bytes, which
-// parseDebBlobs reads back exactly, whatever they hold.
-//
-//go:embed deb_blob_funcs.sh
-var debBlobFuncs string
-
-// debBlob is one blob a script printed with _t_blob.
-type debBlob struct{ name, body string }
-
-// parseDebBlobs splits a script's stdout into its key=value lines (all
-// text outside the blobs) and the blobs, in the order printed.
-func parseDebBlobs(out string) (verdict, []debBlob) {
-	var head strings.Builder
-	var blobs []debBlob
-	const mark = "\n@@blob "
-	for {
-		i := strings.Index(out, mark)
-		if i < 0 {
-			head.WriteString(out)
-			break
-		}
-		head.WriteString(out[:i+1])
-		rest := out[i+len(mark):]
-		nl := strings.IndexByte(rest, '\n')
-		if nl < 0 {
-			break
-		}
-		n, name, _ := strings.Cut(rest[:nl], " ")
-		size := debAtoi(n, -1)
-		body := rest[nl+1:]
-		if size < 0 || size > len(body) {
-			break
-		}
-		blobs = append(blobs, debBlob{name, body[:size]})
-		out = body[size:]
-	}
-	return parseVerdict([]byte(head.String())), blobs
 }

@@ -21,3 +21,5 @@ func (failModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (tasks.R
 	}
 	return tasks.Result{Failed: true, Msg: tasks.ToText(a["msg"]), Data: map[string]any{}}, nil
 }
+
+func (failModule) Spec() *tasks.Spec { return failArgs }

@@ -174,3 +174,5 @@ func fileMD5(p string) any {
 	}
 	return md5hex(b)
 }
+
+func (fetchModule) Spec() *tasks.Spec { return fetchArgs }

@@ -263,3 +263,5 @@ func pathContent(out []byte, root string) map[string]any {
 	walk(strings.TrimSuffix(root, "/"))
 	return map[string]any{"directories": dirs, "files": files}
 }
+
+func (fileModule) Spec() *tasks.Spec { return fileArgs }

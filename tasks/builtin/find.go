@@ -404,3 +404,5 @@ func contentMatches(re *regexp.Regexp, text string, byLine bool) bool {
 	}
 	return false
 }
+
+func (findModule) Spec() *tasks.Spec { return findArgs }

@@ -291,9 +291,4 @@ func isHex(s string) bool {
 	return err == nil && s != ""
 }
 
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
+func (getURLModule) Spec() *tasks.Spec { return getURLArgs }

@@ -24,11 +24,3 @@ var getURLPlace = attrFuncs + shFuncs + prepareFunc + getURLPlaceBody
 
 //go:embed get_url_place.sh
 var getURLPlaceBody string
-
-// prepareFunc is _t_prepare DEST TMP BACKUP: before TMP replaces DEST,
-// back DEST up when BACKUP is not empty (printing backup_file) and give
-// TMP DEST's mode and owner, or a new file's default mode when DEST does
-// not exist. copy and get_url share it.
-//
-//go:embed prepare_func.sh
-var prepareFunc string

@@ -108,3 +108,5 @@ func (getentModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 func getentFail(msg string) (tasks.Result, error) {
 	return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
 }
+
+func (getentModule) Spec() *tasks.Spec { return getentArgs }

@@ -83,3 +83,5 @@ func (groupModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	}
 	return r, nil
 }
+
+func (groupModule) Spec() *tasks.Spec { return groupArgs }

@@ -85,3 +85,5 @@ func (hostnameModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	}
 	return r, nil
 }
+
+func (hostnameModule) Spec() *tasks.Spec { return hostnameArgs }

@@ -130,3 +130,17 @@ func requestError(err error) string {
 	}
 	return "Request failed: " + redactURL(err.Error())
 }
+
+// safeRedirects follows redirects as Ansible's policies do: "safe" only
+// for GET and HEAD, all of them otherwise; at most 10.
+func safeRedirects(policy string) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return fmt.Errorf("stopped after 10 redirects")
+		}
+		if policy == "safe" && via[0].Method != http.MethodGet && via[0].Method != http.MethodHead {
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}
+}

@@ -232,3 +232,5 @@ func (l *varsLoader) load(path string, checkExt bool) string {
 	l.files = append(l.files, path)
 	return ""
 }
+
+func (includeVarsModule) Spec() *tasks.Spec { return includeVarsArgs }

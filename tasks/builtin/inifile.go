@@ -127,15 +127,6 @@ func (iniFileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	return res, nil
 }
 
-func containsStr(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // apply edits the text of an INI file as ini_file does, line by line.
 func (e iniEdit) apply(text string) (string, bool, string) {
 	var ls []string
@@ -284,3 +275,5 @@ func removeStr(l []string, s string) []string {
 	}
 	return l
 }
+
+func (iniFileModule) Spec() *tasks.Spec { return iniFileArgs }

@@ -138,3 +138,7 @@ func appendUnique(list []any, vs ...any) []any {
 	}
 	return list
 }
+
+func (addHostModule) Spec() *tasks.Spec { return addHostSpec }
+
+func (groupByModule) Spec() *tasks.Spec { return groupBySpec }

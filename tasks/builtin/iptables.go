@@ -380,13 +380,3 @@ func nilIfAbsent(a tasks.Values, name string) any {
 	}
 	return a[name]
 }
-
-// debBlobText is the body of the named blob, "" when there is none.
-func debBlobText(blobs []debBlob, name string) string {
-	for _, b := range blobs {
-		if b.name == name {
-			return b.body
-		}
-	}
-	return ""
-}

@@ -242,3 +242,5 @@ func (knownHostsModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	pathInfo(data, wv)
 	return r, nil
 }
+
+func (knownHostsModule) Spec() *tasks.Spec { return knownHostsArgs }

@@ -243,3 +243,10 @@ func moduleArgs(kind moduleKind, name string, env *tasks.Env, args tasks.Args) (
 // ansibleVersion is the ansible-core release whose behaviour tender
 // follows, as modules are told it (_ansible_version).
 const ansibleVersion = "2.14.18"
+
+func (libraryModule) Spec() *tasks.Spec { return librarySpec }
+
+// librarySpec documents the runner of modules that ship with the content:
+// a task names the module itself, with the module's own parameters.
+var librarySpec = &tasks.Spec{Module: "library",
+	Other: "not a module to name in a task: a task naming a module found in library/ beside the playbook or in a role, or on the module path, runs it on the host with that module's own parameters, by Ansible's module protocol; an embedder's Restrict allows those only when it names library"}

@@ -279,3 +279,5 @@ func (e lineEdit) absent(content []byte) ([]byte, int) {
 	}
 	return bytes.Join(keep, nil), found
 }
+
+func (lineinfileModule) Spec() *tasks.Spec { return lineinfileArgs }

@@ -84,3 +84,5 @@ func (modprobeModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	}
 	return withWarnings(r), nil
 }
+
+func (modprobeModule) Spec() *tasks.Spec { return modprobeArgs }

@@ -100,3 +100,10 @@ func withoutExtra(args tasks.Args, spec *tasks.Spec) tasks.Args {
 	}
 	return out
 }
+
+func (packageModule) Spec() *tasks.Spec { return packageSpec }
+
+// packageSpec documents package: its own parameters, the rest going to
+// the package manager's module.
+var packageSpec = &tasks.Spec{Module: "package", Params: packageArgs.Params,
+	Other: "any other parameter of the package manager's module (apt, dnf, yum), passed on to it"}

@@ -64,3 +64,5 @@ func (pauseModule) Run(ctx context.Context, _ *tasks.Env, args tasks.Args) (task
 		"stdout": fmt.Sprintf("Paused for %s %s", pyfmt.Float(math.Round(took*100)/100), unit),
 	}}, nil
 }
+
+func (pauseModule) Spec() *tasks.Spec { return pauseArgs }

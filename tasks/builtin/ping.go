@@ -35,3 +35,5 @@ func (pingModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	}
 	return tasks.Result{Data: map[string]any{"ping": data}}, nil
 }
+
+func (pingModule) Spec() *tasks.Spec { return pingArgs }

@@ -286,3 +286,5 @@ func toAny(l []string) []any {
 	}
 	return out
 }
+
+func (pipModule) Spec() *tasks.Spec { return pipArgs }

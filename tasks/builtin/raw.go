@@ -42,3 +42,5 @@ func (rawModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	}
 	return res, nil
 }
+
+func (rawModule) Spec() *tasks.Spec { return rawArgs }

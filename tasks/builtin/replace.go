@@ -175,3 +175,5 @@ var (
 		"latin-1": latin1Codec, "latin1": latin1Codec, "iso-8859-1": latin1Codec, "iso8859-1": latin1Codec,
 	}
 )
+
+func (replaceModule) Spec() *tasks.Spec { return replaceArgs }

@@ -174,3 +174,5 @@ func rpmResult(v verdict, head []string, output string) tasks.Result {
 	}
 	return tasks.Result{Changed: true, Data: map[string]any{"msg": "", "results": results, "rc": 0}}
 }
+
+func (m rpmModule) Spec() *tasks.Spec { return rpmSpecs[m.tool] }

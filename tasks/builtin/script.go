@@ -118,3 +118,5 @@ echo tender=run
 	}
 	return res, nil
 }
+
+func (scriptModule) Spec() *tasks.Spec { return scriptArgs }

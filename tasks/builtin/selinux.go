@@ -158,3 +158,5 @@ func (selinuxModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	r.Msg = r.Data["msg"].(string)
 	return withWarnings(r), nil
 }
+
+func (selinuxModule) Spec() *tasks.Spec { return selinuxArgs }

@@ -124,3 +124,5 @@ func serviceResult(a tasks.Values, v verdict, output string, out transport.Resul
 	}
 	return tasks.Result{Changed: changed, Data: data}
 }
+
+func (serviceModule) Spec() *tasks.Spec { return serviceArgs }

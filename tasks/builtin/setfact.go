@@ -57,3 +57,25 @@ func (setFactModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (task
 	_ = cacheable // facts are not cached across runs: there is no fact cache
 	return tasks.Result{Data: map[string]any{"ansible_facts": facts}}, nil
 }
+
+func (setFactModule) Spec() *tasks.Spec { return setFactSpec }
+
+// The modules below read their arguments by hand (any key is a variable);
+// these Specs document them.
+var (
+	setFactSpec = &tasks.Spec{Module: "set_fact", Params: []tasks.Param{{Name: "cacheable", Kind: tasks.Bool, Default: false}},
+		Other: "every other key is a fact to set on the host"}
+	addHostSpec = &tasks.Spec{Module: "add_host", Params: []tasks.Param{
+		{Name: "name", Aliases: []string{"host", "hostname"}, Required: true},
+		{Name: "groups", Kind: tasks.List, Aliases: []string{"group", "groupname"}},
+	}, Other: "every other key is a variable of the new host (ansible_host, ansible_port, ...)"}
+	groupBySpec = &tasks.Spec{Module: "group_by", Params: []tasks.Param{
+		{Name: "key", Required: true},
+		{Name: "parents", Kind: tasks.List, Default: []any{"all"}},
+	}}
+	setStatsSpec = &tasks.Spec{Module: "set_stats", Params: []tasks.Param{
+		{Name: "data", Kind: tasks.Dict, Required: true},
+		{Name: "per_host", Kind: tasks.Bool, Default: false},
+		{Name: "aggregate", Kind: tasks.Bool, Default: true},
+	}}
+)

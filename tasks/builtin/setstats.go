@@ -44,3 +44,5 @@ func (setStatsModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (tas
 	}
 	return tasks.Result{Data: map[string]any{"ansible_stats": stats}}, nil
 }
+
+func (setStatsModule) Spec() *tasks.Spec { return setStatsSpec }

@@ -69,6 +69,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
@@ -139,3 +140,74 @@ func pyDelta(d time.Duration) string {
 //
 //go:embed sh_funcs.sh
 var shFuncs string
+
+// shPath makes a shell word for a path parameter, expanded on the host as
+// Ansible's path type expands it (os.path.expanduser(os.path.expandvars)):
+// $VAR and ${VAR} of the module's environment, then a leading ~.
+func shPath(p string) string { return expandWord(p) }
+
+// expandWord makes a shell word that expands a leading ~ and $VAR/${VAR}
+// references to set variables, leaving unset ones as written, as Python's
+// os.path.expanduser(os.path.expandvars(w)) does for the command module.
+// Nothing else in w is interpreted.
+func expandWord(w string) string {
+	var b strings.Builder
+	if w == "~" || strings.HasPrefix(w, "~/") {
+		b.WriteString(`"$HOME"`)
+		w = w[1:]
+	}
+	last := 0
+	for _, m := range varRef.FindAllStringSubmatchIndex(w, -1) {
+		if m[0] > last {
+			b.WriteString(q(w[last:m[0]]))
+		}
+		var name string
+		if m[2] >= 0 {
+			name = w[m[2]:m[3]]
+		} else {
+			name = w[m[4]:m[5]]
+		}
+		// A set variable's value, else the reference as written.
+		if m[2] >= 0 {
+			fmt.Fprintf(&b, `"${%s-\$%s}"`, name, name)
+		} else {
+			fmt.Fprintf(&b, `"${%s-\${%s\}}"`, name, name)
+		}
+		last = m[1]
+	}
+	if last < len(w) || b.Len() == 0 {
+		b.WriteString(q(w[last:]))
+	}
+	return b.String()
+}
+
+// fail is a failed result with msg.
+func fail(msg string) tasks.Result {
+	return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}
+}
+
+// shFlag is a script's boolean input: "1" for true, "" for false.
+func shFlag(b bool) string {
+	if b {
+		return "1"
+	}
+	return ""
+}
+
+// splitOutput separates a script's verdict lines from the command output
+// that follows a "--output--" line.
+func splitOutput(stdout []byte) (verdict, string) {
+	s := string(stdout)
+	head, rest, _ := strings.Cut(s, "\n--output--\n")
+	return parseVerdict([]byte(head)), rest
+}
+
+// prepareFunc is _t_prepare DEST TMP BACKUP: before TMP replaces DEST,
+// back DEST up when BACKUP is not empty (printing backup_file) and give
+// TMP DEST's mode and owner, or a new file's default mode when DEST does
+// not exist. copy and get_url share it.
+//
+//go:embed prepare_func.sh
+var prepareFunc string
+
+var varRef = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)

@@ -52,3 +52,5 @@ func (slurpModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 		"encoding": "base64",
 	}}, nil
 }
+
+func (slurpModule) Spec() *tasks.Spec { return slurpArgs }

@@ -143,3 +143,5 @@ func statTime(s string) float64 {
 	}
 	return 0
 }
+
+func (statModule) Spec() *tasks.Spec { return statArgs }

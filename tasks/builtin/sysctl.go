@@ -201,3 +201,5 @@ func (sysctlModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	}
 	return r, nil
 }
+
+func (sysctlModule) Spec() *tasks.Spec { return sysctlArgs }

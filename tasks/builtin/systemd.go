@@ -147,3 +147,5 @@ func parseSystemctlShow(out string) map[string]any {
 	}
 	return parsed
 }
+
+func (systemdModule) Spec() *tasks.Spec { return systemdArgs }

@@ -74,3 +74,5 @@ func (tempfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	infoData(data, v, "")
 	return tasks.Result{Changed: true, Data: data}, nil
 }
+
+func (tempfileModule) Spec() *tasks.Spec { return tempfileArgs }

@@ -160,3 +160,5 @@ func withTemplateVars(text string) string {
 }
 
 func trailingNewlines(s string) int { return len(s) - len(strings.TrimRight(s, "\n")) }
+
+func (templateModule) Spec() *tasks.Spec { return templateArgs }

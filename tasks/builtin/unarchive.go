@@ -181,3 +181,5 @@ func uploadArchive(ctx context.Context, env *tasks.Env, local, dest string) (str
 	remote := path.Join(path.Dir(strings.TrimSuffix(dest, "/")), name)
 	return remote, env.Conn.Put(ctx, remote, f, 0o600)
 }
+
+func (unarchiveModule) Spec() *tasks.Spec { return unarchiveArgs }

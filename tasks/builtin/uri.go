@@ -316,20 +316,6 @@ func uriBody(a tasks.Values, headers map[string]any) (*string, error) {
 	return &s, nil
 }
 
-// safeRedirects follows redirects as Ansible's policies do: "safe" only
-// for GET and HEAD, all of them otherwise; at most 10.
-func safeRedirects(policy string) func(*http.Request, []*http.Request) error {
-	return func(req *http.Request, via []*http.Request) error {
-		if len(via) >= 10 {
-			return fmt.Errorf("stopped after 10 redirects")
-		}
-		if policy == "safe" && via[0].Method != http.MethodGet && via[0].Method != http.MethodHead {
-			return http.ErrUseLastResponse
-		}
-		return nil
-	}
-}
-
 func latin1(b []byte) string {
 	r := make([]rune, len(b))
 	for i, c := range b {
@@ -346,3 +332,5 @@ func intList(codes []int) string {
 	}
 	return "[" + strings.Join(s, ", ") + "]"
 }
+
+func (uriModule) Spec() *tasks.Spec { return uriArgs }

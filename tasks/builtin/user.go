@@ -185,3 +185,5 @@ func (userModule) apply(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	}
 	return r, nil
 }
+
+func (userModule) Spec() *tasks.Spec { return userArgs }

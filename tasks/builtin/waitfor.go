@@ -173,3 +173,5 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	}
 }
+
+func (waitForModule) Spec() *tasks.Spec { return waitForArgs }
