@@ -10,6 +10,7 @@ import (
 
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // aptModule manages Debian packages with apt-get, as Ansible's apt: one
@@ -72,7 +73,7 @@ func (aptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		return tasks.Result{}, fmt.Errorf("state=%s is not supported by tender's apt", j.state)
 	}
 	if j.deb != "" && j.state != "present" {
-		return fail("deb only supports state=present"), nil
+		return shared.Fail("deb only supports state=present"), nil
 	}
 	for _, p := range a.Strings("package") {
 		p = strings.TrimSpace(p)
@@ -80,30 +81,30 @@ func (aptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 			return tasks.Result{}, fmt.Errorf("apt: name '*' (upgrade every package) is not supported by tender")
 		}
 		if strings.Count(p, "=") > 1 {
-			return fail("invalid package spec: " + p), nil
+			return shared.Fail("invalid package spec: " + p), nil
 		}
 		if strings.ContainsAny(p, "\n\r") {
-			return fail(fmt.Sprintf("No package matching '%s' is available", p)), nil
+			return shared.Fail(fmt.Sprintf("No package matching '%s' is available", p)), nil
 		}
 		j.specs = append(j.specs, p)
 	}
 	if len(j.specs) == 0 && j.deb == "" && !j.update && !a.Bool("autoremove") {
 		return tasks.Result{Data: map[string]any{}}, nil
 	}
-	out, err := run(ctx, env, j.script(j.deb), nil)
+	out, err := shared.Run(ctx, env, j.script(j.deb), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, output := splitOutput(out.Stdout)
+	v, output := shared.SplitOutput(out.Stdout)
 	if v["verdict"] == "upload" {
 		out, err = j.upload(ctx, env)
 		if err != nil {
 			return tasks.Result{}, err
 		}
-		v, output = splitOutput(out.Stdout)
+		v, output = shared.SplitOutput(out.Stdout)
 	}
 	if v["verdict"] == "" {
-		return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}, nil
 	}
 	return j.result(v, output), nil
 }
@@ -123,20 +124,20 @@ func (j aptJob) upload(ctx context.Context, env *tasks.Env) (transport.Result, e
 		return transport.Result{}, err
 	}
 	defer f.Close()
-	mk, err := run(ctx, env, "mktemp -d", nil)
+	mk, err := shared.Run(ctx, env, "mktemp -d", nil)
 	if err != nil {
 		return transport.Result{}, err
 	}
 	dir := strings.TrimSpace(string(mk.Stdout))
 	if mk.ExitCode != 0 || dir == "" {
-		return transport.Result{}, fmt.Errorf("could not make a temporary directory on the host: %s", scriptError(mk))
+		return transport.Result{}, fmt.Errorf("could not make a temporary directory on the host: %s", shared.ScriptError(mk))
 	}
 	base := local[strings.LastIndex(local, "/")+1:]
 	remote := dir + "/" + base
 	if err := env.Conn.Put(ctx, remote, f, 0o644); err != nil {
 		return transport.Result{}, err
 	}
-	return run(ctx, env, j.script(remote)+"\nrm -rf "+q(dir)+"\n", nil)
+	return shared.Run(ctx, env, j.script(remote)+"\nrm -rf "+shared.Q(dir)+"\n", nil)
 }
 
 func (j aptJob) script(deb string) string {
@@ -148,20 +149,20 @@ func (j aptJob) script(deb string) string {
 			recommends = "yes"
 		}
 	}
-	return shAssign([][2]string{
-		{"specs", strings.Join(j.specs, "\n")}, {"state", j.state}, {"update", shFlag(j.update)},
+	return shared.ShAssign([][2]string{
+		{"specs", strings.Join(j.specs, "\n")}, {"state", j.state}, {"update", shared.ShFlag(j.update)},
 		{"valid", strconv.Itoa(a.Int("cache_valid_time"))}, {"retries", strconv.Itoa(max(1, a.Int("update_cache_retries")))},
 		{"maxdelay", strconv.Itoa(a.Int("update_cache_retry_max_delay"))}, {"deb", deb}, {"release", j.release},
-		{"recommends", recommends}, {"purge", shFlag(a.Bool("purge"))}, {"force", shFlag(a.Bool("force"))},
-		{"autoremove", shFlag(a.Bool("autoremove"))}, {"downgrade", shFlag(a.Bool("allow_downgrade"))},
-		{"unauth", shFlag(a.Bool("allow_unauthenticated"))}, {"onlyup", shFlag(a.Bool("only_upgrade"))},
-		{"noremove", shFlag(a.Bool("fail_on_autoremove"))}, {"held", shFlag(a.Bool("allow_change_held_packages"))},
-		{"dpkgopts", a.Str("dpkg_options")}, {"locktime", strconv.Itoa(a.Int("lock_timeout"))}, {"_t_check", shFlag(j.check)},
+		{"recommends", recommends}, {"purge", shared.ShFlag(a.Bool("purge"))}, {"force", shared.ShFlag(a.Bool("force"))},
+		{"autoremove", shared.ShFlag(a.Bool("autoremove"))}, {"downgrade", shared.ShFlag(a.Bool("allow_downgrade"))},
+		{"unauth", shared.ShFlag(a.Bool("allow_unauthenticated"))}, {"onlyup", shared.ShFlag(a.Bool("only_upgrade"))},
+		{"noremove", shared.ShFlag(a.Bool("fail_on_autoremove"))}, {"held", shared.ShFlag(a.Bool("allow_change_held_packages"))},
+		{"dpkgopts", a.Str("dpkg_options")}, {"locktime", strconv.Itoa(a.Int("lock_timeout"))}, {"_t_check", shared.ShFlag(j.check)},
 	}) + aptScript
 }
 
 // result builds what Ansible's apt returns for the script's verdict.
-func (j aptJob) result(v verdict, output string) tasks.Result {
+func (j aptJob) result(v shared.Verdict, output string) tasks.Result {
 	cache := func(d map[string]any) map[string]any {
 		d["cache_updated"] = v["cache_updated"] == "1"
 		n, _ := strconv.ParseInt(v["cache_update_time"], 10, 64)
@@ -185,7 +186,7 @@ func (j aptJob) result(v verdict, output string) tasks.Result {
 		return res
 	case "cleaned":
 		stdout := output
-		res.Data = map[string]any{"stdout": stdout, "stderr": "", "stdout_lines": lines(stdout), "stderr_lines": []any{}, "diff": map[string]any{}}
+		res.Data = map[string]any{"stdout": stdout, "stderr": "", "stdout_lines": shared.Lines(stdout), "stderr_lines": []any{}, "diff": map[string]any{}}
 		res.Changed = strings.Contains(stdout, "The following packages will be REMOVED")
 		return res
 	case "noop":
@@ -203,7 +204,7 @@ func (j aptJob) result(v verdict, output string) tasks.Result {
 	outLen = min(max(outLen, 0), len(output))
 	stdout, stderr := output[:outLen], output[outLen:]
 	rc, _ := strconv.Atoi(v["rc"])
-	data := map[string]any{"stdout": stdout, "stderr": stderr, "stdout_lines": lines(stdout), "stderr_lines": lines(stderr)}
+	data := map[string]any{"stdout": stdout, "stderr": stderr, "stdout_lines": shared.Lines(stdout), "stderr_lines": shared.Lines(stderr)}
 	res.Stdout, res.Stderr, res.Data = stdout, stderr, data
 	if j.deb != "" {
 		if rc != 0 {

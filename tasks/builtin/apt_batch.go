@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 var _ tasks.Batcher = aptModule{}
@@ -50,17 +51,17 @@ func (m aptModule) Batch(ctx context.Context, env *tasks.Env, items []tasks.Args
 	for _, s := range specs {
 		j.specs = append(j.specs, s...)
 	}
-	out, err := run(ctx, env, j.script(""), nil)
+	out, err := shared.Run(ctx, env, j.script(""), nil)
 	if err != nil {
 		return nil, false, err
 	}
-	v, output := splitOutput(out.Stdout)
+	v, output := shared.SplitOutput(out.Stdout)
 	if v["verdict"] != "ran" && v["verdict"] != "noop" || v["verdict"] == "ran" && v["rc"] != "0" {
 		res, err := m.oneByOne(ctx, env, items)
 		return res, err == nil, err
 	}
 	ran := j.result(v, output)
-	noop := j.result(verdict{"verdict": "noop", "cache_updated": v["cache_updated"],
+	noop := j.result(shared.Verdict{"verdict": "noop", "cache_updated": v["cache_updated"],
 		"cache_update_time": v["cache_update_time"], "warning": v["warning"]}, "")
 	touched := map[string]bool{}
 	if v["verdict"] == "ran" {
@@ -88,7 +89,7 @@ func (m aptModule) Batch(ctx context.Context, env *tasks.Env, items []tasks.Args
 
 // oneByOne runs each item with Run, in order.
 func (m aptModule) oneByOne(ctx context.Context, env *tasks.Env, items []tasks.Args) ([]tasks.Result, error) {
-	return runEach(ctx, env, m, items)
+	return shared.RunEach(ctx, env, m, items)
 }
 
 // aptPackageKeys are the argument names that hold apt's packages.
@@ -156,7 +157,7 @@ func aptSpecName(s string) string {
 // aptTouched names the packages the script's apt-get was given: the
 // quoted words after "install" in cmd (name=version, or a name alone for
 // a virtual package), or those of what for a removal.
-func aptTouched(v verdict, state string) []string {
+func aptTouched(v shared.Verdict, state string) []string {
 	words := v["what"]
 	if state != "absent" {
 		_, words, _ = strings.Cut(v["cmd"], " install '")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // TestAptBatchFleet: on fresh fleet hosts, a loop of three packages done
@@ -29,7 +30,7 @@ func TestAptBatchFleet(t *testing.T) {
 		return env, cc
 	}
 	state := func(env *tasks.Env) string {
-		out, err := run(ctx, env, "dpkg-query -W hello tree pv; apt-mark showmanual hello tree pv", nil)
+		out, err := shared.Run(ctx, env, "dpkg-query -W hello tree pv; apt-mark showmanual hello tree pv", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

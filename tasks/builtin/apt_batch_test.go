@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // The fake apt keeps installed packages as $FAKE_STATE/inst/NAME and the
@@ -197,11 +198,11 @@ func TestAptMergeable(t *testing.T) {
 }
 
 func TestAptTouched(t *testing.T) {
-	v := verdict{"cmd": `/usr/bin/apt-get -y -o "Dpkg::Options::=--force-confdef"    install 'a=1.0' 'vpkg' 'b=2:1.0~rc1' -t 'stable' -o APT::Install-Recommends=no`}
+	v := shared.Verdict{"cmd": `/usr/bin/apt-get -y -o "Dpkg::Options::=--force-confdef"    install 'a=1.0' 'vpkg' 'b=2:1.0~rc1' -t 'stable' -o APT::Install-Recommends=no`}
 	if got := aptTouched(v, "present"); !reflect.DeepEqual(got, []string{"a", "vpkg", "b"}) {
 		t.Errorf("install: %q", got)
 	}
-	if got := aptTouched(verdict{"what": " 'a' 'b>=1'"}, "absent"); !reflect.DeepEqual(got, []string{"a", "b"}) {
+	if got := aptTouched(shared.Verdict{"what": " 'a' 'b>=1'"}, "absent"); !reflect.DeepEqual(got, []string{"a", "b"}) {
 		t.Errorf("remove: %q", got)
 	}
 }

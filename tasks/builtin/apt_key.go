@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // aptKeyModule adds or removes a key in apt's keyring with the host's
@@ -77,13 +78,13 @@ func (aptKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 			}
 			body, msg := j.download(ctx, u)
 			if msg != "" {
-				return fail(msg), nil
+				return shared.Fail(msg), nil
 			}
 			j.data, j.hasData = body, true
 		}
 		derive = j.file != "" || j.data != ""
 	}
-	v, blobs, res, err := j.run(ctx, aptKeyProbeScript, shAssign([][2]string{{"derive", shFlag(derive)}}))
+	v, blobs, res, err := j.run(ctx, aptKeyProbeScript, shared.ShAssign([][2]string{{"derive", shared.ShFlag(derive)}}))
 	if err != nil || res.Failed {
 		return res, err
 	}
@@ -145,7 +146,7 @@ func (aptKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		case j.a.Str("url") != "":
 			body, msg := j.download(ctx, j.a.Str("url"))
 			if msg != "" {
-				return fail(msg), nil
+				return shared.Fail(msg), nil
 			}
 			j.data, j.hasData, action = body, true, "data"
 		default:
@@ -188,30 +189,30 @@ func (j *aptKeyJob) checkBins(ctx context.Context, res tasks.Result) (tasks.Resu
 
 // run runs one of apt_key's scripts with the key's bytes (if any) on
 // stdin; fres is a failed result when the script could not do its part.
-func (j *aptKeyJob) run(ctx context.Context, body, vars string) (verdict, map[string]string, tasks.Result, error) {
+func (j *aptKeyJob) run(ctx context.Context, body, vars string) (shared.Verdict, map[string]string, tasks.Result, error) {
 	var stdin io.Reader
 	if j.hasData {
 		stdin = strings.NewReader(j.data)
 	}
-	script := sysFuncs + debBinFuncs + debBlobFuncs + shAssign([][2]string{{"keyring", j.keyring},
-		{"file", j.file}, {"keydata", shFlag(j.hasData)}}) + vars + aptKeyFuncs + body
+	script := shared.SysFuncs + shared.DebBinFuncs + shared.DebBlobFuncs + shared.ShAssign([][2]string{{"keyring", j.keyring},
+		{"file", j.file}, {"keydata", shared.ShFlag(j.hasData)}}) + vars + aptKeyFuncs + body
 	if body == "" {
 		script += "echo done=1\n"
 	}
-	out, err := run(ctx, j.env, script, stdin)
+	out, err := shared.Run(ctx, j.env, script, stdin)
 	if err != nil {
 		return nil, nil, tasks.Result{}, err
 	}
-	v, bl := parseDebBlobs(string(out.Stdout))
+	v, bl := shared.ParseDebBlobs(string(out.Stdout))
 	blobs := map[string]string{}
 	for _, b := range bl {
-		blobs[b.name] = b.body
+		blobs[b.Name] = b.Body
 	}
 	switch {
 	case v["fail"] != "":
-		return v, blobs, fail(v["fail"]), nil
+		return v, blobs, shared.Fail(v["fail"]), nil
 	case v["done"] != "1":
-		return v, blobs, fail(scriptError(out)), nil
+		return v, blobs, shared.Fail(shared.ScriptError(out)), nil
 	}
 	j.aptKey = v["aptkey"]
 	return v, blobs, tasks.Result{}, nil
@@ -219,10 +220,10 @@ func (j *aptKeyJob) run(ctx context.Context, body, vars string) (verdict, map[st
 
 // keys reads the keyring listing _t_list printed, or the failure when
 // apt-key could not list it.
-func (j *aptKeyJob) keys(v verdict, blobs map[string]string, short bool) ([]any, *tasks.Result) {
+func (j *aptKeyJob) keys(v shared.Verdict, blobs map[string]string, short bool) ([]any, *tasks.Result) {
 	if v["list_rc"] != "0" {
 		r := failData("Unable to list public keys", map[string]any{"cmd": j.cmd("adv --list-public-keys --keyid-format=long"),
-			"rc": debAtoi(v["list_rc"], 1), "stdout": blobs["list_out"], "stderr": blobs["list_err"]})
+			"rc": shared.DebAtoi(v["list_rc"], 1), "stdout": blobs["list_out"], "stderr": blobs["list_err"]})
 		return nil, &r
 	}
 	return aptKeysIn(blobs["list_out"], short), nil
@@ -230,13 +231,13 @@ func (j *aptKeyJob) keys(v verdict, blobs map[string]string, short bool) ([]any,
 
 // apply adds or removes the key and lists the keyring again.
 func (j *aptKeyJob) apply(ctx context.Context, action, id string, short bool) ([]any, *tasks.Result, error) {
-	v, blobs, fres, err := j.run(ctx, aptKeyApplyScript, shAssign([][2]string{{"action", action}, {"id", id},
+	v, blobs, fres, err := j.run(ctx, aptKeyApplyScript, shared.ShAssign([][2]string{{"action", action}, {"id", id},
 		{"keyserver", j.a.Str("keyserver")}}))
 	if err != nil || fres.Failed {
 		return nil, &fres, err
 	}
 	if v["act_rc"] != "0" {
-		rc := debAtoi(v["act_rc"], 1)
+		rc := shared.DebAtoi(v["act_rc"], 1)
 		d := map[string]any{"rc": rc, "stdout": blobs["act_out"], "stderr": blobs["act_err"]}
 		var msg string
 		switch action {
@@ -279,18 +280,18 @@ func (j *aptKeyJob) cmd(rest string) string {
 // not, as Ansible's apt_key says it.
 func (j *aptKeyJob) download(ctx context.Context, u string) (body, msg string) {
 	fail := func(why string) (string, string) { return "", fmt.Sprintf("Failed to download key at %s: %s", u, why) }
-	client := hostHTTP(j.env, 10*time.Second, j.a.Bool("validate_certs"), true)
-	req, err := newRequest(ctx, tasks.Values{"http_agent": "ansible-httpget"}, http.MethodGet, u, nil)
+	client := shared.HostHTTP(j.env, 10*time.Second, j.a.Bool("validate_certs"), true)
+	req, err := shared.NewRequest(ctx, tasks.Values{"http_agent": "ansible-httpget"}, http.MethodGet, u, nil)
 	if err != nil {
 		return fail(err.Error())
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return fail(requestError(err))
+		return fail(shared.RequestError(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fail(httpErrorMsg(resp))
+		return fail(shared.HttpErrorMsg(resp))
 	}
 	var b bytes.Buffer
 	if _, err := io.Copy(&b, io.LimitReader(resp.Body, 16<<20)); err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // RunLoop runs a loop's items (each item's arguments, templated) as one
@@ -57,11 +58,11 @@ func (aptModule) RunLoop(ctx context.Context, env *tasks.Env, items []tasks.Args
 	if len(j.specs) == 0 {
 		return nil, false, nil
 	}
-	out, err := run(ctx, env, j.script(""), nil)
+	out, err := shared.Run(ctx, env, j.script(""), nil)
 	if err != nil {
 		return nil, false, err
 	}
-	v, output := splitOutput(out.Stdout)
+	v, output := shared.SplitOutput(out.Stdout)
 	switch v["verdict"] {
 	case "ran", "noop":
 	default:
@@ -75,7 +76,7 @@ func (aptModule) RunLoop(ctx context.Context, env *tasks.Env, items []tasks.Args
 		}
 	}
 	ran := j.result(v, output)
-	idle := j.result(verdict{"verdict": "noop", "cache_update_time": v["cache_update_time"]}, "")
+	idle := j.result(shared.Verdict{"verdict": "noop", "cache_update_time": v["cache_update_time"]}, "")
 	for i, l := range specs {
 		r := idle
 		for _, n := range l {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // aptRepositoryModule adds or removes an APT source line, as Ansible's
@@ -86,30 +87,30 @@ func (aptRepositoryModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	mode, err := modeArg(a["mode"])
+	mode, err := shared.ModeArg(a["mode"])
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	repo, state := a.Str("repo"), a.Str("state")
 	if repo == "" {
-		return fail("Please set argument 'repo' to a non-empty value"), nil
+		return shared.Fail("Please set argument 'repo' to a non-empty value"), nil
 	}
 	ppa := strings.HasPrefix(repo, "ppa:")
 	wantCodename := ppa && a.Str("codename") == ""
-	out, err := run(ctx, env, shAssign([][2]string{{"want_codename", shFlag(wantCodename)}})+debBlobFuncs+aptRepoReadScript, nil)
+	out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"want_codename", shared.ShFlag(wantCodename)}})+shared.DebBlobFuncs+aptRepoReadScript, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, blobs := parseDebBlobs(string(out.Stdout))
+	v, blobs := shared.ParseDebBlobs(string(out.Stdout))
 	if v["fail"] != "" {
-		return fail(v["fail"]), nil
+		return shared.Fail(v["fail"]), nil
 	}
 	if v["done"] != "1" {
-		return fail(scriptError(out)), nil
+		return shared.Fail(shared.ScriptError(out)), nil
 	}
 	srcs := &aptSources{sl: v["sl"], sp: v["sp"]}
 	for _, b := range blobs {
-		srcs.files = append(srcs.files, &aptSourceFile{path: b.name, lines: parseAptSources(b.body), raw: b.body, exists: true})
+		srcs.files = append(srcs.files, &aptSourceFile{path: b.Name, lines: parseAptSources(b.Body), raw: b.Body, exists: true})
 	}
 	before := srcs.dump()
 	codename := a.Str("codename")
@@ -127,14 +128,14 @@ func (aptRepositoryModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	} else {
 		src, bad := aptSourceOf(repo)
 		if bad != "" {
-			return fail("Invalid repository string: " + bad), nil
+			return shared.Fail("Invalid repository string: " + bad), nil
 		}
 		if state == "absent" {
 			srcs.remove(src)
 		} else {
 			name, ok := aptSuggestFilename(src, a)
 			if !ok {
-				return fail("Invalid repository string: " + repo), nil
+				return shared.Fail("Invalid repository string: " + repo), nil
 			}
 			srcs.add(src, name)
 		}
@@ -151,19 +152,19 @@ func (aptRepositoryModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 		return res, nil
 	}
 	script := srcs.writeScript(mode, a.Bool("update_cache"))
-	out, err = run(ctx, env, shAssign([][2]string{{"retries", fmt.Sprint(a.Int("update_cache_retries"))},
+	out, err = shared.Run(ctx, env, shared.ShAssign([][2]string{{"retries", fmt.Sprint(a.Int("update_cache_retries"))},
 		{"maxdelay", fmt.Sprint(a.Int("update_cache_retry_max_delay"))}})+aptRepoWriteFuncs+script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	w := parseVerdict(out.Stdout)
+	w := shared.ParseVerdict(out.Stdout)
 	switch {
 	case w["fail"] != "":
-		return fail(w["fail"]), nil
+		return shared.Fail(w["fail"]), nil
 	case w["uerr"] != "":
-		return fail("Failed to update apt cache: " + w["uerr"]), nil
+		return shared.Fail("Failed to update apt cache: " + w["uerr"]), nil
 	case w["done"] != "1":
-		return fail(scriptError(out)), nil
+		return shared.Fail(shared.ScriptError(out)), nil
 	}
 	return res, nil
 }
@@ -175,7 +176,7 @@ func (aptRepositoryModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 func parseAptSources(text string) []aptSource {
 	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 	var out []aptSource
-	for _, l := range splitLinesKeep(text) {
+	for _, l := range shared.SplitLinesKeep(text) {
 		s, _ := parseAptSourceLine(l)
 		out = append(out, s)
 	}
@@ -405,7 +406,7 @@ func renderAptRepoDiff(entries []any) string {
 	for _, e := range entries {
 		d := e.(map[string]any)
 		bt, at := d["before"].(string), d["after"].(string)
-		u := unifiedDiff("", bt, at)
+		u := shared.UnifiedDiff("", bt, at)
 		if u == "" {
 			continue
 		}
@@ -424,12 +425,12 @@ func (s *aptSources) writeScript(mode string, update bool) string {
 	for i, f := range s.files {
 		sum := ""
 		if f.exists {
-			sum = md5hex([]byte(f.raw))
+			sum = shared.Md5hex([]byte(f.raw))
 		}
-		fmt.Fprintf(&check, "_t_same %s %s\n", q(f.path), q(sum))
+		fmt.Fprintf(&check, "_t_same %s %s\n", shared.Q(f.path), shared.Q(sum))
 		switch {
 		case len(f.lines) == 0 && f.exists:
-			fmt.Fprintf(&apply, "_t_drop %s\n", q(f.path))
+			fmt.Fprintf(&apply, "_t_drop %s\n", shared.Q(f.path))
 		case len(f.lines) == 0:
 			continue
 		case f.content() != f.raw || !f.exists || (f.touched && mode != ""):
@@ -437,12 +438,12 @@ func (s *aptSources) writeScript(mode string, update bool) string {
 			if f.touched {
 				m = mode
 			}
-			fmt.Fprintf(&apply, "_t_put %s %s %s\n", q(f.path), q(f.content()), q(m))
+			fmt.Fprintf(&apply, "_t_put %s %s %s\n", shared.Q(f.path), shared.Q(f.content()), shared.Q(m))
 		default:
 			continue
 		}
-		fmt.Fprintf(&save, "_t_save %d %s\n", i, q(f.path))
-		fmt.Fprintf(&undo, "\t_t_undo %d %s\n", i, q(f.path))
+		fmt.Fprintf(&save, "_t_save %d %s\n", i, shared.Q(f.path))
+		fmt.Fprintf(&undo, "\t_t_undo %d %s\n", i, shared.Q(f.path))
 	}
 	upd := ""
 	if update {

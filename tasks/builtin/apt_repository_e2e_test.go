@@ -19,6 +19,7 @@ import (
 	"github.com/tender-sh/tender/internal/fleetimage"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // The fidelity cases of the Debian package-management modules
@@ -232,7 +233,7 @@ func TestAptKeyFidelity(t *testing.T) {
 		for _, k := range []string{"stdout", "stderr"} {
 			if s, ok := m[k].(string); ok {
 				m[k] = debTmpName.ReplaceAllString(s, "TMP")
-				m[k+"_lines"] = lines(m[k].(string))
+				m[k+"_lines"] = shared.Lines(m[k].(string))
 			}
 		}
 	})

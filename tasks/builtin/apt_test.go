@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // TestAptArgs checks what apt refuses before reaching the host.
@@ -43,31 +44,31 @@ func TestAptArgs(t *testing.T) {
 func TestAptResult(t *testing.T) {
 	install := aptJob{state: "present"}
 	out := "Reading package lists...\nReading state information...\nThe following NEW packages will be installed:\n  a\n0 upgraded, 1 newly installed, 0 to remove and 0 not upgraded.\nSetting up a (1) ...\n"
-	res := install.result(verdict{"verdict": "ran", "rc": "0", "outlen": strconv.Itoa(len(out)), "cache_updated": "", "cache_update_time": "7"}, out+"warn\n")
+	res := install.result(shared.Verdict{"verdict": "ran", "rc": "0", "outlen": strconv.Itoa(len(out)), "cache_updated": "", "cache_update_time": "7"}, out+"warn\n")
 	if !res.Changed || res.Data["stdout"] != out || res.Data["stderr"] != "warn\n" || res.Data["cache_update_time"] != int64(7) ||
 		res.Data["cache_updated"] != false || !reflect.DeepEqual(res.Data["diff"], map[string]any{}) {
 		t.Errorf("install: %+v", res)
 	}
 	install.diff = true
-	res = install.result(verdict{"verdict": "ran", "rc": "0", "outlen": strconv.Itoa(len(out))}, out)
+	res = install.result(shared.Verdict{"verdict": "ran", "rc": "0", "outlen": strconv.Itoa(len(out))}, out)
 	want := "The following NEW packages will be installed:\n  a\n0 upgraded, 1 newly installed, 0 to remove and 0 not upgraded."
 	if d := res.Data["diff"].(map[string]any); d["prepared"] != want || res.Diff != want {
 		t.Errorf("diff: %q", d["prepared"])
 	}
-	res = install.result(verdict{"verdict": "ran", "rc": "100", "outlen": "0", "cmd": "/usr/bin/apt-get -y install 'a=1'"}, "E: broken\n")
+	res = install.result(shared.Verdict{"verdict": "ran", "rc": "100", "outlen": "0", "cmd": "/usr/bin/apt-get -y install 'a=1'"}, "E: broken\n")
 	if !res.Failed || res.Msg != "'/usr/bin/apt-get -y install 'a=1'' failed: E: broken\n" || res.Data["rc"] != 100 {
 		t.Errorf("failure: %+v", res)
 	}
 	remove := aptJob{state: "absent"}
-	res = remove.result(verdict{"verdict": "noop", "cache_update_time": "7"}, "")
+	res = remove.result(shared.Verdict{"verdict": "noop", "cache_update_time": "7"}, "")
 	if res.Changed || len(res.Data) != 0 {
 		t.Errorf("absent noop has keys: %v", res.Data)
 	}
-	res = remove.result(verdict{"verdict": "ran", "rc": "1", "outlen": "0", "what": " 'a'"}, "E: x")
+	res = remove.result(shared.Verdict{"verdict": "ran", "rc": "1", "outlen": "0", "what": " 'a'"}, "E: x")
 	if res.Msg != "'apt-get remove 'a'' failed: E: x" {
 		t.Errorf("remove failure: %q", res.Msg)
 	}
-	res = install.result(verdict{"verdict": "cacheonly", "cache_updated": "1", "cache_update_time": "9"}, "")
+	res = install.result(shared.Verdict{"verdict": "cacheonly", "cache_updated": "1", "cache_update_time": "9"}, "")
 	if !res.Changed || res.Data["cache_updated"] != true {
 		t.Errorf("cache only: %+v", res)
 	}

@@ -3,6 +3,8 @@ package builtin
 import (
 	"sort"
 	"strings"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // checkArgSpec validates params against an argument spec as ansible-core
@@ -30,7 +32,7 @@ func checkArgSpec(spec, params map[string]any) (validated map[string]any, errs [
 	if err := checkSpecShape(spec, nil); err != nil {
 		return nil, nil, err
 	}
-	c, err := copyValue(params, 0)
+	c, err := shared.CopyValue(params, 0)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -45,7 +47,7 @@ func checkArgSpec(spec, params map[string]any) (validated map[string]any, errs [
 	if len(v.unsupported) > 0 {
 		v.errs = append(v.errs, v.unsupportedMessage())
 	}
-	out := plainValue(p).(map[string]any)
+	out := shared.PlainValue(p).(map[string]any)
 	return out, v.masked(), nil
 }
 
@@ -75,7 +77,7 @@ func foundIn(msg string, ctx []string) string {
 // of an option's suboptions (attrs the option's attributes, ctx the names
 // of the options above, the option's own last).
 func (v *argSpecRun) level(spec, params map[string]any, attrs map[string]any, ctx []string) error {
-	names := sortedMapKeys(spec)
+	names := shared.SortedMapKeys(spec)
 	if err := fallbacks(spec, names, params, ctx); err != nil {
 		return err
 	}
@@ -95,7 +97,7 @@ func (v *argSpecRun) level(spec, params map[string]any, attrs map[string]any, ct
 	v.setDefaults(spec, names, params, false)
 	var missing []string
 	for _, n := range names {
-		if _, ok := params[n]; !ok && pyTruthy(optAttrs(spec, n)["required"]) {
+		if _, ok := params[n]; !ok && shared.PyTruthy(optAttrs(spec, n)["required"]) {
 			missing = append(missing, n)
 		}
 	}
@@ -143,11 +145,11 @@ func (v *argSpecRun) setDefaults(spec map[string]any, names []string, params map
 		if def == nil && !all {
 			continue
 		}
-		d, err := copyValue(def, 0)
+		d, err := shared.CopyValue(def, 0)
 		if err != nil {
 			d = def
 		}
-		if pyTruthy(attrs["no_log"]) && pyTruthy(d) {
+		if shared.PyTruthy(attrs["no_log"]) && shared.PyTruthy(d) {
 			v.noLog = append(v.noLog, noLogStrings(d)...)
 		}
 		params[n] = d
@@ -163,7 +165,7 @@ func (v *argSpecRun) subOptions(spec map[string]any, names []string, params map[
 			continue
 		}
 		sub, _ := attrs["options"].(map[string]any)
-		if pyTruthy(attrs["apply_defaults"]) {
+		if shared.PyTruthy(attrs["apply_defaults"]) {
 			if attrs["options"] == nil {
 				continue
 			}
@@ -195,8 +197,8 @@ func (v *argSpecRun) subOptions(spec map[string]any, names []string, params map[
 // hasSubOptions: ansible-core validates suboptions of type dict and of
 // type list with elements dict.
 func hasSubOptions(attrs map[string]any) bool {
-	t, _ := isPyStr(attrs["type"])
-	e, _ := isPyStr(attrs["elements"])
+	t, _ := shared.IsPyStr(attrs["type"])
+	e, _ := shared.IsPyStr(attrs["elements"])
 	return t == "dict" || (t == "list" && e == "dict")
 }
 

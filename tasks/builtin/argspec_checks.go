@@ -3,6 +3,8 @@ package builtin
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // The spec's shape, and the checks ansible-core runs beside an option's
@@ -28,11 +30,11 @@ func checkSpecShape(spec map[string]any, path []string) error {
 	if len(path) > argSpecMaxDepth {
 		return fmt.Errorf("argument_spec: options nest deeper than %d levels (at '%s'): tender refuses the spec", argSpecMaxDepth, strings.Join(path, " -> "))
 	}
-	for _, n := range sortedMapKeys(spec) {
+	for _, n := range shared.SortedMapKeys(spec) {
 		where := optPath(path, n)
 		attrs, ok := spec[n].(map[string]any)
 		if !ok {
-			msg := fmt.Sprintf("argument_spec: option '%s' must be a dict of its attributes, got %s", where, pyTypeOf(spec[n]))
+			msg := fmt.Sprintf("argument_spec: option '%s' must be a dict of its attributes, got %s", where, shared.PyTypeOf(spec[n]))
 			if levelChecks[n] && len(path) == 0 {
 				msg += " (ansible-core 2.14 takes every key of argument_spec as an option; " + n + " applies only beside an option's options)"
 			}
@@ -43,10 +45,10 @@ func checkSpecShape(spec map[string]any, path []string) error {
 			if !given || t == nil {
 				continue
 			}
-			name, ok := isPyStr(t)
+			name, ok := shared.IsPyStr(t)
 			if !ok || argSpecTypes[name] == nil {
 				return fmt.Errorf("argument_spec: option '%s': %s %s is not one of ansible-core's types (%s); a type cannot name a callable in data",
-					where, key, pyRepr(t), argSpecTypeNames)
+					where, key, shared.PyRepr(t), argSpecTypeNames)
 			}
 		}
 		if err := checkAttrShapes(attrs, where); err != nil {
@@ -55,7 +57,7 @@ func checkSpecShape(spec map[string]any, path []string) error {
 		if sub, given := attrs["options"]; given && sub != nil {
 			m, ok := sub.(map[string]any)
 			if !ok {
-				return fmt.Errorf("argument_spec: option '%s': options must be a dict of options, got %s", where, pyTypeOf(sub))
+				return fmt.Errorf("argument_spec: option '%s': options must be a dict of options, got %s", where, shared.PyTypeOf(sub))
 			}
 			if err := checkSpecShape(m, append(append([]string(nil), path...), n)); err != nil {
 				return err
@@ -74,47 +76,47 @@ func checkAttrShapes(attrs map[string]any, where string) error {
 		if l, ok := a.([]any); ok {
 			for _, e := range l {
 				if !isStrValue(e) {
-					return bad("aliases must be names, got %s", pyRepr(e))
+					return bad("aliases must be names, got %s", shared.PyRepr(e))
 				}
 			}
 		} else if !isStrValue(a) {
-			return bad("aliases must be a list of names, got %s", pyTypeOf(a))
+			return bad("aliases must be a list of names, got %s", shared.PyTypeOf(a))
 		}
 	}
 	if d, given := attrs["deprecated_aliases"]; given {
 		l, ok := d.([]any)
 		if !ok {
-			return bad("deprecated_aliases must be a list of dicts, got %s", pyTypeOf(d))
+			return bad("deprecated_aliases must be a list of dicts, got %s", shared.PyTypeOf(d))
 		}
 		for _, e := range l {
 			if _, ok := e.(map[string]any); !ok {
-				return bad("deprecated_aliases must be a list of dicts, got an item %s", pyRepr(e))
+				return bad("deprecated_aliases must be a list of dicts, got an item %s", shared.PyRepr(e))
 			}
 		}
 	}
 	if fb, given := attrs["fallback"]; given {
-		if items, err := pyIter(fb); err != nil || len(items) == 0 {
-			return bad("fallback must be a list [strategy, ...], got %s", pyRepr(fb))
+		if items, err := shared.PyIter(fb); err != nil || len(items) == 0 {
+			return bad("fallback must be a list [strategy, ...], got %s", shared.PyRepr(fb))
 		}
 	}
 	if ri, given := attrs["required_if"]; given && ri != nil {
 		l, ok := ri.([]any)
 		if !ok {
-			return bad("required_if must be a list of [option, value, [options]] entries, got %s", pyTypeOf(ri))
+			return bad("required_if must be a list of [option, value, [options]] entries, got %s", shared.PyTypeOf(ri))
 		}
 		for _, e := range l {
 			req, ok := e.([]any)
 			if !ok || (len(req) != 3 && len(req) != 4) || !isStrValue(req[0]) {
-				return bad("required_if entries must be [option, value, [options]] or [option, value, [options], any], got %s", pyRepr(e))
+				return bad("required_if entries must be [option, value, [options]] or [option, value, [options], any], got %s", shared.PyRepr(e))
 			}
 			if _, ok := req[2].([]any); !ok && !isStrValue(req[2]) {
-				return bad("required_if entries must list the options they require, got %s", pyRepr(e))
+				return bad("required_if entries must list the options they require, got %s", shared.PyRepr(e))
 			}
 		}
 	}
 	if rb, given := attrs["required_by"]; given && rb != nil {
 		if _, ok := rb.(map[string]any); !ok {
-			return bad("required_by must be a dict of option: [options], got %s", pyTypeOf(rb))
+			return bad("required_by must be a dict of option: [options], got %s", shared.PyTypeOf(rb))
 		}
 	}
 	return nil
@@ -126,15 +128,15 @@ func countTerms(terms any, params map[string]any) (int, error) {
 	items := []any{terms}
 	switch terms.(type) {
 	case []any, map[string]any:
-		items, _ = pyIter(terms)
+		items, _ = shared.PyIter(terms)
 	}
 	seen := map[string]bool{}
 	for _, t := range items {
 		switch t.(type) {
 		case []any, map[string]any:
-			return 0, fmt.Errorf("unhashable type: '%s'", pyClass(t))
+			return 0, fmt.Errorf("unhashable type: '%s'", shared.PyClass(t))
 		}
-		if s, ok := isPyStr(t); ok {
+		if s, ok := shared.IsPyStr(t); ok {
 			if _, given := params[s]; given {
 				seen[s] = true
 			}
@@ -145,18 +147,18 @@ func countTerms(terms any, params map[string]any) (int, error) {
 
 // joinValue is Python's sep.join(v) for any v.
 func joinValue(sep string, v any) (string, error) {
-	items, err := pyIter(v)
+	items, err := shared.PyIter(v)
 	if err != nil {
 		return "", fmt.Errorf("can only join an iterable")
 	}
-	return pyJoin(sep, items)
+	return shared.PyJoin(sep, items)
 }
 
 func checkMutuallyExclusive(terms any, params map[string]any, ctx []string) string {
 	if terms == nil {
 		return ""
 	}
-	groups, err := pyIter(terms)
+	groups, err := shared.PyIter(terms)
 	if err != nil {
 		return err.Error()
 	}
@@ -184,7 +186,7 @@ func checkRequiredOneOf(terms any, params map[string]any, ctx []string) string {
 	if terms == nil {
 		return ""
 	}
-	groups, err := pyIter(terms)
+	groups, err := shared.PyIter(terms)
 	if err != nil {
 		return err.Error()
 	}
@@ -208,12 +210,12 @@ func checkRequiredTogether(terms any, params map[string]any, ctx []string) strin
 	if terms == nil {
 		return ""
 	}
-	groups, err := pyIter(terms)
+	groups, err := shared.PyIter(terms)
 	if err != nil {
 		return err.Error()
 	}
 	for _, g := range groups {
-		fields, err := pyIter(g)
+		fields, err := shared.PyIter(g)
 		if err != nil {
 			return err.Error()
 		}
@@ -239,7 +241,7 @@ func checkRequiredTogether(terms any, params map[string]any, ctx []string) strin
 
 func checkRequiredBy(reqs any, params map[string]any, ctx []string) string {
 	m, _ := reqs.(map[string]any)
-	for _, key := range sortedMapKeys(m) {
+	for _, key := range shared.SortedMapKeys(m) {
 		if params[key] == nil {
 			continue
 		}
@@ -247,7 +249,7 @@ func checkRequiredBy(reqs any, params map[string]any, ctx []string) string {
 		if isStrValue(value) {
 			value = []any{value}
 		}
-		required, err := pyIter(value)
+		required, err := shared.PyIter(value)
 		if err != nil {
 			return err.Error()
 		}
@@ -255,14 +257,14 @@ func checkRequiredBy(reqs any, params map[string]any, ctx []string) string {
 		for _, r := range required {
 			switch r.(type) {
 			case []any, map[string]any:
-				return fmt.Sprintf("unhashable type: '%s'", pyClass(r))
+				return fmt.Sprintf("unhashable type: '%s'", shared.PyClass(r))
 			}
-			if s, ok := isPyStr(r); !ok || params[s] == nil {
+			if s, ok := shared.IsPyStr(r); !ok || params[s] == nil {
 				missing = append(missing, r)
 			}
 		}
 		if len(missing) > 0 {
-			s, err := pyJoin(", ", missing)
+			s, err := shared.PyJoin(", ", missing)
 			if err != nil {
 				return err.Error()
 			}
@@ -276,15 +278,15 @@ func checkRequiredIf(reqs any, params map[string]any, ctx []string) string {
 	entries, _ := reqs.([]any)
 	for _, e := range entries {
 		req := e.([]any) // checkSpecShape made sure of the entries' shape
-		key, _ := isPyStr(req[0])
-		requires, anyOf := "all", len(req) == 4 && pyTruthy(req[3])
-		required, _ := pyIter(req[2])
+		key, _ := shared.IsPyStr(req[0])
+		requires, anyOf := "all", len(req) == 4 && shared.PyTruthy(req[3])
+		required, _ := shared.PyIter(req[2])
 		maxMissing := 0
 		if anyOf {
 			requires, maxMissing = "any", len(required)
 		}
 		var missing []any
-		if val, given := params[key]; given && pyEqual(val, req[1]) {
+		if val, given := params[key]; given && shared.PyEqual(val, req[1]) {
 			for _, r := range required {
 				n, err := countTerms(r, params)
 				if err != nil {
@@ -296,11 +298,11 @@ func checkRequiredIf(reqs any, params map[string]any, ctx []string) string {
 			}
 		}
 		if len(missing) > 0 && len(missing) >= maxMissing {
-			s, err := pyJoin(", ", missing)
+			s, err := shared.PyJoin(", ", missing)
 			if err != nil {
 				return err.Error()
 			}
-			return foundIn(fmt.Sprintf("%s is %s but %s of the following are missing: %s", key, pyToStr(req[1]), requires, s), ctx)
+			return foundIn(fmt.Sprintf("%s is %s but %s of the following are missing: %s", key, shared.PyToStr(req[1]), requires, s), ctx)
 		}
 	}
 	return ""

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // The per-option steps of the argument-spec validation: fallbacks,
@@ -23,12 +25,12 @@ func fallbacks(spec map[string]any, names []string, params map[string]any, ctx [
 		if _, given := params[n]; given {
 			continue
 		}
-		items, _ := pyIter(fb)
+		items, _ := shared.PyIter(fb)
 		if len(items) == 0 || items[0] == nil {
 			continue
 		}
 		return fmt.Errorf("argument_spec: option '%s': a fallback cannot be given as data (%s): ansible-core 2.14 fails calling it ('%s' object is not callable)",
-			optPath(ctx, n), pyToStr(items[0]), pyClass(items[0]))
+			optPath(ctx, n), shared.PyToStr(items[0]), shared.PyClass(items[0]))
 	}
 	return nil
 }
@@ -46,7 +48,7 @@ func handleAliases(spec map[string]any, names []string, params map[string]any) (
 	out := map[string]string{}
 	for _, n := range names {
 		attrs := optAttrs(spec, n)
-		if attrs["default"] != nil && pyTruthy(attrs["required"]) {
+		if attrs["default"] != nil && shared.PyTruthy(attrs["required"]) {
 			return nil, fmt.Errorf("internal error: required and default are mutually exclusive for %s", n)
 		}
 		aliases, ok := attrs["aliases"]
@@ -58,7 +60,7 @@ func handleAliases(spec map[string]any, names []string, params map[string]any) (
 			return nil, errors.New("internal error: aliases must be a list or tuple")
 		}
 		for _, a := range list {
-			name, _ := isPyStr(a)
+			name, _ := shared.IsPyStr(a)
 			out[name] = n
 			if val, given := params[name]; given {
 				params[n] = val
@@ -74,7 +76,7 @@ func handleAliases(spec map[string]any, names []string, params map[string]any) (
 func (v *argSpecRun) listNoLog(spec map[string]any, names []string, params map[string]any) error {
 	for _, n := range names {
 		attrs := optAttrs(spec, n)
-		if pyTruthy(attrs["no_log"]) && pyTruthy(params[n]) {
+		if shared.PyTruthy(attrs["no_log"]) && shared.PyTruthy(params[n]) {
 			v.noLog = append(v.noLog, noLogStrings(params[n])...)
 		}
 		sub, _ := attrs["options"].(map[string]any)
@@ -85,9 +87,9 @@ func (v *argSpecRun) listNoLog(spec map[string]any, names []string, params map[s
 		if !ok {
 			elements = []any{params[n]}
 		}
-		wanted, _ := isPyStr(attrs["type"])
+		wanted, _ := shared.IsPyStr(attrs["type"])
 		for _, e := range elements {
-			if _, ok := isPyStr(e); ok {
+			if _, ok := shared.IsPyStr(e); ok {
 				d, err := argTypeDict(e)
 				if err != nil {
 					return err
@@ -96,9 +98,9 @@ func (v *argSpecRun) listNoLog(spec map[string]any, names []string, params map[s
 			}
 			m, ok := e.(map[string]any)
 			if !ok {
-				return fmt.Errorf("Value '%s' in the sub parameter field '%s' must by a %s, not '%s'", pyToStr(e), n, wanted, pyClass(e))
+				return fmt.Errorf("Value '%s' in the sub parameter field '%s' must by a %s, not '%s'", shared.PyToStr(e), n, wanted, shared.PyClass(e))
 			}
-			if err := v.listNoLog(sub, sortedMapKeys(sub), m); err != nil {
+			if err := v.listNoLog(sub, shared.SortedMapKeys(sub), m); err != nil {
 				return err
 			}
 		}
@@ -113,7 +115,7 @@ func noLogStrings(v any) []string {
 	case nil, bool:
 		return nil
 	case int, *big.Int, float64:
-		return []string{pyToStr(x)}
+		return []string{shared.PyToStr(x)}
 	case []any:
 		var out []string
 		for _, e := range x {
@@ -122,12 +124,12 @@ func noLogStrings(v any) []string {
 		return out
 	case map[string]any:
 		var out []string
-		for _, k := range sortedMapKeys(x) {
+		for _, k := range shared.SortedMapKeys(x) {
 			out = append(out, noLogStrings(x[k])...)
 		}
 		return out
 	}
-	if s, ok := isPyStr(v); ok && s != "" {
+	if s, ok := shared.IsPyStr(v); ok && s != "" {
 		return []string{s}
 	}
 	return nil
@@ -135,7 +137,7 @@ func noLogStrings(v any) []string {
 
 // specType is an option's type (or elements) name; nil is str.
 func specType(t any) string {
-	if s, ok := isPyStr(t); ok {
+	if s, ok := shared.IsPyStr(t); ok {
 		return s
 	}
 	return "str"
@@ -160,19 +162,19 @@ func (v *argSpecRun) convertTypes(spec map[string]any, names []string, params ma
 		conv, err := argSpecTypes[wanted](value)
 		if err == nil {
 			params[n] = conv
-			if attrs["elements"] != nil && pyTruthy(attrs["elements"]) {
+			if attrs["elements"] != nil && shared.PyTruthy(attrs["elements"]) {
 				_, isList := conv.([]any)
-				if t, _ := isPyStr(attrs["type"]); t != "list" || !isList {
-					v.fail(fmt.Sprintf("Invalid type %s for option '%s'%s, elements value check is supported only with 'list' type", wanted, pyToStr(conv), in))
+				if t, _ := shared.IsPyStr(attrs["type"]); t != "list" || !isList {
+					v.fail(fmt.Sprintf("Invalid type %s for option '%s'%s, elements value check is supported only with 'list' type", wanted, shared.PyToStr(conv), in))
 				}
 				var items []any
-				if items, err = pyIter(conv); err == nil {
+				if items, err = shared.PyIter(conv); err == nil {
 					params[n] = v.convertElements(specType(attrs["elements"]), n, items, ctx)
 				}
 			}
 		}
 		if err != nil {
-			v.fail(fmt.Sprintf("argument '%s' is of type %s%s and we were unable to convert to %s: %s", n, pyTypeOf(value), in, wanted, err))
+			v.fail(fmt.Sprintf("argument '%s' is of type %s%s and we were unable to convert to %s: %s", n, shared.PyTypeOf(value), in, wanted, err))
 		}
 	}
 }
@@ -187,7 +189,7 @@ func (v *argSpecRun) convertElements(wanted, n string, items []any, ctx []string
 			if len(ctx) > 0 {
 				msg += fmt.Sprintf(" found in '%s'", strings.Join(ctx, " -> "))
 			}
-			v.fail(fmt.Sprintf("%s is of type %s and we were unable to convert to %s: %s", msg, pyTypeOf(e), wanted, err))
+			v.fail(fmt.Sprintf("%s is of type %s and we were unable to convert to %s: %s", msg, shared.PyTypeOf(e), wanted, err))
 			continue
 		}
 		out = append(out, c)
@@ -204,7 +206,7 @@ func (v *argSpecRun) checkChoices(spec map[string]any, names []string, params ma
 		}
 		choices, ok := choicesAttr.([]any)
 		if !ok {
-			v.fail(foundIn(fmt.Sprintf("internal error: choices for argument %s are not iterable: %s", n, pyToStr(choicesAttr)), ctx))
+			v.fail(foundIn(fmt.Sprintf("internal error: choices for argument %s are not iterable: %s", n, shared.PyToStr(choicesAttr)), ctx))
 			continue
 		}
 		value, given := params[n]
@@ -222,7 +224,7 @@ func (v *argSpecRun) checkChoices(spec map[string]any, names []string, params ma
 			if len(diff) > 0 {
 				// ansible-core fails outright when a value it must list is
 				// not a string; tender lists it as str() shows it.
-				v.fail(foundIn(fmt.Sprintf("value of %s must be one or more of: %s. Got no match for: %s", n, pyStrJoin(", ", choices), pyStrJoin(", ", diff)), ctx))
+				v.fail(foundIn(fmt.Sprintf("value of %s must be one or more of: %s. Got no match for: %s", n, shared.PyStrJoin(", ", choices), shared.PyStrJoin(", ", diff)), ctx))
 			}
 			continue
 		}
@@ -231,13 +233,13 @@ func (v *argSpecRun) checkChoices(spec map[string]any, names []string, params ma
 		}
 		// YAML may have turned yes/no into booleans that str made True or
 		// False: one choice among the booleans' spellings is taken instead.
-		if s, ok := isPyStr(value); ok && (s == "False" || s == "True") {
+		if s, ok := shared.IsPyStr(value); ok && (s == "False" || s == "True") {
 			if c, ok := oneBooleanChoice(choices, s == "True"); ok {
 				params[n] = c
 				continue
 			}
 		}
-		v.fail(foundIn(fmt.Sprintf("value of %s must be one of: %s, got: %s", n, pyStrJoin(", ", choices), pyToStr(value)), ctx))
+		v.fail(foundIn(fmt.Sprintf("value of %s must be one of: %s, got: %s", n, shared.PyStrJoin(", ", choices), shared.PyToStr(value)), ctx))
 	}
 }
 
@@ -252,11 +254,11 @@ func oneBooleanChoice(choices []any, b bool) (any, bool) {
 	for _, c := range choices {
 		member := false
 		for _, s := range spellings {
-			if _, isStr := s.(string); isStr == isStrValue(c) && pyEqual(c, s) {
+			if _, isStr := s.(string); isStr == isStrValue(c) && shared.PyEqual(c, s) {
 				member = true
 			}
 		}
-		if member && !pyIn(c, found) {
+		if member && !shared.PyIn(c, found) {
 			found = append(found, c)
 		}
 	}
@@ -266,7 +268,7 @@ func oneBooleanChoice(choices []any, b bool) (any, bool) {
 	return nil, false
 }
 
-func isStrValue(v any) bool { _, ok := isPyStr(v); return ok }
+func isStrValue(v any) bool { _, ok := shared.IsPyStr(v); return ok }
 
 // choiceSet answers Python's `v in choices` without walking the choices
 // for each scalar: a long list checked against many choices stays linear.
@@ -279,9 +281,9 @@ type choiceSet struct {
 func newChoiceSet(choices []any) choiceSet {
 	s := choiceSet{strs: map[string]bool{}, nums: map[float64]bool{}}
 	for _, c := range choices {
-		if str, ok := isPyStr(c); ok {
+		if str, ok := shared.IsPyStr(c); ok {
 			s.strs[str] = true
-		} else if n, ok := pyNumber(c); ok && n == n && !bigInt(c) {
+		} else if n, ok := shared.PyNumber(c); ok && n == n && !bigInt(c) {
 			s.nums[n] = true
 		} else {
 			s.others = append(s.others, c)
@@ -291,13 +293,13 @@ func newChoiceSet(choices []any) choiceSet {
 }
 
 func (s choiceSet) has(v any) bool {
-	if str, ok := isPyStr(v); ok {
+	if str, ok := shared.IsPyStr(v); ok {
 		return s.strs[str]
 	}
-	if n, ok := pyNumber(v); ok && !bigInt(v) {
+	if n, ok := shared.PyNumber(v); ok && !bigInt(v) {
 		return s.nums[n]
 	}
-	return pyIn(v, s.others)
+	return shared.PyIn(v, s.others)
 }
 
 // bigInt reports an int a float64 cannot hold exactly: such ints are

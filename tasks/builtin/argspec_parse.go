@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // The text a dict option may be given as ("{...}" as JSON or as a Python
@@ -50,7 +52,7 @@ func fromJSON(v any, depth int) (any, error) {
 	}
 	switch x := v.(type) {
 	case string:
-		return pyStr(x), nil
+		return shared.PyStr(x), nil
 	case json.Number:
 		if strings.ContainsAny(string(x), ".eE") {
 			return strconv.ParseFloat(string(x), 64)
@@ -138,7 +140,7 @@ func (p *literalParser) value(depth int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			ks, ok := k.(pyStr)
+			ks, ok := k.(shared.PyStr)
 			if !ok {
 				return nil, errors.New("a key that is not a string")
 			}
@@ -221,7 +223,7 @@ func (p *literalParser) str() (any, error) {
 		switch {
 		case c == q:
 			p.i++
-			return pyStr(b.String()), nil
+			return shared.PyStr(b.String()), nil
 		case c == '\n':
 			return nil, errors.New("newline in string")
 		case c == '\\' && p.i+1 < len(p.s):
@@ -246,8 +248,8 @@ func (p *literalParser) str() (any, error) {
 // HOME, ~user from the user database. Unknown variables and users stay.
 func argTypePath(v any) (any, error) {
 	s, _ := argTypeStr(v)
-	text, _ := isPyStr(s)
-	return pyStr(expandUser(expandVars(text))), nil
+	text, _ := shared.IsPyStr(s)
+	return shared.PyStr(expandUser(expandVars(text))), nil
 }
 
 var envVarRef = regexp.MustCompile(`\$([A-Za-z0-9_]+|\{[^}]*\})`)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // TestValidateArgumentSpecEnv: the arguments come from the task's
@@ -84,7 +85,7 @@ func TestArgSpecBounds(t *testing.T) {
 		t.Fatalf("deep spec: %v", err)
 	}
 	var v any = "leaf"
-	for i := 0; i < argSpecMaxValueDepth+2; i++ {
+	for i := 0; i < shared.ArgSpecMaxValueDepth+2; i++ {
 		v = []any{v}
 	}
 	if _, _, err := checkArgSpec(map[string]any{"a": map[string]any{"type": "raw"}}, map[string]any{"a": v}); err == nil {

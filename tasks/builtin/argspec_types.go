@@ -12,6 +12,7 @@ import (
 
 	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // The type conversions of ansible-core's argument spec (the check_type_*
@@ -40,10 +41,10 @@ var argSpecTypes = map[string]func(any) (any, error){
 const argSpecTypeNames = "str, list, dict, bool, int, float, path, raw, jsonarg, json, bytes, bits"
 
 func argTypeStr(v any) (any, error) {
-	if _, ok := isPyStr(v); ok {
+	if _, ok := shared.IsPyStr(v); ok {
 		return v, nil
 	}
-	return pyStr(pyToStr(v)), nil
+	return shared.PyStr(shared.PyToStr(v)), nil
 }
 
 func argTypeList(v any) (any, error) {
@@ -51,17 +52,17 @@ func argTypeList(v any) (any, error) {
 	case []any:
 		return x, nil
 	case bool, int, *big.Int, float64:
-		return []any{pyStr(pyToStr(x))}, nil
+		return []any{shared.PyStr(shared.PyToStr(x))}, nil
 	}
-	if s, ok := isPyStr(v); ok {
+	if s, ok := shared.IsPyStr(v); ok {
 		parts := strings.Split(s, ",")
 		out := make([]any, len(parts))
 		for i, p := range parts {
-			out[i] = pyStr(p)
+			out[i] = shared.PyStr(p)
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("%s cannot be converted to a list", pyTypeOf(v))
+	return nil, fmt.Errorf("%s cannot be converted to a list", shared.PyTypeOf(v))
 }
 
 // pyMethodCall and pyImport are what ansible-core's safe_eval will not
@@ -75,9 +76,9 @@ func argTypeDict(v any) (any, error) {
 	if m, ok := v.(map[string]any); ok {
 		return m, nil
 	}
-	s, ok := isPyStr(v)
+	s, ok := shared.IsPyStr(v)
 	if !ok {
-		return nil, fmt.Errorf("%s cannot be converted to a dict", pyTypeOf(v))
+		return nil, fmt.Errorf("%s cannot be converted to a dict", shared.PyTypeOf(v))
 	}
 	switch {
 	case strings.HasPrefix(s, "{"):
@@ -109,7 +110,7 @@ func parseKeyValues(s string) (any, error) {
 		if !ok {
 			return nil, fmt.Errorf("dictionary update sequence element #%d has length 1; 2 is required", i)
 		}
-		out[k] = pyStr(val)
+		out[k] = shared.PyStr(val)
 	}
 	return out, nil
 }
@@ -125,14 +126,14 @@ func argTypeBool(v any) (any, error) {
 	case bool:
 		return x, nil
 	case int, *big.Int, float64:
-		n, _ := pyNumber(x)
+		n, _ := shared.PyNumber(x)
 		if n == 1 || n == 0 {
 			return n == 1, nil
 		}
 	default:
-		s, ok := isPyStr(v)
+		s, ok := shared.IsPyStr(v)
 		if !ok {
-			return nil, fmt.Errorf("%s cannot be converted to a bool", pyTypeOf(v))
+			return nil, fmt.Errorf("%s cannot be converted to a bool", shared.PyTypeOf(v))
 		}
 		switch strings.ToLower(strings.TrimSpace(s)) {
 		case "y", "yes", "on", "1", "true", "t":
@@ -141,7 +142,7 @@ func argTypeBool(v any) (any, error) {
 			return false, nil
 		}
 	}
-	return nil, fmt.Errorf("The value '%s' is not a valid boolean.  Valid booleans include: %s", pyToStr(v), booleanNames)
+	return nil, fmt.Errorf("The value '%s' is not a valid boolean.  Valid booleans include: %s", shared.PyToStr(v), booleanNames)
 }
 
 // pyIntText is what Python's int() reads: a sign, decimal digits with
@@ -153,7 +154,7 @@ func argTypeInt(v any) (any, error) {
 	case int, *big.Int, bool:
 		return x, nil
 	}
-	if s, ok := isPyStr(v); ok {
+	if s, ok := shared.IsPyStr(v); ok {
 		s = strings.TrimFunc(s, unicode.IsSpace)
 		if pyIntText.MatchString(s) {
 			if n, err := strconv.Atoi(strings.ReplaceAll(s, "_", "")); err == nil {
@@ -161,7 +162,7 @@ func argTypeInt(v any) (any, error) {
 			}
 		}
 	}
-	return nil, fmt.Errorf("%s cannot be converted to an int", pyTypeOf(v))
+	return nil, fmt.Errorf("%s cannot be converted to an int", shared.PyTypeOf(v))
 }
 
 // pyFloatText is what Python's float() reads (besides inf and nan).
@@ -172,15 +173,15 @@ func argTypeFloat(v any) (any, error) {
 	case float64:
 		return x, nil
 	case int, bool:
-		n, _ := pyNumber(x)
+		n, _ := shared.PyNumber(x)
 		return n, nil
 	case *big.Int:
-		if n, _ := pyNumber(x); !math.IsInf(n, 0) {
+		if n, _ := shared.PyNumber(x); !math.IsInf(n, 0) {
 			return n, nil
 		}
 		return nil, fmt.Errorf("int too large to convert to float")
 	}
-	if s, ok := isPyStr(v); ok {
+	if s, ok := shared.IsPyStr(v); ok {
 		s = strings.TrimFunc(s, unicode.IsSpace)
 		low := strings.TrimLeft(strings.ToLower(s), "+-")
 		if pyFloatText.MatchString(s) || low == "inf" || low == "infinity" || low == "nan" {
@@ -190,22 +191,22 @@ func argTypeFloat(v any) (any, error) {
 			}
 		}
 	}
-	return nil, fmt.Errorf("%s cannot be converted to a float", pyTypeOf(v))
+	return nil, fmt.Errorf("%s cannot be converted to a float", shared.PyTypeOf(v))
 }
 
 func argTypeJSONArg(v any) (any, error) {
-	if s, ok := isPyStr(v); ok {
-		return pyStr(strings.TrimFunc(s, unicode.IsSpace)), nil
+	if s, ok := shared.IsPyStr(v); ok {
+		return shared.PyStr(strings.TrimFunc(s, unicode.IsSpace)), nil
 	}
 	switch v.(type) {
 	case []any, map[string]any:
-		s, err := pyfmt.JSON(plainValue(v), pyfmt.JSONOptions{ASCII: true})
+		s, err := pyfmt.JSON(shared.PlainValue(v), pyfmt.JSONOptions{ASCII: true})
 		if err != nil {
 			return nil, err
 		}
-		return pyStr(s), nil
+		return shared.PyStr(s), nil
 	}
-	return nil, fmt.Errorf("%s cannot be converted to a json string", pyTypeOf(v))
+	return nil, fmt.Errorf("%s cannot be converted to a json string", shared.PyTypeOf(v))
 }
 
 // sizeRanges are human_to_bytes's unit multipliers.
@@ -221,11 +222,11 @@ var humanSize = regexp.MustCompile(`^\s*([0-9]*\.?[0-9]*)\s*([A-Za-z]+)?`)
 func humanToBytes(v any, bits bool) (any, error) {
 	fail := func() (any, error) {
 		if bits {
-			return nil, fmt.Errorf("%s cannot be converted to a Bit value", pyTypeOf(v))
+			return nil, fmt.Errorf("%s cannot be converted to a Bit value", shared.PyTypeOf(v))
 		}
-		return nil, fmt.Errorf("%s cannot be converted to a Byte value", pyTypeOf(v))
+		return nil, fmt.Errorf("%s cannot be converted to a Byte value", shared.PyTypeOf(v))
 	}
-	m := humanSize.FindStringSubmatch(pyToStr(v))
+	m := humanSize.FindStringSubmatch(shared.PyToStr(v))
 	if m == nil || m[1] == "" || m[1] == "." {
 		return fail()
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // assembleModule concatenates the fragments of a directory into one file,
@@ -41,7 +42,7 @@ var assembleArgs = &tasks.Spec{
 		{Name: "validate"},
 		{Name: "follow", Kind: tasks.Bool, Default: false},
 		{Name: "decrypt", Kind: tasks.Bool, Default: true},
-	}, attrParams...),
+	}, shared.AttrParams...),
 }
 
 // Run assembles.
@@ -54,12 +55,12 @@ func (assembleModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 		return tasks.Result{Skipped: true, Msg: "check mode is not supported for this task.", Data: map[string]any{}}, nil
 	}
 	if !a.Has("src") || !a.Has("dest") {
-		return failWith("src and dest are required", nil)
+		return shared.FailWith("src and dest are required", nil)
 	}
 	var re *regexp.Regexp
 	if a.Has("regexp") {
 		if re, err = pyre.Compile(a.Str("regexp"), pyre.Options{}); err != nil {
-			return failWith(fmt.Sprintf("Invalid Regexp (%v) in \"%s\"", err, a.Str("regexp")), nil)
+			return shared.FailWith(fmt.Sprintf("Invalid Regexp (%v) in \"%s\"", err, a.Str("regexp")), nil)
 		}
 	}
 	delim := []byte(nil)
@@ -70,7 +71,7 @@ func (assembleModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 		}
 	}
 	if v := a.Str("validate"); v != "" && !strings.Contains(v, "%s") {
-		return failWith("validate must contain %s: "+v, nil)
+		return shared.FailWith("validate must contain %s: "+v, nil)
 	}
 	if !a.Bool("remote_src") {
 		return assembleLocal(ctx, env, a, args, re, delim)
@@ -87,17 +88,17 @@ func keepFragment(name string, re *regexp.Regexp, ignoreHidden bool) bool {
 func assembleLocal(ctx context.Context, env *tasks.Env, a tasks.Values, args tasks.Args, re *regexp.Regexp, delim []byte) (tasks.Result, error) {
 	src, err := env.FindFile("files", a.Str("src"))
 	if err != nil {
-		return failWith(err.Error(), nil)
+		return shared.FailWith(err.Error(), nil)
 	}
 	if err := env.Sandbox.CheckRead(src); err != nil {
 		return tasks.Result{}, err
 	}
 	if fi, err := os.Stat(src); err != nil || !fi.IsDir() {
-		return failWith(fmt.Sprintf("Source (%s) is not a directory", src), nil)
+		return shared.FailWith(fmt.Sprintf("Source (%s) is not a directory", src), nil)
 	}
 	ents, err := os.ReadDir(src)
 	if err != nil {
-		return failWith(err.Error(), nil)
+		return shared.FailWith(err.Error(), nil)
 	}
 	var names []string
 	for _, e := range ents {
@@ -119,7 +120,7 @@ func assembleLocal(ctx context.Context, env *tasks.Env, a tasks.Values, args tas
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
-			return failWith(err.Error(), nil)
+			return shared.FailWith(err.Error(), nil)
 		}
 		if addNL {
 			out = append(out, '\n')
@@ -151,7 +152,7 @@ func assembleLocal(ctx context.Context, env *tasks.Env, a tasks.Values, args tas
 	if !res.Changed {
 		delete(res.Data, "path")
 		delete(res.Data, "diff")
-		res.Data["md5sum"], res.Data["src"] = md5hex(out), stagingName(a.Str("dest"))
+		res.Data["md5sum"], res.Data["src"] = shared.Md5hex(out), shared.StagingName(a.Str("dest"))
 	}
 	return res, nil
 }
@@ -168,13 +169,13 @@ var assembleScript string
 // regexp: the names are listed first and filtered here).
 func assembleRemote(ctx context.Context, env *tasks.Env, a tasks.Values, re *regexp.Regexp, delim []byte) (tasks.Result, error) {
 	src, dest := a.Str("src"), a.Str("dest")
-	fa, err := attrsOf(a)
+	fa, err := shared.AttrsOf(a)
 	if err != nil {
-		return failWith(err.Error(), nil)
+		return shared.FailWith(err.Error(), nil)
 	}
 	names := []string{}
 	if re != nil {
-		out, err := run(ctx, env, fmt.Sprintf("cd %s 2>/dev/null && LC_ALL=C ls -A", shPath(src)), nil)
+		out, err := shared.Run(ctx, env, fmt.Sprintf("cd %s 2>/dev/null && LC_ALL=C ls -A", shared.ShPath(src)), nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}
@@ -184,35 +185,35 @@ func assembleRemote(ctx context.Context, env *tasks.Env, a tasks.Values, re *reg
 			}
 		}
 	}
-	j := copyJob{dest: dest, mode: fa.mode, owner: fa.owner, group: fa.group, force: true,
-		backup: a.Bool("backup"), validate: a.Str("validate"), unsafe: fa.unsafe}
+	j := shared.CopyJob{Dest: dest, Mode: fa.Mode, Owner: fa.Owner, Group: fa.Group, Force: true,
+		Backup: a.Bool("backup"), Validate: a.Str("validate"), Unsafe: fa.Unsafe}
 	var s strings.Builder
 	s.WriteString("set --")
 	for _, n := range names {
-		s.WriteString(" " + q(n))
+		s.WriteString(" " + shared.Q(n))
 	}
-	fmt.Fprintf(&s, "\nlisted=%s\nsrc=%s\ndelim=%s\nhidden=%s\n%s", boolFlag(re != nil), shPath(src), q(string(delim)),
-		boolFlag(a.Bool("ignore_hidden")), assembleScript)
-	script := j.script("", "", "")
+	fmt.Fprintf(&s, "\nlisted=%s\nsrc=%s\ndelim=%s\nhidden=%s\n%s", shared.BoolFlag(re != nil), shared.ShPath(src), shared.Q(string(delim)),
+		shared.BoolFlag(a.Bool("ignore_hidden")), assembleScript)
+	script := j.Script("", "", "")
 	// copyScript's own settings come first; the assembly sets source,
 	// want and moved just before copyScript runs.
-	i := strings.Index(script, copyScript)
-	script = script[:i] + s.String() + copyScript
-	out, err := run(ctx, env, script, nil)
+	i := strings.Index(script, shared.CopyScript)
+	script = script[:i] + s.String() + shared.CopyScript
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v := parseVerdict(beforeMarker(out.Stdout))
+	v := shared.ParseVerdict(shared.BeforeMarker(out.Stdout))
 	data := map[string]any{"src": src, "dest": dest}
 	switch {
 	case v["failed"] == "1":
-		return failWith(strings.TrimSpace(v["msg"]), nil)
+		return shared.FailWith(strings.TrimSpace(v["msg"]), nil)
 	case v["verdict"] == "invalid":
-		stderr, _ := section(out.Stdout, "stderr", "")
+		stderr, _ := shared.Section(out.Stdout, "stderr", "")
 		stderr = strings.TrimSuffix(stderr, "\n")
-		return failWith(fmt.Sprintf("failed to validate: rc:%s error:%s", v["rc"], stderr), nil)
+		return shared.FailWith(fmt.Sprintf("failed to validate: rc:%s error:%s", v["rc"], stderr), nil)
 	case v["verdict"] != "done":
-		return failWith(scriptError(out), nil)
+		return shared.FailWith(shared.ScriptError(out), nil)
 	}
 	data["checksum"], data["md5sum"] = v["checksum"], v["asm_md5"]
 	if a.Bool("backup") && v["backup_file"] != "" {
@@ -221,7 +222,7 @@ func assembleRemote(ctx context.Context, env *tasks.Env, a tasks.Values, re *reg
 	if a.Has("validate") && v["content_changed"] == "1" {
 		data["validation"] = map[string]any{"rc": 0, "stdout": "", "stderr": ""}
 	}
-	infoData(data, v, "")
+	shared.InfoData(data, v, "")
 	data["msg"] = "OK"
 	return tasks.Result{Changed: v["changed"] == "1", Msg: "OK", Data: data}, nil
 }

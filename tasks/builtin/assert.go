@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // assertModule evaluates its conditions with Env.Eval and fails on the
@@ -51,7 +52,7 @@ func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tas
 			if err != nil {
 				return tasks.Result{Failed: true, Data: map[string]any{}, Msg: fmt.Sprintf("The conditional check '%s' failed. The error was: %v", expr, err)}, nil
 			}
-			ok = truthy(v)
+			ok = shared.Truthy(v)
 		}
 		if !ok {
 			msg := "Assertion failed"

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // Parsing and writing authorized_keys files as ansible.posix's
@@ -124,7 +126,7 @@ type keyFile struct {
 
 func parseKeyFile(content string) *keyFile {
 	kf := &keyFile{byID: map[string]authKey{}}
-	for i, line := range splitLinesKeep(content) {
+	for i, line := range shared.SplitLinesKeep(content) {
 		k, ok := parseAuthKey(line, i)
 		if !ok {
 			k = authKey{Skipped: true, Line: line, Blob: line, Rank: i}

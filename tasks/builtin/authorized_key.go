@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // authorizedKeyModule adds or removes SSH keys in a user's
@@ -56,7 +57,7 @@ fi
 echo "keyfile=$f"
 echo "writefile=${wf:-$f}"
 pi=$path
-` + pathInfoScript
+` + shared.PathInfoScript
 
 // authKeyPrelude makes the .ssh directory and the keys file as Ansible
 // does before it writes: 0700 and 0600, owned by the user.
@@ -82,19 +83,19 @@ func (authorizedKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	if strings.HasPrefix(key, "http") {
 		return tasks.Result{Failed: true, Msg: "Error getting key from: " + key + " (tender does not fetch keys from URLs)", Data: map[string]any{}}, nil
 	}
-	script := fmt.Sprintf("%s%suser=%s\npath=%s\ncheck=%s\nfollow=%s\n%s%s", shFuncs, sysFuncs, q(user), shPath(path),
-		boolFlag(env.Check), boolFlag(a.Bool("follow")), authKeyReadScript, readLinesScript)
-	script = attrFuncs + script
-	res, err := run(ctx, env, script, nil)
+	script := fmt.Sprintf("%s%suser=%s\npath=%s\ncheck=%s\nfollow=%s\n%s%s", shared.ShFuncs, shared.SysFuncs, shared.Q(user), shared.ShPath(path),
+		shared.BoolFlag(env.Check), shared.BoolFlag(a.Bool("follow")), authKeyReadScript, shared.ReadLinesScript)
+	script = shared.AttrFuncs + script
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, content := splitContent(res.Stdout)
+	v, content := shared.SplitContent(res.Stdout)
 	if v["fail"] != "" {
 		return tasks.Result{Failed: true, Msg: v["fail"], Data: map[string]any{}}, nil
 	}
 	if res.ExitCode != 0 || v["keyfile"] == "" {
-		return tasks.Result{Failed: true, Msg: scriptError(res), Data: map[string]any{}}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(res), Data: map[string]any{}}, nil
 	}
 	data["keyfile"] = v["keyfile"]
 
@@ -150,7 +151,7 @@ func (authorizedKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	}
 	r := tasks.Result{Data: data}
 	if path != "" {
-		pathInfo(data, v)
+		shared.PathInfo(data, v)
 	}
 	if !write {
 		return r, nil
@@ -159,7 +160,7 @@ func (authorizedKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	r.Changed = true
 	if env.Diff {
 		data["diff"] = map[string]any{"before_header": v["keyfile"], "after_header": v["writefile"], "before": content, "after": after}
-		r.Diff = unifiedDiff(v["keyfile"], content, after)
+		r.Diff = shared.UnifiedDiff(v["keyfile"], content, after)
 	}
 	if env.Check {
 		return r, nil
@@ -172,9 +173,9 @@ func (authorizedKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	} else {
 		sshdir = "."
 	}
-	prelude := fmt.Sprintf("manage=%s\nsshdir=%s\nowner=%s\n%s", boolFlag(a.Bool("manage_dir")), q(sshdir),
-		q(v["uid"]+":"+v["gid"]), authKeyPrelude)
-	msg, wv, err := writeText(ctx, env, v["writefile"], after, content, v["exists"] == "1", prelude)
+	prelude := fmt.Sprintf("manage=%s\nsshdir=%s\nowner=%s\n%s", shared.BoolFlag(a.Bool("manage_dir")), shared.Q(sshdir),
+		shared.Q(v["uid"]+":"+v["gid"]), authKeyPrelude)
+	msg, wv, err := shared.WriteText(ctx, env, v["writefile"], after, content, v["exists"] == "1", prelude)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -182,7 +183,7 @@ func (authorizedKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
 	}
 	if path != "" {
-		pathInfo(data, wv)
+		shared.PathInfo(data, wv)
 	}
 	return r, nil
 }

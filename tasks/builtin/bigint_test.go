@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // Integers past 64 bits in a module's JSON output are Python's ints, as
@@ -36,10 +38,10 @@ func TestArgSpecBigInt(t *testing.T) {
 		t.Fatal(err, errs)
 	}
 	want := map[string]any{"n": huge("18446744073709551616"), "f": 18446744073709551616.0, "c": huge("18446744073709551616"),
-		"l": []any{pyStr("18446744073709551616")}}
+		"l": []any{shared.PyStr("18446744073709551616")}}
 	for k, w := range want {
-		if g := got[k]; pyClass(g) != pyClass(w) || !pyEqual(g, w) {
-			t.Errorf("%s = %s (%s), want %s (%s)", k, pyRepr(g), pyClass(g), pyRepr(w), pyClass(w))
+		if g := got[k]; shared.PyClass(g) != shared.PyClass(w) || !shared.PyEqual(g, w) {
+			t.Errorf("%s = %s (%s), want %s (%s)", k, shared.PyRepr(g), shared.PyClass(g), shared.PyRepr(w), shared.PyClass(w))
 		}
 	}
 	_, errs, err = checkArgSpec(spec, map[string]any{"c": huge("18446744073709551617")})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // blockinfileModule keeps a block of lines between two marker lines in a
@@ -23,7 +24,7 @@ var _ tasks.Module = (*blockinfileModule)(nil)
 var blockinfileArgs = &tasks.Spec{
 	Module: "blockinfile",
 	Params: append([]tasks.Param{
-		editPath,
+		shared.EditPath,
 		{Name: "state", Default: "present", Choices: []string{"absent", "present"}},
 		{Name: "marker", Default: "# {mark} ANSIBLE MANAGED BLOCK"},
 		{Name: "block", Default: "", Aliases: []string{"content"}},
@@ -34,7 +35,7 @@ var blockinfileArgs = &tasks.Spec{
 		{Name: "validate"},
 		{Name: "marker_begin", Default: "BEGIN"},
 		{Name: "marker_end", Default: "END"},
-	}, attrParams...),
+	}, shared.AttrParams...),
 	MutuallyExclusive: [][]string{{"insertbefore", "insertafter"}},
 }
 
@@ -44,8 +45,8 @@ func (blockinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Arg
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	failed := failWith
-	fa, err := attrsOf(a)
+	failed := shared.FailWith
+	fa, err := shared.AttrsOf(a)
 	if err != nil {
 		return failed(err.Error(), nil)
 	}
@@ -71,7 +72,7 @@ func (blockinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Arg
 
 	p := a.Str("path")
 	var msg string
-	f, fail, err := readText(ctx, env, p, fa)
+	f, fail, err := shared.ReadText(ctx, env, p, fa)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -79,9 +80,9 @@ func (blockinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Arg
 	switch {
 	case fail != nil:
 		return *fail, nil
-	case !f.exists && !a.Bool("create"):
+	case !f.Exists && !a.Bool("create"):
 		return failed(fmt.Sprintf("Path %s does not exist !", p), map[string]any{"rc": 257})
-	case !f.exists && !present:
+	case !f.Exists && !present:
 		return tasks.Result{Msg: fmt.Sprintf("File %s not present", p), Data: map[string]any{}}, nil
 	}
 
@@ -95,7 +96,7 @@ func (blockinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Arg
 		}
 		blockLines = append(append([][]byte{m0}, splitLines([]byte(block))...), m1)
 	}
-	ls := splitLines(f.content)
+	ls := splitLines(f.Content)
 	n0, n1 := -1, -1
 	for i, l := range ls {
 		if bytes.Equal(l, m0) {
@@ -110,11 +111,11 @@ func (blockinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Arg
 		n0 = -1
 		switch {
 		case insre != nil && whole:
-			if m := insre.FindIndex(f.content); m != nil {
+			if m := insre.FindIndex(f.Content); m != nil {
 				if hasAfter {
-					n0 = bytes.Count(f.content[:m[1]], []byte("\n"))
+					n0 = bytes.Count(f.Content[:m[1]], []byte("\n"))
 				} else {
-					n0 = bytes.Count(f.content[:m[0]], []byte("\n"))
+					n0 = bytes.Count(f.Content[:m[0]], []byte("\n"))
 				}
 			}
 		case insre != nil:
@@ -149,18 +150,18 @@ func (blockinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Arg
 
 	changed := true
 	switch {
-	case f.exists && bytes.Equal(f.content, result):
+	case f.Exists && bytes.Equal(f.Content, result):
 		msg, changed = "", false
-	case !f.exists:
+	case !f.Exists:
 		msg = "File created"
 	case blockLines == nil:
 		msg = "Block removed"
 	default:
 		msg = "Block inserted"
 	}
-	w := writeOpts{attrs: fa, backup: a.Bool("backup"), validate: a.Str("validate"), mkdirs: true}
+	w := shared.WriteOpts{Attrs: fa, Backup: a.Bool("backup"), Validate: a.Str("validate"), Mkdirs: true}
 	res := tasks.Result{}
-	return finishEdit(ctx, env, res, f, w, result, changed, msg, map[string]any{}, "backup_file")
+	return shared.FinishEdit(ctx, env, res, f, w, result, changed, msg, map[string]any{}, "backup_file")
 }
 
 func (blockinfileModule) Spec() *tasks.Spec { return blockinfileArgs }

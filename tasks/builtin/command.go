@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // commandModule is both command (argv run directly, no shell) and shell
@@ -83,7 +84,7 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		exec = shellExec(sh, raw)
 	} else {
 		if raw != "" {
-			if argv, err = shlexSplit(raw); err != nil {
+			if argv, err = shared.ShlexSplit(raw); err != nil {
 				return tasks.Result{}, err
 			}
 		}
@@ -91,7 +92,7 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		words := make([]string, len(argv))
 		for i, w := range argv {
 			cmd[i] = w
-			words[i] = expandWord(w)
+			words[i] = shared.ExpandWord(w)
 		}
 		data["cmd"] = cmd
 		// A program that cannot be found fails as Python's exec does.
@@ -100,16 +101,16 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	}
 
 	var s strings.Builder
-	s.WriteString(shFuncs)
+	s.WriteString(shared.ShFuncs)
 	if a.Has("chdir") {
-		d := shPath(a.Str("chdir"))
+		d := shared.ShPath(a.Str("chdir"))
 		fmt.Fprintf(&s, "if [ ! -e %[1]s ]; then echo tender=chdir; echo err=2; exit 0; elif [ ! -d %[1]s ]; then echo tender=chdir; echo err=20; exit 0; fi\ncd -P %[1]s 2>/dev/null || { echo tender=chdir; echo err=13; exit 0; }\n", d)
 	}
 	if a.Has("creates") {
-		fmt.Fprintf(&s, "_t_glob %s && { echo tender=creates; exit 0; }\n", shPath(a.Str("creates")))
+		fmt.Fprintf(&s, "_t_glob %s && { echo tender=creates; exit 0; }\n", shared.ShPath(a.Str("creates")))
 	}
 	if a.Has("removes") {
-		fmt.Fprintf(&s, "_t_glob %s || { echo tender=removes; exit 0; }\n", shPath(a.Str("removes")))
+		fmt.Fprintf(&s, "_t_glob %s || { echo tender=removes; exit 0; }\n", shared.ShPath(a.Str("removes")))
 	}
 	if env.Check {
 		s.WriteString("echo tender=check; exit 0\n")
@@ -126,7 +127,7 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		stdin = strings.NewReader(in)
 	}
 	start := time.Now()
-	out, err := run(ctx, env, s.String(), nilReader(stdin))
+	out, err := shared.Run(ctx, env, s.String(), shared.NilReader(stdin))
 	end := time.Now()
 	if err != nil {
 		return tasks.Result{}, err
@@ -138,7 +139,7 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		shoulda = "Would"
 	}
 	skip := func(stdout, msg string) (tasks.Result, error) {
-		data["rc"], data["stdout"], data["stdout_lines"], data["stderr_lines"] = 0, stdout, lines(stdout), []any{}
+		data["rc"], data["stdout"], data["stdout_lines"], data["stderr_lines"] = 0, stdout, shared.Lines(stdout), []any{}
 		res.Msg, res.Stdout, res.Data = msg, stdout, data
 		data["msg"] = msg
 		return res, nil
@@ -146,7 +147,7 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	switch verb {
 	case "chdir":
 		why := map[string]string{"2": "No such file or directory", "20": "Not a directory", "13": "Permission denied"}
-		code := parseVerdict([]byte(rest))["err"]
+		code := shared.ParseVerdict([]byte(rest))["err"]
 		r, err := fail(0, fmt.Sprintf("Unable to change directory before execution: [Errno %s] %s: b'%s'", code, why[code], a.Str("chdir")))
 		data["rc"], data["stdout_lines"], data["stderr_lines"] = nil, []any{}, []any{}
 		r.Data["msg"] = r.Msg
@@ -177,15 +178,15 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		return tasks.Result{Failed: true, RC: 2, Msg: fmt.Sprintf("[Errno 2] No such file or directory: b'%s'", argv[0]), Data: nf}, nil
 	case "run":
 	default:
-		return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode, Data: data}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode, Data: data}, nil
 	}
 	stdout, stderr := rest, string(out.Stderr)
 	if a.Bool("strip_empty_ends") {
 		stdout, stderr = strings.TrimRight(stdout, "\r\n"), strings.TrimRight(stderr, "\r\n")
 	}
 	data["rc"], data["stdout"], data["stderr"] = out.ExitCode, stdout, stderr
-	data["stdout_lines"], data["stderr_lines"] = lines(stdout), lines(stderr)
-	data["start"], data["end"], data["delta"] = pyTime(start), pyTime(end), pyDelta(end.Sub(start))
+	data["stdout_lines"], data["stderr_lines"] = shared.Lines(stdout), shared.Lines(stderr)
+	data["start"], data["end"], data["delta"] = shared.PyTime(start), shared.PyTime(end), shared.PyDelta(end.Sub(start))
 	res.Changed, res.RC, res.Stdout, res.Stderr, res.Data = true, out.ExitCode, stdout, stderr, data
 	if out.ExitCode != 0 {
 		res.Failed, res.Msg = true, "non-zero return code"

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"path"
 	"strings"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // posixShells are the executables shellExec hands a script through a file
@@ -22,10 +24,10 @@ var posixShells = map[string]bool{"sh": true, "bash": true, "dash": true, "ash":
 // shell gets the text with -c, as Ansible gives it.
 func shellExec(sh, text string) string {
 	if !posixShells[path.Base(sh)] {
-		return "exec " + q(sh) + " -c " + q(text)
+		return "exec " + shared.Q(sh) + " -c " + shared.Q(text)
 	}
 	b := heredocBoundary(text)
-	return "exec " + q(sh) + ` -c 'eval "$(cat <&3)"' ` + q(sh) + " 3<<'" + b + "'\nexec 3<&-\n" + text + "\n" + b
+	return "exec " + shared.Q(sh) + ` -c 'eval "$(cat <&3)"' ` + shared.Q(sh) + " 3<<'" + b + "'\nexec 3<&-\n" + text + "\n" + b
 }
 
 // heredocBoundary returns a here-document delimiter that is no line of

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 func TestCommandQuotesEveryWord(t *testing.T) {
@@ -163,7 +164,7 @@ func TestShPathExpands(t *testing.T) {
 		{"$1 ${a-b}", "$1 ${a-b}"},
 		{"", ""},
 	} {
-		script := "HOME=/home/u EMPTY= ; unset NOPE; printf '%s' " + shPath(c.in)
+		script := "HOME=/home/u EMPTY= ; unset NOPE; printf '%s' " + shared.ShPath(c.in)
 		out, err := exec.Command("/bin/sh", "-c", script).Output()
 		if err != nil || string(out) != c.want {
 			t.Errorf("%q: %q %v, want %q", c.in, out, err, c.want)

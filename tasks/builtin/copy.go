@@ -9,6 +9,7 @@ import (
 	"path"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // copyModule copies a controller file, inline content, or (remote_src) a
@@ -38,7 +39,7 @@ var copyArgs = &tasks.Spec{
 		{Name: "checksum"},
 		{Name: "decrypt", Kind: tasks.Bool, Default: true},
 		{Name: "_original_basename"},
-	}, attrParams...),
+	}, shared.AttrParams...),
 	MutuallyExclusive: [][]string{{"content", "src"}},
 }
 
@@ -64,7 +65,7 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if !a.Has("src") && !a.Has("content") {
 		return failed("src (or content) is required")
 	}
-	mode, err := modeArg(a["mode"])
+	mode, err := shared.ModeArg(a["mode"])
 	if a["mode"] == "preserve" {
 		// copy's own mode: the source's, read where the source is
 		mode, err = "preserve", nil
@@ -72,31 +73,31 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if err != nil {
 		return failed(err.Error())
 	}
-	j := copyJob{
-		dest: a.Str("dest"), mode: mode, owner: a.Str("owner"), group: a.Str("group"),
-		force: a.Bool("force"), backup: a.Bool("backup"), validate: a.Str("validate"),
-		remote: a.Bool("remote_src"), check: env.Check, diff: env.Diff, se: seAssign(a),
-		unsafe: a.Bool("unsafe_writes"), follow: a.Bool("follow"),
-		lfollow: args["local_follow"] != nil && a.Bool("local_follow"),
+	j := shared.CopyJob{
+		Dest: a.Str("dest"), Mode: mode, Owner: a.Str("owner"), Group: a.Str("group"),
+		Force: a.Bool("force"), Backup: a.Bool("backup"), Validate: a.Str("validate"),
+		Remote: a.Bool("remote_src"), Check: env.Check, Diff: env.Diff, Se: shared.SeAssign(a),
+		Unsafe: a.Bool("unsafe_writes"), Follow: a.Bool("follow"),
+		Lfollow: args["local_follow"] != nil && a.Bool("local_follow"),
 	}
-	if j.dest == "" {
+	if j.Dest == "" {
 		return failed("dest is required")
 	}
 	switch {
 	case a.Has("content"):
 		// template names the file its content came from: a directory
 		// dest gets it under that name.
-		j.base = a.Str("_original_basename")
+		j.Base = a.Str("_original_basename")
 		switch c := a["content"].(type) {
 		case string:
-			j.content = []byte(c)
-			j.fromContent = true
+			j.Content = []byte(c)
+			j.FromContent = true
 		default:
-			j.content = []byte(pyJSON(c))
-			j.fromContent = true
+			j.Content = []byte(shared.PyJSON(c))
+			j.FromContent = true
 		}
-	case j.remote:
-		j.source, j.base = a.Str("src"), path.Base(a.Str("src"))
+	case j.Remote:
+		j.Source, j.Base = a.Str("src"), path.Base(a.Str("src"))
 	default:
 		local, err := env.FindFile("files", a.Str("src"))
 		if err != nil {
@@ -116,31 +117,31 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		if vaulted && env.Decrypt == nil {
 			return failed(vaultRefusal(local))
 		}
-		j.base, j.localPath = path.Base(local), local
+		j.Base, j.LocalPath = path.Base(local), local
 		if mode == "preserve" {
-			j.mode = fmt.Sprintf("%o", fi.Mode().Perm())
+			j.Mode = fmt.Sprintf("%o", fi.Mode().Perm())
 		}
 		if vaulted {
-			if j.content, err = decryptFile(env, local); err != nil {
+			if j.Content, err = decryptFile(env, local); err != nil {
 				return failed(err.Error())
 			}
-		} else if fi.Size() > inlineMax {
-			j.local = local
-			if j.sum, err = fileSHA1(local); err != nil {
+		} else if fi.Size() > shared.InlineMax {
+			j.Local = local
+			if j.Sum, err = shared.FileSHA1(local); err != nil {
 				return failed(err.Error())
 			}
-		} else if j.content, err = os.ReadFile(local); err != nil {
+		} else if j.Content, err = os.ReadFile(local); err != nil {
 			return failed(err.Error())
 		}
 	}
-	if j.content != nil {
-		s := sha1.Sum(j.content)
-		j.sum = hex.EncodeToString(s[:])
+	if j.Content != nil {
+		s := sha1.Sum(j.Content)
+		j.Sum = hex.EncodeToString(s[:])
 	}
-	if c := a.Str("checksum"); c != "" && j.sum != "" && c != j.sum {
-		return failed(fmt.Sprintf("Copied file does not match the expected checksum. Transfer failed. (expected %s, got %s)", c, j.sum))
+	if c := a.Str("checksum"); c != "" && j.Sum != "" && c != j.Sum {
+		return failed(fmt.Sprintf("Copied file does not match the expected checksum. Transfer failed. (expected %s, got %s)", c, j.Sum))
 	}
-	return j.run(ctx, env)
+	return j.Run(ctx, env)
 }
 
 func (copyModule) Spec() *tasks.Spec { return copyArgs }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 func mode(t *testing.T, p string) os.FileMode {
@@ -122,7 +123,7 @@ func TestCopyValidate(t *testing.T) {
 func TestCopyLarge(t *testing.T) {
 	t.Parallel()
 	dir, files := t.TempDir(), t.TempDir()
-	big := strings.Repeat("0123456789abcdef", inlineMax/8)
+	big := strings.Repeat("0123456789abcdef", shared.InlineMax/8)
 	os.WriteFile(filepath.Join(files, "big"), []byte(big), 0o644)
 	env, cc := testEnv(t, files, nil)
 	res := runMod(t, env, "copy", tasks.Args{"src": "big", "dest": dir + "/big", "mode": "0600", "owner": "root"})

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // copyTree copies the controller directory local to the host as Ansible
@@ -20,13 +21,13 @@ import (
 // that are already right and reports which differ; only those move (each
 // with an atomic Put), and one more round trip sets the attributes of the
 // new files when mode, owner or group were asked.
-func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string, j copyJob) (tasks.Result, error) {
+func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string, j shared.CopyJob) (tasks.Result, error) {
 	src := a.Str("src")
-	root := strings.TrimSuffix(j.dest, "/")
+	root := strings.TrimSuffix(j.Dest, "/")
 	if !strings.HasSuffix(src, "/") {
 		root = path.Join(root, filepath.Base(local))
 	}
-	data := map[string]any{"dest": strings.TrimSuffix(j.dest, "/") + "/", "src": local}
+	data := map[string]any{"dest": strings.TrimSuffix(j.Dest, "/") + "/", "src": local}
 	if strings.HasSuffix(src, "/") {
 		data["src"] = strings.TrimSuffix(local, "/") + "/"
 	}
@@ -49,28 +50,28 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 			return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
 		}
 		if err == nil {
-			w.files[i].sum, err = fileSHA1(w.files[i].local)
+			w.files[i].sum, err = shared.FileSHA1(w.files[i].local)
 		}
 	}
 	if err != nil {
 		return tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
 	}
 	dirs, files := append([]string{""}, w.dirs...), w.files
-	dmode, err := modeArg(a["directory_mode"])
+	dmode, err := shared.ModeArg(a["directory_mode"])
 	if err != nil {
 		return tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
 	}
 
 	var s strings.Builder
-	s.WriteString(shFuncs + attrFuncs)
-	fmt.Fprintf(&s, "_t_check=%s\nroot=%s\n", boolFlag(j.check), q(root))
+	s.WriteString(shared.ShFuncs + shared.AttrFuncs)
+	fmt.Fprintf(&s, "_t_check=%s\nroot=%s\n", shared.BoolFlag(j.Check), shared.Q(root))
 	for _, d := range dirs {
-		fmt.Fprintf(&s, "p=\"$root\"/%s\nif [ ! -d \"$p\" ]; then _t_changed=1; [ -n \"$_t_check\" ] || mkdir -p -- \"$p\" || _t_fail \"could not create $p\"; fi\n", q(d))
-		fmt.Fprintf(&s, "[ -d \"$p\" ] && _t_attrs \"$p\" %s %s %s >/dev/null\n", q(dmode), q(j.owner), q(j.group))
+		fmt.Fprintf(&s, "p=\"$root\"/%s\nif [ ! -d \"$p\" ]; then _t_changed=1; [ -n \"$_t_check\" ] || mkdir -p -- \"$p\" || _t_fail \"could not create $p\"; fi\n", shared.Q(d))
+		fmt.Fprintf(&s, "[ -d \"$p\" ] && _t_attrs \"$p\" %s %s %s >/dev/null\n", shared.Q(dmode), shared.Q(j.Owner), shared.Q(j.Group))
 	}
 	fmode := func(f treeFile) string {
-		if j.mode != "preserve" {
-			return j.mode
+		if j.Mode != "preserve" {
+			return j.Mode
 		}
 		// preserve: each file gets its own source's mode
 		if fi, err := os.Stat(f.local); err == nil {
@@ -79,9 +80,9 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 		return ""
 	}
 	for i, f := range files {
-		fmt.Fprintf(&s, "p=\"$root\"/%s\nif _t_exists \"$p\"; then\n", q(f.rel))
-		fmt.Fprintf(&s, "  if [ \"$(_t_sum sha1 \"$p\")\" = %s ]; then _t_attrs \"$p\" %s %s %s >/dev/null\n", q(f.sum), q(fmode(f)), q(j.owner), q(j.group))
-		if j.force {
+		fmt.Fprintf(&s, "p=\"$root\"/%s\nif _t_exists \"$p\"; then\n", shared.Q(f.rel))
+		fmt.Fprintf(&s, "  if [ \"$(_t_sum sha1 \"$p\")\" = %s ]; then _t_attrs \"$p\" %s %s %s >/dev/null\n", shared.Q(f.sum), shared.Q(fmode(f)), shared.Q(j.Owner), shared.Q(j.Group))
+		if j.Force {
 			fmt.Fprintf(&s, "  else echo \"put%d=$(stat -c %%a -- \"$p\")\"; fi\n", i)
 		} else {
 			s.WriteString("  fi\n")
@@ -90,7 +91,7 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 	}
 	for _, l := range w.links {
 		// as Ansible's file module with state=link, force and no follow
-		fmt.Fprintf(&s, "p=\"$root\"/%s; t=%s\n", q(l.rel), q(l.target))
+		fmt.Fprintf(&s, "p=\"$root\"/%s; t=%s\n", shared.Q(l.rel), shared.Q(l.target))
 		s.WriteString(`if [ ! -L "$p" ] || [ "$(readlink -- "$p")" != "$t" ]; then
   _t_changed=1
   if [ -z "$_t_check" ]; then
@@ -99,20 +100,20 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
   fi
 fi
 `)
-		if j.owner != "" || j.group != "" {
-			fmt.Fprintf(&s, "[ -L \"$p\" ] && _t_attrs \"$p\" '' %s %s >/dev/null\n", q(j.owner), q(j.group))
+		if j.Owner != "" || j.Group != "" {
+			fmt.Fprintf(&s, "[ -L \"$p\" ] && _t_attrs \"$p\" '' %s %s >/dev/null\n", shared.Q(j.Owner), shared.Q(j.Group))
 		}
 	}
 	s.WriteString("echo \"changed=$_t_changed\"\n")
-	out, err := run(ctx, env, s.String(), nil)
+	out, err := shared.Run(ctx, env, s.String(), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v := parseVerdict(out.Stdout)
+	v := shared.ParseVerdict(out.Stdout)
 	if v["failed"] == "1" || out.ExitCode != 0 {
 		msg := v["msg"]
 		if msg == "" {
-			msg = scriptError(out)
+			msg = shared.ScriptError(out)
 		}
 		return tasks.Result{Failed: true, Msg: strings.TrimSpace(msg), Data: data}, nil
 	}
@@ -124,23 +125,23 @@ fi
 			continue
 		}
 		res.Changed = true
-		if j.check {
+		if j.Check {
 			continue
 		}
 		perm, _ := strconv.ParseUint(m, 8, 32)
 		if err := putFile(ctx, env, path.Join(root, f.rel), f.local, fs.FileMode(perm)); err != nil {
 			return tasks.Result{}, err
 		}
-		if j.mode != "" || j.owner != "" || j.group != "" {
-			fmt.Fprintf(&fix, "_t_attrs %s %s %s %s >/dev/null\n", q(path.Join(root, f.rel)), q(fmode(f)), q(j.owner), q(j.group))
+		if j.Mode != "" || j.Owner != "" || j.Group != "" {
+			fmt.Fprintf(&fix, "_t_attrs %s %s %s %s >/dev/null\n", shared.Q(path.Join(root, f.rel)), shared.Q(fmode(f)), shared.Q(j.Owner), shared.Q(j.Group))
 		}
 	}
 	if fix.Len() > 0 {
-		out, err := run(ctx, env, shFuncs+attrFuncs+fix.String(), nil)
+		out, err := shared.Run(ctx, env, shared.ShFuncs+shared.AttrFuncs+fix.String(), nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}
-		if v := parseVerdict(out.Stdout); v["failed"] == "1" {
+		if v := shared.ParseVerdict(out.Stdout); v["failed"] == "1" {
 			return tasks.Result{Failed: true, Msg: strings.TrimSpace(v["msg"]), Data: data}, nil
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // cronModule manages one job or variable of a user's crontab (through the
@@ -47,7 +48,7 @@ const cronReadScript = `
 if [ -n "$f" ]; then
 	if [ -f "$f" ]; then
 		echo exists=1
-		printf '%s\n' ` + contentMark + `
+		printf '%s\n' ` + shared.ContentMark + `
 		cat -- "$f" || exit 1
 	fi
 	exit 0
@@ -58,7 +59,7 @@ _o=$(_t_ct -l 2>/dev/null; echo "rc=$?")
 case ${_o##*rc=} in 0|1) ;; *) echo "fail=Unable to read crontab"; exit 0 ;; esac
 _o=${_o%rc=*}
 printf '%s' "$_o" | md5sum | cut -c1-32 | sed 's/^/sum=/'
-printf '%s\n' ` + contentMark + `
+printf '%s\n' ` + shared.ContentMark + `
 printf '%s' "$_o"
 `
 
@@ -119,17 +120,17 @@ func (cronModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		return fail("Invalid name for environment variable")
 	}
 
-	script := fmt.Sprintf("f=%s\nuser=%s\n%s", shPath(file), q(user), cronReadScript)
-	res, err := run(ctx, env, script, nil)
+	script := fmt.Sprintf("f=%s\nuser=%s\n%s", shared.ShPath(file), shared.Q(user), cronReadScript)
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, existing := splitContent(res.Stdout)
+	v, existing := shared.SplitContent(res.Stdout)
 	if v["fail"] != "" {
 		return fail(v["fail"])
 	}
 	if res.ExitCode != 0 {
-		return fail(scriptError(res))
+		return fail(shared.ScriptError(res))
 	}
 	var ct *crontab
 	if file != "" {
@@ -201,7 +202,7 @@ func (cronModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if cronFile != "" {
 		data["cron_file"] = cronFile
 	}
-	r := withWarnings(tasks.Result{Changed: changed, Data: data, Warnings: warnings})
+	r := shared.WithWarnings(tasks.Result{Changed: changed, Data: data, Warnings: warnings})
 	if !changed {
 		return r, nil
 	}
@@ -209,14 +210,14 @@ func (cronModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if env.Diff {
 		diff["after"], diff["after_header"] = after, header
 		data["diff"] = diff
-		r.Diff = unifiedDiff(header, existing, after)
+		r.Diff = shared.UnifiedDiff(header, existing, after)
 	}
 	if env.Check {
 		return r, nil
 	}
 	var msg string
 	if file != "" {
-		msg, _, err = writeText(ctx, env, file, after, existing, v["exists"] == "1", "mode=0644\n")
+		msg, _, err = shared.WriteText(ctx, env, file, after, existing, v["exists"] == "1", "mode=0644\n")
 	} else {
 		msg, err = writeCrontab(ctx, env, user, v["sum"], after)
 	}
@@ -232,19 +233,19 @@ func (cronModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 // writeCrontab installs content as user's crontab with the crontab
 // command, unless it changed since it read with md5 before.
 func writeCrontab(ctx context.Context, env *tasks.Env, user, before, content string) (string, error) {
-	script := fmt.Sprintf("user=%s\nbefore=%s\n%s", q(user), q(before), cronWriteScript)
-	res, err := run(ctx, env, script, strings.NewReader(content))
+	script := fmt.Sprintf("user=%s\nbefore=%s\n%s", shared.Q(user), shared.Q(before), cronWriteScript)
+	res, err := shared.Run(ctx, env, script, strings.NewReader(content))
 	if err != nil {
 		return "", err
 	}
-	v := parseVerdict(res.Stdout)
+	v := shared.ParseVerdict(res.Stdout)
 	if v["written"] == "1" {
 		return "", nil
 	}
 	if v["fail"] != "" {
 		return v["fail"], nil
 	}
-	return scriptError(res), nil
+	return shared.ScriptError(res), nil
 }
 
 // removeCronFile removes a cron file whose last job was removed, as
@@ -255,20 +256,20 @@ func removeCronFile(ctx context.Context, env *tasks.Env, cronFile, file, state s
 	} else {
 		diff = map[string]any{}
 	}
-	script := fmt.Sprintf("f=%s\n[ -f \"$f\" ] || { echo gone=1; exit 0; }\n", shPath(file))
+	script := fmt.Sprintf("f=%s\n[ -f \"$f\" ] || { echo gone=1; exit 0; }\n", shared.ShPath(file))
 	if !env.Check {
 		script += "rm -f -- \"$f\" 2>/dev/null && echo removed=1\n"
 	} else {
 		script += "echo removed=1\n"
 	}
-	res, err := run(ctx, env, script, nil)
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	changed := parseVerdict(res.Stdout)["removed"] == "1"
+	changed := shared.ParseVerdict(res.Stdout)["removed"] == "1"
 	r := tasks.Result{Changed: changed, Data: map[string]any{"cron_file": cronFile, "state": state, "diff": diff}}
 	if env.Diff && changed {
-		r.Diff = unifiedDiff(file, diff["before"].(string), "")
+		r.Diff = shared.UnifiedDiff(file, diff["before"].(string), "")
 	}
 	return r, nil
 }

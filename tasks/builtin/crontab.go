@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // A crontab edited as Ansible's cron module edits it: a job is the line
@@ -31,7 +33,7 @@ var cronHeader = []*regexp.Regexp{
 // splitPyLines splits s as Python's str.splitlines does for \n, \r\n and \r.
 func splitPyLines(s string) []string {
 	var out []string
-	for _, l := range splitLinesKeep(s) {
+	for _, l := range shared.SplitLinesKeep(s) {
 		out = append(out, strings.TrimRight(l, "\r\n"))
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // debconfModule answers a debconf question as Ansible's debconf module
@@ -48,21 +49,21 @@ func (debconfModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	fail := func(msg string) (tasks.Result, error) {
 		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
 	}
-	script := sysFuncs + "pkg=" + q(pkg) + `
+	script := shared.SysFuncs + "pkg=" + shared.Q(pkg) + `
 command -v debconf-show >/dev/null 2>&1 || { echo 'fail=Failed to find required executable "debconf-show" in paths: '"$PATH"; exit 0; }
 _t_run debconf-show "$pkg" || echo fail=rc
 _t_tail
 `
-	res, err := run(ctx, env, script, nil)
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, out, errOut := tailed(res.Stdout)
-	if msg := sysFailMsg(res, v, errOut); msg != "" {
+	v, out, errOut := shared.Tailed(res.Stdout)
+	if msg := shared.SysFailMsg(res, v, errOut); msg != "" {
 		return fail(msg)
 	}
 	prev := map[string]any{}
-	for _, l := range lines(out) {
+	for _, l := range shared.Lines(out) {
 		k, val, ok := strings.Cut(l.(string), ":")
 		if !ok {
 			return fail(fmt.Sprintf("cannot read debconf-show's line %q", l))
@@ -86,7 +87,7 @@ _t_tail
 	if !changed {
 		if secret {
 			if _, ok := prev[question]; ok {
-				prev[question] = maskedValue
+				prev[question] = shared.MaskedValue
 			}
 		}
 		return tasks.Result{Data: map[string]any{"msg": "", "current": prev}}, nil
@@ -102,31 +103,31 @@ _t_tail
 				set = "false"
 			}
 		}
-		script := "_sel=$T_SEL; unset T_SEL\n" + sysFuncs + "unseen=" + boolFlag(a.Bool("unseen")) + `
+		script := "_sel=$T_SEL; unset T_SEL\n" + shared.SysFuncs + "unseen=" + shared.BoolFlag(a.Bool("unseen")) + `
 command -v debconf-set-selections >/dev/null 2>&1 || { echo 'fail=Failed to find required executable "debconf-set-selections" in paths: '"$PATH"; exit 0; }
 set -- debconf-set-selections
 [ -n "$unseen" ] && set -- "$@" -u
 printf '%s' "$_sel" | "$@" >"$_t_d/o" 2>"$_t_d/e" || echo fail=rc
 _t_tail
 `
-		res, err := runWith(ctx, env, script, map[string]string{"T_SEL": strings.Join([]string{pkg, question, vtype, set}, " ")}, nil)
+		res, err := shared.RunWith(ctx, env, script, map[string]string{"T_SEL": strings.Join([]string{pkg, question, vtype, set}, " ")}, nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}
-		v, out, errOut := tailed(res.Stdout)
-		if msg := sysFailMsg(res, v, errOut); msg != "" {
+		v, out, errOut := shared.Tailed(res.Stdout)
+		if msg := shared.SysFailMsg(res, v, errOut); msg != "" {
 			return fail(msg)
 		}
 		msg = out
 	}
 	shown := value
 	if secret {
-		shown = maskedValue
+		shown = shared.MaskedValue
 	}
 	curr := map[string]any{question: shown}
 	if old, ok := prev[question]; ok {
 		if secret {
-			old = maskedValue
+			old = shared.MaskedValue
 		}
 		prev = map[string]any{question: old}
 	} else {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // TestDebconfPasswordMasked: a password answer never appears in a
@@ -29,7 +30,7 @@ func TestDebconfPasswordMasked(t *testing.T) {
 		t.Fatalf("the value must reach debconf-set-selections through the environment")
 	}
 	cur := res.Data["current"].(map[string]any)
-	if cur["mysql-server/root_password"] != maskedValue || !res.Changed {
+	if cur["mysql-server/root_password"] != shared.MaskedValue || !res.Changed {
 		t.Fatalf("result %+v", res.Data)
 	}
 }

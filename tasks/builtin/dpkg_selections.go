@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // dpkgSelectionsModule sets a package's dpkg selection (install, hold,
@@ -49,38 +50,38 @@ func (dpkgSelectionsModule) Run(ctx context.Context, env *tasks.Env, args tasks.
 		return tasks.Result{}, err
 	}
 	name, sel := a.Str("name"), a.Str("selection")
-	script := "export LC_ALL=C\n" + sysFuncs + debBinFuncs + shAssign([][2]string{
-		{"name", name}, {"sel", sel}, {"check", shFlag(env.Check)}}) + dpkgSelectionsScript
-	res, err := run(ctx, env, script, nil)
+	script := "export LC_ALL=C\n" + shared.SysFuncs + shared.DebBinFuncs + shared.ShAssign([][2]string{
+		{"name", name}, {"sel", sel}, {"check", shared.ShFlag(env.Check)}}) + dpkgSelectionsScript
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, out, errOut := tailed(res.Stdout)
+	v, out, errOut := shared.Tailed(res.Stdout)
 	switch {
 	case v["fail"] != "":
-		return fail(v["fail"]), nil
+		return shared.Fail(v["fail"]), nil
 	case v["failed"] != "":
-		cmd := q(v["dpkg"]) + " --get-selections " + q(name)
+		cmd := shared.Q(v["dpkg"]) + " --get-selections " + shared.Q(name)
 		if v["failed"] == "set" {
-			cmd = q(v["dpkg"]) + " --set-selections"
+			cmd = shared.Q(v["dpkg"]) + " --set-selections"
 		}
-		rc := debAtoi(v["rc"], 1)
+		rc := shared.DebAtoi(v["rc"], 1)
 		d := map[string]any{"cmd": cmd, "rc": rc, "stdout": out, "stderr": errOut,
-			"stdout_lines": lines(out), "stderr_lines": lines(errOut)}
+			"stdout_lines": shared.Lines(out), "stderr_lines": shared.Lines(errOut)}
 		return tasks.Result{Failed: true, RC: rc, Msg: strings.TrimRight(errOut, " \t\r\n"), Data: d}, nil
 	case v["missing"] == "1":
-		return fail(fmt.Sprintf("Failed to find package '%s' to perform selection '%s'.", name, sel)), nil
+		return shared.Fail(fmt.Sprintf("Failed to find package '%s' to perform selection '%s'.", name, sel)), nil
 	}
 	cur, ok := v["cur"]
 	if !ok {
-		return fail(scriptError(res)), nil
+		return shared.Fail(shared.ScriptError(res)), nil
 	}
 	if cur == "" {
 		cur = "not present"
 	}
 	changed := cur != sel
 	if changed && !env.Check && v["set"] != "1" {
-		return fail(scriptError(res)), nil
+		return shared.Fail(shared.ScriptError(res)), nil
 	}
 	return tasks.Result{Changed: changed, Data: map[string]any{"before": cur, "after": sel}}, nil
 }

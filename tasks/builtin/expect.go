@@ -13,6 +13,7 @@ import (
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // expectModule runs a command and answers its prompts, as ansible-core
@@ -85,7 +86,7 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	}
 	words := pexpectSplit(command)
 	if len(words) == 0 {
-		return fail("no command given: the command line splits into no words"), nil
+		return shared.Fail("no command given: the command line splits into no words"), nil
 	}
 	// Patterns RE2 cannot run are refused before the command runs.
 	events, err := expectEvents(a.Dict("responses"))
@@ -106,14 +107,14 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	var vars strings.Builder
 	for _, p := range []string{"chdir", "creates", "removes"} {
 		if a.Has(p) {
-			fmt.Fprintf(&vars, "%s=%s\n", p, shPath(a.Str(p)))
+			fmt.Fprintf(&vars, "%s=%s\n", p, shared.ShPath(a.Str(p)))
 		}
 	}
 	var qargs strings.Builder
 	for _, w := range words[1:] {
-		qargs.WriteString(" " + q(w))
+		qargs.WriteString(" " + shared.Q(w))
 	}
-	script := debBlobFuncs + vars.String() + shAssign([][2]string{{"echo", shFlag(a.Bool("echo"))},
+	script := shared.DebBlobFuncs + vars.String() + shared.ShAssign([][2]string{{"echo", shared.ShFlag(a.Bool("echo"))},
 		{"_t_cmd", words[0]}, {"_t_qargs", qargs.String()}}) + expectScript
 	s := &expectSession{events: events, timeout: timeout}
 	res, start, end, err := s.run(ctx, env.Conn, script)
@@ -123,15 +124,15 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		}
 		return tasks.Result{}, err
 	}
-	v, blobs := parseDebBlobs(s.prefix)
-	path := debBlobText(blobs, "path")
+	v, blobs := shared.ParseDebBlobs(s.prefix)
+	path := shared.DebBlobText(blobs, "path")
 	switch {
 	case v["chdir"] != "":
 		why := map[string]string{"2": "FileNotFoundError: [Errno 2] No such file or directory",
 			"20": "NotADirectoryError: [Errno 20] Not a directory", "13": "PermissionError: [Errno 13] Permission denied"}[v["chdir"]]
 		// Python's os.chdir raised: the module crashed, and Ansible
 		// reports its traceback (on the module's output, through SSH).
-		tb := fmt.Sprintf("Traceback (most recent call last):\n  File \"ansible/modules/expect.py\", in main\n%s: %s\n", why, pyRepr(path))
+		tb := fmt.Sprintf("Traceback (most recent call last):\n  File \"ansible/modules/expect.py\", in main\n%s: %s\n", why, shared.PyRepr(path))
 		return tasks.Result{Failed: true, RC: 1, Msg: "MODULE FAILURE\nSee stdout/stderr for the exact error",
 			Data: map[string]any{"rc": 1, "module_stdout": tb, "module_stderr": ""}}, nil
 	case v["skip"] != "":
@@ -139,24 +140,24 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		if v["skip"] == "removes" {
 			out = "skipped, since " + path + " does not exist"
 		}
-		return tasks.Result{Stdout: out, Data: map[string]any{"cmd": command, "stdout": out, "stdout_lines": lines(out), "rc": 0}}, nil
+		return tasks.Result{Stdout: out, Data: map[string]any{"cmd": command, "stdout": out, "stdout_lines": shared.Lines(out), "rc": 0}}, nil
 	case v["notfound"] == "1":
-		return fail(fmt.Sprintf("The command was not found or was not executable: %s.", words[0])), nil
+		return shared.Fail(fmt.Sprintf("The command was not found or was not executable: %s.", words[0])), nil
 	case v["noscript"] == "1":
-		return fail("expect needs util-linux's script on the host, to run the command in a pseudo-terminal"), nil
+		return shared.Fail("expect needs util-linux's script on the host, to run the command in a pseudo-terminal"), nil
 	case v["run"] != "1":
-		return fail(scriptError(res)), nil
+		return shared.Fail(shared.ScriptError(res)), nil
 	}
 	if s.failMsg != "" {
-		return fail(s.failMsg), nil
+		return shared.Fail(s.failMsg), nil
 	}
 	out := strings.TrimRight(string(s.output), "\r\n")
 	var rc any = res.ExitCode
 	if s.timedOut {
 		rc = nil
 	}
-	d := map[string]any{"cmd": command, "stdout": out, "stdout_lines": lines(out), "rc": rc,
-		"start": pyTime(start), "end": pyTime(end), "delta": pyDelta(end.Sub(start))}
+	d := map[string]any{"cmd": command, "stdout": out, "stdout_lines": shared.Lines(out), "rc": rc,
+		"start": shared.PyTime(start), "end": shared.PyTime(end), "delta": shared.PyDelta(end.Sub(start))}
 	r := tasks.Result{Changed: true, Stdout: out, Data: d}
 	switch {
 	case rc == nil:
@@ -184,7 +185,7 @@ func expectEvents(responses map[string]any) ([]*expectEvent, error) {
 			return nil, fmt.Errorf("responses: the pattern %q matches an empty text, which would be answered again and again without end", k)
 		}
 		e := &expectEvent{key: k, re: re}
-		answer := func(v any) string { return strings.TrimRight(pyToStr(v), "\n") + "\n" }
+		answer := func(v any) string { return strings.TrimRight(shared.PyToStr(v), "\n") + "\n" }
 		if l, ok := responses[k].([]any); ok {
 			e.list = true
 			for _, x := range l {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // fetchModule copies a host file to the controller, as Ansible's fetch:
@@ -53,7 +54,7 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	}
 	src, dest := a.Str("src"), a.Str("dest")
 	if !a.Has("src") || !a.Has("dest") {
-		return failWith("src and dest are required", nil)
+		return shared.FailWith("src and dest are required", nil)
 	}
 	if !filepath.IsAbs(dest) {
 		base := "."
@@ -65,7 +66,7 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 			}
 		}
 		if dest, err = filepath.Abs(filepath.Join(base, dest)); err != nil {
-			return failWith(err.Error(), nil)
+			return shared.FailWith(err.Error(), nil)
 		}
 	}
 	if err := env.Sandbox.CheckWrite(dest); err != nil {
@@ -74,7 +75,7 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	// The host expands ~ in src; the local layout uses what it expanded
 	// to, so a first round trip is needed only for such a src.
 	if strings.HasPrefix(src, "~") {
-		out, err := run(ctx, env, "p="+shPath(src)+"\nprintf %s \"$p\"", nil)
+		out, err := shared.Run(ctx, env, "p="+shared.ShPath(src)+"\nprintf %s \"$p\"", nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}
@@ -82,7 +83,7 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	}
 	if a.Bool("flat") {
 		if fi, err := os.Stat(dest); err == nil && fi.IsDir() && !strings.HasSuffix(a.Str("dest"), "/") {
-			return failWith("dest is an existing directory, use a trailing slash if you want to fetch src into that directory", nil)
+			return shared.FailWith("dest is an existing directory, use a trailing slash if you want to fetch src into that directory", nil)
 		}
 		if strings.HasSuffix(a.Str("dest"), "/") {
 			dest = filepath.Join(dest, filepath.Base(src))
@@ -91,48 +92,48 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 		top := filepath.Join(dest, env.Host)
 		dest = filepath.Join(top, src)
 		if dest != top && !strings.HasPrefix(dest, top+string(filepath.Separator)) {
-			return failWith(fmt.Sprintf("Detected directory traversal, expected to be contained in '%s' but got '%s'", top, dest), nil)
+			return shared.FailWith(fmt.Sprintf("Detected directory traversal, expected to be contained in '%s' but got '%s'", top, dest), nil)
 		}
 	}
 	dest = filepath.Clean(dest)
 	if err := env.Sandbox.CheckWrite(dest); err != nil {
 		return tasks.Result{}, err
 	}
-	have, _ := fileSHA1(dest)
+	have, _ := shared.FileSHA1(dest)
 
-	script := fmt.Sprintf("%sp=%s\nhave=%s\nmax=%d\n%s", shFuncs, shPath(src), q(have), inlineMax, fetchScript)
-	out, err := run(ctx, env, script, nil)
+	script := fmt.Sprintf("%sp=%s\nhave=%s\nmax=%d\n%s", shared.ShFuncs, shared.ShPath(src), shared.Q(have), shared.InlineMax, fetchScript)
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v := parseVerdict(beforeMarker(out.Stdout))
+	v := shared.ParseVerdict(shared.BeforeMarker(out.Stdout))
 	switch {
 	case v["isdir"] == "1":
 		msg := "remote file is a directory, fetch cannot work on directories"
 		if a.Bool("fail_on_missing") {
-			return failWith(msg, nil)
+			return shared.FailWith(msg, nil)
 		}
 		return tasks.Result{Msg: msg + ", not transferring, ignored", Data: map[string]any{}}, nil
 	case v["missing"] == "1":
 		if !a.Bool("fail_on_missing") {
 			return tasks.Result{Msg: "the remote file does not exist, not transferring, ignored", Data: map[string]any{"file": src}}, nil
 		}
-		return failWith("the remote file does not exist, not transferring, ignored", nil)
+		return shared.FailWith("the remote file does not exist, not transferring, ignored", nil)
 	case v["unreadable"] == "1":
-		return failWith("file is not readable: "+src, nil)
+		return shared.FailWith("file is not readable: "+src, nil)
 	case v["sum"] == "":
-		return failWith(scriptError(out), nil)
+		return shared.FailWith(shared.ScriptError(out), nil)
 	}
 	remote := v["sum"]
 	if remote == have {
 		return tasks.Result{Data: map[string]any{"md5sum": fileMD5(dest), "file": src, "dest": dest, "checksum": have}}, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-		return failWith(fmt.Sprintf("Failed to fetch the file: %v", err), nil)
+		return shared.FailWith(fmt.Sprintf("Failed to fetch the file: %v", err), nil)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(dest), ".tender-fetch-*")
 	if err != nil {
-		return failWith(fmt.Sprintf("Failed to fetch the file: %v", err), nil)
+		return shared.FailWith(fmt.Sprintf("Failed to fetch the file: %v", err), nil)
 	}
 	defer os.Remove(tmp.Name())
 	h := sha1.New()
@@ -140,18 +141,18 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	if v["get"] == "1" {
 		err = env.Conn.Get(ctx, src, w)
 	} else {
-		c, _ := section(out.Stdout, "content", "")
+		c, _ := shared.Section(out.Stdout, "content", "")
 		_, err = io.Copy(w, strings.NewReader(c))
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return failWith(fmt.Sprintf("Failed to fetch the file: %v", err), nil)
+		return shared.FailWith(fmt.Sprintf("Failed to fetch the file: %v", err), nil)
 	}
 	got := hex.EncodeToString(h.Sum(nil))
 	if a.Bool("validate_checksum") && got != remote {
-		return failWith("checksum mismatch", map[string]any{"md5sum": fileMD5(tmp.Name()), "file": src, "dest": dest,
+		return shared.FailWith("checksum mismatch", map[string]any{"md5sum": fileMD5(tmp.Name()), "file": src, "dest": dest,
 			"remote_md5sum": nil, "checksum": got, "remote_checksum": remote})
 	}
 	perm := os.FileMode(0o644) // what Python's open() makes under the usual umask
@@ -160,7 +161,7 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	}
 	os.Chmod(tmp.Name(), perm)
 	if err := os.Rename(tmp.Name(), dest); err != nil {
-		return failWith(fmt.Sprintf("Failed to fetch the file: %v", err), nil)
+		return shared.FailWith(fmt.Sprintf("Failed to fetch the file: %v", err), nil)
 	}
 	return tasks.Result{Changed: true, Data: map[string]any{"md5sum": fileMD5(dest), "dest": dest,
 		"remote_md5sum": nil, "checksum": got, "remote_checksum": remote}}, nil
@@ -172,7 +173,7 @@ func fileMD5(p string) any {
 	if err != nil {
 		return nil
 	}
-	return md5hex(b)
+	return shared.Md5hex(b)
 }
 
 func (fetchModule) Spec() *tasks.Spec { return fetchArgs }

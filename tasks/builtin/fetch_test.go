@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 func TestFetch(t *testing.T) {
@@ -24,11 +25,11 @@ func TestFetch(t *testing.T) {
 	}
 	cc.runs = 0
 	res = runMod(t, env, "fetch", args)
-	if sum, _ := fileSHA1(src); res.Changed || cc.runs != 1 || res.Data["checksum"] != sum {
+	if sum, _ := shared.FileSHA1(src); res.Changed || cc.runs != 1 || res.Data["checksum"] != sum {
 		t.Fatalf("again: %+v runs=%d", res, cc.runs)
 	}
 	// A large file comes with Get; the local copy is replaced whole.
-	big := make([]byte, inlineMax+10)
+	big := make([]byte, shared.InlineMax+10)
 	for i := range big {
 		big[i] = byte('a' + i%26)
 	}

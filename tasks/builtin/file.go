@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // fileModule sets a path's state (file, directory, absent, touch, link,
@@ -32,7 +33,7 @@ var fileArgs = &tasks.Spec{
 		{Name: "modification_time_format", Default: "%Y%m%d%H%M.%S"},
 		{Name: "_original_basename"},
 		{Name: "_diff_peek"},
-	}, attrParams...),
+	}, shared.AttrParams...),
 }
 
 // Run brings the path to its state.
@@ -58,7 +59,7 @@ func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if state == "hard" && !a.Has("src") {
 		return failed("src is required for creating new hardlinks", map[string]any{"path": p})
 	}
-	mode, err := modeArg(a["mode"])
+	mode, err := shared.ModeArg(a["mode"])
 	if err != nil {
 		return failed(err.Error(), map[string]any{"path": p})
 	}
@@ -71,27 +72,27 @@ func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		return failed(err.Error(), map[string]any{"path": p})
 	}
 	var s strings.Builder
-	s.WriteString(shFuncs + attrFuncs)
+	s.WriteString(shared.ShFuncs + shared.AttrFuncs)
 	for _, kv := range [][2]string{
-		{"_t_check", boolFlag(env.Check)}, {"path", p}, {"state", state}, {"src", a.Str("src")},
+		{"_t_check", shared.BoolFlag(env.Check)}, {"path", p}, {"state", state}, {"src", a.Str("src")},
 		{"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")},
-		{"recurse", boolFlag(a.Bool("recurse"))}, {"force", boolFlag(a.Bool("force"))},
-		{"follow", boolFlag(a.Bool("follow"))}, {"atime", atime}, {"mtime", mtime},
+		{"recurse", shared.BoolFlag(a.Bool("recurse"))}, {"force", shared.BoolFlag(a.Bool("force"))},
+		{"follow", shared.BoolFlag(a.Bool("follow"))}, {"atime", atime}, {"mtime", mtime},
 	} {
-		val := q(kv[1])
+		val := shared.Q(kv[1])
 		if kv[0] == "path" {
-			val = shPath(kv[1])
+			val = shared.ShPath(kv[1])
 		}
 		fmt.Fprintf(&s, "%s=%s\n", kv[0], val)
 	}
-	s.WriteString(seAssign(a))
+	s.WriteString(shared.SeAssign(a))
 	s.WriteString(fileScript)
-	out, err := run(ctx, env, s.String(), nil)
+	out, err := shared.Run(ctx, env, s.String(), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v := parseVerdict(out.Stdout)
-	return fileResult(env, a, v, out.Stdout, scriptError(out))
+	v := shared.ParseVerdict(out.Stdout)
+	return fileResult(env, a, v, out.Stdout, shared.ScriptError(out))
 }
 
 // timeArg maps access_time/modification_time to the script's form:
@@ -122,7 +123,7 @@ func strftimeLayout(f string) string {
 	return r.Replace(f)
 }
 
-func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg string) (tasks.Result, error) {
+func fileResult(env *tasks.Env, a tasks.Values, v shared.Verdict, stdout []byte, errMsg string) (tasks.Result, error) {
 	p, src := a.Str("path"), a.Str("src")
 	prev, state := v["prev"], v["state"]
 	data := map[string]any{}
@@ -147,7 +148,7 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 		if fp := v["failpath"]; fp != "" {
 			data["path"] = fp
 		}
-		infoData(data, v, "")
+		shared.InfoData(data, v, "")
 		return res, nil
 	}
 	if state == "" || v["verdict"] != "done" {
@@ -164,7 +165,7 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 	if state == "absent" && prev == "directory" {
 		before["path_content"] = pathContent(stdout, p)
 	}
-	attrDiff(v, before, after)
+	shared.AttrDiff(v, before, after)
 	if v["before_src"] != "" {
 		before["src"], after["src"] = v["before_src"], src
 	}
@@ -199,28 +200,28 @@ func fileResult(env *tasks.Env, a tasks.Values, v verdict, stdout []byte, errMsg
 		if res.Changed {
 			data["diff"] = diff
 		}
-		infoData(data, v, "") // in check mode the path is still there
+		shared.InfoData(data, v, "") // in check mode the path is still there
 	case "touch":
 		data["dest"] = p
 		if env.Check && prev == "absent" {
 			return res, nil
 		}
 		data["diff"] = diff
-		infoData(data, v, "")
+		shared.InfoData(data, v, "")
 	case "link", "hard":
 		data["dest"], data["diff"], data["src"] = p, diff, src
 		if src == "" {
 			data["src"] = v["target"]
 		}
-		infoData(data, v, "")
+		shared.InfoData(data, v, "")
 	default:
 		data["path"], data["diff"] = p, diff
-		infoData(data, v, "")
+		shared.InfoData(data, v, "")
 	}
 	if env.Diff && res.Changed {
 		b, _ := json.MarshalIndent(before, "", "    ")
 		af, _ := json.MarshalIndent(after, "", "    ")
-		res.Diff = unifiedDiff(p, string(b)+"\n", string(af)+"\n")
+		res.Diff = shared.UnifiedDiff(p, string(b)+"\n", string(af)+"\n")
 	}
 	return res, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // findModule lists the files under directories that match patterns, age,
@@ -96,7 +97,7 @@ func (findModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 			for _, p := range l.src {
 				re, err := pyre.Compile(`\A(?:`+p+`)`, pyre.Options{})
 				if err != nil {
-					return failWith(err.Error(), nil)
+					return shared.FailWith(err.Error(), nil)
 				}
 				*l.dst = append(*l.dst, re)
 			}
@@ -106,7 +107,7 @@ func (findModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if a.Has("age") {
 		m := ageRe.FindStringSubmatch(strings.ToLower(a.Str("age")))
 		if m == nil {
-			return failWith("failed to process age", map[string]any{"age": a.Str("age")})
+			return shared.FailWith("failed to process age", map[string]any{"age": a.Str("age")})
 		}
 		n, _ := strconv.ParseInt(m[1], 10, 64)
 		n *= units[m[2]]
@@ -115,7 +116,7 @@ func (findModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if a.Has("size") {
 		m := sizeRe.FindStringSubmatch(strings.ToLower(a.Str("size")))
 		if m == nil {
-			return failWith("failed to process size", map[string]any{"size": a.Str("size")})
+			return shared.FailWith("failed to process size", map[string]any{"size": a.Str("size")})
 		}
 		n, _ := strconv.ParseInt(m[1], 10, 64)
 		n *= map[string]int64{"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[m[2]]
@@ -128,7 +129,7 @@ func (findModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 			p = `\A(?:` + p + `)`
 		}
 		if contains, err = pyre.Compile(p, pyre.Options{OneLine: !a.Bool("read_whole_file")}); err != nil {
-			return failWith(err.Error(), nil)
+			return shared.FailWith(err.Error(), nil)
 		}
 	}
 	maxdepth := ""
@@ -142,16 +143,16 @@ func (findModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	var s strings.Builder
 	s.WriteString("set --")
 	for _, p := range paths {
-		s.WriteString(" " + shPath(p))
+		s.WriteString(" " + shared.ShPath(p))
 	}
-	fmt.Fprintf(&s, "\nL=%s\nmaxdepth=%s\n%s", map[bool]string{true: "-L"}[a.Bool("follow")], q(maxdepth), findScript)
-	out, err := run(ctx, env, s.String(), nil)
+	fmt.Fprintf(&s, "\nL=%s\nmaxdepth=%s\n%s", map[bool]string{true: "-L"}[a.Bool("follow")], shared.Q(maxdepth), findScript)
+	out, err := shared.Run(ctx, env, s.String(), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	blocks := strings.Split(string(out.Stdout), "--path--\n")
 	if len(blocks) != len(paths)+1 {
-		return failWith(scriptError(out), nil)
+		return shared.FailWith(shared.ScriptError(out), nil)
 	}
 	now := time.Now()
 	files := []any{}
@@ -347,26 +348,26 @@ func findContents(ctx context.Context, env *tasks.Env, files []any, cands []map[
 	if len(cands) == 0 {
 		return files, nil
 	}
-	b := "--" + randHex() + randHex() + "--"
+	b := "--" + shared.RandHex() + shared.RandHex() + "--"
 	var s strings.Builder
-	s.WriteString(shFuncs + "set --")
+	s.WriteString(shared.ShFuncs + "set --")
 	for _, c := range cands {
-		s.WriteString(" " + q(c["path"].(string)))
+		s.WriteString(" " + shared.Q(c["path"].(string)))
 	}
-	fmt.Fprintf(&s, "\nb=%s\nsum=%s\ncat=%s\n", q(b), boolFlag(sum), boolFlag(contains != nil && filter))
+	fmt.Fprintf(&s, "\nb=%s\nsum=%s\ncat=%s\n", shared.Q(b), shared.BoolFlag(sum), shared.BoolFlag(contains != nil && filter))
 	s.WriteString(`for f in "$@"; do
 	[ -n "$sum" ] && _t_sum sha1 "$f"
 	[ -n "$cat" ] && cat -- "$f" 2>/dev/null
 	printf '\n%s\n' "$b"
 done
 `)
-	out, err := run(ctx, env, s.String(), nil)
+	out, err := shared.Run(ctx, env, s.String(), nil)
 	if err != nil {
 		return nil, err
 	}
 	parts := strings.Split(string(out.Stdout), "\n"+b+"\n")
 	if len(parts) != len(cands)+1 {
-		return nil, fmt.Errorf("find: reading %d files: %s", len(cands), scriptError(out))
+		return nil, fmt.Errorf("find: reading %d files: %s", len(cands), shared.ScriptError(out))
 	}
 	drop := map[string]bool{}
 	for i, c := range cands {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // getURLModule downloads a URL to a file on the host, as Ansible's
@@ -44,7 +45,7 @@ var getURLArgs = &tasks.Spec{
 		{Name: "decompress", Kind: tasks.Bool, Default: true},
 		{Name: "ciphers", Kind: tasks.List},
 		{Name: "use_netrc", Kind: tasks.Bool, Default: true},
-	}, httpParams...), attrParams...),
+	}, shared.HttpParams...), shared.AttrParams...),
 }
 
 var hashes = map[string]func() hash.Hash{
@@ -60,7 +61,7 @@ func (getURLModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	mode, err := modeArg(a["mode"])
+	mode, err := shared.ModeArg(a["mode"])
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -69,7 +70,7 @@ func (getURLModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	if a.Has("timeout") {
 		timeout = time.Duration(a.Int("timeout")) * time.Second
 	}
-	client := hostHTTP(env, timeout, a.Bool("validate_certs"), true)
+	client := shared.HostHTTP(env, timeout, a.Bool("validate_certs"), true)
 	data := map[string]any{"changed": false, "checksum_dest": nil, "checksum_src": nil, "dest": dest, "elapsed": 0, "url": rawURL}
 	failWith := func(msg string) (tasks.Result, error) {
 		return tasks.Result{Failed: true, Msg: msg, Data: data}, nil
@@ -95,18 +96,18 @@ func (getURLModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	}
 	attrs := [][2]string{{"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")}}
 	force := a.Bool("force")
-	out, err := run(ctx, env, shAssign(append([][2]string{{"dest", dest}, {"algo", algo}, {"sum", sum},
-		{"force", shFlag(force)}, {"_t_check", shFlag(env.Check)}}, attrs...))+getURLProbe, nil)
+	out, err := shared.Run(ctx, env, shared.ShAssign(append([][2]string{{"dest", dest}, {"algo", algo}, {"sum", sum},
+		{"force", shared.ShFlag(force)}, {"_t_check", shared.ShFlag(env.Check)}}, attrs...))+getURLProbe, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	probe := parseVerdict(out.Stdout)
+	probe := shared.ParseVerdict(out.Stdout)
 	if probe["failed"] == "1" {
 		return failWith(probe["msg"])
 	}
 	switch probe["verdict"] {
 	case "exists":
-		infoData(data, probe, "")
+		shared.InfoData(data, probe, "")
 		data["changed"] = probe["changed"] == "1"
 		msg := "file already exists"
 		if data["changed"] == true {
@@ -116,13 +117,13 @@ func (getURLModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		return tasks.Result{Changed: data["changed"] == true, Msg: msg, Data: data}, nil
 	case "fetch":
 	default:
-		return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}, nil
 	}
 	method := http.MethodGet
 	if env.Check {
 		method = http.MethodHead
 	}
-	req, err := newRequest(ctx, a, method, rawURL, nil)
+	req, err := shared.NewRequest(ctx, a, method, rawURL, nil)
 	if err != nil {
 		return failWith(err.Error())
 	}
@@ -134,14 +135,14 @@ func (getURLModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	resp, err := client.Do(req)
 	if err != nil {
 		d := map[string]any{"url": rawURL, "dest": dest, "elapsed": int(time.Since(start).Seconds()), "changed": false}
-		return tasks.Result{Failed: true, Msg: requestError(err), Data: d}, nil
+		return tasks.Result{Failed: true, Msg: shared.RequestError(err), Data: d}, nil
 	}
 	defer resp.Body.Close()
 	data["elapsed"] = int(time.Since(start).Seconds())
-	status := httpErrorMsg(resp)
+	status := shared.HttpErrorMsg(resp)
 	if resp.StatusCode == http.StatusNotModified {
 		d := map[string]any{"url": rawURL, "dest": dest, "msg": status, "status_code": 304, "elapsed": data["elapsed"], "changed": false}
-		infoData(d, probe, "")
+		shared.InfoData(d, probe, "")
 		return tasks.Result{Msg: status, Data: d}, nil
 	}
 	if resp.StatusCode != http.StatusOK {
@@ -173,14 +174,14 @@ func (getURLModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	// Ansible's src is the temporary file on the host; tender's is the
 	// one beside dest, where it goes when the content differs.
 	data["src"] = getURLStaging(dest, data["checksum_src"].(string))
-	okMsg := "OK (" + orDefault(resp.Header.Get("Content-Length"), "unknown") + " bytes)"
+	okMsg := "OK (" + shared.OrDefault(resp.Header.Get("Content-Length"), "unknown") + " bytes)"
 	if env.Check {
 		if probe["exists"] == "1" && probe["isdir"] != "1" {
 			data["checksum_dest"] = probe["sha1"]
 		}
 		changed := data["checksum_dest"] == nil || data["checksum_dest"] != data["checksum_src"]
 		data["changed"], data["msg"] = changed, okMsg
-		infoData(data, probe, "")
+		shared.InfoData(data, probe, "")
 		return tasks.Result{Changed: changed, Msg: okMsg, Data: data}, nil
 	}
 	return placeDownload(ctx, env, a, tmp, dest, algo, sum, attrs, probe, data, okMsg, resp.StatusCode)
@@ -189,7 +190,7 @@ func (getURLModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 // placeDownload moves the downloaded file to dest on the host when it
 // differs and builds get_url's result.
 func placeDownload(ctx context.Context, env *tasks.Env, a tasks.Values, tmp *os.File, dest, algo, sum string,
-	attrs [][2]string, probe verdict, data map[string]any, okMsg string, status int) (tasks.Result, error) {
+	attrs [][2]string, probe shared.Verdict, data map[string]any, okMsg string, status int) (tasks.Result, error) {
 	want := data["checksum_src"].(string)
 	remoteTmp := ""
 	if probe["isdir"] == "1" || probe["exists"] != "1" || probe["sha1"] != want {
@@ -201,12 +202,12 @@ func placeDownload(ctx context.Context, env *tasks.Env, a tasks.Values, tmp *os.
 			return tasks.Result{Failed: true, Msg: fmt.Sprintf("Destination %s is not writable: %v", path.Dir(dest), err), Data: data}, nil
 		}
 	}
-	out, err := run(ctx, env, shAssign(append([][2]string{{"dest", dest}, {"tmp", remoteTmp}, {"want", want},
-		{"algo", algo}, {"sum", sum}, {"backup", shFlag(a.Bool("backup"))}}, attrs...))+getURLPlace, nil)
+	out, err := shared.Run(ctx, env, shared.ShAssign(append([][2]string{{"dest", dest}, {"tmp", remoteTmp}, {"want", want},
+		{"algo", algo}, {"sum", sum}, {"backup", shared.ShFlag(a.Bool("backup"))}}, attrs...))+getURLPlace, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v := parseVerdict(out.Stdout)
+	v := shared.ParseVerdict(out.Stdout)
 	if c, ok := v["checksum_dest"]; ok {
 		data["checksum_dest"] = c
 	}
@@ -218,14 +219,14 @@ func placeDownload(ctx context.Context, env *tasks.Env, a tasks.Values, tmp *os.
 		return tasks.Result{Failed: true, Msg: fmt.Sprintf("The checksum for %s did not match %s; it was %s.", dest, sum, v["digest"]), Data: data}, nil
 	case "done":
 	default:
-		return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode, Data: data}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode, Data: data}, nil
 	}
 	if bf := v["backup_file"]; bf != "" {
 		data["backup_file"] = bf
 	}
 	data["changed"] = v["changed"] == "1"
 	data["md5sum"], data["msg"], data["status_code"] = v["md5sum"], okMsg, status
-	infoData(data, v, "")
+	shared.InfoData(data, v, "")
 	return tasks.Result{Changed: data["changed"] == true, Msg: okMsg, Data: data}, nil
 }
 
@@ -238,13 +239,13 @@ func getURLStaging(dest, sha1 string) string {
 // filename, as Ansible does (a file of one bare checksum, or
 // "<sum>  <name>" lines).
 func checksumFromURL(ctx context.Context, client *http.Client, a tasks.Values, sumURL, filename string) (string, error) {
-	req, err := newRequest(ctx, a, http.MethodGet, sumURL, nil)
+	req, err := shared.NewRequest(ctx, a, http.MethodGet, sumURL, nil)
 	if err != nil {
 		return "", err
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return "", fmt.Errorf("%s", requestError(err))
+		return "", fmt.Errorf("%s", shared.RequestError(err))
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))

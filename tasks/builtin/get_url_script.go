@@ -1,6 +1,10 @@
 package builtin
 
-import _ "embed"
+import (
+	_ "embed"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+)
 
 // getURLProbe looks at get_url's dest before anything is fetched. Inputs:
 // dest, algo and sum (the checksum asked for, "" for none), force, mode,
@@ -9,7 +13,7 @@ import _ "embed"
 // digest is the one asked for, it fixes the attributes and prints
 // verdict=exists with changed; otherwise verdict=fetch. Then the _t_info
 // of dest.
-var getURLProbe = attrFuncs + shFuncs + getURLProbeBody
+var getURLProbe = shared.AttrFuncs + shared.ShFuncs + getURLProbeBody
 
 //go:embed get_url_probe.sh
 var getURLProbeBody string
@@ -20,7 +24,7 @@ var getURLProbeBody string
 // checksum_dest (when dest existed), backup_file, verdict=badsum with
 // digest (the file did not match the checksum asked for and was removed)
 // or verdict=done with changed, md5sum and the _t_info of dest.
-var getURLPlace = attrFuncs + shFuncs + prepareFunc + getURLPlaceBody
+var getURLPlace = shared.AttrFuncs + shared.ShFuncs + shared.PrepareFunc + getURLPlaceBody
 
 //go:embed get_url_place.sh
 var getURLPlaceBody string

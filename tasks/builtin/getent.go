@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // getentModule reads a name service database with the host's getent and
@@ -34,23 +35,23 @@ func (getentModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		return tasks.Result{}, err
 	}
 	db, key := a.Str("database"), a.Str("key")
-	cmd := "getent " + q(db)
+	cmd := "getent " + shared.Q(db)
 	if a.Has("key") {
-		cmd += " " + q(key)
+		cmd += " " + shared.Q(key)
 	}
 	if a.Has("service") {
-		cmd += " -s " + q(a.Str("service"))
+		cmd += " -s " + shared.Q(a.Str("service"))
 	}
 	script := `command -v getent >/dev/null 2>&1 || { echo 'Failed to find required executable "getent" in paths: '"$PATH" >&2; exit 127; }
 ` + cmd + "\necho \"rc=$?\" >&2\n"
-	res, err := run(ctx, env, script, nil)
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	stderr := string(res.Stderr)
 	i := strings.LastIndex(stderr, "rc=")
 	if res.ExitCode != 0 || i < 0 {
-		return tasks.Result{Failed: true, Msg: scriptError(res), Data: map[string]any{}}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(res), Data: map[string]any{}}, nil
 	}
 	rc, _ := strconv.Atoi(strings.TrimSpace(stderr[i+3:]))
 	split, splitSet := a.Str("split"), a.Has("split")
@@ -65,7 +66,7 @@ func (getentModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	switch rc {
 	case 0:
 		seen := map[string]int{}
-		for _, l := range lines(string(res.Stdout)) {
+		for _, l := range shared.Lines(string(res.Stdout)) {
 			var rec []string
 			if splitSet {
 				rec = strings.Split(l.(string), split)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // gitModule clones, fetches and checks out a git repository on the host
@@ -82,27 +83,27 @@ func (gitModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	secret, hasSecret := gitPassword(repo)
 	mask := vcsMask{secrets: secret.forms}
 	if hasSecret {
-		mask.alias, mask.real, mask.shown = gitAlias, repo, pySanitize(repo)
+		mask.alias, mask.real, mask.shown = gitAlias, repo, shared.PySanitize(repo)
 	}
-	script := blobFuncs + debBinFuncs + vcsFuncs + gitVars(a, env, secret, hasSecret) + gitFuncs + gitApplyFuncs + gitScript
+	script := shared.BlobFuncs + shared.DebBinFuncs + vcsFuncs + gitVars(a, env, secret, hasSecret) + gitFuncs + gitApplyFuncs + gitScript
 	// what may hold the password travels in the environment, which a
 	// task run in the background keeps out of the files it writes
-	out, err := runWith(ctx, env, script, map[string]string{"TENDER_GIT_REPO": repo,
+	out, err := shared.RunWith(ctx, env, script, map[string]string{"TENDER_GIT_REPO": repo,
 		"TENDER_GIT_URL_CFG": gitConfigEscape(repo, true), "TENDER_GIT_PASSWORD": secret.password}, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, b := parseBlobs(out.Stdout)
+	v, b := shared.ParseBlobs(out.Stdout)
 	if r, failed := vcsFailure(v, b, mask); failed {
 		if _, ok := v["changed"]; ok {
 			gitResult(r.Data, v, b)
 			r.Changed = r.Data["changed"] == true
 		}
 		r.Warnings = vcsWarnings(b)
-		return withWarnings(mask.result(r)), nil
+		return shared.WithWarnings(mask.result(r)), nil
 	}
 	if v["done"] != "1" {
-		return fail(scriptError(out)), nil
+		return shared.Fail(shared.ScriptError(out)), nil
 	}
 	d := map[string]any{}
 	gitResult(d, v, b)
@@ -111,13 +112,13 @@ func (gitModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		d["diff"] = map[string]any{"prepared": s}
 		res.Diff = s
 	}
-	return withWarnings(mask.result(res)), nil
+	return shared.WithWarnings(mask.result(res)), nil
 }
 
 // gitResult adds to d what _v_result printed: changed, before, after,
 // remote_url_changed, submodules_changed, msg, git_dir_before and
 // git_dir_now, each when the module had set it.
-func gitResult(d map[string]any, v verdict, b map[string]string) {
+func gitResult(d map[string]any, v shared.Verdict, b map[string]string) {
 	d["changed"] = v["changed"] == "1"
 	gitRev(d, "before", b["before"])
 	gitRev(d, "after", b["after"])
@@ -161,26 +162,26 @@ func gitVars(a tasks.Values, env *tasks.Env, secret gitSecret, hasSecret bool) s
 		depth = strconv.Itoa(a.Int("depth"))
 	}
 	umask, umaskErr, umaskDet := gitUmask(a)
-	vars := shAssign([][2]string{
+	vars := shared.ShAssign([][2]string{
 		{"version", a.Str("version")},
 		{"remote", a.Str("remote")}, {"refspec", a.Str("refspec")}, {"reference", a.Str("reference")},
-		{"force", shFlag(a.Bool("force"))}, {"depth", depth}, {"clone", shFlag(a.Bool("clone"))},
-		{"update", shFlag(a.Bool("update"))}, {"bare", shFlag(a.Bool("bare"))},
-		{"recursive", shFlag(a.Bool("recursive"))}, {"single", shFlag(a.Bool("single_branch"))},
-		{"track", shFlag(a.Bool("track_submodules"))}, {"verify", shFlag(a.Bool("verify_commit"))},
+		{"force", shared.ShFlag(a.Bool("force"))}, {"depth", depth}, {"clone", shared.ShFlag(a.Bool("clone"))},
+		{"update", shared.ShFlag(a.Bool("update"))}, {"bare", shared.ShFlag(a.Bool("bare"))},
+		{"recursive", shared.ShFlag(a.Bool("recursive"))}, {"single", shared.ShFlag(a.Bool("single_branch"))},
+		{"track", shared.ShFlag(a.Bool("track_submodules"))}, {"verify", shared.ShFlag(a.Bool("verify_commit"))},
 		{"wl", strings.Join(a.Strings("gpg_whitelist"), "\n")},
-		{"ssh_opts", a.Str("ssh_opts")}, {"ssh_opts_set", shFlag(a.Has("ssh_opts"))},
-		{"accept", shFlag(a.Bool("accept_hostkey"))}, {"accept_new", shFlag(a.Bool("accept_newhostkey"))},
+		{"ssh_opts", a.Str("ssh_opts")}, {"ssh_opts_set", shared.ShFlag(a.Has("ssh_opts"))},
+		{"accept", shared.ShFlag(a.Bool("accept_hostkey"))}, {"accept_new", shared.ShFlag(a.Bool("accept_newhostkey"))},
 		{"umask", umask}, {"umask_err", umaskErr}, {"umask_det", umaskDet},
-		{"prefix", a.Str("archive_prefix")}, {"prefix_set", shFlag(a.Has("archive_prefix"))},
-		{"check", shFlag(env.Check)}, {"diff", shFlag(env.Diff)},
-		{"secret", shFlag(hasSecret)}, {"url", gitAlias}, {"stripped", secret.stripped},
+		{"prefix", a.Str("archive_prefix")}, {"prefix_set", shared.ShFlag(a.Has("archive_prefix"))},
+		{"check", shared.ShFlag(env.Check)}, {"diff", shared.ShFlag(env.Diff)},
+		{"secret", shared.ShFlag(hasSecret)}, {"url", gitAlias}, {"stripped", secret.stripped},
 		{"remote_cfg", gitConfigEscape(a.Str("remote"), false)},
 	})
 	for _, p := range [][2]string{{"dest", "dest"}, {"sep", "separate_git_dir"}, {"key", "key_file"}, {"archive", "archive"}, {"gitexe", "executable"}} {
 		vars += p[0] + "="
 		if s := a.Str(p[1]); s != "" {
-			vars += shPath(s)
+			vars += shared.ShPath(s)
 		}
 		vars += "\n"
 	}
@@ -246,11 +247,11 @@ func gitUmask(a tasks.Values) (umask, msg, details string) {
 	}
 	m := pyOctal.FindStringSubmatch(s)
 	if m == nil {
-		return "", "umask must be an octal integer", "invalid literal for int() with base 8: " + pyRepr(s)
+		return "", "umask must be an octal integer", "invalid literal for int() with base 8: " + shared.PyRepr(s)
 	}
 	n, err := strconv.ParseInt(strings.ReplaceAll(m[3], "_", ""), 8, 64)
 	if err != nil || m[1] == "-" {
-		return "", "umask must be an octal integer", "invalid literal for int() with base 8: " + pyRepr(s)
+		return "", "umask must be an octal integer", "invalid literal for int() with base 8: " + shared.PyRepr(s)
 	}
 	return fmt.Sprintf("%04o", n&0o777), "", ""
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // gitRepo makes a bare repository under dir with a work tree that
@@ -125,14 +126,14 @@ func TestGitPasswordStaysOffCommandLines(t *testing.T) {
 	for _, e := range entries {
 		p := filepath.Join(execPath, e.Name())
 		if strings.HasPrefix(e.Name(), "git-remote-http") {
-			os.WriteFile(p, []byte("#!/bin/sh\nprintf '%s\\n' \"$0 $*\" >>"+q(log)+"\nexec "+q(filepath.Join(real, e.Name()))+" \"$@\"\n"), 0o755)
+			os.WriteFile(p, []byte("#!/bin/sh\nprintf '%s\\n' \"$0 $*\" >>"+shared.Q(log)+"\nexec "+shared.Q(filepath.Join(real, e.Name()))+" \"$@\"\n"), 0o755)
 		} else {
 			os.Symlink(filepath.Join(real, e.Name()), p)
 		}
 	}
 	gitBin := filepath.Join(dir, "git")
-	os.WriteFile(gitBin, []byte("#!/bin/sh\nprintf '%s\\n' \"git $*\" >>"+q(log)+"\nGIT_EXEC_PATH="+q(execPath)+
-		" exec "+q(filepath.Join(real, "git"))+" \"$@\"\n"), 0o755)
+	os.WriteFile(gitBin, []byte("#!/bin/sh\nprintf '%s\\n' \"git $*\" >>"+shared.Q(log)+"\nGIT_EXEC_PATH="+shared.Q(execPath)+
+		" exec "+shared.Q(filepath.Join(real, "git"))+" \"$@\"\n"), 0o755)
 	u := strings.Replace(srv.URL, "http://", "http://alice:s3cret@", 1) + "/main.git"
 	env, _ := testEnv(t, dir, nil)
 	dest := filepath.Join(dir, "clone")

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // groupModule manages a local group as Ansible's group module does on
@@ -51,20 +52,20 @@ func (groupModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 		gid = strconv.Itoa(a.Int("gid"))
 	}
 	var script strings.Builder
-	script.WriteString(shFuncs + sysFuncs)
+	script.WriteString(shared.ShFuncs + shared.SysFuncs)
 	for _, kv := range [][2]string{{"name", name}, {"state", state}, {"gid", gid},
-		{"nonuniq", boolFlag(a.Bool("non_unique"))}, {"system", boolFlag(a.Bool("system"))}, {"check", boolFlag(env.Check)}} {
-		fmt.Fprintf(&script, "%s=%s\n", kv[0], q(kv[1]))
+		{"nonuniq", shared.BoolFlag(a.Bool("non_unique"))}, {"system", shared.BoolFlag(a.Bool("system"))}, {"check", shared.BoolFlag(env.Check)}} {
+		fmt.Fprintf(&script, "%s=%s\n", kv[0], shared.Q(kv[1]))
 	}
 	script.WriteString(groupScript)
-	res, err := run(ctx, env, script.String(), nil)
+	res, err := shared.Run(ctx, env, script.String(), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, out, errOut := tailed(res.Stdout)
+	v, out, errOut := shared.Tailed(res.Stdout)
 	switch {
 	case res.ExitCode != 0 && v["fail"] == "":
-		return tasks.Result{Failed: true, Msg: scriptError(res), Data: map[string]any{}}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(res), Data: map[string]any{}}, nil
 	case v["fail"] == "rc":
 		return tasks.Result{Failed: true, Msg: errOut, Data: map[string]any{"name": name}}, nil
 	case v["fail"] != "":
@@ -76,7 +77,7 @@ func (groupModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	}
 	d := r.Data
 	d["name"], d["state"] = name, state
-	outputData(d, out, errOut)
+	shared.OutputData(d, out, errOut)
 	if g, ok := v["gid"]; ok {
 		n, _ := strconv.Atoi(g)
 		d["gid"], d["system"] = n, a.Bool("system")

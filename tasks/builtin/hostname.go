@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // hostnameModule sets the host's name with the strategy Ansible's
@@ -52,18 +53,18 @@ func (hostnameModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 		return tasks.Result{}, err
 	}
 	name := a.Str("name")
-	script := fmt.Sprintf("%sname=%s\nstrategy=%s\ncheck=%s\n%s", sysFuncs, q(name), q(hostnameStrategies[a.Str("use")]),
-		boolFlag(env.Check), hostnameScript)
-	res, err := run(ctx, env, script, nil)
+	script := fmt.Sprintf("%sname=%s\nstrategy=%s\ncheck=%s\n%s", shared.SysFuncs, shared.Q(name), shared.Q(hostnameStrategies[a.Str("use")]),
+		shared.BoolFlag(env.Check), hostnameScript)
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, _, failMsg := tailed(res.Stdout)
+	v, _, failMsg := shared.Tailed(res.Stdout)
 	if v["fail"] != "" {
 		return tasks.Result{Failed: true, Msg: failMsg, Data: map[string]any{}}, nil
 	}
 	if res.ExitCode != 0 || v["changed"] == "" {
-		return tasks.Result{Failed: true, Msg: scriptError(res), Data: map[string]any{}}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(res), Data: map[string]any{}}, nil
 	}
 	fqdn := v["fqdn"]
 	domain := ""
@@ -80,7 +81,7 @@ func (hostnameModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 		}
 		r.Data["diff"] = map[string]any{"before": "hostname = " + before + "\n", "after": "hostname = " + name + "\n"}
 		if env.Diff {
-			r.Diff = unifiedDiff("hostname", "hostname = "+before+"\n", "hostname = "+name+"\n")
+			r.Diff = shared.UnifiedDiff("hostname", "hostname = "+before+"\n", "hostname = "+name+"\n")
 		}
 	}
 	return r, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // reVarName is a name Env.Eval can look up as a bare variable.
@@ -34,7 +35,7 @@ func mergeWithCurrent(env *tasks.Env, vars map[string]any, named bool) error {
 				newClass = "dict"
 			}
 			return fmt.Errorf("failed to combine variables, expected dicts but got a '%s' and a '%s': \n%s\n%s",
-				pyClassName(old), newClass, pyJSON(old), pyJSON(v))
+				pyClassName(old), newClass, shared.PyJSON(old), shared.PyJSON(v))
 		}
 		merged, err := expr.MergeHash(om, vm, true, "replace")
 		if err != nil {

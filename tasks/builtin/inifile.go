@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // iniFileModule sets, adds or removes an option (or a whole section) of an
@@ -31,7 +32,7 @@ var iniFileArgs = &tasks.Spec{
 		{Name: "no_extra_spaces", Kind: tasks.Bool, Default: false},
 		{Name: "allow_no_value", Kind: tasks.Bool, Default: false},
 		{Name: "create", Kind: tasks.Bool, Default: true},
-	}, attrParams...),
+	}, shared.AttrParams...),
 	MutuallyExclusive: [][]string{{"value", "values"}},
 }
 
@@ -54,9 +55,9 @@ func (iniFileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	fa, err := attrsOf(a)
+	fa, err := shared.AttrsOf(a)
 	if err != nil {
-		return failWith(err.Error(), nil)
+		return shared.FailWith(err.Error(), nil)
 	}
 	e := iniEdit{section: a.Str("section"), option: a.Str("option"), present: a.Str("state") == "present",
 		exclusive: a.Bool("exclusive"), noValue: a.Bool("allow_no_value"), format: "%s = %s\n"}
@@ -64,14 +65,14 @@ func (iniFileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 		e.format = "%s=%s\n"
 	}
 	if e.present && !e.noValue && !a.Has("value") && len(a.List("values")) == 0 {
-		return failWith("Parameter 'value(s)' must be defined if state=present and allow_no_value=False.", nil)
+		return shared.FailWith("Parameter 'value(s)' must be defined if state=present and allow_no_value=False.", nil)
 	}
 	vals := a.Strings("values")
 	if a.Has("value") {
 		vals = []string{a.Str("value")}
 	}
 	for _, v := range vals {
-		if !containsStr(e.values, v) {
+		if !shared.ContainsStr(e.values, v) {
 			e.values = append(e.values, v)
 		}
 	}
@@ -80,49 +81,49 @@ func (iniFileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	e.active = regexp.MustCompile(`^( |\t)*(` + o + `)( |\t)*(=|(?m:$))( |\t)*(.*)`)
 
 	p := a.Str("path")
-	f, fail, err := readText(ctx, env, p, fa)
+	f, fail, err := shared.ReadText(ctx, env, p, fa)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	if fail != nil {
 		return *fail, nil
 	}
-	if !f.exists && !a.Bool("create") {
-		return failWith(fmt.Sprintf("Destination %s does not exist!", p), map[string]any{"rc": 257})
+	if !f.Exists && !a.Bool("create") {
+		return shared.FailWith(fmt.Sprintf("Destination %s does not exist!", p), map[string]any{"rc": 257})
 	}
 	// ini_file replaces the file itself, a link included.
-	f.real = p
-	before := strings.TrimPrefix(string(f.content), "\ufeff")
+	f.Real = p
+	before := strings.TrimPrefix(string(f.Content), "\ufeff")
 	before = strings.ReplaceAll(strings.ReplaceAll(before, "\r\n", "\n"), "\r", "\n")
 	after, changed, msg := e.apply(before)
 
-	data := map[string]any{"path": p, "diff": contentDiff(env, p+" (content)", []byte(before), []byte(after))}
+	data := map[string]any{"path": p, "diff": shared.ContentDiff(env, p+" (content)", []byte(before), []byte(after))}
 	res := tasks.Result{Data: data}
-	info := f.attrs
-	if !env.Check && (changed || (f.exists && attrsChanged(f.attrs))) {
-		w := writeOpts{attrs: fa, backup: a.Bool("backup") && changed, mkdirs: true}
+	info := f.Attrs
+	if !env.Check && (changed || (f.Exists && shared.AttrsChanged(f.Attrs))) {
+		w := shared.WriteOpts{Attrs: fa, Backup: a.Bool("backup") && changed, Mkdirs: true}
 		content := []byte(after)
 		if !changed {
-			content = f.content
+			content = f.Content
 		}
-		v, fail, err := f.writeText(ctx, env, content, w)
+		v, fail, err := f.WriteText(ctx, env, content, w)
 		if err != nil {
 			return tasks.Result{}, err
 		}
 		if fail != "" {
-			return failWith(fail, nil)
+			return shared.FailWith(fail, nil)
 		}
-		if w.backup {
+		if w.Backup {
 			data["backup_file"] = v["backup_file"]
 		}
-		changed = changed || attrsChanged(v)
+		changed = changed || shared.AttrsChanged(v)
 		info = v
 	}
 	// Ansible adds the file's attributes to a result naming an existing path.
-	infoData(data, info, "")
+	shared.InfoData(data, info, "")
 	res.Changed, res.Msg, data["msg"] = changed, msg, msg
 	if env.Diff && changed {
-		res.Diff = renderDiff(data["diff"].(map[string]any))
+		res.Diff = shared.RenderDiff(data["diff"].(map[string]any))
 	}
 	return res, nil
 }
@@ -175,7 +176,7 @@ func (e iniEdit) apply(text string) (string, bool, string) {
 			if m == nil {
 				continue
 			}
-			if len(values) > 0 && containsStr(values, m[6]) {
+			if len(values) > 0 && shared.ContainsStr(values, m[6]) {
 				if m[6] == "" && e.noValue {
 					set(i, e.option+"\n")
 					noValuePresent = true
@@ -233,7 +234,7 @@ func (e iniEdit) apply(text string) (string, bool, string) {
 		var keep []string
 		for _, l := range sec {
 			m := e.active.FindStringSubmatch(l)
-			drop := m != nil && (e.exclusive || containsStr(values, m[6]))
+			drop := m != nil && (e.exclusive || shared.ContainsStr(values, m[6]))
 			if !drop {
 				keep = append(keep, l)
 			}

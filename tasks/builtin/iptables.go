@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // iptablesModule manages one rule, a chain's policy, a flush or a user
@@ -107,17 +108,17 @@ func (iptablesModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 			return tasks.Result{}, err
 		}
 		if !tf.Has("flags") || !tf.Has("flags_set") {
-			return fail("tcp_flags needs both flags and flags_set (ansible-core fails on it with a TypeError)"), nil
+			return shared.Fail("tcp_flags needs both flags and flags_set (ansible-core fails on it with a TypeError)"), nil
 		}
 		a["tcp_flags"] = map[string]any{"flags": tf.Strings("flags"), "flags_set": tf.Strings("flags_set")}
 	}
 	if (a.Has("match_set") || hasString(a.Strings("match"), "set")) && !a.Has("match_set_flags") {
-		return fail("match_set needs match_set_flags (ansible-core fails on it with a TypeError)"), nil
+		return shared.Fail("match_set needs match_set_flags (ansible-core fails on it with a TypeError)"), nil
 	}
 
 	rule, err := iptablesRule(a)
 	if err != nil {
-		return fail(err.Error()), nil
+		return shared.Fail(err.Error()), nil
 	}
 	version := a.Str("ip_version")
 	data := map[string]any{
@@ -133,7 +134,7 @@ func (iptablesModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 		case !a.Has("jump"):
 			a["jump"] = "LOG"
 			if rule, err = iptablesRule(a); err != nil {
-				return fail(err.Error()), nil
+				return shared.Fail(err.Error()), nil
 			}
 		case a.Str("jump") != "LOG":
 			logJump = true
@@ -149,39 +150,39 @@ func (iptablesModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	case a.Str("state") == "absent" && data["rule"] == "":
 		mode = "delchain"
 	}
-	script := "export LC_ALL=C\n" + sysFuncs + debBinFuncs + debBlobFuncs + shAssign([][2]string{
-		{"bin", bin}, {"mode", mode}, {"check", shFlag(env.Check)},
-		{"nochain", shFlag(!a.Bool("flush") && !a.Has("chain"))}, {"logjump", shFlag(logJump)},
-		{"want", a.Str("state")}, {"policy", a.Str("policy")}, {"cm", shFlag(a.Bool("chain_management"))},
+	script := "export LC_ALL=C\n" + shared.SysFuncs + shared.DebBinFuncs + shared.DebBlobFuncs + shared.ShAssign([][2]string{
+		{"bin", bin}, {"mode", mode}, {"check", shared.ShFlag(env.Check)},
+		{"nochain", shared.ShFlag(!a.Bool("flush") && !a.Has("chain"))}, {"logjump", shared.ShFlag(logJump)},
+		{"want", a.Str("state")}, {"policy", a.Str("policy")}, {"cm", shared.ShFlag(a.Bool("chain_management"))},
 	}) + "_t_w=" + shWait(a.Str("wait")) + "\n" + iptablesCommands(a, rule) + iptablesScript
-	res, err := run(ctx, env, script, nil)
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, blobs := parseDebBlobs(string(res.Stdout))
+	v, blobs := shared.ParseDebBlobs(string(res.Stdout))
 	switch {
 	case v["fail"] != "":
-		return fail(v["fail"]), nil
+		return shared.Fail(v["fail"]), nil
 	case v["nochain"] == "1":
-		return fail("Either chain or flush parameter must be specified."), nil
+		return shared.Fail("Either chain or flush parameter must be specified."), nil
 	case v["logjump"] == "1":
-		return fail("Logging options can only be used with the LOG jump target."), nil
+		return shared.Fail("Logging options can only be used with the LOG jump target."), nil
 	case v["failed"] != "":
 		var argv []string
 		for _, b := range blobs {
-			if b.name == "argv" {
-				argv = strings.Split(strings.TrimSuffix(b.body, "\x00"), "\x00")
+			if b.Name == "argv" {
+				argv = strings.Split(strings.TrimSuffix(b.Body, "\x00"), "\x00")
 			}
 		}
-		out, errOut := debBlobText(blobs, "out"), debBlobText(blobs, "err")
-		rc := debAtoi(v["rc"], 1)
+		out, errOut := shared.DebBlobText(blobs, "out"), shared.DebBlobText(blobs, "err")
+		rc := shared.DebAtoi(v["rc"], 1)
 		return tasks.Result{Failed: true, RC: rc, Msg: strings.TrimRight(errOut, " \t\r\n\f\v"), Data: map[string]any{
-			"cmd": pyCleanArgs(argv), "rc": rc, "stdout": out, "stderr": errOut,
-			"stdout_lines": lines(out), "stderr_lines": lines(errOut)}}, nil
+			"cmd": shared.PyCleanArgs(argv), "rc": rc, "stdout": out, "stderr": errOut,
+			"stdout_lines": shared.Lines(out), "stderr_lines": shared.Lines(errOut)}}, nil
 	case v["nopolicy"] == "1":
-		return fail("Can't detect current policy"), nil
+		return shared.Fail("Can't detect current policy"), nil
 	case v["done"] != "1":
-		return fail(scriptError(res)), nil
+		return shared.Fail(shared.ScriptError(res)), nil
 	}
 	changed := v["changed"] == "1"
 	return tasks.Result{Changed: changed, Data: data}, nil
@@ -193,18 +194,18 @@ func (iptablesModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 // through _t_x (failing with its output, as check_rc does), _t_p_ID as a
 // probe whose status alone counts.
 func iptablesCommands(a tasks.Values, words []string) string {
-	table, chain := expandWord(a.Str("table")), ""
+	table, chain := shared.ExpandWord(a.Str("table")), ""
 	if a.Has("chain") {
-		chain = " " + expandWord(a.Str("chain"))
+		chain = " " + shared.ExpandWord(a.Str("chain"))
 	}
 	var rule strings.Builder
 	rule.WriteString(` ${_t_w:+-w} ${_t_w:+"$_t_w"}`)
 	for _, w := range words {
-		rule.WriteString(" " + expandWord(w))
+		rule.WriteString(" " + shared.ExpandWord(w))
 	}
 	insert := ""
 	if a.Str("action") == "insert" && a.Has("rule_num") {
-		insert = " " + expandWord(a.Str("rule_num"))
+		insert = " " + shared.ExpandWord(a.Str("rule_num"))
 	}
 	add := "-A" + chain
 	if a.Str("action") == "insert" {
@@ -216,7 +217,7 @@ func iptablesCommands(a tasks.Values, words []string) string {
 		{"del", "-D" + chain + rule.String()},
 		{"rules", "-S" + chain},
 		{"list", "-L" + chain},
-		{"setpol", "-P" + chain + " " + expandWord(a.Str("policy"))},
+		{"setpol", "-P" + chain + " " + shared.ExpandWord(a.Str("policy"))},
 		{"flush", "-F" + chain},
 		{"new", "-N" + chain},
 		{"delchain", "-X" + chain},
@@ -235,7 +236,7 @@ func shWait(w string) string {
 	if w == "" {
 		return "''"
 	}
-	return expandWord(w)
+	return shared.ExpandWord(w)
 }
 
 // iptablesWait are the words wait adds at the start of a rule.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // TestIptablesRule checks rules built from parameters against what
@@ -249,7 +250,7 @@ func (c envVarConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resul
 }
 
 func TestPyCleanArgs(t *testing.T) {
-	got := pyCleanArgs([]string{"/sbin/iptables", "-m", "comment", "--comment", "a b", "--password", "s3", "pass=x", "it's"})
+	got := shared.PyCleanArgs([]string{"/sbin/iptables", "-m", "comment", "--comment", "a b", "--password", "s3", "pass=x", "it's"})
 	if want := `/sbin/iptables -m comment --comment 'a b' --password '********' 'pass=********' 'it'"'"'s'`; got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // knownHostsModule adds or removes a host's key in a known_hosts file as
@@ -63,7 +64,7 @@ cat "$_d/o"
 printf '%s\n' ` + kgErrMark + `
 cat "$_d/e"
 rm -rf -- "$_d"
-printf '%s\n' ` + contentMark + `
+printf '%s\n' ` + shared.ContentMark + `
 cat -- "$f" 2>/dev/null
 `
 
@@ -130,22 +131,22 @@ func (knownHostsModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	if key != "" && hostListRe.MatchString(host) {
 		return fail("Comma separated list of names is not supported. Please pass a single name to lookup in the known_hosts file.")
 	}
-	script := fmt.Sprintf("%sf=%s\nhost=%s\nkey=%s\n%s", attrFuncs, shPath(a.Str("path")), q(host), q(key), knownHostsReadScript)
-	res, err := run(ctx, env, script, nil)
+	script := fmt.Sprintf("%sf=%s\nhost=%s\nkey=%s\n%s", shared.AttrFuncs, shared.ShPath(a.Str("path")), shared.Q(host), shared.Q(key), knownHostsReadScript)
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	_, content := splitContent(res.Stdout)
+	_, content := shared.SplitContent(res.Stdout)
 	pre, kg, _ := strings.Cut(string(res.Stdout), kgOutMark+"\n")
 	kgOut, kgErr, _ := strings.Cut(kg, kgErrMark+"\n")
-	kgErr, _, _ = strings.Cut(kgErr, contentMark+"\n")
-	v := parseVerdict([]byte(pre))
+	kgErr, _, _ = strings.Cut(kgErr, shared.ContentMark+"\n")
+	v := shared.ParseVerdict([]byte(pre))
 	if v["fail"] != "" {
 		return fail(v["fail"])
 	}
 	path := v["path"]
 	if res.ExitCode != 0 || path == "" {
-		return fail(scriptError(res))
+		return fail(shared.ScriptError(res))
 	}
 
 	found, replace, line := false, false, 0
@@ -194,7 +195,7 @@ func (knownHostsModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		content = ""
 	}
 	diff["before"] = content
-	lines := splitLinesKeep(content)
+	lines := shared.SplitLinesKeep(content)
 	if (replace || state == "absent") && line >= 1 && line <= len(lines) {
 		lines = append(lines[:line-1:line-1], lines[line:]...)
 	}
@@ -206,13 +207,13 @@ func (knownHostsModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 
 	data := map[string]any{"name": name, "key": keyParam, "path": path, "hash_host": hash, "state": state, "diff": diff}
 	r := tasks.Result{Data: data}
-	pathInfo(data, v)
+	shared.PathInfo(data, v)
 	if state == "absent" && line == 0 && key != "" {
 		return r, nil
 	}
 	r.Changed = replace || found != (state == "present")
 	if env.Diff && r.Changed {
-		r.Diff = unifiedDiff(path, content, after)
+		r.Diff = shared.UnifiedDiff(path, content, after)
 	}
 	if env.Check {
 		return tasks.Result{Changed: r.Changed, Diff: r.Diff, Data: map[string]any{"diff": diff}}, nil
@@ -221,25 +222,25 @@ func (knownHostsModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		return r, nil
 	}
 	if found && key == "" && state == "absent" {
-		script = fmt.Sprintf("%spi=%s\nssh-keygen -R %s -f \"$pi\" >/dev/null || exit 1\n%s", attrFuncs, q(path), q(host), pathInfoScript)
-		res, err := run(ctx, env, script, nil)
+		script = fmt.Sprintf("%spi=%s\nssh-keygen -R %s -f \"$pi\" >/dev/null || exit 1\n%s", shared.AttrFuncs, shared.Q(path), shared.Q(host), shared.PathInfoScript)
+		res, err := shared.Run(ctx, env, script, nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}
 		if res.ExitCode != 0 {
-			return fail(scriptError(res))
+			return fail(shared.ScriptError(res))
 		}
-		pathInfo(data, parseVerdict(res.Stdout))
+		shared.PathInfo(data, shared.ParseVerdict(res.Stdout))
 		return r, nil
 	}
-	msg, wv, err := writeText(ctx, env, path, after, content, v["exists"] == "1", "mode=0644\n")
+	msg, wv, err := shared.WriteText(ctx, env, path, after, content, v["exists"] == "1", "mode=0644\n")
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	if msg != "" {
 		return fail(msg)
 	}
-	pathInfo(data, wv)
+	shared.PathInfo(data, wv)
 	return r, nil
 }
 

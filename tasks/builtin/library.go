@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // libraryModule runs a module that ships with the content (a library/
@@ -143,7 +144,7 @@ func (libraryModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	}
 	interp := interpreterFor(m, env)
 	script := moduleScript(m, filepath.Base(env.ModuleFile), interp, argText, utils)
-	out, err := run(ctx, env, script, bytes.NewReader(m.body))
+	out, err := shared.Run(ctx, env, script, bytes.NewReader(m.body))
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -152,7 +153,7 @@ func (libraryModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 		if err := utils.put(ctx, env, home); err != nil {
 			return tasks.Result{}, err
 		}
-		if out, err = run(ctx, env, script, bytes.NewReader(m.body)); err != nil {
+		if out, err = shared.Run(ctx, env, script, bytes.NewReader(m.body)); err != nil {
 			return tasks.Result{}, err
 		}
 	}
@@ -235,7 +236,7 @@ func moduleArgs(kind moduleKind, name string, env *tasks.Env, args tasks.Args) (
 				s = map[bool]string{true: "True", false: "False"}[bv]
 			}
 		}
-		fmt.Fprintf(&b, "%s=%s ", k, q(s))
+		fmt.Fprintf(&b, "%s=%s ", k, shared.Q(s))
 	}
 	return strings.TrimSpace(b.String()), nil
 }

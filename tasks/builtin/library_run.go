@@ -9,6 +9,7 @@ import (
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // needUtilsCode and needUtilsMark are how the module script says the
@@ -32,16 +33,16 @@ _c="$_h/.ansible/tmp"
 mkdir -p "$_c" || exit 1
 `)
 	if utils != nil {
-		fmt.Fprintf(&s, "_z=\"$_c\"/%s\n", q(utils.name))
-		fmt.Fprintf(&s, "[ -f \"$_z\" ] || { printf '%%s%%s\\n' %s \"$_h\"; exit %d; }\n", q(needUtilsMark), needUtilsCode)
+		fmt.Fprintf(&s, "_z=\"$_c\"/%s\n", shared.Q(utils.name))
+		fmt.Fprintf(&s, "[ -f \"$_z\" ] || { printf '%%s%%s\\n' %s \"$_h\"; exit %d; }\n", shared.Q(needUtilsMark), needUtilsCode)
 	}
 	fmt.Fprintf(&s, `_d=$(mktemp -d "$_c/tender-module.XXXXXXXX") || exit 1
 trap 'rm -rf "$_d"' EXIT
 cat > "$_d"/%[1]s || exit 1
 chmod 700 "$_d"/%[1]s
 printf '%%s' %[2]s > "$_d"/args || exit 1
-`, q(base), q(argText))
-	run := `"$_d"/` + q(base)
+`, shared.Q(base), shared.Q(argText))
+	run := `"$_d"/` + shared.Q(base)
 	switch {
 	case interp != "":
 		// ansible_<name>_interpreter, or the shebang: words, as Ansible
@@ -154,14 +155,14 @@ func jsonInOutput(out string) (string, []string, error) {
 // it kept as what register stores.
 func resultFromData(data map[string]any) tasks.Result {
 	r := tasks.Result{Data: data}
-	r.Changed = truthy(data["changed"])
-	r.Failed = truthy(data["failed"])
+	r.Changed = shared.Truthy(data["changed"])
+	r.Failed = shared.Truthy(data["failed"])
 	if _, said := data["failed"]; !said {
 		// As Ansible: a result without failed fails on a non-zero rc.
 		rc, has := data["rc"]
 		r.Failed = has && rc != 0 && rc != "0"
 	}
-	r.Skipped = truthy(data["skipped"])
+	r.Skipped = shared.Truthy(data["skipped"])
 	if msg, ok := data["msg"].(string); ok {
 		r.Msg = msg
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // lineinfileModule makes sure one line is in a file (or is not), as
@@ -22,7 +23,7 @@ var _ tasks.Module = (*lineinfileModule)(nil)
 var lineinfileArgs = &tasks.Spec{
 	Module: "lineinfile",
 	Params: append([]tasks.Param{
-		editPath,
+		shared.EditPath,
 		{Name: "state", Default: "present", Choices: []string{"absent", "present"}},
 		{Name: "regexp", Aliases: []string{"regex"}},
 		{Name: "search_string"},
@@ -34,7 +35,7 @@ var lineinfileArgs = &tasks.Spec{
 		{Name: "backup", Kind: tasks.Bool, Default: false},
 		{Name: "firstmatch", Kind: tasks.Bool, Default: false},
 		{Name: "validate"},
-	}, attrParams...),
+	}, shared.AttrParams...),
 	MutuallyExclusive: [][]string{{"insertbefore", "insertafter"}, {"regexp", "search_string"}, {"backrefs", "search_string"}},
 }
 
@@ -54,8 +55,8 @@ func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	failed := failWith
-	fa, err := attrsOf(a)
+	failed := shared.FailWith
+	fa, err := shared.AttrsOf(a)
 	if err != nil {
 		return failed(err.Error(), nil)
 	}
@@ -122,28 +123,28 @@ func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	}
 
 	p := a.Str("path")
-	f, fail, err := readText(ctx, env, p, fa)
+	f, fail, err := shared.ReadText(ctx, env, p, fa)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	if fail != nil {
 		return *fail, nil
 	}
-	w := writeOpts{attrs: fa, backup: a.Bool("backup"), validate: a.Str("validate"), mkdirs: true}
+	w := shared.WriteOpts{Attrs: fa, Backup: a.Bool("backup"), Validate: a.Str("validate"), Mkdirs: true}
 	if !present {
-		if !f.exists {
+		if !f.Exists {
 			res.Msg = "file not present"
 			res.Data = map[string]any{}
 			return res, nil
 		}
-		after, found := e.absent(f.content)
-		return finishEdit(ctx, env, res, f, w, after, found > 0, fmt.Sprintf("%d line(s) removed", found), map[string]any{"found": found}, "backup")
+		after, found := e.absent(f.Content)
+		return shared.FinishEdit(ctx, env, res, f, w, after, found > 0, fmt.Sprintf("%d line(s) removed", found), map[string]any{"found": found}, "backup")
 	}
-	if !f.exists && !a.Bool("create") {
+	if !f.Exists && !a.Bool("create") {
 		return failed(fmt.Sprintf("Destination %s does not exist !", p), map[string]any{"rc": 257})
 	}
-	after, msg := e.present(f.content)
-	return finishEdit(ctx, env, res, f, w, after, msg != "", msg, map[string]any{}, "backup")
+	after, msg := e.present(f.Content)
+	return shared.FinishEdit(ctx, env, res, f, w, after, msg != "", msg, map[string]any{}, "backup")
 }
 
 // splitLines splits b after every "\n", as Python's readlines on a file

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // modprobeModule loads or unloads a kernel module as community.general's
@@ -43,21 +44,21 @@ func (modprobeModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 		return tasks.Result{}, err
 	}
 	name, state, params := a.Str("name"), a.Str("state"), a.Str("params")
-	words, err := shlexSplit(params)
+	words, err := shared.ShlexSplit(params)
 	if err != nil {
 		return tasks.Result{}, fmt.Errorf("params: %v", err)
 	}
 	var set strings.Builder
 	set.WriteString("set --")
 	for _, w := range words {
-		set.WriteString(" " + q(w))
+		set.WriteString(" " + shared.Q(w))
 	}
-	script := fmt.Sprintf("%sname=%s\nstate=%s\ncheck=%s\n%s\n%s", sysFuncs, q(name), q(state), boolFlag(env.Check), set.String(), modprobeScript)
-	res, err := run(ctx, env, script, nil)
+	script := fmt.Sprintf("%sname=%s\nstate=%s\ncheck=%s\n%s\n%s", shared.SysFuncs, shared.Q(name), shared.Q(state), shared.BoolFlag(env.Check), set.String(), modprobeScript)
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, out, errOut := tailed(res.Stdout)
+	v, out, errOut := shared.Tailed(res.Stdout)
 	data := map[string]any{"name": name, "params": params, "state": state}
 	switch {
 	case v["pyerr"] != "":
@@ -65,7 +66,7 @@ func (modprobeModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	case v["fail"] == "rc":
 		rc, _ := strconv.Atoi(v["rc"])
 		data["rc"] = rc
-		outputData(data, out, errOut)
+		shared.OutputData(data, out, errOut)
 		if _, ok := data["stdout"]; !ok {
 			data["stdout"], data["stdout_lines"] = "", []any{}
 		}
@@ -76,13 +77,13 @@ func (modprobeModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	case v["fail"] != "":
 		return tasks.Result{Failed: true, Msg: v["fail"], Data: map[string]any{}}, nil
 	case res.ExitCode != 0 || v["changed"] == "":
-		return tasks.Result{Failed: true, Msg: scriptError(res), Data: map[string]any{}}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(res), Data: map[string]any{}}, nil
 	}
 	r := tasks.Result{Changed: v["changed"] == "1", Data: data}
 	if w := strings.TrimSpace(v["warn"]); w != "" {
 		r.Warnings = []string{w}
 	}
-	return withWarnings(r), nil
+	return shared.WithWarnings(r), nil
 }
 
 func (modprobeModule) Spec() *tasks.Spec { return modprobeArgs }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // packageModule is Ansible's generic package: it hands the task, minus
@@ -56,7 +57,7 @@ func (packageModule) manager(ctx context.Context, env *tasks.Env, args tasks.Arg
 		}
 	}
 	if mgr == "auto" {
-		out, err := run(ctx, env, pkgProbe, nil)
+		out, err := shared.Run(ctx, env, pkgProbe, nil)
 		if err != nil {
 			return nil, tasks.Result{}, err
 		}
@@ -68,12 +69,12 @@ func (packageModule) manager(ctx context.Context, env *tasks.Env, args tasks.Arg
 	}
 	if _, known := Registry().Lookup(mgr); known && mgr != "package" {
 		if _, allowed := reg.Lookup(mgr); !allowed {
-			return nil, fail("package would hand this task to " + mgr + ", which this run does not allow"), nil
+			return nil, shared.Fail("package would hand this task to " + mgr + ", which this run does not allow"), nil
 		}
 	}
 	f, ok := reg.Lookup(mgr)
 	if !ok || mgr == "package" {
-		return nil, fail("Could not detect which package manager to use. Try gathering facts or setting the \"use\" option."), nil
+		return nil, shared.Fail("Could not detect which package manager to use. Try gathering facts or setting the \"use\" option."), nil
 	}
 	return f(), tasks.Result{}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // packageFactsModule returns the installed packages as the fact
@@ -72,27 +73,27 @@ func (packageFactsModule) Run(ctx context.Context, env *tasks.Env, args tasks.Ar
 	}
 	if len(unsupported) > 0 {
 		if requested["auto"] {
-			return fail("Could not auto detect a usable package manager, check warnings for details."), nil
+			return shared.Fail("Could not auto detect a usable package manager, check warnings for details."), nil
 		}
-		return fail("Unsupported package managers requested: " + strings.Join(unsupported, ", ")), nil
+		return shared.Fail("Unsupported package managers requested: " + strings.Join(unsupported, ", ")), nil
 	}
-	script := sysFuncs + debBlobFuncs + shAssign([][2]string{{"managers", strings.Join(managers, " ")},
+	script := shared.SysFuncs + shared.DebBlobFuncs + shared.ShAssign([][2]string{{"managers", strings.Join(managers, " ")},
 		{"strategy", a.Str("strategy")}}) + packageFactsScript
-	res, err := run(ctx, env, script, nil)
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, blobs := parseDebBlobs(string(res.Stdout))
+	v, blobs := shared.ParseDebBlobs(string(res.Stdout))
 	if u := v["unsupported"]; u != "" {
 		m, path, _ := strings.Cut(u, " ")
 		return tasks.Result{}, fmt.Errorf("package_facts: this host has %s (package manager %s), whose packages tender does not read: it reads apt and rpm; name the managers to use (manager: [apt] or [rpm])", path, m)
 	}
 	if v["done"] != "1" {
-		return fail(scriptError(res)), nil
+		return shared.Fail(shared.ScriptError(res)), nil
 	}
 	byName := map[string]string{}
 	for _, b := range blobs {
-		byName[b.name] = b.body
+		byName[b.Name] = b.Body
 	}
 	packages := map[string]any{}
 	var warnings []string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // pauseModule waits for seconds or minutes on the controller, as Ansible's
@@ -60,7 +61,7 @@ func (pauseModule) Run(ctx context.Context, _ *tasks.Env, args tasks.Args) (task
 	}
 	return tasks.Result{Data: map[string]any{
 		"rc": 0, "stderr": "", "user_input": "", "echo": a.Bool("echo"),
-		"start": pyTime(start), "stop": pyTime(stop), "delta": int(stop.Sub(start).Seconds()),
+		"start": shared.PyTime(start), "stop": shared.PyTime(stop), "delta": int(stop.Sub(start).Seconds()),
 		"stdout": fmt.Sprintf("Paused for %s %s", pyfmt.Float(math.Round(took*100)/100), unit),
 	}}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // pingModule proves the host runs scripts: one round trip that echoes
@@ -21,7 +22,7 @@ func (pingModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		return tasks.Result{}, err
 	}
 	data := a.Str("data")
-	out, err := run(ctx, env, "printf '%s' "+q(data), nil)
+	out, err := shared.Run(ctx, env, "printf '%s' "+shared.Q(data), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

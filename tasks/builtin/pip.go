@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // pipModule manages Python packages with pip, as Ansible's pip, in one
@@ -81,11 +82,11 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	umask := a.Str("umask")
 	if umask != "" {
 		if _, err := strconv.ParseUint(umask, 8, 32); err != nil {
-			return fail("umask must be an octal integer"), nil
+			return shared.Fail("umask must be an octal integer"), nil
 		}
 	}
 	if state == "latest" && version != "" {
-		return fail("version is incompatible with state=latest"), nil
+		return shared.Fail("version is incompatible with state=latest"), nil
 	}
 	var reqs []pipReq
 	hasVCS := false
@@ -98,10 +99,10 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		}
 		if version != "" {
 			if len(reqs) > 1 {
-				return fail("'version' argument is ambiguous when installing multiple package distributions. Please specify version restrictions next to each package in 'name' argument."), nil
+				return shared.Fail("'version' argument is ambiguous when installing multiple package distributions. Please specify version restrictions next to each package in 'name' argument."), nil
 			}
 			if len(reqs[0].specs) > 0 {
-				return fail("The 'version' argument conflicts with any version specifier provided along with a package name. Please keep the version specifier, but remove the 'version' argument."), nil
+				return shared.Fail("The 'version' argument conflicts with any version specifier provided along with a package name. Please keep the version specifier, but remove the 'version' argument."), nil
 			}
 			v := strings.TrimLeft(version, " \t")
 			sep := " "
@@ -121,7 +122,7 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 			extraArgs = strings.Join(append(l, "-e"), " ")
 		}
 	}
-	extra, err := shlexSplit(extraArgs)
+	extra, err := shared.ShlexSplit(extraArgs)
 	if err != nil {
 		return tasks.Result{}, fmt.Errorf("extra_args: %w", err)
 	}
@@ -144,22 +145,22 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		}
 	}
 	checkAll := extraArgs != "" || reqFile != "" || state == "latest" || len(reqs) == 0
-	script := shAssign([][2]string{
-		{"venv", venv}, {"venvcmd", strings.Join(venvCmd, "\n")}, {"venvpy", shFlag(venvPy)}, {"venvpyerr", shFlag(venvPyErr)}, {"chdir", chdir},
+	script := shared.ShAssign([][2]string{
+		{"venv", venv}, {"venvcmd", strings.Join(venvCmd, "\n")}, {"venvpy", shared.ShFlag(venvPy)}, {"venvpyerr", shared.ShFlag(venvPyErr)}, {"chdir", chdir},
 		{"exe", a.Str("executable")}, {"verb", strings.Join(pipVerbs[state], "\n")}, {"args", strings.Join(pipArgv, "\n")},
-		{"absent", shFlag(state == "absent")}, {"listed", shFlag(reqFile != "" || hasVCS)}, {"checkall", shFlag(checkAll)},
-		{"umask", umask}, {"_t_check", shFlag(env.Check)},
+		{"absent", shared.ShFlag(state == "absent")}, {"listed", shared.ShFlag(reqFile != "" || hasVCS)}, {"checkall", shared.ShFlag(checkAll)},
+		{"umask", umask}, {"_t_check", shared.ShFlag(env.Check)},
 	}) + pipScript
-	out, err := run(ctx, env, script, nil)
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, output := splitOutput(out.Stdout)
-	n := min(max(atoi(v["outlen"]), 0), len(output))
+	v, output := shared.SplitOutput(out.Stdout)
+	n := min(max(shared.Atoi(v["outlen"]), 0), len(output))
 	stdout, stderr := output[:n], output[n:]
 	switch v["verdict"] {
 	case "failed":
-		return fail(v["msg"]), nil
+		return shared.Fail(v["msg"]), nil
 	case "venvfail":
 		cmd := toAny(strings.Fields(v["venvcmd"]))
 		return tasks.Result{Failed: true, Msg: pipFailMsg(stdout, stderr), Data: map[string]any{"cmd": append(cmd, venv)}}, nil
@@ -167,7 +168,7 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		return pipCheck(v, stdout, stderr, state, reqs), nil
 	case "ran":
 	default:
-		return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}, nil
 	}
 	cmd := toAny(strings.Split(v["pip"], "\t"))
 	for _, w := range append(append([]string(nil), pipVerbs[state]...), pipArgv...) {
@@ -176,7 +177,7 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	if v["rc"] != "0" {
 		return tasks.Result{Failed: true, Msg: pipFailMsg(stdout, stderr), Data: map[string]any{"cmd": cmd}}, nil
 	}
-	pipOut := stdout[min(max(atoi(v["pipstart"]), 0), len(stdout)):]
+	pipOut := stdout[min(max(shared.Atoi(v["pipstart"]), 0), len(stdout)):]
 	var changed bool
 	switch {
 	case state == "absent":
@@ -196,7 +197,7 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	if len(names) > 0 {
 		nameV = toAny(names)
 	}
-	data := map[string]any{"cmd": cmd, "stdout": stdout, "stderr": stderr, "stdout_lines": lines(stdout), "stderr_lines": lines(stderr),
+	data := map[string]any{"cmd": cmd, "stdout": stdout, "stderr": stderr, "stdout_lines": shared.Lines(stdout), "stderr_lines": shared.Lines(stderr),
 		"name": nameV, "version": orNil(version), "state": state, "requirements": orNil(reqFile), "virtualenv": orNil(venv)}
 	return tasks.Result{Changed: changed || v["venv_created"] == "1", Data: data}, nil
 }
@@ -208,7 +209,7 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 // venv or pyvenv, which take no -p.
 func pipVenvCommand(a tasks.Values) (cmd []string, defaultPy, pyErr bool, err error) {
 	raw := a.Str("virtualenv_command")
-	cmd, err = shlexSplit(raw)
+	cmd, err = shared.ShlexSplit(raw)
 	if err != nil || len(cmd) == 0 {
 		return nil, false, false, fmt.Errorf("virtualenv_command: cannot split %q", raw)
 	}
@@ -243,7 +244,7 @@ func pipFailMsg(stdout, stderr string) string {
 // requirements file, state=latest); otherwise when a package to be present
 // is missing or one to be absent is there (a forced reinstall is never
 // changed, as in Ansible).
-func pipCheck(v verdict, stdout, stderr, state string, reqs []pipReq) tasks.Result {
+func pipCheck(v shared.Verdict, stdout, stderr, state string, reqs []pipReq) tasks.Result {
 	if v["list"] == "" {
 		return tasks.Result{Changed: v["changed"] == "1", Data: map[string]any{}}
 	}
@@ -276,7 +277,7 @@ func pipCheck(v verdict, stdout, stderr, state string, reqs []pipReq) tasks.Resu
 		}
 	}
 	return tasks.Result{Changed: changed, Data: map[string]any{"cmd": cmd, "stdout": stdout, "stderr": stderr,
-		"stdout_lines": lines(stdout), "stderr_lines": lines(stderr)}}
+		"stdout_lines": shared.Lines(stdout), "stderr_lines": shared.Lines(stderr)}}
 }
 
 func toAny(l []string) []any {

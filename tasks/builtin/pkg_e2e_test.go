@@ -23,6 +23,7 @@ import (
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // dockerConn reaches a container with docker exec: the package and
@@ -77,7 +78,7 @@ func (c dockerConn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Wri
 
 func (c dockerConn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) error {
 	res, err := c.Run(ctx, transport.Cmd{Script: fmt.Sprintf(`t=$(mktemp %s.XXXXXX) && cat >"$t" && chmod %o "$t" && mv -f "$t" %s`,
-		q(dst), mode.Perm(), q(dst)), Stdin: src})
+		shared.Q(dst), mode.Perm(), shared.Q(dst)), Stdin: src})
 	if err == nil && res.ExitCode != 0 {
 		err = fmt.Errorf("put %s: %s", dst, res.Stderr)
 	}
@@ -85,7 +86,7 @@ func (c dockerConn) Put(ctx context.Context, dst string, src io.Reader, mode fs.
 }
 
 func (c dockerConn) Get(ctx context.Context, src string, dst io.Writer) error {
-	res, err := c.Run(ctx, transport.Cmd{Script: "cat " + q(src)})
+	res, err := c.Run(ctx, transport.Cmd{Script: "cat " + shared.Q(src)})
 	if err == nil && res.ExitCode != 0 {
 		return fmt.Errorf("get %s: %s: %w", src, res.Stderr, fs.ErrNotExist)
 	}
@@ -214,7 +215,7 @@ func pkgNormalize(m map[string]any) map[string]any {
 	for _, k := range []string{"stdout", "stderr"} {
 		if s, ok := c[k].(string); ok {
 			c[k] = pkgVolatile.ReplaceAllString(s, "SPEED")
-			c[k+"_lines"] = lines(c[k].(string))
+			c[k+"_lines"] = shared.Lines(c[k].(string))
 		}
 	}
 	if d, ok := c["diff"].(map[string]any); ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // rawModule runs its free-form text as given, with no quoting and no
@@ -26,16 +27,16 @@ func (rawModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	}
 	script := a.Str("_raw_params")
 	if a.Has("executable") {
-		script = "exec " + q(a.Str("executable")) + " -c " + q(script)
+		script = "exec " + shared.Q(a.Str("executable")) + " -c " + shared.Q(script)
 	}
-	out, err := run(ctx, env, script, nil)
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	stdout, stderr := string(out.Stdout), string(out.Stderr)
 	res := tasks.Result{Changed: true, RC: out.ExitCode, Stdout: stdout, Stderr: stderr, Data: map[string]any{
-		"rc": out.ExitCode, "stdout": stdout, "stdout_lines": lines(stdout),
-		"stderr": stderr, "stderr_lines": lines(stderr),
+		"rc": out.ExitCode, "stdout": stdout, "stdout_lines": shared.Lines(stdout),
+		"stderr": stderr, "stderr_lines": shared.Lines(stderr),
 	}}
 	if out.ExitCode != 0 {
 		res.Failed, res.Msg = true, "non-zero return code"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // replaceModule replaces every match of a regular expression in a file
@@ -21,7 +22,7 @@ var _ tasks.Module = (*replaceModule)(nil)
 var replaceArgs = &tasks.Spec{
 	Module: "replace",
 	Params: append([]tasks.Param{
-		editPath,
+		shared.EditPath,
 		{Name: "regexp", Required: true},
 		{Name: "replace", Default: ""},
 		{Name: "after"},
@@ -29,7 +30,7 @@ var replaceArgs = &tasks.Spec{
 		{Name: "backup", Kind: tasks.Bool, Default: false},
 		{Name: "validate"},
 		{Name: "encoding", Default: "utf-8"},
-	}, attrParams...),
+	}, shared.AttrParams...),
 }
 
 // Run replaces.
@@ -38,8 +39,8 @@ func (replaceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	failed := failWith
-	fa, err := attrsOf(a)
+	failed := shared.FailWith
+	fa, err := shared.AttrsOf(a)
 	if err != nil {
 		return failed(err.Error(), nil)
 	}
@@ -67,17 +68,17 @@ func (replaceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 
 	p := a.Str("path")
 	var msg string
-	f, fail, err := readText(ctx, env, p, fa)
+	f, fail, err := shared.ReadText(ctx, env, p, fa)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	switch {
 	case fail != nil:
 		return *fail, nil
-	case !f.exists:
+	case !f.Exists:
 		return failed(fmt.Sprintf("Path %s does not exist !", p), map[string]any{"rc": 257})
 	}
-	text, err := codec.decode(f.content)
+	text, err := codec.decode(f.Content)
 	if err != nil {
 		return failed(fmt.Sprintf("Unable to read the contents of %s: %v", p, err), nil)
 	}
@@ -106,17 +107,17 @@ func (replaceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 		if env.Diff {
 			d := map[string]any{"before_header": p, "before": string(text), "after_header": p, "after": string(after)}
 			data["diff"] = d
-			res.Diff = renderDiff(d)
+			res.Diff = shared.RenderDiff(d)
 		}
 		if after, err = codec.encode(after); err != nil {
 			return failed(err.Error(), nil)
 		}
 	} else {
-		after = f.content
+		after = f.Content
 	}
-	av := f.attrs
-	if !env.Check && (changed || attrsChanged(f.attrs)) {
-		v, fail, err := f.writeText(ctx, env, after, writeOpts{attrs: fa, backup: a.Bool("backup"), validate: a.Str("validate")})
+	av := f.Attrs
+	if !env.Check && (changed || shared.AttrsChanged(f.Attrs)) {
+		v, fail, err := f.WriteText(ctx, env, after, shared.WriteOpts{Attrs: fa, Backup: a.Bool("backup"), Validate: a.Str("validate")})
 		if err != nil {
 			return tasks.Result{}, err
 		}
@@ -128,8 +129,8 @@ func (replaceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 		}
 		av = v
 	}
-	if attrsChanged(av) {
-		msg, changed = attrMsg(msg), true
+	if shared.AttrsChanged(av) {
+		msg, changed = shared.AttrMsg(msg), true
 	}
 	res.Changed, res.Msg, data["msg"] = changed, msg, msg
 	return res, nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // TestRoundTrips counts the scripts (Conn.Run calls, one round trip each)
@@ -17,7 +18,7 @@ func TestRoundTrips(t *testing.T) {
 	t.Parallel()
 	dir, files := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(files, "small"), []byte("small\n"), 0o644)
-	os.WriteFile(filepath.Join(files, "big"), []byte(strings.Repeat("x", inlineMax+1)), 0o644)
+	os.WriteFile(filepath.Join(files, "big"), []byte(strings.Repeat("x", shared.InlineMax+1)), 0o644)
 	os.MkdirAll(filepath.Join(files, "tree/sub"), 0o755)
 	os.WriteFile(filepath.Join(files, "tree/sub/f"), []byte("f\n"), 0o644)
 	os.WriteFile(filepath.Join(files, "s.sh"), []byte("#!/bin/sh\ntrue\n"), 0o644)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // rpmModule is dnf or yum (tool): packages on RedHat-family hosts through
@@ -51,12 +52,12 @@ func (m rpmModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	if j == nil {
 		return res, err
 	}
-	out, err := run(ctx, env, j.script(env.Check, false), nil)
+	out, err := shared.Run(ctx, env, j.script(env.Check, false), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	head, output, _ := strings.Cut(string(out.Stdout), "\n--output--\n")
-	return rpmResult(parseVerdict([]byte(head)), strings.Split(head, "\n"), output), nil
+	return rpmResult(shared.ParseVerdict([]byte(head)), strings.Split(head, "\n"), output), nil
 }
 
 // rpmJob is what one run of rpmScript does.
@@ -121,16 +122,16 @@ func (m rpmModule) job(ctx context.Context, env *tasks.Env, args tasks.Args) (*r
 // script is rpmScript with j's inputs; deps asks it for the dependencies
 // between the packages the transaction changed (for Batch).
 func (j *rpmJob) script(check, deps bool) string {
-	return shAssign([][2]string{
+	return shared.ShAssign([][2]string{
 		{"tool", j.tool}, {"names", strings.Join(j.names, "\n")}, {"state", j.state}, {"opts", strings.Join(j.opts, "\n")},
-		{"update", shFlag(j.update)}, {"autoremove", shFlag(j.autoremove)}, {"_t_check", shFlag(check)}, {"deps", shFlag(deps)},
+		{"update", shared.ShFlag(j.update)}, {"autoremove", shared.ShFlag(j.autoremove)}, {"_t_check", shared.ShFlag(check)}, {"deps", shared.ShFlag(deps)},
 	}) + rpmScript
 }
 
 // rpmResult shapes the script's verdict as Ansible's dnf reports it:
 // "Installed <path>" for each local rpm, then the transaction's
 // "Installed: NEVRA" and "Removed: NEVRA", each set sorted.
-func rpmResult(v verdict, head []string, output string) tasks.Result {
+func rpmResult(v shared.Verdict, head []string, output string) tasks.Result {
 	files, installed, removed, failures := []any{}, []string{}, []string{}, []any{}
 	for _, l := range head {
 		k, val, _ := strings.Cut(l, "=")
@@ -153,7 +154,7 @@ func rpmResult(v verdict, head []string, output string) tasks.Result {
 	}
 	switch v["verdict"] {
 	case "failed":
-		return fail(v["msg"])
+		return shared.Fail(v["msg"])
 	case "cache":
 		return tasks.Result{Msg: "Cache updated", Data: map[string]any{"results": []any{}, "rc": 0}}
 	case "failures":

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // yumProbe names the host's yum backend when facts do not: dnf where it
@@ -21,7 +22,7 @@ var yumProbe string
 // therefore run dnf. It returns "" and the failure when no backend fits.
 func yumBackend(ctx context.Context, env *tasks.Env, use, useBackend string) (string, tasks.Result, error) {
 	if use != "" && useBackend != "" {
-		return "", fail("parameters are mutually exclusive: ('use', 'use_backend')"), nil
+		return "", shared.Fail("parameters are mutually exclusive: ('use', 'use_backend')"), nil
 	}
 	b := use
 	if b == "" {
@@ -38,7 +39,7 @@ func yumBackend(ctx context.Context, env *tasks.Env, use, useBackend string) (st
 		}
 	}
 	if b != "yum" && b != "yum4" && b != "dnf" {
-		out, err := run(ctx, env, yumProbe, nil)
+		out, err := shared.Run(ctx, env, yumProbe, nil)
 		if err != nil {
 			return "", tasks.Result{}, err
 		}
@@ -50,6 +51,6 @@ func yumBackend(ctx context.Context, env *tasks.Env, use, useBackend string) (st
 	case "yum4":
 		return "dnf", tasks.Result{}, nil
 	}
-	return "", fail("Could not detect which major revision of yum is in use, which is required to determine module backend. " +
+	return "", shared.Fail("Could not detect which major revision of yum is in use, which is required to determine module backend. " +
 		"You should manually specify use_backend to tell the module whether to use the yum (yum3) or dnf (yum4) backend})"), nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 var _ tasks.Batcher = rpmModule{}
@@ -52,14 +53,14 @@ func (m rpmModule) Batch(ctx context.Context, env *tasks.Env, items []tasks.Args
 			}
 		}
 	}
-	out, err := run(ctx, env, j.script(env.Check, true), nil)
+	out, err := shared.Run(ctx, env, j.script(env.Check, true), nil)
 	if err != nil {
 		return nil, false, err
 	}
 	headText, output, _ := strings.Cut(string(out.Stdout), "\n--output--\n")
 	head := strings.Split(headText, "\n")
-	v := parseVerdict([]byte(headText))
-	nothing := rpmResult(verdict{"verdict": "nothing"}, nil, "")
+	v := shared.ParseVerdict([]byte(headText))
+	nothing := rpmResult(shared.Verdict{"verdict": "nothing"}, nil, "")
 	results := make([]tasks.Result, len(items))
 	switch {
 	case v["verdict"] == "nothing":
@@ -101,7 +102,7 @@ func (m rpmModule) Batch(ctx context.Context, env *tasks.Env, items []tasks.Args
 
 // oneByOne runs each item with Run, in order.
 func (m rpmModule) oneByOne(ctx context.Context, env *tasks.Env, items []tasks.Args) ([]tasks.Result, error) {
-	return runEach(ctx, env, m, items)
+	return shared.RunEach(ctx, env, m, items)
 }
 
 // rpmMergeable returns each item's package specs when the items can be

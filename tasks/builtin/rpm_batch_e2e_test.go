@@ -13,6 +13,7 @@ import (
 
 	"github.com/tender-sh/tender/internal/fleetimage"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // rhHost starts a fresh tender-e2e/rh container (a dnf host, see
@@ -34,7 +35,7 @@ func rhHost(t *testing.T, setup string) (*tasks.Env, *countingConn) {
 	env, cc := testEnv(t, t.TempDir(), map[string]any{"ansible_pkg_mgr": "dnf"})
 	cc.Conn = dockerConn{id}
 	if setup != "" {
-		if res, err := run(context.Background(), env, setup, nil); err != nil || res.ExitCode != 0 {
+		if res, err := shared.Run(context.Background(), env, setup, nil); err != nil || res.ExitCode != 0 {
 			t.Fatalf("setup: %v %s %s", err, res.Stdout, res.Stderr)
 		}
 	}
@@ -45,7 +46,7 @@ func rhHost(t *testing.T, setup string) (*tasks.Env, *countingConn) {
 // dnfTransactions counts the transactions in the host's dnf history.
 func dnfTransactions(t *testing.T, env *tasks.Env) int {
 	t.Helper()
-	out, err := run(context.Background(), env, `dnf -q history list 2>/dev/null | awk '$1 ~ /^[0-9]+$/' | wc -l`, nil)
+	out, err := shared.Run(context.Background(), env, `dnf -q history list 2>/dev/null | awk '$1 ~ /^[0-9]+$/' | wc -l`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,8 +109,8 @@ func TestDnfBatchFleet(t *testing.T) {
 		}
 	}
 	list := "rpm -qa --qf '%{NAME}-%{VERSION}-%{RELEASE}.%{ARCH}\\n' | grep ^tender | sort"
-	a, _ := run(ctx, batched, list, nil)
-	b, _ := run(ctx, single, list, nil)
+	a, _ := shared.Run(ctx, batched, list, nil)
+	b, _ := shared.Run(ctx, single, list, nil)
 	if string(a.Stdout) != string(b.Stdout) {
 		t.Errorf("rpm databases differ\nbatched:\n%s\nitem by item:\n%s", a.Stdout, b.Stdout)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // rpmKeyModule imports a GPG key into the host's rpm database or removes
@@ -61,28 +62,28 @@ func (rpmKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		kind = "url"
 		body, msg := fetchKey(ctx, env, key, a.Bool("validate_certs"))
 		if msg != "" {
-			return fail(msg), nil
+			return shared.Fail(msg), nil
 		}
 		stdin = strings.NewReader(body)
 	case rpmKeyID.MatchString(key):
 		kind = "keyid"
 	}
 	fp := strings.ToUpper(strings.ReplaceAll(a.Str("fingerprint"), " ", ""))
-	vars := shAssign([][2]string{{"key", key}, {"kind", kind}, {"state", a.Str("state")},
-		{"fingerprint", fp}, {"_t_check", shFlag(env.Check)}})
-	out, err := run(ctx, env, vars+rpmKeyScript, stdin)
+	vars := shared.ShAssign([][2]string{{"key", key}, {"kind", kind}, {"state", a.Str("state")},
+		{"fingerprint", fp}, {"_t_check", shared.ShFlag(env.Check)}})
+	out, err := shared.Run(ctx, env, vars+rpmKeyScript, stdin)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, b := parseBlobs(out.Stdout)
+	v, b := shared.ParseBlobs(out.Stdout)
 	if msg, ok := b["fail"]; ok {
-		return fail(msg), nil
+		return shared.Fail(msg), nil
 	}
 	switch v["changed"] {
 	case "0", "1":
 		return tasks.Result{Changed: v["changed"] == "1", Data: map[string]any{}}, nil
 	}
-	return fail(scriptError(out)), nil
+	return shared.Fail(shared.ScriptError(out)), nil
 }
 
 // fetchKey gets the key at rawURL from the host's network and checks it
@@ -91,28 +92,28 @@ func (rpmKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 func fetchKey(ctx context.Context, env *tasks.Env, rawURL string, validate bool) (body, msg string) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Sprintf("failed to fetch key at %s , error was: tender fetches keys over http and https only", redactURL(rawURL))
+		return "", fmt.Sprintf("failed to fetch key at %s , error was: tender fetches keys over http and https only", shared.RedactURL(rawURL))
 	}
-	client := hostHTTP(env, 10*time.Second, validate, true)
-	client.CheckRedirect = safeRedirects("urllib2")
-	req, err := newRequest(ctx, tasks.Values{"http_agent": "ansible-httpget"}, "GET", rawURL, nil)
+	client := shared.HostHTTP(env, 10*time.Second, validate, true)
+	client.CheckRedirect = shared.SafeRedirects("urllib2")
+	req, err := shared.NewRequest(ctx, tasks.Values{"http_agent": "ansible-httpget"}, "GET", rawURL, nil)
 	if err != nil {
-		return "", fmt.Sprintf("failed to fetch key at %s , error was: %v", redactURL(rawURL), err)
+		return "", fmt.Sprintf("failed to fetch key at %s , error was: %v", shared.RedactURL(rawURL), err)
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return "", fmt.Sprintf("failed to fetch key at %s , error was: %s", redactURL(rawURL), requestError(err))
+		return "", fmt.Sprintf("failed to fetch key at %s , error was: %s", shared.RedactURL(rawURL), shared.RequestError(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != 200 {
-		return "", fmt.Sprintf("failed to fetch key at %s , error was: %s", redactURL(rawURL), httpErrorMsg(resp))
+		return "", fmt.Sprintf("failed to fetch key at %s , error was: %s", shared.RedactURL(rawURL), shared.HttpErrorMsg(resp))
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	if err != nil {
-		return "", fmt.Sprintf("failed to fetch key at %s , error was: %s", redactURL(rawURL), requestError(err))
+		return "", fmt.Sprintf("failed to fetch key at %s , error was: %s", shared.RedactURL(rawURL), shared.RequestError(err))
 	}
 	if !pgpBlock.Match(b) {
-		return "", "Not a public key: " + redactURL(rawURL)
+		return "", "Not a public key: " + shared.RedactURL(rawURL)
 	}
 	return string(b), ""
 }

@@ -1,6 +1,10 @@
 package builtin
 
-import _ "embed"
+import (
+	_ "embed"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+)
 
 // rpmKeyScript is rpm_key's check-and-apply in one round trip, as
 // ansible-core 2.14's rpm_key does it with the host's rpm and gpg.
@@ -14,7 +18,7 @@ import _ "embed"
 //
 // It prints a blob named fail holding Ansible's message (the stderr of
 // the command that failed, or its own), or changed=0 or changed=1.
-var rpmKeyScript = blobFuncs + rpmKeyScriptBody
+var rpmKeyScript = shared.BlobFuncs + rpmKeyScriptBody
 
 //go:embed rpm_key.sh
 var rpmKeyScriptBody string

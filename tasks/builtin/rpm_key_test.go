@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // rpmKeyFake returns an Env whose rpm_key finds this machine's gpg (with
@@ -24,7 +25,7 @@ func rpmKeyFake(t *testing.T) (*tasks.Env, string) {
 		t.Skip("no gpg on this machine")
 	}
 	bin, state := fakeTools(t, map[string]string{
-		"gpg": `mkdir -p -m 700 "$FAKE_STATE/gnupg"; exec ` + q(gpg) + ` --homedir "$FAKE_STATE/gnupg" "$@"`,
+		"gpg": `mkdir -p -m 700 "$FAKE_STATE/gnupg"; exec ` + shared.Q(gpg) + ` --homedir "$FAKE_STATE/gnupg" "$@"`,
 		"rpm": `mkdir -p "$FAKE_STATE/db"
 case "$1 $2" in
 "-q gpg-pubkey")

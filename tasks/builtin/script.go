@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // scriptModule runs a controller-side script on the host, in one round
@@ -41,7 +42,7 @@ func (scriptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	if chdir != "" && !strings.HasPrefix(chdir, "/") {
 		return failed(fmt.Sprintf("chdir %s must be an absolute path for a Unix-aware remote node", chdir))
 	}
-	parts, err := shlexSplit(raw)
+	parts, err := shared.ShlexSplit(raw)
 	if err != nil || len(parts) == 0 {
 		return failed("script: no script given")
 	}
@@ -59,12 +60,12 @@ func (scriptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	rest := strings.TrimSpace(strings.Replace(raw, parts[0], "", 1))
 
 	var s strings.Builder
-	s.WriteString(shFuncs)
+	s.WriteString(shared.ShFuncs)
 	if a.Has("creates") {
-		fmt.Fprintf(&s, "_t_exists %s && { echo tender=creates; exit 0; }\n", shPath(a.Str("creates")))
+		fmt.Fprintf(&s, "_t_exists %s && { echo tender=creates; exit 0; }\n", shared.ShPath(a.Str("creates")))
 	}
 	if a.Has("removes") {
-		fmt.Fprintf(&s, "_t_exists %s || { echo tender=removes; exit 0; }\n", shPath(a.Str("removes")))
+		fmt.Fprintf(&s, "_t_exists %s || { echo tender=removes; exit 0; }\n", shared.ShPath(a.Str("removes")))
 	}
 	if env.Check {
 		s.WriteString("echo tender=check; exit 0\n")
@@ -74,13 +75,13 @@ func (scriptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 trap 'rm -rf "$_d"' EXIT
 cat > "$_d"/%s && chmod 700 "$_d"/%[1]s || exit 1
 echo tender=run
-`, q(path.Base(local)))
+`, shared.Q(path.Base(local)))
 		if chdir != "" {
-			fmt.Fprintf(&s, "cd -P %s || exit 1\n", q(chdir))
+			fmt.Fprintf(&s, "cd -P %s || exit 1\n", shared.Q(chdir))
 		}
-		cmd := `"$_d"/` + q(path.Base(local))
+		cmd := `"$_d"/` + shared.Q(path.Base(local))
 		if a.Has("executable") {
-			cmd = q(a.Str("executable")) + " " + cmd
+			cmd = shared.Q(a.Str("executable")) + " " + cmd
 		}
 		// rest is shell text given by the playbook author, as in Ansible.
 		fmt.Fprintf(&s, "%s %s </dev/null\n", cmd, rest)
@@ -89,7 +90,7 @@ echo tender=run
 	if !env.Check {
 		stdin = strings.NewReader(string(body))
 	}
-	out, err := run(ctx, env, s.String(), nilReader(stdin))
+	out, err := shared.Run(ctx, env, s.String(), shared.NilReader(stdin))
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -106,12 +107,12 @@ echo tender=run
 		return tasks.Result{Skipped: true, Msg: "Check mode is not supported for this task.", Data: map[string]any{}}, nil
 	case "run":
 	default:
-		return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode, Data: map[string]any{}}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode, Data: map[string]any{}}, nil
 	}
 	stderr := string(out.Stderr)
 	res := tasks.Result{Changed: true, RC: out.ExitCode, Stdout: stdout, Stderr: stderr, Data: map[string]any{
-		"rc": out.ExitCode, "stdout": stdout, "stdout_lines": lines(stdout),
-		"stderr": stderr, "stderr_lines": lines(stderr),
+		"rc": out.ExitCode, "stdout": stdout, "stdout_lines": shared.Lines(stdout),
+		"stderr": stderr, "stderr_lines": shared.Lines(stderr),
 	}}
 	if out.ExitCode != 0 {
 		res.Failed, res.Msg = true, "non-zero return code"

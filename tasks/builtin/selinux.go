@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // selinuxModule sets SELinux's policy and state in its config file and,
@@ -55,19 +56,19 @@ func (selinuxModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	fail := func(msg string) (tasks.Result, error) {
 		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
 	}
-	script := fmt.Sprintf("cf=%s\npolicy=%s\n%s", q(cf), q(policy), selinuxReadScript)
-	res, err := run(ctx, env, script, nil)
+	script := fmt.Sprintf("cf=%s\npolicy=%s\n%s", shared.Q(cf), shared.Q(policy), selinuxReadScript)
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	if res.ExitCode != 0 {
-		return fail(scriptError(res))
+		return fail(shared.ScriptError(res))
 	}
-	v := parseVerdict(res.Stdout)
+	v := shared.ParseVerdict(res.Stdout)
 	enabled := v["enabled"] == "1"
 	if v["config"] != "1" {
 		if state == "disabled" && !enabled {
-			return withWarnings(tasks.Result{Warnings: []string{"SELinux is not present on this host: nothing to disable"},
+			return shared.WithWarnings(tasks.Result{Warnings: []string{"SELinux is not present on this host: nothing to disable"},
 				Data: map[string]any{"msg": "", "configfile": cf, "policy": nil, "state": state, "reboot_required": false}}), nil
 		}
 		return tasks.Result{Failed: true, Msg: "Unable to find file " + cf, Data: map[string]any{
@@ -141,22 +142,22 @@ func (selinuxModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	r := tasks.Result{Changed: changed, Warnings: warnings, Data: map[string]any{"msg": strings.Join(msgs, ", "),
 		"configfile": cf, "policy": policyOut, "state": state, "reboot_required": reboot}}
 	if !env.Check && (setPolicy || setState || enforce != "") {
-		script := fmt.Sprintf("cf=%s\npolicy=%s\nstate=%s\nsetpolicy=%s\nsetstate=%s\nenforce=%s\n%s", q(cf), q(policy), q(state),
-			boolFlag(setPolicy), boolFlag(setState), q(enforce), selinuxApplyScript)
-		res, err := run(ctx, env, script, nil)
+		script := fmt.Sprintf("cf=%s\npolicy=%s\nstate=%s\nsetpolicy=%s\nsetstate=%s\nenforce=%s\n%s", shared.Q(cf), shared.Q(policy), shared.Q(state),
+			shared.BoolFlag(setPolicy), shared.BoolFlag(setState), shared.Q(enforce), selinuxApplyScript)
+		res, err := shared.Run(ctx, env, script, nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}
-		av := parseVerdict(res.Stdout)
+		av := shared.ParseVerdict(res.Stdout)
 		if av["fail"] != "" {
 			return fail(av["fail"])
 		}
 		if res.ExitCode != 0 || av["applied"] != "1" {
-			return fail(scriptError(res))
+			return fail(shared.ScriptError(res))
 		}
 	}
 	r.Msg = r.Data["msg"].(string)
-	return withWarnings(r), nil
+	return shared.WithWarnings(r), nil
 }
 
 func (selinuxModule) Spec() *tasks.Spec { return selinuxArgs }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // serviceModule starts, stops, restarts, reloads and enables services
@@ -84,33 +85,33 @@ func (serviceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	vars := [][2]string{
 		{"name", a.Str("name")}, {"state", a.Str("state")}, {"enabled", enabled}, {"pattern", a.Str("pattern")},
 		{"args", a.Str("arguments")}, {"runlevel", a.Str("runlevel")}, {"sleep", sleep}, {"mgr", mgr},
-		{"_t_check", shFlag(env.Check)},
+		{"_t_check", shared.ShFlag(env.Check)},
 	}
-	script := shAssign(vars) + serviceScript
-	out, err := run(ctx, env, script, nil)
+	script := shared.ShAssign(vars) + serviceScript
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, output := splitOutput(out.Stdout)
+	v, output := shared.SplitOutput(out.Stdout)
 	return serviceResult(a, v, output, out), nil
 }
 
 // serviceResult shapes the verdict as Ansible's service returns it.
-func serviceResult(a tasks.Values, v verdict, output string, out transport.Result) tasks.Result {
+func serviceResult(a tasks.Values, v shared.Verdict, output string, out transport.Result) tasks.Result {
 	changed := v["enabled_changed"] == "1" || v["svc_change"] == "1"
 	switch v["verdict"] {
 	case "failed":
-		return fail(v["msg"])
+		return shared.Fail(v["msg"])
 	case "checkenable":
 		return tasks.Result{Changed: v["enabled_changed"] == "1", Data: map[string]any{}}
 	case "check":
 		return tasks.Result{Changed: true, Msg: "service state changed", Data: map[string]any{}}
 	case "done":
 	default:
-		return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode}
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}
 	}
 	if v["rc"] != "0" {
-		return fail(output)
+		return shared.Fail(output)
 	}
 	data := map[string]any{"name": a.Str("name")}
 	if a.Has("enabled") {

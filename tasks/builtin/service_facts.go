@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // serviceFactsModule returns the state of the host's services as the fact
@@ -53,13 +54,13 @@ func (m serviceFactsModule) Run(ctx context.Context, env *tasks.Env, args tasks.
 	if opt == "" {
 		opt = "/usr/bin:/usr/local/bin"
 	}
-	out, err := run(ctx, env, "_t_comm="+q(comm)+"\n_t_optdirs="+q(opt)+"\n"+serviceFactsScript, nil)
+	out, err := shared.Run(ctx, env, "_t_comm="+shared.Q(comm)+"\n_t_optdirs="+shared.Q(opt)+"\n"+serviceFactsScript, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, b := parseBlobs(out.Stdout)
+	v, b := shared.ParseBlobs(out.Stdout)
 	if v["done"] != "1" {
-		return fail(scriptError(out)), nil
+		return shared.Fail(shared.ScriptError(out)), nil
 	}
 	services, warnings := serviceFacts(v, b)
 	if len(services) == 0 {
@@ -71,7 +72,7 @@ func (m serviceFactsModule) Run(ctx context.Context, env *tasks.Env, args tasks.
 
 // serviceFacts parses what serviceFactsScript printed into the services
 // map and the warnings Ansible's collectors give.
-func serviceFacts(v verdict, b map[string]string) (map[string]any, []string) {
+func serviceFacts(v shared.Verdict, b map[string]string) (map[string]any, []string) {
 	services := map[string]any{}
 	var warnings []string
 	add := func(name string, m map[string]any) { services[name] = m }
@@ -116,7 +117,7 @@ func serviceFacts(v verdict, b map[string]string) (map[string]any, []string) {
 			for _, x := range []string{"root", "permission", "not in sudoers"} {
 				if strings.Contains(low, x) {
 					warnings = append(warnings, fmt.Sprintf("Insufficient permissions to query sysV service \"%s\" and their states", name))
-					state = atoi(v["rhst_"+n])
+					state = shared.Atoi(v["rhst_"+n])
 					break
 				}
 			}
@@ -152,7 +153,7 @@ func serviceFacts(v verdict, b map[string]string) (map[string]any, []string) {
 
 // systemdServices adds the units systemctl listed, as Ansible's systemd
 // collector reads them.
-func systemdServices(v verdict, b map[string]string, services map[string]any, warnings []string) []string {
+func systemdServices(v shared.Verdict, b map[string]string, services map[string]any, warnings []string) []string {
 	own := map[string]bool{}
 	if v["units_rc"] != "0" {
 		warnings = append(warnings, "Could not list units from systemd: "+b["units_err"])
@@ -164,7 +165,7 @@ func systemdServices(v verdict, b map[string]string, services map[string]any, wa
 			f := strings.Fields(line)
 			status := ""
 			for _, bad := range systemdBadStates {
-				if containsStr(f, bad) {
+				if shared.ContainsStr(f, bad) {
 					status, f = bad, f[1:]
 					break
 				}
@@ -209,7 +210,7 @@ func systemdServices(v verdict, b map[string]string, services map[string]any, wa
 		}
 		name, status := f[0], f[1]
 		if s, ok := services[name].(map[string]any); ok && own[name] {
-			if !containsStr(systemdBadStates, s["status"].(string)) {
+			if !shared.ContainsStr(systemdBadStates, s["status"].(string)) {
 				s["status"] = status
 			}
 			continue

@@ -2,6 +2,8 @@ package builtin
 
 import (
 	_ "embed"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // serviceFactsScript gathers what Ansible's service_facts collectors read
@@ -25,7 +27,7 @@ import (
 //     files_err, files_rc), and "systemctl show NAME
 //     --property=ActiveState" for each unit file that list-units did not
 //     name (shown_N, showrc_N, shown_name_N).
-var serviceFactsScript = blobFuncs + serviceFactsScriptBody
+var serviceFactsScript = shared.BlobFuncs + serviceFactsScriptBody
 
 //go:embed service_facts.sh
 var serviceFactsScriptBody string

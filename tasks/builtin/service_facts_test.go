@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // serviceFactsEnv returns an Env on this machine whose scripts find the
@@ -170,7 +171,7 @@ func TestServiceFactsCollectors(t *testing.T) {
 // they hold, with the key=value lines around them.
 func TestParseBlobs(t *testing.T) {
 	out := []byte("a=1\n\n--blob x 12--\nb=2\n--blob y\n\nc=3\n--blob empty 0--\n\nd=4\n")
-	v, b := parseBlobs(out)
+	v, b := shared.ParseBlobs(out)
 	if v["a"] != "1" || v["c"] != "3" || v["d"] != "4" || v["b"] != "" {
 		t.Errorf("verdict %v", v)
 	}

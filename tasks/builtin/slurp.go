@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // slurpModule returns a host file's bytes, base64-encoded, in one round
@@ -34,18 +35,18 @@ func (slurpModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 		return tasks.Result{}, err
 	}
 	src := a.Str("src")
-	out, err := run(ctx, env, fmt.Sprintf("%sp=%s\n%s", shFuncs, shPath(src), slurpScript), nil)
+	out, err := shared.Run(ctx, env, fmt.Sprintf("%sp=%s\n%s", shared.ShFuncs, shared.ShPath(src), slurpScript), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v := parseVerdict(beforeMarker(out.Stdout))
+	v := shared.ParseVerdict(shared.BeforeMarker(out.Stdout))
 	switch {
 	case v["msg"] != "":
 		return tasks.Result{Failed: true, Msg: strings.TrimSpace(v["msg"]), Data: map[string]any{}}, nil
 	case v["ok"] != "1" || out.ExitCode != 0:
-		return tasks.Result{Failed: true, Msg: "unable to slurp file: " + scriptError(out), Data: map[string]any{}}, nil
+		return tasks.Result{Failed: true, Msg: "unable to slurp file: " + shared.ScriptError(out), Data: map[string]any{}}, nil
 	}
-	content, _ := section(out.Stdout, "content", "")
+	content, _ := shared.Section(out.Stdout, "content", "")
 	return tasks.Result{Data: map[string]any{
 		"content":  base64.StdEncoding.EncodeToString([]byte(content)),
 		"source":   src,

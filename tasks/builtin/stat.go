@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // statModule reports a path's status in one round trip, under "stat" with
@@ -48,16 +49,16 @@ func (statModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if a.Bool("get_checksum") {
 		sum = a.Str("checksum_algorithm")
 	}
-	script := fmt.Sprintf("%sp=%s\nfollow=%s\nsum=%s\nmd5=%s\nmime=%s\nattrs=%s\n%s", shFuncs, shPath(p),
-		boolFlag(a.Bool("follow")), q(sum), boolFlag(a.Bool("get_md5")), boolFlag(a.Bool("get_mime")),
-		boolFlag(a.Bool("get_attributes")), statScript)
-	out, err := run(ctx, env, script, nil)
+	script := fmt.Sprintf("%sp=%s\nfollow=%s\nsum=%s\nmd5=%s\nmime=%s\nattrs=%s\n%s", shared.ShFuncs, shared.ShPath(p),
+		shared.BoolFlag(a.Bool("follow")), shared.Q(sum), shared.BoolFlag(a.Bool("get_md5")), shared.BoolFlag(a.Bool("get_mime")),
+		shared.BoolFlag(a.Bool("get_attributes")), statScript)
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v := parseVerdict(out.Stdout)
+	v := shared.ParseVerdict(out.Stdout)
 	if out.ExitCode != 0 || (v["exists"] != "0" && v["rawmode"] == "") {
-		return tasks.Result{Failed: true, Msg: scriptError(out), Data: map[string]any{}}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), Data: map[string]any{}}, nil
 	}
 	st := map[string]any{"exists": v["exists"] != "0"}
 	res := tasks.Result{Data: map[string]any{"stat": st}}
@@ -81,7 +82,7 @@ func (statModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	major, _ := strconv.ParseUint(v["major"], 16, 32)
 	minor, _ := strconv.ParseUint(v["minor"], 16, 32)
 	st["device_type"] = int64(minor&0xff | major<<8 | (minor&^0xff)<<12)
-	st["pw_name"], st["gr_name"] = nameOr(v["pw_name"], v["uid"]), nameOr(v["gr_name"], v["gid"])
+	st["pw_name"], st["gr_name"] = shared.NameOr(v["pw_name"], v["uid"]), shared.NameOr(v["gr_name"], v["gid"])
 	bits := []string{"xoth", "woth", "roth", "xgrp", "wgrp", "rgrp", "xusr", "wusr", "rusr"}
 	for i, k := range bits {
 		st[k] = raw&(1<<i) != 0

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // subversionModule checks out, updates, switches and exports a
@@ -45,18 +46,18 @@ func (subversionModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	vars := shAssign([][2]string{
-		{"repo", a.Str("repo")}, {"rev", a.Str("revision")}, {"force", shFlag(a.Bool("force"))},
+	vars := shared.ShAssign([][2]string{
+		{"repo", a.Str("repo")}, {"rev", a.Str("revision")}, {"force", shared.ShFlag(a.Bool("force"))},
 		{"username", a.Str("username")},
-		{"export", shFlag(a.Bool("export"))}, {"checkout", shFlag(a.Bool("checkout"))},
-		{"update", shFlag(a.Bool("update"))}, {"switch", shFlag(a.Bool("switch"))},
-		{"in_place", shFlag(a.Bool("in_place"))}, {"trust", shFlag(!a.Bool("validate_certs"))},
-		{"check", shFlag(env.Check)},
+		{"export", shared.ShFlag(a.Bool("export"))}, {"checkout", shared.ShFlag(a.Bool("checkout"))},
+		{"update", shared.ShFlag(a.Bool("update"))}, {"switch", shared.ShFlag(a.Bool("switch"))},
+		{"in_place", shared.ShFlag(a.Bool("in_place"))}, {"trust", shared.ShFlag(!a.Bool("validate_certs"))},
+		{"check", shared.ShFlag(env.Check)},
 	})
 	for _, p := range [][2]string{{"dest", "dest"}, {"svnexe", "executable"}} {
 		vars += p[0] + "="
 		if s := a.Str(p[1]); s != "" {
-			vars += shPath(s)
+			vars += shared.ShPath(s)
 		}
 		vars += "\n"
 	}
@@ -66,17 +67,17 @@ func (subversionModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	}
 	// the password travels in the environment, which a task run in the
 	// background keeps out of the files it writes
-	out, err := runWith(ctx, env, blobFuncs+debBinFuncs+vcsFuncs+vars+subversionScript,
+	out, err := shared.RunWith(ctx, env, shared.BlobFuncs+shared.DebBinFuncs+vcsFuncs+vars+subversionScript,
 		map[string]string{"TENDER_SVN_PASSWORD": a.Str("password")}, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, b := parseBlobs(out.Stdout)
+	v, b := shared.ParseBlobs(out.Stdout)
 	if r, failed := vcsFailure(v, b, mask); failed {
-		return withWarnings(mask.result(r)), nil
+		return shared.WithWarnings(mask.result(r)), nil
 	}
 	if v["done"] != "1" {
-		return fail(scriptError(out)), nil
+		return shared.Fail(shared.ScriptError(out)), nil
 	}
 	d := map[string]any{"changed": v["changed"] == "1"}
 	for _, k := range []string{"before", "after"} {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // sysctlModule sets a kernel parameter in a sysctl file and, when asked,
@@ -48,14 +49,14 @@ if [ -n "$set" ]; then
 	_o=$(LANG=C LC_ALL=C sysctl $_ig -w "$name=$value" 2>"$_t_d/e"); _rc=$?
 	if [ $_rc -ne 0 ] || _bad "$_t_d/e"; then
 		{ printf 'setting %s failed: %s' "$name" "$_o"; [ -z "$_o" ] || echo; cat "$_t_d/e"; } >"$_t_d/m"
-		echo fail=1; printf '\n%s\n' ` + outMark + `; printf '\n%s\n' ` + errMark + `; cat "$_t_d/m"; exit 0
+		echo fail=1; printf '\n%s\n' ` + shared.OutMark + `; printf '\n%s\n' ` + shared.ErrMark + `; cat "$_t_d/m"; exit 0
 	fi
 fi
 if [ -n "$reload" ]; then
 	LANG=C LC_ALL=C sysctl $_ig -p "$f" >"$_t_d/o" 2>"$_t_d/e"; _rc=$?
 	if [ $_rc -ne 0 ] || _bad "$_t_d/e"; then
 		{ printf 'Failed to reload sysctl: '; cat "$_t_d/o" "$_t_d/e"; } >"$_t_d/m"
-		echo fail=1; printf '\n%s\n' ` + outMark + `; printf '\n%s\n' ` + errMark + `; cat "$_t_d/m"; exit 0
+		echo fail=1; printf '\n%s\n' ` + shared.OutMark + `; printf '\n%s\n' ` + shared.ErrMark + `; cat "$_t_d/m"; exit 0
 	fi
 fi
 echo applied=1
@@ -99,17 +100,17 @@ func (sysctlModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 			value = strings.TrimSpace(value)
 		}
 	}
-	script := fmt.Sprintf("f=%s\nname=%s\n%s%s", shPath(a.Str("sysctl_file")), q(name), sysctlReadScript, readLinesScript)
-	res, err := run(ctx, env, script, nil)
+	script := fmt.Sprintf("f=%s\nname=%s\n%s%s", shared.ShPath(a.Str("sysctl_file")), shared.Q(name), sysctlReadScript, shared.ReadLinesScript)
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, content := splitContent(res.Stdout)
+	v, content := shared.SplitContent(res.Stdout)
 	if v["fail"] != "" {
 		return fail(v["fail"])
 	}
 	if res.ExitCode != 0 || v["f"] == "" {
-		return fail(scriptError(res))
+		return fail(shared.ScriptError(res))
 	}
 	file := v["f"]
 	proc, procOK := v["proc"]
@@ -118,7 +119,7 @@ func (sysctlModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	var fileVal *string
 	var fixed []string
 	checked := map[string]bool{}
-	for _, raw := range splitLinesKeep(content) {
+	for _, raw := range shared.SplitLinesKeep(content) {
 		line := strings.TrimSpace(raw)
 		if line == "" || sysctlComment.MatchString(line) || !strings.Contains(line, "=") {
 			fixed = append(fixed, line)
@@ -175,7 +176,7 @@ func (sysctlModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		for _, l := range fixed {
 			b.WriteString(strings.TrimSpace(l) + "\n")
 		}
-		msg, _, err := writeText(ctx, env, file, b.String(), content, v["exists"] == "1", "")
+		msg, _, err := shared.WriteText(ctx, env, file, b.String(), content, v["exists"] == "1", "")
 		if err != nil {
 			return tasks.Result{}, err
 		}
@@ -186,18 +187,18 @@ func (sysctlModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	if !setProc && !a.Bool("reload") {
 		return r, nil
 	}
-	script = fmt.Sprintf("%sf=%s\nname=%s\nvalue=%s\nset=%s\nreload=%s\nignore=%s\n%s", sysFuncs, q(file), q(name), q(value),
-		boolFlag(setProc), boolFlag(a.Bool("reload")), boolFlag(a.Bool("ignoreerrors")), sysctlApplyScript)
-	res, err = run(ctx, env, script, nil)
+	script = fmt.Sprintf("%sf=%s\nname=%s\nvalue=%s\nset=%s\nreload=%s\nignore=%s\n%s", shared.SysFuncs, shared.Q(file), shared.Q(name), shared.Q(value),
+		shared.BoolFlag(setProc), shared.BoolFlag(a.Bool("reload")), shared.BoolFlag(a.Bool("ignoreerrors")), sysctlApplyScript)
+	res, err = shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	av, _, msg := tailed(res.Stdout)
+	av, _, msg := shared.Tailed(res.Stdout)
 	if av["fail"] != "" {
 		return fail(msg)
 	}
 	if res.ExitCode != 0 || av["applied"] != "1" {
-		return fail(scriptError(res))
+		return fail(shared.ScriptError(res))
 	}
 	return r, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // systemdModule controls systemd units with systemctl, as Ansible's
@@ -57,7 +58,7 @@ func (systemdModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	}
 	if strings.ContainsAny(name, "*?[") {
 		c := name[strings.IndexAny(name, "*?["):][:1]
-		return fail(fmt.Sprintf("This module does not currently support using glob patterns, found '%s' in service name: %s", c, name)), nil
+		return shared.Fail(fmt.Sprintf("This module does not currently support using glob patterns, found '%s' in service name: %s", c, name)), nil
 	}
 	yn := func(k string) string {
 		if !a.Has(k) {
@@ -80,16 +81,16 @@ func (systemdModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	}
 	vars := [][2]string{
 		{"name", name}, {"state", a.Str("state")}, {"enabled", yn("enabled")}, {"masked", yn("masked")},
-		{"reload", shFlag(a.Bool("daemon_reload"))}, {"reexec", shFlag(a.Bool("daemon_reexec"))},
-		{"scope", a.Str("scope")}, {"_t_check", shFlag(env.Check)},
+		{"reload", shared.ShFlag(a.Bool("daemon_reload"))}, {"reexec", shared.ShFlag(a.Bool("daemon_reexec"))},
+		{"scope", a.Str("scope")}, {"_t_check", shared.ShFlag(env.Check)},
 	}
 	vars = append(vars, [2]string{"opts", strings.TrimSpace(opts)})
-	script := shAssign(vars) + systemdScript
-	out, err := run(ctx, env, script, nil)
+	script := shared.ShAssign(vars) + systemdScript
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, show := splitOutput(out.Stdout)
+	v, show := shared.SplitOutput(out.Stdout)
 	var res tasks.Result
 	if w := v["warning"]; w != "" {
 		res.Warnings = append(res.Warnings, w)
@@ -100,7 +101,7 @@ func (systemdModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 		return res, nil
 	case "done":
 	default:
-		return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}, nil
 	}
 	var nameV any
 	if name != "" {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // sysvinitModule starts, stops, restarts and reloads a SysV init script
@@ -75,7 +76,7 @@ func (m sysvinitModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 			return tasks.Result{}, fmt.Errorf("runlevels: %q is not a runlevel (letters and digits only)", rl)
 		}
 	}
-	words, err := shlexSplit(a.Str("arguments"))
+	words, err := shared.ShlexSplit(a.Str("arguments"))
 	if err != nil {
 		return tasks.Result{}, fmt.Errorf("arguments: %v", err)
 	}
@@ -94,33 +95,33 @@ func (m sysvinitModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	}
 	var argWords strings.Builder
 	for _, w := range words {
-		argWords.WriteString(" " + q(w))
+		argWords.WriteString(" " + shared.Q(w))
 	}
-	vars := shAssign([][2]string{
+	vars := shared.ShAssign([][2]string{
 		{"name", name}, {"script", script}, {"state", action}, {"enabled", enabled},
 		{"runlevels", strings.Join(levels, " ")}, {"rlcat", strings.Join(levels, "")},
-		{"pattern", a.Str("pattern")}, {"sleep", strconv.Itoa(a.Int("sleep"))}, {"_t_check", shFlag(env.Check)},
-		{"_t_optdirs", orDefault(m.optDirs, "/sbin:/usr/sbin:/bin:/usr/bin")},
+		{"pattern", a.Str("pattern")}, {"sleep", strconv.Itoa(a.Int("sleep"))}, {"_t_check", shared.ShFlag(env.Check)},
+		{"_t_optdirs", shared.OrDefault(m.optDirs, "/sbin:/usr/sbin:/bin:/usr/bin")},
 	}) + "_t_args() { \"$@\"" + argWords.String() + "; }\n"
-	out, err := run(ctx, env, vars+sysvinitScript, nil)
+	out, err := shared.Run(ctx, env, vars+sysvinitScript, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, b := parseBlobs(out.Stdout)
+	v, b := shared.ParseBlobs(out.Stdout)
 	switch {
 	case v["missing"] == "1":
-		return fail(fmt.Sprintf("Could not find the requested service %s: ", name)), nil
+		return shared.Fail(fmt.Sprintf("Could not find the requested service %s: ", name)), nil
 	case v["nops"] == "1":
-		return fail(fmt.Sprintf("Failed to find required executable \"ps\" in paths: %s", v["path"])), nil
+		return shared.Fail(fmt.Sprintf("Failed to find required executable \"ps\" in paths: %s", v["path"])), nil
 	case v["running"] == "":
-		return fail(scriptError(out)), nil
+		return shared.Fail(shared.ScriptError(out)), nil
 	}
 	return sysvinitResult(env, a, state, action, levels, v, b), nil
 }
 
 // sysvinitResult shapes the script's verdict as Ansible's sysvinit
 // returns it.
-func sysvinitResult(env *tasks.Env, a tasks.Values, state, action string, levels []string, v verdict, b map[string]string) tasks.Result {
+func sysvinitResult(env *tasks.Env, a tasks.Values, state, action string, levels []string, v shared.Verdict, b map[string]string) tasks.Result {
 	name := a.Str("name")
 	var warnings []string
 	if v["warn_ps"] == "1" {
@@ -142,7 +143,7 @@ func sysvinitResult(env *tasks.Env, a tasks.Values, state, action string, levels
 	data := map[string]any{"name": name, "status": status}
 	res := tasks.Result{Warnings: warnings, Data: data, Changed: v["en_changed"] == "1" || v["st_changed"] == "1"}
 	if v["en_ran"] == "1" {
-		en["rc"], en["stdout"], en["stderr"] = atoi(v["en_rc"]), b["en_out"], b["en_err"]
+		en["rc"], en["stdout"], en["stderr"] = shared.Atoi(v["en_rc"]), b["en_out"], b["en_err"]
 		failed := ""
 		switch {
 		case strings.Contains(b["en_err"], "illegal runlevel specified"):
@@ -159,11 +160,11 @@ func sysvinitResult(env *tasks.Env, a tasks.Values, state, action string, levels
 	}
 	if v["st_fail"] == "1" {
 		return tasks.Result{Failed: true, Msg: fmt.Sprintf("Failed to %s service: %s", action, name), Warnings: warnings,
-			RC: atoi(v["st_rc"]), Data: map[string]any{"rc": atoi(v["st_rc"]), "stdout": b["st_out"], "stderr": b["st_err"],
-				"stdout_lines": lines(b["st_out"]), "stderr_lines": lines(b["st_err"])}}
+			RC: shared.Atoi(v["st_rc"]), Data: map[string]any{"rc": shared.Atoi(v["st_rc"]), "stdout": b["st_out"], "stderr": b["st_err"],
+				"stdout_lines": shared.Lines(b["st_out"]), "stderr_lines": shared.Lines(b["st_err"])}}
 	}
 	if v["st_changed"] == "1" && !env.Check {
-		st["rc"], st["stdout"], st["stderr"] = atoi(v["st_rc"]), b["st_out"], b["st_err"]
+		st["rc"], st["stdout"], st["stderr"] = shared.Atoi(v["st_rc"]), b["st_out"], b["st_err"]
 	}
 	return res
 }

@@ -1,6 +1,10 @@
 package builtin
 
-import _ "embed"
+import (
+	_ "embed"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+)
 
 // sysvinitScript is the sysvinit module's check-and-apply, one round
 // trip, as ansible-core 2.14's sysvinit does it. Inputs (shell variables
@@ -33,7 +37,7 @@ import _ "embed"
 //
 // The word _t_sysvinit_script marks this script's own command line, so
 // that a pattern is never found in it.
-var sysvinitScript = blobFuncs + sysvinitScriptBody
+var sysvinitScript = shared.BlobFuncs + sysvinitScriptBody
 
 //go:embed sysvinit.sh
 var sysvinitScriptBody string

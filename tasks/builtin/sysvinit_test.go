@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // sysvinitFake returns an Env on this machine whose sysvinit finds the
@@ -23,7 +24,7 @@ func sysvinitFake(t *testing.T, initScript string) (*tasks.Env, sysvinitModule, 
 		"update-rc.d": `echo "update-rc.d $*" >>"$FAKE_STATE/log"`,
 	})
 	script := filepath.Join(state, "tender-unit-svc")
-	body := "#!/bin/sh\nFAKE_STATE=" + q(state) + "\necho \"script $*\" >>\"$FAKE_STATE/log\"\n" + initScript + "\n"
+	body := "#!/bin/sh\nFAKE_STATE=" + shared.Q(state) + "\necho \"script $*\" >>\"$FAKE_STATE/log\"\n" + initScript + "\n"
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestSysvinitResults(t *testing.T) {
 			t.Errorf("%v: accepted", args)
 		}
 	}
-	v := verdict{"running": "1", "worked": "1", "en_changed": "1", "en_ran": "1", "en_tool": "none", "en_rc": "0"}
+	v := shared.Verdict{"running": "1", "worked": "1", "en_changed": "1", "en_ran": "1", "en_tool": "none", "en_rc": "0"}
 	a, _ := sysvinitArgs.Decode(tasks.Args{"name": "svc", "enabled": true})
 	if r := sysvinitResult(env, a, "", "", nil, v, map[string]string{}); !r.Failed ||
 		r.Msg != "Cannot enable or disable svc: the host has neither update-rc.d nor chkconfig" {

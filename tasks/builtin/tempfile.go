@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // tempfileModule creates a temporary file (mode 0600) or directory (0700)
@@ -55,23 +56,23 @@ func (tempfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 		}
 		names = append(names, string(b))
 	}
-	script := fmt.Sprintf("%s%sdir=%s\npre=%s\nsuf=%s\nisdir=%s\nnames=%s\n%s", shFuncs, attrFuncs,
-		shPath(a.Str("path")), q(a.Str("prefix")), q(a.Str("suffix")), boolFlag(a.Str("state") == "directory"),
-		q(strings.Join(names, " ")), tempfileScript)
-	out, err := run(ctx, env, script, nil)
+	script := fmt.Sprintf("%s%sdir=%s\npre=%s\nsuf=%s\nisdir=%s\nnames=%s\n%s", shared.ShFuncs, shared.AttrFuncs,
+		shared.ShPath(a.Str("path")), shared.Q(a.Str("prefix")), shared.Q(a.Str("suffix")), shared.BoolFlag(a.Str("state") == "directory"),
+		shared.Q(strings.Join(names, " ")), tempfileScript)
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v := parseVerdict(out.Stdout)
+	v := shared.ParseVerdict(out.Stdout)
 	if v["failed"] == "1" || v["path"] == "" {
 		msg := strings.TrimSpace(v["msg"])
 		if msg == "" {
-			msg = scriptError(out)
+			msg = shared.ScriptError(out)
 		}
-		return failWith(msg, nil)
+		return shared.FailWith(msg, nil)
 	}
 	data := map[string]any{"path": v["path"]}
-	infoData(data, v, "")
+	shared.InfoData(data, v, "")
 	return tasks.Result{Changed: true, Data: data}, nil
 }
 

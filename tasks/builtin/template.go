@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // templateModule renders a controller-side Jinja2 template (found with
@@ -51,7 +52,7 @@ func (templateModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	failed := func(msg string) (tasks.Result, error) { return failWith(msg, nil) }
+	failed := func(msg string) (tasks.Result, error) { return shared.FailWith(msg, nil) }
 	if a.Has("state") {
 		return failed("'state' cannot be specified on a template")
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // TestTextWriteRefusesConcurrentChange: lineinfile, replace, blockinfile
@@ -29,7 +31,7 @@ func TestTextWriteRefusesConcurrentChange(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		f, fail, err := readText(ctx, env, p, fileAttrs{})
+		f, fail, err := shared.ReadText(ctx, env, p, shared.FileAttrs{})
 		if err != nil || fail != nil {
 			t.Fatalf("%s: read: %v %+v", tc.name, err, fail)
 		}
@@ -38,7 +40,7 @@ func TestTextWriteRefusesConcurrentChange(t *testing.T) {
 		} else {
 			os.Remove(p)
 		}
-		_, msg, err := f.writeText(ctx, env, []byte("a=9\n"), writeOpts{mkdirs: true})
+		_, msg, err := f.WriteText(ctx, env, []byte("a=9\n"), shared.WriteOpts{Mkdirs: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,8 +54,8 @@ func TestTextWriteRefusesConcurrentChange(t *testing.T) {
 	}
 	// Unchanged since the read: the write goes ahead.
 	p := filepath.Join(dir, "edited")
-	f, _, _ := readText(ctx, env, p, fileAttrs{})
-	if _, msg, err := f.writeText(ctx, env, []byte("a=9\n"), writeOpts{}); err != nil || msg != "" {
+	f, _, _ := shared.ReadText(ctx, env, p, shared.FileAttrs{})
+	if _, msg, err := f.WriteText(ctx, env, []byte("a=9\n"), shared.WriteOpts{}); err != nil || msg != "" {
 		t.Fatalf("write of an unchanged file: %v %q", err, msg)
 	}
 	if got, _ := os.ReadFile(p); string(got) != "a=9\n" {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // unarchiveModule unpacks tar.gz, tgz, tar, tar.bz2, tar.xz and zip
@@ -40,7 +41,7 @@ var unarchiveArgs = &tasks.Spec{
 		{Name: "io_buffer_size", Kind: tasks.Int, Default: 65536},
 		{Name: "copy", Kind: tasks.Bool, Default: true},
 		{Name: "decrypt", Kind: tasks.Bool, Default: true},
-	}, attrParams...),
+	}, shared.AttrParams...),
 	MutuallyExclusive: [][]string{{"include", "exclude"}},
 }
 
@@ -50,7 +51,7 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	mode, err := modeArg(a["mode"])
+	mode, err := shared.ModeArg(a["mode"])
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -59,7 +60,7 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 	if c := a.Str("creates"); c != "" || !remote {
 		// Before anything travels, as Ansible's action plugin does:
 		// creates skips the task, a missing dest fails it.
-		out, err := run(ctx, env, shAssign([][2]string{{"creates", c}, {"dest", dest}})+unarchivePre, nil)
+		out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"creates", c}, {"dest", dest}})+unarchivePre, nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}
@@ -67,11 +68,11 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 		case "creates":
 			return tasks.Result{Skipped: true, Msg: fmt.Sprintf("skipped, since %s exists", c), Data: map[string]any{}}, nil
 		case "nodest":
-			return fail(fmt.Sprintf("dest '%s' must be an existing dir", dest)), nil
+			return shared.Fail(fmt.Sprintf("dest '%s' must be an existing dir", dest)), nil
 		}
 	}
 	if remote && strings.Contains(src, "://") {
-		return fail("unarchive: a URL as src with remote_src is not supported by tender; fetch it with get_url first"), nil
+		return shared.Fail("unarchive: a URL as src with remote_src is not supported by tender; fetch it with get_url first"), nil
 	}
 	lists := map[string][]string{}
 	for _, k := range []string{"exclude", "include", "extra_opts"} {
@@ -86,29 +87,29 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 	if !remote {
 		local, err := env.FindFile("files", src)
 		if err != nil {
-			return fail(err.Error()), nil
+			return shared.Fail(err.Error()), nil
 		}
 		if err := env.Sandbox.CheckRead(local); err != nil {
 			return tasks.Result{}, err
 		}
 		hostSrc, err = uploadArchive(ctx, env, local, dest)
 		if err != nil {
-			return fail(fmt.Sprintf("Source '%s' failed to transfer: %v", src, err)), nil
+			return shared.Fail(fmt.Sprintf("Source '%s' failed to transfer: %v", src, err)), nil
 		}
 		uploaded = "1"
 	}
-	script := shAssign([][2]string{
+	script := shared.ShAssign([][2]string{
 		{"src", hostSrc}, {"dest", dest}, {"uploaded", uploaded}, {"excludes", strings.Join(lists["exclude"], "\n")},
 		{"includes", strings.Join(lists["include"], "\n")}, {"opts", strings.Join(lists["extra_opts"], "\n")},
-		{"keep_newer", shFlag(a.Bool("keep_newer"))}, {"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")},
-		{"_t_check", shFlag(env.Check)},
+		{"keep_newer", shared.ShFlag(a.Bool("keep_newer"))}, {"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")},
+		{"_t_check", shared.ShFlag(env.Check)},
 	}) + unarchiveScript
-	out, err := run(ctx, env, script, nil)
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	head, rest, _ := strings.Cut(string(out.Stdout), "\n--output--\n")
-	v := parseVerdict([]byte(head))
+	v := shared.ParseVerdict([]byte(head))
 	data := map[string]any{"dest": dest, "src": hostSrc}
 	if h := v["handler"]; h != "" {
 		data["handler"] = h
@@ -119,14 +120,14 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 			cmd = append(cmd, w)
 		}
 	}
-	outLen, errLen := atoi(v["outlen"]), atoi(v["errlen"])
+	outLen, errLen := shared.Atoi(v["outlen"]), shared.Atoi(v["errlen"])
 	outLen = min(max(outLen, 0), len(rest))
 	if v["extracted"] == "1" {
 		errEnd := min(outLen+max(errLen, 0), len(rest))
 		if v["verdict"] == "failed" {
 			errEnd = len(rest)
 		}
-		data["extract_results"] = map[string]any{"cmd": cmd, "rc": atoi(v["rc"]), "out": rest[:outLen], "err": rest[outLen:errEnd]}
+		data["extract_results"] = map[string]any{"cmd": cmd, "rc": shared.Atoi(v["rc"]), "out": rest[:outLen], "err": rest[outLen:errEnd]}
 		rest = rest[errEnd:]
 	} else if v["verdict"] == "done" {
 		rest = rest[min(outLen+max(errLen, 0), len(rest)):]
@@ -141,9 +142,9 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 		return tasks.Result{Skipped: true, Msg: "remote module (unarchive) does not support check mode when using gtar", Data: map[string]any{}}, nil
 	case "done":
 	default:
-		return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}, nil
 	}
-	infoData(data, v, "")
+	shared.InfoData(data, v, "")
 	if a.Bool("list_files") {
 		files := []any{}
 		for _, f := range strings.Split(strings.TrimSuffix(rest, "\n"), "\n") {

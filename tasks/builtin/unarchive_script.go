@@ -1,6 +1,10 @@
 package builtin
 
-import _ "embed"
+import (
+	_ "embed"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+)
 
 // unarchiveScript unpacks an archive on the host, in one round trip, as
 // Ansible's unarchive: it picks the handler (unzip for zip files, GNU tar
@@ -18,7 +22,7 @@ import _ "embed"
 // tar: Ansible skips), or verdict=done with changed, extracted, outlen
 // and errlen and the _t_info of dest, then "--output--", the command's
 // stdout and stderr, and the archive's members, one per line.
-var unarchiveScript = attrFuncs + shFuncs + unarchiveScriptBody
+var unarchiveScript = shared.AttrFuncs + shared.ShFuncs + unarchiveScriptBody
 
 //go:embed unarchive.sh
 var unarchiveScriptBody string

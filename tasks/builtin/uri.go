@@ -19,6 +19,7 @@ import (
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // uriModule makes an HTTP request from the host's network, as Ansible's
@@ -46,12 +47,12 @@ var uriArgs = &tasks.Spec{
 		{Name: "decompress", Kind: tasks.Bool, Default: true},
 		{Name: "ciphers", Kind: tasks.List},
 		{Name: "use_netrc", Kind: tasks.Bool, Default: true},
-	}, uriHTTPParams()...), attrParams...),
+	}, uriHTTPParams()...), shared.AttrParams...),
 }
 
 // uriHTTPParams are httpParams with uri's own alias for the user name.
 func uriHTTPParams() []tasks.Param {
-	ps := append([]tasks.Param(nil), httpParams...)
+	ps := append([]tasks.Param(nil), shared.HttpParams...)
 	for i := range ps {
 		if ps[i].Name == "url_username" {
 			ps[i].Aliases = []string{"user"}
@@ -71,7 +72,7 @@ var (
 var uriProbe string
 
 // uriPlace sets the attributes of the dest uri wrote.
-var uriPlace = attrFuncs + shFuncs + uriPlaceBody
+var uriPlace = shared.AttrFuncs + shared.ShFuncs + uriPlaceBody
 
 //go:embed uri_place.sh
 var uriPlaceBody string
@@ -85,13 +86,13 @@ func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	if env.Check {
 		return tasks.Result{Skipped: true, Msg: "remote module (uri) does not support check mode", Data: map[string]any{}}, nil
 	}
-	mode, err := modeArg(a["mode"])
+	mode, err := shared.ModeArg(a["mode"])
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	rawURL, method := a.Str("url"), strings.ToUpper(a.Str("method"))
 	if !upperWord.MatchString(method) {
-		return fail("Parameter 'method' needs to be a single word in uppercase, like GET or POST."), nil
+		return shared.Fail("Parameter 'method' needs to be a single word in uppercase, like GET or POST."), nil
 	}
 	headers := a.Dict("headers")
 	if headers == nil {
@@ -100,15 +101,15 @@ func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	}
 	body, err := uriBody(a, headers)
 	if err != nil {
-		return fail(err.Error()), nil
+		return shared.Fail(err.Error()), nil
 	}
 	dest := a.Str("dest")
 	if a.Has("creates") || a.Has("removes") || dest != "" {
-		out, err := run(ctx, env, shAssign([][2]string{{"creates", a.Str("creates")}, {"removes", a.Str("removes")}, {"dest", dest}})+uriProbe, nil)
+		out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"creates", a.Str("creates")}, {"removes", a.Str("removes")}, {"dest", dest}})+uriProbe, nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}
-		v := parseVerdict(out.Stdout)
+		v := shared.ParseVerdict(out.Stdout)
 		switch v["verdict"] {
 		case "creates":
 			return tasks.Result{Data: map[string]any{"stdout": fmt.Sprintf("skipped, since '%s' exists", a.Str("creates"))}}, nil
@@ -116,7 +117,7 @@ func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 			return tasks.Result{Data: map[string]any{"stdout": fmt.Sprintf("skipped, since '%s' does not exist", a.Str("removes"))}}, nil
 		case "go":
 		default:
-			return tasks.Result{Failed: true, Msg: scriptError(out), RC: out.ExitCode}, nil
+			return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}, nil
 		}
 		if v["isdir"] == "1" {
 			dest = "dir:" + dest
@@ -127,35 +128,35 @@ func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		timeout = time.Duration(a.Int("timeout")) * time.Second
 	}
 	follow := a.Str("follow_redirects")
-	client := hostHTTP(env, timeout, a.Bool("validate_certs"), follow != "no" && follow != "none")
+	client := shared.HostHTTP(env, timeout, a.Bool("validate_certs"), follow != "no" && follow != "none")
 	if follow == "safe" || follow == "urllib2" || follow == "yes" {
-		client.CheckRedirect = safeRedirects(follow)
+		client.CheckRedirect = shared.SafeRedirects(follow)
 	}
 	var rd *strings.Reader
 	if body != nil {
 		rd = strings.NewReader(*body)
 	}
-	req, err := newRequest(ctx, a, method, rawURL, rd)
+	req, err := shared.NewRequest(ctx, a, method, rawURL, rd)
 	if err != nil {
-		return fail(err.Error()), nil
+		return shared.Fail(err.Error()), nil
 	}
 	start := time.Now()
 	resp, err := client.Do(req)
 	elapsed := int(time.Since(start).Seconds())
 	if err != nil {
-		return tasks.Result{Failed: true, Msg: requestError(err), Data: map[string]any{"status": -1, "url": rawURL, "elapsed": elapsed, "redirected": false}}, nil
+		return tasks.Result{Failed: true, Msg: shared.RequestError(err), Data: map[string]any{"status": -1, "url": rawURL, "elapsed": elapsed, "redirected": false}}, nil
 	}
 	defer resp.Body.Close()
 	content, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
 	if err != nil {
-		return tasks.Result{Failed: true, Msg: requestError(err), Data: map[string]any{"status": -1, "url": rawURL, "elapsed": elapsed}}, nil
+		return tasks.Result{Failed: true, Msg: shared.RequestError(err), Data: map[string]any{"status": -1, "url": rawURL, "elapsed": elapsed}}, nil
 	}
-	data := responseHeaders(resp)
+	data := shared.ResponseHeaders(resp)
 	final := resp.Request.URL.String()
 	data["url"], data["status"], data["elapsed"], data["redirected"], data["changed"] = final, resp.StatusCode, elapsed, final != rawURL, false
 	success := resp.StatusCode >= 200 && resp.StatusCode < 300
 	if success {
-		data["msg"] = "OK (" + orDefault(resp.Header.Get("Content-Length"), "unknown") + " bytes)"
+		data["msg"] = "OK (" + shared.OrDefault(resp.Header.Get("Content-Length"), "unknown") + " bytes)"
 		cookies, cookieStr := map[string]any{}, []string{}
 		for _, c := range resp.Cookies() {
 			cookies[c.Name] = c.Value
@@ -165,7 +166,7 @@ func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	} else {
 		// Python raises for anything but 2xx: the error's text is the
 		// message and its body a "body" key, unless read as content.
-		data["msg"] = httpErrorMsg(resp)
+		data["msg"] = shared.HttpErrorMsg(resp)
 	}
 	if loc, ok := data["location"].(string); ok {
 		if u, err := resp.Request.URL.Parse(loc); err == nil {
@@ -239,21 +240,21 @@ func writeURIDest(ctx context.Context, env *tasks.Env, dest string, resp *http.R
 	}
 	if okStatus && resp.StatusCode != http.StatusNotModified {
 		if err := env.Conn.Put(ctx, dest, bytes.NewReader(content), 0o644); err != nil {
-			r := fail(fmt.Sprintf("failed to write %s: %v", dest, err))
+			r := shared.Fail(fmt.Sprintf("failed to write %s: %v", dest, err))
 			return &r, nil
 		}
-		out, err := run(ctx, env, shAssign([][2]string{{"dest", dest}, {"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")}})+uriPlace, nil)
+		out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"dest", dest}, {"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")}})+uriPlace, nil)
 		if err != nil {
 			return nil, err
 		}
-		v := parseVerdict(out.Stdout)
+		v := shared.ParseVerdict(out.Stdout)
 		if v["failed"] == "1" {
-			r := fail(v["msg"])
+			r := shared.Fail(v["msg"])
 			return &r, nil
 		}
 		data["changed"] = true
 		info := map[string]any{}
-		infoData(info, v, "")
+		shared.InfoData(info, v, "")
 		for k, x := range info {
 			if _, clash := data[k]; !clash || k == "mode" || k == "size" {
 				data[k] = x
@@ -281,7 +282,7 @@ func uriBody(a tasks.Values, headers map[string]any) (*string, error) {
 		if str, ok := raw.(string); ok {
 			s = str
 		} else {
-			s = pyJSON(raw)
+			s = shared.PyJSON(raw)
 		}
 		if !hasType {
 			headers["Content-Type"] = "application/json"

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // TestURI calls a local server through the connection's Dial: JSON in
@@ -21,7 +22,7 @@ func TestURI(t *testing.T) {
 			b, _ := io.ReadAll(r.Body)
 			w.Header().Set("Content-Type", "application/json")
 			http.SetCookie(w, &http.Cookie{Name: "sid", Value: "42"})
-			w.Write([]byte(`{"method": "` + r.Method + `", "got": ` + orDefault(string(b), "null") + `, "ct": "` + r.Header.Get("Content-Type") + `", "n": 3}`))
+			w.Write([]byte(`{"method": "` + r.Method + `", "got": ` + shared.OrDefault(string(b), "null") + `, "ct": "` + r.Header.Get("Content-Type") + `", "n": 3}`))
 		case "/moved":
 			http.Redirect(w, r, "/api", http.StatusFound)
 		case "/file":

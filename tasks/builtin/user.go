@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // userModule manages a local user account as Ansible's user module does
@@ -74,7 +75,7 @@ func plainPassword(pw string) bool {
 // Run adds, changes or removes the user.
 func (m userModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	r, err := m.apply(ctx, env, args)
-	return withWarnings(r), err
+	return shared.WithWarnings(r), err
 }
 
 func (userModule) apply(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
@@ -116,34 +117,34 @@ func (userModule) apply(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		uid = strconv.Itoa(a.Int("uid"))
 	}
 	vars := []struct{ k, v string }{
-		{"name", name}, {"state", state}, {"uid", uid}, {"nonuniq", boolFlag(a.Bool("non_unique"))},
-		{"group", a.Str("group")}, {"groups_set", boolFlag(a.Has("groups"))}, {"glist", strings.Join(glist, ",")},
-		{"append", boolFlag(a.Bool("append"))}, {"comment_set", boolFlag(a.Has("comment"))}, {"comment", a.Str("comment")},
-		{"home_set", boolFlag(a.Has("home"))}, {"home", a.Str("home")}, {"shell_set", boolFlag(a.Has("shell"))},
-		{"shell", a.Str("shell")}, {"create_home", boolFlag(a.Bool("create_home"))}, {"skel", a.Str("skeleton")},
-		{"system", boolFlag(a.Bool("system"))}, {"move_home", boolFlag(a.Bool("move_home"))},
-		{"force", boolFlag(a.Bool("force"))}, {"remove", boolFlag(a.Bool("remove"))},
-		{"expires_set", boolFlag(a.Has("expires"))}, {"expires_date", expDate}, {"expires_days", expDays},
-		{"update", a.Str("update_password")}, {"pw_set", boolFlag(pwSet)}, {"check", boolFlag(env.Check)},
+		{"name", name}, {"state", state}, {"uid", uid}, {"nonuniq", shared.BoolFlag(a.Bool("non_unique"))},
+		{"group", a.Str("group")}, {"groups_set", shared.BoolFlag(a.Has("groups"))}, {"glist", strings.Join(glist, ",")},
+		{"append", shared.BoolFlag(a.Bool("append"))}, {"comment_set", shared.BoolFlag(a.Has("comment"))}, {"comment", a.Str("comment")},
+		{"home_set", shared.BoolFlag(a.Has("home"))}, {"home", a.Str("home")}, {"shell_set", shared.BoolFlag(a.Has("shell"))},
+		{"shell", a.Str("shell")}, {"create_home", shared.BoolFlag(a.Bool("create_home"))}, {"skel", a.Str("skeleton")},
+		{"system", shared.BoolFlag(a.Bool("system"))}, {"move_home", shared.BoolFlag(a.Bool("move_home"))},
+		{"force", shared.BoolFlag(a.Bool("force"))}, {"remove", shared.BoolFlag(a.Bool("remove"))},
+		{"expires_set", shared.BoolFlag(a.Has("expires"))}, {"expires_date", expDate}, {"expires_days", expDays},
+		{"update", a.Str("update_password")}, {"pw_set", shared.BoolFlag(pwSet)}, {"check", shared.BoolFlag(env.Check)},
 	}
 	var script strings.Builder
 	// The hash leaves the environment before any command could inherit it.
-	script.WriteString("_pw=${T_PW-}; unset T_PW\n" + shFuncs + sysFuncs)
+	script.WriteString("_pw=${T_PW-}; unset T_PW\n" + shared.ShFuncs + shared.SysFuncs)
 	for _, kv := range vars {
-		fmt.Fprintf(&script, "%s=%s\n", kv.k, q(kv.v))
+		fmt.Fprintf(&script, "%s=%s\n", kv.k, shared.Q(kv.v))
 	}
 	script.WriteString(userScript)
 	secrets := map[string]string{}
 	if pwSet {
 		secrets["T_PW"] = pw
 	}
-	res, err := runWith(ctx, env, script.String(), secrets, nil)
+	res, err := shared.RunWith(ctx, env, script.String(), secrets, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v, out, errOut := tailed(res.Stdout)
+	v, out, errOut := shared.Tailed(res.Stdout)
 	if res.ExitCode != 0 && v["fail"] == "" {
-		return tasks.Result{Failed: true, Msg: scriptError(res), Data: map[string]any{}, Warnings: warnings}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(res), Data: map[string]any{}, Warnings: warnings}, nil
 	}
 	switch v["fail"] {
 	case "":
@@ -160,7 +161,7 @@ func (userModule) apply(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	}
 	d := r.Data
 	d["name"], d["state"] = name, state
-	outputData(d, out, errOut)
+	shared.OutputData(d, out, errOut)
 	if state == "absent" {
 		if r.Changed {
 			d["force"], d["remove"] = a.Bool("force"), a.Bool("remove")

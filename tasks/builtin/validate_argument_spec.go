@@ -9,6 +9,7 @@ import (
 
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // validateArgumentSpecModule is ansible-core 2.14's validate_argument_spec
@@ -44,16 +45,16 @@ func (validateArgumentSpecModule) Spec() *tasks.Spec { return validateArgumentSp
 func (validateArgumentSpecModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	specArg, ok := args["argument_spec"]
 	if !ok {
-		return tasks.Result{}, fmt.Errorf(`"argument_spec" arg is required in args: %s`, pyRepr(map[string]any(args)))
+		return tasks.Result{}, fmt.Errorf(`"argument_spec" arg is required in args: %s`, shared.PyRepr(map[string]any(args)))
 	}
 	spec, ok := specArg.(map[string]any)
 	if !ok {
-		return tasks.Result{}, fmt.Errorf("Incorrect type for argument_spec, expected dict and got %s", pyTypeOf(specArg))
+		return tasks.Result{}, fmt.Errorf("Incorrect type for argument_spec, expected dict and got %s", shared.PyTypeOf(specArg))
 	}
 	provided := map[string]any{}
 	if p, given := args["provided_arguments"]; given {
 		if provided, ok = p.(map[string]any); !ok {
-			return tasks.Result{}, fmt.Errorf("Incorrect type for provided_arguments, expected dict and got %s", pyTypeOf(p))
+			return tasks.Result{}, fmt.Errorf("Incorrect type for provided_arguments, expected dict and got %s", shared.PyTypeOf(p))
 		}
 	}
 	params, err := argsFromVars(env, spec)
@@ -124,7 +125,7 @@ func argsFromVars(env *tasks.Env, spec map[string]any) (map[string]any, error) {
 	if env == nil || env.Eval == nil {
 		return out, nil
 	}
-	for _, name := range sortedMapKeys(spec) {
+	for _, name := range shared.SortedMapKeys(spec) {
 		if !jinjaName.MatchString(name) || jinjaWords[name] {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // What the git and subversion modules share: reading a failure their
@@ -17,7 +18,7 @@ import (
 // (fail=msg), a tool that was not found (fail=MESSAGE, from _t_need) or
 // an executable that could not run (noexe=ERRNO, as Python's OSError).
 // Fields that only the module knows (what it did so far) are its to add.
-func vcsFailure(v verdict, b map[string]string, m vcsMask) (tasks.Result, bool) {
+func vcsFailure(v shared.Verdict, b map[string]string, m vcsMask) (tasks.Result, bool) {
 	argv := func() []string {
 		s := strings.TrimSuffix(b["argv"], "\x00")
 		if s == "" {
@@ -33,7 +34,7 @@ func vcsFailure(v verdict, b map[string]string, m vcsMask) (tasks.Result, bool) 
 	output := func(keys ...string) {
 		for _, k := range keys {
 			if s, ok := b[k]; ok {
-				d[k], d[k+"_lines"] = s, lines(s)
+				d[k], d[k+"_lines"] = s, shared.Lines(s)
 			}
 		}
 	}
@@ -44,19 +45,19 @@ func vcsFailure(v verdict, b map[string]string, m vcsMask) (tasks.Result, bool) 
 		if v["noexe"] == "13" {
 			why = "Permission denied"
 		}
-		d["rc"], d["cmd"] = vcsAtoi(v["noexe"]), pyCleanArgs(words)
+		d["rc"], d["cmd"] = vcsAtoi(v["noexe"]), shared.PyCleanArgs(words)
 		d["stdout"], d["stderr"], d["stdout_lines"], d["stderr_lines"] = "", "", []any{}, []any{}
 		prog := ""
 		if len(words) > 0 {
 			prog = words[0]
 		}
-		msg := "[Errno " + v["noexe"] + "] " + why + ": b" + pyRepr(prog)
+		msg := "[Errno " + v["noexe"] + "] " + why + ": b" + shared.PyRepr(prog)
 		return tasks.Result{Failed: true, Msg: msg, RC: d["rc"].(int), Data: d}, true
 	case v["fail"] == "rc":
 		rc := vcsAtoi(v["rc"])
-		d["rc"], d["cmd"] = rc, pyCleanArgs(argv())
+		d["rc"], d["cmd"] = rc, shared.PyCleanArgs(argv())
 		output("stdout", "stderr")
-		msg := pySanitize(strings.TrimRight(b["stderr"], " \t\n\r\f\v"))
+		msg := shared.PySanitize(strings.TrimRight(b["stderr"], " \t\n\r\f\v"))
 		return tasks.Result{Failed: true, Msg: msg, RC: rc, Data: d}, true
 	case v["fail"] == "msg":
 		output("stdout", "stderr")
@@ -77,7 +78,7 @@ func vcsFailure(v verdict, b map[string]string, m vcsMask) (tasks.Result, bool) 
 		}
 		return tasks.Result{Failed: true, Msg: b["msg"], Data: d}, true
 	case v["fail"] != "":
-		return fail(v["fail"]), true
+		return shared.Fail(v["fail"]), true
 	}
 	return tasks.Result{}, false
 }
@@ -125,7 +126,7 @@ func (m vcsMask) word(w string) string {
 func (m vcsMask) text(s string) string {
 	for _, p := range m.secrets {
 		if m.noLog && s == p {
-			return maskedValue
+			return shared.MaskedValue
 		}
 	}
 	if m.alias != "" {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // pathScript waits on the host, for at least $left seconds of sleeping, until $p exists
@@ -42,25 +43,25 @@ func (w *waiter) path(ctx context.Context) (bool, error) {
 		if left < 0 {
 			left = 0
 		}
-		script := fmt.Sprintf("%s%sp=%s\nwant=%s\nleft=%d\nnap=%d\ngrab=%s\n%s", shFuncs, attrFuncs,
-			shPath(w.a.Str("path")), want, left, max(w.a.Int("sleep"), 1), boolFlag(w.re != nil), pathScript)
-		out, err := run(ctx, w.env, script, nil)
+		script := fmt.Sprintf("%s%sp=%s\nwant=%s\nleft=%d\nnap=%d\ngrab=%s\n%s", shared.ShFuncs, shared.AttrFuncs,
+			shared.ShPath(w.a.Str("path")), want, left, max(w.a.Int("sleep"), 1), shared.BoolFlag(w.re != nil), pathScript)
+		out, err := shared.Run(ctx, w.env, script, nil)
 		if err != nil {
 			return false, err
 		}
-		v := parseVerdict(beforeMarker(out.Stdout))
+		v := shared.ParseVerdict(shared.BeforeMarker(out.Stdout))
 		switch v["verdict"] {
 		case "ok":
 		case "timeout":
 			return false, nil
 		default:
-			return false, errors.New(scriptError(out))
+			return false, errors.New(shared.ScriptError(out))
 		}
 		if want == "absent" {
 			return true, nil
 		}
 		if w.re == nil || w.match(contentOf(out.Stdout)) {
-			infoData(w.data, v, "")
+			shared.InfoData(w.data, v, "")
 			return true, nil
 		}
 		if w.remaining() <= 0 {
@@ -149,7 +150,7 @@ func (w *waiter) drained(ctx context.Context) (bool, error) {
 		excluded[h] = true
 	}
 	for {
-		out, err := run(ctx, w.env, "cat /proc/net/tcp /proc/net/tcp6 2>/dev/null", nil)
+		out, err := shared.Run(ctx, w.env, "cat /proc/net/tcp /proc/net/tcp6 2>/dev/null", nil)
 		if err != nil {
 			return false, err
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // yumRepositoryModule adds or removes a repository in a .repo file of
@@ -92,7 +93,7 @@ var yumRepositoryArgs = &tasks.Spec{
 		{Name: "timeout"},
 		{Name: "ui_repoid_vars"},
 		{Name: "username"},
-	}, attrParams...),
+	}, shared.AttrParams...),
 }
 
 // Spec is yum_repository's argument specification.
@@ -121,15 +122,15 @@ func (yumRepositoryModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 		return tasks.Result{}, fmt.Errorf("attributes is not supported by tender's yum_repository: it sets mode, owner, group and SELinux context, not chattr attributes")
 	}
 	if len(a.Dict("params")) > 0 {
-		return fail("The params option to yum_repository was removed in Ansible 2.5 since it circumvents Ansible's option handling"), nil
+		return shared.Fail("The params option to yum_repository was removed in Ansible 2.5 since it circumvents Ansible's option handling"), nil
 	}
 	state := a.Str("state")
 	if state == "present" {
 		if !a.Has("baseurl") && !a.Has("metalink") && !a.Has("mirrorlist") {
-			return fail("Parameter 'baseurl', 'metalink' or 'mirrorlist' is required."), nil
+			return shared.Fail("Parameter 'baseurl', 'metalink' or 'mirrorlist' is required."), nil
 		}
 		if !a.Has("description") {
-			return fail("Parameter 'description' is required."), nil
+			return shared.Fail("Parameter 'description' is required."), nil
 		}
 	}
 	repoid := a.Str("name")
@@ -137,38 +138,38 @@ func (yumRepositoryModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	if !a.Has("file") {
 		file = repoid
 	}
-	fa, err := attrsOf(a)
+	fa, err := shared.AttrsOf(a)
 	if err != nil {
-		return fail(err.Error()), nil
+		return shared.Fail(err.Error()), nil
 	}
-	script := fmt.Sprintf("%s%s%sreposdir=%s\nfile=%s\nmode=%s\nowner=%s\ngroup=%s\n%s%s", shFuncs, attrFuncs, seAssign(a),
-		shPath(a.Str("reposdir")), q(file), q(fa.mode), q(fa.owner), q(fa.group), yumRepoReadScript, readTextScript)
-	out, err := run(ctx, env, script, nil)
+	script := fmt.Sprintf("%s%s%sreposdir=%s\nfile=%s\nmode=%s\nowner=%s\ngroup=%s\n%s%s", shared.ShFuncs, shared.AttrFuncs, shared.SeAssign(a),
+		shared.ShPath(a.Str("reposdir")), shared.Q(file), shared.Q(fa.Mode), shared.Q(fa.Owner), shared.Q(fa.Group), yumRepoReadScript, shared.ReadTextScript)
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v := parseVerdict(beforeMarker(out.Stdout))
+	v := shared.ParseVerdict(shared.BeforeMarker(out.Stdout))
 	switch {
 	case v["noreposdir"] == "1":
-		return fail(fmt.Sprintf("Repo directory '%s' does not exist.", a.Str("reposdir"))), nil
+		return shared.Fail(fmt.Sprintf("Repo directory '%s' does not exist.", a.Str("reposdir"))), nil
 	case v["failed"] == "1":
-		return fail(strings.TrimSpace(v["msg"])), nil
+		return shared.Fail(strings.TrimSpace(v["msg"])), nil
 	case v["dest"] == "" || out.ExitCode != 0:
-		return fail(scriptError(out)), nil
+		return shared.Fail(shared.ScriptError(out)), nil
 	}
 	dest := v["dest"]
-	f := &textFile{path: dest, real: v["real"], exists: v["exists"] == "1", attrs: v}
-	if f.real == "" {
-		f.real = dest
+	f := &shared.TextFile{Path: dest, Real: v["real"], Exists: v["exists"] == "1", Attrs: v}
+	if f.Real == "" {
+		f.Real = dest
 	}
-	if f.exists {
-		c, _ := section(out.Stdout, "content", "")
-		f.content = []byte(c)
+	if f.Exists {
+		c, _ := shared.Section(out.Stdout, "content", "")
+		f.Content = []byte(c)
 	}
 	ini := &repoINI{defaults: &repoSection{name: "DEFAULT", vals: map[string]string{}}}
-	if f.exists && v["isdir"] != "1" {
-		if ini, err = parseRepoINI(string(f.content), dest); err != nil {
-			return fail(fmt.Sprintf("Problems reading the repo file %s: %v", dest, err)), nil
+	if f.Exists && v["isdir"] != "1" {
+		if ini, err = parseRepoINI(string(f.Content), dest); err != nil {
+			return shared.Fail(fmt.Sprintf("Problems reading the repo file %s: %v", dest, err)), nil
 		}
 	}
 	before := ini.dump()
@@ -185,38 +186,38 @@ func (yumRepositoryModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	after := ini.dump()
 	changed := before != after
 	if v["isdir"] == "1" && changed {
-		return fail(fmt.Sprintf("Problems handling file %s.", dest)), nil
+		return shared.Fail(fmt.Sprintf("Problems handling file %s.", dest)), nil
 	}
 	res := tasks.Result{Data: map[string]any{"repo": repoid, "state": state}}
 	if !env.Check && changed && len(ini.sections) == 0 {
-		rm, err := run(ctx, env, "rm -f -- "+q(dest)+" && echo removed=1", nil)
+		rm, err := shared.Run(ctx, env, "rm -f -- "+shared.Q(dest)+" && echo removed=1", nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}
-		if parseVerdict(rm.Stdout)["removed"] != "1" {
-			return fail(fmt.Sprintf("Cannot remove empty repo file %s.", dest)), nil
+		if shared.ParseVerdict(rm.Stdout)["removed"] != "1" {
+			return shared.Fail(fmt.Sprintf("Cannot remove empty repo file %s.", dest)), nil
 		}
-	} else if !env.Check && (changed || (f.exists && yumRepoAttrsDiffer(v))) {
-		content := f.content
+	} else if !env.Check && (changed || (f.Exists && yumRepoAttrsDiffer(v))) {
+		content := f.Content
 		if changed {
 			content = []byte(ini.write())
 		}
-		wv, msg, err := yumRepoWrite(ctx, env, f, content, fa, seAssign(a))
+		wv, msg, err := yumRepoWrite(ctx, env, f, content, fa, shared.SeAssign(a))
 		if err != nil {
 			return tasks.Result{}, err
 		}
 		if msg != "" {
-			return fail(msg), nil
+			return shared.Fail(msg), nil
 		}
 		changed = changed || yumRepoAttrsDiffer(wv)
-	} else if f.exists {
+	} else if f.Exists {
 		changed = changed || yumRepoAttrsDiffer(v)
 	}
 	d := map[string]any{"before_header": dest, "before": yumRepoMask(a, before), "after_header": dest, "after": yumRepoMask(a, after)}
 	res.Data["diff"] = d
 	res.Changed = changed
 	if env.Diff && changed {
-		res.Diff = unifiedDiff(dest, d["before"].(string), d["after"].(string))
+		res.Diff = shared.UnifiedDiff(dest, d["before"].(string), d["after"].(string))
 	}
 	return res, nil
 }
@@ -273,34 +274,34 @@ func yumRepoMask(a tasks.Values, text string) string {
 
 // yumRepoAttrsDiffer reports whether a verdict of _t_attrs shows a mode,
 // owner, group or SELinux context that differs (or was changed).
-func yumRepoAttrsDiffer(v verdict) bool {
-	return attrsChanged(v) || v["secontext_changed"] == "1"
+func yumRepoAttrsDiffer(v shared.Verdict) bool {
+	return shared.AttrsChanged(v) || v["secontext_changed"] == "1"
 }
 
 // yumRepoWrite writes content to the repo file with copy's script,
 // unless the file changed since it was read, and brings its mode, owner,
 // group and SELinux context to what was asked. It returns the script's
 // verdict or, when the module should fail, msg.
-func yumRepoWrite(ctx context.Context, env *tasks.Env, f *textFile, content []byte, fa fileAttrs, se string) (verdict, string, error) {
+func yumRepoWrite(ctx context.Context, env *tasks.Env, f *shared.TextFile, content []byte, fa shared.FileAttrs, se string) (shared.Verdict, string, error) {
 	sum := sha1.Sum(content)
-	j := copyJob{
-		dest: f.real, sum: hex.EncodeToString(sum[:]), content: content,
-		mode: fa.mode, owner: fa.owner, group: fa.group, force: true, guard: true, unsafe: true, se: se,
+	j := shared.CopyJob{
+		Dest: f.Real, Sum: hex.EncodeToString(sum[:]), Content: content,
+		Mode: fa.Mode, Owner: fa.Owner, Group: fa.Group, Force: true, Guard: true, Unsafe: true, Se: se,
 	}
-	if f.exists {
-		read := sha1.Sum(f.content)
-		j.expect = hex.EncodeToString(read[:])
+	if f.Exists {
+		read := sha1.Sum(f.Content)
+		j.Expect = hex.EncodeToString(read[:])
 	}
-	out, err := run(ctx, env, j.script("-", "", ""), bytes.NewReader(content))
+	out, err := shared.Run(ctx, env, j.Script("-", "", ""), bytes.NewReader(content))
 	if err != nil {
 		return nil, "", err
 	}
-	v := parseVerdict(beforeMarker(out.Stdout))
+	v := shared.ParseVerdict(shared.BeforeMarker(out.Stdout))
 	switch {
 	case v["failed"] == "1":
 		return v, strings.TrimSpace(v["msg"]), nil
 	case v["verdict"] != "done":
-		return v, fmt.Sprintf("Problems handling file %s.", f.path), nil
+		return v, fmt.Sprintf("Problems handling file %s.", f.Path), nil
 	}
 	return v, "", nil
 }

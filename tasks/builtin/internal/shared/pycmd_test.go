@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import "testing"
 
@@ -18,7 +18,7 @@ func TestPySanitize(t *testing.T) {
 		"scheme://:@":                           "scheme://:********@",
 		"x://a:b@c://d:e@f":                     "x://a:********@c://d:********@f",
 	} {
-		if got := pySanitize(in); got != want {
+		if got := PySanitize(in); got != want {
 			t.Errorf("pySanitize(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -32,7 +32,7 @@ func TestPySanitize(t *testing.T) {
 		{[]string{"git", "clone", "http://a:b@h/x", "dest dir"}, "git clone 'http://a:********@h/x' 'dest dir'"},
 		{[]string{"a", "--passwd", "--pass"}, "a --passwd '********'"},
 	} {
-		if got := pyCleanArgs(c.argv); got != c.want {
+		if got := PyCleanArgs(c.argv); got != c.want {
 			t.Errorf("pyCleanArgs(%q) = %q, want %q", c.argv, got, c.want)
 		}
 	}

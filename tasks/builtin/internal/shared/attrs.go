@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import (
 	_ "embed"
@@ -10,28 +10,28 @@ import (
 	"github.com/tender-sh/tender/tasks"
 )
 
-// attrFuncs are the sh helpers copy and file share to inspect a path and
+// AttrFuncs are the sh helpers copy and file share to inspect a path and
 // bring its mode, owner and group to what was asked. They read $_t_check
 // (non-empty: change nothing) and set $_t_changed when something differs.
 // Every message they print is one key=value line.
 //
 //go:embed attr_funcs.sh
-var attrFuncs string
+var AttrFuncs string
 
-// seAssign sets the shell variables _t_se reads from the seuser, serole,
+// SeAssign sets the shell variables _t_se reads from the seuser, serole,
 // setype and selevel parameters.
-func seAssign(a tasks.Values) string {
+func SeAssign(a tasks.Values) string {
 	var s strings.Builder
 	for _, k := range []string{"seuser", "serole", "setype", "selevel"} {
-		fmt.Fprintf(&s, "_t_%s=%s\n", k, q(a.Str(k)))
+		fmt.Fprintf(&s, "_t_%s=%s\n", k, Q(a.Str(k)))
 	}
 	return s.String()
 }
 
-// modeArg turns a mode parameter into what _t_attrs takes: an octal
+// ModeArg turns a mode parameter into what _t_attrs takes: an octal
 // string, a symbolic mode, or "" when absent. An int is the mode's value
 // (YAML's 0644 is 420), as in Ansible.
-func modeArg(v any) (string, error) {
+func ModeArg(v any) (string, error) {
 	switch m := v.(type) {
 	case nil:
 		return "", nil
@@ -85,31 +85,32 @@ func fileState(ftype string) string {
 	return ftype
 }
 
-// infoData fills data with the path's attributes from a verdict made by
+// InfoData fills data with the path's attributes from a verdict made by
 // _t_info (keys prefixed by prefix), as Ansible's file results show them.
-func infoData(data map[string]any, v verdict, prefix string) {
+func InfoData(data map[string]any, v Verdict, prefix string) {
 	if v[prefix+"ftype"] == "" {
 		return
 	}
 	data["mode"] = octal4(v[prefix+"mode"])
-	data["uid"] = atoi(v[prefix+"uid"])
-	data["gid"] = atoi(v[prefix+"gid"])
-	data["owner"] = nameOr(v[prefix+"owner"], v[prefix+"uid"])
-	data["group"] = nameOr(v[prefix+"group"], v[prefix+"gid"])
-	data["size"] = atoi(v[prefix+"size"])
+	data["uid"] = Atoi(v[prefix+"uid"])
+	data["gid"] = Atoi(v[prefix+"gid"])
+	data["owner"] = NameOr(v[prefix+"owner"], v[prefix+"uid"])
+	data["group"] = NameOr(v[prefix+"group"], v[prefix+"gid"])
+	data["size"] = Atoi(v[prefix+"size"])
 	data["state"] = fileState(v[prefix+"ftype"])
-	if data["state"] == "file" && atoi(v[prefix+"nlink"]) > 1 {
+	if data["state"] == "file" && Atoi(v[prefix+"nlink"]) > 1 {
 		data["state"] = "hard"
 	}
 }
 
-func atoi(s string) int {
+// Atoi reads a decimal integer, ignoring surrounding space; anything else is 0.
+func Atoi(s string) int {
 	n, _ := strconv.Atoi(strings.TrimSpace(s))
 	return n
 }
 
-// attrParams are the parameters every file-handling module accepts.
-var attrParams = []tasks.Param{
+// AttrParams are the parameters every file-handling module accepts.
+var AttrParams = []tasks.Param{
 	{Name: "mode", Kind: tasks.Raw},
 	{Name: "owner"},
 	{Name: "group"},
@@ -118,26 +119,26 @@ var attrParams = []tasks.Param{
 	{Name: "attributes", Aliases: []string{"attr"}},
 }
 
-// nameOr is a user or group name from stat, or the id when the host has
+// NameOr is a user or group name from stat, or the id when the host has
 // no name for it (stat prints UNKNOWN; Ansible prints the number).
-func nameOr(name, id string) string {
+func NameOr(name, id string) string {
 	if name == "" || name == "UNKNOWN" {
 		return id
 	}
 	return name
 }
 
-// attrDiff adds the mode, owner and group changes _t_attrs printed to a
+// AttrDiff adds the mode, owner and group changes _t_attrs printed to a
 // diff's before and after, as Ansible's file diffs show them.
-func attrDiff(v verdict, before, after map[string]any) {
+func AttrDiff(v Verdict, before, after map[string]any) {
 	if v["before_mode"] != "" {
 		before["mode"], after["mode"] = octal4(v["before_mode"]), octal4(v["after_mode"])
 	}
 	for _, k := range []string{"owner", "group"} {
 		if b := v["before_"+k]; b != "" {
-			before[k] = atoi(b)
+			before[k] = Atoi(b)
 			if a := v["after_"+k]; a != "" {
-				after[k] = atoi(a)
+				after[k] = Atoi(a)
 			}
 		}
 	}

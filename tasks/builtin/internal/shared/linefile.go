@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import (
 	"context"
@@ -14,31 +14,31 @@ import (
 // round trip reads the file, a second writes it only when it changes. The
 // write refuses to clobber a file that changed in between.
 
-// contentMark separates a read script's verdict from the file's bytes.
-const contentMark = "__T_CONTENT__"
+// ContentMark separates a read script's verdict from the file's bytes.
+const ContentMark = "__T_CONTENT__"
 
-// readLinesScript prints exists=1 and then the file $f after contentMark,
+// ReadLinesScript prints exists=1 and then the file $f after contentMark,
 // or exists=0. It follows the verdict lines of whatever ran before it.
-const readLinesScript = `
+const ReadLinesScript = `
 if [ -f "$f" ]; then
 	[ -r "$f" ] || { echo "fail=cannot read $f"; exit 0; }
 	echo exists=1
-	printf '%s\n' ` + contentMark + `
+	printf '%s\n' ` + ContentMark + `
 	cat -- "$f"
 else
 	echo exists=0
 fi
 `
 
-// splitContent splits a read script's output into its verdict and the
+// SplitContent splits a read script's output into its verdict and the
 // file's content.
-func splitContent(stdout []byte) (verdict, string) {
+func SplitContent(stdout []byte) (Verdict, string) {
 	s := string(stdout)
-	head, content, found := strings.Cut(s, contentMark+"\n")
+	head, content, found := strings.Cut(s, ContentMark+"\n")
 	if !found {
-		return parseVerdict(stdout), ""
+		return ParseVerdict(stdout), ""
 	}
-	return parseVerdict([]byte(head)), content
+	return ParseVerdict([]byte(head)), content
 }
 
 // writeCheckScript stops unless $f is still what the module read: $before
@@ -56,42 +56,42 @@ var writeCheckScript string
 //go:embed write_text.sh
 var writeTextScript string
 
-// pathInfoScript prints the attributes of the path in $pi (if it exists)
+// PathInfoScript prints the attributes of the path in $pi (if it exists)
 // as pi_-prefixed _t_info lines, for pathInfo.
 //
 //go:embed path_info.sh
-var pathInfoScript string
+var PathInfoScript string
 
-// pathInfo adds the attributes pathInfoScript or writeText printed to a
+// PathInfo adds the attributes pathInfoScript or writeText printed to a
 // result that names a path, as Ansible adds them to every module result
 // with a "path" (uid, gid, owner, group, mode, size and state, the
 // file's type, which replaces the module's own state).
-func pathInfo(data map[string]any, v verdict) { infoData(data, v, "pi_") }
+func PathInfo(data map[string]any, v Verdict) { InfoData(data, v, "pi_") }
 
-// writeText writes content to path on the host unless the file changed
+// WriteText writes content to path on the host unless the file changed
 // since it read as before (existed false: the file did not exist). prelude runs
 // after that check and before the write (it may create directories or set
 // $mode and $owner). It returns
 // the failure message, empty on success, and the verdict with the
 // written file's attributes for pathInfo.
-func writeText(ctx context.Context, env *tasks.Env, path, content, before string, existed bool, prelude string) (string, verdict, error) {
+func WriteText(ctx context.Context, env *tasks.Env, path, content, before string, existed bool, prelude string) (string, Verdict, error) {
 	sum := ""
 	if existed {
-		sum = md5hex([]byte(before))
+		sum = Md5hex([]byte(before))
 	}
 	// A new file gets 0666 less the umask, as Ansible's atomic_move gives
 	// it, unless the prelude sets $mode.
-	script := fmt.Sprintf("%sf=%s\nbefore=%s\nmode=$(printf '%%o' $((0666 & ~0$(umask))))\nowner=\n%s%s\n%s", attrFuncs, q(path), q(sum), writeCheckScript, prelude, writeTextScript)
-	res, err := run(ctx, env, script, strings.NewReader(content))
+	script := fmt.Sprintf("%sf=%s\nbefore=%s\nmode=$(printf '%%o' $((0666 & ~0$(umask))))\nowner=\n%s%s\n%s", AttrFuncs, Q(path), Q(sum), writeCheckScript, prelude, writeTextScript)
+	res, err := Run(ctx, env, script, strings.NewReader(content))
 	if err != nil {
 		return "", nil, err
 	}
-	v := parseVerdict(res.Stdout)
+	v := ParseVerdict(res.Stdout)
 	if v["fail"] != "" {
 		return v["fail"], v, nil
 	}
 	if res.ExitCode != 0 || v["written"] != "1" {
-		return scriptError(res), v, nil
+		return ScriptError(res), v, nil
 	}
 	return "", v, nil
 }

@@ -1,14 +1,14 @@
-package builtin
+package shared
 
 import (
 	"fmt"
 	"strings"
 )
 
-// unifiedDiff renders before → after as one unified-diff hunk spanning
+// UnifiedDiff renders before → after as one unified-diff hunk spanning
 // the lines between their common head and tail (with up to three lines of
 // context), labelled as Ansible labels its diffs.
-func unifiedDiff(name, before, after string) string {
+func UnifiedDiff(name, before, after string) string {
 	if before == after {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import (
 	_ "embed"
@@ -6,27 +6,27 @@ import (
 	"strings"
 )
 
-// debBlobText is the body of the named blob, "" when there is none.
-func debBlobText(blobs []debBlob, name string) string {
+// DebBlobText is the body of the named blob, "" when there is none.
+func DebBlobText(blobs []debBlob, name string) string {
 	for _, b := range blobs {
-		if b.name == name {
-			return b.body
+		if b.Name == name {
+			return b.Body
 		}
 	}
 	return ""
 }
 
-// debBlobFuncs frame raw command output for the Debian package modules'
+// DebBlobFuncs frame raw command output for the Debian package modules'
 // scripts (apt_repository, apt_key, package_facts): _t_blob NAME FILE
 // prints a "@@blob LEN NAME" line and the file's LEN bytes, which
 // parseDebBlobs reads back exactly, whatever they hold.
 //
 //go:embed deb_blob_funcs.sh
-var debBlobFuncs string
+var DebBlobFuncs string
 
-// parseDebBlobs splits a script's stdout into its key=value lines (all
+// ParseDebBlobs splits a script's stdout into its key=value lines (all
 // text outside the blobs) and the blobs, in the order printed.
-func parseDebBlobs(out string) (verdict, []debBlob) {
+func ParseDebBlobs(out string) (Verdict, []debBlob) {
 	var head strings.Builder
 	var blobs []debBlob
 	const mark = "\n@@blob "
@@ -43,7 +43,7 @@ func parseDebBlobs(out string) (verdict, []debBlob) {
 			break
 		}
 		n, name, _ := strings.Cut(rest[:nl], " ")
-		size := debAtoi(n, -1)
+		size := DebAtoi(n, -1)
 		body := rest[nl+1:]
 		if size < 0 || size > len(body) {
 			break
@@ -51,18 +51,18 @@ func parseDebBlobs(out string) (verdict, []debBlob) {
 		blobs = append(blobs, debBlob{name, body[:size]})
 		out = body[size:]
 	}
-	return parseVerdict([]byte(head.String())), blobs
+	return ParseVerdict([]byte(head.String())), blobs
 }
 
-// debBinFuncs finds tools as Ansible's get_bin_path does (PATH, then the
+// DebBinFuncs finds tools as Ansible's get_bin_path does (PATH, then the
 // sbin directories that exist) and fails as it does when one is missing.
 // _t_need NAME sets _t_b to NAME's path or prints fail= and exits.
 //
 //go:embed deb_bin_funcs.sh
-var debBinFuncs string
+var DebBinFuncs string
 
-// debAtoi is s as a number, or def when it is not one.
-func debAtoi(s string, def int) int {
+// DebAtoi is s as a number, or def when it is not one.
+func DebAtoi(s string, def int) int {
 	var n int
 	if _, err := fmt.Sscanf(strings.TrimSpace(s), "%d", &n); err != nil {
 		return def
@@ -71,4 +71,4 @@ func debAtoi(s string, def int) int {
 }
 
 // debBlob is one blob a script printed with _t_blob.
-type debBlob struct{ name, body string }
+type debBlob struct{ Name, Body string }

@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import (
 	"fmt"
@@ -6,11 +6,11 @@ import (
 	"github.com/tender-sh/tender/internal/pyfmt"
 )
 
-// pyJSON renders v as Python's json.dumps does by default (", " and ": "
+// PyJSON renders v as Python's json.dumps does by default (", " and ": "
 // separators, non-ASCII escaped as \uXXXX), for copy's content given as
 // a list or a dict. Mapping keys are sorted: their YAML order is not kept
 // in Args. A value of another type is written as Go prints it.
-func pyJSON(v any) string {
+func PyJSON(v any) string {
 	s, _ := pyfmt.JSON(v, pyfmt.JSONOptions{ASCII: true, Convert: func(v any) (any, error) { return fmt.Sprint(v), nil }})
 	return s
 }

@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import (
 	"regexp"
@@ -13,36 +13,36 @@ import (
 // password option (its value, after = or in the next word, is hidden).
 var pyPasswdArg = regexp.MustCompile(`^-{0,2}pass-?(word|wd)?`)
 
-// pyCleanArgs is the command line argv as ansible-core's
+// PyCleanArgs is the command line argv as ansible-core's
 // AnsibleModule._clean_args reports it: a word after a password option
 // (or its value after =) becomes ********, a password in a URL is hidden
 // by pySanitize, and the words are quoted and joined.
-func pyCleanArgs(argv []string) string {
+func PyCleanArgs(argv []string) string {
 	out := make([]string, 0, len(argv))
 	hideNext := false
 	for _, a := range argv {
 		if hideNext {
 			hideNext = false
-			out = append(out, q("********"))
+			out = append(out, Q("********"))
 			continue
 		}
 		if pyPasswdArg.MatchString(a) {
 			if i := strings.IndexByte(a, '='); i >= 0 {
-				out = append(out, q(a[:i]+"=********"))
+				out = append(out, Q(a[:i]+"=********"))
 				continue
 			}
 			hideNext = true
 		}
-		out = append(out, q(pySanitize(a)))
+		out = append(out, Q(PySanitize(a)))
 	}
 	return strings.Join(out, " ")
 }
 
-// pySanitize is ansible-core's heuristic_log_sanitize: it hides what
+// PySanitize is ansible-core's heuristic_log_sanitize: it hides what
 // looks like the password of a URL (scheme://user:PASSWORD@host) or of
 // an ssh-style address (user:PASSWORD@host), scanning from the end as it
 // does.
-func pySanitize(data string) string {
+func PySanitize(data string) string {
 	var output []string
 	begin := len(data)
 	prevBegin := begin

@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import (
 	"fmt"
@@ -23,20 +23,20 @@ import (
 // every other string AnsibleUnicode; plainValue turns pyStr back into
 // string before anything leaves it.
 
-// pyStr is a string the validator made: Python's plain str.
-type pyStr string
+// PyStr is a string the validator made: Python's plain str.
+type PyStr string
 
 // ansibleUnicode is the type ansible-core gives strings read from YAML.
 const ansibleUnicode = "ansible.parsing.yaml.objects.AnsibleUnicode"
 
-// argSpecMaxValueDepth bounds how deep provided values may nest: copying,
+// ArgSpecMaxValueDepth bounds how deep provided values may nest: copying,
 // printing and comparing them recurse.
-const argSpecMaxValueDepth = 256
+const ArgSpecMaxValueDepth = 256
 
-// pyClass is the name of v's Python class (int, str, AnsibleUnicode, ...).
-func pyClass(v any) string {
+// PyClass is the name of v's Python class (int, str, AnsibleUnicode, ...).
+func PyClass(v any) string {
 	switch v.(type) {
-	case pyStr:
+	case PyStr:
 		return "str"
 	case string:
 		return "AnsibleUnicode"
@@ -47,28 +47,28 @@ func pyClass(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// pyTypeOf is Python's str(type(v)): "<class 'int'>".
-func pyTypeOf(v any) string {
+// PyTypeOf is Python's str(type(v)): "<class 'int'>".
+func PyTypeOf(v any) string {
 	if _, ok := v.(string); ok {
 		return "<class '" + ansibleUnicode + "'>"
 	}
-	return "<class '" + pyClass(v) + "'>"
+	return "<class '" + PyClass(v) + "'>"
 }
 
-// isPyStr reports whether v is a Python string of either origin.
-func isPyStr(v any) (string, bool) {
+// IsPyStr reports whether v is a Python string of either origin.
+func IsPyStr(v any) (string, bool) {
 	switch x := v.(type) {
 	case string:
 		return x, true
-	case pyStr:
+	case PyStr:
 		return string(x), true
 	}
 	return "", false
 }
 
-// pyToStr is Python's str(v).
-func pyToStr(v any) string {
-	if s, ok := isPyStr(v); ok {
+// PyToStr is Python's str(v).
+func PyToStr(v any) string {
+	if s, ok := IsPyStr(v); ok {
 		return s
 	}
 	var b strings.Builder
@@ -76,9 +76,9 @@ func pyToStr(v any) string {
 	return b.String()
 }
 
-// pyRepr is Python's repr(v). Mapping keys are sorted: their YAML order is
+// PyRepr is Python's repr(v). Mapping keys are sorted: their YAML order is
 // not kept in a Go map.
-func pyRepr(v any) string {
+func PyRepr(v any) string {
 	var b strings.Builder
 	writePyRepr(&b, v)
 	return b.String()
@@ -102,7 +102,7 @@ func writePyRepr(b *strings.Builder, v any) {
 		b.WriteString(pyfmt.Float(x))
 	case string:
 		b.WriteString(pyfmt.Quote(x))
-	case pyStr:
+	case PyStr:
 		b.WriteString(pyfmt.Quote(string(x)))
 	case []any:
 		b.WriteByte('[')
@@ -115,7 +115,7 @@ func writePyRepr(b *strings.Builder, v any) {
 		b.WriteByte(']')
 	case map[string]any:
 		b.WriteByte('{')
-		for i, k := range sortedMapKeys(x) {
+		for i, k := range SortedMapKeys(x) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
@@ -129,7 +129,8 @@ func writePyRepr(b *strings.Builder, v any) {
 	}
 }
 
-func sortedMapKeys(m map[string]any) []string {
+// SortedMapKeys returns m's keys in sorted order.
+func SortedMapKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -138,9 +139,9 @@ func sortedMapKeys(m map[string]any) []string {
 	return keys
 }
 
-// pyNumber returns v as a number when Python would compare it as one
+// PyNumber returns v as a number when Python would compare it as one
 // (bool is an int there); an integer past 64 bits is rounded (see bigInt).
-func pyNumber(v any) (float64, bool) {
+func PyNumber(v any) (float64, bool) {
 	switch x := v.(type) {
 	case bool:
 		if x {
@@ -158,16 +159,16 @@ func pyNumber(v any) (float64, bool) {
 	return 0, false
 }
 
-// pyEqual is Python's ==: 1 == 1.0 == True, str == AnsibleUnicode, lists
+// PyEqual is Python's ==: 1 == 1.0 == True, str == AnsibleUnicode, lists
 // and dicts compared deeply.
-func pyEqual(a, b any) bool {
+func PyEqual(a, b any) bool {
 	_, aBig := a.(*big.Int)
 	_, bBig := b.(*big.Int)
 	if aBig || bBig {
 		return expr.Equal(a, b) // exactly, as Python compares its ints
 	}
-	if x, ok := pyNumber(a); ok {
-		y, ok := pyNumber(b)
+	if x, ok := PyNumber(a); ok {
+		y, ok := PyNumber(b)
 		if ia, aInt := a.(int); aInt {
 			if ib, bInt := b.(int); bInt {
 				return ia == ib
@@ -175,8 +176,8 @@ func pyEqual(a, b any) bool {
 		}
 		return ok && x == y
 	}
-	if x, ok := isPyStr(a); ok {
-		y, ok := isPyStr(b)
+	if x, ok := IsPyStr(a); ok {
+		y, ok := IsPyStr(b)
 		return ok && x == y
 	}
 	switch x := a.(type) {
@@ -188,7 +189,7 @@ func pyEqual(a, b any) bool {
 			return false
 		}
 		for i := range x {
-			if !pyEqual(x[i], y[i]) {
+			if !PyEqual(x[i], y[i]) {
 				return false
 			}
 		}
@@ -200,7 +201,7 @@ func pyEqual(a, b any) bool {
 		}
 		for k, e := range x {
 			f, ok := y[k]
-			if !ok || !pyEqual(e, f) {
+			if !ok || !PyEqual(e, f) {
 				return false
 			}
 		}
@@ -209,18 +210,18 @@ func pyEqual(a, b any) bool {
 	return false
 }
 
-// pyIn is Python's `v in list`.
-func pyIn(v any, list []any) bool {
+// PyIn is Python's `v in list`.
+func PyIn(v any, list []any) bool {
 	for _, e := range list {
-		if pyEqual(v, e) {
+		if PyEqual(v, e) {
 			return true
 		}
 	}
 	return false
 }
 
-// pyTruthy is Python's bool(v).
-func pyTruthy(v any) bool {
+// PyTruthy is Python's bool(v).
+func PyTruthy(v any) bool {
 	switch x := v.(type) {
 	case nil:
 		return false
@@ -232,7 +233,7 @@ func pyTruthy(v any) bool {
 		return x != 0
 	case string:
 		return x != ""
-	case pyStr:
+	case PyStr:
 		return x != ""
 	case []any:
 		return len(x) > 0
@@ -242,65 +243,65 @@ func pyTruthy(v any) bool {
 	return true
 }
 
-// pyIter is what Python's `for x in v` walks: a list's items, a string's
+// PyIter is what Python's `for x in v` walks: a list's items, a string's
 // characters, a dict's keys (sorted here). Anything else is not iterable,
 // with Python's message.
-func pyIter(v any) ([]any, error) {
+func PyIter(v any) ([]any, error) {
 	switch x := v.(type) {
 	case []any:
 		return x, nil
 	case map[string]any:
 		out := make([]any, 0, len(x))
-		for _, k := range sortedMapKeys(x) {
+		for _, k := range SortedMapKeys(x) {
 			out = append(out, k)
 		}
 		return out, nil
 	}
-	if s, ok := isPyStr(v); ok {
+	if s, ok := IsPyStr(v); ok {
 		out := make([]any, 0, len(s))
 		for _, r := range s {
-			out = append(out, pyStr(string(r)))
+			out = append(out, PyStr(string(r)))
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("'%s' object is not iterable", pyClass(v))
+	return nil, fmt.Errorf("'%s' object is not iterable", PyClass(v))
 }
 
-// pyJoin is Python's sep.join(items): every item must be a string.
-func pyJoin(sep string, items []any) (string, error) {
+// PyJoin is Python's sep.join(items): every item must be a string.
+func PyJoin(sep string, items []any) (string, error) {
 	parts := make([]string, len(items))
 	for i, it := range items {
-		s, ok := isPyStr(it)
+		s, ok := IsPyStr(it)
 		if !ok {
-			return "", fmt.Errorf("sequence item %d: expected str instance, %s found", i, pyClass(it))
+			return "", fmt.Errorf("sequence item %d: expected str instance, %s found", i, PyClass(it))
 		}
 		parts[i] = s
 	}
 	return strings.Join(parts, sep), nil
 }
 
-// pyStrJoin joins items as Python's sep.join(str(i) for i in items).
-func pyStrJoin(sep string, items []any) string {
+// PyStrJoin joins items as Python's sep.join(str(i) for i in items).
+func PyStrJoin(sep string, items []any) string {
 	parts := make([]string, len(items))
 	for i, it := range items {
-		parts[i] = pyToStr(it)
+		parts[i] = PyToStr(it)
 	}
 	return strings.Join(parts, sep)
 }
 
-// copyValue deep-copies a provided value into the validator's working
+// CopyValue deep-copies a provided value into the validator's working
 // form: integers of every Go size become int, containers are copied so
 // the caller's values are never changed. Values nested deeper than
 // argSpecMaxValueDepth are refused.
-func copyValue(v any, depth int) (any, error) {
-	if depth > argSpecMaxValueDepth {
-		return nil, fmt.Errorf("provided values nest deeper than %d levels: tender refuses them", argSpecMaxValueDepth)
+func CopyValue(v any, depth int) (any, error) {
+	if depth > ArgSpecMaxValueDepth {
+		return nil, fmt.Errorf("provided values nest deeper than %d levels: tender refuses them", ArgSpecMaxValueDepth)
 	}
 	switch x := v.(type) {
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			c, err := copyValue(e, depth+1)
+			c, err := CopyValue(e, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -316,7 +317,7 @@ func copyValue(v any, depth int) (any, error) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			c, err := copyValue(e, depth+1)
+			c, err := CopyValue(e, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -337,21 +338,21 @@ func copyValue(v any, depth int) (any, error) {
 	return v, nil
 }
 
-// plainValue returns v with every pyStr made a plain string again.
-func plainValue(v any) any {
+// PlainValue returns v with every pyStr made a plain string again.
+func PlainValue(v any) any {
 	switch x := v.(type) {
-	case pyStr:
+	case PyStr:
 		return string(x)
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = plainValue(e)
+			out[i] = PlainValue(e)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = plainValue(e)
+			out[k] = PlainValue(e)
 		}
 		return out
 	}

@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import (
 	"bytes"
@@ -6,18 +6,18 @@ import (
 	"strconv"
 )
 
-// blobFuncs are sh helpers for scripts that return the raw output of
+// BlobFuncs are sh helpers for scripts that return the raw output of
 // the commands they ran: _t_blob NAME FILE prints a "--blob NAME LEN--"
 // line and the file's LEN bytes, which parseBlobs reads back exactly,
 // whatever they hold. _t_bin finds a tool as Ansible's get_bin_path does:
 // on PATH, then in /sbin, /usr/sbin and /usr/local/sbin.
 //
 //go:embed blob_funcs.sh
-var blobFuncs string
+var BlobFuncs string
 
-// parseBlobs splits a script's stdout into its key=value lines (all text
+// ParseBlobs splits a script's stdout into its key=value lines (all text
 // outside the blobs) and the blobs _t_blob printed, by name.
-func parseBlobs(out []byte) (verdict, map[string]string) {
+func ParseBlobs(out []byte) (Verdict, map[string]string) {
 	blobs := map[string]string{}
 	var head bytes.Buffer
 	mark := []byte("\n--blob ")
@@ -45,5 +45,5 @@ func parseBlobs(out []byte) (verdict, map[string]string) {
 		blobs[hdr[:sp]] = string(body[:n])
 		out = body[n:]
 	}
-	return parseVerdict(head.Bytes()), blobs
+	return ParseVerdict(head.Bytes()), blobs
 }

@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import (
 	"errors"
@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// shlexSplit splits s into words as Python's shlex.split does in POSIX
+// ShlexSplit splits s into words as Python's shlex.split does in POSIX
 // mode (no comments): whitespace separates words, '...' is literal, "..."
 // allows \" and \\ escapes, and a backslash outside quotes escapes any
 // character.
-func shlexSplit(s string) ([]string, error) {
+func ShlexSplit(s string) ([]string, error) {
 	var words []string
 	var w strings.Builder
 	inWord := false
@@ -66,8 +66,8 @@ func shlexSplit(s string) ([]string, error) {
 	return words, nil
 }
 
-// nilReader turns a nil *strings.Reader into a nil io.Reader.
-func nilReader(r *strings.Reader) io.Reader {
+// NilReader turns a nil *strings.Reader into a nil io.Reader.
+func NilReader(r *strings.Reader) io.Reader {
 	if r == nil {
 		return nil
 	}

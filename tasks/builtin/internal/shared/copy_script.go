@@ -1,8 +1,8 @@
-package builtin
+package shared
 
 import _ "embed"
 
-// copyScript copies one file to $dest in one round trip. Its inputs are
+// CopyScript copies one file to $dest in one round trip. Its inputs are
 // shell variables set before it (all quoted by the module):
 //
 //	dest     destination; ending in / or naming a directory, the file goes
@@ -24,7 +24,7 @@ import _ "embed"
 // then, for verdict=invalid, the validator's rc and output after
 // "--stdout--" and "--stderr--" lines; with diff, the old content after a
 // "--before--" line.
-var copyScript = remoteTreeFunc + prepareFunc + copyScriptBody
+var CopyScript = remoteTreeFunc + PrepareFunc + copyScriptBody
 
 //go:embed copy.sh
 var copyScriptBody string

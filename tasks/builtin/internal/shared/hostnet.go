@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import (
 	"context"
@@ -14,13 +14,13 @@ import (
 	"github.com/tender-sh/tender/tasks"
 )
 
-// hostHTTP is an HTTP client whose every connection is opened from the
+// HostHTTP is an HTTP client whose every connection is opened from the
 // host's side through env.Conn.Dial (an SSH direct-tcpip channel), so the
 // request sees the host's network, names and firewall while the host
 // needs no curl or wget. Proxies from the controller's environment are not
 // used. Redirects are followed as Ansible's "safe" policy does (up to 10)
 // unless follow is false.
-func hostHTTP(env *tasks.Env, timeout time.Duration, validateCerts, follow bool) *http.Client {
+func HostHTTP(env *tasks.Env, timeout time.Duration, validateCerts, follow bool) *http.Client {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			return env.Conn.Dial(ctx, network, addr)
@@ -36,9 +36,9 @@ func hostHTTP(env *tasks.Env, timeout time.Duration, validateCerts, follow bool)
 	return c
 }
 
-// httpParams are the request parameters get_url and uri share, as
+// HttpParams are the request parameters get_url and uri share, as
 // Ansible's url_argument_spec.
-var httpParams = []tasks.Param{
+var HttpParams = []tasks.Param{
 	{Name: "url", Required: true},
 	{Name: "force", Kind: tasks.Bool, Default: false},
 	{Name: "http_agent", Default: "ansible-httpget"},
@@ -54,13 +54,13 @@ var httpParams = []tasks.Param{
 	{Name: "use_gssapi", Kind: tasks.Bool, Default: false},
 }
 
-// newRequest builds a request with the task's headers, user agent and
+// NewRequest builds a request with the task's headers, user agent and
 // credentials. The password goes only into the Authorization header,
 // never into a message.
-func newRequest(ctx context.Context, a tasks.Values, method, rawURL string, body *strings.Reader) (*http.Request, error) {
+func NewRequest(ctx context.Context, a tasks.Values, method, rawURL string, body *strings.Reader) (*http.Request, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("unsupported URL %q: only http and https URLs are fetched from the host", redactURL(rawURL))
+		return nil, fmt.Errorf("unsupported URL %q: only http and https URLs are fetched from the host", RedactURL(rawURL))
 	}
 	var req *http.Request
 	if body != nil {
@@ -69,7 +69,7 @@ func newRequest(ctx context.Context, a tasks.Values, method, rawURL string, body
 		req, err = http.NewRequestWithContext(ctx, method, rawURL, nil)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s", redactURL(err.Error()))
+		return nil, fmt.Errorf("%s", RedactURL(err.Error()))
 	}
 	req.Header.Set("User-Agent", a.Str("http_agent"))
 	for k, v := range a.Dict("headers") {
@@ -87,8 +87,8 @@ func newRequest(ctx context.Context, a tasks.Values, method, rawURL string, body
 	return req, nil
 }
 
-// redactURL hides a password written into a URL (user:pass@host).
-func redactURL(s string) string {
+// RedactURL hides a password written into a URL (user:pass@host).
+func RedactURL(s string) string {
 	u, err := url.Parse(s)
 	if err == nil && u.User != nil {
 		if _, ok := u.User.Password(); ok {
@@ -98,9 +98,9 @@ func redactURL(s string) string {
 	return s
 }
 
-// responseHeaders are a response's headers as Ansible returns them:
+// ResponseHeaders are a response's headers as Ansible returns them:
 // lower-case names with dashes turned to underscores.
-func responseHeaders(resp *http.Response) map[string]any {
+func ResponseHeaders(resp *http.Response) map[string]any {
 	out := map[string]any{}
 	for k, v := range resp.Header {
 		out[strings.ReplaceAll(strings.ToLower(k), "-", "_")] = strings.Join(v, ", ")
@@ -108,9 +108,9 @@ func responseHeaders(resp *http.Response) map[string]any {
 	return out
 }
 
-// httpErrorMsg is Python's text for a response that is not 2xx: "HTTP
+// HttpErrorMsg is Python's text for a response that is not 2xx: "HTTP
 // Error 404: Not Found", with the server's own reason phrase.
-func httpErrorMsg(resp *http.Response) string {
+func HttpErrorMsg(resp *http.Response) string {
 	reason := strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)+" ")
 	if reason == "" || reason == resp.Status {
 		reason = http.StatusText(resp.StatusCode)
@@ -118,22 +118,22 @@ func httpErrorMsg(resp *http.Response) string {
 	return fmt.Sprintf("HTTP Error %d: %s", resp.StatusCode, reason)
 }
 
-// requestError is Ansible's message for a request that got no response.
-func requestError(err error) string {
+// RequestError is Ansible's message for a request that got no response.
+func RequestError(err error) string {
 	var ue *url.Error
 	if e, ok := err.(*url.Error); ok {
 		ue = e
 		if ue.Timeout() {
 			return "Request failed: <urlopen error timed out>"
 		}
-		return fmt.Sprintf("Request failed: <urlopen error %s>", redactURL(ue.Err.Error()))
+		return fmt.Sprintf("Request failed: <urlopen error %s>", RedactURL(ue.Err.Error()))
 	}
-	return "Request failed: " + redactURL(err.Error())
+	return "Request failed: " + RedactURL(err.Error())
 }
 
-// safeRedirects follows redirects as Ansible's policies do: "safe" only
+// SafeRedirects follows redirects as Ansible's policies do: "safe" only
 // for GET and HEAD, all of them otherwise; at most 10.
-func safeRedirects(policy string) func(*http.Request, []*http.Request) error {
+func SafeRedirects(policy string) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
 			return fmt.Errorf("stopped after 10 redirects")

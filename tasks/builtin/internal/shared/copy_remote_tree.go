@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import _ "embed"
 

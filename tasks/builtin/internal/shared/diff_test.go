@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import "testing"
 
@@ -10,7 +10,7 @@ func TestUnifiedDiff(t *testing.T) {
 		{"1\n2\n3\n4\n5\nx\n", "1\n2\n3\n4\n5\ny", "--- before: f\n+++ after: f\n@@ -3,4 +3,4 @@\n 3\n 4\n 5\n-x\n+y\n\\ No newline at end of file\n"},
 		{"same\n", "same\n", ""},
 	} {
-		if got := unifiedDiff("f", c.before, c.after); got != c.want {
+		if got := UnifiedDiff("f", c.before, c.after); got != c.want {
 			t.Errorf("%q → %q:\n%s\nwant\n%s", c.before, c.after, got, c.want)
 		}
 	}

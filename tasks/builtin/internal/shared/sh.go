@@ -62,7 +62,7 @@
 //	                              sysctl's reload or sysctl_set run in
 //	                              the second
 //	git, subversion               1
-package builtin
+package shared
 
 import (
 	"context"
@@ -77,20 +77,21 @@ import (
 	"github.com/tender-sh/tender/tasks"
 )
 
-// q quotes s for the shell.
-func q(s string) string { return transport.Quote(s) }
+// Q quotes s for the shell.
+func Q(s string) string { return transport.Quote(s) }
 
-// run runs script on the host with stdin (nil for none).
-func run(ctx context.Context, env *tasks.Env, script string, stdin io.Reader) (transport.Result, error) {
+// Run runs script on the host with stdin (nil for none).
+func Run(ctx context.Context, env *tasks.Env, script string, stdin io.Reader) (transport.Result, error) {
 	return env.Conn.Run(ctx, transport.Cmd{Script: script, Stdin: stdin})
 }
 
-// verdict is the key=value lines a module script prints on stdout. A key
+// Verdict is the key=value lines a module script prints on stdout. A key
 // printed twice keeps its last value.
-type verdict map[string]string
+type Verdict map[string]string
 
-func parseVerdict(out []byte) verdict {
-	v := verdict{}
+// ParseVerdict reads the key=value lines a module script prints.
+func ParseVerdict(out []byte) Verdict {
+	v := Verdict{}
 	for _, line := range strings.Split(string(out), "\n") {
 		if k, val, ok := strings.Cut(line, "="); ok && k != "" {
 			v[k] = val
@@ -99,8 +100,8 @@ func parseVerdict(out []byte) verdict {
 	return v
 }
 
-// scriptError reports a module script that failed unexpectedly.
-func scriptError(res transport.Result) string {
+// ScriptError reports a module script that failed unexpectedly.
+func ScriptError(res transport.Result) string {
 	msg := strings.TrimSpace(string(res.Stderr))
 	if msg == "" {
 		msg = fmt.Sprintf("module script exited with status %d", res.ExitCode)
@@ -108,8 +109,8 @@ func scriptError(res transport.Result) string {
 	return msg
 }
 
-// lines splits s as Python's str.splitlines does for \n, \r\n and \r.
-func lines(s string) []any {
+// Lines splits s as Python's str.splitlines does for \n, \r\n and \r.
+func Lines(s string) []any {
 	out := []any{}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
@@ -123,11 +124,11 @@ func lines(s string) []any {
 	return out
 }
 
-// pyTime formats t as Python's str(datetime.now()).
-func pyTime(t time.Time) string { return t.Format("2006-01-02 15:04:05.000000") }
+// PyTime formats t as Python's str(datetime.now()).
+func PyTime(t time.Time) string { return t.Format("2006-01-02 15:04:05.000000") }
 
-// pyDelta formats d as Python's str(timedelta).
-func pyDelta(d time.Duration) string {
+// PyDelta formats d as Python's str(timedelta).
+func PyDelta(d time.Duration) string {
 	us := d.Microseconds()
 	h := us / 3600e6
 	m := us / 60e6 % 60
@@ -135,22 +136,22 @@ func pyDelta(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d:%02d.%06d", h, m, s, us%1e6)
 }
 
-// shFuncs are helpers shared by the module scripts. They only read their
+// ShFuncs are helpers shared by the module scripts. They only read their
 // arguments as quoted words.
 //
 //go:embed sh_funcs.sh
-var shFuncs string
+var ShFuncs string
 
-// shPath makes a shell word for a path parameter, expanded on the host as
+// ShPath makes a shell word for a path parameter, expanded on the host as
 // Ansible's path type expands it (os.path.expanduser(os.path.expandvars)):
 // $VAR and ${VAR} of the module's environment, then a leading ~.
-func shPath(p string) string { return expandWord(p) }
+func ShPath(p string) string { return ExpandWord(p) }
 
-// expandWord makes a shell word that expands a leading ~ and $VAR/${VAR}
+// ExpandWord makes a shell word that expands a leading ~ and $VAR/${VAR}
 // references to set variables, leaving unset ones as written, as Python's
 // os.path.expanduser(os.path.expandvars(w)) does for the command module.
 // Nothing else in w is interpreted.
-func expandWord(w string) string {
+func ExpandWord(w string) string {
 	var b strings.Builder
 	if w == "~" || strings.HasPrefix(w, "~/") {
 		b.WriteString(`"$HOME"`)
@@ -159,7 +160,7 @@ func expandWord(w string) string {
 	last := 0
 	for _, m := range varRef.FindAllStringSubmatchIndex(w, -1) {
 		if m[0] > last {
-			b.WriteString(q(w[last:m[0]]))
+			b.WriteString(Q(w[last:m[0]]))
 		}
 		var name string
 		if m[2] >= 0 {
@@ -176,38 +177,38 @@ func expandWord(w string) string {
 		last = m[1]
 	}
 	if last < len(w) || b.Len() == 0 {
-		b.WriteString(q(w[last:]))
+		b.WriteString(Q(w[last:]))
 	}
 	return b.String()
 }
 
-// fail is a failed result with msg.
-func fail(msg string) tasks.Result {
+// Fail is a failed result with msg.
+func Fail(msg string) tasks.Result {
 	return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}
 }
 
-// shFlag is a script's boolean input: "1" for true, "" for false.
-func shFlag(b bool) string {
+// ShFlag is a script's boolean input: "1" for true, "" for false.
+func ShFlag(b bool) string {
 	if b {
 		return "1"
 	}
 	return ""
 }
 
-// splitOutput separates a script's verdict lines from the command output
+// SplitOutput separates a script's verdict lines from the command output
 // that follows a "--output--" line.
-func splitOutput(stdout []byte) (verdict, string) {
+func SplitOutput(stdout []byte) (Verdict, string) {
 	s := string(stdout)
 	head, rest, _ := strings.Cut(s, "\n--output--\n")
-	return parseVerdict([]byte(head)), rest
+	return ParseVerdict([]byte(head)), rest
 }
 
-// prepareFunc is _t_prepare DEST TMP BACKUP: before TMP replaces DEST,
+// PrepareFunc is _t_prepare DEST TMP BACKUP: before TMP replaces DEST,
 // back DEST up when BACKUP is not empty (printing backup_file) and give
 // TMP DEST's mode and owner, or a new file's default mode when DEST does
 // not exist. copy and get_url share it.
 //
 //go:embed prepare_func.sh
-var prepareFunc string
+var PrepareFunc string
 
 var varRef = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)

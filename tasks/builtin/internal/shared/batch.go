@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import (
 	"context"
@@ -6,10 +6,10 @@ import (
 	"github.com/tender-sh/tender/tasks"
 )
 
-// runEach runs each item with m's Run, in order, as the engine would
+// RunEach runs each item with m's Run, in order, as the engine would
 // without batching: what a module's Batch falls back to when the merged
 // call failed, so that each failure lands on its own item.
-func runEach(ctx context.Context, env *tasks.Env, m tasks.Module, items []tasks.Args) ([]tasks.Result, error) {
+func RunEach(ctx context.Context, env *tasks.Env, m tasks.Module, items []tasks.Args) ([]tasks.Result, error) {
 	out := make([]tasks.Result, len(items))
 	for i, item := range items {
 		res, err := m.Run(ctx, env, item)

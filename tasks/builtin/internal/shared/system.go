@@ -1,4 +1,4 @@
-package builtin
+package shared
 
 import (
 	"context"
@@ -12,63 +12,63 @@ import (
 // Helpers shared by the system modules (user, group, authorized_key,
 // hostname, sysctl, cron, getent, known_hosts, ...).
 
-// runWith runs script with secrets in its environment: transport.Wrap puts
+// RunWith runs script with secrets in its environment: transport.Wrap puts
 // them in the script text sent on stdin, never on a command line.
-func runWith(ctx context.Context, env *tasks.Env, script string, vars map[string]string, stdin io.Reader) (transport.Result, error) {
+func RunWith(ctx context.Context, env *tasks.Env, script string, vars map[string]string, stdin io.Reader) (transport.Result, error) {
 	return env.Conn.Run(ctx, transport.Cmd{Script: script, Env: vars, Stdin: stdin})
 }
 
 // The marker lines that separate a system script's verdict from the output
 // of the commands it ran (printed by _t_tail).
 const (
-	outMark = "__T_OUT__"
-	errMark = "__T_ERR__"
+	OutMark = "__T_OUT__"
+	ErrMark = "__T_ERR__"
 )
 
-// tailed splits a script's stdout into its verdict and the stdout and
+// Tailed splits a script's stdout into its verdict and the stdout and
 // stderr of the commands it ran, which _t_tail printed after the verdict.
-func tailed(stdout []byte) (v verdict, out, errOut string) {
+func Tailed(stdout []byte) (v Verdict, out, errOut string) {
 	s := string(stdout)
-	head, rest, _ := strings.Cut(s, "\n"+outMark+"\n")
-	out, errOut, _ = strings.Cut(rest, "\n"+errMark+"\n")
-	return parseVerdict([]byte(head)), out, errOut
+	head, rest, _ := strings.Cut(s, "\n"+OutMark+"\n")
+	out, errOut, _ = strings.Cut(rest, "\n"+ErrMark+"\n")
+	return ParseVerdict([]byte(head)), out, errOut
 }
 
-// sysFailMsg is why a system module's script failed: the commands' stderr
+// SysFailMsg is why a system module's script failed: the commands' stderr
 // when one of them did (fail=rc), the script's own fail= text, or what
 // it printed when it stopped unexpectedly; "" when it did not fail.
-func sysFailMsg(res transport.Result, v verdict, errOut string) string {
+func SysFailMsg(res transport.Result, v Verdict, errOut string) string {
 	switch {
 	case v["fail"] == "rc":
 		return errOut
 	case v["fail"] != "":
 		return v["fail"]
 	case res.ExitCode != 0:
-		return scriptError(res)
+		return ScriptError(res)
 	}
 	return ""
 }
 
-// sysFuncs are the shell helpers of the system modules. _t_run runs a
+// SysFuncs are the shell helpers of the system modules. _t_run runs a
 // command and appends its stdout and stderr to the files _t_tail prints;
 // rc keeps its exit status. _t_ent looks up a passwd or group entry by
 // name (or by number) through getent when there is one.
-const sysFuncs = `
+const SysFuncs = `
 _t_d=$(mktemp -d) || exit 1
 trap 'rm -rf "$_t_d"' EXIT
 : >"$_t_d/o"; : >"$_t_d/e"
 _t_run() { "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
 _t_runin() { _t_i=$1; shift; printf '%s\n' "$_t_i" | "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
-_t_tail() { printf '\n%s\n' ` + outMark + `; cat "$_t_d/o"; printf '\n%s\n' ` + errMark + `; cat "$_t_d/e"; }
+_t_tail() { printf '\n%s\n' ` + OutMark + `; cat "$_t_d/o"; printf '\n%s\n' ` + ErrMark + `; cat "$_t_d/e"; }
 _t_ent() {
 	if command -v getent >/dev/null 2>&1; then getent "$1" "$2"; return; fi
 	awk -F: -v n="$2" '$1 == n || (n ~ /^[0-9]+$/ && $3 == n) { print; f = 1; exit } END { exit !f }' "/etc/$1"
 }
 `
 
-// withWarnings copies r's warnings into its data, where Ansible's modules
+// WithWarnings copies r's warnings into its data, where Ansible's modules
 // return them (and register: keeps them) when there are any.
-func withWarnings(r tasks.Result) tasks.Result {
+func WithWarnings(r tasks.Result) tasks.Result {
 	if len(r.Warnings) > 0 {
 		if r.Data == nil {
 			r.Data = map[string]any{}
@@ -82,9 +82,9 @@ func withWarnings(r tasks.Result) tasks.Result {
 	return r
 }
 
-// splitLinesKeep splits s after each \n, \r\n or \r, keeping the ends, as
+// SplitLinesKeep splits s after each \n, \r\n or \r, keeping the ends, as
 // Python's splitlines(True) does for those.
-func splitLinesKeep(s string) []string {
+func SplitLinesKeep(s string) []string {
 	var out []string
 	for s != "" {
 		i := strings.IndexAny(s, "\r\n")
@@ -102,14 +102,14 @@ func splitLinesKeep(s string) []string {
 	return out
 }
 
-// outputData adds the commands' output to a result as Ansible does for
+// OutputData adds the commands' output to a result as Ansible does for
 // a module that returns stdout or stderr: with the _lines lists beside,
 // and only when not empty.
-func outputData(d map[string]any, out, errOut string) {
+func OutputData(d map[string]any, out, errOut string) {
 	if out != "" {
-		d["stdout"], d["stdout_lines"] = out, lines(out)
+		d["stdout"], d["stdout_lines"] = out, Lines(out)
 	}
 	if errOut != "" {
-		d["stderr"], d["stderr_lines"] = errOut, lines(errOut)
+		d["stderr"], d["stderr_lines"] = errOut, Lines(errOut)
 	}
 }

@@ -1,0 +1,169 @@
+package shared
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// CopyJob is one file to put in place.
+type CopyJob struct {
+	Dest, Base    string
+	Content       []byte // nil with remote_src or a large file
+	Local         string // controller path of a large file
+	Source        string // remote_src path
+	Mode          string
+	Sum, src      string
+	Owner, Group  string
+	Force, Backup bool
+	Validate      string
+	Remote        bool
+	Check, Diff   bool
+	mkdirs        bool   // create dest's missing parent directories (lineinfile's create)
+	Se            string // seAssign's lines
+	FromContent   bool   // from content: a diff's after side is labelled with the staging file
+	LocalPath     string // the controller file of src, for diffs
+	// guard refuses to replace dest unless its sha1 is still expect
+	// (empty: dest did not exist), so that a module that read the file,
+	// edited it in Go and writes it back never clobbers a change made in
+	// between.
+	Guard  bool
+	Expect string
+	Unsafe bool // unsafe_writes: write in place when the rename fails
+	Follow bool // a dest that is a link: write the file it points at
+	// lfollow: remote_src with a directory copies what links point at
+	// (local_follow given true; Ansible keeps links when it is not given)
+	Lfollow bool
+}
+
+// Run copies one file: one round trip, or a probe, a Put and a second
+// round trip for a large file that changed.
+func (j CopyJob) Run(ctx context.Context, env *tasks.Env) (tasks.Result, error) {
+	stdin := io.Reader(nil)
+	source, probe := "-", ""
+	switch {
+	case j.Remote:
+		source = j.Source
+	case j.Local != "":
+		probe = "1"
+	default:
+		stdin = bytes.NewReader(j.Content)
+	}
+	out, err := Run(ctx, env, j.Script(source, probe, ""), stdin)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	v := ParseVerdict(BeforeMarker(out.Stdout))
+	if v["verdict"] == "upload" {
+		f, err := os.Open(j.Local)
+		if err != nil {
+			return tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
+		}
+		defer f.Close()
+		up := path.Join(path.Dir(v["dest"]), ".tender-upload-"+RandHex())
+		if err := env.Conn.Put(ctx, up, f, 0o600); err != nil {
+			return tasks.Result{}, err
+		}
+		if out, err = Run(ctx, env, j.Script(up, "", "1"), nil); err != nil {
+			return tasks.Result{}, err
+		}
+	}
+	return j.result(env, out)
+}
+
+// Script returns the shell script that places the file: source is where
+// the content comes from, probe the checksum probe, moved the staged name.
+func (j CopyJob) Script(source, probe, moved string) string {
+	flag := func(b bool) string {
+		if b {
+			return "1"
+		}
+		return ""
+	}
+	var s strings.Builder
+	s.WriteString(ShFuncs + AttrFuncs)
+	for _, kv := range [][2]string{
+		{"_t_check", flag(j.Check)}, {"dest", j.Dest}, {"base", j.Base}, {"want", j.Sum}, {"source", source},
+		{"remote", flag(j.Remote)}, {"moved", moved}, {"probe", probe},
+		{"force", flag(j.Force)}, {"backup", flag(j.Backup)}, {"mode", j.Mode},
+		{"owner", j.Owner}, {"group", j.Group}, {"diff", flag(j.Diff)}, {"mkdirs", flag(j.mkdirs)},
+		{"guard", flag(j.Guard)}, {"expect", j.Expect}, {"unsafe", flag(j.Unsafe)},
+		{"follow", flag(j.Follow)}, {"lfollow", flag(j.Lfollow)},
+	} {
+		val := Q(kv[1])
+		if kv[0] == "dest" || (kv[0] == "source" && j.Remote) {
+			val = ShPath(kv[1])
+		}
+		fmt.Fprintf(&s, "%s=%s\n", kv[0], val)
+	}
+	s.WriteString(j.Se)
+	if j.Validate != "" {
+		// %s is the new file: the shell expands "$tmp" when it runs the
+		// validator; the rest is the author's command line, as in Ansible.
+		fmt.Fprintf(&s, "validate=%s\n", Q(strings.ReplaceAll(j.Validate, "%s", `"$tmp"`)))
+	} else {
+		s.WriteString("validate=\n")
+	}
+	return s.String() + CopyScript
+}
+
+// FileSHA1 returns the hex SHA-1 of the controller's file p, as Ansible's checksum.
+func FileSHA1(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha1.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// RandHex returns 16 random hex digits, for temporary names.
+func RandHex() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// BeforeMarker returns the verdict part of a script's output: what comes
+// before the first "--name--" line.
+func BeforeMarker(out []byte) []byte {
+	if i := bytes.Index(out, []byte("\n--")); i >= 0 {
+		return out[:i+1]
+	}
+	return out
+}
+
+// Section returns the text after the line "--name--" up to the line
+// "--next--" (or the end when next is "").
+func Section(out []byte, name, next string) (string, bool) {
+	m := "\n--" + name + "--\n"
+	i := bytes.Index(out, []byte(m))
+	if i < 0 {
+		return "", false
+	}
+	rest := out[i+len(m):]
+	if next != "" {
+		if k := bytes.Index(rest, []byte("\n--"+next+"--\n")); k >= 0 {
+			rest = rest[:k+1]
+		}
+	}
+	return string(rest), true
+}
+
+// InlineMax is the largest content sent on stdin with the script itself:
+// below it, sending the bytes costs less than a second round trip would on
+// a typical link.
+const InlineMax = 64 << 10

@@ -1,0 +1,13 @@
+package shared
+
+import "strings"
+
+// ShAssign renders name=value pairs as shell assignments, one per line,
+// every value quoted, to set a module script's inputs before its text.
+func ShAssign(pairs [][2]string) string {
+	var b strings.Builder
+	for _, kv := range pairs {
+		b.WriteString(kv[0] + "=" + Q(kv[1]) + "\n")
+	}
+	return b.String()
+}
