@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -20,13 +21,13 @@ func TestAptBatchFleet(t *testing.T) {
 	ctx := context.Background()
 	items := aptItems(nil, "hello", "tree", "pv")
 	// host is a fresh fleet host with its apt cache made.
-	host := func() (*tasks.Env, *countingConn) {
-		env, cc := testEnv(t, t.TempDir(), nil)
-		cc.Conn = dockerConn{fleetHost(t)}
+	host := func() (*tasks.Env, *modtest.CountingConn) {
+		env, cc := modtest.TestEnv(t, t.TempDir(), nil)
+		cc.Conn = modtest.DockerConn{ID: modtest.FleetHost(t)}
 		if res, err := (aptModule{}).Run(ctx, env, tasks.Args{"update_cache": true}); err != nil || res.Failed {
 			t.Fatalf("update: %v %+v", err, res)
 		}
-		cc.runs = 0
+		cc.Runs = 0
 		return env, cc
 	}
 	state := func(env *tasks.Env) string {
@@ -43,8 +44,8 @@ func TestAptBatchFleet(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("Batch: ok=%v err=%v", ok, err)
 	}
-	if cc.runs != 1 {
-		t.Errorf("Batch took %d round trips, want 1: %+v", cc.runs, got)
+	if cc.Runs != 1 {
+		t.Errorf("Batch took %d round trips, want 1: %+v", cc.Runs, got)
 	}
 	single, _ := host()
 	start = time.Now()
@@ -65,7 +66,7 @@ func TestAptBatchFleet(t *testing.T) {
 	if g, w := state(batched), state(single); g != w || g == "" {
 		t.Errorf("host after the batch:\n%s\nafter item by item:\n%s", g, w)
 	}
-	cc.runs = 0
+	cc.Runs = 0
 	start = time.Now()
 	again, ok, err := aptModule{}.Batch(ctx, batched, items)
 	took = time.Since(start)
@@ -74,8 +75,8 @@ func TestAptBatchFleet(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("again: batched %v, item by item %v", took, time.Since(start))
-	if err != nil || !ok || cc.runs != 1 {
-		t.Fatalf("again: ok=%v err=%v, %d round trips", ok, err, cc.runs)
+	if err != nil || !ok || cc.Runs != 1 {
+		t.Fatalf("again: ok=%v err=%v, %d round trips", ok, err, cc.Runs)
 	}
 	for i, r := range again {
 		if r.Changed || r.Failed {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -55,9 +56,9 @@ done`,
 
 // fakeAptEnv returns an Env whose host has the fake apt, with avail in
 // the repository and inst installed (name: version), and its counts.
-func fakeAptEnv(t *testing.T, avail, inst map[string]string) (*tasks.Env, *countingConn, string) {
+func fakeAptEnv(t *testing.T, avail, inst map[string]string) (*tasks.Env, *modtest.CountingConn, string) {
 	t.Helper()
-	bin, state := fakeTools(t, fakeApt)
+	bin, state := modtest.FakeTools(t, fakeApt)
 	for dir, pkgs := range map[string]map[string]string{"avail": avail, "inst": inst} {
 		os.MkdirAll(filepath.Join(state, dir), 0o755)
 		for n, v := range pkgs {
@@ -66,8 +67,8 @@ func fakeAptEnv(t *testing.T, avail, inst map[string]string) (*tasks.Env, *count
 			}
 		}
 	}
-	env, cc := testEnv(t, t.TempDir(), nil)
-	env.Conn = fakeBinConn{Conn: cc, dir: bin}
+	env, cc := modtest.TestEnv(t, t.TempDir(), nil)
+	env.Conn = modtest.FakeBinConn{Conn: cc, Dir: bin}
 	return env, cc, state
 }
 
@@ -121,10 +122,10 @@ func TestAptBatch(t *testing.T) {
 			if err != nil || !ok {
 				t.Fatalf("Batch: ok=%v err=%v", ok, err)
 			}
-			if cc.runs != c.trips {
-				t.Errorf("%d round trips, want %d", cc.runs, c.trips)
+			if cc.Runs != c.trips {
+				t.Errorf("%d round trips, want %d", cc.Runs, c.trips)
 			}
-			if log := fakeLog(t, state); c.apt != "" && !strings.HasPrefix(log, c.apt) {
+			if log := modtest.FakeLog(t, state); c.apt != "" && !strings.HasPrefix(log, c.apt) {
 				t.Errorf("apt-get ran as\n%s\nwant\n%s", log, c.apt)
 			}
 			env1, _, _ := fakeAptEnv(t, fakeRepo, c.inst)
@@ -168,7 +169,7 @@ func TestAptBatchCache(t *testing.T) {
 		if first != true || second != c.second || !res[0].Changed || !res[1].Changed {
 			t.Errorf("%+v: cache_updated %v, %v; changed %v, %v", c, first, second, res[0].Changed, res[1].Changed)
 		}
-		if n := strings.Count(fakeLog(t, state), " update"); n != map[bool]int{true: 0, false: 1}[c.check] {
+		if n := strings.Count(modtest.FakeLog(t, state), " update"); n != map[bool]int{true: 0, false: 1}[c.check] {
 			t.Errorf("%+v: %d cache updates", c, n)
 		}
 	}
@@ -217,8 +218,8 @@ func TestPackageBatch(t *testing.T) {
 	if err != nil || !ok || len(res) != 2 || !res[0].Changed || !res[1].Changed {
 		t.Fatalf("ok=%v err=%v %+v", ok, err, res)
 	}
-	if cc.runs != 1 || strings.Count(fakeLog(t, state), "apt-get ") != 1 {
-		t.Errorf("%d round trips; apt log:\n%s", cc.runs, fakeLog(t, state))
+	if cc.Runs != 1 || strings.Count(modtest.FakeLog(t, state), "apt-get ") != 1 {
+		t.Errorf("%d round trips; apt log:\n%s", cc.Runs, modtest.FakeLog(t, state))
 	}
 	for _, items := range [][]tasks.Args{
 		aptItems(tasks.Args{"state": "present", "use": "dnf"}, "a", "b"),
@@ -262,7 +263,7 @@ func TestAptUpdateCacheSameSecond(t *testing.T) {
 		if err != nil || res.Failed {
 			t.Fatalf("%+v: %v %+v", c, err, res)
 		}
-		ran := strings.Contains(fakeLog(t, state), " update")
+		ran := strings.Contains(modtest.FakeLog(t, state), " update")
 		if ran != c.update || res.Changed != c.update || res.Data["cache_updated"] != c.update {
 			t.Errorf("stamp %+d s from now, cache_valid_time %d: apt-get update ran %v, changed %v, cache_updated %v; want %v",
 				c.stamp-now, c.valid, ran, res.Changed, res.Data["cache_updated"], c.update)

@@ -19,6 +19,7 @@ import (
 	"github.com/tender-sh/tender/internal/fleetimage"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -126,8 +127,8 @@ func runDebCase(t *testing.T, name string, known map[string][]string, norm func(
 	}
 	id := debCaseHost(t, name)
 	files, _ := filepath.Abs("testdata/files")
-	env, _ := testEnv(t, files, nil)
-	env.Conn = dockerConn{id}
+	env, _ := modtest.TestEnv(t, files, nil)
+	env.Conn = modtest.DockerConn{ID: id}
 	scope := expr.NewVars(map[string]any{})
 	seen := 0
 	for _, task := range loadDebCase(t, filepath.Join("testdata", name, "tasks.yml")) {
@@ -149,7 +150,7 @@ func runDebCase(t *testing.T, name string, known map[string][]string, norm func(
 			msg, _, _ := strings.Cut(err.Error(), " Did you mean")
 			res = tasks.Result{Failed: true, Msg: msg}
 		}
-		got := registered(res)
+		got := modtest.Registered(res)
 		w, ok := want[task.name]
 		if !ok {
 			t.Errorf("%s: not recorded; run testdata/apt_repository/gen.sh %s", task.name, name)
@@ -165,7 +166,7 @@ func runDebCase(t *testing.T, name string, known map[string][]string, norm func(
 			delete(wn, k)
 		}
 		if !reflect.DeepEqual(g, wn) {
-			t.Errorf("%s:\n%s", task.name, describeDiff(g, wn))
+			t.Errorf("%s:\n%s", task.name, modtest.DescribeDiff(g, wn))
 		}
 	}
 	t.Logf("%d tasks of %s compared with ansible-core", seen, name)
@@ -174,7 +175,7 @@ func runDebCase(t *testing.T, name string, known map[string][]string, norm func(
 
 // debNormalize applies the harness's normalization to a copy of m.
 func debNormalize(m map[string]any, task string, norm func(string, map[string]any)) map[string]any {
-	c := normalize(m, "", "")
+	c := modtest.Normalize(m, "", "")
 	if strings.HasPrefix(task, "dump_") {
 		return map[string]any{"stdout": c["stdout"], "rc": c["rc"]}
 	}

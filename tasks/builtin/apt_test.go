@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // TestAptArgs checks what apt refuses before reaching the host.
 func TestAptArgs(t *testing.T) {
-	env, cc := testEnv(t, t.TempDir(), nil)
+	env, cc := modtest.TestEnv(t, t.TempDir(), nil)
 	for _, c := range []struct {
 		args tasks.Args
 		msg  string
@@ -34,8 +35,8 @@ func TestAptArgs(t *testing.T) {
 			t.Errorf("%v: err=%v res=%+v, want %q", c.args, err, res, c.msg)
 		}
 	}
-	if cc.runs != 0 {
-		t.Errorf("%d round trips for bad arguments", cc.runs)
+	if cc.Runs != 0 {
+		t.Errorf("%d round trips for bad arguments", cc.Runs)
 	}
 }
 

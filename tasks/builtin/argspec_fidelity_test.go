@@ -15,6 +15,7 @@ import (
 	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // argSpecCase is one case of testdata/argspec/cases.yaml.
@@ -146,7 +147,7 @@ func TestArgSpecFidelity(t *testing.T) {
 				t.Fatal("not recorded: run gen.py")
 			}
 			vars, _ := c.fields["vars"].(map[string]any)
-			env, _ := testEnv(t, t.TempDir(), vars)
+			env, _ := modtest.TestEnv(t, t.TempDir(), vars)
 			res, err := validateArgumentSpecModule{}.Run(context.Background(), env, c.taskArgs())
 			msg, failed := res.Msg, res.Failed
 			if err != nil {

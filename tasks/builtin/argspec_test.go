@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -17,7 +18,7 @@ import (
 // win, a variable that fails to render fails the task, and nothing runs on
 // the host.
 func TestValidateArgumentSpecEnv(t *testing.T) {
-	env, cc := testEnv(t, t.TempDir(), map[string]any{"port": "8080", "name": "x", "alias": "y"})
+	env, cc := modtest.TestEnv(t, t.TempDir(), map[string]any{"port": "8080", "name": "x", "alias": "y"})
 	spec := map[string]any{
 		"port":    map[string]any{"type": "int", "required": true},
 		"name":    map[string]any{"choices": []any{"x", "z"}},
@@ -39,8 +40,8 @@ func TestValidateArgumentSpecEnv(t *testing.T) {
 	if !reflect.DeepEqual(res.Data, map[string]any{"validate_args_context": map[string]any{}}) {
 		t.Fatalf("%#v", res.Data)
 	}
-	if cc.runs != 0 {
-		t.Fatalf("%d round trips", cc.runs)
+	if cc.Runs != 0 {
+		t.Fatalf("%d round trips", cc.Runs)
 	}
 	broken := *env
 	broken.Eval = func(string) (any, error) { return nil, errors.New("boom") }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 const (
@@ -24,7 +25,7 @@ func TestAuthorizedKeyPath(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	env, _ := testEnv(t, "", nil)
+	env, _ := modtest.TestEnv(t, "", nil)
 	path := filepath.Join(t.TempDir(), "sub", "keys")
 	step := func(check bool, args tasks.Args, changed bool, want string) {
 		t.Helper()

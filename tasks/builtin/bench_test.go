@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // benchModule runs one module repeatedly on the local transport; what
 // it measures is mostly the host's sh and tools, per task.
 func benchModule(b *testing.B, name string, args tasks.Args) {
-	env, _ := testEnv(b, b.TempDir(), nil)
+	env, _ := modtest.TestEnv(b, b.TempDir(), nil)
 	f, _ := Registry().Lookup(name)
 	m := f()
 	if _, err := m.Run(context.Background(), env, args); err != nil {

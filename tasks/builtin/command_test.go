@@ -9,19 +9,20 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 func TestCommandQuotesEveryWord(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, cc := testEnv(t, dir, nil)
+	env, cc := modtest.TestEnv(t, dir, nil)
 	odd := filepath.Join(dir, "a; touch pwned")
-	res := runMod(t, env, "command", tasks.Args{"argv": []any{"touch", odd}})
-	if res.Failed || !res.Changed || !exists(odd) || exists(filepath.Join(dir, "pwned")) || cc.runs != 1 {
-		t.Fatalf("%+v runs=%d", res, cc.runs)
+	res := modtest.RunMod(t, env, "command", tasks.Args{"argv": []any{"touch", odd}})
+	if res.Failed || !res.Changed || !modtest.Exists(odd) || modtest.Exists(filepath.Join(dir, "pwned")) || cc.Runs != 1 {
+		t.Fatalf("%+v runs=%d", res, cc.Runs)
 	}
-	res = runMod(t, env, "command", tasks.Args{"_raw_params": `printf '%s|' "a b" 'c$HOME' $HOME ~ x*`})
+	res = modtest.RunMod(t, env, "command", tasks.Args{"_raw_params": `printf '%s|' "a b" 'c$HOME' $HOME ~ x*`})
 	want := "a b|c" + os.Getenv("HOME") + "|" + os.Getenv("HOME") + "|" + os.Getenv("HOME") + "|x*|"
 	if res.Stdout != want || res.Data["rc"] != 0 {
 		t.Fatalf("got %q want %q", res.Stdout, want)
@@ -34,32 +35,32 @@ func TestCommandQuotesEveryWord(t *testing.T) {
 func TestCommandCreatesRemovesCheck(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	marker := filepath.Join(dir, "marker")
 	args := tasks.Args{"_raw_params": "touch " + marker, "creates": marker}
 
 	env.Check = true
-	res := runMod(t, env, "command", args)
-	if !res.Changed || res.Skipped || exists(marker) || res.Msg != "Command would have run if not in check mode" {
+	res := modtest.RunMod(t, env, "command", args)
+	if !res.Changed || res.Skipped || modtest.Exists(marker) || res.Msg != "Command would have run if not in check mode" {
 		t.Fatalf("check: %+v", res)
 	}
-	res = runMod(t, env, "command", tasks.Args{"_raw_params": "touch " + marker})
-	if res.Changed || !res.Skipped || exists(marker) {
+	res = modtest.RunMod(t, env, "command", tasks.Args{"_raw_params": "touch " + marker})
+	if res.Changed || !res.Skipped || modtest.Exists(marker) {
 		t.Fatalf("check without creates: %+v", res)
 	}
 	env.Check = false
-	if res = runMod(t, env, "command", args); !res.Changed || !exists(marker) {
+	if res = modtest.RunMod(t, env, "command", args); !res.Changed || !modtest.Exists(marker) {
 		t.Fatalf("first: %+v", res)
 	}
-	res = runMod(t, env, "command", args)
+	res = modtest.RunMod(t, env, "command", args)
 	if res.Changed || res.Msg != "Did not run command since '"+marker+"' exists" || res.Data["stdout"] != "skipped, since "+marker+" exists" {
 		t.Fatalf("second: %+v", res)
 	}
-	res = runMod(t, env, "command", tasks.Args{"_raw_params": "rm " + marker, "removes": filepath.Join(dir, "mark*")})
-	if !res.Changed || exists(marker) {
+	res = modtest.RunMod(t, env, "command", tasks.Args{"_raw_params": "rm " + marker, "removes": filepath.Join(dir, "mark*")})
+	if !res.Changed || modtest.Exists(marker) {
 		t.Fatalf("removes: %+v", res)
 	}
-	res = runMod(t, env, "command", tasks.Args{"_raw_params": "rm " + marker, "removes": filepath.Join(dir, "mark*")})
+	res = modtest.RunMod(t, env, "command", tasks.Args{"_raw_params": "rm " + marker, "removes": filepath.Join(dir, "mark*")})
 	if res.Changed || res.Failed {
 		t.Fatalf("removes again: %+v", res)
 	}
@@ -68,20 +69,20 @@ func TestCommandCreatesRemovesCheck(t *testing.T) {
 func TestCommandFailures(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
-	res := runMod(t, env, "command", tasks.Args{"_raw_params": "false"})
+	env, _ := modtest.TestEnv(t, dir, nil)
+	res := modtest.RunMod(t, env, "command", tasks.Args{"_raw_params": "false"})
 	if !res.Failed || res.Msg != "non-zero return code" || res.RC != 1 {
 		t.Fatalf("%+v", res)
 	}
-	res = runMod(t, env, "command", tasks.Args{"_raw_params": "no-such-cmd-x a"})
+	res = modtest.RunMod(t, env, "command", tasks.Args{"_raw_params": "no-such-cmd-x a"})
 	if !res.Failed || res.RC != 2 || res.Msg != "[Errno 2] No such file or directory: b'no-such-cmd-x'" {
 		t.Fatalf("%+v", res)
 	}
-	res = runMod(t, env, "command", tasks.Args{"_raw_params": "pwd", "chdir": dir + "/nope"})
+	res = modtest.RunMod(t, env, "command", tasks.Args{"_raw_params": "pwd", "chdir": dir + "/nope"})
 	if !res.Failed || !strings.Contains(res.Msg, "Unable to change directory before execution: [Errno 2]") {
 		t.Fatalf("%+v", res)
 	}
-	res = runMod(t, env, "command", tasks.Args{"_raw_params": " "})
+	res = modtest.RunMod(t, env, "command", tasks.Args{"_raw_params": " "})
 	if !res.Failed || res.Msg != "no command given" {
 		t.Fatalf("%+v", res)
 	}
@@ -93,19 +94,19 @@ func TestCommandFailures(t *testing.T) {
 func TestShell(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
-	res := runMod(t, env, "shell", tasks.Args{"_raw_params": "cat; pwd; echo err >&2; echo", "chdir": dir, "stdin": "in"})
+	env, _ := modtest.TestEnv(t, dir, nil)
+	res := modtest.RunMod(t, env, "shell", tasks.Args{"_raw_params": "cat; pwd; echo err >&2; echo", "chdir": dir, "stdin": "in"})
 	if res.Stdout != "in\n"+dir || res.Stderr != "err" || res.Failed || !res.Changed {
 		t.Fatalf("%+v", res)
 	}
 	if !reflect.DeepEqual(res.Data["stdout_lines"], []any{"in", dir}) || res.Data["cmd"] != "cat; pwd; echo err >&2; echo" {
 		t.Fatalf("%+v", res.Data)
 	}
-	res = runMod(t, env, "shell", tasks.Args{"_raw_params": "echo $0", "executable": "/bin/bash", "strip_empty_ends": false})
+	res = modtest.RunMod(t, env, "shell", tasks.Args{"_raw_params": "echo $0", "executable": "/bin/bash", "strip_empty_ends": false})
 	if res.Stdout != "/bin/bash\n" {
 		t.Fatalf("%q", res.Stdout)
 	}
-	res = runMod(t, env, "shell", tasks.Args{"_raw_params": "exit 3"})
+	res = modtest.RunMod(t, env, "shell", tasks.Args{"_raw_params": "exit 3"})
 	if !res.Failed || res.RC != 3 {
 		t.Fatalf("%+v", res)
 	}
@@ -113,13 +114,13 @@ func TestShell(t *testing.T) {
 
 func TestRaw(t *testing.T) {
 	t.Parallel()
-	env, _ := testEnv(t, t.TempDir(), nil)
-	res := runMod(t, env, "raw", tasks.Args{"_raw_params": "echo a; echo b >&2"})
+	env, _ := modtest.TestEnv(t, t.TempDir(), nil)
+	res := modtest.RunMod(t, env, "raw", tasks.Args{"_raw_params": "echo a; echo b >&2"})
 	if res.Stdout != "a\n" || res.Stderr != "b\n" || !res.Changed || res.Failed {
 		t.Fatalf("%+v", res)
 	}
 	env.Check = true
-	if res = runMod(t, env, "raw", tasks.Args{"_raw_params": "exit 1"}); !res.Skipped || res.Changed {
+	if res = modtest.RunMod(t, env, "raw", tasks.Args{"_raw_params": "exit 1"}); !res.Skipped || res.Changed {
 		t.Fatalf("%+v", res)
 	}
 }
@@ -128,23 +129,23 @@ func TestScript(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "s.sh"), []byte("#!/bin/sh\necho \"$# $1 $(pwd)\"\ntouch \"$2\"\n"), 0o644)
-	env, cc := testEnv(t, dir, nil)
+	env, cc := modtest.TestEnv(t, dir, nil)
 	out := filepath.Join(dir, "made")
 	args := tasks.Args{"_raw_params": "s.sh 'a b' " + out, "creates": out, "chdir": "/"}
 	env.Check = true
-	if res := runMod(t, env, "script", args); !res.Changed || exists(out) {
+	if res := modtest.RunMod(t, env, "script", args); !res.Changed || modtest.Exists(out) {
 		t.Fatalf("check: %+v", res)
 	}
 	env.Check = false
-	res := runMod(t, env, "script", args)
-	if res.Stdout != "2 a b /\n" || !res.Changed || !exists(out) {
+	res := modtest.RunMod(t, env, "script", args)
+	if res.Stdout != "2 a b /\n" || !res.Changed || !modtest.Exists(out) {
 		t.Fatalf("%+v", res)
 	}
-	if res = runMod(t, env, "script", args); !res.Skipped || res.Changed || res.Msg != out+" exists, matching creates option" {
+	if res = modtest.RunMod(t, env, "script", args); !res.Skipped || res.Changed || res.Msg != out+" exists, matching creates option" {
 		t.Fatalf("%+v", res)
 	}
-	if cc.runs != 3 {
-		t.Fatalf("runs %d", cc.runs)
+	if cc.Runs != 3 {
+		t.Fatalf("runs %d", cc.Runs)
 	}
 }
 
@@ -179,8 +180,8 @@ func TestChdirIsPhysical(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "real", "site"), 0o755)
 	os.Symlink(filepath.Join(dir, "real"), filepath.Join(dir, "link"))
-	env, _ := testEnv(t, dir, nil)
-	res := runMod(t, env, "shell", tasks.Args{"_raw_params": `printf %s "$PWD"`, "chdir": filepath.Join(dir, "link", "site")})
+	env, _ := modtest.TestEnv(t, dir, nil)
+	res := modtest.RunMod(t, env, "shell", tasks.Args{"_raw_params": `printf %s "$PWD"`, "chdir": filepath.Join(dir, "link", "site")})
 	if want := filepath.Join(dir, "real", "site"); res.Data["stdout"] != want {
 		t.Errorf("$PWD is %q, want the physical %q", res.Data["stdout"], want)
 	}

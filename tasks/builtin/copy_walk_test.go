@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // A tree holding symlinks (absolute, relative, to nothing, to a
@@ -30,9 +31,9 @@ func TestCopyTreeSymlinks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	env, _ := testEnv(t, files, nil)
+	env, _ := modtest.TestEnv(t, files, nil)
 	out := filepath.Join(dir, "nofollow")
-	res := runMod(t, env, "copy", tasks.Args{"src": "subdir", "dest": out, "directory_mode": "0700", "local_follow": false})
+	res := modtest.RunMod(t, env, "copy", tasks.Args{"src": "subdir", "dest": out, "directory_mode": "0700", "local_follow": false})
 	if res.Failed || !res.Changed {
 		t.Fatalf("%+v", res)
 	}
@@ -41,16 +42,16 @@ func TestCopyTreeSymlinks(t *testing.T) {
 			t.Fatalf("%s -> %q (%v), want %q", name, got, err, target)
 		}
 	}
-	if res = runMod(t, env, "copy", tasks.Args{"src": "subdir", "dest": out, "directory_mode": "0700", "local_follow": false}); res.Failed || res.Changed {
+	if res = modtest.RunMod(t, env, "copy", tasks.Args{"src": "subdir", "dest": out, "directory_mode": "0700", "local_follow": false}); res.Failed || res.Changed {
 		t.Fatalf("again: %+v", res)
 	}
 	out = filepath.Join(dir, "follow")
-	if res = runMod(t, env, "copy", tasks.Args{"src": "subdir", "dest": out}); res.Failed || !res.Changed {
+	if res = modtest.RunMod(t, env, "copy", tasks.Args{"src": "subdir", "dest": out}); res.Failed || !res.Changed {
 		t.Fatalf("%+v", res)
 	}
 	s1 := filepath.Join(out, "subdir", "subdir1")
 	for name, want := range map[string]string{"abs-link": "abs\n", "bar.txt": "bar\n", "subdir2/baz.txt": "baz\n"} {
-		if fi, err := os.Lstat(filepath.Join(s1, name)); err != nil || !fi.Mode().IsRegular() || readFile(t, filepath.Join(s1, name)) != want {
+		if fi, err := os.Lstat(filepath.Join(s1, name)); err != nil || !fi.Mode().IsRegular() || modtest.ReadFile(t, filepath.Join(s1, name)) != want {
 			t.Fatalf("%s: %v %v", name, fi, err)
 		}
 	}
@@ -67,7 +68,7 @@ func TestCopyTreeSymlinks(t *testing.T) {
 func TestCopyRemoteTreeLocalFollow(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	os.MkdirAll(dir+"/src/subdir", 0o755)
 	os.WriteFile(dir+"/src/subdir/file12", []byte("hello world 12"), 0o644)
 	os.Symlink(dir+"/src/subdir/file12", dir+"/src/link_file12")
@@ -80,11 +81,11 @@ func TestCopyRemoteTreeLocalFollow(t *testing.T) {
 		if c.follow != nil {
 			args["local_follow"] = c.follow
 		}
-		if res := runMod(t, env, "copy", args); res.Failed || !res.Changed {
+		if res := modtest.RunMod(t, env, "copy", args); res.Failed || !res.Changed {
 			t.Fatalf("%s: %+v", c.dest, res)
 		}
 		fi, err := os.Lstat(dir + c.dest + "/link_file12")
-		if err != nil || (fi.Mode()&os.ModeSymlink != 0) != c.link || readFile(t, dir+c.dest+"/link_file12") != "hello world 12" {
+		if err != nil || (fi.Mode()&os.ModeSymlink != 0) != c.link || modtest.ReadFile(t, dir+c.dest+"/link_file12") != "hello world 12" {
 			t.Fatalf("%s: %v %v", c.dest, fi, err)
 		}
 	}
@@ -96,7 +97,7 @@ func TestCopyRemoteTreeLocalFollow(t *testing.T) {
 func TestCopyTreeModePreserve(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	os.MkdirAll(dir+"/src/dir", 0o755)
 	os.Mkdir(dir+"/dest", 0o755)
 	for name, m := range map[string]os.FileMode{"readwrite": 0o644, "executable": 0o755, "dir/readonly": 0o444} {
@@ -105,7 +106,7 @@ func TestCopyTreeModePreserve(t *testing.T) {
 	}
 	for _, remote := range []bool{true, false} {
 		out := dir + "/dest/" + map[bool]string{true: "r", false: "l"}[remote] + "/"
-		res := runMod(t, env, "copy", tasks.Args{"src": dir + "/src/", "dest": out, "remote_src": remote, "mode": "preserve"})
+		res := modtest.RunMod(t, env, "copy", tasks.Args{"src": dir + "/src/", "dest": out, "remote_src": remote, "mode": "preserve"})
 		if res.Failed {
 			t.Fatalf("remote %v: %+v", remote, res)
 		}
@@ -121,17 +122,17 @@ func TestCopyTreeModePreserve(t *testing.T) {
 func TestCopyVaultFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	os.Mkdir(dir+"/vault", 0o755)
 	enc := dir + "/vault/vault-file"
 	os.WriteFile(enc, []byte("$ANSIBLE_VAULT;1.1;AES256\n3132\n"), 0o644)
 	want := "A vault password or secret must be specified to decrypt " + enc
 	for _, src := range []string{enc, dir + "/vault"} {
-		if res := runMod(t, env, "copy", tasks.Args{"src": src, "dest": dir + "/out"}); !res.Failed || res.Msg != want || exists(dir+"/out") {
+		if res := modtest.RunMod(t, env, "copy", tasks.Args{"src": src, "dest": dir + "/out"}); !res.Failed || res.Msg != want || modtest.Exists(dir+"/out") {
 			t.Fatalf("%s: %+v", src, res)
 		}
 	}
-	if res := runMod(t, env, "copy", tasks.Args{"src": enc, "dest": dir + "/out", "decrypt": false}); res.Failed || !exists(dir+"/out") {
+	if res := modtest.RunMod(t, env, "copy", tasks.Args{"src": enc, "dest": dir + "/out", "decrypt": false}); res.Failed || !modtest.Exists(dir+"/out") {
 		t.Fatalf("decrypt=false: %+v", res)
 	}
 }
@@ -159,13 +160,13 @@ func TestCopyRemoteTreeRelative(t *testing.T) {
 	os.Symlink("../", dir+"/checkmode_subdir/circles")
 	os.Symlink("invalid", dir+"/checkmode_subdir/invalid")
 	t.Chdir(dir)
-	env, _ := testEnv(t, dir, nil)
-	res := runMod(t, env, "copy", tasks.Args{"src": "checkmode_subdir/", "dest": "destdir/", "remote_src": true, "follow": true})
-	if res.Failed || !res.Changed || readFile(t, dir+"/destdir/f") != "x" {
+	env, _ := modtest.TestEnv(t, dir, nil)
+	res := modtest.RunMod(t, env, "copy", tasks.Args{"src": "checkmode_subdir/", "dest": "destdir/", "remote_src": true, "follow": true})
+	if res.Failed || !res.Changed || modtest.ReadFile(t, dir+"/destdir/f") != "x" {
 		t.Fatalf("%+v", res)
 	}
 	env.Check = true
-	if res = runMod(t, env, "copy", tasks.Args{"src": "checkmode_subdir/", "dest": "destdir/", "remote_src": true}); res.Failed || res.Changed {
+	if res = modtest.RunMod(t, env, "copy", tasks.Args{"src": "checkmode_subdir/", "dest": "destdir/", "remote_src": true}); res.Failed || res.Changed {
 		t.Fatalf("again in check mode: %+v", res)
 	}
 }
@@ -175,9 +176,9 @@ func TestCopyRemoteTreeRelative(t *testing.T) {
 func TestCopyRemoteSrcNotAFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
-	res := runMod(t, env, "copy", tasks.Args{"src": "/dev/null", "dest": dir + "/d", "remote_src": true})
-	if !res.Failed || res.Msg != "Cannot copy invalid source '/dev/null': not a file" || exists(dir+"/d") {
+	env, _ := modtest.TestEnv(t, dir, nil)
+	res := modtest.RunMod(t, env, "copy", tasks.Args{"src": "/dev/null", "dest": dir + "/d", "remote_src": true})
+	if !res.Failed || res.Msg != "Cannot copy invalid source '/dev/null': not a file" || modtest.Exists(dir+"/d") {
 		t.Fatalf("%+v", res)
 	}
 }

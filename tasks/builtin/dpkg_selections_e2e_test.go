@@ -2,7 +2,11 @@
 
 package builtin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+)
 
 // TestDpkgSelectionsFidelity runs testdata/dpkg_selections/tasks.yml with
 // tender's dpkg_selections on a fresh fleet host (hold, install back, a
@@ -15,8 +19,8 @@ import "testing"
 // that failure instead.
 func TestDpkgSelectionsFidelity(t *testing.T) {
 	id := runDebCase(t, "dpkg_selections", map[string][]string{"ds_unknown": {"*"}}, nil)
-	env, _ := testEnv(t, t.TempDir(), nil)
-	env.Conn = dockerConn{id}
+	env, _ := modtest.TestEnv(t, t.TempDir(), nil)
+	env.Conn = modtest.DockerConn{ID: id}
 	res, err := dpkgSelectionsModule{}.Run(t.Context(), env, map[string]any{"name": "no-such-package", "selection": "hold"})
 	if err != nil || !res.Failed || res.Changed || res.Msg != "Failed to find package 'no-such-package' to perform selection 'hold'." {
 		t.Errorf("a package dpkg does not know: %v %+v", err, res)

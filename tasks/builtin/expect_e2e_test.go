@@ -2,7 +2,11 @@
 
 package builtin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+)
 
 // TestExpectFidelity runs testdata/expect/tasks.yml (answers by string,
 // by list and repeated, echo, a password read with echo off, timeouts
@@ -16,8 +20,8 @@ import "testing"
 // (module_stdout), whose file names and line numbers are Ansible's own.
 func TestExpectFidelity(t *testing.T) {
 	dir := "testdata/expect"
-	env := initHost(t, "sys", dir, "")
-	compareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
+	env := modtest.InitHost(t, "sys", dir, "")
+	modtest.CompareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
 		"exp_chdir_missing": {"module_stdout"},
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/transporttest"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // needScript skips a test on a machine without util-linux's script.
@@ -38,7 +39,7 @@ func expectRun(t *testing.T, env *tasks.Env, args tasks.Args) tasks.Result {
 
 func TestExpectAnswers(t *testing.T) {
 	needScript(t)
-	env, _ := testEnv(t, t.TempDir(), nil)
+	env, _ := modtest.TestEnv(t, t.TempDir(), nil)
 	name := `sh -c 'printf "Name? "; read n; echo "hi $n"'`
 	for _, c := range []struct {
 		args tasks.Args
@@ -95,7 +96,7 @@ func TestExpectTimeoutAndSecrets(t *testing.T) {
 	needScript(t)
 	dir, log := transporttest.FakeSudo(t)
 	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
-	env, cc := testEnv(t, t.TempDir(), nil)
+	env, cc := modtest.TestEnv(t, t.TempDir(), nil)
 	cc.Conn = transport.WithBecome(cc.Conn, &transport.Become{User: "app", Password: "become-pw"})
 	secret := "s3cret-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	stop := make(chan struct{})
@@ -146,7 +147,7 @@ func TestExpectTimeoutAndSecrets(t *testing.T) {
 
 func TestExpectSkipsAndFailures(t *testing.T) {
 	needScript(t)
-	env, _ := testEnv(t, t.TempDir(), nil)
+	env, _ := modtest.TestEnv(t, t.TempDir(), nil)
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "made"), nil, 0o644)
 	nomatch := map[string]any{"nomatch": "x"}
@@ -228,7 +229,7 @@ func TestPyBytesRepr(t *testing.T) {
 // before it has started.
 func TestExpectTimeoutZero(t *testing.T) {
 	needScript(t)
-	env, _ := testEnv(t, t.TempDir(), nil)
+	env, _ := modtest.TestEnv(t, t.TempDir(), nil)
 	start := time.Now()
 	r := expectRun(t, env, tasks.Args{"command": "sleep 20", "responses": map[string]any{"x": "y"}, "timeout": 0})
 	if !r.Failed || r.Msg != "command exceeded timeout" || time.Since(start) > 10*time.Second {

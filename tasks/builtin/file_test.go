@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // twice runs args in check mode (nothing may change), then for real
@@ -16,16 +17,16 @@ import (
 func twice(t *testing.T, env *tasks.Env, name string, args tasks.Args, unchanged func() bool) tasks.Result {
 	t.Helper()
 	env.Check = true
-	res := runMod(t, env, name, args)
+	res := modtest.RunMod(t, env, name, args)
 	env.Check = false
 	if !res.Changed || res.Failed || !unchanged() {
 		t.Fatalf("check %v: %+v", args, res)
 	}
-	res = runMod(t, env, name, args)
+	res = modtest.RunMod(t, env, name, args)
 	if !res.Changed || res.Failed {
 		t.Fatalf("first %v: %+v", args, res)
 	}
-	again := runMod(t, env, name, args)
+	again := modtest.RunMod(t, env, name, args)
 	if again.Changed || again.Failed {
 		t.Fatalf("second %v: %+v", args, again)
 	}
@@ -35,15 +36,15 @@ func twice(t *testing.T, env *tasks.Env, name string, args tasks.Args, unchanged
 func TestFileStates(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, cc := testEnv(t, dir, nil)
+	env, cc := modtest.TestEnv(t, dir, nil)
 	d := filepath.Join(dir, "x; y", "e")
-	res := twice(t, env, "file", tasks.Args{"path": d, "state": "directory", "mode": "0750"}, func() bool { return !exists(d) })
+	res := twice(t, env, "file", tasks.Args{"path": d, "state": "directory", "mode": "0750"}, func() bool { return !modtest.Exists(d) })
 	if mode(t, d) != 0o750 || mode(t, filepath.Dir(d)) != 0o750 || res.Data["state"] != "directory" || res.Data["mode"] != "0750" {
 		t.Fatalf("%+v", res)
 	}
 	f := filepath.Join(d, "f")
-	res = runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "mode": "u=rw,g=r,o="})
-	if !res.Changed || !exists(f) || mode(t, f) != 0o640 || res.Data["dest"] != f {
+	res = modtest.RunMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "mode": "u=rw,g=r,o="})
+	if !res.Changed || !modtest.Exists(f) || mode(t, f) != 0o640 || res.Data["dest"] != f {
 		t.Fatalf("touch %+v", res)
 	}
 	twice(t, env, "file", tasks.Args{"path": f, "mode": "0600"}, func() bool { return mode(t, f) == 0o640 })
@@ -51,7 +52,7 @@ func TestFileStates(t *testing.T) {
 		t.Fatal(mode(t, f))
 	}
 	l := filepath.Join(d, "l")
-	res = twice(t, env, "file", tasks.Args{"src": f, "dest": l, "state": "link"}, func() bool { return !exists(l) })
+	res = twice(t, env, "file", tasks.Args{"src": f, "dest": l, "state": "link"}, func() bool { return !modtest.Exists(l) })
 	if got, _ := os.Readlink(l); got != f || res.Data["state"] != "link" || res.Data["src"] != f {
 		t.Fatalf("link %q %+v", got, res)
 	}
@@ -69,12 +70,12 @@ func TestFileStates(t *testing.T) {
 		t.Fatalf("%s has %v", rel1, ents)
 	}
 	h := filepath.Join(d, "h")
-	res = twice(t, env, "file", tasks.Args{"src": f, "dest": h, "state": "hard"}, func() bool { return !exists(h) })
+	res = twice(t, env, "file", tasks.Args{"src": f, "dest": h, "state": "hard"}, func() bool { return !modtest.Exists(h) })
 	if res.Data["state"] != "hard" {
 		t.Fatalf("hard %+v", res)
 	}
-	res = twice(t, env, "file", tasks.Args{"path": h, "state": "absent"}, func() bool { return exists(h) })
-	if exists(h) || res.Data["state"] != "absent" {
+	res = twice(t, env, "file", tasks.Args{"path": h, "state": "absent"}, func() bool { return modtest.Exists(h) })
+	if modtest.Exists(h) || res.Data["state"] != "absent" {
 		t.Fatalf("absent %+v", res)
 	}
 	top := filepath.Dir(d)
@@ -82,9 +83,9 @@ func TestFileStates(t *testing.T) {
 	if mode(t, f) != 0o755 || mode(t, d) != 0o755 {
 		t.Fatal(mode(t, f))
 	}
-	cc.runs = 0
-	runMod(t, env, "file", tasks.Args{"path": top, "state": "absent"})
-	if exists(top) || cc.runs != 1 {
+	cc.Runs = 0
+	modtest.RunMod(t, env, "file", tasks.Args{"path": top, "state": "absent"})
+	if modtest.Exists(top) || cc.Runs != 1 {
 		t.Fatal("not removed")
 	}
 }
@@ -92,7 +93,7 @@ func TestFileStates(t *testing.T) {
 func TestFileFailures(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	f := filepath.Join(dir, "f")
 	os.WriteFile(f, nil, 0o644)
 	for _, c := range []struct {
@@ -107,7 +108,7 @@ func TestFileFailures(t *testing.T) {
 		{tasks.Args{"path": f, "owner": "no-such-user-x"}, "chown failed: failed to look up user no-such-user-x"},
 		{tasks.Args{"path": dir + "/no/f", "state": "touch"}, "Error, could not touch target: [Errno 2] No such file or directory: b'" + dir + "/no/f'"},
 	} {
-		res := runMod(t, env, "file", c.args)
+		res := modtest.RunMod(t, env, "file", c.args)
 		if !res.Failed || res.Msg != c.msg {
 			t.Errorf("%v: %+v", c.args, res)
 		}
@@ -115,7 +116,7 @@ func TestFileFailures(t *testing.T) {
 	if _, err := fileArgs.Decode(tasks.Args{"path": f, "state": "dir"}); err == nil || !strings.Contains(err.Error(), "value of state must be one of") {
 		t.Fatal(err)
 	}
-	res := runMod(t, env, "file", tasks.Args{"path": dir + "/l", "src": dir + "/none", "state": "link", "force": true})
+	res := modtest.RunMod(t, env, "file", tasks.Args{"path": dir + "/l", "src": dir + "/none", "state": "link", "force": true})
 	if !res.Changed || res.Failed {
 		t.Fatalf("%+v", res)
 	}
@@ -124,11 +125,11 @@ func TestFileFailures(t *testing.T) {
 func TestFileDiff(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	env.Diff = true
 	f := filepath.Join(dir, "f")
 	os.WriteFile(f, nil, 0o644)
-	res := runMod(t, env, "file", tasks.Args{"path": f, "mode": "0600"})
+	res := modtest.RunMod(t, env, "file", tasks.Args{"path": f, "mode": "0600"})
 	if !strings.Contains(res.Diff, `-    "mode": "0644",`) || !strings.Contains(res.Diff, `+    "mode": "0600",`) {
 		t.Fatalf("%q", res.Diff)
 	}
@@ -137,14 +138,14 @@ func TestFileDiff(t *testing.T) {
 func TestFileTimes(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	f := filepath.Join(dir, "f")
-	res := runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "modification_time": "2020-01-02 03:04", "modification_time_format": "%Y-%m-%d %H:%M", "access_time": "202001020304.05"})
+	res := modtest.RunMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "modification_time": "2020-01-02 03:04", "modification_time_format": "%Y-%m-%d %H:%M", "access_time": "202001020304.05"})
 	fi, err := os.Stat(f)
 	if err != nil || res.Failed || fi.ModTime().Format("2006-01-02 15:04") != "2020-01-02 03:04" {
 		t.Fatalf("%+v %v", res, fi)
 	}
-	res = runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "modification_time": "bad"})
+	res = modtest.RunMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "modification_time": "bad"})
 	if !res.Failed || !strings.HasPrefix(res.Msg, "Error while obtaining timestamp for time bad using format %Y%m%d%H%M.%S") {
 		t.Fatalf("%+v", res)
 	}
@@ -160,8 +161,8 @@ func TestFileLinkWithoutSrcFollows(t *testing.T) {
 	os.Chmod(target, 0o666)
 	link := filepath.Join(dir, "link")
 	os.Symlink("./target", link)
-	env, _ := testEnv(t, dir, nil)
-	res := runMod(t, env, "file", tasks.Args{"path": link, "mode": "0644", "follow": true})
+	env, _ := modtest.TestEnv(t, dir, nil)
+	res := modtest.RunMod(t, env, "file", tasks.Args{"path": link, "mode": "0644", "follow": true})
 	if res.Failed || !res.Changed {
 		t.Fatalf("%+v", res)
 	}
@@ -171,14 +172,14 @@ func TestFileLinkWithoutSrcFollows(t *testing.T) {
 	if got, _ := os.Readlink(link); got != "./target" {
 		t.Errorf("the link now points at %q", got)
 	}
-	res = runMod(t, env, "file", tasks.Args{"path": link, "state": "link", "mode": "0600", "follow": false})
+	res = modtest.RunMod(t, env, "file", tasks.Args{"path": link, "state": "link", "mode": "0600", "follow": false})
 	if res.Failed {
 		t.Errorf("an existing link, not followed, without src: %+v", res)
 	}
 	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o644 {
 		t.Errorf("follow=false changed the target's mode to %o", fi.Mode().Perm())
 	}
-	res = runMod(t, env, "file", tasks.Args{"path": filepath.Join(dir, "nolink"), "state": "link"})
+	res = modtest.RunMod(t, env, "file", tasks.Args{"path": filepath.Join(dir, "nolink"), "state": "link"})
 	if !res.Failed || res.Msg != "src is required for creating new symlinks" {
 		t.Errorf("a new link without src: %+v", res)
 	}
@@ -191,7 +192,7 @@ func TestFileLinkWithoutSrcFollows(t *testing.T) {
 func TestFileModificationTime(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	f := filepath.Join(dir, "f")
 	os.WriteFile(f, []byte("x"), 0o644)
 	mt := func() int64 { st, _ := os.Stat(f); return st.ModTime().Unix() }
@@ -210,16 +211,16 @@ func TestFileModificationTime(t *testing.T) {
 func TestFileTouchFailRemovesNewFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	f := filepath.Join(dir, "baz.txt")
-	res := runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "owner": "tender-no-such-user"})
-	if !res.Failed || exists(f) || res.Msg != "chown failed: failed to look up user tender-no-such-user" {
-		t.Fatalf("exists %v: %+v", exists(f), res)
+	res := modtest.RunMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "owner": "tender-no-such-user"})
+	if !res.Failed || modtest.Exists(f) || res.Msg != "chown failed: failed to look up user tender-no-such-user" {
+		t.Fatalf("exists %v: %+v", modtest.Exists(f), res)
 	}
 	// an existing file stays
 	os.WriteFile(f, nil, 0o644)
-	if res = runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "owner": "tender-no-such-user"}); !res.Failed || !exists(f) {
-		t.Fatalf("exists %v: %+v", exists(f), res)
+	if res = modtest.RunMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "owner": "tender-no-such-user"}); !res.Failed || !modtest.Exists(f) {
+		t.Fatalf("exists %v: %+v", modtest.Exists(f), res)
 	}
 }
 
@@ -228,10 +229,10 @@ func TestFileTouchFailRemovesNewFile(t *testing.T) {
 func TestFileModeStickyBit(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	f := filepath.Join(dir, "s")
-	runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "mode": "0444"})
-	res := runMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "mode": "o+t"})
+	modtest.RunMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "mode": "0444"})
+	res := modtest.RunMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "mode": "o+t"})
 	if res.Failed || res.Data["mode"] != "01444" {
 		t.Fatalf("%+v", res)
 	}
@@ -246,15 +247,15 @@ func TestFileModeStickyBit(t *testing.T) {
 func TestFileCheckModeUnknownOwner(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	env.Check = true
 	f := filepath.Join(dir, "f")
-	res := runMod(t, env, "file", tasks.Args{"path": f, "owner": "tender-no-user", "group": "111119"})
+	res := modtest.RunMod(t, env, "file", tasks.Args{"path": f, "owner": "tender-no-user", "group": "111119"})
 	if len(res.Warnings) != 2 || res.Warnings[0] != "failed to look up user tender-no-user. Create user up to this point in real play" ||
 		res.Warnings[1] != "failed to look up group with gid 111119. Create group up to this point in real play" {
 		t.Fatalf("%+v", res)
 	}
-	res = runMod(t, env, "file", tasks.Args{"path": f, "owner": "0", "group": "root", "state": "touch"})
+	res = modtest.RunMod(t, env, "file", tasks.Args{"path": f, "owner": "0", "group": "root", "state": "touch"})
 	if len(res.Warnings) != 0 {
 		t.Fatalf("%+v", res)
 	}
@@ -274,13 +275,13 @@ func TestFileTouchNowOneCall(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(shim, "touch"), []byte("#!/bin/sh\necho \"$*\" >>"+log+"\nexec "+real+" \"$@\"\n"), 0o755)
 	t.Setenv("PATH", shim+":"+os.Getenv("PATH"))
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	f := filepath.Join(dir, "f")
 	os.WriteFile(f, nil, 0o666)
-	if res := runMod(t, env, "file", tasks.Args{"path": f, "state": "touch"}); !res.Changed || res.Failed {
+	if res := modtest.RunMod(t, env, "file", tasks.Args{"path": f, "state": "touch"}); !res.Changed || res.Failed {
 		t.Fatalf("%+v", res)
 	}
-	if got := readFile(t, log); got != "-c -- "+f+"\n" {
+	if got := modtest.ReadFile(t, log); got != "-c -- "+f+"\n" {
 		t.Fatalf("touch calls %q", got)
 	}
 }
@@ -291,7 +292,7 @@ func TestFileTouchNowOneCall(t *testing.T) {
 func TestFileRecurseFollow(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	top, tf, td := filepath.Join(dir, "top"), filepath.Join(dir, "tf"), filepath.Join(dir, "td")
 	os.Mkdir(top, 0o755)
 	os.WriteFile(tf, nil, 0o700)
@@ -300,11 +301,11 @@ func TestFileRecurseFollow(t *testing.T) {
 	os.Symlink("../tf", filepath.Join(top, "l"))
 	os.Symlink("../td", filepath.Join(top, "ld"))
 	os.Symlink("nope", filepath.Join(top, "dangling"))
-	runMod(t, env, "file", tasks.Args{"path": top, "follow": false, "mode": "a-x", "recurse": true})
+	modtest.RunMod(t, env, "file", tasks.Args{"path": top, "follow": false, "mode": "a-x", "recurse": true})
 	if mode(t, tf) != 0o700 || mode(t, td) != 0o700 || mode(t, filepath.Join(td, "foo")) != 0o700 {
 		t.Fatal("not followed, the targets changed")
 	}
-	if res := runMod(t, env, "file", tasks.Args{"path": top, "follow": true, "mode": "a-x", "recurse": true}); res.Failed || !res.Changed {
+	if res := modtest.RunMod(t, env, "file", tasks.Args{"path": top, "follow": true, "mode": "a-x", "recurse": true}); res.Failed || !res.Changed {
 		t.Fatalf("%+v", res)
 	}
 	if mode(t, tf) != 0o600 || mode(t, td) != 0o600 || mode(t, filepath.Join(td, "foo")) != 0o600 {

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 func TestFind(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, cc := testEnv(t, dir, nil)
+	env, cc := modtest.TestEnv(t, dir, nil)
 	for p, c := range map[string]string{"a.log": "error here\n", "b.txt": "fine\n", ".h.log": "x\n", "sub/c.log": "error\n", "sub/deep/d.log": "ok\n"} {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
 		os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644)
@@ -41,8 +42,8 @@ func TestFind(t *testing.T) {
 		{tasks.Args{"age": "1d"}, "", 1},
 	} {
 		c.args["paths"] = dir
-		cc.runs = 0
-		res := runMod(t, env, "find", c.args)
+		cc.Runs = 0
+		res := modtest.RunMod(t, env, "find", c.args)
 		got := strings.Join(names(res), " ")
 		if c.want != "" || got != "" {
 			// compare as sets: the directory's own order is the host's
@@ -57,11 +58,11 @@ func TestFind(t *testing.T) {
 				}
 			}
 		}
-		if cc.runs != c.runs {
-			t.Errorf("%v: %d round trips, want %d", c.args, cc.runs, c.runs)
+		if cc.Runs != c.runs {
+			t.Errorf("%v: %d round trips, want %d", c.args, cc.Runs, c.runs)
 		}
 	}
-	res := runMod(t, env, "find", tasks.Args{"paths": []any{dir + "/a.log", dir}, "get_checksum": true})
+	res := modtest.RunMod(t, env, "find", tasks.Args{"paths": []any{dir + "/a.log", dir}, "get_checksum": true})
 	if res.Msg != "Not all paths examined, check warnings for details" || len(res.Warnings) != 1 {
 		t.Fatalf("not a dir: %+v", res)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // TestGetURL fetches from a local server through the connection's Dial:
@@ -45,55 +46,55 @@ func TestGetURL(t *testing.T) {
 	}))
 	defer srv.Close()
 	dir := t.TempDir()
-	env, cc := testEnv(t, dir, nil)
+	env, cc := modtest.TestEnv(t, dir, nil)
 	dest := filepath.Join(dir, "agent.bin")
-	res := runMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": dest, "mode": "0640",
+	res := modtest.RunMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": dest, "mode": "0640",
 		"url_username": "bob", "url_password": "s3cret"})
-	if !res.Changed || res.Failed || readFile(t, dest) != body || res.Data["mode"] != "0640" || res.Data["msg"] != "OK (9 bytes)" {
+	if !res.Changed || res.Failed || modtest.ReadFile(t, dest) != body || res.Data["mode"] != "0640" || res.Data["msg"] != "OK (9 bytes)" {
 		t.Fatalf("download: %+v", res)
 	}
-	if cc.runs != 2 || cc.puts != 1 {
-		t.Errorf("download: %d round trips and %d Puts, want 2 and 1", cc.runs, cc.puts)
+	if cc.Runs != 2 || cc.Puts != 1 {
+		t.Errorf("download: %d round trips and %d Puts, want 2 and 1", cc.Runs, cc.Puts)
 	}
 	for k, v := range res.Data {
 		if s, ok := v.(string); ok && strings.Contains(s, "s3cret") {
 			t.Errorf("the password shows in %s", k)
 		}
 	}
-	res = runMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": dest, "mode": "0640"})
+	res = modtest.RunMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": dest, "mode": "0640"})
 	if res.Changed || res.Failed || res.Data["status_code"] != 304 {
 		t.Errorf("second run: %+v", res)
 	}
 	n := gets.Load()
 	sum := sha256.Sum256([]byte(body))
-	before := cc.runs
-	res = runMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": dest, "checksum": "sha256:" + hex.EncodeToString(sum[:])})
-	if res.Changed || res.Data["msg"] != "file already exists" || gets.Load() != n || cc.runs != before+1 {
+	before := cc.Runs
+	res = modtest.RunMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": dest, "checksum": "sha256:" + hex.EncodeToString(sum[:])})
+	if res.Changed || res.Data["msg"] != "file already exists" || gets.Load() != n || cc.Runs != before+1 {
 		t.Errorf("checksum match must not fetch: %+v (gets %d→%d)", res, n, gets.Load())
 	}
-	res = runMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": dest, "checksum": "sha256:" + srv.URL + "/SHA256SUMS"})
+	res = modtest.RunMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": dest, "checksum": "sha256:" + srv.URL + "/SHA256SUMS"})
 	if res.Changed || res.Failed {
 		t.Errorf("checksum from a URL: %+v", res)
 	}
-	res = runMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": filepath.Join(dir, "bad"), "checksum": "sha1:0123"})
-	if !res.Failed || !strings.Contains(res.Msg, "did not match 0123") || exists(filepath.Join(dir, "bad")) {
+	res = modtest.RunMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": filepath.Join(dir, "bad"), "checksum": "sha1:0123"})
+	if !res.Failed || !strings.Contains(res.Msg, "did not match 0123") || modtest.Exists(filepath.Join(dir, "bad")) {
 		t.Errorf("bad checksum: %+v", res)
 	}
-	res = runMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": dest, "force": true})
+	res = modtest.RunMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": dest, "force": true})
 	if res.Changed || res.Data["checksum_src"] != res.Data["checksum_dest"] {
 		t.Errorf("force, same content: %+v", res)
 	}
-	res = runMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/named", "dest": dir})
-	if !res.Changed || res.Data["dest"] != filepath.Join(dir, "given.txt") || readFile(t, filepath.Join(dir, "given.txt")) != body {
+	res = modtest.RunMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/named", "dest": dir})
+	if !res.Changed || res.Data["dest"] != filepath.Join(dir, "given.txt") || modtest.ReadFile(t, filepath.Join(dir, "given.txt")) != body {
 		t.Errorf("directory dest: %+v", res)
 	}
 	env.Check = true
-	res = runMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": filepath.Join(dir, "new")})
-	if !res.Changed || exists(filepath.Join(dir, "new")) {
+	res = modtest.RunMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/agent.bin", "dest": filepath.Join(dir, "new")})
+	if !res.Changed || modtest.Exists(filepath.Join(dir, "new")) {
 		t.Errorf("check mode: %+v", res)
 	}
 	env.Check = false
-	res = runMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/missing", "dest": filepath.Join(dir, "m")})
+	res = modtest.RunMod(t, env, "get_url", tasks.Args{"url": srv.URL + "/missing", "dest": filepath.Join(dir, "m")})
 	if !res.Failed || res.Msg != "Request failed" || res.Data["status_code"] != 404 || res.Data["response"] != "HTTP Error 404: Not Found" {
 		t.Errorf("404: %+v", res)
 	}

@@ -2,7 +2,11 @@
 
 package builtin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+)
 
 // TestGitFleet runs testdata/git/tasks.yml (clones, updates, tags,
 // branches, commits, depth, single branch, bare repositories, refspec,
@@ -16,8 +20,8 @@ import "testing"
 // on purpose, the task is listed below with the reason.
 func TestGitFleet(t *testing.T) {
 	dir := "testdata/git"
-	env := initHost(t, "sys", dir, "setup.sh")
-	compareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
+	env := modtest.InitHost(t, "sys", dir, "setup.sh")
+	modtest.CompareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
 		// clone=no for a repository that is not there: ansible-core's
 		// reports a change it did not make, on every run; tender's
 		// reports none (after, the remote's revision, is the same).

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -72,17 +73,17 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 func TestGitCheckModeChangesNothing(t *testing.T) {
 	dir := t.TempDir()
 	bare, commit := gitRepo(t, dir)
-	env, cc := testEnv(t, dir, nil)
+	env, cc := modtest.TestEnv(t, dir, nil)
 	dest := filepath.Join(dir, "clone")
 	args := tasks.Args{"repo": bare, "dest": dest}
-	if res := runMod(t, env, "git", args); !res.Changed || res.Failed || res.Data["before"] != nil || cc.runs != 1 {
-		t.Fatalf("clone (%d round trips): %+v", cc.runs, res)
+	if res := modtest.RunMod(t, env, "git", args); !res.Changed || res.Failed || res.Data["before"] != nil || cc.Runs != 1 {
+		t.Fatalf("clone (%d round trips): %+v", cc.Runs, res)
 	}
 	commit("two")
 	refs := gitOut(t, dest, "for-each-ref")
 	config, _ := os.ReadFile(filepath.Join(dest, ".git", "config"))
 	env.Check, env.Diff = true, true
-	res := runMod(t, env, "git", tasks.Args{"repo": "file://" + bare, "dest": dest, "remote": "origin"})
+	res := modtest.RunMod(t, env, "git", tasks.Args{"repo": "file://" + bare, "dest": dest, "remote": "origin"})
 	if !res.Changed || res.Failed || !strings.Contains(res.Diff, "+two") || res.Data["before"] == res.Data["after"] {
 		t.Errorf("check mode: %+v", res)
 	}
@@ -93,12 +94,12 @@ func TestGitCheckModeChangesNothing(t *testing.T) {
 		t.Errorf("check mode changed the configuration:\n%s", got)
 	}
 	env.Check = false
-	if res := runMod(t, env, "git", args); !res.Changed || res.Failed || !strings.Contains(res.Diff, "+two") {
+	if res := modtest.RunMod(t, env, "git", args); !res.Changed || res.Failed || !strings.Contains(res.Diff, "+two") {
 		t.Errorf("update: %+v", res)
 	}
 	env.Diff = false
-	if res := runMod(t, env, "git", args); res.Changed || res.Failed || cc.runs != 4 {
-		t.Errorf("second run (%d round trips in all): %+v", cc.runs, res)
+	if res := modtest.RunMod(t, env, "git", args); res.Changed || res.Failed || cc.Runs != 4 {
+		t.Errorf("second run (%d round trips in all): %+v", cc.Runs, res)
 	}
 }
 
@@ -135,22 +136,22 @@ func TestGitPasswordStaysOffCommandLines(t *testing.T) {
 	os.WriteFile(gitBin, []byte("#!/bin/sh\nprintf '%s\\n' \"git $*\" >>"+shared.Q(log)+"\nGIT_EXEC_PATH="+shared.Q(execPath)+
 		" exec "+shared.Q(filepath.Join(real, "git"))+" \"$@\"\n"), 0o755)
 	u := strings.Replace(srv.URL, "http://", "http://alice:s3cret@", 1) + "/main.git"
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	dest := filepath.Join(dir, "clone")
 	args := tasks.Args{"repo": u, "dest": dest, "executable": gitBin}
-	res := runMod(t, env, "git", args)
+	res := modtest.RunMod(t, env, "git", args)
 	if !res.Changed || res.Failed || res.Data["after"] != strings.TrimSpace(gitOut(t, bare, "rev-parse", "HEAD")) {
 		t.Fatalf("clone: %+v", res)
 	}
 	if got := strings.TrimSpace(gitOut(t, dest, "config", "remote.origin.url")); got != u {
 		t.Errorf("remote.origin.url = %q, want %q", got, u)
 	}
-	if res := runMod(t, env, "git", args); res.Changed || res.Failed || res.Data["remote_url_changed"] != false {
+	if res := modtest.RunMod(t, env, "git", args); res.Changed || res.Failed || res.Data["remote_url_changed"] != false {
 		t.Errorf("second run: %+v", res)
 	}
 	args["repo"], args["dest"] = strings.Replace(u, "main.git", "nope.git", 1), filepath.Join(dir, "nope")
-	res = runMod(t, env, "git", args)
-	b, _ := json.Marshal(registered(res))
+	res = modtest.RunMod(t, env, "git", args)
+	b, _ := json.Marshal(modtest.Registered(res))
 	if !res.Failed || strings.Contains(string(b), "s3cret") || !strings.Contains(string(b), "alice:********@") {
 		t.Errorf("a failure: %s", b)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // TestIncludeVarsExtensions: extensions are told as Python's splitext tells
@@ -24,9 +25,9 @@ func TestIncludeVarsExtensions(t *testing.T) {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
 		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
 	}
-	env, _ := testEnv(t, dir, nil)
+	env, _ := modtest.TestEnv(t, dir, nil)
 	env.FindFile = func(kind, name string) (string, error) { return filepath.Join(dir, name), nil }
-	res := runMod(t, env, "include_vars", tasks.Args{"dir": "vars", "ignore_unknown_extensions": true,
+	res := modtest.RunMod(t, env, "include_vars", tasks.Args{"dir": "vars", "ignore_unknown_extensions": true,
 		"extensions": []any{"", "yml", "json"}})
 	facts, _ := res.Data["ansible_facts"].(map[string]any)
 	for _, k := range []string{"plain", "a", "b", "hidden"} {
@@ -47,12 +48,12 @@ func TestIncludeVarsExtensions(t *testing.T) {
 // TestIncludeVarsNotFound: a name that is not found, or an empty one (a
 // lookup that found nothing), fails under "message", as Ansible's.
 func TestIncludeVarsNotFound(t *testing.T) {
-	env, _ := testEnv(t, t.TempDir(), nil)
-	res := runMod(t, env, "include_vars", tasks.Args{"file": ""})
+	env, _ := modtest.TestEnv(t, t.TempDir(), nil)
+	res := modtest.RunMod(t, env, "include_vars", tasks.Args{"file": ""})
 	if !res.Failed || res.Data["message"] != "Could not find file on the Ansible Controller.\n"+remoteSrcHint {
 		t.Errorf("empty file: %+v", res)
 	}
-	res = runMod(t, env, "include_vars", tasks.Args{"_raw_params": "nope.yml"})
+	res = modtest.RunMod(t, env, "include_vars", tasks.Args{"_raw_params": "nope.yml"})
 	if msg, _ := res.Data["message"].(string); !res.Failed || !strings.HasPrefix(msg, "Could not find or access 'nope.yml'") {
 		t.Errorf("missing file: %+v", res)
 	}

@@ -6,30 +6,31 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 func TestIniFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, cc := testEnv(t, dir, nil)
+	env, cc := modtest.TestEnv(t, dir, nil)
 	p := filepath.Join(dir, "a.ini")
 	os.WriteFile(p, []byte("\ufeff[s]\r\na = 1\r\n"), 0o644)
 	args := tasks.Args{"path": p, "section": "s", "option": "a", "value": "2"}
 	env.Check = true
-	res := runMod(t, env, "ini_file", args)
-	if !res.Changed || res.Msg != "option changed" || readFile(t, p) != "\ufeff[s]\r\na = 1\r\n" {
+	res := modtest.RunMod(t, env, "ini_file", args)
+	if !res.Changed || res.Msg != "option changed" || modtest.ReadFile(t, p) != "\ufeff[s]\r\na = 1\r\n" {
 		t.Fatalf("check: %+v", res)
 	}
 	env.Check = false
-	res = runMod(t, env, "ini_file", args)
+	res = modtest.RunMod(t, env, "ini_file", args)
 	// As ini_file: the BOM is dropped and the lines end in "\n".
-	if !res.Changed || readFile(t, p) != "[s]\na = 2\n" {
-		t.Fatalf("apply: %+v %q", res, readFile(t, p))
+	if !res.Changed || modtest.ReadFile(t, p) != "[s]\na = 2\n" {
+		t.Fatalf("apply: %+v %q", res, modtest.ReadFile(t, p))
 	}
-	cc.runs = 0
-	res = runMod(t, env, "ini_file", args)
-	if res.Changed || res.Msg != "OK" || cc.runs != 1 || res.Data["mode"] != "0644" {
-		t.Fatalf("again: %+v runs=%d", res, cc.runs)
+	cc.Runs = 0
+	res = modtest.RunMod(t, env, "ini_file", args)
+	if res.Changed || res.Msg != "OK" || cc.Runs != 1 || res.Data["mode"] != "0644" {
+		t.Fatalf("again: %+v runs=%d", res, cc.Runs)
 	}
 	for _, c := range []struct {
 		args tasks.Args
@@ -41,8 +42,8 @@ func TestIniFile(t *testing.T) {
 		{tasks.Args{"section": "t", "state": "absent"}, "[s]\na = 2\n"},
 	} {
 		c.args["path"] = p
-		runMod(t, env, "ini_file", c.args)
-		if got := readFile(t, p); got != c.want {
+		modtest.RunMod(t, env, "ini_file", c.args)
+		if got := modtest.ReadFile(t, p); got != c.want {
 			t.Errorf("%v: %q, want %q", c.args, got, c.want)
 		}
 	}

@@ -2,7 +2,11 @@
 
 package builtin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+)
 
 // TestIptablesFidelity runs testdata/iptables/tasks.yml (rules appended,
 // inserted and deleted with most rule parameters, wait, logging options,
@@ -17,8 +21,8 @@ import "testing"
 // state=absent of a chain without chain_management.
 func TestIptablesFidelity(t *testing.T) {
 	dir := "testdata/iptables"
-	env := initHost(t, "netadmin", dir, "")
-	compareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
+	env := modtest.InitHost(t, "netadmin", dir, "")
+	modtest.CompareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
 		"ipt_chain_absent_no_cm": {"changed"},
 		"ipt_flush_chain_again":  {"changed"},
 		"ipt_flush_table_again":  {"changed"},

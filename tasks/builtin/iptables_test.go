@@ -10,6 +10,7 @@ import (
 
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -97,13 +98,13 @@ esac
 // (never the machine's own), with an empty filter table.
 func iptablesEnv(t *testing.T) (*tasks.Env, string) {
 	t.Helper()
-	bin, state := fakeTools(t, map[string]string{"iptables": fakeIptables, "ip6tables": fakeIptables})
+	bin, state := modtest.FakeTools(t, map[string]string{"iptables": fakeIptables, "ip6tables": fakeIptables})
 	for _, c := range []string{"INPUT", "FORWARD", "OUTPUT"} {
 		os.WriteFile(filepath.Join(state, "filter."+c), nil, 0o644)
 		os.WriteFile(filepath.Join(state, "filter."+c+".policy"), []byte("ACCEPT\n"), 0o644)
 	}
-	env, cc := testEnv(t, t.TempDir(), nil)
-	cc.Conn = fakeBinConn{Conn: cc.Conn, dir: bin}
+	env, cc := modtest.TestEnv(t, t.TempDir(), nil)
+	cc.Conn = modtest.FakeBinConn{Conn: cc.Conn, Dir: bin}
 	return env, state
 }
 
@@ -152,7 +153,7 @@ func TestIptablesRuleStates(t *testing.T) {
 	if r := iptRun(t, env, false, abs); r.Changed || r.Failed {
 		t.Fatalf("delete again: %+v", r)
 	}
-	if log := fakeLog(t, state); strings.Contains(log, "-w") {
+	if log := modtest.FakeLog(t, state); strings.Contains(log, "-w") {
 		t.Fatalf("-w without wait:\n%s", log)
 	}
 }
@@ -191,7 +192,7 @@ func TestIptablesPolicyAndFailures(t *testing.T) {
 	if r := iptRun(t, env, true, pol); !r.Changed {
 		t.Fatalf("check mode: %+v", r)
 	}
-	if r := iptRun(t, env, false, pol); !r.Changed || readFile(t, filepath.Join(state, "filter.FORWARD.policy")) != "DROP\n" {
+	if r := iptRun(t, env, false, pol); !r.Changed || modtest.ReadFile(t, filepath.Join(state, "filter.FORWARD.policy")) != "DROP\n" {
 		t.Fatalf("policy: %+v", r)
 	}
 	if r := iptRun(t, env, false, pol); r.Changed || r.Failed {
@@ -218,7 +219,7 @@ func TestIptablesPolicyAndFailures(t *testing.T) {
 		t.Errorf("TEE without gateway: %v", err)
 	}
 	if r := iptRun(t, env, false, tasks.Args{"chain": "INPUT", "log_prefix": "x ", "protocol": "tcp"}); !r.Changed ||
-		r.Data["rule"] != "-p tcp --log-prefix x " || !strings.HasSuffix(readFile(t, filepath.Join(state, "filter.INPUT")), "-p tcp -j LOG --log-prefix x \n") {
+		r.Data["rule"] != "-p tcp --log-prefix x " || !strings.HasSuffix(modtest.ReadFile(t, filepath.Join(state, "filter.INPUT")), "-p tcp -j LOG --log-prefix x \n") {
 		t.Errorf("log_prefix implies -j LOG: %+v", r)
 	}
 }
@@ -227,13 +228,13 @@ func TestIptablesWait(t *testing.T) {
 	env, state := iptablesEnv(t)
 	rule := tasks.Args{"chain": "INPUT", "wait": "5", "protocol": "tcp"}
 	iptRun(t, env, false, rule)
-	if log := fakeLog(t, state); !strings.Contains(log, "-t filter -A INPUT -w 5 -p tcp\n") {
+	if log := modtest.FakeLog(t, state); !strings.Contains(log, "-t filter -A INPUT -w 5 -p tcp\n") {
 		t.Fatalf("wait on iptables 1.8.9:\n%s", log)
 	}
 	os.Remove(filepath.Join(state, "log"))
-	env.Conn.(*countingConn).Conn = envVarConn{env.Conn.(*countingConn).Conn, "FAKE_VER=1.4.21"}
+	env.Conn.(*modtest.CountingConn).Conn = envVarConn{env.Conn.(*modtest.CountingConn).Conn, "FAKE_VER=1.4.21"}
 	iptRun(t, env, false, rule)
-	if log := fakeLog(t, state); strings.Contains(log, "-w") {
+	if log := modtest.FakeLog(t, state); strings.Contains(log, "-w") {
 		t.Fatalf("wait on iptables 1.4.21:\n%s", log)
 	}
 }

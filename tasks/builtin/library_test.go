@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // libraryEnv writes a content module into a new directory and returns an
 // Env that runs it on the local host, with HOME in a directory of the
 // test's (where ~/.ansible/tmp goes).
-func libraryEnv(t *testing.T, name, body string, vars map[string]any) (*tasks.Env, *countingConn) {
+func libraryEnv(t *testing.T, name, body string, vars map[string]any) (*tasks.Env, *modtest.CountingConn) {
 	t.Helper()
 	t.Setenv("HOME", t.TempDir())
 	dir := t.TempDir()
@@ -21,7 +22,7 @@ func libraryEnv(t *testing.T, name, body string, vars map[string]any) (*tasks.En
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env, cc := testEnv(t, dir, vars)
+	env, cc := modtest.TestEnv(t, dir, vars)
 	env.ModuleFile, env.Action = file, strings.TrimSuffix(name, filepath.Ext(name))
 	return env, cc
 }
@@ -135,8 +136,8 @@ main()
 	if err != nil || res.Failed || !res.Changed || res.Data["greeting"] != "hello world" || res.Data["count"] != 42 {
 		t.Fatalf("AnsibleModule module: %+v %v", res, err)
 	}
-	if cc.puts != 1 {
-		t.Errorf("module_utils sent %d times, want once", cc.puts)
+	if cc.Puts != 1 {
+		t.Errorf("module_utils sent %d times, want once", cc.Puts)
 	}
 	env.Check = true
 	res, err = libraryModule{}.Run(context.Background(), env, tasks.Args{"name": "world"})
@@ -151,7 +152,7 @@ main()
 	if !res.Failed || !strings.Contains(res.Msg, "missing required arguments: name") {
 		t.Errorf("AnsibleModule's own argument check: %+v", res)
 	}
-	if cc.puts != 1 {
-		t.Errorf("module_utils sent %d times over four runs, want once", cc.puts)
+	if cc.Puts != 1 {
+		t.Errorf("module_utils sent %d times over four runs, want once", cc.Puts)
 	}
 }

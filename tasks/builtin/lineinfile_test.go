@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 func TestLineinfile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, cc := testEnv(t, dir, nil)
+	env, cc := modtest.TestEnv(t, dir, nil)
 	real := filepath.Join(dir, "real; rm -rf 'x'")
 	os.WriteFile(real, []byte("a=1\nb=2\n"), 0o640)
 	link := filepath.Join(dir, "link")
@@ -20,48 +21,48 @@ func TestLineinfile(t *testing.T) {
 	args := tasks.Args{"path": link, "regexp": "^b=", "line": "b=3"}
 
 	env.Check, env.Diff = true, true
-	res := runMod(t, env, "lineinfile", args)
-	if !res.Changed || readFile(t, real) != "a=1\nb=2\n" || cc.runs != 1 {
-		t.Fatalf("check: %+v runs=%d", res, cc.runs)
+	res := modtest.RunMod(t, env, "lineinfile", args)
+	if !res.Changed || modtest.ReadFile(t, real) != "a=1\nb=2\n" || cc.Runs != 1 {
+		t.Fatalf("check: %+v runs=%d", res, cc.Runs)
 	}
 	if !strings.Contains(res.Diff, "-b=2\n+b=3\n") || !strings.Contains(res.Diff, "--- before: "+link+" (content)") {
 		t.Fatalf("check diff: %q", res.Diff)
 	}
 	env.Check = false
-	cc.runs = 0
-	res = runMod(t, env, "lineinfile", args)
-	if !res.Changed || res.Msg != "line replaced" || cc.runs != 2 {
-		t.Fatalf("apply: %+v runs=%d", res, cc.runs)
+	cc.Runs = 0
+	res = modtest.RunMod(t, env, "lineinfile", args)
+	if !res.Changed || res.Msg != "line replaced" || cc.Runs != 2 {
+		t.Fatalf("apply: %+v runs=%d", res, cc.Runs)
 	}
 	// The link's target is edited, the link kept, the mode preserved.
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatal("link replaced by a file")
 	}
-	if readFile(t, real) != "a=1\nb=3\n" || mode(t, real) != 0o640 {
-		t.Fatalf("content %q mode %v", readFile(t, real), mode(t, real))
+	if modtest.ReadFile(t, real) != "a=1\nb=3\n" || mode(t, real) != 0o640 {
+		t.Fatalf("content %q mode %v", modtest.ReadFile(t, real), mode(t, real))
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".tender-*")); len(left) != 0 {
 		t.Fatalf("temporary files left: %v", left)
 	}
-	cc.runs = 0
-	res = runMod(t, env, "lineinfile", args)
-	if res.Changed || res.Failed || cc.runs != 1 || res.Diff != "" {
-		t.Fatalf("again: %+v runs=%d", res, cc.runs)
+	cc.Runs = 0
+	res = modtest.RunMod(t, env, "lineinfile", args)
+	if res.Changed || res.Failed || cc.Runs != 1 || res.Diff != "" {
+		t.Fatalf("again: %+v runs=%d", res, cc.Runs)
 	}
 
 	// Only the mode differs: one write, no content change.
-	res = runMod(t, env, "lineinfile", tasks.Args{"path": real, "line": "a=1", "mode": "0600"})
+	res = modtest.RunMod(t, env, "lineinfile", tasks.Args{"path": real, "line": "a=1", "mode": "0600"})
 	if !res.Changed || res.Msg != "ownership, perms or SE linux context changed" || mode(t, real) != 0o600 {
 		t.Fatalf("mode: %+v", res)
 	}
 
-	res = runMod(t, env, "lineinfile", tasks.Args{"path": real, "regexp": "^a(?=1)", "line": "x"})
+	res = modtest.RunMod(t, env, "lineinfile", tasks.Args{"path": real, "regexp": "^a(?=1)", "line": "x"})
 	if !res.Failed || !strings.Contains(res.Msg, "lookahead") {
 		t.Fatalf("lookahead: %+v", res)
 	}
-	res = runMod(t, env, "lineinfile", tasks.Args{"path": real, "regexp": `^(\w)=(\d)`, "line": `\g<2>=\1`, "backrefs": true, "firstmatch": true})
-	if !res.Changed || readFile(t, real) != "1=a\nb=3\n" {
-		t.Fatalf("backrefs: %+v %q", res, readFile(t, real))
+	res = modtest.RunMod(t, env, "lineinfile", tasks.Args{"path": real, "regexp": `^(\w)=(\d)`, "line": `\g<2>=\1`, "backrefs": true, "firstmatch": true})
+	if !res.Changed || modtest.ReadFile(t, real) != "1=a\nb=3\n" {
+		t.Fatalf("backrefs: %+v %q", res, modtest.ReadFile(t, real))
 	}
 }
 
@@ -86,15 +87,15 @@ func TestLineinfilePlacement(t *testing.T) {
 		{"absent search", "foo=1\nbar\n", tasks.Args{"search_string": "o=", "state": "absent"}, "bar\n", "1 line(s) removed"},
 	} {
 		dir := t.TempDir()
-		env, _ := testEnv(t, dir, nil)
+		env, _ := modtest.TestEnv(t, dir, nil)
 		p := filepath.Join(dir, "f")
 		os.WriteFile(p, []byte(c.before), 0o644)
 		args := tasks.Args{"path": p}
 		for k, v := range c.args {
 			args[k] = v
 		}
-		res := runMod(t, env, "lineinfile", args)
-		if got := readFile(t, p); got != c.after || res.Msg != c.msg || res.Changed != (c.msg != "") {
+		res := modtest.RunMod(t, env, "lineinfile", args)
+		if got := modtest.ReadFile(t, p); got != c.after || res.Msg != c.msg || res.Changed != (c.msg != "") {
 			t.Errorf("%s: %q, %+v; want %q, %q", c.name, got, res, c.after, c.msg)
 		}
 	}

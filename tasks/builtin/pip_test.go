@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // fakePip keeps installed packages as $FAKE_STATE/pkgs/<name> holding the
@@ -71,9 +72,9 @@ mkdir -p "$v/bin" && : >"$v/bin/activate" && cp "$(dirname "$0")/pip3" "$v/bin/p
 // TestPipWithFakePip drives pip against a stand-in: install, idempotence,
 // pinned versions, latest, removal, check mode and a new virtualenv.
 func TestPipWithFakePip(t *testing.T) {
-	bin, state := fakeTools(t, map[string]string{"pip3": fakePip, "virtualenv": fakeVirtualenv, "python3": fakePython3})
-	env, _ := testEnv(t, t.TempDir(), nil)
-	env.Conn = fakeBinConn{env.Conn, bin}
+	bin, state := modtest.FakeTools(t, map[string]string{"pip3": fakePip, "virtualenv": fakeVirtualenv, "python3": fakePython3})
+	env, _ := modtest.TestEnv(t, t.TempDir(), nil)
+	env.Conn = modtest.FakeBinConn{Conn: env.Conn, Dir: bin}
 	venv := filepath.Join(t.TempDir(), "venv")
 	reqs := filepath.Join(t.TempDir(), "requirements.txt")
 	if err := os.WriteFile(reqs, []byte("jinja2==1.1\n"), 0o644); err != nil {
@@ -117,25 +118,25 @@ func TestPipWithFakePip(t *testing.T) {
 	}
 	for i, s := range steps {
 		env.Check = s.check
-		res := runMod(t, env, "pip", s.args)
+		res := modtest.RunMod(t, env, "pip", s.args)
 		if res.Failed || res.Changed != s.changed {
 			t.Errorf("step %d %v check=%v: changed=%v failed=%v msg=%q", i, s.args, s.check, res.Changed, res.Failed, res.Msg)
 		}
 	}
-	res := runMod(t, env, "pip", tasks.Args{"name": "six", "extra_args": "--no-deps"})
+	res := modtest.RunMod(t, env, "pip", tasks.Args{"name": "six", "extra_args": "--no-deps"})
 	if want := []any{filepath.Join(bin, "pip3"), "install", "--no-deps", "six"}; !reflect.DeepEqual(res.Data["cmd"], want) || res.Data["state"] != "present" {
 		t.Errorf("cmd %v", res.Data)
 	}
-	if !strings.Contains(fakeLog(t, state), "pip3 install django<3,>=1.0\n") {
-		t.Errorf("the range was not one requirement:\n%s", fakeLog(t, state))
+	if !strings.Contains(modtest.FakeLog(t, state), "pip3 install django<3,>=1.0\n") {
+		t.Errorf("the range was not one requirement:\n%s", modtest.FakeLog(t, state))
 	}
-	if !strings.Contains(fakeLog(t, state), venv+"/bin/pip install flask") {
-		t.Errorf("the virtualenv's pip was not used:\n%s", fakeLog(t, state))
+	if !strings.Contains(modtest.FakeLog(t, state), venv+"/bin/pip install flask") {
+		t.Errorf("the virtualenv's pip was not used:\n%s", modtest.FakeLog(t, state))
 	}
 	if _, err := os.Stat(filepath.Join(venv, "bin", "activate")); err != nil {
 		t.Error(err)
 	}
-	res = runMod(t, env, "pip", tasks.Args{"name": "flask", "virtualenv": "venv", "chdir": filepath.Dir(venv)})
+	res = modtest.RunMod(t, env, "pip", tasks.Args{"name": "flask", "virtualenv": "venv", "chdir": filepath.Dir(venv)})
 	if res.Failed || res.Changed || res.Data["virtualenv"] != venv {
 		t.Errorf("a virtualenv relative to chdir: %+v", res)
 	}
@@ -143,25 +144,25 @@ func TestPipWithFakePip(t *testing.T) {
 	// still to be made, as Ansible does; a real run fails there.
 	gone := filepath.Join(t.TempDir(), "app")
 	env.Check = true
-	res = runMod(t, env, "pip", tasks.Args{"requirements": "r.txt", "virtualenv": gone, "chdir": gone})
+	res = modtest.RunMod(t, env, "pip", tasks.Args{"requirements": "r.txt", "virtualenv": gone, "chdir": gone})
 	env.Check = false
 	if res.Failed || !res.Changed {
 		t.Errorf("check mode in a missing chdir: %+v", res)
 	}
-	res = runMod(t, env, "pip", tasks.Args{"requirements": "r.txt", "virtualenv": gone, "chdir": gone})
+	res = modtest.RunMod(t, env, "pip", tasks.Args{"requirements": "r.txt", "virtualenv": gone, "chdir": gone})
 	if !res.Failed || res.Msg != "Provided cwd is not a valid directory: "+gone {
 		t.Errorf("a missing chdir: %+v", res)
 	}
-	res = runMod(t, env, "pip", tasks.Args{"name": "<2"})
+	res = modtest.RunMod(t, env, "pip", tasks.Args{"name": "<2"})
 	if !res.Failed || res.Msg != "\n:stderr: ERROR: Invalid requirement: '<2'\n" || res.Data["cmd"] == nil {
 		t.Errorf("a failed pip: %+v", res)
 	}
 	// virtualenv_python with venv fails only when the venv is to be made.
-	res = runMod(t, env, "pip", tasks.Args{"name": "a", "virtualenv": venv, "virtualenv_command": "python3 -m venv", "virtualenv_python": "python3"})
+	res = modtest.RunMod(t, env, "pip", tasks.Args{"name": "a", "virtualenv": venv, "virtualenv_command": "python3 -m venv", "virtualenv_python": "python3"})
 	if res.Failed {
 		t.Errorf("venv with virtualenv_python, venv there: %+v", res)
 	}
-	res = runMod(t, env, "pip", tasks.Args{"name": "a", "virtualenv": gone, "virtualenv_command": "python3 -m venv", "virtualenv_python": "python3"})
+	res = modtest.RunMod(t, env, "pip", tasks.Args{"name": "a", "virtualenv": gone, "virtualenv_command": "python3 -m venv", "virtualenv_python": "python3"})
 	if !res.Failed || !strings.Contains(res.Msg, "virtualenv_python should not be used") {
 		t.Errorf("venv with virtualenv_python: %+v", res)
 	}
@@ -170,11 +171,11 @@ func TestPipWithFakePip(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(state, "pymod"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res = runMod(t, env, "pip", tasks.Args{"name": "six"})
+	res = modtest.RunMod(t, env, "pip", tasks.Args{"name": "six"})
 	if want := []any{filepath.Join(bin, "python3"), "-m", "pip.__main__", "install", "six"}; res.Failed || !reflect.DeepEqual(res.Data["cmd"], want) {
 		t.Errorf("python3's pip: %+v", res)
 	}
-	res = runMod(t, env, "pip", tasks.Args{"name": "a", "state": "latest", "version": "1"})
+	res = modtest.RunMod(t, env, "pip", tasks.Args{"name": "a", "state": "latest", "version": "1"})
 	if !res.Failed || res.Msg != "version is incompatible with state=latest" {
 		t.Errorf("latest+version: %+v", res)
 	}

@@ -3,14 +3,8 @@
 package builtin
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"io/fs"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,122 +13,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tender-sh/tender/internal/fleetimage"
 	"github.com/tender-sh/tender/playbooks/expr"
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
-
-// dockerConn reaches a container with docker exec: the package and
-// service modules need a whole Debian host, which the e2e fleet's image
-// is, but not SSH, which other tests cover. Scripts run as the SSH
-// transport runs them (transport.Wrap): their text and environment on
-// stdin, none of it on a command line.
-type dockerConn struct{ id string }
-
-func (c dockerConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
-	w, err := transport.Wrap(cmd)
-	if err != nil {
-		return transport.Result{}, err
-	}
-	x := exec.CommandContext(ctx, "docker", "exec", "-i", c.id, "/bin/sh", "-c", w.Command)
-	x.Stdin = w.Stdin
-	var out, errb bytes.Buffer
-	x.Stdout, x.Stderr = &out, &errb
-	err = x.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		err = nil
-	}
-	return transport.Result{ExitCode: x.ProcessState.ExitCode(), Stdout: out.Bytes(), Stderr: errb.Bytes()}, err
-}
-
-// Stream runs cmd with docker exec, passing its stdin and stdout as
-// they come (transport.Streamer).
-func (c dockerConn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (transport.Result, error) {
-	x := exec.CommandContext(ctx, "docker", "exec", "-i", c.id, "sh", "-c", cmd.Script)
-	in, err := x.StdinPipe()
-	if err != nil {
-		return transport.Result{}, err
-	}
-	var errb bytes.Buffer
-	x.Stdout, x.Stderr = stdout, &errb
-	if err := x.Start(); err != nil {
-		return transport.Result{}, err
-	}
-	if cmd.Stdin != nil {
-		go func() { io.Copy(in, cmd.Stdin); in.Close() }()
-	} else {
-		in.Close()
-	}
-	err = x.Wait()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		err = nil
-	}
-	return transport.Result{ExitCode: x.ProcessState.ExitCode(), Stderr: errb.Bytes()}, err
-}
-
-func (c dockerConn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) error {
-	res, err := c.Run(ctx, transport.Cmd{Script: fmt.Sprintf(`t=$(mktemp %s.XXXXXX) && cat >"$t" && chmod %o "$t" && mv -f "$t" %s`,
-		shared.Q(dst), mode.Perm(), shared.Q(dst)), Stdin: src})
-	if err == nil && res.ExitCode != 0 {
-		err = fmt.Errorf("put %s: %s", dst, res.Stderr)
-	}
-	return err
-}
-
-func (c dockerConn) Get(ctx context.Context, src string, dst io.Writer) error {
-	res, err := c.Run(ctx, transport.Cmd{Script: "cat " + shared.Q(src)})
-	if err == nil && res.ExitCode != 0 {
-		return fmt.Errorf("get %s: %s: %w", src, res.Stderr, fs.ErrNotExist)
-	}
-	_, err = dst.Write(res.Stdout)
-	return err
-}
-
-// Dial connects from inside the container with its netcat, as an SSH
-// direct-tcpip channel connects from the host.
-func (c dockerConn) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil || network != "tcp" {
-		return nil, errors.New("dockerConn dials tcp host:port only")
-	}
-	x := exec.Command("docker", "exec", "-i", c.id, "nc", "-N", host, port)
-	in, _ := x.StdinPipe()
-	out, _ := x.StdoutPipe()
-	if err := x.Start(); err != nil {
-		return nil, err
-	}
-	ours, theirs := net.Pipe()
-	go func() { io.Copy(theirs, out); theirs.Close() }()
-	go func() { io.Copy(in, theirs); in.Close() }()
-	go x.Wait()
-	return ours, nil
-}
-
-func (c dockerConn) Close() error { return nil }
-
-// fleetHost starts a fresh host of the e2e fleet's python image with the
-// fleet's local apt repository, as e2e/fleet/docker-compose.yml runs it,
-// and returns its container id; the container is removed at the end.
-func fleetHost(t *testing.T) string {
-	t.Helper()
-	fleet, _ := filepath.Abs("../../e2e/fleet")
-	fleetimage.Need(t, "tender-e2e/debian-py")
-	fleetimage.NeedApt(t)
-	out, err := exec.Command("docker", "run", "-d", "--init",
-		"-v", filepath.Join(fleet, "apt-sources.list")+":/etc/apt/sources.list:ro",
-		"-v", filepath.Join(fleet, "../.fleet/apt")+":/srv/tender-apt:ro",
-		"tender-e2e/debian-py", "sleep", "infinity").CombinedOutput()
-	if err != nil {
-		t.Fatalf("docker run: %v\n%s", err, out)
-	}
-	id := strings.TrimSpace(string(out))
-	t.Cleanup(func() { exec.Command("docker", "rm", "-f", id).Run() })
-	return id
-}
 
 // pkgVolatile matches what differs between two runs of apt-get on
 // identical hosts: transfer speeds and times.
@@ -158,27 +41,27 @@ func TestPkgFidelity(t *testing.T) {
 	if err := json.Unmarshal(b, &want); err != nil {
 		t.Fatal(err)
 	}
-	id := fleetHost(t)
+	id := modtest.FleetHost(t)
 	files, _ := filepath.Abs("testdata/files")
-	env, _ := testEnv(t, files, nil)
-	env.Conn = dockerConn{id}
+	env, _ := modtest.TestEnv(t, files, nil)
+	env.Conn = modtest.DockerConn{ID: id}
 	scope := expr.NewVars(map[string]any{})
 	seen := 0
-	for _, task := range loadTaskList(t, "testdata/pkg/tasks.yml") {
-		got := runRecorded(t, env, scope, task)
-		w, ok := want[task.name]
+	for _, task := range modtest.LoadTaskList(t, "testdata/pkg/tasks.yml") {
+		got := modtest.RunRecorded(t, env, scope, task)
+		w, ok := want[task.Name]
 		if !ok {
-			t.Errorf("%s: not recorded; run testdata/gen_pkg.sh", task.name)
+			t.Errorf("%s: not recorded; run testdata/gen_pkg.sh", task.Name)
 			continue
 		}
 		seen++
 		g, wn := pkgNormalize(got), pkgNormalize(w)
-		for _, k := range knownPkgDiffs[task.name] {
+		for _, k := range knownPkgDiffs[task.Name] {
 			delete(g, k)
 			delete(wn, k)
 		}
 		if !reflect.DeepEqual(g, wn) {
-			t.Errorf("%s:\n%s", task.name, describeDiff(g, wn))
+			t.Errorf("%s:\n%s", task.Name, modtest.DescribeDiff(g, wn))
 		}
 	}
 	t.Logf("%d tasks compared with ansible-core", seen)
@@ -227,7 +110,7 @@ func pkgNormalize(m map[string]any) map[string]any {
 		if cmd, ok := er["cmd"].([]any); ok {
 			for i, w := range cmd {
 				m := map[string]any{"src": w}
-				staging(m, "src")
+				modtest.Staging(m, "src")
 				cmd[i] = m["src"]
 			}
 		}
@@ -235,24 +118,24 @@ func pkgNormalize(m map[string]any) map[string]any {
 	if s, ok := c["msg"].(string); ok {
 		c["msg"] = pkgVolatile.ReplaceAllString(s, "SPEED")
 	}
-	return normalize(c, "", "")
+	return modtest.Normalize(c, "", "")
 }
 
 // TestAptRunLoop installs a loop's packages with one apt-get call on a
 // fresh fleet host, and refuses items it cannot merge.
 func TestAptRunLoop(t *testing.T) {
-	id := fleetHost(t)
-	env, cc := testEnv(t, t.TempDir(), nil)
-	cc.Conn = dockerConn{id}
+	id := modtest.FleetHost(t)
+	env, cc := modtest.TestEnv(t, t.TempDir(), nil)
+	cc.Conn = modtest.DockerConn{ID: id}
 	env.Conn = cc
-	if res := runMod(t, env, "apt", tasks.Args{"update_cache": true}); res.Failed {
+	if res := modtest.RunMod(t, env, "apt", tasks.Args{"update_cache": true}); res.Failed {
 		t.Fatal(res.Msg)
 	}
 	items := []tasks.Args{{"name": "tender-hello"}, {"name": "hello"}}
-	before := cc.runs
+	before := cc.Runs
 	rs, ok, err := aptModule{}.RunLoop(context.Background(), env, items)
-	if err != nil || !ok || len(rs) != 2 || !rs[0].Changed || !rs[1].Changed || cc.runs != before+1 {
-		t.Fatalf("first: ok=%v err=%v %+v (%d round trips)", ok, err, rs, cc.runs-before)
+	if err != nil || !ok || len(rs) != 2 || !rs[0].Changed || !rs[1].Changed || cc.Runs != before+1 {
+		t.Fatalf("first: ok=%v err=%v %+v (%d round trips)", ok, err, rs, cc.Runs-before)
 	}
 	if !strings.Contains(rs[0].Data["stdout"].(string), "tender-hello hello") && !strings.Contains(rs[0].Data["stdout"].(string), "hello tender-hello") {
 		t.Errorf("not one apt-get for both: %s", rs[0].Data["stdout"])

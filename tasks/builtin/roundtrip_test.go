@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -22,7 +23,7 @@ func TestRoundTrips(t *testing.T) {
 	os.MkdirAll(filepath.Join(files, "tree/sub"), 0o755)
 	os.WriteFile(filepath.Join(files, "tree/sub/f"), []byte("f\n"), 0o644)
 	os.WriteFile(filepath.Join(files, "s.sh"), []byte("#!/bin/sh\ntrue\n"), 0o644)
-	env, cc := testEnv(t, files, map[string]any{"x": true})
+	env, cc := modtest.TestEnv(t, files, map[string]any{"x": true})
 	me := "root"
 	if u, err := user.Current(); err == nil {
 		me = u.Username
@@ -76,10 +77,10 @@ func TestRoundTrips(t *testing.T) {
 		{"sysctl file, unchanged", "sysctl", tasks.Args{"name": "vm.swappiness", "value": "10", "sysctl_file": dir + "/sysctl.conf", "reload": false}, 1, 0},
 		{"selinux, no SELinux", "selinux", tasks.Args{"state": "disabled", "configfile": dir + "/none"}, 1, 0},
 	} {
-		cc.runs, cc.puts = 0, 0
-		res := runMod(t, env, c.module, c.args)
-		if (res.Failed && c.module != "fail") || cc.runs != c.runs || cc.puts != c.puts {
-			t.Errorf("%s: %d runs, %d puts, want %d, %d (%+v)", c.name, cc.runs, cc.puts, c.runs, c.puts, res)
+		cc.Runs, cc.Puts = 0, 0
+		res := modtest.RunMod(t, env, c.module, c.args)
+		if (res.Failed && c.module != "fail") || cc.Runs != c.runs || cc.Puts != c.puts {
+			t.Errorf("%s: %d runs, %d puts, want %d, %d (%+v)", c.name, cc.Runs, cc.Puts, c.runs, c.puts, res)
 		}
 	}
 }

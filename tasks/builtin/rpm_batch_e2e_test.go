@@ -13,13 +13,14 @@ import (
 
 	"github.com/tender-sh/tender/internal/fleetimage"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // rhHost starts a fresh tender-e2e/rh container (a dnf host, see
 // docs/TESTING.md) with the local rpm repositories of e2e/fleet/rpmrepo.sh
 // and returns an Env on it through docker exec.
-func rhHost(t *testing.T, setup string) (*tasks.Env, *countingConn) {
+func rhHost(t *testing.T, setup string) (*tasks.Env, *modtest.CountingConn) {
 	t.Helper()
 	fleet, _ := filepath.Abs("../../e2e/fleet")
 	fleetimage.Need(t, "tender-e2e/rh")
@@ -32,14 +33,14 @@ func rhHost(t *testing.T, setup string) (*tasks.Env, *countingConn) {
 	}
 	id := strings.TrimSpace(string(out))
 	t.Cleanup(func() { exec.Command("docker", "rm", "-f", id).Run() })
-	env, cc := testEnv(t, t.TempDir(), map[string]any{"ansible_pkg_mgr": "dnf"})
-	cc.Conn = dockerConn{id}
+	env, cc := modtest.TestEnv(t, t.TempDir(), map[string]any{"ansible_pkg_mgr": "dnf"})
+	cc.Conn = modtest.DockerConn{ID: id}
 	if setup != "" {
 		if res, err := shared.Run(context.Background(), env, setup, nil); err != nil || res.ExitCode != 0 {
 			t.Fatalf("setup: %v %s %s", err, res.Stdout, res.Stderr)
 		}
 	}
-	cc.runs = 0
+	cc.Runs = 0
 	return env, cc
 }
 
@@ -86,10 +87,10 @@ func TestDnfBatchFleet(t *testing.T) {
 		items := rpmItems(s.extra, s.names...)
 		before := dnfTransactions(t, batched)
 		batched.Check, single.Check = s.check, s.check
-		cc.runs = 0
+		cc.Runs = 0
 		start := time.Now()
 		got, ok, err := m.Batch(ctx, batched, items)
-		took, trips := time.Since(start), cc.runs
+		took, trips := time.Since(start), cc.Runs
 		if err != nil || !ok {
 			t.Fatalf("%s %v: ok=%v err=%v", s.module, s.names, ok, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // fakeRPMHost is a host with the fake rpm and dnf (and yum) of
@@ -23,9 +24,9 @@ type fakeRPMHost struct {
 
 // env returns an Env on a new such host, its round trip counter and the
 // fake tools' state directory.
-func (h fakeRPMHost) env(t *testing.T) (*tasks.Env, *countingConn, string) {
+func (h fakeRPMHost) env(t *testing.T) (*tasks.Env, *modtest.CountingConn, string) {
 	t.Helper()
-	bin, state := fakeTools(t, map[string]string{"rpm": fakeRPM, "dnf": fakeDNF, "yum": fakeDNF})
+	bin, state := modtest.FakeTools(t, map[string]string{"rpm": fakeRPM, "dnf": fakeDNF, "yum": fakeDNF})
 	write := func(dir, name, content string) {
 		os.MkdirAll(filepath.Join(state, dir), 0o755)
 		if err := os.WriteFile(filepath.Join(state, dir, name), []byte(content), 0o644); err != nil {
@@ -42,8 +43,8 @@ func (h fakeRPMHost) env(t *testing.T) (*tasks.Env, *countingConn, string) {
 	for n, deps := range h.requires {
 		write("requires", n, strings.Join(deps, "\n")+"\n")
 	}
-	env, cc := testEnv(t, t.TempDir(), map[string]any{"ansible_pkg_mgr": "dnf"})
-	env.Conn = fakeBinConn{Conn: cc, dir: bin}
+	env, cc := modtest.TestEnv(t, t.TempDir(), map[string]any{"ansible_pkg_mgr": "dnf"})
+	env.Conn = modtest.FakeBinConn{Conn: cc, Dir: bin}
 	return env, cc, state
 }
 
@@ -115,9 +116,9 @@ func TestDnfBatch(t *testing.T) {
 			if err != nil || !ok {
 				t.Fatalf("Batch: ok=%v err=%v", ok, err)
 			}
-			log := fakeLog(t, state)
-			if cc.runs != 1 || transactions(log) != c.txns {
-				t.Errorf("%d round trips, %d transactions, want 1 and %d; dnf log:\n%s", cc.runs, transactions(log), c.txns, log)
+			log := modtest.FakeLog(t, state)
+			if cc.Runs != 1 || transactions(log) != c.txns {
+				t.Errorf("%d round trips, %d transactions, want 1 and %d; dnf log:\n%s", cc.Runs, transactions(log), c.txns, log)
 			}
 			if strings.Count(log, "list available") > 1 || strings.Count(log, "check-update") > 1 {
 				t.Errorf("more than one dnf call asked the repositories:\n%s", log)
@@ -148,8 +149,8 @@ func TestDnfBatchLeavesToRun(t *testing.T) {
 	if _, ok, err := (rpmModule{tool: "dnf"}).Batch(context.Background(), env, rpmItems(nil, "one", "nosuch", "two")); ok || err != nil {
 		t.Errorf("a missing package: ok=%v err=%v", ok, err)
 	}
-	if log := fakeLog(t, state); cc.runs != 1 || transactions(log) != 0 {
-		t.Errorf("%d round trips; dnf log:\n%s", cc.runs, log)
+	if log := modtest.FakeLog(t, state); cc.Runs != 1 || transactions(log) != 0 {
+		t.Errorf("%d round trips; dnf log:\n%s", cc.Runs, log)
 	}
 	if entries, _ := os.ReadDir(filepath.Join(state, "inst")); len(entries) != 0 {
 		t.Errorf("installed %v", entries)
@@ -165,9 +166,9 @@ func TestDnfBatchLeavesToRun(t *testing.T) {
 		{{"name": "one"}, {"name": []any{}}},
 		{{"name": "one"}, {"name": "two", "bogus": 1}},
 	} {
-		cc.runs = 0
-		if _, ok, err := (rpmModule{tool: "dnf"}).Batch(context.Background(), env, items); ok || err != nil || cc.runs != 0 {
-			t.Errorf("%v: ok=%v err=%v, %d round trips", items, ok, err, cc.runs)
+		cc.Runs = 0
+		if _, ok, err := (rpmModule{tool: "dnf"}).Batch(context.Background(), env, items); ok || err != nil || cc.Runs != 0 {
+			t.Errorf("%v: ok=%v err=%v, %d round trips", items, ok, err, cc.Runs)
 		}
 	}
 }
@@ -238,7 +239,7 @@ func TestPackageBatchDnf(t *testing.T) {
 			t.Errorf("item %d: %+v", i, r)
 		}
 	}
-	if log := fakeLog(t, state); cc.runs != 1 || transactions(log) != 1 {
-		t.Errorf("%d round trips; dnf log:\n%s", cc.runs, log)
+	if log := modtest.FakeLog(t, state); cc.Runs != 1 || transactions(log) != 1 {
+		t.Errorf("%d round trips; dnf log:\n%s", cc.Runs, log)
 	}
 }

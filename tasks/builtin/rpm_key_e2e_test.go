@@ -2,7 +2,11 @@
 
 package builtin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+)
 
 // TestRpmKeyFleet runs testdata/rpm_key/tasks.yml (keys by path, by key
 // id and by URL from a web server on the host's loopback, check mode,
@@ -14,8 +18,8 @@ import "testing"
 // (testdata/rpm_key/ansible.json, recorded by gen.sh).
 func TestRpmKeyFleet(t *testing.T) {
 	dir := "testdata/rpm_key"
-	env := initHost(t, "rh", dir, "setup.sh")
-	compareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
+	env := modtest.InitHost(t, "rh", dir, "setup.sh")
+	modtest.CompareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
 		// Python's urllib words a refused connection its own way; tender
 		// reports its dialer's error in the same message.
 		"rk_url_refused": {"msg"},

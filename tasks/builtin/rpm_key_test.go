@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -24,7 +25,7 @@ func rpmKeyFake(t *testing.T) (*tasks.Env, string) {
 	if err != nil {
 		t.Skip("no gpg on this machine")
 	}
-	bin, state := fakeTools(t, map[string]string{
+	bin, state := modtest.FakeTools(t, map[string]string{
 		"gpg": `mkdir -p -m 700 "$FAKE_STATE/gnupg"; exec ` + shared.Q(gpg) + ` --homedir "$FAKE_STATE/gnupg" "$@"`,
 		"rpm": `mkdir -p "$FAKE_STATE/db"
 case "$1 $2" in
@@ -44,8 +45,8 @@ case "$1 $2" in
 *) exit 2 ;;
 esac`,
 	})
-	env, cc := testEnv(t, t.TempDir(), nil)
-	cc.Conn = fakeBinConn{Conn: cc.Conn, dir: bin}
+	env, cc := modtest.TestEnv(t, t.TempDir(), nil)
+	cc.Conn = modtest.FakeBinConn{Conn: cc.Conn, Dir: bin}
 	return env, state
 }
 
@@ -100,7 +101,7 @@ func TestRpmKeyLocal(t *testing.T) {
 		}
 	}
 	want := "rpm --import\nrpm --import\nrpm --erase gpg-pubkey-29e404ab\nrpm --erase gpg-pubkey-9fd4d8bc\nrpm --erase gpg-pubkey-9cbe5d6b\n"
-	if log := fakeLog(t, state); log != want {
+	if log := modtest.FakeLog(t, state); log != want {
 		t.Errorf("rpm ran:\n%s\nwant:\n%s", log, want)
 	}
 	if left, _ := os.ReadDir(filepath.Join(state, "db")); len(left) != 0 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // fakeRPM answers rpm -q, -qa and -qp from $FAKE_STATE/inst/<name> (the
@@ -95,7 +96,7 @@ esac
 // install, idempotence, upgrade by latest, local rpm files, removal,
 // check mode, missing packages and the options passed on.
 func TestDnfWithFakeTools(t *testing.T) {
-	bin, state := fakeTools(t, map[string]string{"rpm": fakeRPM, "dnf": fakeDNF, "yum": fakeDNF})
+	bin, state := modtest.FakeTools(t, map[string]string{"rpm": fakeRPM, "dnf": fakeDNF, "yum": fakeDNF})
 	for _, d := range []string{"repo", "inst"} {
 		os.MkdirAll(filepath.Join(state, d), 0o755)
 	}
@@ -104,8 +105,8 @@ func TestDnfWithFakeTools(t *testing.T) {
 	setRepo("nginx", "1.20-1.x86_64")
 	local := filepath.Join(t.TempDir(), "agent-2.0.rpm")
 	os.WriteFile(local, []byte("agent 2.0-1.noarch\n"), 0o644)
-	env, _ := testEnv(t, t.TempDir(), map[string]any{"ansible_pkg_mgr": "dnf"})
-	env.Conn = fakeBinConn{env.Conn, bin}
+	env, _ := modtest.TestEnv(t, t.TempDir(), map[string]any{"ansible_pkg_mgr": "dnf"})
+	env.Conn = modtest.FakeBinConn{Conn: env.Conn, Dir: bin}
 	steps := []struct {
 		module  string
 		args    tasks.Args
@@ -133,17 +134,17 @@ func TestDnfWithFakeTools(t *testing.T) {
 			s = steps[3]
 		}
 		env.Check = s.check
-		res := runMod(t, env, s.module, s.args)
+		res := modtest.RunMod(t, env, s.module, s.args)
 		if res.Changed != s.changed || res.Failed != s.failed || !reflect.DeepEqual(res.Data["results"], s.results) {
 			t.Errorf("step %d %v: changed=%v failed=%v msg=%q data=%v", i, s.args, res.Changed, res.Failed, res.Msg, res.Data)
 		}
 	}
-	res := runMod(t, env, "dnf", tasks.Args{"name": "absent-pkg"})
+	res := modtest.RunMod(t, env, "dnf", tasks.Args{"name": "absent-pkg"})
 	if !res.Failed || res.Msg != "Failed to install some of the specified packages" ||
 		!reflect.DeepEqual(res.Data["failures"], []any{"No package absent-pkg available."}) {
 		t.Errorf("missing package: %+v", res)
 	}
-	log := fakeLog(t, state)
+	log := modtest.FakeLog(t, state)
 	if !strings.Contains(log, "-y --enablerepo=epel --nogpgcheck install -- tree nginx\n") {
 		t.Errorf("options not passed on:\n%s", log)
 	}

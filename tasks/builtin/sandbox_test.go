@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // sandboxEnv is a controller with ok/ (readable; ok/w writable) beside
@@ -40,7 +41,7 @@ func sandboxEnv(t *testing.T) (env *tasks.Env, ok, secret string) {
 			t.Fatal(err)
 		}
 	}
-	env, _ = testEnv(t, filepath.Join(ok, "files"), nil)
+	env, _ = modtest.TestEnv(t, filepath.Join(ok, "files"), nil)
 	env.Render = func(s string) (string, error) { return s, nil }
 	env.Sandbox = &tasks.Policy{Name: "test.yml", Read: []string{ok}, Write: []string{filepath.Join(ok, "w")}}
 	return env, ok, secret
@@ -98,7 +99,7 @@ func TestSandboxDeniesModules(t *testing.T) {
 	env.ModuleFile, env.Action = secret+"/mod.sh", "mod"
 	runDenied(t, env, "library", tasks.Args{}, reading(secret+"/mod.sh"))
 	for _, p := range []string{dest, secret + "/got", ok + "/got"} {
-		if exists(p) {
+		if modtest.Exists(p) {
 			t.Errorf("%s was written", p)
 		}
 	}
@@ -108,16 +109,16 @@ func TestSandboxAllowsModules(t *testing.T) {
 	env, ok, _ := sandboxEnv(t)
 	dest := t.TempDir()
 	// links are copied as links when not followed: nothing outside is read
-	if res := runMod(t, env, "copy", tasks.Args{"src": "tree/", "dest": dest + "/", "local_follow": false}); res.Failed {
+	if res := modtest.RunMod(t, env, "copy", tasks.Args{"src": "tree/", "dest": dest + "/", "local_follow": false}); res.Failed {
 		t.Fatalf("copy: %+v", res)
 	}
-	if res := runMod(t, env, "copy", tasks.Args{"src": "a.txt", "dest": dest + "/a"}); res.Failed || readFile(t, dest+"/a") != "a" {
+	if res := modtest.RunMod(t, env, "copy", tasks.Args{"src": "a.txt", "dest": dest + "/a"}); res.Failed || modtest.ReadFile(t, dest+"/a") != "a" {
 		t.Fatalf("copy: %+v", res)
 	}
-	if res := runMod(t, env, "fetch", tasks.Args{"src": ok + "/files/a.txt", "dest": ok + "/w/got", "flat": true}); res.Failed || readFile(t, ok+"/w/got") != "a" {
+	if res := modtest.RunMod(t, env, "fetch", tasks.Args{"src": ok + "/files/a.txt", "dest": ok + "/w/got", "flat": true}); res.Failed || modtest.ReadFile(t, ok+"/w/got") != "a" {
 		t.Fatalf("fetch: %+v", res)
 	}
-	if res := runMod(t, env, "include_vars", tasks.Args{"file": ok + "/files/vars/a.yml"}); res.Failed {
+	if res := modtest.RunMod(t, env, "include_vars", tasks.Args{"file": ok + "/files/vars/a.yml"}); res.Failed {
 		t.Fatalf("include_vars: %+v", res)
 	}
 }

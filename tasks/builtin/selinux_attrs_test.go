@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // fakeSELinux puts selinuxenabled (exit status enabled), a stat that
@@ -41,7 +42,7 @@ func TestSELinuxAttributes(t *testing.T) {
 	os.WriteFile(path, []byte("x"), 0o644)
 	args := tasks.Args{"path": path, "setype": "etc_t", "seuser": "_default", "selevel": "s0:c1,c2"}
 	run := func(check bool) tasks.Result {
-		env, _ := testEnv(t, t.TempDir(), nil)
+		env, _ := modtest.TestEnv(t, t.TempDir(), nil)
 		env.Check = check
 		res, err := fileModule{}.Run(context.Background(), env, args)
 		if err != nil || res.Failed {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // TestSelinuxConfigFile runs selinux on a config file in a temporary
@@ -17,7 +18,7 @@ func TestSelinuxConfigFile(t *testing.T) {
 	if _, err := os.Stat("/sys/fs/selinux/enforce"); err == nil {
 		t.Skip("SELinux runs here")
 	}
-	env, _ := testEnv(t, "", nil)
+	env, _ := modtest.TestEnv(t, "", nil)
 	cf := filepath.Join(t.TempDir(), "config")
 	os.WriteFile(cf, []byte("# comment\nSELINUX=enforcing\nSELINUXTYPE=targeted\n"), 0o644)
 	step := func(check bool, changed bool, want string) tasks.Result {

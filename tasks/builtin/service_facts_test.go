@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -17,9 +18,9 @@ import (
 // fake tools first, and a file naming PID 1 as comm.
 func serviceFactsEnv(t *testing.T, tools map[string]string, comm string) (*tasks.Env, serviceFactsModule, string) {
 	t.Helper()
-	bin, state := fakeTools(t, tools)
-	env, cc := testEnv(t, t.TempDir(), nil)
-	cc.Conn = fakeBinConn{Conn: cc.Conn, dir: bin}
+	bin, state := modtest.FakeTools(t, tools)
+	env, cc := modtest.TestEnv(t, t.TempDir(), nil)
+	cc.Conn = modtest.FakeBinConn{Conn: cc.Conn, Dir: bin}
 	f := filepath.Join(state, "comm")
 	if err := os.WriteFile(f, []byte(comm+"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -85,9 +86,9 @@ esac`,
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, want := normalize(registered(res), "", ""), normalize(rec["facts"], "", "")
+			got, want := modtest.Normalize(modtest.Registered(res), "", ""), modtest.Normalize(rec["facts"], "", "")
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("service_facts on the %s host's output:\n%s", kind, describeDiff(got, want))
+				t.Errorf("service_facts on the %s host's output:\n%s", kind, modtest.DescribeDiff(got, want))
 			}
 			if n := len(want["ansible_facts"].(map[string]any)["services"].(map[string]any)); n < 5 {
 				t.Errorf("the recording holds %d services only", n)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // fakeRCService stands in for OpenRC's rc-service, answering as OpenRC
@@ -58,9 +59,9 @@ esac
 // rc-service and rc-update first on PATH.
 func openrcEnv(t *testing.T) (*tasks.Env, string) {
 	t.Helper()
-	bin, state := fakeTools(t, map[string]string{"rc-service": fakeRCService, "rc-update": fakeRCUpdate})
-	env, _ := testEnv(t, t.TempDir(), map[string]any{"ansible_service_mgr": "openrc"})
-	env.Conn = fakeBinConn{env.Conn, bin}
+	bin, state := modtest.FakeTools(t, map[string]string{"rc-service": fakeRCService, "rc-update": fakeRCUpdate})
+	env, _ := modtest.TestEnv(t, t.TempDir(), map[string]any{"ansible_service_mgr": "openrc"})
+	env.Conn = modtest.FakeBinConn{Conn: env.Conn, Dir: bin}
 	return env, state
 }
 
@@ -73,26 +74,26 @@ func setFake(t *testing.T, state, name, text string) {
 
 func TestServiceOpenRCStates(t *testing.T) {
 	env, state := openrcEnv(t)
-	res := runMod(t, env, "service", tasks.Args{"name": "tickd", "state": "started"})
+	res := modtest.RunMod(t, env, "service", tasks.Args{"name": "tickd", "state": "started"})
 	if res.Failed || !res.Changed || res.Data["state"] != "started" {
 		t.Fatalf("start a stopped service: %+v", res)
 	}
-	if got := readFile(t, filepath.Join(state, "svc.tickd")); got != "started\n" {
+	if got := modtest.ReadFile(t, filepath.Join(state, "svc.tickd")); got != "started\n" {
 		t.Errorf("after start: %q", got)
 	}
-	res = runMod(t, env, "service", tasks.Args{"name": "tickd", "state": "started"})
+	res = modtest.RunMod(t, env, "service", tasks.Args{"name": "tickd", "state": "started"})
 	if res.Failed || res.Changed {
 		t.Errorf("start a started service: %+v", res)
 	}
-	res = runMod(t, env, "service", tasks.Args{"name": "tickd", "state": "stopped"})
-	if res.Failed || !res.Changed || res.Data["state"] != "stopped" || readFile(t, filepath.Join(state, "svc.tickd")) != "stopped\n" {
+	res = modtest.RunMod(t, env, "service", tasks.Args{"name": "tickd", "state": "stopped"})
+	if res.Failed || !res.Changed || res.Data["state"] != "stopped" || modtest.ReadFile(t, filepath.Join(state, "svc.tickd")) != "stopped\n" {
 		t.Errorf("stop: %+v", res)
 	}
-	res = runMod(t, env, "service", tasks.Args{"name": "tickd", "state": "reloaded"})
-	if res.Failed || !res.Changed || readFile(t, filepath.Join(state, "svc.tickd")) != "started\n" {
+	res = modtest.RunMod(t, env, "service", tasks.Args{"name": "tickd", "state": "reloaded"})
+	if res.Failed || !res.Changed || modtest.ReadFile(t, filepath.Join(state, "svc.tickd")) != "started\n" {
 		t.Errorf("reload of a stopped service starts it: %+v", res)
 	}
-	log := fakeLog(t, state)
+	log := modtest.FakeLog(t, state)
 	for _, want := range []string{"rc-service tickd start\n", "rc-service tickd stop\n"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
@@ -108,23 +109,23 @@ func TestServiceOpenRCStates(t *testing.T) {
 func TestServiceOpenRCCrashed(t *testing.T) {
 	env, state := openrcEnv(t)
 	setFake(t, state, "svc.crashd", "crashed\n")
-	res := runMod(t, env, "service", tasks.Args{"name": "crashd", "state": "started"})
+	res := modtest.RunMod(t, env, "service", tasks.Args{"name": "crashd", "state": "started"})
 	if res.Failed || !res.Changed {
 		t.Fatalf("start a crashed service: %+v", res)
 	}
-	if got := readFile(t, filepath.Join(state, "svc.crashd")); got != "started\n" {
-		t.Errorf("after start: %q\n%s", got, fakeLog(t, state))
+	if got := modtest.ReadFile(t, filepath.Join(state, "svc.crashd")); got != "started\n" {
+		t.Errorf("after start: %q\n%s", got, modtest.FakeLog(t, state))
 	}
-	if log := fakeLog(t, state); !strings.Contains(log, "rc-service crashd zap\nrc-service crashd start\n") {
+	if log := modtest.FakeLog(t, state); !strings.Contains(log, "rc-service crashd zap\nrc-service crashd start\n") {
 		t.Errorf("want zap then start:\n%s", log)
 	}
 	// Check mode changes nothing, not even the zap.
 	setFake(t, state, "svc.crashd", "crashed\n")
 	os.Remove(filepath.Join(state, "log"))
 	env.Check = true
-	res = runMod(t, env, "service", tasks.Args{"name": "crashd", "state": "started"})
-	if res.Failed || !res.Changed || strings.Contains(fakeLog(t, state), "zap") {
-		t.Errorf("check mode: %+v\n%s", res, fakeLog(t, state))
+	res = modtest.RunMod(t, env, "service", tasks.Args{"name": "crashd", "state": "started"})
+	if res.Failed || !res.Changed || strings.Contains(modtest.FakeLog(t, state), "zap") {
+		t.Errorf("check mode: %+v\n%s", res, modtest.FakeLog(t, state))
 	}
 }
 
@@ -134,26 +135,26 @@ func TestServiceOpenRCCheckMode(t *testing.T) {
 	env, state := openrcEnv(t)
 	setFake(t, state, "runlevels", "tickd default\n")
 	env.Check = true
-	res := runMod(t, env, "service", tasks.Args{"name": "tickd", "state": "started", "enabled": true})
+	res := modtest.RunMod(t, env, "service", tasks.Args{"name": "tickd", "state": "started", "enabled": true})
 	if res.Failed || !res.Changed || res.Msg != "service state changed" {
 		t.Errorf("enabled already, stopped: %+v", res)
 	}
-	res = runMod(t, env, "service", tasks.Args{"name": "tickd", "state": "started", "enabled": true, "runlevel": "boot"})
+	res = modtest.RunMod(t, env, "service", tasks.Args{"name": "tickd", "state": "started", "enabled": true, "runlevel": "boot"})
 	if res.Failed || !res.Changed || res.Msg != "" {
 		t.Errorf("not in the boot runlevel: %+v", res)
 	}
 	setFake(t, state, "svc.tickd", "started\n")
-	res = runMod(t, env, "service", tasks.Args{"name": "tickd", "state": "started", "enabled": true})
+	res = modtest.RunMod(t, env, "service", tasks.Args{"name": "tickd", "state": "started", "enabled": true})
 	if res.Failed || res.Changed {
 		t.Errorf("enabled and started: %+v", res)
 	}
-	log := fakeLog(t, state)
+	log := modtest.FakeLog(t, state)
 	for _, l := range strings.Split(strings.TrimSpace(log), "\n") {
 		if !strings.HasSuffix(l, " status") && l != "rc-update show" {
 			t.Errorf("check mode ran %q", l)
 		}
 	}
-	if readFile(t, filepath.Join(state, "runlevels")) != "tickd default\n" {
+	if modtest.ReadFile(t, filepath.Join(state, "runlevels")) != "tickd default\n" {
 		t.Errorf("check mode changed the runlevels")
 	}
 }
@@ -175,11 +176,11 @@ func TestServiceOpenRCEnabled(t *testing.T) {
 		{tasks.Args{"name": "nosuch", "enabled": false}, false, "oldd default\ntickd default\ntickd boot\n"},
 		{tasks.Args{"name": "oldd", "enabled": false}, true, "tickd default\ntickd boot\n"},
 	} {
-		res := runMod(t, env, "service", c.args)
+		res := modtest.RunMod(t, env, "service", c.args)
 		if res.Failed || res.Changed != c.changed || res.Data["enabled"] != c.args["enabled"] {
 			t.Errorf("%v: %+v", c.args, res)
 		}
-		if got := readFile(t, filepath.Join(state, "runlevels")); got != c.want {
+		if got := modtest.ReadFile(t, filepath.Join(state, "runlevels")); got != c.want {
 			t.Errorf("%v: runlevels %q, want %q", c.args, got, c.want)
 		}
 	}

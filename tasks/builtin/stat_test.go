@@ -6,18 +6,19 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 func TestStat(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, cc := testEnv(t, dir, nil)
+	env, cc := modtest.TestEnv(t, dir, nil)
 	f := filepath.Join(dir, "f $(x)")
 	os.WriteFile(f, []byte("hello\n"), 0o640)
 	os.Symlink(f, dir+"/l")
-	res := runMod(t, env, "stat", tasks.Args{"path": f, "checksum_algorithm": "md5", "get_md5": true})
+	res := modtest.RunMod(t, env, "stat", tasks.Args{"path": f, "checksum_algorithm": "md5", "get_md5": true})
 	st := res.Data["stat"].(map[string]any)
-	if res.Changed || cc.runs != 1 || st["exists"] != true || st["isreg"] != true || st["mode"] != "0640" || st["size"] != int64(6) ||
+	if res.Changed || cc.Runs != 1 || st["exists"] != true || st["isreg"] != true || st["mode"] != "0640" || st["size"] != int64(6) ||
 		st["checksum"] != "b1946ac92492d2347c6235b4d2611184" || st["md5"] != "b1946ac92492d2347c6235b4d2611184" ||
 		st["rusr"] != true || st["roth"] != false || st["pw_name"] == "" || st["readable"] != true {
 		t.Fatalf("%+v", st)
@@ -26,19 +27,19 @@ func TestStat(t *testing.T) {
 	if mt := st["mtime"].(float64); int64(mt) != fi.ModTime().Unix() {
 		t.Fatalf("mtime %v vs %v", mt, fi.ModTime())
 	}
-	st = runMod(t, env, "stat", tasks.Args{"path": dir + "/l"}).Data["stat"].(map[string]any)
+	st = modtest.RunMod(t, env, "stat", tasks.Args{"path": dir + "/l"}).Data["stat"].(map[string]any)
 	if st["islnk"] != true || st["lnk_target"] != f || st["checksum"] != nil {
 		t.Fatalf("%+v", st)
 	}
-	st = runMod(t, env, "stat", tasks.Args{"path": dir + "/l", "follow": true, "checksum_algorithm": "sha256"}).Data["stat"].(map[string]any)
+	st = modtest.RunMod(t, env, "stat", tasks.Args{"path": dir + "/l", "follow": true, "checksum_algorithm": "sha256"}).Data["stat"].(map[string]any)
 	if st["islnk"] != false || st["checksum"] != "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03" {
 		t.Fatalf("%+v", st)
 	}
-	st = runMod(t, env, "stat", tasks.Args{"path": dir + "/none"}).Data["stat"].(map[string]any)
+	st = modtest.RunMod(t, env, "stat", tasks.Args{"path": dir + "/none"}).Data["stat"].(map[string]any)
 	if len(st) != 1 || st["exists"] != false {
 		t.Fatalf("%+v", st)
 	}
-	st = runMod(t, env, "stat", tasks.Args{"path": dir}).Data["stat"].(map[string]any)
+	st = modtest.RunMod(t, env, "stat", tasks.Args{"path": dir}).Data["stat"].(map[string]any)
 	if st["isdir"] != true || st["checksum"] != nil {
 		t.Fatalf("%+v", st)
 	}

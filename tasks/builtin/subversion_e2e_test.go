@@ -2,7 +2,11 @@
 
 package builtin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+)
 
 // TestSubversionFleet runs testdata/subversion/tasks.yml (checkouts,
 // updates to HEAD and to a revision, local changes with and without
@@ -16,8 +20,8 @@ import "testing"
 // the reason.
 func TestSubversionFleet(t *testing.T) {
 	dir := "testdata/subversion"
-	env := initHost(t, "sys", dir, "setup.sh")
-	compareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
+	env := modtest.InitHost(t, "sys", dir, "setup.sh")
+	modtest.CompareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
 		// An export with force over an export of the same revision:
 		// ansible-core's exports again and reports a change, on every
 		// run; tender's finds every file the same and reports none

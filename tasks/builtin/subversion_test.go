@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // fakeSvn is an svn that logs its command line and what it read on
@@ -35,27 +36,27 @@ esac
 // --password-from-stdin hidden too), and that an svn too old to read it
 // from stdin fails the task before anything runs.
 func TestSubversionPasswordOnStdin(t *testing.T) {
-	bin, state := fakeTools(t, map[string]string{"svn": fakeSvn})
+	bin, state := modtest.FakeTools(t, map[string]string{"svn": fakeSvn})
 	os.WriteFile(filepath.Join(state, "ver"), []byte("1.14.2\n"), 0o644)
-	env, cc := testEnv(t, t.TempDir(), nil)
-	cc.Conn = fakeBinConn{Conn: cc.Conn, dir: bin}
+	env, cc := modtest.TestEnv(t, t.TempDir(), nil)
+	cc.Conn = modtest.FakeBinConn{Conn: cc.Conn, Dir: bin}
 	dest := filepath.Join(state, "co")
 	args := tasks.Args{"repo": "file:///r", "dest": dest, "username": "alice", "password": "s3cret"}
-	res := runMod(t, env, "subversion", args)
+	res := modtest.RunMod(t, env, "subversion", args)
 	if !res.Changed || res.Failed || res.Data["before"] != nil {
 		t.Fatalf("checkout: %+v", res)
 	}
 	if after, _ := json.Marshal(res.Data["after"]); string(after) != `["Revision: 3","URL: file:///r"]` {
 		t.Errorf("after: %s", after)
 	}
-	log := fakeLog(t, state)
+	log := modtest.FakeLog(t, state)
 	if !strings.Contains(log, "argv: --non-interactive --no-auth-cache --trust-server-cert --username alice --password-from-stdin checkout -r HEAD file:///r "+dest) ||
 		!strings.Contains(log, "stdin: s3cret") || strings.Contains(strings.ReplaceAll(log, "stdin: s3cret", ""), "s3cret") {
 		t.Errorf("svn's log:\n%s", log)
 	}
 	args["repo"], args["dest"] = "file:///bad", filepath.Join(state, "bad")
-	res = runMod(t, env, "subversion", args)
-	b, _ := json.Marshal(registered(res))
+	res = modtest.RunMod(t, env, "subversion", args)
+	b, _ := json.Marshal(modtest.Registered(res))
 	if !res.Failed || strings.Contains(string(b), "s3cret") ||
 		res.Data["cmd"] != filepath.Join(bin, "svn")+" --non-interactive --no-auth-cache --trust-server-cert --username alice --password-from-stdin '********' -r HEAD file:///bad "+filepath.Join(state, "bad") {
 		t.Errorf("a failure: %s", b)
@@ -63,11 +64,11 @@ func TestSubversionPasswordOnStdin(t *testing.T) {
 	os.WriteFile(filepath.Join(state, "ver"), []byte("1.9.7\n"), 0o644)
 	os.Remove(filepath.Join(state, "log"))
 	args["repo"], args["dest"] = "file:///r", filepath.Join(state, "old")
-	res = runMod(t, env, "subversion", args)
+	res = modtest.RunMod(t, env, "subversion", args)
 	if !res.Failed || !strings.Contains(res.Msg, "svn 1.9.7 cannot read a password from its standard input") {
 		t.Errorf("an old svn: %+v", res)
 	}
-	if log := fakeLog(t, state); strings.Contains(log, "checkout") {
+	if log := modtest.FakeLog(t, state); strings.Contains(log, "checkout") {
 		t.Errorf("an old svn ran:\n%s", log)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/ssh"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // sysImage is the fleet image the system modules are recorded on: Debian
@@ -60,7 +61,7 @@ func TestSystemFidelity(t *testing.T) {
 	defer c.Close()
 	files, _ := filepath.Abs("testdata/files")
 	env := &tasks.Env{Host: "sys", Conn: c}
-	compareRecorded(t, env, "/srv/t", files, "system.yml", "ansible_system.json")
+	modtest.CompareRecorded(t, env, "/srv/t", files, "system.yml", "ansible_system.json")
 }
 
 // waitBanner waits until sshd answers on the loopback port.

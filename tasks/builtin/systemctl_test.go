@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // systemctlCall is one recorded run of the real systemctl.
@@ -95,34 +96,34 @@ func TestSystemdTranscript(t *testing.T) {
 			t.Fatalf("%s: %v", p, err)
 		}
 	}
-	bin, state := fakeTools(t, map[string]string{"systemctl": replaySystemctl})
+	bin, state := modtest.FakeTools(t, map[string]string{"systemctl": replaySystemctl})
 	vars := map[string]any{"ansible_service_mgr": "systemd"}
-	env, _ := testEnv(t, t.TempDir(), vars)
-	env.Conn = fakeBinConn{env.Conn, bin}
+	env, _ := modtest.TestEnv(t, t.TempDir(), vars)
+	env.Conn = modtest.FakeBinConn{Conn: env.Conn, Dir: bin}
 	scope := expr.NewVars(vars)
-	list := loadTaskList(t, "testdata/systemctl/tasks.yml")
+	list := modtest.LoadTaskList(t, "testdata/systemctl/tasks.yml")
 	for _, task := range list {
-		calls, ok := rec.Tasks[task.name]
+		calls, ok := rec.Tasks[task.Name]
 		if !ok {
-			t.Errorf("%s: not recorded; run testdata/systemctl/gen.py", task.name)
+			t.Errorf("%s: not recorded; run testdata/systemctl/gen.py", task.Name)
 			continue
 		}
 		loadCalls(t, state, calls)
-		got := runRecorded(t, env, scope, task)
-		if log := fakeLog(t, state); log != "" {
-			t.Errorf("%s: calls outside the record:\n%s", task.name, log)
+		got := modtest.RunRecorded(t, env, scope, task)
+		if log := modtest.FakeLog(t, state); log != "" {
+			t.Errorf("%s: calls outside the record:\n%s", task.Name, log)
 		}
 		next, _ := os.ReadFile(filepath.Join(state, "next"))
 		if n, _ := strconv.Atoi(strings.TrimSpace(string(next))); n != len(calls) {
-			t.Errorf("%s: %d systemctl calls, %d recorded", task.name, n, len(calls))
+			t.Errorf("%s: %d systemctl calls, %d recorded", task.Name, n, len(calls))
 		}
 		for _, c := range calls {
-			if task.check && len(c.Args) > 0 && changingVerbs[firstVerb(c.Args)] {
-				t.Errorf("%s: check mode ran systemctl %v", task.name, c.Args)
+			if task.Check && len(c.Args) > 0 && changingVerbs[firstVerb(c.Args)] {
+				t.Errorf("%s: check mode ran systemctl %v", task.Name, c.Args)
 			}
 		}
-		if g, w := systemdSubset(got), systemdSubset(want[task.name]); !reflect.DeepEqual(g, w) {
-			t.Errorf("%s:\n%s", task.name, describeDiff(g, w))
+		if g, w := systemdSubset(got), systemdSubset(want[task.Name]); !reflect.DeepEqual(g, w) {
+			t.Errorf("%s:\n%s", task.Name, modtest.DescribeDiff(g, w))
 		}
 	}
 	if len(list) != len(rec.Tasks) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // The systemd path against systemctl is tested by TestSystemdTranscript
@@ -16,8 +17,8 @@ func TestSystemdArgs(t *testing.T) {
 	if _, ok := Registry().Lookup("systemd"); !ok {
 		t.Fatal("systemd not registered")
 	}
-	env, conn := testEnv(t, t.TempDir(), nil)
-	res := runMod(t, env, "systemd", tasks.Args{"name": "web*", "state": "started"})
+	env, conn := modtest.TestEnv(t, t.TempDir(), nil)
+	res := modtest.RunMod(t, env, "systemd", tasks.Args{"name": "web*", "state": "started"})
 	if !res.Failed || !strings.Contains(res.Msg, "glob patterns, found '*'") {
 		t.Errorf("glob: %+v", res)
 	}
@@ -25,8 +26,8 @@ func TestSystemdArgs(t *testing.T) {
 	if _, err := f().Run(t.Context(), env, tasks.Args{"enabled": true}); err == nil || !strings.Contains(err.Error(), "required by 'enabled': name") {
 		t.Errorf("enabled without name: %v", err)
 	}
-	if conn.runs != 0 {
-		t.Errorf("%d round trips for tasks refused before any", conn.runs)
+	if conn.Runs != 0 {
+		t.Errorf("%d round trips for tasks refused before any", conn.Runs)
 	}
 }
 

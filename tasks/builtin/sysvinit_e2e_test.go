@@ -2,7 +2,11 @@
 
 package builtin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+)
 
 // TestSysvinitFleet runs testdata/sysvinit/tasks.yml (start, stop,
 // restart, reload, enable and disable, in all runlevels and in some, by
@@ -16,8 +20,8 @@ import "testing"
 // task is listed below with the reason.
 func TestSysvinitFleet(t *testing.T) {
 	dir := "testdata/sysvinit"
-	env := initHost(t, "sys", dir, "setup.sh")
-	compareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
+	env := modtest.InitHost(t, "sys", dir, "setup.sh")
+	modtest.CompareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
 		// Ansible's daemonize crashes on Python 3 (EOFError in
 		// module_utils/service.py) after the init script ran; tender's
 		// returns the result. sv_stop_again and sv_log compare the host.

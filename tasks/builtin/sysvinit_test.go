@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -19,7 +20,7 @@ import (
 // named by a unique name, so that no rc link of this machine names it.
 func sysvinitFake(t *testing.T, initScript string) (*tasks.Env, sysvinitModule, string, string) {
 	t.Helper()
-	bin, state := fakeTools(t, map[string]string{
+	bin, state := modtest.FakeTools(t, map[string]string{
 		"service":     `s=$1; shift; exec "$s" "$@"`,
 		"update-rc.d": `echo "update-rc.d $*" >>"$FAKE_STATE/log"`,
 	})
@@ -28,8 +29,8 @@ func sysvinitFake(t *testing.T, initScript string) (*tasks.Env, sysvinitModule, 
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env, cc := testEnv(t, t.TempDir(), nil)
-	cc.Conn = fakeBinConn{Conn: cc.Conn, dir: bin}
+	env, cc := modtest.TestEnv(t, t.TempDir(), nil)
+	cc.Conn = modtest.FakeBinConn{Conn: cc.Conn, Dir: bin}
 	return env, sysvinitModule{optDirs: bin}, script, state
 }
 
@@ -82,7 +83,7 @@ func TestSysvinitDecisions(t *testing.T) {
 			if res.Changed != c.changed || !reflect.DeepEqual(res.Warnings, c.warnings) {
 				t.Errorf("changed %v warnings %q, want %v %q", res.Changed, res.Warnings, c.changed, c.warnings)
 			}
-			if log := strings.ReplaceAll(strings.TrimSpace(fakeLog(t, state)), script, "S"); log != c.log {
+			if log := strings.ReplaceAll(strings.TrimSpace(modtest.FakeLog(t, state)), script, "S"); log != c.log {
 				t.Errorf("ran:\n%s\nwant:\n%s", log, c.log)
 			}
 			st := res.Data["status"].(map[string]any)

@@ -8,13 +8,14 @@ import (
 
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 func TestTemplate(t *testing.T) {
 	t.Parallel()
 	dir, files := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(files, "t.j2"), []byte("x={{ x }}\n{% if x %}yes{% endif %}\n"), 0o600)
-	env, cc := testEnv(t, files, nil)
+	env, cc := modtest.TestEnv(t, files, nil)
 	env.Render = func(text string) (string, error) {
 		tpl, err := expr.ParseFileTemplate(text)
 		if err != nil {
@@ -25,24 +26,24 @@ func TestTemplate(t *testing.T) {
 	}
 	dest := filepath.Join(dir, "out")
 	args := tasks.Args{"src": "t.j2", "dest": dest, "mode": "preserve"}
-	cc.runs = 0
-	res := runMod(t, env, "template", args)
-	if !res.Changed || readFile(t, dest) != "x=1\nyes\n" || mode(t, dest) != 0o600 || cc.runs != 1 {
-		t.Fatalf("first: %+v %q runs=%d", res, readFile(t, dest), cc.runs)
+	cc.Runs = 0
+	res := modtest.RunMod(t, env, "template", args)
+	if !res.Changed || modtest.ReadFile(t, dest) != "x=1\nyes\n" || mode(t, dest) != 0o600 || cc.Runs != 1 {
+		t.Fatalf("first: %+v %q runs=%d", res, modtest.ReadFile(t, dest), cc.Runs)
 	}
-	res = runMod(t, env, "template", args)
+	res = modtest.RunMod(t, env, "template", args)
 	if res.Changed || res.Failed {
 		t.Fatalf("again: %+v", res)
 	}
 	// ansible_managed is defined over any variable of that name, and the
 	// template's own leading newline stays.
 	os.WriteFile(filepath.Join(files, "m.j2"), []byte("\n# {{ ansible_managed }}\n"), 0o600)
-	res = runMod(t, env, "template", tasks.Args{"src": "m.j2", "dest": dest})
-	if got := readFile(t, dest); !res.Changed || got != "\n# Ansible managed\n" {
+	res = modtest.RunMod(t, env, "template", tasks.Args{"src": "m.j2", "dest": dest})
+	if got := modtest.ReadFile(t, dest); !res.Changed || got != "\n# Ansible managed\n" {
 		t.Errorf("ansible_managed: %+v %q", res, got)
 	}
 	for bad, want := range map[string]string{"variable_start_string": "not supported", "state": "'state' cannot be specified"} {
-		res = runMod(t, env, "template", tasks.Args{"src": "t.j2", "dest": dest, bad: "x"})
+		res = modtest.RunMod(t, env, "template", tasks.Args{"src": "t.j2", "dest": dest, bad: "x"})
 		if !res.Failed || !strings.Contains(res.Msg, want) {
 			t.Errorf("%s: %+v", bad, res)
 		}

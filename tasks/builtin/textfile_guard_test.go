@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -14,7 +15,7 @@ import (
 // and ini_file read a file, edit it in Go and write it back; a change made
 // on the host in between must be kept and reported, not overwritten.
 func TestTextWriteRefusesConcurrentChange(t *testing.T) {
-	env, _ := testEnv(t, t.TempDir(), nil)
+	env, _ := modtest.TestEnv(t, t.TempDir(), nil)
 	ctx := context.Background()
 	dir := t.TempDir()
 	for _, tc := range []struct {

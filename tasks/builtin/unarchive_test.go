@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 var archiveMembers = []struct {
@@ -78,27 +79,27 @@ func TestUnarchive(t *testing.T) {
 			formats["a.tar."+ext] = "TarArchive"
 		}
 	}
-	env, cc := testEnv(t, files, nil)
+	env, cc := modtest.TestEnv(t, files, nil)
 	for name, handler := range formats {
 		t.Run(name, func(t *testing.T) {
 			dest := t.TempDir()
 			args := tasks.Args{"src": name, "dest": dest, "list_files": true}
-			runs, puts := cc.runs, cc.puts
-			res := runMod(t, env, "unarchive", args)
-			if cc.runs-runs != 2 || cc.puts-puts != 1 {
-				t.Errorf("%d round trips and %d Puts, want 2 and 1", cc.runs-runs, cc.puts-puts)
+			runs, puts := cc.Runs, cc.Puts
+			res := modtest.RunMod(t, env, "unarchive", args)
+			if cc.Runs-runs != 2 || cc.Puts-puts != 1 {
+				t.Errorf("%d round trips and %d Puts, want 2 and 1", cc.Runs-runs, cc.Puts-puts)
 			}
 			want := []any{"app/", "app/bin.sh", "app/conf.txt", "top.txt"}
 			if res.Failed || !res.Changed || res.Data["handler"] != handler || !reflect.DeepEqual(res.Data["files"], want) {
 				t.Fatalf("first run: %+v", res)
 			}
-			if readFile(t, filepath.Join(dest, "app/bin.sh")) != archiveMembers[1].body {
+			if modtest.ReadFile(t, filepath.Join(dest, "app/bin.sh")) != archiveMembers[1].body {
 				t.Error("content")
 			}
 			if er, _ := res.Data["extract_results"].(map[string]any); er["rc"] != 0 || len(er["cmd"].([]any)) == 0 {
 				t.Errorf("extract_results: %v", res.Data["extract_results"])
 			}
-			if res = runMod(t, env, "unarchive", args); res.Failed || res.Changed {
+			if res = modtest.RunMod(t, env, "unarchive", args); res.Failed || res.Changed {
 				t.Errorf("second run: %+v", res)
 			}
 			os.WriteFile(filepath.Join(dest, "app/conf.txt"), []byte("changed\n"), 0o644)
@@ -106,16 +107,16 @@ func TestUnarchive(t *testing.T) {
 				os.Chtimes(filepath.Join(dest, "app/conf.txt"), time.Now(), time.Now())
 			}
 			env.Check = true
-			res = runMod(t, env, "unarchive", args)
+			res = modtest.RunMod(t, env, "unarchive", args)
 			env.Check = false
 			if handler == "ZipArchive" && !res.Changed || handler != "ZipArchive" && !res.Skipped {
 				t.Errorf("check mode: %+v", res)
 			}
-			if readFile(t, filepath.Join(dest, "app/conf.txt")) != "changed\n" {
+			if modtest.ReadFile(t, filepath.Join(dest, "app/conf.txt")) != "changed\n" {
 				t.Error("check mode changed a file")
 			}
-			res = runMod(t, env, "unarchive", tasks.Args{"src": filepath.Join(files, name), "dest": dest, "remote_src": true, "mode": "0640", "exclude": "top.txt"})
-			if !res.Changed || readFile(t, filepath.Join(dest, "app/conf.txt")) != "k=v\n" {
+			res = modtest.RunMod(t, env, "unarchive", tasks.Args{"src": filepath.Join(files, name), "dest": dest, "remote_src": true, "mode": "0640", "exclude": "top.txt"})
+			if !res.Changed || modtest.ReadFile(t, filepath.Join(dest, "app/conf.txt")) != "k=v\n" {
 				t.Errorf("remote_src repair: %+v", res)
 			}
 			if st, _ := os.Stat(filepath.Join(dest, "app/bin.sh")); st.Mode().Perm() != 0o640 {
@@ -132,7 +133,7 @@ func TestUnarchive(t *testing.T) {
 			}
 		})
 	}
-	res := runMod(t, env, "unarchive", tasks.Args{"src": "a.tar", "dest": filepath.Join(files, "nope")})
+	res := modtest.RunMod(t, env, "unarchive", tasks.Args{"src": "a.tar", "dest": filepath.Join(files, "nope")})
 	if !res.Failed || res.Msg != "dest '"+filepath.Join(files, "nope")+"' must be an existing dir" {
 		t.Errorf("missing dest: %+v", res)
 	}

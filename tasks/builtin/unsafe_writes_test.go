@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // TestUnsafeWrites: where the final rename fails (a file bind-mounted into
@@ -19,7 +20,7 @@ func TestUnsafeWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
-	env, _ := testEnv(t, t.TempDir(), nil)
+	env, _ := modtest.TestEnv(t, t.TempDir(), nil)
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		module string
@@ -37,7 +38,7 @@ func TestUnsafeWrites(t *testing.T) {
 		} else {
 			delete(tc.args, "dest")
 		}
-		res := runMod(t, env, tc.module, tc.args)
+		res := modtest.RunMod(t, env, tc.module, tc.args)
 		if !res.Failed || !strings.Contains(res.Msg, "could not move") {
 			t.Errorf("%s without unsafe_writes: %+v", tc.module, res)
 		}
@@ -45,7 +46,7 @@ func TestUnsafeWrites(t *testing.T) {
 			t.Errorf("%s without unsafe_writes changed the file: %q", tc.module, got)
 		}
 		tc.args["unsafe_writes"] = true
-		res = runMod(t, env, tc.module, tc.args)
+		res = modtest.RunMod(t, env, tc.module, tc.args)
 		if res.Failed || !res.Changed {
 			t.Errorf("%s with unsafe_writes: %+v", tc.module, res)
 		}

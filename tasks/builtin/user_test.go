@@ -1,12 +1,11 @@
 package builtin
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // TestPlainPassword: the hashes Ansible accepts quietly, and the values it
@@ -33,31 +32,19 @@ func TestPlainPassword(t *testing.T) {
 // environment, never in its text as a command argument, and the result
 // shows Ansible's placeholder.
 func TestUserSecretNotInScript(t *testing.T) {
-	rec := &recordingConn{}
+	rec := &modtest.RecordingConn{}
 	env := &tasks.Env{Host: "h", Conn: rec}
 	hash := "$6$tendersalt$fYuxjR.L8Vo9jOnl.9KDIuhYItZWHmF1o2pyLx3zlQtU.U7QRQzG2OPFRYoY/dBv6qXfTQliQqZaX2IfOKXzk/"
 	if _, err := (userModule{}).Run(t.Context(), env, tasks.Args{"name": "u", "password": hash}); err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.cmds) != 1 {
-		t.Fatalf("%d scripts, want 1", len(rec.cmds))
+	if len(rec.Cmds) != 1 {
+		t.Fatalf("%d scripts, want 1", len(rec.Cmds))
 	}
-	if strings.Contains(rec.cmds[0].Script, hash) || rec.cmds[0].Env["T_PW"] != hash {
+	if strings.Contains(rec.Cmds[0].Script, hash) || rec.Cmds[0].Env["T_PW"] != hash {
 		t.Fatalf("the hash must travel in Env only")
 	}
-	if !strings.HasPrefix(rec.cmds[0].Script, "_pw=${T_PW-}; unset T_PW\n") {
+	if !strings.HasPrefix(rec.Cmds[0].Script, "_pw=${T_PW-}; unset T_PW\n") {
 		t.Fatalf("the hash must leave the environment before any command runs")
 	}
-}
-
-// recordingConn records the scripts it is asked to run and answers each
-// with an empty verdict.
-type recordingConn struct {
-	transport.Conn
-	cmds []transport.Cmd
-}
-
-func (c *recordingConn) Run(_ context.Context, cmd transport.Cmd) (transport.Result, error) {
-	c.cmds = append(c.cmds, cmd)
-	return transport.Result{Stdout: []byte("changed=0\n")}, nil
 }

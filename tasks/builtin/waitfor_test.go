@@ -8,30 +8,31 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 func TestWaitForPath(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env, cc := testEnv(t, dir, nil)
+	env, cc := modtest.TestEnv(t, dir, nil)
 	f := filepath.Join(dir, "f")
 	os.WriteFile(f, []byte("version=2.5\n"), 0o644)
-	res := runMod(t, env, "wait_for", tasks.Args{"path": f, "search_regex": `version=(?P<v>\d+)\.(\d+)`})
-	if res.Failed || res.Changed || cc.runs != 1 || res.Data["state"] != "file" || res.Data["mode"] != "0644" {
+	res := modtest.RunMod(t, env, "wait_for", tasks.Args{"path": f, "search_regex": `version=(?P<v>\d+)\.(\d+)`})
+	if res.Failed || res.Changed || cc.Runs != 1 || res.Data["state"] != "file" || res.Data["mode"] != "0644" {
 		t.Fatalf("%+v", res)
 	}
 	if g := res.Data["match_groups"].([]any); len(g) != 2 || g[0] != "2" || res.Data["match_groupdict"].(map[string]any)["v"] != "2" {
 		t.Fatalf("%+v", res.Data)
 	}
-	res = runMod(t, env, "wait_for", tasks.Args{"path": dir + "/none", "state": "absent"})
+	res = modtest.RunMod(t, env, "wait_for", tasks.Args{"path": dir + "/none", "state": "absent"})
 	if res.Failed || res.Data["state"] != "absent" {
 		t.Fatalf("%+v", res)
 	}
-	res = runMod(t, env, "wait_for", tasks.Args{"path": dir + "/none", "timeout": 1})
+	res = modtest.RunMod(t, env, "wait_for", tasks.Args{"path": dir + "/none", "timeout": 1})
 	if !res.Failed || res.Msg != "Timeout when waiting for file "+dir+"/none" {
 		t.Fatalf("%+v", res)
 	}
-	res = runMod(t, env, "wait_for", tasks.Args{"path": dir, "port": 1})
+	res = modtest.RunMod(t, env, "wait_for", tasks.Args{"path": dir, "port": 1})
 	if !res.Failed || res.Msg != "port and path parameter can not both be passed to wait_for" {
 		t.Fatalf("%+v", res)
 	}
@@ -39,7 +40,7 @@ func TestWaitForPath(t *testing.T) {
 
 func TestWaitForPort(t *testing.T) {
 	t.Parallel()
-	env, _ := testEnv(t, t.TempDir(), nil)
+	env, _ := modtest.TestEnv(t, t.TempDir(), nil)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -55,20 +56,20 @@ func TestWaitForPort(t *testing.T) {
 		}
 	}()
 	port := ln.Addr().(*net.TCPAddr).Port
-	res := runMod(t, env, "wait_for", tasks.Args{"port": port, "timeout": 2, "search_regex": "SSH-(2)"})
+	res := modtest.RunMod(t, env, "wait_for", tasks.Args{"port": port, "timeout": 2, "search_regex": "SSH-(2)"})
 	if res.Failed || res.Data["port"] != port || res.Data["match_groups"].([]any)[0] != "2" {
 		t.Fatalf("%+v", res)
 	}
-	res = runMod(t, env, "wait_for", tasks.Args{"port": strconv.Itoa(port), "state": "drained", "timeout": 2, "exclude_hosts": "10.0.0.1", "active_connection_states": []any{"ESTABLISHED"}})
+	res = modtest.RunMod(t, env, "wait_for", tasks.Args{"port": strconv.Itoa(port), "state": "drained", "timeout": 2, "exclude_hosts": "10.0.0.1", "active_connection_states": []any{"ESTABLISHED"}})
 	if res.Failed {
 		t.Fatalf("drained %+v", res)
 	}
 	ln.Close()
-	res = runMod(t, env, "wait_for", tasks.Args{"port": port, "state": "stopped", "timeout": 2})
+	res = modtest.RunMod(t, env, "wait_for", tasks.Args{"port": port, "state": "stopped", "timeout": 2})
 	if res.Failed || res.Data["state"] != "stopped" {
 		t.Fatalf("%+v", res)
 	}
-	res = runMod(t, env, "wait_for", tasks.Args{"port": port, "timeout": 1, "host": "127.0.0.1"})
+	res = modtest.RunMod(t, env, "wait_for", tasks.Args{"port": port, "timeout": 1, "host": "127.0.0.1"})
 	if !res.Failed || res.Msg != "Timeout when waiting for 127.0.0.1:"+strconv.Itoa(port) {
 		t.Fatalf("%+v", res)
 	}

@@ -2,7 +2,11 @@
 
 package builtin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+)
 
 // TestYumRepositoryFleet runs testdata/yum_repository/tasks.yml (the
 // errors Ansible reports, check mode, adding a repository with lists,
@@ -16,8 +20,8 @@ import "testing"
 // (testdata/yum_repository/ansible.json, recorded by gen.sh).
 func TestYumRepositoryFleet(t *testing.T) {
 	dir := "testdata/yum_repository"
-	env := initHost(t, "rh", dir, "setup.sh")
-	compareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
+	env := modtest.InitHost(t, "rh", dir, "setup.sh")
+	modtest.CompareFleet(t, env, dir, "tasks.yml", "ansible.json", map[string][]string{
 		// Ansible's writes the file, then fails to set the attributes
 		// (chattr is not supported on the container's overlay file
 		// system); tender's refuses attributes before it writes anything.

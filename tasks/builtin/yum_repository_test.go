@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
 
 // TestRepoINI reads each repo file of testdata/yum_repository/
@@ -59,7 +60,7 @@ func TestRepoINI(t *testing.T) {
 func TestYumRepositoryLocal(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	env, cc := testEnv(t, t.TempDir(), nil)
+	env, cc := modtest.TestEnv(t, t.TempDir(), nil)
 	m := yumRepositoryModule{}
 	add := tasks.Args{"name": "r1", "description": "first", "baseurl": []any{"http://a/", "http://b/"},
 		"gpgcheck": false, "exclude": "x,y", "priority": 5, "password": "hunter2", "reposdir": dir, "mode": "0640"}
@@ -73,13 +74,13 @@ func TestYumRepositoryLocal(t *testing.T) {
 		t.Fatal("check mode wrote the file")
 	}
 	env.Check = false
-	cc.runs = 0
+	cc.Runs = 0
 	res, err = m.Run(ctx, env, add)
 	if err != nil || !res.Changed || res.Failed {
 		t.Fatalf("add: %v %+v", err, res)
 	}
-	if cc.runs != 2 {
-		t.Errorf("add took %d round trips, want 2", cc.runs)
+	if cc.Runs != 2 {
+		t.Errorf("add took %d round trips, want 2", cc.Runs)
 	}
 	b, _ := os.ReadFile(file)
 	want := "[r1]\nbaseurl = http://a/\n\thttp://b/\nexclude = x y\ngpgcheck = 0\nname = first\npassword = hunter2\npriority = 5\n\n"
@@ -96,12 +97,12 @@ func TestYumRepositoryLocal(t *testing.T) {
 	if res.Data["repo"] != "r1" || res.Data["state"] != "present" || d["before_header"] != file {
 		t.Errorf("result %v", res.Data)
 	}
-	cc.runs = 0
+	cc.Runs = 0
 	if res, err = m.Run(ctx, env, add); err != nil || res.Changed {
 		t.Errorf("again: %v %+v", err, res)
 	}
-	if cc.runs != 1 {
-		t.Errorf("an unchanged repository took %d round trips, want 1", cc.runs)
+	if cc.Runs != 1 {
+		t.Errorf("an unchanged repository took %d round trips, want 1", cc.Runs)
 	}
 	two := tasks.Args{"name": "r2", "file": "r1", "description": "second", "mirrorlist": "http://m/", "reposdir": dir}
 	if res, err = m.Run(ctx, env, two); err != nil || !res.Changed {

@@ -1,4 +1,4 @@
-package builtin
+package modtest
 
 import (
 	"context"
@@ -10,23 +10,24 @@ import (
 	"github.com/tender-sh/tender/provision/transport"
 )
 
-// fakeBinConn runs every script with dir first on PATH, so that tests can
+// FakeBinConn runs every script with dir first on PATH, so that tests can
 // stand in for tools a host has and this machine must not run for real
 // (systemctl, dnf, rpm, pip).
-type fakeBinConn struct {
+type FakeBinConn struct {
 	transport.Conn
-	dir string
+	Dir string
 }
 
-func (c fakeBinConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
-	cmd.Script = "PATH=" + transport.Quote(c.dir) + ":$PATH; export PATH\n" + cmd.Script
+// Run implements transport.Conn for FakeBinConn.
+func (c FakeBinConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
+	cmd.Script = "PATH=" + transport.Quote(c.Dir) + ":$PATH; export PATH\n" + cmd.Script
 	return c.Conn.Run(ctx, cmd)
 }
 
-// fakeTools writes executable sh scripts named by tools' keys into a new
+// FakeTools writes executable sh scripts named by tools' keys into a new
 // directory, with $FAKE_STATE set to a second new directory they may keep
 // state in; it returns both.
-func fakeTools(t *testing.T, tools map[string]string) (bin, state string) {
+func FakeTools(t *testing.T, tools map[string]string) (bin, state string) {
 	t.Helper()
 	bin, state = t.TempDir(), t.TempDir()
 	for name, body := range tools {
@@ -38,8 +39,8 @@ func fakeTools(t *testing.T, tools map[string]string) (bin, state string) {
 	return bin, state
 }
 
-// fakeLog returns the commands a fake tool logged to $FAKE_STATE/log.
-func fakeLog(t *testing.T, state string) string {
+// FakeLog returns the commands a fake tool logged to $FAKE_STATE/log.
+func FakeLog(t *testing.T, state string) string {
 	t.Helper()
 	b, _ := os.ReadFile(filepath.Join(state, "log"))
 	return string(b)

@@ -1,4 +1,4 @@
-package builtin
+package modtest
 
 import (
 	"context"
@@ -17,31 +17,33 @@ import (
 	"github.com/tender-sh/tender/tasks"
 )
 
-// countingConn counts round trips (Run calls) and Puts.
-type countingConn struct {
+// CountingConn counts round trips (Run calls) and Puts.
+type CountingConn struct {
 	transport.Conn
-	runs, puts int
+	Runs, Puts int
 }
 
-func (c *countingConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
-	c.runs++
+// Run implements transport.Conn for CountingConn.
+func (c *CountingConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
+	c.Runs++
 	return c.Conn.Run(ctx, cmd)
 }
 
 // Stream counts as a round trip, as Run does.
-func (c *countingConn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (transport.Result, error) {
-	c.runs++
+func (c *CountingConn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (transport.Result, error) {
+	c.Runs++
 	return transport.Stream(ctx, c.Conn, cmd, stdout)
 }
 
-func (c *countingConn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) error {
-	c.puts++
+// Put implements transport.Conn for CountingConn.
+func (c *CountingConn) Put(ctx context.Context, dst string, src io.Reader, mode fs.FileMode) error {
+	c.Puts++
 	return c.Conn.Put(ctx, dst, src, mode)
 }
 
-// testEnv returns an Env on the local transport whose FindFile looks in
+// TestEnv returns an Env on the local transport whose FindFile looks in
 // files (a directory the test fills) and whose Eval reads vars.
-func testEnv(t testing.TB, files string, vars map[string]any) (*tasks.Env, *countingConn) {
+func TestEnv(t testing.TB, files string, vars map[string]any) (*tasks.Env, *CountingConn) {
 	t.Helper()
 	c, err := local.Dialer{}.Connect(context.Background(), transport.Target{Name: "localhost"})
 	if err != nil {
@@ -50,7 +52,7 @@ func testEnv(t testing.TB, files string, vars map[string]any) (*tasks.Env, *coun
 	if os.Getenv("TENDER_TEST_BUSYBOX") != "" {
 		c = busyboxConn(t, c)
 	}
-	cc := &countingConn{Conn: c}
+	cc := &CountingConn{Conn: c}
 	env := &tasks.Env{
 		Host: "localhost",
 		Conn: cc,
@@ -76,10 +78,17 @@ func testEnv(t testing.TB, files string, vars map[string]any) (*tasks.Env, *coun
 	return env, cc
 }
 
-// runMod runs module name with args and fails the test on an error return.
-func runMod(t *testing.T, env *tasks.Env, name string, args tasks.Args) tasks.Result {
+// modules is the registry runMod, runRecorded and runFleetTask look
+// modules up in; each test package sets it with useModules.
+var modules *tasks.Registry
+
+// UseModules sets the registry the helpers run modules from.
+func UseModules(r *tasks.Registry) { modules = r }
+
+// RunMod runs module name with args and fails the test on an error return.
+func RunMod(t *testing.T, env *tasks.Env, name string, args tasks.Args) tasks.Result {
 	t.Helper()
-	f, ok := Registry().Lookup(name)
+	f, ok := modules.Lookup(name)
 	if !ok {
 		t.Fatalf("no module %s", name)
 	}
@@ -90,7 +99,8 @@ func runMod(t *testing.T, env *tasks.Env, name string, args tasks.Args) tasks.Re
 	return res
 }
 
-func readFile(t *testing.T, p string) string {
+// ReadFile returns the controller file p's content, failing the test if it cannot be read.
+func ReadFile(t *testing.T, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -99,7 +109,8 @@ func readFile(t *testing.T, p string) string {
 	return string(b)
 }
 
-func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
+// Exists reports whether p exists (a link counts, whatever it points at).
+func Exists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
 // bbConn runs every script with busybox sh and only busybox's applets on
 // PATH, to prove the scripts need nothing GNU (TENDER_TEST_BUSYBOX=1).

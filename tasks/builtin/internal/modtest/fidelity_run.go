@@ -1,4 +1,4 @@
-package builtin
+package modtest
 
 import (
 	"context"
@@ -18,14 +18,14 @@ import (
 // with ansible-playbook (testdata/gen.sh, testdata/gen_pkg.sh): its name
 // (registered as r_<name>), module, arguments, check_mode and diff.
 type recordedTask struct {
-	name, module string
+	Name, module string
 	args         tasks.Args
-	check, diff  bool
+	Check, diff  bool
 }
 
-// loadTaskList reads a task list in the generators' format: a YAML list
+// LoadTaskList reads a task list in the generators' format: a YAML list
 // of {name, <module>: args, check_mode, diff}.
-func loadTaskList(t *testing.T, path string) []recordedTask {
+func LoadTaskList(t *testing.T, path string) []recordedTask {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -43,7 +43,7 @@ func loadTaskList(t *testing.T, path string) []recordedTask {
 	var out []recordedTask
 	for _, x := range list {
 		task, _ := x.(map[string]any)
-		rt := recordedTask{name: task["name"].(string), check: task["check_mode"] == true, diff: task["diff"] == true}
+		rt := recordedTask{Name: task["name"].(string), Check: task["check_mode"] == true, diff: task["diff"] == true}
 		for k, v := range task {
 			if k == "name" || k == "check_mode" || k == "diff" {
 				continue
@@ -103,26 +103,26 @@ func orderedYAML(n *yaml.Node) (any, error) {
 	return v, err
 }
 
-// runRecorded renders task's arguments in scope, runs its module with env
+// RunRecorded renders task's arguments in scope, runs its module with env
 // (in check mode when the task asks) and returns what register: would
 // store. A module's error return (bad arguments) becomes a failed result
 // whose msg is the error's text without tender's "Did you mean" hint, as
 // the engine reports it.
-func runRecorded(t *testing.T, env *tasks.Env, scope *expr.Vars, task recordedTask) map[string]any {
+func RunRecorded(t *testing.T, env *tasks.Env, scope *expr.Vars, task recordedTask) map[string]any {
 	t.Helper()
 	rendered, err := expr.RenderDeep(map[string]any(task.args), scope)
 	if err != nil {
-		t.Fatalf("%s: %v", task.name, err)
+		t.Fatalf("%s: %v", task.Name, err)
 	}
-	f, ok := Registry().Lookup(task.module)
+	f, ok := modules.Lookup(task.module)
 	if !ok {
-		t.Fatalf("%s: no module %s", task.name, task.module)
+		t.Fatalf("%s: no module %s", task.Name, task.module)
 	}
-	env.Check = task.check
+	env.Check = task.Check
 	res, err := f().Run(context.Background(), env, tasks.Args(rendered.(map[string]any)))
 	if err != nil {
 		msg, _, _ := strings.Cut(err.Error(), " Did you mean")
 		res = tasks.Result{Failed: true, Msg: msg}
 	}
-	return registered(res)
+	return Registered(res)
 }
