@@ -27,8 +27,10 @@ function bad(pkg, imp, why) { printf "import rule: %s imports %s: %s\n", rel(pkg
 			if (me == "internal/yaml11" && r != "internal/pydict") bad(pkg, r, "internal/yaml11 imports nothing of ours but internal/pydict")
 			if (me == "internal/pyini" && r != "internal/pyfmt") bad(pkg, r, "internal/pyini imports nothing of ours but internal/pyfmt")
 			if (me == "config" && r !~ /^internal\/(pyini|pyfmt|yaml11|pydict)$/) bad(pkg, r, "config imports nothing of ours but internal/pyini, internal/pyfmt, internal/yaml11 and internal/pydict")
-			if (me ~ /^provision(\/|$)/ && me !~ /^provision\/transport\// && (r ~ /^provision\/transport\/(ssh|local)(\/|$)/ || r ~ /^agents\/store(\/|$)/ || r == "tasks/builtin")) bad(pkg, r, "provision gets concrete transports, the store and the built-in registry injected")
+			if (me ~ /^provision(\/|$)/ && me !~ /^provision\/transport\// && (r ~ /^provision\/transport\/(ssh|local)(\/|$)/ || r ~ /^agents\/store(\/|$)/ || r ~ /^tasks\/builtin(\/|$)/)) bad(pkg, r, "provision gets concrete transports, the store and the built-in registry injected")
 			if (me ~ /^tasks(\/|$)/ && r == "provision") bad(pkg, r, "modules never import provision")
+			if (me ~ /^tasks\/builtin\/[a-z]+$/ && me != "tasks/builtin/internal" && r ~ /^tasks\/builtin(\/[a-z]+)?$/) bad(pkg, r, "a module family imports tasks/builtin/internal/shared, not the registry or another family")
+			if (me == "tasks/builtin/internal/shared" && r ~ /^tasks\/builtin(\/[a-z]+)?$/) bad(pkg, r, "tasks/builtin/internal/shared imports no module family")
 		} else {
 			if (imp ~ /^github.com\/mattn\/go-sqlite3/ && me !~ /^agents\/store(\/|$)/) bad(pkg, imp, "only agents/store imports the SQLite driver")
 			if (imp ~ /^github.com\/jackc\/pgx/ && me !~ /^agents\/store(\/|$)/) bad(pkg, imp, "only agents/store imports the PostgreSQL driver")

@@ -30,7 +30,7 @@ func sandboxEnv(t *testing.T) (env *tasks.Env, ok, secret string) {
 		os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
 		os.WriteFile(filepath.Join(root, name), []byte(body), 0o644)
 	}
-	writeTar(t, filepath.Join(secret, "a.tar"))
+	modtest.WriteTar(t, filepath.Join(secret, "a.tar"))
 	for link, target := range map[string]string{
 		"ok/files/out.txt": "../../secret/s.txt", "ok/files/tree/out.txt": "../../../secret/s.txt",
 		"ok/files/dtree/sub": "../../../secret/sub", "ok/files/frag/02": "../../../secret/s.txt",

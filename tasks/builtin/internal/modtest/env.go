@@ -78,12 +78,26 @@ func TestEnv(t testing.TB, files string, vars map[string]any) (*tasks.Env, *Coun
 	return env, cc
 }
 
-// modules is the registry runMod, runRecorded and runFleetTask look
-// modules up in; each test package sets it with useModules.
+// modules is the registry RunMod, RunRecorded and RunFleetTask look
+// modules up in; each test package sets it with UseModules.
 var modules *tasks.Registry
 
 // UseModules sets the registry the helpers run modules from.
 func UseModules(r *tasks.Registry) { modules = r }
+
+// Modules returns the registry UseModules set.
+func Modules() *tasks.Registry { return modules }
+
+// Families returns a registry holding the modules each of regs (a
+// family's Register) adds, for a family's tests to run modules of
+// other families (shell, file) as the whole registry would.
+func Families(regs ...func(*tasks.Registry)) *tasks.Registry {
+	r := &tasks.Registry{}
+	for _, reg := range regs {
+		reg(r)
+	}
+	return r
+}
 
 // RunMod runs module name with args and fails the test on an error return.
 func RunMod(t *testing.T, env *tasks.Env, name string, args tasks.Args) tasks.Result {

@@ -1,0 +1,17 @@
+package commands
+
+import "github.com/tender-sh/tender/tasks"
+
+// Register adds to r the modules that run commands and programs on
+// a host: command, shell, raw, script, expect and the library runner.
+func Register(r *tasks.Registry) {
+	r.Add(tasks.Def{Name: "command", FreeForm: true, New: func() tasks.Module { return &commandModule{} }})
+	r.Add(tasks.Def{Name: "shell", FreeForm: true, New: func() tasks.Module { return &commandModule{shell: true} }})
+	r.Add(tasks.Def{Name: "raw", FreeForm: true, New: func() tasks.Module { return rawModule{} }})
+	r.Add(tasks.Def{Name: "script", FreeForm: true, New: func() tasks.Module { return scriptModule{} }})
+	r.Register("expect", func() tasks.Module { return expectModule{} })
+	// modules that ship with the content (library/), by Ansible's module
+	// protocol; an embedder's Restrict leaves them out unless it names
+	// "library" (playbooks.LibraryModule)
+	r.Register("library", func() tasks.Module { return libraryModule{} })
+}

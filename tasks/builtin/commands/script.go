@@ -1,0 +1,123 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+)
+
+// scriptModule runs a controller-side script on the host, in one round
+// trip: the script's bytes travel on stdin into a private temporary file
+// that is run with the rest of the free-form text as its arguments (shell
+// text, as in Ansible) and removed afterwards. creates, removes and chdir
+// are decided in the same round trip.
+type scriptModule struct{}
+
+var _ tasks.Module = (*scriptModule)(nil)
+
+var scriptArgs = &tasks.Spec{Module: "script", FreeForm: true, Params: []tasks.Param{
+	{Name: "chdir"}, {Name: "creates"}, {Name: "removes"}, {Name: "executable"},
+	{Name: "decrypt", Kind: tasks.Bool, Default: true}, {Name: "cmd"},
+}}
+
+// Run sends and runs the script.
+func (scriptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := scriptArgs.Decode(args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	failed := func(msg string) (tasks.Result, error) {
+		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
+	}
+	raw := strings.TrimSpace(a.Str("_raw_params"))
+	if raw == "" {
+		raw = strings.TrimSpace(a.Str("cmd"))
+	}
+	chdir := a.Str("chdir")
+	if chdir != "" && !strings.HasPrefix(chdir, "/") {
+		return failed(fmt.Sprintf("chdir %s must be an absolute path for a Unix-aware remote node", chdir))
+	}
+	parts, err := shared.ShlexSplit(raw)
+	if err != nil || len(parts) == 0 {
+		return failed("script: no script given")
+	}
+	local, err := env.FindFile("files", parts[0])
+	if err != nil {
+		return failed(err.Error())
+	}
+	if err := env.Sandbox.CheckRead(local); err != nil {
+		return tasks.Result{}, err
+	}
+	body, err := os.ReadFile(local)
+	if err != nil {
+		return failed(err.Error())
+	}
+	rest := strings.TrimSpace(strings.Replace(raw, parts[0], "", 1))
+
+	var s strings.Builder
+	s.WriteString(shared.ShFuncs)
+	if a.Has("creates") {
+		fmt.Fprintf(&s, "_t_exists %s && { echo tender=creates; exit 0; }\n", shared.ShPath(a.Str("creates")))
+	}
+	if a.Has("removes") {
+		fmt.Fprintf(&s, "_t_exists %s || { echo tender=removes; exit 0; }\n", shared.ShPath(a.Str("removes")))
+	}
+	if env.Check {
+		s.WriteString("echo tender=check; exit 0\n")
+	} else {
+		// The file is named like the controller's so $0 reads the same.
+		fmt.Fprintf(&s, `_d=$(mktemp -d) || exit 1
+trap 'rm -rf "$_d"' EXIT
+cat > "$_d"/%s && chmod 700 "$_d"/%[1]s || exit 1
+echo tender=run
+`, shared.Q(path.Base(local)))
+		if chdir != "" {
+			fmt.Fprintf(&s, "cd -P %s || exit 1\n", shared.Q(chdir))
+		}
+		cmd := `"$_d"/` + shared.Q(path.Base(local))
+		if a.Has("executable") {
+			cmd = shared.Q(a.Str("executable")) + " " + cmd
+		}
+		// rest is shell text given by the playbook author, as in Ansible.
+		fmt.Fprintf(&s, "%s %s </dev/null\n", cmd, rest)
+	}
+	var stdin *strings.Reader
+	if !env.Check {
+		stdin = strings.NewReader(string(body))
+	}
+	out, err := shared.Run(ctx, env, s.String(), shared.NilReader(stdin))
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	first, stdout, _ := strings.Cut(string(out.Stdout), "\n")
+	switch strings.TrimPrefix(first, "tender=") {
+	case "creates":
+		return tasks.Result{Skipped: true, Msg: a.Str("creates") + " exists, matching creates option", Data: map[string]any{}}, nil
+	case "removes":
+		return tasks.Result{Skipped: true, Msg: a.Str("removes") + " does not exist, matching removes option", Data: map[string]any{}}, nil
+	case "check":
+		if a.Has("creates") || a.Has("removes") {
+			return tasks.Result{Changed: true, Data: map[string]any{}}, nil
+		}
+		return tasks.Result{Skipped: true, Msg: "Check mode is not supported for this task.", Data: map[string]any{}}, nil
+	case "run":
+	default:
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode, Data: map[string]any{}}, nil
+	}
+	stderr := string(out.Stderr)
+	res := tasks.Result{Changed: true, RC: out.ExitCode, Stdout: stdout, Stderr: stderr, Data: map[string]any{
+		"rc": out.ExitCode, "stdout": stdout, "stdout_lines": shared.Lines(stdout),
+		"stderr": stderr, "stderr_lines": shared.Lines(stderr),
+	}}
+	if out.ExitCode != 0 {
+		res.Failed, res.Msg = true, "non-zero return code"
+	}
+	return res, nil
+}
+
+func (scriptModule) Spec() *tasks.Spec { return scriptArgs }

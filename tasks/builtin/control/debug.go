@@ -1,0 +1,102 @@
+package control
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/tasks"
+)
+
+// debugModule prints a message or a variable's value; it runs on the
+// controller and never reaches the host.
+type debugModule struct{}
+
+var _ tasks.Module = (*debugModule)(nil)
+
+var debugArgs = &tasks.Spec{Module: "debug", Params: []tasks.Param{
+	{Name: "msg", Kind: tasks.Raw},
+	{Name: "var", Kind: tasks.Raw},
+	{Name: "verbosity", Kind: tasks.Int, Default: 0},
+}}
+
+// Run returns msg (default "Hello world!") or {var: value}, shown
+// without -v, as Ansible's debug always is.
+func (m debugModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	res, err := m.run(ctx, env, args)
+	res.Show = true
+	return res, err
+}
+
+func (debugModule) run(_ context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := debugArgs.Decode(args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	if a.Has("msg") && a.Has("var") {
+		return tasks.Result{Failed: true, Msg: "'msg' and 'var' are incompatible options", Data: map[string]any{}}, nil
+	}
+	data := map[string]any{}
+	if a.Int("verbosity") > env.Verbosity {
+		data["skipped_reason"] = "Verbosity threshold not met."
+		return tasks.Result{Skipped: true, Data: data}, nil
+	}
+	res := tasks.Result{Data: data}
+	switch {
+	case a.Has("var"):
+		v := a["var"]
+		name, isStr := v.(string)
+		var val any = "VARIABLE IS NOT DEFINED!"
+		if isStr && env.Template != nil {
+			// As Ansible's debug: the variable is rendered as the
+			// template "{{ var }}" (so d.index shows "1", n shows 5); an
+			// undefined variable is shown as such; any other error fails
+			// the task.
+			text := name
+			if !strings.Contains(name, "{{") {
+				text = "{{" + name + "}}"
+			}
+			got, err := env.Template(text)
+			var undef *expr.UndefinedError
+			switch {
+			case err == nil:
+				val = got
+			case !errors.As(err, &undef):
+				return tasks.Result{Failed: true, Msg: err.Error(), Data: data}, nil
+			}
+		} else if !isStr {
+			// A list or dict was given (already templated): it is its own
+			// value, shown under its Python type's name.
+			val = v
+			name = pyTypeName(v)
+		}
+		data[name] = val
+	case a.Has("msg"):
+		switch m := a["msg"].(type) {
+		case string:
+			res.Msg = m
+		default:
+			// Non-string messages are kept as data; the engine shows msg.
+			data["msg"] = m
+			b, _ := json.Marshal(m)
+			res.Msg = string(b)
+		}
+	default:
+		res.Msg = "Hello world!"
+	}
+	return res, nil
+}
+
+func pyTypeName(v any) string {
+	switch v.(type) {
+	case []any:
+		return "<class 'list'>"
+	case map[string]any:
+		return "<class 'dict'>"
+	}
+	return "<class 'str'>"
+}
+
+func (debugModule) Spec() *tasks.Spec { return debugArgs }

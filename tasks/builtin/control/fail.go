@@ -1,0 +1,25 @@
+package control
+
+import (
+	"context"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// failModule fails the task with msg.
+type failModule struct{}
+
+var _ tasks.Module = (*failModule)(nil)
+
+var failArgs = &tasks.Spec{Module: "fail", Params: []tasks.Param{{Name: "msg", Kind: tasks.Raw, Default: "Failed as requested from task"}}}
+
+// Run always fails.
+func (failModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := failArgs.Decode(args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	return tasks.Result{Failed: true, Msg: tasks.ToText(a["msg"]), Data: map[string]any{}}, nil
+}
+
+func (failModule) Spec() *tasks.Spec { return failArgs }

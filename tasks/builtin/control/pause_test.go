@@ -1,0 +1,38 @@
+package control
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+func TestPause(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	res, err := pauseModule{}.Run(context.Background(), nil, tasks.Args{"seconds": "0.2"})
+	if err != nil || res.Failed {
+		t.Fatalf("pause: %v %+v", err, res)
+	}
+	if took := time.Since(start); took < time.Second {
+		t.Errorf("a pause shorter than one second lasted %v; Ansible waits one second", took)
+	}
+	if out := res.Data["stdout"]; !strings.HasPrefix(out.(string), "Paused for 1.0") || !strings.HasSuffix(out.(string), " seconds") {
+		t.Errorf("stdout %q", out)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := (pauseModule{}).Run(ctx, nil, tasks.Args{"minutes": 5}); err == nil {
+		t.Error("a cancelled pause did not return an error")
+	}
+	res, err = pauseModule{}.Run(context.Background(), nil, tasks.Args{"prompt": "continue?"})
+	if err != nil || !res.Failed || !strings.Contains(res.Msg, "give seconds or minutes") {
+		t.Errorf("a prompt without a duration: %v %+v", err, res)
+	}
+	if _, err := (pauseModule{}).Run(context.Background(), nil, tasks.Args{"minutes": 1, "seconds": 1}); err == nil || !strings.Contains(err.Error(), "mutually exclusive") {
+		t.Errorf("minutes and seconds together: %v", err)
+	}
+}

@@ -1,0 +1,22 @@
+package control
+
+import "github.com/tender-sh/tender/tasks"
+
+// Register adds to r the modules that run on the controller or
+// steer the play: debug, fail, assert, set_fact, set_stats, include_vars,
+// pause, add_host, group_by, validate_argument_spec and ping.
+func Register(r *tasks.Registry) {
+	r.Register("debug", func() tasks.Module { return debugModule{} })
+	r.Add(tasks.Def{Name: "set_fact", RawParams: true, Traits: tasks.Traits{SetsVars: true, FromPlaybook: true, PlayFacts: true, CacheableArg: "cacheable"}, New: func() tasks.Module { return setFactModule{} }})
+	r.Register("fail", func() tasks.Module { return failModule{} })
+	r.Register("assert", func() tasks.Module { return assertModule{} })
+	// validate_argument_spec runs on the controller; its result is marked
+	// unsafe as any module's but set_fact's and include_vars', so it needs
+	r.Register("validate_argument_spec", func() tasks.Module { return validateArgumentSpecModule{} })
+	r.Register("ping", func() tasks.Module { return pingModule{} })
+	r.Add(tasks.Def{Name: "include_vars", RawParams: true, Traits: tasks.Traits{FromPlaybook: true, PlayFacts: true}, New: func() tasks.Module { return includeVarsModule{} }})
+	r.Add(tasks.Def{Name: "pause", Traits: tasks.Traits{BypassHostLoop: true}, New: func() tasks.Module { return pauseModule{} }})
+	r.Add(tasks.Def{Name: "add_host", RawParams: true, Traits: tasks.Traits{BypassHostLoop: true}, New: func() tasks.Module { return addHostModule{} }})
+	r.Add(tasks.Def{Name: "group_by", RawParams: true, New: func() tasks.Module { return groupByModule{} }})
+	r.Register("set_stats", func() tasks.Module { return setStatsModule{} })
+}

@@ -1,0 +1,44 @@
+package files
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+)
+
+func TestAssemble(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, cc := modtest.TestEnv(t, dir, nil)
+	frags := filepath.Join(dir, "frags; x")
+	os.Mkdir(frags, 0o755)
+	for n, c := range map[string]string{"b": "2", "a": "1\n", ".h": "h\n", "c d": "3\n"} {
+		os.WriteFile(filepath.Join(frags, n), []byte(c), 0o644)
+	}
+	os.Mkdir(filepath.Join(frags, "subdir"), 0o755)
+	dest := filepath.Join(dir, "out")
+	args := tasks.Args{"src": frags, "dest": dest, "delimiter": `--\x41`}
+	res := modtest.RunMod(t, env, "assemble", args)
+	if !res.Changed || modtest.ReadFile(t, dest) != "h\n--A\n1\n--A\n2\n--A\n3\n" || res.Data["md5sum"] == nil {
+		t.Fatalf("first: %+v %q", res, modtest.ReadFile(t, dest))
+	}
+	cc.Runs = 0
+	res = modtest.RunMod(t, env, "assemble", args)
+	if res.Changed || cc.Runs != 1 {
+		t.Fatalf("again: %+v runs=%d", res, cc.Runs)
+	}
+	res = modtest.RunMod(t, env, "assemble", tasks.Args{"src": frags, "dest": dest, "regexp": `^[ab]$`, "mode": "0600"})
+	if !res.Changed || modtest.ReadFile(t, dest) != "1\n2" || mode(t, dest) != 0o600 {
+		t.Fatalf("regexp: %+v %q", res, modtest.ReadFile(t, dest))
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".tender-*")); len(left) != 0 {
+		t.Fatalf("temporary files left: %v", left)
+	}
+	res = modtest.RunMod(t, env, "assemble", tasks.Args{"src": frags, "dest": dest, "regexp": `(?<=a)`})
+	if !res.Failed {
+		t.Fatalf("lookbehind: %+v", res)
+	}
+}

@@ -1,0 +1,268 @@
+package files
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+)
+
+// fileModule sets a path's state (file, directory, absent, touch, link,
+// hard) and attributes in one round trip (see fileScript).
+type fileModule struct{}
+
+var _ tasks.Module = (*fileModule)(nil)
+
+var fileArgs = &tasks.Spec{
+	Module: "file",
+	Params: append([]tasks.Param{
+		{Name: "path", Kind: tasks.Path, Required: true, Aliases: []string{"dest", "name"}},
+		{Name: "state", Choices: []string{"absent", "directory", "file", "hard", "link", "touch"}},
+		{Name: "src", Kind: tasks.Path},
+		{Name: "recurse", Kind: tasks.Bool, Default: false},
+		{Name: "force", Kind: tasks.Bool, Default: false},
+		{Name: "follow", Kind: tasks.Bool, Default: true},
+		{Name: "access_time"},
+		{Name: "access_time_format", Default: "%Y%m%d%H%M.%S"},
+		{Name: "modification_time"},
+		{Name: "modification_time_format", Default: "%Y%m%d%H%M.%S"},
+		{Name: "_original_basename"},
+		{Name: "_diff_peek"},
+	}, shared.AttrParams...),
+}
+
+// Run brings the path to its state.
+func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := fileArgs.Decode(args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	p, state := a.Str("path"), a.Str("state")
+	failed := func(msg string, data map[string]any) (tasks.Result, error) {
+		return tasks.Result{Failed: true, Msg: msg, Data: data}, nil
+	}
+	if a.Has("src") && state != "link" && state != "hard" {
+		return failed("src option requires state to be 'link' or 'hard'", map[string]any{"path": p})
+	}
+	if a.Bool("recurse") && state != "directory" && state != "" {
+		return failed("recurse option requires state to be 'directory'", map[string]any{"path": p})
+	}
+	if state == "link" && !a.Has("src") {
+		// An existing link is kept as it is; a new one needs src.
+		a["src"] = ""
+	}
+	if state == "hard" && !a.Has("src") {
+		return failed("src is required for creating new hardlinks", map[string]any{"path": p})
+	}
+	mode, err := shared.ModeArg(a["mode"])
+	if err != nil {
+		return failed(err.Error(), map[string]any{"path": p})
+	}
+	atime, err := timeArg(a.Str("access_time"), a.Str("access_time_format"), state)
+	if err != nil {
+		return failed(err.Error(), map[string]any{"path": p})
+	}
+	mtime, err := timeArg(a.Str("modification_time"), a.Str("modification_time_format"), state)
+	if err != nil {
+		return failed(err.Error(), map[string]any{"path": p})
+	}
+	var s strings.Builder
+	s.WriteString(shared.ShFuncs + shared.AttrFuncs)
+	for _, kv := range [][2]string{
+		{"_t_check", shared.BoolFlag(env.Check)}, {"path", p}, {"state", state}, {"src", a.Str("src")},
+		{"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")},
+		{"recurse", shared.BoolFlag(a.Bool("recurse"))}, {"force", shared.BoolFlag(a.Bool("force"))},
+		{"follow", shared.BoolFlag(a.Bool("follow"))}, {"atime", atime}, {"mtime", mtime},
+	} {
+		val := shared.Q(kv[1])
+		if kv[0] == "path" {
+			val = shared.ShPath(kv[1])
+		}
+		fmt.Fprintf(&s, "%s=%s\n", kv[0], val)
+	}
+	s.WriteString(shared.SeAssign(a))
+	s.WriteString(fileScript)
+	out, err := shared.Run(ctx, env, s.String(), nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	v := shared.ParseVerdict(out.Stdout)
+	return fileResult(env, a, v, out.Stdout, shared.ScriptError(out))
+}
+
+// timeArg maps access_time/modification_time to the script's form:
+// "now", "preserve", or a touch -t stamp ([[CC]YY]MMDDhhmm[.ss], which is
+// Ansible's default format) converted from the given strftime format.
+func timeArg(t, format, state string) (string, error) {
+	switch t {
+	case "":
+		if state == "touch" {
+			return "now", nil
+		}
+		return "preserve", nil
+	case "now", "preserve":
+		return t, nil
+	}
+	tm, err := time.ParseInLocation(strftimeLayout(format), t, time.Local)
+	if err != nil {
+		return "", fmt.Errorf("Error while obtaining timestamp for time %s using format %s: time data '%s' does not match format '%s'", t, format, t, format)
+	}
+	return tm.Format("200601021504.05"), nil
+}
+
+// strftimeLayout turns the strftime directives Ansible's formats use into
+// a Go time layout.
+func strftimeLayout(f string) string {
+	r := strings.NewReplacer("%Y", "2006", "%y", "06", "%m", "01", "%d", "02", "%H", "15",
+		"%I", "03", "%M", "04", "%S", "05", "%p", "PM", "%b", "Jan", "%B", "January", "%%", "%")
+	return r.Replace(f)
+}
+
+func fileResult(env *tasks.Env, a tasks.Values, v shared.Verdict, stdout []byte, errMsg string) (tasks.Result, error) {
+	p, src := a.Str("path"), a.Str("src")
+	prev, state := v["prev"], v["state"]
+	data := map[string]any{}
+	res := tasks.Result{Data: data, Changed: v["changed"] == "1"}
+	for _, k := range []string{"warn_user", "warn_group"} {
+		if w := v[k]; w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
+	}
+	if v["failed"] == "1" || v["verdict"] == "failed" {
+		res.Failed, res.Msg, res.Changed = true, strings.TrimSpace(v["msg"]), false
+		switch msg := res.Msg; {
+		case strings.HasPrefix(msg, "Cannot link") || msg == "src does not exist":
+			data["dest"], data["src"] = p, src
+		case strings.HasPrefix(msg, "src file does not exist"):
+			data["path"], data["src"] = p, src
+		case strings.HasSuffix(msg, "cannot continue"):
+			data["path"], data["state"] = p, prev
+		default:
+			data["path"] = p
+		}
+		if fp := v["failpath"]; fp != "" {
+			data["path"] = fp
+		}
+		shared.InfoData(data, v, "")
+		return res, nil
+	}
+	if state == "" || v["verdict"] != "done" {
+		res.Failed, res.Msg, res.Changed = true, errMsg, false
+		return res, nil
+	}
+	if w := v["warning"]; w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
+	before, after := map[string]any{"path": p}, map[string]any{"path": p}
+	if prev != state {
+		before["state"], after["state"] = prev, state
+	}
+	if state == "absent" && prev == "directory" {
+		before["path_content"] = pathContent(stdout, p)
+	}
+	shared.AttrDiff(v, before, after)
+	if v["before_src"] != "" {
+		before["src"], after["src"] = v["before_src"], src
+	}
+	if state != "touch" {
+		// access_time/modification_time set on another state: the script
+		// reports what it changed.
+		for _, k := range []string{"atime", "mtime"} {
+			if t, err := strconv.ParseFloat(v["before_"+k], 64); err == nil {
+				before[k] = t
+			}
+			if t, err := strconv.ParseFloat(v["after_"+k], 64); err == nil {
+				after[k] = t
+			}
+		}
+	} else {
+		for _, k := range []string{"atime", "mtime"} {
+			if (k == "atime" && a.Str("access_time") == "preserve") || (k == "mtime" && a.Str("modification_time") == "preserve") {
+				continue
+			}
+			if t, err := strconv.ParseFloat(v["before_"+k], 64); err == nil {
+				before[k] = t
+			}
+			if t, err := strconv.ParseFloat(v["after_"+k], 64); err == nil {
+				after[k] = t
+			}
+		}
+	}
+	diff := map[string]any{"before": before, "after": after}
+	switch state {
+	case "absent":
+		data["path"], data["state"] = p, "absent"
+		if res.Changed {
+			data["diff"] = diff
+		}
+		shared.InfoData(data, v, "") // in check mode the path is still there
+	case "touch":
+		data["dest"] = p
+		if env.Check && prev == "absent" {
+			return res, nil
+		}
+		data["diff"] = diff
+		shared.InfoData(data, v, "")
+	case "link", "hard":
+		data["dest"], data["diff"], data["src"] = p, diff, src
+		if src == "" {
+			data["src"] = v["target"]
+		}
+		shared.InfoData(data, v, "")
+	default:
+		data["path"], data["diff"] = p, diff
+		shared.InfoData(data, v, "")
+	}
+	if env.Diff && res.Changed {
+		b, _ := json.MarshalIndent(before, "", "    ")
+		af, _ := json.MarshalIndent(after, "", "    ")
+		res.Diff = shared.UnifiedDiff(p, string(b)+"\n", string(af)+"\n")
+	}
+	return res, nil
+}
+
+// pathContent lists what a removed directory held (the subdir= and
+// subfile= lines of the script, in find's order), in the order Python's
+// os.walk gives, as Ansible's diff shows it: each directory's
+// subdirectories and files, then its subdirectories' in turn.
+func pathContent(out []byte, root string) map[string]any {
+	children := map[string][]string{}
+	isDir := map[string]bool{}
+	for _, l := range strings.Split(string(out), "\n") {
+		p, dir := strings.CutPrefix(l, "subdir=")
+		if !dir {
+			var ok bool
+			if p, ok = strings.CutPrefix(l, "subfile="); !ok {
+				continue
+			}
+		}
+		isDir[p] = dir
+		parent := p[:max(strings.LastIndex(p, "/"), 0)]
+		children[parent] = append(children[parent], p)
+	}
+	dirs, files := []any{}, []any{}
+	var walk func(d string)
+	walk = func(d string) {
+		var sub []string
+		for _, c := range children[d] {
+			if isDir[c] {
+				dirs = append(dirs, c)
+				sub = append(sub, c)
+			} else {
+				files = append(files, c)
+			}
+		}
+		for _, c := range sub {
+			walk(c)
+		}
+	}
+	walk(strings.TrimSuffix(root, "/"))
+	return map[string]any{"directories": dirs, "files": files}
+}
+
+func (fileModule) Spec() *tasks.Spec { return fileArgs }

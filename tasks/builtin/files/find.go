@@ -1,0 +1,409 @@
+package files
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tender-sh/tender/internal/pyre"
+	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+)
+
+// findModule lists the files under directories that match patterns, age,
+// size, type and content, as Ansible's find. One round trip lists every
+// entry with its stat (find -exec stat); the filters run in Go; contains
+// and get_checksum cost one more round trip for the candidates only.
+type findModule struct{}
+
+var _ tasks.Module = (*findModule)(nil)
+
+var findArgs = &tasks.Spec{
+	Module: "find",
+	Params: []tasks.Param{
+		{Name: "paths", Kind: tasks.List, Required: true, Aliases: []string{"name", "path"}},
+		{Name: "patterns", Kind: tasks.List, Default: []any{}, Aliases: []string{"pattern"}},
+		{Name: "excludes", Kind: tasks.List, Aliases: []string{"exclude"}},
+		{Name: "contains"},
+		{Name: "read_whole_file", Kind: tasks.Bool, Default: false},
+		{Name: "file_type", Default: "file", Choices: []string{"any", "directory", "file", "link"}},
+		{Name: "age"},
+		{Name: "age_stamp", Default: "mtime", Choices: []string{"atime", "ctime", "mtime"}},
+		{Name: "size"},
+		{Name: "recurse", Kind: tasks.Bool, Default: false},
+		{Name: "hidden", Kind: tasks.Bool, Default: false},
+		{Name: "follow", Kind: tasks.Bool, Default: false},
+		{Name: "get_checksum", Kind: tasks.Bool, Default: false},
+		{Name: "use_regex", Kind: tasks.Bool, Default: false},
+		{Name: "depth", Kind: tasks.Int},
+	},
+}
+
+// findScript prints, for each directory $1 .. $n, a "--path--" line and
+// then either "notdir" or one stat line per entry below it, in the
+// directories' own order, then a dirlink= line for each symbolic link to a
+// directory (os.walk counts those among the directories).
+//
+//go:embed find.sh
+var findScript string
+
+// findEntry is one entry a walk saw.
+type findEntry struct {
+	path, name, parent string
+	raw                uint64
+	f                  []string
+	depth              int
+	dirLink            bool // a symbolic link to a directory
+}
+
+type findOpts struct {
+	patterns, excludes []string
+	re, exRe           []*regexp.Regexp
+	useRegex, hidden   bool
+	fileType, stamp    string
+	age, size          *int64
+	depth              int
+}
+
+var (
+	ageRe  = regexp.MustCompile(`^(-?\d+)(s|m|h|d|w)?$`)
+	sizeRe = regexp.MustCompile(`^(-?\d+)(b|k|m|g|t)?$`)
+)
+
+// Run finds.
+func (findModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := findArgs.Decode(args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	o := findOpts{patterns: a.Strings("patterns"), excludes: a.Strings("excludes"), useRegex: a.Bool("use_regex"),
+		hidden: a.Bool("hidden"), fileType: a.Str("file_type"), stamp: a.Str("age_stamp"), depth: a.Int("depth")}
+	if len(o.patterns) == 0 {
+		o.patterns = []string{"*"}
+		if o.useRegex {
+			o.patterns = []string{".*"}
+		}
+	}
+	if o.useRegex {
+		for _, l := range []struct {
+			src []string
+			dst *[]*regexp.Regexp
+		}{{o.patterns, &o.re}, {o.excludes, &o.exRe}} {
+			for _, p := range l.src {
+				re, err := pyre.Compile(`\A(?:`+p+`)`, pyre.Options{})
+				if err != nil {
+					return shared.FailWith(err.Error(), nil)
+				}
+				*l.dst = append(*l.dst, re)
+			}
+		}
+	}
+	units := map[string]int64{"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+	if a.Has("age") {
+		m := ageRe.FindStringSubmatch(strings.ToLower(a.Str("age")))
+		if m == nil {
+			return shared.FailWith("failed to process age", map[string]any{"age": a.Str("age")})
+		}
+		n, _ := strconv.ParseInt(m[1], 10, 64)
+		n *= units[m[2]]
+		o.age = &n
+	}
+	if a.Has("size") {
+		m := sizeRe.FindStringSubmatch(strings.ToLower(a.Str("size")))
+		if m == nil {
+			return shared.FailWith("failed to process size", map[string]any{"size": a.Str("size")})
+		}
+		n, _ := strconv.ParseInt(m[1], 10, 64)
+		n *= map[string]int64{"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[m[2]]
+		o.size = &n
+	}
+	var contains *regexp.Regexp
+	if a.Has("contains") {
+		p := a.Str("contains")
+		if !a.Bool("read_whole_file") {
+			p = `\A(?:` + p + `)`
+		}
+		if contains, err = pyre.Compile(p, pyre.Options{OneLine: !a.Bool("read_whole_file")}); err != nil {
+			return shared.FailWith(err.Error(), nil)
+		}
+	}
+	maxdepth := ""
+	switch {
+	case !a.Bool("recurse"):
+		maxdepth = "-maxdepth 1"
+	case o.depth > 0:
+		maxdepth = fmt.Sprintf("-maxdepth %d", o.depth+1)
+	}
+	paths := a.Strings("paths")
+	var s strings.Builder
+	s.WriteString("set --")
+	for _, p := range paths {
+		s.WriteString(" " + shared.ShPath(p))
+	}
+	fmt.Fprintf(&s, "\nL=%s\nmaxdepth=%s\n%s", map[bool]string{true: "-L"}[a.Bool("follow")], shared.Q(maxdepth), findScript)
+	out, err := shared.Run(ctx, env, s.String(), nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	blocks := strings.Split(string(out.Stdout), "--path--\n")
+	if len(blocks) != len(paths)+1 {
+		return shared.FailWith(shared.ScriptError(out), nil)
+	}
+	now := time.Now()
+	files := []any{}
+	skipped := map[string]any{}
+	var warnings []string
+	looked := 0
+	var candidates []map[string]any
+	for i, p := range paths {
+		if strings.TrimSpace(blocks[i+1]) == "notdir" {
+			skipped[p] = fmt.Sprintf("'%s' is not a directory", p)
+			warnings = append(warnings, fmt.Sprintf("Skipped '%s' path due to this access issue: '%s' is not a directory\n", p, p))
+			continue
+		}
+		entries := walkOrder(parseFindEntries(blocks[i+1], p), path.Clean(p))
+		looked += len(entries)
+		for _, e := range entries {
+			if (o.depth > 0 && e.depth > o.depth) || (!o.hidden && strings.HasPrefix(e.name, ".")) {
+				continue
+			}
+			if r := o.match(e, now); r != nil {
+				files = append(files, r)
+				if r["isreg"] == true {
+					candidates = append(candidates, r)
+				}
+			}
+		}
+	}
+	if (contains != nil && o.fileType == "file") || a.Bool("get_checksum") {
+		if files, err = findContents(ctx, env, files, candidates, contains, !a.Bool("read_whole_file"), a.Bool("get_checksum"), o.fileType == "file"); err != nil {
+			return tasks.Result{}, err
+		}
+	}
+	msg := "All paths examined"
+	if len(warnings) > 0 {
+		msg = "Not all paths examined, check warnings for details"
+	}
+	return tasks.Result{Msg: msg, Warnings: warnings, Data: map[string]any{
+		"files": files, "matched": len(files), "examined": looked, "skipped_paths": skipped, "msg": msg,
+	}}, nil
+}
+
+// parseFindEntries reads the stat lines of one directory's walk.
+func parseFindEntries(block, top string) []findEntry {
+	top = strings.TrimRight(top, "/")
+	var out []findEntry
+	dirLinks := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		if d, ok := strings.CutPrefix(l, "dirlink="); ok {
+			dirLinks[path.Clean(d)] = true
+			continue
+		}
+		f := strings.SplitN(l, "|", 13)
+		if len(f) != 13 {
+			continue
+		}
+		raw, _ := strconv.ParseUint(f[0], 16, 32)
+		p := path.Clean(f[12])
+		rel := strings.TrimPrefix(p, top+"/")
+		out = append(out, findEntry{path: p, name: path.Base(p), parent: path.Dir(p), raw: raw, f: f, depth: strings.Count(rel, "/") + 1})
+	}
+	for i := range out {
+		out[i].dirLink = dirLinks[out[i].path]
+	}
+	return out
+}
+
+// walkOrder orders entries as Python's os.walk visits them: a directory's
+// non-directories, then its directories, each in the directory's own
+// order; then each subdirectory the same way.
+func walkOrder(entries []findEntry, top string) []findEntry {
+	children := map[string][]findEntry{}
+	for _, e := range entries {
+		children[e.parent] = append(children[e.parent], e)
+	}
+	var out []findEntry
+	var walk func(dir string)
+	walk = func(dir string) {
+		var dirs []findEntry
+		isDir := func(e findEntry) bool { return e.raw&0o170000 == 0o040000 || e.dirLink }
+		for _, e := range children[dir] {
+			if !isDir(e) {
+				out = append(out, e)
+			}
+		}
+		for _, e := range children[dir] {
+			if isDir(e) {
+				out = append(out, e)
+				dirs = append(dirs, e)
+			}
+		}
+		for _, d := range dirs {
+			walk(d.path)
+		}
+	}
+	walk(top)
+	return out
+}
+
+// match applies the name, type, age and size filters and returns the
+// entry's stat as find reports it, or nil.
+func (o findOpts) match(e findEntry, now time.Time) map[string]any {
+	typ := e.raw & 0o170000
+	isReg, isDir, isLnk := typ == 0o100000, typ == 0o040000, typ == 0o120000
+	switch o.fileType {
+	case "directory":
+		if !isDir {
+			return nil
+		}
+	case "file":
+		if !isReg {
+			return nil
+		}
+	case "link":
+		if !isLnk {
+			return nil
+		}
+	}
+	if !o.nameMatches(e.name) {
+		return nil
+	}
+	st := findStat(e)
+	if o.age != nil {
+		t := st[o.stamp].(float64)
+		diff := float64(now.UnixNano())/1e9 - t
+		if (*o.age >= 0 && diff < float64(*o.age)) || (*o.age < 0 && diff > float64(-*o.age)) {
+			return nil
+		}
+	}
+	if o.size != nil && isReg && (o.fileType == "any" || o.fileType == "file") {
+		sz := st["size"].(int64)
+		if (*o.size >= 0 && sz < *o.size) || (*o.size < 0 && sz > -*o.size) {
+			return nil
+		}
+	}
+	return st
+}
+
+// nameMatches is find's pfilter: a pattern matches and no exclude does.
+func (o findOpts) nameMatches(name string) bool {
+	match := func(i int, pats []string, res []*regexp.Regexp) bool {
+		if o.useRegex {
+			return res[i].MatchString(name)
+		}
+		ok, _ := path.Match(pats[i], name)
+		return ok
+	}
+	for i := range o.patterns {
+		if match(i, o.patterns, o.re) {
+			for k := range o.excludes {
+				if match(k, o.excludes, o.exRe) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// findStat is the stat find reports for an entry.
+func findStat(e findEntry) map[string]any {
+	f, raw := e.f, e.raw
+	n := func(s string) int64 { v, _ := strconv.ParseInt(s, 10, 64); return v }
+	typ := raw & 0o170000
+	st := map[string]any{
+		"path": e.path, "mode": fmt.Sprintf("%04o", raw&0o7777),
+		"isdir": typ == 0o040000, "ischr": typ == 0o020000, "isblk": typ == 0o060000, "isreg": typ == 0o100000,
+		"isfifo": typ == 0o010000, "islnk": typ == 0o120000, "issock": typ == 0o140000,
+		"uid": n(f[1]), "gid": n(f[2]), "size": n(f[3]), "inode": n(f[4]), "dev": n(f[5]), "nlink": n(f[6]),
+		"atime": statTime(f[7]), "mtime": statTime(f[8]), "ctime": statTime(f[9]),
+		"pw_name": unknownEmpty(f[10]), "gr_name": unknownEmpty(f[11]),
+		"isuid": raw&0o4000 != 0, "isgid": raw&0o2000 != 0,
+	}
+	for i, k := range []string{"xoth", "woth", "roth", "xgrp", "wgrp", "rgrp", "xusr", "wusr", "rusr"} {
+		st[k] = raw&(1<<i) != 0
+	}
+	return st
+}
+
+// unknownEmpty is a user or group name from stat, "" when the host has
+// none for the id (as find reports it).
+func unknownEmpty(s string) string {
+	if s == "UNKNOWN" {
+		return ""
+	}
+	return s
+}
+
+// findContents reads the candidates' checksums and, for contains, their
+// contents in one round trip; it adds checksum to each and drops from
+// files those whose content does not match.
+func findContents(ctx context.Context, env *tasks.Env, files []any, cands []map[string]any, contains *regexp.Regexp, byLine, sum, filter bool) ([]any, error) {
+	if len(cands) == 0 {
+		return files, nil
+	}
+	b := "--" + shared.RandHex() + shared.RandHex() + "--"
+	var s strings.Builder
+	s.WriteString(shared.ShFuncs + "set --")
+	for _, c := range cands {
+		s.WriteString(" " + shared.Q(c["path"].(string)))
+	}
+	fmt.Fprintf(&s, "\nb=%s\nsum=%s\ncat=%s\n", shared.Q(b), shared.BoolFlag(sum), shared.BoolFlag(contains != nil && filter))
+	s.WriteString(`for f in "$@"; do
+	[ -n "$sum" ] && _t_sum sha1 "$f"
+	[ -n "$cat" ] && cat -- "$f" 2>/dev/null
+	printf '\n%s\n' "$b"
+done
+`)
+	out, err := shared.Run(ctx, env, s.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	parts := strings.Split(string(out.Stdout), "\n"+b+"\n")
+	if len(parts) != len(cands)+1 {
+		return nil, fmt.Errorf("find: reading %d files: %s", len(cands), shared.ScriptError(out))
+	}
+	drop := map[string]bool{}
+	for i, c := range cands {
+		body := parts[i]
+		if sum {
+			line, rest, _ := strings.Cut(body, "\n")
+			c["checksum"], body = line, rest
+		}
+		if contains != nil && filter && !contentMatches(contains, body, byLine) {
+			drop[c["path"].(string)] = true
+		}
+	}
+	if len(drop) == 0 {
+		return files, nil
+	}
+	kept := []any{}
+	for _, f := range files {
+		if !drop[f.(map[string]any)["path"].(string)] {
+			kept = append(kept, f)
+		}
+	}
+	return kept, nil
+}
+
+// contentMatches is find's contentfilter on the text of one file: re
+// matched at the start of a line (byLine), or anywhere in the whole text.
+func contentMatches(re *regexp.Regexp, text string, byLine bool) bool {
+	if !byLine {
+		return re.MatchString(text)
+	}
+	for _, l := range splitLines([]byte(text)) {
+		if re.Match(l) {
+			return true
+		}
+	}
+	return false
+}
+
+func (findModule) Spec() *tasks.Spec { return findArgs }

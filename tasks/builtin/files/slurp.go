@@ -1,0 +1,57 @@
+package files
+
+import (
+	"context"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+)
+
+// slurpModule returns a host file's bytes, base64-encoded, in one round
+// trip, as Ansible's slurp: content, source and encoding.
+type slurpModule struct{}
+
+var _ tasks.Module = (*slurpModule)(nil)
+
+var slurpArgs = &tasks.Spec{
+	Module: "slurp",
+	Params: []tasks.Param{{Name: "src", Kind: tasks.Path, Required: true, Aliases: []string{"path"}}},
+}
+
+// slurpScript prints why $p cannot be read, or its bytes after a
+// "--content--" line.
+//
+//go:embed slurp.sh
+var slurpScript string
+
+// Run reads the file.
+func (slurpModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := slurpArgs.Decode(args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	src := a.Str("src")
+	out, err := shared.Run(ctx, env, fmt.Sprintf("%sp=%s\n%s", shared.ShFuncs, shared.ShPath(src), slurpScript), nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	v := shared.ParseVerdict(shared.BeforeMarker(out.Stdout))
+	switch {
+	case v["msg"] != "":
+		return tasks.Result{Failed: true, Msg: strings.TrimSpace(v["msg"]), Data: map[string]any{}}, nil
+	case v["ok"] != "1" || out.ExitCode != 0:
+		return tasks.Result{Failed: true, Msg: "unable to slurp file: " + shared.ScriptError(out), Data: map[string]any{}}, nil
+	}
+	content, _ := shared.Section(out.Stdout, "content", "")
+	return tasks.Result{Data: map[string]any{
+		"content":  base64.StdEncoding.EncodeToString([]byte(content)),
+		"source":   src,
+		"encoding": "base64",
+	}}, nil
+}
+
+func (slurpModule) Spec() *tasks.Spec { return slurpArgs }

@@ -1,0 +1,117 @@
+package files
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+)
+
+var archiveMembers = modtest.ArchiveMembers
+
+func writeZip(t *testing.T, path string) {
+	t.Helper()
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	for _, m := range archiveMembers {
+		h := &zip.FileHeader{Name: m.Name, Modified: time.Unix(1700000000, 0)}
+		h.SetMode(os.FileMode(m.Mode))
+		if m.Body == "" {
+			h.SetMode(os.ModeDir | 0o755)
+		}
+		w, _ := zw.CreateHeader(h)
+		w.Write([]byte(m.Body))
+	}
+	zw.Close()
+	os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// TestUnarchive unpacks each archive format from the controller and from
+// the host: first run changed, second run not, list_files, a mode for
+// every member, exclude, check mode and a missing dest.
+func TestUnarchive(t *testing.T) {
+	files := t.TempDir()
+	modtest.WriteTar(t, filepath.Join(files, "a.tar"))
+	writeZip(t, filepath.Join(files, "a.zip"))
+	gz, _ := os.ReadFile(filepath.Join(files, "a.tar"))
+	var zb bytes.Buffer
+	zwr := gzip.NewWriter(&zb)
+	zwr.Write(gz)
+	zwr.Close()
+	os.WriteFile(filepath.Join(files, "a.tar.gz"), zb.Bytes(), 0o644)
+	formats := map[string]string{"a.tar": "TarArchive", "a.tar.gz": "TgzArchive", "a.zip": "ZipArchive"}
+	for tool, ext := range map[string]string{"bzip2": "bz2", "xz": "xz"} {
+		if _, err := exec.LookPath(tool); err == nil {
+			exec.Command("sh", "-c", tool+" -c <"+filepath.Join(files, "a.tar")+" >"+filepath.Join(files, "a.tar."+ext)).Run()
+			// GNU tar reads any compression without a flag, so the
+			// handler without one takes these first, as in Ansible.
+			formats["a.tar."+ext] = "TarArchive"
+		}
+	}
+	env, cc := modtest.TestEnv(t, files, nil)
+	for name, handler := range formats {
+		t.Run(name, func(t *testing.T) {
+			dest := t.TempDir()
+			args := tasks.Args{"src": name, "dest": dest, "list_files": true}
+			runs, puts := cc.Runs, cc.Puts
+			res := modtest.RunMod(t, env, "unarchive", args)
+			if cc.Runs-runs != 2 || cc.Puts-puts != 1 {
+				t.Errorf("%d round trips and %d Puts, want 2 and 1", cc.Runs-runs, cc.Puts-puts)
+			}
+			want := []any{"app/", "app/bin.sh", "app/conf.txt", "top.txt"}
+			if res.Failed || !res.Changed || res.Data["handler"] != handler || !reflect.DeepEqual(res.Data["files"], want) {
+				t.Fatalf("first run: %+v", res)
+			}
+			if modtest.ReadFile(t, filepath.Join(dest, "app/bin.sh")) != archiveMembers[1].Body {
+				t.Error("content")
+			}
+			if er, _ := res.Data["extract_results"].(map[string]any); er["rc"] != 0 || len(er["cmd"].([]any)) == 0 {
+				t.Errorf("extract_results: %v", res.Data["extract_results"])
+			}
+			if res = modtest.RunMod(t, env, "unarchive", args); res.Failed || res.Changed {
+				t.Errorf("second run: %+v", res)
+			}
+			os.WriteFile(filepath.Join(dest, "app/conf.txt"), []byte("changed\n"), 0o644)
+			if handler != "ZipArchive" {
+				os.Chtimes(filepath.Join(dest, "app/conf.txt"), time.Now(), time.Now())
+			}
+			env.Check = true
+			res = modtest.RunMod(t, env, "unarchive", args)
+			env.Check = false
+			if handler == "ZipArchive" && !res.Changed || handler != "ZipArchive" && !res.Skipped {
+				t.Errorf("check mode: %+v", res)
+			}
+			if modtest.ReadFile(t, filepath.Join(dest, "app/conf.txt")) != "changed\n" {
+				t.Error("check mode changed a file")
+			}
+			res = modtest.RunMod(t, env, "unarchive", tasks.Args{"src": filepath.Join(files, name), "dest": dest, "remote_src": true, "mode": "0640", "exclude": "top.txt"})
+			if !res.Changed || modtest.ReadFile(t, filepath.Join(dest, "app/conf.txt")) != "k=v\n" {
+				t.Errorf("remote_src repair: %+v", res)
+			}
+			if st, _ := os.Stat(filepath.Join(dest, "app/bin.sh")); st.Mode().Perm() != 0o640 {
+				t.Errorf("mode %o", st.Mode().Perm())
+			}
+			if st, _ := os.Stat(filepath.Join(dest, "top.txt")); st.Mode().Perm() != 0o600 {
+				t.Errorf("excluded member's mode changed: %o", st.Mode().Perm())
+			}
+			entries, _ := os.ReadDir(filepath.Dir(dest))
+			for _, e := range entries {
+				if filepath.Ext(e.Name()) != "" && e.Name()[0] == '.' {
+					t.Errorf("upload left behind: %s", e.Name())
+				}
+			}
+		})
+	}
+	res := modtest.RunMod(t, env, "unarchive", tasks.Args{"src": "a.tar", "dest": filepath.Join(files, "nope")})
+	if !res.Failed || res.Msg != "dest '"+filepath.Join(files, "nope")+"' must be an existing dir" {
+		t.Errorf("missing dest: %+v", res)
+	}
+}

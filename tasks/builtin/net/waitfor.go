@@ -1,0 +1,177 @@
+package net
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/tender-sh/tender/tasks"
+)
+
+// waitForModule waits for a port (probed from the host's side with
+// Conn.Dial, so nothing like nc is needed there) or a path (polled by a
+// script that does its own waiting, one round trip per poll period), as
+// Ansible's wait_for does.
+type waitForModule struct{}
+
+var _ tasks.Module = (*waitForModule)(nil)
+
+var waitForArgs = &tasks.Spec{Module: "wait_for", Params: []tasks.Param{
+	{Name: "host", Default: "127.0.0.1"},
+	{Name: "timeout", Kind: tasks.Int, Default: 300},
+	{Name: "connect_timeout", Kind: tasks.Int, Default: 5},
+	{Name: "delay", Kind: tasks.Int, Default: 0},
+	{Name: "port", Kind: tasks.Int},
+	{Name: "active_connection_states", Kind: tasks.List, Default: []any{"ESTABLISHED", "FIN_WAIT1", "FIN_WAIT2", "SYN_RECV", "SYN_SENT", "TIME_WAIT"}},
+	{Name: "path", Kind: tasks.Path},
+	{Name: "search_regex"},
+	{Name: "state", Default: "started", Choices: []string{"absent", "drained", "present", "started", "stopped"}},
+	{Name: "exclude_hosts", Kind: tasks.List},
+	{Name: "sleep", Kind: tasks.Int, Default: 1},
+	{Name: "msg"},
+}}
+
+// waiter is one wait_for call.
+type waiter struct {
+	a     tasks.Values
+	env   *tasks.Env
+	start time.Time
+	re    *regexp.Regexp
+	data  map[string]any
+}
+
+// Run waits.
+func (waitForModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := waitForArgs.Decode(args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	if env.Check {
+		return tasks.Result{Skipped: true, Msg: "remote module (wait_for) does not support check mode", Data: map[string]any{}}, nil
+	}
+	w := &waiter{a: a, env: env, start: time.Now(), data: map[string]any{
+		"path": nil, "port": nil, "search_regex": nil, "state": a.Str("state"),
+		"match_groups": []any{}, "match_groupdict": map[string]any{},
+	}}
+	failed := func(msg string) (tasks.Result, error) {
+		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{"elapsed": 0}}, nil
+	}
+	state := a.Str("state")
+	if a.Has("port") && a.Has("path") {
+		return failed("port and path parameter can not both be passed to wait_for")
+	}
+	if a.Has("path") && state == "stopped" {
+		return failed("state=stopped should only be used for checking a port in the wait_for module")
+	}
+	if a.Has("path") && state == "drained" {
+		return failed("state=drained should only be used for checking a port in the wait_for module")
+	}
+	if a.Has("exclude_hosts") && state != "drained" {
+		return failed("exclude_hosts should only be with state=drained")
+	}
+	if a.Has("path") {
+		w.data["path"] = a.Str("path")
+	}
+	if a.Has("port") {
+		w.data["port"] = a.Int("port")
+	}
+	if a.Has("search_regex") {
+		w.data["search_regex"] = a.Str("search_regex")
+		if w.re, err = regexp.Compile("(?m)" + a.Str("search_regex")); err != nil {
+			return failed(fmt.Sprintf("invalid search_regex: %v", err))
+		}
+	}
+	if err := sleepCtx(ctx, time.Duration(a.Int("delay"))*time.Second); err != nil {
+		return tasks.Result{}, err
+	}
+	var ok bool
+	switch {
+	case a.Has("path"):
+		ok, err = w.path(ctx)
+	case a.Has("port") && state == "drained":
+		ok, err = w.drained(ctx)
+	case a.Has("port"):
+		ok, err = w.port(ctx)
+	default:
+		// Neither: just the delay and the timeout, as Ansible sleeps.
+		err = sleepCtx(ctx, time.Duration(a.Int("timeout"))*time.Second)
+		ok = true
+	}
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	w.data["elapsed"] = int(time.Since(w.start).Seconds())
+	if !ok {
+		msg := w.timeoutMsg()
+		if a.Has("msg") {
+			msg = a.Str("msg")
+		}
+		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{"elapsed": w.data["elapsed"]}}, nil
+	}
+	return tasks.Result{Data: w.data}, nil
+}
+
+func (w *waiter) deadline() time.Time {
+	return w.start.Add(time.Duration(w.a.Int("timeout")) * time.Second)
+}
+
+func (w *waiter) timeoutMsg() string {
+	a := w.a
+	hp := net.JoinHostPort(a.Str("host"), strconv.Itoa(a.Int("port")))
+	switch {
+	case a.Has("path") && (a.Str("state") == "absent"):
+		return fmt.Sprintf("Timeout when waiting for %s to be absent.", a.Str("path"))
+	case a.Has("path") && w.re != nil:
+		return fmt.Sprintf("Timeout when waiting for search string %s in %s", a.Str("search_regex"), a.Str("path"))
+	case a.Has("path"):
+		return "Timeout when waiting for file " + a.Str("path")
+	case a.Str("state") == "stopped" || a.Str("state") == "absent":
+		return fmt.Sprintf("Timeout when waiting for %s to stop.", hp)
+	case a.Str("state") == "drained":
+		return fmt.Sprintf("Timeout when waiting for %s to drain", hp)
+	case w.re != nil:
+		return fmt.Sprintf("Timeout when waiting for search string %s in %s", a.Str("search_regex"), hp)
+	}
+	return "Timeout when waiting for " + hp
+}
+
+// match records the regex's groups, as Python's match.groups() and
+// groupdict().
+func (w *waiter) match(text string) bool {
+	m := w.re.FindStringSubmatch(text)
+	if m == nil {
+		return false
+	}
+	groups := []any{}
+	dict := map[string]any{}
+	for i, name := range w.re.SubexpNames() {
+		if i == 0 {
+			continue
+		}
+		groups = append(groups, m[i])
+		if name != "" {
+			dict[name] = m[i]
+		}
+	}
+	w.data["match_groups"], w.data["match_groupdict"] = groups, dict
+	return true
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (waitForModule) Spec() *tasks.Spec { return waitForArgs }

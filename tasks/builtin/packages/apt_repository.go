@@ -1,0 +1,453 @@
+package packages
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+)
+
+// aptRepositoryModule adds or removes an APT source line, as Ansible's
+// apt_repository does, without python-apt: one round trip reads the
+// sources list and every *.list in sources.list.d (apt-config names
+// them); the module works out, as Ansible does, which files change; when
+// one does, a second round trip writes them (a temporary file and a
+// rename, each checked to be still what was read), deletes the ones left
+// empty and runs apt-get update, putting every file back as it was when
+// the update fails.
+//
+// As Ansible, every line is rewritten in its normal form ("# " before a
+// disabled source, single spaces, " # " before a comment) in every file
+// it rewrites, and a change rewrites every file (an empty file is
+// removed). Differences, each deliberate: a repeated line is removed
+// wherever it is (Ansible's removal skips the line after each one it
+// removes, and may remove a different line); a symlinked file is written
+// through its link (as ansible-core does since 2.16); a failed update puts
+// the files back byte for byte (Ansible rewrites them from what it read);
+// and adding a PPA that is not already there is refused, as it needs
+// Launchpad's API for the PPA's signing key (removing one, or adding one
+// that is there, needs nothing and works).
+type aptRepositoryModule struct{}
+
+var _ tasks.Module = aptRepositoryModule{}
+
+var aptRepositoryArgs = &tasks.Spec{
+	Module: "apt_repository",
+	Params: []tasks.Param{
+		{Name: "repo", Required: true},
+		{Name: "state", Default: "present", Choices: []string{"absent", "present"}},
+		{Name: "mode", Kind: tasks.Raw},
+		{Name: "update_cache", Kind: tasks.Bool, Default: true, Aliases: []string{"update-cache"}},
+		{Name: "update_cache_retries", Kind: tasks.Int, Default: 5},
+		{Name: "update_cache_retry_max_delay", Kind: tasks.Int, Default: 12},
+		{Name: "filename"},
+		{Name: "codename"},
+		// Only PPA lookups (refused when they would be needed) fetch a
+		// URL; tender needs no python-apt, so there is none to install.
+		{Name: "validate_certs", Kind: tasks.Bool, Default: true},
+		{Name: "install_python_apt", Kind: tasks.Bool, Default: true},
+	},
+}
+
+// Spec returns apt_repository's parameters.
+func (aptRepositoryModule) Spec() *tasks.Spec { return aptRepositoryArgs }
+
+// aptSource is one line of a sources file, as Ansible's apt_repository
+// reads it: valid when it is a deb or deb-src line (enabled or not).
+type aptSource struct {
+	valid, enabled  bool
+	source, comment string
+}
+
+// aptSourceFile is one sources file: its lines, and what it held when
+// read (exists false for a file the plan adds).
+type aptSourceFile struct {
+	path    string
+	lines   []aptSource
+	raw     string
+	exists  bool
+	touched bool // a source was appended to it (mode applies)
+}
+
+// aptSources are the files apt reads sources from, in reading order.
+type aptSources struct {
+	files []*aptSourceFile
+	sl    string // the sources list file
+	sp    string // the parts directory, with a trailing slash
+}
+
+// Run adds or removes the source line.
+func (aptRepositoryModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := aptRepositoryArgs.Decode(args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	mode, err := shared.ModeArg(a["mode"])
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	repo, state := a.Str("repo"), a.Str("state")
+	if repo == "" {
+		return shared.Fail("Please set argument 'repo' to a non-empty value"), nil
+	}
+	ppa := strings.HasPrefix(repo, "ppa:")
+	wantCodename := ppa && a.Str("codename") == ""
+	out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"want_codename", shared.ShFlag(wantCodename)}})+shared.DebBlobFuncs+aptRepoReadScript, nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	v, blobs := shared.ParseDebBlobs(string(out.Stdout))
+	if v["fail"] != "" {
+		return shared.Fail(v["fail"]), nil
+	}
+	if v["done"] != "1" {
+		return shared.Fail(shared.ScriptError(out)), nil
+	}
+	srcs := &aptSources{sl: v["sl"], sp: v["sp"]}
+	for _, b := range blobs {
+		srcs.files = append(srcs.files, &aptSourceFile{path: b.Name, lines: parseAptSources(b.Body), raw: b.Body, exists: true})
+	}
+	before := srcs.dump()
+	codename := a.Str("codename")
+	if codename == "" {
+		codename = v["codename"]
+	}
+	if ppa {
+		line := aptPPALine(repo, codename)
+		if state == "absent" {
+			srcs.remove(line)
+		} else if !srcs.has(line) {
+			return tasks.Result{}, fmt.Errorf("apt_repository: adding %s needs Launchpad's API (the PPA's signing key), which tender does not query; "+
+				"add its key (apt_key or a keyring file) and the line %q instead", repo, line)
+		}
+	} else {
+		src, bad := aptSourceOf(repo)
+		if bad != "" {
+			return shared.Fail("Invalid repository string: " + bad), nil
+		}
+		if state == "absent" {
+			srcs.remove(src)
+		} else {
+			name, ok := aptSuggestFilename(src, a)
+			if !ok {
+				return shared.Fail("Invalid repository string: " + repo), nil
+			}
+			srcs.add(src, name)
+		}
+	}
+	after := srcs.dump()
+	changed := !sameDump(before, after)
+	res := tasks.Result{Changed: changed, Data: map[string]any{"repo": repo, "state": state, "diff": map[string]any{}}}
+	if changed && env.Diff {
+		entries := aptRepoDiff(before, after)
+		res.Data["diff"] = entries
+		res.Diff = renderAptRepoDiff(entries)
+	}
+	if !changed || env.Check {
+		return res, nil
+	}
+	script := srcs.writeScript(mode, a.Bool("update_cache"))
+	out, err = shared.Run(ctx, env, shared.ShAssign([][2]string{{"retries", fmt.Sprint(a.Int("update_cache_retries"))},
+		{"maxdelay", fmt.Sprint(a.Int("update_cache_retry_max_delay"))}})+aptRepoWriteFuncs+script, nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	w := shared.ParseVerdict(out.Stdout)
+	switch {
+	case w["fail"] != "":
+		return shared.Fail(w["fail"]), nil
+	case w["uerr"] != "":
+		return shared.Fail("Failed to update apt cache: " + w["uerr"]), nil
+	case w["done"] != "1":
+		return shared.Fail(shared.ScriptError(out)), nil
+	}
+	return res, nil
+}
+
+// parseAptSources reads a sources file's lines as Ansible does: a line
+// starting with # is a disabled one; text after a later # is a comment;
+// a line whose first word is deb or deb-src is a source, its words
+// joined by single spaces. Line ends are Python's universal newlines.
+func parseAptSources(text string) []aptSource {
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	var out []aptSource
+	for _, l := range shared.SplitLinesKeep(text) {
+		s, _ := parseAptSourceLine(l)
+		out = append(out, s)
+	}
+	return out
+}
+
+// parseAptSourceLine reads one line; rest is the text Ansible names in
+// "Invalid repository string" (the line without its # and comment).
+func parseAptSourceLine(line string) (s aptSource, rest string) {
+	s.enabled = true
+	line = aptStrip(line)
+	if strings.HasPrefix(line, "#") {
+		s.enabled = false
+		line = line[1:]
+	}
+	if i := strings.Index(line, "#"); i > 0 {
+		s.comment = aptStrip(line[i+1:])
+		line = line[:i]
+	}
+	s.source = aptStrip(line)
+	if s.source != "" {
+		words := aptFields(s.source)
+		if words[0] == "deb" || words[0] == "deb-src" {
+			s.valid = true
+			s.source = strings.Join(words, " ")
+		}
+	}
+	return s, line
+}
+
+// aptSourceOf is repo's source line, or the text of an invalid one.
+func aptSourceOf(repo string) (source, invalid string) {
+	s, rest := parseAptSourceLine(repo)
+	if !s.valid || !s.enabled {
+		return "", rest
+	}
+	return s.source, ""
+}
+
+// aptIsSpace is Python's str.isspace for one rune.
+func aptIsSpace(r rune) bool {
+	return (r >= '\t' && r <= '\r') || (r >= 0x1c && r <= 0x20) || r == 0x85 || r == 0xa0 || r == 0x1680 ||
+		(r >= 0x2000 && r <= 0x200a) || r == 0x2028 || r == 0x2029 || r == 0x202f || r == 0x205f || r == 0x3000
+}
+
+// aptStrip and aptFields are Python's str.strip() and str.split().
+func aptStrip(s string) string    { return strings.TrimFunc(s, aptIsSpace) }
+func aptFields(s string) []string { return strings.FieldsFunc(s, aptIsSpace) }
+
+// sameDump reports two dumps equal.
+func sameDump(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, x := range a {
+		if y, ok := b[k]; !ok || x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// text is the line as Ansible writes it back.
+func (s aptSource) text() string {
+	t := s.source
+	if !s.enabled {
+		t = "# " + t
+	}
+	if s.comment != "" {
+		t += " # " + s.comment
+	}
+	return t + "\n"
+}
+
+// dump is each non-empty file's text as Ansible would write it.
+func (s *aptSources) dump() map[string]string {
+	out := map[string]string{}
+	for _, f := range s.files {
+		if len(f.lines) > 0 {
+			out[f.path] = f.content()
+		}
+	}
+	return out
+}
+
+func (f *aptSourceFile) content() string {
+	var b strings.Builder
+	for _, l := range f.lines {
+		b.WriteString(l.text())
+	}
+	return b.String()
+}
+
+// has reports an enabled source line equal to source.
+func (s *aptSources) has(source string) bool {
+	for _, f := range s.files {
+		for _, l := range f.lines {
+			if l.valid && l.enabled && l.source == source {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// add enables every line holding source (disabled ones too) or, when
+// there is none, appends it to file (a name in the parts directory, or a
+// path).
+func (s *aptSources) add(source, file string) {
+	found := false
+	for _, f := range s.files {
+		for i, l := range f.lines {
+			if l.valid && l.source == source {
+				f.lines[i].enabled = true
+				found = true
+			}
+		}
+	}
+	if found {
+		return
+	}
+	if !strings.Contains(file, "/") {
+		file = path.Clean(s.sp + file)
+	}
+	var target *aptSourceFile
+	for _, f := range s.files {
+		if f.path == file {
+			target = f
+		}
+	}
+	if target == nil {
+		target = &aptSourceFile{path: file}
+		s.files = append(s.files, target)
+	}
+	target.lines = append(target.lines, aptSource{valid: true, enabled: true, source: source})
+	target.touched = true
+}
+
+// remove drops every enabled line holding source.
+func (s *aptSources) remove(source string) {
+	for _, f := range s.files {
+		kept := f.lines[:0:0]
+		for _, l := range f.lines {
+			if !(l.valid && l.enabled && l.source == source) {
+				kept = append(kept, l)
+			}
+		}
+		f.lines = kept
+	}
+}
+
+var (
+	aptOptions  = regexp.MustCompile(`\[[^\]]+\]`)
+	aptProtocol = regexp.MustCompile(`[\p{L}\p{N}_]+://`)
+	aptNonAlnum = regexp.MustCompile(`[^a-zA-Z0-9]`)
+)
+
+// aptSuggestFilename is the file a new source goes to, as Ansible names
+// it: filename.list, or the source's host and path, options and protocol
+// dropped, with every other character turned to "_".
+func aptSuggestFilename(source string, a tasks.Values) (string, bool) {
+	if a.Has("filename") {
+		return a.Str("filename") + ".list", true
+	}
+	line := aptProtocol.ReplaceAllString(aptOptions.ReplaceAllString(source, ""), "")
+	var parts []string
+	for _, p := range aptFields(line) {
+		if p != "deb" && p != "deb-src" {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	first := parts[0]
+	if i := strings.Index(first, "@"); i >= 0 {
+		first = first[i+1:]
+	}
+	return strings.Join(aptFields(aptNonAlnum.ReplaceAllString(first, " ")), "_") + ".list", true
+}
+
+// aptPPALine is the source line of a PPA ("ppa:owner[/name]").
+func aptPPALine(repo, codename string) string {
+	ppa := strings.SplitN(repo, ":", 3)[1]
+	owner, name, ok := strings.Cut(ppa, "/")
+	if !ok {
+		name = "ppa"
+	} else if i := strings.Index(name, "/"); i >= 0 {
+		name = name[:i]
+	}
+	return fmt.Sprintf("deb http://ppa.launchpad.net/%s/%s/ubuntu %s main", owner, name, codename)
+}
+
+// aptRepoDiff is Ansible's diff list: one entry per file before or
+// after, sorted by path, a file that did not exist on one side named
+// /dev/null there.
+func aptRepoDiff(before, after map[string]string) []any {
+	names := map[string]bool{}
+	for k := range before {
+		names[k] = true
+	}
+	for k := range after {
+		names[k] = true
+	}
+	var sorted []string
+	for k := range names {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	var out []any
+	for _, n := range sorted {
+		bh, ah := n, n
+		if _, ok := before[n]; !ok {
+			bh = "/dev/null"
+		}
+		if _, ok := after[n]; !ok {
+			ah = "/dev/null"
+		}
+		out = append(out, map[string]any{"before": before[n], "after": after[n], "before_header": bh, "after_header": ah})
+	}
+	return out
+}
+
+// renderAptRepoDiff renders the entries whose text changed.
+func renderAptRepoDiff(entries []any) string {
+	var b strings.Builder
+	for _, e := range entries {
+		d := e.(map[string]any)
+		bt, at := d["before"].(string), d["after"].(string)
+		u := shared.UnifiedDiff("", bt, at)
+		if u == "" {
+			continue
+		}
+		_, hunks, _ := strings.Cut(u, "\n+++ after: \n")
+		fmt.Fprintf(&b, "--- before: %s\n+++ after: %s\n%s", d["before_header"], d["after_header"], hunks)
+	}
+	return b.String()
+}
+
+// writeScript is the script that applies the plan: every file checked to
+// be still what was read, then written (the ones whose text changes) or
+// removed (the ones left empty), then apt-get update when asked, every
+// file put back when a step or the update fails.
+func (s *aptSources) writeScript(mode string, update bool) string {
+	var check, save, apply, undo strings.Builder
+	for i, f := range s.files {
+		sum := ""
+		if f.exists {
+			sum = shared.Md5hex([]byte(f.raw))
+		}
+		fmt.Fprintf(&check, "_t_same %s %s\n", shared.Q(f.path), shared.Q(sum))
+		switch {
+		case len(f.lines) == 0 && f.exists:
+			fmt.Fprintf(&apply, "_t_drop %s\n", shared.Q(f.path))
+		case len(f.lines) == 0:
+			continue
+		case f.content() != f.raw || !f.exists || (f.touched && mode != ""):
+			m := ""
+			if f.touched {
+				m = mode
+			}
+			fmt.Fprintf(&apply, "_t_put %s %s %s\n", shared.Q(f.path), shared.Q(f.content()), shared.Q(m))
+		default:
+			continue
+		}
+		fmt.Fprintf(&save, "_t_save %d %s\n", i, shared.Q(f.path))
+		fmt.Fprintf(&undo, "\t_t_undo %d %s\n", i, shared.Q(f.path))
+	}
+	upd := ""
+	if update {
+		upd = "_t_update || { _t_revert; exit 0; }\n"
+	}
+	return "_t_revert() {\n\t:\n" + undo.String() + "}\n" + check.String() + save.String() + apply.String() + upd + "echo done=1\n"
+}

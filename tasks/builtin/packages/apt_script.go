@@ -1,0 +1,34 @@
+package packages
+
+import _ "embed"
+
+// aptScript is apt's check-and-apply, one round trip. Its inputs are shell
+// variables set before it (all quoted by the module):
+//
+//	specs     the package specs, one per line (name, name=ver, name>=ver;
+//	          a name may hold the wildcards * ? [ ] !)
+//	state     present, latest or absent
+//	update    non-empty: update the cache when older than $valid seconds
+//	valid     cache_valid_time; retries, maxdelay: update_cache_retries and
+//	          update_cache_retry_max_delay
+//	deb       a .deb on the host to install (then $specs is empty)
+//	release   default_release; recommends: "", yes or no
+//	purge, force, autoremove, downgrade, unauth, onlyup, noremove
+//	(fail_on_autoremove), held (allow_change_held_packages): non-empty for on
+//	dpkgopts  dpkg_options, comma-separated
+//	locktime  lock_timeout in seconds
+//	_t_check  non-empty: simulate (apt-get -s, dpkg --simulate)
+//
+// It decides, as Ansible's apt does, which packages need apt-get, runs one
+// apt-get (or dpkg -i) for all of them and prints key=value lines:
+// cache_updated, cache_update_time; then verdict=failed with msg (and
+// cache=1 when the cache keys belong in the result), verdict=cacheonly,
+// verdict=noop, verdict=upload (the deb is not on the host) or
+// verdict=ran with cmd (the command as Ansible shows it), rc, outlen and
+// errlen, followed by a "--output--" line, the command's stdout (outlen
+// bytes) and its stderr (errlen bytes). Before the verdict, an
+// item=<spec> line names each spec that needs apt-get (RunLoop tells a
+// loop's items apart by them).
+//
+//go:embed apt.sh
+var aptScript string
