@@ -115,7 +115,7 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		qargs.WriteString(" " + shared.Q(w))
 	}
 	script := shared.DebBlobFuncs + vars.String() + shared.ShAssign([][2]string{{"echo", shared.ShFlag(a.Bool("echo"))},
-		{"_t_cmd", words[0]}, {"_t_qargs", qargs.String()}}) + expectScript
+		{"_t_cmd", words[0]}, {"_t_qargs", qargs.String()}, {"_t_mark", expectMark}}) + expectScript
 	s := &expectSession{events: events, timeout: timeout}
 	res, start, end, err := s.run(ctx, env.Conn, script)
 	if err != nil {

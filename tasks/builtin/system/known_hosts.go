@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha1"
+	_ "embed"
 	"encoding/base64"
 	"fmt"
 	"regexp"
@@ -42,31 +43,10 @@ const (
 
 // knownHostsReadScript checks that $key names $host, then prints the
 // expanded path, ssh-keygen -F's answer for $host in it and its content.
-const knownHostsReadScript = `
-fail() { echo "fail=$1"; exit 0; }
-echo "path=$f"
-command -v ssh-keygen >/dev/null 2>&1 || fail 'Failed to find required executable "ssh-keygen" in paths: '"$PATH"
-if [ -n "$key" ]; then
-	_k=$(mktemp) || exit 1
-	printf '%s' "$key" >"$_k"
-	_o=$(ssh-keygen -F "$host" -f "$_k" 2>/dev/null)
-	rm -f -- "$_k"
-	[ -n "$_o" ] || fail "Host parameter does not match hashed host field in supplied key"
-fi
-[ -e "$f" ] || { echo exists=0; exit 0; }
-_t_info "$f" | sed 's/^/pi_/'
-_d=$(mktemp -d) || exit 1
-ssh-keygen -F "$host" -f "$f" >"$_d/o" 2>"$_d/e"
-echo "rc=$?"
-[ -f "$f" ] && echo exists=1
-printf '%s\n' ` + kgOutMark + `
-cat "$_d/o"
-printf '%s\n' ` + kgErrMark + `
-cat "$_d/e"
-rm -rf -- "$_d"
-printf '%s\n' ` + shared.ContentMark + `
-cat -- "$f" 2>/dev/null
-`
+var knownHostsReadScript = "_t_kgo=" + kgOutMark + "\n_t_kge=" + kgErrMark + "\n" + shared.MarkVars + knownHostsReadScriptBody
+
+//go:embed known_hosts_read.sh
+var knownHostsReadScriptBody string
 
 var (
 	hostListRe  = regexp.MustCompile(`\S+(\s+)?,(\s+)?`)

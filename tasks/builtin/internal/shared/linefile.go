@@ -19,16 +19,10 @@ const ContentMark = "__T_CONTENT__"
 
 // ReadLinesScript prints exists=1 and then the file $f after contentMark,
 // or exists=0. It follows the verdict lines of whatever ran before it.
-const ReadLinesScript = `
-if [ -f "$f" ]; then
-	[ -r "$f" ] || { echo "fail=cannot read $f"; exit 0; }
-	echo exists=1
-	printf '%s\n' ` + ContentMark + `
-	cat -- "$f"
-else
-	echo exists=0
-fi
-`
+var ReadLinesScript = MarkVars + ReadLinesScriptBody
+
+//go:embed read_lines.sh
+var ReadLinesScriptBody string
 
 // SplitContent splits a read script's output into its verdict and the
 // file's content.

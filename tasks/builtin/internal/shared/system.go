@@ -2,6 +2,7 @@ package shared
 
 import (
 	"context"
+	_ "embed"
 	"io"
 	"strings"
 
@@ -24,6 +25,11 @@ const (
 	OutMark = "__T_OUT__"
 	ErrMark = "__T_ERR__"
 )
+
+// MarkVars sets the shell variables through which scripts print the
+// markers Go splits their output at: $_t_cm (ContentMark), $_t_om
+// (OutMark) and $_t_em (ErrMark). Scripts that print a marker start with it.
+const MarkVars = "_t_cm=" + ContentMark + "\n_t_om=" + OutMark + "\n_t_em=" + ErrMark + "\n"
 
 // Tailed splits a script's stdout into its verdict and the stdout and
 // stderr of the commands it ran, which _t_tail printed after the verdict.
@@ -53,18 +59,10 @@ func SysFailMsg(res transport.Result, v Verdict, errOut string) string {
 // command and appends its stdout and stderr to the files _t_tail prints;
 // rc keeps its exit status. _t_ent looks up a passwd or group entry by
 // name (or by number) through getent when there is one.
-const SysFuncs = `
-_t_d=$(mktemp -d) || exit 1
-trap 'rm -rf "$_t_d"' EXIT
-: >"$_t_d/o"; : >"$_t_d/e"
-_t_run() { "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
-_t_runin() { _t_i=$1; shift; printf '%s\n' "$_t_i" | "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
-_t_tail() { printf '\n%s\n' ` + OutMark + `; cat "$_t_d/o"; printf '\n%s\n' ` + ErrMark + `; cat "$_t_d/e"; }
-_t_ent() {
-	if command -v getent >/dev/null 2>&1; then getent "$1" "$2"; return; fi
-	awk -F: -v n="$2" '$1 == n || (n ~ /^[0-9]+$/ && $3 == n) { print; f = 1; exit } END { exit !f }' "/etc/$1"
-}
-`
+var SysFuncs = MarkVars + SysFuncsBody
+
+//go:embed sys_funcs.sh
+var SysFuncsBody string
 
 // WithWarnings copies r's warnings into its data, where Ansible's modules
 // return them (and register: keeps them) when there are any.
