@@ -101,20 +101,8 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	}
 
 	var s strings.Builder
-	s.WriteString(shared.ShFuncs)
-	if a.Has("chdir") {
-		d := shared.ShPath(a.Str("chdir"))
-		fmt.Fprintf(&s, "if [ ! -e %[1]s ]; then echo tender=chdir; echo err=2; exit 0; elif [ ! -d %[1]s ]; then echo tender=chdir; echo err=20; exit 0; fi\ncd -P %[1]s 2>/dev/null || { echo tender=chdir; echo err=13; exit 0; }\n", d)
-	}
-	if a.Has("creates") {
-		fmt.Fprintf(&s, "_t_glob %s && { echo tender=creates; exit 0; }\n", shared.ShPath(a.Str("creates")))
-	}
-	if a.Has("removes") {
-		fmt.Fprintf(&s, "_t_glob %s || { echo tender=removes; exit 0; }\n", shared.ShPath(a.Str("removes")))
-	}
-	if env.Check {
-		s.WriteString("echo tender=check; exit 0\n")
-	} else {
+	s.WriteString(gateScript(a, "_t_glob", true, env.Check))
+	if !env.Check {
 		s.WriteString(precheck + "echo tender=run\n" + exec + "\n")
 	}
 

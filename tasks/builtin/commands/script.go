@@ -60,16 +60,8 @@ func (scriptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	rest := strings.TrimSpace(strings.Replace(raw, parts[0], "", 1))
 
 	var s strings.Builder
-	s.WriteString(shared.ShFuncs)
-	if a.Has("creates") {
-		fmt.Fprintf(&s, "_t_exists %s && { echo tender=creates; exit 0; }\n", shared.ShPath(a.Str("creates")))
-	}
-	if a.Has("removes") {
-		fmt.Fprintf(&s, "_t_exists %s || { echo tender=removes; exit 0; }\n", shared.ShPath(a.Str("removes")))
-	}
-	if env.Check {
-		s.WriteString("echo tender=check; exit 0\n")
-	} else {
+	s.WriteString(gateScript(a, "_t_exists", false, env.Check))
+	if !env.Check {
 		// The file is named like the controller's so $0 reads the same.
 		fmt.Fprintf(&s, `_d=$(mktemp -d) || exit 1
 trap 'rm -rf "$_d"' EXIT
