@@ -242,12 +242,7 @@ func removeCronFile(ctx context.Context, env *tasks.Env, cronFile, file, state s
 	} else {
 		diff = map[string]any{}
 	}
-	script := fmt.Sprintf("f=%s\n[ -f \"$f\" ] || { echo gone=1; exit 0; }\n", shared.ShPath(file))
-	if !env.Check {
-		script += "rm -f -- \"$f\" 2>/dev/null && echo removed=1\n"
-	} else {
-		script += "echo removed=1\n"
-	}
+	script := "f=" + shared.ShPath(file) + "\n" + shared.ShAssign([][2]string{{"check", shared.BoolFlag(env.Check)}}) + cronRemoveScript
 	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
@@ -261,3 +256,8 @@ func removeCronFile(ctx context.Context, env *tasks.Env, cronFile, file, state s
 }
 
 func (cronModule) Spec() *tasks.Spec { return cronArgs }
+
+// cronRemoveScript removes a cron file (state=absent with cron_file).
+//
+//go:embed cron_remove.sh
+var cronRemoveScript string

@@ -202,7 +202,7 @@ func (knownHostsModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		return r, nil
 	}
 	if found && key == "" && state == "absent" {
-		script = fmt.Sprintf("%spi=%s\nssh-keygen -R %s -f \"$pi\" >/dev/null || exit 1\n%s", shared.AttrFuncs, shared.Q(path), shared.Q(host), shared.PathInfoScript)
+		script = shared.AttrFuncs + shared.ShAssign([][2]string{{"pi", path}, {"host", host}}) + knownHostsRemoveScript + shared.PathInfoScript
 		res, err := shared.Run(ctx, env, script, nil)
 		if err != nil {
 			return tasks.Result{}, err
@@ -225,3 +225,8 @@ func (knownHostsModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 }
 
 func (knownHostsModule) Spec() *tasks.Spec { return knownHostsArgs }
+
+// knownHostsRemoveScript removes a host's keys with ssh-keygen -R.
+//
+//go:embed known_hosts_remove.sh
+var knownHostsRemoveScript string
