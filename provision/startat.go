@@ -13,6 +13,7 @@ import (
 // reports the same.
 type StartAtError struct{ Pattern string }
 
+// Error returns the message the user sees.
 func (e *StartAtError) Error() string {
 	return fmt.Sprintf("No matching task %q found. Note: --start-at-task can only follow static includes.", e.Pattern)
 }

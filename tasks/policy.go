@@ -74,6 +74,7 @@ type DeniedError struct {
 	Allowed []string
 }
 
+// Error returns the message the user sees.
 func (e *DeniedError) Error() string {
 	name := "the controller sandbox"
 	if e.Policy != "" {

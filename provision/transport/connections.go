@@ -89,6 +89,7 @@ type UnknownConnectionError struct {
 	Known []string
 }
 
+// Error returns the message the user sees.
 func (e *UnknownConnectionError) Error() string {
 	if len(e.Known) == 0 {
 		return fmt.Sprintf("connection %q: no connection types are available", e.Name)

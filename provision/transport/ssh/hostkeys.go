@@ -64,6 +64,7 @@ type HostKeyError struct {
 	Conflicting []string // file:line of the entries that did not match
 }
 
+// Error returns the message the user sees.
 func (e *HostKeyError) Error() string {
 	if e.Changed {
 		return fmt.Sprintf("REMOTE HOST IDENTIFICATION HAS CHANGED for %s: it presented %s, which does not match %s. "+
