@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
@@ -72,7 +73,7 @@ func (iniFileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 		vals = []string{a.Str("value")}
 	}
 	for _, v := range vals {
-		if !shared.ContainsStr(e.values, v) {
+		if !slices.Contains(e.values, v) {
 			e.values = append(e.values, v)
 		}
 	}
@@ -176,7 +177,7 @@ func (e iniEdit) apply(text string) (string, bool, string) {
 			if m == nil {
 				continue
 			}
-			if len(values) > 0 && shared.ContainsStr(values, m[6]) {
+			if len(values) > 0 && slices.Contains(values, m[6]) {
 				if m[6] == "" && e.noValue {
 					set(i, e.option+"\n")
 					noValuePresent = true
@@ -234,7 +235,7 @@ func (e iniEdit) apply(text string) (string, bool, string) {
 		var keep []string
 		for _, l := range sec {
 			m := e.active.FindStringSubmatch(l)
-			drop := m != nil && (e.exclusive || shared.ContainsStr(values, m[6]))
+			drop := m != nil && (e.exclusive || slices.Contains(values, m[6]))
 			if !drop {
 				keep = append(keep, l)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -165,7 +166,7 @@ func systemdServices(v shared.Verdict, b map[string]string, services map[string]
 			f := strings.Fields(line)
 			status := ""
 			for _, bad := range systemdBadStates {
-				if shared.ContainsStr(f, bad) {
+				if slices.Contains(f, bad) {
 					status, f = bad, f[1:]
 					break
 				}
@@ -210,7 +211,7 @@ func systemdServices(v shared.Verdict, b map[string]string, services map[string]
 		}
 		name, status := f[0], f[1]
 		if s, ok := services[name].(map[string]any); ok && own[name] {
-			if !shared.ContainsStr(systemdBadStates, s["status"].(string)) {
+			if !slices.Contains(systemdBadStates, s["status"].(string)) {
 				s["status"] = status
 			}
 			continue

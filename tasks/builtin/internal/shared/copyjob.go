@@ -83,12 +83,7 @@ func (j CopyJob) Run(ctx context.Context, env *tasks.Env) (tasks.Result, error) 
 // Script returns the shell script that places the file: source is where
 // the content comes from, probe the checksum probe, moved the staged name.
 func (j CopyJob) Script(source, probe, moved string) string {
-	flag := func(b bool) string {
-		if b {
-			return "1"
-		}
-		return ""
-	}
+	flag := BoolFlag
 	var s strings.Builder
 	s.WriteString(ShFuncs + AttrFuncs)
 	for _, kv := range [][2]string{

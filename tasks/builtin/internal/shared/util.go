@@ -24,16 +24,6 @@ func OrDefault(s, def string) string {
 	return s
 }
 
-// ContainsStr reports whether l holds s.
-func ContainsStr(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // MaskedValue stands for a secret in a result, as Ansible's no_log does.
 const MaskedValue = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
 
