@@ -2,9 +2,9 @@ package shared
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pyfmt"
@@ -71,73 +71,15 @@ func PyToStr(v any) string {
 	if s, ok := IsPyStr(v); ok {
 		return s
 	}
-	var b strings.Builder
-	writePyRepr(&b, v)
-	return b.String()
+	return pyfmt.Repr(v)
 }
 
-// PyRepr is Python's repr(v). Mapping keys are sorted: their YAML order is
-// not kept in a Go map.
-func PyRepr(v any) string {
-	var b strings.Builder
-	writePyRepr(&b, v)
-	return b.String()
-}
-
-func writePyRepr(b *strings.Builder, v any) {
-	switch x := v.(type) {
-	case nil:
-		b.WriteString("None")
-	case bool:
-		if x {
-			b.WriteString("True")
-		} else {
-			b.WriteString("False")
-		}
-	case int:
-		b.WriteString(strconv.Itoa(x))
-	case *big.Int:
-		b.WriteString(x.String())
-	case float64:
-		b.WriteString(pyfmt.Float(x))
-	case string:
-		b.WriteString(pyfmt.Quote(x))
-	case PyStr:
-		b.WriteString(pyfmt.Quote(string(x)))
-	case []any:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writePyRepr(b, e)
-		}
-		b.WriteByte(']')
-	case map[string]any:
-		b.WriteByte('{')
-		for i, k := range SortedMapKeys(x) {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(pyfmt.Quote(k))
-			b.WriteString(": ")
-			writePyRepr(b, x[k])
-		}
-		b.WriteByte('}')
-	default:
-		fmt.Fprint(b, x)
-	}
-}
+// PyRepr is Python's repr(v). A mapping's keys come in the order recorded
+// for it (see pydict.Keys), else sorted.
+func PyRepr(v any) string { return pyfmt.Repr(v) }
 
 // SortedMapKeys returns m's keys in sorted order.
-func SortedMapKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func SortedMapKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
 
 // PyNumber returns v as a number when Python would compare it as one
 // (bool is an int there); an integer past 64 bits is rounded (see bigInt).
@@ -161,54 +103,7 @@ func PyNumber(v any) (float64, bool) {
 
 // PyEqual is Python's ==: 1 == 1.0 == True, str == AnsibleUnicode, lists
 // and dicts compared deeply.
-func PyEqual(a, b any) bool {
-	_, aBig := a.(*big.Int)
-	_, bBig := b.(*big.Int)
-	if aBig || bBig {
-		return expr.Equal(a, b) // exactly, as Python compares its ints
-	}
-	if x, ok := PyNumber(a); ok {
-		y, ok := PyNumber(b)
-		if ia, aInt := a.(int); aInt {
-			if ib, bInt := b.(int); bInt {
-				return ia == ib
-			}
-		}
-		return ok && x == y
-	}
-	if x, ok := IsPyStr(a); ok {
-		y, ok := IsPyStr(b)
-		return ok && x == y
-	}
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !PyEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, e := range x {
-			f, ok := y[k]
-			if !ok || !PyEqual(e, f) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
+func PyEqual(a, b any) bool { return expr.Equal(PlainValue(a), PlainValue(b)) }
 
 // PyIn is Python's `v in list`.
 func PyIn(v any, list []any) bool {
@@ -222,25 +117,10 @@ func PyIn(v any, list []any) bool {
 
 // PyTruthy is Python's bool(v).
 func PyTruthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case int:
-		return x != 0
-	case float64:
-		return x != 0
-	case string:
-		return x != ""
-	case PyStr:
-		return x != ""
-	case []any:
-		return len(x) > 0
-	case map[string]any:
-		return len(x) > 0
+	if s, ok := v.(PyStr); ok {
+		return s != ""
 	}
-	return true
+	return expr.Truthy(v)
 }
 
 // PyIter is what Python's `for x in v` walks: a list's items, a string's
