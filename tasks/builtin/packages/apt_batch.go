@@ -3,7 +3,6 @@ package packages
 import (
 	"context"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -57,7 +56,7 @@ func (m aptModule) Batch(ctx context.Context, env *tasks.Env, items []tasks.Args
 	}
 	v, output := shared.SplitOutput(out.Stdout)
 	if v["verdict"] != "ran" && v["verdict"] != "noop" || v["verdict"] == "ran" && v["rc"] != "0" {
-		res, err := m.oneByOne(ctx, env, items)
+		res, err := shared.RunEach(ctx, env, m, items)
 		return res, err == nil, err
 	}
 	ran := j.result(v, output)
@@ -87,11 +86,6 @@ func (m aptModule) Batch(ctx context.Context, env *tasks.Env, items []tasks.Args
 	return results, true, nil
 }
 
-// oneByOne runs each item with Run, in order.
-func (m aptModule) oneByOne(ctx context.Context, env *tasks.Env, items []tasks.Args) ([]tasks.Result, error) {
-	return shared.RunEach(ctx, env, m, items)
-}
-
 // aptPackageKeys are the argument names that hold apt's packages.
 var aptPackageKeys = []string{"name", "pkg", "package"}
 
@@ -99,20 +93,8 @@ var aptPackageKeys = []string{"name", "pkg", "package"}
 // one apt-get: the same arguments but for the packages, valid ones Run
 // would pass to the script unchanged, and at least one package each.
 func aptMergeable(items []tasks.Args) ([][]string, bool) {
-	rest := func(args tasks.Args) tasks.Args {
-		r := maps.Clone(args)
-		for _, k := range aptPackageKeys {
-			delete(r, k)
-		}
-		return r
-	}
-	first := rest(items[0])
-	specs := make([][]string, len(items))
 	seen := map[string]string{} // package name: the spec that named it
-	for i, item := range items {
-		if !reflect.DeepEqual(rest(item), first) {
-			return nil, false
-		}
+	return mergeSpecs(items, aptPackageKeys, func(item tasks.Args) ([]string, bool) {
 		a, err := aptArgs.Decode(item)
 		if err != nil {
 			return nil, false
@@ -125,6 +107,7 @@ func aptMergeable(items []tasks.Args) ([][]string, bool) {
 		if a.Str("deb") != "" || a.Bool("autoremove") {
 			return nil, false
 		}
+		var specs []string
 		for _, s := range a.Strings("package") {
 			s = strings.TrimSpace(s)
 			if s == "" || strings.Count(s, "=") > 1 || strings.ContainsAny(s, "*?[]!\n\r") {
@@ -135,13 +118,10 @@ func aptMergeable(items []tasks.Args) ([][]string, bool) {
 				return nil, false
 			}
 			seen[n] = s
-			specs[i] = append(specs[i], s)
+			specs = append(specs, s)
 		}
-		if len(specs[i]) == 0 {
-			return nil, false
-		}
-	}
-	return specs, true
+		return specs, true
+	})
 }
 
 // aptSpecName is the package name of a spec (name, name=ver, name>=ver),

@@ -49,7 +49,7 @@ func TestAptBatchFleet(t *testing.T) {
 	}
 	single, _ := host()
 	start = time.Now()
-	want, err := aptModule{}.oneByOne(ctx, single, items)
+	want, err := shared.RunEach(ctx, single, aptModule{}, items)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestAptBatchFleet(t *testing.T) {
 	again, ok, err := aptModule{}.Batch(ctx, batched, items)
 	took = time.Since(start)
 	start = time.Now()
-	if _, err := (aptModule{}).oneByOne(ctx, single, items); err != nil {
+	if _, err := shared.RunEach(ctx, single, aptModule{}, items); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("again: batched %v, item by item %v", took, time.Since(start))

@@ -129,7 +129,7 @@ func TestAptBatch(t *testing.T) {
 				t.Errorf("apt-get ran as\n%s\nwant\n%s", log, c.apt)
 			}
 			env1, _, _ := fakeAptEnv(t, fakeRepo, c.inst)
-			want, err := aptModule{}.oneByOne(context.Background(), env1, aptItems(c.extra, c.names...))
+			want, err := shared.RunEach(context.Background(), env1, aptModule{}, aptItems(c.extra, c.names...))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,8 +2,6 @@ package packages
 
 import (
 	"context"
-	"maps"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -78,7 +76,7 @@ func (m rpmModule) Batch(ctx context.Context, env *tasks.Env, items []tasks.Args
 		return results, true, nil
 	case v["verdict"] == "ran" && v["rc"] == "0":
 	case v["verdict"] == "ran":
-		res, err := m.oneByOne(ctx, env, items)
+		res, err := shared.RunEach(ctx, env, m, items)
 		return res, err == nil, err
 	default: // a package that is not available, or no dnf: nothing was done
 		return nil, false, nil
@@ -100,44 +98,26 @@ func (m rpmModule) Batch(ctx context.Context, env *tasks.Env, items []tasks.Args
 	return results, true, nil
 }
 
-// oneByOne runs each item with Run, in order.
-func (m rpmModule) oneByOne(ctx context.Context, env *tasks.Env, items []tasks.Args) ([]tasks.Result, error) {
-	return shared.RunEach(ctx, env, m, items)
-}
-
 // rpmMergeable returns each item's package specs when the items can be
 // one transaction: the same arguments but for the packages, a state that
 // names packages, no autoremove, and at least one plain package spec (a
 // name, or name-version) each.
 func rpmMergeable(tool string, items []tasks.Args) ([][]string, bool) {
-	rest := func(args tasks.Args) tasks.Args {
-		r := maps.Clone(args)
-		delete(r, "name")
-		delete(r, "pkg")
-		return r
-	}
-	first := rest(items[0])
-	specs := make([][]string, len(items))
-	for i, item := range items {
-		if !reflect.DeepEqual(rest(item), first) {
-			return nil, false
-		}
+	return mergeSpecs(items, []string{"name", "pkg"}, func(item tasks.Args) ([]string, bool) {
 		a, err := rpmSpecs[tool].Decode(item)
 		if err != nil || a.Bool("autoremove") {
 			return nil, false
 		}
+		var specs []string
 		for _, s := range a.Strings("name") {
 			if s == "" || strings.TrimSpace(s) != s || strings.ContainsAny(s, "*?[]/@<>=!~ \t\n\r\\'\"") ||
 				strings.HasSuffix(s, ".rpm") || strings.HasPrefix(s, "-") {
 				return nil, false
 			}
-			specs[i] = append(specs[i], s)
+			specs = append(specs, s)
 		}
-		if len(specs[i]) == 0 {
-			return nil, false
-		}
-	}
-	return specs, true
+		return specs, true
+	})
 }
 
 // rpmName is the name of a NEVRA (name-[epoch:]version-release.arch).

@@ -98,7 +98,7 @@ func TestDnfBatchFleet(t *testing.T) {
 			t.Errorf("%s %v: %d round trips, %d dnf transactions; want 1 and %d", s.module, s.names, trips, n, s.txns)
 		}
 		start = time.Now()
-		want, err := m.oneByOne(ctx, single, items)
+		want, err := shared.RunEach(ctx, single, m, items)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // fakeRPMHost is a host with the fake rpm and dnf (and yum) of
@@ -125,7 +126,7 @@ func TestDnfBatch(t *testing.T) {
 			}
 			env1, _, _ := c.host.env(t)
 			env1.Check = c.check
-			want, err := m.oneByOne(context.Background(), env1, items)
+			want, err := shared.RunEach(context.Background(), env1, m, items)
 			if err != nil {
 				t.Fatal(err)
 			}
