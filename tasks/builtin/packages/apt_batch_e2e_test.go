@@ -23,7 +23,7 @@ func TestAptBatchFleet(t *testing.T) {
 	// host is a fresh fleet host with its apt cache made.
 	host := func() (*tasks.Env, *modtest.CountingConn) {
 		env, cc := modtest.TestEnv(t, t.TempDir(), nil)
-		cc.Conn = modtest.DockerConn{ID: modtest.FleetHost(t)}
+		cc.Conn = modtest.DockerConn(t, modtest.FleetHost(t))
 		if res, err := (aptModule{}).Run(ctx, env, tasks.Args{"update_cache": true}); err != nil || res.Failed {
 			t.Fatalf("update: %v %+v", err, res)
 		}

@@ -128,7 +128,7 @@ func runDebCase(t *testing.T, name string, known map[string][]string, norm func(
 	id := debCaseHost(t, name)
 	files, _ := filepath.Abs("../testdata/files")
 	env, _ := modtest.TestEnv(t, files, nil)
-	env.Conn = modtest.DockerConn{ID: id}
+	env.Conn = modtest.DockerConn(t, id)
 	scope := expr.NewVars(map[string]any{})
 	seen := 0
 	for _, task := range loadDebCase(t, filepath.Join("../testdata", name, "tasks.yml")) {

@@ -20,7 +20,7 @@ import (
 func TestDpkgSelectionsFidelity(t *testing.T) {
 	id := runDebCase(t, "dpkg_selections", map[string][]string{"ds_unknown": {"*"}}, nil)
 	env, _ := modtest.TestEnv(t, t.TempDir(), nil)
-	env.Conn = modtest.DockerConn{ID: id}
+	env.Conn = modtest.DockerConn(t, id)
 	res, err := dpkgSelectionsModule{}.Run(t.Context(), env, map[string]any{"name": "no-such-package", "selection": "hold"})
 	if err != nil || !res.Failed || res.Changed || res.Msg != "Failed to find package 'no-such-package' to perform selection 'hold'." {
 		t.Errorf("a package dpkg does not know: %v %+v", err, res)

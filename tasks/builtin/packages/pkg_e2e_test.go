@@ -44,7 +44,7 @@ func TestPkgFidelity(t *testing.T) {
 	id := modtest.FleetHost(t)
 	files, _ := filepath.Abs("../testdata/files")
 	env, _ := modtest.TestEnv(t, files, nil)
-	env.Conn = modtest.DockerConn{ID: id}
+	env.Conn = modtest.DockerConn(t, id)
 	scope := expr.NewVars(map[string]any{})
 	seen := 0
 	for _, task := range modtest.LoadTaskList(t, "../testdata/pkg/tasks.yml") {
@@ -126,7 +126,7 @@ func pkgNormalize(m map[string]any) map[string]any {
 func TestAptRunLoop(t *testing.T) {
 	id := modtest.FleetHost(t)
 	env, cc := modtest.TestEnv(t, t.TempDir(), nil)
-	cc.Conn = modtest.DockerConn{ID: id}
+	cc.Conn = modtest.DockerConn(t, id)
 	env.Conn = cc
 	if res := modtest.RunMod(t, env, "apt", tasks.Args{"update_cache": true}); res.Failed {
 		t.Fatal(res.Msg)

@@ -34,7 +34,7 @@ func rhHost(t *testing.T, setup string) (*tasks.Env, *modtest.CountingConn) {
 	id := strings.TrimSpace(string(out))
 	t.Cleanup(func() { exec.Command("docker", "rm", "-f", id).Run() })
 	env, cc := modtest.TestEnv(t, t.TempDir(), map[string]any{"ansible_pkg_mgr": "dnf"})
-	cc.Conn = modtest.DockerConn{ID: id}
+	cc.Conn = modtest.DockerConn(t, id)
 	if setup != "" {
 		if res, err := shared.Run(context.Background(), env, setup, nil); err != nil || res.ExitCode != 0 {
 			t.Fatalf("setup: %v %s %s", err, res.Stdout, res.Stderr)

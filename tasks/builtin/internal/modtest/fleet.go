@@ -58,7 +58,7 @@ func InitHost(t *testing.T, kind, dir, setup string) *tasks.Env {
 	}
 	id := strings.TrimSpace(string(out))
 	t.Cleanup(func() { exec.Command("docker", "rm", "-f", id).Run() })
-	c := DockerConn{ID: id}
+	c := DockerConn(t, id)
 	ctx := context.Background()
 	settle, err := os.ReadFile(Path("testdata/service_facts/settle.sh"))
 	if err != nil {
