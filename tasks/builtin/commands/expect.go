@@ -114,7 +114,7 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	for _, w := range words[1:] {
 		qargs.WriteString(" " + shared.Q(w))
 	}
-	script := shared.DebBlobFuncs + vars.String() + shared.ShAssign([][2]string{{"echo", shared.ShFlag(a.Bool("echo"))},
+	script := shared.DebBlobFuncs + vars.String() + shared.ShAssign([][2]string{{"echo", shared.BoolFlag(a.Bool("echo"))},
 		{"_t_cmd", words[0]}, {"_t_qargs", qargs.String()}, {"_t_mark", expectMark}}) + expectScript
 	s := &expectSession{events: events, timeout: timeout}
 	res, start, end, err := s.run(ctx, env.Conn, script)

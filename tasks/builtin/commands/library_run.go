@@ -1,9 +1,11 @@
 package commands
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pydict"
@@ -20,48 +22,24 @@ const (
 	needUtilsMark = "tender-need-module-utils "
 )
 
-// moduleScript is the host side of a content module's run: a private
-// directory in ~/.ansible/tmp (Ansible's remote_tmp), the module from
-// stdin, the arguments from the script's text (never a command line), and
-// the module run with the arguments file as its argument, its stdin
-// closed. The directory is removed afterwards.
+// moduleScriptText is the host side of a content module's run (see
+// moduleScript).
+//
+//go:embed library_run.sh
+var moduleScriptText string
+
+// moduleScript is the script that runs module m on the host: its file
+// name base, the interpreter's words interp ("" for the file itself, or,
+// for a Python module, the host's first Python), its arguments argText,
+// and the module_utils zip it needs (nil for none).
 func moduleScript(m *contentModule, base, interp, argText string, utils *moduleUtils) string {
-	var s strings.Builder
-	s.WriteString(`umask 077
-_h=${HOME:-/tmp}
-_c="$_h/.ansible/tmp"
-mkdir -p "$_c" || exit 1
-`)
+	vars := [][2]string{{"base", base}, {"args", argText}, {"interp", interp},
+		{"findpy", shared.BoolFlag(m.interp == "python" && m.kind != kindBinary)},
+		{"utils", ""}, {"mark", needUtilsMark}, {"code", strconv.Itoa(needUtilsCode)}}
 	if utils != nil {
-		fmt.Fprintf(&s, "_z=\"$_c\"/%s\n", shared.Q(utils.name))
-		fmt.Fprintf(&s, "[ -f \"$_z\" ] || { printf '%%s%%s\\n' %s \"$_h\"; exit %d; }\n", shared.Q(needUtilsMark), needUtilsCode)
+		vars[4][1] = utils.name
 	}
-	fmt.Fprintf(&s, `_d=$(mktemp -d "$_c/tender-module.XXXXXXXX") || exit 1
-trap 'rm -rf "$_d"' EXIT
-cat > "$_d"/%[1]s || exit 1
-chmod 700 "$_d"/%[1]s
-printf '%%s' %[2]s > "$_d"/args || exit 1
-`, shared.Q(base), shared.Q(argText))
-	run := `"$_d"/` + shared.Q(base)
-	switch {
-	case interp != "":
-		// ansible_<name>_interpreter, or the shebang: words, as Ansible
-		// writes them in place of the shebang.
-		run = interp + " " + run
-	case m.interp == "python" && m.kind != kindBinary:
-		s.WriteString(`_py=
-for _p in python3 /usr/bin/python3 /usr/libexec/platform-python python /usr/bin/python; do
-	if command -v "$_p" >/dev/null 2>&1; then _py=$_p; break; fi
-done
-[ -n "$_py" ] || { echo "/usr/bin/python: not found" >&2; exit 127; }
-`)
-		run = `"$_py" ` + run
-	}
-	if utils != nil {
-		run = `PYTHONPATH="$_z${PYTHONPATH:+:$PYTHONPATH}" ` + run
-	}
-	fmt.Fprintf(&s, "%s \"$_d\"/args </dev/null\n", run)
-	return s.String()
+	return shared.ShAssign(vars) + moduleScriptText
 }
 
 // moduleResult reads a module's output as Ansible does: the JSON object

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"os"
 	"path"
@@ -62,21 +63,9 @@ func (scriptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	var s strings.Builder
 	s.WriteString(gateScript(a, "_t_exists", false, env.Check))
 	if !env.Check {
-		// The file is named like the controller's so $0 reads the same.
-		fmt.Fprintf(&s, `_d=$(mktemp -d) || exit 1
-trap 'rm -rf "$_d"' EXIT
-cat > "$_d"/%s && chmod 700 "$_d"/%[1]s || exit 1
-echo tender=run
-`, shared.Q(path.Base(local)))
-		if chdir != "" {
-			fmt.Fprintf(&s, "cd -P %s || exit 1\n", shared.Q(chdir))
-		}
-		cmd := `"$_d"/` + shared.Q(path.Base(local))
-		if a.Has("executable") {
-			cmd = shared.Q(a.Str("executable")) + " " + cmd
-		}
-		// rest is shell text given by the playbook author, as in Ansible.
-		fmt.Fprintf(&s, "%s %s </dev/null\n", cmd, rest)
+		s.WriteString(shared.ShAssign([][2]string{{"base", path.Base(local)}, {"chdir", chdir},
+			{"has_exe", shared.BoolFlag(a.Has("executable"))}, {"exe", a.Str("executable")}, {"rest", rest}}))
+		s.WriteString(scriptRunText)
 	}
 	var stdin *strings.Reader
 	if !env.Check {
@@ -111,5 +100,10 @@ echo tender=run
 	}
 	return res, nil
 }
+
+// scriptRunText sends and runs the script's file (script_run.sh).
+//
+//go:embed script_run.sh
+var scriptRunText string
 
 func (scriptModule) Spec() *tasks.Spec { return scriptArgs }

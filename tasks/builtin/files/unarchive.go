@@ -101,8 +101,8 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 	script := shared.ShAssign([][2]string{
 		{"src", hostSrc}, {"dest", dest}, {"uploaded", uploaded}, {"excludes", strings.Join(lists["exclude"], "\n")},
 		{"includes", strings.Join(lists["include"], "\n")}, {"opts", strings.Join(lists["extra_opts"], "\n")},
-		{"keep_newer", shared.ShFlag(a.Bool("keep_newer"))}, {"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")},
-		{"_t_check", shared.ShFlag(env.Check)},
+		{"keep_newer", shared.BoolFlag(a.Bool("keep_newer"))}, {"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")},
+		{"_t_check", shared.BoolFlag(env.Check)},
 	}) + unarchiveScript
 	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {

@@ -97,7 +97,7 @@ func (getURLModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	attrs := [][2]string{{"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")}}
 	force := a.Bool("force")
 	out, err := shared.Run(ctx, env, shared.ShAssign(append([][2]string{{"dest", dest}, {"algo", algo}, {"sum", sum},
-		{"force", shared.ShFlag(force)}, {"_t_check", shared.ShFlag(env.Check)}}, attrs...))+getURLProbe, nil)
+		{"force", shared.BoolFlag(force)}, {"_t_check", shared.BoolFlag(env.Check)}}, attrs...))+getURLProbe, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -203,7 +203,7 @@ func placeDownload(ctx context.Context, env *tasks.Env, a tasks.Values, tmp *os.
 		}
 	}
 	out, err := shared.Run(ctx, env, shared.ShAssign(append([][2]string{{"dest", dest}, {"tmp", remoteTmp}, {"want", want},
-		{"algo", algo}, {"sum", sum}, {"backup", shared.ShFlag(a.Bool("backup"))}}, attrs...))+getURLPlace, nil)
+		{"algo", algo}, {"sum", sum}, {"backup", shared.BoolFlag(a.Bool("backup"))}}, attrs...))+getURLPlace, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

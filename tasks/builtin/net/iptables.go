@@ -151,9 +151,9 @@ func (iptablesModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 		mode = "delchain"
 	}
 	script := "export LC_ALL=C\n" + shared.SysFuncs + shared.DebBinFuncs + shared.DebBlobFuncs + shared.ShAssign([][2]string{
-		{"bin", bin}, {"mode", mode}, {"check", shared.ShFlag(env.Check)},
-		{"nochain", shared.ShFlag(!a.Bool("flush") && !a.Has("chain"))}, {"logjump", shared.ShFlag(logJump)},
-		{"want", a.Str("state")}, {"policy", a.Str("policy")}, {"cm", shared.ShFlag(a.Bool("chain_management"))},
+		{"bin", bin}, {"mode", mode}, {"check", shared.BoolFlag(env.Check)},
+		{"nochain", shared.BoolFlag(!a.Bool("flush") && !a.Has("chain"))}, {"logjump", shared.BoolFlag(logJump)},
+		{"want", a.Str("state")}, {"policy", a.Str("policy")}, {"cm", shared.BoolFlag(a.Bool("chain_management"))},
 	}) + "_t_w=" + shWait(a.Str("wait")) + "\n" + iptablesCommands(a, rule) + iptablesScript
 	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {

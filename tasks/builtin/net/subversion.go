@@ -47,12 +47,12 @@ func (subversionModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		return tasks.Result{}, err
 	}
 	vars := shared.ShAssign([][2]string{
-		{"repo", a.Str("repo")}, {"rev", a.Str("revision")}, {"force", shared.ShFlag(a.Bool("force"))},
+		{"repo", a.Str("repo")}, {"rev", a.Str("revision")}, {"force", shared.BoolFlag(a.Bool("force"))},
 		{"username", a.Str("username")},
-		{"export", shared.ShFlag(a.Bool("export"))}, {"checkout", shared.ShFlag(a.Bool("checkout"))},
-		{"update", shared.ShFlag(a.Bool("update"))}, {"switch", shared.ShFlag(a.Bool("switch"))},
-		{"in_place", shared.ShFlag(a.Bool("in_place"))}, {"trust", shared.ShFlag(!a.Bool("validate_certs"))},
-		{"check", shared.ShFlag(env.Check)},
+		{"export", shared.BoolFlag(a.Bool("export"))}, {"checkout", shared.BoolFlag(a.Bool("checkout"))},
+		{"update", shared.BoolFlag(a.Bool("update"))}, {"switch", shared.BoolFlag(a.Bool("switch"))},
+		{"in_place", shared.BoolFlag(a.Bool("in_place"))}, {"trust", shared.BoolFlag(!a.Bool("validate_certs"))},
+		{"check", shared.BoolFlag(env.Check)},
 	})
 	for _, p := range [][2]string{{"dest", "dest"}, {"svnexe", "executable"}} {
 		vars += p[0] + "="

@@ -150,14 +150,14 @@ func (j aptJob) script(deb string) string {
 		}
 	}
 	return shared.ShAssign([][2]string{
-		{"specs", strings.Join(j.specs, "\n")}, {"state", j.state}, {"update", shared.ShFlag(j.update)},
+		{"specs", strings.Join(j.specs, "\n")}, {"state", j.state}, {"update", shared.BoolFlag(j.update)},
 		{"valid", strconv.Itoa(a.Int("cache_valid_time"))}, {"retries", strconv.Itoa(max(1, a.Int("update_cache_retries")))},
 		{"maxdelay", strconv.Itoa(a.Int("update_cache_retry_max_delay"))}, {"deb", deb}, {"release", j.release},
-		{"recommends", recommends}, {"purge", shared.ShFlag(a.Bool("purge"))}, {"force", shared.ShFlag(a.Bool("force"))},
-		{"autoremove", shared.ShFlag(a.Bool("autoremove"))}, {"downgrade", shared.ShFlag(a.Bool("allow_downgrade"))},
-		{"unauth", shared.ShFlag(a.Bool("allow_unauthenticated"))}, {"onlyup", shared.ShFlag(a.Bool("only_upgrade"))},
-		{"noremove", shared.ShFlag(a.Bool("fail_on_autoremove"))}, {"held", shared.ShFlag(a.Bool("allow_change_held_packages"))},
-		{"dpkgopts", a.Str("dpkg_options")}, {"locktime", strconv.Itoa(a.Int("lock_timeout"))}, {"_t_check", shared.ShFlag(j.check)},
+		{"recommends", recommends}, {"purge", shared.BoolFlag(a.Bool("purge"))}, {"force", shared.BoolFlag(a.Bool("force"))},
+		{"autoremove", shared.BoolFlag(a.Bool("autoremove"))}, {"downgrade", shared.BoolFlag(a.Bool("allow_downgrade"))},
+		{"unauth", shared.BoolFlag(a.Bool("allow_unauthenticated"))}, {"onlyup", shared.BoolFlag(a.Bool("only_upgrade"))},
+		{"noremove", shared.BoolFlag(a.Bool("fail_on_autoremove"))}, {"held", shared.BoolFlag(a.Bool("allow_change_held_packages"))},
+		{"dpkgopts", a.Str("dpkg_options")}, {"locktime", strconv.Itoa(a.Int("lock_timeout"))}, {"_t_check", shared.BoolFlag(j.check)},
 	}) + aptScript
 }
 

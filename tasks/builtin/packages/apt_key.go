@@ -84,7 +84,7 @@ func (aptKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		}
 		derive = j.file != "" || j.data != ""
 	}
-	v, blobs, res, err := j.run(ctx, aptKeyProbeScript, shared.ShAssign([][2]string{{"derive", shared.ShFlag(derive)}}))
+	v, blobs, res, err := j.run(ctx, aptKeyProbeScript, shared.ShAssign([][2]string{{"derive", shared.BoolFlag(derive)}}))
 	if err != nil || res.Failed {
 		return res, err
 	}
@@ -195,7 +195,7 @@ func (j *aptKeyJob) run(ctx context.Context, body, vars string) (shared.Verdict,
 		stdin = strings.NewReader(j.data)
 	}
 	script := shared.SysFuncs + shared.DebBinFuncs + shared.DebBlobFuncs + shared.ShAssign([][2]string{{"keyring", j.keyring},
-		{"file", j.file}, {"keydata", shared.ShFlag(j.hasData)}}) + vars + aptKeyFuncs + body
+		{"file", j.file}, {"keydata", shared.BoolFlag(j.hasData)}}) + vars + aptKeyFuncs + body
 	if body == "" {
 		script += "echo done=1\n"
 	}

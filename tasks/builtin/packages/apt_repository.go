@@ -97,7 +97,7 @@ func (aptRepositoryModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	}
 	ppa := strings.HasPrefix(repo, "ppa:")
 	wantCodename := ppa && a.Str("codename") == ""
-	out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"want_codename", shared.ShFlag(wantCodename)}})+shared.DebBlobFuncs+aptRepoReadScript, nil)
+	out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"want_codename", shared.BoolFlag(wantCodename)}})+shared.DebBlobFuncs+aptRepoReadScript, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

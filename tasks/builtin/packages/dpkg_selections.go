@@ -51,7 +51,7 @@ func (dpkgSelectionsModule) Run(ctx context.Context, env *tasks.Env, args tasks.
 	}
 	name, sel := a.Str("name"), a.Str("selection")
 	script := "export LC_ALL=C\n" + shared.SysFuncs + shared.DebBinFuncs + shared.ShAssign([][2]string{
-		{"name", name}, {"sel", sel}, {"check", shared.ShFlag(env.Check)}}) + dpkgSelectionsScript
+		{"name", name}, {"sel", sel}, {"check", shared.BoolFlag(env.Check)}}) + dpkgSelectionsScript
 	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err

@@ -146,10 +146,10 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	}
 	checkAll := extraArgs != "" || reqFile != "" || state == "latest" || len(reqs) == 0
 	script := shared.ShAssign([][2]string{
-		{"venv", venv}, {"venvcmd", strings.Join(venvCmd, "\n")}, {"venvpy", shared.ShFlag(venvPy)}, {"venvpyerr", shared.ShFlag(venvPyErr)}, {"chdir", chdir},
+		{"venv", venv}, {"venvcmd", strings.Join(venvCmd, "\n")}, {"venvpy", shared.BoolFlag(venvPy)}, {"venvpyerr", shared.BoolFlag(venvPyErr)}, {"chdir", chdir},
 		{"exe", a.Str("executable")}, {"verb", strings.Join(pipVerbs[state], "\n")}, {"args", strings.Join(pipArgv, "\n")},
-		{"absent", shared.ShFlag(state == "absent")}, {"listed", shared.ShFlag(reqFile != "" || hasVCS)}, {"checkall", shared.ShFlag(checkAll)},
-		{"umask", umask}, {"_t_check", shared.ShFlag(env.Check)},
+		{"absent", shared.BoolFlag(state == "absent")}, {"listed", shared.BoolFlag(reqFile != "" || hasVCS)}, {"checkall", shared.BoolFlag(checkAll)},
+		{"umask", umask}, {"_t_check", shared.BoolFlag(env.Check)},
 	}) + pipScript
 	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {

@@ -124,7 +124,7 @@ func (m rpmModule) job(ctx context.Context, env *tasks.Env, args tasks.Args) (*r
 func (j *rpmJob) script(check, deps bool) string {
 	return shared.ShAssign([][2]string{
 		{"tool", j.tool}, {"names", strings.Join(j.names, "\n")}, {"state", j.state}, {"opts", strings.Join(j.opts, "\n")},
-		{"update", shared.ShFlag(j.update)}, {"autoremove", shared.ShFlag(j.autoremove)}, {"_t_check", shared.ShFlag(check)}, {"deps", shared.ShFlag(deps)},
+		{"update", shared.BoolFlag(j.update)}, {"autoremove", shared.BoolFlag(j.autoremove)}, {"_t_check", shared.BoolFlag(check)}, {"deps", shared.BoolFlag(deps)},
 	}) + rpmScript
 }
 

@@ -70,7 +70,7 @@ func (rpmKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	}
 	fp := strings.ToUpper(strings.ReplaceAll(a.Str("fingerprint"), " ", ""))
 	vars := shared.ShAssign([][2]string{{"key", key}, {"kind", kind}, {"state", a.Str("state")},
-		{"fingerprint", fp}, {"_t_check", shared.ShFlag(env.Check)}})
+		{"fingerprint", fp}, {"_t_check", shared.BoolFlag(env.Check)}})
 	out, err := shared.Run(ctx, env, vars+rpmKeyScript, stdin)
 	if err != nil {
 		return tasks.Result{}, err

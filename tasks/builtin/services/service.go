@@ -85,7 +85,7 @@ func (serviceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	vars := [][2]string{
 		{"name", a.Str("name")}, {"state", a.Str("state")}, {"enabled", enabled}, {"pattern", a.Str("pattern")},
 		{"args", a.Str("arguments")}, {"runlevel", a.Str("runlevel")}, {"sleep", sleep}, {"mgr", mgr},
-		{"_t_check", shared.ShFlag(env.Check)},
+		{"_t_check", shared.BoolFlag(env.Check)},
 	}
 	script := shared.ShAssign(vars) + serviceScript
 	out, err := shared.Run(ctx, env, script, nil)

@@ -81,8 +81,8 @@ func (systemdModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	}
 	vars := [][2]string{
 		{"name", name}, {"state", a.Str("state")}, {"enabled", yn("enabled")}, {"masked", yn("masked")},
-		{"reload", shared.ShFlag(a.Bool("daemon_reload"))}, {"reexec", shared.ShFlag(a.Bool("daemon_reexec"))},
-		{"scope", a.Str("scope")}, {"_t_check", shared.ShFlag(env.Check)},
+		{"reload", shared.BoolFlag(a.Bool("daemon_reload"))}, {"reexec", shared.BoolFlag(a.Bool("daemon_reexec"))},
+		{"scope", a.Str("scope")}, {"_t_check", shared.BoolFlag(env.Check)},
 	}
 	vars = append(vars, [2]string{"opts", strings.TrimSpace(opts)})
 	script := shared.ShAssign(vars) + systemdScript

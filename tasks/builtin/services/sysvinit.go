@@ -100,7 +100,7 @@ func (m sysvinitModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	vars := shared.ShAssign([][2]string{
 		{"name", name}, {"script", script}, {"state", action}, {"enabled", enabled},
 		{"runlevels", strings.Join(levels, " ")}, {"rlcat", strings.Join(levels, "")},
-		{"pattern", a.Str("pattern")}, {"sleep", strconv.Itoa(a.Int("sleep"))}, {"_t_check", shared.ShFlag(env.Check)},
+		{"pattern", a.Str("pattern")}, {"sleep", strconv.Itoa(a.Int("sleep"))}, {"_t_check", shared.BoolFlag(env.Check)},
 		{"_t_optdirs", shared.OrDefault(m.optDirs, "/sbin:/usr/sbin:/bin:/usr/bin")},
 	}) + "_t_args() { \"$@\"" + argWords.String() + "; }\n"
 	out, err := shared.Run(ctx, env, vars+sysvinitScript, nil)

@@ -187,14 +187,6 @@ func Fail(msg string) tasks.Result {
 	return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}
 }
 
-// ShFlag is a script's boolean input: "1" for true, "" for false.
-func ShFlag(b bool) string {
-	if b {
-		return "1"
-	}
-	return ""
-}
-
 // SplitOutput separates a script's verdict lines from the command output
 // that follows a "--output--" line.
 func SplitOutput(stdout []byte) (Verdict, string) {

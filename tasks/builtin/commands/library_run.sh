@@ -1,0 +1,38 @@
+# Runs a content module (a library/ file) on the host, as Ansible does:
+# in a private directory under ~/.ansible/tmp (Ansible's remote_tmp),
+# removed afterwards. The module's text comes on stdin; its arguments
+# file is written from $args, never from a command line. Inputs:
+#   base    the module's file name
+#   args    the arguments file's text
+#   utils   the module_utils zip's name in ~/.ansible/tmp, or empty;
+#           when it is missing the script prints $mark and the home
+#           directory, and exits $code, for the runner to send it
+#   interp  the interpreter's words (ansible_<name>_interpreter or the
+#           shebang's), or empty to run the file itself
+#   findpy  non-empty: with no $interp, run the module with the first
+#           Python the host has
+umask 077
+_h=${HOME:-/tmp}
+_c="$_h/.ansible/tmp"
+mkdir -p "$_c" || exit 1
+if [ -n "$utils" ]; then
+	_z="$_c/$utils"
+	[ -f "$_z" ] || { printf '%s%s\n' "$mark" "$_h"; exit "$code"; }
+	PYTHONPATH="$_z${PYTHONPATH:+:$PYTHONPATH}"
+	export PYTHONPATH
+fi
+_d=$(mktemp -d "$_c/tender-module.XXXXXXXX") || exit 1
+trap 'rm -rf "$_d"' EXIT
+cat > "$_d/$base" || exit 1
+chmod 700 "$_d/$base"
+printf '%s' "$args" > "$_d/args" || exit 1
+if [ -z "$interp" ] && [ -n "$findpy" ]; then
+	for _p in python3 /usr/bin/python3 /usr/libexec/platform-python python /usr/bin/python; do
+		if command -v "$_p" >/dev/null 2>&1; then interp=$_p; break; fi
+	done
+	[ -n "$interp" ] || { echo "/usr/bin/python: not found" >&2; exit 127; }
+fi
+# The interpreter is words, split as a shebang line's are, never globbed.
+set -f
+# shellcheck disable=SC2086
+$interp "$_d/$base" "$_d/args" </dev/null
