@@ -188,11 +188,8 @@ func assembleRemote(ctx context.Context, env *tasks.Env, a tasks.Values, re *reg
 	j := shared.CopyJob{Dest: dest, Mode: fa.Mode, Owner: fa.Owner, Group: fa.Group, Force: true,
 		Backup: a.Bool("backup"), Validate: a.Str("validate"), Unsafe: fa.Unsafe}
 	var s strings.Builder
-	s.WriteString("set --")
-	for _, n := range names {
-		s.WriteString(" " + shared.Q(n))
-	}
-	fmt.Fprintf(&s, "\nlisted=%s\nsrc=%s\ndelim=%s\nhidden=%s\n%s", shared.BoolFlag(re != nil), shared.ShPath(src), shared.Q(string(delim)),
+	s.WriteString(shared.SetArgs(names))
+	fmt.Fprintf(&s, "listed=%s\nsrc=%s\ndelim=%s\nhidden=%s\n%s", shared.BoolFlag(re != nil), shared.ShPath(src), shared.Q(string(delim)),
 		shared.BoolFlag(a.Bool("ignore_hidden")), assembleScript)
 	script := j.Script("", "", "")
 	// copyScript's own settings come first; the assembly sets source,

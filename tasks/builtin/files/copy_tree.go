@@ -2,6 +2,7 @@ package files
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -62,13 +63,6 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 		return tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
 	}
 
-	var s strings.Builder
-	s.WriteString(shared.ShFuncs + shared.AttrFuncs)
-	fmt.Fprintf(&s, "_t_check=%s\nroot=%s\n", shared.BoolFlag(j.Check), shared.Q(root))
-	for _, d := range dirs {
-		fmt.Fprintf(&s, "p=\"$root\"/%s\nif [ ! -d \"$p\" ]; then _t_changed=1; [ -n \"$_t_check\" ] || mkdir -p -- \"$p\" || _t_fail \"could not create $p\"; fi\n", shared.Q(d))
-		fmt.Fprintf(&s, "[ -d \"$p\" ] && _t_attrs \"$p\" %s %s %s >/dev/null\n", shared.Q(dmode), shared.Q(j.Owner), shared.Q(j.Group))
-	}
 	fmode := func(f treeFile) string {
 		if j.Mode != "preserve" {
 			return j.Mode
@@ -79,33 +73,20 @@ func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string,
 		}
 		return ""
 	}
-	for i, f := range files {
-		fmt.Fprintf(&s, "p=\"$root\"/%s\nif _t_exists \"$p\"; then\n", shared.Q(f.rel))
-		fmt.Fprintf(&s, "  if [ \"$(_t_sum sha1 \"$p\")\" = %s ]; then _t_attrs \"$p\" %s %s %s >/dev/null\n", shared.Q(f.sum), shared.Q(fmode(f)), shared.Q(j.Owner), shared.Q(j.Group))
-		if j.Force {
-			fmt.Fprintf(&s, "  else echo \"put%d=$(stat -c %%a -- \"$p\")\"; fi\n", i)
-		} else {
-			s.WriteString("  fi\n")
-		}
-		fmt.Fprintf(&s, "else echo put%d=644; fi\n", i)
+	var plan []string
+	for _, d := range dirs {
+		plan = append(plan, "d", d)
+	}
+	for _, f := range files {
+		plan = append(plan, "f", f.rel, f.sum, fmode(f))
 	}
 	for _, l := range w.links {
-		// as Ansible's file module with state=link, force and no follow
-		fmt.Fprintf(&s, "p=\"$root\"/%s; t=%s\n", shared.Q(l.rel), shared.Q(l.target))
-		s.WriteString(`if [ ! -L "$p" ] || [ "$(readlink -- "$p")" != "$t" ]; then
-  _t_changed=1
-  if [ -z "$_t_check" ]; then
-    if [ -d "$p" ] && [ ! -L "$p" ]; then rmdir -- "$p" 2>/dev/null || _t_fail "the directory $p is not empty, refusing to convert it"; fi
-    ln -sfn -- "$t" "$p" || _t_fail "Error while linking: $p"
-  fi
-fi
-`)
-		if j.Owner != "" || j.Group != "" {
-			fmt.Fprintf(&s, "[ -L \"$p\" ] && _t_attrs \"$p\" '' %s %s >/dev/null\n", shared.Q(j.Owner), shared.Q(j.Group))
-		}
+		plan = append(plan, "l", l.rel, l.target)
 	}
-	s.WriteString("echo \"changed=$_t_changed\"\n")
-	out, err := shared.Run(ctx, env, s.String(), nil)
+	attrs := shared.ShAssign([][2]string{{"owner", j.Owner}, {"group", j.Group}})
+	script := shared.ShFuncs + shared.AttrFuncs + attrs + shared.ShAssign([][2]string{{"_t_check", shared.BoolFlag(j.Check)},
+		{"root", root}, {"dmode", dmode}, {"force", shared.BoolFlag(j.Force)}}) + shared.SetArgs(plan) + copyTreeScript
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -118,7 +99,7 @@ fi
 		return tasks.Result{Failed: true, Msg: strings.TrimSpace(msg), Data: data}, nil
 	}
 	res := tasks.Result{Changed: v["changed"] == "1", Data: data}
-	var fix strings.Builder
+	var fix []string
 	for i, f := range files {
 		m, ok := v["put"+strconv.Itoa(i)]
 		if !ok {
@@ -133,11 +114,11 @@ fi
 			return tasks.Result{}, err
 		}
 		if j.Mode != "" || j.Owner != "" || j.Group != "" {
-			fmt.Fprintf(&fix, "_t_attrs %s %s %s %s >/dev/null\n", shared.Q(path.Join(root, f.rel)), shared.Q(fmode(f)), shared.Q(j.Owner), shared.Q(j.Group))
+			fix = append(fix, path.Join(root, f.rel), fmode(f))
 		}
 	}
-	if fix.Len() > 0 {
-		out, err := shared.Run(ctx, env, shared.ShFuncs+shared.AttrFuncs+fix.String(), nil)
+	if len(fix) > 0 {
+		out, err := shared.Run(ctx, env, shared.ShFuncs+shared.AttrFuncs+attrs+shared.SetArgs(fix)+copyTreeAttrsScript, nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}
@@ -156,3 +137,13 @@ func putFile(ctx context.Context, env *tasks.Env, dst, local string, mode fs.Fil
 	defer f.Close()
 	return env.Conn.Put(ctx, dst, f, mode)
 }
+
+// copyTreeScript brings the tree on the host into line (copy_tree.sh);
+// copyTreeAttrsScript sets the attributes of the files sent after it
+// (copy_tree_attrs.sh).
+var (
+	//go:embed copy_tree.sh
+	copyTreeScript string
+	//go:embed copy_tree_attrs.sh
+	copyTreeAttrsScript string
+)

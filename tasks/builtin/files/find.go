@@ -52,6 +52,12 @@ var findArgs = &tasks.Spec{
 //go:embed find.sh
 var findScript string
 
+// findReadScript reads the checksums and contents the checksum and
+// contains filters need (find_read.sh).
+//
+//go:embed find_read.sh
+var findReadScript string
+
 // findEntry is one entry a walk saw.
 type findEntry struct {
 	path, name, parent string
@@ -349,19 +355,13 @@ func findContents(ctx context.Context, env *tasks.Env, files []any, cands []map[
 		return files, nil
 	}
 	b := "--" + shared.RandHex() + shared.RandHex() + "--"
-	var s strings.Builder
-	s.WriteString(shared.ShFuncs + "set --")
-	for _, c := range cands {
-		s.WriteString(" " + shared.Q(c["path"].(string)))
+	paths := make([]string, len(cands))
+	for i, c := range cands {
+		paths[i] = c["path"].(string)
 	}
-	fmt.Fprintf(&s, "\nb=%s\nsum=%s\ncat=%s\n", shared.Q(b), shared.BoolFlag(sum), shared.BoolFlag(contains != nil && filter))
-	s.WriteString(`for f in "$@"; do
-	[ -n "$sum" ] && _t_sum sha1 "$f"
-	[ -n "$cat" ] && cat -- "$f" 2>/dev/null
-	printf '\n%s\n' "$b"
-done
-`)
-	out, err := shared.Run(ctx, env, s.String(), nil)
+	script := shared.ShFuncs + shared.SetArgs(paths) + shared.ShAssign([][2]string{{"b", b}, {"sum", shared.BoolFlag(sum)},
+		{"cat", shared.BoolFlag(contains != nil && filter)}}) + findReadScript
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return nil, err
 	}

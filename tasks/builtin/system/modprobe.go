@@ -48,12 +48,8 @@ func (modprobeModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	if err != nil {
 		return tasks.Result{}, fmt.Errorf("params: %v", err)
 	}
-	var set strings.Builder
-	set.WriteString("set --")
-	for _, w := range words {
-		set.WriteString(" " + shared.Q(w))
-	}
-	script := fmt.Sprintf("%sname=%s\nstate=%s\ncheck=%s\n%s\n%s", shared.SysFuncs, shared.Q(name), shared.Q(state), shared.BoolFlag(env.Check), set.String(), modprobeScript)
+	script := shared.SysFuncs + shared.ShAssign([][2]string{{"name", name}, {"state", state}, {"check", shared.BoolFlag(env.Check)}}) +
+		shared.SetArgs(words) + modprobeScript
 	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err

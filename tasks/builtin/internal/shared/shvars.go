@@ -11,3 +11,16 @@ func ShAssign(pairs [][2]string) string {
 	}
 	return b.String()
 }
+
+// SetArgs renders words as a `set --` line that makes them a module
+// script's positional parameters, every word quoted: how a script takes a
+// list of inputs.
+func SetArgs(words []string) string {
+	var b strings.Builder
+	b.WriteString("set --")
+	for _, w := range words {
+		b.WriteString(" " + Q(w))
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
