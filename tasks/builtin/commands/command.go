@@ -74,14 +74,14 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	if !m.shell && a.Has("executable") {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("As of Ansible 2.4, the parameter 'executable' is no longer supported with the 'command' module. Not using '%s'.", a.Str("executable")))
 	}
-	var exec, precheck string
+	var run string
 	if m.shell {
 		data["cmd"] = raw
 		sh := "/bin/sh"
 		if a.Has("executable") {
 			sh = a.Str("executable")
 		}
-		exec = shellExec(sh, raw)
+		run = shellRun(sh, raw)
 	} else {
 		if raw != "" {
 			if argv, err = shared.ShlexSplit(raw); err != nil {
@@ -95,15 +95,13 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 			words[i] = shared.ExpandWord(w)
 		}
 		data["cmd"] = cmd
-		// A program that cannot be found fails as Python's exec does.
-		precheck = "command -v " + words[0] + " >/dev/null 2>&1 || { echo tender=notfound; exit 0; }\n"
-		exec = "exec " + strings.Join(words, " ")
+		run = argvRun(words)
 	}
 
 	var s strings.Builder
 	s.WriteString(gateScript(a, "_t_glob", true, env.Check))
 	if !env.Check {
-		s.WriteString(precheck + "echo tender=run\n" + exec + "\n")
+		s.WriteString(run)
 	}
 
 	var stdin *strings.Reader

@@ -1,44 +1,40 @@
 package commands
 
 import (
-	"crypto/rand"
-	"encoding/hex"
+	_ "embed"
 	"path"
 	"strings"
 
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
-// posixShells are the executables shellExec hands a script through a file
-// descriptor: shells that take -c and POSIX here-documents and eval.
+// posixShells are the executables the shell module hands its text
+// through a file descriptor: shells that take -c and POSIX here-documents
+// and eval.
 var posixShells = map[string]bool{"sh": true, "bash": true, "dash": true, "ash": true, "ksh": true,
 	"mksh": true, "zsh": true}
 
-// shellExec is the line that runs the shell module's text with sh (as
+// commandRunText runs the program after the gate (command_run.sh).
+//
+//go:embed command_run.sh
+var commandRunText string
+
+// shellRun is the part of a shell task's script that runs text with sh (as
 // Ansible does, `sh -c TEXT`, $0 being sh), without the text ever being
-// an argument that ps shows to the host's other users: the text travels
-// in a here-document on file descriptor 3, which the shell reads and
-// evals; the here-document is part of tender's script, which itself
-// reaches the host on stdin. The text closes descriptor 3 before it runs,
-// so nothing it starts inherits it. An executable that is not a POSIX
+// an argument that ps shows to the host's other users: command_run.sh
+// hands it over on a file descriptor. An executable that is not a POSIX
 // shell gets the text with -c, as Ansible gives it.
-func shellExec(sh, text string) string {
+func shellRun(sh, text string) string {
+	how := "posix"
 	if !posixShells[path.Base(sh)] {
-		return "exec " + shared.Q(sh) + " -c " + shared.Q(text)
+		how = "other"
 	}
-	b := heredocBoundary(text)
-	return "exec " + shared.Q(sh) + ` -c 'eval "$(cat <&3)"' ` + shared.Q(sh) + " 3<<'" + b + "'\nexec 3<&-\n" + text + "\n" + b
+	return shared.ShAssign([][2]string{{"_t_how", how}, {"_t_sh", sh}, {"_t_text", text}}) + commandRunText
 }
 
-// heredocBoundary returns a here-document delimiter that is no line of
-// text.
-func heredocBoundary(text string) string {
-	for {
-		var r [8]byte
-		_, _ = rand.Read(r[:])
-		b := "__tender_" + hex.EncodeToString(r[:])
-		if !strings.Contains(text, b) {
-			return b
-		}
-	}
+// argvRun is the part of a command task's script that runs words (shell
+// words, expanded as ExpandWord expands them) as a program and its
+// arguments.
+func argvRun(words []string) string {
+	return "_t_how=argv\nset -- " + strings.Join(words, " ") + "\n" + commandRunText
 }
