@@ -2,6 +2,7 @@ package packages
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"strings"
 
@@ -30,6 +31,15 @@ var debconfArgs = &tasks.Spec{
 	},
 }
 
+// debconfShowScript reads a package's answers (debconf_show.sh);
+// debconfSetScript sets one (debconf_set.sh).
+var (
+	//go:embed debconf_show.sh
+	debconfShowScript string
+	//go:embed debconf_set.sh
+	debconfSetScript string
+)
+
 // Run sets the answer.
 func (debconfModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := debconfArgs.Decode(args)
@@ -49,11 +59,7 @@ func (debconfModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	fail := func(msg string) (tasks.Result, error) {
 		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
 	}
-	script := shared.SysFuncs + "pkg=" + shared.Q(pkg) + `
-command -v debconf-show >/dev/null 2>&1 || { echo 'fail=Failed to find required executable "debconf-show" in paths: '"$PATH"; exit 0; }
-_t_run debconf-show "$pkg" || echo fail=rc
-_t_tail
-`
+	script := shared.SysFuncs + shared.ShAssign([][2]string{{"pkg", pkg}}) + debconfShowScript
 	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
@@ -103,14 +109,9 @@ _t_tail
 				set = "false"
 			}
 		}
-		script := "_sel=$T_SEL; unset T_SEL\n" + shared.SysFuncs + "unseen=" + shared.BoolFlag(a.Bool("unseen")) + `
-command -v debconf-set-selections >/dev/null 2>&1 || { echo 'fail=Failed to find required executable "debconf-set-selections" in paths: '"$PATH"; exit 0; }
-set -- debconf-set-selections
-[ -n "$unseen" ] && set -- "$@" -u
-printf '%s' "$_sel" | "$@" >"$_t_d/o" 2>"$_t_d/e" || echo fail=rc
-_t_tail
-`
-		res, err := shared.RunWith(ctx, env, script, map[string]string{"T_SEL": strings.Join([]string{pkg, question, vtype, set}, " ")}, nil)
+		script := shared.ShAssign([][2]string{{"unseen", shared.BoolFlag(a.Bool("unseen"))}}) + shared.SysFuncs + debconfSetScript
+		sel := strings.NewReader(strings.Join([]string{pkg, question, vtype, set}, " "))
+		res, err := shared.Run(ctx, env, script, sel)
 		if err != nil {
 			return tasks.Result{}, err
 		}

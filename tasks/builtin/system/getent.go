@@ -2,6 +2,7 @@ package system
 
 import (
 	"context"
+	_ "embed"
 	"strconv"
 	"strings"
 
@@ -35,15 +36,8 @@ func (getentModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		return tasks.Result{}, err
 	}
 	db, key := a.Str("database"), a.Str("key")
-	cmd := "getent " + shared.Q(db)
-	if a.Has("key") {
-		cmd += " " + shared.Q(key)
-	}
-	if a.Has("service") {
-		cmd += " -s " + shared.Q(a.Str("service"))
-	}
-	script := `command -v getent >/dev/null 2>&1 || { echo 'Failed to find required executable "getent" in paths: '"$PATH" >&2; exit 127; }
-` + cmd + "\necho \"rc=$?\" >&2\n"
+	script := shared.ShAssign([][2]string{{"db", db}, {"key", key}, {"has_key", shared.BoolFlag(a.Has("key"))},
+		{"service", a.Str("service")}, {"has_service", shared.BoolFlag(a.Has("service"))}}) + getentScript
 	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
@@ -111,3 +105,8 @@ func getentFail(msg string) (tasks.Result, error) {
 }
 
 func (getentModule) Spec() *tasks.Spec { return getentArgs }
+
+// getentScript runs getent (getent.sh).
+//
+//go:embed getent.sh
+var getentScript string
