@@ -151,9 +151,10 @@ func (aptRepositoryModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	if !changed || env.Check {
 		return res, nil
 	}
-	script := srcs.writeScript(mode, a.Bool("update_cache"))
-	out, err = shared.Run(ctx, env, shared.ShAssign([][2]string{{"retries", fmt.Sprint(a.Int("update_cache_retries"))},
-		{"maxdelay", fmt.Sprint(a.Int("update_cache_retry_max_delay"))}})+aptRepoWriteFuncs+script, nil)
+	script := shared.ShAssign([][2]string{{"retries", fmt.Sprint(a.Int("update_cache_retries"))},
+		{"maxdelay", fmt.Sprint(a.Int("update_cache_retry_max_delay"))}, {"update", shared.BoolFlag(a.Bool("update_cache"))}}) +
+		shared.SetArgs(srcs.writePlan(mode)) + aptRepoWriteScript
+	out, err = shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -416,38 +417,28 @@ func renderAptRepoDiff(entries []any) string {
 	return b.String()
 }
 
-// writeScript is the script that applies the plan: every file checked to
-// be still what was read, then written (the ones whose text changes) or
-// removed (the ones left empty), then apt-get update when asked, every
-// file put back when a step or the update fails.
-func (s *aptSources) writeScript(mode string, update bool) string {
-	var check, save, apply, undo strings.Builder
-	for i, f := range s.files {
+// writePlan is the plan apt_repo_write.sh applies, five words a file:
+// its path, the MD5 of what was read ("" when it did not exist), what to
+// do (put, drop or keep), its new text and the mode to give it.
+func (s *aptSources) writePlan(mode string) []string {
+	var plan []string
+	for _, f := range s.files {
 		sum := ""
 		if f.exists {
 			sum = shared.Md5hex([]byte(f.raw))
 		}
-		fmt.Fprintf(&check, "_t_same %s %s\n", shared.Q(f.path), shared.Q(sum))
+		do, m := "keep", ""
 		switch {
 		case len(f.lines) == 0 && f.exists:
-			fmt.Fprintf(&apply, "_t_drop %s\n", shared.Q(f.path))
+			do = "drop"
 		case len(f.lines) == 0:
-			continue
 		case f.content() != f.raw || !f.exists || (f.touched && mode != ""):
-			m := ""
+			do = "put"
 			if f.touched {
 				m = mode
 			}
-			fmt.Fprintf(&apply, "_t_put %s %s %s\n", shared.Q(f.path), shared.Q(f.content()), shared.Q(m))
-		default:
-			continue
 		}
-		fmt.Fprintf(&save, "_t_save %d %s\n", i, shared.Q(f.path))
-		fmt.Fprintf(&undo, "\t_t_undo %d %s\n", i, shared.Q(f.path))
+		plan = append(plan, f.path, sum, do, f.content(), m)
 	}
-	upd := ""
-	if update {
-		upd = "_t_update || { _t_revert; exit 0; }\n"
-	}
-	return "_t_revert() {\n\t:\n" + undo.String() + "}\n" + check.String() + save.String() + apply.String() + upd + "echo done=1\n"
+	return plan
 }

@@ -13,8 +13,8 @@ import _ "embed"
 //go:embed apt_repo_read.sh
 var aptRepoReadScript string
 
-// aptRepoWriteFuncs are the helpers of the script that applies a plan
-// (aptRepoWrite builds its body from them):
+// aptRepoWriteScript applies a plan (aptSources.writePlan) with these
+// helpers:
 //
 //	_t_same PATH MD5   stop unless PATH still holds what was read (MD5
 //	                   empty: it did not exist)
@@ -31,8 +31,8 @@ var aptRepoReadScript string
 //	                   (at most $maxdelay seconds); on failure prints
 //	                   uerr= with apt's errors as python-apt words them
 //
-// A step that fails prints fail= and calls _t_revert (which the plan
-// defines) before it exits.
+// A step that fails prints fail= and calls _t_revert, which puts back
+// the files saved so far, before it exits.
 //
-//go:embed apt_repo_write_funcs.sh
-var aptRepoWriteFuncs string
+//go:embed apt_repo_write.sh
+var aptRepoWriteScript string

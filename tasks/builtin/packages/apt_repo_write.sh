@@ -43,3 +43,45 @@ _t_update() {
 	printf 'uerr=%s\n' "${_t_e:-unknown reason}"
 	return 1
 }
+
+# The plan: the positional parameters are five words a file: its path,
+# the MD5 of what was read from it (empty: it did not exist), what to do
+# (put, drop or keep), its new text and the mode to give it (empty: keep
+# the mode). Every file is checked to be still what was read, every file
+# to change is saved, then written or removed; last, apt-get update when
+# $update is set. A failing step puts the saved files back (_t_revert).
+_t_saved=0
+_t_revert() {
+	_t_k=0
+	while [ "$_t_k" -lt "$_t_saved" ]; do
+		eval "_t_undo $_t_k \"\$_t_p$_t_k\""
+		_t_k=$((_t_k + 1))
+	done
+}
+_t_check_all() {
+	while [ $# -ge 5 ]; do _t_same "$1" "$2"; shift 5; done
+}
+_t_save_all() {
+	while [ $# -ge 5 ]; do
+		if [ "$3" != keep ]; then
+			_t_save "$_t_saved" "$1"
+			eval "_t_p$_t_saved=\$1"
+			_t_saved=$((_t_saved + 1))
+		fi
+		shift 5
+	done
+}
+_t_apply_all() {
+	while [ $# -ge 5 ]; do
+		case $3 in
+		put) _t_put "$1" "$4" "$5" ;;
+		drop) _t_drop "$1" ;;
+		esac
+		shift 5
+	done
+}
+_t_check_all "$@"
+_t_save_all "$@"
+_t_apply_all "$@"
+if [ -n "$update" ]; then _t_update || { _t_revert; exit 0; }; fi
+echo done=1
