@@ -188,11 +188,10 @@ func (iptablesModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	return tasks.Result{Changed: changed, Data: data}, nil
 }
 
-// iptablesCommands defines the script's commands as shell functions,
-// every word quoted for the host's expansion (Ansible's run_command
-// expands $VAR and a leading ~ in each argument): _t_c_ID runs one
-// through _t_x (failing with its output, as check_rc does), _t_p_ID as a
-// probe whose status alone counts.
+// iptablesCommands defines the script's commands as shell functions
+// _t_a_ID that run their arguments followed by the command's words (see
+// iptables.sh), every word quoted for the host's expansion (Ansible's
+// run_command expands $VAR and a leading ~ in each argument).
 func iptablesCommands(a tasks.Values, words []string) string {
 	table, chain := shared.ExpandWord(a.Str("table")), ""
 	if a.Has("chain") {
@@ -224,8 +223,7 @@ func iptablesCommands(a tasks.Values, words []string) string {
 	}
 	var b strings.Builder
 	for _, c := range cmds {
-		fmt.Fprintf(&b, "_t_c_%[1]s() { _t_x %[1]s \"$_t_b\" -t %[2]s %[3]s; }\n", c[0], table, c[1])
-		fmt.Fprintf(&b, "_t_p_%[1]s() { \"$_t_b\" -t %[2]s %[3]s >\"$_t_d/po\" 2>/dev/null </dev/null; }\n", c[0], table, c[1])
+		fmt.Fprintf(&b, "_t_a_%s() { \"$@\" \"$_t_b\" -t %s %s; }\n", c[0], table, c[1])
 	}
 	return b.String()
 }

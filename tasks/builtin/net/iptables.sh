@@ -11,6 +11,13 @@ _t_x() { # ID CMD...: run CMD; on failure print it with its output
 	exit 0
 }
 _t_end() { printf '\ndone=1\n'; exit 0; }
+# The task's iptables commands are functions _t_a_ID, one an ID, that
+# run their arguments followed by the command's own words. _t_c ID runs
+# one through _t_x (failing with its output, as check_rc does), _t_p ID
+# as a probe whose status alone counts (its output in $_t_d/po).
+_t_c() { "_t_a_$1" _t_x "$1"; }
+_t_probe() { "$@" >"$_t_d/po" 2>/dev/null </dev/null; }
+_t_p() { "_t_a_$1" _t_probe; }
 _t_need "$bin"
 [ -z "$nochain" ] || { echo nochain=1; exit 0; }
 [ -z "$logjump" ] || { echo logjump=1; exit 0; }
@@ -39,35 +46,35 @@ _t_new=$(awk '
 case $mode in
 flush)
 	# tender: a table (or chain) without rules has nothing to flush
-	if _t_p_rules && ! grep -q '^-A ' "$_t_d/po"; then _t_end; fi
+	if _t_p rules && ! grep -q '^-A ' "$_t_d/po"; then _t_end; fi
 	echo changed=1
-	[ -n "$check" ] || _t_c_flush
+	[ -n "$check" ] || _t_c flush
 	;;
 policy)
-	_t_c_list
+	_t_c list
 	cur=$(awk 'NR == 1 { if (match($0, /\(policy [A-Z]+\)/)) print substr($0, RSTART + 8, RLENGTH - 9); exit }' "$_t_d/xo")
 	[ -n "$cur" ] || { echo nopolicy=1; exit 0; }
 	[ "$cur" = "$policy" ] && _t_end
 	echo changed=1
-	[ -n "$check" ] || _t_c_setpol
+	[ -n "$check" ] || _t_c setpol
 	;;
 delchain)
 	# tender: changed only when chain_management deletes the chain
-	_t_p_rules || _t_end
+	_t_p rules || _t_end
 	[ -n "$cm" ] || _t_end
 	echo changed=1
-	[ -n "$check" ] || _t_c_delchain
+	[ -n "$check" ] || _t_c delchain
 	;;
 rule)
-	if _t_p_chk; then [ "$want" = present ] && _t_end
+	if _t_p chk; then [ "$want" = present ] && _t_end
 	else [ "$want" = absent ] && _t_end; fi
 	echo changed=1
 	[ -z "$check" ] || _t_end
 	if [ "$want" = present ]; then
-		if [ -n "$cm" ] && ! _t_p_rules; then _t_c_new; fi
-		_t_c_add
+		if [ -n "$cm" ] && ! _t_p rules; then _t_c new; fi
+		_t_c add
 	else
-		_t_c_del
+		_t_c del
 	fi
 	;;
 esac

@@ -180,7 +180,7 @@ func (aptKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 // checkBins returns res once the host is known to have apt-key and gpg
 // (Ansible looks for them first), or the failure for the missing one.
 func (j *aptKeyJob) checkBins(ctx context.Context, res tasks.Result) (tasks.Result, error) {
-	_, _, fres, err := j.run(ctx, "", "")
+	_, _, fres, err := j.run(ctx, aptKeyCheckScript, "")
 	if err != nil || fres.Failed {
 		return fres, err
 	}
@@ -196,9 +196,6 @@ func (j *aptKeyJob) run(ctx context.Context, body, vars string) (shared.Verdict,
 	}
 	script := shared.SysFuncs + shared.DebBinFuncs + shared.DebBlobFuncs + shared.ShAssign([][2]string{{"keyring", j.keyring},
 		{"file", j.file}, {"keydata", shared.BoolFlag(j.hasData)}}) + vars + aptKeyFuncs + body
-	if body == "" {
-		script += "echo done=1\n"
-	}
 	out, err := shared.Run(ctx, j.env, script, stdin)
 	if err != nil {
 		return nil, nil, tasks.Result{}, err

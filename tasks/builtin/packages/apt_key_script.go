@@ -27,3 +27,9 @@ var aptKeyProbeScript string
 //
 //go:embed apt_key_apply.sh
 var aptKeyApplyScript string
+
+// aptKeyCheckScript does nothing but apt_key_funcs.sh's checks that the
+// host has apt-key and gpg.
+//
+//go:embed apt_key_check.sh
+var aptKeyCheckScript string

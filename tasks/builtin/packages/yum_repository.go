@@ -107,6 +107,12 @@ func (yumRepositoryModule) Spec() *tasks.Spec { return yumRepositoryArgs }
 //go:embed yum_repo_read.sh
 var yumRepoReadScript string
 
+// yumRepoRemoveScript removes a repository file left empty
+// (yum_repo_remove.sh).
+//
+//go:embed yum_repo_remove.sh
+var yumRepoRemoveScript string
+
 // Run adds or removes the repository.
 //
 // attributes (chattr flags) is refused: tender sets a file's mode,
@@ -190,7 +196,7 @@ func (yumRepositoryModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	}
 	res := tasks.Result{Data: map[string]any{"repo": repoid, "state": state}}
 	if !env.Check && changed && len(ini.sections) == 0 {
-		rm, err := shared.Run(ctx, env, "rm -f -- "+shared.Q(dest)+" && echo removed=1", nil)
+		rm, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"f", dest}})+yumRepoRemoveScript, nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}
