@@ -3,7 +3,6 @@ package commands
 import (
 	_ "embed"
 	"path"
-	"strings"
 
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -36,5 +35,5 @@ func shellRun(sh, text string) string {
 // words, expanded as ExpandWord expands them) as a program and its
 // arguments.
 func argvRun(words []string) string {
-	return "_t_how=argv\nset -- " + strings.Join(words, " ") + "\n" + commandRunText
+	return shared.ShAssign([][2]string{{"_t_how", "argv"}}) + shared.SetWords(words) + commandRunText
 }

@@ -165,6 +165,11 @@ func assembleLocal(ctx context.Context, env *tasks.Env, a tasks.Values, args tas
 //go:embed assemble.sh
 var assembleScript string
 
+// assembleListScript lists the fragments directory (assemble_list.sh).
+//
+//go:embed assemble_list.sh
+var assembleListScript string
+
 // assembleRemote assembles host fragments in one round trip (two with a
 // regexp: the names are listed first and filtered here).
 func assembleRemote(ctx context.Context, env *tasks.Env, a tasks.Values, re *regexp.Regexp, delim []byte) (tasks.Result, error) {
@@ -175,7 +180,7 @@ func assembleRemote(ctx context.Context, env *tasks.Env, a tasks.Values, re *reg
 	}
 	names := []string{}
 	if re != nil {
-		out, err := shared.Run(ctx, env, fmt.Sprintf("cd %s 2>/dev/null && LC_ALL=C ls -A", shared.ShPath(src)), nil)
+		out, err := shared.Run(ctx, env, "src="+shared.ShPath(src)+"\n"+assembleListScript, nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}

@@ -43,6 +43,12 @@ var fetchArgs = &tasks.Spec{
 //go:embed fetch.sh
 var fetchScript string
 
+// fetchExpandScript prints a path as the host expands it
+// (fetch_expand.sh).
+//
+//go:embed fetch_expand.sh
+var fetchExpandScript string
+
 // Run fetches.
 func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := fetchArgs.Decode(args)
@@ -75,7 +81,7 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	// The host expands ~ in src; the local layout uses what it expanded
 	// to, so a first round trip is needed only for such a src.
 	if strings.HasPrefix(src, "~") {
-		out, err := shared.Run(ctx, env, "p="+shared.ShPath(src)+"\nprintf %s \"$p\"", nil)
+		out, err := shared.Run(ctx, env, "p="+shared.ShPath(src)+"\n"+fetchExpandScript, nil)
 		if err != nil {
 			return tasks.Result{}, err
 		}

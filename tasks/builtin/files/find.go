@@ -146,13 +146,13 @@ func (findModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		maxdepth = fmt.Sprintf("-maxdepth %d", o.depth+1)
 	}
 	paths := a.Strings("paths")
-	var s strings.Builder
-	s.WriteString("set --")
-	for _, p := range paths {
-		s.WriteString(" " + shared.ShPath(p))
+	words := make([]string, len(paths))
+	for i, p := range paths {
+		words[i] = shared.ShPath(p)
 	}
-	fmt.Fprintf(&s, "\nL=%s\nmaxdepth=%s\n%s", map[bool]string{true: "-L"}[a.Bool("follow")], shared.Q(maxdepth), findScript)
-	out, err := shared.Run(ctx, env, s.String(), nil)
+	script := shared.SetWords(words) + shared.ShAssign([][2]string{{"L", map[bool]string{true: "-L"}[a.Bool("follow")]},
+		{"maxdepth", maxdepth}}) + findScript
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

@@ -150,7 +150,7 @@ func (iptablesModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	case a.Str("state") == "absent" && data["rule"] == "":
 		mode = "delchain"
 	}
-	script := "export LC_ALL=C\n" + shared.SysFuncs + shared.DebBinFuncs + shared.DebBlobFuncs + shared.ShAssign([][2]string{
+	script := shared.SysFuncs + shared.DebBinFuncs + shared.DebBlobFuncs + shared.ShAssign([][2]string{
 		{"bin", bin}, {"mode", mode}, {"check", shared.BoolFlag(env.Check)},
 		{"nochain", shared.BoolFlag(!a.Bool("flush") && !a.Has("chain"))}, {"logjump", shared.BoolFlag(logJump)},
 		{"want", a.Str("state")}, {"policy", a.Str("policy")}, {"cm", shared.BoolFlag(a.Bool("chain_management"))},

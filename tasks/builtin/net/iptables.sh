@@ -1,4 +1,4 @@
-
+export LC_ALL=C
 _t_x() { # ID CMD...: run CMD; on failure print it with its output
 	_t_id=$1; shift
 	"$@" >"$_t_d/xo" 2>"$_t_d/xe" </dev/null; _t_rc=$?

@@ -58,6 +58,9 @@ type aptJob struct {
 	update              bool
 	check, diff         bool
 	a                   tasks.Values
+	// uploadDir is the host's temporary directory holding a deb sent
+	// from the controller, removed when the script ends.
+	uploadDir string
 }
 
 // Run installs, upgrades or removes the packages.
@@ -137,7 +140,8 @@ func (j aptJob) upload(ctx context.Context, env *tasks.Env) (transport.Result, e
 	if err := env.Conn.Put(ctx, remote, f, 0o644); err != nil {
 		return transport.Result{}, err
 	}
-	return shared.Run(ctx, env, j.script(remote)+"\nrm -rf "+shared.Q(dir)+"\n", nil)
+	j.uploadDir = dir
+	return shared.Run(ctx, env, j.script(remote), nil)
 }
 
 func (j aptJob) script(deb string) string {
@@ -158,6 +162,7 @@ func (j aptJob) script(deb string) string {
 		{"unauth", shared.BoolFlag(a.Bool("allow_unauthenticated"))}, {"onlyup", shared.BoolFlag(a.Bool("only_upgrade"))},
 		{"noremove", shared.BoolFlag(a.Bool("fail_on_autoremove"))}, {"held", shared.BoolFlag(a.Bool("allow_change_held_packages"))},
 		{"dpkgopts", a.Str("dpkg_options")}, {"locktime", strconv.Itoa(a.Int("lock_timeout"))}, {"_t_check", shared.BoolFlag(j.check)},
+		{"upload", j.uploadDir},
 	}) + aptScript
 }
 

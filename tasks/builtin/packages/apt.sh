@@ -7,9 +7,11 @@ _t_mtime() {
 	elif [ -e /var/lib/apt/lists ]; then stat -c "$1" /var/lib/apt/lists
 	else echo 0; fi
 }
+tmp=
+# $upload, when set, is the directory of a deb sent from the controller.
+trap '[ -z "$tmp" ] || rm -rf -- "$tmp"; [ -z "$upload" ] || rm -rf -- "$upload"' EXIT
 aptget=$(command -v apt-get) || _t_fail "Failed to find required executable apt-get in paths: $PATH"
 tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
-trap 'rm -rf "$tmp"' EXIT
 lockopt="-o DPkg::Lock::Timeout=$locktime"
 # Cache: updated when asked and older than cache_valid_time, retried with
 # a growing pause as Ansible does. Ansible compares to the microsecond, so

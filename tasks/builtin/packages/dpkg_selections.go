@@ -50,7 +50,7 @@ func (dpkgSelectionsModule) Run(ctx context.Context, env *tasks.Env, args tasks.
 		return tasks.Result{}, err
 	}
 	name, sel := a.Str("name"), a.Str("selection")
-	script := "export LC_ALL=C\n" + shared.SysFuncs + shared.DebBinFuncs + shared.ShAssign([][2]string{
+	script := shared.SysFuncs + shared.DebBinFuncs + shared.ShAssign([][2]string{
 		{"name", name}, {"sel", sel}, {"check", shared.BoolFlag(env.Check)}}) + dpkgSelectionsScript
 	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {

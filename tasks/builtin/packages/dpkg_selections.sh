@@ -1,4 +1,4 @@
-
+export LC_ALL=C
 _t_need dpkg
 echo "dpkg=$_t_b"
 "$_t_b" --get-selections "$name" >"$_t_d/o" 2>"$_t_d/e"; rc=$?

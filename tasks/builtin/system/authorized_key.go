@@ -155,8 +155,8 @@ func (authorizedKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	} else {
 		sshdir = "."
 	}
-	prelude := fmt.Sprintf("manage=%s\nsshdir=%s\nowner=%s\n%s", shared.BoolFlag(a.Bool("manage_dir")), shared.Q(sshdir),
-		shared.Q(v["uid"]+":"+v["gid"]), authKeyPrelude)
+	prelude := shared.ShAssign([][2]string{{"manage", shared.BoolFlag(a.Bool("manage_dir"))}, {"sshdir", sshdir},
+		{"owner", v["uid"] + ":" + v["gid"]}}) + authKeyPrelude
 	msg, wv, err := shared.WriteText(ctx, env, v["writefile"], after, content, v["exists"] == "1", prelude)
 	if err != nil {
 		return tasks.Result{}, err

@@ -203,7 +203,7 @@ func (cronModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	}
 	var msg string
 	if file != "" {
-		msg, _, err = shared.WriteText(ctx, env, file, after, existing, v["exists"] == "1", "mode=0644\n")
+		msg, _, err = shared.WriteText(ctx, env, file, after, existing, v["exists"] == "1", shared.ShAssign([][2]string{{"mode", "0644"}}))
 	} else {
 		msg, err = writeCrontab(ctx, env, user, v["sum"], after)
 	}

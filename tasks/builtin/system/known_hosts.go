@@ -213,7 +213,7 @@ func (knownHostsModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		shared.PathInfo(data, shared.ParseVerdict(res.Stdout))
 		return r, nil
 	}
-	msg, wv, err := shared.WriteText(ctx, env, path, after, content, v["exists"] == "1", "mode=0644\n")
+	msg, wv, err := shared.WriteText(ctx, env, path, after, content, v["exists"] == "1", shared.ShAssign([][2]string{{"mode", "0644"}}))
 	if err != nil {
 		return tasks.Result{}, err
 	}

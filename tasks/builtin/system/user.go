@@ -3,6 +3,7 @@ package system
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"regexp"
 	"strconv"
@@ -128,17 +129,16 @@ func (userModule) apply(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		{"update", a.Str("update_password")}, {"pw_set", shared.BoolFlag(pwSet)}, {"check", shared.BoolFlag(env.Check)},
 	}
 	var script strings.Builder
-	// The hash leaves the environment before any command could inherit it.
-	script.WriteString("_pw=${T_PW-}; unset T_PW\n" + shared.ShFuncs + shared.SysFuncs)
+	script.WriteString(shared.ShFuncs + shared.SysFuncs)
 	for _, kv := range vars {
 		fmt.Fprintf(&script, "%s=%s\n", kv.k, shared.Q(kv.v))
 	}
 	script.WriteString(userScript)
-	secrets := map[string]string{}
+	var secret io.Reader
 	if pwSet {
-		secrets["T_PW"] = pw
+		secret = strings.NewReader(pw) // the script reads it into $_pw
 	}
-	res, err := shared.RunWith(ctx, env, script.String(), secrets, nil)
+	res, err := shared.Run(ctx, env, script.String(), secret)
 	if err != nil {
 		return tasks.Result{}, err
 	}

@@ -1,4 +1,6 @@
-
+# The password hash, when there is one, is the script's standard input.
+_pw=
+if [ -n "$pw_set" ]; then _pw=$(cat); fi
 fail() { echo "fail=$1"; exit 0; }
 _t_in() { case ",$2," in *",$1,"*) return 0 ;; esac; return 1; }
 _t_pwent() { _t_ent passwd "$1" 2>/dev/null | awk -F: -v n="$1" '$1 == n { print; exit }'; }

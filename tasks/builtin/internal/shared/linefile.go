@@ -3,7 +3,6 @@ package shared
 import (
 	"context"
 	_ "embed"
-	"fmt"
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
@@ -37,7 +36,8 @@ func SplitContent(stdout []byte) (Verdict, string) {
 
 // writeCheckScript stops unless $f is still what the module read: $before
 // is the md5 of that, empty when the file did not exist. A file changed
-// in the meantime is left alone and reported.
+// in the meantime is left alone and reported. It sets the defaults of
+// $mode and $owner for a new file first.
 //
 //go:embed write_check.sh
 var writeCheckScript string
@@ -73,9 +73,7 @@ func WriteText(ctx context.Context, env *tasks.Env, path, content, before string
 	if existed {
 		sum = Md5hex([]byte(before))
 	}
-	// A new file gets 0666 less the umask, as Ansible's atomic_move gives
-	// it, unless the prelude sets $mode.
-	script := fmt.Sprintf("%sf=%s\nbefore=%s\nmode=$(printf '%%o' $((0666 & ~0$(umask))))\nowner=\n%s%s\n%s", AttrFuncs, Q(path), Q(sum), writeCheckScript, prelude, writeTextScript)
+	script := AttrFuncs + ShAssign([][2]string{{"f", path}, {"before", sum}}) + writeCheckScript + prelude + "\n" + writeTextScript
 	res, err := Run(ctx, env, script, strings.NewReader(content))
 	if err != nil {
 		return "", nil, err

@@ -16,11 +16,15 @@ func ShAssign(pairs [][2]string) string {
 // script's positional parameters, every word quoted: how a script takes a
 // list of inputs.
 func SetArgs(words []string) string {
-	var b strings.Builder
-	b.WriteString("set --")
-	for _, w := range words {
-		b.WriteString(" " + Q(w))
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = Q(w)
 	}
-	b.WriteByte('\n')
-	return b.String()
+	return SetWords(quoted)
+}
+
+// SetWords is SetArgs for words already rendered as shell words (by Q,
+// ShPath or ExpandWord), which the host may expand.
+func SetWords(words []string) string {
+	return "set -- " + strings.Join(words, " ") + "\n"
 }
