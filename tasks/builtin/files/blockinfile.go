@@ -39,103 +39,111 @@ var blockinfileArgs = &tasks.Spec{
 	MutuallyExclusive: [][]string{{"insertbefore", "insertafter"}},
 }
 
-// Run puts the block in place (or removes it).
+// blockEdit is one blockinfile task: its two marker lines, the block
+// between them (nil to remove it) and where a new block goes.
+type blockEdit struct {
+	m0, m1              []byte
+	blockLines          [][]byte
+	insre               *regexp.Regexp // insertafter/insertbefore's pattern, nil for EOF/BOF
+	whole               bool           // insre is matched against the whole text (a multiline pattern)
+	hasAfter, hasBefore bool
+}
+
+// Run puts the block in place (or removes it): the edit decoded, the file
+// read, the new text planned, and the file written when it changes.
 func (blockinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := blockinfileArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	failed := shared.FailWith
 	fa, err := shared.AttrsOf(a)
 	if err != nil {
-		return failed(err.Error(), nil)
+		return shared.FailWith(err.Error(), nil)
 	}
-	after, before := a.Str("insertafter"), a.Str("insertbefore")
-	hasAfter, hasBefore := a.Has("insertafter"), a.Has("insertbefore")
-	if !hasAfter && !hasBefore {
-		after, hasAfter = "EOF", true
+	e, err := decodeBlockEdit(a)
+	if err != nil {
+		return shared.FailWith(err.Error(), nil)
 	}
-	var insre *regexp.Regexp
-	whole := false
-	pattern := ""
-	if hasAfter && after != "EOF" {
-		pattern = after
-	} else if hasBefore && before != "BOF" {
-		pattern = before
-	}
-	if pattern != "" {
-		whole = pyre.Multiline(pattern)
-		if insre, err = pyre.Compile(pattern, pyre.Options{OneLine: !whole}); err != nil {
-			return failed(err.Error(), nil)
-		}
-	}
-
 	p := a.Str("path")
-	var msg string
 	f, fail, err := shared.ReadText(ctx, env, p, fa)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	present := a.Str("state") == "present"
 	switch {
 	case fail != nil:
 		return *fail, nil
 	case !f.Exists && !a.Bool("create"):
-		return failed(fmt.Sprintf("Path %s does not exist !", p), map[string]any{"rc": 257})
-	case !f.Exists && !present:
+		return shared.FailWith(fmt.Sprintf("Path %s does not exist !", p), map[string]any{"rc": 257})
+	case !f.Exists && a.Str("state") != "present":
 		return tasks.Result{Msg: fmt.Sprintf("File %s not present", p), Data: map[string]any{}}, nil
 	}
+	result := e.apply(f.Content)
+	changed, msg := true, ""
+	switch {
+	case f.Exists && bytes.Equal(f.Content, result):
+		changed = false
+	case !f.Exists:
+		msg = "File created"
+	case e.blockLines == nil:
+		msg = "Block removed"
+	default:
+		msg = "Block inserted"
+	}
+	w := shared.WriteOpts{Attrs: fa, Backup: a.Bool("backup"), Validate: a.Str("validate"), Mkdirs: true}
+	return shared.FinishEdit(ctx, env, tasks.Result{}, f, w, result, changed, msg, map[string]any{}, "backup_file")
+}
 
+// decodeBlockEdit builds the edit the arguments ask for; a pattern that
+// does not compile is an error.
+func decodeBlockEdit(a tasks.Values) (blockEdit, error) {
+	var e blockEdit
+	after, before := a.Str("insertafter"), a.Str("insertbefore")
+	e.hasAfter, e.hasBefore = a.Has("insertafter"), a.Has("insertbefore")
+	if !e.hasAfter && !e.hasBefore {
+		after, e.hasAfter = "EOF", true
+	}
+	pattern := ""
+	if e.hasAfter && after != "EOF" {
+		pattern = after
+	} else if e.hasBefore && before != "BOF" {
+		pattern = before
+	}
+	if pattern != "" {
+		e.whole = pyre.Multiline(pattern)
+		var err error
+		if e.insre, err = pyre.Compile(pattern, pyre.Options{OneLine: !e.whole}); err != nil {
+			return e, err
+		}
+	}
 	marker := a.Str("marker")
-	m0 := []byte(strings.ReplaceAll(marker, "{mark}", a.Str("marker_begin")) + "\n")
-	m1 := []byte(strings.ReplaceAll(marker, "{mark}", a.Str("marker_end")) + "\n")
-	var blockLines [][]byte
-	if block := a.Str("block"); present && block != "" {
+	e.m0 = []byte(strings.ReplaceAll(marker, "{mark}", a.Str("marker_begin")) + "\n")
+	e.m1 = []byte(strings.ReplaceAll(marker, "{mark}", a.Str("marker_end")) + "\n")
+	if block := a.Str("block"); a.Str("state") == "present" && block != "" {
 		if !strings.HasSuffix(block, "\n") {
 			block += "\n"
 		}
-		blockLines = append(append([][]byte{m0}, splitLines([]byte(block))...), m1)
+		e.blockLines = append(append([][]byte{e.m0}, splitLines([]byte(block))...), e.m1)
 	}
-	ls := splitLines(f.Content)
+	return e, nil
+}
+
+// apply returns content with the block between its markers in place of
+// the old one, or, when there was none, where insertafter/insertbefore
+// say; without a block, the old one removed.
+func (e blockEdit) apply(content []byte) []byte {
+	ls := splitLines(content)
 	n0, n1 := -1, -1
 	for i, l := range ls {
-		if bytes.Equal(l, m0) {
+		if bytes.Equal(l, e.m0) {
 			n0 = i
 		}
-		if bytes.Equal(l, m1) {
+		if bytes.Equal(l, e.m1) {
 			n1 = i
 		}
 	}
 	switch {
 	case n0 < 0 || n1 < 0:
-		n0 = -1
-		switch {
-		case insre != nil && whole:
-			if m := insre.FindIndex(f.Content); m != nil {
-				if hasAfter {
-					n0 = bytes.Count(f.Content[:m[1]], []byte("\n"))
-				} else {
-					n0 = bytes.Count(f.Content[:m[0]], []byte("\n"))
-				}
-			}
-		case insre != nil:
-			for i, l := range ls {
-				if insre.Match(l) {
-					n0 = i
-				}
-			}
-		case hasBefore:
-			n0 = 0
-		default:
-			n0 = len(ls)
-		}
-		if insre != nil {
-			if n0 < 0 {
-				n0 = len(ls)
-			} else if hasAfter {
-				n0++
-			}
-		}
+		n0 = e.insertAt(content, ls)
 	case n0 < n1:
 		ls = append(ls[:n0], ls[n1+1:]...)
 	default:
@@ -145,23 +153,42 @@ func (blockinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Arg
 	if n0 > 0 && !bytes.HasSuffix(ls[n0-1], []byte("\n")) {
 		ls[n0-1] = append(append([]byte(nil), ls[n0-1]...), '\n')
 	}
-	ls = append(ls[:n0], append(blockLines, ls[n0:]...)...)
-	result := bytes.Join(ls, nil)
+	ls = append(ls[:n0], append(e.blockLines, ls[n0:]...)...)
+	return bytes.Join(ls, nil)
+}
 
-	changed := true
+// insertAt is the line a new block goes before: after (or before) the
+// last line matching the pattern (the first match of a multiline one),
+// at the end when nothing matches, or at the start or end for BOF/EOF.
+func (e blockEdit) insertAt(content []byte, ls [][]byte) int {
+	n := -1
 	switch {
-	case f.Exists && bytes.Equal(f.Content, result):
-		msg, changed = "", false
-	case !f.Exists:
-		msg = "File created"
-	case blockLines == nil:
-		msg = "Block removed"
+	case e.insre != nil && e.whole:
+		if m := e.insre.FindIndex(content); m != nil {
+			if e.hasAfter {
+				n = bytes.Count(content[:m[1]], []byte("\n"))
+			} else {
+				n = bytes.Count(content[:m[0]], []byte("\n"))
+			}
+		}
+	case e.insre != nil:
+		for i, l := range ls {
+			if e.insre.Match(l) {
+				n = i
+			}
+		}
+	case e.hasBefore:
+		return 0
 	default:
-		msg = "Block inserted"
+		return len(ls)
 	}
-	w := shared.WriteOpts{Attrs: fa, Backup: a.Bool("backup"), Validate: a.Str("validate"), Mkdirs: true}
-	res := tasks.Result{}
-	return shared.FinishEdit(ctx, env, res, f, w, result, changed, msg, map[string]any{}, "backup_file")
+	if n < 0 {
+		return len(ls)
+	}
+	if e.hasAfter {
+		n++
+	}
+	return n
 }
 
 func (blockinfileModule) Spec() *tasks.Spec { return blockinfileArgs }
