@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -49,7 +50,9 @@ var fetchScript string
 //go:embed fetch_expand.sh
 var fetchExpandScript string
 
-// Run fetches.
+// Run fetches: the controller path decided, the host's file probed (its
+// checksum, and its bytes when small), and the file stored on the
+// controller when it differs from the copy there.
 func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := fetchArgs.Decode(args)
 	if err != nil {
@@ -58,10 +61,45 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	if env.Check {
 		return tasks.Result{Skipped: true, Msg: "check mode not (yet) supported for this module", Data: map[string]any{}}, nil
 	}
-	src, dest := a.Str("src"), a.Str("dest")
 	if !a.Has("src") || !a.Has("dest") {
 		return shared.FailWith("src and dest are required", nil)
 	}
+	src, dest, fail, err := fetchPaths(ctx, env, a)
+	if err != nil || fail != "" {
+		return failedOr(fail, err)
+	}
+	have, _ := shared.FileSHA1(dest)
+	script := fmt.Sprintf("%sp=%s\nhave=%s\nmax=%d\n%s", shared.ShFuncs, shared.ShPath(src), shared.Q(have), shared.InlineMax, fetchScript)
+	out, err := shared.Run(ctx, env, script, nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	v := shared.ParseVerdict(shared.BeforeMarker(out.Stdout))
+	if res, done := fetchProbeResult(v, a, src, out); done {
+		return res, nil
+	}
+	remote := v["sum"]
+	if remote == have {
+		return tasks.Result{Data: map[string]any{"md5sum": fileMD5(dest), "file": src, "dest": dest, "checksum": have}}, nil
+	}
+	body := func(w io.Writer) error {
+		if v["get"] == "1" {
+			return env.Conn.Get(ctx, src, w)
+		}
+		c, _ := shared.Section(out.Stdout, "content", "")
+		_, err := io.WriteString(w, c)
+		return err
+	}
+	return storeFetched(body, src, dest, remote, a.Bool("validate_checksum"))
+}
+
+// fetchPaths returns the host's path (a leading ~ expanded by the host,
+// which costs a round trip) and the controller's path it is stored at:
+// dest itself when flat, else dest/HOST/src, relative to the playbook's
+// directory. A path the task may not write, or one outside dest, is
+// refused (an error) or a failure message.
+func fetchPaths(ctx context.Context, env *tasks.Env, a tasks.Values) (src, dest, fail string, err error) {
+	src, dest = a.Str("src"), a.Str("dest")
 	if !filepath.IsAbs(dest) {
 		base := "."
 		if env.Eval != nil {
@@ -72,24 +110,22 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 			}
 		}
 		if dest, err = filepath.Abs(filepath.Join(base, dest)); err != nil {
-			return shared.FailWith(err.Error(), nil)
+			return "", "", err.Error(), nil
 		}
 	}
 	if err := env.Sandbox.CheckWrite(dest); err != nil {
-		return tasks.Result{}, err
+		return "", "", "", err
 	}
-	// The host expands ~ in src; the local layout uses what it expanded
-	// to, so a first round trip is needed only for such a src.
 	if strings.HasPrefix(src, "~") {
 		out, err := shared.Run(ctx, env, "p="+shared.ShPath(src)+"\n"+fetchExpandScript, nil)
 		if err != nil {
-			return tasks.Result{}, err
+			return "", "", "", err
 		}
 		src = string(out.Stdout)
 	}
 	if a.Bool("flat") {
 		if fi, err := os.Stat(dest); err == nil && fi.IsDir() && !strings.HasSuffix(a.Str("dest"), "/") {
-			return shared.FailWith("dest is an existing directory, use a trailing slash if you want to fetch src into that directory", nil)
+			return "", "", "dest is an existing directory, use a trailing slash if you want to fetch src into that directory", nil
 		}
 		if strings.HasSuffix(a.Str("dest"), "/") {
 			dest = filepath.Join(dest, filepath.Base(src))
@@ -98,66 +134,78 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 		top := filepath.Join(dest, env.Host)
 		dest = filepath.Join(top, src)
 		if dest != top && !strings.HasPrefix(dest, top+string(filepath.Separator)) {
-			return shared.FailWith(fmt.Sprintf("Detected directory traversal, expected to be contained in '%s' but got '%s'", top, dest), nil)
+			return "", "", fmt.Sprintf("Detected directory traversal, expected to be contained in '%s' but got '%s'", top, dest), nil
 		}
 	}
 	dest = filepath.Clean(dest)
 	if err := env.Sandbox.CheckWrite(dest); err != nil {
-		return tasks.Result{}, err
+		return "", "", "", err
 	}
-	have, _ := shared.FileSHA1(dest)
+	return src, dest, "", nil
+}
 
-	script := fmt.Sprintf("%sp=%s\nhave=%s\nmax=%d\n%s", shared.ShFuncs, shared.ShPath(src), shared.Q(have), shared.InlineMax, fetchScript)
-	out, err := shared.Run(ctx, env, script, nil)
+// failedOr is the error when there is one, else the failed result msg.
+func failedOr(msg string, err error) (tasks.Result, error) {
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v := shared.ParseVerdict(shared.BeforeMarker(out.Stdout))
+	return shared.FailWith(msg, nil)
+}
+
+// fetchProbeResult is the result when the probe ends the task (a
+// directory, a missing or unreadable file, a script that failed), with
+// done true; else done is false.
+func fetchProbeResult(v shared.Verdict, a tasks.Values, src string, out transport.Result) (tasks.Result, bool) {
+	var res tasks.Result
 	switch {
 	case v["isdir"] == "1":
 		msg := "remote file is a directory, fetch cannot work on directories"
 		if a.Bool("fail_on_missing") {
-			return shared.FailWith(msg, nil)
+			res, _ = shared.FailWith(msg, nil)
+		} else {
+			res = tasks.Result{Msg: msg + ", not transferring, ignored", Data: map[string]any{}}
 		}
-		return tasks.Result{Msg: msg + ", not transferring, ignored", Data: map[string]any{}}, nil
 	case v["missing"] == "1":
 		if !a.Bool("fail_on_missing") {
-			return tasks.Result{Msg: "the remote file does not exist, not transferring, ignored", Data: map[string]any{"file": src}}, nil
+			res = tasks.Result{Msg: "the remote file does not exist, not transferring, ignored", Data: map[string]any{"file": src}}
+		} else {
+			res, _ = shared.FailWith("the remote file does not exist, not transferring, ignored", nil)
 		}
-		return shared.FailWith("the remote file does not exist, not transferring, ignored", nil)
 	case v["unreadable"] == "1":
-		return shared.FailWith("file is not readable: "+src, nil)
+		res, _ = shared.FailWith("file is not readable: "+src, nil)
 	case v["sum"] == "":
-		return shared.FailWith(shared.ScriptError(out), nil)
+		res, _ = shared.FailWith(shared.ScriptError(out), nil)
+	default:
+		return res, false
 	}
-	remote := v["sum"]
-	if remote == have {
-		return tasks.Result{Data: map[string]any{"md5sum": fileMD5(dest), "file": src, "dest": dest, "checksum": have}}, nil
+	return res, true
+}
+
+// storeFetched writes what body gives to a temporary file beside dest,
+// checks its SHA-1 against the host's (remote) when validate is set, and
+// renames it over dest, keeping an existing dest's mode.
+func storeFetched(body func(io.Writer) error, src, dest, remote string, validate bool) (tasks.Result, error) {
+	failed := func(err error) (tasks.Result, error) {
+		return shared.FailWith(fmt.Sprintf("Failed to fetch the file: %v", err), nil)
 	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-		return shared.FailWith(fmt.Sprintf("Failed to fetch the file: %v", err), nil)
+		return failed(err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(dest), ".tender-fetch-*")
 	if err != nil {
-		return shared.FailWith(fmt.Sprintf("Failed to fetch the file: %v", err), nil)
+		return failed(err)
 	}
 	defer os.Remove(tmp.Name())
 	h := sha1.New()
-	w := io.MultiWriter(tmp, h)
-	if v["get"] == "1" {
-		err = env.Conn.Get(ctx, src, w)
-	} else {
-		c, _ := shared.Section(out.Stdout, "content", "")
-		_, err = io.Copy(w, strings.NewReader(c))
-	}
+	err = body(io.MultiWriter(tmp, h))
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return shared.FailWith(fmt.Sprintf("Failed to fetch the file: %v", err), nil)
+		return failed(err)
 	}
 	got := hex.EncodeToString(h.Sum(nil))
-	if a.Bool("validate_checksum") && got != remote {
+	if validate && got != remote {
 		return shared.FailWith("checksum mismatch", map[string]any{"md5sum": fileMD5(tmp.Name()), "file": src, "dest": dest,
 			"remote_md5sum": nil, "checksum": got, "remote_checksum": remote})
 	}
@@ -167,7 +215,7 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	}
 	os.Chmod(tmp.Name(), perm)
 	if err := os.Rename(tmp.Name(), dest); err != nil {
-		return shared.FailWith(fmt.Sprintf("Failed to fetch the file: %v", err), nil)
+		return failed(err)
 	}
 	return tasks.Result{Changed: true, Data: map[string]any{"md5sum": fileMD5(dest), "dest": dest,
 		"remote_md5sum": nil, "checksum": got, "remote_checksum": remote}}, nil
