@@ -67,6 +67,7 @@ type findEntry struct {
 	dirLink            bool // a symbolic link to a directory
 }
 
+// findOpts are a find task's filters.
 type findOpts struct {
 	patterns, excludes []string
 	re, exRe           []*regexp.Regexp
@@ -74,6 +75,7 @@ type findOpts struct {
 	fileType, stamp    string
 	age, size          *int64
 	depth              int
+	contains           *regexp.Regexp // nil: no contains filter
 }
 
 var (
@@ -81,11 +83,49 @@ var (
 	sizeRe = regexp.MustCompile(`^(-?\d+)(b|k|m|g|t)?$`)
 )
 
-// Run finds.
+// Run finds: the filters decoded, one round trip walks the paths, the
+// entries are matched in Go, and one more reads checksums and contents
+// when the filters need them.
 func (findModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := findArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
+	}
+	o, fail := decodeFind(a)
+	if fail != nil {
+		return *fail, nil
+	}
+	paths := a.Strings("paths")
+	out, err := shared.Run(ctx, env, findWalkScript(a, paths), nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	blocks := strings.Split(string(out.Stdout), "--path--\n")
+	if len(blocks) != len(paths)+1 {
+		return shared.FailWith(shared.ScriptError(out), nil)
+	}
+	w := o.collect(paths, blocks[1:], time.Now())
+	files := w.files
+	if (o.contains != nil && o.fileType == "file") || a.Bool("get_checksum") {
+		if files, err = findContents(ctx, env, files, w.candidates, o.contains, !a.Bool("read_whole_file"), a.Bool("get_checksum"), o.fileType == "file"); err != nil {
+			return tasks.Result{}, err
+		}
+	}
+	msg := "All paths examined"
+	if len(w.warnings) > 0 {
+		msg = "Not all paths examined, check warnings for details"
+	}
+	return tasks.Result{Msg: msg, Warnings: w.warnings, Data: map[string]any{
+		"files": files, "matched": len(files), "examined": w.looked, "skipped_paths": w.skipped, "msg": msg,
+	}}, nil
+}
+
+// decodeFind builds the filters the arguments ask for, or the failure
+// find gives for a pattern, age or size it cannot read.
+func decodeFind(a tasks.Values) (findOpts, *tasks.Result) {
+	failed := func(msg string, data map[string]any) (findOpts, *tasks.Result) {
+		r, _ := shared.FailWith(msg, data)
+		return findOpts{}, &r
 	}
 	o := findOpts{patterns: a.Strings("patterns"), excludes: a.Strings("excludes"), useRegex: a.Bool("use_regex"),
 		hidden: a.Bool("hidden"), fileType: a.Str("file_type"), stamp: a.Str("age_stamp"), depth: a.Int("depth")}
@@ -103,101 +143,102 @@ func (findModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 			for _, p := range l.src {
 				re, err := pyre.Compile(`\A(?:`+p+`)`, pyre.Options{})
 				if err != nil {
-					return shared.FailWith(err.Error(), nil)
+					return failed(err.Error(), nil)
 				}
 				*l.dst = append(*l.dst, re)
 			}
 		}
 	}
-	units := map[string]int64{"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
-	if a.Has("age") {
-		m := ageRe.FindStringSubmatch(strings.ToLower(a.Str("age")))
-		if m == nil {
-			return shared.FailWith("failed to process age", map[string]any{"age": a.Str("age")})
-		}
-		n, _ := strconv.ParseInt(m[1], 10, 64)
-		n *= units[m[2]]
-		o.age = &n
+	var ok bool
+	if o.age, ok = findAmount(a, "age", ageRe, map[string]int64{"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}); !ok {
+		return failed("failed to process age", map[string]any{"age": a.Str("age")})
 	}
-	if a.Has("size") {
-		m := sizeRe.FindStringSubmatch(strings.ToLower(a.Str("size")))
-		if m == nil {
-			return shared.FailWith("failed to process size", map[string]any{"size": a.Str("size")})
-		}
-		n, _ := strconv.ParseInt(m[1], 10, 64)
-		n *= map[string]int64{"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[m[2]]
-		o.size = &n
+	if o.size, ok = findAmount(a, "size", sizeRe, map[string]int64{"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}); !ok {
+		return failed("failed to process size", map[string]any{"size": a.Str("size")})
 	}
-	var contains *regexp.Regexp
 	if a.Has("contains") {
 		p := a.Str("contains")
 		if !a.Bool("read_whole_file") {
 			p = `\A(?:` + p + `)`
 		}
-		if contains, err = pyre.Compile(p, pyre.Options{OneLine: !a.Bool("read_whole_file")}); err != nil {
-			return shared.FailWith(err.Error(), nil)
+		var err error
+		if o.contains, err = pyre.Compile(p, pyre.Options{OneLine: !a.Bool("read_whole_file")}); err != nil {
+			return failed(err.Error(), nil)
 		}
 	}
+	return o, nil
+}
+
+// findAmount reads the age or size argument key (a number with a unit
+// suffix, matched by re, scaled by units): nil when it is not given,
+// false when it cannot be read.
+func findAmount(a tasks.Values, key string, re *regexp.Regexp, units map[string]int64) (*int64, bool) {
+	if !a.Has(key) {
+		return nil, true
+	}
+	m := re.FindStringSubmatch(strings.ToLower(a.Str(key)))
+	if m == nil {
+		return nil, false
+	}
+	n, _ := strconv.ParseInt(m[1], 10, 64)
+	n *= units[m[2]]
+	return &n, true
+}
+
+// findWalkScript is the script that walks paths (find.sh), as deep as
+// recurse and depth allow.
+func findWalkScript(a tasks.Values, paths []string) string {
 	maxdepth := ""
 	switch {
 	case !a.Bool("recurse"):
 		maxdepth = "-maxdepth 1"
-	case o.depth > 0:
-		maxdepth = fmt.Sprintf("-maxdepth %d", o.depth+1)
+	case a.Int("depth") > 0:
+		maxdepth = fmt.Sprintf("-maxdepth %d", a.Int("depth")+1)
 	}
-	paths := a.Strings("paths")
 	words := make([]string, len(paths))
 	for i, p := range paths {
 		words[i] = shared.ShPath(p)
 	}
-	script := shared.SetWords(words) + shared.ShAssign([][2]string{{"L", map[bool]string{true: "-L"}[a.Bool("follow")]},
+	return shared.SetWords(words) + shared.ShAssign([][2]string{{"L", map[bool]string{true: "-L"}[a.Bool("follow")]},
 		{"maxdepth", maxdepth}}) + findScript
-	out, err := shared.Run(ctx, env, script, nil)
-	if err != nil {
-		return tasks.Result{}, err
-	}
-	blocks := strings.Split(string(out.Stdout), "--path--\n")
-	if len(blocks) != len(paths)+1 {
-		return shared.FailWith(shared.ScriptError(out), nil)
-	}
-	now := time.Now()
-	files := []any{}
-	skipped := map[string]any{}
-	var warnings []string
-	looked := 0
-	var candidates []map[string]any
+}
+
+// findWalk is what the walk of every path found: the matching entries,
+// the regular files among them (candidates for contains and checksums),
+// the paths skipped and why, and how many entries were looked at.
+type findWalk struct {
+	files      []any
+	candidates []map[string]any
+	skipped    map[string]any
+	warnings   []string
+	looked     int
+}
+
+// collect matches the entries of each path's walk (blocks, one a path)
+// against the filters, as of now.
+func (o findOpts) collect(paths, blocks []string, now time.Time) findWalk {
+	w := findWalk{files: []any{}, skipped: map[string]any{}}
 	for i, p := range paths {
-		if strings.TrimSpace(blocks[i+1]) == "notdir" {
-			skipped[p] = fmt.Sprintf("'%s' is not a directory", p)
-			warnings = append(warnings, fmt.Sprintf("Skipped '%s' path due to this access issue: '%s' is not a directory\n", p, p))
+		if strings.TrimSpace(blocks[i]) == "notdir" {
+			w.skipped[p] = fmt.Sprintf("'%s' is not a directory", p)
+			w.warnings = append(w.warnings, fmt.Sprintf("Skipped '%s' path due to this access issue: '%s' is not a directory\n", p, p))
 			continue
 		}
-		entries := walkOrder(parseFindEntries(blocks[i+1], p), path.Clean(p))
-		looked += len(entries)
+		entries := walkOrder(parseFindEntries(blocks[i], p), path.Clean(p))
+		w.looked += len(entries)
 		for _, e := range entries {
 			if (o.depth > 0 && e.depth > o.depth) || (!o.hidden && strings.HasPrefix(e.name, ".")) {
 				continue
 			}
 			if r := o.match(e, now); r != nil {
-				files = append(files, r)
+				w.files = append(w.files, r)
 				if r["isreg"] == true {
-					candidates = append(candidates, r)
+					w.candidates = append(w.candidates, r)
 				}
 			}
 		}
 	}
-	if (contains != nil && o.fileType == "file") || a.Bool("get_checksum") {
-		if files, err = findContents(ctx, env, files, candidates, contains, !a.Bool("read_whole_file"), a.Bool("get_checksum"), o.fileType == "file"); err != nil {
-			return tasks.Result{}, err
-		}
-	}
-	msg := "All paths examined"
-	if len(warnings) > 0 {
-		msg = "Not all paths examined, check warnings for details"
-	}
-	return tasks.Result{Msg: msg, Warnings: warnings, Data: map[string]any{
-		"files": files, "matched": len(files), "examined": looked, "skipped_paths": skipped, "msg": msg,
-	}}, nil
+	return w
 }
 
 // parseFindEntries reads the stat lines of one directory's walk.
