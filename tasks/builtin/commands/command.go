@@ -3,9 +3,11 @@ package commands
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -44,130 +46,203 @@ var (
 	shellArgs   = commandSpec("shell", true)
 )
 
+// commandJob is one command or shell task: its decoded arguments, the
+// command as Ansible reports it, and the part of the script that runs it.
+type commandJob struct {
+	a            tasks.Values
+	shell, check bool
+	// raw is the command's text: the free form, else cmd.
+	raw string
+	// argv is the command's words: argv, or raw split into shell words
+	// for command.
+	argv []string
+	// cmd is the result's cmd: the text for shell, the words for command.
+	cmd any
+	// run is the part of the script that runs the command after the gate.
+	run      string
+	warnings []string
+}
+
 // Run runs the command once, unless creates/removes say it has already run.
 func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	spec := commandArgs
-	if m.shell {
-		spec = shellArgs
-	}
-	a, err := spec.Decode(args)
+	a, err := m.Spec().Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	raw := a.Str("_raw_params")
-	if raw == "" {
-		raw = a.Str("cmd")
+	j, bad, err := decodeCommand(a, m.shell, env.Check)
+	if err != nil {
+		return tasks.Result{}, err
 	}
-	argv := a.Strings("argv")
-	data := map[string]any{"stdout": "", "stderr": "", "rc": nil, "cmd": nil, "start": nil, "end": nil, "delta": nil}
-	fail := func(rc int, msg string) (tasks.Result, error) {
-		data["rc"] = rc
-		return tasks.Result{Failed: true, Msg: msg, RC: rc, Data: data}, nil
+	if bad != nil {
+		return *bad, nil
 	}
-	if strings.TrimSpace(raw) == "" && len(argv) == 0 {
-		return fail(256, "no command given")
-	}
-	if raw != "" && len(argv) > 0 {
-		return fail(256, "only command or argv can be given, not both")
-	}
-	var res tasks.Result
-	if !m.shell && a.Has("executable") {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("As of Ansible 2.4, the parameter 'executable' is no longer supported with the 'command' module. Not using '%s'.", a.Str("executable")))
-	}
-	var run string
-	if m.shell {
-		data["cmd"] = raw
-		sh := "/bin/sh"
-		if a.Has("executable") {
-			sh = a.Str("executable")
-		}
-		run = shellRun(sh, raw)
-	} else {
-		if raw != "" {
-			if argv, err = shared.ShlexSplit(raw); err != nil {
-				return tasks.Result{}, err
-			}
-		}
-		cmd := make([]any, len(argv))
-		words := make([]string, len(argv))
-		for i, w := range argv {
-			cmd[i] = w
-			words[i] = shared.ExpandWord(w)
-		}
-		data["cmd"] = cmd
-		run = argvRun(words)
-	}
-
-	var s strings.Builder
-	s.WriteString(gateScript(a, "_t_glob", true, env.Check))
-	if !env.Check {
-		s.WriteString(run)
-	}
-
-	var stdin *strings.Reader
-	if a.Has("stdin") {
-		in := a.Str("stdin")
-		if a.Bool("stdin_add_newline") {
-			in += "\n"
-		}
-		stdin = strings.NewReader(in)
-	}
+	script, stdin := j.script(), j.stdin()
 	start := time.Now()
-	out, err := shared.Run(ctx, env, s.String(), shared.NilReader(stdin))
+	out, err := shared.Run(ctx, env, script, stdin)
 	end := time.Now()
 	if err != nil {
 		return tasks.Result{}, err
 	}
+	return j.result(out, start, end), nil
+}
+
+// decodeCommand validates the arguments of command (shell false) or
+// shell and plans the part of the script that runs the command. A
+// non-nil result is the failure Ansible reports when no command, or both
+// a command and argv, are given.
+func decodeCommand(a tasks.Values, shell, check bool) (commandJob, *tasks.Result, error) {
+	j := commandJob{a: a, shell: shell, check: check, raw: a.Str("_raw_params"), argv: a.Strings("argv")}
+	if j.raw == "" {
+		j.raw = a.Str("cmd")
+	}
+	if strings.TrimSpace(j.raw) == "" && len(j.argv) == 0 {
+		return j, j.badArgs("no command given"), nil
+	}
+	if j.raw != "" && len(j.argv) > 0 {
+		return j, j.badArgs("only command or argv can be given, not both"), nil
+	}
+	if !shell && a.Has("executable") {
+		j.warnings = append(j.warnings, fmt.Sprintf("As of Ansible 2.4, the parameter 'executable' is no longer supported with the 'command' module. Not using '%s'.", a.Str("executable")))
+	}
+	if shell {
+		sh := "/bin/sh"
+		if a.Has("executable") {
+			sh = a.Str("executable")
+		}
+		j.cmd, j.run = j.raw, shellRun(sh, j.raw)
+		return j, nil, nil
+	}
+	if j.raw != "" {
+		var err error
+		if j.argv, err = shared.ShlexSplit(j.raw); err != nil {
+			return j, nil, err
+		}
+	}
+	cmd := make([]any, len(j.argv))
+	words := make([]string, len(j.argv))
+	for i, w := range j.argv {
+		cmd[i] = w
+		words[i] = shared.ExpandWord(w)
+	}
+	j.cmd, j.run = cmd, argvRun(words)
+	return j, nil, nil
+}
+
+// badArgs is the failure, with rc 256, that Ansible gives when the
+// command is missing or given twice.
+func (j commandJob) badArgs(msg string) *tasks.Result {
+	data := j.data()
+	data["rc"] = 256
+	return &tasks.Result{Failed: true, Msg: msg, RC: 256, Data: data}
+}
+
+// data is the result data every outcome starts from: no output, rc or
+// times, and the command as Ansible reports it.
+func (j commandJob) data() map[string]any {
+	return map[string]any{"stdout": "", "stderr": "", "rc": nil, "cmd": j.cmd, "start": nil, "end": nil, "delta": nil}
+}
+
+// script is the gate (chdir, creates, removes, check mode) followed,
+// outside check mode, by the part that runs the command.
+func (j commandJob) script() string {
+	var s strings.Builder
+	s.WriteString(gateScript(j.a, "_t_glob", true, j.check))
+	if !j.check {
+		s.WriteString(j.run)
+	}
+	return s.String()
+}
+
+// stdin is what the command reads: stdin, with a newline added when
+// stdin_add_newline is set, or nothing when stdin is not given.
+func (j commandJob) stdin() io.Reader {
+	var stdin *strings.Reader
+	if j.a.Has("stdin") {
+		in := j.a.Str("stdin")
+		if j.a.Bool("stdin_add_newline") {
+			in += "\n"
+		}
+		stdin = strings.NewReader(in)
+	}
+	return shared.NilReader(stdin)
+}
+
+// result turns the script's output into what Ansible's command or shell
+// returns, following the verdict (tender=...) on the first line of
+// stdout; start and end are the times taken around the run.
+func (j commandJob) result(out transport.Result, start, end time.Time) tasks.Result {
 	first, rest, _ := strings.Cut(string(out.Stdout), "\n")
 	verb, _ := strings.CutPrefix(first, "tender=")
-	shoulda := "Did"
-	if env.Check {
-		shoulda = "Would"
-	}
-	skip := func(stdout, msg string) (tasks.Result, error) {
-		data["rc"], data["stdout"], data["stdout_lines"], data["stderr_lines"] = 0, stdout, shared.Lines(stdout), []any{}
-		res.Msg, res.Stdout, res.Data = msg, stdout, data
-		data["msg"] = msg
-		return res, nil
-	}
+	data := j.data()
+	res := tasks.Result{Warnings: j.warnings}
 	switch verb {
 	case "chdir":
-		why := map[string]string{"2": "No such file or directory", "20": "Not a directory", "13": "Permission denied"}
-		code := shared.ParseVerdict([]byte(rest))["err"]
-		r, err := fail(0, fmt.Sprintf("Unable to change directory before execution: [Errno %s] %s: b'%s'", code, why[code], a.Str("chdir")))
-		data["rc"], data["stdout_lines"], data["stderr_lines"] = nil, []any{}, []any{}
-		r.Data["msg"] = r.Msg
-		return r, err
-	case "creates":
-		c := a.Str("creates")
-		return skip("skipped, since "+c+" exists", fmt.Sprintf("%s not run command since '%s' exists", shoulda, c))
-	case "removes":
-		r := a.Str("removes")
-		return skip("skipped, since "+r+" does not exist", fmt.Sprintf("%s not run command since '%s' does not exist", shoulda, r))
+		return j.chdirFailed(rest, data)
+	case "creates", "removes":
+		return j.skipped(verb, res, data)
 	case "check":
 		data["rc"], data["stdout_lines"], data["stderr_lines"] = 0, []any{}, []any{}
 		res.Msg, res.Data = "Command would have run if not in check mode", data
 		data["msg"] = res.Msg
-		if a.Has("creates") || a.Has("removes") {
+		if j.a.Has("creates") || j.a.Has("removes") {
 			res.Changed = true
 		} else {
 			res.Skipped = true
 		}
-		return res, nil
+		return res
 	case "notfound":
-		// Python's exec failed before the command ran: Ansible reports the
-		// command as given, and no times.
-		nf := map[string]any{"cmd": data["cmd"], "rc": 2, "stdout": "", "stderr": "", "stdout_lines": []any{}, "stderr_lines": []any{}}
-		if raw != "" {
-			nf["cmd"] = raw
-		}
-		return tasks.Result{Failed: true, RC: 2, Msg: fmt.Sprintf("[Errno 2] No such file or directory: b'%s'", argv[0]), Data: nf}, nil
+		return j.notFound()
 	case "run":
-	default:
-		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode, Data: data}, nil
+		return j.ran(out, rest, start, end, res, data)
 	}
-	stdout, stderr := rest, string(out.Stderr)
-	if a.Bool("strip_empty_ends") {
+	return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode, Data: data}
+}
+
+// chdirFailed is Ansible's failure when the script could not change to
+// chdir; rest holds the errno the script printed.
+func (j commandJob) chdirFailed(rest string, data map[string]any) tasks.Result {
+	why := map[string]string{"2": "No such file or directory", "20": "Not a directory", "13": "Permission denied"}
+	code := shared.ParseVerdict([]byte(rest))["err"]
+	msg := fmt.Sprintf("Unable to change directory before execution: [Errno %s] %s: b'%s'", code, why[code], j.a.Str("chdir"))
+	data["rc"], data["stdout_lines"], data["stderr_lines"], data["msg"] = nil, []any{}, []any{}, msg
+	return tasks.Result{Failed: true, Msg: msg, Data: data}
+}
+
+// skipped is the result when creates or removes (verb) says the command
+// has already run: rc 0 and Ansible's message, nothing changed.
+func (j commandJob) skipped(verb string, res tasks.Result, data map[string]any) tasks.Result {
+	shoulda := "Did"
+	if j.check {
+		shoulda = "Would"
+	}
+	p, state := j.a.Str(verb), "exists"
+	if verb == "removes" {
+		state = "does not exist"
+	}
+	stdout := "skipped, since " + p + " " + state
+	msg := fmt.Sprintf("%s not run command since '%s' %s", shoulda, p, state)
+	data["rc"], data["stdout"], data["stdout_lines"], data["stderr_lines"] = 0, stdout, shared.Lines(stdout), []any{}
+	data["msg"] = msg
+	res.Msg, res.Stdout, res.Data = msg, stdout, data
+	return res
+}
+
+// notFound is the failure when the program cannot be found: Python's
+// exec failed before the command ran, so Ansible reports the command as
+// given, and no times.
+func (j commandJob) notFound() tasks.Result {
+	nf := map[string]any{"cmd": j.cmd, "rc": 2, "stdout": "", "stderr": "", "stdout_lines": []any{}, "stderr_lines": []any{}}
+	if j.raw != "" {
+		nf["cmd"] = j.raw
+	}
+	return tasks.Result{Failed: true, RC: 2, Msg: fmt.Sprintf("[Errno 2] No such file or directory: b'%s'", j.argv[0]), Data: nf}
+}
+
+// ran is the result once the command has run: its rc, output (stdout
+// after the verdict line) and times, failed when rc is not zero.
+func (j commandJob) ran(out transport.Result, stdout string, start, end time.Time, res tasks.Result, data map[string]any) tasks.Result {
+	stderr := string(out.Stderr)
+	if j.a.Bool("strip_empty_ends") {
 		stdout, stderr = strings.TrimRight(stdout, "\r\n"), strings.TrimRight(stderr, "\r\n")
 	}
 	data["rc"], data["stdout"], data["stderr"] = out.ExitCode, stdout, stderr
@@ -178,7 +253,7 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		res.Failed, res.Msg = true, "non-zero return code"
 	}
 	data["msg"] = res.Msg
-	return res, nil
+	return res
 }
 
 func (m *commandModule) Spec() *tasks.Spec {

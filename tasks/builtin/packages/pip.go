@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -68,121 +69,192 @@ var pipVCS = regexp.MustCompile(`^(svn|git|hg|bzr)\+`)
 //go:embed pip.sh
 var pipScript string
 
+// pipJob is one pip task: its decoded arguments and the pip and
+// virtualenv command lines planned from them.
+type pipJob struct {
+	state, version, reqFile string
+	names                   []string
+	venv, chdir, umask, exe string
+	// extraArgs is extra_args, with -e added for editable.
+	extraArgs string
+	reqs      []pipReq
+	// hasVCS is whether a name is a VCS URL, whose install is judged by
+	// pip's list of packages.
+	hasVCS bool
+	// argv is pip's words after the verb: the extra arguments, then the
+	// requirements or -r and the requirements file.
+	argv              []string
+	venvCmd           []string
+	venvPy, venvPyErr bool
+	check             bool
+}
+
 // Run installs, upgrades or removes the packages.
 func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := pipArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	state, names, version, reqFile := a.Str("state"), a.Strings("name"), a.Str("version"), a.Str("requirements")
-	venv, chdir := a.Str("virtualenv"), a.Str("chdir")
-	if venv != "" && chdir != "" && !path.IsAbs(venv) {
-		venv = path.Join(chdir, venv)
-	}
-	umask := a.Str("umask")
-	if umask != "" {
-		if _, err := strconv.ParseUint(umask, 8, 32); err != nil {
-			return shared.Fail("umask must be an octal integer"), nil
-		}
-	}
-	if state == "latest" && version != "" {
-		return shared.Fail("version is incompatible with state=latest"), nil
-	}
-	var reqs []pipReq
-	hasVCS := false
-	if len(names) > 0 {
-		for _, n := range names {
-			hasVCS = hasVCS || pipVCS.MatchString(n)
-		}
-		for _, n := range recoverPipNames(names) {
-			reqs = append(reqs, parsePipReq(n))
-		}
-		if version != "" {
-			if len(reqs) > 1 {
-				return shared.Fail("'version' argument is ambiguous when installing multiple package distributions. Please specify version restrictions next to each package in 'name' argument."), nil
-			}
-			if len(reqs[0].specs) > 0 {
-				return shared.Fail("The 'version' argument conflicts with any version specifier provided along with a package name. Please keep the version specifier, but remove the 'version' argument."), nil
-			}
-			v := strings.TrimLeft(version, " \t")
-			sep := " "
-			if v != "" && v[0] >= '0' && v[0] <= '9' {
-				sep = "=="
-			}
-			reqs[0] = parsePipReq(reqs[0].String() + sep + v)
-		}
-	}
-	extraArgs := a.Str("extra_args")
-	if a.Bool("editable") {
-		var l []string
-		if extraArgs != "" {
-			l = strings.Split(extraArgs, " ")
-		}
-		if !slices.Contains(l, "-e") {
-			extraArgs = strings.Join(append(l, "-e"), " ")
-		}
-	}
-	extra, err := shared.ShlexSplit(extraArgs)
-	if err != nil {
-		return tasks.Result{}, fmt.Errorf("extra_args: %w", err)
-	}
-	pipArgv := append([]string(nil), extra...)
-	for _, r := range reqs {
-		pipArgv = append(pipArgv, r.String())
-	}
-	if len(reqs) == 0 {
-		pipArgv = append(pipArgv, "-r", reqFile)
-	}
-	venvCmd, venvPy, venvPyErr, err := pipVenvCommand(a)
+	j, bad, err := decodePip(a, env.Check)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	for _, l := range [][]string{pipArgv, venvCmd} {
+	if bad != nil {
+		return *bad, nil
+	}
+	out, err := shared.Run(ctx, env, j.script(), nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	return j.result(out), nil
+}
+
+// decodePip validates pip's arguments and plans the job. A non-nil
+// result is the failure Ansible reports for bad arguments.
+func decodePip(a tasks.Values, check bool) (pipJob, *tasks.Result, error) {
+	j := pipJob{state: a.Str("state"), names: a.Strings("name"), version: a.Str("version"), reqFile: a.Str("requirements"),
+		venv: a.Str("virtualenv"), chdir: a.Str("chdir"), umask: a.Str("umask"), exe: a.Str("executable"), check: check}
+	if j.venv != "" && j.chdir != "" && !path.IsAbs(j.venv) {
+		j.venv = path.Join(j.chdir, j.venv)
+	}
+	if j.umask != "" {
+		if _, err := strconv.ParseUint(j.umask, 8, 32); err != nil {
+			return j, pipBadArgs("umask must be an octal integer"), nil
+		}
+	}
+	if j.state == "latest" && j.version != "" {
+		return j, pipBadArgs("version is incompatible with state=latest"), nil
+	}
+	if msg := j.planReqs(); msg != "" {
+		return j, pipBadArgs(msg), nil
+	}
+	j.extraArgs = pipExtraArgs(a.Str("extra_args"), a.Bool("editable"))
+	extra, err := shared.ShlexSplit(j.extraArgs)
+	if err != nil {
+		return j, nil, fmt.Errorf("extra_args: %w", err)
+	}
+	j.argv = append([]string(nil), extra...)
+	for _, r := range j.reqs {
+		j.argv = append(j.argv, r.String())
+	}
+	if len(j.reqs) == 0 {
+		j.argv = append(j.argv, "-r", j.reqFile)
+	}
+	if j.venvCmd, j.venvPy, j.venvPyErr, err = pipVenvCommand(a); err != nil {
+		return j, nil, err
+	}
+	for _, l := range [][]string{j.argv, j.venvCmd} {
 		for _, w := range l {
 			if strings.ContainsAny(w, "\n\r") {
-				return tasks.Result{}, fmt.Errorf("pip: an argument holds a newline: %q", w)
+				return j, nil, fmt.Errorf("pip: an argument holds a newline: %q", w)
 			}
 		}
 	}
-	checkAll := extraArgs != "" || reqFile != "" || state == "latest" || len(reqs) == 0
-	script := shared.ShAssign([][2]string{
-		{"venv", venv}, {"venvcmd", strings.Join(venvCmd, "\n")}, {"venvpy", shared.BoolFlag(venvPy)}, {"venvpyerr", shared.BoolFlag(venvPyErr)}, {"chdir", chdir},
-		{"exe", a.Str("executable")}, {"verb", strings.Join(pipVerbs[state], "\n")}, {"args", strings.Join(pipArgv, "\n")},
-		{"absent", shared.BoolFlag(state == "absent")}, {"listed", shared.BoolFlag(reqFile != "" || hasVCS)}, {"checkall", shared.BoolFlag(checkAll)},
-		{"umask", umask}, {"_t_check", shared.BoolFlag(env.Check)},
-	}) + pipScript
-	out, err := shared.Run(ctx, env, script, nil)
-	if err != nil {
-		return tasks.Result{}, err
+	return j, nil, nil
+}
+
+// pipBadArgs is the failed result, with msg, that pip gives for bad
+// arguments.
+func pipBadArgs(msg string) *tasks.Result {
+	r := shared.Fail(msg)
+	return &r
+}
+
+// planReqs parses the names into requirements, folding version into the
+// only one, and notes whether a name is a VCS URL. It returns Ansible's
+// message when version cannot be applied, else "".
+func (j *pipJob) planReqs() string {
+	if len(j.names) == 0 {
+		return ""
 	}
+	for _, n := range j.names {
+		j.hasVCS = j.hasVCS || pipVCS.MatchString(n)
+	}
+	for _, n := range recoverPipNames(j.names) {
+		j.reqs = append(j.reqs, parsePipReq(n))
+	}
+	if j.version == "" {
+		return ""
+	}
+	if len(j.reqs) > 1 {
+		return "'version' argument is ambiguous when installing multiple package distributions. Please specify version restrictions next to each package in 'name' argument."
+	}
+	if len(j.reqs[0].specs) > 0 {
+		return "The 'version' argument conflicts with any version specifier provided along with a package name. Please keep the version specifier, but remove the 'version' argument."
+	}
+	v := strings.TrimLeft(j.version, " \t")
+	sep := " "
+	if v != "" && v[0] >= '0' && v[0] <= '9' {
+		sep = "=="
+	}
+	j.reqs[0] = parsePipReq(j.reqs[0].String() + sep + v)
+	return ""
+}
+
+// pipExtraArgs is extra_args with -e added when editable is set and -e
+// is not already one of its space-separated words.
+func pipExtraArgs(extraArgs string, editable bool) string {
+	if !editable {
+		return extraArgs
+	}
+	var l []string
+	if extraArgs != "" {
+		l = strings.Split(extraArgs, " ")
+	}
+	if !slices.Contains(l, "-e") {
+		extraArgs = strings.Join(append(l, "-e"), " ")
+	}
+	return extraArgs
+}
+
+// script is pip.sh with the job's inputs assigned before it.
+func (j pipJob) script() string {
+	checkAll := j.extraArgs != "" || j.reqFile != "" || j.state == "latest" || len(j.reqs) == 0
+	return shared.ShAssign([][2]string{
+		{"venv", j.venv}, {"venvcmd", strings.Join(j.venvCmd, "\n")}, {"venvpy", shared.BoolFlag(j.venvPy)}, {"venvpyerr", shared.BoolFlag(j.venvPyErr)}, {"chdir", j.chdir},
+		{"exe", j.exe}, {"verb", strings.Join(pipVerbs[j.state], "\n")}, {"args", strings.Join(j.argv, "\n")},
+		{"absent", shared.BoolFlag(j.state == "absent")}, {"listed", shared.BoolFlag(j.reqFile != "" || j.hasVCS)}, {"checkall", shared.BoolFlag(checkAll)},
+		{"umask", j.umask}, {"_t_check", shared.BoolFlag(j.check)},
+	}) + pipScript
+}
+
+// result turns the script's verdict and output into what Ansible's pip
+// returns.
+func (j pipJob) result(out transport.Result) tasks.Result {
 	v, output := shared.SplitOutput(out.Stdout)
 	n := min(max(shared.Atoi(v["outlen"]), 0), len(output))
 	stdout, stderr := output[:n], output[n:]
 	switch v["verdict"] {
 	case "failed":
-		return shared.Fail(v["msg"]), nil
+		return shared.Fail(v["msg"])
 	case "venvfail":
 		cmd := toAny(strings.Fields(v["venvcmd"]))
-		return tasks.Result{Failed: true, Msg: pipFailMsg(stdout, stderr), Data: map[string]any{"cmd": append(cmd, venv)}}, nil
+		return tasks.Result{Failed: true, Msg: pipFailMsg(stdout, stderr), Data: map[string]any{"cmd": append(cmd, j.venv)}}
 	case "check":
-		return pipCheck(v, stdout, stderr, state, reqs), nil
+		return pipCheck(v, stdout, stderr, j.state, j.reqs)
 	case "ran":
-	default:
-		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}, nil
+		return j.ran(v, stdout, stderr)
 	}
+	return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}
+}
+
+// ran is the result once pip has run: failed with pip's output when it
+// exited non-zero, else changed as pip's output or its list of packages
+// says, or when the virtualenv was made.
+func (j pipJob) ran(v shared.Verdict, stdout, stderr string) tasks.Result {
 	cmd := toAny(strings.Split(v["pip"], "\t"))
-	for _, w := range append(append([]string(nil), pipVerbs[state]...), pipArgv...) {
+	for _, w := range append(append([]string(nil), pipVerbs[j.state]...), j.argv...) {
 		cmd = append(cmd, w)
 	}
 	if v["rc"] != "0" {
-		return tasks.Result{Failed: true, Msg: pipFailMsg(stdout, stderr), Data: map[string]any{"cmd": cmd}}, nil
+		return tasks.Result{Failed: true, Msg: pipFailMsg(stdout, stderr), Data: map[string]any{"cmd": cmd}}
 	}
 	pipOut := stdout[min(max(shared.Atoi(v["pipstart"]), 0), len(stdout)):]
 	var changed bool
 	switch {
-	case state == "absent":
+	case j.state == "absent":
 		changed = strings.Contains(pipOut, "Successfully uninstalled")
-	case reqFile != "" || hasVCS:
+	case j.reqFile != "" || j.hasVCS:
 		changed = v["listchanged"] == "1"
 	default:
 		changed = strings.Contains(pipOut, "Successfully installed")
@@ -194,12 +266,12 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		return s
 	}
 	var nameV any
-	if len(names) > 0 {
-		nameV = toAny(names)
+	if len(j.names) > 0 {
+		nameV = toAny(j.names)
 	}
 	data := map[string]any{"cmd": cmd, "stdout": stdout, "stderr": stderr, "stdout_lines": shared.Lines(stdout), "stderr_lines": shared.Lines(stderr),
-		"name": nameV, "version": orNil(version), "state": state, "requirements": orNil(reqFile), "virtualenv": orNil(venv)}
-	return tasks.Result{Changed: changed || v["venv_created"] == "1", Data: data}, nil
+		"name": nameV, "version": orNil(j.version), "state": j.state, "requirements": orNil(j.reqFile), "virtualenv": orNil(j.venv)}
+	return tasks.Result{Changed: changed || v["venv_created"] == "1", Data: data}
 }
 
 // pipVenvCommand is the command that makes a virtualenv (the path is
@@ -280,6 +352,7 @@ func pipCheck(v shared.Verdict, stdout, stderr, state string, reqs []pipReq) tas
 		"stdout_lines": shared.Lines(stdout), "stderr_lines": shared.Lines(stderr)}}
 }
 
+// toAny is the strings as a list of values, as results hold lists.
 func toAny(l []string) []any {
 	out := make([]any, len(l))
 	for i, s := range l {
