@@ -52,79 +52,18 @@ func (s *expectSession) run(ctx context.Context, conn transport.Conn, script str
 		// reader that is gone.
 		inR.Close()
 	}()
-	// send writes an answer (or the kill line) for the script's reader:
-	// "d" and every byte as a printf %b octal escape, so no byte of it
-	// is ever taken for shell syntax.
-	send := func(line string) { _, _ = io.WriteString(inW, line+"\n") }
-	answer := func(a string) {
-		var b strings.Builder
-		b.WriteByte('d')
-		for i := 0; i < len(a); i++ {
-			fmt.Fprintf(&b, `\0%03o`, a[i])
-		}
-		send(b.String())
-	}
-	var (
-		head    bytes.Buffer
-		buf     []byte // output since the last match
-		started bool
-		stopped bool
-		timer   <-chan time.Time
-		t       *time.Timer
-	)
-	arm := func() {
-		if s.timeout == nil {
-			return
-		}
-		if t != nil {
-			t.Stop()
-		}
-		t = time.NewTimer(*s.timeout)
-		timer = t.C
-	}
-	stop := func() {
-		stopped, timer = true, nil
-		send("k")
-	}
-	feed := func(p []byte) {
-		if len(s.output)+len(p) > transport.DefaultMaxOutput {
-			// As a Run's output: bounded, the command ended.
-			s.tooLarge = true
-			stop()
-			return
-		}
-		s.output = append(s.output, p...)
-		buf = append(buf, p...)
-		for !stopped {
-			e, endAt := s.search(buf)
-			if e == nil {
-				return
-			}
-			matched := buf[:endAt]
-			buf = buf[endAt:]
-			if e.list && e.next >= len(e.answers) {
-				s.failMsg = fmt.Sprintf("No remaining responses for '%s', output was '%s'", e.key, pyBytesRepr(matched))
-				stop()
-				return
-			}
-			a := e.answers[min(e.next, len(e.answers)-1)]
-			if e.list {
-				e.next++
-			}
-			answer(a)
-			arm()
-		}
-	}
+	r := &expectPass{s: s, in: inW}
 	for {
 		select {
 		case c, ok := <-chunks:
 			if !ok {
 				<-done
 				inW.Close()
-				s.prefix = head.String()
-				if t != nil {
-					t.Stop()
+				s.prefix = r.head.String()
+				if r.t != nil {
+					r.t.Stop()
 				}
+				start = r.start
 				if start.IsZero() {
 					start = end
 				}
@@ -133,33 +72,120 @@ func (s *expectSession) run(ctx context.Context, conn transport.Conn, script str
 				}
 				return res, start, end, err
 			}
-			if stopped {
-				continue
-			}
-			if !started {
-				head.Write(c)
-				i := bytes.Index(head.Bytes(), []byte(expectMark))
-				if i < 0 {
-					if head.Len() > transport.DefaultMaxOutput {
-						s.tooLarge = true
-						stop()
-					}
-					continue
-				}
-				rest := append([]byte(nil), head.Bytes()[i+len(expectMark):]...)
-				head.Truncate(i)
-				started, start = true, time.Now()
-				arm()
-				if len(rest) > 0 {
-					feed(rest)
-				}
-				continue
-			}
-			feed(c)
-		case <-timer:
+			r.take(c)
+		case <-r.timer:
 			s.timedOut = true
-			stop()
+			r.stop()
 		}
+	}
+}
+
+// expectPass is the controller's side of a session while it runs: the
+// verdict head read so far, the output since the last match, and the
+// timeout's timer.
+type expectPass struct {
+	s       *expectSession
+	in      *io.PipeWriter // the script's stdin, where answers go
+	head    bytes.Buffer   // what came before expectMark
+	buf     []byte         // output since the last match
+	started bool           // expectMark seen: the terminal's phase began
+	stopped bool           // the kill line was sent
+	start   time.Time      // when the terminal's phase began
+	timer   <-chan time.Time
+	t       *time.Timer
+}
+
+// send writes a line for the script's reader.
+func (r *expectPass) send(line string) { _, _ = io.WriteString(r.in, line+"\n") }
+
+// answer sends an answer: "d" and every byte as a printf %b octal
+// escape, so no byte of it is ever taken for shell syntax.
+func (r *expectPass) answer(a string) {
+	var b strings.Builder
+	b.WriteByte('d')
+	for i := 0; i < len(a); i++ {
+		fmt.Fprintf(&b, `\0%03o`, a[i])
+	}
+	r.send(b.String())
+}
+
+// arm (re)starts the timeout, when there is one.
+func (r *expectPass) arm() {
+	if r.s.timeout == nil {
+		return
+	}
+	if r.t != nil {
+		r.t.Stop()
+	}
+	r.t = time.NewTimer(*r.s.timeout)
+	r.timer = r.t.C
+}
+
+// stop sends the kill line; later output is ignored.
+func (r *expectPass) stop() {
+	r.stopped, r.timer = true, nil
+	r.send("k")
+}
+
+// take handles one write of the script's stdout: the verdict head until
+// expectMark, the terminal's output after it.
+func (r *expectPass) take(c expectChunk) {
+	if r.stopped {
+		return
+	}
+	if r.started {
+		r.feed(c)
+		return
+	}
+	r.head.Write(c)
+	i := bytes.Index(r.head.Bytes(), []byte(expectMark))
+	if i < 0 {
+		if r.head.Len() > transport.DefaultMaxOutput {
+			r.s.tooLarge = true
+			r.stop()
+		}
+		return
+	}
+	rest := append([]byte(nil), r.head.Bytes()[i+len(expectMark):]...)
+	r.head.Truncate(i)
+	r.started, r.start = true, time.Now()
+	r.arm()
+	if len(rest) > 0 {
+		r.feed(rest)
+	}
+}
+
+// feed adds terminal output and answers every event it now matches, in
+// order, until none matches or the run stops (no answer left, or the
+// output grew past transport.DefaultMaxOutput).
+func (r *expectPass) feed(p []byte) {
+	s := r.s
+	if len(s.output)+len(p) > transport.DefaultMaxOutput {
+		// As a Run's output: bounded, the command ended.
+		s.tooLarge = true
+		r.stop()
+		return
+	}
+	s.output = append(s.output, p...)
+	r.buf = append(r.buf, p...)
+	for !r.stopped {
+		e, endAt := s.search(r.buf)
+		if e == nil {
+			return
+		}
+		matched := r.buf[:endAt]
+		r.buf = r.buf[endAt:]
+		if e.list && e.next >= len(e.answers) {
+			s.failMsg = fmt.Sprintf("No remaining responses for '%s', output was '%s'", e.key, pyBytesRepr(matched))
+			r.stop()
+			return
+		}
+		a := e.answers[min(e.next, len(e.answers)-1)]
+		if e.list {
+			e.next++
+		}
+		r.answer(a)
+		r.arm()
 	}
 }
 
