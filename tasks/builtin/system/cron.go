@@ -57,161 +57,243 @@ var cronWriteScript string
 
 var cronFileName = regexp.MustCompile(`(?i)^[A-Z0-9_-]+$`)
 
+// cronJob is one cron task: its decoded arguments, then the crontab or
+// cron file as read from the host and as the task would leave it.
+type cronJob struct {
+	a                       tasks.Values
+	name, user, job, state  string
+	cronFile, file, special string
+	install, env            bool
+	warnings                []string
+	// Set by read: the read script's verdict, the content as read (a
+	// user crontab without its header), the parsed crontab, the diff's
+	// header and Ansible's diff data.
+	v        shared.Verdict
+	existing string
+	ct       *crontab
+	header   string
+	diff     map[string]any
+	// after is the content to write, set by plan when it changes.
+	after string
+}
+
 // Run adds, changes or removes the job or variable.
 func (cronModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := cronArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	name, user, job, state := a.Str("name"), a.Str("user"), a.Str("job"), a.Str("state")
-	cronFile := a.Str("cron_file")
-	fail := func(msg string) (tasks.Result, error) {
-		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
+	j, bad := decodeCron(a)
+	if bad != nil {
+		return *bad, nil
 	}
-	var warnings []string
-	file := ""
-	if cronFile != "" {
-		if cronFile == "/etc/crontab" {
+	if r, done, err := j.read(ctx, env); done || err != nil {
+		return r, err
+	}
+	changed, remove, msg := j.plan()
+	switch {
+	case msg != "":
+		return shared.Fail(msg), nil
+	case remove:
+		return removeCronFile(ctx, env, j.cronFile, j.file, j.state, j.diff)
+	}
+	r := j.result(changed, env.Diff)
+	if !changed || env.Check {
+		return r, nil
+	}
+	return j.write(ctx, env, r)
+}
+
+// decodeCron checks the decoded arguments and returns the task's job, or
+// the failed result Ansible gives for them.
+func decodeCron(a tasks.Values) (cronJob, *tasks.Result) {
+	j := cronJob{a: a, name: a.Str("name"), user: a.Str("user"), job: a.Str("job"), state: a.Str("state"),
+		cronFile: a.Str("cron_file"), special: a.Str("special_time"), env: a.Bool("env")}
+	j.install = j.state == "present"
+	fail := func(msg string) (cronJob, *tasks.Result) {
+		r := shared.Fail(msg)
+		return cronJob{}, &r
+	}
+	if j.cronFile != "" {
+		if j.cronFile == "/etc/crontab" {
 			return fail("Will not manage /etc/crontab via cron_file, see documentation.")
 		}
-		if base := path.Base(cronFile); !cronFileName.MatchString(base) {
-			warnings = append(warnings, fmt.Sprintf(`Filename portion of cron_file ("%s") should consist solely of upper- and lower-case letters, digits, underscores, and hyphens`, base))
+		if base := path.Base(j.cronFile); !cronFileName.MatchString(base) {
+			j.warnings = append(j.warnings, fmt.Sprintf(`Filename portion of cron_file ("%s") should consist solely of upper- and lower-case letters, digits, underscores, and hyphens`, base))
 		}
-		file = cronFile
-		if !strings.HasPrefix(file, "/") && !strings.HasPrefix(file, "~") {
-			file = path.Join("/etc/cron.d", file)
+		j.file = j.cronFile
+		if !strings.HasPrefix(j.file, "/") && !strings.HasPrefix(j.file, "~") {
+			j.file = path.Join("/etc/cron.d", j.file)
 		}
 	}
-	special := a.Str("special_time")
-	if special != "" {
+	if j.special != "" {
 		for _, k := range []string{"minute", "hour", "day", "month", "weekday"} {
 			if a.Str(k) != "*" {
 				return fail("You must specify time and date fields or special time.")
 			}
 		}
 	}
-	install := state == "present"
-	if install {
-		if cronFile != "" && user == "" {
+	if j.install {
+		if j.cronFile != "" && j.user == "" {
 			return fail("To use cron_file=... parameter you must specify user=... as well")
 		}
 		if !a.Has("job") {
 			return fail("You must specify 'job' to install a new cron job or variable")
 		}
-		if (a.Has("insertafter") || a.Has("insertbefore")) && !a.Bool("env") {
+		if (a.Has("insertafter") || a.Has("insertbefore")) && !j.env {
 			return fail("Insertafter and insertbefore parameters are valid only with env=yes")
 		}
 	}
-	if a.Bool("env") && strings.Contains(name, " ") {
+	if j.env && strings.Contains(j.name, " ") {
 		return fail("Invalid name for environment variable")
 	}
+	return j, nil
+}
 
-	script := fmt.Sprintf("f=%s\nuser=%s\n%s", shared.ShPath(file), shared.Q(user), cronReadScript)
+// read fetches the cron file or the user's crontab in one round trip and
+// parses it; done is set, with the failed result, when it cannot be read.
+func (j *cronJob) read(ctx context.Context, env *tasks.Env) (r tasks.Result, done bool, err error) {
+	script := fmt.Sprintf("f=%s\nuser=%s\n%s", shared.ShPath(j.file), shared.Q(j.user), cronReadScript)
 	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
-		return tasks.Result{}, err
+		return tasks.Result{}, true, err
 	}
-	v, existing := shared.SplitContent(res.Stdout)
-	if v["fail"] != "" {
-		return fail(v["fail"])
+	j.v, j.existing = shared.SplitContent(res.Stdout)
+	if j.v["fail"] != "" {
+		return shared.Fail(j.v["fail"]), true, nil
 	}
 	if res.ExitCode != 0 {
-		return fail(shared.ScriptError(res))
+		return shared.Fail(shared.ScriptError(res)), true, nil
 	}
-	var ct *crontab
-	if file != "" {
-		ct = &crontab{lines: splitPyLines(existing)}
+	if j.file != "" {
+		j.ct = &crontab{lines: splitPyLines(j.existing)}
 	} else {
-		ct, existing = parseUserCrontab(existing)
+		j.ct, j.existing = parseUserCrontab(j.existing)
 	}
-	ct.file, ct.user = file != "", user
-	header := "crontab"
+	j.ct.file, j.ct.user = j.file != "", j.user
+	j.header = "crontab"
 	switch {
-	case file != "":
-		header = file
-	case user != "":
-		header = fmt.Sprintf("crontab for user \"%s\"", user)
+	case j.file != "":
+		j.header = j.file
+	case j.user != "":
+		j.header = fmt.Sprintf("crontab for user \"%s\"", j.user)
 	}
-	diff := map[string]any{"before": existing, "before_header": header}
+	j.diff = map[string]any{"before": j.existing, "before_header": j.header}
+	return tasks.Result{}, false, nil
+}
 
-	changed := false
-	if a.Bool("env") {
-		decl := fmt.Sprintf(`%s="%s"`, name, job)
-		i, old, found := ct.findEnv(name)
-		_ = i
-		switch {
-		case install && !found:
-			other := a.Str("insertafter") + a.Str("insertbefore")
-			if other == "" {
-				ct.insert(0, decl)
-			} else if j, _, ok := ct.findEnv(other); ok {
-				if a.Has("insertafter") {
-					j++
-				}
-				ct.insert(j, decl)
-			} else {
-				return fail(fmt.Sprintf("Variable named '%s' not found.", other))
+// plan edits the parsed crontab as the task asks, without I/O, and sets
+// j.after when it changes. remove is set when an absent job leaves its
+// cron file empty; msg is a failure message.
+func (j *cronJob) plan() (changed, remove bool, msg string) {
+	switch {
+	case j.env:
+		changed, msg = j.planEnv()
+		if msg != "" {
+			return false, false, msg
+		}
+	case j.install:
+		changed = j.planJob()
+	default:
+		if _, _, found, _ := j.ct.findJob(j.name, ""); found {
+			j.ct.updateJob(j.name, "", true)
+			changed = true
+			if j.file != "" && j.ct.empty() {
+				return true, true, ""
 			}
-			changed = true
-		case install && old != decl:
-			ct.updateEnv(name, decl, false)
-			changed = true
-		case !install && found:
-			ct.updateEnv(name, "", true)
-			changed = true
-		}
-	} else if install {
-		if strings.ContainsAny(strings.Trim(job, "\r\n"), "\r\n") {
-			warnings = append(warnings, "Job should not contain line breaks")
-		}
-		line := ct.jobLine(a.Str("minute"), a.Str("hour"), a.Str("day"), a.Str("month"), a.Str("weekday"), job, special, a.Bool("disabled"))
-		_, old, found, adopted := ct.findJob(name, line)
-		switch {
-		case !found:
-			ct.lines = append(ct.lines, cronMarker+name, line)
-			changed = true
-		case old != line || adopted:
-			ct.updateJob(name, line, false)
-			changed = true
-		}
-	} else if _, _, found, _ := ct.findJob(name, ""); found {
-		ct.updateJob(name, "", true)
-		changed = true
-		if file != "" && ct.empty() {
-			return removeCronFile(ctx, env, cronFile, file, state, diff)
 		}
 	}
-	if !changed && existing != "" && !strings.HasSuffix(existing, "\n") && !strings.HasSuffix(existing, "\r") {
+	if !changed && j.existing != "" && !strings.HasSuffix(j.existing, "\n") && !strings.HasSuffix(j.existing, "\r") {
 		changed = true
 	}
-	data := map[string]any{"jobs": ct.jobNames(), "envs": ct.envNames()}
-	if cronFile != "" {
-		data["cron_file"] = cronFile
+	if changed {
+		j.after = j.ct.render()
 	}
-	r := shared.WithWarnings(tasks.Result{Changed: changed, Data: data, Warnings: warnings})
-	if !changed {
-		return r, nil
+	return changed, false, ""
+}
+
+// planEnv adds, changes or removes the environment variable in the
+// crontab; msg names a missing insertafter or insertbefore variable.
+func (j *cronJob) planEnv() (changed bool, msg string) {
+	a, ct := j.a, j.ct
+	decl := fmt.Sprintf(`%s="%s"`, j.name, j.job)
+	_, old, found := ct.findEnv(j.name)
+	switch {
+	case j.install && !found:
+		other := a.Str("insertafter") + a.Str("insertbefore")
+		if other == "" {
+			ct.insert(0, decl)
+		} else if i, _, ok := ct.findEnv(other); ok {
+			if a.Has("insertafter") {
+				i++
+			}
+			ct.insert(i, decl)
+		} else {
+			return false, fmt.Sprintf("Variable named '%s' not found.", other)
+		}
+		return true, ""
+	case j.install && old != decl:
+		ct.updateEnv(j.name, decl, false)
+		return true, ""
+	case !j.install && found:
+		ct.updateEnv(j.name, "", true)
+		return true, ""
 	}
-	after := ct.render()
-	if env.Diff {
-		diff["after"], diff["after_header"] = after, header
-		data["diff"] = diff
-		r.Diff = shared.UnifiedDiff(header, existing, after)
+	return false, ""
+}
+
+// planJob adds or changes the job in the crontab, warning about a job
+// with line breaks.
+func (j *cronJob) planJob() bool {
+	a, ct := j.a, j.ct
+	if strings.ContainsAny(strings.Trim(j.job, "\r\n"), "\r\n") {
+		j.warnings = append(j.warnings, "Job should not contain line breaks")
 	}
-	if env.Check {
-		return r, nil
+	line := ct.jobLine(a.Str("minute"), a.Str("hour"), a.Str("day"), a.Str("month"), a.Str("weekday"), j.job, j.special, a.Bool("disabled"))
+	_, old, found, adopted := ct.findJob(j.name, line)
+	switch {
+	case !found:
+		ct.lines = append(ct.lines, cronMarker+j.name, line)
+		return true
+	case old != line || adopted:
+		ct.updateJob(j.name, line, false)
+		return true
 	}
+	return false
+}
+
+// result is the task's result for the planned crontab: its job and
+// variable names, the warnings and, when diff is on and it changes, the
+// diff.
+func (j *cronJob) result(changed, diff bool) tasks.Result {
+	data := map[string]any{"jobs": j.ct.jobNames(), "envs": j.ct.envNames()}
+	if j.cronFile != "" {
+		data["cron_file"] = j.cronFile
+	}
+	r := shared.WithWarnings(tasks.Result{Changed: changed, Data: data, Warnings: j.warnings})
+	if changed && diff {
+		j.diff["after"], j.diff["after_header"] = j.after, j.header
+		data["diff"] = j.diff
+		r.Diff = shared.UnifiedDiff(j.header, j.existing, j.after)
+	}
+	return r
+}
+
+// write installs the planned content in the second round trip and
+// returns r, or the failed result when the host refused it.
+func (j *cronJob) write(ctx context.Context, env *tasks.Env, r tasks.Result) (tasks.Result, error) {
 	var msg string
-	if file != "" {
-		msg, _, err = shared.WriteText(ctx, env, file, after, existing, v["exists"] == "1", shared.ShAssign([][2]string{{"mode", "0644"}}))
+	var err error
+	if j.file != "" {
+		msg, _, err = shared.WriteText(ctx, env, j.file, j.after, j.existing, j.v["exists"] == "1", shared.ShAssign([][2]string{{"mode", "0644"}}))
 	} else {
-		msg, err = writeCrontab(ctx, env, user, v["sum"], after)
+		msg, err = writeCrontab(ctx, env, j.user, j.v["sum"], j.after)
 	}
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	if msg != "" {
-		return fail(msg)
+		return shared.Fail(msg), nil
 	}
 	return r, nil
 }

@@ -53,66 +53,150 @@ var sysctlBoolFalse = map[string]bool{"n": true, "no": true, "off": true, "0": t
 // sysctlComment matches a comment line of a sysctl file.
 var sysctlComment = regexp.MustCompile(`^[#;]`)
 
+// sysctlJob is one sysctl task: its decoded arguments, then the running
+// value and the file as read from the host, and the plan.
+type sysctlJob struct {
+	name, value, state, fileArg string
+	reload, set, ignore         bool
+	// Set by read: the read script's verdict, the file's expanded path
+	// and content, and the running value (procOK unset when sysctl has
+	// none).
+	v             shared.Verdict
+	file, content string
+	proc          string
+	procOK        bool
+	// Set by plan: the file's lines as Ansible rewrites them, whether the
+	// task changes anything, writes the file and sets the running value.
+	fixed                       []string
+	changed, writeFile, setProc bool
+}
+
 // Run sets (or removes) the parameter.
 func (sysctlModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := sysctlArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	fail := func(msg string) (tasks.Result, error) {
-		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
+	j, bad, err := decodeSysctl(a)
+	if err != nil {
+		return tasks.Result{}, err
 	}
-	state := a.Str("state")
-	if state == "present" && !a.Has("value") {
-		return tasks.Result{}, fmt.Errorf("state is present but all of the following are missing: value")
+	if bad != nil {
+		return *bad, nil
+	}
+	if r, done, err := j.read(ctx, env); done || err != nil {
+		return r, err
+	}
+	j.plan()
+	r := tasks.Result{Changed: j.changed, Data: map[string]any{}}
+	if env.Check || !j.changed {
+		return r, nil
+	}
+	if j.writeFile {
+		if fr, done, err := j.write(ctx, env); done || err != nil {
+			return fr, err
+		}
+	}
+	if !j.setProc && !j.reload {
+		return r, nil
+	}
+	return j.apply(ctx, env, r)
+}
+
+// decodeSysctl checks the decoded arguments and returns the task's job
+// with its value normalised (booleans as 1 or 0), or the failed result
+// Ansible gives for them, or the error for a missing value.
+func decodeSysctl(a tasks.Values) (sysctlJob, *tasks.Result, error) {
+	j := sysctlJob{state: a.Str("state"), fileArg: a.Str("sysctl_file"),
+		reload: a.Bool("reload"), set: a.Bool("sysctl_set"), ignore: a.Bool("ignoreerrors")}
+	fail := func(msg string) (sysctlJob, *tasks.Result, error) {
+		r := shared.Fail(msg)
+		return sysctlJob{}, &r, nil
+	}
+	if j.state == "present" && !a.Has("value") {
+		return sysctlJob{}, nil, fmt.Errorf("state is present but all of the following are missing: value")
 	}
 	if a.Str("name") == "" {
 		return fail("name cannot be blank")
 	}
-	if state == "present" && a.Str("value") == "" {
+	if j.state == "present" && a.Str("value") == "" {
 		return fail("value cannot be blank")
 	}
-	name := strings.TrimSpace(a.Str("name"))
-	value := ""
+	j.name = strings.TrimSpace(a.Str("name"))
 	if a.Has("value") {
-		value = tasks.ToText(a.Str("value"))
-		switch l := strings.ToLower(value); {
+		j.value = tasks.ToText(a.Str("value"))
+		switch l := strings.ToLower(j.value); {
 		case sysctlBoolTrue[l]:
-			value = "1"
+			j.value = "1"
 		case sysctlBoolFalse[l]:
-			value = "0"
+			j.value = "0"
 		default:
-			value = strings.TrimSpace(value)
+			j.value = strings.TrimSpace(j.value)
 		}
 	}
-	script := fmt.Sprintf("f=%s\nname=%s\n%s%s", shared.ShPath(a.Str("sysctl_file")), shared.Q(name), sysctlReadScript, shared.ReadLinesScript)
+	return j, nil, nil
+}
+
+// read fetches the running value and the file in one round trip; done is
+// set, with the failed result, when that fails.
+func (j *sysctlJob) read(ctx context.Context, env *tasks.Env) (r tasks.Result, done bool, err error) {
+	script := fmt.Sprintf("f=%s\nname=%s\n%s%s", shared.ShPath(j.fileArg), shared.Q(j.name), sysctlReadScript, shared.ReadLinesScript)
 	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
-		return tasks.Result{}, err
+		return tasks.Result{}, true, err
 	}
-	v, content := shared.SplitContent(res.Stdout)
-	if v["fail"] != "" {
-		return fail(v["fail"])
+	j.v, j.content = shared.SplitContent(res.Stdout)
+	if j.v["fail"] != "" {
+		return shared.Fail(j.v["fail"]), true, nil
 	}
-	if res.ExitCode != 0 || v["f"] == "" {
-		return fail(shared.ScriptError(res))
+	if res.ExitCode != 0 || j.v["f"] == "" {
+		return shared.Fail(shared.ScriptError(res)), true, nil
 	}
-	file := v["f"]
-	proc, procOK := v["proc"]
+	j.file = j.v["f"]
+	j.proc, j.procOK = j.v["proc"]
+	return tasks.Result{}, false, nil
+}
 
-	// The file's values and the lines it would have, as Ansible rewrites it.
+// plan decides, without I/O, whether the task changes anything, whether
+// it writes the file (as rewrite gives it) and whether it sets the
+// running value.
+func (j *sysctlJob) plan() {
+	fileVal := j.rewrite()
+	switch {
+	case fileVal == nil && j.state == "present":
+		j.changed, j.writeFile = true, true
+	case fileVal == nil:
+	case *fileVal != "" && j.state == "absent":
+		j.changed, j.writeFile = true, true
+	case *fileVal != j.value:
+		j.changed, j.writeFile = true, true
+	case j.reload:
+		j.changed = !j.procOK || !sysctlSame(j.proc, j.value)
+	}
+	if j.set && j.state == "present" {
+		if !j.procOK {
+			j.changed = true
+		} else if !sysctlSame(j.proc, j.value) {
+			j.changed, j.setProc = true, true
+		}
+	}
+}
+
+// rewrite sets j.fixed to the file's lines as Ansible rewrites them (each
+// key once, the parameter set or dropped) and returns the parameter's
+// last value in the file, nil when it has none.
+func (j *sysctlJob) rewrite() *string {
 	var fileVal *string
-	var fixed []string
 	checked := map[string]bool{}
-	for _, raw := range shared.SplitLinesKeep(content) {
+	for _, raw := range shared.SplitLinesKeep(j.content) {
 		line := strings.TrimSpace(raw)
 		if line == "" || sysctlComment.MatchString(line) || !strings.Contains(line, "=") {
-			fixed = append(fixed, line)
+			j.fixed = append(j.fixed, line)
 			continue
 		}
 		k, val, _ := strings.Cut(line, "=")
 		k, val = strings.TrimSpace(k), strings.TrimSpace(val)
-		if k == name {
+		if k == j.name {
 			x := val
 			fileVal = &x
 		}
@@ -120,70 +204,57 @@ func (sysctlModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 			continue
 		}
 		checked[k] = true
-		if k != name {
-			fixed = append(fixed, k+"="+val)
-		} else if state == "present" {
-			fixed = append(fixed, k+"="+value)
+		if k != j.name {
+			j.fixed = append(j.fixed, k+"="+val)
+		} else if j.state == "present" {
+			j.fixed = append(j.fixed, k+"="+j.value)
 		}
 	}
-	if !checked[name] && state == "present" {
-		fixed = append(fixed, name+"="+value)
+	if !checked[j.name] && j.state == "present" {
+		j.fixed = append(j.fixed, j.name+"="+j.value)
 	}
+	return fileVal
+}
 
-	changed, writeFile, setProc := false, false, false
-	same := func(a, b string) bool {
-		return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
+// sysctlSame reports whether two values are equal once their whitespace
+// is collapsed.
+func sysctlSame(a, b string) bool {
+	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
+}
+
+// write replaces the file by the rewritten lines; done is set, with the
+// failed result, when the host refused it.
+func (j *sysctlJob) write(ctx context.Context, env *tasks.Env) (r tasks.Result, done bool, err error) {
+	var b strings.Builder
+	for _, l := range j.fixed {
+		b.WriteString(strings.TrimSpace(l) + "\n")
 	}
-	switch {
-	case fileVal == nil && state == "present":
-		changed, writeFile = true, true
-	case fileVal == nil:
-	case *fileVal != "" && state == "absent":
-		changed, writeFile = true, true
-	case *fileVal != value:
-		changed, writeFile = true, true
-	case a.Bool("reload"):
-		changed = !procOK || !same(proc, value)
+	msg, _, err := shared.WriteText(ctx, env, j.file, b.String(), j.content, j.v["exists"] == "1", "")
+	if err != nil {
+		return tasks.Result{}, true, err
 	}
-	if a.Bool("sysctl_set") && state == "present" {
-		if !procOK {
-			changed = true
-		} else if !same(proc, value) {
-			changed, setProc = true, true
-		}
+	if msg != "" {
+		return shared.Fail(msg), true, nil
 	}
-	r := tasks.Result{Changed: changed, Data: map[string]any{}}
-	if env.Check || !changed {
-		return r, nil
-	}
-	if writeFile {
-		var b strings.Builder
-		for _, l := range fixed {
-			b.WriteString(strings.TrimSpace(l) + "\n")
-		}
-		msg, _, err := shared.WriteText(ctx, env, file, b.String(), content, v["exists"] == "1", "")
-		if err != nil {
-			return tasks.Result{}, err
-		}
-		if msg != "" {
-			return fail(msg)
-		}
-	}
-	if !setProc && !a.Bool("reload") {
-		return r, nil
-	}
-	script = fmt.Sprintf("%sf=%s\nname=%s\nvalue=%s\nset=%s\nreload=%s\nignore=%s\n%s", shared.SysFuncs, shared.Q(file), shared.Q(name), shared.Q(value),
-		shared.BoolFlag(setProc), shared.BoolFlag(a.Bool("reload")), shared.BoolFlag(a.Bool("ignoreerrors")), sysctlApplyScript)
-	res, err = shared.Run(ctx, env, script, nil)
+	return tasks.Result{}, false, nil
+}
+
+// apply sets the running value and reloads the file, as planned and
+// asked, in one round trip, and returns r, or the failed result with
+// sysctl's error.
+func (j *sysctlJob) apply(ctx context.Context, env *tasks.Env, r tasks.Result) (tasks.Result, error) {
+	script := fmt.Sprintf("%sf=%s\nname=%s\nvalue=%s\nset=%s\nreload=%s\nignore=%s\n%s", shared.SysFuncs, shared.Q(j.file), shared.Q(j.name), shared.Q(j.value),
+		shared.BoolFlag(j.setProc), shared.BoolFlag(j.reload), shared.BoolFlag(j.ignore), sysctlApplyScript)
+	res, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	av, _, msg := shared.Tailed(res.Stdout)
 	if av["fail"] != "" {
-		return fail(msg)
+		return shared.Fail(msg), nil
 	}
 	if res.ExitCode != 0 || av["applied"] != "1" {
-		return fail(shared.ScriptError(res))
+		return shared.Fail(shared.ScriptError(res)), nil
 	}
 	return r, nil
 }
