@@ -3,7 +3,6 @@ package system
 import (
 	"context"
 	_ "embed"
-	"fmt"
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
@@ -47,62 +46,113 @@ var authKeyReadScriptBody string
 //go:embed auth_key_prelude.sh
 var authKeyPrelude string
 
-// Run adds or removes the keys.
+// authKeyJob is one authorized_key task: its arguments and the result
+// data it starts from.
+type authKeyJob struct {
+	a                      tasks.Values
+	user, key, path, state string
+	data                   map[string]any
+}
+
+// Run adds or removes the keys: the task decoded, the key file read, the
+// new key list planned in Go, and the file written when it changes.
 func (authorizedKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := authorizedKeyArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	user, key, path, state := a.Str("user"), a.Str("key"), a.Str("path"), a.Str("state")
-	data := map[string]any{"user": user, "key": key, "manage_dir": a.Bool("manage_dir"), "state": state,
-		"exclusive": a.Bool("exclusive"), "validate_certs": a.Bool("validate_certs"), "follow": a.Bool("follow"),
-		"path": nil, "key_options": nil, "comment": nil}
-	for _, k := range []string{"path", "key_options", "comment"} {
-		if a.Has(k) {
-			data[k] = a.Str(k)
-		}
+	j, bad := decodeAuthKey(a)
+	if bad != nil {
+		return *bad, nil
 	}
-	if strings.HasPrefix(key, "http") {
-		return tasks.Result{Failed: true, Msg: "Error getting key from: " + key + " (tender does not fetch keys from URLs)", Data: map[string]any{}}, nil
-	}
-	script := fmt.Sprintf("%s%suser=%s\npath=%s\ncheck=%s\nfollow=%s\n%s%s", shared.ShFuncs, shared.SysFuncs, shared.Q(user), shared.ShPath(path),
-		shared.BoolFlag(env.Check), shared.BoolFlag(a.Bool("follow")), authKeyReadScript, shared.ReadLinesScript)
-	script = shared.AttrFuncs + script
-	res, err := shared.Run(ctx, env, script, nil)
+	res, err := shared.Run(ctx, env, j.readScript(env.Check), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	v, content := shared.SplitContent(res.Stdout)
 	if v["fail"] != "" {
-		return tasks.Result{Failed: true, Msg: v["fail"], Data: map[string]any{}}, nil
+		return shared.Fail(v["fail"]), nil
 	}
 	if res.ExitCode != 0 || v["keyfile"] == "" {
-		return tasks.Result{Failed: true, Msg: shared.ScriptError(res), Data: map[string]any{}}, nil
+		return shared.Fail(shared.ScriptError(res)), nil
 	}
-	data["keyfile"] = v["keyfile"]
-
+	j.data["keyfile"] = v["keyfile"]
 	kf := parseKeyFile(content)
+	write, fail := j.plan(kf)
+	if fail != "" {
+		return shared.Fail(fail), nil
+	}
+	r := tasks.Result{Data: j.data}
+	if j.path != "" {
+		shared.PathInfo(j.data, v)
+	}
+	if !write {
+		return r, nil
+	}
+	after := kf.String()
+	r.Changed = true
+	if env.Diff {
+		j.data["diff"] = map[string]any{"before_header": v["keyfile"], "after_header": v["writefile"], "before": content, "after": after}
+		r.Diff = shared.UnifiedDiff(v["keyfile"], content, after)
+	}
+	if env.Check {
+		return r, nil
+	}
+	return j.write(ctx, env, r, v, content, after)
+}
+
+// decodeAuthKey reads the task's arguments into a job, or the failure for
+// a key given as a URL, which tender does not fetch.
+func decodeAuthKey(a tasks.Values) (authKeyJob, *tasks.Result) {
+	j := authKeyJob{a: a, user: a.Str("user"), key: a.Str("key"), path: a.Str("path"), state: a.Str("state")}
+	j.data = map[string]any{"user": j.user, "key": j.key, "manage_dir": a.Bool("manage_dir"), "state": j.state,
+		"exclusive": a.Bool("exclusive"), "validate_certs": a.Bool("validate_certs"), "follow": a.Bool("follow"),
+		"path": nil, "key_options": nil, "comment": nil}
+	for _, k := range []string{"path", "key_options", "comment"} {
+		if a.Has(k) {
+			j.data[k] = a.Str(k)
+		}
+	}
+	if strings.HasPrefix(j.key, "http") {
+		r := shared.Fail("Error getting key from: " + j.key + " (tender does not fetch keys from URLs)")
+		return j, &r
+	}
+	return j, nil
+}
+
+// readScript is the script that finds the user's key file and reads it.
+func (j authKeyJob) readScript(check bool) string {
+	return shared.AttrFuncs + shared.ShFuncs + shared.SysFuncs + shared.ShAssign([][2]string{{"user", j.user}}) +
+		"path=" + shared.ShPath(j.path) + "\n" + shared.ShAssign([][2]string{{"check", shared.BoolFlag(check)},
+		{"follow", shared.BoolFlag(j.a.Bool("follow"))}}) + authKeyReadScript + shared.ReadLinesScript
+}
+
+// plan brings kf in line with the task's keys (each line of key, with
+// key_options and comment): added, replaced or removed, and with
+// exclusive every other key removed. It reports whether kf changed, or
+// the failure for a key it cannot read.
+func (j authKeyJob) plan(kf *keyFile) (bool, string) {
 	existing := len(kf.order)
 	write := false
 	var keep []string
 	rank := 0
-	for _, line := range strings.Split(strings.ReplaceAll(strings.ReplaceAll(key, "\r\n", "\n"), "\r", "\n"), "\n") {
+	for _, line := range strings.Split(strings.ReplaceAll(strings.ReplaceAll(j.key, "\r\n", "\n"), "\r", "\n"), "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		nk, ok := parseAuthKey(line, rank)
 		if !ok || nk.Skipped {
-			return tasks.Result{Failed: true, Msg: "invalid key specified: " + line, Data: map[string]any{}}, nil
+			return false, "invalid key specified: " + line
 		}
-		if a.Has("key_options") {
-			nk.Opts = parseKeyOptions(a.Str("key_options"))
+		if j.a.Has("key_options") {
+			nk.Opts = parseKeyOptions(j.a.Str("key_options"))
 		}
-		if a.Has("comment") {
-			nk.Comment = a.Str("comment")
+		if j.a.Has("comment") {
+			nk.Comment = j.a.Str("comment")
 		}
 		old, found := kf.byID[nk.Blob]
-		matched := found && (sameKey(old, nk) || state == "absent")
-		if state == "present" {
+		matched := found && (sameKey(old, nk) || j.state == "absent")
+		if j.state == "present" {
 			keep = append(keep, nk.Blob)
 			if found && !matched {
 				kf.del(nk.Blob)
@@ -119,7 +169,7 @@ func (authorizedKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 		}
 		rank++
 	}
-	if state == "present" && a.Bool("exclusive") {
+	if j.state == "present" && j.a.Bool("exclusive") {
 		wanted := map[string]bool{}
 		for _, k := range keep {
 			wanted[k] = true
@@ -131,41 +181,31 @@ func (authorizedKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 			}
 		}
 	}
-	r := tasks.Result{Data: data}
-	if path != "" {
-		shared.PathInfo(data, v)
-	}
-	if !write {
-		return r, nil
-	}
-	after := kf.String()
-	r.Changed = true
-	if env.Diff {
-		data["diff"] = map[string]any{"before_header": v["keyfile"], "after_header": v["writefile"], "before": content, "after": after}
-		r.Diff = shared.UnifiedDiff(v["keyfile"], content, after)
-	}
-	if env.Check {
-		return r, nil
-	}
-	sshdir := path
-	if path == "" {
+	return write, ""
+}
+
+// write writes the new key file (after) over the one read (content,
+// whose verdict v names it), making its directory when manage_dir asks.
+func (j authKeyJob) write(ctx context.Context, env *tasks.Env, r tasks.Result, v shared.Verdict, content, after string) (tasks.Result, error) {
+	sshdir := j.path
+	if j.path == "" {
 		sshdir = strings.TrimSuffix(v["keyfile"], "/authorized_keys")
-	} else if i := strings.LastIndexByte(path, '/'); i >= 0 {
-		sshdir = path[:i]
+	} else if i := strings.LastIndexByte(j.path, '/'); i >= 0 {
+		sshdir = j.path[:i]
 	} else {
 		sshdir = "."
 	}
-	prelude := shared.ShAssign([][2]string{{"manage", shared.BoolFlag(a.Bool("manage_dir"))}, {"sshdir", sshdir},
+	prelude := shared.ShAssign([][2]string{{"manage", shared.BoolFlag(j.a.Bool("manage_dir"))}, {"sshdir", sshdir},
 		{"owner", v["uid"] + ":" + v["gid"]}}) + authKeyPrelude
 	msg, wv, err := shared.WriteText(ctx, env, v["writefile"], after, content, v["exists"] == "1", prelude)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	if msg != "" {
-		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
+		return shared.Fail(msg), nil
 	}
-	if path != "" {
-		shared.PathInfo(data, wv)
+	if j.path != "" {
+		shared.PathInfo(j.data, wv)
 	}
 	return r, nil
 }
