@@ -2,7 +2,6 @@ package system
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"math"
 	"regexp"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -73,107 +73,123 @@ func plainPassword(pw string) bool {
 	return hashChars.MatchString(last)
 }
 
-// Run adds, changes or removes the user.
-func (m userModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	r, err := m.apply(ctx, env, args)
-	return shared.WithWarnings(r), err
+// userJob is one user task: its arguments, as the script takes them,
+// and the warnings they give.
+type userJob struct {
+	a                tasks.Values
+	name, state      string
+	groupsText       string   // groups as given, joined with commas
+	glist            []string // groups, each once
+	pw               string
+	pwSet            bool
+	expDate, expDays string // expires as a date and in days, empty when negative or not given
+	uid              string
+	warnings         []string
 }
 
-func (userModule) apply(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+// Run adds, changes or removes the user: the task decoded, one round trip
+// that compares and applies, and the result built from its verdict.
+func (userModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := userArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	name, state := a.Str("name"), a.Str("state")
-	var warnings []string
-	var groupsText string
-	var glist []string
+	j := decodeUser(a)
+	var secret io.Reader
+	if j.pwSet {
+		secret = strings.NewReader(j.pw) // the script reads it into $_pw
+	}
+	res, err := shared.Run(ctx, env, j.script(env.Check), secret)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	return shared.WithWarnings(j.result(res, env.Check)), nil
+}
+
+// decodeUser reads the task's arguments: the groups list made unique,
+// expires turned into a date and a day count, and the warnings Ansible
+// gives for append without groups and for a password not hashed.
+func decodeUser(a tasks.Values) userJob {
+	j := userJob{a: a, name: a.Str("name"), state: a.Str("state"), pw: a.Str("password"), pwSet: a.Has("password")}
 	if a.Has("groups") {
-		raw := a.Strings("groups")
-		groupsText = strings.Join(raw, ",")
+		j.groupsText = strings.Join(a.Strings("groups"), ",")
 		seen := map[string]bool{}
-		for _, g := range strings.Split(groupsText, ",") {
+		for _, g := range strings.Split(j.groupsText, ",") {
 			if g = strings.TrimSpace(g); g != "" && !seen[g] {
 				seen[g] = true
-				glist = append(glist, g)
+				j.glist = append(j.glist, g)
 			}
 		}
 	} else if a.Bool("append") {
-		warnings = append(warnings, "'append' is set, but no 'groups' are specified. Use 'groups' for appending new groups.This will change to an error in Ansible 2.14.")
+		j.warnings = append(j.warnings, "'append' is set, but no 'groups' are specified. Use 'groups' for appending new groups.This will change to an error in Ansible 2.14.")
 	}
-	pw, pwSet := a.Str("password"), a.Has("password")
-	if pwSet && pw != "" && plainPassword(pw) {
-		warnings = append(warnings, "The input password appears not to have been hashed. The 'password' argument must be encrypted for this module to work properly.")
+	if j.pwSet && j.pw != "" && plainPassword(j.pw) {
+		j.warnings = append(j.warnings, "The input password appears not to have been hashed. The 'password' argument must be encrypted for this module to work properly.")
 	}
-	expDate, expDays := "", ""
 	if a.Has("expires") {
-		e := a.Float("expires")
-		if e >= 0 {
-			expDate = time.Unix(int64(math.Floor(e)), 0).UTC().Format("2006-01-02")
-			expDays = strconv.FormatInt(int64(math.Floor(e))/86400, 10)
+		if e := a.Float("expires"); e >= 0 {
+			j.expDate = time.Unix(int64(math.Floor(e)), 0).UTC().Format("2006-01-02")
+			j.expDays = strconv.FormatInt(int64(math.Floor(e))/86400, 10)
 		}
 	}
-	uid := ""
 	if a.Has("uid") {
-		uid = strconv.Itoa(a.Int("uid"))
+		j.uid = strconv.Itoa(a.Int("uid"))
 	}
-	vars := []struct{ k, v string }{
-		{"name", name}, {"state", state}, {"uid", uid}, {"nonuniq", shared.BoolFlag(a.Bool("non_unique"))},
-		{"group", a.Str("group")}, {"groups_set", shared.BoolFlag(a.Has("groups"))}, {"glist", strings.Join(glist, ",")},
+	return j
+}
+
+// script is user.sh with the task's inputs.
+func (j userJob) script(check bool) string {
+	a := j.a
+	return shared.ShFuncs + shared.SysFuncs + shared.ShAssign([][2]string{
+		{"name", j.name}, {"state", j.state}, {"uid", j.uid}, {"nonuniq", shared.BoolFlag(a.Bool("non_unique"))},
+		{"group", a.Str("group")}, {"groups_set", shared.BoolFlag(a.Has("groups"))}, {"glist", strings.Join(j.glist, ",")},
 		{"append", shared.BoolFlag(a.Bool("append"))}, {"comment_set", shared.BoolFlag(a.Has("comment"))}, {"comment", a.Str("comment")},
 		{"home_set", shared.BoolFlag(a.Has("home"))}, {"home", a.Str("home")}, {"shell_set", shared.BoolFlag(a.Has("shell"))},
 		{"shell", a.Str("shell")}, {"create_home", shared.BoolFlag(a.Bool("create_home"))}, {"skel", a.Str("skeleton")},
 		{"system", shared.BoolFlag(a.Bool("system"))}, {"move_home", shared.BoolFlag(a.Bool("move_home"))},
 		{"force", shared.BoolFlag(a.Bool("force"))}, {"remove", shared.BoolFlag(a.Bool("remove"))},
-		{"expires_set", shared.BoolFlag(a.Has("expires"))}, {"expires_date", expDate}, {"expires_days", expDays},
-		{"update", a.Str("update_password")}, {"pw_set", shared.BoolFlag(pwSet)}, {"check", shared.BoolFlag(env.Check)},
-	}
-	var script strings.Builder
-	script.WriteString(shared.ShFuncs + shared.SysFuncs)
-	for _, kv := range vars {
-		fmt.Fprintf(&script, "%s=%s\n", kv.k, shared.Q(kv.v))
-	}
-	script.WriteString(userScript)
-	var secret io.Reader
-	if pwSet {
-		secret = strings.NewReader(pw) // the script reads it into $_pw
-	}
-	res, err := shared.Run(ctx, env, script.String(), secret)
-	if err != nil {
-		return tasks.Result{}, err
-	}
+		{"expires_set", shared.BoolFlag(a.Has("expires"))}, {"expires_date", j.expDate}, {"expires_days", j.expDays},
+		{"update", a.Str("update_password")}, {"pw_set", shared.BoolFlag(j.pwSet)}, {"check", shared.BoolFlag(check)},
+	}) + userScript
+}
+
+// result is what Ansible's user module returns for the script's verdict
+// and output.
+func (j userJob) result(res transport.Result, check bool) tasks.Result {
+	a := j.a
 	v, out, errOut := shared.Tailed(res.Stdout)
 	if res.ExitCode != 0 && v["fail"] == "" {
-		return tasks.Result{Failed: true, Msg: shared.ScriptError(res), Data: map[string]any{}, Warnings: warnings}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(res), Data: map[string]any{}, Warnings: j.warnings}
 	}
 	switch v["fail"] {
 	case "":
 	case "rc":
 		rc, _ := strconv.Atoi(v["rc"])
-		return tasks.Result{Failed: true, Msg: errOut, Warnings: warnings, Data: map[string]any{"name": name, "rc": rc}}, nil
+		return tasks.Result{Failed: true, Msg: errOut, Warnings: j.warnings, Data: map[string]any{"name": j.name, "rc": rc}}
 	default:
-		return tasks.Result{Failed: true, Msg: v["fail"], Warnings: warnings, Data: map[string]any{}}, nil
+		return tasks.Result{Failed: true, Msg: v["fail"], Warnings: j.warnings, Data: map[string]any{}}
 	}
-	r := tasks.Result{Changed: v["changed"] == "1", Warnings: warnings, Data: map[string]any{}}
-	if env.Check && r.Changed && (state == "absent" || v["created"] == "1") {
+	r := tasks.Result{Changed: v["changed"] == "1", Warnings: j.warnings, Data: map[string]any{}}
+	if check && r.Changed && (j.state == "absent" || v["created"] == "1") {
 		// Ansible stops before doing anything and says only "changed".
-		return r, nil
+		return r
 	}
 	d := r.Data
-	d["name"], d["state"] = name, state
+	d["name"], d["state"] = j.name, j.state
 	shared.OutputData(d, out, errOut)
-	if state == "absent" {
+	if j.state == "absent" {
 		if r.Changed {
 			d["force"], d["remove"] = a.Bool("force"), a.Bool("remove")
 		}
-		return r, nil
+		return r
 	}
 	if v["created"] == "1" {
 		d["system"], d["create_home"] = a.Bool("system"), a.Bool("create_home")
 	} else {
 		d["append"], d["move_home"] = a.Bool("append"), a.Bool("move_home")
 	}
-	if pwSet {
+	if j.pwSet {
 		d["password"] = "NOT_LOGGING_PASSWORD"
 	}
 	if _, ok := v["uid"]; ok {
@@ -182,9 +198,9 @@ func (userModule) apply(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		d["uid"], d["group"], d["comment"], d["home"], d["shell"] = u, g, v["gecos"], v["home"], v["shell"]
 	}
 	if a.Has("groups") {
-		d["groups"] = groupsText
+		d["groups"] = j.groupsText
 	}
-	return r, nil
+	return r
 }
 
 func (userModule) Spec() *tasks.Spec { return userArgs }
