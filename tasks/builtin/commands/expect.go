@@ -71,7 +71,19 @@ type expectEvent struct {
 	next    int
 }
 
-// Run runs the command and answers it.
+// expectJob is one expect task: the command and its words, the events
+// to answer and the timeout (nil: none).
+type expectJob struct {
+	a       tasks.Values
+	command string
+	words   []string
+	events  []*expectEvent
+	timeout *time.Duration
+}
+
+// Run runs the command and answers it: the task decoded, the script
+// streamed while the session answers it, and the result built from the
+// session.
 func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := expectArgs.Decode(args)
 	if err != nil {
@@ -80,20 +92,41 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	if env.Check {
 		return tasks.Result{Skipped: true, Msg: "remote module (expect) does not support check mode", Data: map[string]any{}}, nil
 	}
-	command := a.Str("command")
-	if strings.TrimFunc(command, pyIsSpaceRune) == "" {
-		return tasks.Result{Failed: true, RC: 256, Msg: "no command given", Data: map[string]any{"rc": 256}}, nil
-	}
-	words := pexpectSplit(command)
-	if len(words) == 0 {
-		return shared.Fail("no command given: the command line splits into no words"), nil
-	}
-	// Patterns RE2 cannot run are refused before the command runs.
-	events, err := expectEvents(a.Dict("responses"))
-	if err != nil {
+	j, bad, err := decodeExpect(a, args)
+	if err != nil || bad != nil {
+		if bad != nil {
+			return *bad, nil
+		}
 		return tasks.Result{}, err
 	}
-	var timeout *time.Duration
+	s := &expectSession{events: j.events, timeout: j.timeout}
+	res, start, end, err := s.run(ctx, env.Conn, j.script())
+	if err != nil {
+		if errors.Is(err, transport.ErrNoStream) {
+			return tasks.Result{}, fmt.Errorf("expect answers the command from the controller while it runs, which this connection cannot do (an async task cannot): %w", err)
+		}
+		return tasks.Result{}, err
+	}
+	return j.result(s, res, start, end), nil
+}
+
+// decodeExpect reads the task: the command split as pexpect splits it,
+// the responses compiled (patterns RE2 cannot run are an error, before
+// the command runs) and the timeout (-1: pexpect's 30 s; null: none). A
+// missing command is the failure Ansible gives.
+func decodeExpect(a tasks.Values, args tasks.Args) (expectJob, *tasks.Result, error) {
+	j := expectJob{a: a, command: a.Str("command")}
+	if strings.TrimFunc(j.command, pyIsSpaceRune) == "" {
+		return j, &tasks.Result{Failed: true, RC: 256, Msg: "no command given", Data: map[string]any{"rc": 256}}, nil
+	}
+	if j.words = pexpectSplit(j.command); len(j.words) == 0 {
+		r := shared.Fail("no command given: the command line splits into no words")
+		return j, &r, nil
+	}
+	var err error
+	if j.events, err = expectEvents(a.Dict("responses")); err != nil {
+		return j, nil, err
+	}
 	if v, given := args["timeout"]; !given || v != nil {
 		d := time.Duration(a.Int("timeout")) * time.Second
 		switch n := a.Int("timeout"); {
@@ -102,28 +135,32 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		case n < 0:
 			d = 0
 		}
-		timeout = &d
+		j.timeout = &d
 	}
+	return j, nil, nil
+}
+
+// script is expect.sh with the task's inputs: chdir, creates and removes
+// as the host expands paths, the program and its quoted arguments.
+func (j expectJob) script() string {
 	var vars strings.Builder
 	for _, p := range []string{"chdir", "creates", "removes"} {
-		if a.Has(p) {
-			fmt.Fprintf(&vars, "%s=%s\n", p, shared.ShPath(a.Str(p)))
+		if j.a.Has(p) {
+			fmt.Fprintf(&vars, "%s=%s\n", p, shared.ShPath(j.a.Str(p)))
 		}
 	}
 	var qargs strings.Builder
-	for _, w := range words[1:] {
+	for _, w := range j.words[1:] {
 		qargs.WriteString(" " + shared.Q(w))
 	}
-	script := shared.DebBlobFuncs + vars.String() + shared.ShAssign([][2]string{{"echo", shared.BoolFlag(a.Bool("echo"))},
-		{"_t_cmd", words[0]}, {"_t_qargs", qargs.String()}, {"_t_mark", expectMark}}) + expectScript
-	s := &expectSession{events: events, timeout: timeout}
-	res, start, end, err := s.run(ctx, env.Conn, script)
-	if err != nil {
-		if errors.Is(err, transport.ErrNoStream) {
-			return tasks.Result{}, fmt.Errorf("expect answers the command from the controller while it runs, which this connection cannot do (an async task cannot): %w", err)
-		}
-		return tasks.Result{}, err
-	}
+	return shared.DebBlobFuncs + vars.String() + shared.ShAssign([][2]string{{"echo", shared.BoolFlag(j.a.Bool("echo"))},
+		{"_t_cmd", j.words[0]}, {"_t_qargs", qargs.String()}, {"_t_mark", expectMark}}) + expectScript
+}
+
+// result is what Ansible's expect returns for the session: a chdir
+// failure (as the module's traceback), a skip for creates/removes, a
+// missing program or script(1), or the command's output, rc and times.
+func (j expectJob) result(s *expectSession, res transport.Result, start, end time.Time) tasks.Result {
 	v, blobs := shared.ParseDebBlobs(s.prefix)
 	path := shared.DebBlobText(blobs, "path")
 	switch {
@@ -134,29 +171,28 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		// reports its traceback (on the module's output, through SSH).
 		tb := fmt.Sprintf("Traceback (most recent call last):\n  File \"ansible/modules/expect.py\", in main\n%s: %s\n", why, shared.PyRepr(path))
 		return tasks.Result{Failed: true, RC: 1, Msg: "MODULE FAILURE\nSee stdout/stderr for the exact error",
-			Data: map[string]any{"rc": 1, "module_stdout": tb, "module_stderr": ""}}, nil
+			Data: map[string]any{"rc": 1, "module_stdout": tb, "module_stderr": ""}}
 	case v["skip"] != "":
 		out := "skipped, since " + path + " exists"
 		if v["skip"] == "removes" {
 			out = "skipped, since " + path + " does not exist"
 		}
-		return tasks.Result{Stdout: out, Data: map[string]any{"cmd": command, "stdout": out, "stdout_lines": shared.Lines(out), "rc": 0}}, nil
+		return tasks.Result{Stdout: out, Data: map[string]any{"cmd": j.command, "stdout": out, "stdout_lines": shared.Lines(out), "rc": 0}}
 	case v["notfound"] == "1":
-		return shared.Fail(fmt.Sprintf("The command was not found or was not executable: %s.", words[0])), nil
+		return shared.Fail(fmt.Sprintf("The command was not found or was not executable: %s.", j.words[0]))
 	case v["noscript"] == "1":
-		return shared.Fail("expect needs util-linux's script on the host, to run the command in a pseudo-terminal"), nil
+		return shared.Fail("expect needs util-linux's script on the host, to run the command in a pseudo-terminal")
 	case v["run"] != "1":
-		return shared.Fail(shared.ScriptError(res)), nil
-	}
-	if s.failMsg != "" {
-		return shared.Fail(s.failMsg), nil
+		return shared.Fail(shared.ScriptError(res))
+	case s.failMsg != "":
+		return shared.Fail(s.failMsg)
 	}
 	out := strings.TrimRight(string(s.output), "\r\n")
 	var rc any = res.ExitCode
 	if s.timedOut {
 		rc = nil
 	}
-	d := map[string]any{"cmd": command, "stdout": out, "stdout_lines": shared.Lines(out), "rc": rc,
+	d := map[string]any{"cmd": j.command, "stdout": out, "stdout_lines": shared.Lines(out), "rc": rc,
 		"start": shared.PyTime(start), "end": shared.PyTime(end), "delta": shared.PyDelta(end.Sub(start))}
 	r := tasks.Result{Changed: true, Stdout: out, Data: d}
 	switch {
@@ -165,7 +201,7 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	case res.ExitCode != 0:
 		r.Failed, r.Msg, r.RC = true, "non-zero return code", res.ExitCode
 	}
-	return r, nil
+	return r
 }
 
 // expectEvents compiles responses: each key a Python regular expression
