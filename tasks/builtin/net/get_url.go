@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -55,171 +57,288 @@ var hashes = map[string]func() hash.Hash{
 
 var nonWord = regexp.MustCompile(`\W+`)
 
+// getURLJob is one get_url task: its decoded arguments, what the probe
+// found at dest and the result data built so far.
+type getURLJob struct {
+	a            tasks.Values
+	rawURL, dest string
+	// algo and sum are the checksum asked for, "" for none.
+	algo, sum    string
+	force, check bool
+	// attrs are the mode, owner and group both scripts set.
+	attrs  [][2]string
+	client *http.Client
+	probe  shared.Verdict
+	data   map[string]any
+}
+
 // Run fetches the URL unless dest already holds it.
 func (getURLModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	a, err := getURLArgs.Decode(args)
+	j, res, err := decodeGetURL(ctx, env, args)
+	if j == nil {
+		return res, err
+	}
+	if stop, err := j.probeDest(ctx, env); stop != nil || err != nil {
+		return endWith(stop, err)
+	}
+	req, err := j.plan(ctx)
 	if err != nil {
-		return tasks.Result{}, err
+		return j.fail(err.Error()), nil
 	}
-	mode, err := shared.ModeArg(a["mode"])
-	if err != nil {
-		return tasks.Result{}, err
-	}
-	rawURL, dest := a.Str("url"), a.Str("dest")
-	timeout := 10 * time.Second
-	if a.Has("timeout") {
-		timeout = time.Duration(a.Int("timeout")) * time.Second
-	}
-	client := shared.HostHTTP(env, timeout, a.Bool("validate_certs"), true)
-	data := map[string]any{"changed": false, "checksum_dest": nil, "checksum_src": nil, "dest": dest, "elapsed": 0, "url": rawURL}
-	failWith := func(msg string) (tasks.Result, error) {
-		return tasks.Result{Failed: true, Msg: msg, Data: data}, nil
-	}
-	algo, sum := "", ""
-	if c := a.Str("checksum"); c != "" {
-		var ok bool
-		if algo, sum, ok = strings.Cut(c, ":"); !ok {
-			return failWith("The checksum parameter has to be in format <algorithm>:<checksum>")
-		}
-		if _, known := hashes[algo]; !known {
-			return failWith(fmt.Sprintf("Could not hash file with algorithm %s. Available algorithms: %s", algo, "md5, sha1, sha224, sha256, sha384, sha512"))
-		}
-		if strings.Contains(sum, "://") {
-			if sum, err = checksumFromURL(ctx, client, a, sum, urlFilename(rawURL)); err != nil {
-				return failWith(err.Error())
-			}
-		}
-		sum = strings.ToLower(nonWord.ReplaceAllString(sum, ""))
-		if !isHex(sum) {
-			return failWith("The checksum format is invalid")
-		}
-	}
-	attrs := [][2]string{{"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")}}
-	force := a.Bool("force")
-	out, err := shared.Run(ctx, env, shared.ShAssign(append([][2]string{{"dest", dest}, {"algo", algo}, {"sum", sum},
-		{"force", shared.BoolFlag(force)}, {"_t_check", shared.BoolFlag(env.Check)}}, attrs...))+getURLProbe, nil)
-	if err != nil {
-		return tasks.Result{}, err
-	}
-	probe := shared.ParseVerdict(out.Stdout)
-	if probe["failed"] == "1" {
-		return failWith(probe["msg"])
-	}
-	switch probe["verdict"] {
-	case "exists":
-		shared.InfoData(data, probe, "")
-		data["changed"] = probe["changed"] == "1"
-		msg := "file already exists"
-		if data["changed"] == true {
-			msg = "file already exists but file attributes changed"
-		}
-		data["msg"] = msg
-		return tasks.Result{Changed: data["changed"] == true, Msg: msg, Data: data}, nil
-	case "fetch":
-	default:
-		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}, nil
-	}
-	method := http.MethodGet
-	if env.Check {
-		method = http.MethodHead
-	}
-	req, err := shared.NewRequest(ctx, a, method, rawURL, nil)
-	if err != nil {
-		return failWith(err.Error())
-	}
-	if probe["exists"] == "1" && !force && (sum == "" || probe["digest"] == sum) {
-		mt, _ := strconv.ParseInt(probe["mtime"], 10, 64)
-		req.Header.Set("If-Modified-Since", time.Unix(mt, 0).UTC().Format(http.TimeFormat))
-	}
-	start := time.Now()
-	resp, err := client.Do(req)
-	if err != nil {
-		d := map[string]any{"url": rawURL, "dest": dest, "elapsed": int(time.Since(start).Seconds()), "changed": false}
-		return tasks.Result{Failed: true, Msg: shared.RequestError(err), Data: d}, nil
+	resp, stop := j.send(req)
+	if stop != nil {
+		return *stop, nil
 	}
 	defer resp.Body.Close()
-	data["elapsed"] = int(time.Since(start).Seconds())
-	status := shared.HttpErrorMsg(resp)
-	if resp.StatusCode == http.StatusNotModified {
-		d := map[string]any{"url": rawURL, "dest": dest, "msg": status, "status_code": 304, "elapsed": data["elapsed"], "changed": false}
-		shared.InfoData(d, probe, "")
-		return tasks.Result{Msg: status, Data: d}, nil
-	}
-	if resp.StatusCode != http.StatusOK {
-		d := map[string]any{"url": rawURL, "dest": dest, "elapsed": data["elapsed"], "status_code": resp.StatusCode, "response": status}
-		return tasks.Result{Failed: true, Msg: "Request failed", Data: d}, nil
-	}
-	if probe["isdir"] == "1" {
-		name := ""
-		if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
-			name = path.Base(params["filename"])
-		}
-		if name == "" || name == "." || name == "/" {
-			name = urlFilename(resp.Request.URL.String())
-		}
-		dest = strings.TrimSuffix(dest, "/") + "/" + name
-		data["dest"] = dest
-	}
+	j.nameDest(resp)
 	tmp, err := os.CreateTemp("", "tender-get_url-")
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
-	s1 := sha1.New()
-	if _, err := io.Copy(io.MultiWriter(tmp, s1), resp.Body); err != nil {
-		return failWith("failed to create temporary content file: " + err.Error())
+	if err := j.download(tmp, resp); err != nil {
+		return j.fail("failed to create temporary content file: " + err.Error()), nil
 	}
-	data["checksum_src"] = hex.EncodeToString(s1.Sum(nil))
-	// Ansible's src is the temporary file on the host; tender's is the
-	// one beside dest, where it goes when the content differs.
-	data["src"] = getURLStaging(dest, data["checksum_src"].(string))
 	okMsg := "OK (" + shared.OrDefault(resp.Header.Get("Content-Length"), "unknown") + " bytes)"
-	if env.Check {
-		if probe["exists"] == "1" && probe["isdir"] != "1" {
-			data["checksum_dest"] = probe["sha1"]
-		}
-		changed := data["checksum_dest"] == nil || data["checksum_dest"] != data["checksum_src"]
-		data["changed"], data["msg"] = changed, okMsg
-		shared.InfoData(data, probe, "")
-		return tasks.Result{Changed: changed, Msg: okMsg, Data: data}, nil
+	if j.check {
+		return j.checkResult(okMsg), nil
 	}
-	return placeDownload(ctx, env, a, tmp, dest, algo, sum, attrs, probe, data, okMsg, resp.StatusCode)
+	return j.place(ctx, env, tmp, okMsg, resp.StatusCode)
 }
 
-// placeDownload moves the downloaded file to dest on the host when it
-// differs and builds get_url's result.
-func placeDownload(ctx context.Context, env *tasks.Env, a tasks.Values, tmp *os.File, dest, algo, sum string,
-	attrs [][2]string, probe shared.Verdict, data map[string]any, okMsg string, status int) (tasks.Result, error) {
-	want := data["checksum_src"].(string)
+// decodeGetURL validates get_url's arguments and returns the job they
+// describe, or (with a nil job) the result or error the task ends with.
+// A checksum given as a URL is fetched here.
+func decodeGetURL(ctx context.Context, env *tasks.Env, args tasks.Args) (*getURLJob, tasks.Result, error) {
+	a, err := getURLArgs.Decode(args)
+	if err != nil {
+		return nil, tasks.Result{}, err
+	}
+	mode, err := shared.ModeArg(a["mode"])
+	if err != nil {
+		return nil, tasks.Result{}, err
+	}
+	j := &getURLJob{a: a, rawURL: a.Str("url"), dest: a.Str("dest"), force: a.Bool("force"), check: env.Check,
+		attrs: [][2]string{{"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")}}}
+	timeout := 10 * time.Second
+	if a.Has("timeout") {
+		timeout = time.Duration(a.Int("timeout")) * time.Second
+	}
+	j.client = shared.HostHTTP(env, timeout, a.Bool("validate_certs"), true)
+	j.data = map[string]any{"changed": false, "checksum_dest": nil, "checksum_src": nil, "dest": j.dest, "elapsed": 0, "url": j.rawURL}
+	if err := j.checksum(ctx, a.Str("checksum")); err != nil {
+		return nil, j.fail(err.Error()), nil
+	}
+	return j, tasks.Result{}, nil
+}
+
+// checksum parses the checksum argument ("<algorithm>:<sum>", the sum
+// possibly the URL of a checksum file) into algo and sum; its error is
+// the message get_url fails with.
+func (j *getURLJob) checksum(ctx context.Context, c string) error {
+	if c == "" {
+		return nil
+	}
+	algo, sum, ok := strings.Cut(c, ":")
+	if !ok {
+		return errors.New("The checksum parameter has to be in format <algorithm>:<checksum>")
+	}
+	if _, known := hashes[algo]; !known {
+		return fmt.Errorf("Could not hash file with algorithm %s. Available algorithms: %s", algo, "md5, sha1, sha224, sha256, sha384, sha512")
+	}
+	if strings.Contains(sum, "://") {
+		var err error
+		if sum, err = checksumFromURL(ctx, j.client, j.a, sum, urlFilename(j.rawURL)); err != nil {
+			return err
+		}
+	}
+	sum = strings.ToLower(nonWord.ReplaceAllString(sum, ""))
+	if !isHex(sum) {
+		return errors.New("The checksum format is invalid")
+	}
+	j.algo, j.sum = algo, sum
+	return nil
+}
+
+// fail is a failed result with msg and the data built so far.
+func (j *getURLJob) fail(msg string) tasks.Result {
+	return tasks.Result{Failed: true, Msg: msg, Data: j.data}
+}
+
+// probeDest runs the round trip that looks at dest, which also fixes its
+// attributes when dest already holds the file; it returns the result
+// that ends the task there.
+func (j *getURLJob) probeDest(ctx context.Context, env *tasks.Env) (*tasks.Result, error) {
+	out, err := shared.Run(ctx, env, shared.ShAssign(append([][2]string{{"dest", j.dest}, {"algo", j.algo}, {"sum", j.sum},
+		{"force", shared.BoolFlag(j.force)}, {"_t_check", shared.BoolFlag(j.check)}}, j.attrs...))+getURLProbe, nil)
+	if err != nil {
+		return nil, err
+	}
+	j.probe = shared.ParseVerdict(out.Stdout)
+	var r tasks.Result
+	switch {
+	case j.probe["failed"] == "1":
+		r = j.fail(j.probe["msg"])
+	case j.probe["verdict"] == "exists":
+		r = j.existsResult()
+	case j.probe["verdict"] == "fetch":
+		return nil, nil
+	default:
+		r = tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}
+	}
+	return &r, nil
+}
+
+// existsResult is the result when dest already holds the file: changed
+// only when the probe fixed its attributes.
+func (j *getURLJob) existsResult() tasks.Result {
+	data := j.data
+	shared.InfoData(data, j.probe, "")
+	data["changed"] = j.probe["changed"] == "1"
+	msg := "file already exists"
+	if data["changed"] == true {
+		msg = "file already exists but file attributes changed"
+	}
+	data["msg"] = msg
+	return tasks.Result{Changed: data["changed"] == true, Msg: msg, Data: data}
+}
+
+// plan builds the request: HEAD in check mode, GET otherwise, made
+// conditional on dest's mtime when dest may already hold the file.
+func (j *getURLJob) plan(ctx context.Context) (*http.Request, error) {
+	method := http.MethodGet
+	if j.check {
+		method = http.MethodHead
+	}
+	req, err := shared.NewRequest(ctx, j.a, method, j.rawURL, nil)
+	if err != nil {
+		return nil, err
+	}
+	if j.probe["exists"] == "1" && !j.force && (j.sum == "" || j.probe["digest"] == j.sum) {
+		mt, _ := strconv.ParseInt(j.probe["mtime"], 10, 64)
+		req.Header.Set("If-Modified-Since", time.Unix(mt, 0).UTC().Format(http.TimeFormat))
+	}
+	return req, nil
+}
+
+// send makes the request from the host and returns a 200 response, whose
+// body the caller closes; no response, 304 Not Modified or another status
+// ends the task with the result it returns instead.
+func (j *getURLJob) send(req *http.Request) (*http.Response, *tasks.Result) {
+	start := time.Now()
+	resp, err := j.client.Do(req)
+	if err != nil {
+		d := map[string]any{"url": j.rawURL, "dest": j.dest, "elapsed": int(time.Since(start).Seconds()), "changed": false}
+		return nil, &tasks.Result{Failed: true, Msg: shared.RequestError(err), Data: d}
+	}
+	j.data["elapsed"] = int(time.Since(start).Seconds())
+	status := shared.HttpErrorMsg(resp)
+	var r tasks.Result
+	switch resp.StatusCode {
+	case http.StatusOK:
+		return resp, nil
+	case http.StatusNotModified:
+		d := map[string]any{"url": j.rawURL, "dest": j.dest, "msg": status, "status_code": 304, "elapsed": j.data["elapsed"], "changed": false}
+		shared.InfoData(d, j.probe, "")
+		r = tasks.Result{Msg: status, Data: d}
+	default:
+		d := map[string]any{"url": j.rawURL, "dest": j.dest, "elapsed": j.data["elapsed"], "status_code": resp.StatusCode, "response": status}
+		r = tasks.Result{Failed: true, Msg: "Request failed", Data: d}
+	}
+	resp.Body.Close()
+	return nil, &r
+}
+
+// nameDest points dest, when it is a directory on the host, at the file
+// in it that the response's Content-Disposition or final URL names.
+func (j *getURLJob) nameDest(resp *http.Response) {
+	if j.probe["isdir"] != "1" {
+		return
+	}
+	name := ""
+	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
+		name = path.Base(params["filename"])
+	}
+	if name == "" || name == "." || name == "/" {
+		name = urlFilename(resp.Request.URL.String())
+	}
+	j.dest = strings.TrimSuffix(j.dest, "/") + "/" + name
+	j.data["dest"] = j.dest
+}
+
+// download streams the response body to tmp on the controller, recording
+// its sha1 as checksum_src and the staging file beside dest as src.
+func (j *getURLJob) download(tmp *os.File, resp *http.Response) error {
+	s1 := sha1.New()
+	if _, err := io.Copy(io.MultiWriter(tmp, s1), resp.Body); err != nil {
+		return err
+	}
+	j.data["checksum_src"] = hex.EncodeToString(s1.Sum(nil))
+	// Ansible's src is the temporary file on the host; tender's is the
+	// one beside dest, where it goes when the content differs.
+	j.data["src"] = getURLStaging(j.dest, j.data["checksum_src"].(string))
+	return nil
+}
+
+// differs tells whether the download, whose sha1 is want, must travel to
+// the host: dest is missing, a directory, or holds other content.
+func (j *getURLJob) differs(want string) bool {
+	return j.probe["isdir"] == "1" || j.probe["exists"] != "1" || j.probe["sha1"] != want
+}
+
+// checkResult is check mode's result: changed unless dest is a file with
+// the download's sha1.
+func (j *getURLJob) checkResult(okMsg string) tasks.Result {
+	data := j.data
+	if j.probe["exists"] == "1" && j.probe["isdir"] != "1" {
+		data["checksum_dest"] = j.probe["sha1"]
+	}
+	changed := data["checksum_dest"] == nil || data["checksum_dest"] != data["checksum_src"]
+	data["changed"], data["msg"] = changed, okMsg
+	shared.InfoData(data, j.probe, "")
+	return tasks.Result{Changed: changed, Msg: okMsg, Data: data}
+}
+
+// place uploads the download beside dest when it differs and runs the
+// round trip that moves it into place and sets its attributes, then
+// builds get_url's result.
+func (j *getURLJob) place(ctx context.Context, env *tasks.Env, tmp *os.File, okMsg string, status int) (tasks.Result, error) {
+	want := j.data["checksum_src"].(string)
 	remoteTmp := ""
-	if probe["isdir"] == "1" || probe["exists"] != "1" || probe["sha1"] != want {
-		remoteTmp = getURLStaging(dest, want)
+	if j.differs(want) {
+		remoteTmp = getURLStaging(j.dest, want)
 		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 			return tasks.Result{}, err
 		}
 		if err := env.Conn.Put(ctx, remoteTmp, tmp, 0o600); err != nil {
-			return tasks.Result{Failed: true, Msg: fmt.Sprintf("Destination %s is not writable: %v", path.Dir(dest), err), Data: data}, nil
+			return j.fail(fmt.Sprintf("Destination %s is not writable: %v", path.Dir(j.dest), err)), nil
 		}
 	}
-	out, err := shared.Run(ctx, env, shared.ShAssign(append([][2]string{{"dest", dest}, {"tmp", remoteTmp}, {"want", want},
-		{"algo", algo}, {"sum", sum}, {"backup", shared.BoolFlag(a.Bool("backup"))}}, attrs...))+getURLPlace, nil)
+	out, err := shared.Run(ctx, env, shared.ShAssign(append([][2]string{{"dest", j.dest}, {"tmp", remoteTmp}, {"want", want},
+		{"algo", j.algo}, {"sum", j.sum}, {"backup", shared.BoolFlag(j.a.Bool("backup"))}}, j.attrs...))+getURLPlace, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
+	return j.placeResult(out, okMsg, status), nil
+}
+
+// placeResult turns the place script's verdict into get_url's result.
+func (j *getURLJob) placeResult(out transport.Result, okMsg string, status int) tasks.Result {
+	data := j.data
 	v := shared.ParseVerdict(out.Stdout)
 	if c, ok := v["checksum_dest"]; ok {
 		data["checksum_dest"] = c
 	}
 	if v["failed"] == "1" {
-		return tasks.Result{Failed: true, Msg: v["msg"], Data: data}, nil
+		return j.fail(v["msg"])
 	}
 	switch v["verdict"] {
 	case "badsum":
-		return tasks.Result{Failed: true, Msg: fmt.Sprintf("The checksum for %s did not match %s; it was %s.", dest, sum, v["digest"]), Data: data}, nil
+		return j.fail(fmt.Sprintf("The checksum for %s did not match %s; it was %s.", j.dest, j.sum, v["digest"]))
 	case "done":
 	default:
-		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode, Data: data}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode, Data: data}
 	}
 	if bf := v["backup_file"]; bf != "" {
 		data["backup_file"] = bf
@@ -227,7 +346,7 @@ func placeDownload(ctx context.Context, env *tasks.Env, a tasks.Values, tmp *os.
 	data["changed"] = v["changed"] == "1"
 	data["md5sum"], data["msg"], data["status_code"] = v["md5sum"], okMsg, status
 	shared.InfoData(data, v, "")
-	return tasks.Result{Changed: data["changed"] == true, Msg: okMsg, Data: data}, nil
+	return tasks.Result{Changed: data["changed"] == true, Msg: okMsg, Data: data}
 }
 
 // getURLStaging is the temporary file beside dest a download goes to.

@@ -77,52 +77,123 @@ var uriPlace = shared.AttrFuncs + shared.ShFuncs + uriPlaceBody
 //go:embed uri_place.sh
 var uriPlaceBody string
 
+// uriJob is one uri task: its decoded arguments and what the probe found
+// of dest on the host.
+type uriJob struct {
+	a              tasks.Values
+	rawURL, method string
+	mode, dest     string
+	// body is the request body rendered as body_format says, nil for none.
+	body *string
+	// destIsDir is set when dest is a directory on the host: the file
+	// written there takes the response's name.
+	destIsDir bool
+}
+
+// uriResponse is what uri's request brought back: the response, its body
+// and the result data built from them.
+type uriResponse struct {
+	resp    *http.Response
+	content []byte
+	data    map[string]any
+	// success is a 2xx status; okStatus a status listed in status_code,
+	// whose values codes holds.
+	success, okStatus bool
+	codes             []int
+}
+
 // Run makes the request.
 func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	j, res, err := decodeURI(env, args)
+	if j == nil {
+		return res, err
+	}
+	if stop, err := j.probe(ctx, env); stop != nil || err != nil {
+		return endWith(stop, err)
+	}
+	client, req, err := j.plan(ctx, env)
+	if err != nil {
+		return shared.Fail(err.Error()), nil
+	}
+	r, stop := j.fetch(client, req)
+	if stop != nil {
+		return *stop, nil
+	}
+	defer r.resp.Body.Close()
+	res = tasks.Result{Data: r.data}
+	if j.dest != "" {
+		if stop, err := j.place(ctx, env, r); stop != nil || err != nil {
+			return endWith(stop, err)
+		}
+		res.Changed = r.data["changed"] == true
+	}
+	return r.result(j.a, res), nil
+}
+
+// decodeURI validates uri's arguments and returns the job they describe,
+// or (with a nil job) the result or error the task ends with: skipped in
+// check mode, failed for a bad method or body.
+func decodeURI(env *tasks.Env, args tasks.Args) (*uriJob, tasks.Result, error) {
 	a, err := uriArgs.Decode(args)
 	if err != nil {
-		return tasks.Result{}, err
+		return nil, tasks.Result{}, err
 	}
 	if env.Check {
-		return tasks.Result{Skipped: true, Msg: "remote module (uri) does not support check mode", Data: map[string]any{}}, nil
+		return nil, tasks.Result{Skipped: true, Msg: "remote module (uri) does not support check mode", Data: map[string]any{}}, nil
 	}
 	mode, err := shared.ModeArg(a["mode"])
 	if err != nil {
-		return tasks.Result{}, err
+		return nil, tasks.Result{}, err
 	}
-	rawURL, method := a.Str("url"), strings.ToUpper(a.Str("method"))
-	if !upperWord.MatchString(method) {
-		return shared.Fail("Parameter 'method' needs to be a single word in uppercase, like GET or POST."), nil
+	j := &uriJob{a: a, rawURL: a.Str("url"), method: strings.ToUpper(a.Str("method")), mode: mode}
+	if !upperWord.MatchString(j.method) {
+		return nil, shared.Fail("Parameter 'method' needs to be a single word in uppercase, like GET or POST."), nil
 	}
 	headers := a.Dict("headers")
 	if headers == nil {
 		headers = map[string]any{}
 		a["headers"] = headers
 	}
-	body, err := uriBody(a, headers)
+	if j.body, err = uriBody(a, headers); err != nil {
+		return nil, shared.Fail(err.Error()), nil
+	}
+	j.dest = a.Str("dest")
+	return j, tasks.Result{}, nil
+}
+
+// probe runs the round trip before the request when creates, removes or
+// dest ask for one, noting whether dest is a directory; it returns the
+// result that ends the task when creates or removes skip it or the script
+// failed.
+func (j *uriJob) probe(ctx context.Context, env *tasks.Env) (*tasks.Result, error) {
+	a := j.a
+	if !a.Has("creates") && !a.Has("removes") && j.dest == "" {
+		return nil, nil
+	}
+	out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"creates", a.Str("creates")}, {"removes", a.Str("removes")}, {"dest", j.dest}})+uriProbe, nil)
 	if err != nil {
-		return shared.Fail(err.Error()), nil
+		return nil, err
 	}
-	dest := a.Str("dest")
-	if a.Has("creates") || a.Has("removes") || dest != "" {
-		out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"creates", a.Str("creates")}, {"removes", a.Str("removes")}, {"dest", dest}})+uriProbe, nil)
-		if err != nil {
-			return tasks.Result{}, err
-		}
-		v := shared.ParseVerdict(out.Stdout)
-		switch v["verdict"] {
-		case "creates":
-			return tasks.Result{Data: map[string]any{"stdout": fmt.Sprintf("skipped, since '%s' exists", a.Str("creates"))}}, nil
-		case "removes":
-			return tasks.Result{Data: map[string]any{"stdout": fmt.Sprintf("skipped, since '%s' does not exist", a.Str("removes"))}}, nil
-		case "go":
-		default:
-			return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}, nil
-		}
-		if v["isdir"] == "1" {
-			dest = "dir:" + dest
-		}
+	v := shared.ParseVerdict(out.Stdout)
+	var r tasks.Result
+	switch v["verdict"] {
+	case "creates":
+		r = tasks.Result{Data: map[string]any{"stdout": fmt.Sprintf("skipped, since '%s' exists", a.Str("creates"))}}
+	case "removes":
+		r = tasks.Result{Data: map[string]any{"stdout": fmt.Sprintf("skipped, since '%s' does not exist", a.Str("removes"))}}
+	case "go":
+		j.destIsDir = v["isdir"] == "1"
+		return nil, nil
+	default:
+		r = tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}
 	}
+	return &r, nil
+}
+
+// plan builds the client that makes the request from the host (its
+// timeout and redirect policy) and the request itself.
+func (j *uriJob) plan(ctx context.Context, env *tasks.Env) (*http.Client, *http.Request, error) {
+	a := j.a
 	timeout := 30 * time.Second
 	if a.Has("timeout") {
 		timeout = time.Duration(a.Int("timeout")) * time.Second
@@ -133,29 +204,41 @@ func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		client.CheckRedirect = shared.SafeRedirects(follow)
 	}
 	var rd *strings.Reader
-	if body != nil {
-		rd = strings.NewReader(*body)
+	if j.body != nil {
+		rd = strings.NewReader(*j.body)
 	}
-	req, err := shared.NewRequest(ctx, a, method, rawURL, rd)
-	if err != nil {
-		return shared.Fail(err.Error()), nil
-	}
+	req, err := shared.NewRequest(ctx, a, j.method, j.rawURL, rd)
+	return client, req, err
+}
+
+// fetch sends the request and reads the response and its body; when no
+// response came back it returns the failed result instead. The caller
+// closes the returned response's body.
+func (j *uriJob) fetch(client *http.Client, req *http.Request) (*uriResponse, *tasks.Result) {
 	start := time.Now()
 	resp, err := client.Do(req)
 	elapsed := int(time.Since(start).Seconds())
 	if err != nil {
-		return tasks.Result{Failed: true, Msg: shared.RequestError(err), Data: map[string]any{"status": -1, "url": rawURL, "elapsed": elapsed, "redirected": false}}, nil
+		return nil, &tasks.Result{Failed: true, Msg: shared.RequestError(err), Data: map[string]any{"status": -1, "url": j.rawURL, "elapsed": elapsed, "redirected": false}}
 	}
-	defer resp.Body.Close()
 	content, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
 	if err != nil {
-		return tasks.Result{Failed: true, Msg: shared.RequestError(err), Data: map[string]any{"status": -1, "url": rawURL, "elapsed": elapsed}}, nil
+		resp.Body.Close()
+		return nil, &tasks.Result{Failed: true, Msg: shared.RequestError(err), Data: map[string]any{"status": -1, "url": j.rawURL, "elapsed": elapsed}}
 	}
-	data := shared.ResponseHeaders(resp)
+	r := &uriResponse{resp: resp, content: content, data: shared.ResponseHeaders(resp)}
+	r.describe(j.rawURL, elapsed, j.a.List("status_code"))
+	return r, nil
+}
+
+// describe fills the result data from the response's URL, status and
+// cookies, and checks the status against status_code.
+func (r *uriResponse) describe(rawURL string, elapsed int, statusCodes []any) {
+	resp, data := r.resp, r.data
 	final := resp.Request.URL.String()
 	data["url"], data["status"], data["elapsed"], data["redirected"], data["changed"] = final, resp.StatusCode, elapsed, final != rawURL, false
-	success := resp.StatusCode >= 200 && resp.StatusCode < 300
-	if success {
+	r.success = resp.StatusCode >= 200 && resp.StatusCode < 300
+	if r.success {
 		data["msg"] = "OK (" + shared.OrDefault(resp.Header.Get("Content-Length"), "unknown") + " bytes)"
 		cookies, cookieStr := map[string]any{}, []string{}
 		for _, c := range resp.Cookies() {
@@ -173,84 +256,55 @@ func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 			data["location"] = u.String()
 		}
 	}
-	okStatus := false
-	codes := []int{}
-	for _, c := range a.List("status_code") {
+	r.codes = []int{}
+	for _, c := range statusCodes {
 		n, _ := c.(int)
-		codes = append(codes, n)
-		okStatus = okStatus || n == resp.StatusCode
+		r.codes = append(r.codes, n)
+		r.okStatus = r.okStatus || n == resp.StatusCode
 	}
-	res := tasks.Result{Data: data}
-	if dest != "" {
-		if r, err := writeURIDest(ctx, env, dest, resp, content, okStatus, mode, a, data); err != nil || r != nil {
-			if r != nil {
-				return *r, nil
-			}
-			return tasks.Result{}, err
-		}
-		res.Changed = data["changed"] == true
-	}
-	ctype, params, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	sub := ctype[strings.Index(ctype, "/")+1:]
-	if i := strings.LastIndex(sub, "+"); i >= 0 {
-		sub = sub[i+1:]
-	}
-	maybeJSON := ctype != "" && jsonSuffix[strings.ToLower(sub)]
-	text := string(content)
-	if cs := strings.ToLower(params["charset"]); cs != "" && cs != "utf-8" && cs != "us-ascii" {
-		text = latin1(content)
-	}
-	if maybeJSON {
-		d := json.NewDecoder(bytes.NewReader([]byte(text)))
-		d.UseNumber()
-		if js, err := pydict.DecodeJSON(d); err == nil {
-			if js, err = expr.FromJSON(js); err == nil {
-				data["json"] = js
-			}
-		}
-	}
-	if a.Bool("return_content") {
-		data["content"] = text
-	}
-	if !success && !maybeJSON && !a.Bool("return_content") && okStatus {
-		data["body"] = text
-	}
-	if !okStatus {
-		res.Failed = true
-		data["msg"] = fmt.Sprintf("Status code was %d and not %s: %s", resp.StatusCode, intList(codes), data["msg"])
-	}
-	res.Msg = data["msg"].(string)
-	return res, nil
 }
 
-// writeURIDest writes the response body to dest on the host (a
-// directory dest takes the response's file name) and sets its
-// attributes; it returns a result when that failed.
-func writeURIDest(ctx context.Context, env *tasks.Env, dest string, resp *http.Response, content []byte, okStatus bool,
-	mode string, a tasks.Values, data map[string]any) (*tasks.Result, error) {
-	if d, ok := strings.CutPrefix(dest, "dir:"); ok {
-		name := ""
-		if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
-			name = path.Base(params["filename"])
-		}
-		if name == "" || name == "." || name == "/" {
-			name = "index.html"
-		}
-		dest = strings.TrimSuffix(d, "/") + "/" + name
+// writesDest tells whether the body goes to dest: only for a status in
+// status_code other than 304 Not Modified.
+func (r *uriResponse) writesDest() bool {
+	return r.okStatus && r.resp.StatusCode != http.StatusNotModified
+}
+
+// destFile is the host file the body goes to: dest itself, or in a
+// directory dest the file the response's Content-Disposition names
+// (index.html for none).
+func (j *uriJob) destFile(resp *http.Response) string {
+	if !j.destIsDir {
+		return j.dest
 	}
-	if okStatus && resp.StatusCode != http.StatusNotModified {
-		if err := env.Conn.Put(ctx, dest, bytes.NewReader(content), 0o644); err != nil {
-			r := shared.Fail(fmt.Sprintf("failed to write %s: %v", dest, err))
-			return &r, nil
+	name := ""
+	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
+		name = path.Base(params["filename"])
+	}
+	if name == "" || name == "." || name == "/" {
+		name = "index.html"
+	}
+	return strings.TrimSuffix(j.dest, "/") + "/" + name
+}
+
+// place writes the response body to dest on the host with Put and sets
+// its attributes in one round trip, adding path, changed and the file's
+// facts to the result data; it returns a result when that failed.
+func (j *uriJob) place(ctx context.Context, env *tasks.Env, r *uriResponse) (*tasks.Result, error) {
+	dest, data := j.destFile(r.resp), r.data
+	if r.writesDest() {
+		if err := env.Conn.Put(ctx, dest, bytes.NewReader(r.content), 0o644); err != nil {
+			f := shared.Fail(fmt.Sprintf("failed to write %s: %v", dest, err))
+			return &f, nil
 		}
-		out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"dest", dest}, {"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")}})+uriPlace, nil)
+		out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"dest", dest}, {"mode", j.mode}, {"owner", j.a.Str("owner")}, {"group", j.a.Str("group")}})+uriPlace, nil)
 		if err != nil {
 			return nil, err
 		}
 		v := shared.ParseVerdict(out.Stdout)
 		if v["failed"] == "1" {
-			r := shared.Fail(v["msg"])
-			return &r, nil
+			f := shared.Fail(v["msg"])
+			return &f, nil
 		}
 		data["changed"] = true
 		info := map[string]any{}
@@ -263,6 +317,60 @@ func writeURIDest(ctx context.Context, env *tasks.Env, dest string, resp *http.R
 	}
 	data["path"] = dest
 	return nil, nil
+}
+
+// bodyText is the response body as text (read as latin-1 for a charset
+// other than utf-8 or us-ascii) and whether its Content-Type says JSON.
+func (r *uriResponse) bodyText() (text string, maybeJSON bool) {
+	ctype, params, _ := mime.ParseMediaType(r.resp.Header.Get("Content-Type"))
+	sub := ctype[strings.Index(ctype, "/")+1:]
+	if i := strings.LastIndex(sub, "+"); i >= 0 {
+		sub = sub[i+1:]
+	}
+	maybeJSON = ctype != "" && jsonSuffix[strings.ToLower(sub)]
+	text = string(r.content)
+	if cs := strings.ToLower(params["charset"]); cs != "" && cs != "utf-8" && cs != "us-ascii" {
+		text = latin1(r.content)
+	}
+	return text, maybeJSON
+}
+
+// result completes res with the body (as json, content or body, as
+// Ansible's uri returns it) and fails it when the status is not one of
+// status_code.
+func (r *uriResponse) result(a tasks.Values, res tasks.Result) tasks.Result {
+	data := r.data
+	text, maybeJSON := r.bodyText()
+	if maybeJSON {
+		d := json.NewDecoder(bytes.NewReader([]byte(text)))
+		d.UseNumber()
+		if js, err := pydict.DecodeJSON(d); err == nil {
+			if js, err = expr.FromJSON(js); err == nil {
+				data["json"] = js
+			}
+		}
+	}
+	if a.Bool("return_content") {
+		data["content"] = text
+	}
+	if !r.success && !maybeJSON && !a.Bool("return_content") && r.okStatus {
+		data["body"] = text
+	}
+	if !r.okStatus {
+		res.Failed = true
+		data["msg"] = fmt.Sprintf("Status code was %d and not %s: %s", r.resp.StatusCode, intList(r.codes), data["msg"])
+	}
+	res.Msg = data["msg"].(string)
+	return res
+}
+
+// endWith ends a Run with the result a step stopped at, or with its error
+// when it returned no result.
+func endWith(r *tasks.Result, err error) (tasks.Result, error) {
+	if r != nil {
+		return *r, nil
+	}
+	return tasks.Result{}, err
 }
 
 // uriBody renders body as body_format says, setting Content-Type as
