@@ -3,6 +3,7 @@ package files
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -33,41 +34,22 @@ var replaceArgs = &tasks.Spec{
 	}, shared.AttrParams...),
 }
 
-// Run replaces.
+// Run replaces: the edit decoded, the file read, the replacements planned
+// on its text, and the file written when its text or attributes change.
 func (replaceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := replaceArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	failed := shared.FailWith
 	fa, err := shared.AttrsOf(a)
 	if err != nil {
-		return failed(err.Error(), nil)
+		return shared.FailWith(err.Error(), nil)
 	}
-	codec, ok := textCodecs[strings.ToLower(strings.ReplaceAll(a.Str("encoding"), "_", "-"))]
-	if !ok {
-		return failed(fmt.Sprintf("unknown encoding: %s (tender reads utf-8, ascii and latin-1)", a.Str("encoding")), nil)
+	e, fail := decodeReplace(a)
+	if fail != nil {
+		return *fail, nil
 	}
-	mre, err := pyre.Compile(a.Str("regexp"), pyre.Options{Multiline: true})
-	if err != nil {
-		return failed(err.Error(), nil)
-	}
-	tpl, err := pyre.ParseTemplate(a.Str("replace"), mre)
-	if err != nil {
-		return failed(err.Error(), nil)
-	}
-	section := ""
-	switch after, before := a.Str("after"), a.Str("before"); {
-	case after != "" && before != "":
-		section = after + "(?P<subsection>.*?)" + before
-	case after != "":
-		section = after + "(?P<subsection>.*)"
-	case before != "":
-		section = "(?P<subsection>.*)" + before
-	}
-
 	p := a.Str("path")
-	var msg string
 	f, fail, err := shared.ReadText(ctx, env, p, fa)
 	if err != nil {
 		return tasks.Result{}, err
@@ -76,64 +58,160 @@ func (replaceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	case fail != nil:
 		return *fail, nil
 	case !f.Exists:
-		return failed(fmt.Sprintf("Path %s does not exist !", p), map[string]any{"rc": 257})
+		return shared.FailWith(fmt.Sprintf("Path %s does not exist !", p), map[string]any{"rc": 257})
 	}
-	text, err := codec.decode(f.Content)
-	if err != nil {
-		return failed(fmt.Sprintf("Unable to read the contents of %s: %v", p, err), nil)
-	}
-	start, end := 0, len(text)
-	if section != "" {
-		sre, err := pyre.Compile(section, pyre.Options{DotAll: true})
-		if err != nil {
-			return failed(err.Error(), nil)
-		}
-		m := sre.FindSubmatchIndex(text)
-		if m == nil {
-			return tasks.Result{Msg: "Pattern for before/after params did not match the given file: " + section,
-				Data: map[string]any{"rc": 0, "msg": "Pattern for before/after params did not match the given file: " + section}}, nil
-		}
-		g := sre.SubexpIndex("subsection")
-		start, end = m[2*g], m[2*g+1]
-	}
-	sub, n := tpl.Subn(mre, text[start:end])
-	changed := n > 0 && string(sub) != string(text[start:end])
-	data := map[string]any{"rc": 0}
-	res := tasks.Result{Data: data}
-	var after []byte
-	if changed {
-		after = append(append(append([]byte(nil), text[:start]...), sub...), text[end:]...)
-		msg = fmt.Sprintf("%d replacements made", n)
-		if env.Diff {
-			d := map[string]any{"before_header": p, "before": string(text), "after_header": p, "after": string(after)}
-			data["diff"] = d
-			res.Diff = shared.RenderDiff(d)
-		}
-		if after, err = codec.encode(after); err != nil {
-			return failed(err.Error(), nil)
-		}
-	} else {
-		after = f.Content
+	r, done := e.plan(f.Content, p, env.Diff)
+	if done != nil {
+		return *done, nil
 	}
 	av := f.Attrs
-	if !env.Check && (changed || shared.AttrsChanged(f.Attrs)) {
-		v, fail, err := f.WriteText(ctx, env, after, shared.WriteOpts{Attrs: fa, Backup: a.Bool("backup"), Validate: a.Str("validate")})
-		if err != nil {
-			return tasks.Result{}, err
+	if !env.Check && (r.changed || shared.AttrsChanged(f.Attrs)) {
+		w := shared.WriteOpts{Attrs: fa, Backup: e.backup, Validate: e.validate}
+		if av, fail, err = e.write(ctx, env, f, r, w); err != nil || fail != nil {
+			return derefResult(fail), err
 		}
-		if fail != "" {
-			return failed(fail, nil)
-		}
-		if b := v["backup_file"]; b != "" && a.Bool("backup") {
-			data["backup_file"] = b
-		}
-		av = v
 	}
+	return r.result(av), nil
+}
+
+// replaceEdit is one replace task: the codec the file is read with, the
+// pattern and its replacement, the before/after section pattern ("" for
+// the whole file), and how the file is written.
+type replaceEdit struct {
+	codec    textCodec
+	mre      *regexp.Regexp
+	tpl      *pyre.Template
+	section  string
+	backup   bool
+	validate string
+}
+
+// replacement is a planned replace: the file's new bytes, whether they
+// differ, the message, and the result so far (rc, and the diff).
+type replacement struct {
+	after   []byte
+	changed bool
+	msg     string
+	res     tasks.Result
+}
+
+// decodeReplace builds the edit the arguments ask for, or the failure
+// replace gives for an unknown encoding, a pattern or a replacement it
+// cannot read.
+func decodeReplace(a tasks.Values) (replaceEdit, *tasks.Result) {
+	failed := func(msg string) (replaceEdit, *tasks.Result) {
+		r, _ := shared.FailWith(msg, nil)
+		return replaceEdit{}, &r
+	}
+	e := replaceEdit{backup: a.Bool("backup"), validate: a.Str("validate")}
+	var ok bool
+	if e.codec, ok = textCodecs[strings.ToLower(strings.ReplaceAll(a.Str("encoding"), "_", "-"))]; !ok {
+		return failed(fmt.Sprintf("unknown encoding: %s (tender reads utf-8, ascii and latin-1)", a.Str("encoding")))
+	}
+	var err error
+	if e.mre, err = pyre.Compile(a.Str("regexp"), pyre.Options{Multiline: true}); err != nil {
+		return failed(err.Error())
+	}
+	if e.tpl, err = pyre.ParseTemplate(a.Str("replace"), e.mre); err != nil {
+		return failed(err.Error())
+	}
+	switch after, before := a.Str("after"), a.Str("before"); {
+	case after != "" && before != "":
+		e.section = after + "(?P<subsection>.*?)" + before
+	case after != "":
+		e.section = after + "(?P<subsection>.*)"
+	case before != "":
+		e.section = "(?P<subsection>.*)" + before
+	}
+	return e, nil
+}
+
+// plan replaces the matches in the text of content (the file at p),
+// within the section when there is one, with the diff when diff is on; a
+// non-nil result ends the task: text the codec cannot read or write, a
+// section pattern that does not compile or does not match.
+func (e replaceEdit) plan(content []byte, p string, diff bool) (replacement, *tasks.Result) {
+	failed := func(msg string) (replacement, *tasks.Result) {
+		r, _ := shared.FailWith(msg, nil)
+		return replacement{}, &r
+	}
+	text, err := e.codec.decode(content)
+	if err != nil {
+		return failed(fmt.Sprintf("Unable to read the contents of %s: %v", p, err))
+	}
+	start, end, done := e.bounds(text)
+	if done != nil {
+		return replacement{}, done
+	}
+	sub, n := e.tpl.Subn(e.mre, text[start:end])
+	r := replacement{changed: n > 0 && string(sub) != string(text[start:end]), res: tasks.Result{Data: map[string]any{"rc": 0}}}
+	if !r.changed {
+		r.after = content
+		return r, nil
+	}
+	r.after = append(append(append([]byte(nil), text[:start]...), sub...), text[end:]...)
+	r.msg = fmt.Sprintf("%d replacements made", n)
+	if diff {
+		d := map[string]any{"before_header": p, "before": string(text), "after_header": p, "after": string(r.after)}
+		r.res.Data["diff"] = d
+		r.res.Diff = shared.RenderDiff(d)
+	}
+	if r.after, err = e.codec.encode(r.after); err != nil {
+		return failed(err.Error())
+	}
+	return r, nil
+}
+
+// bounds is where in text the replacements happen: the section's
+// subsection, or all of it; a non-nil result ends the task when the
+// section pattern does not compile or does not match.
+func (e replaceEdit) bounds(text []byte) (int, int, *tasks.Result) {
+	if e.section == "" {
+		return 0, len(text), nil
+	}
+	sre, err := pyre.Compile(e.section, pyre.Options{DotAll: true})
+	if err != nil {
+		r, _ := shared.FailWith(err.Error(), nil)
+		return 0, 0, &r
+	}
+	m := sre.FindSubmatchIndex(text)
+	if m == nil {
+		msg := "Pattern for before/after params did not match the given file: " + e.section
+		return 0, 0, &tasks.Result{Msg: msg, Data: map[string]any{"rc": 0, "msg": msg}}
+	}
+	g := sre.SubexpIndex("subsection")
+	return m[2*g], m[2*g+1], nil
+}
+
+// write writes the planned bytes (with w's attributes, backup and
+// validation) and returns the written file's attributes, noting the backup
+// in the result's data; a failure to write is a failed result.
+func (e replaceEdit) write(ctx context.Context, env *tasks.Env, f *shared.TextFile, r replacement,
+	w shared.WriteOpts) (shared.Verdict, *tasks.Result, error) {
+	v, msg, err := f.WriteText(ctx, env, r.after, w)
+	if err != nil {
+		return nil, nil, err
+	}
+	if msg != "" {
+		res, _ := shared.FailWith(msg, nil)
+		return nil, &res, nil
+	}
+	if b := v["backup_file"]; b != "" && e.backup {
+		r.res.Data["backup_file"] = b
+	}
+	return v, nil, nil
+}
+
+// result is the task's result for the replacement, av being the file's
+// attribute changes (written or, in check mode, to be written).
+func (r replacement) result(av shared.Verdict) tasks.Result {
+	msg, changed := r.msg, r.changed
 	if shared.AttrsChanged(av) {
 		msg, changed = shared.AttrMsg(msg), true
 	}
-	res.Changed, res.Msg, data["msg"] = changed, msg, msg
-	return res, nil
+	res := r.res
+	res.Changed, res.Msg, res.Data["msg"] = changed, msg, msg
+	return res
 }
 
 // textCodec converts a file's bytes to the UTF-8 text the regular

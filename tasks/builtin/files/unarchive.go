@@ -11,6 +11,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -45,75 +46,173 @@ var unarchiveArgs = &tasks.Spec{
 	MutuallyExclusive: [][]string{{"include", "exclude"}},
 }
 
-// Run unpacks the archive unless dest already holds it.
+// Run unpacks the archive unless dest already holds it: the task decoded,
+// creates and dest checked before anything travels, the archive sent when
+// it is the controller's, and one round trip unpacks it.
 func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := unarchiveArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	mode, err := shared.ModeArg(a["mode"])
+	j, err := decodeUnarchive(a)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	src, dest := a.Str("src"), a.Str("dest")
-	remote := a.Bool("remote_src") || !a.Bool("copy")
-	if c := a.Str("creates"); c != "" || !remote {
-		// Before anything travels, as Ansible's action plugin does:
-		// creates skips the task, a missing dest fails it.
-		out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"creates", c}, {"dest", dest}})+unarchivePre, nil)
-		if err != nil {
-			return tasks.Result{}, err
-		}
-		switch strings.TrimSpace(string(out.Stdout)) {
-		case "creates":
-			return tasks.Result{Skipped: true, Msg: fmt.Sprintf("skipped, since %s exists", c), Data: map[string]any{}}, nil
-		case "nodest":
-			return shared.Fail(fmt.Sprintf("dest '%s' must be an existing dir", dest)), nil
-		}
+	if done, err := j.precheck(ctx, env); err != nil || done != nil {
+		return derefResult(done), err
 	}
-	if remote && strings.Contains(src, "://") {
-		return shared.Fail("unarchive: a URL as src with remote_src is not supported by tender; fetch it with get_url first"), nil
+	if fail, err := j.decodeLists(a); err != nil || fail != nil {
+		return derefResult(fail), err
 	}
-	lists := map[string][]string{}
+	hostSrc, uploaded, fail, err := j.stage(ctx, env)
+	if err != nil || fail != nil {
+		return derefResult(fail), err
+	}
+	out, err := shared.Run(ctx, env, j.script(hostSrc, uploaded, env.Check), nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	return j.result(out, hostSrc), nil
+}
+
+// unarchiveJob is one unarchive task: the archive and where it goes,
+// whether it is already on the host, the attributes to set and the
+// members to leave out or take (exclude, include) with tar's or unzip's
+// extra options (extra_opts).
+type unarchiveJob struct {
+	src, dest, creates           string
+	mode, owner, group           string
+	remote, keepNewer, listFiles bool
+	lists                        map[string][]string
+}
+
+// decodeUnarchive reads the task's arguments; a mode it cannot read is an
+// error.
+func decodeUnarchive(a tasks.Values) (unarchiveJob, error) {
+	mode, err := shared.ModeArg(a["mode"])
+	if err != nil {
+		return unarchiveJob{}, err
+	}
+	return unarchiveJob{src: a.Str("src"), dest: a.Str("dest"), creates: a.Str("creates"), mode: mode,
+		owner: a.Str("owner"), group: a.Str("group"), remote: a.Bool("remote_src") || !a.Bool("copy"),
+		keepNewer: a.Bool("keep_newer"), listFiles: a.Bool("list_files"), lists: map[string][]string{}}, nil
+}
+
+// precheck asks the host, before anything travels (as Ansible's action
+// plugin does), whether creates exists, which skips the task, and whether
+// dest is a directory, without which it fails; nil when neither ends it.
+// Only a controller archive or creates costs the round trip.
+func (j unarchiveJob) precheck(ctx context.Context, env *tasks.Env) (*tasks.Result, error) {
+	if j.creates == "" && j.remote {
+		return nil, nil
+	}
+	out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"creates", j.creates}, {"dest", j.dest}})+unarchivePre, nil)
+	if err != nil {
+		return nil, err
+	}
+	switch strings.TrimSpace(string(out.Stdout)) {
+	case "creates":
+		return &tasks.Result{Skipped: true, Msg: fmt.Sprintf("skipped, since %s exists", j.creates), Data: map[string]any{}}, nil
+	case "nodest":
+		r := shared.Fail(fmt.Sprintf("dest '%s' must be an existing dir", j.dest))
+		return &r, nil
+	}
+	return nil, nil
+}
+
+// decodeLists refuses a URL as a host archive and takes exclude, include
+// and extra_opts, refusing a word with a newline (the script reads them
+// one per line); it runs after precheck, whose answers come first.
+func (j *unarchiveJob) decodeLists(a tasks.Values) (*tasks.Result, error) {
+	if j.remote && strings.Contains(j.src, "://") {
+		r := shared.Fail("unarchive: a URL as src with remote_src is not supported by tender; fetch it with get_url first")
+		return &r, nil
+	}
 	for _, k := range []string{"exclude", "include", "extra_opts"} {
 		for _, w := range a.Strings(k) {
 			if strings.ContainsAny(w, "\n\r") {
-				return tasks.Result{}, fmt.Errorf("unarchive: %s holds a newline: %q", k, w)
+				return nil, fmt.Errorf("unarchive: %s holds a newline: %q", k, w)
 			}
-			lists[k] = append(lists[k], w)
+			j.lists[k] = append(j.lists[k], w)
 		}
 	}
-	hostSrc, uploaded := src, ""
-	if !remote {
-		local, err := env.FindFile("files", src)
-		if err != nil {
-			return shared.Fail(err.Error()), nil
-		}
-		if err := env.Sandbox.CheckRead(local); err != nil {
-			return tasks.Result{}, err
-		}
-		hostSrc, err = uploadArchive(ctx, env, local, dest)
-		if err != nil {
-			return shared.Fail(fmt.Sprintf("Source '%s' failed to transfer: %v", src, err)), nil
-		}
-		uploaded = "1"
+	return nil, nil
+}
+
+// stage returns the archive's path on the host and, for a controller
+// archive (found as Ansible finds files, checked against the sandbox and
+// sent with uploadArchive), "1" to say the script removes it after.
+func (j unarchiveJob) stage(ctx context.Context, env *tasks.Env) (string, string, *tasks.Result, error) {
+	if j.remote {
+		return j.src, "", nil, nil
 	}
-	script := shared.ShAssign([][2]string{
-		{"src", hostSrc}, {"dest", dest}, {"uploaded", uploaded}, {"excludes", strings.Join(lists["exclude"], "\n")},
-		{"includes", strings.Join(lists["include"], "\n")}, {"opts", strings.Join(lists["extra_opts"], "\n")},
-		{"keep_newer", shared.BoolFlag(a.Bool("keep_newer"))}, {"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")},
-		{"_t_check", shared.BoolFlag(env.Check)},
-	}) + unarchiveScript
-	out, err := shared.Run(ctx, env, script, nil)
+	local, err := env.FindFile("files", j.src)
 	if err != nil {
-		return tasks.Result{}, err
+		r := shared.Fail(err.Error())
+		return "", "", &r, nil
 	}
+	if err := env.Sandbox.CheckRead(local); err != nil {
+		return "", "", nil, err
+	}
+	hostSrc, err := uploadArchive(ctx, env, local, j.dest)
+	if err != nil {
+		r := shared.Fail(fmt.Sprintf("Source '%s' failed to transfer: %v", j.src, err))
+		return "", "", &r, nil
+	}
+	return hostSrc, "1", nil, nil
+}
+
+// script is the script that unpacks the archive at hostSrc
+// (unarchiveScript).
+func (j unarchiveJob) script(hostSrc, uploaded string, check bool) string {
+	return shared.ShAssign([][2]string{
+		{"src", hostSrc}, {"dest", j.dest}, {"uploaded", uploaded}, {"excludes", strings.Join(j.lists["exclude"], "\n")},
+		{"includes", strings.Join(j.lists["include"], "\n")}, {"opts", strings.Join(j.lists["extra_opts"], "\n")},
+		{"keep_newer", shared.BoolFlag(j.keepNewer)}, {"mode", j.mode}, {"owner", j.owner}, {"group", j.group},
+		{"_t_check", shared.BoolFlag(check)},
+	}) + unarchiveScript
+}
+
+// result turns the unpack script's output into the task's result: its
+// verdict, the command it ran with that command's output, dest's
+// attributes and, with list_files, the archive's members.
+func (j unarchiveJob) result(out transport.Result, hostSrc string) tasks.Result {
 	head, rest, _ := strings.Cut(string(out.Stdout), "\n--output--\n")
 	v := shared.ParseVerdict([]byte(head))
-	data := map[string]any{"dest": dest, "src": hostSrc}
+	data := map[string]any{"dest": j.dest, "src": hostSrc}
 	if h := v["handler"]; h != "" {
 		data["handler"] = h
 	}
+	rest = extractResults(data, head, v, rest)
+	switch v["verdict"] {
+	case "failed":
+		if v["nodest"] == "1" {
+			data = map[string]any{}
+		}
+		return tasks.Result{Failed: true, Msg: v["msg"], Data: data}
+	case "gtarcheck":
+		return tasks.Result{Skipped: true, Msg: "remote module (unarchive) does not support check mode when using gtar", Data: map[string]any{}}
+	case "done":
+	default:
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}
+	}
+	shared.InfoData(data, v, "")
+	if j.listFiles {
+		files := []any{}
+		for _, f := range strings.Split(strings.TrimSuffix(rest, "\n"), "\n") {
+			if f != "" {
+				files = append(files, f)
+			}
+		}
+		data["files"] = files
+	}
+	return tasks.Result{Changed: v["changed"] == "1", Data: data}
+}
+
+// extractResults notes in data, when the script unpacked, the command it
+// ran (the cmd= lines of head) with its rc, stdout and stderr, which open
+// rest; it returns what follows them in rest, the archive's members.
+func extractResults(data map[string]any, head string, v shared.Verdict, rest string) string {
 	var cmd []any
 	for _, l := range strings.Split(head, "\n") {
 		if w, ok := strings.CutPrefix(l, "cmd="); ok {
@@ -132,29 +231,7 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 	} else if v["verdict"] == "done" {
 		rest = rest[min(outLen+max(errLen, 0), len(rest)):]
 	}
-	switch v["verdict"] {
-	case "failed":
-		if v["nodest"] == "1" {
-			data = map[string]any{}
-		}
-		return tasks.Result{Failed: true, Msg: v["msg"], Data: data}, nil
-	case "gtarcheck":
-		return tasks.Result{Skipped: true, Msg: "remote module (unarchive) does not support check mode when using gtar", Data: map[string]any{}}, nil
-	case "done":
-	default:
-		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}, nil
-	}
-	shared.InfoData(data, v, "")
-	if a.Bool("list_files") {
-		files := []any{}
-		for _, f := range strings.Split(strings.TrimSuffix(rest, "\n"), "\n") {
-			if f != "" {
-				files = append(files, f)
-			}
-		}
-		data["files"] = files
-	}
-	return tasks.Result{Changed: v["changed"] == "1", Data: data}, nil
+	return rest
 }
 
 // unarchivePre answers creates and whether dest is a directory.
