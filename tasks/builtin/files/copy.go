@@ -65,7 +65,7 @@ func (copyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	default:
 		local, fi, fail, err := findCopySource(env, a.Str("src"))
 		if err != nil || fail != nil {
-			return derefResult(fail), err
+			return shared.EndWith(fail, err)
 		}
 		if fi.IsDir() {
 			return copyTree(ctx, env, a, local, j)

@@ -25,7 +25,7 @@ import (
 func copyTree(ctx context.Context, env *tasks.Env, a tasks.Values, local string, j shared.CopyJob) (tasks.Result, error) {
 	t, fail, err := planCopyTree(env, a, local, j)
 	if err != nil || fail != nil {
-		return derefResult(fail), err
+		return shared.EndWith(fail, err)
 	}
 	out, err := shared.Run(ctx, env, t.script(), nil)
 	if err != nil {

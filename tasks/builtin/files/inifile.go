@@ -56,7 +56,7 @@ func (iniFileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	p := a.Str("path")
 	f, fail, err := shared.ReadText(ctx, env, p, fa)
 	if err != nil || fail != nil {
-		return derefResult(fail), err
+		return shared.EndWith(fail, err)
 	}
 	if !f.Exists && !a.Bool("create") {
 		return shared.FailWith(fmt.Sprintf("Destination %s does not exist!", p), map[string]any{"rc": 257})
@@ -71,7 +71,7 @@ func (iniFileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	if !env.Check && (changed || (f.Exists && shared.AttrsChanged(f.Attrs))) {
 		w := shared.WriteOpts{Attrs: fa, Backup: a.Bool("backup") && changed, Mkdirs: true}
 		if info, fail, err = writeIni(ctx, env, f, after, changed, w, data); err != nil || fail != nil {
-			return derefResult(fail), err
+			return shared.EndWith(fail, err)
 		}
 		changed = changed || shared.AttrsChanged(info)
 	}
@@ -133,14 +133,6 @@ func writeIni(ctx context.Context, env *tasks.Env, f *shared.TextFile, after str
 		data["backup_file"] = v["backup_file"]
 	}
 	return v, nil, nil
-}
-
-// derefResult is *r, or the zero result when r is nil.
-func derefResult(r *tasks.Result) tasks.Result {
-	if r == nil {
-		return tasks.Result{}
-	}
-	return *r
 }
 
 func (iniFileModule) Spec() *tasks.Spec { return iniFileArgs }

@@ -68,7 +68,7 @@ func (replaceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	if !env.Check && (r.changed || shared.AttrsChanged(f.Attrs)) {
 		w := shared.WriteOpts{Attrs: fa, Backup: e.backup, Validate: e.validate}
 		if av, fail, err = e.write(ctx, env, f, r, w); err != nil || fail != nil {
-			return derefResult(fail), err
+			return shared.EndWith(fail, err)
 		}
 	}
 	return r.result(av), nil

@@ -59,14 +59,14 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 		return tasks.Result{}, err
 	}
 	if done, err := j.precheck(ctx, env); err != nil || done != nil {
-		return derefResult(done), err
+		return shared.EndWith(done, err)
 	}
 	if fail, err := j.decodeLists(a); err != nil || fail != nil {
-		return derefResult(fail), err
+		return shared.EndWith(fail, err)
 	}
 	hostSrc, uploaded, fail, err := j.stage(ctx, env)
 	if err != nil || fail != nil {
-		return derefResult(fail), err
+		return shared.EndWith(fail, err)
 	}
 	out, err := shared.Run(ctx, env, j.script(hostSrc, uploaded, env.Check), nil)
 	if err != nil {

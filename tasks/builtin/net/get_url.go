@@ -79,7 +79,7 @@ func (getURLModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		return res, err
 	}
 	if stop, err := j.probeDest(ctx, env); stop != nil || err != nil {
-		return endWith(stop, err)
+		return shared.EndWith(stop, err)
 	}
 	req, err := j.plan(ctx)
 	if err != nil {

@@ -109,7 +109,7 @@ func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		return res, err
 	}
 	if stop, err := j.probe(ctx, env); stop != nil || err != nil {
-		return endWith(stop, err)
+		return shared.EndWith(stop, err)
 	}
 	client, req, err := j.plan(ctx, env)
 	if err != nil {
@@ -123,7 +123,7 @@ func (uriModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	res = tasks.Result{Data: r.data}
 	if j.dest != "" {
 		if stop, err := j.place(ctx, env, r); stop != nil || err != nil {
-			return endWith(stop, err)
+			return shared.EndWith(stop, err)
 		}
 		res.Changed = r.data["changed"] == true
 	}
@@ -362,15 +362,6 @@ func (r *uriResponse) result(a tasks.Values, res tasks.Result) tasks.Result {
 	}
 	res.Msg = data["msg"].(string)
 	return res
-}
-
-// endWith ends a Run with the result a step stopped at, or with its error
-// when it returned no result.
-func endWith(r *tasks.Result, err error) (tasks.Result, error) {
-	if r != nil {
-		return *r, nil
-	}
-	return tasks.Result{}, err
 }
 
 // uriBody renders body as body_format says, setting Content-Type as

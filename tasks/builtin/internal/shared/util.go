@@ -3,6 +3,8 @@ package shared
 import (
 	"crypto/md5"
 	"encoding/hex"
+
+	"github.com/tender-sh/tender/tasks"
 )
 
 // BoolFlag is b as a shell flag: "1" or "".
@@ -48,4 +50,13 @@ func Truthy(v any) bool {
 		return len(x) > 0
 	}
 	return true
+}
+
+// EndWith ends a module's Run at a step that stopped it: with the result
+// the step gave (a failure or a skip), else with the step's error.
+func EndWith(r *tasks.Result, err error) (tasks.Result, error) {
+	if r != nil {
+		return *r, nil
+	}
+	return tasks.Result{}, err
 }
