@@ -57,6 +57,18 @@ type aptKeyJob struct {
 	keyring, file, data string
 	hasData             bool
 	aptKey              string // apt-key's path on the host
+	// keyID is the key's id, given or read from the key; id is what the
+	// result's id says (nil when the task gave none and none was read).
+	keyID string
+	id    any
+	// derive is whether the probe reads the key's id from the key.
+	derive bool
+	// Planned from the probe: the id's short form, the fingerprint as
+	// listed, the whole id, whether the keyring lists short ids, and the
+	// keys listed before any change.
+	short, fp, full string
+	shortFormat     bool
+	before          []any
 }
 
 // Run adds or removes the key.
@@ -65,116 +77,199 @@ func (aptKeyModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	j := &aptKeyJob{env: env, a: a, keyring: a.Str("keyring"), file: a.Str("file"), data: a.Str("data"), hasData: a.Has("data")}
-	keyID, hasID := a.Str("id"), a.Str("id") != ""
-	derive := false
-	if !hasID {
-		if a.Str("keyserver") != "" {
-			return j.checkBins(ctx, failData("Missing key_id, required with keyserver.", nil))
-		}
-		if u := a.Str("url"); u != "" {
-			if r, err := j.checkBins(ctx, tasks.Result{}); err != nil || r.Failed {
-				return r, err
-			}
-			body, msg := j.download(ctx, u)
-			if msg != "" {
-				return shared.Fail(msg), nil
-			}
-			j.data, j.hasData = body, true
-		}
-		derive = j.file != "" || j.data != ""
+	j, bad := decodeAptKey(env, a)
+	if bad != nil {
+		return j.checkBins(ctx, *bad)
 	}
-	v, blobs, res, err := j.run(ctx, aptKeyProbeScript, shared.ShAssign([][2]string{{"derive", shared.BoolFlag(derive)}}))
+	if res, err := j.fetchURL(ctx); err != nil || res.Failed {
+		return res, err
+	}
+	v, blobs, res, err := j.run(ctx, aptKeyProbeScript, j.probeVars())
 	if err != nil || res.Failed {
 		return res, err
 	}
-	var id any
-	if a.Has("id") {
-		id = keyID
+	r, bad := j.plan(v, blobs)
+	if bad != nil {
+		return *bad, nil
 	}
-	if derive {
+	if bad, err := j.converge(ctx, r); err != nil {
+		return tasks.Result{}, err
+	} else if bad != nil {
+		return *bad, nil
+	}
+	return tasks.Result{Changed: r["changed"] == true, Data: r}, nil
+}
+
+// decodeAptKey makes the job from apt_key's arguments. A non-nil result
+// is the failure Ansible reports, once it has checked the host's tools,
+// for a keyserver without an id.
+func decodeAptKey(env *tasks.Env, a tasks.Values) (*aptKeyJob, *tasks.Result) {
+	j := &aptKeyJob{env: env, a: a, keyring: a.Str("keyring"), file: a.Str("file"), data: a.Str("data"), hasData: a.Has("data"),
+		keyID: a.Str("id")}
+	if a.Has("id") {
+		j.id = j.keyID
+	}
+	if j.keyID == "" && a.Str("keyserver") != "" {
+		r := failData("Missing key_id, required with keyserver.", nil)
+		return j, &r
+	}
+	return j, nil
+}
+
+// fetchURL, when the task gives a url but no id, checks the host's tools
+// and downloads the key to read its id from; it returns the failure when
+// either fails. It then decides whether the probe reads the key's id.
+func (j *aptKeyJob) fetchURL(ctx context.Context) (tasks.Result, error) {
+	if j.keyID != "" {
+		return tasks.Result{}, nil
+	}
+	if u := j.a.Str("url"); u != "" {
+		if r, err := j.checkBins(ctx, tasks.Result{}); err != nil || r.Failed {
+			return r, err
+		}
+		body, msg := j.download(ctx, u)
+		if msg != "" {
+			return shared.Fail(msg), nil
+		}
+		j.data, j.hasData = body, true
+	}
+	j.derive = j.file != "" || j.data != ""
+	return tasks.Result{}, nil
+}
+
+// probeVars are the probe script's own variables.
+func (j *aptKeyJob) probeVars() string {
+	return shared.ShAssign([][2]string{{"derive", shared.BoolFlag(j.derive)}})
+}
+
+// plan reads the probe's verdict: the key's id (read from the key when
+// derived), checked and split into its forms, and the keys listed. It
+// returns the result's data so far, or the failure when the id cannot
+// be read or is invalid or the keyring cannot be listed.
+func (j *aptKeyJob) plan(v shared.Verdict, blobs map[string]string) (map[string]any, *tasks.Result) {
+	if j.derive {
 		if v["gpg_rc"] != "0" {
 			what := j.file
 			if j.hasData {
 				what = "inline data"
 			}
-			return failData(fmt.Sprintf("Unable to extract key from '%s'", what),
-				map[string]any{"stdout": blobs["gpg_out"], "stderr": blobs["gpg_err"]}), nil
+			r := failData(fmt.Sprintf("Unable to extract key from '%s'", what),
+				map[string]any{"stdout": blobs["gpg_out"], "stderr": blobs["gpg_err"]})
+			return nil, &r
 		}
 		if keys := aptKeysIn(blobs["gpg_out"], false); len(keys) > 0 {
-			keyID, id = keys[0].(string), keys[0]
+			j.keyID, j.id = keys[0].(string), keys[0]
 		}
 	}
-	r := map[string]any{"changed": false, "id": id}
-	short, fp, full, ok := aptParseKeyID(keyID, id != nil)
+	r := map[string]any{"changed": false, "id": j.id}
+	short, fp, full, ok := aptParseKeyID(j.keyID, j.id != nil)
 	if !ok {
-		return failData("Invalid key_id", r), nil
+		f := failData("Invalid key_id", r)
+		return nil, &f
 	}
 	r["short_id"], r["fp"], r["key_id"] = short, fp, full
-	shortFormat := len(full) == 8
-	before, lres := j.keys(v, blobs, shortFormat)
+	j.short, j.fp, j.full, j.shortFormat = short, fp, full, len(full) == 8
+	before, lres := j.keys(v, blobs, j.shortFormat)
 	if lres != nil {
-		return *lres, nil
+		return nil, lres
 	}
-	r["before"] = before
-	has := func(keys []any, k string) bool {
-		for _, x := range keys {
-			if x == k {
-				return true
-			}
-		}
-		return false
-	}
-	want := fp
-	if shortFormat {
-		want = short
+	j.before, r["before"] = before, before
+	return r, nil
+}
+
+// converge adds the key when it should be present and is not listed, or
+// removes it when it should be absent and is listed (only noting the
+// change in check mode), recording in r what changed and the keys
+// listed after. It returns the failure when apt-key fails or the
+// keyring does not show the change.
+func (j *aptKeyJob) converge(ctx context.Context, r map[string]any) (*tasks.Result, error) {
+	want := j.fp
+	if j.shortFormat {
+		want = j.short
 	}
 	switch {
-	case j.a.Str("state") == "present" && !has(before, want):
+	case j.a.Str("state") == "present" && !aptKeyListed(j.before, want):
 		r["changed"] = true
-		if env.Check {
-			break
+		if j.env.Check {
+			return nil, nil
 		}
-		action := ""
-		switch {
-		case j.file != "":
-			action = "file"
-		case j.a.Str("keyserver") != "":
-			action = "recv"
-		case j.data != "":
-			action = "data"
-		case j.a.Str("url") != "":
-			body, msg := j.download(ctx, j.a.Str("url"))
-			if msg != "" {
-				return shared.Fail(msg), nil
+		action, bad := j.addAction(ctx, r)
+		if bad != nil {
+			return bad, nil
+		}
+		return j.change(ctx, r, action, j.full, func(after []any) string {
+			if aptKeyListed(after, want) {
+				return ""
 			}
-			j.data, j.hasData, action = body, true, "data"
-		default:
-			return failData("No key to add ... how did i get here?!?!", r), nil
-		}
-		after, res, err := j.apply(ctx, action, full, shortFormat)
-		if err != nil || res != nil {
-			return *res, err
-		}
-		r["after"] = after
-		if !has(after, want) {
-			return failData(fmt.Sprintf(aptKeyErrNoError, "failed to add the key"), r), nil
-		}
-	case j.a.Str("state") == "absent" && has(before, fp):
+			return "failed to add the key"
+		})
+	case j.a.Str("state") == "absent" && aptKeyListed(j.before, j.fp):
 		r["changed"] = true
-		if env.Check {
-			break
+		if j.env.Check {
+			return nil, nil
 		}
-		after, res, err := j.apply(ctx, "del", short, shortFormat)
-		if err != nil || res != nil {
-			return *res, err
+		return j.change(ctx, r, "del", j.short, func(after []any) string {
+			if aptKeyListed(after, j.fp) {
+				return "the key was not removed"
+			}
+			return ""
+		})
+	}
+	return nil, nil
+}
+
+// addAction is how apt-key is to add the key (from the file, the
+// keyserver or the key's bytes, downloading them from the url when not
+// yet downloaded), or the failure when the download fails or no source
+// is given.
+func (j *aptKeyJob) addAction(ctx context.Context, r map[string]any) (string, *tasks.Result) {
+	switch {
+	case j.file != "":
+		return "file", nil
+	case j.a.Str("keyserver") != "":
+		return "recv", nil
+	case j.data != "":
+		return "data", nil
+	case j.a.Str("url") != "":
+		body, msg := j.download(ctx, j.a.Str("url"))
+		if msg != "" {
+			f := shared.Fail(msg)
+			return "", &f
 		}
-		r["after"] = after
-		if has(after, fp) {
-			return failData(fmt.Sprintf(aptKeyErrNoError, "the key was not removed"), r), nil
+		j.data, j.hasData = body, true
+		return "data", nil
+	}
+	f := failData("No key to add ... how did i get here?!?!", r)
+	return "", &f
+}
+
+// change runs apt-key's action on id and records the keys listed after
+// in r; missing says, from that listing, what did not happen ("" when
+// the change shows), for the failure it then returns.
+func (j *aptKeyJob) change(ctx context.Context, r map[string]any, action, id string, missing func([]any) string) (*tasks.Result, error) {
+	after, res, err := j.apply(ctx, action, id, j.shortFormat)
+	if err != nil {
+		return nil, err
+	}
+	if res != nil {
+		return res, nil
+	}
+	r["after"] = after
+	if m := missing(after); m != "" {
+		f := failData(fmt.Sprintf(aptKeyErrNoError, m), r)
+		return &f, nil
+	}
+	return nil, nil
+}
+
+// aptKeyListed reports whether the key id k is among the keys listed.
+func aptKeyListed(keys []any, k string) bool {
+	for _, x := range keys {
+		if x == k {
+			return true
 		}
 	}
-	return tasks.Result{Changed: r["changed"] == true, Data: r}, nil
+	return false
 }
 
 // checkBins returns res once the host is known to have apt-key and gpg
@@ -234,35 +329,41 @@ func (j *aptKeyJob) apply(ctx context.Context, action, id string, short bool) ([
 		return nil, &fres, err
 	}
 	if v["act_rc"] != "0" {
-		rc := shared.DebAtoi(v["act_rc"], 1)
-		d := map[string]any{"rc": rc, "stdout": blobs["act_out"], "stderr": blobs["act_err"]}
-		var msg string
-		switch action {
-		case "file":
-			msg, d["cmd"], d["keyfile"] = "Unable to add a key from file "+j.file, j.cmd("add "+j.file), j.file
-		case "data":
-			msg, d["cmd"] = "Unable to add a key from binary data", j.cmd("add -")
-		case "del":
-			msg, d["cmd"], d["key_id"] = "Unable to remove a key with id "+id, j.cmd("del "+id), id
-		case "recv":
-			cmd := "adv --no-tty --keyserver " + j.a.Str("keyserver")
-			if p := v["proxy"]; p != "" {
-				cmd += " --keyserver-options http-proxy=" + p
-			}
-			d["cmd"] = j.cmd(cmd + " --recv " + id)
-			loc := v["loc"]
-			d["forced_environment"] = map[string]any{"LANG": loc, "LC_ALL": loc, "LC_MESSAGES": loc}
-			msg = fmt.Sprintf("Error fetching key %s from keyserver: %s", id, j.a.Str("keyserver"))
-			if rc == 2 && strings.Contains(blobs["act_out"], "not found on keyserver") {
-				msg = fmt.Sprintf("Key %s not found on keyserver %s", id, j.a.Str("keyserver"))
-				d = map[string]any{"cmd": d["cmd"], "forced_environment": d["forced_environment"]}
-			}
-		}
-		r := failData(msg, d)
+		r := j.applyFailure(action, id, v, blobs)
 		return nil, &r, nil
 	}
 	after, lres := j.keys(v, blobs, short)
 	return after, lres, nil
+}
+
+// applyFailure is the failure, as Ansible reports it, when apt-key's
+// action on id exited non-zero.
+func (j *aptKeyJob) applyFailure(action, id string, v shared.Verdict, blobs map[string]string) tasks.Result {
+	rc := shared.DebAtoi(v["act_rc"], 1)
+	d := map[string]any{"rc": rc, "stdout": blobs["act_out"], "stderr": blobs["act_err"]}
+	var msg string
+	switch action {
+	case "file":
+		msg, d["cmd"], d["keyfile"] = "Unable to add a key from file "+j.file, j.cmd("add "+j.file), j.file
+	case "data":
+		msg, d["cmd"] = "Unable to add a key from binary data", j.cmd("add -")
+	case "del":
+		msg, d["cmd"], d["key_id"] = "Unable to remove a key with id "+id, j.cmd("del "+id), id
+	case "recv":
+		cmd := "adv --no-tty --keyserver " + j.a.Str("keyserver")
+		if p := v["proxy"]; p != "" {
+			cmd += " --keyserver-options http-proxy=" + p
+		}
+		d["cmd"] = j.cmd(cmd + " --recv " + id)
+		loc := v["loc"]
+		d["forced_environment"] = map[string]any{"LANG": loc, "LC_ALL": loc, "LC_MESSAGES": loc}
+		msg = fmt.Sprintf("Error fetching key %s from keyserver: %s", id, j.a.Str("keyserver"))
+		if rc == 2 && strings.Contains(blobs["act_out"], "not found on keyserver") {
+			msg = fmt.Sprintf("Key %s not found on keyserver %s", id, j.a.Str("keyserver"))
+			d = map[string]any{"cmd": d["cmd"], "forced_environment": d["forced_environment"]}
+		}
+	}
+	return failData(msg, d)
 }
 
 // cmd is an apt-key command line as Ansible reports it.

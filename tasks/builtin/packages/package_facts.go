@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -46,43 +47,76 @@ func (packageFactsModule) Spec() *tasks.Spec { return packageFactsArgs }
 // after apt and rpm are the ones tender does not read.
 var pkgFactsManagers = []string{"apt", "rpm", "apk", "pacman", "pkg", "pkg_info", "portage"}
 
+// packageFactsJob is one package_facts task: the managers to go
+// through, in order, and those the task named.
+type packageFactsJob struct {
+	// managers are the lower-cased names, "auto" replaced by "@native"
+	// and the managers tender does not read.
+	managers []string
+	// requested are the names as the task gave them.
+	requested map[string]bool
+	strategy  string
+}
+
 // Run lists the installed packages.
 func (packageFactsModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := packageFactsArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
+	j, bad := decodePackageFacts(a)
+	if bad != nil {
+		return *bad, nil
+	}
+	res, err := shared.Run(ctx, env, j.script(), nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	return j.result(res)
+}
+
+// decodePackageFacts plans the managers to go through. A non-nil result
+// is the failure Ansible reports for a manager it does not know.
+func decodePackageFacts(a tasks.Values) (*packageFactsJob, *tasks.Result) {
 	given := a.Strings("manager")
-	var managers []string
+	j := &packageFactsJob{requested: map[string]bool{}, strategy: a.Str("strategy")}
 	for _, m := range given {
-		managers = append(managers, strings.ToLower(m))
+		j.managers = append(j.managers, strings.ToLower(m))
 	}
-	requested := map[string]bool{}
 	for _, m := range given {
-		requested[m] = true
+		j.requested[m] = true
 	}
-	if i := pkgFactsIndex(managers, "auto"); i >= 0 {
-		managers = append(append(managers[:i:i], managers[i+1:]...), "@native")
-		managers = append(managers, pkgFactsManagers[2:]...)
+	if i := pkgFactsIndex(j.managers, "auto"); i >= 0 {
+		j.managers = append(append(j.managers[:i:i], j.managers[i+1:]...), "@native")
+		j.managers = append(j.managers, pkgFactsManagers[2:]...)
 	}
 	var unsupported []string
-	for _, m := range managers {
+	for _, m := range j.managers {
 		if m != "@native" && pkgFactsIndex(pkgFactsManagers, m) < 0 && pkgFactsIndex(unsupported, m) < 0 {
 			unsupported = append(unsupported, m)
 		}
 	}
-	if len(unsupported) > 0 {
-		if requested["auto"] {
-			return shared.Fail("Could not auto detect a usable package manager, check warnings for details."), nil
-		}
-		return shared.Fail("Unsupported package managers requested: " + strings.Join(unsupported, ", ")), nil
+	if len(unsupported) == 0 {
+		return j, nil
 	}
-	script := shared.SysFuncs + shared.DebBlobFuncs + shared.ShAssign([][2]string{{"managers", strings.Join(managers, " ")},
-		{"strategy", a.Str("strategy")}}) + packageFactsScript
-	res, err := shared.Run(ctx, env, script, nil)
-	if err != nil {
-		return tasks.Result{}, err
+	r := shared.Fail("Unsupported package managers requested: " + strings.Join(unsupported, ", "))
+	if j.requested["auto"] {
+		r = shared.Fail("Could not auto detect a usable package manager, check warnings for details.")
 	}
+	return j, &r
+}
+
+// script is package_facts.sh with the managers and the strategy
+// assigned before it.
+func (j *packageFactsJob) script() string {
+	return shared.SysFuncs + shared.DebBlobFuncs + shared.ShAssign([][2]string{{"managers", strings.Join(j.managers, " ")},
+		{"strategy", j.strategy}}) + packageFactsScript
+}
+
+// result turns the script's output into the packages fact, the failure
+// when no manager was found, or an error for a manager tender does not
+// read.
+func (j *packageFactsJob) result(res transport.Result) (tasks.Result, error) {
 	v, blobs := shared.ParseDebBlobs(string(res.Stdout))
 	if u := v["unsupported"]; u != "" {
 		m, path, _ := strings.Cut(u, " ")
@@ -100,42 +134,14 @@ func (packageFactsModule) Run(ctx context.Context, env *tasks.Env, args tasks.Ar
 	found := 0
 	for _, m := range foundManagers(res.Stdout) {
 		found++
-		var list []map[string]any
-		var msg string
-		switch m {
-		case "apt":
-			if e, bad := byName["dpkg_err"]; bad {
-				msg = "Unable to list packages: " + strings.TrimSpace(e)
-				break
-			}
-			list = aptPackages(byName["dpkg"], v["native"], byName["files"], byName["policy"])
-		case "rpm":
-			if e, bad := byName["rpm_err"]; bad {
-				msg = "Unable to list packages: " + strings.TrimSpace(e)
-				break
-			}
-			list = rpmPackages(byName["rpm"])
-		}
+		list, msg := pkgFactsList(m, v, byName)
 		if msg != "" {
-			if requested[m] {
+			if j.requested[m] {
 				warnings = append(warnings, fmt.Sprintf("Requested package manager %s was not usable by this module: %s", m, msg))
 			}
 			continue
 		}
-		// As Ansible: a later manager's list of a name replaces an
-		// earlier one's.
-		own := map[string][]any{}
-		var order []string
-		for _, p := range list {
-			n := p["name"].(string)
-			if _, ok := own[n]; !ok {
-				order = append(order, n)
-			}
-			own[n] = append(own[n], p)
-		}
-		for _, n := range order {
-			packages[n] = own[n]
-		}
+		pkgFactsMerge(packages, list)
 	}
 	if found == 0 {
 		return tasks.Result{Failed: true, Warnings: warnings, Msg: fmt.Sprintf("Could not detect a supported package manager from the following list: %s, "+
@@ -143,6 +149,42 @@ func (packageFactsModule) Run(ctx context.Context, env *tasks.Env, args tasks.Ar
 			Data: map[string]any{}}, nil
 	}
 	return tasks.Result{Warnings: warnings, Data: map[string]any{"ansible_facts": map[string]any{"packages": packages}}}, nil
+}
+
+// pkgFactsList is the packages manager m listed, from the script's
+// verdict and blobs, or msg saying why it could not list them.
+func pkgFactsList(m string, v shared.Verdict, byName map[string]string) (list []map[string]any, msg string) {
+	switch m {
+	case "apt":
+		if e, bad := byName["dpkg_err"]; bad {
+			return nil, "Unable to list packages: " + strings.TrimSpace(e)
+		}
+		list = aptPackages(byName["dpkg"], v["native"], byName["files"], byName["policy"])
+	case "rpm":
+		if e, bad := byName["rpm_err"]; bad {
+			return nil, "Unable to list packages: " + strings.TrimSpace(e)
+		}
+		list = rpmPackages(byName["rpm"])
+	}
+	return list, ""
+}
+
+// pkgFactsMerge adds one manager's list to packages, grouping the
+// versions of each name. As Ansible: a later manager's list of a name
+// replaces an earlier one's.
+func pkgFactsMerge(packages map[string]any, list []map[string]any) {
+	own := map[string][]any{}
+	var order []string
+	for _, p := range list {
+		n := p["name"].(string)
+		if _, ok := own[n]; !ok {
+			order = append(order, n)
+		}
+		own[n] = append(own[n], p)
+	}
+	for _, n := range order {
+		packages[n] = own[n]
+	}
 }
 
 // foundManagers are the managers the script found, in its order.

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -113,6 +114,26 @@ var yumRepoReadScript string
 //go:embed yum_repo_remove.sh
 var yumRepoRemoveScript string
 
+// yumRepoJob is one yum_repository task: its decoded arguments and,
+// once the repo file is read, the file and its contents before and
+// after.
+type yumRepoJob struct {
+	a             tasks.Values
+	state, repoid string
+	file          string // the file's name or path, as given
+	fa            shared.FileAttrs
+	se            string // the SELinux context's assignments
+	check, diff   bool
+	// Planned from the file read: the file, the verdict of the read
+	// script, the repositories after the change and the dumps before and
+	// after.
+	f             *shared.TextFile
+	v             shared.Verdict
+	ini           *repoINI
+	before, after string
+	changed       bool
+}
+
 // Run adds or removes the repository.
 //
 // attributes (chattr flags) is refused: tender sets a file's mode,
@@ -124,108 +145,184 @@ func (yumRepositoryModule) Run(ctx context.Context, env *tasks.Env, args tasks.A
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	if a.Str("attributes") != "" {
-		return tasks.Result{}, fmt.Errorf("attributes is not supported by tender's yum_repository: it sets mode, owner, group and SELinux context, not chattr attributes")
+	j, bad, err := decodeYumRepo(a, env)
+	if err != nil || bad != nil {
+		return yumRepoEnd(bad, err)
 	}
-	if len(a.Dict("params")) > 0 {
-		return shared.Fail("The params option to yum_repository was removed in Ansible 2.5 since it circumvents Ansible's option handling"), nil
-	}
-	state := a.Str("state")
-	if state == "present" {
-		if !a.Has("baseurl") && !a.Has("metalink") && !a.Has("mirrorlist") {
-			return shared.Fail("Parameter 'baseurl', 'metalink' or 'mirrorlist' is required."), nil
-		}
-		if !a.Has("description") {
-			return shared.Fail("Parameter 'description' is required."), nil
-		}
-	}
-	repoid := a.Str("name")
-	file := a.Str("file")
-	if !a.Has("file") {
-		file = repoid
-	}
-	fa, err := shared.AttrsOf(a)
-	if err != nil {
-		return shared.Fail(err.Error()), nil
-	}
-	script := fmt.Sprintf("%s%s%sreposdir=%s\nfile=%s\nmode=%s\nowner=%s\ngroup=%s\n%s%s", shared.ShFuncs, shared.AttrFuncs, shared.SeAssign(a),
-		shared.ShPath(a.Str("reposdir")), shared.Q(file), shared.Q(fa.Mode), shared.Q(fa.Owner), shared.Q(fa.Group), yumRepoReadScript, shared.ReadTextScript)
-	out, err := shared.Run(ctx, env, script, nil)
+	out, err := shared.Run(ctx, env, j.readScript(), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	v := shared.ParseVerdict(shared.BeforeMarker(out.Stdout))
-	switch {
-	case v["noreposdir"] == "1":
-		return shared.Fail(fmt.Sprintf("Repo directory '%s' does not exist.", a.Str("reposdir"))), nil
-	case v["failed"] == "1":
-		return shared.Fail(strings.TrimSpace(v["msg"])), nil
-	case v["dest"] == "" || out.ExitCode != 0:
-		return shared.Fail(shared.ScriptError(out)), nil
+	if bad := j.read(out); bad != nil {
+		return *bad, nil
 	}
-	dest := v["dest"]
-	f := &shared.TextFile{Path: dest, Real: v["real"], Exists: v["exists"] == "1", Attrs: v}
-	if f.Real == "" {
-		f.Real = dest
+	if bad := j.plan(); bad != nil {
+		return *bad, nil
 	}
-	if f.Exists {
-		c, _ := shared.Section(out.Stdout, "content", "")
-		f.Content = []byte(c)
+	if bad, err := j.apply(ctx, env); err != nil || bad != nil {
+		return yumRepoEnd(bad, err)
 	}
-	ini := &repoINI{defaults: &repoSection{name: "DEFAULT", vals: map[string]string{}}}
-	if f.Exists && v["isdir"] != "1" {
-		if ini, err = parseRepoINI(string(f.Content), dest); err != nil {
-			return shared.Fail(fmt.Sprintf("Problems reading the repo file %s: %v", dest, err)), nil
+	return j.result(), nil
+}
+
+// yumRepoEnd is what Run returns when it stops early: the error, else
+// the failed result bad.
+func yumRepoEnd(bad *tasks.Result, err error) (tasks.Result, error) {
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	return *bad, nil
+}
+
+// decodeYumRepo checks yum_repository's arguments and makes the job. A
+// non-nil result is the failure Ansible reports for bad arguments; the
+// error refuses what tender does not do.
+func decodeYumRepo(a tasks.Values, env *tasks.Env) (*yumRepoJob, *tasks.Result, error) {
+	if a.Str("attributes") != "" {
+		return nil, nil, fmt.Errorf("attributes is not supported by tender's yum_repository: it sets mode, owner, group and SELinux context, not chattr attributes")
+	}
+	bad := func(msg string) (*yumRepoJob, *tasks.Result, error) {
+		r := shared.Fail(msg)
+		return nil, &r, nil
+	}
+	if len(a.Dict("params")) > 0 {
+		return bad("The params option to yum_repository was removed in Ansible 2.5 since it circumvents Ansible's option handling")
+	}
+	j := &yumRepoJob{a: a, state: a.Str("state"), repoid: a.Str("name"), file: a.Str("file"), se: shared.SeAssign(a),
+		check: env.Check, diff: env.Diff}
+	if j.state == "present" {
+		if !a.Has("baseurl") && !a.Has("metalink") && !a.Has("mirrorlist") {
+			return bad("Parameter 'baseurl', 'metalink' or 'mirrorlist' is required.")
+		}
+		if !a.Has("description") {
+			return bad("Parameter 'description' is required.")
 		}
 	}
-	before := ini.dump()
-	ini.remove(repoid)
-	if state == "present" {
-		s := &repoSection{name: repoid, vals: map[string]string{}}
+	if !a.Has("file") {
+		j.file = j.repoid
+	}
+	fa, err := shared.AttrsOf(a)
+	if err != nil {
+		return bad(err.Error())
+	}
+	j.fa = fa
+	return j, nil, nil
+}
+
+// readScript resolves the repo file's path and reads it, with the
+// attributes asked for assigned before yum_repo_read.sh.
+func (j *yumRepoJob) readScript() string {
+	return fmt.Sprintf("%s%s%sreposdir=%s\nfile=%s\nmode=%s\nowner=%s\ngroup=%s\n%s%s", shared.ShFuncs, shared.AttrFuncs, j.se,
+		shared.ShPath(j.a.Str("reposdir")), shared.Q(j.file), shared.Q(j.fa.Mode), shared.Q(j.fa.Owner), shared.Q(j.fa.Group), yumRepoReadScript, shared.ReadTextScript)
+}
+
+// read takes the repo file from the read script's output, or returns
+// the failure when the script could not read it.
+func (j *yumRepoJob) read(out transport.Result) *tasks.Result {
+	v := shared.ParseVerdict(shared.BeforeMarker(out.Stdout))
+	var r tasks.Result
+	switch {
+	case v["noreposdir"] == "1":
+		r = shared.Fail(fmt.Sprintf("Repo directory '%s' does not exist.", j.a.Str("reposdir")))
+	case v["failed"] == "1":
+		r = shared.Fail(strings.TrimSpace(v["msg"]))
+	case v["dest"] == "" || out.ExitCode != 0:
+		r = shared.Fail(shared.ScriptError(out))
+	default:
+		j.v = v
+		j.f = &shared.TextFile{Path: v["dest"], Real: v["real"], Exists: v["exists"] == "1", Attrs: v}
+		if j.f.Real == "" {
+			j.f.Real = v["dest"]
+		}
+		if j.f.Exists {
+			c, _ := shared.Section(out.Stdout, "content", "")
+			j.f.Content = []byte(c)
+		}
+		return nil
+	}
+	return &r
+}
+
+// plan parses the file read, replaces the repository's section (or
+// removes it) and dumps the file before and after, or returns the
+// failure when the file cannot be read or is a directory to change.
+func (j *yumRepoJob) plan() *tasks.Result {
+	dest := j.f.Path
+	ini := &repoINI{defaults: &repoSection{name: "DEFAULT", vals: map[string]string{}}}
+	if j.f.Exists && j.v["isdir"] != "1" {
+		var err error
+		if ini, err = parseRepoINI(string(j.f.Content), dest); err != nil {
+			r := shared.Fail(fmt.Sprintf("Problems reading the repo file %s: %v", dest, err))
+			return &r
+		}
+	}
+	j.before = ini.dump()
+	ini.remove(j.repoid)
+	if j.state == "present" {
+		s := &repoSection{name: j.repoid, vals: map[string]string{}}
 		for _, k := range yumRepoSorted() {
-			if val, ok := yumRepoValue(a, k); ok {
+			if val, ok := yumRepoValue(j.a, k); ok {
 				s.set(k, val)
 			}
 		}
 		ini.sections = append(ini.sections, s)
 	}
-	after := ini.dump()
-	changed := before != after
-	if v["isdir"] == "1" && changed {
-		return shared.Fail(fmt.Sprintf("Problems handling file %s.", dest)), nil
+	j.ini, j.after = ini, ini.dump()
+	j.changed = j.before != j.after
+	if j.v["isdir"] == "1" && j.changed {
+		r := shared.Fail(fmt.Sprintf("Problems handling file %s.", dest))
+		return &r
 	}
-	res := tasks.Result{Data: map[string]any{"repo": repoid, "state": state}}
-	if !env.Check && changed && len(ini.sections) == 0 {
-		rm, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"f", dest}})+yumRepoRemoveScript, nil)
+	return nil
+}
+
+// apply removes the file left without repositories, or writes it and
+// sets its attributes when they or its contents change, noting in
+// changed what the attributes' check found; nothing in check mode. It
+// returns the failure when the file could not be removed or written.
+func (j *yumRepoJob) apply(ctx context.Context, env *tasks.Env) (*tasks.Result, error) {
+	f := j.f
+	if !j.check && j.changed && len(j.ini.sections) == 0 {
+		rm, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"f", f.Path}})+yumRepoRemoveScript, nil)
 		if err != nil {
-			return tasks.Result{}, err
+			return nil, err
 		}
 		if shared.ParseVerdict(rm.Stdout)["removed"] != "1" {
-			return shared.Fail(fmt.Sprintf("Cannot remove empty repo file %s.", dest)), nil
+			r := shared.Fail(fmt.Sprintf("Cannot remove empty repo file %s.", f.Path))
+			return &r, nil
 		}
-	} else if !env.Check && (changed || (f.Exists && yumRepoAttrsDiffer(v))) {
+	} else if !j.check && (j.changed || (f.Exists && yumRepoAttrsDiffer(j.v))) {
 		content := f.Content
-		if changed {
-			content = []byte(ini.write())
+		if j.changed {
+			content = []byte(j.ini.write())
 		}
-		wv, msg, err := yumRepoWrite(ctx, env, f, content, fa, shared.SeAssign(a))
+		wv, msg, err := yumRepoWrite(ctx, env, f, content, j.fa, j.se)
 		if err != nil {
-			return tasks.Result{}, err
+			return nil, err
 		}
 		if msg != "" {
-			return shared.Fail(msg), nil
+			r := shared.Fail(msg)
+			return &r, nil
 		}
-		changed = changed || yumRepoAttrsDiffer(wv)
+		j.changed = j.changed || yumRepoAttrsDiffer(wv)
 	} else if f.Exists {
-		changed = changed || yumRepoAttrsDiffer(v)
+		j.changed = j.changed || yumRepoAttrsDiffer(j.v)
 	}
-	d := map[string]any{"before_header": dest, "before": yumRepoMask(a, before), "after_header": dest, "after": yumRepoMask(a, after)}
+	return nil, nil
+}
+
+// result is yum_repository's result: the repository, its state and the
+// diff of the file's dumps, passwords hidden.
+func (j *yumRepoJob) result() tasks.Result {
+	dest := j.f.Path
+	res := tasks.Result{Data: map[string]any{"repo": j.repoid, "state": j.state}}
+	d := map[string]any{"before_header": dest, "before": yumRepoMask(j.a, j.before), "after_header": dest, "after": yumRepoMask(j.a, j.after)}
 	res.Data["diff"] = d
-	res.Changed = changed
-	if env.Diff && changed {
+	res.Changed = j.changed
+	if j.diff && j.changed {
 		res.Diff = shared.UnifiedDiff(dest, d["before"].(string), d["after"].(string))
 	}
-	return res, nil
+	return res
 }
 
 // yumRepoSorted is yumRepoOptions in the order Ansible sets them:
