@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -95,78 +96,124 @@ func (iptablesModule) Spec() *tasks.Spec { return iptablesArgs }
 
 // Run applies the task: a flush, a policy, a chain's removal, or a rule.
 func (iptablesModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	a, err := iptablesArgs.Decode(args)
+	j, res, err := decodeIptables(args)
+	if j == nil {
+		return res, err
+	}
+	if err := j.plan(); err != nil {
+		return shared.Fail(err.Error()), nil
+	}
+	out, err := shared.Run(ctx, env, j.script(env.Check), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
+	return j.result(out), nil
+}
+
+// iptablesJob is one iptables task: its decoded arguments and the plan
+// made from them.
+type iptablesJob struct {
+	a tasks.Values
+	// rule is the rule's words for the commands, with the LOG jump that
+	// logging options imply; data is the result's data, whose rule is
+	// the one Ansible returns, built before that jump.
+	rule []string
+	data map[string]any
+	// mode is what the script does (flush, policy, delchain or rule);
+	// logJump is set when logging options meet a jump other than LOG.
+	mode    string
+	logJump bool
+}
+
+// decodeIptables validates iptables' arguments and returns the job they
+// describe, or (with a nil job) the error or failed result the task ends
+// with: a TEE jump without gateway, tcp_flags or match_set missing a part.
+func decodeIptables(args tasks.Args) (*iptablesJob, tasks.Result, error) {
+	a, err := iptablesArgs.Decode(args)
+	if err != nil {
+		return nil, tasks.Result{}, err
+	}
 	if j := a.Str("jump"); (j == "TEE" || j == "tee") && !a.Has("gateway") {
-		return tasks.Result{}, fmt.Errorf("jump is %s but all of the following are missing: gateway", j)
+		return nil, tasks.Result{}, fmt.Errorf("jump is %s but all of the following are missing: gateway", j)
 	}
 	if a.Has("tcp_flags") {
 		tf, err := iptablesTCPFlags.Decode(a.Dict("tcp_flags"))
 		if err != nil {
-			return tasks.Result{}, err
+			return nil, tasks.Result{}, err
 		}
 		if !tf.Has("flags") || !tf.Has("flags_set") {
-			return shared.Fail("tcp_flags needs both flags and flags_set (ansible-core fails on it with a TypeError)"), nil
+			return nil, shared.Fail("tcp_flags needs both flags and flags_set (ansible-core fails on it with a TypeError)"), nil
 		}
 		a["tcp_flags"] = map[string]any{"flags": tf.Strings("flags"), "flags_set": tf.Strings("flags_set")}
 	}
 	if (a.Has("match_set") || hasString(a.Strings("match"), "set")) && !a.Has("match_set_flags") {
-		return shared.Fail("match_set needs match_set_flags (ansible-core fails on it with a TypeError)"), nil
+		return nil, shared.Fail("match_set needs match_set_flags (ansible-core fails on it with a TypeError)"), nil
 	}
+	return &iptablesJob{a: a}, tasks.Result{}, nil
+}
 
+// plan builds the rule's words, the result's data and the script's mode,
+// all in Go; a parameter with an empty value is an error.
+func (j *iptablesJob) plan() error {
+	a := j.a
 	rule, err := iptablesRule(a)
 	if err != nil {
-		return shared.Fail(err.Error()), nil
+		return err
 	}
-	version := a.Str("ip_version")
-	data := map[string]any{
-		"ip_version": version, "table": a.Str("table"), "chain": nilIfAbsent(a, "chain"),
+	j.rule = rule
+	j.data = map[string]any{
+		"ip_version": a.Str("ip_version"), "table": a.Str("table"), "chain": nilIfAbsent(a, "chain"),
 		"flush": a.Bool("flush"), "state": a.Str("state"), "chain_management": a.Bool("chain_management"),
 		"rule": strings.Join(append(iptablesWait(a.Str("wait")), rule...), " "),
 	}
 	// Logging options imply the LOG target, for the commands only: the
 	// rule Ansible returns is built before.
-	logJump := false
 	if a.Str("log_prefix") != "" || a.Str("log_level") != "" {
 		switch {
 		case !a.Has("jump"):
 			a["jump"] = "LOG"
-			if rule, err = iptablesRule(a); err != nil {
-				return shared.Fail(err.Error()), nil
+			if j.rule, err = iptablesRule(a); err != nil {
+				return err
 			}
 		case a.Str("jump") != "LOG":
-			logJump = true
+			j.logJump = true
 		}
 	}
-	bin := map[string]string{"ipv4": "iptables", "ipv6": "ip6tables"}[version]
-	mode := "rule"
+	j.mode = "rule"
 	switch {
 	case a.Bool("flush"):
-		mode = "flush"
+		j.mode = "flush"
 	case a.Has("policy"):
-		mode = "policy"
-	case a.Str("state") == "absent" && data["rule"] == "":
-		mode = "delchain"
+		j.mode = "policy"
+	case a.Str("state") == "absent" && j.data["rule"] == "":
+		j.mode = "delchain"
 	}
-	script := shared.SysFuncs + shared.DebBinFuncs + shared.DebBlobFuncs + shared.ShAssign([][2]string{
-		{"bin", bin}, {"mode", mode}, {"check", shared.BoolFlag(env.Check)},
-		{"nochain", shared.BoolFlag(!a.Bool("flush") && !a.Has("chain"))}, {"logjump", shared.BoolFlag(logJump)},
+	return nil
+}
+
+// script is the plan's check-and-apply script (iptablesScript), changing
+// nothing when check is set.
+func (j *iptablesJob) script(check bool) string {
+	a := j.a
+	bin := map[string]string{"ipv4": "iptables", "ipv6": "ip6tables"}[a.Str("ip_version")]
+	return shared.SysFuncs + shared.DebBinFuncs + shared.DebBlobFuncs + shared.ShAssign([][2]string{
+		{"bin", bin}, {"mode", j.mode}, {"check", shared.BoolFlag(check)},
+		{"nochain", shared.BoolFlag(!a.Bool("flush") && !a.Has("chain"))}, {"logjump", shared.BoolFlag(j.logJump)},
 		{"want", a.Str("state")}, {"policy", a.Str("policy")}, {"cm", shared.BoolFlag(a.Bool("chain_management"))},
-	}) + "_t_w=" + shWait(a.Str("wait")) + "\n" + iptablesCommands(a, rule) + iptablesScript
-	res, err := shared.Run(ctx, env, script, nil)
-	if err != nil {
-		return tasks.Result{}, err
-	}
-	v, blobs := shared.ParseDebBlobs(string(res.Stdout))
+	}) + "_t_w=" + shWait(a.Str("wait")) + "\n" + iptablesCommands(a, j.rule) + iptablesScript
+}
+
+// result turns the script's output into the task's result: a failure the
+// script reported, or the change it made (or would make).
+func (j *iptablesJob) result(out transport.Result) tasks.Result {
+	v, blobs := shared.ParseDebBlobs(string(out.Stdout))
 	switch {
 	case v["fail"] != "":
-		return shared.Fail(v["fail"]), nil
+		return shared.Fail(v["fail"])
 	case v["nochain"] == "1":
-		return shared.Fail("Either chain or flush parameter must be specified."), nil
+		return shared.Fail("Either chain or flush parameter must be specified.")
 	case v["logjump"] == "1":
-		return shared.Fail("Logging options can only be used with the LOG jump target."), nil
+		return shared.Fail("Logging options can only be used with the LOG jump target.")
 	case v["failed"] != "":
 		var argv []string
 		for _, b := range blobs {
@@ -174,18 +221,23 @@ func (iptablesModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 				argv = strings.Split(strings.TrimSuffix(b.Body, "\x00"), "\x00")
 			}
 		}
-		out, errOut := shared.DebBlobText(blobs, "out"), shared.DebBlobText(blobs, "err")
-		rc := shared.DebAtoi(v["rc"], 1)
-		return tasks.Result{Failed: true, RC: rc, Msg: strings.TrimRight(errOut, " \t\r\n\f\v"), Data: map[string]any{
-			"cmd": shared.PyCleanArgs(argv), "rc": rc, "stdout": out, "stderr": errOut,
-			"stdout_lines": shared.Lines(out), "stderr_lines": shared.Lines(errOut)}}, nil
+		return iptablesCommandFailure(v["rc"], argv, shared.DebBlobText(blobs, "out"), shared.DebBlobText(blobs, "err"))
 	case v["nopolicy"] == "1":
-		return shared.Fail("Can't detect current policy"), nil
+		return shared.Fail("Can't detect current policy")
 	case v["done"] != "1":
-		return shared.Fail(shared.ScriptError(res)), nil
+		return shared.Fail(shared.ScriptError(out))
 	}
-	changed := v["changed"] == "1"
-	return tasks.Result{Changed: changed, Data: data}, nil
+	return tasks.Result{Changed: v["changed"] == "1", Data: j.data}
+}
+
+// iptablesCommandFailure is the result of a command that failed (its
+// words argv, exit status rcText, output out and errOut), as Ansible's
+// check_rc reports it.
+func iptablesCommandFailure(rcText string, argv []string, out, errOut string) tasks.Result {
+	rc := shared.DebAtoi(rcText, 1)
+	return tasks.Result{Failed: true, RC: rc, Msg: strings.TrimRight(errOut, " \t\r\n\f\v"), Data: map[string]any{
+		"cmd": shared.PyCleanArgs(argv), "rc": rc, "stdout": out, "stderr": errOut,
+		"stdout_lines": shared.Lines(out), "stderr_lines": shared.Lines(errOut)}}
 }
 
 // iptablesCommands defines the script's commands as shell functions
@@ -249,119 +301,185 @@ func iptablesWait(w string) []string {
 // construct_rule does, in its order. An empty value, which construct_rule
 // fails on (it looks for a leading "!"), is an error.
 func iptablesRule(a tasks.Values) ([]string, error) {
-	var r []string
-	var empty []string
-	add := func(v, flag, name string) {
-		if v == "" {
-			empty = append(empty, name)
-			return
-		}
-		if rest, ok := strings.CutPrefix(v, "!"); ok {
-			r = append(r, "!", flag, rest)
-			return
-		}
-		r = append(r, flag, v)
+	b := &iptablesBuilder{a: a, matches: a.Strings("match")}
+	b.selectors()
+	b.targets()
+	b.packetOptions()
+	b.connState()
+	b.rangesAndSets()
+	b.limitsAndOwners()
+	b.rejectAndComment()
+	if len(b.empty) > 0 {
+		return nil, fmt.Errorf("empty value for %s (ansible-core fails on it with an IndexError)", b.empty[0])
 	}
-	param := func(name, flag string) {
-		if a.Has(name) {
-			add(a.Str(name), flag, name)
-		}
-	}
-	matchFlag := func(v, flag string, negatable bool) {
-		switch {
-		case v == "match":
-			r = append(r, flag)
-		case negatable && v == "negate":
-			r = append(r, "!", flag)
-		}
-	}
-	csv := func(name, flag string) {
-		if l := a.Strings(name); len(l) > 0 {
-			r = append(r, flag, strings.Join(l, ","))
-		}
-	}
-	matchIf := func(cond bool, m string) {
-		if cond {
-			r = append(r, "-m", m)
-		}
-	}
-	matches := a.Strings("match")
-	param("protocol", "-p")
-	param("source", "-s")
-	param("destination", "-d")
-	for _, m := range matches {
-		add(m, "-m", "match")
-	}
-	if tf, ok := a["tcp_flags"].(map[string]any); ok {
-		r = append(r, "--tcp-flags", strings.Join(tf["flags"].([]string), ","), strings.Join(tf["flags_set"].([]string), ","))
-	}
-	param("jump", "-j")
-	if strings.ToLower(a.Str("jump")) == "tee" {
-		param("gateway", "--gateway")
-	}
-	param("log_prefix", "--log-prefix")
-	param("log_level", "--log-level")
-	param("to_destination", "--to-destination")
-	matchIf(len(a.List("destination_ports")) > 0, "multiport")
-	csv("destination_ports", "--dports")
-	param("to_source", "--to-source")
-	param("goto", "-g")
-	param("in_interface", "-i")
-	param("out_interface", "-o")
-	param("fragment", "-f")
-	param("set_counters", "-c")
-	param("source_port", "--source-port")
-	param("destination_port", "--destination-port")
-	param("to_ports", "--to-ports")
-	param("set_dscp_mark", "--set-dscp")
-	param("set_dscp_mark_class", "--set-dscp-class")
-	matchFlag(a.Str("syn"), "--syn", true)
-	switch {
-	case hasString(matches, "conntrack"):
-		csv("ctstate", "--ctstate")
-	case hasString(matches, "state"):
-		csv("ctstate", "--state")
-	case len(a.List("ctstate")) > 0:
-		r = append(r, "-m", "conntrack")
-		csv("ctstate", "--ctstate")
-	}
-	rangeGiven := a.Has("src_range") || a.Has("dst_range")
-	if hasString(matches, "iprange") || rangeGiven {
-		matchIf(!hasString(matches, "iprange"), "iprange")
-		param("src_range", "--src-range")
-		param("dst_range", "--dst-range")
-	}
-	if hasString(matches, "set") || a.Has("match_set") {
-		matchIf(!hasString(matches, "set"), "set")
-		param("match_set", "--match-set")
-		r = append(r, a.Str("match_set_flags"))
-	}
-	matchIf(a.Has("limit") || a.Has("limit_burst"), "limit")
-	param("limit", "--limit")
-	param("limit_burst", "--limit-burst")
-	for _, o := range []string{"uid_owner", "gid_owner"} {
-		flag := "--" + strings.ReplaceAll(o, "_", "-")
-		matchIf(a.Has(o), "owner")
-		matchFlag(a.Str(o), flag, true)
-		param(o, flag)
-	}
-	if !a.Has("jump") && a.Has("reject_with") {
-		r = append(r, "-j", "REJECT")
-	}
-	param("reject_with", "--reject-with")
-	icmp := "--icmp-type"
-	if a.Str("ip_version") == "ipv6" {
-		icmp = "--icmpv6-type"
-	}
-	param("icmp_type", icmp)
-	matchIf(a.Has("comment"), "comment")
-	param("comment", "--comment")
-	if len(empty) > 0 {
-		return nil, fmt.Errorf("empty value for %s (ansible-core fails on it with an IndexError)", empty[0])
-	}
-	return r, nil
+	return b.words, nil
 }
 
+// iptablesBuilder gathers a rule's words from the task's parameters, in
+// construct_rule's order, and notes the parameters given an empty value.
+type iptablesBuilder struct {
+	a       tasks.Values
+	matches []string // the modules the match parameter names
+	words   []string
+	empty   []string
+}
+
+// add appends flag and v, as "! flag rest" when v is "!rest"; an empty v
+// is noted under name instead.
+func (b *iptablesBuilder) add(v, flag, name string) {
+	if v == "" {
+		b.empty = append(b.empty, name)
+		return
+	}
+	if rest, ok := strings.CutPrefix(v, "!"); ok {
+		b.words = append(b.words, "!", flag, rest)
+		return
+	}
+	b.words = append(b.words, flag, v)
+}
+
+// param adds the named parameter's value after flag, when it was given.
+func (b *iptablesBuilder) param(name, flag string) {
+	if b.a.Has(name) {
+		b.add(b.a.Str(name), flag, name)
+	}
+}
+
+// matchFlag adds flag alone when v is "match", or negated when v is
+// "negate".
+func (b *iptablesBuilder) matchFlag(v, flag string) {
+	switch v {
+	case "match":
+		b.words = append(b.words, flag)
+	case "negate":
+		b.words = append(b.words, "!", flag)
+	}
+}
+
+// csv adds flag and the named list's items joined by commas, when the
+// list is not empty.
+func (b *iptablesBuilder) csv(name, flag string) {
+	if l := b.a.Strings(name); len(l) > 0 {
+		b.words = append(b.words, flag, strings.Join(l, ","))
+	}
+}
+
+// matchIf adds "-m m" when cond holds.
+func (b *iptablesBuilder) matchIf(cond bool, m string) {
+	if cond {
+		b.words = append(b.words, "-m", m)
+	}
+}
+
+// matched reports whether the match parameter names module m.
+func (b *iptablesBuilder) matched(m string) bool { return hasString(b.matches, m) }
+
+// selectors adds the protocol, the addresses, the match modules and the
+// TCP flags.
+func (b *iptablesBuilder) selectors() {
+	b.param("protocol", "-p")
+	b.param("source", "-s")
+	b.param("destination", "-d")
+	for _, m := range b.matches {
+		b.add(m, "-m", "match")
+	}
+	if tf, ok := b.a["tcp_flags"].(map[string]any); ok {
+		b.words = append(b.words, "--tcp-flags", strings.Join(tf["flags"].([]string), ","), strings.Join(tf["flags_set"].([]string), ","))
+	}
+}
+
+// targets adds the jump and the options that go with targets: TEE's
+// gateway, logging, NAT addresses, multiport's ports and goto.
+func (b *iptablesBuilder) targets() {
+	b.param("jump", "-j")
+	if strings.ToLower(b.a.Str("jump")) == "tee" {
+		b.param("gateway", "--gateway")
+	}
+	b.param("log_prefix", "--log-prefix")
+	b.param("log_level", "--log-level")
+	b.param("to_destination", "--to-destination")
+	b.matchIf(len(b.a.List("destination_ports")) > 0, "multiport")
+	b.csv("destination_ports", "--dports")
+	b.param("to_source", "--to-source")
+	b.param("goto", "-g")
+}
+
+// packetOptions adds the interfaces, fragment, counters, ports, DSCP
+// marks and syn.
+func (b *iptablesBuilder) packetOptions() {
+	b.param("in_interface", "-i")
+	b.param("out_interface", "-o")
+	b.param("fragment", "-f")
+	b.param("set_counters", "-c")
+	b.param("source_port", "--source-port")
+	b.param("destination_port", "--destination-port")
+	b.param("to_ports", "--to-ports")
+	b.param("set_dscp_mark", "--set-dscp")
+	b.param("set_dscp_mark_class", "--set-dscp-class")
+	b.matchFlag(b.a.Str("syn"), "--syn")
+}
+
+// connState adds ctstate, with the conntrack or state module the match
+// parameter names, else with conntrack's.
+func (b *iptablesBuilder) connState() {
+	switch {
+	case b.matched("conntrack"):
+		b.csv("ctstate", "--ctstate")
+	case b.matched("state"):
+		b.csv("ctstate", "--state")
+	case len(b.a.List("ctstate")) > 0:
+		b.words = append(b.words, "-m", "conntrack")
+		b.csv("ctstate", "--ctstate")
+	}
+}
+
+// rangesAndSets adds iprange's address ranges and set's match_set with
+// its flags, each with its module unless the match parameter names it.
+func (b *iptablesBuilder) rangesAndSets() {
+	a := b.a
+	if b.matched("iprange") || a.Has("src_range") || a.Has("dst_range") {
+		b.matchIf(!b.matched("iprange"), "iprange")
+		b.param("src_range", "--src-range")
+		b.param("dst_range", "--dst-range")
+	}
+	if b.matched("set") || a.Has("match_set") {
+		b.matchIf(!b.matched("set"), "set")
+		b.param("match_set", "--match-set")
+		b.words = append(b.words, a.Str("match_set_flags"))
+	}
+}
+
+// limitsAndOwners adds the limit module's options and the owner module's
+// uid_owner and gid_owner.
+func (b *iptablesBuilder) limitsAndOwners() {
+	b.matchIf(b.a.Has("limit") || b.a.Has("limit_burst"), "limit")
+	b.param("limit", "--limit")
+	b.param("limit_burst", "--limit-burst")
+	for _, o := range []string{"uid_owner", "gid_owner"} {
+		flag := "--" + strings.ReplaceAll(o, "_", "-")
+		b.matchIf(b.a.Has(o), "owner")
+		b.matchFlag(b.a.Str(o), flag)
+		b.param(o, flag)
+	}
+}
+
+// rejectAndComment adds the REJECT jump reject_with implies without a
+// jump, reject_with, the ICMP type and the comment.
+func (b *iptablesBuilder) rejectAndComment() {
+	if !b.a.Has("jump") && b.a.Has("reject_with") {
+		b.words = append(b.words, "-j", "REJECT")
+	}
+	b.param("reject_with", "--reject-with")
+	icmp := "--icmp-type"
+	if b.a.Str("ip_version") == "ipv6" {
+		icmp = "--icmpv6-type"
+	}
+	b.param("icmp_type", icmp)
+	b.matchIf(b.a.Has("comment"), "comment")
+	b.param("comment", "--comment")
+}
+
+// hasString reports whether l holds s.
 func hasString(l []string, s string) bool {
 	for _, x := range l {
 		if x == s {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -47,6 +48,16 @@ func (m serviceFactsModule) Run(ctx context.Context, env *tasks.Env, args tasks.
 	if _, err := serviceFactsArgs.Decode(args); err != nil {
 		return tasks.Result{}, err
 	}
+	out, err := shared.Run(ctx, env, m.script(), nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	return serviceFactsResult(out), nil
+}
+
+// script is serviceFactsScript looking at the PID 1 file and systemctl
+// directories the module names, else at the host's usual ones.
+func (m serviceFactsModule) script() string {
 	comm := m.comm
 	if comm == "" {
 		comm = "/proc/1/comm"
@@ -55,145 +66,215 @@ func (m serviceFactsModule) Run(ctx context.Context, env *tasks.Env, args tasks.
 	if opt == "" {
 		opt = "/usr/bin:/usr/local/bin"
 	}
-	out, err := shared.Run(ctx, env, "_t_comm="+shared.Q(comm)+"\n_t_optdirs="+shared.Q(opt)+"\n"+serviceFactsScript, nil)
-	if err != nil {
-		return tasks.Result{}, err
-	}
+	return "_t_comm=" + shared.Q(comm) + "\n_t_optdirs=" + shared.Q(opt) + "\n" + serviceFactsScript
+}
+
+// serviceFactsResult turns the script's output into the task's result:
+// the services fact, or a skip when no collector found any.
+func serviceFactsResult(out transport.Result) tasks.Result {
 	v, b := shared.ParseBlobs(out.Stdout)
 	if v["done"] != "1" {
-		return shared.Fail(shared.ScriptError(out)), nil
+		return shared.Fail(shared.ScriptError(out))
 	}
 	services, warnings := serviceFacts(v, b)
 	if len(services) == 0 {
 		return tasks.Result{Skipped: true, Warnings: warnings, Data: map[string]any{},
-			Msg: "Failed to find any services. This can be due to privileges or some other configuration issue."}, nil
+			Msg: "Failed to find any services. This can be due to privileges or some other configuration issue."}
 	}
-	return tasks.Result{Warnings: warnings, Data: map[string]any{"ansible_facts": map[string]any{"services": services}}}, nil
+	return tasks.Result{Warnings: warnings, Data: map[string]any{"ansible_facts": map[string]any{"services": services}}}
 }
 
 // serviceFacts parses what serviceFactsScript printed into the services
 // map and the warnings Ansible's collectors give.
 func serviceFacts(v shared.Verdict, b map[string]string) (map[string]any, []string) {
-	services := map[string]any{}
-	var warnings []string
-	add := func(name string, m map[string]any) { services[name] = m }
+	c := &serviceCollector{v: v, b: b, services: map[string]any{}}
 	if rc, ok := v["sysv_rc"]; ok && !(rc == "4" && v["initd"] != "1") {
-		if rc != "0" {
-			warnings = append(warnings, fmt.Sprintf("Unable to query 'service' tool (%s): %s", rc, b["sysv_err"]))
-		}
-		for _, m := range sysvStatusLine.FindAllStringSubmatch(b["sysv_out"], -1) {
-			state := "stopped"
-			if m[1] == "+" {
-				state = "running"
-			}
-			add(m[2], map[string]any{"name": m[2], "state": state, "source": "sysv"})
-		}
+		c.sysv(rc)
 	}
 	if rc, ok := v["upstart_rc"]; ok {
-		if rc != "0" {
-			warnings = append(warnings, "Unable to query upstart for service data: "+b["upstart_err"])
-		} else {
-			for _, line := range strings.Split(strings.ReplaceAll(b["upstart_out"], "\r", ""), "\n") {
-				if m := upstartLine.FindStringSubmatch(line); m != nil {
-					add(m[1], map[string]any{"name": m[1], "state": m[3], "goal": m[2], "source": "upstart"})
-				}
-			}
-		}
+		c.upstart(rc)
 	}
-	for i := 1; ; i++ {
-		n := strconv.Itoa(i)
-		name, ok := b["rhn_"+n]
-		if !ok {
-			break
-		}
-		status := "disabled"
-		if v["rhon_"+n] == "1" {
-			status = "enabled"
-		}
-		var state any = "stopped"
-		if v["rhst_"+n] == "0" {
-			state = "running"
-		} else {
-			low := strings.ToLower(b["rhse_"+n])
-			for _, x := range []string{"root", "permission", "not in sudoers"} {
-				if strings.Contains(low, x) {
-					warnings = append(warnings, fmt.Sprintf("Insufficient permissions to query sysV service \"%s\" and their states", name))
-					state = shared.Atoi(v["rhst_"+n])
-					break
-				}
-			}
-		}
-		add(name, map[string]any{"name": name, "state": state, "status": status, "source": "sysv"})
-	}
+	c.chkconfig()
 	if st, ok := b["openrc_status"]; ok {
-		runlevels := map[string]any{}
-		for _, line := range strings.Split(b["openrc_update"], "\n") {
-			f := strings.Split(line, "|")
-			if len(f) < 2 {
-				continue
-			}
-			if rl := strings.TrimSpace(f[1]); rl == "" {
-				runlevels[strings.TrimSpace(f[0])] = nil
-			} else {
-				runlevels[strings.TrimSpace(f[0])] = strList(strings.Fields(rl))
-			}
-		}
-		for _, line := range strings.Split(st, "\n") {
-			f := strings.Fields(line)
-			if len(f) < 2 {
-				continue
-			}
-			add(f[0], map[string]any{"name": f[0], "runlevels": runlevels[f[0]], "state": f[1], "source": "openrc"})
-		}
+		c.openrc(st)
 	}
 	if v["systemd"] == "1" {
-		warnings = systemdServices(v, b, services, warnings)
+		c.systemdServices()
 	}
-	return services, warnings
+	return c.services, c.warnings
+}
+
+// serviceCollector holds what serviceFactsScript printed (its values v
+// and blobs b), the services the collectors found so far, by name, and
+// the warnings they gave, in Ansible's order.
+type serviceCollector struct {
+	v        shared.Verdict
+	b        map[string]string
+	services map[string]any
+	warnings []string
+}
+
+// warn adds a warning.
+func (c *serviceCollector) warn(w string) { c.warnings = append(c.warnings, w) }
+
+// sysv adds the services service --status-all listed (it exited with rc),
+// as Ansible's SysV collector does.
+func (c *serviceCollector) sysv(rc string) {
+	if rc != "0" {
+		c.warn(fmt.Sprintf("Unable to query 'service' tool (%s): %s", rc, c.b["sysv_err"]))
+	}
+	for _, m := range sysvStatusLine.FindAllStringSubmatch(c.b["sysv_out"], -1) {
+		state := "stopped"
+		if m[1] == "+" {
+			state = "running"
+		}
+		c.services[m[2]] = map[string]any{"name": m[2], "state": state, "source": "sysv"}
+	}
+}
+
+// upstart adds the jobs initctl list listed (it exited with rc), or warns
+// when it failed.
+func (c *serviceCollector) upstart(rc string) {
+	if rc != "0" {
+		c.warn("Unable to query upstart for service data: " + c.b["upstart_err"])
+		return
+	}
+	for _, line := range strings.Split(strings.ReplaceAll(c.b["upstart_out"], "\r", ""), "\n") {
+		if m := upstartLine.FindStringSubmatch(line); m != nil {
+			c.services[m[1]] = map[string]any{"name": m[1], "state": m[3], "goal": m[2], "source": "upstart"}
+		}
+	}
+}
+
+// chkconfig adds the services chkconfig listed (rhn_N), each with its
+// runlevel 3 status and the state its status command gave.
+func (c *serviceCollector) chkconfig() {
+	for i := 1; ; i++ {
+		n := strconv.Itoa(i)
+		name, ok := c.b["rhn_"+n]
+		if !ok {
+			return
+		}
+		status := "disabled"
+		if c.v["rhon_"+n] == "1" {
+			status = "enabled"
+		}
+		c.services[name] = map[string]any{"name": name, "state": c.chkconfigState(n, name), "status": status, "source": "sysv"}
+	}
+}
+
+// chkconfigState is the state of chkconfig's service number n, named
+// name: running, stopped, or its status command's exit status (with a
+// warning) when that command lacked the permissions.
+func (c *serviceCollector) chkconfigState(n, name string) any {
+	if c.v["rhst_"+n] == "0" {
+		return "running"
+	}
+	low := strings.ToLower(c.b["rhse_"+n])
+	for _, x := range []string{"root", "permission", "not in sudoers"} {
+		if strings.Contains(low, x) {
+			c.warn(fmt.Sprintf("Insufficient permissions to query sysV service \"%s\" and their states", name))
+			return shared.Atoi(c.v["rhst_"+n])
+		}
+	}
+	return "stopped"
+}
+
+// openrc adds the services rc-status listed (status), with the runlevels
+// rc-update gave them.
+func (c *serviceCollector) openrc(status string) {
+	runlevels := openrcRunlevels(c.b["openrc_update"])
+	for _, line := range strings.Split(status, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		c.services[f[0]] = map[string]any{"name": f[0], "runlevels": runlevels[f[0]], "state": f[1], "source": "openrc"}
+	}
+}
+
+// openrcRunlevels reads rc-update's "service | runlevels" lines: each
+// service's runlevels, nil for none.
+func openrcRunlevels(update string) map[string]any {
+	runlevels := map[string]any{}
+	for _, line := range strings.Split(update, "\n") {
+		f := strings.Split(line, "|")
+		if len(f) < 2 {
+			continue
+		}
+		if rl := strings.TrimSpace(f[1]); rl == "" {
+			runlevels[strings.TrimSpace(f[0])] = nil
+		} else {
+			runlevels[strings.TrimSpace(f[0])] = strList(strings.Fields(rl))
+		}
+	}
+	return runlevels
 }
 
 // systemdServices adds the units systemctl listed, as Ansible's systemd
 // collector reads them.
-func systemdServices(v shared.Verdict, b map[string]string, services map[string]any, warnings []string) []string {
+func (c *serviceCollector) systemdServices() {
+	own := c.systemdUnits()
+	if c.v["files_rc"] != "0" {
+		c.warn("Could not get unit files data from systemd: " + c.b["files_err"])
+		return
+	}
+	c.systemdUnitFiles(own, systemdShown(c.v, c.b))
+}
+
+// systemdUnits adds the services list-units listed, or warns when it
+// failed; it returns the names it added.
+func (c *serviceCollector) systemdUnits() map[string]bool {
 	own := map[string]bool{}
-	if v["units_rc"] != "0" {
-		warnings = append(warnings, "Could not list units from systemd: "+b["units_err"])
-	} else {
-		for _, line := range strings.Split(b["units_out"], "\n") {
-			if !strings.Contains(line, ".service") {
-				continue
-			}
-			f := strings.Fields(line)
-			status := ""
-			for _, bad := range systemdBadStates {
-				if slices.Contains(f, bad) {
-					status, f = bad, f[1:]
-					break
-				}
-			}
-			if len(f) < 4 {
-				continue
-			}
-			if status == "" {
-				status = f[2]
-			}
-			state := "stopped"
-			if f[3] == "running" {
-				state = "running"
-			}
-			services[f[0]] = map[string]any{"name": f[0], "state": state, "status": status, "source": "systemd"}
-			own[f[0]] = true
+	if c.v["units_rc"] != "0" {
+		c.warn("Could not list units from systemd: " + c.b["units_err"])
+		return own
+	}
+	for _, line := range strings.Split(c.b["units_out"], "\n") {
+		if name, unit := systemdUnitLine(line); unit != nil {
+			c.services[name] = unit
+			own[name] = true
 		}
 	}
-	if v["files_rc"] != "0" {
-		return append(warnings, "Could not get unit files data from systemd: "+b["files_err"])
+	return own
+}
+
+// systemdUnitLine reads one line of list-units: a service's name and
+// entry, or a nil entry for a line naming no service.
+func systemdUnitLine(line string) (string, map[string]any) {
+	if !strings.Contains(line, ".service") {
+		return "", nil
 	}
+	f := strings.Fields(line)
+	status := ""
+	for _, bad := range systemdBadStates {
+		if slices.Contains(f, bad) {
+			status, f = bad, f[1:]
+			break
+		}
+	}
+	if len(f) < 4 {
+		return "", nil
+	}
+	if status == "" {
+		status = f[2]
+	}
+	state := "stopped"
+	if f[3] == "running" {
+		state = "running"
+	}
+	return f[0], map[string]any{"name": f[0], "state": state, "status": status, "source": "systemd"}
+}
+
+// systemdShown is the ActiveState systemctl show gave each unit file
+// list-units did not name ("unknown" when it gave none).
+func systemdShown(v shared.Verdict, b map[string]string) map[string]string {
 	shown := map[string]string{}
 	for i := 1; ; i++ {
 		n := strconv.Itoa(i)
 		name, ok := b["shown_name_"+n]
 		if !ok {
-			break
+			return shown
 		}
 		state := "unknown"
 		if out := b["shown_"+n]; v["showrc_"+n] == "0" && out != "" {
@@ -201,7 +282,13 @@ func systemdServices(v shared.Verdict, b map[string]string, services map[string]
 		}
 		shown[name] = state
 	}
-	for _, line := range strings.Split(b["files_out"], "\n") {
+}
+
+// systemdUnitFiles adds the services list-unit-files listed with their
+// state as shown gives it, or, for a unit list-units named (own), sets
+// its status unless list-units found it in a bad state.
+func (c *serviceCollector) systemdUnitFiles(own map[string]bool, shown map[string]string) {
+	for _, line := range strings.Split(c.b["files_out"], "\n") {
 		if !strings.Contains(line, ".service") {
 			continue
 		}
@@ -210,7 +297,7 @@ func systemdServices(v shared.Verdict, b map[string]string, services map[string]
 			continue
 		}
 		name, status := f[0], f[1]
-		if s, ok := services[name].(map[string]any); ok && own[name] {
+		if s, ok := c.services[name].(map[string]any); ok && own[name] {
 			if !slices.Contains(systemdBadStates, s["status"].(string)) {
 				s["status"] = status
 			}
@@ -220,9 +307,8 @@ func systemdServices(v shared.Verdict, b map[string]string, services map[string]
 		if !ok {
 			state = "unknown"
 		}
-		services[name] = map[string]any{"name": name, "state": state, "status": status, "source": "systemd"}
+		c.services[name] = map[string]any{"name": name, "state": state, "status": status, "source": "systemd"}
 	}
-	return warnings
 }
 
 // strList converts strings to a list of values.

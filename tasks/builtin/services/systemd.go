@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -46,50 +47,88 @@ var systemdScript string
 
 // Run brings the unit to the state asked.
 func (systemdModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	a, err := systemdArgs.Decode(args)
+	j, res, err := decodeSystemd(args)
+	if j == nil {
+		return res, err
+	}
+	out, err := shared.Run(ctx, env, j.script(env.Check), nil)
 	if err != nil {
 		return tasks.Result{}, err
+	}
+	return j.result(out), nil
+}
+
+// systemdJob is one systemd task: its decoded arguments and the unit's
+// name.
+type systemdJob struct {
+	a    tasks.Values
+	name string
+}
+
+// decodeSystemd validates systemd's arguments and returns the job they
+// describe, or (with a nil job) the error or failed result the task ends
+// with: a parameter that needs name without one, a glob in the name.
+func decodeSystemd(args tasks.Args) (*systemdJob, tasks.Result, error) {
+	a, err := systemdArgs.Decode(args)
+	if err != nil {
+		return nil, tasks.Result{}, err
 	}
 	name := a.Str("name")
 	for _, k := range []string{"state", "enabled", "masked"} {
 		if a.Has(k) && name == "" {
-			return tasks.Result{}, fmt.Errorf("missing parameter(s) required by '%s': name", k)
+			return nil, tasks.Result{}, fmt.Errorf("missing parameter(s) required by '%s': name", k)
 		}
 	}
 	if strings.ContainsAny(name, "*?[") {
 		c := name[strings.IndexAny(name, "*?["):][:1]
-		return shared.Fail(fmt.Sprintf("This module does not currently support using glob patterns, found '%s' in service name: %s", c, name)), nil
+		return nil, shared.Fail(fmt.Sprintf("This module does not currently support using glob patterns, found '%s' in service name: %s", c, name)), nil
 	}
-	yn := func(k string) string {
-		if !a.Has(k) {
-			return ""
-		}
-		if a.Bool(k) {
-			return "yes"
-		}
-		return "no"
+	return &systemdJob{a: a, name: name}, tasks.Result{}, nil
+}
+
+// yesNo is the boolean parameter k as the script reads it: "yes", "no",
+// or "" when it was not given.
+func (j *systemdJob) yesNo(k string) string {
+	if !j.a.Has(k) {
+		return ""
 	}
+	if j.a.Bool(k) {
+		return "yes"
+	}
+	return "no"
+}
+
+// options are systemctl's extra options the scope, no_block and force
+// ask for, space-separated.
+func (j *systemdJob) options() string {
 	opts := ""
-	if s := a.Str("scope"); s != "system" {
+	if s := j.a.Str("scope"); s != "system" {
 		opts += " --" + s
 	}
-	if a.Bool("no_block") {
+	if j.a.Bool("no_block") {
 		opts += " --no-block"
 	}
-	if a.Bool("force") {
+	if j.a.Bool("force") {
 		opts += " --force"
 	}
+	return strings.TrimSpace(opts)
+}
+
+// script is the job's systemdScript, changing nothing when check is set.
+func (j *systemdJob) script(check bool) string {
+	a := j.a
 	vars := [][2]string{
-		{"name", name}, {"state", a.Str("state")}, {"enabled", yn("enabled")}, {"masked", yn("masked")},
+		{"name", j.name}, {"state", a.Str("state")}, {"enabled", j.yesNo("enabled")}, {"masked", j.yesNo("masked")},
 		{"reload", shared.BoolFlag(a.Bool("daemon_reload"))}, {"reexec", shared.BoolFlag(a.Bool("daemon_reexec"))},
-		{"scope", a.Str("scope")}, {"_t_check", shared.BoolFlag(env.Check)},
+		{"scope", a.Str("scope")}, {"_t_check", shared.BoolFlag(check)},
 	}
-	vars = append(vars, [2]string{"opts", strings.TrimSpace(opts)})
-	script := shared.ShAssign(vars) + systemdScript
-	out, err := shared.Run(ctx, env, script, nil)
-	if err != nil {
-		return tasks.Result{}, err
-	}
+	vars = append(vars, [2]string{"opts", j.options()})
+	return shared.ShAssign(vars) + systemdScript
+}
+
+// result turns the script's output into the task's result: the failure
+// it reported, or the unit's name, status, enabled and state.
+func (j *systemdJob) result(out transport.Result) tasks.Result {
 	v, show := shared.SplitOutput(out.Stdout)
 	var res tasks.Result
 	if w := v["warning"]; w != "" {
@@ -98,27 +137,27 @@ func (systemdModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	switch v["verdict"] {
 	case "failed":
 		res.Failed, res.Msg, res.Data = true, v["msg"]+show, map[string]any{}
-		return res, nil
+		return res
 	case "done":
 	default:
-		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}, nil
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}
 	}
 	var nameV any
-	if name != "" {
-		nameV = name
+	if j.name != "" {
+		nameV = j.name
 	}
 	res.Changed = v["changed"] == "1"
 	res.Data = map[string]any{"name": nameV, "status": parseSystemctlShow(show)}
 	if e, ok := v["enabled"]; ok {
 		res.Data["enabled"] = e == "yes"
 	}
-	if st := a.Str("state"); st != "" {
+	if st := j.a.Str("state"); st != "" {
 		if st == "reloaded" || st == "restarted" {
 			st = "started"
 		}
 		res.Data["state"] = st
 	}
-	return res, nil
+	return res
 }
 
 // parseSystemctlShow reads systemctl show's Key=Value lines; an Exec*
