@@ -36,48 +36,79 @@ var fileArgs = &tasks.Spec{
 	}, shared.AttrParams...),
 }
 
-// Run brings the path to its state.
+// fileJob is one file task: the path, the state aimed at ("" for the
+// current one) and the script's other inputs, as it reads them.
+type fileJob struct {
+	path, state, src, mode string
+	atime, mtime           string // "now", "preserve" or a touch -t stamp
+}
+
+// Run brings the path to its state: the job decoded, one round trip runs
+// file.sh, and its verdict becomes the result.
 func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := fileArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	p, state := a.Str("path"), a.Str("state")
-	failed := func(msg string, data map[string]any) (tasks.Result, error) {
-		return tasks.Result{Failed: true, Msg: msg, Data: data}, nil
+	j, fail := decodeFile(a)
+	if fail != nil {
+		return *fail, nil
 	}
-	if a.Has("src") && state != "link" && state != "hard" {
-		return failed("src option requires state to be 'link' or 'hard'", map[string]any{"path": p})
+	out, err := shared.Run(ctx, env, j.script(env, a), nil)
+	if err != nil {
+		return tasks.Result{}, err
 	}
-	if a.Bool("recurse") && state != "directory" && state != "" {
-		return failed("recurse option requires state to be 'directory'", map[string]any{"path": p})
+	v := shared.ParseVerdict(out.Stdout)
+	return fileResult(env, a, v, out.Stdout, shared.ScriptError(out))
+}
+
+// decodeFile builds the job the arguments ask for (a link without src
+// keeps its target: src is set to ""), or the failure file gives for src
+// or recurse with another state, a hard link without src, or a mode or
+// time it cannot read.
+func decodeFile(a tasks.Values) (fileJob, *tasks.Result) {
+	j := fileJob{path: a.Str("path"), state: a.Str("state")}
+	failed := func(msg string) (fileJob, *tasks.Result) {
+		return j, &tasks.Result{Failed: true, Msg: msg, Data: map[string]any{"path": j.path}}
 	}
-	if state == "link" && !a.Has("src") {
+	if a.Has("src") && j.state != "link" && j.state != "hard" {
+		return failed("src option requires state to be 'link' or 'hard'")
+	}
+	if a.Bool("recurse") && j.state != "directory" && j.state != "" {
+		return failed("recurse option requires state to be 'directory'")
+	}
+	if j.state == "link" && !a.Has("src") {
 		// An existing link is kept as it is; a new one needs src.
 		a["src"] = ""
 	}
-	if state == "hard" && !a.Has("src") {
-		return failed("src is required for creating new hardlinks", map[string]any{"path": p})
+	if j.state == "hard" && !a.Has("src") {
+		return failed("src is required for creating new hardlinks")
 	}
-	mode, err := shared.ModeArg(a["mode"])
-	if err != nil {
-		return failed(err.Error(), map[string]any{"path": p})
+	j.src = a.Str("src")
+	var err error
+	if j.mode, err = shared.ModeArg(a["mode"]); err != nil {
+		return failed(err.Error())
 	}
-	atime, err := timeArg(a.Str("access_time"), a.Str("access_time_format"), state)
-	if err != nil {
-		return failed(err.Error(), map[string]any{"path": p})
+	if j.atime, err = timeArg(a.Str("access_time"), a.Str("access_time_format"), j.state); err != nil {
+		return failed(err.Error())
 	}
-	mtime, err := timeArg(a.Str("modification_time"), a.Str("modification_time_format"), state)
-	if err != nil {
-		return failed(err.Error(), map[string]any{"path": p})
+	if j.mtime, err = timeArg(a.Str("modification_time"), a.Str("modification_time_format"), j.state); err != nil {
+		return failed(err.Error())
 	}
+	return j, nil
+}
+
+// script is file.sh with the job's variables (and the owner, group,
+// recurse, force, follow and SELinux context of a) set, in check mode
+// when env is.
+func (j fileJob) script(env *tasks.Env, a tasks.Values) string {
 	var s strings.Builder
 	s.WriteString(shared.ShFuncs + shared.AttrFuncs)
 	for _, kv := range [][2]string{
-		{"_t_check", shared.BoolFlag(env.Check)}, {"path", p}, {"state", state}, {"src", a.Str("src")},
-		{"mode", mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")},
+		{"_t_check", shared.BoolFlag(env.Check)}, {"path", j.path}, {"state", j.state}, {"src", j.src},
+		{"mode", j.mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")},
 		{"recurse", shared.BoolFlag(a.Bool("recurse"))}, {"force", shared.BoolFlag(a.Bool("force"))},
-		{"follow", shared.BoolFlag(a.Bool("follow"))}, {"atime", atime}, {"mtime", mtime},
+		{"follow", shared.BoolFlag(a.Bool("follow"))}, {"atime", j.atime}, {"mtime", j.mtime},
 	} {
 		val := shared.Q(kv[1])
 		if kv[0] == "path" {
@@ -87,12 +118,7 @@ func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	}
 	s.WriteString(shared.SeAssign(a))
 	s.WriteString(fileScript)
-	out, err := shared.Run(ctx, env, s.String(), nil)
-	if err != nil {
-		return tasks.Result{}, err
-	}
-	v := shared.ParseVerdict(out.Stdout)
-	return fileResult(env, a, v, out.Stdout, shared.ScriptError(out))
+	return s.String()
 }
 
 // timeArg maps access_time/modification_time to the script's form:
@@ -123,42 +149,72 @@ func strftimeLayout(f string) string {
 	return r.Replace(f)
 }
 
+// fileResult turns the script's verdict v (stdout its output, errMsg the
+// message for a script that did not finish) into the result: a failure,
+// or the state reached with its data and before/after diff.
 func fileResult(env *tasks.Env, a tasks.Values, v shared.Verdict, stdout []byte, errMsg string) (tasks.Result, error) {
 	p, src := a.Str("path"), a.Str("src")
-	prev, state := v["prev"], v["state"]
-	data := map[string]any{}
-	res := tasks.Result{Data: data, Changed: v["changed"] == "1"}
-	for _, k := range []string{"warn_user", "warn_group"} {
-		if w := v[k]; w != "" {
-			res.Warnings = append(res.Warnings, w)
-		}
-	}
+	res := tasks.Result{Data: map[string]any{}, Changed: v["changed"] == "1"}
+	res.Warnings = appendWarnings(res.Warnings, v, "warn_user", "warn_group")
 	if v["failed"] == "1" || v["verdict"] == "failed" {
-		res.Failed, res.Msg, res.Changed = true, strings.TrimSpace(v["msg"]), false
-		switch msg := res.Msg; {
-		case strings.HasPrefix(msg, "Cannot link") || msg == "src does not exist":
-			data["dest"], data["src"] = p, src
-		case strings.HasPrefix(msg, "src file does not exist"):
-			data["path"], data["src"] = p, src
-		case strings.HasSuffix(msg, "cannot continue"):
-			data["path"], data["state"] = p, prev
-		default:
-			data["path"] = p
-		}
-		if fp := v["failpath"]; fp != "" {
-			data["path"] = fp
-		}
-		shared.InfoData(data, v, "")
-		return res, nil
+		return fileFailure(res, v, p, src), nil
 	}
-	if state == "" || v["verdict"] != "done" {
+	if v["state"] == "" || v["verdict"] != "done" {
 		res.Failed, res.Msg, res.Changed = true, errMsg, false
 		return res, nil
 	}
-	if w := v["warning"]; w != "" {
-		res.Warnings = append(res.Warnings, w)
+	res.Warnings = appendWarnings(res.Warnings, v, "warning")
+	before, after := fileDiff(a, v, stdout)
+	if !fileData(env, &res, v, p, src, map[string]any{"before": before, "after": after}) {
+		return res, nil
 	}
-	before, after := map[string]any{"path": p}, map[string]any{"path": p}
+	if env.Diff && res.Changed {
+		b, _ := json.MarshalIndent(before, "", "    ")
+		af, _ := json.MarshalIndent(after, "", "    ")
+		res.Diff = shared.UnifiedDiff(p, string(b)+"\n", string(af)+"\n")
+	}
+	return res, nil
+}
+
+// appendWarnings appends to ws the verdict's non-empty values of keys.
+func appendWarnings(ws []string, v shared.Verdict, keys ...string) []string {
+	for _, k := range keys {
+		if w := v[k]; w != "" {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}
+
+// fileFailure is res failed with the script's message, and with the
+// paths Ansible names beside that message (path p, src), the path the
+// script names as failing, and the path's attributes.
+func fileFailure(res tasks.Result, v shared.Verdict, p, src string) tasks.Result {
+	data := res.Data
+	res.Failed, res.Msg, res.Changed = true, strings.TrimSpace(v["msg"]), false
+	switch msg := res.Msg; {
+	case strings.HasPrefix(msg, "Cannot link") || msg == "src does not exist":
+		data["dest"], data["src"] = p, src
+	case strings.HasPrefix(msg, "src file does not exist"):
+		data["path"], data["src"] = p, src
+	case strings.HasSuffix(msg, "cannot continue"):
+		data["path"], data["state"] = p, v["prev"]
+	default:
+		data["path"] = p
+	}
+	if fp := v["failpath"]; fp != "" {
+		data["path"] = fp
+	}
+	shared.InfoData(data, v, "")
+	return res
+}
+
+// fileDiff is the before and after of the path the verdict v reports:
+// its state, a removed directory's content (listed in stdout), its
+// attributes, a link's src and the times the task set.
+func fileDiff(a tasks.Values, v shared.Verdict, stdout []byte) (before, after map[string]any) {
+	p, prev, state := a.Str("path"), v["prev"], v["state"]
+	before, after = map[string]any{"path": p}, map[string]any{"path": p}
 	if prev != state {
 		before["state"], after["state"] = prev, state
 	}
@@ -167,34 +223,31 @@ func fileResult(env *tasks.Env, a tasks.Values, v shared.Verdict, stdout []byte,
 	}
 	shared.AttrDiff(v, before, after)
 	if v["before_src"] != "" {
-		before["src"], after["src"] = v["before_src"], src
+		before["src"], after["src"] = v["before_src"], a.Str("src")
 	}
-	if state != "touch" {
-		// access_time/modification_time set on another state: the script
-		// reports what it changed.
-		for _, k := range []string{"atime", "mtime"} {
-			if t, err := strconv.ParseFloat(v["before_"+k], 64); err == nil {
-				before[k] = t
-			}
-			if t, err := strconv.ParseFloat(v["after_"+k], 64); err == nil {
-				after[k] = t
-			}
+	// access_time/modification_time set on a state other than touch: the
+	// script reports what it changed; touch leaves out a preserved time.
+	for _, k := range []string{"atime", "mtime"} {
+		if state == "touch" && ((k == "atime" && a.Str("access_time") == "preserve") || (k == "mtime" && a.Str("modification_time") == "preserve")) {
+			continue
 		}
-	} else {
-		for _, k := range []string{"atime", "mtime"} {
-			if (k == "atime" && a.Str("access_time") == "preserve") || (k == "mtime" && a.Str("modification_time") == "preserve") {
-				continue
-			}
-			if t, err := strconv.ParseFloat(v["before_"+k], 64); err == nil {
-				before[k] = t
-			}
-			if t, err := strconv.ParseFloat(v["after_"+k], 64); err == nil {
-				after[k] = t
-			}
+		if t, err := strconv.ParseFloat(v["before_"+k], 64); err == nil {
+			before[k] = t
+		}
+		if t, err := strconv.ParseFloat(v["after_"+k], 64); err == nil {
+			after[k] = t
 		}
 	}
-	diff := map[string]any{"before": before, "after": after}
-	switch state {
+	return before, after
+}
+
+// fileData puts into res's data what Ansible's result for the state
+// reached holds: the path (as dest for touch and links), the diff, a
+// link's src and the path's attributes. It says whether the result
+// shows its diff: a touch in check mode of an absent path does not.
+func fileData(env *tasks.Env, res *tasks.Result, v shared.Verdict, p, src string, diff map[string]any) bool {
+	data := res.Data
+	switch v["state"] {
 	case "absent":
 		data["path"], data["state"] = p, "absent"
 		if res.Changed {
@@ -203,8 +256,8 @@ func fileResult(env *tasks.Env, a tasks.Values, v shared.Verdict, stdout []byte,
 		shared.InfoData(data, v, "") // in check mode the path is still there
 	case "touch":
 		data["dest"] = p
-		if env.Check && prev == "absent" {
-			return res, nil
+		if env.Check && v["prev"] == "absent" {
+			return false
 		}
 		data["diff"] = diff
 		shared.InfoData(data, v, "")
@@ -218,12 +271,7 @@ func fileResult(env *tasks.Env, a tasks.Values, v shared.Verdict, stdout []byte,
 		data["path"], data["diff"] = p, diff
 		shared.InfoData(data, v, "")
 	}
-	if env.Diff && res.Changed {
-		b, _ := json.MarshalIndent(before, "", "    ")
-		af, _ := json.MarshalIndent(after, "", "    ")
-		res.Diff = shared.UnifiedDiff(p, string(b)+"\n", string(af)+"\n")
-	}
-	return res, nil
+	return true
 }
 
 // pathContent lists what a removed directory held (the subdir= and

@@ -47,19 +47,58 @@ type lineEdit struct {
 	backrefs, firstmatch   bool
 	re, ins                *regexp.Regexp
 	tpl                    *pyre.Template
+	remove                 bool     // state=absent
+	warnings               []string // the warnings of a result that is not a failure
 }
 
-// Run edits the file.
+// Run edits the file: the edit decoded, the file read, the line put in
+// place (or the matching lines removed), and the file written when it
+// changes.
 func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := lineinfileArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	failed := shared.FailWith
 	fa, err := shared.AttrsOf(a)
 	if err != nil {
-		return failed(err.Error(), nil)
+		return shared.FailWith(err.Error(), nil)
 	}
+	e, fail := decodeLineEdit(a)
+	if fail != nil {
+		return *fail, nil
+	}
+	p := a.Str("path")
+	f, fail, err := shared.ReadText(ctx, env, p, fa)
+	if err != nil || fail != nil {
+		return shared.EndWith(fail, err)
+	}
+	w := shared.WriteOpts{Attrs: fa, Backup: a.Bool("backup"), Validate: a.Str("validate"), Mkdirs: true}
+	res := tasks.Result{Warnings: e.warnings}
+	if e.remove {
+		if !f.Exists {
+			res.Msg, res.Data = "file not present", map[string]any{}
+			return res, nil
+		}
+		after, found := e.absent(f.Content)
+		return shared.FinishEdit(ctx, env, res, f, w, after, found > 0, fmt.Sprintf("%d line(s) removed", found), map[string]any{"found": found}, "backup")
+	}
+	if !f.Exists && !a.Bool("create") {
+		return shared.FailWith(fmt.Sprintf("Destination %s does not exist !", p), map[string]any{"rc": 257})
+	}
+	after, msg := e.present(f.Content)
+	return shared.FinishEdit(ctx, env, res, f, w, after, msg != "", msg, map[string]any{}, "backup")
+}
+
+// lineFail is the failed result lineinfile gives with msg.
+func lineFail(msg string) *tasks.Result {
+	r, _ := shared.FailWith(msg, nil)
+	return &r
+}
+
+// decodeLineEdit builds the edit the arguments ask for, with the warning
+// for an empty pattern, or the failure lineinfile gives when the line or
+// a pattern it needs is missing or a pattern does not compile.
+func decodeLineEdit(a tasks.Values) (lineEdit, *tasks.Result) {
 	opt := func(k string) *string {
 		if !a.Has(k) {
 			return nil
@@ -68,83 +107,68 @@ func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		return &s
 	}
 	e := lineEdit{regexp: opt("regexp"), search: opt("search_string"), insertafter: opt("insertafter"),
-		insertbef: opt("insertbefore"), backrefs: a.Bool("backrefs"), firstmatch: a.Bool("firstmatch")}
-	var res tasks.Result
+		insertbef: opt("insertbefore"), backrefs: a.Bool("backrefs"), firstmatch: a.Bool("firstmatch"),
+		remove: a.Str("state") != "present"}
 	if (e.regexp != nil && *e.regexp == "") || (e.search != nil && *e.search == "") {
 		what, hint := "search string", ""
 		if e.regexp != nil {
 			what, hint = "regular expression", " If this is desired, use '^' to match every line in the file and avoid this warning."
 		}
-		res.Warnings = append(res.Warnings, fmt.Sprintf("The %s is an empty string, which will match every line in the file. "+
+		e.warnings = append(e.warnings, fmt.Sprintf("The %s is an empty string, which will match every line in the file. "+
 			"This may have unintended consequences, such as replacing the last line in the file rather than appending.%s", what, hint))
 	}
-	present := a.Str("state") == "present"
 	line := opt("line")
-	if present {
+	if !e.remove {
 		if e.backrefs && e.regexp == nil {
-			return failed("regexp is required with backrefs=true", nil)
+			return e, lineFail("regexp is required with backrefs=true")
 		}
 		if line == nil {
-			return failed("line is required with state=present", nil)
+			return e, lineFail("line is required with state=present")
 		}
 		if e.insertafter == nil && e.insertbef == nil {
 			eof := "EOF"
 			e.insertafter = &eof
 		}
 	} else if e.regexp == nil && e.search == nil && line == nil {
-		return failed("one of line, search_string, or regexp is required with state=absent", nil)
+		return e, lineFail("one of line, search_string, or regexp is required with state=absent")
 	}
 	if line != nil {
 		e.line = []byte(*line)
 	}
+	return e, e.compile(line)
+}
+
+// compile compiles the edit's regexp (with line, its backrefs template)
+// and, for state=present, the insertafter/insertbefore pattern; a failed
+// result when one does not compile.
+func (e *lineEdit) compile(line *string) *tasks.Result {
+	var err error
 	if e.regexp != nil {
 		if e.re, err = pyre.Compile(*e.regexp, pyre.Options{OneLine: true}); err != nil {
-			return failed(err.Error(), nil)
+			return lineFail(err.Error())
 		}
-		if e.backrefs && present {
+		if e.backrefs && !e.remove {
 			if e.tpl, err = pyre.ParseTemplate(*line, e.re); err != nil {
-				return failed(err.Error(), nil)
+				return lineFail(err.Error())
 			}
 		}
 	}
-	if present {
-		ins := e.insertafter
-		if ins == nil || *ins == "BOF" || *ins == "EOF" {
-			ins = e.insertbef
-			if ins != nil && *ins == "BOF" {
-				ins = nil
-			}
-		}
-		if ins != nil {
-			if e.ins, err = pyre.Compile(*ins, pyre.Options{OneLine: true}); err != nil {
-				return failed(err.Error(), nil)
-			}
+	if e.remove {
+		return nil
+	}
+	ins := e.insertafter
+	if ins == nil || *ins == "BOF" || *ins == "EOF" {
+		ins = e.insertbef
+		if ins != nil && *ins == "BOF" {
+			ins = nil
 		}
 	}
-
-	p := a.Str("path")
-	f, fail, err := shared.ReadText(ctx, env, p, fa)
-	if err != nil {
-		return tasks.Result{}, err
-	}
-	if fail != nil {
-		return *fail, nil
-	}
-	w := shared.WriteOpts{Attrs: fa, Backup: a.Bool("backup"), Validate: a.Str("validate"), Mkdirs: true}
-	if !present {
-		if !f.Exists {
-			res.Msg = "file not present"
-			res.Data = map[string]any{}
-			return res, nil
+	if ins != nil {
+		if e.ins, err = pyre.Compile(*ins, pyre.Options{OneLine: true}); err != nil {
+			return lineFail(err.Error())
 		}
-		after, found := e.absent(f.Content)
-		return shared.FinishEdit(ctx, env, res, f, w, after, found > 0, fmt.Sprintf("%d line(s) removed", found), map[string]any{"found": found}, "backup")
 	}
-	if !f.Exists && !a.Bool("create") {
-		return failed(fmt.Sprintf("Destination %s does not exist !", p), map[string]any{"rc": 257})
-	}
-	after, msg := e.present(f.Content)
-	return shared.FinishEdit(ctx, env, res, f, w, after, msg != "", msg, map[string]any{}, "backup")
+	return nil
 }
 
 // splitLines splits b after every "\n", as Python's readlines on a file
@@ -166,12 +190,26 @@ func splitLines(b []byte) [][]byte {
 func trimEOL(l []byte) []byte { return bytes.TrimRight(l, "\r\n") }
 
 // present puts the line in content as Ansible's lineinfile does and says
-// what it did ("" when nothing changed).
+// what it did ("" when nothing changed): the line found is replaced, else
+// a new one inserted.
 func (e lineEdit) present(content []byte) ([]byte, string) {
 	ls := splitLines(content)
-	idx, ins := -1, -1
-	var match []int
-	matched := false
+	idx, match, matched := e.findMatch(ls)
+	ins := -1
+	if !matched {
+		idx, ins = e.findLine(ls)
+	}
+	if idx != -1 {
+		return e.replaceLine(content, ls, idx, match)
+	}
+	return e.insertLine(content, ls, ins)
+}
+
+// findMatch finds the last (with firstmatch, the first) line of ls that
+// regexp or search_string matches: its index and, for regexp, the
+// match's submatch indexes; matched is false when none does.
+func (e lineEdit) findMatch(ls [][]byte) (idx int, match []int, matched bool) {
+	idx = -1
 	if e.re != nil {
 		for i, l := range ls {
 			if m := e.re.FindSubmatchIndex(l); m != nil {
@@ -192,67 +230,89 @@ func (e lineEdit) present(content []byte) ([]byte, string) {
 			}
 		}
 	}
-	after := e.insertafter != nil
-	if !matched {
-		for i, l := range ls {
-			if bytes.Equal(e.line, trimEOL(l)) {
-				idx = i
-			} else if e.ins != nil && e.ins.Match(l) {
-				if after {
-					ins = i + 1
-				} else {
-					ins = i
-				}
-				if e.firstmatch {
-					break
-				}
+	return idx, match, matched
+}
+
+// findLine finds the last line of ls that is the line itself (idx, -1
+// for none) and where the insertafter/insertbefore pattern puts a new
+// one (ins, -1 for nowhere): after or before its last match, its first
+// with firstmatch.
+func (e lineEdit) findLine(ls [][]byte) (idx, ins int) {
+	idx, ins = -1, -1
+	for i, l := range ls {
+		if bytes.Equal(e.line, trimEOL(l)) {
+			idx = i
+		} else if e.ins != nil && e.ins.Match(l) {
+			if e.insertafter != nil {
+				ins = i + 1
+			} else {
+				ins = i
+			}
+			if e.firstmatch {
+				break
 			}
 		}
 	}
-	nl := append(append([]byte(nil), e.line...), '\n')
-	insert := func(at int) ([]byte, string) {
-		ls = append(ls[:at], append([][]byte{nl}, ls[at:]...)...)
-		return bytes.Join(ls, nil), "line added"
+	return idx, ins
+}
+
+// replaceLine puts the line (expanded from match with backrefs) in place
+// of line idx of ls, unless it is there already.
+func (e lineEdit) replaceLine(content []byte, ls [][]byte, idx int, match []int) ([]byte, string) {
+	newLine := e.line
+	if e.tpl != nil && match != nil {
+		newLine = e.tpl.Expand(nil, ls[idx], match)
 	}
-	endsEOL := func() bool {
-		last := ls[len(ls)-1]
-		return last[len(last)-1] == '\n' || last[len(last)-1] == '\r'
+	if !bytes.HasSuffix(newLine, []byte("\n")) {
+		newLine = append(append([]byte(nil), newLine...), '\n')
 	}
-	isEOF := after && *e.insertafter == "EOF"
+	if bytes.Equal(ls[idx], newLine) {
+		return content, ""
+	}
+	ls[idx] = newLine
+	return bytes.Join(ls, nil), "line replaced"
+}
+
+// insertLine inserts the line into ls where insertafter/insertbefore say
+// (ins is the pattern's place, -1 for none): at the start for BOF, at
+// the end for EOF or when the pattern matched nothing, else at ins unless
+// the line is there already; with backrefs, nowhere.
+func (e lineEdit) insertLine(content []byte, ls [][]byte, ins int) ([]byte, string) {
+	after := e.insertafter != nil
 	switch {
-	case idx != -1:
-		newLine := e.line
-		if e.tpl != nil && match != nil {
-			newLine = e.tpl.Expand(nil, ls[idx], match)
-		}
-		if !bytes.HasSuffix(newLine, []byte("\n")) {
-			newLine = append(append([]byte(nil), newLine...), '\n')
-		}
-		if !bytes.Equal(ls[idx], newLine) {
-			ls[idx] = newLine
-			return bytes.Join(ls, nil), "line replaced"
-		}
 	case e.backrefs:
 		// without a match there is nothing to expand the backrefs from
 	case (after && *e.insertafter == "BOF") || (!after && *e.insertbef == "BOF"):
-		return insert(0)
-	case isEOF || ins == -1:
-		if len(ls) > 0 && !endsEOL() {
+		return e.insertAt(ls, 0)
+	case (after && *e.insertafter == "EOF") || ins == -1:
+		if len(ls) > 0 && !endsEOL(ls[len(ls)-1]) {
 			ls = append(ls, []byte("\n"))
 		}
-		return insert(len(ls))
+		return e.insertAt(ls, len(ls))
 	case after:
 		if len(ls) == ins {
 			if !bytes.Equal(trimEOL(ls[ins-1]), e.line) {
-				return insert(ins)
+				return e.insertAt(ls, ins)
 			}
 		} else if !bytes.Equal(e.line, trimEOL(ls[ins])) {
-			return insert(ins)
+			return e.insertAt(ls, ins)
 		}
 	default:
-		return insert(ins)
+		return e.insertAt(ls, ins)
 	}
 	return content, ""
+}
+
+// insertAt inserts the line, with a newline, before line at of ls.
+func (e lineEdit) insertAt(ls [][]byte, at int) ([]byte, string) {
+	nl := append(append([]byte(nil), e.line...), '\n')
+	ls = append(ls[:at], append([][]byte{nl}, ls[at:]...)...)
+	return bytes.Join(ls, nil), "line added"
+}
+
+// endsEOL says whether the line ends in a newline or carriage return.
+func endsEOL(last []byte) bool {
+	return last[len(last)-1] == '\n' || last[len(last)-1] == '\r'
 }
 
 // absent drops every line that matches and returns how many it dropped.

@@ -38,21 +38,21 @@ var statArgs = &tasks.Spec{
 //go:embed stat.sh
 var statScript string
 
-// Run stats the path.
+// statJob is one stat task: the path and what to read besides its stat.
+type statJob struct {
+	path, sum                string // sum: the checksum algorithm, "" for none
+	follow, md5, mime, attrs bool
+}
+
+// Run stats the path: the job decoded, one round trip runs stat.sh, and
+// its key=value lines become the result's "stat".
 func (statModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := statArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	p := a.Str("path")
-	sum := ""
-	if a.Bool("get_checksum") {
-		sum = a.Str("checksum_algorithm")
-	}
-	script := fmt.Sprintf("%sp=%s\nfollow=%s\nsum=%s\nmd5=%s\nmime=%s\nattrs=%s\n%s", shared.ShFuncs, shared.ShPath(p),
-		shared.BoolFlag(a.Bool("follow")), shared.Q(sum), shared.BoolFlag(a.Bool("get_md5")), shared.BoolFlag(a.Bool("get_mime")),
-		shared.BoolFlag(a.Bool("get_attributes")), statScript)
-	out, err := shared.Run(ctx, env, script, nil)
+	j := decodeStat(a)
+	out, err := shared.Run(ctx, env, j.script(), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -60,11 +60,52 @@ func (statModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if out.ExitCode != 0 || (v["exists"] != "0" && v["rawmode"] == "") {
 		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), Data: map[string]any{}}, nil
 	}
-	st := map[string]any{"exists": v["exists"] != "0"}
-	res := tasks.Result{Data: map[string]any{"stat": st}}
-	if v["exists"] == "0" {
-		return res, nil
+	return tasks.Result{Data: map[string]any{"stat": j.result(v)}}, nil
+}
+
+// decodeStat builds the job the arguments ask for.
+func decodeStat(a tasks.Values) statJob {
+	j := statJob{path: a.Str("path"), follow: a.Bool("follow"), md5: a.Bool("get_md5"),
+		mime: a.Bool("get_mime"), attrs: a.Bool("get_attributes")}
+	if a.Bool("get_checksum") {
+		j.sum = a.Str("checksum_algorithm")
 	}
+	return j
+}
+
+// script is stat.sh with the job's variables set.
+func (j statJob) script() string {
+	return fmt.Sprintf("%sp=%s\nfollow=%s\nsum=%s\nmd5=%s\nmime=%s\nattrs=%s\n%s", shared.ShFuncs, shared.ShPath(j.path),
+		shared.BoolFlag(j.follow), shared.Q(j.sum), shared.BoolFlag(j.md5), shared.BoolFlag(j.mime),
+		shared.BoolFlag(j.attrs), statScript)
+}
+
+// result is the "stat" of the script's verdict v: exists alone for a
+// missing path, else the path's stat, sums, mime type and attributes.
+func (j statJob) result(v shared.Verdict) map[string]any {
+	st := map[string]any{"exists": v["exists"] != "0"}
+	if v["exists"] == "0" {
+		return st
+	}
+	statInode(st, v, j.path)
+	if c, ok := v["checksum"]; ok {
+		st["checksum"] = c
+	}
+	if m, ok := v["md5"]; ok {
+		st["md5"] = m
+	}
+	if j.mime {
+		statMime(st, v)
+	}
+	if j.attrs {
+		statAttributes(st, v)
+	}
+	return st
+}
+
+// statInode puts the stat of path p from the verdict v into st: type,
+// mode and permission bits, ids, sizes, times, device and link.
+func statInode(st map[string]any, v shared.Verdict, p string) {
 	raw, _ := strconv.ParseUint(v["rawmode"], 16, 32)
 	typ := raw & 0o170000
 	st["path"] = p
@@ -92,38 +133,36 @@ func (statModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if st["islnk"] == true {
 		st["lnk_target"], st["lnk_source"] = v["lnk_target"], v["lnk_source"]
 	}
-	if c, ok := v["checksum"]; ok {
-		st["checksum"] = c
+}
+
+// statMime puts the mime type and charset of the verdict v (file's
+// "type; charset=..."), or unknown, into st.
+func statMime(st map[string]any, v shared.Verdict) {
+	st["mimetype"], st["charset"] = "unknown", "unknown"
+	if mt, cs, ok := strings.Cut(v["mime"], ";"); ok {
+		st["mimetype"] = strings.TrimSpace(mt)
+		_, c, _ := strings.Cut(cs, "=")
+		st["charset"] = strings.TrimSpace(c)
 	}
-	if m, ok := v["md5"]; ok {
-		st["md5"] = m
+}
+
+// statAttributes puts lsattr's version, flags and the flags' names from
+// the verdict v into st (none when lsattr printed nothing usable).
+func statAttributes(st map[string]any, v shared.Verdict) {
+	st["version"], st["attributes"], st["attr_flags"] = nil, []any{}, ""
+	f := strings.Fields(v["lsattr"])
+	if len(f) < 3 {
+		return
 	}
-	if a.Bool("get_mime") {
-		st["mimetype"], st["charset"] = "unknown", "unknown"
-		if mt, cs, ok := strings.Cut(v["mime"], ";"); ok {
-			st["mimetype"] = strings.TrimSpace(mt)
-			_, c, _ := strings.Cut(cs, "=")
-			st["charset"] = strings.TrimSpace(c)
+	flags := strings.ReplaceAll(f[1], "-", "")
+	st["version"], st["attr_flags"] = f[0], flags
+	names := []any{}
+	for _, c := range flags {
+		if n, ok := fileAttributes[c]; ok {
+			names = append(names, n)
 		}
 	}
-	if a.Bool("get_attributes") {
-		st["version"], st["attributes"], st["attr_flags"] = nil, []any{}, ""
-		if f := strings.Fields(v["lsattr"]); len(f) >= 3 {
-			flags := strings.ReplaceAll(f[1], "-", "")
-			st["version"], st["attr_flags"] = f[0], flags
-			var names []any
-			for _, c := range flags {
-				if n, ok := fileAttributes[c]; ok {
-					names = append(names, n)
-				}
-			}
-			if names == nil {
-				names = []any{}
-			}
-			st["attributes"] = names
-		}
-	}
-	return res, nil
+	st["attributes"] = names
 }
 
 // fileAttributes names lsattr's letters as Ansible does.

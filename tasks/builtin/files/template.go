@@ -46,88 +46,152 @@ var templateArgs = func() *tasks.Spec {
 	return s
 }()
 
-// Run renders and copies.
+// Run renders and copies: the job decoded, the template read, rendered
+// into the bytes to write, and handed to copy as its content.
 func (templateModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := templateArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	failed := func(msg string) (tasks.Result, error) { return shared.FailWith(msg, nil) }
+	j, fail := decodeTemplate(env, a)
+	if fail != nil {
+		return *fail, nil
+	}
+	src, fail, err := readTemplate(env, a.Str("src"))
+	if err != nil || fail != nil {
+		return shared.EndWith(fail, err)
+	}
+	b, fail := j.render(env, src)
+	if fail != nil {
+		return *fail, nil
+	}
+	return copyModule{}.Run(ctx, env, templateCopyArgs(args, a, src, b))
+}
+
+// templateJob is one template task's output settings: the newline
+// sequence its lines end with and the codec it is written in.
+type templateJob struct {
+	nl    string
+	codec textCodec
+}
+
+// templateSource is a template read from the controller: its path, its
+// stat and its text (decrypted when vault-encrypted).
+type templateSource struct {
+	local string
+	fi    os.FileInfo
+	text  []byte
+}
+
+// templateFail is the failed result template gives with msg.
+func templateFail(msg string) *tasks.Result {
+	r, _ := shared.FailWith(msg, nil)
+	return &r
+}
+
+// decodeTemplate builds the job the arguments ask for, or the failure
+// template gives for state, a missing src or dest, a newline sequence,
+// delimiter, block setting or encoding tender does not take, or when
+// nothing here can render.
+func decodeTemplate(env *tasks.Env, a tasks.Values) (templateJob, *tasks.Result) {
+	var j templateJob
 	if a.Has("state") {
-		return failed("'state' cannot be specified on a template")
+		return j, templateFail("'state' cannot be specified on a template")
 	}
 	if !a.Has("src") || !a.Has("dest") {
-		return failed("src and dest are required")
+		return j, templateFail("src and dest are required")
 	}
-	nl := a.Str("newline_sequence")
-	switch nl {
+	j.nl = a.Str("newline_sequence")
+	switch j.nl {
 	case `\n`, `\r`, `\r\n`:
-		nl = strings.NewReplacer(`\n`, "\n", `\r`, "\r").Replace(nl)
+		j.nl = strings.NewReplacer(`\n`, "\n", `\r`, "\r").Replace(j.nl)
 	case "\n", "\r", "\r\n":
 	default:
-		return failed("newline_sequence needs to be one of: \n, \r or \r\n")
+		return j, templateFail("newline_sequence needs to be one of: \n, \r or \r\n")
 	}
 	for _, k := range []string{"variable_start_string", "variable_end_string", "block_start_string", "block_end_string", "comment_start_string", "comment_end_string"} {
 		if a.Has(k) {
-			return failed(fmt.Sprintf("%s is not supported by tender's templates (they use Jinja2's default delimiters)", k))
+			return j, templateFail(fmt.Sprintf("%s is not supported by tender's templates (they use Jinja2's default delimiters)", k))
 		}
 	}
 	if !a.Bool("trim_blocks") || a.Bool("lstrip_blocks") {
-		return failed("tender's templates always trim blocks and never lstrip them (trim_blocks: true, lstrip_blocks: false)")
+		return j, templateFail("tender's templates always trim blocks and never lstrip them (trim_blocks: true, lstrip_blocks: false)")
 	}
-	codec, ok := textCodecs[strings.ToLower(strings.ReplaceAll(a.Str("output_encoding"), "_", "-"))]
-	if !ok {
-		return failed(fmt.Sprintf("unknown output_encoding: %s (tender writes utf-8, ascii and latin-1)", a.Str("output_encoding")))
+	var ok bool
+	if j.codec, ok = textCodecs[strings.ToLower(strings.ReplaceAll(a.Str("output_encoding"), "_", "-"))]; !ok {
+		return j, templateFail(fmt.Sprintf("unknown output_encoding: %s (tender writes utf-8, ascii and latin-1)", a.Str("output_encoding")))
 	}
 	if env.Render == nil {
-		return failed("templates cannot be rendered here")
+		return j, templateFail("templates cannot be rendered here")
 	}
-	local, err := env.FindFile("templates", a.Str("src"))
+	return j, nil
+}
+
+// readTemplate finds the controller's template src, checks it against the
+// sandbox, stats and reads it, decrypting a vaulted one; a failed result
+// when it cannot be found, read or decrypted, or is not UTF-8.
+func readTemplate(env *tasks.Env, src string) (templateSource, *tasks.Result, error) {
+	var s templateSource
+	local, err := env.FindFile("templates", src)
 	if err != nil {
-		return failed(err.Error())
+		return s, templateFail(err.Error()), nil
 	}
 	if err := env.Sandbox.CheckRead(local); err != nil {
-		return tasks.Result{}, err
+		return s, nil, err
 	}
-	fi, err := os.Stat(local)
-	if err != nil {
-		return failed(fmt.Sprintf("could not find src=%s, %v", local, err))
+	s.local = local
+	if s.fi, err = os.Stat(local); err != nil {
+		return s, templateFail(fmt.Sprintf("could not find src=%s, %v", local, err)), nil
 	}
-	text, err := os.ReadFile(local)
-	if err != nil {
-		return failed(fmt.Sprintf("could not find src=%s, %v", local, err))
+	if s.text, err = os.ReadFile(local); err != nil {
+		return s, templateFail(fmt.Sprintf("could not find src=%s, %v", local, err)), nil
 	}
 	if msg := vaultRefusal(local); msg != "" {
 		if env.Decrypt == nil {
-			return failed(msg)
+			return s, templateFail(msg), nil
 		}
-		if text, err = decryptFile(env, local); err != nil {
-			return failed(err.Error())
+		if s.text, err = decryptFile(env, local); err != nil {
+			return s, templateFail(err.Error()), nil
 		}
 	}
-	if !utf8.Valid(text) {
-		return failed("Template source files must be utf-8 encoded")
+	if !utf8.Valid(s.text) {
+		return s, templateFail("Template source files must be utf-8 encoded"), nil
 	}
+	return s, nil, nil
+}
+
+// render renders the template's text in the task's scope and returns it
+// with the template's trailing newlines, the job's newline sequence and
+// encoding; a failed result when it cannot be rendered or encoded.
+func (j templateJob) render(env *tasks.Env, s templateSource) ([]byte, *tasks.Result) {
 	render := env.Render
 	if env.RenderFile != nil {
-		render = func(text string) (string, error) { return env.RenderFile(text, local) }
+		render = func(text string) (string, error) { return env.RenderFile(text, s.local) }
 	}
-	out, err := render(withTemplateVars(string(text)))
+	out, err := render(withTemplateVars(string(s.text)))
 	if err != nil {
-		return failed(err.Error())
+		return nil, templateFail(err.Error())
 	}
 	// Ansible keeps the template's trailing newlines: the output ends in
 	// at least as many as the source does.
-	if want := trailingNewlines(string(text)); want > trailingNewlines(out) {
+	if want := trailingNewlines(string(s.text)); want > trailingNewlines(out) {
 		out += strings.Repeat("\n", want-trailingNewlines(out))
 	}
-	if nl != "\n" {
-		out = strings.ReplaceAll(out, "\n", nl)
+	if j.nl != "\n" {
+		out = strings.ReplaceAll(out, "\n", j.nl)
 	}
-	b, err := codec.encode([]byte(out))
+	b, err := j.codec.encode([]byte(out))
 	if err != nil {
-		return failed(err.Error())
+		return nil, templateFail(err.Error())
 	}
+	return b, nil
+}
+
+// templateCopyArgs are the arguments copy gets: the task's own (args, a
+// decoded) less template's parameters and src, with the rendered bytes b
+// as content under the template's name, and mode preserve as the
+// template's mode.
+func templateCopyArgs(args tasks.Args, a tasks.Values, s templateSource, b []byte) tasks.Args {
 	cargs := tasks.Args{}
 	for k, v := range args {
 		cargs[k] = v
@@ -137,11 +201,11 @@ func (templateModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	}
 	delete(cargs, "src")
 	cargs["content"] = string(b)
-	cargs["_original_basename"] = path.Base(local)
+	cargs["_original_basename"] = path.Base(s.local)
 	if m, _ := a["mode"].(string); m == "preserve" {
-		cargs["mode"] = fmt.Sprintf("0%03o", fi.Mode().Perm())
+		cargs["mode"] = fmt.Sprintf("0%03o", s.fi.Mode().Perm())
 	}
-	return copyModule{}.Run(ctx, env, cargs)
+	return cargs
 }
 
 // managedStr is ansible_managed's value: Ansible's default
