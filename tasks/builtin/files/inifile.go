@@ -41,17 +41,9 @@ var iniFileArgs = &tasks.Spec{
 // read, the edit planned on its text, and the file written when the text
 // or its attributes change.
 func (iniFileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	a, err := iniFileArgs.Decode(args)
-	if err != nil {
-		return tasks.Result{}, err
-	}
-	fa, err := shared.AttrsOf(a)
-	if err != nil {
-		return shared.FailWith(err.Error(), nil)
-	}
-	e, fail := decodeIniEdit(a)
-	if fail != nil {
-		return *fail, nil
+	a, fa, e, stop, err := editStart(args, iniFileArgs, decodeIniEdit)
+	if stop != nil || err != nil {
+		return shared.EndWith(stop, err)
 	}
 	p := a.Str("path")
 	f, fail, err := shared.ReadText(ctx, env, p, fa)

@@ -55,17 +55,9 @@ type lineEdit struct {
 // place (or the matching lines removed), and the file written when it
 // changes.
 func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	a, err := lineinfileArgs.Decode(args)
-	if err != nil {
-		return tasks.Result{}, err
-	}
-	fa, err := shared.AttrsOf(a)
-	if err != nil {
-		return shared.FailWith(err.Error(), nil)
-	}
-	e, fail := decodeLineEdit(a)
-	if fail != nil {
-		return *fail, nil
+	a, fa, e, stop, err := editStart(args, lineinfileArgs, decodeLineEdit)
+	if stop != nil || err != nil {
+		return shared.EndWith(stop, err)
 	}
 	p := a.Str("path")
 	f, fail, err := shared.ReadText(ctx, env, p, fa)

@@ -37,17 +37,9 @@ var replaceArgs = &tasks.Spec{
 // Run replaces: the edit decoded, the file read, the replacements planned
 // on its text, and the file written when its text or attributes change.
 func (replaceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	a, err := replaceArgs.Decode(args)
-	if err != nil {
-		return tasks.Result{}, err
-	}
-	fa, err := shared.AttrsOf(a)
-	if err != nil {
-		return shared.FailWith(err.Error(), nil)
-	}
-	e, fail := decodeReplace(a)
-	if fail != nil {
-		return *fail, nil
+	a, fa, e, stop, err := editStart(args, replaceArgs, decodeReplace)
+	if stop != nil || err != nil {
+		return shared.EndWith(stop, err)
 	}
 	p := a.Str("path")
 	f, fail, err := shared.ReadText(ctx, env, p, fa)
