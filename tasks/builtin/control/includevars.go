@@ -41,8 +41,26 @@ var includeVarsArgs = &tasks.Spec{
 
 var includeVarsDirArgs = []string{"dir", "depth", "files_matching", "ignore_files", "extensions", "ignore_unknown_extensions"}
 
+// includeVarsJob is one include_vars task: its decoded arguments, the
+// directory or file to load and the loader that gathers their variables.
+type includeVarsJob struct {
+	a         tasks.Values
+	dir, file string // dir when set, else file ("" for a file not found)
+	l         *varsLoader
+}
+
 // Run loads the file or directory.
 func (includeVarsModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	j, err := decodeIncludeVars(env, args)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	return j.result(env, j.load(env))
+}
+
+// decodeIncludeVars checks include_vars' arguments and makes the job; the
+// error is a bad argument.
+func decodeIncludeVars(env *tasks.Env, args tasks.Args) (*includeVarsJob, error) {
 	dirArgs, fileArgs := 0, 0
 	for k := range args {
 		switch {
@@ -53,49 +71,61 @@ func (includeVarsModule) Run(_ context.Context, env *tasks.Env, args tasks.Args)
 		}
 	}
 	if dirArgs > 0 && fileArgs > 0 {
-		return tasks.Result{}, fmt.Errorf("You are mixing file only and dir only arguments, these are incompatible")
+		return nil, fmt.Errorf("You are mixing file only and dir only arguments, these are incompatible")
 	}
 	a, err := includeVarsArgs.Decode(args)
 	if err != nil {
-		return tasks.Result{}, err
+		return nil, err
 	}
 	l := &varsLoader{sandbox: env.Sandbox, decrypt: env.Decrypt, exts: a.Strings("extensions"), unknownOK: a.Bool("ignore_unknown_extensions"),
 		ignore: a.Strings("ignore_files"), vars: map[string]any{}, files: []any{}}
 	if pat := a.Str("files_matching"); pat != "" {
 		if l.match, err = regexp.Compile(pat); err != nil {
-			return tasks.Result{}, fmt.Errorf("files_matching: %v", err)
+			return nil, fmt.Errorf("files_matching: %v", err)
 		}
 	}
-	var msg string
-	if dir := a.Str("dir"); dir != "" {
-		msg = l.dir(env, dir, a.Int("depth"))
-	} else {
-		file := strings.TrimRight(a.Str("file"), "\n")
-		if file == "" {
-			file = strings.TrimRight(a.Str("_raw_params"), "\n")
+	j := &includeVarsJob{a: a, dir: a.Str("dir"), l: l}
+	if j.dir == "" {
+		j.file = strings.TrimRight(a.Str("file"), "\n")
+		if j.file == "" {
+			j.file = strings.TrimRight(a.Str("_raw_params"), "\n")
 		}
-		if file == "" && !a.Has("file") && !a.Has("_raw_params") {
-			return tasks.Result{}, fmt.Errorf("include_vars needs a file or a dir")
-		}
-		if file == "" {
-			// An empty name (a lookup that found nothing, say) is a file
-			// not found, as in Ansible.
-			msg = "Could not find file on the Ansible Controller.\n" + remoteSrcHint
-		} else {
-			msg = l.file(env, file)
+		if j.file == "" && !a.Has("file") && !a.Has("_raw_params") {
+			return nil, fmt.Errorf("include_vars needs a file or a dir")
 		}
 	}
-	vars := l.vars
-	name := a.Str("name")
+	return j, nil
+}
+
+// load reads the directory or the file into the loader and returns the
+// message of the failure that stopped it ("" when none did).
+func (j *includeVarsJob) load(env *tasks.Env) string {
+	switch {
+	case j.dir != "":
+		return j.l.dir(env, j.dir, j.a.Int("depth"))
+	case j.file == "":
+		// An empty name (a lookup that found nothing, say) is a file
+		// not found, as in Ansible.
+		return "Could not find file on the Ansible Controller.\n" + remoteSrcHint
+	}
+	return j.l.file(env, j.file)
+}
+
+// result is include_vars' result: the variables loaded as facts (under
+// name when given, merged into the current ones for hash_behaviour
+// merge) and the files read, failed with msg when it is set.
+func (j *includeVarsJob) result(env *tasks.Env, msg string) (tasks.Result, error) {
+	vars := j.l.vars
+	name := j.a.Str("name")
 	if name != "" {
 		vars = map[string]any{name: vars}
 	}
-	if msg == "" && a.Str("hash_behaviour") == "merge" {
+	if msg == "" && j.a.Str("hash_behaviour") == "merge" {
 		if err := mergeWithCurrent(env, vars, name != ""); err != nil {
 			return tasks.Result{}, err
 		}
 	}
-	data := map[string]any{"ansible_facts": vars, "ansible_included_var_files": l.files}
+	data := map[string]any{"ansible_facts": vars, "ansible_included_var_files": j.l.files}
 	if msg != "" {
 		// include_vars reports its failure under "message", not "msg".
 		data["message"] = msg

@@ -49,15 +49,33 @@ func (waitForModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	if err != nil {
 		return tasks.Result{}, err
 	}
+	w, stop := decodeWaitFor(a, env)
+	if stop != nil {
+		return *stop, nil
+	}
+	if err := sleepCtx(ctx, time.Duration(a.Int("delay"))*time.Second); err != nil {
+		return tasks.Result{}, err
+	}
+	ok, err := w.wait(ctx)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	return w.result(ok), nil
+}
+
+// decodeWaitFor checks wait_for's arguments and makes the waiter, its
+// clock started. A non-nil result ends the task: skipped in check mode,
+// or the failure Ansible reports for bad arguments.
+func decodeWaitFor(a tasks.Values, env *tasks.Env) (*waiter, *tasks.Result) {
 	if env.Check {
-		return tasks.Result{Skipped: true, Msg: "remote module (wait_for) does not support check mode", Data: map[string]any{}}, nil
+		return nil, &tasks.Result{Skipped: true, Msg: "remote module (wait_for) does not support check mode", Data: map[string]any{}}
 	}
 	w := &waiter{a: a, env: env, start: time.Now(), data: map[string]any{
 		"path": nil, "port": nil, "search_regex": nil, "state": a.Str("state"),
 		"match_groups": []any{}, "match_groupdict": map[string]any{},
 	}}
-	failed := func(msg string) (tasks.Result, error) {
-		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{"elapsed": 0}}, nil
+	failed := func(msg string) (*waiter, *tasks.Result) {
+		return nil, &tasks.Result{Failed: true, Msg: msg, Data: map[string]any{"elapsed": 0}}
 	}
 	state := a.Str("state")
 	if a.Has("port") && a.Has("path") {
@@ -80,38 +98,43 @@ func (waitForModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	}
 	if a.Has("search_regex") {
 		w.data["search_regex"] = a.Str("search_regex")
+		var err error
 		if w.re, err = regexp.Compile("(?m)" + a.Str("search_regex")); err != nil {
 			return failed(fmt.Sprintf("invalid search_regex: %v", err))
 		}
 	}
-	if err := sleepCtx(ctx, time.Duration(a.Int("delay"))*time.Second); err != nil {
-		return tasks.Result{}, err
-	}
-	var ok bool
+	return w, nil
+}
+
+// wait waits for what the arguments name (a path, a port to drain, a
+// port, or else the timeout) and reports whether it came in time.
+func (w *waiter) wait(ctx context.Context) (bool, error) {
+	a := w.a
 	switch {
 	case a.Has("path"):
-		ok, err = w.path(ctx)
-	case a.Has("port") && state == "drained":
-		ok, err = w.drained(ctx)
+		return w.path(ctx)
+	case a.Has("port") && a.Str("state") == "drained":
+		return w.drained(ctx)
 	case a.Has("port"):
-		ok, err = w.port(ctx)
-	default:
-		// Neither: just the delay and the timeout, as Ansible sleeps.
-		err = sleepCtx(ctx, time.Duration(a.Int("timeout"))*time.Second)
-		ok = true
+		return w.port(ctx)
 	}
-	if err != nil {
-		return tasks.Result{}, err
-	}
+	// Neither: just the delay and the timeout, as Ansible sleeps.
+	err := sleepCtx(ctx, time.Duration(a.Int("timeout"))*time.Second)
+	return true, err
+}
+
+// result is wait_for's result once the wait is over: the data gathered,
+// or the timeout's failure (msg when given) when ok is false.
+func (w *waiter) result(ok bool) tasks.Result {
 	w.data["elapsed"] = int(time.Since(w.start).Seconds())
 	if !ok {
 		msg := w.timeoutMsg()
-		if a.Has("msg") {
-			msg = a.Str("msg")
+		if w.a.Has("msg") {
+			msg = w.a.Str("msg")
 		}
-		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{"elapsed": w.data["elapsed"]}}, nil
+		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{"elapsed": w.data["elapsed"]}}
 	}
-	return tasks.Result{Data: w.data}, nil
+	return tasks.Result{Data: w.data}
 }
 
 func (w *waiter) deadline() time.Time {

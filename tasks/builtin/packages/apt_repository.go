@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -81,93 +82,172 @@ type aptSources struct {
 	sp    string // the parts directory, with a trailing slash
 }
 
+// aptRepoJob is one apt_repository task: its decoded arguments and,
+// once the sources are read, the files and their dumps before and after
+// the change.
+type aptRepoJob struct {
+	a           tasks.Values
+	mode        string
+	repo, state string
+	ppa         bool
+	diff        bool
+	// Planned from the files read.
+	srcs          *aptSources
+	codename      string // the distribution's, as read when not given
+	before, after map[string]string
+	changed       bool
+}
+
 // Run adds or removes the source line.
 func (aptRepositoryModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	a, err := aptRepositoryArgs.Decode(args)
+	j, bad, err := decodeAptRepo(args, env)
+	if err != nil || bad != nil {
+		return shared.EndWith(bad, err)
+	}
+	out, err := shared.Run(ctx, env, j.readScript(), nil)
 	if err != nil {
 		return tasks.Result{}, err
+	}
+	if bad := j.read(out); bad != nil {
+		return *bad, nil
+	}
+	if bad, err := j.plan(); err != nil || bad != nil {
+		return shared.EndWith(bad, err)
+	}
+	res := j.result()
+	if !j.changed || env.Check {
+		return res, nil
+	}
+	out, err = shared.Run(ctx, env, j.writeScript(), nil)
+	if err != nil {
+		return tasks.Result{}, err
+	}
+	if bad := j.written(out); bad != nil {
+		return *bad, nil
+	}
+	return res, nil
+}
+
+// decodeAptRepo checks apt_repository's arguments and makes the job. A
+// non-nil result is the failure Ansible reports for an empty repo; the
+// error is a bad argument.
+func decodeAptRepo(args tasks.Args, env *tasks.Env) (*aptRepoJob, *tasks.Result, error) {
+	a, err := aptRepositoryArgs.Decode(args)
+	if err != nil {
+		return nil, nil, err
 	}
 	mode, err := shared.ModeArg(a["mode"])
 	if err != nil {
-		return tasks.Result{}, err
+		return nil, nil, err
 	}
-	repo, state := a.Str("repo"), a.Str("state")
-	if repo == "" {
-		return shared.Fail("Please set argument 'repo' to a non-empty value"), nil
+	j := &aptRepoJob{a: a, mode: mode, repo: a.Str("repo"), state: a.Str("state"), diff: env.Diff}
+	if j.repo == "" {
+		r := shared.Fail("Please set argument 'repo' to a non-empty value")
+		return nil, &r, nil
 	}
-	ppa := strings.HasPrefix(repo, "ppa:")
-	wantCodename := ppa && a.Str("codename") == ""
-	out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"want_codename", shared.BoolFlag(wantCodename)}})+shared.DebBlobFuncs+aptRepoReadScript, nil)
-	if err != nil {
-		return tasks.Result{}, err
-	}
+	j.ppa = strings.HasPrefix(j.repo, "ppa:")
+	return j, nil, nil
+}
+
+// readScript reads the sources files, and the codename when a PPA is
+// given without one.
+func (j *aptRepoJob) readScript() string {
+	wantCodename := j.ppa && j.a.Str("codename") == ""
+	return shared.ShAssign([][2]string{{"want_codename", shared.BoolFlag(wantCodename)}}) + shared.DebBlobFuncs + aptRepoReadScript
+}
+
+// read takes the sources files and the codename from the read script's
+// output, or returns the failure when the script could not read them.
+func (j *aptRepoJob) read(out transport.Result) *tasks.Result {
 	v, blobs := shared.ParseDebBlobs(string(out.Stdout))
-	if v["fail"] != "" {
-		return shared.Fail(v["fail"]), nil
+	var r tasks.Result
+	switch {
+	case v["fail"] != "":
+		r = shared.Fail(v["fail"])
+	case v["done"] != "1":
+		r = shared.Fail(shared.ScriptError(out))
+	default:
+		j.srcs = &aptSources{sl: v["sl"], sp: v["sp"]}
+		for _, b := range blobs {
+			j.srcs.files = append(j.srcs.files, &aptSourceFile{path: b.Name, lines: parseAptSources(b.Body), raw: b.Body, exists: true})
+		}
+		j.codename = shared.OrDefault(j.a.Str("codename"), v["codename"])
+		return nil
 	}
-	if v["done"] != "1" {
-		return shared.Fail(shared.ScriptError(out)), nil
-	}
-	srcs := &aptSources{sl: v["sl"], sp: v["sp"]}
-	for _, b := range blobs {
-		srcs.files = append(srcs.files, &aptSourceFile{path: b.Name, lines: parseAptSources(b.Body), raw: b.Body, exists: true})
-	}
-	before := srcs.dump()
-	codename := a.Str("codename")
-	if codename == "" {
-		codename = v["codename"]
-	}
-	if ppa {
-		line := aptPPALine(repo, codename)
-		if state == "absent" {
+	return &r
+}
+
+// plan adds or removes the source in the files read and dumps them
+// before and after. It returns the failure for an invalid repository
+// string, and an error for a PPA it would have to add.
+func (j *aptRepoJob) plan() (*tasks.Result, error) {
+	srcs := j.srcs
+	j.before = srcs.dump()
+	if j.ppa {
+		line := aptPPALine(j.repo, j.codename)
+		if j.state == "absent" {
 			srcs.remove(line)
 		} else if !srcs.has(line) {
-			return tasks.Result{}, fmt.Errorf("apt_repository: adding %s needs Launchpad's API (the PPA's signing key), which tender does not query; "+
-				"add its key (apt_key or a keyring file) and the line %q instead", repo, line)
+			return nil, fmt.Errorf("apt_repository: adding %s needs Launchpad's API (the PPA's signing key), which tender does not query; "+
+				"add its key (apt_key or a keyring file) and the line %q instead", j.repo, line)
 		}
 	} else {
-		src, bad := aptSourceOf(repo)
+		src, bad := aptSourceOf(j.repo)
 		if bad != "" {
-			return shared.Fail("Invalid repository string: " + bad), nil
+			r := shared.Fail("Invalid repository string: " + bad)
+			return &r, nil
 		}
-		if state == "absent" {
+		if j.state == "absent" {
 			srcs.remove(src)
 		} else {
-			name, ok := aptSuggestFilename(src, a)
+			name, ok := aptSuggestFilename(src, j.a)
 			if !ok {
-				return shared.Fail("Invalid repository string: " + repo), nil
+				r := shared.Fail("Invalid repository string: " + j.repo)
+				return &r, nil
 			}
 			srcs.add(src, name)
 		}
 	}
-	after := srcs.dump()
-	changed := !sameDump(before, after)
-	res := tasks.Result{Changed: changed, Data: map[string]any{"repo": repo, "state": state, "diff": map[string]any{}}}
-	if changed && env.Diff {
-		entries := aptRepoDiff(before, after)
+	j.after = srcs.dump()
+	j.changed = !sameDump(j.before, j.after)
+	return nil, nil
+}
+
+// result is apt_repository's result: the repo, its state and, in diff
+// mode when a file changes, the diff of every file.
+func (j *aptRepoJob) result() tasks.Result {
+	res := tasks.Result{Changed: j.changed, Data: map[string]any{"repo": j.repo, "state": j.state, "diff": map[string]any{}}}
+	if j.changed && j.diff {
+		entries := aptRepoDiff(j.before, j.after)
 		res.Data["diff"] = entries
 		res.Diff = renderAptRepoDiff(entries)
 	}
-	if !changed || env.Check {
-		return res, nil
-	}
-	script := shared.ShAssign([][2]string{{"retries", fmt.Sprint(a.Int("update_cache_retries"))},
-		{"maxdelay", fmt.Sprint(a.Int("update_cache_retry_max_delay"))}, {"update", shared.BoolFlag(a.Bool("update_cache"))}}) +
-		shared.SetArgs(srcs.writePlan(mode)) + aptRepoWriteScript
-	out, err = shared.Run(ctx, env, script, nil)
-	if err != nil {
-		return tasks.Result{}, err
-	}
+	return res
+}
+
+// writeScript applies the plan to the files and updates the cache as
+// asked.
+func (j *aptRepoJob) writeScript() string {
+	return shared.ShAssign([][2]string{{"retries", fmt.Sprint(j.a.Int("update_cache_retries"))},
+		{"maxdelay", fmt.Sprint(j.a.Int("update_cache_retry_max_delay"))}, {"update", shared.BoolFlag(j.a.Bool("update_cache"))}}) +
+		shared.SetArgs(j.srcs.writePlan(j.mode)) + aptRepoWriteScript
+}
+
+// written returns the failure the write script reports, if any.
+func (j *aptRepoJob) written(out transport.Result) *tasks.Result {
 	w := shared.ParseVerdict(out.Stdout)
+	var r tasks.Result
 	switch {
 	case w["fail"] != "":
-		return shared.Fail(w["fail"]), nil
+		r = shared.Fail(w["fail"])
 	case w["uerr"] != "":
-		return shared.Fail("Failed to update apt cache: " + w["uerr"]), nil
+		r = shared.Fail("Failed to update apt cache: " + w["uerr"])
 	case w["done"] != "1":
-		return shared.Fail(shared.ScriptError(out)), nil
+		r = shared.Fail(shared.ScriptError(out))
+	default:
+		return nil
 	}
-	return res, nil
+	return &r
 }
 
 // parseAptSources reads a sources file's lines as Ansible does: a line

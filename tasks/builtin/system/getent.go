@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -29,69 +30,68 @@ var getentArgs = &tasks.Spec{
 	},
 }
 
+// getentJob is one getent task: its decoded arguments and how a line
+// of the database is split.
+type getentJob struct {
+	a        tasks.Values
+	db, key  string
+	split    string
+	splitSet bool // split fields on split, not on runs of white space
+}
+
 // Run looks the database (or the key in it) up.
 func (getentModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := getentArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	db, key := a.Str("database"), a.Str("key")
-	script := shared.ShAssign([][2]string{{"db", db}, {"key", key}, {"has_key", shared.BoolFlag(a.Has("key"))},
-		{"service", a.Str("service")}, {"has_service", shared.BoolFlag(a.Has("service"))}}) + getentScript
-	res, err := shared.Run(ctx, env, script, nil)
+	j := decodeGetent(a)
+	out, err := shared.Run(ctx, env, j.script(), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	stderr := string(res.Stderr)
+	return j.result(out), nil
+}
+
+// decodeGetent makes the job from getent's arguments, splitting the
+// databases of colon-separated files on ":" unless split is given.
+func decodeGetent(a tasks.Values) *getentJob {
+	j := &getentJob{a: a, db: a.Str("database"), key: a.Str("key"), split: a.Str("split"), splitSet: a.Has("split")}
+	switch j.db {
+	case "passwd", "shadow", "group", "gshadow":
+		if !j.splitSet {
+			j.split, j.splitSet = ":", true
+		}
+	}
+	return j
+}
+
+// script runs getent on the database, with the key and service asked
+// for.
+func (j *getentJob) script() string {
+	a := j.a
+	return shared.ShAssign([][2]string{{"db", j.db}, {"key", j.key}, {"has_key", shared.BoolFlag(a.Has("key"))},
+		{"service", a.Str("service")}, {"has_service", shared.BoolFlag(a.Has("service"))}}) + getentScript
+}
+
+// result turns getent's exit status (the script's last rc= on stderr)
+// and output into the fact, or the failure Ansible reports for it.
+func (j *getentJob) result(out transport.Result) tasks.Result {
+	stderr := string(out.Stderr)
 	i := strings.LastIndex(stderr, "rc=")
-	if res.ExitCode != 0 || i < 0 {
-		return tasks.Result{Failed: true, Msg: shared.ScriptError(res), Data: map[string]any{}}, nil
+	if out.ExitCode != 0 || i < 0 {
+		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), Data: map[string]any{}}
 	}
 	rc, _ := strconv.Atoi(strings.TrimSpace(stderr[i+3:]))
-	split, splitSet := a.Str("split"), a.Has("split")
-	switch db {
-	case "passwd", "shadow", "group", "gshadow":
-		if !splitSet {
-			split, splitSet = ":", true
-		}
-	}
-	tree := map[string]any{}
-	facts := map[string]any{"getent_" + db: tree}
 	switch rc {
 	case 0:
-		seen := map[string]int{}
-		for _, l := range shared.Lines(string(res.Stdout)) {
-			var rec []string
-			if splitSet {
-				rec = strings.Split(l.(string), split)
-			} else {
-				rec = strings.Fields(l.(string))
-			}
-			if len(rec) == 0 {
-				continue
-			}
-			rest := make([]any, 0, len(rec)-1)
-			for _, f := range rec[1:] {
-				rest = append(rest, f)
-			}
-			switch seen[rec[0]] {
-			case 0:
-				tree[rec[0]] = rest
-			case 1:
-				tree[rec[0]] = []any{tree[rec[0]], rest}
-			default:
-				tree[rec[0]] = append(tree[rec[0]].([]any), rest)
-			}
-			seen[rec[0]]++
-		}
-		return tasks.Result{Data: map[string]any{"ansible_facts": facts}}, nil
+		return tasks.Result{Data: map[string]any{"ansible_facts": j.facts(j.tree(string(out.Stdout)))}}
 	case 1:
 		return getentFail("Missing arguments, or database unknown.")
 	case 2:
 		msg := "One or more supplied key could not be found in the database."
-		if !a.Bool("fail_key") {
-			tree[key] = nil
-			return tasks.Result{Msg: msg, Data: map[string]any{"ansible_facts": facts, "msg": msg}}, nil
+		if !j.a.Bool("fail_key") {
+			return tasks.Result{Msg: msg, Data: map[string]any{"ansible_facts": j.facts(map[string]any{j.key: nil}), "msg": msg}}
 		}
 		return getentFail(msg)
 	case 3:
@@ -100,8 +100,46 @@ func (getentModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	return getentFail("Unexpected failure!")
 }
 
-func getentFail(msg string) (tasks.Result, error) {
-	return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
+// facts is the getent_<database> fact holding tree.
+func (j *getentJob) facts(tree map[string]any) map[string]any {
+	return map[string]any{"getent_" + j.db: tree}
+}
+
+// tree maps each entry's first field to the list of the others, or to a
+// list of such lists when the first field repeats.
+func (j *getentJob) tree(stdout string) map[string]any {
+	tree := map[string]any{}
+	seen := map[string]int{}
+	for _, l := range shared.Lines(stdout) {
+		var rec []string
+		if j.splitSet {
+			rec = strings.Split(l.(string), j.split)
+		} else {
+			rec = strings.Fields(l.(string))
+		}
+		if len(rec) == 0 {
+			continue
+		}
+		rest := make([]any, 0, len(rec)-1)
+		for _, f := range rec[1:] {
+			rest = append(rest, f)
+		}
+		switch seen[rec[0]] {
+		case 0:
+			tree[rec[0]] = rest
+		case 1:
+			tree[rec[0]] = []any{tree[rec[0]], rest}
+		default:
+			tree[rec[0]] = append(tree[rec[0]].([]any), rest)
+		}
+		seen[rec[0]]++
+	}
+	return tree
+}
+
+// getentFail is getent's failed result with msg.
+func getentFail(msg string) tasks.Result {
+	return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}
 }
 
 func (getentModule) Spec() *tasks.Spec { return getentArgs }
