@@ -196,14 +196,20 @@ func checkRequiredOneOf(terms any, params map[string]any, ctx []string) string {
 			return err.Error()
 		}
 		if n == 0 {
-			s, err := joinValue(", ", g)
-			if err != nil {
-				return err.Error()
-			}
-			return foundIn("one of the following is required: "+s, ctx)
+			return groupMessage("one of the following is required: ", g, ctx)
 		}
 	}
 	return ""
+}
+
+// groupMessage is a check's failure naming the group of terms g, joined
+// with ", " as ansible-core joins them.
+func groupMessage(prefix string, g any, ctx []string) string {
+	s, err := joinValue(", ", g)
+	if err != nil {
+		return err.Error()
+	}
+	return foundIn(prefix+s, ctx)
 }
 
 func checkRequiredTogether(terms any, params map[string]any, ctx []string) string {
@@ -229,11 +235,7 @@ func checkRequiredTogether(terms any, params map[string]any, ctx []string) strin
 			none = none || n == 0
 		}
 		if some && none {
-			s, err := joinValue(", ", g)
-			if err != nil {
-				return err.Error()
-			}
-			return foundIn("parameters are required together: "+s, ctx)
+			return groupMessage("parameters are required together: ", g, ctx)
 		}
 	}
 	return ""
