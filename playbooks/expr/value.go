@@ -242,6 +242,10 @@ func objName(v any) string {
 	return typeName(v) + " object"
 }
 
+// Number returns v as a float64 when Python would take it for a number:
+// a bool, an int (one past 64 bits rounded) or a float.
+func Number(v any) (float64, bool) { return number(v) }
+
 // number returns v as a float64 if it is a bool, int or float (an integer
 // too large for a float is an infinity: see floatOf).
 func number(v any) (float64, bool) {

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -283,7 +284,7 @@ func newChoiceSet(choices []any) choiceSet {
 	for _, c := range choices {
 		if str, ok := shared.IsPyStr(c); ok {
 			s.strs[str] = true
-		} else if n, ok := shared.PyNumber(c); ok && n == n && !bigInt(c) {
+		} else if n, ok := expr.Number(c); ok && n == n && !bigInt(c) {
 			s.nums[n] = true
 		} else {
 			s.others = append(s.others, c)
@@ -296,7 +297,7 @@ func (s choiceSet) has(v any) bool {
 	if str, ok := shared.IsPyStr(v); ok {
 		return s.strs[str]
 	}
-	if n, ok := shared.PyNumber(v); ok && !bigInt(v) {
+	if n, ok := expr.Number(v); ok && !bigInt(v) {
 		return s.nums[n]
 	}
 	return shared.PyIn(v, s.others)

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/tender-sh/tender/internal/pyfmt"
+	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -126,7 +127,7 @@ func argTypeBool(v any) (any, error) {
 	case bool:
 		return x, nil
 	case int, *big.Int, float64:
-		n, _ := shared.PyNumber(x)
+		n, _ := expr.Number(x)
 		if n == 1 || n == 0 {
 			return n == 1, nil
 		}
@@ -173,10 +174,10 @@ func argTypeFloat(v any) (any, error) {
 	case float64:
 		return x, nil
 	case int, bool:
-		n, _ := shared.PyNumber(x)
+		n, _ := expr.Number(x)
 		return n, nil
 	case *big.Int:
-		if n, _ := shared.PyNumber(x); !math.IsInf(n, 0) {
+		if n, _ := expr.Number(x); !math.IsInf(n, 0) {
 			return n, nil
 		}
 		return nil, fmt.Errorf("int too large to convert to float")

@@ -3,7 +3,6 @@ package shared
 import (
 	"fmt"
 	"maps"
-	"math/big"
 	"slices"
 	"strings"
 
@@ -80,26 +79,6 @@ func PyRepr(v any) string { return pyfmt.Repr(v) }
 
 // SortedMapKeys returns m's keys in sorted order.
 func SortedMapKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
-
-// PyNumber returns v as a number when Python would compare it as one
-// (bool is an int there); an integer past 64 bits is rounded (see bigInt).
-func PyNumber(v any) (float64, bool) {
-	switch x := v.(type) {
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case int:
-		return float64(x), true
-	case *big.Int:
-		f, _ := new(big.Float).SetInt(x).Float64()
-		return f, true
-	case float64:
-		return x, true
-	}
-	return 0, false
-}
 
 // PyEqual is Python's ==: 1 == 1.0 == True, str == AnsibleUnicode, lists
 // and dicts compared deeply.
