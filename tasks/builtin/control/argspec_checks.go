@@ -154,13 +154,23 @@ func joinValue(sep string, v any) (string, error) {
 	return shared.PyJoin(sep, items)
 }
 
-func checkMutuallyExclusive(terms any, params map[string]any, ctx []string) string {
+// termGroups lists the groups of a check's terms (none when the check is
+// not given), or the error Python gives when they cannot be iterated.
+func termGroups(terms any) ([]any, string) {
 	if terms == nil {
-		return ""
+		return nil, ""
 	}
 	groups, err := shared.PyIter(terms)
 	if err != nil {
-		return err.Error()
+		return nil, err.Error()
+	}
+	return groups, ""
+}
+
+func checkMutuallyExclusive(terms any, params map[string]any, ctx []string) string {
+	groups, msg := termGroups(terms)
+	if msg != "" {
+		return msg
 	}
 	var full []string
 	for _, g := range groups {
@@ -183,12 +193,9 @@ func checkMutuallyExclusive(terms any, params map[string]any, ctx []string) stri
 }
 
 func checkRequiredOneOf(terms any, params map[string]any, ctx []string) string {
-	if terms == nil {
-		return ""
-	}
-	groups, err := shared.PyIter(terms)
-	if err != nil {
-		return err.Error()
+	groups, msg := termGroups(terms)
+	if msg != "" {
+		return msg
 	}
 	for _, g := range groups {
 		n, err := countTerms(g, params)
@@ -213,12 +220,9 @@ func groupMessage(prefix string, g any, ctx []string) string {
 }
 
 func checkRequiredTogether(terms any, params map[string]any, ctx []string) string {
-	if terms == nil {
-		return ""
-	}
-	groups, err := shared.PyIter(terms)
-	if err != nil {
-		return err.Error()
+	groups, msg := termGroups(terms)
+	if msg != "" {
+		return msg
 	}
 	for _, g := range groups {
 		fields, err := shared.PyIter(g)
