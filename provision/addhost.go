@@ -27,7 +27,7 @@ func (pr *playRun) loadGroups() {
 }
 
 func (pr *playRun) loadGroupsLocked() {
-	groups := pr.rn.r.Inventory.GroupsVar()
+	groups := pr.rn.names.groups(pr.rn.r.Inventory.GroupsVar())
 	pr.groups.Store(&groups)
 }
 
@@ -38,23 +38,24 @@ func (pr *playRun) loadGroupsLocked() {
 // plays can target them.
 func (pr *playRun) applyInventory(h *hostRun, data map[string]any) (bool, error) {
 	add, isHost := data["add_host"].(map[string]any)
-	group, isGroup := data["add_group"].(string)
+	_, isGroup := tasks.Text(data["add_group"])
 	if !isHost && !isGroup {
 		return false, nil
 	}
 	rn := pr.rn
+	group := rn.names.note(data["add_group"])
 	rn.invMu.Lock()
 	defer rn.invMu.Unlock()
 	inv := rn.r.Inventory
 	var changed bool
 	var name string
 	if isHost {
-		name, _ = add["host_name"].(string)
+		name = rn.names.note(add["host_name"])
 		host := inv.Host(name)
 		changed = host == nil
 		var groups []string
 		for _, g := range asList(add["groups"]) {
-			gs := fmt.Sprint(g)
+			gs := rn.names.note(g)
 			groups = append(groups, gs)
 			if host == nil || !slices.Contains(host.GroupNames(), gs) {
 				changed = true
@@ -77,7 +78,7 @@ func (pr *playRun) applyInventory(h *hostRun, data map[string]any) (bool, error)
 		changed = inv.Group(group) == nil
 		inv.AddGroup(group)
 		for _, p := range asList(data["parent_groups"]) {
-			ps := fmt.Sprint(p)
+			ps := rn.names.note(p)
 			if ps != "all" {
 				inv.AddGroup(ps)
 				if err := inv.AddChild(ps, group); err != nil {

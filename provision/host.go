@@ -22,8 +22,9 @@ import (
 // time (the engine never runs two tasks of one host at once), so its
 // fields need no lock; other hosts read it only through snapshot.
 type hostRun struct {
-	name string
-	inv  *inventory.Host
+	name  string
+	names *markedNames // the run's marked names
+	inv   *inventory.Host
 	// mu guards invVars and groupNames, which add_host and group_by
 	// change while other hosts may read them.
 	mu         sync.Mutex
@@ -61,13 +62,13 @@ type hostRun struct {
 	snap atomic.Pointer[map[string]any]
 }
 
-func newHostRun(inv *inventory.Inventory, h *inventory.Host) (*hostRun, error) {
+func newHostRun(inv *inventory.Inventory, h *inventory.Host, names *markedNames) (*hostRun, error) {
 	hostRunsMade.Add(1)
 	vars, err := inv.HostVars(h.Name)
 	if err != nil {
 		return nil, err
 	}
-	hr := &hostRun{name: h.Name, inv: h, invVars: vars, groupNames: stringsToAny(h.GroupNames()), facts: map[string]any{},
+	hr := &hostRun{name: h.Name, names: names, inv: h, invVars: vars, groupNames: names.values(h.GroupNames()), facts: map[string]any{},
 		setFacts: map[string]any{}, includedVars: map[string]any{}, moduleFacts: map[string]any{}, notified: map[*playbooks.Task]bool{}}
 	hr.refresh()
 	return hr, nil
@@ -95,8 +96,8 @@ func (h *hostRun) refresh() {
 			m[k] = v
 		}
 	}
-	m["inventory_hostname"] = h.name
-	m["inventory_hostname_short"] = strings.SplitN(h.name, ".", 2)[0]
+	m["inventory_hostname"] = h.names.value(h.name)
+	m["inventory_hostname_short"] = h.names.short(h.name)
 	m["group_names"] = groups
 	h.snap.Store(&m)
 }
@@ -112,7 +113,7 @@ func (h *hostRun) inventory() (map[string]any, []any) {
 // add_host or group_by changed them.
 func (h *hostRun) setInventory(vars map[string]any, groups []string) {
 	h.mu.Lock()
-	h.invVars, h.groupNames = vars, stringsToAny(groups)
+	h.invVars, h.groupNames = vars, h.names.values(groups)
 	h.mu.Unlock()
 	h.refresh()
 }
@@ -142,14 +143,6 @@ func factVars(gathered, set map[string]any) map[string]any {
 		all[k] = v
 	}
 	out["ansible_facts"] = all
-	return out
-}
-
-func stringsToAny(s []string) []any {
-	out := make([]any, len(s))
-	for i, v := range s {
-		out[i] = v
-	}
 	return out
 }
 

@@ -157,13 +157,17 @@ func (pr *playRun) factory(t *playbooks.Task) (tasks.Factory, error) {
 	return f, nil
 }
 
-// prepare renders t's arguments in scope and connects for it.
+// prepare renders t's arguments in scope and connects for it. The
+// module gets its arguments with their marks (a value from a host, a
+// lookup or !unsafe stays yaml11.Unsafe); the one its Traits name
+// UntemplatedArg reaches it as the task wrote it.
 func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords, scope *expr.Vars) (call, error) {
 	factory, err := pr.factory(t)
 	if err != nil {
 		return call{}, err
 	}
-	rendered, err := expr.RenderDeep(map[string]any(t.Args), scope)
+	tr := pr.rn.traits(t)
+	rendered, err := expr.RenderDeep(templatedArgs(t.Args, tr), scope)
 	if err != nil {
 		return call{}, renderArgsError(t, err)
 	}
@@ -177,10 +181,12 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 		merged = maps.Clone(defaults)
 		maps.Copy(merged, rendered.(map[string]any))
 	}
+	if v, ok := t.Args[tr.UntemplatedArg]; ok && tr.UntemplatedArg != "" {
+		merged[tr.UntemplatedArg] = v
+	}
 	args := tasks.Args{}
-	setsVars := pr.rn.traits(t).SetsVars
 	for k, v := range merged {
-		if setsVars && expr.IsTemplate(k) {
+		if tr.SetsVars && expr.IsTemplate(k) {
 			// set_fact's variable names may be templates, as Ansible
 			// renders them.
 			name, err := expr.Render(k, scope)
@@ -190,9 +196,6 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			k = expr.Str(name)
 		}
 		if !expr.IsOmit(v) {
-			if !setsVars { // set_fact keeps what it stores as it is
-				v = plainDeep(v)
-			}
 			args[k] = v
 		}
 	}
@@ -200,44 +203,22 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	if err != nil {
 		return call{}, err
 	}
-	env := &tasks.Env{
-		Host: h.name, Conn: conn, Check: kw.check, Diff: kw.diff, Verbosity: pr.rn.r.Verbosity,
-		Eval: func(src string) (any, error) {
-			e, err := expr.Parse(src)
-			if err != nil {
-				return nil, err
-			}
-			v, err := e.Eval(scope)
-			return plainDeep(v), err
-		},
-		Template: func(text string) (any, error) {
-			v, err := expr.Render(text, scope)
-			return plainDeep(v), err
-		},
-		Render: func(text string) (string, error) {
-			tpl, err := expr.ParseFileTemplate(text)
-			if err != nil {
-				return "", err
-			}
-			v, err := tpl.Render(scope)
-			return expr.Str(v), err
-		},
-		RenderFile: func(text, path string) (string, error) {
-			tpl, err := expr.ParseFileTemplateAt(text, path)
-			if err != nil {
-				return "", err
-			}
-			v, err := tpl.Render(scope)
-			return expr.Str(v), err
-		},
-		FindFile:   pr.findFile(t),
-		Sandbox:    pr.rn.r.Sandbox,
-		Decrypt:    pr.rn.r.Decrypt,
-		Modules:    pr.rn.r.Modules,
-		Action:     t.Action,
-		ModuleFile: t.ModuleFile,
-	}
+	env := tasks.ScopeEnv(args, scope)
+	env.Host, env.Conn, env.Check, env.Diff, env.Verbosity = h.name, conn, kw.check, kw.diff, pr.rn.r.Verbosity
+	env.FindFile = pr.findFile(t)
+	env.Sandbox, env.Decrypt, env.Modules = pr.rn.r.Sandbox, pr.rn.r.Decrypt, pr.rn.r.Modules
+	env.Action, env.ModuleFile = t.Action, t.ModuleFile
 	return call{mod: factory(), env: env, args: args, via: via}, nil
+}
+
+// templatedArgs is args without the one tr leaves untemplated.
+func templatedArgs(args map[string]any, tr tasks.Traits) map[string]any {
+	if _, ok := args[tr.UntemplatedArg]; !ok || tr.UntemplatedArg == "" {
+		return args
+	}
+	out := maps.Clone(args)
+	delete(out, tr.UntemplatedArg)
+	return out
 }
 
 // judge turns a module's result into t's outcome, with changed_when and

@@ -90,7 +90,7 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	for i, h := range hosts {
 		names[i] = h.name
 	}
-	pr.allNames = stringsToAny(names)
+	pr.allNames = rn.names.values(names)
 	if len(hosts) == 0 {
 		rn.emit(Event{Kind: PlayStart, Play: pr.name, Path: p.Pos.String()})
 		rn.emit(Event{Kind: NoHosts, Play: pr.name})
@@ -182,7 +182,7 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 	for i, h := range hosts {
 		names[i] = h.name
 	}
-	pr.batchNames = stringsToAny(names)
+	pr.batchNames = pr.rn.names.values(names)
 	pr.batchHosts, pr.endBatch = hosts, false
 	pr.rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names, Path: pr.play.Pos.String()})
 	pr.warnPlayHosts(hosts)

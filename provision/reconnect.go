@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/transport"
@@ -44,7 +45,7 @@ func (pr *playRun) reconnectAction(ctx context.Context, h *hostRun, t *playbooks
 	if err != nil {
 		return failure(fmt.Errorf("%s: %w", t.Pos, err))
 	}
-	args := tasks.Args(plainDeep(rendered).(map[string]any))
+	args := tasks.Args(yaml11.Unmark(rendered).(map[string]any))
 	spec := waitForConnectionSpec
 	if t.Module == "reboot" {
 		spec = rebootSpec

@@ -233,6 +233,8 @@ type run struct {
 	mu    sync.Mutex // guards recap, hosts and event delivery
 	recap *Recap
 	hosts map[string]*hostRun
+	// names are the host and group names that came marked.
+	names markedNames
 	// invMu serializes changes to the inventory (add_host, group_by) with
 	// the reads that may run beside them.
 	invMu sync.Mutex
@@ -301,7 +303,7 @@ func (rn *run) hostLocked(h *inventory.Host) (*hostRun, error) {
 	if hr, ok := rn.hosts[h.Name]; ok {
 		return hr, nil
 	}
-	hr, err := newHostRun(rn.r.Inventory, h)
+	hr, err := newHostRun(rn.r.Inventory, h, &rn.names)
 	if err != nil {
 		return nil, fmt.Errorf("host %s: %w", h.Name, err)
 	}

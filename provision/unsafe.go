@@ -1,7 +1,6 @@
 package provision
 
 import (
-	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/tasks"
 )
@@ -24,45 +23,6 @@ func registered(tr tasks.Traits, data map[string]any) map[string]any {
 	return unsafeDeep(data).(map[string]any)
 }
 
-// unsafeDeep returns v with every string (not map keys) made unsafe.
-func unsafeDeep(v any) any {
-	switch x := v.(type) {
-	case string:
-		return yaml11.Unsafe(x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = unsafeDeep(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = unsafeDeep(e)
-		}
-		return pydict.Like(out, x)
-	}
-	return v
-}
-
-// plainDeep returns v with every unsafe string made a plain one: what a
-// module receives as arguments, or from Env.Eval, is data, not templates.
-func plainDeep(v any) any {
-	switch x := v.(type) {
-	case yaml11.Unsafe:
-		return string(x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = plainDeep(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = plainDeep(e)
-		}
-		return pydict.Like(out, x)
-	}
-	return v
-}
+// unsafeDeep returns a copy of v with every string (not map keys) made
+// unsafe.
+func unsafeDeep(v any) any { return yaml11.Mark(yaml11.Copy(v)) }

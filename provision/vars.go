@@ -80,7 +80,7 @@ func includeParams(t *playbooks.Task) map[string]any {
 // magic returns the variables Ansible defines itself.
 func (pr *playRun) magic(h *hostRun, role *playbooks.Role) map[string]any {
 	m := map[string]any{
-		"inventory_hostname":       h.name,
+		"inventory_hostname":       h.names.value(h.name),
 		"inventory_hostname_short": (*h.snap.Load())["inventory_hostname_short"],
 		"group_names":              (*h.snap.Load())["group_names"],
 		"groups":                   *pr.groups.Load(),
@@ -223,7 +223,7 @@ func (rn *run) implicitLocal() *hostRun {
 	if err != nil || len(hs) != 1 {
 		return nil
 	}
-	if hr, err := newHostRun(inv, hs[0]); err == nil {
+	if hr, err := newHostRun(inv, hs[0], &rn.names); err == nil {
 		rn.implicit = hr
 	}
 	return rn.implicit

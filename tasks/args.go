@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/internal/suggest"
+	"github.com/tender-sh/tender/internal/yaml11"
 )
 
 // Kind is the type a module parameter is converted to, as Ansible's
@@ -42,6 +43,10 @@ type Param struct {
 	Required bool     // missing is an error
 	Choices  []string // allowed values (compared as text), when not empty
 	Elements Kind     // the kind of each element of a List (Str by default)
+	// Marked keeps the marks of the value (see marks.go): the module
+	// evaluates it through Env.Condition or Env.Template. Any other
+	// parameter is data, and Decode gives it without marks.
+	Marked bool
 }
 
 // Spec is a module's argument specification: what Ansible modules declare as
@@ -110,6 +115,9 @@ func (s *Spec) Decode(args Args) (Values, error) {
 		}
 		if v == nil {
 			continue
+		}
+		if !p.Marked {
+			v = Plain(v)
 		}
 		cv, err := convert(p.Kind, p.Elements, v)
 		if err != nil {
@@ -239,7 +247,7 @@ func nearest(name string, candidates []string) string {
 // pyType names v's type as Python would, for Ansible-like messages.
 func pyType(v any) string {
 	switch v.(type) {
-	case string:
+	case string, yaml11.Unsafe:
 		return "<class 'str'>"
 	case bool:
 		return "<class 'bool'>"
@@ -259,6 +267,8 @@ func pyType(v any) string {
 // false, no, off, n, f, 0 (any case), and the numbers 1 and 0.
 func ParseBool(v any) (bool, error) {
 	switch x := v.(type) {
+	case yaml11.Unsafe:
+		return ParseBool(string(x))
 	case bool:
 		return x, nil
 	case int:
@@ -290,6 +300,8 @@ func ToText(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
+	case yaml11.Unsafe:
+		return string(x)
 	case bool:
 		if x {
 			return "True"

@@ -8,6 +8,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/yaml11"
 )
 
 // convert turns v into kind k (and each element into elem for lists).
@@ -57,6 +59,10 @@ func convert(k Kind, elem Kind, v any) (any, error) {
 		case string:
 			for _, s := range strings.Split(x, ",") {
 				l = append(l, s)
+			}
+		case yaml11.Unsafe: // a Marked list's pieces stay marked
+			for _, s := range strings.Split(string(x), ",") {
+				l = append(l, yaml11.Unsafe(s))
 			}
 		case int, int64, float64, *big.Int:
 			l = []any{ToText(x)}

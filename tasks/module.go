@@ -40,16 +40,30 @@ type Env struct {
 	// Verbosity is the run's -v count (0 without -v): debug's verbosity:
 	// skips a message above it.
 	Verbosity int
-	// Eval evaluates a Jinja2 expression (no braces) in the task's scope:
-	// debug's var=, assert's that:, facts such as ansible_pkg_mgr.
+	// Eval evaluates a Jinja2 expression (no braces) that the module
+	// itself wrote, in the task's scope: a variable such as
+	// ansible_pkg_mgr, or a constant expression. It is not for text from
+	// an argument (that goes to Condition or Template, which honour its
+	// mark): text equal to a marked string of the task's arguments is
+	// refused.
 	Eval func(expr string) (any, error)
-	// Template renders a template string in the task's scope as Ansible
-	// renders a task's argument: a number, boolean or None from a single
+	// Condition evaluates cond as when: does (assert's that:): a string is
+	// rendered when it holds template markup, then evaluated as an
+	// expression; another value is taken for its truth. A marked value,
+	// or one whose rendering is marked, is refused with Ansible's
+	// "Conditional is marked as unsafe, and cannot be evaluated."; so is a
+	// plain string equal to a marked string of the task's arguments.
+	Condition func(cond any) (bool, error)
+	// Template renders v in the task's scope as Ansible renders a task's
+	// argument (debug's var=): a number, boolean or None from a single
 	// bare name passes through, other output is text read back as a
-	// Python literal where it is one (debug's var=).
-	Template func(text string) (any, error)
+	// Python literal where it is one; lists and dicts are rendered
+	// through. A marked value is returned as it is, never rendered; so is
+	// a plain string equal to a marked string of the task's arguments.
+	Template func(v any) (any, error)
 	// Render renders a template's text in the task's scope (the template
-	// module's files).
+	// module's files, which come from the controller; text equal to a
+	// marked string of the task's arguments comes back as it is).
 	Render func(text string) (string, error)
 	// RenderFile renders the text of the template file at path (on the
 	// controller): its {% include %}s look beside it first. Nil means

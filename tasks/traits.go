@@ -24,4 +24,9 @@ type Traits struct {
 	// (set_fact's cacheable).
 	PlayFacts    bool
 	CacheableArg string
+	// UntemplatedArg names an argument the engine passes as the task
+	// wrote it, not templated: the module renders and evaluates it itself
+	// through Env.Condition (assert's that, as Ansible's assert reads its
+	// untemplated arguments).
+	UntemplatedArg string
 }

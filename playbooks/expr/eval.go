@@ -164,10 +164,7 @@ func (ev *evaluator) eval(n node) (any, error) {
 			}
 			return &undefined{name: n.name, msg: fmt.Sprintf("'%s' is undefined", n.name)}, nil
 		}
-		if !ev.st.unsafe && hasUnsafe(v, 0) {
-			ev.st.unsafe = true
-		}
-		return v, nil
+		return ev.st.watch(v), nil
 	case *listNode:
 		out, err := ev.values(n.items)
 		if out == nil && err == nil {

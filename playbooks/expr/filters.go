@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/yaml11"
 )
 
 // evalFilter evaluates `x | name(args)`.
@@ -135,6 +137,13 @@ var basicFilters = map[string]filterFunc{
 	},
 	"string": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) { return Str(x), nil },
 	"type_debug": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		// A marked string shows its class, as Ansible's does.
+		switch x.(type) {
+		case yaml11.Unsafe:
+			return "AnsibleUnsafeText", nil
+		case nativeUnsafe:
+			return "NativeJinjaUnsafeText", nil
+		}
 		return typeName(x), nil
 	},
 	"ternary": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {

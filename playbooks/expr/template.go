@@ -230,7 +230,7 @@ func (ev *evaluator) concat(o *output) (any, error) {
 				return plain(m), nil
 			}
 		case Scope:
-			return v, nil // a dict that cannot be listed stays as it is
+			return unwatch(v), nil // a dict that cannot be listed stays as it is
 		case yaml11.Unsafe:
 			c, err := convertText(string(v))
 			if s, isText := c.(string); isText && err == nil {

@@ -57,40 +57,7 @@ func plainChanged(v any, depth int) (any, bool) {
 // it changes, to the elements of the list or the values of the dict v,
 // copying v only when one of them changes.
 func elementsChanged(v any, depth int, f func(any, int) (any, bool)) (any, bool) {
-	if depth > maxNesting {
-		return v, false
-	}
-	switch t := v.(type) {
-	case []any:
-		var out []any
-		for i, e := range t {
-			p, changed := f(e, depth+1)
-			if changed && out == nil {
-				out = append(make([]any, 0, len(t)), t[:i]...)
-			}
-			if out != nil {
-				out = append(out, p)
-			}
-		}
-		if out != nil {
-			return out, true
-		}
-	case map[string]any:
-		var out map[string]any
-		for k, e := range t {
-			p, changed := f(e, depth+1)
-			if changed {
-				if out == nil {
-					out = copyMap(t)
-				}
-				out[k] = p
-			}
-		}
-		if out != nil {
-			return out, true
-		}
-	}
-	return v, false
+	return yaml11.EachChanged(v, depth, maxNesting, f)
 }
 
 // nativeScope is a Scope that can return the values an evaluation keeps

@@ -5,17 +5,20 @@ import (
 	"fmt"
 
 	"github.com/tender-sh/tender/tasks"
-	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
-// assertModule evaluates its conditions with Env.Eval and fails on the
-// first false one, reporting it as Ansible does (assertion, evaluated_to).
+// assertModule evaluates its conditions with Env.Condition and fails on
+// the first false one, reporting it as Ansible does (assertion,
+// evaluated_to). Its that: reaches it untemplated (Traits.UntemplatedArg),
+// as Ansible's assert reads it: a string is rendered first (it may name a
+// list of conditions), then each condition is evaluated as when: is, so
+// a condition that came from a host (marked) is refused.
 type assertModule struct{}
 
 var _ tasks.Module = (*assertModule)(nil)
 
 var assertArgs = &tasks.Spec{Module: "assert", Params: []tasks.Param{
-	{Name: "that", Kind: tasks.List, Elements: tasks.Raw, Required: true},
+	{Name: "that", Kind: tasks.List, Elements: tasks.Raw, Required: true, Marked: true},
 	{Name: "fail_msg", Kind: tasks.Raw, Aliases: []string{"msg"}},
 	{Name: "success_msg", Kind: tasks.Raw},
 	{Name: "quiet", Kind: tasks.Bool, Default: false},
@@ -23,36 +26,40 @@ var assertArgs = &tasks.Spec{Module: "assert", Params: []tasks.Param{
 
 // Run evaluates every condition in order.
 func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	switch that := args["that"].(type) {
+	if env.Condition == nil || env.Template == nil {
+		return tasks.Result{}, fmt.Errorf("assert: no expression evaluator")
+	}
+	that := args["that"]
+	if _, isText := tasks.Text(that); isText {
+		// One string: rendered first, as it may be a template naming a
+		// list of conditions.
+		v, err := env.Template(that)
+		if err != nil {
+			return tasks.Result{Failed: true, Data: map[string]any{}, Msg: fmt.Sprintf("The conditional check '%s' failed. The error was: %v", tasks.ToText(that), err)}, nil
+		}
+		that = v
+	}
+	switch that.(type) {
 	case []any, nil:
 	default:
 		// One condition (a string may hold commas: it is not a comma
 		// list; a boolean is its own answer), as Ansible's assert wraps
 		// whatever is not a list.
-		args = copyArgsMap(args)
-		args["that"] = []any{that}
+		that = []any{that}
 	}
+	args = copyArgsMap(args)
+	args["that"] = that
 	a, err := assertArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	for _, c := range a.List("that") {
-		var ok bool
-		switch cond := c.(type) {
-		case bool:
-			ok = cond
-		case nil:
-			ok = true // an empty item of that holds, as in Ansible
-		default:
-			expr := tasks.ToText(cond)
-			if env.Eval == nil {
-				return tasks.Result{}, fmt.Errorf("assert: no expression evaluator")
-			}
-			v, err := env.Eval(expr)
-			if err != nil {
-				return tasks.Result{Failed: true, Data: map[string]any{}, Msg: fmt.Sprintf("The conditional check '%s' failed. The error was: %v", expr, err)}, nil
-			}
-			ok = shared.Truthy(v)
+		if c == nil {
+			continue // an empty item of that holds, as in Ansible
+		}
+		ok, err := env.Condition(c)
+		if err != nil {
+			return tasks.Result{Failed: true, Data: map[string]any{}, Msg: fmt.Sprintf("The conditional check '%s' failed. The error was: %v", tasks.ToText(c), err)}, nil
 		}
 		if !ok {
 			msg := "Assertion failed"

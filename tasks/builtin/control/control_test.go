@@ -25,7 +25,7 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 	broken := *env
-	broken.Template = func(string) (any, error) { return nil, errors.New("urlsplit: unknown URL component: bad") }
+	broken.Template = func(any) (any, error) { return nil, errors.New("urlsplit: unknown URL component: bad") }
 	if res := modtest.RunMod(t, &broken, "debug", tasks.Args{"var": "u | urlsplit('bad')"}); !res.Failed || res.Msg != "urlsplit: unknown URL component: bad" {
 		t.Fatalf("a var that fails to evaluate (not undefined) fails the task: %+v", res)
 	}

@@ -18,7 +18,7 @@ var _ tasks.Module = (*debugModule)(nil)
 
 var debugArgs = &tasks.Spec{Module: "debug", Params: []tasks.Param{
 	{Name: "msg", Kind: tasks.Raw},
-	{Name: "var", Kind: tasks.Raw},
+	{Name: "var", Kind: tasks.Raw, Marked: true},
 	{Name: "verbosity", Kind: tasks.Int, Default: 0},
 }}
 
@@ -47,9 +47,14 @@ func (debugModule) run(_ context.Context, env *tasks.Env, args tasks.Args) (task
 	switch {
 	case a.Has("var"):
 		v := a["var"]
-		name, isStr := v.(string)
+		name, isStr := tasks.Text(v)
 		var val any = "VARIABLE IS NOT DEFINED!"
-		if isStr && env.Template != nil {
+		if tasks.IsMarked(v) {
+			// A marked name (it came from a host) is never rendered: as
+			// Ansible's debug, whose rendering gives it back unchanged,
+			// then gives back "{{" + it + "}}" unchanged.
+			val = tasks.Keep(v, "{{"+name+"}}")
+		} else if isStr && env.Template != nil {
 			// As Ansible's debug: the variable is rendered as the
 			// template "{{ var }}" (so d.index shows "1", n shows 5); an
 			// undefined variable is shown as such; any other error fails
@@ -74,15 +79,15 @@ func (debugModule) run(_ context.Context, env *tasks.Env, args tasks.Args) (task
 		}
 		data[name] = val
 	case a.Has("msg"):
-		switch m := a["msg"].(type) {
-		case string:
-			res.Msg = m
-		default:
-			// Non-string messages are kept as data; the engine shows msg.
-			data["msg"] = m
-			b, _ := json.Marshal(m)
-			res.Msg = string(b)
+		m := a["msg"]
+		if text, isText := tasks.Text(m); isText {
+			res.Msg = text
+			break
 		}
+		// Non-string messages are kept as data; the engine shows msg.
+		data["msg"] = m
+		b, _ := json.Marshal(m)
+		res.Msg = string(b)
 	default:
 		res.Msg = "Hello world!"
 	}

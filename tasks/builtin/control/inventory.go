@@ -25,7 +25,9 @@ var (
 )
 
 // Run validates the arguments and returns the host's name, groups and
-// variables (every argument that is not a name or group).
+// variables (every argument that is not a name or group). Names and
+// values keep their marks: a host added under a name that came from a
+// host is named by data, never by a template.
 func (addHostModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	if raw, ok := args["_raw_params"]; ok {
 		if _, isMap := raw.(map[string]any); !isMap {
@@ -43,18 +45,21 @@ func (addHostModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (task
 		vars["ansible_ssh_port"] = port
 	}
 	var groups []any
-	switch g := firstArg(args, "groupname", "groups", "group").(type) {
-	case nil:
-	case []any:
-		groups = appendUnique(groups, g...)
-	case string:
-		for _, s := range strings.Split(g, ",") {
+	g := firstArg(args, "groupname", "groups", "group")
+	if text, isText := tasks.Text(g); isText {
+		for _, s := range strings.Split(text, ",") {
 			if s != "" {
-				groups = appendUnique(groups, strings.TrimSpace(s))
+				groups = appendUnique(groups, tasks.Keep(g, strings.TrimSpace(s)))
 			}
 		}
-	default:
-		return tasks.Result{Failed: true, Msg: "Groups must be specified as a list."}, nil
+	} else {
+		switch g := g.(type) {
+		case nil:
+		case []any:
+			groups = appendUnique(groups, g...)
+		default:
+			return tasks.Result{Failed: true, Msg: "Groups must be specified as a list."}, nil
+		}
 	}
 	if groups == nil {
 		groups = []any{}
@@ -67,7 +72,7 @@ func (addHostModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (task
 		}
 	}
 	return tasks.Result{Data: map[string]any{"add_host": map[string]any{
-		"host_name": hostName, "groups": groups, "host_vars": vars,
+		"host_name": tasks.Keep(name, hostName), "groups": groups, "host_vars": vars,
 	}}}, nil
 }
 
@@ -84,20 +89,24 @@ func (groupByModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (task
 		return tasks.Result{Failed: true, Msg: "the 'key' param is required when using group_by"}, nil
 	}
 	parents := []any{"all"}
-	switch p := args["parents"].(type) {
-	case nil:
-	case string:
+	p := args["parents"]
+	if _, isText := tasks.Text(p); isText {
 		parents = []any{p}
-	case []any:
-		parents = p
+	} else if l, isList := p.([]any); isList {
+		parents = l
 	}
 	out := make([]any, len(parents))
 	for i, p := range parents {
-		out[i] = strings.ReplaceAll(tasks.ToText(p), " ", "-")
+		out[i] = groupName(p)
 	}
 	return tasks.Result{Data: map[string]any{
-		"add_group": strings.ReplaceAll(tasks.ToText(key), " ", "-"), "parent_groups": out,
+		"add_group": groupName(key), "parent_groups": out,
 	}}, nil
+}
+
+// groupName is a group_by name: spaces become dashes, a mark is kept.
+func groupName(v any) any {
+	return tasks.Keep(v, strings.ReplaceAll(tasks.ToText(v), " ", "-"))
 }
 
 func firstArg(args tasks.Args, names ...string) any {

@@ -9,7 +9,7 @@ func Register(r *tasks.Registry) {
 	r.Register("debug", func() tasks.Module { return debugModule{} })
 	r.Add(tasks.Def{Name: "set_fact", RawParams: true, Traits: tasks.Traits{SetsVars: true, FromPlaybook: true, PlayFacts: true, CacheableArg: "cacheable"}, New: func() tasks.Module { return setFactModule{} }})
 	r.Register("fail", func() tasks.Module { return failModule{} })
-	r.Register("assert", func() tasks.Module { return assertModule{} })
+	r.Add(tasks.Def{Name: "assert", Traits: tasks.Traits{UntemplatedArg: "that"}, New: func() tasks.Module { return assertModule{} }})
 	// validate_argument_spec runs on the controller; its result is marked
 	// unsafe as any module's but set_fact's and include_vars', so it needs
 	r.Register("validate_argument_spec", func() tasks.Module { return validateArgumentSpecModule{} })

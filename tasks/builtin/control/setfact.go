@@ -41,7 +41,7 @@ func (setFactModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (task
 		if !identifier.MatchString(k) {
 			return tasks.Result{Failed: true, Data: map[string]any{}, Msg: fmt.Sprintf("The variable name '%s' is not valid. Variables must start with a letter or underscore character, and contain only letters, numbers and underscores.", k)}, nil
 		}
-		if s, ok := v.(string); ok {
+		if s, ok := tasks.Text(v); ok {
 			switch strings.ToLower(s) {
 			case "true", "yes":
 				v = true

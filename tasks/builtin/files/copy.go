@@ -87,7 +87,7 @@ func copyArgsMissing(args tasks.Args) string {
 	if args["dest"] != nil {
 		return ""
 	}
-	if (args["src"] == nil || args["src"] == "") && args["content"] == nil {
+	if (args["src"] == nil || tasks.ToText(args["src"]) == "") && args["content"] == nil {
 		return "src (or content) is required"
 	}
 	return "dest is required"

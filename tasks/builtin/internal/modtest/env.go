@@ -73,8 +73,9 @@ func TestEnv(t testing.TB, files string, vars map[string]any) (*tasks.Env, *Coun
 			}
 			return nil, &pexpr.UndefinedError{Name: expr, Msg: "'" + expr + "' is undefined"}
 		},
-		Template: func(text string) (any, error) { return pexpr.Render(text, pexpr.NewVars(vars)) },
 	}
+	se := tasks.ScopeEnv(nil, pexpr.NewVars(vars))
+	env.Template, env.Condition = se.Template, se.Condition
 	return env, cc
 }
 

@@ -42,22 +42,6 @@ func CompareRecorded(t *testing.T, env *tasks.Env, root, files, taskFile, record
 		}
 		return p, nil
 	}
-	env.Render = func(text string) (string, error) {
-		tpl, err := expr.ParseFileTemplate(text)
-		if err != nil {
-			return "", err
-		}
-		v, err := tpl.Render(scope)
-		return expr.Str(v), err
-	}
-	env.Eval = func(s string) (any, error) {
-		e, err := expr.Parse(s)
-		if err != nil {
-			return nil, err
-		}
-		return e.Eval(scope)
-	}
-	env.Template = func(text string) (any, error) { return expr.Render(text, scope) }
 	seen := 0
 	for _, task := range LoadTaskList(t, Path("testdata/"+taskFile)) {
 		name := task.Name

@@ -119,7 +119,10 @@ func RunRecorded(t *testing.T, env *tasks.Env, scope *expr.Vars, task recordedTa
 		t.Fatalf("%s: no module %s", task.Name, task.module)
 	}
 	env.Check = task.Check
-	res, err := f().Run(context.Background(), env, tasks.Args(rendered.(map[string]any)))
+	args := tasks.Args(rendered.(map[string]any))
+	se := tasks.ScopeEnv(args, scope)
+	env.Eval, env.Condition, env.Template, env.Render, env.RenderFile = se.Eval, se.Condition, se.Template, se.Render, se.RenderFile
+	res, err := f().Run(context.Background(), env, args)
 	if err != nil {
 		msg, _, _ := strings.Cut(err.Error(), " Did you mean")
 		res = tasks.Result{Failed: true, Msg: msg}
