@@ -55,6 +55,7 @@ fuzz:
 	$(FUZZ) -fuzz='^FuzzYAML$$' ./inventory
 	$(FUZZ) -fuzz='^FuzzVars$$' ./internal/yaml11
 	$(FUZZ) -fuzz='^FuzzLoadBundle$$' ./agents
+	$(FUZZ) -fuzz='^FuzzParse$$' ./vault
 
 clean:
 	rm -rf bin agents/examples/hello/build

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/internal/yaml11"
 )
 
 // ignoredEntry matches directory entries Ansible skips when a directory is
@@ -122,7 +124,7 @@ func (inv *Inventory) loadPath(path string, dir bool) error {
 // (Load does).
 func (inv *Inventory) LoadFile(path string) error {
 	defer inv.changed()
-	src, err := os.ReadFile(path)
+	src, err := yaml11.ReadFile(path)
 	if err != nil {
 		return err
 	}

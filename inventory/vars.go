@@ -73,7 +73,7 @@ func dirVarsFiles(dir string) ([]string, error) {
 // loadVarsFile reads one host_vars/group_vars file: YAML (JSON included)
 // read with YAML 1.1 rules. An empty file holds no variables.
 func (inv *Inventory) loadVarsFile(path string) (map[string]any, error) {
-	src, err := os.ReadFile(path)
+	src, err := yaml11.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

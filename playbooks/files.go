@@ -9,12 +9,15 @@ import (
 
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/vault"
 )
 
 // source reads the files a playbook refers to: from the OS, or from an
 // fs.FS (an embedded or unpacked agent bundle) given in Options.FS. On the
 // OS, the sandbox is asked before a file is read or a directory listed
-// (whether a path exists is not asked).
+// (whether a path exists is not asked). A vault-encrypted file is read
+// within vault.MaxSize and refused at its first malformed byte
+// (vault.ReadFile).
 type source struct {
 	fsys    fs.FS // nil: the OS
 	sandbox *tasks.Policy
@@ -42,9 +45,9 @@ func (s source) readFile(p string) ([]byte, error) {
 		if err := s.sandbox.CheckRead(p); err != nil {
 			return nil, err
 		}
-		return os.ReadFile(p)
+		return vault.ReadFile(p)
 	}
-	return fs.ReadFile(s.fsys, s.name(p))
+	return vault.ReadFS(s.fsys, s.name(p))
 }
 
 func (s source) stat(p string) (fs.FileInfo, error) {

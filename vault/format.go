@@ -61,7 +61,7 @@ func IsEncrypted(data []byte) bool {
 	return true
 }
 
-// Envelope is vault data's header and its still-encoded body.
+// Envelope is vault data's header and its decoded body.
 type Envelope struct {
 	// Version is "1.1" or "1.2".
 	Version string
@@ -69,30 +69,29 @@ type Envelope struct {
 	Cipher string
 	// ID is the vault id the header names; "" for format 1.1.
 	ID string
-	// body is the hex body with its line breaks removed.
-	body []byte
+	// salt, sum and ciphertext are the decoded body; err is what was
+	// wrong with it, reported by Decrypt after the cipher is checked.
+	salt, sum, ciphertext []byte
+	err                   error
 }
 
-// Parse splits vault data into its header fields and body.
+// Parse splits vault data into its header fields and body, decoding the
+// body as it goes: it holds about a quarter of data's size besides data.
+// Data larger than MaxSize is refused (the error wraps ErrTooLarge), as
+// is data that is not vault data (ErrFormat); a malformed body is
+// reported by Decrypt.
 func Parse(data []byte) (*Envelope, error) {
-	if !IsEncrypted(data) {
-		return nil, fmt.Errorf("%w: input is not vault encrypted data", ErrFormat)
+	if int64(len(data)) > MaxSize {
+		return nil, tooLarge(MaxSize)
 	}
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	fields := strings.Split(strings.TrimSpace(lines[0]), ";")
-	if len(fields) < 3 {
-		return nil, fmt.Errorf("%w: the header %q has no version or cipher", ErrFormat, lines[0])
+	s := newScanner(MaxSize, true, int64(len(data)))
+	s.Write(data)
+	s.finish()
+	if s.headErr != nil {
+		return nil, s.headErr
 	}
-	e := &Envelope{Version: strings.TrimSpace(fields[1]), Cipher: strings.TrimSpace(fields[2])}
-	if len(fields) >= 4 {
-		e.ID = strings.TrimSpace(fields[3])
-	}
-	var body strings.Builder
-	for _, l := range lines[1:] {
-		body.WriteString(strings.TrimSpace(l))
-	}
-	e.body = []byte(body.String())
-	return e, nil
+	s.env.err = s.bodyErr
+	return &s.env, nil
 }
 
 // Encrypt encrypts plaintext with password and returns the vault data,
@@ -149,44 +148,42 @@ func encryptSalt(plaintext, password []byte, id string, salt []byte) ([]byte, er
 
 // Decrypt opens the envelope with password. A password that does not
 // open it gives an error wrapping ErrHMAC; malformed data one wrapping
-// ErrFormat.
+// ErrFormat. The envelope is left as it was.
 func (e *Envelope) Decrypt(password []byte) ([]byte, error) {
+	return e.open(password, false)
+}
+
+// open is Decrypt; inPlace decrypts into the ciphertext's own bytes,
+// which leaves the envelope unusable but allocates nothing more.
+func (e *Envelope) open(password []byte, inPlace bool) ([]byte, error) {
 	if e.Cipher != "AES256" {
 		return nil, fmt.Errorf("%s cipher could not be found", e.Cipher)
 	}
-	inner, err := hex.DecodeString(string(e.body))
-	if err != nil {
-		return nil, fmt.Errorf("%w: Vault format unhexlify error: %v", ErrFormat, err)
+	if e.err != nil {
+		return nil, e.err
 	}
-	parts := bytes.SplitN(inner, []byte("\n"), 3)
-	if len(parts) != 3 {
-		return nil, fmt.Errorf("%w: the vaulttext does not hold a salt, an HMAC and a ciphertext", ErrFormat)
-	}
-	salt, err1 := hex.DecodeString(string(parts[0]))
-	sum, err2 := hex.DecodeString(string(parts[1]))
-	ciphertext, err3 := hex.DecodeString(string(parts[2]))
-	if err := errors.Join(err1, err2, err3); err != nil {
-		return nil, fmt.Errorf("%w: Vault format unhexlify error: %v", ErrFormat, err)
-	}
-	aesKey, macKey, iv, err := deriveKeys(password, salt)
+	aesKey, macKey, iv, err := deriveKeys(password, e.salt)
 	if err != nil {
 		return nil, err
 	}
 	mac := hmac.New(sha256.New, macKey)
-	mac.Write(ciphertext)
-	if !hmac.Equal(mac.Sum(nil), sum) {
+	mac.Write(e.ciphertext)
+	if !hmac.Equal(mac.Sum(nil), e.sum) {
 		return nil, ErrHMAC
 	}
 	block, err := aes.NewCipher(aesKey)
 	if err != nil {
 		return nil, err
 	}
-	padded := make([]byte, len(ciphertext))
-	cipher.NewCTR(block, iv).XORKeyStream(padded, ciphertext)
-	n := len(padded)
+	n := len(e.ciphertext)
 	if n == 0 || n%aes.BlockSize != 0 {
 		return nil, fmt.Errorf("%w: the ciphertext is not a whole number of blocks", ErrFormat)
 	}
+	padded := e.ciphertext
+	if !inPlace {
+		padded = make([]byte, n)
+	}
+	cipher.NewCTR(block, iv).XORKeyStream(padded, e.ciphertext)
 	pad := int(padded[n-1])
 	if pad == 0 || pad > aes.BlockSize || !bytes.Equal(padded[n-pad:], bytes.Repeat([]byte{byte(pad)}, pad)) {
 		return nil, fmt.Errorf("%w: invalid padding", ErrFormat)

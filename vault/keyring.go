@@ -109,10 +109,12 @@ func (k *Keyring) open(data []byte, filename string) ([]byte, secret, error) {
 		return nil, none, errors.New(msg)
 	}
 	env, err := Parse(data)
-	if err != nil {
-		if filename != "" {
-			return nil, none, fmt.Errorf("%w (%s is not a vault encrypted file)", err, filename)
-		}
+	switch {
+	case err != nil && filename != "" && errors.Is(err, ErrTooLarge):
+		return nil, none, fmt.Errorf("%s: %w", filename, err)
+	case err != nil && filename != "":
+		return nil, none, fmt.Errorf("%w (%s is not a vault encrypted file)", err, filename)
+	case err != nil:
 		return nil, none, err
 	}
 	k.mu.Lock()
@@ -133,7 +135,9 @@ func (k *Keyring) open(data []byte, filename string) ([]byte, secret, error) {
 	}
 	k.mu.Unlock()
 	for _, s := range tries {
-		plain, err := env.Decrypt(s.password)
+		// In place: the envelope is ours, and the first secret that
+		// passes the HMAC check is the last one tried.
+		plain, err := env.open(s.password, true)
 		if err == nil {
 			k.Censor.AddText(string(plain))
 			return plain, s, nil

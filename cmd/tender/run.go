@@ -19,6 +19,7 @@ import (
 	"github.com/tender-sh/tender/provision/transport/ssh"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/vault"
 )
 
 // runFlags are the flags of `tender play` that matter when it runs.
@@ -218,7 +219,7 @@ func extraVars(values []string, decrypt yaml11.Decrypter) (map[string]any, error
 		switch {
 		case strings.HasPrefix(v, "@"):
 			var data []byte
-			if data, err = os.ReadFile(v[1:]); err == nil {
+			if data, err = vault.ReadFile(v[1:]); err == nil {
 				dec := yaml11.NewDecoder()
 				dec.Decrypt = decrypt
 				m, err = dec.Vars(data, v[1:])

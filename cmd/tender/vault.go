@@ -82,7 +82,7 @@ func vaultFiles(c *cli.Context, encrypt bool) error {
 		return usageError(c, "--output takes one FILE")
 	}
 	for _, f := range c.Args().Slice() {
-		data, err := os.ReadFile(f)
+		data, err := vault.ReadFile(f)
 		if err != nil {
 			return err
 		}
@@ -109,7 +109,7 @@ func vaultView(c *cli.Context) error {
 		return err
 	}
 	for _, f := range c.Args().Slice() {
-		data, err := os.ReadFile(f)
+		data, err := vault.ReadFile(f)
 		if err != nil {
 			return err
 		}
@@ -140,7 +140,7 @@ func vaultRekey(c *cli.Context) error {
 		return err
 	}
 	for _, f := range c.Args().Slice() {
-		data, err := os.ReadFile(f)
+		data, err := vault.ReadFile(f)
 		if err != nil {
 			return err
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tender-sh/tender/internal/shlex"
+	"github.com/tender-sh/tender/vault"
 )
 
 // vaultEditCommands are `tender vault create` and `tender vault edit`, as
@@ -75,7 +76,7 @@ func vaultEdit(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		vaulted, err := os.ReadFile(f)
+		vaulted, err := vault.ReadFile(f)
 		if err != nil {
 			return err
 		}

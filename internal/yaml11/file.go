@@ -2,17 +2,23 @@ package yaml11
 
 import (
 	"fmt"
-	"os"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/vault"
 )
+
+// ReadFile reads a YAML file that may be vault-encrypted (an inventory,
+// a vars file), bounded as vault.ReadFile bounds it: vault data over
+// vault.MaxSize, or malformed, is refused without being read whole.
+func ReadFile(path string) ([]byte, error) { return vault.ReadFile(path) }
 
 // ReadVars reads a vars file (YAML, or JSON, which is YAML too) whose top
 // level is a mapping of variables, as vars_files and include_vars read
 // them. An empty file is an empty mapping. Errors name the file, and the
 // line and column where the YAML is at fault.
 func ReadVars(path string) (map[string]any, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("vars file: %w", err)
 	}
@@ -28,7 +34,7 @@ func Vars(data []byte, name string) (map[string]any, error) {
 // ReadVars is the package's ReadVars with the decoder's Decrypt: a whole
 // vault-encrypted file and `!vault` values in it are decrypted.
 func (d *Decoder) ReadVars(path string) (map[string]any, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("vars file: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/vault"
 )
 
 // treeFile is a controller file a tree copy puts at rel (under the copy's
@@ -125,10 +126,10 @@ func inParents(st os.FileInfo, parents []os.FileInfo) bool {
 	return false
 }
 
-// decryptFile reads a vault-encrypted controller file and decrypts it
-// with the run's vault secrets.
+// decryptFile reads a vault-encrypted controller file, bounded as
+// vault.ReadFile bounds it, and decrypts it with the run's vault secrets.
 func decryptFile(env *tasks.Env, local string) ([]byte, error) {
-	data, err := os.ReadFile(local)
+	data, err := vault.ReadFile(local)
 	if err != nil {
 		return nil, err
 	}
