@@ -37,6 +37,7 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/vault"
 )
 
 // ManifestName is the manifest's file name inside a bundle directory.
@@ -82,8 +83,10 @@ type Bundle struct {
 	// as rendered for each host) never reach the ledger or the events.
 	Secret []string
 	// modules is the registry LoadBundle checked the playbook against:
-	// the Deployer's unless its Options name another.
+	// the Deployer's unless its Options name another; vault the keyring
+	// it decrypted with, likewise.
 	modules *tasks.Registry
+	vault   *vault.Keyring
 }
 
 // File is one tracked file of a bundle.
@@ -120,6 +123,12 @@ type LoadOptions struct {
 	// (playbooks.Options.Sandbox). Give the Deployer the same policy
 	// (Options.Sandbox). Nil allows everything.
 	Sandbox *tasks.Policy
+	// Vault decrypts the manifest's !vault vars and the playbook's
+	// vaulted files at load; the Deployer uses it too unless its
+	// Options.Vault names another. Give it a Censor, so that every
+	// plaintext it opens is kept out of the ledger. Nil, or a keyring
+	// without secrets, refuses vaulted data.
+	Vault *vault.Keyring
 }
 
 var (
@@ -148,7 +157,7 @@ func LoadBundle(dir string, opts LoadOptions) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent bundle %s: %w", dir, err)
 	}
-	l := &manifestLoader{file: path, b: &Bundle{Dir: abs, Probe: ProbeHost}, sandbox: opts.Sandbox}
+	l := &manifestLoader{file: path, b: &Bundle{Dir: abs, Probe: ProbeHost}, sandbox: opts.Sandbox, decrypt: opts.Vault.DecryptFunc()}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, playbooks.YAMLError(path, data, err)
@@ -165,12 +174,13 @@ func LoadBundle(dir string, opts LoadOptions) (*Bundle, error) {
 	if len(l.errs) > 0 {
 		return nil, l.errs
 	}
-	l.b.modules = opts.Modules
+	l.b.modules, l.b.vault = opts.Modules, opts.Vault
 	return l.b, nil
 }
 
 type manifestLoader struct {
 	sandbox *tasks.Policy
+	decrypt func([]byte) ([]byte, error)
 	file    string
 	b       *Bundle
 	errs    playbooks.ErrorList
@@ -248,7 +258,9 @@ func (l *manifestLoader) manifest(m *yaml.Node) {
 				l.pbAt = v
 			}
 		case "vars":
-			val, err := yaml11.Value(v)
+			dec := yaml11.NewDecoder()
+			dec.Decrypt = l.decrypt
+			val, err := dec.Value(v)
 			vars, ok := val.(map[string]any)
 			switch {
 			case err != nil:
@@ -346,7 +358,7 @@ func (l *manifestLoader) playbook(opts LoadOptions) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(l.file), path)
 	}
-	pb, err := playbooks.Load(path, playbooks.Options{Modules: opts.Modules, Sandbox: opts.Sandbox})
+	pb, err := playbooks.Load(path, playbooks.Options{Modules: opts.Modules, Sandbox: opts.Sandbox, Decrypt: l.decrypt})
 	if err != nil {
 		var list playbooks.ErrorList
 		if errors.As(err, &list) {

@@ -47,15 +47,16 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 	// The run ends early when a renewal finds the lease lost.
 	runCtx, lost, stopRenew := d.renewLease(ctx, t.name)
 	defer stopRenew()
+	red := d.redactor(t)
 	id, err := d.store.StartDeployment(ctx, DeploymentRecord{Rollout: rollout, Host: t.name, Agent: agent,
-		Reason: string(dec.Action) + ": " + dec.Reason, Owner: d.opts.Owner})
+		Reason: red.String(string(dec.Action) + ": " + dec.Reason), Owner: d.opts.Owner})
 	if err != nil {
 		return done(HostFailed, "ledger: "+err.Error())
 	}
-	secrets := d.secrets(t)
 	var failure string
 	r := &provision.Runner{Inventory: t.inv, Modules: d.opts.Modules, Connections: d.opts.Connections, Sandbox: d.opts.Sandbox,
 		Forks: 1, Limit: t.name, ExtraVars: d.playVars(t.name, dec),
+		Decrypt: d.opts.Vault.DecryptFunc(), NoLogValues: red.noLog,
 		Events: func(e provision.Event) {
 			// The first failure says most: a loop's item comes before
 			// the loop's "All items completed".
@@ -63,15 +64,7 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 				(e.Status == provision.StatusFailed || e.Status == provision.StatusUnreachable) && failure == "" {
 				failure = fmt.Sprintf("task %q: %s: %s", e.Task, e.Status, e.Msg)
 			}
-			// Results may hold what no_log did not hide; the text fields
-			// may carry a password a task echoed.
-			e.Result = nil
-			e.Msg, e.Diff = redact(e.Msg, secrets), redact(e.Diff, secrets)
-			if s, ok := e.Item.(string); ok {
-				e.Item = redact(s, secrets)
-			} else if e.Item != nil {
-				e.Item = redact(fmt.Sprint(e.Item), secrets)
-			}
+			redactEvent(&e, red)
 			d.emit(Event{Kind: HostTask, Host: t.name, Task: &e})
 		}}
 	recap, err := r.Run(runCtx, d.bundle.Playbook)
@@ -90,7 +83,7 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 		failure = "the bundle's playbook failed"
 	}
 	if failure != "" {
-		failure = redact(failure, secrets)
+		failure = red.String(failure)
 		outcome := OutcomeFailed
 		if ctx.Err() != nil {
 			outcome = OutcomeInterrupted

@@ -12,6 +12,7 @@ import (
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/vault"
 )
 
 // DefaultBatch is how many hosts a rollout deploys at a time when
@@ -95,6 +96,15 @@ type Options struct {
 	Force bool
 	// ExtraVars are the operator's vars (-e) for the playbook.
 	ExtraVars map[string]any
+	// Vault holds the vault secrets the bundle's playbook decrypts its
+	// vaulted files and !vault values with (provision.Runner.Decrypt);
+	// nil means the keyring the bundle was loaded with
+	// (LoadOptions.Vault). Every plaintext its Censor knows (whatever
+	// the keyring opened: the inventory's vaulted group_vars and host
+	// vars, !vault values, -e @FILE, the bundle's vars, what the
+	// playbook decrypts) is blanked in events and in the ledger, so
+	// give it a Censor before the inventory is loaded.
+	Vault *vault.Keyring
 	// LeaseTTL is how long a host's lease lasts (0: DefaultLeaseTTL).
 	LeaseTTL time.Duration
 	// Owner names this process in leases and rollouts (""; Owner()).
@@ -136,6 +146,9 @@ func New(st Store, b *Bundle, inv *inventory.Inventory, opts Options) (*Deployer
 	}
 	if opts.Modules == nil {
 		opts.Modules = b.modules
+	}
+	if opts.Vault == nil {
+		opts.Vault = b.vault
 	}
 	if err := checkModules(b, opts.Modules); err != nil {
 		return nil, err

@@ -1,11 +1,15 @@
 package agents
 
 import (
+	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/vault"
 )
 
 // secretVars takes the bundle's vars as written: a var whose value is a
@@ -36,11 +40,42 @@ var connectionSecrets = []string{"ansible_password", "ansible_ssh_pass", "ansibl
 // secretWords mark an operator var (-e) as secret by its name.
 var secretWords = []string{"pass", "pw", "secret", "token", "key", "credential", "auth"}
 
+// redactor blanks a host's secrets in the text a deploy keeps (events,
+// failure text, the ledger's rows): the values secrets lists, every
+// plaintext the vault opened (vault), and what the host's no_log tasks
+// handled (noLog, learned as the run goes). All of them are replaced
+// together, longest first, so a secret that holds another is blanked
+// whole.
+type redactor struct {
+	static []string
+	vault  *vault.Censor
+	noLog  *vault.Censor
+}
+
+// redactor returns the redactor of a deploy on t, with an empty no_log
+// censor for its run (provision.Runner.NoLogValues).
+func (d *Deployer) redactor(t target) *redactor {
+	var cs *vault.Censor
+	if d.opts.Vault != nil {
+		cs = d.opts.Vault.Censor
+	}
+	return &redactor{static: d.secrets(t), vault: cs, noLog: &vault.Censor{}}
+}
+
+// String blanks every secret in text.
+func (r *redactor) String(text string) string {
+	all := append(append(slices.Clone(r.static), r.vault.Values()...), r.noLog.Values()...)
+	sort.SliceStable(all, func(i, j int) bool { return len(all[i]) > len(all[j]) })
+	return redact(text, all)
+}
+
 // secrets lists the secret values a host's deploy could leak into error
-// text: its connection and become passwords, the bundle's vars marked
-// secret, and operator vars whose names say they are secret; each as
-// written and as rendered in the host's variables (a password written
-// "{{ vault_pw }}" leaks rendered).
+// text, known by their names: its connection and become passwords, the
+// bundle's vars marked secret, and operator vars whose names say they
+// are secret; each as written and as rendered in the host's variables
+// (a password written "{{ vault_pw }}" leaks rendered). Values that are
+// secret for where they came from (the vault, no_log tasks) are the
+// redactor's.
 func (d *Deployer) secrets(t target) []string {
 	hostVars, _ := t.inv.HostVars(t.name)
 	scope := expr.NewVars(d.bundle.Vars, hostVars, d.opts.ExtraVars)
@@ -82,10 +117,26 @@ func (d *Deployer) secrets(t target) []string {
 	return out
 }
 
-// redact blanks every secret in text.
+// redact blanks every secret in text, in the order given.
 func redact(text string, secrets []string) string {
 	for _, s := range secrets {
-		text = strings.ReplaceAll(text, s, "********")
+		if s != "" && strings.Contains(text, s) {
+			text = strings.ReplaceAll(text, s, vault.Mask)
+		}
 	}
 	return text
+}
+
+// redactEvent blanks a host's secrets in a playbook event before it
+// leaves the Deployer: its results and arguments are dropped (they may
+// hold what no_log did not hide), its text fields (a task or play name
+// may be a template too) are redacted.
+func redactEvent(e *provision.Event, r *redactor) {
+	e.Result, e.Args = nil, nil
+	e.Msg, e.Diff, e.Task, e.Play = r.String(e.Msg), r.String(e.Diff), r.String(e.Task), r.String(e.Play)
+	if s, ok := e.Item.(string); ok {
+		e.Item = r.String(s)
+	} else if e.Item != nil {
+		e.Item = r.String(fmt.Sprint(e.Item))
+	}
 }

@@ -199,6 +199,9 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			args[k] = v
 		}
 	}
+	if kw.noLog {
+		pr.rn.r.NoLogValues.AddValue(map[string]any(args))
+	}
 	conn, via, err := pr.conn(ctx, h, kw, scope)
 	if err != nil {
 		return call{}, err

@@ -15,6 +15,7 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/vault"
 )
 
 // DefaultForks is how many hosts run at once when Runner.Forks is zero:
@@ -43,6 +44,14 @@ type Runner struct {
 	// as tasks.Env.Decrypt (include_vars, copy, template). Nil refuses
 	// vaulted data.
 	Decrypt func(vaulttext []byte) ([]byte, error)
+	// NoLogValues, when set, learns what every task with no_log handles:
+	// its rendered arguments and its result (each string whole, and
+	// the lines and YAML values of a multi-line one; see
+	// vault.Censor.AddValue), before the task's event is emitted. A
+	// caller that keeps text beyond the run (the agents ledger) blanks
+	// them in it; events themselves already hide a no_log task's
+	// arguments and result.
+	NoLogValues *vault.Censor
 	// Connections are the connection types hosts may use, by name:
 	// ansible_connection, the connection keyword and Defaults.Connection
 	// pick one (ssh when none does), through ResolveConnection. The

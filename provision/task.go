@@ -126,6 +126,9 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 	}
 	if kw.noLog {
 		ev.Result = censored(out)
+		if !out.skipped {
+			pr.rn.r.NoLogValues.AddValue(out.data)
+		}
 	} else if kw.diff {
 		ev.Diff = out.diff
 	}

@@ -1,6 +1,8 @@
 package vault
 
 import (
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -83,9 +85,11 @@ func (c *Censor) AddText(s string) {
 }
 
 // AddValue learns every string held in a decoded value (a vaulted vars
-// file's values): strings, and those inside maps and lists.
+// file's values, a task's arguments or result): strings (of any string
+// type, a marked one too), and those inside maps and lists (map keys
+// are names, not learned).
 func (c *Censor) AddValue(v any) {
-	if c == nil {
+	if c == nil || v == nil {
 		return
 	}
 	switch v := v.(type) {
@@ -99,7 +103,34 @@ func (c *Censor) AddValue(v any) {
 		for _, e := range v {
 			c.AddValue(e)
 		}
+	default:
+		switch rv := reflect.ValueOf(v); rv.Kind() {
+		case reflect.String:
+			c.AddText(rv.String())
+		case reflect.Slice, reflect.Array:
+			for i := range rv.Len() {
+				c.AddValue(rv.Index(i).Interface())
+			}
+		case reflect.Map:
+			for it := rv.MapRange(); it.Next(); {
+				c.AddValue(it.Value().Interface())
+			}
+		case reflect.Pointer:
+			if !rv.IsNil() {
+				c.AddValue(rv.Elem().Interface())
+			}
+		}
 	}
+}
+
+// Values returns the secrets the censor knows, longest first.
+func (c *Censor) Values() []string {
+	if c == nil {
+		return nil
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return slices.Clone(c.sorted)
 }
 
 // Empty reports whether the censor knows no secret.

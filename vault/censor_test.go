@@ -44,3 +44,20 @@ func TestCensor(t *testing.T) {
 		t.Error("AddValue missed a nested string")
 	}
 }
+
+// TestAddValueAnyStringType: strings of named types (a marked value),
+// typed lists and maps are learned too; Values lists them longest first.
+func TestAddValueAnyStringType(t *testing.T) {
+	type marked string
+	var c Censor
+	c.AddValue(map[string]any{"stdout": marked("from-the-host"), "lines": []string{"line-secret"},
+		"m": map[string]marked{"k": "typed-map-value"}, "short": "ok"})
+	for _, s := range []string{"from-the-host", "line-secret", "typed-map-value"} {
+		if c.String(s) != Mask {
+			t.Errorf("%q not learned", s)
+		}
+	}
+	if got := c.Values(); !reflect.DeepEqual(got, []string{"typed-map-value", "from-the-host", "line-secret"}) {
+		t.Errorf("Values = %q", got)
+	}
+}

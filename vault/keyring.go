@@ -72,6 +72,17 @@ func (k *Keyring) Decrypt(data []byte, filename string) ([]byte, error) {
 	return plain, err
 }
 
+// DecryptFunc is Decrypt with no file name, as the loaders and the runner
+// take it (inventory.Options.Decrypt, playbooks.Options.Decrypt,
+// provision.Runner.Decrypt); nil when the keyring holds no secret, so
+// that vaulted data is refused saying how to give one.
+func (k *Keyring) DecryptFunc() func(vaulttext []byte) ([]byte, error) {
+	if k.Len() == 0 {
+		return nil
+	}
+	return func(b []byte) ([]byte, error) { return k.Decrypt(b, "") }
+}
+
 // DecryptID is Decrypt that also returns the vault id of the secret that
 // opened the data.
 func (k *Keyring) DecryptID(data []byte, filename string) ([]byte, string, error) {

@@ -158,6 +158,9 @@ func TestKeyring(t *testing.T) {
 	if _, err := k.Decrypt(read(t, "ansible-1.2.vault"), "f.yml"); err == nil || !strings.Contains(err.Error(), "in file f.yml") {
 		t.Errorf("no secrets: %v", err)
 	}
+	if k.DecryptFunc() != nil {
+		t.Error("a keyring without secrets gave a decrypter")
+	}
 	ctx := context.Background()
 	if err := k.AddSource(ctx, "", "testdata/pw-default", nil); err != nil {
 		t.Fatal(err)
@@ -174,6 +177,9 @@ func TestKeyring(t *testing.T) {
 		t.Fatal(err)
 	}
 	plain := read(t, "plain.txt")
+	if got, err := k.DecryptFunc()(read(t, "ansible-prod.vault")); err != nil || !bytes.Equal(got, plain) {
+		t.Errorf("DecryptFunc: %q, %v", got, err)
+	}
 	for _, f := range []string{"ansible-1.1.vault", "ansible-1.2.vault", "ansible-prod.vault"} {
 		got, err := k.Decrypt(read(t, f), f)
 		if err != nil || !bytes.Equal(got, plain) {

@@ -128,11 +128,7 @@ func vaultKeys(c *cli.Context) *vault.Keyring {
 // no secret was given, so that vaulted data is refused saying how to give
 // one.
 func vaultDecrypt(c *cli.Context) yaml11.Decrypter {
-	k := vaultKeys(c)
-	if k.Len() == 0 {
-		return nil
-	}
-	return func(b []byte) ([]byte, error) { return k.Decrypt(b, "") }
+	return vaultKeys(c).DecryptFunc()
 }
 
 // censorEvents blanks the plaintexts the run decrypted in every event
