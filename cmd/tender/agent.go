@@ -59,8 +59,8 @@ func stateFlag() cli.Flag {
 		Usage: "the ledger: a SQLite file (default $XDG_STATE_HOME/tender/ledger.db), or postgres://user@host/db for one shared by several controllers"}
 }
 
-// agentFlags are the flags that plan: inventory, bundle, ledger, limit and
-// the connection flags of `tender play`.
+// agentFlags are the flags that plan: inventory, bundle, ledger, limit,
+// the connection flags of `tender play` and its vault flags.
 func agentFlags(bundle bool) []cli.Flag {
 	fs := []cli.Flag{inventoryFlag(false), stateFlag(),
 		&cli.StringFlag{Name: "bundle", Required: bundle, Usage: "the agent bundle directory (holding agent.yaml)"},
@@ -73,7 +73,7 @@ func agentFlags(bundle bool) []cli.Flag {
 			fs = append(fs, f)
 		}
 	}
-	return fs
+	return append(fs, vaultFlags()...)
 }
 
 func deployFlags() []cli.Flag {
@@ -138,11 +138,23 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, s
 		// many failures to go on with (--max-fail) or to go on anyway.
 		opts.StopOnFailedBatch = !c.IsSet("max-fail") && !c.Bool("keep-going")
 	}
-	if opts.ExtraVars, err = extraVars(c.StringSlice("extra-vars"), nil); err != nil {
+	// The vault secrets come as `tender play` takes them: the flags and
+	// ansible.cfg's vault settings (vault_password_file,
+	// vault_identity_list, ...). They open the inventory's, the -e
+	// vars', the bundle's and its playbook's vaulted data, and whatever
+	// they open stays out of the ledger.
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opts.Vault, err = vaultKeyring(c, cfg); err != nil {
+		return nil, nil, err
+	}
+	if opts.ExtraVars, err = extraVars(c.StringSlice("extra-vars"), vaultDecrypt(c)); err != nil {
 		return nil, nil, &exitError{code: 5, err: err}
 	}
-	// Agents are tender's own: Ansible's settings (ANSIBLE_*, ansible.cfg)
-	// do not change how they connect.
+	// Agents are tender's own: otherwise, Ansible's settings (ANSIBLE_*,
+	// ansible.cfg) do not change how they connect.
 	dialer, err := sshDialer(c, config.Defaults())
 	if err != nil {
 		return nil, nil, &exitError{code: 5, err: err}
@@ -154,7 +166,7 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, s
 	if opts.Sandbox, err = sandbox(c); err != nil {
 		return nil, nil, err
 	}
-	b, err := agents.LoadBundle(c.String("bundle"), agents.LoadOptions{Modules: opts.Modules, Sandbox: opts.Sandbox})
+	b, err := agents.LoadBundle(c.String("bundle"), agents.LoadOptions{Modules: opts.Modules, Sandbox: opts.Sandbox, Vault: opts.Vault})
 	if err != nil {
 		return nil, nil, &exitError{code: 4, err: err}
 	}
