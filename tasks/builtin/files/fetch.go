@@ -95,9 +95,13 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 
 // fetchPaths returns the host's path (a leading ~ expanded by the host,
 // which costs a round trip) and the controller's path it is stored at:
-// dest itself when flat, else dest/HOST/src, relative to the playbook's
-// directory. A path the task may not write, or one outside dest, is
-// refused (an error) or a failure message.
+// dest itself when flat (dest/<src's base name> when dest ends in a
+// slash), else dest/HOST/src, relative to the playbook's directory. A
+// path the task may not write is refused (an error); a failure message
+// refuses a host name that is not one path component, a src whose
+// ".." parts lead out of dest/HOST, and a src with no base name to
+// store under a flat dest/ (departing from Ansible, which writes
+// wherever the joined path leads: docs/SECURITY.md).
 func fetchPaths(ctx context.Context, env *tasks.Env, a tasks.Values) (src, dest, fail string, err error) {
 	src, dest = a.Str("src"), a.Str("dest")
 	if !filepath.IsAbs(dest) {
@@ -128,9 +132,17 @@ func fetchPaths(ctx context.Context, env *tasks.Env, a tasks.Values) (src, dest,
 			return "", "", "dest is an existing directory, use a trailing slash if you want to fetch src into that directory", nil
 		}
 		if strings.HasSuffix(a.Str("dest"), "/") {
-			dest = filepath.Join(dest, filepath.Base(src))
+			base := filepath.Base(src)
+			if base == "." || base == ".." || base == string(filepath.Separator) {
+				return "", "", fmt.Sprintf("src %q names no file to store in %s", src, dest), nil
+			}
+			dest = filepath.Join(dest, base)
 		}
 	} else {
+		if !oneComponent(env.Host) {
+			return "", "", fmt.Sprintf("the host name %q is not a directory name of its own under %s (it is empty, '.' or '..', or holds a '/'): its file would be written at %s",
+				env.Host, dest, filepath.Join(dest, env.Host, src)), nil
+		}
 		top := filepath.Join(dest, env.Host)
 		dest = filepath.Join(top, src)
 		if dest != top && !strings.HasPrefix(dest, top+string(filepath.Separator)) {
@@ -142,6 +154,15 @@ func fetchPaths(ctx context.Context, env *tasks.Env, a tasks.Values) (src, dest,
 		return "", "", "", err
 	}
 	return src, dest, "", nil
+}
+
+// oneComponent reports whether a host name is one path component, the
+// directory fetch stores that host's files in: not empty, "." or "..",
+// and without a separator. Anything else (a host added under the name a
+// host chose, say) would put the files outside dest or in another host's
+// directory.
+func oneComponent(host string) bool {
+	return host != "" && host != "." && host != ".." && !strings.ContainsRune(host, '/') && !strings.ContainsRune(host, filepath.Separator)
 }
 
 // failedOr is the error when there is one, else the failed result msg.

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,5 +47,53 @@ func TestFetch(t *testing.T) {
 	env.Check = true
 	if res = modtest.RunMod(t, env, "fetch", args); !res.Skipped {
 		t.Fatalf("check: %+v", res)
+	}
+}
+
+// TestFetchHostNameStaysInDest: a host whose name is not one path
+// component ("../../x" added from host data, ".", "a/../b") cannot make
+// fetch write outside dest or into another host's directory; a src whose
+// ".." parts lead out of dest/HOST is refused too, while one that stays
+// inside is fetched; a flat dest/ needs a src with a file name. Nothing
+// is written for a refusal.
+func TestFetchHostNameStaysInDest(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := modtest.TestEnv(t, dir, nil)
+	src := filepath.Join(dir, "host", "f")
+	os.MkdirAll(filepath.Dir(src), 0o755)
+	os.WriteFile(src, []byte("data\n"), 0o600)
+	dest := filepath.Join(dir, "out", "fetched")
+	for _, host := range []string{"../../x", "..", ".", "", "web1/../web2", "a/b"} {
+		env.Host = host
+		res := modtest.RunMod(t, env, "fetch", tasks.Args{"src": src, "dest": dest + "/"})
+		if !res.Failed || !strings.Contains(res.Msg, fmt.Sprintf("the host name %q", host)) ||
+			!strings.Contains(res.Msg, filepath.Join(dest, host, src)) {
+			t.Errorf("host %q: %+v, want a refusal naming the host and the path", host, res)
+		}
+	}
+	if err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() && p != src {
+			t.Errorf("a refused fetch wrote %s", p)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	env.Host = "web1"
+	res := modtest.RunMod(t, env, "fetch", tasks.Args{"src": "/../../" + src, "dest": dest})
+	if !res.Failed || !strings.Contains(res.Msg, "Detected directory traversal") {
+		t.Errorf("src escaping dest/HOST: %+v", res)
+	}
+	inside := filepath.Join(filepath.Dir(src), "..", "host", "f")
+	res = modtest.RunMod(t, env, "fetch", tasks.Args{"src": inside, "dest": dest})
+	if want := filepath.Join(dest, "web1", src); res.Failed || res.Data["dest"] != want {
+		t.Errorf("src with .. inside dest/HOST: %+v, want %s", res, want)
+	}
+	for _, s := range []string{"..", "/"} {
+		res = modtest.RunMod(t, env, "fetch", tasks.Args{"src": s, "dest": dest + "/", "flat": true})
+		if !res.Failed || !strings.Contains(res.Msg, "names no file to store") {
+			t.Errorf("flat src %q: %+v", s, res)
+		}
 	}
 }
