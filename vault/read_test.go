@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"errors"
 	"io"
@@ -215,5 +216,20 @@ func BenchmarkParse(b *testing.B) {
 		if _, err := Parse(data); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPasswordSourcesBounded: a password "file" that never ends and a
+// script that never stops printing are refused at MaxPassword, not read
+// until memory runs out.
+func TestPasswordSourcesBounded(t *testing.T) {
+	ctx := context.Background()
+	if _, err := ReadPassword(ctx, "/dev/zero", ""); err == nil || !strings.Contains(err.Error(), "/dev/zero is larger than 1 MiB") {
+		t.Errorf("/dev/zero as a password file: %v", err)
+	}
+	script := filepath.Join(t.TempDir(), "pass.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\nexec yes\n"), 0o755)
+	if _, err := ReadPassword(ctx, script, ""); err == nil || !strings.Contains(err.Error(), "printed more than 1 MiB") {
+		t.Errorf("an endless script: %v", err)
 	}
 }

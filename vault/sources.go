@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,15 +71,37 @@ func ReadPassword(ctx context.Context, path, id string) ([]byte, error) {
 	if fi.Mode().Perm()&0o111 != 0 {
 		return runScript(ctx, path, id)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readLimited(path)
 	if err != nil {
-		return nil, fmt.Errorf("Could not read vault password file %s: %w", path, err)
+		return nil, err
 	}
 	pw := bytes.TrimSpace(data)
 	if len(pw) == 0 {
 		return nil, fmt.Errorf("Invalid vault password was provided from file (%s)", path)
 	}
 	return pw, nil
+}
+
+// MaxPassword bounds a vault password as read from a file or a script's
+// output: a password file that is a device (/dev/zero) or a script that
+// never stops printing is refused, not read until memory runs out.
+const MaxPassword = 1 << 20
+
+// readLimited reads a password file of at most MaxPassword bytes.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("Could not read vault password file %s: %w", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxPassword+1))
+	if err != nil {
+		return nil, fmt.Errorf("Could not read vault password file %s: %w", path, err)
+	}
+	if len(data) > MaxPassword {
+		return nil, fmt.Errorf("The vault password file %s is larger than %s", path, sizeString(MaxPassword))
+	}
+	return data, nil
 }
 
 // IsClientScript reports whether a password script is a client script,
@@ -96,11 +119,18 @@ func runScript(ctx context.Context, path, id string) ([]byte, error) {
 	}
 	cmd := exec.CommandContext(ctx, path, args...)
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
+	out := &capped{buf: &stdout, limit: MaxPassword}
+	cmd.Stdout = out
 	// The script may prompt on the terminal: its stderr and stdin are the user's.
 	cmd.Stderr = &teeTail{w: os.Stderr, tail: &stderr}
 	cmd.Stdin = os.Stdin
-	if err := cmd.Run(); err != nil {
+	err := cmd.Run()
+	if out.over {
+		// The script, its output cut, may have died of it: the size is
+		// the error.
+		return nil, fmt.Errorf("Vault password script %s printed more than %s", path, sizeString(MaxPassword))
+	}
+	if err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
 			return nil, fmt.Errorf("Problem running vault password script %s (%v). If this is not a script, remove the executable bit from the file.", path, err)
@@ -115,6 +145,23 @@ func runScript(ctx context.Context, path, id string) ([]byte, error) {
 		return nil, fmt.Errorf("Invalid vault password was provided from script (%s)", path)
 	}
 	return pw, nil
+}
+
+// capped keeps what is written in buf, up to limit bytes; past it, over
+// is set and every write fails, which ends the copy from the script (its
+// output pipe is closed).
+type capped struct {
+	buf   *bytes.Buffer
+	limit int
+	over  bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if c.over || c.buf.Len()+len(p) > c.limit {
+		c.over = true
+		return 0, errors.New("output over the limit")
+	}
+	return c.buf.Write(p)
 }
 
 // teeTail writes through to w and keeps the last 4 KiB in tail.
