@@ -30,6 +30,18 @@ var (
 		"extended_allitems")
 )
 
+// KeywordNames lists, sorted, the keywords a level takes: "play", "role",
+// "block", "task" or "loop_control" (nil for another level). A task's
+// module and its with_<lookup> loops are not keywords.
+func KeywordNames(level string) []string {
+	m := map[string]map[string]bool{"play": playKeys, "role": roleKeys, "block": blockKeys,
+		"task": taskKeys, "loop_control": loopControlKeys}[level]
+	if m == nil {
+		return nil
+	}
+	return keysOf(m)
+}
+
 func set(base []string, more ...string) map[string]bool {
 	m := map[string]bool{}
 	for _, k := range append(slices.Clone(base), more...) {

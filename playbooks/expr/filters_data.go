@@ -52,6 +52,14 @@ var dataFilters = map[string]filterFunc{
 	"combine": combine,
 	"dict2items": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		m, ok := x.(map[string]any)
+		if k, keyed := x.(Keyed); keyed {
+			// A lazily resolved dict (hostvars) is a mapping too.
+			var err error
+			if m, err = materialize(k); err != nil {
+				return nil, err
+			}
+			ok = true
+		}
 		if !ok {
 			return nil, errorf("dict2items requires a dictionary, got <class '%s'> instead.", typeName(x))
 		}
