@@ -29,7 +29,8 @@ func (t *Task) Dynamic() bool { return t.late != nil }
 // Target (include_role) are set, read exactly as Load reads a literal
 // include. A name is loaded once; later calls return the same Task. It is
 // safe for concurrent use. A target that cannot be found or read is an
-// ErrorList whose entries name the include's file, line and column.
+// ErrorList whose entries name the include's file, line and column (or
+// the line in the target that is wrong).
 func (t *Task) Resolve(name string) (*Task, error) {
 	lt := t.late
 	if lt == nil {
@@ -58,7 +59,15 @@ func (t *Task) Resolve(name string) (*Task, error) {
 		l.loadTarget(lt.sc, &c, lt.node, loadRun)
 	}
 	if len(l.errs.list) > 0 {
-		return nil, dedupe(l.errs.list)
+		list := dedupe(l.errs.list)
+		for i, e := range list {
+			if e.Pos.Line == 0 {
+				// A whole file's error (a role file that cannot be
+				// read) is the include's, at its line.
+				list[i] = &Error{Pos: posOf(lt.sc.show(l), lt.node), Msg: e.Error(), Err: e}
+			}
+		}
+		return nil, list
 	}
 	lt.done[name] = &c
 	return &c, nil

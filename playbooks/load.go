@@ -97,6 +97,7 @@ func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
 		mods:     newModuleSet(opts.Modules),
 		pbDir:    filepath.Dir(abs),
 		files:    map[string]*yaml.Node{},
+		bad:      map[string]ErrorList{},
 		names:    map[string]string{filepath.Clean(abs): path},
 		givenDir: filepath.Dir(path),
 		reported: map[*yaml.Node]bool{},
@@ -141,6 +142,7 @@ type loader struct {
 	decoders  map[string]*yaml11.Decoder // per file: one alias budget for its values
 	count     int                        // tasks decoded so far
 	files     map[string]*yaml.Node      // parsed files by absolute path (nil: failed)
+	bad       map[string]ErrorList       // the errors parsing a file gave, by absolute path
 	names     map[string]string          // absolute path → path as shown in errors
 	mu        sync.Mutex                 // held by Task.Resolve, which reuses the loader after Load
 }
@@ -165,11 +167,16 @@ func (l *loader) show(abs string) string {
 func (l *loader) read(abs, fromFile string, from *yaml.Node, what string) (*yaml.Node, bool) {
 	abs = filepath.Clean(abs)
 	if n, ok := l.files[abs]; ok {
+		// A reader who asks again (a dynamic include at run time) gets
+		// the errors parsing it gave.
+		l.errs.list = append(l.errs.list, l.bad[abs]...)
 		return n, n != nil
 	}
-	l.files[abs] = nil
 	data, err := l.src.readFile(abs)
 	if err != nil {
+		// Not remembered: each reader is told at its own line, and a
+		// dynamic include asks again when it runs, as Ansible reads it
+		// then (the sandbox is asked again, the file may exist by then).
 		if from == nil {
 			l.errs.list = append(l.errs.list, &Error{Pos: Pos{File: l.show(abs)}, Msg: "cannot read " + what + ": " + err.Error(), Err: err})
 		} else {
@@ -177,6 +184,13 @@ func (l *loader) read(abs, fromFile string, from *yaml.Node, what string) (*yaml
 		}
 		return nil, false
 	}
+	l.files[abs] = nil
+	before := len(l.errs.list)
+	defer func() {
+		if len(l.errs.list) > before {
+			l.bad[abs] = slices.Clone(l.errs.list[before:])
+		}
+	}()
 	if yaml11.IsVaulted(data) {
 		dec := yaml11.NewDecoder()
 		dec.Decrypt = l.opts.Decrypt

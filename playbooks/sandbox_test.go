@@ -1,6 +1,7 @@
 package playbooks
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,5 +58,52 @@ func TestLoadObeysTheSandbox(t *testing.T) {
 	}
 	if _, err := inc.Resolve(secret + "/s.yml"); err == nil || !strings.Contains(err.Error(), "ok.yml:4:7: ") || !strings.Contains(err.Error(), "does not allow reading "+secret+"/s.yml") {
 		t.Errorf("dynamic include: %v", err)
+	}
+}
+
+// TestLiteralIncludeOutsideTheSandbox: a literal include_tasks or
+// include_role whose target the policy refuses is only a warning at load
+// time (Ansible reads it when it runs), and the refusal comes back, at
+// the include's line, each time the engine resolves it for a host; an
+// include_tasks of a file that does not parse is refused likewise.
+func TestLiteralIncludeOutsideTheSandbox(t *testing.T) {
+	root, err := filepath.EvalSymlinks(writeFiles(t, map[string]string{
+		"pb/pb.yml":                     "- hosts: all\n  tasks:\n    - include_tasks: SECRET/s.yml\n    - include_role: name=SECRET/roles/r\n    - include_tasks: broken.yml\n",
+		"pb/broken.yml":                 "- debug: msg=x\n  bad: [\n",
+		"secret/s.yml":                  "- debug: msg=secret\n",
+		"secret/roles/r/tasks/main.yml": "- debug: msg=role\n",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, secret := filepath.Join(root, "pb"), filepath.Join(root, "secret")
+	p := filepath.Join(pb, "pb.yml")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.ReplaceAll(string(b), "SECRET", secret)), 0o644)
+	loaded, err := Load(p, Options{Modules: testModules, Sandbox: &tasks.Policy{Name: "sb.yml", Read: []string{pb}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := loaded.Warnings.Error(); !strings.Contains(w, "sb.yml does not allow reading "+secret+"/s.yml") ||
+		!strings.Contains(w, "sb.yml does not allow reading "+secret+"/roles/r/tasks/main.yml") {
+		t.Errorf("warnings: %v", w)
+	}
+	incs := loaded.Plays[0].Tasks
+	for i, want := range []string{
+		"pb.yml:3:7: cannot read task file " + secret + "/s.yml: the controller sandbox sb.yml does not allow reading " + secret + "/s.yml",
+		"pb.yml:4:7: " + secret + "/roles/r/tasks/main.yml: cannot read role file: the controller sandbox sb.yml does not allow reading " + secret + "/roles/r/tasks/main.yml",
+		"broken.yml:2:3: YAML syntax",
+	} {
+		name := includeName(incs[i])
+		for range 2 { // every host that reaches it is told
+			r, err := incs[i].Resolve(name)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: got %v (resolved: %t)\nwant %q", name, err, r != nil, want)
+			}
+			var de *tasks.DeniedError
+			if i < 2 && !errors.As(err, &de) {
+				t.Errorf("%s: %v is not a denial", name, err)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package provision
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // inclusion is one included file (or role) and the hosts that include it
@@ -33,7 +35,7 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 	for _, h := range hosts {
 		found, err := pr.inclusions(h, inc)
 		if err != nil {
-			pr.fail(h, inc, err)
+			pr.failInclude(h, inc, err)
 			continue
 		}
 		if len(found) == 0 {
@@ -71,6 +73,23 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 			return
 		}
 	}
+}
+
+// failInclude records that inc could not include on h. As in Ansible,
+// ignore_errors does not hide an include that fails (a rescue does),
+// but a sandbox's denial is a failure like any other task's: the
+// include's own keywords apply to it.
+func (pr *playRun) failInclude(h *hostRun, inc *playbooks.Task, err error) {
+	var denied *tasks.DeniedError
+	if !errors.As(err, &denied) {
+		pr.fail(h, inc, err)
+		return
+	}
+	kw, kerr := pr.resolve(inc, pr.scope(h, inc, nil))
+	if kerr != nil {
+		kw = keywords{}
+	}
+	pr.finish(h, inc, kw, failure(err), false, nil)
 }
 
 // inclusions renders what inc includes on h: one entry per loop item whose

@@ -140,3 +140,59 @@ func TestSandboxPlayLevel(t *testing.T) {
 		t.Errorf("invalid policy: %v", err)
 	}
 }
+
+// TestSandboxDynamicIncludes: an include_tasks or include_role whose
+// target the policy refuses fails on each host with the policy's
+// message and runs none of the target's tasks, whether its name is
+// literal (read at load time as a preview, only a warning then) or
+// templated; ignore_errors and rescue apply to the denial as to any
+// failure, and the run goes on.
+func TestSandboxDynamicIncludes(t *testing.T) {
+	out, recap, dir, err := sandboxRun(t, map[string]string{
+		"hosts":                         "a\nb\n",
+		"secret/s.yml":                  "- debug: msg=secret-task\n",
+		"secret/roles/r/tasks/main.yml": "- debug: msg=secret-role\n",
+		"pb/pb.yml": `
+- hosts: all
+  gather_facts: false
+  vars:
+    f: "@DIR@/secret/s.yml"
+  tasks:
+    - include_tasks: "@DIR@/secret/s.yml"
+      ignore_errors: true
+    - include_tasks: "{{ f }}"
+      ignore_errors: true
+    - block:
+        - include_role: name=@DIR@/secret/roles/r
+      rescue:
+        - debug: msg=rescued
+    - debug: msg=done
+    - include_tasks: "@DIR@/secret/s.yml"
+    - debug: msg=unreached
+`,
+	})
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, out)
+	}
+	if strings.Contains(out, "secret-") || strings.Contains(out, "unreached") {
+		t.Errorf("a refused target ran:\n%s", out)
+	}
+	for want, n := range map[string]int{
+		"pb.yml:7:7: cannot read task file " + dir + "/secret/s.yml: the controller sandbox tenant.yml does not allow reading " + dir + "/secret/s.yml":  2,
+		"pb.yml:16:7: cannot read task file " + dir + "/secret/s.yml: the controller sandbox tenant.yml does not allow reading " + dir + "/secret/s.yml": 2,
+		"pb.yml:9:7: cannot read task file " + dir + "/secret/s.yml: the controller sandbox tenant.yml does not allow reading " + dir + "/secret/s.yml":  2,
+		"pb.yml:12:11: " + dir + "/secret/roles/r/tasks/main.yml: cannot read role file: the controller sandbox tenant.yml":                              2,
+		`"msg": "rescued"`: 2,
+		`"msg": "done"`:    2,
+		"...ignoring":      4,
+	} {
+		if got := strings.Count(out, want); got != n {
+			t.Errorf("%d × %q, want %d:\n%s", got, want, n, out)
+		}
+	}
+	for _, h := range []string{"a", "b"} {
+		if s := recap.Stats[h]; s.Ignored != 2 || s.Rescued != 1 || s.Failed != 1 || s.OK != 4 {
+			t.Errorf("%s: %+v\n%s", h, *s, out)
+		}
+	}
+}

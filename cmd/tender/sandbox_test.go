@@ -89,6 +89,13 @@ func TestPlaySandbox(t *testing.T) {
       ignore_errors: true
     - debug: msg="{{ lookup('env', 'HOME') }}"
 `,
+		"secret.yml": "- debug: msg=secret-task\n",
+		"pb/inc.yml": `- hosts: localhost
+  gather_facts: false
+  tasks:
+    - include_tasks: ` + dir + `/secret.yml
+    - debug: msg=unreached
+`,
 		"pb/sb.yml":  "lookups: [file]\nread: [.]\nlocal: true\n",
 		"pb/bad.yml": "lookups: [file]\nlocal: 1\n",
 		"narrow.yml": "read: [pb/sub]\nlocal: true\n",
@@ -103,6 +110,14 @@ func TestPlaySandbox(t *testing.T) {
 		!strings.Contains(out, "the controller sandbox "+sb+" does not allow reading "+dir+"/secret.txt (readable: "+dir+"/pb)") ||
 		!strings.Contains(out, "the controller sandbox "+sb+" does not allow the lookup env (lookups allowed: file)") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	// an include_tasks of a file outside read: fails the include (a
+	// warning only at load time), runs none of its tasks, and the run
+	// fails
+	code, out, errOut = runCLI(t, "play", "--no-progress", "-i", hosts, "--sandbox", sb, filepath.Join(dir, "pb/inc.yml"))
+	if code != 2 || strings.Contains(out, "secret-task") || strings.Contains(out, "unreached") ||
+		!strings.Contains(out, "inc.yml:4:7: cannot read task file "+dir+"/secret.yml: the controller sandbox "+sb+" does not allow reading "+dir+"/secret.yml (readable: "+dir+"/pb)") {
+		t.Errorf("include_tasks: exit %d\n%s\n%s", code, out, errOut)
 	}
 	code, _, errOut = runCLI(t, "play", "--syntax-check", "--sandbox", filepath.Join(dir, "narrow.yml"), pb)
 	if code != 4 || !strings.Contains(errOut, "cannot read playbook: the controller sandbox") {
