@@ -48,6 +48,12 @@ type Policy struct {
 	// Write are the absolute directories under which files may be
 	// created or written (the password lookup's files, fetch's dest).
 	Write []string
+	// Env are the controller's environment variables the playbook may
+	// read, by name: the env lookup (which Lookups must allow too) and
+	// the expandvars filter see these, and every other variable looks
+	// unset to them; expanduser expands ~ from HOME only when it is
+	// listed, and never from the user database (see LookupEnv).
+	Env []string
 	// Local allows tasks to run on the controller: a local connection
 	// (ansible_connection=local, connection: local) and delegate_to the
 	// controller (delegate_to: localhost, local_action). A task that
@@ -61,11 +67,11 @@ type Policy struct {
 type DeniedError struct {
 	// Policy is the policy's Name.
 	Policy string
-	// Access is what was attempted: "lookup", "read", "write" or
-	// "local".
+	// Access is what was attempted: "lookup", "read", "write", "env"
+	// or "local".
 	Access string
-	// Target is the lookup's name, the path as given, or what would
-	// have run on the controller.
+	// Target is the lookup's name, the path as given, the environment
+	// variable's name, or what would have run on the controller.
 	Target string
 	// Resolved is where a path leads after symlinks, when that differs
 	// from Target.
@@ -89,6 +95,8 @@ func (e *DeniedError) Error() string {
 		return fmt.Sprintf("%s does not allow the lookup %s (lookups allowed: %s)", name, e.Target, allowed)
 	case "local":
 		return fmt.Sprintf("%s does not allow tasks to run on the controller (%s)", name, e.Target)
+	case "env":
+		return fmt.Sprintf("%s does not allow reading the environment variable %s (readable: %s)", name, e.Target, allowed)
 	}
 	verb, list := "reading", "readable"
 	if e.Access == "write" {
@@ -102,9 +110,10 @@ func (e *DeniedError) Error() string {
 }
 
 // Validate checks that p can be enforced as written: every lookup is one
-// tender implements, every directory is an absolute path, and pipe and
-// lines (which run commands on the controller) come with Local. A nil
-// Policy is valid.
+// tender implements, every directory is an absolute path, every
+// environment variable a name (CheckEnvName), and pipe and lines (which
+// run commands on the controller) come with Local. A nil Policy is
+// valid.
 func (p *Policy) Validate() error {
 	if p == nil {
 		return nil
@@ -122,6 +131,11 @@ func (p *Policy) Validate() error {
 	for _, d := range append(slices.Clip(p.Read), p.Write...) {
 		if !filepath.IsAbs(d) {
 			return fmt.Errorf("sandbox: directory %q is not an absolute path", d)
+		}
+	}
+	for _, n := range p.Env {
+		if err := CheckEnvName(n); err != nil {
+			return fmt.Errorf("sandbox: %w", err)
 		}
 	}
 	return nil

@@ -19,7 +19,7 @@ import (
 // sandboxFlag is --sandbox, for play and the agent commands.
 func sandboxFlag() cli.Flag {
 	return &cli.StringFlag{Name: "sandbox", Usage: "a YAML file bounding what the playbooks may do on this machine: " +
-		"lookups:, read:, write:, local: (docs/SANDBOX.md); without it everything is allowed, as in Ansible"}
+		"lookups:, read:, write:, env:, local: (docs/SANDBOX.md); without it everything is allowed, as in Ansible"}
 }
 
 // sandbox reads the policy --sandbox names, nil without the flag.
@@ -37,7 +37,8 @@ func sandbox(c *cli.Context) (*tasks.Policy, error) {
 
 // loadSandbox reads a sandbox file strictly: a mapping of lookups: (a
 // list of lookup names), read: and write: (lists of directories, a
-// relative one taken from the file's directory) and local: (a boolean).
+// relative one taken from the file's directory), env: (a list of
+// environment variables' names) and local: (a boolean).
 // Every key is optional and what is not stated is not allowed. Unknown
 // keys, wrong types, unknown lookups and aliases are errors at their
 // file:line:col.
@@ -57,9 +58,9 @@ func loadSandbox(path string) (*tasks.Policy, error) {
 	sl := &sandboxLoader{file: path, dir: filepath.Dir(abs), p: &tasks.Policy{Name: path}}
 	switch {
 	case len(doc.Content) == 0:
-		sl.add(&yaml.Node{Line: 1, Column: 1}, "the sandbox file is empty: write {} to allow nothing, or state lookups:, read:, write: and local:")
+		sl.add(&yaml.Node{Line: 1, Column: 1}, "the sandbox file is empty: write {} to allow nothing, or state lookups:, read:, write:, env: and local:")
 	case doc.Content[0].Kind != yaml.MappingNode:
-		sl.add(doc.Content[0], "a sandbox file is a mapping of lookups:, read:, write: and local:")
+		sl.add(doc.Content[0], "a sandbox file is a mapping of lookups:, read:, write:, env: and local:")
 	default:
 		sl.mapping(doc.Content[0])
 	}
@@ -99,6 +100,8 @@ func (sl *sandboxLoader) mapping(m *yaml.Node) {
 			sl.p.Read = sl.strings(k, v, sl.dirPath)
 		case "write":
 			sl.p.Write = sl.strings(k, v, sl.dirPath)
+		case "env":
+			sl.p.Env = sl.strings(k, v, sl.envName)
 		case "local":
 			b, ok := sl.scalar(v).(bool)
 			if !ok {
@@ -106,7 +109,7 @@ func (sl *sandboxLoader) mapping(m *yaml.Node) {
 			}
 			sl.p.Local = b
 		default:
-			sl.add(k, "%q is not a sandbox key (lookups, read, write, local)", k.Value)
+			sl.add(k, "%q is not a sandbox key (lookups, read, write, env, local)", k.Value)
 		}
 	}
 	if sl.cmdAt != nil && !sl.p.Local {
@@ -156,6 +159,14 @@ func (sl *sandboxLoader) lookup(n *yaml.Node) (string, bool) {
 		sl.cmdAt = n
 	}
 	return name, true
+}
+
+func (sl *sandboxLoader) envName(n *yaml.Node) (string, bool) {
+	if err := tasks.CheckEnvName(n.Value); err != nil {
+		sl.add(n, "env: %v", err)
+		return "", false
+	}
+	return n.Value, true
 }
 
 func (sl *sandboxLoader) dirPath(n *yaml.Node) (string, bool) {

@@ -21,18 +21,18 @@ func writeSandbox(t *testing.T, dir, text string) string {
 
 func TestLoadSandbox(t *testing.T) {
 	dir := t.TempDir()
-	p := writeSandbox(t, dir, "lookups: [file, ansible.builtin.items, pipe]\nread: [., ../shared, /srv/x]\nwrite: [out/]\nlocal: yes\n")
+	p := writeSandbox(t, dir, "lookups: [file, ansible.builtin.items, pipe]\nread: [., ../shared, /srv/x]\nwrite: [out/]\nenv: [TENANT, LANG]\nlocal: yes\n")
 	got, err := loadSandbox(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := &tasks.Policy{Name: p, Lookups: []string{"file", "items", "pipe"},
-		Read: []string{dir, filepath.Join(filepath.Dir(dir), "shared"), "/srv/x"}, Write: []string{filepath.Join(dir, "out")}, Local: true}
+		Read: []string{dir, filepath.Join(filepath.Dir(dir), "shared"), "/srv/x"}, Write: []string{filepath.Join(dir, "out")}, Env: []string{"TENANT", "LANG"}, Local: true}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 	// {} allows nothing
-	if got, err := loadSandbox(writeSandbox(t, dir, "{}\n")); err != nil || len(got.Lookups)+len(got.Read)+len(got.Write) != 0 || got.Local {
+	if got, err := loadSandbox(writeSandbox(t, dir, "{}\n")); err != nil || len(got.Lookups)+len(got.Read)+len(got.Write)+len(got.Env) != 0 || got.Local {
 		t.Errorf("{}: %+v %v", got, err)
 	}
 }
@@ -40,7 +40,11 @@ func TestLoadSandbox(t *testing.T) {
 func TestLoadSandboxErrors(t *testing.T) {
 	dir := t.TempDir()
 	for text, want := range map[string]string{
-		"lookups: [file]\nreed: [.]\n": ":2:1: \"reed\" is not a sandbox key (lookups, read, write, local)",
+		"lookups: [file]\nreed: [.]\n": ":2:1: \"reed\" is not a sandbox key (lookups, read, write, env, local)",
+		"env: [HOME, 'A=B']\n":         ":1:13: env: \"A=B\" is not an environment variable's name",
+		"env: ['']\n":                  ":1:7: env: \"\" is not an environment variable's name",
+		"env: HOME\n":                  ":1:6: env: want a list, got \"HOME\"",
+		"env: [1]\n":                   ":1:7: env: want a string, got \"1\"",
 		"lookups: file\n":              ":1:10: lookups: want a list, got \"file\"",
 		"read: [1]\n":                  ":1:8: read: want a string, got \"1\"",
 		"read: [[a]]\n":                ":1:8: read: want a string, got a list",
@@ -52,7 +56,7 @@ func TestLoadSandboxErrors(t *testing.T) {
 		"read: [\"~/x\"]\n":            ":1:8: \"~/x\": ~ is not expanded here; write the absolute path",
 		"read: ['']\n":                 ":1:8: an empty path",
 		"local: true\nlocal: false\n":  ":2:1: \"local\" is given twice",
-		"- read\n":                     ":1:1: a sandbox file is a mapping of lookups:, read:, write: and local:",
+		"- read\n":                     ":1:1: a sandbox file is a mapping of lookups:, read:, write:, env: and local:",
 		"":                             ":1:1: the sandbox file is empty",
 		"read: [a\n":                   ":1:1: YAML syntax: did not find expected",
 		"x: &a [1]\nread: *a\n":        ":2:7: read: want a list, got an alias",
@@ -87,6 +91,7 @@ func TestPlaySandbox(t *testing.T) {
     - debug: msg="{{ lookup('file', 'ok.txt') }}"
     - debug: msg="{{ lookup('file', '` + dir + `/secret.txt') }}"
       ignore_errors: true
+    - debug: msg="{{ '$TENDER_SB_SECRET ~' | expandvars | expanduser }} {{ '~/$TENDER_SB_OK' | expandvars | expanduser }}"
     - debug: msg="{{ lookup('env', 'HOME') }}"
 `,
 		"secret.yml": "- debug: msg=secret-task\n",
@@ -96,7 +101,7 @@ func TestPlaySandbox(t *testing.T) {
     - include_tasks: ` + dir + `/secret.yml
     - debug: msg=unreached
 `,
-		"pb/sb.yml":  "lookups: [file]\nread: [.]\nlocal: true\n",
+		"pb/sb.yml":  "lookups: [file]\nread: [.]\nenv: [TENDER_SB_OK]\nlocal: true\n",
 		"pb/bad.yml": "lookups: [file]\nlocal: 1\n",
 		"narrow.yml": "read: [pb/sub]\nlocal: true\n",
 	} {
@@ -104,9 +109,11 @@ func TestPlaySandbox(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
 	}
 	pb, hosts := filepath.Join(dir, "pb/pb.yml"), filepath.Join(dir, "pb/hosts")
+	t.Setenv("TENDER_SB_SECRET", "s3cret")
+	t.Setenv("TENDER_SB_OK", "shown")
 	code, out, errOut := runCLI(t, "play", "--no-progress", "-i", hosts, "--sandbox", filepath.Join(dir, "pb/sb.yml"), pb)
 	sb := filepath.Join(dir, "pb/sb.yml")
-	if code != 2 || !strings.Contains(out, `"msg": "fine"`) ||
+	if code != 2 || !strings.Contains(out, `"msg": "fine"`) || !strings.Contains(out, `"msg": "$TENDER_SB_SECRET ~ ~/shown"`) ||
 		!strings.Contains(out, "the controller sandbox "+sb+" does not allow reading "+dir+"/secret.txt (readable: "+dir+"/pb)") ||
 		!strings.Contains(out, "the controller sandbox "+sb+" does not allow the lookup env (lookups allowed: file)") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)

@@ -175,6 +175,9 @@ var stringFilters = map[string]filterFunc{
 			return p, nil
 		}
 		home, ok := getenv(env, "HOME")
+		if !ok && env != nil && env.Sandbox != nil {
+			return p, nil // the user database is not the playbook's
+		}
 		if !ok {
 			h, err := os.UserHomeDir()
 			if err != nil {
@@ -286,7 +289,12 @@ func hexDigest(algo, s string) (any, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// getenv reads the controller's environment variable name, as the Env's
+// sandbox lets the playbook see it: a variable it refuses looks unset.
 func getenv(env *Env, name string) (string, bool) {
+	if env.checkEnv(name) != nil {
+		return "", false
+	}
 	if env != nil && env.Getenv != nil {
 		return env.Getenv(name)
 	}

@@ -18,11 +18,16 @@ import (
 // templates {% include %} and {% import %} search, the controller file
 // tests (file, directory, exists, link, link_exists, mount, same_file)
 // and the fileglob and realpath filters. CheckWrite is asked before the
-// password lookup creates or updates its file.
+// password lookup creates or updates its file. CheckEnv is asked before
+// the controller's environment variable name is read (the env lookup,
+// the expandvars filter, HOME for expanduser): a variable it refuses
+// looks unset, as a variable the controller does not have, and
+// expanduser under a sandbox never reads the user database.
 type Sandbox interface {
 	CheckLookup(name string) error
 	CheckRead(path string) error
 	CheckWrite(path string) error
+	CheckEnv(name string) error
 }
 
 // deniedError is a Sandbox's refusal: fatal to a lookup whatever its
@@ -51,6 +56,13 @@ func (env *Env) checkWrite(path string) error {
 		return nil
 	}
 	return denied(env.Sandbox.CheckWrite(path))
+}
+
+func (env *Env) checkEnv(name string) error {
+	if env == nil || env.Sandbox == nil {
+		return nil
+	}
+	return denied(env.Sandbox.CheckEnv(name))
 }
 
 func denied(err error) error {

@@ -12,7 +12,14 @@ import (
 // testSandbox allows the lookups named and paths under its directories,
 // after making them absolute and resolving the symlinks of the part that
 // exists (tasks.Policy is the real one; expr cannot import it).
-type testSandbox struct{ lookups, read, write []string }
+type testSandbox struct{ lookups, read, write, env []string }
+
+func (s testSandbox) CheckEnv(n string) error {
+	if slices.Contains(s.env, n) {
+		return nil
+	}
+	return fmt.Errorf("sandbox denies the variable %s", n)
+}
 
 func (s testSandbox) CheckLookup(n string) error {
 	if slices.Contains(s.lookups, n) {
@@ -149,5 +156,45 @@ func TestSandboxDenies(t *testing.T) {
 	}
 	if got, err := RunLookupIn(scope, "items", []any{1}, nil); err != nil || len(got) != 1 {
 		t.Errorf("with_items: %v %v", got, err)
+	}
+}
+
+// TestSandboxEnvironment: under a sandbox the env lookup and the
+// expandvars and expanduser filters see only the variables it allows;
+// the others look unset (expandvars leaves $NAME as Python leaves an
+// unknown variable, the env lookup gives its default), and expanduser
+// leaves ~ alone unless HOME is allowed. Without a sandbox every
+// variable shows.
+func TestSandboxEnvironment(t *testing.T) {
+	vars := map[string]string{"OK": "fine", "SECRET": "s3cret", "HOME": "/home/op"}
+	getenv := func(n string) (string, bool) { v, ok := vars[n]; return v, ok }
+	sb := testSandbox{lookups: []string{"env"}, env: []string{"OK"}}
+	scope := &Vars{Env: &Env{Getenv: getenv, Sandbox: sb}}
+	cases := map[string][2]string{ // template: sandboxed, unsandboxed
+		"{{ '$OK ${OK} $SECRET ${SECRET} $NONE' | expandvars }}":  {"fine fine $SECRET ${SECRET} $NONE", "fine fine s3cret s3cret $NONE"},
+		"{{ lookup('env', 'OK') }}":                               {"fine", "fine"},
+		"{{ lookup('env', 'SECRET') }}":                           {"", "s3cret"},
+		"{{ lookup('env', 'SECRET', default='d') }}":              {"d", "s3cret"},
+		"{{ query('env', 'OK', 'SECRET', 'HOME') | join(',') }}":  {"fine,,", "fine,s3cret,/home/op"},
+		"{{ '~/x' | expanduser }} {{ '~' | expanduser }}":         {"~/x ~", "/home/op/x /home/op"},
+		"{{ '~root/x' | expanduser }} {{ '$HOME' | expandvars }}": {"~root/x $HOME", "~root/x /home/op"},
+	}
+	for src, want := range cases {
+		for i, env := range []*Env{{Getenv: getenv, Sandbox: sb}, {Getenv: getenv}} {
+			scope.Env = env
+			got, err := Render(src, scope)
+			if err != nil || Str(got) != want[i] {
+				t.Errorf("%s (sandboxed: %t): got %q, %v; want %q", src, i == 0, Str(got), err, want[i])
+			}
+		}
+	}
+	// HOME allowed: expanduser uses it; the user database is never read
+	scope.Env = &Env{Getenv: getenv, Sandbox: testSandbox{env: []string{"HOME"}}}
+	if got, err := Render("{{ '~/x' | expanduser }}", scope); err != nil || Str(got) != "/home/op/x" {
+		t.Errorf("HOME allowed: %q, %v", Str(got), err)
+	}
+	delete(vars, "HOME")
+	if got, err := Render("{{ '~/x' | expanduser }}", scope); err != nil || Str(got) != "~/x" {
+		t.Errorf("HOME allowed but unset: %q, %v", Str(got), err)
 	}
 }

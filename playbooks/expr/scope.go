@@ -41,8 +41,9 @@ type Env struct {
 	// NoWrite keeps the password lookup from creating or updating its file
 	// (check mode, fuzzing): a missing password is generated but not stored.
 	NoWrite bool
-	// Getenv reads the controller's environment for the `env` lookup;
-	// nil means os.LookupEnv.
+	// Getenv reads the controller's environment for the env lookup and
+	// the expandvars and expanduser filters; nil means os.LookupEnv.
+	// The Sandbox is asked first (CheckEnv).
 	Getenv func(name string) (string, bool)
 	// Sandbox, when set, is asked before a lookup runs and before the
 	// controller's files are read or written (see Sandbox); nil allows

@@ -122,3 +122,30 @@ func TestSandboxAllowsModules(t *testing.T) {
 		t.Fatalf("include_vars: %+v", res)
 	}
 }
+
+// TestSandboxArgSpecPaths: validate_argument_spec expands a path option
+// on the controller, as Ansible does; under a sandbox it sees only the
+// environment variables the policy allows, and ~ only from an allowed
+// HOME (the failure message shows the converted value).
+func TestSandboxArgSpecPaths(t *testing.T) {
+	t.Setenv("TENDER_ARGSPEC_SECRET", "s3cret")
+	t.Setenv("TENDER_ARGSPEC_OK", "shown")
+	t.Setenv("HOME", "/home/op")
+	spec := map[string]any{"p": map[string]any{"type": "path", "choices": []any{"none"}}}
+	args := tasks.Args{"argument_spec": spec, "provided_arguments": map[string]any{"p": "~/$TENDER_ARGSPEC_SECRET/$TENDER_ARGSPEC_OK"}}
+	for _, c := range []struct {
+		policy *tasks.Policy
+		want   string
+	}{
+		{nil, "got: /home/op/s3cret/shown"},
+		{&tasks.Policy{Env: []string{"TENDER_ARGSPEC_OK"}}, "got: ~/$TENDER_ARGSPEC_SECRET/shown"},
+		{&tasks.Policy{Env: []string{"HOME"}}, "got: /home/op/$TENDER_ARGSPEC_SECRET/$TENDER_ARGSPEC_OK"},
+	} {
+		env, _ := modtest.TestEnv(t, t.TempDir(), nil)
+		env.Sandbox = c.policy
+		res := modtest.RunMod(t, env, "validate_argument_spec", args)
+		if !res.Failed || !strings.Contains(res.Msg, c.want) {
+			t.Errorf("%+v: %q, want %q", c.policy, res.Msg, c.want)
+		}
+	}
+}

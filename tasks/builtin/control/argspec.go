@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -29,6 +30,13 @@ import (
 // callable: a fallback, an unknown type, an option that is not a mapping.
 // Values nested deeper than argSpecMaxValueDepth are refused too.
 func checkArgSpec(spec, params map[string]any) (validated map[string]any, errs []string, err error) {
+	return checkArgSpecUnder(nil, spec, params)
+}
+
+// checkArgSpecUnder is checkArgSpec under a controller sandbox: a path
+// option's $VAR and ~ expand only as the sandbox lets the playbook see
+// the controller's environment (argTypePathUnder).
+func checkArgSpecUnder(sandbox *tasks.Policy, spec, params map[string]any) (validated map[string]any, errs []string, err error) {
 	if err := checkSpecShape(spec, nil); err != nil {
 		return nil, nil, err
 	}
@@ -40,7 +48,7 @@ func checkArgSpec(spec, params map[string]any) (validated map[string]any, errs [
 	if p == nil {
 		p = map[string]any{}
 	}
-	v := &argSpecRun{unsupported: map[string]supportedNames{}}
+	v := &argSpecRun{unsupported: map[string]supportedNames{}, sandbox: sandbox}
 	if err := v.level(spec, p, nil, nil); err != nil {
 		return nil, nil, err
 	}
@@ -59,6 +67,8 @@ type argSpecRun struct {
 	// unsupported maps each unsupported parameter (dotted by context) to
 	// the names its level supports.
 	unsupported map[string]supportedNames
+	// sandbox bounds what a path's expansions read (nil: everything).
+	sandbox *tasks.Policy
 }
 
 type supportedNames struct{ params, aliases []string }

@@ -160,7 +160,7 @@ func (v *argSpecRun) convertTypes(spec map[string]any, names []string, params ma
 		}
 		attrs := optAttrs(spec, n)
 		wanted := specType(attrs["type"])
-		conv, err := argSpecTypes[wanted](value)
+		conv, err := v.convert(wanted, value)
 		if err == nil {
 			params[n] = conv
 			if attrs["elements"] != nil && shared.PyTruthy(attrs["elements"]) {
@@ -180,11 +180,20 @@ func (v *argSpecRun) convertTypes(spec map[string]any, names []string, params ma
 	}
 }
 
+// convert is argSpecTypes[wanted]; a path sees the controller's
+// environment as the run's sandbox shows it.
+func (v *argSpecRun) convert(wanted string, x any) (any, error) {
+	if wanted == "path" {
+		return argTypePathUnder(v.sandbox, x)
+	}
+	return argSpecTypes[wanted](x)
+}
+
 // convertElements is ansible-core's _validate_elements.
 func (v *argSpecRun) convertElements(wanted, n string, items []any, ctx []string) []any {
 	out := make([]any, 0, len(items))
 	for _, e := range items {
-		c, err := argSpecTypes[wanted](e)
+		c, err := v.convert(wanted, e)
 		if err != nil {
 			msg := fmt.Sprintf("Elements value for option '%s'", n)
 			if len(ctx) > 0 {

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/user"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -246,16 +246,23 @@ func (p *literalParser) str() (any, error) {
 // os.path.expandvars and os.path.expanduser, on the controller (the
 // validation runs there): $VAR and ${VAR} from tender's environment, ~ from
 // HOME, ~user from the user database. Unknown variables and users stay.
-func argTypePath(v any) (any, error) {
+func argTypePath(v any) (any, error) { return argTypePathUnder(nil, v) }
+
+// argTypePathUnder is argTypePath seeing the controller as a sandbox
+// shows it: only the environment variables it allows (the others stay
+// as unknown ones do), ~ only from an allowed HOME and never from the
+// user database. A nil sandbox shows everything.
+func argTypePathUnder(sandbox *tasks.Policy, v any) (any, error) {
 	s, _ := argTypeStr(v)
 	text, _ := shared.IsPyStr(s)
-	return shared.PyStr(expandUser(expandVars(text))), nil
+	return shared.PyStr(expandUser(expandVars(text, sandbox.LookupEnv), sandbox.LookupEnv, sandbox == nil)), nil
 }
 
 var envVarRef = regexp.MustCompile(`\$([A-Za-z0-9_]+|\{[^}]*\})`)
 
-// expandVars is posixpath.expandvars.
-func expandVars(path string) string {
+// expandVars is posixpath.expandvars, with the environment getenv
+// shows.
+func expandVars(path string, getenv func(string) (string, bool)) string {
 	if !strings.Contains(path, "$") {
 		return path
 	}
@@ -271,7 +278,7 @@ func expandVars(path string) string {
 			name = name[1 : len(name)-1]
 		}
 		out.WriteString(path[i : i+loc[0]])
-		if val, ok := os.LookupEnv(name); ok {
+		if val, ok := getenv(name); ok {
 			out.WriteString(val)
 		} else {
 			out.WriteString(path[i+loc[0] : i+loc[1]])
@@ -282,8 +289,9 @@ func expandVars(path string) string {
 	return out.String()
 }
 
-// expandUser is posixpath.expanduser.
-func expandUser(path string) string {
+// expandUser is posixpath.expanduser, with HOME as getenv shows it and,
+// when userDB is set, the user database for ~user and an unset HOME.
+func expandUser(path string, getenv func(string) (string, bool), userDB bool) string {
 	if !strings.HasPrefix(path, "~") {
 		return path
 	}
@@ -293,14 +301,19 @@ func expandUser(path string) string {
 	}
 	var home string
 	if i == 1 {
-		if h, ok := os.LookupEnv("HOME"); ok {
+		if h, ok := getenv("HOME"); ok {
 			home = h
+		} else if !userDB {
+			return path
 		} else if u, err := user.Current(); err == nil {
 			home = u.HomeDir
 		} else {
 			return path
 		}
 	} else {
+		if !userDB {
+			return path
+		}
 		u, err := user.Lookup(path[1:i])
 		if err != nil {
 			return path

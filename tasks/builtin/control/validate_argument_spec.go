@@ -68,7 +68,7 @@ func (validateArgumentSpecModule) Run(_ context.Context, env *tasks.Env, args ta
 	if c, given := args["validate_args_context"]; given {
 		vctx = c
 	}
-	data, err := validateArgSpec(spec, params, vctx)
+	data, err := validateArgSpec(env.Sandbox, spec, params, vctx)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -88,9 +88,10 @@ func (validateArgumentSpecModule) Run(_ context.Context, env *tasks.Env, args ta
 // echoed); on failure also failed true, msg "Validation of arguments
 // failed:\n" and the errors a line each, argument_errors (the list) and
 // argument_spec_data (spec). An error return is a spec tender refuses (see
-// checkArgSpec); the task fails with it.
-func validateArgSpec(spec, params map[string]any, argsContext any) (map[string]any, error) {
-	_, errs, err := checkArgSpec(spec, params)
+// checkArgSpec); the task fails with it. The sandbox bounds what a path
+// option's expansions read (checkArgSpecUnder).
+func validateArgSpec(sandbox *tasks.Policy, spec, params map[string]any, argsContext any) (map[string]any, error) {
+	_, errs, err := checkArgSpecUnder(sandbox, spec, params)
 	if err != nil {
 		return nil, err
 	}
