@@ -150,10 +150,7 @@ func LoadBundle(dir string, opts LoadOptions) (*Bundle, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, ManifestName)
-	if err := opts.Sandbox.CheckRead(path); err != nil {
-		return nil, fmt.Errorf("agent bundle %s: %w", dir, err)
-	}
-	data, err := os.ReadFile(path)
+	data, err := opts.Sandbox.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("agent bundle %s: %w", dir, err)
 	}

@@ -286,9 +286,13 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 			if _, err := os.Stat(path); err != nil && len(candidates) > 1 {
 				continue
 			}
+			data, err := pr.rn.r.Sandbox.ReadFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("vars file: %w", err)
+			}
 			dec := yaml11.NewDecoder()
 			dec.Decrypt = pr.rn.r.Decrypt
-			m, err := dec.ReadVars(path)
+			m, err := dec.Vars(data, path)
 			if err != nil {
 				return nil, err
 			}

@@ -28,10 +28,12 @@ import (
 // Paths are compared after being made absolute and having every symlink
 // along them resolved (a link whose target does not exist yet resolves to
 // that target), so neither ".." nor a symlink leads out of an allowed
-// directory. The check happens just before the access: it does not guard
-// against another process on the controller replacing a directory with a
-// symlink in between. A Policy must not change while a run uses it; its
-// methods are safe for concurrent use.
+// directory. What reads a file's content or a directory's listing does
+// it through Open (ReadFile, ReadDir), which opens the very file it
+// checked: a symlink another process swaps in after the check leads
+// nowhere outside. Other accesses (a stat, an existence test, a write)
+// are checked just before they happen. A Policy must not change while a
+// run uses it; its methods are safe for concurrent use.
 type Policy struct {
 	// Name names the policy in denial messages (the CLI uses the sandbox
 	// file's path).
@@ -187,24 +189,8 @@ func (p *Policy) CheckLocal(what string) error {
 }
 
 func (p *Policy) check(access, path string, dirs []string) error {
-	denied := &DeniedError{Policy: p.Name, Access: access, Target: path, Allowed: dirs}
-	real, err := realpath(path)
-	if err != nil {
-		return fmt.Errorf("%w: %v", denied, err)
-	}
-	for _, d := range dirs {
-		rd, err := realpath(d)
-		if err != nil {
-			continue
-		}
-		if rd == "/" || real == rd || strings.HasPrefix(real, rd+"/") {
-			return nil
-		}
-	}
-	if abs, err := filepath.Abs(path); err != nil || abs != real {
-		denied.Resolved = real
-	}
-	return denied
+	_, _, err := p.allowed(access, path, dirs)
+	return err
 }
 
 // maxLinks is how many symlinks Realpath follows before it gives up, as

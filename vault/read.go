@@ -73,6 +73,10 @@ func ReadFS(fsys fs.FS, name string) ([]byte, error) {
 	return readSized(f, name)
 }
 
+// ReadOpen is ReadFile for a file already open (through a sandbox); name
+// is what errors call it.
+func ReadOpen(f fs.File, name string) ([]byte, error) { return readSized(f, name) }
+
 // Read is ReadFile for a stream of unknown size (standard input): vault
 // data is refused once more than MaxSize bytes of it are read. name is
 // what errors call it.

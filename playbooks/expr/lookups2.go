@@ -266,7 +266,11 @@ func password(env *Env, term string, opts map[string]any) (string, error) {
 		}
 	}
 	var plain, salt string
-	content, err := os.ReadFile(path)
+	var content []byte
+	var err error
+	if path != "/dev/null" {
+		content, err = readFile(env, path)
+	}
 	switch {
 	case path == "/dev/null" || os.IsNotExist(err):
 		if chars == "" {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf16"
 
@@ -67,7 +66,7 @@ func iniLookup(ev *evaluator, terms []any, kw map[string]any) ([]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		content, err := readText(path, Str(o["encoding"]))
+		content, err := readText(env, path, Str(o["encoding"]))
 		if err != nil {
 			return nil, err
 		}
@@ -201,8 +200,8 @@ func iniInlineParams(term string) []string {
 // from encoding: UTF-8 (utf-8-sig drops a byte order mark), ASCII,
 // ISO-8859-1, ISO-8859-15 or UTF-16. Undecodable bytes are kept as they
 // are, as Python's surrogateescape keeps them.
-func readText(path, encoding string) (string, error) {
-	b, err := readFile(path)
+func readText(env *Env, path, encoding string) (string, error) {
+	b, err := readFile(env, path)
 	if err != nil {
 		return "", err
 	}
@@ -211,9 +210,9 @@ func readText(path, encoding string) (string, error) {
 
 // readFile reads a controller file for a lookup, refusing one larger than
 // maxSize (a device such as /dev/zero included) instead of exhausting
-// memory.
-func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+// memory. It opens the file through env's sandbox (Sandbox.Open).
+func readFile(env *Env, path string) ([]byte, error) {
+	f, err := env.open(path)
 	if err != nil {
 		return nil, err
 	}

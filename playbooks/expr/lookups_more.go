@@ -98,7 +98,7 @@ func csvfileLookup(ev *evaluator, terms []any, kw map[string]any) ([]any, error)
 		if err != nil {
 			return nil, err
 		}
-		v, err := readCSV(p, strings.Join(raw, " "), delim, Str(o["encoding"]), o["default"], o["col"])
+		v, err := readCSV(env, p, strings.Join(raw, " "), delim, Str(o["encoding"]), o["default"], o["col"])
 		if err != nil {
 			return nil, err
 		}
@@ -109,11 +109,11 @@ func csvfileLookup(ev *evaluator, terms []any, kw map[string]any) ([]any, error)
 	return out, nil
 }
 
-func readCSV(path, key, delim, encoding string, def, col any) (any, error) {
+func readCSV(env *Env, path, key, delim, encoding string, def, col any) (any, error) {
 	if len([]rune(delim)) != 1 {
 		return nil, errorf("csvfile: \"delimiter\" must be a 1-character string")
 	}
-	s, err := readText(path, encoding)
+	s, err := readText(env, path, encoding)
 	if err != nil {
 		return nil, errorf("csvfile: %v", err)
 	}

@@ -244,7 +244,7 @@ func (ev *evaluator) loadTemplate(path string) (*Template, error) {
 	if t, ok := ev.st.included[key]; ok {
 		return t, ev.step(1)
 	}
-	b, err := readFile(path)
+	b, err := readFile(envOf(ev.scope), path)
 	if err != nil {
 		return nil, err
 	}

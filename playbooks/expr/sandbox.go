@@ -1,6 +1,9 @@
 package expr
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -18,7 +21,11 @@ import (
 // templates {% include %} and {% import %} search, the controller file
 // tests (file, directory, exists, link, link_exists, mount, same_file)
 // and the fileglob and realpath filters. CheckWrite is asked before the
-// password lookup creates or updates its file. CheckEnv is asked before
+// password lookup creates or updates its file. Open opens a controller
+// file a lookup or a template include reads, in place of os.Open, once
+// CheckRead allowed it: it must refuse what CheckRead refuses, and make
+// sure the file it opens is still one it allows (a symlink swapped in
+// since the check). CheckEnv is asked before
 // the controller's environment variable name is read (the env lookup,
 // the expandvars filter, HOME for expanduser): a variable it refuses
 // looks unset, as a variable the controller does not have, and
@@ -28,6 +35,7 @@ type Sandbox interface {
 	CheckRead(path string) error
 	CheckWrite(path string) error
 	CheckEnv(name string) error
+	Open(path string) (*os.File, error)
 }
 
 // deniedError is a Sandbox's refusal: fatal to a lookup whatever its
@@ -63,6 +71,21 @@ func (env *Env) checkEnv(name string) error {
 		return nil
 	}
 	return denied(env.Sandbox.CheckEnv(name))
+}
+
+// open opens a controller file to read, through the sandbox when there
+// is one; a refusal is a denial.
+func (env *Env) open(path string) (*os.File, error) {
+	if env == nil || env.Sandbox == nil {
+		return os.Open(path)
+	}
+	f, err := env.Sandbox.Open(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if cerr := env.Sandbox.CheckRead(path); cerr != nil {
+			return nil, denied(err)
+		}
+	}
+	return f, err
 }
 
 func denied(err error) error {

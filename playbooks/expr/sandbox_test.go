@@ -35,6 +35,18 @@ func (s testSandbox) CheckWrite(p string) error {
 	return under("writing", p, s.write)
 }
 
+// Open opens what CheckRead allows, except a file named racy*: as if it
+// had become a link out after the check, Open refuses it.
+func (s testSandbox) Open(p string) (*os.File, error) {
+	if err := s.CheckRead(p); err != nil {
+		return nil, err
+	}
+	if strings.HasPrefix(filepath.Base(p), "racy") {
+		return nil, fmt.Errorf("sandbox denies reading %s: it changed", p)
+	}
+	return os.Open(p)
+}
+
 func under(verb, p string, dirs []string) error {
 	abs, err := filepath.Abs(p)
 	if err != nil {
@@ -196,5 +208,31 @@ func TestSandboxEnvironment(t *testing.T) {
 	delete(vars, "HOME")
 	if got, err := Render("{{ '~/x' | expanduser }}", scope); err != nil || Str(got) != "~/x" {
 		t.Errorf("HOME allowed but unset: %q, %v", Str(got), err)
+	}
+}
+
+// TestSandboxLookupsReadThroughOpen: what lookups and template includes
+// read, they open through the sandbox's Open (which makes sure the file
+// is still inside), not by path after the check: a file Open refuses
+// (racy*, as if swapped for a link out since the check) fails them.
+func TestSandboxLookupsReadThroughOpen(t *testing.T) {
+	root, scope := sandboxed(t, "file", "template", "ini", "csvfile", "password", "unvault")
+	writeFiles(t, root, map[string]string{
+		"pb/files/racy.txt": "R", "pb/templates/racy.j2": "R", "pb/racy.ini": "[s]\nk=v\n", "pb/racy.csv": "k,v\n",
+		"pb/templates/inc.j2": "{% include 'racy.j2' %}", "pb/pw/racy": "pw",
+	})
+	for _, src := range []string{
+		"{{ lookup('file', 'racy.txt') }}",
+		"{{ lookup('unvault', 'racy.txt') }}",
+		"{{ lookup('template', 'racy.j2') }}",
+		"{{ lookup('template', 'inc.j2') }}",
+		"{{ lookup('ini', 'k section=s file=racy.ini') }}",
+		"{{ lookup('csvfile', 'k file=racy.csv delimiter=,') }}",
+		"{{ lookup('password', 'pw/racy') }}",
+	} {
+		got, err := Render(src, scope)
+		if err == nil || !strings.Contains(err.Error(), "it changed") {
+			t.Errorf("%s: got %q, %v; want Open's refusal", src, Str(got), err)
+		}
 	}
 }

@@ -49,7 +49,7 @@ func vaultOf(env *Env, kind, name string) (Vault, error) {
 // openFile is a lookup's read of a controller file: vault-encrypted
 // content is decrypted with the run's secrets, as Ansible's loader does.
 func openFile(env *Env, path string) ([]byte, error) {
-	b, err := readFile(path)
+	b, err := readFile(env, path)
 	if err != nil || !isVaultText(b) {
 		return b, err
 	}

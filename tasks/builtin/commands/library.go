@@ -62,8 +62,9 @@ var (
 // maxModuleSize bounds a content module read from the controller.
 const maxModuleSize = 16 << 20
 
-// readContentModule reads and classifies the module at path (cached).
-func readContentModule(path string) (*contentModule, error) {
+// readContentModule reads (through the sandbox) and classifies the module
+// at path (cached).
+func readContentModule(sandbox *tasks.Policy, path string) (*contentModule, error) {
 	contentMu.Lock()
 	defer contentMu.Unlock()
 	if m, ok := contentModules[path]; ok {
@@ -76,7 +77,7 @@ func readContentModule(path string) (*contentModule, error) {
 	if !fi.Mode().IsRegular() || fi.Size() > maxModuleSize {
 		return nil, fmt.Errorf("%s is not a regular file of at most %d bytes", path, maxModuleSize)
 	}
-	body, err := os.ReadFile(path)
+	body, err := sandbox.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +127,7 @@ func (libraryModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	if err := env.Sandbox.CheckRead(env.ModuleFile); err != nil {
 		return tasks.Result{}, err
 	}
-	m, err := readContentModule(env.ModuleFile)
+	m, err := readContentModule(env.Sandbox, env.ModuleFile)
 	if err != nil {
 		return tasks.Result{Failed: true, Msg: fmt.Sprintf("module %s: %v", env.Action, err), Data: map[string]any{}}, nil
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os"
 	"path"
 	"strings"
 
@@ -86,7 +85,7 @@ func decodeScript(env *tasks.Env, a tasks.Values) (scriptJob, *tasks.Result, err
 	if err := env.Sandbox.CheckRead(j.local); err != nil {
 		return j, nil, err
 	}
-	if j.body, err = os.ReadFile(j.local); err != nil {
+	if j.body, err = env.Sandbox.ReadFile(j.local); err != nil {
 		return failed(err.Error())
 	}
 	j.rest = strings.TrimSpace(strings.Replace(raw, parts[0], "", 1))

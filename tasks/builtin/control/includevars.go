@@ -189,7 +189,7 @@ func (l *varsLoader) dir(env *tasks.Env, name string, depth int) string {
 		if depth > 0 && i >= depth {
 			break
 		}
-		entries, _ := os.ReadDir(d)
+		entries, _ := l.sandbox.ReadDir(d)
 		for _, e := range entries {
 			if e.IsDir() || (l.match != nil && !l.match.MatchString(e.Name())) {
 				continue
@@ -249,7 +249,11 @@ func (l *varsLoader) load(path string, checkExt bool) string {
 	}
 	dec := yaml11.NewDecoder()
 	dec.Decrypt = l.decrypt
-	m, err := dec.ReadVars(path)
+	data, err := l.sandbox.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("vars file: %w", err).Error()
+	}
+	m, err := dec.Vars(data, path)
 	if err != nil {
 		if strings.Contains(err.Error(), "must hold a mapping") {
 			return fmt.Sprintf("%s must be stored as a dictionary/hash", path)

@@ -96,7 +96,7 @@ func assembleLocal(ctx context.Context, env *tasks.Env, a tasks.Values, args tas
 	if fi, err := os.Stat(src); err != nil || !fi.IsDir() {
 		return shared.FailWith(fmt.Sprintf("Source (%s) is not a directory", src), nil)
 	}
-	ents, err := os.ReadDir(src)
+	ents, err := env.Sandbox.ReadDir(src)
 	if err != nil {
 		return shared.FailWith(err.Error(), nil)
 	}
@@ -118,7 +118,7 @@ func assembleLocal(ctx context.Context, env *tasks.Env, a tasks.Values, args tas
 		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		b, err := os.ReadFile(p)
+		b, err := env.Sandbox.ReadFile(p)
 		if err != nil {
 			return shared.FailWith(err.Error(), nil)
 		}

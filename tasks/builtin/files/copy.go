@@ -173,9 +173,9 @@ func loadCopySource(env *tasks.Env, j *shared.CopyJob, local string, fi os.FileI
 		r := shared.Fail(msg)
 		return &r
 	}
-	vaulted := vaultRefusal(local) != "" && decrypt
+	vaulted := vaultRefusal(env, local) != "" && decrypt
 	if vaulted && env.Decrypt == nil {
-		return failed(vaultRefusal(local))
+		return failed(vaultRefusal(env, local))
 	}
 	j.Base, j.LocalPath = path.Base(local), local
 	if j.Mode == "preserve" {
@@ -188,10 +188,10 @@ func loadCopySource(env *tasks.Env, j *shared.CopyJob, local string, fi os.FileI
 		}
 	} else if fi.Size() > shared.InlineMax {
 		j.Local = local
-		if j.Sum, err = shared.FileSHA1(local); err != nil {
+		if j.Sum, err = shared.FileSHA1(env.Sandbox, local); err != nil {
 			return failed(err.Error())
 		}
-	} else if j.Content, err = os.ReadFile(local); err != nil {
+	} else if j.Content, err = env.Sandbox.ReadFile(local); err != nil {
 		return failed(err.Error())
 	}
 	return nil

@@ -83,7 +83,7 @@ func planCopyTree(env *tasks.Env, a tasks.Values, local string, j shared.CopyJob
 	if strings.HasSuffix(src, "/") {
 		t.data["src"] = strings.TrimSuffix(local, "/") + "/"
 	}
-	w, err := walkCopyTree(local, a.Bool("local_follow"), env.Sandbox.CheckRead)
+	w, err := walkCopyTree(local, a.Bool("local_follow"), env.Sandbox)
 	for _, f := range w.files {
 		// a link the walk followed may lead anywhere
 		if err := env.Sandbox.CheckRead(f.local); err != nil {
@@ -109,7 +109,7 @@ func planCopyTree(env *tasks.Env, a tasks.Values, local string, j shared.CopyJob
 func sumTreeFiles(env *tasks.Env, files []treeFile, decrypt bool, walkErr error) *tasks.Result {
 	err := walkErr
 	for i := range files {
-		if msg := vaultRefusal(files[i].local); msg != "" && decrypt {
+		if msg := vaultRefusal(env, files[i].local); msg != "" && decrypt {
 			if env.Decrypt != nil {
 				msg = "tender does not decrypt vault-encrypted files inside a directory copy: " + files[i].local +
 					" (copy it on its own, or set decrypt: false)"
@@ -117,7 +117,7 @@ func sumTreeFiles(env *tasks.Env, files []treeFile, decrypt bool, walkErr error)
 			return &tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}
 		}
 		if err == nil {
-			files[i].sum, err = shared.FileSHA1(files[i].local)
+			files[i].sum, err = shared.FileSHA1(env.Sandbox, files[i].local)
 		}
 	}
 	if err != nil {
@@ -194,9 +194,10 @@ func (t copyTreePlan) attrsScript(fix []string) string {
 	return shared.ShFuncs + shared.AttrFuncs + t.attrs() + shared.SetArgs(fix) + copyTreeAttrsScript
 }
 
-// putFile streams the controller file local to dst on the host with mode.
+// putFile streams the controller file local (opened through the sandbox)
+// to dst on the host with mode.
 func putFile(ctx context.Context, env *tasks.Env, dst, local string, mode fs.FileMode) error {
-	f, err := os.Open(local)
+	f, err := env.Sandbox.Open(local)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/tender-sh/tender/tasks"
-	"github.com/tender-sh/tender/vault"
 )
 
 // treeFile is a controller file a tree copy puts at rel (under the copy's
@@ -23,7 +22,8 @@ type copyWalk struct {
 	dirs  []string
 	files []treeFile
 	links []treeLink
-	check func(dir string) error
+	// sandbox is asked before each directory is listed, and lists it.
+	sandbox *tasks.Policy
 }
 
 // walkCopyTree lists the controller directory top as Ansible's copy does
@@ -32,9 +32,9 @@ type copyWalk struct {
 // file it points at, and a link to a directory copies that directory's
 // contents, except a link back to a directory the walk is inside (a
 // cycle), which stays a symlink. A link to nothing is always a symlink.
-// check is asked before each directory is listed.
-func walkCopyTree(top string, follow bool, check func(dir string) error) (copyWalk, error) {
-	w := copyWalk{check: check}
+// The sandbox is asked before each directory is listed, and lists it.
+func walkCopyTree(top string, follow bool, sandbox *tasks.Policy) (copyWalk, error) {
+	w := copyWalk{sandbox: sandbox}
 	fi, err := os.Stat(top)
 	if err != nil {
 		return w, err
@@ -44,10 +44,7 @@ func walkCopyTree(top string, follow bool, check func(dir string) error) (copyWa
 }
 
 func (w *copyWalk) walk(dir, rel string, parents []os.FileInfo, follow bool) error {
-	if err := w.check(dir); err != nil {
-		return err
-	}
-	ents, err := os.ReadDir(dir)
+	ents, err := w.sandbox.ReadDir(dir)
 	if err != nil {
 		return err
 	}
@@ -126,10 +123,11 @@ func inParents(st os.FileInfo, parents []os.FileInfo) bool {
 	return false
 }
 
-// decryptFile reads a vault-encrypted controller file, bounded as
-// vault.ReadFile bounds it, and decrypts it with the run's vault secrets.
+// decryptFile reads a vault-encrypted controller file (through the
+// sandbox, bounded as vault.ReadFile bounds it) and decrypts it with the
+// run's vault secrets.
 func decryptFile(env *tasks.Env, local string) ([]byte, error) {
-	data, err := vault.ReadFile(local)
+	data, err := env.Sandbox.ReadFile(local)
 	if err != nil {
 		return nil, err
 	}
@@ -143,8 +141,9 @@ func decryptFile(env *tasks.Env, local string) ([]byte, error) {
 // vaultRefusal is the failure of copying a vault-encrypted controller
 // file with decrypt on: tender holds no vault secret, so, as Ansible does
 // without a password, it refuses ("" when the file is not encrypted).
-func vaultRefusal(local string) string {
-	f, err := os.Open(local)
+// The file is opened through the sandbox.
+func vaultRefusal(env *tasks.Env, local string) string {
+	f, err := env.Sandbox.Open(local)
 	if err != nil {
 		return ""
 	}

@@ -145,7 +145,7 @@ func TestWalkCopyTreeOrder(t *testing.T) {
 	os.MkdirAll(dir+"/a", 0o755)
 	os.WriteFile(dir+"/a/x", nil, 0o644)
 	os.WriteFile(dir+"/b", nil, 0o644)
-	w, err := walkCopyTree(dir, true, func(string) error { return nil })
+	w, err := walkCopyTree(dir, true, nil)
 	if err != nil || len(w.files) != 2 || w.files[0].rel != "b" || w.files[1].rel != "a/x" {
 		t.Fatalf("%+v %v", w, err)
 	}

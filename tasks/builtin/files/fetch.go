@@ -68,7 +68,7 @@ func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	if err != nil || fail != "" {
 		return failedOr(fail, err)
 	}
-	have, _ := shared.FileSHA1(dest)
+	have, _ := shared.FileSHA1(nil, dest)
 	script := fmt.Sprintf("%sp=%s\nhave=%s\nmax=%d\n%s", shared.ShFuncs, shared.ShPath(src), shared.Q(have), shared.InlineMax, fetchScript)
 	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {

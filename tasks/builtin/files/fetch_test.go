@@ -27,7 +27,7 @@ func TestFetch(t *testing.T) {
 	}
 	cc.Runs = 0
 	res = modtest.RunMod(t, env, "fetch", args)
-	if sum, _ := shared.FileSHA1(src); res.Changed || cc.Runs != 1 || res.Data["checksum"] != sum {
+	if sum, _ := shared.FileSHA1(nil, src); res.Changed || cc.Runs != 1 || res.Data["checksum"] != sum {
 		t.Fatalf("again: %+v runs=%d", res, cc.Runs)
 	}
 	// A large file comes with Get; the local copy is replaced whole.

@@ -143,7 +143,10 @@ func readTemplate(env *tasks.Env, src string) (templateSource, *tasks.Result, er
 	if s.fi, err = os.Stat(local); err != nil {
 		return s, templateFail(fmt.Sprintf("could not find src=%s, %v", local, err)), nil
 	}
-	if msg := vaultRefusal(local); msg != "" {
+	if s.text, err = env.Sandbox.ReadFile(local); err != nil {
+		return s, templateFail(fmt.Sprintf("could not find src=%s, %v", local, err)), nil
+	}
+	if msg := vaultRefusal(env, local); msg != "" {
 		if env.Decrypt == nil {
 			return s, templateFail(msg), nil
 		}

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strings"
 
@@ -243,7 +242,7 @@ var unarchivePre string
 // dest's parent directory on the host (dest itself may not exist yet:
 // the script says so) and returns its path.
 func uploadArchive(ctx context.Context, env *tasks.Env, local, dest string) (string, error) {
-	f, err := os.Open(local)
+	f, err := env.Sandbox.Open(local)
 	if err != nil {
 		return "", err
 	}

@@ -3,7 +3,6 @@ package packages
 import (
 	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -119,10 +118,7 @@ func (j aptJob) upload(ctx context.Context, env *tasks.Env) (transport.Result, e
 	if err != nil {
 		return transport.Result{}, fmt.Errorf("deb %s is neither on the host nor on the controller: %w", j.deb, err)
 	}
-	if err := env.Sandbox.CheckRead(local); err != nil {
-		return transport.Result{}, err
-	}
-	f, err := os.Open(local)
+	f, err := env.Sandbox.Open(local)
 	if err != nil {
 		return transport.Result{}, err
 	}

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strings"
 
@@ -64,7 +63,7 @@ func (j CopyJob) Run(ctx context.Context, env *tasks.Env) (tasks.Result, error) 
 	}
 	v := ParseVerdict(BeforeMarker(out.Stdout))
 	if v["verdict"] == "upload" {
-		f, err := os.Open(j.Local)
+		f, err := env.Sandbox.Open(j.Local)
 		if err != nil {
 			return tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
 		}
@@ -111,9 +110,10 @@ func (j CopyJob) Script(source, probe, moved string) string {
 	return s.String() + CopyScript
 }
 
-// FileSHA1 returns the hex SHA-1 of the controller's file p, as Ansible's checksum.
-func FileSHA1(p string) (string, error) {
-	f, err := os.Open(p)
+// FileSHA1 returns the hex SHA-1 of the controller's file p, as Ansible's
+// checksum, opened through the sandbox (nil: os.Open).
+func FileSHA1(sandbox *tasks.Policy, p string) (string, error) {
+	f, err := sandbox.Open(p)
 	if err != nil {
 		return "", err
 	}
