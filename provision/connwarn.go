@@ -81,7 +81,7 @@ func (pr *playRun) warnPlayHosts(hosts []*hostRun) {
 	for _, h := range hosts {
 		c, err := ResolveConnection(r.Connections, r.config(), h.name, pr.scope(h, nil, nil).Lookup, ConnKeywords{Connection: pr.play.Connection})
 		if _, ok := c.Dialer.(transport.Warner); err == nil && ok {
-			targets = append(targets, hostTarget{host: h.name, key: targetKey(c.Type, c.Target), t: c.Target, d: c.Dialer})
+			targets = append(targets, hostTarget{host: h.name, key: targetKey(c.Type, c.Target), t: r.vetted(c.Target), d: c.Dialer})
 		}
 	}
 	pr.rn.warnTargets(pr.name, targets)

@@ -16,6 +16,7 @@ import (
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/facts"
 	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // hostRun is one host's state for a whole run. Its tasks run one at a
@@ -164,7 +165,7 @@ func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw Con
 	if err != nil {
 		return nil, err
 	}
-	kind, t := c.Type, c.Target
+	kind, t := c.Type, r.vetted(c.Target)
 	if kind == "local" || transport.RunsOnController(c.Dialer) {
 		if err := r.Sandbox.CheckLocal("host " + h.name + " with connection " + kind); err != nil {
 			return nil, err
@@ -185,7 +186,10 @@ func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw Con
 		rn.warnTargets("", []hostTarget{{host: h.name, key: key, t: t, d: c.Dialer}})
 		rn.emit(Event{Kind: Connecting, Host: h.name, Msg: establish(kind, t.User)})
 		slot.conn, slot.err = c.Dialer.Connect(ctx, t)
-		if slot.err != nil && !errors.Is(slot.err, transport.ErrUnreachable) {
+		// A file the sandbox refused fails the host's task: the host
+		// is not unreachable.
+		denied := (*tasks.DeniedError)(nil)
+		if slot.err != nil && !errors.Is(slot.err, transport.ErrUnreachable) && !errors.As(slot.err, &denied) {
 			slot.err = transport.Unreachable(h.name, slot.err)
 		}
 	})

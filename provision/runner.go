@@ -33,8 +33,10 @@ type Runner struct {
 	// Modules are the modules tasks may use.
 	Modules *tasks.Registry
 	// Sandbox bounds what the playbook may do on the controller: which
-	// lookups run, which controller files lookups, templates and
-	// modules read and write, whether tasks run on the controller
+	// lookups run, which controller files lookups, templates, modules
+	// and connections (the key files a host's variables name, through
+	// transport.Target.Files) read and write, which environment
+	// variables expressions see, whether tasks run on the controller
 	// (delegate_to: localhost, a local connection). A refusal fails the
 	// task that attempts it. Nil allows everything, as Ansible; give
 	// playbooks.Load the same policy, for the files the playbook names.

@@ -2,6 +2,7 @@ package provision
 
 import (
 	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/vault"
 )
 
@@ -19,6 +20,17 @@ func (rn *run) exprEnv(done <-chan struct{}) *expr.Env {
 		env.Sandbox = rn.r.Sandbox
 	}
 	return env
+}
+
+// vetted is t with the run's sandbox, if any, as the vetter of the
+// controller files the connection would use because of t (its key
+// files, the files its ssh arguments name): a file the playbook may not
+// read fails the connection with the policy's denial.
+func (r *Runner) vetted(t transport.Target) transport.Target {
+	if r.Sandbox != nil {
+		t.Files = r.Sandbox
+	}
+	return t
 }
 
 // playVars is a scope over layers for what is rendered outside any

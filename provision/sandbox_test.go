@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tender-sh/tender/inventory"
@@ -193,6 +194,73 @@ func TestSandboxDynamicIncludes(t *testing.T) {
 	for _, h := range []string{"a", "b"} {
 		if s := recap.Stats[h]; s.Ignored != 2 || s.Rescued != 1 || s.Failed != 1 || s.OK != 4 {
 			t.Errorf("%s: %+v\n%s", h, *s, out)
+		}
+	}
+}
+
+// filesDialer reaches hosts locally, after asking the Target's Files
+// about its key files as the ssh transport does; it records whether it
+// was given Files.
+type filesDialer struct{ given *atomic.Bool }
+
+func (d filesDialer) Connect(ctx context.Context, t transport.Target) (transport.Conn, error) {
+	if t.Files != nil {
+		d.given.Store(true)
+		for _, k := range t.KeyFiles {
+			if err := t.Files.CheckRead(k); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return local.Dialer{}.Connect(ctx, t)
+}
+
+// TestSandboxConnectionFiles: the engine gives the connection its
+// sandbox to vet the controller files a host's variables name; a key
+// file outside fails that host's task with the policy's message (the
+// host is failed, not unreachable) and the other hosts go on.
+func TestSandboxConnectionFiles(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		"hosts":  "a ansible_ssh_private_key_file=" + dir + "/secret/key\nb ansible_private_key_file=" + dir + "/pb/key\n",
+		"pb/key": "k", "secret/key": "k",
+		"pb/pb.yml": "- hosts: all\n  gather_facts: false\n  tasks:\n    - command: \"true\"\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644)
+	}
+	inv, err := inventory.Load(filepath.Join(dir, "hosts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := playbooks.Load(filepath.Join(dir, "pb", "pb.yml"), playbooks.Options{Modules: testModules()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pol := range []*tasks.Policy{nil, {Name: "tenant.yml", Read: []string{filepath.Join(dir, "pb")}}} {
+		var b bytes.Buffer
+		var given atomic.Bool
+		r := &provision.Runner{Inventory: inv, Modules: testModules(), Connections: transport.NewConnections().Add("ssh", filesDialer{&given}),
+			Events: report.Text(&b, false), Sandbox: pol}
+		recap, err := r.Run(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if pol == nil {
+			if given.Load() || recap.Stats["a"].Failed != 0 {
+				t.Errorf("without a sandbox: Files given %t\n%s", given.Load(), out)
+			}
+			continue
+		}
+		if !strings.Contains(out, "fatal: [a]: FAILED!") || !strings.Contains(out, "the controller sandbox tenant.yml does not allow reading "+dir+"/secret/key (readable: "+dir+"/pb)") {
+			t.Errorf("a's key file was not refused:\n%s", out)
+		}
+		if a, b := recap.Stats["a"], recap.Stats["b"]; a.Failed != 1 || a.Unreachable != 0 || b.OK != 1 || b.Failed != 0 {
+			t.Errorf("a %+v, b %+v\n%s", *a, *b, out)
 		}
 	}
 }

@@ -18,7 +18,10 @@ import (
 // controller file tests and the modules that read or write controller
 // files: copy, template, script, assemble and unarchive src, include_vars,
 // fetch dest, modules that ship with the playbook, the playbook's own
-// files), and whether tasks may run on the controller at all.
+// files, the key and known_hosts files a host's connection variables
+// name: it is a transport.Files), which of the controller's environment
+// variables expressions see, and whether tasks may run on the controller
+// at all.
 //
 // A nil *Policy allows everything, as Ansible does. A non-nil Policy
 // allows only what it states: the zero Policy runs no lookup, reads and

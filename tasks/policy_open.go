@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/vault"
 )
 
@@ -88,6 +89,8 @@ func (p *Policy) ReadDir(path string) ([]os.DirEntry, error) {
 	slices.SortFunc(ents, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return ents, err
 }
+
+var _ transport.Files = (*Policy)(nil)
 
 // beforeOpen, when set (by tests), runs between Open's check and its
 // open, with the resolved path: where another process could swap a

@@ -126,6 +126,16 @@ func TestPlaySandbox(t *testing.T) {
 		!strings.Contains(out, "inc.yml:4:7: cannot read task file "+dir+"/secret.yml: the controller sandbox "+sb+" does not allow reading "+dir+"/secret.yml (readable: "+dir+"/pb)") {
 		t.Errorf("include_tasks: exit %d\n%s\n%s", code, out, errOut)
 	}
+	// connection variables naming controller files outside read: fail
+	// the host's task (not unreachable), before anything is dialled
+	os.WriteFile(filepath.Join(dir, "pb/ssh_hosts"), []byte("k ansible_host=127.0.0.1 ansible_port=9 ansible_ssh_private_key_file="+dir+"/secret.txt\n"+
+		"c ansible_host=127.0.0.1 ansible_port=9 ansible_ssh_common_args='-o UserKnownHostsFile="+dir+"/secret.txt'\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "pb/cmd.yml"), []byte("- hosts: all\n  gather_facts: false\n  tasks:\n    - command: \"true\"\n"), 0o644)
+	code, out, errOut = runCLI(t, "play", "--no-progress", "-i", filepath.Join(dir, "pb/ssh_hosts"), "--sandbox", sb, filepath.Join(dir, "pb/cmd.yml"))
+	if code != 2 || strings.Count(out, "the controller sandbox "+sb+" does not allow reading "+dir+"/secret.txt (readable: "+dir+"/pb)") != 2 ||
+		strings.Contains(out, "UNREACHABLE") {
+		t.Errorf("connection files: exit %d\n%s\n%s", code, out, errOut)
+	}
 	code, _, errOut = runCLI(t, "play", "--syntax-check", "--sandbox", filepath.Join(dir, "narrow.yml"), pb)
 	if code != 4 || !strings.Contains(errOut, "cannot read playbook: the controller sandbox") {
 		t.Errorf("narrow: exit %d\n%s", code, errOut)

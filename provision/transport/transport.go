@@ -149,6 +149,10 @@ type Target struct {
 	// above, by option name (for docker: docker_extra_args, working_dir,
 	// privileged, extra_env), read from the variables its Params name.
 	Options map[string]any
+	// Files, when set, vets the controller files the connection would
+	// use because of the fields above (see Files); nil allows every
+	// file. The engine sets it to its sandbox.
+	Files Files
 }
 
 // Dialer opens connections. Implementations are safe for concurrent use.

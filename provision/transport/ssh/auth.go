@@ -19,15 +19,16 @@ type keyCache struct {
 	signers map[string]xssh.Signer
 }
 
-// signer loads the private key in file, asking d.Passphrase when it is
-// encrypted. Errors name the file, never the passphrase.
-func (d *Dialer) signer(file string) (xssh.Signer, error) {
+// signer loads the private key in file (read as h reads its files),
+// asking d.Passphrase when it is encrypted. Errors name the file, never
+// the passphrase.
+func (d *Dialer) signer(h *hop, file string) (xssh.Signer, error) {
 	d.keys.mu.Lock()
 	defer d.keys.mu.Unlock()
 	if s, ok := d.keys.signers[file]; ok {
 		return s, nil
 	}
-	pem, err := os.ReadFile(file)
+	pem, err := h.readFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("private key: %w", err)
 	}
@@ -64,7 +65,7 @@ func (d *Dialer) signer(file string) (xssh.Signer, error) {
 func (d *Dialer) authMethods(h *hop) ([]xssh.AuthMethod, func(), error) {
 	var signers []xssh.Signer
 	for _, f := range h.keyFiles {
-		s, err := d.signer(f)
+		s, err := d.signer(h, f)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -74,7 +75,7 @@ func (d *Dialer) authMethods(h *hop) ([]xssh.AuthMethod, func(), error) {
 		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		s, err := d.signer(f)
+		s, err := d.signer(h, f)
 		if err != nil {
 			return nil, nil, err
 		}

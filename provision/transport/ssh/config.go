@@ -71,6 +71,11 @@ type hop struct {
 	extraKeys  []string // from ssh config or defaults: skipped when missing
 	knownHosts []string
 	strict     string // StrictHostKeyChecking from args or config
+	// named are the files above that the Target named (its key files,
+	// and the files its arguments name) rather than the Dialer's
+	// settings or ssh config: files vets them (nil: no vetting).
+	named map[string]bool
+	files transport.Files
 }
 
 // options holds ssh command-line style settings (lower-case keys).
@@ -102,7 +107,13 @@ func (d *Dialer) resolve(t transport.Target) (*hop, []*hop, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	h.keyFiles = append(append([]string{}, t.KeyFiles...), h.keyFiles...)
+	targetKeys := make([]string, len(t.KeyFiles))
+	for i, f := range t.KeyFiles {
+		targetKeys[i] = expandPath(f, h)
+		h.named[targetKeys[i]] = true
+	}
+	h.files = t.Files
+	h.keyFiles = append(targetKeys, h.keyFiles...)
 	h.password = or(t.Password, d.Password)
 	jump := args.get("proxyjump")
 	if jump == "" {
@@ -130,7 +141,12 @@ func (d *Dialer) resolve(t transport.Target) (*hop, []*hop, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			j.keyFiles = append(append([]string{}, t.KeyFiles...), j.keyFiles...)
+			keys := make([]string, len(t.KeyFiles))
+			for i, f := range t.KeyFiles {
+				keys[i] = expandPath(f, j)
+				j.named[keys[i]] = true
+			}
+			j.keyFiles, j.files = append(keys, j.keyFiles...), t.Files
 			j.password = d.Password
 			jumps = append(jumps, j)
 		}
@@ -145,7 +161,7 @@ func (d *Dialer) resolveHop(alias, userName string, port int, args options) (*ho
 		}
 		return d.config.get(alias, key)
 	}
-	h := &hop{alias: alias, host: alias, port: port, user: userName}
+	h := &hop{alias: alias, host: alias, port: port, user: userName, named: map[string]bool{}}
 	if hn := get("HostName"); hn != "" {
 		h.host = strings.ReplaceAll(hn, "%h", alias)
 	}
@@ -173,13 +189,18 @@ func (d *Dialer) resolveHop(alias, userName string, port int, args options) (*ho
 	}
 	for i, f := range h.keyFiles {
 		h.keyFiles[i] = expandPath(f, h)
+		if i < len(args["identityfile"]) {
+			h.named[h.keyFiles[i]] = true
+		}
 	}
 	for i, f := range h.extraKeys {
 		h.extraKeys[i] = expandPath(f, h)
 	}
 	h.knownHosts = append([]string{}, d.KnownHosts...)
+	fromArgs := false
 	if len(h.knownHosts) == 0 {
 		h.knownHosts = strings.Fields(get("UserKnownHostsFile"))
+		fromArgs = args.get("userknownhostsfile") != ""
 	}
 	if len(h.knownHosts) == 0 {
 		h.knownHosts = []string{"~/.ssh/known_hosts"}
@@ -192,6 +213,9 @@ func (d *Dialer) resolveHop(alias, userName string, port int, args options) (*ho
 			continue
 		}
 		h.knownHosts[i] = expandPath(f, h)
+		if fromArgs {
+			h.named[h.knownHosts[i]] = true
+		}
 	}
 	h.strict = strings.ToLower(get("StrictHostKeyChecking"))
 	return h, nil

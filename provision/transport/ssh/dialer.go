@@ -123,6 +123,9 @@ func (d *Dialer) Connect(ctx context.Context, t transport.Target) (transport.Con
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: connect: %w", name, ctx.Err())
 		}
+		if refused := (*refusedError)(nil); errors.As(err, &refused) {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 		return nil, transport.Unreachable(name, err)
 	}
 	if d.config.err != nil {
@@ -130,6 +133,9 @@ func (d *Dialer) Connect(ctx context.Context, t transport.Target) (transport.Con
 	}
 	target, jumps, err := d.resolve(t)
 	if err != nil {
+		return fail(err)
+	}
+	if err := vet(append(jumps, target)); err != nil {
 		return fail(err)
 	}
 	var (

@@ -96,7 +96,7 @@ func (d *Dialer) hostKeyCallback(h *hop, addr string) (xssh.HostKeyCallback, []s
 	if policy == HostKeyInsecure {
 		return xssh.InsecureIgnoreHostKey(), nil, nil
 	}
-	db, err := d.known.db(h.knownHosts)
+	db, err := d.known.db(h)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -117,7 +117,7 @@ func (d *Dialer) hostKeyCallback(h *hop, addr string) (xssh.HostKeyCallback, []s
 			}
 		}
 		if policy == HostKeyAcceptNew {
-			return d.acceptNew(h.knownHosts, hostname, remote, key)
+			return d.acceptNew(h, hostname, remote, key)
 		}
 		return &HostKeyError{Host: knownhosts.Normalize(hostname), Key: describeKey(key), KnownHosts: h.knownHosts}
 	}
@@ -142,10 +142,14 @@ func changedError(db *knownHostsDB, hostname string, key xssh.PublicKey, files [
 // acceptNew records key for hostname in the first known_hosts file, under
 // a lock (this process's and an advisory file lock, for other processes),
 // checking again first in case someone else recorded the host meanwhile.
-func (d *Dialer) acceptNew(files []string, hostname string, remote net.Addr, key xssh.PublicKey) error {
+func (d *Dialer) acceptNew(h *hop, hostname string, remote net.Addr, key xssh.PublicKey) error {
 	d.known.mu.Lock()
 	defer d.known.mu.Unlock()
+	files := h.knownHosts
 	file := files[0]
+	if err := h.checkWrite(file); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return fmt.Errorf("known_hosts: %w", err)
 	}
@@ -158,7 +162,7 @@ func (d *Dialer) acceptNew(files []string, hostname string, remote net.Addr, key
 		return fmt.Errorf("known_hosts: lock %s: %w", file, err)
 	}
 	defer unlockFile(f)
-	db, err := readKnownHosts(files)
+	db, err := readKnownHosts(files, h)
 	if err != nil {
 		return err
 	}

@@ -42,15 +42,17 @@ type knownHostsCache struct {
 	dbs map[string]*knownHostsDB
 }
 
-// db returns the database of files (nil when none of them exists).
-func (c *knownHostsCache) db(files []string) (*knownHostsDB, error) {
+// db returns the database of h's known_hosts files (nil when none of
+// them exists).
+func (c *knownHostsCache) db(h *hop) (*knownHostsDB, error) {
+	files := h.knownHosts
 	key := strings.Join(files, "\x00")
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if db, ok := c.dbs[key]; ok {
 		return db, nil
 	}
-	db, err := readKnownHosts(files)
+	db, err := readKnownHosts(files, h)
 	if err != nil {
 		return nil, err
 	}
@@ -61,10 +63,12 @@ func (c *knownHostsCache) db(files []string) (*knownHostsDB, error) {
 	return db, nil
 }
 
-// readKnownHosts parses the files that exist (nil when none does). As
-// OpenSSH does, a line that cannot be parsed is skipped rather than
-// making the whole file unusable; each one is named in the warnings.
-func readKnownHosts(files []string) (*knownHostsDB, error) {
+// readKnownHosts parses the files that exist (nil when none does), read
+// as h reads its files. As OpenSSH does, a line that cannot be parsed is
+// skipped rather than making the whole file unusable; each one is named
+// in the warnings. A file read through the Target's Files is parsed from
+// a private copy of what was read, never by its path again.
+func readKnownHosts(files []string, h *hop) (*knownHostsDB, error) {
 	db := &knownHostsDB{}
 	var read []string
 	defer func() {
@@ -73,7 +77,7 @@ func readKnownHosts(files []string) (*knownHostsDB, error) {
 		}
 	}()
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := h.readFile(f)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -81,7 +85,7 @@ func readKnownHosts(files []string) (*knownHostsDB, error) {
 			return nil, fmt.Errorf("known_hosts: %w", err)
 		}
 		clean, warnings := cleanKnownHosts(f, data)
-		if warnings == nil {
+		if warnings == nil && !h.vetted(f) {
 			read = append(read, f)
 			continue
 		}

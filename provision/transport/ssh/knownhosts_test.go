@@ -88,7 +88,7 @@ func TestKnownHostsBadLineSkipped(t *testing.T) {
 	if len(w) != 2 || !strings.HasPrefix(w[0], known+":2: ") || !strings.HasPrefix(w[1], known+":4: ") {
 		t.Errorf("warnings should name file:line of each bad line: %q", w)
 	}
-	db, err := readKnownHosts([]string{known})
+	db, err := readKnownHosts([]string{known}, nil)
 	if err != nil || len(db.names) != 1 {
 		t.Fatalf("readKnownHosts: %v, %v", db, err)
 	}

@@ -17,8 +17,8 @@ func (d *Dialer) Warnings(t transport.Target) []string {
 		return nil
 	}
 	h, jumps, err := d.resolve(t)
-	if err != nil {
-		return nil
+	if err != nil || vet(append(jumps, h)) != nil {
+		return nil // Connect says what is wrong
 	}
 	var out []string
 	if w := d.uncheckedWarning(t, h); w != "" {
@@ -31,7 +31,7 @@ func (d *Dialer) Warnings(t transport.Target) []string {
 			continue
 		}
 		seen[key] = true
-		if db, err := d.known.db(hp.knownHosts); err == nil && db != nil {
+		if db, err := d.known.db(hp); err == nil && db != nil {
 			out = append(out, db.warnings...)
 		}
 	}
