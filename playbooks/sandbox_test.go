@@ -16,19 +16,22 @@ import (
 // run time.
 func TestLoadObeysTheSandbox(t *testing.T) {
 	root, err := filepath.EvalSymlinks(writeFiles(t, map[string]string{
-		"pb/ok.yml":           "- hosts: all\n  tasks:\n    - import_tasks: t.yml\n    - include_tasks: \"{{ f }}\"\n",
-		"pb/t.yml":            "- debug: msg=t\n",
-		"pb/abs.yml":          "- hosts: all\n  tasks:\n    - import_tasks: SECRET/s.yml\n",
-		"pb/link.yml":         "- hosts: all\n  tasks:\n    - import_tasks: out/s.yml\n",
-		"pb/imp.yml":          "- import_playbook: \"{{ lookup('file', 'SECRET/s.yml') }}\"\n",
-		"secret/s.yml":        "- debug: msg=secret\n",
-		"secret/playbook.yml": "- hosts: all\n  tasks: []\n",
+		"pb/ok.yml":                     "- hosts: all\n  tasks:\n    - import_tasks: t.yml\n    - include_tasks: \"{{ f }}\"\n",
+		"pb/t.yml":                      "- debug: msg=t\n",
+		"pb/abs.yml":                    "- hosts: all\n  tasks:\n    - import_tasks: SECRET/s.yml\n",
+		"pb/link.yml":                   "- hosts: all\n  tasks:\n    - import_tasks: out/s.yml\n",
+		"pb/imp.yml":                    "- import_playbook: \"{{ lookup('file', 'SECRET/s.yml') }}\"\n",
+		"secret/s.yml":                  "- debug: msg=secret\n",
+		"secret/playbook.yml":           "- hosts: all\n  tasks: []\n",
+		"pb/role.yml":                   "- hosts: all\n  tasks:\n    - import_role: name=SECRET/roles/r\n",
+		"pb/roles.yml":                  "- hosts: all\n  roles: [SECRET/roles/r]\n",
+		"secret/roles/r/tasks/main.yml": "- debug: msg=role\n",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	pb, secret := filepath.Join(root, "pb"), filepath.Join(root, "secret")
-	for _, f := range []string{"abs.yml", "imp.yml"} {
+	for _, f := range []string{"abs.yml", "imp.yml", "role.yml", "roles.yml"} {
 		p := filepath.Join(pb, f)
 		b, _ := os.ReadFile(p)
 		os.WriteFile(p, []byte(strings.ReplaceAll(string(b), "SECRET", secret)), 0o644)
@@ -42,6 +45,8 @@ func TestLoadObeysTheSandbox(t *testing.T) {
 		"link.yml":               "link.yml:3:7: cannot read task file " + pb + "/out/s.yml: the controller sandbox sb.yml does not allow reading " + pb + "/out/s.yml, which leads to " + secret + "/s.yml",
 		"imp.yml":                "imp.yml:1:20: import_playbook path",
 		"../secret/playbook.yml": "cannot read playbook: the controller sandbox sb.yml does not allow reading " + secret + "/playbook.yml",
+		"role.yml":               secret + "/roles/r/tasks/main.yml: cannot read role file: the controller sandbox sb.yml does not allow reading " + secret + "/roles/r/tasks/main.yml",
+		"roles.yml":              secret + "/roles/r/tasks/main.yml: cannot read role file: the controller sandbox sb.yml does not allow reading",
 	} {
 		_, err := Load(filepath.Join(pb, file), opts)
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "sb.yml does not allow reading") {
