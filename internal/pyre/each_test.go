@@ -13,7 +13,7 @@ import (
 func TestEachMatchIsFindAll(t *testing.T) {
 	t.Parallel()
 	texts := []string{"", "a", "abxd", "baac", "a  \nb  \n", "héllo wörld", "ab\xffcd\xe2\x82", "x\nx\n\nx", "aaaa"}
-	patterns := []string{`x*`, `(a|)`, `a`, `\b`, `\B`, `(?m)^`, `(?m)$`, `(?m)^(\w*)$`, `\w+`, `(\w)(\w)?`, `.`, `(?s).`, `[^a]*`, `ö|l+`, `()`, `\s*`}
+	patterns := []string{`x*`, `(a|)`, `a`, `\b`, `\B`, `(?m)^`, `(?m)$`, `(?m)^(\w*)$`, `\w+`, `(\w)(\w)?`, `.`, `(?s).`, `[^a]*`, `ö|l+`, `()`, `\s*`, `aa`, `ll`, `ö`, `(a)`, `\x82`}
 	for _, p := range patterns {
 		re := regexp.MustCompile(p)
 		for _, s := range texts {

@@ -57,6 +57,14 @@ func (t *Template) SubnCheck(re *regexp.Regexp, src []byte, max int, check func(
 				return err
 			}
 		}
+		if out == nil {
+			// most replacements keep the text's size: one allocation
+			size := len(src)
+			if max > 0 {
+				size = min(size, max)
+			}
+			out = make([]byte, 0, size)
+		}
 		out = append(out, src[last:m[0]]...)
 		out = t.Expand(out, src, m)
 		last, n = m[1], n+1
