@@ -12,7 +12,9 @@ import (
 func (ev *evaluator) evalCall(n *callNode) (any, error) { return ev.evalCallWith(n, nil) }
 
 // evalCallWith calls n; a call block gives its caller as the keyword
-// argument "caller".
+// argument "caller". A list result counts a step an item; what the call
+// built counts against the memory limit, but for a macro's output,
+// which its rendering counted.
 func (ev *evaluator) evalCallWith(n *callNode, caller *macro) (any, error) {
 	args, kwargs, err := ev.arguments(&n.callArgs, false)
 	if err != nil {
@@ -24,46 +26,73 @@ func (ev *evaluator) evalCallWith(n *callNode, caller *macro) (any, error) {
 		}
 		kwargs["caller"] = caller
 	}
+	v, recv, counted, err := ev.call(n, args, kwargs)
+	if err != nil {
+		return nil, ev.wrap(n, err)
+	}
+	if l, ok := v.([]any); ok {
+		if err := ev.step(len(l)); err != nil {
+			return nil, err
+		}
+	}
+	if counted {
+		return v, nil
+	}
+	// a method of a string may build its result from the string's text
+	// whole (split); a global function's (lookup's) may be a variable's
+	return v, ev.builtCall(n, v, recv != nil, recv, args, kwargs)
+}
+
+// call calls n's function with args and kwargs: the method's receiver,
+// when n calls a method, and whether the result was counted already (a
+// macro's, whose rendering counted its output).
+func (ev *evaluator) call(n *callNode, args []any, kwargs map[string]any) (v, recv any, counted bool, err error) {
 	var fnv any
 	switch fn := n.fn.(type) {
 	case *nameNode:
-		v, defined, err := lookupIn(ev.scope, fn.name)
+		v, defined, err := lookupIn(ev.scope, fn.name, ev.st.b)
 		if err != nil || !defined {
 			v, err := ev.global(fn.name, args, kwargs)
-			return v, ev.wrap(n, err)
+			return v, nil, false, err
 		}
 		fnv = v
 	case *attrNode:
 		recv, err := ev.value(fn.x)
 		if err != nil {
-			return nil, err
+			return nil, nil, false, err
 		}
 		if a, ok := recv.(attrHolder); ok {
 			if v, ok := a.attr(fn.name); ok {
 				if c, ok := v.(callable); ok {
 					v, err := c.call(ev, args, kwargs)
-					return v, ev.wrap(n, err)
+					return v, recv, isMacro(c), err
 				}
 			}
 		}
 		if m, ok := recv.(methodHolder); ok {
 			v, found, err := m.method(ev, fn.name, args, kwargs)
 			if found {
-				return v, ev.wrap(n, err)
+				return v, recv, false, err
 			}
 		}
 		v, err := callMethod(recv, fn.name, args, kwargs)
-		return v, ev.wrap(n, err)
+		return v, recv, false, err
 	default:
 		if fnv, err = ev.value(n.fn); err != nil {
-			return nil, err
+			return nil, nil, false, err
 		}
 	}
 	if c, ok := fnv.(callable); ok {
 		v, err := c.call(ev, args, kwargs)
-		return v, ev.wrap(n, err)
+		return v, nil, isMacro(c), err
 	}
-	return nil, ev.wrap(n, errorf("'%s' object is not callable", typeName(fnv)))
+	return nil, nil, false, errorf("'%s' object is not callable", typeName(fnv))
+}
+
+// isMacro reports whether c is a macro (or a call block's caller).
+func isMacro(c callable) bool {
+	_, ok := c.(*macro)
+	return ok
 }
 
 // globalFunc is a global function of templates.

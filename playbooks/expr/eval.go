@@ -56,14 +56,35 @@ type evalState struct {
 	// unsafe: the evaluation read an unsafe value or ran a lookup, so a
 	// template's result is unsafe (see unsafe.go).
 	unsafe bool
+	// b is the memory and time spent, shared with the evaluation that
+	// started this one, if any (see Limits).
+	b *budget
+	// env is the Env its filters and lookups get: envFor's copy, carrying b.
+	env, envFor *Env
 }
 
+// newEvaluator starts an evaluation in scope; one that reads a variable
+// of an evaluation under way (a *resolving scope) shares its budget.
 func newEvaluator(scope Scope, src string) *evaluator {
 	st := &evalState{}
-	if env := envOf(scope); env != nil {
-		st.done = env.Done
+	env := envOf(scope)
+	st.done = env.Done
+	if st.b = scopeBudget(scope); st.b == nil {
+		st.b = newBudget(env)
 	}
 	return &evaluator{scope: scope, src: src, st: st}
+}
+
+// env is the Env of the evaluator's scope, as its filters and lookups get
+// it: a copy that carries the evaluation's budget, made once per Env.
+func (ev *evaluator) env() *Env {
+	env := envOf(ev.scope)
+	if ev.st.envFor != env {
+		c := *env
+		c.budget = ev.st.b
+		ev.st.env, ev.st.envFor = &c, env
+	}
+	return ev.st.env
 }
 
 // ErrInterrupted is the error of an evaluation stopped by its Env's Done.
@@ -82,7 +103,20 @@ func (ev *evaluator) step(n int) error {
 		default:
 		}
 	}
+	if err := ev.st.b.tick(n * stepUnits); err != nil {
+		return ev.limit(err)
+	}
 	return nil
+}
+
+// limit gives an error of the budget the template's source, unless it is
+// an interruption (which names no template, as the step's own).
+func (ev *evaluator) limit(err error) error {
+	var le *limitError
+	if errors.As(err, &le) {
+		return &Error{Src: ev.src, Col: 1, Msg: le.msg, Err: le}
+	}
+	return err
 }
 
 // wrap attaches the column of n (the first, when n is nil) to an error
@@ -145,7 +179,7 @@ func (ev *evaluator) eval(n node) (any, error) {
 	case *litNode:
 		return n.v, nil
 	case *nameNode:
-		v, ok, err := lookupIn(ev.scope, n.name)
+		v, ok, err := lookupIn(ev.scope, n.name, ev.st.b)
 		var ue *UndefinedError
 		if errors.As(err, &ue) {
 			// a variable whose value uses an undefined one is itself
@@ -167,10 +201,13 @@ func (ev *evaluator) eval(n node) (any, error) {
 		return ev.st.watch(v), nil
 	case *listNode:
 		out, err := ev.values(n.items)
-		if out == nil && err == nil {
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
 			out = []any{}
 		}
-		return out, err
+		return out, ev.built(n, out, false)
 	case *dictNode:
 		out := pydict.NewBuilder(len(n.keys))
 		for i := range n.keys {
@@ -184,11 +221,15 @@ func (ev *evaluator) eval(n node) (any, error) {
 			}
 			out.Set(Str(k), v)
 		}
-		return out.Map(), nil
+		m := out.Map()
+		return m, ev.built(n, m, false)
 	case *attrNode:
 		x, err := ev.eval(n.x)
 		if err != nil {
 			return nil, err
+		}
+		if v, found, err := ev.scopeAttr(x, n.name); found || err != nil {
+			return v, ev.wrap(n, err)
 		}
 		v, err := getAttr(x, n.name, pathOf(n))
 		return v, ev.wrap(n, err)
@@ -201,16 +242,17 @@ func (ev *evaluator) eval(n node) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if s, isText := text(k); isText {
+			if v, found, err := ev.scopeAttr(x, s); found || err != nil {
+				return v, ev.wrap(n, err)
+			}
+		}
 		v, err := getItem(x, k, pathOf(n))
 		return v, ev.wrap(n, err)
 	case *sliceNode:
 		return ev.evalSlice(n)
 	case *callNode:
-		v, err := ev.evalCall(n)
-		if l, ok := v.([]any); ok && err == nil {
-			err = ev.step(len(l))
-		}
-		return v, err
+		return ev.evalCall(n)
 	case *filterNode:
 		v, err := ev.evalFilter(n)
 		return v, ev.wrap(n, err)
@@ -271,7 +313,10 @@ func (ev *evaluator) evalBin(n *binNode) (any, error) {
 		return nil, err
 	}
 	v, err := binary(n.op, l, r)
-	return v, ev.wrap(n, err)
+	if err != nil {
+		return nil, ev.wrap(n, err)
+	}
+	return v, ev.built(n, v, false, l, r)
 }
 
 func (ev *evaluator) evalCmp(n *cmpNode) (any, error) {

@@ -47,6 +47,19 @@ func getAttr(x any, name, path string) (any, error) {
 	return &undefined{name: path, msg: fmt.Sprintf("'%s' has no attribute '%s'", objName(x), name)}, nil
 }
 
+// scopeAttr looks name up in x when x is a scope held as a value
+// (hostvars[host].name), rendering the variable within the evaluation's
+// budget; found is false when x is no such scope or has no such name.
+func (ev *evaluator) scopeAttr(x any, name string) (v any, found bool, err error) {
+	if _, isScope := x.(Scope); isScope {
+		if s, ok := x.(nativeScope); ok {
+			v, found, err = s.lookupNative(name, ev.st.b)
+			return plain(v), found, err
+		}
+	}
+	return nil, false, nil
+}
+
 // getItem is Jinja's x[k]: a dict key, a list or string index, else undefined.
 func getItem(x, k any, path string) (any, error) {
 	switch t := x.(type) {
@@ -113,7 +126,10 @@ func (ev *evaluator) evalSlice(n *sliceNode) (any, error) {
 		idx[i] = &iv
 	}
 	v, err := sliceValue(x, idx[0], idx[1], idx[2])
-	return v, ev.wrap(n, err)
+	if err != nil {
+		return nil, ev.wrap(n, err)
+	}
+	return v, ev.built(n, v, false, x)
 }
 
 // sliceValue is Python's x[lo:hi:step] on lists and strings.

@@ -22,12 +22,18 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 			return nil, err
 		}
 	}
+	var v any
 	switch name {
 	case "select", "reject", "selectattr", "rejectattr", "map":
-		return ev.higherOrder(name, x, args, kwargs)
+		v, err = ev.higherOrder(n, name, x, args, kwargs)
+	default:
+		v, err = applyFilter(ev.env(), n.name, false, x, args, kwargs)
+		v = stringType(n.name, v)
 	}
-	v, err := applyFilter(envOf(ev.scope), n.name, false, x, args, kwargs)
-	return stringType(n.name, v), err
+	if err != nil {
+		return nil, err
+	}
+	return v, ev.builtCall(n, v, true, x, args, kwargs)
 }
 
 // undefinedArgFilters are the filters that take an undefined argument as

@@ -392,7 +392,7 @@ func joinValues(x any, sep string) (any, error) {
 }
 
 // higherOrder implements select/reject/selectattr/rejectattr/map.
-func (ev *evaluator) higherOrder(name string, x any, args []any, kw map[string]any) (any, error) {
+func (ev *evaluator) higherOrder(n node, name string, x any, args []any, kw map[string]any) (any, error) {
 	items, err := listOf(x)
 	if err != nil {
 		return nil, err
@@ -415,11 +415,15 @@ func (ev *evaluator) higherOrder(name string, x any, args []any, kw map[string]a
 		}
 		name := Str(args[0])
 		for _, it := range items {
-			v, err := applyFilter(envOf(ev.scope), name, true, it, args[1:], kw)
+			v, err := applyFilter(ev.env(), name, true, it, args[1:], kw)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, stringType(name, v))
+			v = stringType(name, v)
+			if err := ev.builtCall(n, v, true, it, args[1:], kw); err != nil {
+				return nil, err
+			}
+			out = append(out, v)
 		}
 		return out, nil
 	}
@@ -448,7 +452,7 @@ func (ev *evaluator) higherOrder(name string, x any, args []any, kw map[string]a
 			if u, isU := v.(*undefined); isU && pluginName(test) != "defined" && pluginName(test) != "undefined" {
 				return nil, u.err()
 			}
-			if ok, err = runTest(envOf(ev.scope), test, true, v, args[1:], nil); err != nil {
+			if ok, err = runTest(ev.env(), test, true, v, args[1:], nil); err != nil {
 				return nil, err
 			}
 		}

@@ -232,7 +232,7 @@ func csvRows(s string, delim rune) [][]string {
 // intersects, "!" excludes, * ? [] are globs, ~ starts a regular
 // expression, [i] and [i:j] pick hosts of a match.
 func inventoryHostnamesLookup(ev *evaluator, terms []any, _ map[string]any) ([]any, error) {
-	gv, ok, err := lookupIn(ev.scope, "groups")
+	gv, ok, err := lookupIn(ev.scope, "groups", ev.st.b)
 	if err != nil {
 		return nil, err
 	}

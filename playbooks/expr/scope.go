@@ -62,6 +62,13 @@ type Env struct {
 	// lookups with the run's secrets, and does the vault and unvault
 	// filters' cryptography. Nil refuses those filters and vaulted files.
 	Vault Vault
+	// Limits bound the memory and the time of each evaluation in this
+	// Env (see Limits); the zero value means the defaults.
+	Limits Limits
+
+	// budget is set on the copy of the Env that the filters and lookups
+	// of one evaluation get (evaluator.env): what it has spent.
+	budget *budget
 }
 
 // Vars is a Scope over layered maps: a name is looked up from the last
@@ -91,12 +98,14 @@ func (v *Vars) With(m map[string]any) *Vars {
 
 // Lookup implements Scope.
 func (v *Vars) Lookup(name string) (any, bool, error) {
-	x, ok, err := v.lookup(name, nil)
+	x, ok, err := v.lookup(name, nil, nil)
 	return plain(x), ok, err
 }
 
-func (v *Vars) lookupNative(name string) (any, bool, error) { return v.lookup(name, nil) }
-func (v *Vars) rawLookup(name string) (any, bool)           { return v.raw(name) }
+func (v *Vars) lookupNative(name string, b *budget) (any, bool, error) {
+	return v.lookup(name, nil, b)
+}
+func (v *Vars) rawLookup(name string) (any, bool) { return v.raw(name) }
 
 // LookupEnv implements EnvScope.
 func (v *Vars) LookupEnv() *Env { return v.Env }
@@ -127,7 +136,9 @@ func (v *Vars) raw(name string) (any, bool) {
 	return nil, false
 }
 
-func (v *Vars) lookup(name string, chain []string) (any, bool, error) {
+// lookup returns name's value, rendered if it holds templates (chain: the
+// names being resolved; b: the budget the rendering shares, if any).
+func (v *Vars) lookup(name string, chain []string, b *budget) (any, bool, error) {
 	x, ok := v.raw(name)
 	if !ok {
 		return nil, false, nil
@@ -138,7 +149,7 @@ func (v *Vars) lookup(name string, chain []string) (any, bool, error) {
 	if slices.Contains(chain, name) {
 		return nil, true, &CycleError{Chain: append(slices.Clone(chain), name)}
 	}
-	r := &resolving{v: v, chain: append(slices.Clip(chain), name)}
+	r := &resolving{v: v, chain: append(slices.Clip(chain), name), b: b}
 	render := renderDeep
 	if v.KeepUndefined && len(chain) == 0 {
 		render = renderDeepKeepUndefined
@@ -159,19 +170,35 @@ func (v *Vars) lookup(name string, chain []string) (any, bool, error) {
 }
 
 // resolving is the scope a lazily rendered variable is rendered in: it
-// remembers which names are being resolved, to detect cycles.
+// remembers which names are being resolved, to detect cycles, and the
+// budget of the evaluation that reads the variable, if any, which the
+// rendering shares.
 type resolving struct {
 	v     *Vars
 	chain []string
+	b     *budget
 }
 
 func (r *resolving) Lookup(name string) (any, bool, error) {
-	x, ok, err := r.v.lookup(name, r.chain)
+	x, ok, err := r.v.lookup(name, r.chain, r.b)
 	return plain(x), ok, err
 }
-func (r *resolving) LookupEnv() *Env                             { return r.v.Env }
-func (r *resolving) lookupNative(name string) (any, bool, error) { return r.v.lookup(name, r.chain) }
-func (r *resolving) rawLookup(name string) (any, bool)           { return r.v.raw(name) }
+func (r *resolving) LookupEnv() *Env { return r.v.Env }
+func (r *resolving) lookupNative(name string, b *budget) (any, bool, error) {
+	if b == nil {
+		b = r.b
+	}
+	return r.v.lookup(name, r.chain, b)
+}
+func (r *resolving) rawLookup(name string) (any, bool) { return r.v.raw(name) }
+
+// scopeBudget is the budget a rendering in scope shares, if any.
+func scopeBudget(scope Scope) *budget {
+	if r, ok := scope.(*resolving); ok {
+		return r.b
+	}
+	return nil
+}
 
 // hasTemplate reports whether x is or contains a string with template
 // markup.
@@ -216,6 +243,9 @@ func renderValue(x any, scope Scope, keepUndefined bool) (any, error) {
 		}
 		return out, err
 	case []any:
+		if err := scopeBudget(scope).alloc(int64(len(t)) * listItemBytes); err != nil {
+			return nil, err
+		}
 		out := make([]any, len(t))
 		for i, e := range t {
 			r, err := renderValue(e, scope, keepUndefined)
@@ -226,6 +256,9 @@ func renderValue(x any, scope Scope, keepUndefined bool) (any, error) {
 		}
 		return out, nil
 	case map[string]any:
+		if err := scopeBudget(scope).alloc(int64(len(t)) * dictEntryBytes); err != nil {
+			return nil, err
+		}
 		out := make(map[string]any, len(t))
 		for k, e := range t {
 			r, err := renderValue(e, scope, keepUndefined)
@@ -255,15 +288,15 @@ type local struct {
 }
 
 func (l *local) Lookup(name string) (any, bool, error) {
-	v, ok, err := l.lookupNative(name)
+	v, ok, err := l.lookupNative(name, nil)
 	return plain(v), ok, err
 }
 
-func (l *local) lookupNative(name string) (any, bool, error) {
+func (l *local) lookupNative(name string, b *budget) (any, bool, error) {
 	if v, ok := l.vars[name]; ok {
 		return v, true, nil
 	}
-	return lookupIn(l.parent, name)
+	return lookupIn(l.parent, name, b)
 }
 
 func (l *local) rawLookup(name string) (any, bool) {

@@ -170,6 +170,8 @@ type output struct {
 	b     strings.Builder
 	n     int
 	first any
+	// counted is how much of b was counted against the memory limit.
+	counted int
 }
 
 // text adds a piece of template text.
@@ -239,7 +241,16 @@ func (ev *evaluator) concat(o *output) (any, error) {
 			return unsafeDeep(c), err
 		}
 	}
-	return convertText(o.b.String())
+	s := o.b.String()
+	v, err := convertText(s)
+	if err != nil {
+		return nil, err
+	}
+	// a list or a dict read back from the output is new
+	if err := ev.st.b.alloc(newBytes(v, true, []any{s})); err != nil {
+		return nil, ev.limit(err)
+	}
+	return v, nil
 }
 
 // convertText is the last step of ansible_eval_concat.

@@ -220,19 +220,19 @@ func (ev *evaluator) child(t *Template, scope Scope, dirs []string) *evaluator {
 type withoutLoop struct{ frame *local }
 
 func (w withoutLoop) Lookup(name string) (any, bool, error) {
-	v, ok, err := w.lookupNative(name)
+	v, ok, err := w.lookupNative(name, nil)
 	return plain(v), ok, err
 }
 
-func (w withoutLoop) lookupNative(name string) (any, bool, error) {
+func (w withoutLoop) lookupNative(name string, b *budget) (any, bool, error) {
 	if name != "loop" {
-		return w.frame.lookupNative(name)
+		return w.frame.lookupNative(name, b)
 	}
 	var s Scope = w.frame
 	for {
 		l, ok := s.(*local)
 		if !ok {
-			return lookupIn(s, name)
+			return lookupIn(s, name, b)
 		}
 		s = l.parent
 	}

@@ -80,6 +80,13 @@ func (ev *evaluator) renderBody(o *output, body []tnode, frame *local) error {
 		if err := ev.renderNode(o, n, frame); err != nil {
 			return err
 		}
+		// the output written since the last count is built memory
+		if grown := o.b.Len() - o.counted; grown > 0 {
+			o.counted = o.b.Len()
+			if err := ev.st.b.alloc(int64(grown)); err != nil {
+				return ev.limit(err)
+			}
+		}
 	}
 	return nil
 }
@@ -204,7 +211,7 @@ func (ev *evaluator) filterInput(chain node, v any) (any, error) {
 func (ev *evaluator) assign(frame *local, t *target, v any, at node) error {
 	switch {
 	case t.ns != "":
-		nsv, ok, err := lookupIn(frame, t.ns)
+		nsv, ok, err := lookupIn(frame, t.ns, ev.st.b)
 		if err != nil {
 			return err
 		}

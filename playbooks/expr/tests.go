@@ -13,7 +13,7 @@ func (ev *evaluator) evalTest(n *testNode) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ok, err := runTest(envOf(ev.scope), n.name, false, x, args, kwargs)
+	ok, err := runTest(ev.env(), n.name, false, x, args, kwargs)
 	if err != nil {
 		return nil, err
 	}

@@ -98,8 +98,8 @@ func (w watched) Lookup(name string) (any, bool, error) {
 	return v, ok, err
 }
 
-func (w watched) lookupNative(name string) (any, bool, error) {
-	v, ok, err := lookupIn(w.s, name)
+func (w watched) lookupNative(name string, b *budget) (any, bool, error) {
+	v, ok, err := lookupIn(w.s, name, b)
 	if ok && err == nil {
 		v = w.st.watch(v)
 	}

@@ -62,15 +62,18 @@ func elementsChanged(v any, depth int, f func(any, int) (any, bool)) (any, bool)
 
 // nativeScope is a Scope that can return the values an evaluation keeps
 // internally (nativeText), for lazily rendered variables whose output is
-// a string-type filter's, as Ansible keeps NativeJinjaText there.
+// a string-type filter's, as Ansible keeps NativeJinjaText there. b is
+// the budget of the evaluation that reads the variable, which the
+// rendering of its value shares (nil: a budget of its own).
 type nativeScope interface {
-	lookupNative(name string) (any, bool, error)
+	lookupNative(name string, b *budget) (any, bool, error)
 }
 
-// lookupIn looks name up in s, keeping internal values where s can.
-func lookupIn(s Scope, name string) (any, bool, error) {
+// lookupIn looks name up in s for an evaluation with budget b, keeping
+// internal values where s can.
+func lookupIn(s Scope, name string, b *budget) (any, bool, error) {
 	if n, ok := s.(nativeScope); ok {
-		return n.lookupNative(name)
+		return n.lookupNative(name, b)
 	}
 	return s.Lookup(name)
 }
