@@ -75,7 +75,7 @@ func (ev *evaluator) call(n *callNode, args []any, kwargs map[string]any) (v, re
 				return v, recv, false, err
 			}
 		}
-		v, err := callMethod(recv, fn.name, args, kwargs)
+		v, err := callMethod(ev.st.b, recv, fn.name, args, kwargs)
 		return v, recv, false, err
 	default:
 		if fnv, err = ev.value(n.fn); err != nil {
@@ -216,8 +216,8 @@ func dictFrom(out *pydict.Builder, v any) error {
 }
 
 // callMethod implements the Python methods of str, dict and list that
-// playbooks call (x.split(','), d.items(), …).
-func callMethod(recv any, name string, args []any, kw map[string]any) (any, error) {
+// playbooks call (x.split(','), d.items(), …), within the budget b.
+func callMethod(b *budget, recv any, name string, args []any, kw map[string]any) (any, error) {
 	arg := func(i int) (string, bool) {
 		if i >= len(args) {
 			return "", false
@@ -270,17 +270,13 @@ func callMethod(recv any, name string, args []any, kw map[string]any) (any, erro
 			}
 			return false, nil
 		case "replace":
-			a, _ := arg(0)
-			b, _ := arg(1)
+			old, _ := arg(0)
+			repl, _ := arg(1)
 			n := -1
 			if len(args) > 2 {
 				n, _ = integer(args[2])
 			}
-			count := strings.Count(s, a)
-			if len(s)+count*len(b) > maxSize {
-				return nil, errorf("replaced string too large")
-			}
-			return strings.Replace(s, a, b, n), nil
+			return replaceText(b, s, old, repl, n)
 		case "find":
 			a, _ := arg(0)
 			return runeIndex(s, strings.Index(s, a)), nil
@@ -289,7 +285,7 @@ func callMethod(recv any, name string, args []any, kw map[string]any) (any, erro
 			return strings.Count(s, a), nil
 		case "join":
 			if len(args) == 1 {
-				return joinValues(args[0], s)
+				return joinValues(b, args[0], s)
 			}
 		case "capitalize":
 			return capitalize(s), nil

@@ -12,7 +12,7 @@ import (
 // lists under one key: replace (the later list), keep (the earlier),
 // append, prepend, append_rp and prepend_rp (as append and prepend, with
 // the earlier list's elements that the later one has removed first).
-func combine(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+func combine(env *Env, x any, args []any, kw map[string]any) (any, error) {
 	recursive := false
 	listMerge := "replace"
 	for k, v := range kw {
@@ -55,11 +55,18 @@ func combine(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 			return nil, errorf("failed to combine variables, expected dicts but got a '%s' and a '%s': \n%s\n%s",
 				typeName(x), typeName(y), combineShown(x), combineShown(y))
 		}
-		m, err := MergeHash(xm, ym, recursive, listMerge)
-		if err != nil {
+		if err := checkListMerge(listMerge); err != nil {
 			return nil, err
 		}
-		result = m
+		// each merge copies the result so far: many dicts take time
+		b := budgetOf(env)
+		if err := b.tick(len(xm) + len(ym)); err != nil {
+			return nil, err
+		}
+		result = mergeMaps(b, xm, ym, recursive, listMerge)
+		if err := b.tick(0); err != nil {
+			return nil, err
+		}
 	}
 	return result, nil
 }
@@ -75,7 +82,7 @@ func MergeHash(x, y map[string]any, recursive bool, listMerge string) (map[strin
 	if err := checkListMerge(listMerge); err != nil {
 		return nil, err
 	}
-	return mergeMaps(x, y, recursive, listMerge), nil
+	return mergeMaps(nil, x, y, recursive, listMerge), nil
 }
 
 func checkListMerge(listMerge string) error {
@@ -86,8 +93,9 @@ func checkListMerge(listMerge string) error {
 	return errorf("merge_hash: 'list_merge' argument can only be equal to 'replace', 'keep', 'append', 'prepend', 'append_rp' or 'prepend_rp'")
 }
 
-// mergeMaps is MergeHash with a valid listMerge.
-func mergeMaps(xm, ym map[string]any, recursive bool, listMerge string) map[string]any {
+// mergeMaps is MergeHash with a valid listMerge, within the budget b: it
+// stops early when b has run out, which b.tick(0) tells after.
+func mergeMaps(b *budget, xm, ym map[string]any, recursive bool, listMerge string) map[string]any {
 	if len(xm) == 0 || Equal(xm, ym) {
 		return copyMap(ym) // y's copy, in y's order, as Ansible's
 	}
@@ -109,7 +117,7 @@ func mergeMaps(xm, ym map[string]any, recursive bool, listMerge string) map[stri
 					out.Set(k, yv)
 					continue
 				}
-				out.Set(k, mergeMaps(xd, yd, recursive, listMerge))
+				out.Set(k, mergeMaps(b, xd, yd, recursive, listMerge))
 				continue
 			}
 		}
@@ -127,9 +135,9 @@ func mergeMaps(xm, ym map[string]any, recursive bool, listMerge string) map[stri
 		case "prepend":
 			out.Set(k, concat(yl, xl))
 		case "append_rp":
-			out.Set(k, concat(without(xl, yl), yl))
+			out.Set(k, concat(without(b, xl, yl), yl))
 		case "prepend_rp":
-			out.Set(k, concat(yl, without(xl, yl)))
+			out.Set(k, concat(yl, without(b, xl, yl)))
 		}
 		// keep: x's list stays
 	}
@@ -141,10 +149,15 @@ func concat(a, b []any) []any {
 	return append(append(make([]any, 0, len(a)+len(b)), a...), b...)
 }
 
-// without returns the elements of a that b does not have (Python's ==).
-func without(a, b []any) []any {
+// without returns the elements of a that b does not have (Python's ==),
+// comparing each with each within the budget bud (it stops early when
+// bud has run out).
+func without(bud *budget, a, b []any) []any {
 	out := []any{}
 	for _, e := range a {
+		if bud.tick(len(b)+1) != nil {
+			break
+		}
 		if !slices.ContainsFunc(b, func(f any) bool { return Equal(e, f) }) {
 			out = append(out, e)
 		}

@@ -23,8 +23,9 @@ var (
 
 // shaCrypt computes the crypt(3) string for key with the given salt (at most
 // 16 characters are used) and rounds (0 means the default 5000, which is
-// then not written into the output).
-func shaCrypt(is512 bool, key, salt string, rounds int) string {
+// then not written into the output), within the budget b: up to
+// 999,999,999 rounds take minutes.
+func shaCrypt(b *budget, is512 bool, key, salt string, rounds int) (string, error) {
 	newHash := sha256.New
 	id, order := "5", sha256Order
 	if is512 {
@@ -46,15 +47,15 @@ func shaCrypt(is512 bool, key, salt string, rounds int) string {
 		}
 		return h.Sum(nil)
 	}
-	b := sum(p, s, p)
-	size := len(b)
+	bs := sum(p, s, p)
+	size := len(bs)
 	a := newHash()
 	a.Write(p)
 	a.Write(s)
-	writeRepeated(a, b, len(p))
+	writeRepeated(a, bs, len(p))
 	for n := len(p); n > 0; n >>= 1 {
 		if n&1 == 1 {
-			a.Write(b)
+			a.Write(bs)
 		} else {
 			a.Write(p)
 		}
@@ -71,6 +72,9 @@ func shaCrypt(is512 bool, key, salt string, rounds int) string {
 	}
 	sseq := repeatTo(ds.Sum(nil), len(s))
 	for i := range rounds {
+		if err := b.tick(roundUnits); err != nil {
+			return "", err
+		}
 		h := newHash()
 		if i%2 == 1 {
 			h.Write(pseq)
@@ -111,7 +115,7 @@ func shaCrypt(is512 bool, key, salt string, rounds int) string {
 	} else {
 		enc(0, c[31], c[30], 3)
 	}
-	return out.String()
+	return out.String(), nil
 }
 
 // writeRepeated writes len bytes of b (repeated whole, then a prefix).
@@ -130,9 +134,19 @@ func repeatTo(b []byte, n int) []byte {
 	return append(out, b[:n-len(out)]...)
 }
 
+// roundUnits is the work of one round of shaCrypt, in budget units.
+const roundUnits = 256
+
+// maxSecret is the longest secret passlib hashes (its PasswordSizeError):
+// shaCrypt's work grows with the square of the secret's length.
+const maxSecret = 4096
+
 // passwordHash is Ansible's password_hash filter for sha512 and sha256, as
-// ansible-core computes it with passlib.
-func passwordHash(secret, hashtype string, salt, saltSize, rounds any) (string, error) {
+// ansible-core computes it with passlib, within the budget b.
+func passwordHash(b *budget, secret, hashtype string, salt, saltSize, rounds any) (string, error) {
+	if len(secret) > maxSecret {
+		return "", errorf("password_hash: the password exceeds the maximum allowed size (%d bytes)", maxSecret)
+	}
 	var is512 bool
 	var implicit int
 	switch hashtype {
@@ -148,6 +162,9 @@ func passwordHash(secret, hashtype string, salt, saltSize, rounds any) (string, 
 		var ok bool
 		if size, ok = integer(saltSize); !ok {
 			return "", errorf("password_hash: salt_size must be an integer, got %s", Repr(saltSize))
+		}
+		if size > 16 {
+			return "", errorf("invalid salt size")
 		}
 	}
 	s := ""
@@ -175,7 +192,7 @@ func passwordHash(secret, hashtype string, salt, saltSize, rounds any) (string, 
 	if r == 5000 {
 		r = 0
 	}
-	return shaCrypt(is512, secret, s, r), nil
+	return shaCrypt(b, is512, secret, s, r)
 }
 
 // randomString draws n characters of alphabet from crypto/rand.

@@ -208,7 +208,7 @@ func TestShaCrypt(t *testing.T) {
 		{"Hello world!", "saltstring", 0, false, "$5$saltstring$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5"},
 		{"This is just a test", "toolongsaltstring", 5000, true, "$6$rounds=5000$toolongsaltstrin$lQ8jolhgVRVhY4b5pZKaysCLi0QBxGoNeKQzQ3glMhwllF7oGDZxUhx1yxdYcz/e1JSbq3y6JMxxl8audkUEm0"},
 	} {
-		if got := shaCrypt(c.is512, c.key, c.salt, c.rounds); got != c.want {
+		if got, _ := shaCrypt(nil, c.is512, c.key, c.salt, c.rounds); got != c.want {
 			t.Errorf("shaCrypt(%q, %q, %d) = %s, want %s", c.key, c.salt, c.rounds, got, c.want)
 		}
 	}

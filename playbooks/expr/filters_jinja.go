@@ -287,7 +287,7 @@ func (g *groupTuple) typeName() string { return "_GroupTuple" }
 
 // fGroupby is groupby(attribute, default=None, case_sensitive=False): the
 // items sorted by the attribute and grouped on equal values.
-func fGroupby(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+func fGroupby(env *Env, x any, args []any, kw map[string]any) (any, error) {
 	items, err := iterate(x)
 	if err != nil {
 		return nil, err
@@ -305,7 +305,7 @@ func fGroupby(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		}
 		return v
 	}
-	sorted, err := sortBy(items, func(it any) any { return sortKey(key(it), cs) }, false)
+	sorted, err := sortBy(budgetOf(env), items, func(it any) any { return sortKey(key(it), cs) }, false)
 	if err != nil {
 		return nil, err
 	}

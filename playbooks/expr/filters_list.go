@@ -63,11 +63,16 @@ func minMax(x any, args []any, kw map[string]any, want int) (any, error) {
 
 // uniqueList keeps the first of equal items; strings compare lowercased
 // unless caseSensitive (Jinja's unique, which Ansible's delegates to).
-func uniqueList(items []any, caseSensitive bool) []any {
+// Lists and dicts have no hash: each is compared with every one kept
+// before, within the budget b.
+func uniqueList(b *budget, items []any, caseSensitive bool) ([]any, error) {
 	out := []any{}
 	seen := map[string]bool{}
 	var others []any // lists and dicts: compared by equality
 	for _, it := range items {
+		if err := b.tick(len(others) + 1); err != nil {
+			return nil, err
+		}
 		k := sortKey(it, caseSensitive)
 		if h, ok := hashKey(k); ok {
 			if !seen[h] {
@@ -88,7 +93,7 @@ func uniqueList(items []any, caseSensitive bool) []any {
 			out = append(out, it)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // hashKey is a map key under which Python-equal scalars collide (1, 1.0
@@ -134,7 +139,7 @@ func flatten(items []any, levels int, skipNulls bool) []any {
 	return out
 }
 
-func setOp(name string, x any, args []any) (any, error) {
+func setOp(bud *budget, name string, x any, args []any) (any, error) {
 	if len(args) < 1 {
 		return nil, errorf("%s needs a second list", name)
 	}
@@ -146,6 +151,9 @@ func setOp(name string, x any, args []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// lists and dicts have no hash: each is compared with every one of
+	// the other list's, within the budget
+	var stop error
 	index := func(l []any) func(any) bool {
 		keys := map[string]bool{}
 		var rest []any
@@ -159,6 +167,12 @@ func setOp(name string, x any, args []any) (any, error) {
 		return func(v any) bool {
 			if h, ok := hashKey(v); ok {
 				return keys[h]
+			}
+			if stop == nil {
+				stop = bud.tick(len(rest))
+			}
+			if stop != nil {
+				return false // stop fails the operation below
 			}
 			ok, _ := contain(rest, v)
 			return ok
@@ -193,7 +207,10 @@ func setOp(name string, x any, args []any) (any, error) {
 			}
 		}
 	}
-	return uniqueList(out, true), nil
+	if stop != nil {
+		return nil, stop
+	}
+	return uniqueList(bud, out, true)
 }
 
 // seeded is the generator of a seed: tender's own sequence, not Python's.
@@ -243,14 +260,14 @@ var listFilters = map[string]filterFunc{
 		items, err := listOf(x)
 		return append([]any{}, items...), err
 	},
-	"unique": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	"unique": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		items, err := listOf(x)
 		if err != nil {
 			return nil, err
 		}
-		return uniqueList(items, Truthy(argOr(args, kw, 0, "case_sensitive", false))), nil
+		return uniqueList(budgetOf(env), items, Truthy(argOr(args, kw, 0, "case_sensitive", false)))
 	},
-	"sort": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	"sort": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		items, err := listOf(x)
 		if err != nil {
 			return nil, err
@@ -258,25 +275,40 @@ var listFilters = map[string]filterFunc{
 		rev := Truthy(argOr(args, kw, 0, "reverse", false))
 		cs := Truthy(argOr(args, kw, 1, "case_sensitive", false))
 		attr := argOr(args, kw, 2, "attribute", nil)
-		return sortBy(items, func(v any) any { return sortKey(attrOf(v, attr), cs) }, rev)
+		return sortBy(budgetOf(env), items, func(v any) any { return sortKey(attrOf(v, attr), cs) }, rev)
 	},
 	"min": func(_ *Env, x any, args []any, kw map[string]any) (any, error) { return minMax(x, args, kw, -1) },
 	"max": func(_ *Env, x any, args []any, kw map[string]any) (any, error) { return minMax(x, args, kw, 1) },
-	"sum": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	"sum": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		items, err := listOf(x)
 		if err != nil {
 			return nil, err
 		}
 		attr := argOr(args, kw, 0, "attribute", nil)
 		acc := argOr(args, kw, 1, "start", 0)
+		// summing strings or lists copies the sum so far at each item:
+		// each copy but the last (the result, counted by the evaluator)
+		// counts against the budget
+		b := budgetOf(env)
+		var last int64
 		for _, it := range items {
-			if acc, err = binary("+", acc, attrOf(it, attr)); err != nil {
+			v := attrOf(it, attr)
+			next, err := binary("+", acc, v)
+			if err != nil {
 				return nil, err
 			}
+			if err := b.alloc(last); err != nil {
+				return nil, err
+			}
+			last = newBytes(next, false, []any{acc, v})
+			if err := b.tick(int(last) + 1); err != nil {
+				return nil, err
+			}
+			acc = next
 		}
 		return acc, nil
 	},
-	"join": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	"join": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		items, err := listOf(x)
 		if err != nil {
 			return nil, err
@@ -286,7 +318,7 @@ var listFilters = map[string]filterFunc{
 				items[i] = attrOf(items[i], attr)
 			}
 		}
-		return joinValues(items, strArg(args, kw, 0, "d", ""))
+		return joinValues(budgetOf(env), items, strArg(args, kw, 0, "d", ""))
 	},
 	"flatten": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		items, err := listOf(x)
@@ -299,11 +331,17 @@ var listFilters = map[string]filterFunc{
 		}
 		return flatten(items, levels, Truthy(argOr(args, kw, 1, "skip_nulls", true))), nil
 	},
-	"union":      func(_ *Env, x any, a []any, _ map[string]any) (any, error) { return setOp("union", x, a) },
-	"intersect":  func(_ *Env, x any, a []any, _ map[string]any) (any, error) { return setOp("intersect", x, a) },
-	"difference": func(_ *Env, x any, a []any, _ map[string]any) (any, error) { return setOp("difference", x, a) },
-	"symmetric_difference": func(_ *Env, x any, a []any, _ map[string]any) (any, error) {
-		return setOp("symmetric_difference", x, a)
+	"union": func(env *Env, x any, a []any, _ map[string]any) (any, error) {
+		return setOp(budgetOf(env), "union", x, a)
+	},
+	"intersect": func(env *Env, x any, a []any, _ map[string]any) (any, error) {
+		return setOp(budgetOf(env), "intersect", x, a)
+	},
+	"difference": func(env *Env, x any, a []any, _ map[string]any) (any, error) {
+		return setOp(budgetOf(env), "difference", x, a)
+	},
+	"symmetric_difference": func(env *Env, x any, a []any, _ map[string]any) (any, error) {
+		return setOp(budgetOf(env), "symmetric_difference", x, a)
 	},
 	"zip": func(_ *Env, x any, args []any, _ map[string]any) (any, error) {
 		lists := [][]any{}
@@ -374,7 +412,8 @@ func fLength(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 	return nil, errorf("object of type '%s' has no len()", typeName(x))
 }
 
-func joinValues(x any, sep string) (any, error) {
+// joinValues is sep.join(str(item) for item in x) within the budget b.
+func joinValues(b *budget, x any, sep string) (any, error) {
 	items, err := listOf(x)
 	if err != nil {
 		return nil, err
@@ -386,6 +425,9 @@ func joinValues(x any, sep string) (any, error) {
 		total += len(parts[i]) + len(sep)
 		if total > maxSize {
 			return nil, errorf("joined string too large")
+		}
+		if err := b.tick(len(parts[i]) + len(sep) + 1); err != nil {
+			return nil, err
 		}
 	}
 	return strings.Join(parts, sep), nil

@@ -221,7 +221,9 @@ func fCombinations(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 			out = append(out, append([]any{}, cur...))
 			return
 		}
-		for i := start; i < len(items); i++ {
+		// only where enough items are left to fill cur: trying the others
+		// would take exponential time for nothing
+		for i := start; i <= len(items)-(r-len(cur)); i++ {
 			cur = append(cur, items[i])
 			rec(i + 1)
 			cur = cur[:len(cur)-1]

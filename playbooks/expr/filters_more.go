@@ -43,24 +43,32 @@ var moreFilters = map[string]filterFunc{
 		first := Truthy(argOr(args, kw, 1, "first", false))
 		blank := Truthy(argOr(args, kw, 2, "blank", false))
 		lines := splitLines(Str(x) + "\n")
-		var rv string
-		if blank {
-			rv = strings.Join(lines, "\n"+ind)
-		} else {
-			rv = lines[0]
-			for _, l := range lines[1:] {
-				if l != "" {
-					l = ind + l
-				}
-				rv += "\n" + l
+		// every line but the first gets ind, an empty one only with
+		// blank; the first with first
+		size, indented := 0, 0
+		for i, l := range lines {
+			size += len(l) + 1
+			if i == 0 && first || i > 0 && (blank || l != "") {
+				indented++
 			}
 		}
-		if first {
-			rv = ind + rv
+		if size+indented*len(ind) > maxSize {
+			return nil, errorf("indented string too large")
 		}
-		return rv, nil
+		var rv strings.Builder
+		rv.Grow(size + indented*len(ind))
+		for i, l := range lines {
+			if i > 0 {
+				rv.WriteByte('\n')
+			}
+			if i == 0 && first || i > 0 && (blank || l != "") {
+				rv.WriteString(ind)
+			}
+			rv.WriteString(l)
+		}
+		return rv.String(), nil
 	},
-	"dictsort": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	"dictsort": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		m, ok := x.(map[string]any)
 		if !ok {
 			return nil, errorf("dictsort requires a dict")
@@ -76,7 +84,7 @@ var moreFilters = map[string]filterFunc{
 		if byValue {
 			i = 1
 		}
-		return sortBy(pairs, func(p any) any { return sortKey(p.([]any)[i], cs) }, rev)
+		return sortBy(budgetOf(env), pairs, func(p any) any { return sortKey(p.([]any)[i], cs) }, rev)
 	},
 	"items": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 		m, ok := x.(map[string]any)
@@ -119,19 +127,31 @@ var moreFilters = map[string]filterFunc{
 		if !ok {
 			return nil, errorf("|path_join expects string or sequence, got <class '%s'> instead.", typeName(x))
 		}
-		out := ""
-		for _, p := range parts {
-			s := Str(p)
-			switch {
-			case strings.HasPrefix(s, "/"):
-				out = s
-			case out == "" || strings.HasSuffix(out, "/"):
-				out += s
-			default:
-				out += "/" + s
+		// the parts after the last absolute one, joined by "/" where
+		// one does not end with it
+		strs := make([]string, len(parts))
+		start := 0
+		for i, p := range parts {
+			if strs[i] = Str(p); strings.HasPrefix(strs[i], "/") {
+				start = i
 			}
 		}
-		return out, nil
+		size := 0
+		for _, s := range strs[start:] {
+			size += len(s) + 1
+		}
+		if size > maxSize {
+			return nil, errorf("joined path too large")
+		}
+		var out strings.Builder
+		out.Grow(size)
+		for _, s := range strs[start:] {
+			if out.Len() > 0 && !strings.HasSuffix(out.String(), "/") {
+				out.WriteByte('/')
+			}
+			out.WriteString(s)
+		}
+		return out.String(), nil
 	},
 	"splitext": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 		p := Str(x)
@@ -166,8 +186,8 @@ var moreFilters = map[string]filterFunc{
 		}
 		return v, nil
 	},
-	"wordcount": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
-		return len(wordRE.FindAllStringIndex(Str(x), -1)), nil
+	"wordcount": func(env *Env, x any, _ []any, _ map[string]any) (any, error) {
+		return countMatches(budgetOf(env), wordRE, Str(x))
 	},
 }
 
@@ -184,10 +204,23 @@ func splitLines(s string) []string {
 }
 
 // sortBy sorts items stably by key, failing on keys Python cannot order.
-func sortBy(items []any, key func(any) any, reverse bool) ([]any, error) {
-	out := append([]any{}, items...)
-	var err error
+func sortBy(bud *budget, items []any, key func(any) any, reverse bool) (out []any, err error) {
+	out = append([]any{}, items...)
+	// a comparison past the budget unwinds the sort, which has no other
+	// way to stop
+	defer func() {
+		if r := recover(); r != nil {
+			s, ok := r.(stopSort)
+			if !ok {
+				panic(r)
+			}
+			out, err = nil, s.err
+		}
+	}()
 	sort.SliceStable(out, func(i, j int) bool {
+		if e := bud.tick(1); e != nil {
+			panic(stopSort{e})
+		}
 		a, b := key(out[i]), key(out[j])
 		if reverse {
 			a, b = b, a
@@ -200,3 +233,6 @@ func sortBy(items []any, key func(any) any, reverse bool) ([]any, error) {
 	})
 	return out, err
 }
+
+// stopSort carries a budget's error out of sort.SliceStable.
+type stopSort struct{ err error }

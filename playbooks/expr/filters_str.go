@@ -7,6 +7,7 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"hash"
 	"os"
 	"regexp"
@@ -56,7 +57,7 @@ var stringFilters = map[string]filterFunc{
 		}
 		return keepMarkup(x, strings.TrimFunc(Str(x), pySpace)), nil
 	},
-	"replace": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	"replace": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		if len(args) < 2 {
 			return nil, errorf("replace needs old and new")
 		}
@@ -64,17 +65,9 @@ var stringFilters = map[string]filterFunc{
 		if c := argOr(args, kw, 2, "count", nil); c != nil {
 			n, _ = integer(c)
 		}
-		s, old, repl := Str(x), Str(args[0]), Str(args[1])
-		count := strings.Count(s, old)
-		if n >= 0 && n < count {
-			count = n
-		}
-		if len(s)+count*len(repl) > maxSize {
-			return nil, errorf("replaced string too large")
-		}
-		return strings.Replace(s, old, repl, n), nil
+		return replaceText(budgetOf(env), Str(x), Str(args[0]), Str(args[1]), n)
 	},
-	"regex_replace": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	"regex_replace": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		pat := strArg(args, kw, 0, "pattern", "")
 		repl := strArg(args, kw, 1, "replacement", "")
 		re, err := compileRegex(pat, Truthy(argOr(args, kw, 2, "ignorecase", false)), Truthy(argOr(args, kw, 3, "multiline", false)), false)
@@ -85,11 +78,17 @@ var stringFilters = map[string]filterFunc{
 		if err != nil {
 			return nil, errorf("%v", err)
 		}
-		out, _, ok := tpl.SubnMax(re, []byte(Str(x)), maxSize)
-		if !ok {
+		s := Str(x)
+		out, n, err := tpl.SubnCheck(re, textBytes(s), maxSize, budgetOf(env).tick)
+		switch {
+		case errors.Is(err, pyre.ErrTooLarge):
 			return nil, errorf("replaced string too large")
+		case err != nil:
+			return nil, err
+		case n == 0:
+			return s, nil
 		}
-		return string(out), nil
+		return bytesText(out), nil
 	},
 	"regex_search": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		if len(args) < 1 {
@@ -132,23 +131,12 @@ var stringFilters = map[string]filterFunc{
 		}
 		return out, nil
 	},
-	"regex_findall": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	"regex_findall": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		re, err := compileRegex(strArg(args, kw, 0, "regex", ""), Truthy(argOr(args, kw, 2, "ignorecase", false)), Truthy(argOr(args, kw, 1, "multiline", false)), false)
 		if err != nil {
 			return nil, err
 		}
-		out := []any{}
-		for _, m := range re.FindAllStringSubmatch(Str(x), -1) {
-			switch len(m) {
-			case 1:
-				out = append(out, m[0])
-			case 2:
-				out = append(out, m[1])
-			default:
-				out = append(out, toList(m[1:]))
-			}
-		}
-		return out, nil
+		return findAll(budgetOf(env), re, Str(x))
 	},
 	"split": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		limit := -1
@@ -241,8 +229,8 @@ var stringFilters = map[string]filterFunc{
 		}
 		return percentFormat(Str(x), append([]any{}, args...))
 	},
-	"password_hash": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
-		return passwordHash(Str(x), strArg(args, kw, 0, "hashtype", "sha512"), argOr(args, kw, 1, "salt", nil), argOr(args, kw, 2, "salt_size", nil), argOr(args, kw, 3, "rounds", nil))
+	"password_hash": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
+		return passwordHash(budgetOf(env), Str(x), strArg(args, kw, 0, "hashtype", "sha512"), argOr(args, kw, 1, "salt", nil), argOr(args, kw, 2, "salt_size", nil), argOr(args, kw, 3, "rounds", nil))
 	},
 }
 
@@ -299,4 +287,37 @@ func getenv(env *Env, name string) (string, bool) {
 		return env.Getenv(name)
 	}
 	return os.LookupEnv(name)
+}
+
+// replaceText is Python's s.replace(old, repl, n) (n < 0: every one)
+// within the budget b, which it ticks as it goes through s; a result past
+// maxSize is refused before it is built.
+func replaceText(b *budget, s, old, repl string, n int) (string, error) {
+	count := strings.Count(s, old)
+	if n >= 0 && n < count {
+		count = n
+	}
+	if count == 0 {
+		return s, nil
+	}
+	if len(s)+count*len(repl) > maxSize {
+		return "", errorf("replaced string too large")
+	}
+	if old == "" {
+		return strings.Replace(s, old, repl, n), b.tick(len(s) + count*len(repl))
+	}
+	var out strings.Builder
+	out.Grow(len(s) + count*(len(repl)-len(old)))
+	start := 0
+	for range count {
+		i := start + strings.Index(s[start:], old)
+		out.WriteString(s[start:i])
+		out.WriteString(repl)
+		if err := b.tick(i - start + len(repl) + 1); err != nil {
+			return "", err
+		}
+		start = i + len(old)
+	}
+	out.WriteString(s[start:])
+	return out.String(), nil
 }

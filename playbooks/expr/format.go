@@ -38,27 +38,29 @@ func percentFormat(format string, args any) (string, error) {
 			key = format[i+1 : i+end]
 			i += end + 1
 		}
-		flags := ""
+		// flags, width and precision are slices of format: building them
+		// a character at a time would take quadratic time on a long run
+		from := i
 		for i < len(format) && strings.IndexByte("-+ #0", format[i]) >= 0 {
-			flags += string(format[i])
 			i++
 		}
-		width := ""
+		flags := format[from:i]
+		from = i
 		for i < len(format) && isDigit(format[i]) {
-			width += string(format[i])
 			i++
 		}
+		width := format[from:i]
 		if len(width) > 9 {
 			return "", errorf("width too big")
 		}
 		prec := -1
 		if i < len(format) && format[i] == '.' {
 			i++
-			p := ""
+			from := i
 			for i < len(format) && isDigit(format[i]) {
-				p += string(format[i])
 				i++
 			}
+			p := format[from:i]
 			prec, _ = strconv.Atoi(p)
 			if prec > 1000 || len(p) > 4 {
 				return "", errorf("precision too big")

@@ -310,7 +310,7 @@ func password(env *Env, term string, opts map[string]any) (string, error) {
 		}
 	}
 	if encrypt != "" {
-		return passwordHash(plain, encrypt, salt, nil, nil)
+		return passwordHash(nil, plain, encrypt, salt, nil, nil)
 	}
 	return plain, nil
 }
