@@ -13,6 +13,7 @@ import (
 	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/vault"
@@ -103,6 +104,11 @@ type Runner struct {
 	// config.Defaults(), every setting at its documented default. tender
 	// does not yet apply these settings to its own behaviour.
 	Config *config.Config
+	// TemplateLimits bound the memory built and the wall time of each
+	// evaluation of a template or an expression (a task's argument, a
+	// when:, a loop...); past one, the task fails on that host (see
+	// expr.Limits). The zero value means expr's defaults, 256 MiB and 30 s.
+	TemplateLimits expr.Limits
 }
 
 // config is r.Config, or the documented defaults.

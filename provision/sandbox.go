@@ -9,13 +9,14 @@ import (
 // exprEnv is what the run's expressions reach on the controller: the
 // playbook directory, the sandbox, check mode (the password lookup
 // stores nothing), the run's configuration (the config lookup; a task's
-// scope refines it, lookupEnv) and done, which stops an evaluation. The
-// pipe and lines lookups run commands on the controller, as Ansible's
-// do; a sandbox allows them only with local: true (Policy.Validate).
-// Vault opens vaulted files with the run's Decrypt.
+// scope refines it, lookupEnv), the limits of each evaluation and done,
+// which stops an evaluation. The pipe and lines lookups run commands on
+// the controller, as Ansible's do; a sandbox allows them only with
+// local: true (Policy.Validate). Vault opens vaulted files with the
+// run's Decrypt.
 func (rn *run) exprEnv(done <-chan struct{}) *expr.Env {
 	env := &expr.Env{BaseDir: rn.pb.Dir, NoWrite: rn.r.Check, Done: done, AllowCommands: true, Config: rn.r.config(),
-		Vault: vault.Templates{Open: rn.r.Decrypt}}
+		Vault: vault.Templates{Open: rn.r.Decrypt}, Limits: rn.r.TemplateLimits}
 	if rn.r.Sandbox != nil {
 		env.Sandbox = rn.r.Sandbox
 	}
