@@ -9,7 +9,7 @@ import (
 // value an operation returns passes through built, which counts what of
 // it is new. A value that is one of the operation's operands, lies inside
 // one (a substring, a part of a list) or is one of their items (first,
-// min, extract) is not new. Otherwise its own memory is: a string's
+// min, extract; see itemScan) is not new. Otherwise its own memory is: a string's
 // bytes, 16 bytes an item of a list (its capacity), 64 bytes an entry of
 // a dict, 8 bytes a word of a big integer. The items of a new list or
 // dict were made by the operations that made them, and counted there;
@@ -140,17 +140,29 @@ func holds(o, v any) bool {
 	return ok && within(vt, ot)
 }
 
+// itemScan is how many items of an operand itemOf looks at: looking at
+// them all would make a cheap operation repeated over a large dict
+// (extract in a map) quadratic. Beyond it, only a list's first and last
+// items are looked at, and an item of the rest is counted as new.
+const itemScan = 1024
+
 // itemOf reports whether v is one of the items of the list or the
 // values of the dict o (or lies inside one).
 func itemOf(o, v any) bool {
 	switch t := o.(type) {
 	case []any:
+		if len(t) > itemScan {
+			return holds(t[0], v) || holds(t[len(t)-1], v)
+		}
 		for _, e := range t {
 			if holds(e, v) {
 				return true
 			}
 		}
 	case map[string]any:
+		if len(t) > itemScan {
+			return false
+		}
 		for _, e := range t {
 			if holds(e, v) {
 				return true

@@ -28,11 +28,16 @@ func limitVars() map[string]any {
 	for i := range big {
 		big[i] = strings.Repeat("b", 10000)
 	}
+	long := make([]any, 2*itemScan)
+	for i := range long {
+		long[i] = fmt.Sprintf("%01000d", i)
+	}
 	return map[string]any{
 		"words": words,
 		"data":  data,
 		"lists": lists,
 		"big":   big,
+		"long":  long,
 		"text":  strings.Repeat("a", 100000),
 		"lines": strings.Repeat("line\n", 10000),
 		"prose": strings.Repeat("aaaa ", 20000),
@@ -98,12 +103,14 @@ func TestMemoryLimitCountsEveryBuilder(t *testing.T) {
 }
 
 // What an operation passes on (a variable, an item, a substring, its
-// operand) is not counted again.
+// operand) is not counted again; of a long list, the first and last
+// items are still seen as its own.
 func TestMemoryLimitSkipsWhatIsPassedOn(t *testing.T) {
 	t.Parallel()
 	src := "{% for i in range(200) %}{{ (big | first) | length }}{{ big | default([]) | length }}" +
 		"{{ text | trim | length }}{{ data.k00001 | length }}{{ (big if i else []) | length }}" +
-		"{{ text | string | length }}{{ big[5] | length }}{{ (text ~ '') | length }}{% endfor %}"
+		"{{ text | string | length }}{{ big[5] | length }}{{ (text ~ '') | length }}" +
+		"{{ (long | last) | length }}{% endfor %}"
 	if _, err := renderLimited(src, Limits{MaxBytes: 128 << 10}); err != nil {
 		t.Error(err)
 	}
