@@ -25,11 +25,12 @@ type Limits struct {
 	// is not counted again. 0 means DefaultMaxBytes; a negative value
 	// means no limit.
 	MaxBytes int64
-	// MaxTime bounds the wall time of an evaluation. It is checked at
-	// every step and, inside the filters that can run long on large
+	// MaxTime bounds the wall time of an evaluation. The clock is read
+	// every 32 steps and, inside the filters that can run long on large
 	// input (regular expressions, replace, join, sort, unique and the
-	// set filters, sum, password_hash...), every few thousand units of
-	// work. 0 means DefaultMaxTime; a negative value means no limit.
+	// set filters, sum, combine, password_hash), every few thousand
+	// units of work, where the Env's Done is read too. 0 means
+	// DefaultMaxTime; a negative value means no limit.
 	MaxTime time.Duration
 }
 
