@@ -312,11 +312,17 @@ func (l *local) rawLookup(name string) (any, bool) {
 
 func (l *local) LookupEnv() *Env { return envOf(l.parent) }
 
+// envOf is s's Env, or noEnv.
 func envOf(s Scope) *Env {
 	if es, ok := s.(EnvScope); ok {
 		if env := es.LookupEnv(); env != nil {
 			return env
 		}
 	}
-	return &Env{}
+	return noEnv
 }
+
+// noEnv is the Env of a scope without one: one value, which nothing
+// changes, so that the evaluator's copy of it (evaluator.env) is made once
+// an evaluation.
+var noEnv = &Env{}
