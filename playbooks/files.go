@@ -15,8 +15,8 @@ import (
 // source reads the files a playbook refers to: from the OS, or from an
 // fs.FS (an embedded or unpacked agent bundle) given in Options.FS. On the
 // OS, files are read and directories listed through the sandbox
-// (Policy.ReadFile, ReadDir: a nil one reads everything); whether a path
-// exists is not asked. A vault-encrypted file is read within vault.MaxSize
+// (Policy.ReadVaultFile, ReadDir: a nil one reads everything); whether a
+// path exists is not asked. A vault-encrypted file is read within vault.MaxSize
 // and refused at its first malformed byte (vault.ReadFile).
 type source struct {
 	fsys    fs.FS // nil: the OS
@@ -42,7 +42,7 @@ func (s source) name(p string) string {
 
 func (s source) readFile(p string) ([]byte, error) {
 	if s.fsys == nil {
-		return s.sandbox.ReadFile(p)
+		return s.sandbox.ReadVaultFile(p)
 	}
 	return vault.ReadFS(s.fsys, s.name(p))
 }

@@ -286,7 +286,7 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 			if _, err := os.Stat(path); err != nil && len(candidates) > 1 {
 				continue
 			}
-			data, err := pr.rn.r.Sandbox.ReadFile(path)
+			data, err := pr.rn.r.Sandbox.ReadVaultFile(path)
 			if err != nil {
 				return nil, fmt.Errorf("vars file: %w", err)
 			}

@@ -60,9 +60,32 @@ func (p *Policy) Open(path string) (*os.File, error) {
 	return nil, err
 }
 
-// ReadFile reads the controller file path as vault.ReadFile does (a
-// vault-encrypted file bounded, any other whole), through Open.
+// ReadFile reads the controller file path as os.ReadFile does, through
+// Open.
 func (p *Policy) ReadFile(path string) ([]byte, error) {
+	if p == nil {
+		return os.ReadFile(path)
+	}
+	f, err := p.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+		b.Grow(int(fi.Size()))
+	}
+	if _, err := f.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}
+
+// ReadVaultFile reads the controller file path, which may be
+// vault-encrypted, as vault.ReadFile does (a vault-encrypted file within
+// vault.MaxSize and refused at its first malformed byte, any other
+// whole), through Open.
+func (p *Policy) ReadVaultFile(path string) ([]byte, error) {
 	if p == nil {
 		return vault.ReadFile(path)
 	}

@@ -249,7 +249,7 @@ func (l *varsLoader) load(path string, checkExt bool) string {
 	}
 	dec := yaml11.NewDecoder()
 	dec.Decrypt = l.decrypt
-	data, err := l.sandbox.ReadFile(path)
+	data, err := l.sandbox.ReadVaultFile(path)
 	if err != nil {
 		return fmt.Errorf("vars file: %w", err).Error()
 	}

@@ -127,7 +127,7 @@ func inParents(st os.FileInfo, parents []os.FileInfo) bool {
 // sandbox, bounded as vault.ReadFile bounds it) and decrypts it with the
 // run's vault secrets.
 func decryptFile(env *tasks.Env, local string) ([]byte, error) {
-	data, err := env.Sandbox.ReadFile(local)
+	data, err := env.Sandbox.ReadVaultFile(local)
 	if err != nil {
 		return nil, err
 	}

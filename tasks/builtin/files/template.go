@@ -143,9 +143,6 @@ func readTemplate(env *tasks.Env, src string) (templateSource, *tasks.Result, er
 	if s.fi, err = os.Stat(local); err != nil {
 		return s, templateFail(fmt.Sprintf("could not find src=%s, %v", local, err)), nil
 	}
-	if s.text, err = env.Sandbox.ReadFile(local); err != nil {
-		return s, templateFail(fmt.Sprintf("could not find src=%s, %v", local, err)), nil
-	}
 	if msg := vaultRefusal(env, local); msg != "" {
 		if env.Decrypt == nil {
 			return s, templateFail(msg), nil
@@ -153,6 +150,8 @@ func readTemplate(env *tasks.Env, src string) (templateSource, *tasks.Result, er
 		if s.text, err = decryptFile(env, local); err != nil {
 			return s, templateFail(err.Error()), nil
 		}
+	} else if s.text, err = env.Sandbox.ReadFile(local); err != nil {
+		return s, templateFail(fmt.Sprintf("could not find src=%s, %v", local, err)), nil
 	} else if s.text, err = os.ReadFile(local); err != nil {
 		return s, templateFail(fmt.Sprintf("could not find src=%s, %v", local, err)), nil
 	}
