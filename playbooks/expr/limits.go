@@ -25,7 +25,8 @@ type Limits struct {
 	// is not counted again. 0 means DefaultMaxBytes; a negative value
 	// means no limit.
 	MaxBytes int64
-	// MaxTime bounds the wall time of an evaluation. The clock is read
+	// MaxTime bounds the wall time of an evaluation, less the time its
+	// lookups spent (a pipe lookup's command, a file read). The clock is read
 	// every 32 steps and, inside the filters that can run long on large
 	// input (regular expressions, replace, join, sort, unique and the
 	// set filters, sum, combine, password_hash), every few thousand
@@ -142,6 +143,16 @@ func (b *budget) check() error {
 			msg: fmt.Sprintf("template too expensive: it ran for more than %v (the time limit of one evaluation)", b.maxTime)}
 	}
 	return b.err
+}
+
+// exclude takes the time since t0 out of the time limit's count: the time
+// a lookup spent waiting for the controller (a command, a file, the
+// network) is what the playbook asked for, not a template's own work; the
+// lookup's own evaluations and a Ctrl-C still bound it.
+func (b *budget) exclude(t0 time.Time) {
+	if b != nil {
+		b.start = b.start.Add(time.Since(t0))
+	}
 }
 
 // alloc counts n bytes built against the memory limit.

@@ -155,3 +155,24 @@ func TestTimeLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeLimitLeavesOutLookups: the time a lookup waits for the
+// controller (here a pipe lookup's command) is not the template's own
+// work and does not count against MaxTime; the template's own work
+// around it still does.
+func TestTimeLimitLeavesOutLookups(t *testing.T) {
+	t.Parallel()
+	render := func(src string, lim Limits) (any, error) {
+		v := NewVars(limitVars())
+		v.Env = &Env{Limits: lim, AllowCommands: true}
+		return Render(src, v)
+	}
+	lim := Limits{MaxTime: 50 * time.Millisecond}
+	if got, err := render("{{ lookup('pipe', 'sleep 0.2; echo slow') }}{% for i in range(200) %}{% endfor %}", lim); err != nil || Str(got) != "slow" {
+		t.Fatalf("a slow pipe lookup: %v, %v", got, err)
+	}
+	src := "{{ lookup('pipe', 'sleep 0.2; echo slow') }}{% for i in range(100) %}{{ i }}{% endfor %}"
+	if _, err := render(src, Limits{MaxTime: time.Nanosecond}); !errors.Is(err, ErrTimeLimit) {
+		t.Fatalf("the template's own work after a lookup: %v, want the time limit", err)
+	}
+}

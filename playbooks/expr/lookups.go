@@ -43,7 +43,9 @@ func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, 
 			opts[k] = v
 		}
 	}
+	t0 := time.Now()
 	ran, err := ev.runLookup(name, args[1:], opts)
+	ev.st.b.exclude(t0)
 	if err != nil {
 		if (mode == "ignore" || mode == "warn") && !fatalLookupError(err) {
 			if wantList {
