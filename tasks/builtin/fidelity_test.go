@@ -48,34 +48,57 @@ import (
 // other difference fails the test.
 func TestFidelity(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
-		tasks, recorded string
-		diff            bool
-	}{
-		{"tasks.yml", "ansible.json", false},
-		{"tasks_diff.yml", "ansible_diff.json", true},
-		{"tasks_files.yml", "ansible_files.json", false},
-		{"tasks_ini.yml", "ansible_ini.json", false},
-		{"tasks_ini_diff.yml", "ansible_ini_diff.json", true},
-		{"tasks_data.yml", "ansible_data.json", false},
-		{"tasks_data_diff.yml", "ansible_data_diff.json", true},
-		{"tasks_find.yml", "ansible_find.json", false},
-		{"tasks_assemble.yml", "ansible_assemble.json", false},
-		{"system_local.yml", "ansible_system_local.json", false},
-		{"system_local_diff.yml", "ansible_system_local_diff.json", true},
-	} {
+	for _, c := range fidelityFiles {
 		t.Run(c.tasks, func(t *testing.T) {
 			t.Parallel()
-			fidelity(t, c.tasks, c.recorded, c.diff)
+			fidelity(t, c.tasks, c.recorded, c.diff, false)
 		})
 	}
 }
 
+// TestFidelityMarked runs TestFidelity's task lists with every argument
+// marked as a host's data is (yaml11.Unsafe), but those a module
+// evaluates (assert's that, debug's var): a module must do with marked
+// data exactly what it does with plain, so the results are compared with
+// the same recordings.
+func TestFidelityMarked(t *testing.T) {
+	t.Parallel()
+	for _, c := range fidelityFiles {
+		t.Run(c.tasks, func(t *testing.T) {
+			t.Parallel()
+			fidelity(t, c.tasks, c.recorded, c.diff, true)
+		})
+	}
+}
+
+// fidelityFiles are the task lists TestFidelity compares, each with its
+// recording, in --diff mode when diff is set.
+var fidelityFiles = []struct {
+	tasks, recorded string
+	diff            bool
+}{
+	{"tasks.yml", "ansible.json", false},
+	{"tasks_diff.yml", "ansible_diff.json", true},
+	{"tasks_files.yml", "ansible_files.json", false},
+	{"tasks_ini.yml", "ansible_ini.json", false},
+	{"tasks_ini_diff.yml", "ansible_ini_diff.json", true},
+	{"tasks_data.yml", "ansible_data.json", false},
+	{"tasks_data_diff.yml", "ansible_data_diff.json", true},
+	{"tasks_find.yml", "ansible_find.json", false},
+	{"tasks_assemble.yml", "ansible_assemble.json", false},
+	{"system_local.yml", "ansible_system_local.json", false},
+	{"system_local_diff.yml", "ansible_system_local_diff.json", true},
+}
+
 // fidelity runs one task file, with --diff when diff is set, against its
 // recording, on this machine in a fresh temporary directory.
-func fidelity(t *testing.T, taskFile, recorded string, diff bool) {
+func fidelity(t *testing.T, taskFile, recorded string, diff, marked bool) {
 	files, _ := filepath.Abs("testdata/files")
 	env, _ := modtest.TestEnv(t, files, nil)
 	env.Diff = diff
+	if marked {
+		modtest.CompareRecordedMarked(t, env, t.TempDir(), files, taskFile, recorded)
+		return
+	}
 	modtest.CompareRecorded(t, env, t.TempDir(), files, taskFile, recorded)
 }

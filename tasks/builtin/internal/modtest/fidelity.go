@@ -20,6 +20,17 @@ import (
 // ansible-core registered for it (testdata/recorded), normalized on both
 // sides as TestFidelity describes. The e2e tests use it on fleet hosts.
 func CompareRecorded(t *testing.T, env *tasks.Env, root, files, taskFile, recorded string) {
+	compareRecorded(t, env, root, files, taskFile, recorded, false)
+}
+
+// CompareRecordedMarked is CompareRecorded with every argument marked as
+// data from a host is (but those a module evaluates): a module must give
+// the same results for marked data as for plain.
+func CompareRecordedMarked(t *testing.T, env *tasks.Env, root, files, taskFile, recorded string) {
+	compareRecorded(t, env, root, files, taskFile, recorded, true)
+}
+
+func compareRecorded(t *testing.T, env *tasks.Env, root, files, taskFile, recorded string, marked bool) {
 	var want map[string]map[string]any
 	b, err := os.ReadFile(Path("testdata/" + recorded))
 	if err != nil {
@@ -45,7 +56,7 @@ func CompareRecorded(t *testing.T, env *tasks.Env, root, files, taskFile, record
 	seen := 0
 	for _, task := range LoadTaskList(t, Path("testdata/"+taskFile)) {
 		name := task.Name
-		got := RunRecorded(t, env, scope, task)
+		got := runRecorded(t, env, scope, task, marked)
 		if facts, ok := got["ansible_facts"].(map[string]any); ok {
 			for k, v := range facts {
 				vars[k] = v

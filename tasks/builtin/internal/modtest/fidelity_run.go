@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tender-sh/tender/internal/pydict"
+	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
 )
@@ -103,6 +104,30 @@ func orderedYAML(n *yaml.Node) (any, error) {
 	return v, err
 }
 
+// markData marks every string of args but those of the parameters module
+// d evaluates.
+func markData(d tasks.Def, args tasks.Args) tasks.Args {
+	code := map[string]bool{d.Traits.UntemplatedArg: true}
+	if s := d.Spec(); s != nil {
+		for _, p := range s.Params {
+			if p.Marked {
+				code[p.Name] = true
+				for _, a := range p.Aliases {
+					code[a] = true
+				}
+			}
+		}
+	}
+	out := tasks.Args{}
+	for k, v := range args {
+		if !code[k] {
+			v = yaml11.Mark(v)
+		}
+		out[k] = v
+	}
+	return out
+}
+
 // RunRecorded renders task's arguments in scope, runs its module with env
 // (in check mode when the task asks) and returns what register: would
 // store. A module's error return (bad arguments) becomes a failed result
@@ -110,16 +135,29 @@ func orderedYAML(n *yaml.Node) (any, error) {
 // the engine reports it.
 func RunRecorded(t *testing.T, env *tasks.Env, scope *expr.Vars, task recordedTask) map[string]any {
 	t.Helper()
+	return runRecorded(t, env, scope, task, false)
+}
+
+// runRecorded is RunRecorded; with marked, every string of the rendered
+// arguments is marked as a host's data would be, but for the parameters
+// the module evaluates (Param.Marked): the module must do with marked data
+// exactly what it does with plain.
+func runRecorded(t *testing.T, env *tasks.Env, scope *expr.Vars, task recordedTask, marked bool) map[string]any {
+	t.Helper()
 	rendered, err := expr.RenderDeep(map[string]any(task.args), scope)
 	if err != nil {
 		t.Fatalf("%s: %v", task.Name, err)
 	}
-	f, ok := modules.Lookup(task.module)
+	d, ok := modules.Def(task.module)
 	if !ok {
 		t.Fatalf("%s: no module %s", task.Name, task.module)
 	}
+	f := d.New
 	env.Check = task.Check
 	args := tasks.Args(rendered.(map[string]any))
+	if marked {
+		args = markData(d, args)
+	}
 	se := tasks.ScopeEnv(args, scope)
 	env.Eval, env.Condition, env.Template, env.Render, env.RenderFile = se.Eval, se.Condition, se.Template, se.Render, se.RenderFile
 	res, err := f().Run(context.Background(), env, args)
