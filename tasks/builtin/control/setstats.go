@@ -32,7 +32,8 @@ func (setStatsModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (tas
 				return tasks.Result{Failed: true, Msg: fmt.Sprintf("The variable name '%s' is not valid. Variables must start with a letter or underscore character, and contain only letters, numbers and underscores.", k)}, nil
 			}
 		}
-		stats["data"] = data
+		// Stats are shown and added up, never templated: plain data.
+		stats["data"] = tasks.Plain(data)
 	}
 	// As Ansible's set_stats reads them: leniently, anything that is not
 	// a true value (yes, on, 1, …) being false.
