@@ -66,6 +66,10 @@ type Spec struct {
 	// (set_fact's facts, add_host's host variables). Documentation only:
 	// Decode does not read it.
 	Other string
+	// Refused are options Ansible's module takes that tender does not,
+	// each with the reason: Decode refuses one with its reason, and tender
+	// doc lists them.
+	Refused map[string]string
 }
 
 // Described is a module that can show its Spec: tender doc prints it, so
@@ -104,6 +108,9 @@ func (s *Spec) Decode(args Args) (Values, error) {
 		}
 		p, ok := byName[k]
 		if !ok {
+			if why, refused := s.Refused[k]; refused {
+				return nil, &ArgError{Module: s.Module, Unknown: []string{k}, Msg: fmt.Sprintf("Unsupported parameters for (%s) module: %s. tender does not implement it: %s", s.Module, k, why)}
+			}
 			unknown = append(unknown, k)
 			continue
 		}

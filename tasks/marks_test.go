@@ -67,3 +67,16 @@ func TestScopeEnvHonoursMarks(t *testing.T) {
 		t.Errorf("Render: %q %v", got, err)
 	}
 }
+
+// TestDecodeRefused: an option the module refuses on purpose fails with
+// the reason, not as an unknown one.
+func TestDecodeRefused(t *testing.T) {
+	spec := &Spec{Module: "m", Params: []Param{{Name: "a"}}, Refused: map[string]string{"b": "needs libfoo"}}
+	_, err := spec.Decode(Args{"a": "x", "b": "y"})
+	if err == nil || err.Error() != "Unsupported parameters for (m) module: b. tender does not implement it: needs libfoo" {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := spec.Decode(Args{"a": "x"}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -147,6 +147,17 @@ func modulesMarkdown(w io.Writer, reg *tasks.Registry) error {
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", p.Name, paramKind(p), req, def,
 				strings.Join(p.Choices, ", "), strings.Join(p.Aliases, ", "))
 		}
+		if len(s.Refused) > 0 {
+			fmt.Fprintf(w, "\nRefused (Ansible's module takes them, tender does not):\n\n")
+			refused := make([]string, 0, len(s.Refused))
+			for o := range s.Refused {
+				refused = append(refused, o)
+			}
+			sort.Strings(refused)
+			for _, o := range refused {
+				fmt.Fprintf(w, "- `%s`: %s\n", o, s.Refused[o])
+			}
+		}
 	}
 	return nil
 }

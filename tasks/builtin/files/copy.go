@@ -30,7 +30,7 @@ var copyArgs = &tasks.Spec{
 		{Name: "content", Kind: tasks.Raw},
 		{Name: "dest", Kind: tasks.Path, Required: true},
 		{Name: "backup", Kind: tasks.Bool, Default: false},
-		{Name: "force", Kind: tasks.Bool, Default: true, Aliases: []string{"thirsty"}},
+		{Name: "force", Kind: tasks.Bool, Default: true},
 		{Name: "remote_src", Kind: tasks.Bool, Default: false},
 		{Name: "validate"},
 		{Name: "directory_mode", Kind: tasks.Raw},

@@ -27,7 +27,8 @@ type selinuxModule struct{}
 var _ tasks.Module = (*selinuxModule)(nil)
 
 var selinuxArgs = &tasks.Spec{
-	Module: "selinux",
+	Module:  "selinux",
+	Refused: selinuxRefused,
 	Params: []tasks.Param{
 		{Name: "policy"},
 		{Name: "state", Required: true, Choices: []string{"enforcing", "permissive", "disabled"}},

@@ -32,7 +32,8 @@ type uriModule struct{}
 var _ tasks.Module = uriModule{}
 
 var uriArgs = &tasks.Spec{
-	Module: "uri",
+	Module:  "uri",
+	Refused: uriRefused,
 	Params: append(append([]tasks.Param{
 		{Name: "dest", Kind: tasks.Path},
 		{Name: "body", Kind: tasks.Raw},

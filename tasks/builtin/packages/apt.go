@@ -22,7 +22,8 @@ type aptModule struct{}
 var _ tasks.Module = aptModule{}
 
 var aptArgs = &tasks.Spec{
-	Module: "apt",
+	Module:  "apt",
+	Refused: aptRefused,
 	Params: []tasks.Param{
 		{Name: "state", Default: "present", Choices: []string{"absent", "build-dep", "fixed", "latest", "present"}},
 		{Name: "update_cache", Kind: tasks.Bool, Aliases: []string{"update-cache"}},

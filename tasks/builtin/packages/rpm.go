@@ -22,7 +22,8 @@ var _ tasks.Module = rpmModule{}
 
 func rpmSpec(tool string) *tasks.Spec {
 	return &tasks.Spec{
-		Module: tool,
+		Module:  tool,
+		Refused: rpmRefused,
 		Params: []tasks.Param{
 			{Name: "name", Kind: tasks.List, Aliases: []string{"pkg"}},
 			{Name: "state", Choices: []string{"absent", "installed", "latest", "present", "removed"}},
@@ -42,7 +43,8 @@ var rpmSpecs = map[string]*tasks.Spec{"dnf": rpmSpec("dnf"), "yum": yumSpec()}
 // backend as Ansible's yum action does.
 func yumSpec() *tasks.Spec {
 	s := rpmSpec("yum")
-	s.Params = append(s.Params, tasks.Param{Name: "use"}, tasks.Param{Name: "use_backend"})
+	s.Params = append(s.Params, tasks.Param{Name: "use"},
+		tasks.Param{Name: "use_backend", Choices: []string{"auto", "dnf", "yum", "yum4"}})
 	return s
 }
 

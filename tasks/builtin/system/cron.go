@@ -21,7 +21,8 @@ type cronModule struct{}
 var _ tasks.Module = (*cronModule)(nil)
 
 var cronArgs = &tasks.Spec{
-	Module: "cron",
+	Module:  "cron",
+	Refused: cronRefused,
 	Params: []tasks.Param{
 		{Name: "name", Required: true},
 		{Name: "user"},

@@ -20,7 +20,8 @@ type groupModule struct{}
 var _ tasks.Module = (*groupModule)(nil)
 
 var groupArgs = &tasks.Spec{
-	Module: "group",
+	Module:  "group",
+	Refused: groupRefused,
 	Params: []tasks.Param{
 		{Name: "name", Required: true},
 		{Name: "state", Default: "present", Choices: []string{"absent", "present"}},

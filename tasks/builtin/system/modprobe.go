@@ -22,7 +22,8 @@ type modprobeModule struct{}
 var _ tasks.Module = (*modprobeModule)(nil)
 
 var modprobeArgs = &tasks.Spec{
-	Module: "modprobe",
+	Module:  "modprobe",
+	Refused: modprobeRefused,
 	Params: []tasks.Param{
 		{Name: "name", Required: true},
 		{Name: "state", Default: "present", Choices: []string{"absent", "present"}},

@@ -24,7 +24,8 @@ type userModule struct{}
 var _ tasks.Module = (*userModule)(nil)
 
 var userArgs = &tasks.Spec{
-	Module: "user",
+	Module:  "user",
+	Refused: userRefused,
 	Params: []tasks.Param{
 		{Name: "name", Required: true, Aliases: []string{"user"}},
 		{Name: "state", Default: "present", Choices: []string{"absent", "present"}},
