@@ -36,7 +36,7 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 				continue
 			}
 			if m := t.Meta(); m != "" {
-				if pr.rn.r.Tags.Selects(t.EffectiveTags) {
+				if pr.selected(t) {
 					pr.meta(ctx, active, t, m)
 				}
 				continue

@@ -26,10 +26,17 @@ type outcome struct {
 	warnings    []string // the module's warnings
 }
 
+// selected reports whether --tags and --skip-tags let t run. A notified
+// handler always runs, whatever its tags: ansible-core 2.14 does not
+// filter handlers by tags (not even never, nor --skip-tags).
+func (pr *playRun) selected(t *playbooks.Task) bool {
+	return t.Handler || pr.rn.r.Tags.Selects(t.EffectiveTags)
+}
+
 // runTask runs one task on every active host of the batch, at most forks
 // hosts at once, and waits for all of them.
 func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.Task) {
-	if !pr.rn.r.Tags.Selects(t.EffectiveTags) {
+	if !pr.selected(t) {
 		return
 	}
 	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: pr.shownName(hosts[0], t), Handler: t.Handler, Path: t.Pos.String(), Args: shownArgs(t)})
