@@ -3,6 +3,8 @@ package provision
 import (
 	"context"
 	"fmt"
+	"os/user"
+	"sync"
 
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/transport"
@@ -98,27 +100,71 @@ func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *exp
 // becomesSameUser reports whether become would make the task's login user
 // become itself (become_user, root by default, is the remote user the
 // variables or remote_user name), which Ansible skips unless
-// BECOME_ALLOW_SAME_USER. A login left to ssh config is not known to be
-// the same.
+// BECOME_ALLOW_SAME_USER. On the local connection (ansible_connection or
+// connection: local, delegate_to localhost) the login user is the one
+// tender runs as, as Ansible's local connection takes it. A login left to
+// ssh config is not known to be the same; nor is a delegate's other than
+// localhost.
 func (pr *playRun) becomesSameUser(scope expr.Scope, kw keywords, becomeUser string) (bool, error) {
-	if kw.delegateTo != "" {
-		return false, nil
-	}
 	if allow, err := pr.rn.r.config().Setting("BECOME_ALLOW_SAME_USER"); err == nil && allow == true {
 		return false, nil
 	}
-	login, ok, err := lookupStr(scope, "ansible_user", "ansible_ssh_user", "ansible_remote_user")
-	if err != nil {
+	var login string
+	switch local, err := pr.onLocal(scope, kw); {
+	case err != nil:
 		return false, err
-	}
-	if !ok {
-		login = kw.remoteUser
+	case local:
+		login = localUser()
+	case kw.delegateTo != "":
+		return false, nil
+	default:
+		var ok bool
+		if login, ok, err = lookupStr(scope, "ansible_user", "ansible_ssh_user", "ansible_remote_user"); err != nil {
+			return false, err
+		}
+		if !ok {
+			login = kw.remoteUser
+		}
 	}
 	if becomeUser == "" {
 		becomeUser = "root"
 	}
 	return login != "" && login == becomeUser, nil
 }
+
+// onLocal reports whether the task runs on the local connection: delegated
+// to localhost, or on a host whose connection (ansible_connection, else
+// the connection keyword) is local.
+func (pr *playRun) onLocal(scope expr.Scope, kw keywords) (bool, error) {
+	switch kw.delegateTo {
+	case "":
+	case "localhost", "127.0.0.1", "::1":
+		return true, nil
+	default:
+		return false, nil
+	}
+	c, ok, err := lookupStr(scope, "ansible_connection")
+	if err != nil || ok {
+		return c == "local", err
+	}
+	return kw.connection == "local", nil
+}
+
+// localUser is the name of the user tender runs as ("" when it cannot be
+// told).
+func localUser() string {
+	localUserOnce.Do(func() {
+		if u, err := user.Current(); err == nil {
+			localUserName = u.Username
+		}
+	})
+	return localUserName
+}
+
+var (
+	localUserOnce sync.Once
+	localUserName string
+)
 
 func lookupStr(scope expr.Scope, names ...string) (string, bool, error) {
 	for _, n := range names {
