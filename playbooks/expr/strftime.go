@@ -380,3 +380,15 @@ func parseOffset(s string, pos *int) (int, bool) {
 	*pos = p
 	return sign * off, true
 }
+
+// Strptime parses s as Python's time.strptime(s, format) does and returns
+// the wall-clock time it names (in UTC, or at the parsed %z offset), with
+// Python's message ("time data '…' does not match format '…'",
+// "unconverted data remains: …") when s does not fit the format.
+func Strptime(s, format string) (time.Time, error) {
+	d, err := strptime(s, format)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return d.t, nil
+}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -134,19 +134,13 @@ func timeArg(t, format, state string) (string, error) {
 	case "now", "preserve":
 		return t, nil
 	}
-	tm, err := time.ParseInLocation(strftimeLayout(format), t, time.Local)
+	tm, err := expr.Strptime(t, format)
 	if err != nil {
-		return "", fmt.Errorf("Error while obtaining timestamp for time %s using format %s: time data '%s' does not match format '%s'", t, format, t, format)
+		return "", fmt.Errorf("Error while obtaining timestamp for time %s using format %s: %s", t, format, expr.Message(err))
 	}
+	// The stamp is wall-clock time: the host's touch reads it in the
+	// host's zone, as the module's time.mktime does there.
 	return tm.Format("200601021504.05"), nil
-}
-
-// strftimeLayout turns the strftime directives Ansible's formats use into
-// a Go time layout.
-func strftimeLayout(f string) string {
-	r := strings.NewReplacer("%Y", "2006", "%y", "06", "%m", "01", "%d", "02", "%H", "15",
-		"%I", "03", "%M", "04", "%S", "05", "%p", "PM", "%b", "Jan", "%B", "January", "%%", "%")
-	return r.Replace(f)
 }
 
 // fileResult turns the script's verdict v (stdout its output, errMsg the

@@ -145,8 +145,13 @@ func TestFileTimes(t *testing.T) {
 	if err != nil || res.Failed || fi.ModTime().Format("2006-01-02 15:04") != "2020-01-02 03:04" {
 		t.Fatalf("%+v %v", res, fi)
 	}
+	// Python's strptime takes one digit for %S (find's target: "…1200.0").
+	res = modtest.RunMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "modification_time": "202001011200.0"})
+	if fi, err = os.Stat(f); err != nil || res.Failed || fi.ModTime().Format("2006-01-02 15:04:05") != "2020-01-01 12:00:00" {
+		t.Fatalf("%+v %v", res, fi)
+	}
 	res = modtest.RunMod(t, env, "file", tasks.Args{"path": f, "state": "touch", "modification_time": "bad"})
-	if !res.Failed || !strings.HasPrefix(res.Msg, "Error while obtaining timestamp for time bad using format %Y%m%d%H%M.%S") {
+	if !res.Failed || res.Msg != "Error while obtaining timestamp for time bad using format %Y%m%d%H%M.%S: time data 'bad' does not match format '%Y%m%d%H%M.%S'" {
 		t.Fatalf("%+v", res)
 	}
 }
