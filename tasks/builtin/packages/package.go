@@ -44,7 +44,10 @@ func (m packageModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 // manager returns the module of the package manager args and the host
 // ask for, or the result of not finding one.
 func (packageModule) manager(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Module, tasks.Result, error) {
-	a, err := packageArgs.Decode(withoutExtra(args, packageArgs))
+	// Like Ansible's package action, only use is checked here: name and
+	// state (documented as required) are the manager module's to check,
+	// so apt's default state=present applies.
+	a, err := packageUseArg.Decode(withoutExtra(args, packageUseArg))
 	if err != nil {
 		return nil, tasks.Result{}, err
 	}
@@ -61,7 +64,9 @@ func (packageModule) manager(ctx context.Context, env *tasks.Env, args tasks.Arg
 		if err != nil {
 			return nil, tasks.Result{}, err
 		}
-		mgr = strings.TrimSpace(string(out.Stdout))
+		if mgr = strings.TrimSpace(string(out.Stdout)); mgr == "unknown" {
+			mgr = "auto"
+		}
 	}
 	reg := env.Modules
 	if reg == nil {
@@ -73,8 +78,11 @@ func (packageModule) manager(ctx context.Context, env *tasks.Env, args tasks.Arg
 		}
 	}
 	f, ok := reg.Lookup(mgr)
-	if !ok || mgr == "package" {
+	switch {
+	case mgr == "auto" || mgr == "":
 		return nil, shared.Fail("Could not detect which package manager to use. Try gathering facts or setting the \"use\" option."), nil
+	case !ok || mgr == "package":
+		return nil, shared.Fail("Could not find a module for " + mgr + "."), nil
 	}
 	return f(), tasks.Result{}, nil
 }
@@ -101,6 +109,9 @@ func withoutExtra(args tasks.Args, spec *tasks.Spec) tasks.Args {
 	}
 	return out
 }
+
+// packageUseArg is the one argument package itself reads.
+var packageUseArg = &tasks.Spec{Module: "package", Params: []tasks.Param{{Name: "use", Default: "auto"}}}
 
 func (packageModule) Spec() *tasks.Spec { return packageSpec }
 

@@ -28,7 +28,21 @@ func TestPackageHonoursAllowList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Failed || !strings.Contains(res.Msg, "Could not detect which package manager") {
+	if !res.Failed || res.Msg != "Could not find a module for nosuch." {
 		t.Errorf("unknown manager: %+v", res)
+	}
+}
+
+// TestPackageLeavesStateToManager: package checks only use, as Ansible's
+// action does; name and state are the manager module's (apt defaults
+// state to present), so a task without state reaches the manager.
+func TestPackageLeavesStateToManager(t *testing.T) {
+	env := &tasks.Env{Host: "h", Modules: modtest.Modules()}
+	mod, res, err := packageModule{}.manager(context.Background(), env, tasks.Args{"name": "tree", "use": "apt"})
+	if err != nil || mod == nil {
+		t.Fatalf("package without state did not reach apt: %+v %v", res, err)
+	}
+	if _, ok := mod.(aptModule); !ok {
+		t.Errorf("package with use=apt chose %T", mod)
 	}
 }
