@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"encoding/base64"
 	"fmt"
-	"strings"
 
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
@@ -22,8 +21,8 @@ var slurpArgs = &tasks.Spec{
 	Params: []tasks.Param{{Name: "src", Kind: tasks.Path, Required: true, Aliases: []string{"path"}}},
 }
 
-// slurpScript prints why $p cannot be read, or its bytes after a
-// "--content--" line.
+// slurpScript prints why $p cannot be read (err=, the error text of
+// opening it), or its bytes after a "--content--" line.
 //
 //go:embed slurp.sh
 var slurpScript string
@@ -40,10 +39,10 @@ func (slurpModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 		return tasks.Result{}, err
 	}
 	v := shared.ParseVerdict(shared.BeforeMarker(out.Stdout))
-	switch {
-	case v["msg"] != "":
-		return tasks.Result{Failed: true, Msg: strings.TrimSpace(v["msg"]), Data: map[string]any{}}, nil
-	case v["ok"] != "1" || out.ExitCode != 0:
+	if msg := slurpError(v["err"], src); msg != "" {
+		return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}, nil
+	}
+	if v["ok"] != "1" || out.ExitCode != 0 {
 		return tasks.Result{Failed: true, Msg: "unable to slurp file: " + shared.ScriptError(out), Data: map[string]any{}}, nil
 	}
 	content, _ := shared.Section(out.Stdout, "content", "")
@@ -55,3 +54,20 @@ func (slurpModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 }
 
 func (slurpModule) Spec() *tasks.Spec { return slurpArgs }
+
+// slurpError is slurp's message when opening src failed with the error
+// text e (none when e is empty): the three errors it names, and Python's
+// text of any other.
+func slurpError(e, src string) string {
+	switch e {
+	case "":
+		return ""
+	case shared.ENOENT:
+		return "file not found: " + src
+	case shared.EACCES:
+		return "file is not readable: " + src
+	case shared.EISDIR:
+		return "source is a directory and must be a file: " + src
+	}
+	return "unable to slurp file: " + shared.OSError(e, src)
+}

@@ -1,7 +1,8 @@
-
-if [ -d "$p" ]; then echo "msg=source is a directory and must be a file: $p"; exit 0; fi
-if ! _t_exists "$p" || { [ -L "$p" ] && [ ! -e "$p" ]; }; then echo "msg=file not found: $p"; exit 0; fi
-if [ ! -r "$p" ]; then echo "msg=file is not readable: $p"; exit 0; fi
+# Python's open(): the error it would raise (its strerror), a directory
+# (which opens, then fails with EISDIR), or the bytes.
+_e=$(_t_open_err "$p")
+if [ -n "$_e" ]; then echo "err=$_e"; exit 0; fi
+if [ -d "$p" ]; then echo "err=Is a directory"; exit 0; fi
 echo ok=1
 echo --content--
 cat -- "$p" || exit 1
