@@ -210,7 +210,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	env.Host, env.Conn, env.Check, env.Diff, env.Verbosity = h.name, conn, kw.check, kw.diff, pr.rn.r.Verbosity
 	env.FindFile = pr.findFile(t)
 	env.Sandbox, env.Decrypt, env.Modules = pr.rn.r.Sandbox, pr.rn.r.Decrypt, pr.rn.r.Modules
-	env.Action, env.ModuleFile = t.Action, t.ModuleFile
+	env.Action, env.ModuleFile, env.Become = t.Action, t.ModuleFile, via.become != nil
 	return call{mod: factory(), env: env, args: args, via: via}, nil
 }
 

@@ -33,6 +33,10 @@ type Env struct {
 	// Conn reaches the host. Become, when the task asks for it, is already
 	// applied: scripts run and files are written as the become user.
 	Conn transport.Conn
+	// Become is set when the task runs through become (Conn applies it),
+	// as Ansible's connection.become: a module whose action reads the
+	// host differently under become (fetch) asks it.
+	Become bool
 	// Check is check mode (--check or check_mode: true): change nothing.
 	Check bool
 	// Diff asks for a diff of what changed (--diff or diff: true).

@@ -54,28 +54,41 @@ var fetchExpandScript string
 // checksum, and its bytes when small), and the file stored on the
 // controller when it differs from the copy there.
 func (fetchModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	if env.Check {
+		return tasks.Result{Skipped: true, Msg: "check mode not (yet) supported for this module", Data: map[string]any{}}, nil
+	}
+	if msg := fetchArgsMsg(args); msg != "" {
+		return shared.FailWith(msg, nil)
+	}
 	a, err := fetchArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	if env.Check {
-		return tasks.Result{Skipped: true, Msg: "check mode not (yet) supported for this module", Data: map[string]any{}}, nil
-	}
-	if !a.Has("src") || !a.Has("dest") {
-		return shared.FailWith("src and dest are required", nil)
-	}
 	src, dest, fail, err := fetchPaths(ctx, env, a)
-	if err != nil || fail != "" {
-		return failedOr(fail, err)
+	if err != nil {
+		return tasks.Result{}, err
 	}
-	have, _ := shared.FileSHA1(nil, dest)
-	script := fmt.Sprintf("%sp=%s\nhave=%s\nmax=%d\n%s", shared.ShFuncs, shared.ShPath(src), shared.Q(have), shared.InlineMax, fetchScript)
+	if fail != "" && fail != fetchFlatDirMsg {
+		return shared.FailWith(fail, nil)
+	}
+	// Ansible looks at the host's file before it decides where to store
+	// it: a missing src is reported before a flat dest that is a
+	// directory.
+	have, max := "", -1 // max -1: no bytes come back
+	if fail == "" {
+		have, _ = shared.FileSHA1(nil, dest)
+		max = shared.InlineMax
+	}
+	script := fmt.Sprintf("%sp=%s\nhave=%s\nmax=%d\n%s", shared.ShFuncs, shared.ShPath(src), shared.Q(have), max, fetchScript)
 	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	v := shared.ParseVerdict(shared.BeforeMarker(out.Stdout))
-	if res, done := fetchProbeResult(v, a, src, out); done {
+	if res, done := fetchProbeResult(v, a, src, env.Become, out); done || fail != "" {
+		if !done {
+			return shared.FailWith(fail, nil)
+		}
 		return res, nil
 	}
 	remote := v["sum"]
@@ -114,7 +127,7 @@ func fetchPaths(ctx context.Context, env *tasks.Env, a tasks.Values) (src, dest,
 			}
 		}
 		if dest, err = filepath.Abs(filepath.Join(base, dest)); err != nil {
-			return "", "", err.Error(), nil
+			return src, "", err.Error(), nil
 		}
 	}
 	if err := env.Sandbox.CheckWrite(dest); err != nil {
@@ -129,24 +142,24 @@ func fetchPaths(ctx context.Context, env *tasks.Env, a tasks.Values) (src, dest,
 	}
 	if a.Bool("flat") {
 		if fi, err := os.Stat(dest); err == nil && fi.IsDir() && !strings.HasSuffix(a.Str("dest"), "/") {
-			return "", "", "dest is an existing directory, use a trailing slash if you want to fetch src into that directory", nil
+			return src, "", fetchFlatDirMsg, nil
 		}
 		if strings.HasSuffix(a.Str("dest"), "/") {
 			base := filepath.Base(src)
 			if base == "." || base == ".." || base == string(filepath.Separator) {
-				return "", "", fmt.Sprintf("src %q names no file to store in %s", src, dest), nil
+				return src, "", fmt.Sprintf("src %q names no file to store in %s", src, dest), nil
 			}
 			dest = filepath.Join(dest, base)
 		}
 	} else {
 		if !oneComponent(env.Host) {
-			return "", "", fmt.Sprintf("the host name %q is not a directory name of its own under %s (it is empty, '.' or '..', or holds a '/'): its file would be written at %s",
+			return src, "", fmt.Sprintf("the host name %q is not a directory name of its own under %s (it is empty, '.' or '..', or holds a '/'): its file would be written at %s",
 				env.Host, dest, filepath.Join(dest, env.Host, src)), nil
 		}
 		top := filepath.Join(dest, env.Host)
 		dest = filepath.Join(top, src)
 		if dest != top && !strings.HasPrefix(dest, top+string(filepath.Separator)) {
-			return "", "", fmt.Sprintf("Detected directory traversal, expected to be contained in '%s' but got '%s'", top, dest), nil
+			return src, "", fmt.Sprintf("Detected directory traversal, expected to be contained in '%s' but got '%s'", top, dest), nil
 		}
 	}
 	dest = filepath.Clean(dest)
@@ -155,6 +168,10 @@ func fetchPaths(ctx context.Context, env *tasks.Env, a tasks.Values) (src, dest,
 	}
 	return src, dest, "", nil
 }
+
+// fetchFlatDirMsg is Ansible's failure for a flat dest that names an
+// existing directory without a trailing slash.
+const fetchFlatDirMsg = "dest is an existing directory, use a trailing slash if you want to fetch src into that directory"
 
 // oneComponent reports whether a host name is one path component, the
 // directory fetch stores that host's files in: not empty, "." or "..",
@@ -165,41 +182,78 @@ func oneComponent(host string) bool {
 	return host != "" && host != "." && host != ".." && !strings.ContainsRune(host, '/') && !strings.ContainsRune(host, filepath.Separator)
 }
 
-// failedOr is the error when there is one, else the failed result msg.
-func failedOr(msg string, err error) (tasks.Result, error) {
-	if err != nil {
-		return tasks.Result{}, err
+// fetchArgsMsg is the failure of Ansible's fetch action for src and dest
+// that are missing or not strings, before anything else is checked.
+func fetchArgsMsg(args tasks.Args) string {
+	msg := ""
+	if _, ok := tasks.Text(args["src"]); !ok {
+		msg = "Invalid type supplied for source option, it must be a string"
 	}
-	return shared.FailWith(msg, nil)
+	if _, ok := tasks.Text(args["dest"]); !ok {
+		msg = "Invalid type supplied for dest option, it must be a string"
+	}
+	if args["src"] == nil || args["dest"] == nil {
+		msg = "src and dest are required"
+	}
+	return msg
 }
 
-// fetchProbeResult is the result when the probe ends the task (a
-// directory, a missing or unreadable file, a script that failed), with
-// done true; else done is false.
-func fetchProbeResult(v shared.Verdict, a tasks.Values, src string, out transport.Result) (tasks.Result, bool) {
-	var res tasks.Result
-	switch {
-	case v["isdir"] == "1":
-		msg := "remote file is a directory, fetch cannot work on directories"
-		if a.Bool("fail_on_missing") {
-			res, _ = shared.FailWith(msg, nil)
-		} else {
-			res = tasks.Result{Msg: msg + ", not transferring, ignored", Data: map[string]any{}}
+// fetchProbeResult is the result when the probe ends the task, with done
+// true; else done is false. Ansible's fetch stats the file first (not
+// under become): a stat that fails for another reason than a missing
+// file, and a directory, end it there; under become, or when stat found
+// no file or no checksum, it reads the file with slurp, whose failures
+// (missing, unreadable, a directory, another error of opening it) end it
+// with slurp's message, the first two reworded.
+func fetchProbeResult(v shared.Verdict, a tasks.Values, src string, become bool, out transport.Result) (tasks.Result, bool) {
+	failOnMissing := a.Bool("fail_on_missing")
+	st, isDir := v["st"], v["isdir"] == "1"
+	if !become && st != "" && st != shared.ENOENT {
+		msg := fmt.Sprintf("Failed to get information on remote file (%s): %s", src, st)
+		if failOnMissing {
+			res, _ := shared.FailWith(msg, map[string]any{"file": src})
+			return res, true
 		}
-	case v["missing"] == "1":
-		if !a.Bool("fail_on_missing") {
-			res = tasks.Result{Msg: "the remote file does not exist, not transferring, ignored", Data: map[string]any{"file": src}}
-		} else {
-			res, _ = shared.FailWith("the remote file does not exist, not transferring, ignored", nil)
-		}
-	case v["unreadable"] == "1":
-		res, _ = shared.FailWith("file is not readable: "+src, nil)
-	case v["sum"] == "":
-		res, _ = shared.FailWith(shared.ScriptError(out), nil)
-	default:
-		return res, false
+		return tasks.Result{Msg: msg + ", ignored", Data: map[string]any{"file": src}}, true
 	}
-	return res, true
+	if !become && st == "" && isDir {
+		msg := "remote file is a directory, fetch cannot work on directories"
+		if failOnMissing {
+			res, _ := shared.FailWith(msg, nil)
+			return res, true
+		}
+		return tasks.Result{Msg: msg + ", not transferring, ignored", Data: map[string]any{}}, true
+	}
+	e := v["oe"]
+	if e == "" && isDir {
+		e = shared.EISDIR
+	}
+	if e != "" {
+		msg := slurpError(e, src)
+		replaced := true
+		switch {
+		case strings.Contains(msg, "not found"):
+			msg = "the remote file does not exist, not transferring, ignored"
+		case strings.HasPrefix(msg, "source is a directory"):
+			msg = "remote file is a directory, fetch cannot work on directories"
+		default:
+			replaced = false
+		}
+		if failOnMissing {
+			res, _ := shared.FailWith(msg, nil)
+			return res, true
+		}
+		res := tasks.Result{Data: map[string]any{"file": src}}
+		if replaced {
+			res.Msg = msg
+		}
+		return res, true
+	}
+	if v["sum"] == "" {
+		res, _ := shared.FailWith(shared.ScriptError(out), nil)
+		return res, true
+	}
+	return tasks.Result{}, false
 }
 
 // storeFetched writes what body gives to a temporary file beside dest,

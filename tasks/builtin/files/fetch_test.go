@@ -97,3 +97,30 @@ func TestFetchHostNameStaysInDest(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchBecomeReadsLikeSlurp: without become, Ansible's fetch stats the
+// file first and fails with stat's error; under become it goes straight
+// to slurp, whose error it reports (here ENOTDIR, a file taken for a
+// directory), or ignores without fail_on_missing.
+func TestFetchBecomeReadsLikeSlurp(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := modtest.TestEnv(t, dir, nil)
+	os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644)
+	src := filepath.Join(dir, "f", "x")
+	args := tasks.Args{"src": src, "dest": filepath.Join(dir, "got")}
+	res := modtest.RunMod(t, env, "fetch", args)
+	if want := "Failed to get information on remote file (" + src + "): Not a directory"; !res.Failed || res.Msg != want || res.Data["file"] != src {
+		t.Errorf("without become: %+v", res)
+	}
+	env.Become = true
+	res = modtest.RunMod(t, env, "fetch", args)
+	if want := "unable to slurp file: [Errno 20] Not a directory: '" + src + "'"; !res.Failed || res.Msg != want {
+		t.Errorf("with become: %+v", res)
+	}
+	args["fail_on_missing"] = false
+	res = modtest.RunMod(t, env, "fetch", args)
+	if res.Failed || res.Msg != "" || res.Data["file"] != src {
+		t.Errorf("with become, fail_on_missing=false: %+v", res)
+	}
+}
