@@ -16,8 +16,10 @@ import (
 	"github.com/tender-sh/tender/tasks"
 )
 
-// A task with async: runs in the background. command, shell, raw and
-// script (modules that are one script on the host) run detached on the
+// A task with async: runs in the background (a module whose Ansible
+// action does not support async, Traits.NoAsync, fails instead: raw,
+// script, copy, debug, ...). command and shell (modules that are one
+// script on the host) run detached on the
 // host itself, their output kept in ~/.ansible_async/JID.* (Ansible's
 // async directory; removed once a polled job ends), so a poll: 0
 // job outlives the run, as Ansible's do; any other module runs on the
@@ -26,7 +28,7 @@ import (
 // result, as the module would have returned it.
 
 // hostSideAsync are the modules whose one script can run detached.
-var hostSideAsync = map[string]bool{"command": true, "shell": true, "raw": true, "script": true}
+var hostSideAsync = map[string]bool{"command": true, "shell": true}
 
 // job is one async task.
 type job struct {

@@ -103,3 +103,38 @@ func TestAsyncDir(t *testing.T) {
 		t.Errorf("~/.custom_async: %v", err)
 	}
 }
+
+// TestAsyncRefused: as in Ansible, a task with async: fails when its
+// action does not support async (debug, copy, raw, script, ...) or when
+// it runs in check mode; failed_when still has the last word.
+func TestAsyncRefused(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - debug: msg=hi
+      async: 5
+      register: d
+      ignore_errors: true
+    - command: "true"
+      async: 5
+      check_mode: true
+      register: c
+      ignore_errors: true
+    - set_fact: x=1
+      async: 5
+      failed_when: false
+      register: s
+    - assert:
+        that:
+          - d is failed
+          - d.msg == "async is not supported for this task."
+          - c is failed
+          - c.msg == "check mode and async cannot be used on same task."
+          - s is not failed
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 || recap.Stats["a"].Ignored != 2 {
+		t.Fatalf("%v %+v\n%s", err, recap.Stats["a"], out)
+	}
+}

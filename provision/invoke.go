@@ -35,6 +35,13 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 	if err != nil {
 		return failure(err)
 	}
+	if msg := asyncRefusal(pr.rn.traits(t), t, limit, kw.check); msg != "" {
+		out, err := pr.judge(t, scope, tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}})
+		if err != nil {
+			return failure(err)
+		}
+		return out
+	}
 	// As Ansible: with until, retries (default 3) more runs after the
 	// first; retries of 0 or less is one run, until not evaluated.
 	retries, delay := 0, 5*time.Second
@@ -64,7 +71,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 			// The task's timeout: its module is stopped when it runs longer.
 			mctx, cancel = context.WithTimeout(ctx, time.Duration(kw.timeout)*time.Second)
 		}
-		if limit > 0 && !kw.check {
+		if limit > 0 {
 			res, err = pr.runAsync(mctx, t.Module, c.mod, c.env, c.args, limit, poll)
 		} else {
 			res, err = c.mod.Run(mctx, c.env, c.args)
@@ -307,6 +314,22 @@ func (pr *playRun) settle(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 		h.refresh()
 	}
 	return out
+}
+
+// asyncRefusal is Ansible's failure for a task with async: (limit > 0)
+// that cannot run in the background: its action does not support async
+// (traits.NoAsync, async_status), or check mode is on. Empty when the
+// task may run.
+func asyncRefusal(traits tasks.Traits, t *playbooks.Task, limit int, check bool) string {
+	switch {
+	case limit <= 0:
+		return ""
+	case traits.NoAsync || t.Module == "async_status":
+		return "async is not supported for this task."
+	case check:
+		return "check mode and async cannot be used on same task."
+	}
+	return ""
 }
 
 // asyncKeywords renders async: (seconds, 0 for none) and poll: (seconds,

@@ -29,4 +29,9 @@ type Traits struct {
 	// through Env.Condition (assert's that, as Ansible's assert reads its
 	// untemplated arguments).
 	UntemplatedArg string
+	// NoAsync: Ansible runs the module through an action plugin that
+	// does not support async (script, raw, copy, template, fetch, debug,
+	// ...): a task with async: fails with "async is not supported for
+	// this task." instead of running.
+	NoAsync bool
 }
