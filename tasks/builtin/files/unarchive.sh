@@ -10,10 +10,18 @@ trap 'rm -rf "$tmp"; [ -n "$uploaded" ] && rm -f "$src"' EXIT
 IFS='
 '
 set -f
+# exclude and include take globs (Python's fnmatch, where * also matches
+# a /); tar's excludes lose a trailing /, zip's keep it.
 _t_excluded() {
-	# shellcheck disable=SC2254 # exclude: takes globs, as unzip and tar do
-	for _x in $excludes; do _x=${_x%/}; case $1 in $_x) return 0 ;; esac; done
+	# shellcheck disable=SC2254
+	for _x in $excludes; do [ "$handler" = ZipArchive ] || _x=${_x%/}; case $1 in $_x) return 0 ;; esac; done
 	return 1
+}
+# _t_included prints a zip member once for each include it matches, as
+# Ansible lists it (tar lists only the included members itself).
+_t_included() {
+	# shellcheck disable=SC2254
+	for _x in $includes; do case $1 in $_x) printf '%s\n' "$1" ;; esac; done
 }
 handler= z= why=
 if command -v unzip >/dev/null 2>&1 && unzip -Z1 "$src" >"$tmp/list" 2>/dev/null && [ -s "$tmp/list" ]; then
@@ -42,13 +50,16 @@ else
 fi
 [ -n "$handler" ] || _t_fail "Failed to find handler for \"$src\". Make sure the required command to extract the file is installed. $why"
 echo "handler=$handler"
-sed 's|^/||' "$tmp/list" | while IFS= read -r f; do _t_excluded "$f" || printf '%s\n' "$f"; done >"$tmp/files"
+sed 's|^/||' "$tmp/list" | while IFS= read -r f; do
+	if [ "$handler" = ZipArchive ] && [ -n "$includes" ]; then _t_included "$f"
+	else _t_excluded "$f" || printf '%s\n' "$f"; fi
+done >"$tmp/files"
 
 if [ "$handler" = ZipArchive ]; then
 	w=$(mktemp -d "$dest/.tender-XXXXXXXX") || _t_fail "could not create a temporary directory in $dest"
 	set -- -q -o "$src"
 	for x in $excludes; do set -- "$@" -x "$x"; done
-	unzip "$@" -d "$w" >/dev/null 2>&1
+	unzip "$@" $includes -d "$w" >/dev/null 2>&1
 	unarchived=1
 	while IFS= read -r f; do
 		[ -n "$f" ] || continue
@@ -96,9 +107,10 @@ fi
 if [ -z "$unarchived" ]; then
 	_t_changed=1
 	if [ "$handler" = ZipArchive ]; then
-		set -- "$(command -v unzip)" -o "$src" $opts
+		# Ansible's order: unzip -o OPTS SRC [-x EXCLUDES] [INCLUDES] -d DEST
+		set -- "$(command -v unzip)" -o $opts "$src"
 		[ -n "$excludes" ] && set -- "$@" -x $excludes
-		set -- "$@" -d "$dest"
+		set -- "$@" $includes -d "$dest"
 	else
 		set -- "$tarbin" --extract -C "$dest" $common -f "$src" $includes
 	fi

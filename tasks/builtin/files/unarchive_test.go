@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,5 +114,45 @@ func TestUnarchive(t *testing.T) {
 	res := modtest.RunMod(t, env, "unarchive", tasks.Args{"src": "a.tar", "dest": filepath.Join(files, "nope")})
 	if !res.Failed || res.Msg != "dest '"+filepath.Join(files, "nope")+"' must be an existing dir" {
 		t.Errorf("missing dest: %+v", res)
+	}
+}
+
+// TestUnarchiveInclude: include takes only the members it names; for a
+// zip they are globs matched as Python's fnmatch does (a * also matches
+// a /); GNU tar matches its include names itself.
+func TestUnarchiveInclude(t *testing.T) {
+	files := t.TempDir()
+	modtest.WriteTar(t, filepath.Join(files, "a.tar"))
+	writeZip(t, filepath.Join(files, "a.zip"))
+	env, _ := modtest.TestEnv(t, files, nil)
+	for _, c := range []struct {
+		name    string
+		include []any
+		want    []any
+	}{
+		{"a.zip", []any{"*.sh"}, []any{"app/bin.sh"}},
+		{"a.zip", []any{"app/c*", "top.txt"}, []any{"app/conf.txt", "top.txt"}},
+		{"a.tar", []any{"app/bin.sh"}, []any{"app/bin.sh"}},
+	} {
+		dest := t.TempDir()
+		args := tasks.Args{"src": filepath.Join(files, c.name), "dest": dest, "remote_src": true, "include": c.include, "list_files": true}
+		res := modtest.RunMod(t, env, "unarchive", args)
+		if res.Failed || !res.Changed || !reflect.DeepEqual(res.Data["files"], c.want) {
+			t.Fatalf("%s include %v: %+v", c.name, c.include, res)
+		}
+		var got []string
+		filepath.Walk(dest, func(p string, fi os.FileInfo, err error) error {
+			if err == nil && !fi.IsDir() {
+				rel, _ := filepath.Rel(dest, p)
+				got = append(got, rel)
+			}
+			return nil
+		})
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s include %v unpacked %v, want only %v", c.name, c.include, got, c.want)
+		}
+		if res = modtest.RunMod(t, env, "unarchive", args); res.Failed || res.Changed {
+			t.Errorf("%s include %v again: %+v", c.name, c.include, res)
+		}
 	}
 }
