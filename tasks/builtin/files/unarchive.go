@@ -49,6 +49,15 @@ var unarchiveArgs = &tasks.Spec{
 // creates and dest checked before anything travels, the archive sent when
 // it is the controller's, and one round trip unpacks it.
 func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	// Ansible's action checks these before the module's own spec.
+	if _, hasCopy := args["copy"]; hasCopy {
+		if _, ok := args["remote_src"]; ok {
+			return shared.Fail("parameters are mutually exclusive: ('copy', 'remote_src')"), nil
+		}
+	}
+	if args["src"] == nil || args["dest"] == nil {
+		return shared.Fail("src (or content) and dest are required"), nil
+	}
 	a, err := unarchiveArgs.Decode(args)
 	if err != nil {
 		return tasks.Result{}, err
@@ -178,6 +187,10 @@ func (j unarchiveJob) script(hostSrc, uploaded string, check bool) string {
 func (j unarchiveJob) result(out transport.Result, hostSrc string) tasks.Result {
 	head, rest, _ := strings.Cut(string(out.Stdout), "\n--output--\n")
 	v := shared.ParseVerdict([]byte(head))
+	if v["verdict"] == "nohandler" {
+		return tasks.Result{Failed: true, Data: map[string]any{}, Msg: fmt.Sprintf(
+			"Failed to find handler for \"%s\". Make sure the required command to extract the file is installed.\n%s", hostSrc, noHandlerReasons(head, rest))}
+	}
 	data := map[string]any{"dest": j.dest, "src": hostSrc}
 	if h := v["handler"]; h != "" {
 		data["handler"] = h
@@ -206,6 +219,20 @@ func (j unarchiveJob) result(out transport.Result, hostSrc string) tasks.Result 
 		data["files"] = files
 	}
 	return tasks.Result{Changed: v["changed"] == "1", Data: data}
+}
+
+// noHandlerReasons are the reasons each handler gave for not taking the
+// archive (rest holds them one after another, each as long as a why=
+// line of head says), one a line, as Ansible joins them.
+func noHandlerReasons(head, rest string) string {
+	var why []string
+	for _, l := range strings.Split(head, "\n") {
+		if n, ok := strings.CutPrefix(l, "why="); ok {
+			k := min(max(shared.Atoi(n), 0), len(rest))
+			why, rest = append(why, rest[:k]), rest[k:]
+		}
+	}
+	return strings.Join(why, "\n")
 }
 
 // extractResults notes in data, when the script unpacked, the command it

@@ -14,7 +14,7 @@ set -f
 # a /); tar's excludes lose a trailing /, zip's keep it.
 _t_excluded() {
 	# shellcheck disable=SC2254
-	for _x in $excludes; do [ "$handler" = ZipArchive ] || _x=${_x%/}; case $1 in $_x) return 0 ;; esac; done
+	for _x in $excludes; do [ -n "$_t_zip" ] || _x=${_x%/}; case $1 in $_x) return 0 ;; esac; done
 	return 1
 }
 # _t_included prints a zip member once for each include it matches, as
@@ -23,39 +23,86 @@ _t_included() {
 	# shellcheck disable=SC2254
 	for _x in $includes; do case $1 in $_x) printf '%s\n' "$1" ;; esac; done
 }
-handler= z= why=
-if command -v unzip >/dev/null 2>&1 && unzip -Z1 "$src" >"$tmp/list" 2>/dev/null && [ -s "$tmp/list" ]; then
-	handler=ZipArchive
-else
-	tarbin=$(command -v gtar || command -v tar) || why="Unable to find required 'gtar' or 'tar' binary in the path"
-	if [ -n "$tarbin" ]; then
-		case $("$tarbin" --version 2>/dev/null | head -n1) in
-		tar*GNU*) ;;
-		*) why="Command \"$tarbin\" detected as tar type None. GNU tar required."; tarbin= ;;
-		esac
+# Ansible's handlers, tried in its order: ZipArchive (unzip and zipinfo),
+# ZipZArchive (unzip -Z), then GNU tar with -z, none, -j, -J and zstd.
+# _t_why keeps the reason (stdin) one could not take the archive, once
+# each, as Ansible's set of reasons.
+# (A pipeline's function runs in a subshell: the files count the reasons.)
+_t_why() {
+	cat >"$tmp/r"
+	_n=1
+	while [ -e "$tmp/why.$_n" ]; do cmp -s "$tmp/why.$_n" "$tmp/r" && return 0; _n=$((_n + 1)); done
+	mv "$tmp/r" "$tmp/why.$_n"
+}
+handler= z=
+unzipbin=$(command -v unzip) zipinfobin=$(command -v zipinfo)
+for h in ZipArchive ZipZArchive; do
+	if [ -z "$unzipbin" ] || { [ $h = ZipArchive ] && [ -z "$zipinfobin" ]; }; then
+		_m=
+		[ -z "$unzipbin" ] && _m=unzip
+		if [ $h = ZipArchive ]; then [ -z "$zipinfobin" ] && _m="${_m:+$_m' or '}zipinfo"; else _m="$_m' or 'unzip"; fi
+		printf "Unable to find required '%s' binary in the path." "$_m" | _t_why
+		continue
+	fi
+	if ! "$unzipbin" -l "$src" >/dev/null 2>"$tmp/e"; then
+		{ printf 'Command "%s" could not handle archive: ' "$unzipbin"; cat "$tmp/e"; } | _t_why
+		continue
+	fi
+	if [ $h = ZipZArchive ] && ! "$unzipbin" -Z 2>"$tmp/e" | grep -qi zipinfo; then
+		{ printf 'Command "unzip -Z" could not handle archive: '; cat "$tmp/e"; } | _t_why
+		continue
+	fi
+	"$unzipbin" -Z1 "$src" >"$tmp/list" 2>/dev/null
+	handler=$h
+	break
+done
+if [ -z "$handler" ]; then
+	tarbin=$(command -v gtar || command -v tar)
+	if [ -z "$tarbin" ]; then
+		printf "Unable to find required 'gtar' or 'tar' binary in the path" | _t_why
+	else
+		_v=$("$tarbin" --version 2>/dev/null)
+		case $_v in tar*GNU*) tartype=gnu ;; bsdtar*) tartype=bsd ;; *) tartype=None ;; esac
+		if [ $tartype != gnu ]; then
+			printf 'Command "%s" detected as tar type %s. GNU tar required.' "$tarbin" "$tartype" | _t_why
+			tarbin=
+		fi
 	fi
 	if [ -n "$tarbin" ]; then
-		for z in -z "" -j -J; do
+		for z in -z "" -j -J --use-compress-program=zstd; do
 			set -- --list -C "$dest"
 			[ -n "$z" ] && set -- "$@" "$z"
 			[ -n "$opts" ] && set -- "$@" --show-transformed-names $opts
 			for x in $excludes; do set -- "$@" "--exclude=${x%/}"; done
 			set -- "$@" -f "$src" $includes
-			if (cd "$dest" && "$tarbin" "$@") >"$tmp/list" 2>/dev/null && [ -s "$tmp/list" ]; then
-				case $z in -z) handler=TgzArchive ;; "") handler=TarArchive ;; -j) handler=TarBzipArchive ;; -J) handler=TarXzArchive ;; esac
+			if ! (cd "$dest" && "$tarbin" "$@") >"$tmp/list" 2>"$tmp/e"; then
+				{ printf 'Command "%s" could not handle archive: Unable to list files in the archive: ' "$tarbin"; cat "$tmp/e"; } | _t_why
+			elif [ ! -s "$tmp/list" ]; then
+				printf 'Command "%s" found no files in archive. Empty archive files are not supported.' "$tarbin" | _t_why
+			else
+				case $z in -z) handler=TgzArchive ;; "") handler=TarArchive ;; -j) handler=TarBzipArchive ;; -J) handler=TarXzArchive ;; *) handler=TarZstdArchive ;; esac
 				break
 			fi
 		done
 	fi
 fi
-[ -n "$handler" ] || _t_fail "Failed to find handler for \"$src\". Make sure the required command to extract the file is installed. $why"
+if [ -z "$handler" ]; then
+	echo verdict=nohandler
+	_n=1
+	while [ -e "$tmp/why.$_n" ]; do echo "why=$(wc -c <"$tmp/why.$_n")"; _n=$((_n + 1)); done
+	echo --output--
+	_n=1
+	while [ -e "$tmp/why.$_n" ]; do cat "$tmp/why.$_n"; _n=$((_n + 1)); done
+	exit 0
+fi
 echo "handler=$handler"
+case $handler in Zip*) _t_zip=1 ;; *) _t_zip= ;; esac
 sed 's|^/||' "$tmp/list" | while IFS= read -r f; do
-	if [ "$handler" = ZipArchive ] && [ -n "$includes" ]; then _t_included "$f"
+	if [ -n "$_t_zip" ] && [ -n "$includes" ]; then _t_included "$f"
 	else _t_excluded "$f" || printf '%s\n' "$f"; fi
 done >"$tmp/files"
 
-if [ "$handler" = ZipArchive ]; then
+if [ -n "$_t_zip" ]; then
 	w=$(mktemp -d "$dest/.tender-XXXXXXXX") || _t_fail "could not create a temporary directory in $dest"
 	set -- -q -o "$src"
 	for x in $excludes; do set -- "$@" -x "$x"; done
@@ -106,7 +153,7 @@ fi
 : >"$tmp/out"; : >"$tmp/err"
 if [ -z "$unarchived" ]; then
 	_t_changed=1
-	if [ "$handler" = ZipArchive ]; then
+	if [ -n "$_t_zip" ]; then
 		# Ansible's order: unzip -o OPTS SRC [-x EXCLUDES] [INCLUDES] -d DEST
 		set -- "$(command -v unzip)" -o $opts "$src"
 		[ -n "$excludes" ] && set -- "$@" -x $excludes

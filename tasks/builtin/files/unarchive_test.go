@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -153,6 +154,47 @@ func TestUnarchiveInclude(t *testing.T) {
 		}
 		if res = modtest.RunMod(t, env, "unarchive", args); res.Failed || res.Changed {
 			t.Errorf("%s include %v again: %+v", c.name, c.include, res)
+		}
+	}
+}
+
+// TestUnarchiveNoHandler: when no handler takes the archive, the message
+// is Ansible's, with each handler's reason once (unzip's for a tar, and
+// tar's: the same invalid extra option for each compression).
+func TestUnarchiveNoHandler(t *testing.T) {
+	files := t.TempDir()
+	src := filepath.Join(files, "a.tar")
+	modtest.WriteTar(t, src)
+	env, _ := modtest.TestEnv(t, files, nil)
+	tar, err := exec.LookPath("tar")
+	if err != nil {
+		t.Skip("no tar")
+	}
+	res := modtest.RunMod(t, env, "unarchive", tasks.Args{"src": src, "dest": t.TempDir(), "remote_src": true, "extra_opts": []any{"--bogus-opt"}})
+	head := `Failed to find handler for "` + src + `". Make sure the required command to extract the file is installed.` + "\n"
+	tarWhy := `Command "` + tar + `" could not handle archive: Unable to list files in the archive: ` + tar + `: unrecognized option '--bogus-opt'`
+	if !res.Failed || !strings.HasPrefix(res.Msg, head) || strings.Count(res.Msg, tarWhy) != 1 || len(res.Data) != 0 {
+		t.Fatalf("%+v", res)
+	}
+	if unzip, err := exec.LookPath("unzip"); err == nil && !strings.Contains(res.Msg, "\nCommand \""+unzip+"\" could not handle archive: ") && !strings.HasPrefix(res.Msg, head+"Command \""+unzip+"\" could not handle archive: ") {
+		t.Errorf("unzip's reason missing: %q", res.Msg)
+	}
+}
+
+// TestUnarchiveActionChecks: the checks Ansible's action makes before the
+// module's spec, with its messages.
+func TestUnarchiveActionChecks(t *testing.T) {
+	env, _ := modtest.TestEnv(t, t.TempDir(), nil)
+	for _, c := range []struct {
+		args tasks.Args
+		msg  string
+	}{
+		{tasks.Args{"src": "a.tar"}, "src (or content) and dest are required"},
+		{tasks.Args{"dest": "/tmp"}, "src (or content) and dest are required"},
+		{tasks.Args{"src": "a.tar", "dest": "/tmp", "copy": false, "remote_src": true}, "parameters are mutually exclusive: ('copy', 'remote_src')"},
+	} {
+		if res := modtest.RunMod(t, env, "unarchive", c.args); !res.Failed || res.Msg != c.msg {
+			t.Errorf("%v: %+v", c.args, res)
 		}
 	}
 }
