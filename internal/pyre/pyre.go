@@ -1,7 +1,9 @@
 // Package pyre runs Python regular expressions (the re module Ansible's
 // modules use) on Go's RE2 engine: it translates the syntax that differs,
-// refuses with a clear message what RE2 cannot do, and expands Python's
-// replacement templates (\1, \g<name>). It imports nothing of tender's.
+// refuses with a clear message what RE2 cannot do (Compile), or runs
+// those patterns on a bounded backtracking matcher of its own with
+// Python's semantics (CompileMatcher), and expands Python's replacement
+// templates (\1, \g<name>). It imports nothing of tender's.
 package pyre
 
 import (
@@ -86,7 +88,7 @@ func Multiline(pattern string) bool {
 
 func translate(p, dollar string) (string, error) {
 	unsupported := func(what string) error {
-		return fmt.Errorf("regular expression %q uses %s, which Go's RE2 regular expressions (no backtracking) do not support", p, what)
+		return unsupportedError(fmt.Sprintf("regular expression %q uses %s, which Go's RE2 regular expressions (no backtracking) do not support", p, what))
 	}
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
@@ -104,6 +106,8 @@ func translate(p, dollar string) (string, error) {
 				b.WriteByte(n)
 			}
 			i++
+		case (c == '*' || c == '+' || c == '?') && strings.HasPrefix(p[i+1:], "+"):
+			return "", unsupported("a possessive repeat (" + p[i:i+2] + ")")
 		case c == '[':
 			j := classEnd(p, i)
 			b.WriteString(p[i:j])
@@ -130,6 +134,8 @@ func translate(p, dollar string) (string, error) {
 				continue
 			case strings.HasPrefix(rest, "("):
 				return "", unsupported("a conditional group ((?(...)...))")
+			case strings.HasPrefix(rest, ">"):
+				return "", unsupported("an atomic group ((?>...))")
 			}
 			// inline flags: (?aiLmsux) or (?flags:...)
 			k := 0
@@ -161,6 +167,13 @@ func translate(p, dollar string) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// unsupportedError is Compile's error for a construct RE2 lacks: the
+// backtracking matcher (CompileMatcher) runs it.
+type unsupportedError string
+
+func (e unsupportedError) Error() string        { return string(e) }
+func (e unsupportedError) Is(target error) bool { return target == errNeedsBacktracking }
 
 // classEnd returns the index just past the character class opening at
 // p[i] ('['), where a ']' right after '[' or '[^' is literal.
@@ -197,8 +210,15 @@ type tplPart struct {
 	group int // -1: a literal
 }
 
+// Groups is what a template needs to know of its pattern's groups:
+// *regexp.Regexp and Matcher have it.
+type Groups interface {
+	NumSubexp() int
+	SubexpIndex(name string) int
+}
+
 // ParseTemplate parses t for matches of re.
-func ParseTemplate(t string, re *regexp.Regexp) (*Template, error) {
+func ParseTemplate(t string, re Groups) (*Template, error) {
 	out := &Template{}
 	var lit []byte
 	flush := func() {
