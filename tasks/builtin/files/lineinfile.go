@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"regexp"
 
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/tasks"
@@ -45,7 +44,7 @@ type lineEdit struct {
 	line                   []byte
 	insertafter, insertbef *string
 	backrefs, firstmatch   bool
-	re, ins                *regexp.Regexp
+	re, ins                pyre.Matcher // RE2, or backtracking where the pattern needs it
 	tpl                    *pyre.Template
 	remove                 bool     // state=absent
 	warnings               []string // the warnings of a result that is not a failure
@@ -71,13 +70,19 @@ func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 			res.Msg, res.Data = "file not present", map[string]any{}
 			return res, nil
 		}
-		after, found := e.absent(f.Content)
+		after, found, err := e.absent(f.Content)
+		if err != nil {
+			return shared.FailWith(err.Error(), nil)
+		}
 		return shared.FinishEdit(ctx, env, res, f, w, after, found > 0, fmt.Sprintf("%d line(s) removed", found), map[string]any{"found": found}, "backup")
 	}
 	if !f.Exists && !a.Bool("create") {
 		return shared.FailWith(fmt.Sprintf("Destination %s does not exist !", p), map[string]any{"rc": 257})
 	}
-	after, msg := e.present(f.Content)
+	after, msg, err := e.present(f.Content)
+	if err != nil {
+		return shared.FailWith(err.Error(), nil)
+	}
 	return shared.FinishEdit(ctx, env, res, f, w, after, msg != "", msg, map[string]any{}, "backup")
 }
 
@@ -136,7 +141,7 @@ func decodeLineEdit(a tasks.Values) (lineEdit, *tasks.Result) {
 func (e *lineEdit) compile(line *string) *tasks.Result {
 	var err error
 	if e.regexp != nil {
-		if e.re, err = pyre.Compile(*e.regexp, pyre.Options{OneLine: true}); err != nil {
+		if e.re, err = pyre.CompileMatcher(*e.regexp, pyre.Options{OneLine: true}); err != nil {
 			return lineFail(err.Error())
 		}
 		if e.backrefs && !e.remove {
@@ -156,7 +161,7 @@ func (e *lineEdit) compile(line *string) *tasks.Result {
 		}
 	}
 	if ins != nil {
-		if e.ins, err = pyre.Compile(*ins, pyre.Options{OneLine: true}); err != nil {
+		if e.ins, err = pyre.CompileMatcher(*ins, pyre.Options{OneLine: true}); err != nil {
 			return lineFail(err.Error())
 		}
 	}
@@ -183,28 +188,40 @@ func trimEOL(l []byte) []byte { return bytes.TrimRight(l, "\r\n") }
 
 // present puts the line in content as Ansible's lineinfile does and says
 // what it did ("" when nothing changed): the line found is replaced, else
-// a new one inserted.
-func (e lineEdit) present(content []byte) ([]byte, string) {
+// a new one inserted. A pattern that backtracks past its bound is an
+// error.
+func (e lineEdit) present(content []byte) ([]byte, string, error) {
 	ls := splitLines(content)
-	idx, match, matched := e.findMatch(ls)
+	idx, match, matched, err := e.findMatch(ls)
+	if err != nil {
+		return nil, "", err
+	}
 	ins := -1
 	if !matched {
-		idx, ins = e.findLine(ls)
+		if idx, ins, err = e.findLine(ls); err != nil {
+			return nil, "", err
+		}
 	}
 	if idx != -1 {
-		return e.replaceLine(content, ls, idx, match)
+		after, msg := e.replaceLine(content, ls, idx, match)
+		return after, msg, nil
 	}
-	return e.insertLine(content, ls, ins)
+	after, msg := e.insertLine(content, ls, ins)
+	return after, msg, nil
 }
 
 // findMatch finds the last (with firstmatch, the first) line of ls that
 // regexp or search_string matches: its index and, for regexp, the
 // match's submatch indexes; matched is false when none does.
-func (e lineEdit) findMatch(ls [][]byte) (idx int, match []int, matched bool) {
+func (e lineEdit) findMatch(ls [][]byte) (idx int, match []int, matched bool, err error) {
 	idx = -1
 	if e.re != nil {
 		for i, l := range ls {
-			if m := e.re.FindSubmatchIndex(l); m != nil {
+			m, err := e.re.Find(l)
+			if err != nil {
+				return -1, nil, false, err
+			}
+			if m != nil {
 				idx, match, matched = i, m, true
 				if e.firstmatch {
 					break
@@ -222,19 +239,26 @@ func (e lineEdit) findMatch(ls [][]byte) (idx int, match []int, matched bool) {
 			}
 		}
 	}
-	return idx, match, matched
+	return idx, match, matched, nil
 }
 
 // findLine finds the last line of ls that is the line itself (idx, -1
 // for none) and where the insertafter/insertbefore pattern puts a new
 // one (ins, -1 for nowhere): after or before its last match, its first
 // with firstmatch.
-func (e lineEdit) findLine(ls [][]byte) (idx, ins int) {
+func (e lineEdit) findLine(ls [][]byte) (idx, ins int, err error) {
 	idx, ins = -1, -1
 	for i, l := range ls {
 		if bytes.Equal(e.line, trimEOL(l)) {
 			idx = i
-		} else if e.ins != nil && e.ins.Match(l) {
+			continue
+		}
+		if e.ins == nil {
+			continue
+		}
+		if m, err := e.ins.Find(l); err != nil {
+			return -1, -1, err
+		} else if m != nil {
 			if e.insertafter != nil {
 				ins = i + 1
 			} else {
@@ -245,7 +269,7 @@ func (e lineEdit) findLine(ls [][]byte) (idx, ins int) {
 			}
 		}
 	}
-	return idx, ins
+	return idx, ins, nil
 }
 
 // replaceLine puts the line (expanded from match with backrefs) in place
@@ -308,14 +332,18 @@ func endsEOL(last []byte) bool {
 }
 
 // absent drops every line that matches and returns how many it dropped.
-func (e lineEdit) absent(content []byte) ([]byte, int) {
+func (e lineEdit) absent(content []byte) ([]byte, int, error) {
 	var keep [][]byte
 	found := 0
 	for _, l := range splitLines(content) {
 		var m bool
 		switch {
 		case e.re != nil:
-			m = e.re.Match(l)
+			loc, err := e.re.Find(l)
+			if err != nil {
+				return nil, 0, err
+			}
+			m = loc != nil
 		case e.search != nil:
 			m = bytes.Contains(l, []byte(*e.search))
 		default:
@@ -328,9 +356,9 @@ func (e lineEdit) absent(content []byte) ([]byte, int) {
 		}
 	}
 	if found == 0 {
-		return content, 0
+		return content, 0, nil
 	}
-	return bytes.Join(keep, nil), found
+	return bytes.Join(keep, nil), found, nil
 }
 
 func (lineinfileModule) Spec() *tasks.Spec { return lineinfileArgs }

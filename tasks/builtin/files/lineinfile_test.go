@@ -56,9 +56,15 @@ func TestLineinfile(t *testing.T) {
 		t.Fatalf("mode: %+v", res)
 	}
 
-	res = modtest.RunMod(t, env, "lineinfile", tasks.Args{"path": real, "regexp": "^a(?=1)", "line": "x"})
-	if !res.Failed || !strings.Contains(res.Msg, "lookahead") {
-		t.Fatalf("lookahead: %+v", res)
+	// Patterns RE2 cannot run (lookahead here) run on pyre's backtracking
+	// matcher, as Python's re.
+	res = modtest.RunMod(t, env, "lineinfile", tasks.Args{"path": real, "regexp": "^a(?==1)", "line": "a=1 # kept"})
+	if !res.Changed || modtest.ReadFile(t, real) != "a=1 # kept\nb=3\n" {
+		t.Fatalf("lookahead: %+v %q", res, modtest.ReadFile(t, real))
+	}
+	res = modtest.RunMod(t, env, "lineinfile", tasks.Args{"path": real, "regexp": "^a=1 # (?=kept)", "line": "a=1"})
+	if !res.Changed || modtest.ReadFile(t, real) != "a=1\nb=3\n" {
+		t.Fatalf("lookahead back: %+v %q", res, modtest.ReadFile(t, real))
 	}
 	res = modtest.RunMod(t, env, "lineinfile", tasks.Args{"path": real, "regexp": `^(\w)=(\d)`, "line": `\g<2>=\1`, "backrefs": true, "firstmatch": true})
 	if !res.Changed || modtest.ReadFile(t, real) != "1=a\nb=3\n" {
