@@ -116,7 +116,7 @@ func (j fileJob) script(env *tasks.Env, a tasks.Values) string {
 		}
 		fmt.Fprintf(&s, "%s=%s\n", kv[0], val)
 	}
-	s.WriteString(shared.SeAssign(a))
+	s.WriteString(shared.AttrAssign(a))
 	s.WriteString(fileScript)
 	return s.String()
 }
@@ -184,7 +184,7 @@ func appendWarnings(ws []string, v shared.Verdict, keys ...string) []string {
 // paths Ansible names beside that message (path p, src), the path the
 // script names as failing, and the path's attributes.
 func fileFailure(res tasks.Result, v shared.Verdict, p, src string) tasks.Result {
-	data := res.Data
+	data := shared.FailDetails(v, res.Data)
 	res.Failed, res.Msg, res.Changed = true, strings.TrimSpace(v["msg"]), false
 	switch msg := res.Msg; {
 	case strings.HasPrefix(msg, "Cannot link") || msg == "src does not exist":

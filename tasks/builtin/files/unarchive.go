@@ -90,6 +90,7 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 type unarchiveJob struct {
 	src, dest, creates           string
 	mode, owner, group           string
+	extra                        string // AttrAssign's lines
 	remote, keepNewer, listFiles bool
 	lists                        map[string][]string
 }
@@ -101,7 +102,7 @@ func decodeUnarchive(a tasks.Values) (unarchiveJob, error) {
 	if err != nil {
 		return unarchiveJob{}, err
 	}
-	return unarchiveJob{src: a.Str("src"), dest: a.Str("dest"), creates: a.Str("creates"), mode: mode,
+	return unarchiveJob{src: a.Str("src"), dest: a.Str("dest"), creates: a.Str("creates"), mode: mode, extra: shared.AttrAssign(a),
 		owner: a.Str("owner"), group: a.Str("group"), remote: a.Bool("remote_src") || !a.Bool("copy"),
 		keepNewer: a.Bool("keep_newer"), listFiles: a.Bool("list_files"), lists: map[string][]string{}}, nil
 }
@@ -178,7 +179,7 @@ func (j unarchiveJob) script(hostSrc, uploaded string, check bool) string {
 		{"includes", strings.Join(j.lists["include"], "\n")}, {"opts", strings.Join(j.lists["extra_opts"], "\n")},
 		{"keep_newer", shared.BoolFlag(j.keepNewer)}, {"mode", j.mode}, {"owner", j.owner}, {"group", j.group},
 		{"_t_check", shared.BoolFlag(check)},
-	}) + unarchiveScript
+	}) + j.extra + unarchiveScript
 }
 
 // result turns the unpack script's output into the task's result: its

@@ -171,7 +171,7 @@ func (j *getURLJob) fail(msg string) tasks.Result {
 // that ends the task there.
 func (j *getURLJob) probeDest(ctx context.Context, env *tasks.Env) (*tasks.Result, error) {
 	out, err := shared.Run(ctx, env, shared.ShAssign(append([][2]string{{"dest", j.dest}, {"algo", j.algo}, {"sum", j.sum},
-		{"force", shared.BoolFlag(j.force)}, {"_t_check", shared.BoolFlag(j.check)}}, j.attrs...))+getURLProbe, nil)
+		{"force", shared.BoolFlag(j.force)}, {"_t_check", shared.BoolFlag(j.check)}}, j.attrs...))+shared.AttrAssign(j.a)+getURLProbe, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +316,7 @@ func (j *getURLJob) place(ctx context.Context, env *tasks.Env, tmp *os.File, okM
 		}
 	}
 	out, err := shared.Run(ctx, env, shared.ShAssign(append([][2]string{{"dest", j.dest}, {"tmp", remoteTmp}, {"want", want},
-		{"algo", j.algo}, {"sum", j.sum}, {"backup", shared.BoolFlag(j.a.Bool("backup"))}}, j.attrs...))+getURLPlace, nil)
+		{"algo", j.algo}, {"sum", j.sum}, {"backup", shared.BoolFlag(j.a.Bool("backup"))}}, j.attrs...))+shared.AttrAssign(j.a)+getURLPlace, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

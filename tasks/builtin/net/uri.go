@@ -298,7 +298,7 @@ func (j *uriJob) place(ctx context.Context, env *tasks.Env, r *uriResponse) (*ta
 			f := shared.Fail(fmt.Sprintf("failed to write %s: %v", dest, err))
 			return &f, nil
 		}
-		out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"dest", dest}, {"mode", j.mode}, {"owner", j.a.Str("owner")}, {"group", j.a.Str("group")}})+uriPlace, nil)
+		out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"dest", dest}, {"mode", j.mode}, {"owner", j.a.Str("owner")}, {"group", j.a.Str("group")}})+shared.AttrAssign(j.a)+uriPlace, nil)
 		if err != nil {
 			return nil, err
 		}

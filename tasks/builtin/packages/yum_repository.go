@@ -188,7 +188,7 @@ func decodeYumRepo(a tasks.Values, env *tasks.Env) (*yumRepoJob, *tasks.Result, 
 	if len(a.Dict("params")) > 0 {
 		return bad("The params option to yum_repository was removed in Ansible 2.5 since it circumvents Ansible's option handling")
 	}
-	j := &yumRepoJob{a: a, state: a.Str("state"), repoid: a.Str("name"), file: a.Str("file"), se: shared.SeAssign(a),
+	j := &yumRepoJob{a: a, state: a.Str("state"), repoid: a.Str("name"), file: a.Str("file"), se: shared.AttrAssign(a),
 		check: env.Check, diff: env.Diff}
 	if j.state == "present" {
 		if !a.Has("baseurl") && !a.Has("metalink") && !a.Has("mirrorlist") {

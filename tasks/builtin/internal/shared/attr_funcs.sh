@@ -1,6 +1,7 @@
 
 _t_fail() {
 	echo "failed=1"; printf 'msg=%s\n' "$*" | tr '\n' ' '; echo
+	[ -z "$_t_faildetails" ] || { printf 'details=%s\n' "$_t_faildetails" | tr '\n' ' '; echo; }
 	if [ -n "$_t_failpath" ]; then echo "failpath=$_t_failpath"; _t_info "$_t_failpath"; fi
 	# a path the task itself created is removed again when it fails
 	[ -z "$_t_rmonfail" ] || rm -f -- "$_t_rmonfail"
@@ -41,9 +42,31 @@ _t_se() { # path: its SELinux context to $_t_seuser:$_t_serole:$_t_setype:$_t_se
 	_t_changed=1; echo "secontext_changed=1"; echo "before_secontext=$_t_ctx"
 	[ -n "$_t_check" ] || chcon -h $_t_cargs -- "$1" || _t_fail "chcon failed: cannot set the SELinux context of $1"
 }
-_t_attrs() { # path mode owner group: fix what differs (and the SELinux context)
+_t_chattr() { # path: its chattr flags to $_t_attributes ([+-=]flags)
+	command -v chattr >/dev/null 2>&1 || return 0 # as Ansible: no chattr, no change
+	_am='='; _aw=$_t_attributes
+	case $_aw in [-+=]*) _am=${_aw%"${_aw#?}"}; _aw=${_aw#?} ;; esac
+	# the flags set now ("" where lsattr cannot tell, as on /proc)
+	_ac=$(lsattr -d -- "$1" 2>/dev/null) && _ac=$(printf '%s' "${_ac%% *}" | tr -d -- -) || _ac=
+	case $_am in
+	+) _ad=$(printf '%s' "$_aw" | tr -d -- "$_ac-") ;;
+	-) _ad=$(printf '%s' "$_aw" | tr -cd -- "$_ac") ;;
+	*) _ad=$(printf '%s' "$_aw" | tr -d -- "$_ac-")$(printf '%s' "$_ac" | tr -d -- "$_aw-") ;;
+	esac
+	[ -n "$_ad" ] || return 0
+	_t_changed=1; echo "attributes_changed=1"; echo "before_attributes=$_ac"; echo "after_attributes=$_am$_aw"
+	[ -z "$_t_check" ] || return 0
+	_ao=$("$(command -v chattr)" "$_am$_aw" -- "$1" 2>&1) && [ -z "$_ao" ] && return 0
+	_t_faildetails="Error while setting attributes: $_ao"; _t_failpath=$1
+	_t_fail "chattr failed"
+}
+_t_attrs() { # path mode owner group: fix what differs (and the SELinux context and chattr flags)
 	_t_se "$1"
-	[ -n "$2$3$4" ] || return 0
+	[ -z "$2$3$4" ] || _t_owns "$@"
+	# last, as Ansible does: an immutable file takes no chmod after
+	[ -z "$_t_attributes" ] || [ -L "$1" ] || _t_chattr "$1"
+}
+_t_owns() { # path mode owner group: fix the mode, owner and group that differ
 	_t_failpath=$1
 	# one stat: mode, owner name and id, group name and id
 	_t_ifs=$IFS; IFS=' '

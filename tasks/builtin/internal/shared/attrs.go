@@ -18,11 +18,12 @@ import (
 //go:embed attr_funcs.sh
 var AttrFuncs string
 
-// SeAssign sets the shell variables _t_se reads from the seuser, serole,
-// setype and selevel parameters.
-func SeAssign(a tasks.Values) string {
+// AttrAssign sets the shell variables _t_attrs reads beside mode, owner
+// and group: the SELinux context (_t_se, from seuser, serole, setype and
+// selevel) and the chattr flags (_t_chattr, from attributes).
+func AttrAssign(a tasks.Values) string {
 	var s strings.Builder
-	for _, k := range []string{"seuser", "serole", "setype", "selevel"} {
+	for _, k := range []string{"seuser", "serole", "setype", "selevel", "attributes"} {
 		fmt.Fprintf(&s, "_t_%s=%s\n", k, Q(a.Str(k)))
 	}
 	return s.String()
@@ -131,6 +132,9 @@ func NameOr(name, id string) string {
 // AttrDiff adds the mode, owner and group changes _t_attrs printed to a
 // diff's before and after, as Ansible's file diffs show them.
 func AttrDiff(v Verdict, before, after map[string]any) {
+	if v["attributes_changed"] == "1" {
+		before["attributes"], after["attributes"] = v["before_attributes"], v["after_attributes"]
+	}
 	if v["before_mode"] != "" {
 		before["mode"], after["mode"] = octal4(v["before_mode"]), octal4(v["after_mode"])
 	}
@@ -142,4 +146,13 @@ func AttrDiff(v Verdict, before, after map[string]any) {
 			}
 		}
 	}
+}
+
+// FailDetails adds to data the details of a failure _t_fail printed
+// (chattr's error, as Ansible's "chattr failed" has them), and returns it.
+func FailDetails(v Verdict, data map[string]any) map[string]any {
+	if d := strings.TrimSpace(v["details"]); d != "" {
+		data["details"] = d
+	}
+	return data
 }

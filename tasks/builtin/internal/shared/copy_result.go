@@ -20,6 +20,7 @@ func (j CopyJob) result(env *tasks.Env, out transport.Result) (tasks.Result, err
 	res := tasks.Result{Data: data}
 	if v["failed"] == "1" {
 		res.Failed, res.Msg = true, strings.TrimSpace(v["msg"])
+		FailDetails(v, data)
 		if !j.Remote {
 			data["checksum"], data["diff"] = j.Sum, []any{}
 		}

@@ -28,7 +28,7 @@ type CopyJob struct {
 	Remote        bool
 	Check, Diff   bool
 	mkdirs        bool   // create dest's missing parent directories (lineinfile's create)
-	Se            string // seAssign's lines
+	Se            string // AttrAssign's lines
 	FromContent   bool   // from content: a diff's after side is labelled with the staging file
 	LocalPath     string // the controller file of src, for diffs
 	// guard refuses to replace dest unless its sha1 is still expect

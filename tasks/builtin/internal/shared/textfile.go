@@ -37,12 +37,13 @@ func FailWith(msg string, data map[string]any) (tasks.Result, error) {
 type FileAttrs struct {
 	Mode, Owner, Group string
 	Unsafe             bool
+	Extra              string // AttrAssign's lines: the SELinux context and chattr flags
 }
 
 // AttrsOf reads mode, owner, group and unsafe_writes from a module's arguments.
 func AttrsOf(a tasks.Values) (FileAttrs, error) {
 	m, err := ModeArg(a["mode"])
-	return FileAttrs{Mode: m, Owner: a.Str("owner"), Group: a.Str("group"), Unsafe: a.Bool("unsafe_writes")}, err
+	return FileAttrs{Mode: m, Owner: a.Str("owner"), Group: a.Str("group"), Unsafe: a.Bool("unsafe_writes"), Extra: AttrAssign(a)}, err
 }
 
 // TextFile is a host file read for editing.
@@ -65,8 +66,8 @@ var ReadTextScript string
 // module should report (an unreadable file, a directory) is returned as
 // fail.
 func ReadText(ctx context.Context, env *tasks.Env, path string, fa FileAttrs) (f *TextFile, fail *tasks.Result, err error) {
-	script := fmt.Sprintf("%s%sp=%s\nmode=%s\nowner=%s\ngroup=%s\n%s", ShFuncs, AttrFuncs,
-		ShPath(path), Q(fa.Mode), Q(fa.Owner), Q(fa.Group), ReadTextScript)
+	script := fmt.Sprintf("%s%sp=%s\nmode=%s\nowner=%s\ngroup=%s\n%s%s", ShFuncs, AttrFuncs,
+		ShPath(path), Q(fa.Mode), Q(fa.Owner), Q(fa.Group), fa.Extra, ReadTextScript)
 	out, err := Run(ctx, env, script, nil)
 	if err != nil {
 		return nil, nil, err
@@ -98,7 +99,7 @@ func ReadText(ctx context.Context, env *tasks.Env, path string, fa FileAttrs) (f
 // AttrsChanged reports whether a verdict of _t_attrs shows a mode, owner
 // or group that differs (or was changed).
 func AttrsChanged(v Verdict) bool {
-	return v["before_mode"] != "" || v["owner_changed"] == "1" || v["group_changed"] == "1"
+	return v["before_mode"] != "" || v["owner_changed"] == "1" || v["group_changed"] == "1" || v["attributes_changed"] == "1"
 }
 
 // WriteOpts say how writeText puts the new content in place.
@@ -122,7 +123,7 @@ func (f *TextFile) WriteText(ctx context.Context, env *tasks.Env, content []byte
 		Dest: f.Real, Sum: hex.EncodeToString(sum[:]), Content: content,
 		Mode: o.Attrs.Mode, Owner: o.Attrs.Owner, Group: o.Attrs.Group,
 		Force: true, Backup: o.Backup, Validate: o.Validate, mkdirs: o.Mkdirs,
-		Guard: true, Unsafe: o.Attrs.Unsafe,
+		Guard: true, Unsafe: o.Attrs.Unsafe, Se: o.Attrs.Extra,
 	}
 	if f.Exists {
 		read := sha1.Sum(f.Content)
@@ -163,7 +164,7 @@ func FinishEdit(ctx context.Context, env *tasks.Env, res tasks.Result, f *TextFi
 			return tasks.Result{}, err
 		}
 		if fail != "" {
-			return tasks.Result{Failed: true, Msg: fail, Data: map[string]any{}, Warnings: res.Warnings}, nil
+			return tasks.Result{Failed: true, Msg: fail, Data: FailDetails(v, map[string]any{}), Warnings: res.Warnings}, nil
 		}
 		backup, av = v["backup_file"], v
 		if !w.Backup {
