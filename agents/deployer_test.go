@@ -553,7 +553,8 @@ func TestSecretsNeverReachTheLedger(t *testing.T) {
 }
 
 // TestProbeBecomes: a bundle with become: true probes through sudo (a
-// stand-in that logs its calls), and one without does not.
+// stand-in that logs its calls) when the host's become user is not the
+// login user, and one without does not.
 func TestProbeBecomes(t *testing.T) {
 	ctx := context.Background()
 	dir, log := transporttest.FakeSudo(t)
@@ -570,6 +571,9 @@ func TestProbeBecomes(t *testing.T) {
 	}
 	m, _ := os.ReadFile(filepath.Join(f.dir, "agent.yaml"))
 	f.write(t, "agent.yaml", string(m)+"become: true\n")
+	// Becoming the user tender runs as needs no sudo (as in Ansible):
+	// become another one.
+	f.inv.Host("h1").SetVar("ansible_become_user", "svc")
 	decs, err := f.deployer(t, nil).Plan(ctx)
 	if err != nil || decs[0].Action != agents.ActionSkip {
 		t.Fatalf("%+v %v", decs, err)
