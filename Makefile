@@ -49,7 +49,7 @@ FUZZ := $(GO) test -run=NONE -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINTI
 fuzz:
 	$(FUZZ) -fuzz='^FuzzParse$$' ./playbooks/expr
 	$(FUZZ) -fuzz='^FuzzTemplate$$' ./playbooks/expr
-	$(FUZZ) -fuzz='^FuzzSplitKV$$' ./playbooks
+	$(FUZZ) -fuzz='^FuzzSplitKV$$' ./internal/pykv
 	$(FUZZ) -fuzz='^FuzzLoad$$' ./playbooks
 	$(FUZZ) -fuzz='^FuzzINI$$' ./inventory
 	$(FUZZ) -fuzz='^FuzzYAML$$' ./inventory

@@ -19,9 +19,9 @@ function bad(pkg, imp, why) { printf "import rule: %s imports %s: %s\n", rel(pkg
 			if (me == "inventory" || me ~ /^inventory\//) {
 				if (r !~ /^internal\/(yaml11|pyfmt|pydict)$/ && r !~ /^inventory(\/|$)/) bad(pkg, r, "inventory imports nothing of ours but internal/yaml11, internal/pyfmt and internal/pydict")
 			}
-			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre|pydict|pyini)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pyre, internal/pydict and internal/pyini")
+			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre|pydict|pyini|pykv)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pyre, internal/pydict, internal/pyini and internal/pykv")
 			if (me == "provision/transport" && r !~ /^provision\/transport(\/|$)/) bad(pkg, r, "provision/transport imports nothing of ours")
-			if (me ~ /^internal\/(pydict|pyre|suggest|hostile|shlex)$/) bad(pkg, r, me " is a leaf")
+			if (me ~ /^internal\/(pydict|pyre|pykv|suggest|hostile|shlex)$/) bad(pkg, r, me " is a leaf")
 			if (me ~ /^vault(\/|$)/) bad(pkg, r, "vault is a leaf: it imports only the standard library")
 			if (me == "internal/pyfmt" && r != "internal/pydict") bad(pkg, r, "internal/pyfmt imports nothing of ours but internal/pydict")
 			if (me == "internal/yaml11" && r != "internal/pydict" && r != "vault") bad(pkg, r, "internal/yaml11 imports nothing of ours but internal/pydict and vault")

@@ -1,4 +1,4 @@
-package playbooks
+package pykv
 
 import (
 	"encoding/json"

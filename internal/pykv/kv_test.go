@@ -1,4 +1,4 @@
-package playbooks
+package pykv
 
 import (
 	"encoding/json"
@@ -91,4 +91,24 @@ func FuzzSplitKV(f *testing.F) {
 			t.Fatalf("SplitArgs(%q) lost every word", s)
 		}
 	})
+}
+
+// TestSplitKVKeys: the keys come in the order of Ansible's dict: where
+// each was first written, "_raw_params" last unless written as a key.
+func TestSplitKVKeys(t *testing.T) {
+	for in, want := range map[string][]string{
+		"b=1 a=2 b=3":              {"b", "a"},
+		"free a=1 word":            {"a", "_raw_params"},
+		"_raw_params=x a=1 free":   {"_raw_params", "a"},
+		"":                         nil,
+		"x='1 2' y=\"3\" z=4 tail": {"x", "y", "z", "_raw_params"},
+	} {
+		keys, m, err := SplitKVKeys(in)
+		if err != nil || !reflect.DeepEqual(keys, want) || len(m) != len(keys) {
+			t.Errorf("SplitKVKeys(%q) = %q, %v, %v; want keys %q", in, keys, m, err, want)
+		}
+	}
+	if _, m, _ := SplitKVKeys("b=1 b=3 free _raw_params=x"); m["b"] != "3" || m["_raw_params"] != "free" {
+		t.Errorf("later duplicates: %v", m)
+	}
 }
