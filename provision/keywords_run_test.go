@@ -195,6 +195,32 @@ func TestLookupLoopsAndTemplateIncludes(t *testing.T) {
 	}
 }
 
+// TestWithLoopTerms: a with_ loop's string loses its surrounding blanks
+// before it is rendered, and a scalar that is not a string reaches the
+// lookup as it is (the sequence lookup refuses it, as Ansible's does).
+func TestWithLoopTerms(t *testing.T) {
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - debug: msg={{ item }}
+      with_sequence: "  2-3:n%d\n"
+      register: s
+    - debug: msg={{ item }}
+      with_sequence: 2
+      register: n
+      ignore_errors: true
+    - assert:
+        that:
+          - s.results | map(attribute='item') | list == ['n2', 'n3']
+          - >-
+            n.msg == "unknown error parsing with_sequence arguments: 2. Error was: expected string or bytes-like object, got 'int'"
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
 // TestIntegerKeywordsTruncate: retries and delay are read as Python's
 // int() reads them: a float is truncated (retries 2.9 is 2, delay 0.01 is
 // 0), a string must be an integer. Out of attempts, attempts says the

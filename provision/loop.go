@@ -14,7 +14,13 @@ import (
 
 // loopItems evaluates a task's loop: or with_<lookup>: into its items.
 func (pr *playRun) loopItems(t *playbooks.Task, scope *expr.Vars) ([]any, error) {
-	raw, err := expr.RenderDeep(t.Loop.Items, scope)
+	loopOver := t.Loop.Items
+	if s, ok := loopOver.(string); ok && t.Loop.With != "" {
+		// As Ansible's listify_lookup_plugin_terms: a with_ loop's
+		// string loses its surrounding blanks before it is rendered.
+		loopOver = strings.TrimSpace(s)
+	}
+	raw, err := expr.RenderDeep(loopOver, scope)
 	if err != nil {
 		return nil, fmt.Errorf("loop: %w", err)
 	}

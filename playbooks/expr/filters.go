@@ -235,10 +235,16 @@ func pyIntValue(s string, base int) (any, bool, error) {
 		l := strings.ToLower(s)
 		for p, b := range map[string]int{"0x": 16, "0o": 8, "0b": 2} {
 			if strings.HasPrefix(l, p) && (base == 0 || base == b) {
-				s, base = s[2:], b
+				// One underscore may follow the prefix ("0x_1f").
+				s, base = strings.TrimPrefix(s[2:], "_"), b
 			}
 		}
 		if base == 0 {
+			// A decimal literal of base 0 has no leading zero: "0664"
+			// is not a number, "00" and "0_0" are 0.
+			if strings.HasPrefix(s, "0") && strings.Trim(s, "0_") != "" {
+				return 0, false, nil
+			}
 			base = 10
 		}
 	}

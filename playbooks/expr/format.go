@@ -101,11 +101,15 @@ func percentFormat(format string, args any) (string, error) {
 			case strings.Contains(flags, "-"):
 				s += strings.Repeat(" ", pad)
 			case strings.Contains(flags, "0") && verb != 's' && verb != 'r':
+				// zeros go after the sign and the alternate form's 0x/0o
+				head := 0
 				if s != "" && (s[0] == '-' || s[0] == '+' || s[0] == ' ') {
-					s = s[:1] + strings.Repeat("0", pad) + s[1:]
-				} else {
-					s = strings.Repeat("0", pad) + s
+					head = 1
 				}
+				if strings.Contains(flags, "#") && strings.IndexByte("xXo", verb) >= 0 {
+					head += 2
+				}
+				s = s[:head] + strings.Repeat("0", pad) + s[head:]
 			default:
 				s = strings.Repeat(" ", pad) + s
 			}
@@ -160,6 +164,12 @@ func formatOne(verb byte, flags string, prec int, arg any) (string, error) {
 		neg := b.Sign() < 0
 		base := map[byte]int{'d': 10, 'i': 10, 'x': 16, 'X': 16, 'o': 8}[verb]
 		s := new(big.Int).Abs(b).Text(base)
+		if pad := prec - len(s); pad > 0 {
+			s = strings.Repeat("0", pad) + s // an integer's precision is its least digits
+		}
+		if strings.Contains(flags, "#") && verb != 'd' && verb != 'i' {
+			s = "0" + string(verb|0x20) + s // the alternate form: 0x, 0o
+		}
 		if verb == 'X' {
 			s = strings.ToUpper(s)
 		}

@@ -57,9 +57,12 @@ func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, 
 		var pe *pyError
 		var fe *fatalError
 		var lf *lookupFailure
+		var ae *ansibleError
 		switch {
 		case errors.As(err, &ue):
 			return nil, err
+		case errors.As(err, &ae):
+			return nil, errorf("An unhandled exception occurred while running the lookup plugin '%s'. Error was a <class '%s'>, original message: %s", name, ae.class, ae.msg)
 		case errors.As(err, &fe):
 			return nil, errorf("%s", fe.msg)
 		case errors.As(err, &lf):
@@ -112,6 +115,18 @@ type fatalError struct{ msg string }
 func (e *fatalError) Error() string { return e.msg }
 
 func fatalf(format string, args ...any) error { return &fatalError{fmt.Sprintf(format, args...)} }
+
+// ansibleError is a lookup's failure raised as one of Ansible's own
+// exception classes (AnsibleError, AnsibleParserError): lookup() names
+// the class, a with_ loop shows the message as it is.
+type ansibleError struct{ class, msg string }
+
+func (e *ansibleError) Error() string { return e.msg }
+
+// ansibleErrorf is an AnsibleError with the message format gives.
+func ansibleErrorf(format string, args ...any) error {
+	return &ansibleError{"ansible.errors.AnsibleError", fmt.Sprintf(format, args...)}
+}
 
 // lookupFailure is a lookup's own failure, whose message Ansible shows as
 // it is (AnsibleLookupError); errors='ignore' silences it.
@@ -187,7 +202,7 @@ func makeLookupTable() map[string]lookupFunc {
 		"fileglob":            fileglobLookup,
 		"first_found":         firstFoundLookup,
 		"ini":                 iniLookup,
-		"sequence":            func(_ *evaluator, terms []any, opts map[string]any) ([]any, error) { return sequence(terms, opts) },
+		"sequence":            func(_ *evaluator, terms []any, _ map[string]any) ([]any, error) { return sequence(terms) },
 		"lines":               commandLookup("lines"),
 		"pipe":                commandLookup("pipe"),
 		"password":            passwordLookup,
