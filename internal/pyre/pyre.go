@@ -23,9 +23,10 @@ type Options struct {
 	IgnoreCase bool // re.IGNORECASE
 }
 
-// Python's re and Go's regexp (RE2) share most of their syntax. Compile
-// translates what differs and refuses, with a clear message, what RE2
-// cannot do at all:
+// Python's re and Go's regexp (RE2) share most of their syntax. A pattern
+// Python's re refuses fails with a *SyntaxError carrying Python's message
+// ("nothing to repeat at position 0"). Compile translates what differs and
+// refuses, with a clear message, what RE2 cannot do at all:
 //
 //   - lookahead and lookbehind ((?=, (?!, (?<=, (?<!) and backreferences
 //     inside a pattern (\1, (?P=name)) are errors: RE2 has no backtracking;
@@ -41,6 +42,9 @@ type Options struct {
 // Left as they are: Python's \d, \w, \s on text are Unicode-aware and
 // Go's are ASCII.
 func Compile(pattern string, o Options) (*regexp.Regexp, error) {
+	if err := check(pattern); err != nil {
+		return nil, err // Python refuses it: its own words (*SyntaxError)
+	}
 	dollar := "$"
 	switch {
 	case o.OneLine:

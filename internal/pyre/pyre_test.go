@@ -86,7 +86,7 @@ func TestUnsupported(t *testing.T) {
 		`(a)\1`:          "backreference",
 		`(?P<x>a)(?P=x)`: "backreference",
 		`(?x) a b`:       "flag x",
-		`a(`:             "missing closing )",
+		`a(`:             "missing ), unterminated subpattern at position 1",
 	} {
 		_, err := Compile(p, Options{OneLine: true})
 		if err == nil || !strings.Contains(err.Error(), want) {
