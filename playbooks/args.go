@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pydict"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -71,11 +73,15 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 			t.ModuleFile = f
 		}
 	}
-	merged := maps.Clone(base)
-	if merged == nil {
-		merged = map[string]any{}
+	// args: under the module's own arguments, in the order of Python's
+	// dict update.
+	b := pydict.NewBuilder(len(base) + len(args))
+	for _, m := range []map[string]any{base, args} {
+		for _, k := range pydict.Keys(m) {
+			b.Set(k, m[k])
+		}
 	}
-	maps.Copy(merged, args)
+	merged := b.Map()
 	if raw, ok := merged["_raw_params"].(string); ok && raw != "" && !l.mods.rawParams(t.Module) {
 		if isTemplate(raw) {
 			delete(merged, "_raw_params")
@@ -205,14 +211,14 @@ func (l *loader) kv(file string, n *yaml.Node, s string, freeForm bool) map[stri
 		l.errs.wrap(file, n, err, "%v: %s", err, s)
 		return nil
 	}
-	m := make(map[string]any, len(pairs)+1)
+	m := pydict.NewBuilder(len(pairs) + 1)
 	for _, p := range pairs {
-		m[p.Key] = p.Value
+		m.Set(p.Key, p.Value)
 	}
 	if raw != "" {
-		m["_raw_params"] = raw
+		m.Set("_raw_params", raw)
 	}
-	return m
+	return m.Map()
 }
 
 func errOr(err error, s string) string {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tender-sh/tender/config"
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -119,9 +120,11 @@ func (h *hostRun) setInventory(vars map[string]any, groups []string) {
 	h.refresh()
 }
 
-// setFact records a set_fact or register result and refreshes the snapshot.
+// setFact records a set_fact or register result and refreshes the
+// snapshot. The variables keep the order they were first set in, as in
+// Ansible (the varnames lookup lists them so).
 func (h *hostRun) setFact(name string, v any) {
-	h.setFacts[name] = v
+	pydict.Set(h.setFacts, name, v)
 	h.refresh()
 }
 

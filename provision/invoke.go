@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/facts"
@@ -182,17 +183,21 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	if err != nil {
 		return call{}, err
 	}
-	merged := rendered.(map[string]any)
-	if defaults != nil {
-		// module_defaults under the task's own arguments.
-		merged = maps.Clone(defaults)
-		maps.Copy(merged, rendered.(map[string]any))
+	// module_defaults under the task's own arguments; the arguments keep
+	// their order (set_fact's facts keep it), as Ansible's dict update.
+	merged := pydict.NewBuilder(len(t.Args) + len(defaults))
+	for _, m := range []map[string]any{defaults, rendered.(map[string]any)} {
+		for _, k := range pydict.Keys(m) {
+			merged.Set(k, m[k])
+		}
 	}
 	if v, ok := t.Args[tr.UntemplatedArg]; ok && tr.UntemplatedArg != "" {
-		merged[tr.UntemplatedArg] = v
+		merged.Set(tr.UntemplatedArg, v)
 	}
-	args := tasks.Args{}
-	for k, v := range merged {
+	mergedMap := merged.Map()
+	args := pydict.NewBuilder(merged.Len())
+	for _, k := range pydict.Keys(mergedMap) {
+		v := mergedMap[k]
 		if tr.SetsVars && expr.IsTemplate(k) {
 			// set_fact's variable names may be templates, as Ansible
 			// renders them.
@@ -203,22 +208,23 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			k = expr.Str(name)
 		}
 		if !expr.IsOmit(v) {
-			args[k] = v
+			args.Set(k, v)
 		}
 	}
+	argMap := tasks.Args(args.Map())
 	if kw.noLog {
-		pr.rn.r.NoLogValues.AddValue(map[string]any(args))
+		pr.rn.r.NoLogValues.AddValue(map[string]any(argMap))
 	}
 	conn, via, err := pr.conn(ctx, h, kw, scope)
 	if err != nil {
 		return call{}, err
 	}
-	env := tasks.ScopeEnv(args, scope)
+	env := tasks.ScopeEnv(argMap, scope)
 	env.Host, env.Conn, env.Check, env.Diff, env.Verbosity = h.name, conn, kw.check, kw.diff, pr.rn.r.Verbosity
 	env.FindFile = pr.findFile(t)
 	env.Sandbox, env.Decrypt, env.Modules = pr.rn.r.Sandbox, pr.rn.r.Decrypt, pr.rn.r.Modules
 	env.Action, env.ModuleFile, env.Become = t.Action, t.ModuleFile, via.become != nil
-	return call{mod: factory(), env: env, args: args, via: via}, nil
+	return call{mod: factory(), env: env, args: argMap, via: via}, nil
 }
 
 // templatedArgs is args without the one tr leaves untemplated.
@@ -301,14 +307,15 @@ func (pr *playRun) settle(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 			}
 			h = d
 		}
-		for k, v := range f {
+		for _, k := range pydict.Keys(f) {
+			v := f[k]
 			if t.Module == "include_vars" {
-				h.includedVars[k] = v
+				pydict.Set(h.includedVars, k, v)
 				continue
 			}
-			h.setFacts[k] = v
+			pydict.Set(h.setFacts, k, v)
 			if persist {
-				h.moduleFacts[k] = v
+				pydict.Set(h.moduleFacts, k, v)
 			}
 		}
 		h.refresh()

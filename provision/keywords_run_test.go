@@ -221,6 +221,33 @@ func TestWithLoopTerms(t *testing.T) {
 	}
 }
 
+// TestVariablesKeepTheirOrder: set_fact's variables and registered
+// results are listed in the order they were first set (Python's dict),
+// as the varnames lookup shows them, whatever their names' sorted order.
+func TestVariablesKeepTheirOrder(t *testing.T) {
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - set_fact:
+        qz_1: hello
+        qz_2: world
+        qa_1: x
+    - set_fact: qy=1 qb=2
+    - debug: msg=hi
+      register: qr
+    - set_fact:
+        qz_1: again
+    - assert:
+        that:
+          - lookup('varnames', '^q.*_\d', wantlist=True) == ['qz_1', 'qz_2', 'qa_1']
+          - query('varnames', '^q') == ['qz_1', 'qz_2', 'qa_1', 'qy', 'qb', 'qr']
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
 // TestIntegerKeywordsTruncate: retries and delay are read as Python's
 // int() reads them: a float is truncated (retries 2.9 is 2, delay 0.01 is
 // 0), a string must be an integer. Out of attempts, attempts says the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin"
@@ -54,7 +55,7 @@ func (setFactModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	for k, v := range args {
 		f[k] = v
 	}
-	return tasks.Result{Data: map[string]any{"ansible_facts": f}}, nil
+	return tasks.Result{Data: map[string]any{"ansible_facts": pydict.Like(f, args)}}, nil
 }
 
 type failModule struct{}

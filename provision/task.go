@@ -199,7 +199,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 	case out.failed && !kw.ignoreErrors:
 		h.failed = true
 		if inRescuedBlock(t) {
-			h.setFacts["ansible_failed_task"] = map[string]any{"name": t.Name, "action": t.Action}
+			pydict.Set(h.setFacts, "ansible_failed_task", map[string]any{"name": t.Name, "action": t.Action})
 			h.setFact("ansible_failed_result", unsafeDeep(out.data))
 		}
 	}

@@ -158,6 +158,20 @@ func Like(dst, src map[string]any) map[string]any {
 	return Record(dst, Keys(src))
 }
 
+// Set sets m[k] to v as Python's dict assignment does: a new key goes
+// after m's other keys, a key already there keeps its place. It is for
+// maps that grow one key at a time over a long life (a host's facts);
+// each new key costs a copy of m's order.
+func Set(m map[string]any, k string, v any) {
+	if _, ok := m[k]; ok {
+		m[k] = v
+		return
+	}
+	keys := append(slices.Clip(Keys(m)), k)
+	m[k] = v
+	Record(m, keys)
+}
+
 // Builder builds a map in insertion order, as Python's dict assignment
 // does: a key set again keeps its first place and takes the new value.
 type Builder struct {

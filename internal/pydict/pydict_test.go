@@ -103,3 +103,24 @@ func TestRecordsGoWithTheirMaps(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestSetAppendsNewKeys(t *testing.T) {
+	m := map[string]any{}
+	for _, k := range []string{"qz_1", "qz_2", "qa_1", "a", "qz_1"} {
+		Set(m, k, k+"!")
+	}
+	if got, want := Keys(m), []string{"qz_1", "qz_2", "qa_1", "a"}; !slices.Equal(got, want) {
+		t.Errorf("Keys = %v, want %v", got, want)
+	}
+	Set(m, "qz_2", 2)
+	if got := Keys(m); got[1] != "qz_2" || m["qz_2"] != 2 {
+		t.Errorf("a key set again moved or kept its value: %v %v", got, m)
+	}
+	sorted := map[string]any{}
+	Set(sorted, "a", 1)
+	Set(sorted, "b", 2)
+	Set(sorted, "c", 3)
+	if got := Keys(sorted); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("Keys = %v", got)
+	}
+}

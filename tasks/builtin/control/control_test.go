@@ -1,10 +1,12 @@
 package control
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"testing"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
@@ -69,6 +71,23 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 	if res = modtest.RunMod(t, env, "ping", tasks.Args{"data": "crash"}); !res.Failed {
+		t.Fatalf("%+v", res)
+	}
+}
+
+// TestSetFactKeepsOrder: the facts come in the order of the arguments, as
+// Ansible's dict keeps them (the varnames lookup lists them so), and the
+// first bad name in that order is the one reported.
+func TestSetFactKeepsOrder(t *testing.T) {
+	t.Parallel()
+	args := tasks.Args(pydict.Record(map[string]any{"qz_1": "a", "qz_2": "b", "qa_1": "c", "cacheable": false}, []string{"qz_1", "qz_2", "cacheable", "qa_1"}))
+	res, err := setFactModule{}.Run(context.Background(), nil, args)
+	facts, _ := res.Data["ansible_facts"].(map[string]any)
+	if err != nil || !reflect.DeepEqual(pydict.Keys(facts), []string{"qz_1", "qz_2", "qa_1"}) {
+		t.Fatalf("%v %v", pydict.Keys(facts), err)
+	}
+	bad := tasks.Args(pydict.Record(map[string]any{"z-1": 1, "a-1": 2}, []string{"z-1", "a-1"}))
+	if res, _ := (setFactModule{}).Run(context.Background(), nil, bad); !res.Failed || res.Msg[:23] != "The variable name 'z-1'" {
 		t.Fatalf("%+v", res)
 	}
 }

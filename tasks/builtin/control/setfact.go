@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -21,14 +21,10 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // Run validates the names and converts "yes"/"no"/"true"/"false" strings
 // to booleans, as Ansible does without jinja2_native.
 func (setFactModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	facts := map[string]any{}
-	names := make([]string, 0, len(args))
-	for k := range args {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	// The facts keep the order of the arguments, as Ansible's dict does.
+	facts := pydict.NewBuilder(len(args))
 	cacheable := false
-	for _, k := range names {
+	for _, k := range pydict.Keys(args) {
 		v := args[k]
 		if k == "cacheable" {
 			b, err := tasks.ParseBool(v)
@@ -49,13 +45,13 @@ func (setFactModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (task
 				v = false
 			}
 		}
-		facts[k] = v
+		facts.Set(k, v)
 	}
-	if len(facts) == 0 {
+	if facts.Len() == 0 {
 		return tasks.Result{Failed: true, Data: map[string]any{}, Msg: "No key/value pairs provided, at least one is required for this action to succeed"}, nil
 	}
 	_ = cacheable // facts are not cached across runs: there is no fact cache
-	return tasks.Result{Data: map[string]any{"ansible_facts": facts}}, nil
+	return tasks.Result{Data: map[string]any{"ansible_facts": facts.Map()}}, nil
 }
 
 func (setFactModule) Spec() *tasks.Spec { return setFactSpec }
