@@ -2,7 +2,8 @@ package expr
 
 import (
 	"errors"
-	"strings"
+
+	"github.com/tender-sh/tender/internal/pyre"
 )
 
 // indexedItemsLookup is indexed_items: [index, item] for each item of the
@@ -22,18 +23,25 @@ func indexedItemsLookup(_ *evaluator, terms []any, _ map[string]any) ([]any, err
 func varnamesLookup(ev *evaluator, terms []any, _ map[string]any) ([]any, error) {
 	k := keyedBelow(ev.scope)
 	if k == nil {
-		return nil, errorf("No variables available to search")
+		return nil, ansibleErrorf("No variables available to search")
 	}
 	names := k.Keys()
 	out := []any{}
 	for _, t := range terms {
 		pat, ok := text(t)
 		if !ok {
-			return nil, errorf("Invalid setting identifier, \"%s\" is not a string, it is a %s", Str(t), typeName(t))
+			return nil, ansibleErrorf("Invalid setting identifier, \"%s\" is not a string, it is a %s", Str(t), pyClass(t))
 		}
-		re, err := compileRegex(pat, false, false, false)
+		re, err := pyre.Compile(pat, pyre.Options{})
 		if err != nil {
-			return nil, errorf("Unable to use \"%s\" as a search parameter: %v", pat, err)
+			// Python's re.error in its own words; what only RE2 cannot
+			// run (lookaround, backreferences) says so.
+			msg := err.Error()
+			var se *pyre.SyntaxError
+			if errors.As(err, &se) {
+				msg = se.Python()
+			}
+			return nil, ansibleErrorf("Unable to use \"%s\" as a search parameter: %s", pat, msg)
 		}
 		for _, n := range names {
 			if re.MatchString(n) {
@@ -60,170 +68,6 @@ func keyedBelow(s Scope) Keyed {
 			return nil
 		}
 	}
-}
-
-// csvfileLookup is csvfile: for each term, a key (the words of the term
-// that are not option=value) looked up in the first column of a CSV file
-// (file=ansible.csv, delimiter=TAB, encoding=utf-8), giving column col=1
-// of the first matching row, or default= (nothing when not set).
-func csvfileLookup(ev *evaluator, terms []any, kw map[string]any) ([]any, error) {
-	o := map[string]any{"col": "1", "default": nil, "delimiter": "TAB", "file": "ansible.csv", "encoding": "utf-8"}
-	for k, v := range kw {
-		if _, ok := o[k]; !ok {
-			return nil, fatalf("Invalid option: %s is not a valid option for the csvfile lookup", k)
-		}
-		o[k] = v
-	}
-	env := envOf(ev.scope)
-	out := []any{}
-	for _, t := range terms {
-		kv, raw := parseKV(Str(t))
-		if len(raw) == 0 {
-			return nil, errorf("Search key is required but was not found")
-		}
-		for k, v := range kv {
-			if _, ok := o[k]; !ok {
-				return nil, errorf("%s is not a valid option", k)
-			}
-			o[k] = v
-		}
-		delim := Str(o["delimiter"])
-		if delim == "TAB" || delim == `\t` {
-			delim = "\t"
-		}
-		name := Str(o["file"])
-		p, err := locate(env, name, func(name string) error {
-			return errorf("csvfile: could not locate file in lookup: %s", name)
-		})
-		if err != nil {
-			return nil, err
-		}
-		v, err := readCSV(env, p, strings.Join(raw, " "), delim, Str(o["encoding"]), o["default"], o["col"])
-		if err != nil {
-			return nil, err
-		}
-		if v != nil {
-			out = append(out, v)
-		}
-	}
-	return out, nil
-}
-
-func readCSV(env *Env, path, key, delim, encoding string, def, col any) (any, error) {
-	if len([]rune(delim)) != 1 {
-		return nil, errorf("csvfile: \"delimiter\" must be a 1-character string")
-	}
-	s, err := readText(env, path, encoding)
-	if err != nil {
-		return nil, errorf("csvfile: %v", err)
-	}
-	for _, row := range csvRows(s, []rune(delim)[0]) {
-		if len(row) > 0 && row[0] == key {
-			c, ok := integer(col)
-			if cs, isText := text(col); isText {
-				c, ok = pyInt(cs, 10)
-			}
-			if !ok {
-				return nil, errorf("csvfile: invalid literal for int() with base 10: %s", Repr(col))
-			}
-			if c < 0 {
-				c += len(row)
-			}
-			if c < 0 || c >= len(row) {
-				return nil, errorf("csvfile: list index out of range")
-			}
-			return row[c], nil
-		}
-	}
-	return def, nil
-}
-
-// csvRows parses CSV as Python's csv.reader does with the excel dialect
-// (quotechar ", doubled quotes, not strict) and the given delimiter.
-func csvRows(s string, delim rune) [][]string {
-	var rows [][]string
-	var row []string
-	var field strings.Builder
-	const (
-		startRecord = iota
-		startField
-		inField
-		inQuoted
-		quoteInQuoted
-	)
-	state := startRecord
-	save := func() { row = append(row, field.String()); field.Reset() }
-	end := func() { rows = append(rows, row); row = nil }
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		c := rs[i]
-		eol := c == '\n' || c == '\r'
-		if eol && c == '\r' && i+1 < len(rs) && rs[i+1] == '\n' && state != inQuoted {
-			i++
-		}
-		switch state {
-		case startRecord:
-			if eol {
-				end()
-				continue
-			}
-			state = startField
-			fallthrough
-		case startField:
-			switch {
-			case eol:
-				save()
-				end()
-				state = startRecord
-			case c == '"':
-				state = inQuoted
-			case c == delim:
-				save()
-			default:
-				field.WriteRune(c)
-				state = inField
-			}
-		case inField:
-			switch {
-			case eol:
-				save()
-				end()
-				state = startRecord
-			case c == delim:
-				save()
-				state = startField
-			default:
-				field.WriteRune(c)
-			}
-		case inQuoted:
-			if c == '"' {
-				state = quoteInQuoted
-			} else {
-				field.WriteRune(c)
-			}
-		case quoteInQuoted:
-			switch {
-			case c == '"':
-				field.WriteRune('"')
-				state = inQuoted
-			case c == delim:
-				save()
-				state = startField
-			case eol:
-				save()
-				end()
-				state = startRecord
-			default:
-				field.WriteRune(c)
-				state = inField
-			}
-		}
-	}
-	if state != startRecord {
-		save()
-		end()
-	}
-	return rows
 }
 
 // inventoryHostnamesLookup is inventory_hostnames: the hosts of the
