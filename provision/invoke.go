@@ -467,10 +467,33 @@ func (pr *playRun) setup(ctx context.Context, h *hostRun, kw keywords, scope *ex
 	if err != nil {
 		return failure(err)
 	}
+	// As Ansible: the facts of a delegated setup are the task's host's
+	// unless delegate_facts says they are the delegate's.
+	if kw.delegateTo != "" && kw.delegateFacts {
+		if h, err = pr.delegateHost(kw.delegateTo); err != nil {
+			return failure(err)
+		}
+	}
 	h.facts = unsafeDeep(f).(map[string]any)
 	h.gathered = true
 	h.refresh()
-	return outcome{data: map[string]any{"changed": false, "failed": false}}
+	// The result holds the facts as setup returns them (ansible_<name>),
+	// which register keeps.
+	return outcome{data: map[string]any{"changed": false, "failed": false, "ansible_facts": setupFacts(h.facts)}}
+}
+
+// setupFacts are facts as setup returns them: ansible_<name>, but for the
+// few it returns under their own names (gather_subset, module_setup).
+func setupFacts(gathered map[string]any) map[string]any {
+	out := make(map[string]any, len(gathered))
+	for k, v := range gathered {
+		if facts.Unprefixed(k) {
+			out[k] = v
+		} else {
+			out["ansible_"+k] = v
+		}
+	}
+	return out
 }
 
 // gather runs fact gathering as ansible-playbook's "Gathering Facts" task,
