@@ -179,6 +179,10 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	if err != nil {
 		return call{}, renderArgsError(t, err)
 	}
+	own, err := pr.variableParams(t, rendered.(map[string]any))
+	if err != nil {
+		return call{}, err
+	}
 	defaults, err := pr.moduleDefaults(t, scope)
 	if err != nil {
 		return call{}, err
@@ -186,7 +190,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	// module_defaults under the task's own arguments; the arguments keep
 	// their order (set_fact's facts keep it), as Ansible's dict update.
 	merged := pydict.NewBuilder(len(t.Args) + len(defaults))
-	for _, m := range []map[string]any{defaults, rendered.(map[string]any)} {
+	for _, m := range []map[string]any{defaults, own} {
 		for _, k := range pydict.Keys(m) {
 			merged.Set(k, m[k])
 		}
@@ -225,6 +229,34 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	env.Sandbox, env.Decrypt, env.Modules = pr.rn.r.Sandbox, pr.rn.r.Decrypt, pr.rn.r.Modules
 	env.Action, env.ModuleFile, env.Become = t.Action, t.ModuleFile, via.become != nil
 	return call{mod: factory(), env: env, args: argMap, via: via}, nil
+}
+
+// variableParams applies a task's arguments given as one template
+// ("add_host: '{{ data }}'", args: "{{ data }}"), which the loader keeps
+// under _variable_params: as Ansible, the rendered dict comes first and
+// the task's other arguments update it, with Ansible's warning; anything
+// but a dict is an error.
+func (pr *playRun) variableParams(t *playbooks.Task, rendered map[string]any) (map[string]any, error) {
+	vp, ok := rendered["_variable_params"]
+	if !ok {
+		return rendered, nil
+	}
+	m, isMap := vp.(map[string]any)
+	if !isMap {
+		return nil, fmt.Errorf("invalid or malformed argument: '%s'", expr.Str(vp))
+	}
+	pr.rn.warnOnce(Event{Kind: Warning, Play: pr.name, Task: t.Name,
+		Msg: "Using a variable for a task's 'args' is unsafe in some situations (see https://docs.ansible.com/ansible/devel/reference_appendices/faq.html#argsplat-unsafe)"})
+	b := pydict.NewBuilder(len(m) + len(rendered))
+	for _, k := range pydict.Keys(m) {
+		b.Set(k, m[k])
+	}
+	for _, k := range pydict.Keys(rendered) {
+		if k != "_variable_params" {
+			b.Set(k, rendered[k])
+		}
+	}
+	return b.Map(), nil
 }
 
 // templatedArgs is args without the one tr leaves untemplated.

@@ -1,6 +1,7 @@
 package provision_test
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -34,5 +35,39 @@ func TestSetupResultHoldsFacts(t *testing.T) {
 `, nil)
 	if err != nil || recap.Stats["a"].Failed != 0 {
 		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// TestArgumentsFromOneTemplate: a task's arguments given as one template
+// are the dict it renders to, under the task's other arguments, with
+// Ansible's warning; anything but a dict fails the task.
+func TestArgumentsFromOneTemplate(t *testing.T) {
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  vars:
+    host_data: {hostname: newhost, groups: made, color: blue}
+    dbg: {msg: from a dict}
+    dbg_list: [1, a]
+  tasks:
+    - add_host: "{{ host_data }}"
+    - debug: "{{ dbg }}"
+      register: d
+    - debug: "{{ dbg_list }}"
+      register: bad
+      ignore_errors: true
+    - assert:
+        that:
+          - hostvars.newhost.color == 'blue'
+          - "'newhost' in groups.made"
+          - d.msg == 'from a dict'
+          - bad is failed
+          - "bad.msg == \"invalid or malformed argument: '[1, 'a']'\""
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "[WARNING]: Using a variable for a task's 'args' is unsafe in some situations") {
+		t.Errorf("no warning in:\n%s", out)
 	}
 }

@@ -91,3 +91,33 @@ func TestSetFactKeepsOrder(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 }
+
+// TestAddHostRawParams: free-form arguments are a dict the other
+// arguments update (name wins over hostname), anything else is refused
+// with its Python class; groups are split, stripped and deduplicated as
+// Ansible's action does; host and group are host variables.
+func TestAddHostRawParams(t *testing.T) {
+	t.Parallel()
+	raw := pydict.Record(map[string]any{"hostname": "h1", "groups": "a, a,b", "host": "hh", "v": 1}, []string{"hostname", "groups", "host", "v"})
+	res, err := addHostModule{}.Run(context.Background(), nil, tasks.Args{"_raw_params": raw, "name": "h2:2222", "v": 2})
+	want := map[string]any{"host_name": "h2", "groups": []any{"a", "a", "b"}, "host_vars": map[string]any{"ansible_ssh_port": 2222, "host": "hh", "v": 2}}
+	if err != nil || res.Failed || !reflect.DeepEqual(res.Data["add_host"], want) {
+		t.Fatalf("%+v %v", res, err)
+	}
+	for _, c := range []struct {
+		args tasks.Args
+		msg  string
+	}{
+		{tasks.Args{"_raw_params": "foo", "name": "x"}, "Invalid raw parameters passed, requires a dictonary/mapping got a  <class 'str'>"},
+		{tasks.Args{"_raw_params": map[string]any{"v": 1}}, "name, host or hostname needs to be provided"},
+		{tasks.Args{"name": "x", "groups": 5}, "Groups must be specified as a list."},
+		{tasks.Args{"name": "x", "groups": []any{"a", 5}}, "'int' object has no attribute 'strip'"},
+	} {
+		if res, _ := (addHostModule{}).Run(context.Background(), nil, c.args); !res.Failed || res.Msg != c.msg {
+			t.Errorf("%v: %+v", c.args, res)
+		}
+	}
+	if res, _ := (addHostModule{}).Run(context.Background(), nil, tasks.Args{"name": "x", "groups": ""}); res.Failed || len(res.Data["add_host"].(map[string]any)["groups"].([]any)) != 0 {
+		t.Errorf("empty groups: %+v", res)
+	}
+}

@@ -3,9 +3,11 @@ package control
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -29,51 +31,128 @@ var (
 // values keep their marks: a host added under a name that came from a
 // host is named by data, never by a template.
 func (addHostModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	// Free-form arguments ("add_host: '{{ host }}'") must render to a
+	// dict, which the other arguments update, as Ansible's action does.
+	all := pydict.NewBuilder(len(args))
 	if raw, ok := args["_raw_params"]; ok {
-		if _, isMap := raw.(map[string]any); !isMap {
-			return tasks.Result{Failed: true, Msg: fmt.Sprintf("Invalid raw parameters passed, requires a dictonary/mapping got a  %s", strings.TrimSuffix(strings.TrimPrefix(pyTypeName(raw), "<class '"), "'>"))}, nil
+		m, isMap := raw.(map[string]any)
+		if !isMap {
+			return tasks.Result{Failed: true, Msg: "Invalid raw parameters passed, requires a dictonary/mapping got a  " + pyClass(raw)}, nil
+		}
+		for _, k := range pydict.Keys(m) {
+			all.Set(k, m[k])
 		}
 	}
+	for _, k := range pydict.Keys(args) {
+		if k != "_raw_params" {
+			all.Set(k, args[k])
+		}
+	}
+	args = all.Map()
 	name := firstArg(args, "name", "hostname", "host")
 	if name == nil {
 		return tasks.Result{Failed: true, Msg: "name, host or hostname needs to be provided"}, nil
 	}
 	hostName := tasks.ToText(name)
-	vars := map[string]any{}
+	vars := pydict.NewBuilder(len(args))
 	if h, port, ok := hostPort(hostName); ok {
 		hostName = h
-		vars["ansible_ssh_port"] = port
+		vars.Set("ansible_ssh_port", port)
 	}
-	var groups []any
-	g := firstArg(args, "groupname", "groups", "group")
-	if text, isText := tasks.Text(g); isText {
-		for _, s := range strings.Split(text, ",") {
-			if s != "" {
-				groups = appendUnique(groups, tasks.Keep(g, strings.TrimSpace(s)))
-			}
-		}
-	} else {
-		switch g := g.(type) {
-		case nil:
-		case []any:
-			groups = appendUnique(groups, g...)
-		default:
-			return tasks.Result{Failed: true, Msg: "Groups must be specified as a list."}, nil
-		}
+	groups, err := addHostGroups(firstArg(args, "groupname", "groups", "group"))
+	if err != nil {
+		return tasks.Result{Failed: true, Msg: err.Error()}, nil
 	}
-	if groups == nil {
-		groups = []any{}
-	}
-	for k, v := range args {
+	for _, k := range pydict.Keys(args) {
 		switch k {
-		case "name", "hostname", "groupname", "groups", "_raw_params":
+		case "name", "hostname", "groupname", "groups":
 		default:
-			vars[k] = v
+			vars.Set(k, args[k])
 		}
 	}
 	return tasks.Result{Data: map[string]any{"add_host": map[string]any{
-		"host_name": tasks.Keep(name, hostName), "groups": groups, "host_vars": vars,
+		"host_name": tasks.Keep(name, hostName), "groups": groups, "host_vars": vars.Map(),
 	}}}, nil
+}
+
+// addHostGroups reads add_host's groups as Ansible does: nothing when
+// empty, a list as it is, a string split on commas; each name stripped
+// (its mark kept), a name skipped when the name as written is one
+// already taken (so " a" after "a" is kept twice, as in Ansible), and an
+// empty name skipped (Ansible stops the whole run on it).
+func addHostGroups(g any) ([]any, error) {
+	var names []any
+	switch v := g.(type) {
+	case nil:
+	case []any:
+		names = v
+	default:
+		text, isText := tasks.Text(g)
+		if !isText {
+			if pyTruthy(g) {
+				return nil, fmt.Errorf("Groups must be specified as a list.")
+			}
+			break
+		}
+		for _, s := range strings.Split(text, ",") {
+			names = append(names, tasks.Keep(g, s))
+		}
+	}
+	out := []any{}
+	for _, n := range names {
+		text, isText := tasks.Text(n)
+		if !isText {
+			return nil, fmt.Errorf("'%s' object has no attribute 'strip'", strings.TrimSuffix(strings.TrimPrefix(pyClass(n), "<class '"), "'>"))
+		}
+		if strings.TrimSpace(text) == "" || containsText(out, text) {
+			continue
+		}
+		out = append(out, tasks.Keep(n, strings.TrimSpace(text)))
+	}
+	return out, nil
+}
+
+// pyTruthy is Python's truth of an argument that is not text or a list.
+func pyTruthy(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case int:
+		return x != 0
+	case float64:
+		return x != 0
+	case map[string]any:
+		return len(x) > 0
+	}
+	return v != nil
+}
+
+func containsText(list []any, s string) bool {
+	for _, x := range list {
+		if t, _ := tasks.Text(x); t == s {
+			return true
+		}
+	}
+	return false
+}
+
+// pyClass is Python's repr of type(v) for the values arguments hold.
+func pyClass(v any) string {
+	switch v.(type) {
+	case []any:
+		return "<class 'list'>"
+	case map[string]any:
+		return "<class 'dict'>"
+	case nil:
+		return "<class 'NoneType'>"
+	case bool:
+		return "<class 'bool'>"
+	case int, int64, *big.Int:
+		return "<class 'int'>"
+	case float64:
+		return "<class 'float'>"
+	}
+	return "<class 'str'>"
 }
 
 // Run returns the group (spaces become dashes, as Ansible does) and its
