@@ -260,5 +260,6 @@ var specDiffs = map[string]string{
 	"yum.use_backend.default":                            "Ansible's yum action plugin tells use and use_backend given from not given (they are mutually exclusive), so tender's spec has no default; not given means auto, as Ansible's",
 	"get_url.timeout.default":                            "get_url and uri share the request parameters (Ansible's url_argument_spec), whose timeout has no default; get_url applies Ansible's 10 s when it is not given",
 	"uri.timeout.default":                                "as get_url.timeout.default; uri applies Ansible's 30 s",
+	"user.ssh_key_comment.default":                       "Ansible's default is 'ansible-generated on ' and the name of the host the module runs on (recorded here as the recording machine's, 'vm'); tender's script computes it on the host (uname -n) when the option is not given",
 	"uri.url.required":                                   "Ansible's uri takes url from url_argument_spec, where it is not required, and without one fails with a Python error (status -1, 'a bytes-like object is required'); tender refuses a missing url up front",
 }

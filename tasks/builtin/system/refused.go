@@ -11,23 +11,11 @@ const todoSys = "not implemented yet"
 const libuser = "manages /etc/passwd and /etc/group with libuser's luseradd/lgroupadd, which the hosts tender manages do not ship by default; not implemented"
 
 var userRefused = map[string]string{
-	"authorization":       "Solaris RBAC only; tender manages Linux hosts",
-	"profile":             "Solaris RBAC only; tender manages Linux hosts",
-	"role":                "Solaris RBAC only; tender manages Linux hosts",
-	"login_class":         "BSD login classes only; tender manages Linux hosts",
-	"hidden":              "macOS only; tender manages Linux hosts",
-	"local":               libuser,
-	"generate_ssh_key":    todoSys,
-	"ssh_key_bits":        todoSys,
-	"ssh_key_comment":     todoSys,
-	"ssh_key_file":        todoSys,
-	"ssh_key_passphrase":  todoSys,
-	"ssh_key_type":        todoSys,
-	"password_expire_max": todoSys,
-	"password_expire_min": todoSys,
-	"password_lock":       todoSys,
-	"seuser":              todoSys,
-	"umask":               todoSys,
+	"authorization": "Solaris RBAC only; tender manages Linux hosts",
+	"profile":       "Solaris RBAC only; tender manages Linux hosts",
+	"role":          "Solaris RBAC only; tender manages Linux hosts",
+	"login_class":   "BSD login classes only; tender manages Linux hosts",
+	"hidden":        "macOS only; tender manages Linux hosts",
 }
 
 var groupRefused = map[string]string{"local": libuser}

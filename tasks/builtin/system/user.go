@@ -16,9 +16,13 @@ import (
 
 // userModule manages a local user account as Ansible's user module does
 // on Linux, in one round trip: useradd/usermod/userdel, or busybox's
-// adduser/deluser where useradd is missing. A password (a crypt hash)
-// travels in the script's environment on stdin and is set with
-// chpasswd -e; the result shows it as NOT_LOGGING_PASSWORD, as Ansible.
+// adduser/deluser where useradd is missing, chage for the password's
+// minimum and maximum age, ssh-keygen for the user's key. A password (a
+// crypt hash) and a key's passphrase travel on the script's stdin, never
+// on a command line: the hash is set with chpasswd -e, the passphrase
+// answers ssh-keygen's prompts; the result shows the password as
+// NOT_LOGGING_PASSWORD, as Ansible. local: true (libuser's commands) is
+// refused.
 type userModule struct{}
 
 var _ tasks.Module = (*userModule)(nil)
@@ -46,6 +50,18 @@ var userArgs = &tasks.Spec{
 		{Name: "force", Kind: tasks.Bool, Default: false},
 		{Name: "remove", Kind: tasks.Bool, Default: false},
 		{Name: "expires", Kind: tasks.Float},
+		{Name: "password_expire_max", Kind: tasks.Int},
+		{Name: "password_expire_min", Kind: tasks.Int},
+		{Name: "password_lock", Kind: tasks.Bool},
+		{Name: "umask"},
+		{Name: "seuser"},
+		{Name: "local", Kind: tasks.Bool},
+		{Name: "generate_ssh_key", Kind: tasks.Bool},
+		{Name: "ssh_key_bits", Kind: tasks.Int, Default: 0},
+		{Name: "ssh_key_type", Default: "rsa"},
+		{Name: "ssh_key_file", Kind: tasks.Path},
+		{Name: "ssh_key_comment"},
+		{Name: "ssh_key_passphrase"},
 	},
 }
 
@@ -85,6 +101,11 @@ type userJob struct {
 	pwSet            bool
 	expDate, expDays string // expires as a date and in days, empty when negative or not given
 	uid              string
+	lock             string // password_lock: "1", "0", or "" when not given
+	pp               string // ssh_key_passphrase
+	ppSet            bool
+	sshFile          string // the key's path, relative to the home or absolute
+	sshComment       string // "" for Ansible's default, "ansible-generated on <host>"
 	warnings         []string
 }
 
@@ -95,12 +116,14 @@ func (userModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	j := decodeUser(a)
-	var secret io.Reader
-	if j.pwSet {
-		secret = strings.NewReader(j.pw) // the script reads it into $_pw
+	if a.Has("umask") && a.Bool("local") {
+		return tasks.Result{Failed: true, Msg: "'umask' can not be used with 'local'", Data: map[string]any{}}, nil
 	}
-	res, err := shared.Run(ctx, env, j.script(env.Check), secret)
+	if a.Bool("local") {
+		return tasks.Result{Failed: true, Msg: "local: true is not supported by tender: it " + libuser, Data: map[string]any{}}, nil
+	}
+	j := decodeUser(a)
+	res, err := shared.Run(ctx, env, j.script(env.Check), j.stdin())
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -136,7 +159,46 @@ func decodeUser(a tasks.Values) userJob {
 	if a.Has("uid") {
 		j.uid = strconv.Itoa(a.Int("uid"))
 	}
+	if a.Has("password_lock") {
+		j.lock = "0"
+		if a.Bool("password_lock") {
+			j.lock = "1"
+		}
+	}
+	j.pp, j.ppSet = a.Str("ssh_key_passphrase"), a.Has("ssh_key_passphrase")
+	j.sshFile = a.Str("ssh_key_file")
+	if !a.Has("ssh_key_file") {
+		j.sshFile = ".ssh/id_" + a.Str("ssh_key_type")
+	}
+	if a.Has("ssh_key_comment") {
+		j.sshComment = a.Str("ssh_key_comment")
+	}
 	return j
+}
+
+// stdin is the script's secret input: the password hash on its first
+// line, then the key's passphrase, each only when given. The script
+// reads them into $_pw and $_pp.
+func (j userJob) stdin() io.Reader {
+	if !j.pwSet && !j.ppSet {
+		return nil
+	}
+	var b strings.Builder
+	if j.pwSet {
+		b.WriteString(j.pw + "\n")
+	}
+	if j.ppSet {
+		b.WriteString(j.pp)
+	}
+	return strings.NewReader(b.String())
+}
+
+// intArg is an integer argument as the script takes it: "" when not given.
+func intArg(a tasks.Values, name string) string {
+	if !a.Has(name) {
+		return ""
+	}
+	return strconv.Itoa(a.Int(name))
 }
 
 // script is user.sh with the task's inputs.
@@ -152,6 +214,12 @@ func (j userJob) script(check bool) string {
 		{"force", shared.BoolFlag(a.Bool("force"))}, {"remove", shared.BoolFlag(a.Bool("remove"))},
 		{"expires_set", shared.BoolFlag(a.Has("expires"))}, {"expires_date", j.expDate}, {"expires_days", j.expDays},
 		{"update", a.Str("update_password")}, {"pw_set", shared.BoolFlag(j.pwSet)}, {"check", shared.BoolFlag(check)},
+		{"exp_min", intArg(a, "password_expire_min")}, {"exp_max", intArg(a, "password_expire_max")}, {"lock", j.lock},
+		{"umask_set", shared.BoolFlag(a.Has("umask"))}, {"umask", a.Str("umask")},
+		{"seuser_set", shared.BoolFlag(a.Has("seuser"))}, {"seuser", a.Str("seuser")},
+		{"sshkey", shared.BoolFlag(a.Bool("generate_ssh_key"))}, {"ssh_bits", strconv.Itoa(a.Int("ssh_key_bits"))},
+		{"ssh_type", a.Str("ssh_key_type")}, {"ssh_file", j.sshFile}, {"ssh_comment", j.sshComment},
+		{"ssh_comment_set", shared.BoolFlag(a.Has("ssh_key_comment"))}, {"pp_set", shared.BoolFlag(j.ppSet)},
 	}) + userScript
 }
 
@@ -200,6 +268,12 @@ func (j userJob) result(res transport.Result, check bool) tasks.Result {
 	}
 	if a.Has("groups") {
 		d["groups"] = j.groupsText
+	}
+	if a.Bool("generate_ssh_key") {
+		d["ssh_fingerprint"], d["ssh_key_file"], d["ssh_public_key"] = v["ssh_fingerprint"], v["ssh_key_file"], nil
+		if pub, ok := v["ssh_public_key"]; ok {
+			d["ssh_public_key"] = pub
+		}
 	}
 	return r
 }

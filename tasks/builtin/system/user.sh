@@ -1,6 +1,9 @@
-# The password hash, when there is one, is the script's standard input.
+# The secrets are the script's standard input: the password hash on its
+# first line, then the ssh key's passphrase, each when given.
 _pw=
-if [ -n "$pw_set" ]; then _pw=$(cat); fi
+_pp=
+if [ -n "$pw_set" ]; then IFS= read -r _pw || :; fi
+if [ -n "$pp_set" ]; then _pp=$(cat); fi
 fail() { echo "fail=$1"; exit 0; }
 _t_in() { case ",$2," in *",$1,"*) return 0 ;; esac; return 1; }
 _t_pwent() { _t_ent passwd "$1" 2>/dev/null | awk -F: -v n="$1" '$1 == n { print; exit }'; }
@@ -19,7 +22,98 @@ _t_mkhome() {
 	[ -n "$_um" ] && chmod "$(printf '%o' $((0777 & ~0$_um)))" -- "$1"
 	return 0
 }
-_t_setpw() { _t_runin "$name:$_pw" chpasswd -e || fail_rc; }
+# _t_setpw sets the hash ($1, $_pw by default) with chpasswd -e, which
+# reads it on its stdin (printf is a builtin: no command line holds it).
+_t_setpw() { _t_runin "$name:${1-$_pw}" chpasswd -e || fail_rc; }
+# _t_unbang is $1 without its leading "!"s (a lock), in $_v.
+_t_unbang() {
+	_v=$1
+	while [ "${_v#!}" != "$_v" ]; do _v=${_v#!}; done
+}
+# _t_fail_msg fails with rc 1 and the message $1, as Ansible's user module
+# reports what it could not do itself.
+_t_fail_msg() {
+	printf '%s' "$1" >"$_t_d/e"
+	rc=1
+	fail_rc
+}
+# _t_post does, for a user that now exists, what Ansible does after
+# creating or changing it: the ssh key, then the password's ages.
+_t_post() {
+	_e=$(_t_pwent "$name")
+	_uid=$(printf '%s\n' "$_e" | cut -d: -f3)
+	_gid=$(printf '%s\n' "$_e" | cut -d: -f4)
+	_home=$(printf '%s\n' "$_e" | cut -d: -f6)
+	[ -z "$sshkey" ] || _t_sshkey
+	[ -z "$exp_min$exp_max" ] || _t_chage
+}
+_t_sshkey() {
+	case $ssh_file in
+	/*) _kf=$ssh_file ;;
+	*)
+		[ -e "$_home" ] || [ -n "$check" ] || _t_fail_msg "User $name home directory does not exist"
+		_kf=$_home/$ssh_file
+		;;
+	esac
+	[ -n "$ssh_comment_set" ] || ssh_comment="ansible-generated on $(uname -n)"
+	_kd=$(dirname -- "$_kf")
+	_gen=1
+	_ow=
+	if [ ! -e "$_kd" ]; then
+		if [ -n "$check" ]; then
+			changed=1
+			_gen=
+		else
+			_m=$(mkdir -m 0700 -- "$_kd" 2>&1) || _t_fail_msg "Failed to create $_kd: ${_m#mkdir: }"
+			chown "$_uid:$_gid" -- "$_kd"
+		fi
+	fi
+	if [ -n "$_gen" ] && [ -e "$_kf" ]; then
+		if [ -n "$force" ]; then _ow=1; else _gen=; fi
+	fi
+	if [ -n "$_gen" ]; then
+		changed=1
+		if [ -z "$check" ]; then
+			set -- ssh-keygen -t "$ssh_type"
+			[ "$ssh_bits" -gt 0 ] && set -- "$@" -b "$ssh_bits"
+			set -- "$@" -C "$ssh_comment" -f "$_kf"
+			[ -n "$pp_set" ] || set -- "$@" -N ''
+			: >"$_t_d/e"
+			# ssh-keygen reads the answer to "Overwrite (y/n)?" and the
+			# passphrase (twice) on its stdin when it has no terminal.
+			{
+				[ -z "$_ow" ] || echo y
+				[ -z "$pp_set" ] || printf '%s\n%s\n' "$_pp" "$_pp"
+			} | "$@" >>"$_t_d/o" 2>>"$_t_d/e"
+			rc=$?
+			[ $rc -eq 0 ] || fail_rc
+			chown "$_uid:$_gid" -- "$_kf" "$_kf.pub"
+		fi
+	fi
+	_fp=
+	if [ -e "$_kf" ]; then
+		_fp=$(ssh-keygen -l -f "$_kf" 2>/dev/null) || _fp=$(ssh-keygen -l -f "$_kf" 2>&1 >/dev/null)
+	fi
+	printf 'ssh_key_file=%s\n' "$_kf"
+	printf 'ssh_fingerprint=%s\n' "$(printf '%s' "$_fp" | tr '\n' ' ' | sed 's/ *$//')"
+	if [ -r "$_kf.pub" ]; then
+		printf 'ssh_public_key=%s\n' "$(tr '\n' ' ' <"$_kf.pub" | sed 's/ *$//')"
+	fi
+}
+_t_chage() {
+	_s=$(awk -F: -v n="$name" '$1 == n { print; exit }' /etc/shadow 2>/dev/null)
+	[ -n "$_s" ] || return 0
+	_smin=$(printf '%s\n' "$_s" | cut -d: -f4)
+	_smax=$(printf '%s\n' "$_s" | cut -d: -f5)
+	set --
+	[ -n "$exp_min" ] && [ "$exp_min" != "${_smin:--1}" ] && set -- "$@" -m "$exp_min"
+	[ -n "$exp_max" ] && [ "$exp_max" != "${_smax:--1}" ] && set -- "$@" -M "$exp_max"
+	[ $# -gt 0 ] || return 0
+	changed=1
+	[ -z "$check" ] || return 0
+	: >"$_t_d/e"
+	_t_run chage "$@" "$name" || fail_rc
+}
 fail_rc() { echo "rc=$rc"; echo fail=rc; _t_tail; exit 0; }
 _t_report() {
 	_e=$(_t_pwent "$name")
@@ -79,15 +173,19 @@ if [ -z "$ent" ]; then
 		fi
 		[ -n "$shell_set" ] && set -- "$@" -s "$shell"
 		[ -n "$expires_set" ] && set -- "$@" -e "$expires_date"
+		[ -n "$seuser_set" ] && set -- "$@" -Z "$seuser"
 		if [ -n "$create_home" ]; then
 			set -- "$@" -m
 			[ -n "$skel" ] && set -- "$@" -k "$skel"
+			[ -n "$umask_set" ] && set -- "$@" -K "UMASK=$umask"
 		else
 			set -- "$@" -M
 		fi
 		[ -n "$system" ] && set -- "$@" -r
 		_t_run "$@" "$name" || fail_rc
-		[ -z "$pw_set" ] || _t_setpw
+		if [ -n "$pw_set" ]; then
+			if [ "$lock" = 1 ]; then _t_setpw "!$_pw"; else _t_setpw; fi
+		fi
 		if [ -n "$parents" ]; then
 			_e=$(_t_pwent "$name")
 			chown -R "$(printf '%s\n' "$_e" | cut -d: -f3):$(printf '%s\n' "$_e" | cut -d: -f4)" -- "$home"
@@ -113,6 +211,7 @@ if [ -z "$ent" ]; then
 		unset IFS
 	fi
 	echo "rc=$rc"
+	_t_post
 	_t_report
 fi
 
@@ -133,7 +232,10 @@ changed=
 pwdiff=
 if [ -n "$pw_set" ] && [ "$update" = always ]; then
 	if [ $kind = shadow ]; then
-		[ "${chash#!}" = "${_pw#!}" ] || pwdiff=1
+		_t_unbang "$chash"
+		_c=$_v
+		_t_unbang "$_pw"
+		[ "$_c" = "$_v" ] || pwdiff=1
 	else
 		[ "$chash" = "$_pw" ] || pwdiff=1
 	fi
@@ -177,6 +279,13 @@ if [ $kind = shadow ]; then
 			set -- "$@" -e "$expires_date"
 		fi
 	fi
+	# Lock or unlock, unless a new hash (locked or not) is set below.
+	if [ -z "$pwdiff" ]; then
+		case $chash in
+		!*) [ "$lock" = 0 ] && set -- "$@" -U ;;
+		*) [ "$lock" = 1 ] && set -- "$@" -L ;;
+		esac
+	fi
 	if [ $# -gt 0 ]; then
 		changed=1
 		[ -n "$check" ] || _t_run usermod "$@" "$name" || fail_rc
@@ -204,7 +313,9 @@ else
 fi
 if [ -n "$pwdiff" ]; then
 	changed=1
-	[ -n "$check" ] || _t_setpw
+	if [ -z "$check" ]; then
+		if [ "$lock" = 1 ]; then _t_setpw "!$_pw"; else _t_setpw; fi
+	fi
 fi
 [ -n "$home_set" ] || home=$(_t_pwent "$name" | cut -d: -f6)
 if [ -n "$create_home" ] && [ ! -e "$home" ]; then
@@ -215,5 +326,6 @@ if [ -n "$create_home" ] && [ ! -e "$home" ]; then
 		chown -R "$(printf '%s\n' "$_e" | cut -d: -f3):$(printf '%s\n' "$_e" | cut -d: -f4)" -- "$home"
 	fi
 fi
+_t_post
 echo "changed=${changed:-0}"
 _t_report
