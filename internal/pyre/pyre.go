@@ -1,325 +1,220 @@
-// Package pyre runs Python regular expressions (the re module Ansible's
-// modules use) on Go's RE2 engine: it translates the syntax that differs,
-// refuses with a clear message what RE2 cannot do (Compile), or runs
-// those patterns on a bounded backtracking matcher of its own with
-// Python's semantics (CompileMatcher), and expands Python's replacement
-// templates (\1, \g<name>). It imports nothing of tender's.
+// Package pyre runs Python regular expressions (the re module that
+// Ansible's modules and filters use) with Python's syntax and semantics,
+// on github.com/dlclark/regexp2, a backtracking engine of .NET's syntax:
+// it translates a pattern as Python 3.11's parser reads it (refusing what
+// Python refuses, with Python's messages), matches as re.search,
+// re.match, re.fullmatch and re.finditer do (empty matches included),
+// and expands re.sub's replacement templates (\1, \g<name>). Every match
+// is bounded in time (Options.Timeout) and in backtracking memory
+// (MaxBacktrack), past which it fails with an error naming the pattern.
+// It imports nothing of tender's.
 package pyre
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
-	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dlclark/regexp2/v2"
 )
 
-// Options are the flags a pattern is compiled with.
+// Options are the flags a pattern is compiled with, and its bounds.
 type Options struct {
-	// OneLine: the pattern is matched against one line that keeps its
-	// "\n" (lineinfile, blockinfile), and $ means what Python's does there.
-	OneLine    bool
+	IgnoreCase bool // re.IGNORECASE
 	Multiline  bool // re.MULTILINE
 	DotAll     bool // re.DOTALL
-	IgnoreCase bool // re.IGNORECASE
+	Verbose    bool // re.VERBOSE
+	ASCII      bool // re.ASCII
+	// Bytes: the pattern and the texts are bytes, as a Python bytes
+	// pattern (to_bytes(pattern)) on bytes: each byte is one character
+	// and \d \s \w \b are ASCII's (lineinfile, blockinfile, wait_for).
+	// Otherwise they are text, and \d \s \w \b Unicode's.
+	Bytes bool
+	// Timeout bounds each search (one call of Search, Match, FullMatch,
+	// or one match found by Each): 0 means DefaultTimeout, a negative
+	// value no bound.
+	Timeout time.Duration
 }
 
-// Python's re and Go's regexp (RE2) share most of their syntax. A pattern
-// Python's re refuses fails with a *SyntaxError carrying Python's message
-// ("nothing to repeat at position 0"). Compile translates what differs and
-// refuses, with a clear message, what RE2 cannot do at all:
-//
-//   - lookahead and lookbehind ((?=, (?!, (?<=, (?<!) and backreferences
-//     inside a pattern (\1, (?P=name)) are errors: RE2 has no backtracking;
-//   - \Z (end of text) becomes \z; {,n} becomes {0,n}; (?#...) comments
-//     are dropped; the flags a and u are dropped (Go's classes are ASCII,
-//     as Python's on bytes), x and L are refused;
-//   - Python's $ (without MULTILINE) matches at the end and before a last
-//     "\n". Outside a class it becomes (?m:$) when the pattern is matched
-//     against one line that keeps its "\n" (lineinfile, blockinfile),
-//     which is the same there, and (?:\n?\z) on a whole text, which
-//     matches where Python's does but takes that last "\n" into the match.
-//
-// Left as they are: Python's \d, \w, \s on text are Unicode-aware and
-// Go's are ASCII.
-func Compile(pattern string, o Options) (*regexp.Regexp, error) {
-	if err := check(pattern); err != nil {
-		return nil, err // Python refuses it: its own words (*SyntaxError)
+// DefaultTimeout is the time one search may take. Real patterns take
+// micro- to milliseconds on real texts; one that backtracks
+// catastrophically ((a+)+$ on a long line of a's) would take Python
+// minutes or years.
+const DefaultTimeout = time.Second
+
+// MaxBacktrack bounds the positions a search keeps to backtrack to, in
+// regexp2's slots (8 bytes each: 32 MiB): a repeat of a group keeps
+// about six a repetition, so (a|b)* matches some 700,000 characters
+// (Python has no such bound).
+const MaxBacktrack = 1 << 22
+
+// Regexp is a compiled Python pattern. It is safe for concurrent use.
+type Regexp struct {
+	pattern string
+	net     string // the translation, regexp2's syntax
+	opts    regexp2.RegexOptions
+	bytes   bool
+	global  flags // the pattern's flags, given and inline
+	ngroups int
+	names   map[string]int
+	timeout time.Duration
+	literal string // the text the pattern matches when it is nothing but that text, else ""
+
+	search *regexp2.Regexp
+	// variants compiled when first needed: anchored at the start of the
+	// search (re.match), that and not empty (finditer after an empty
+	// match), anchored at both ends (re.fullmatch)
+	once     [3]sync.Once
+	variants [3]*regexp2.Regexp
+	errs     [3]error
+}
+
+// Compile translates and compiles a Python pattern.
+func Compile(pattern string, o Options) (*Regexp, error) {
+	p := &parser{bytes: o.Bytes, groups: []group{{closed: true}}, names: map[string]int{}, condRefs: map[int]int{}, lookbehind: -1}
+	if o.Bytes {
+		p.src = make([]rune, len(pattern))
+		for i := 0; i < len(pattern); i++ {
+			p.src[i] = rune(pattern[i])
+		}
+	} else {
+		p.src = []rune(pattern)
 	}
-	dollar := "$"
-	switch {
-	case o.OneLine:
-		dollar = "(?m:$)"
-	case !o.Multiline && !Multiline(pattern):
-		dollar = `(?:\n?\z)`
+	var f flags
+	for _, x := range []struct {
+		on bool
+		f  flags
+	}{{o.IgnoreCase, flagI}, {o.Multiline, flagM}, {o.DotAll, flagS}, {o.Verbose, flagX}, {o.ASCII, flagA}} {
+		if x.on {
+			f |= x.f
+		}
 	}
-	t, err := translate(pattern, dollar)
+	p.flags = f
+	net, _, _, err := p.alternation(f, f&flagX != 0, 0)
 	if err != nil {
+		return nil, p.trailingEscape(err)
+	}
+	if p.more() {
+		return nil, p.errorf("unbalanced parenthesis")
+	}
+	for g, pos := range p.condRefs {
+		if g >= len(p.groups) {
+			return nil, p.errAt(pos, "invalid group reference %d", g)
+		}
+	}
+	if !o.Bytes && p.flags&flagA != 0 && p.flags&flagU != 0 {
+		return nil, fmt.Errorf("regular expression %q: ASCII and UNICODE flags are incompatible", pattern)
+	}
+	re := &Regexp{pattern: pattern, net: net, bytes: o.Bytes, global: p.flags, ngroups: len(p.groups) - 1, names: p.names, timeout: o.Timeout}
+	if !p.complex && p.flags&flagI == 0 {
+		re.literal = literalText(p.lits, o.Bytes)
+	}
+	if re.timeout == 0 {
+		re.timeout = DefaultTimeout
+	}
+	if p.flags&flagI != 0 {
+		re.opts |= regexp2.IgnoreCase
+	}
+	if p.flags&flagM != 0 {
+		re.opts |= regexp2.Multiline
+	}
+	if p.flags&flagS != 0 {
+		re.opts |= regexp2.Singleline
+	}
+	if re.search, err = re.compile(net); err != nil {
 		return nil, err
-	}
-	flags := ""
-	if o.IgnoreCase {
-		flags += "i"
-	}
-	if o.Multiline {
-		flags += "m"
-	}
-	if o.DotAll {
-		flags += "s"
-	}
-	if flags != "" {
-		t = "(?" + flags + ")" + t
-	}
-	re, err := regexp.Compile(t)
-	if err != nil {
-		return nil, fmt.Errorf("regular expression %q: %v", pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
 	return re, nil
 }
 
-// Multiline reports whether a Python pattern turns MULTILINE on with a
-// leading inline flag group such as (?m) or (?im).
-func Multiline(pattern string) bool {
-	if !strings.HasPrefix(pattern, "(?") {
-		return false
+// compile compiles a translation with the pattern's options and bounds.
+func (re *Regexp) compile(net string) (*regexp2.Regexp, error) {
+	c, err := regexp2.Compile(net, re.opts, regexp2.OptionMaxBacktrackingStackSize(MaxBacktrack))
+	if err != nil {
+		// a construct the translation lets through and regexp2 refuses
+		return nil, fmt.Errorf("regular expression %q: %v", re.pattern, err)
 	}
-	end := strings.IndexByte(pattern, ')')
-	if end < 0 {
-		return false
+	if re.timeout > 0 {
+		c.MatchTimeout = re.timeout
 	}
-	flags := pattern[2:end]
-	return strings.Trim(flags, "aiLmsux") == "" && strings.Contains(flags, "m")
+	return c, nil
 }
 
-func translate(p, dollar string) (string, error) {
-	unsupported := func(what string) error {
-		return unsupportedError(fmt.Sprintf("regular expression %q uses %s, which Go's RE2 regular expressions (no backtracking) do not support", p, what))
+const (
+	anchoredVariant = iota
+	nonEmptyVariant
+	fullVariant
+)
+
+// variant compiles (once) the pattern anchored at the start of the
+// search (\G), not empty there, or anchored at both ends.
+func (re *Regexp) variant(v int) (*regexp2.Regexp, error) {
+	re.once[v].Do(func() {
+		net := `\G(?:` + re.net + `)`
+		switch v {
+		case nonEmptyVariant:
+			net += `(?!\G)`
+		case fullVariant:
+			net += `\z`
+		}
+		re.variants[v], re.errs[v] = re.compile(net)
+	})
+	return re.variants[v], re.errs[v]
+}
+
+// String is the Python pattern.
+func (re *Regexp) String() string { return re.pattern }
+
+// NumSubexp is the number of groups.
+func (re *Regexp) NumSubexp() int { return re.ngroups }
+
+// SubexpIndex is the number of the group named name, -1 when none is.
+func (re *Regexp) SubexpIndex(name string) int {
+	if g, ok := re.names[name]; ok {
+		return g
 	}
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
+	return -1
+}
+
+// SubexpNames are the groups' names by number ("" for the whole match
+// and for groups without a name), as regexp's.
+func (re *Regexp) SubexpNames() []string {
+	out := make([]string, re.ngroups+1)
+	for n, g := range re.names {
+		out[g] = n
+	}
+	return out
+}
+
+// Multiline reports whether the pattern runs with MULTILINE, given or
+// inline ((?m) at its start): blockinfile searches the whole file then.
+func (re *Regexp) Multiline() bool { return re.global&flagM != 0 }
+
+// MustCompile is Compile for patterns of tender's own, which must
+// compile.
+func MustCompile(pattern string, o Options) *Regexp {
+	re, err := Compile(pattern, o)
+	if err != nil {
+		panic(err)
+	}
+	return re
+}
+
+// literalText is the text of a pattern made of the characters lits
+// only, "" when it cannot be searched as plain text: empty, or holding
+// U+FFFD, which also matches an invalid byte of the text.
+func literalText(lits []rune, bytes bool) string {
+	b := make([]byte, 0, len(lits))
+	for _, r := range lits {
 		switch {
-		case c == '\\' && i+1 < len(p):
-			n := p[i+1]
-			switch {
-			case n == 'Z':
-				b.WriteString(`\z`)
-			case n >= '1' && n <= '9':
-				return "", unsupported("a backreference (\\" + string(n) + ")")
-			default:
-				b.WriteByte(c)
-				b.WriteByte(n)
-			}
-			i++
-		case (c == '*' || c == '+' || c == '?') && strings.HasPrefix(p[i+1:], "+"):
-			return "", unsupported("a possessive repeat (" + p[i:i+2] + ")")
-		case c == '[':
-			j := classEnd(p, i)
-			b.WriteString(p[i:j])
-			i = j - 1
-		case c == '$':
-			b.WriteString(dollar)
-		case c == '{' && strings.HasPrefix(p[i:], "{,"):
-			b.WriteString("{0")
-		case c == '(' && strings.HasPrefix(p[i:], "(?"):
-			rest := p[i+2:]
-			switch {
-			case strings.HasPrefix(rest, "="), strings.HasPrefix(rest, "!"):
-				return "", unsupported("a lookahead ((?" + rest[:1] + "...)")
-			case strings.HasPrefix(rest, "<="), strings.HasPrefix(rest, "<!"):
-				return "", unsupported("a lookbehind ((?" + rest[:2] + "...)")
-			case strings.HasPrefix(rest, "P="):
-				return "", unsupported("a backreference ((?P=...))")
-			case strings.HasPrefix(rest, "#"):
-				end := strings.IndexByte(rest, ')')
-				if end < 0 {
-					return "", fmt.Errorf("regular expression %q: missing ), unterminated comment", p)
-				}
-				i += 2 + end
-				continue
-			case strings.HasPrefix(rest, "("):
-				return "", unsupported("a conditional group ((?(...)...))")
-			case strings.HasPrefix(rest, ">"):
-				return "", unsupported("an atomic group ((?>...))")
-			}
-			// inline flags: (?aiLmsux) or (?flags:...)
-			k := 0
-			for k < len(rest) && strings.IndexByte("aiLmsux-", rest[k]) >= 0 {
-				k++
-			}
-			if k > 0 && k < len(rest) && (rest[k] == ')' || rest[k] == ':') {
-				flags := rest[:k]
-				if strings.ContainsAny(flags, "xL") {
-					return "", unsupported("the flag x or L")
-				}
-				flags = strings.NewReplacer("a", "", "u", "").Replace(flags)
-				if flags == "" || flags == "-" {
-					if rest[k] == ')' {
-						i += 2 + k
-						continue
-					}
-					b.WriteString("(?:")
-				} else {
-					b.WriteString("(?" + flags + string(rest[k]))
-				}
-				i += 2 + k
-				continue
-			}
-			b.WriteByte(c)
+		case bytes:
+			b = append(b, byte(r))
+		case r == utf8.RuneError || (r >= 0xd800 && r <= 0xdfff):
+			return ""
 		default:
-			b.WriteByte(c)
+			b = utf8.AppendRune(b, r)
 		}
 	}
-	return b.String(), nil
-}
-
-// unsupportedError is Compile's error for a construct RE2 lacks: the
-// backtracking matcher (CompileMatcher) runs it.
-type unsupportedError string
-
-func (e unsupportedError) Error() string        { return string(e) }
-func (e unsupportedError) Is(target error) bool { return target == errNeedsBacktracking }
-
-// classEnd returns the index just past the character class opening at
-// p[i] ('['), where a ']' right after '[' or '[^' is literal.
-func classEnd(p string, i int) int {
-	j := i + 1
-	if j < len(p) && p[j] == '^' {
-		j++
-	}
-	if j < len(p) && p[j] == ']' {
-		j++
-	}
-	for j < len(p) {
-		switch p[j] {
-		case '\\':
-			j++
-		case ']':
-			return j + 1
-		}
-		j++
-	}
-	return len(p)
-}
-
-// Template is a Python re replacement template (re.sub's repl,
-// Match.expand's template) parsed once: \1 .. \99, \g<n>, \g<name>, the
-// escapes \n \t \r \f \v \a \b \\ and octal \0nn. An unknown escape of an
-// ASCII letter is an error, as in Python; any other keeps its backslash.
-type Template struct {
-	parts []tplPart
-}
-
-type tplPart struct {
-	lit   []byte
-	group int // -1: a literal
-}
-
-// Groups is what a template needs to know of its pattern's groups:
-// *regexp.Regexp and Matcher have it.
-type Groups interface {
-	NumSubexp() int
-	SubexpIndex(name string) int
-}
-
-// ParseTemplate parses t for matches of re.
-func ParseTemplate(t string, re Groups) (*Template, error) {
-	out := &Template{}
-	var lit []byte
-	flush := func() {
-		if len(lit) > 0 {
-			out.parts = append(out.parts, tplPart{lit: lit, group: -1})
-			lit = nil
-		}
-	}
-	group := func(n int) error {
-		if n > re.NumSubexp() {
-			return fmt.Errorf("invalid group reference %d in %q", n, t)
-		}
-		flush()
-		out.parts = append(out.parts, tplPart{group: n})
-		return nil
-	}
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		if c != '\\' {
-			lit = append(lit, c)
-			continue
-		}
-		if i+1 == len(t) {
-			return nil, fmt.Errorf("bad escape (end of pattern) in %q", t)
-		}
-		i++
-		c = t[i]
-		switch {
-		case c == 'g':
-			if i+1 >= len(t) || t[i+1] != '<' {
-				return nil, fmt.Errorf("missing < in %q", t)
-			}
-			end := strings.IndexByte(t[i+2:], '>')
-			if end < 0 {
-				return nil, fmt.Errorf("missing >, unterminated name in %q", t)
-			}
-			name := t[i+2 : i+2+end]
-			n, err := strconv.Atoi(name)
-			if err != nil {
-				if n = re.SubexpIndex(name); n < 0 {
-					return nil, fmt.Errorf("unknown group name '%s' in %q", name, t)
-				}
-			}
-			if err := group(n); err != nil {
-				return nil, err
-			}
-			i += 2 + end
-		case c == '0':
-			v, k := 0, 0
-			for k < 2 && i+1 < len(t) && t[i+1] >= '0' && t[i+1] <= '7' {
-				v = v*8 + int(t[i+1]-'0')
-				i++
-				k++
-			}
-			lit = append(lit, byte(v))
-		case c >= '1' && c <= '9':
-			n := int(c - '0')
-			if i+1 < len(t) && t[i+1] >= '0' && t[i+1] <= '9' {
-				if c <= '7' && t[i+1] <= '7' && i+2 < len(t) && t[i+2] >= '0' && t[i+2] <= '7' {
-					v, _ := strconv.ParseUint(t[i:i+3], 8, 16)
-					lit = append(lit, byte(v))
-					i += 2
-					continue
-				}
-				n = n*10 + int(t[i+1]-'0')
-				i++
-			}
-			if err := group(n); err != nil {
-				return nil, err
-			}
-		default:
-			if e, ok := pyEscapes[c]; ok {
-				lit = append(lit, e)
-			} else if (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') {
-				return nil, fmt.Errorf("bad escape \\%c in %q", c, t)
-			} else {
-				lit = append(lit, '\\', c)
-			}
-		}
-	}
-	flush()
-	return out, nil
-}
-
-var pyEscapes = map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', 'f': '\f', 'v': '\v', 'a': '\a', 'b': '\b', '\\': '\\'}
-
-// Expand appends the template filled with a match of src (m from
-// FindSubmatchIndex) to dst; a group that did not take part is empty.
-func (t *Template) Expand(dst, src []byte, m []int) []byte {
-	for _, p := range t.parts {
-		if p.group < 0 {
-			dst = append(dst, p.lit...)
-			continue
-		}
-		if s, e := m[2*p.group], m[2*p.group+1]; s >= 0 {
-			dst = append(dst, src[s:e]...)
-		}
-	}
-	return dst
+	return string(b)
 }

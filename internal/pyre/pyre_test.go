@@ -1,118 +1,148 @@
 package pyre
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
 
-// The expected values are what Python 3.11's re.sub returned for the same
-// pattern, template and text.
-func TestTemplate(t *testing.T) {
+// TestLikePython runs every case of testdata/cases.json (recorded from
+// Python 3.11's re by testdata/gen.py): searches, matches, findall,
+// finditer and subn with backreferences, lookaround, named groups,
+// inline and scoped flags, atomic and possessive groups, conditionals,
+// classes, escapes, empty matches, bytes patterns, and Python's errors,
+// whose message (and position) must be Python's.
+func TestLikePython(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ pattern, tpl, text, want string }{
-		{`(a)(b)?`, `[\1|\2|\g<0>|\g<1>0|\101|\0101|\n|\.]`, "ab", "[a|b|ab|a0|A|\x081|\n|\\.]"},
-		{`(a)(c)?`, `[\2]`, "a", "[]"},
-		{`(?P<x>\w+)=(?P<y>\w+)`, `\g<y>=\g<x>\\`, "k=v", `v=k\`},
-		{`(?m)^(\w+)$`, `<\1>`, "ab\ncd\n", "<ab>\n<cd>\n"},
-		{`x\Z`, `y`, "axx", "axy"},
-		{`a(?#comment)b`, `c`, "ab", "c"},
-		{`(?i)A`, `b`, "a", "b"},
-		{`(?m)\s*$`, `X`, "a  \nb", "aXX\nbX"},
-		{`x*`, `-`, "abxd", "-a-b--d-"},
-		{`(?m)\s*$`, ``, "a  \nb  \n", "a\nb"},
-		{`(a|)`, `<\1>`, "baac", "<>b<a><a><>c<>"},
-	} {
-		re, err := Compile(c.pattern, Options{})
-		if err != nil {
-			t.Errorf("%s: %v", c.pattern, err)
+	data, err := os.ReadFile("testdata/cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases [][]any
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		op, pattern, fl, text := c[0].(string), c[1].(string), c[2].(string), c[3].(string)
+		repl := ""
+		if op == "sub" {
+			repl = c[4].(string)
+		}
+		want := c[len(c)-1]
+		name := op + "(" + pattern + ", " + fl + ")"
+		got, err := runCase(op, pattern, fl, text, repl)
+		if w, ok := want.(map[string]any); ok {
+			msg := w["error"].(string)
+			switch {
+			case err == nil:
+				t.Errorf("%s on %q: %s, want error %q", name, text, jsonText(got), msg)
+			case strings.Contains(msg, " at position ") && !strings.HasSuffix(err.Error(), msg):
+				t.Errorf("%s: error %q, want it to end with %q", name, err, msg)
+			case !strings.Contains(err.Error(), msg):
+				t.Errorf("%s: error %q, want it to contain %q", name, err, msg)
+			}
 			continue
 		}
-		tpl, err := ParseTemplate(c.tpl, re)
 		if err != nil {
-			t.Errorf("%s: %v", c.tpl, err)
+			t.Errorf("%s on %q: %v", name, text, err)
 			continue
 		}
-		if got, _ := tpl.Subn(re, []byte(c.text)); string(got) != c.want {
-			t.Errorf("sub(%q, %q, %q) = %q, want %q", c.pattern, c.tpl, c.text, got, c.want)
+		if g, w := jsonText(got), jsonText(want); g != w {
+			t.Errorf("%s on %q = %s, want %s", name, text, g, w)
 		}
 	}
 }
 
-// The counts are Python's re.subn's.
-func TestSubnCount(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		pattern, text string
-		n             int
-	}{
-		{`(?m)\s*$`, "a  \nb  \n", 4},
-		{`x*`, "abxd", 5},
-		{`(?m)^`, "a\nb\n", 3},
-		{`b`, "abcb", 2},
-	} {
-		re, _ := Compile(c.pattern, Options{})
-		tpl, _ := ParseTemplate("", re)
-		if _, n := tpl.Subn(re, []byte(c.text)); n != c.n {
-			t.Errorf("subn(%q, %q): %d, want %d", c.pattern, c.text, n, c.n)
+// runCase runs one case as gen.py runs it in Python. A bytes case ("b")
+// has its pattern, text and replacement as UTF-8 bytes and its results
+// as latin-1 text.
+func runCase(op, pattern, fl, text, repl string) (any, error) {
+	o := Options{IgnoreCase: strings.Contains(fl, "i"), Multiline: strings.Contains(fl, "m"),
+		DotAll: strings.Contains(fl, "s"), Verbose: strings.Contains(fl, "x"),
+		ASCII: strings.Contains(fl, "a"), Bytes: strings.Contains(fl, "b")}
+	out := func(s string) string {
+		if !o.Bytes {
+			return s
 		}
+		r := make([]rune, len(s))
+		for i := 0; i < len(s); i++ {
+			r[i] = rune(s[i])
+		}
+		return string(r)
 	}
+	re, err := Compile(pattern, o)
+	if err != nil {
+		return nil, err
+	}
+	groups := func(m []int) []any {
+		if m == nil {
+			return nil
+		}
+		g := make([]any, len(m)/2)
+		for i := range g {
+			if m[2*i] >= 0 {
+				g[i] = out(text[m[2*i]:m[2*i+1]])
+			}
+		}
+		return g
+	}
+	var m []int
+	switch op {
+	case "search":
+		m, err = re.Search(text)
+	case "match":
+		m, err = re.Match(text)
+	case "fullmatch":
+		m, err = re.FullMatch(text)
+	case "findall":
+		all := []any{}
+		err = re.Each(text, func(m []int) error {
+			g := groups(m)
+			switch len(g) {
+			case 1:
+				all = append(all, g[0])
+			case 2:
+				all = append(all, noneEmpty(g[1]))
+			default:
+				for i := range g {
+					g[i] = noneEmpty(g[i])
+				}
+				all = append(all, g[1:])
+			}
+			return nil
+		})
+		return all, err
+	case "finditer":
+		all := []any{}
+		err = re.Each(text, func(m []int) error {
+			all = append(all, groups(m))
+			return nil
+		})
+		return all, err
+	case "sub":
+		tpl, err := ParseTemplate(repl, re)
+		if err != nil {
+			return nil, err
+		}
+		res, n, err := tpl.Subn(re, []byte(text))
+		return []any{out(string(res)), n}, err
+	}
+	if err != nil || m == nil {
+		return nil, err
+	}
+	return groups(m), nil
 }
 
-func TestTemplateErrors(t *testing.T) {
-	t.Parallel()
-	re, _ := Compile(`(a)(?P<n>b)`, Options{})
-	for tpl, want := range map[string]string{
-		`\10`:     "invalid group reference 10",
-		`\g<m>`:   "unknown group name 'm'",
-		`\q`:      `bad escape \q`,
-		`x\`:      "bad escape (end of pattern)",
-		`\g<1`:    "missing >",
-		`\g<n>ok`: "",
-	} {
-		_, err := ParseTemplate(tpl, re)
-		if (err == nil) != (want == "") || (err != nil && !strings.Contains(err.Error(), want)) {
-			t.Errorf("%q: %v, want %q", tpl, err, want)
-		}
+// noneEmpty is findall's group: "" for one that did not take part.
+func noneEmpty(v any) any {
+	if v == nil {
+		return ""
 	}
+	return v
 }
 
-func TestUnsupported(t *testing.T) {
-	t.Parallel()
-	for p, want := range map[string]string{
-		`foo(?=bar)`:     "lookahead",
-		`foo(?!bar)`:     "lookahead",
-		`(?<=a)b`:        "lookbehind",
-		`(?<!a)b`:        "lookbehind",
-		`(a)\1`:          "backreference",
-		`(?P<x>a)(?P=x)`: "backreference",
-		`(?x) a b`:       "flag x",
-		`a(`:             "missing ), unterminated subpattern at position 1",
-	} {
-		_, err := Compile(p, Options{OneLine: true})
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v, want %q", p, err, want)
-		}
-	}
-	// Inside a class, ( and $ are literal; a class may start with ].
-	re, err := Compile(`^[]$(?=]+$`, Options{OneLine: true})
-	if err != nil || !re.MatchString("$(]\n") || re.MatchString("$(]x\n") {
-		t.Fatalf("class: %v", err)
-	}
-	// $ matches before the line's "\n", not after; ^ only at its start.
-	re, _ = Compile(`^b$`, Options{OneLine: true})
-	if !re.MatchString("b\n") || re.MatchString("b\r\n") {
-		t.Fatal("$ on one line")
-	}
-	if re, _ := Compile(`^$`, Options{OneLine: true}); re.MatchString("a\n") {
-		t.Fatal("^$ matched a non-empty line")
-	}
-	if re, _ := Compile(`here$`, Options{}); !re.MatchString("error here\n") || re.MatchString("here\nx") {
-		t.Fatal("$ on a whole text")
-	}
-	if re, _ := Compile(`(?m)here$`, Options{}); !re.MatchString("here\nx") {
-		t.Fatal("(?m)$ on a whole text")
-	}
-	if re, _ := Compile(`a{,2}b`, Options{}); !re.MatchString("aab") {
-		t.Fatal("{,n}")
-	}
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

@@ -1,8 +1,8 @@
 package expr
 
 import (
+	"github.com/tender-sh/tender/internal/pyre"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -191,7 +191,8 @@ var moreFilters = map[string]filterFunc{
 	},
 }
 
-var wordRE = regexp.MustCompile(`[` + pyW + `]+`)
+// wordRE is Jinja's _word_re: Python's \w+.
+var wordRE = pyre.MustCompile(`\w+`, pyre.Options{})
 
 // splitLines is Python's str.splitlines for \n, \r\n and \r.
 func splitLines(s string) []string {

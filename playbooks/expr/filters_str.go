@@ -70,7 +70,7 @@ var stringFilters = map[string]filterFunc{
 	"regex_replace": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		pat := strArg(args, kw, 0, "pattern", "")
 		repl := strArg(args, kw, 1, "replacement", "")
-		re, err := compileRegex(pat, Truthy(argOr(args, kw, 2, "ignorecase", false)), Truthy(argOr(args, kw, 3, "multiline", false)), false)
+		re, err := compileRegex(budgetOf(env), pat, Truthy(argOr(args, kw, 2, "ignorecase", false)), Truthy(argOr(args, kw, 3, "multiline", false)))
 		if err != nil {
 			return nil, err
 		}
@@ -79,29 +79,33 @@ var stringFilters = map[string]filterFunc{
 			return nil, errorf("%v", err)
 		}
 		s := Str(x)
+		if err := textCost(budgetOf(env), s); err != nil {
+			return nil, err
+		}
 		out, n, err := tpl.SubnCheck(re, textBytes(s), maxSize, budgetOf(env).tick)
 		switch {
 		case errors.Is(err, pyre.ErrTooLarge):
 			return nil, errorf("replaced string too large")
 		case err != nil:
-			return nil, err
+			return nil, regexErr(budgetOf(env), err)
 		case n == 0:
 			return s, nil
 		}
 		return bytesText(out), nil
 	},
-	"regex_search": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	"regex_search": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		if len(args) < 1 {
 			return nil, errorf("regex_search needs a pattern")
 		}
-		re, err := compileRegex(Str(args[0]), Truthy(kw["ignorecase"]), Truthy(kw["multiline"]), false)
+		b := budgetOf(env)
+		re, err := compileRegex(b, Str(args[0]), Truthy(kw["ignorecase"]), Truthy(kw["multiline"]))
 		if err != nil {
 			return nil, err
 		}
 		s := Str(x)
-		m := re.FindStringSubmatchIndex(s)
-		if m == nil {
-			return nil, nil
+		m, err := search(b, re, s, "search")
+		if m == nil || err != nil {
+			return nil, err
 		}
 		if len(args) == 1 {
 			return s[m[0]:m[1]], nil
@@ -132,7 +136,7 @@ var stringFilters = map[string]filterFunc{
 		return out, nil
 	},
 	"regex_findall": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
-		re, err := compileRegex(strArg(args, kw, 0, "regex", ""), Truthy(argOr(args, kw, 2, "ignorecase", false)), Truthy(argOr(args, kw, 1, "multiline", false)), false)
+		re, err := compileRegex(budgetOf(env), strArg(args, kw, 0, "regex", ""), Truthy(argOr(args, kw, 2, "ignorecase", false)), Truthy(argOr(args, kw, 1, "multiline", false)))
 		if err != nil {
 			return nil, err
 		}

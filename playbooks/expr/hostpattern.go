@@ -2,6 +2,8 @@ package expr
 
 import (
 	"regexp"
+
+	"github.com/tender-sh/tender/internal/pyre"
 	"strconv"
 	"strings"
 )
@@ -191,15 +193,30 @@ func (inv *hostInventory) enumerate(p string) ([]string, error) {
 	}
 	var out []string
 	matched := false
+	match := func(s string) (bool, error) {
+		m, err := re.Match(s)
+		if err != nil {
+			return false, errorf("%v", err)
+		}
+		return m != nil, nil
+	}
 	for _, g := range inv.groupOrder {
-		if loc := re.FindStringIndex(g); loc != nil && loc[0] == 0 {
+		ok, err := match(g)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			matched = true
 			out = append(out, inv.groups[g]...)
 		}
 	}
 	if !matched || p[0] == '~' || strings.ContainsAny(p, ".?*[") {
 		for _, h := range inv.hosts {
-			if loc := re.FindStringIndex(h); loc != nil && loc[0] == 0 {
+			ok, err := match(h)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
 				out = append(out, h)
 			}
 		}
@@ -210,10 +227,11 @@ func (inv *hostInventory) enumerate(p string) ([]string, error) {
 	return out, nil
 }
 
-// hostPatternRE compiles "~regex" or a shell glob (fnmatch.translate).
-func hostPatternRE(p string) (*regexp.Regexp, error) {
+// hostPatternRE compiles "~regex" or a shell glob (fnmatch.translate),
+// both Python regular expressions that Ansible matches with re.match.
+func hostPatternRE(p string) (*pyre.Regexp, error) {
 	if p[0] == '~' {
-		re, err := compileRegex(p[1:], false, false, false)
+		re, err := pyre.Compile(p[1:], pyre.Options{})
 		if err != nil {
 			return nil, errorf("Invalid host list pattern: %s", p)
 		}
@@ -256,8 +274,8 @@ func hostPatternRE(p string) (*regexp.Regexp, error) {
 			b.WriteString(regexp.QuoteMeta(string(c)))
 		}
 	}
-	b.WriteString(`)\z`)
-	re, err := regexp.Compile(b.String())
+	b.WriteString(`)\Z`)
+	re, err := pyre.Compile(b.String(), pyre.Options{})
 	if err != nil {
 		return nil, errorf("Invalid host list pattern: %s", p)
 	}

@@ -107,13 +107,17 @@ func iniValues(cp *pyini.Parser, key, section string, o map[string]any) ([]any, 
 		if err != nil {
 			return nil, err
 		}
-		re, err := compileRegex(key, false, false, true)
+		re, err := compileRegex(nil, key, false, false)
 		if err != nil {
 			return nil, err
 		}
 		out := []any{}
 		for i, k := range keys {
-			if re.MatchString(k) {
+			m, err := re.Match(k)
+			if err != nil {
+				return nil, errorf("%v", err)
+			}
+			if m != nil {
 				out = append(out, vals[i])
 			}
 		}

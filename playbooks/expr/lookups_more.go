@@ -32,10 +32,9 @@ func varnamesLookup(ev *evaluator, terms []any, _ map[string]any) ([]any, error)
 		if !ok {
 			return nil, ansibleErrorf("Invalid setting identifier, \"%s\" is not a string, it is a %s", Str(t), pyClass(t))
 		}
-		re, err := pyre.Compile(pat, pyre.Options{})
+		re, err := pyre.Compile(pat, pyre.Options{Timeout: ev.st.b.searchTimeout()})
 		if err != nil {
-			// Python's re.error in its own words; what only RE2 cannot
-			// run (lookaround, backreferences) says so.
+			// Python's re.error in its own words.
 			msg := err.Error()
 			var se *pyre.SyntaxError
 			if errors.As(err, &se) {
@@ -44,7 +43,11 @@ func varnamesLookup(ev *evaluator, terms []any, _ map[string]any) ([]any, error)
 			return nil, ansibleErrorf("Unable to use \"%s\" as a search parameter: %s", pat, msg)
 		}
 		for _, n := range names {
-			if re.MatchString(n) {
+			m, err := search(ev.st.b, re, n, "search")
+			if err != nil {
+				return nil, err
+			}
+			if m != nil {
 				out = append(out, n)
 			}
 		}

@@ -1,41 +1,88 @@
 package expr
 
 import (
-	"regexp"
+	"errors"
+	"time"
 	"unsafe"
 
 	"github.com/tender-sh/tender/internal/pyre"
 )
 
-// compileRegex compiles a Python regular expression with Go's RE2 engine
-// through internal/pyre, which the modules use too: the syntax that
-// differs is translated ($, \Z, {,n}); what RE2 lacks (lookaround,
-// backreferences) is a compile error naming the pattern.
-// anchored wraps the pattern so it must match at the start.
-func compileRegex(pat string, ignorecase, multiline, anchored bool) (*regexp.Regexp, error) {
-	re, err := pyre.Compile(pat, pyre.Options{IgnoreCase: ignorecase, Multiline: multiline})
+// compileRegex compiles a Python regular expression (internal/pyre, on
+// regexp2, with Python's syntax and semantics) for one evaluation: each
+// search is bounded by pyre.DefaultTimeout and by what is left of the
+// evaluation's time (b), so that a catastrophic pattern fails with an
+// error naming it. A syntax error is Python's, naming the pattern.
+func compileRegex(b *budget, pat string, ignorecase, multiline bool) (*pyre.Regexp, error) {
+	o := pyre.Options{IgnoreCase: ignorecase, Multiline: multiline, Timeout: b.searchTimeout()}
+	re, err := pyre.Compile(pat, o)
 	if err != nil {
 		return nil, errorf("invalid %v", err)
-	}
-	if anchored {
-		re = regexp.MustCompile(`\A(?:` + re.String() + `)`)
 	}
 	return re, nil
 }
 
-func matchFull(pat, s string, ic, ml bool) (bool, error) {
-	re, err := compileRegex(pat, ic, ml, false)
-	if err != nil {
-		return false, err
+// searchTimeout bounds one search: pyre's default, or less when the
+// evaluation's time limit comes sooner.
+func (b *budget) searchTimeout() time.Duration {
+	t := pyre.DefaultTimeout
+	if b != nil && b.maxTime > 0 {
+		left := b.maxTime - time.Since(b.start)
+		t = max(min(t, left), time.Millisecond)
 	}
-	full := regexp.MustCompile(`\A(?:` + re.String() + `)\z`)
-	return full.MatchString(s), nil
+	return t
+}
+
+// regexErr is a search's error as the evaluation's: past its time bound,
+// the template's time limit when that is what ran out.
+func regexErr(b *budget, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, pyre.ErrTimeout) && b != nil {
+		if lerr := b.check(); lerr != nil {
+			return lerr
+		}
+	}
+	var le *limitError
+	if errors.As(err, &le) || errors.Is(err, ErrInterrupted) {
+		return err
+	}
+	return errorf("%v", err)
+}
+
+// textCost counts what a search of s builds: regexp2 reads a text as
+// 4-byte characters.
+func textCost(b *budget, s string) error { return b.alloc(4 * int64(len(s))) }
+
+// search is re.search, re.match or re.fullmatch (mode) of re in s.
+func search(b *budget, re *pyre.Regexp, s, mode string) ([]int, error) {
+	if err := b.tick(len(s)); err != nil {
+		return nil, err
+	}
+	if err := textCost(b, s); err != nil {
+		return nil, err
+	}
+	var m []int
+	var err error
+	switch mode {
+	case "match":
+		m, err = re.Match(s)
+	case "fullmatch":
+		m, err = re.FullMatch(s)
+	default:
+		m, err = re.Search(s)
+	}
+	return m, regexErr(b, err)
 }
 
 // findAll is regex_findall: every match of re in s, or its group, or the
 // list of its groups, found one at a time within the budget b; a list of
 // more than maxItems matches is refused.
-func findAll(b *budget, re *regexp.Regexp, s string) ([]any, error) {
+func findAll(b *budget, re *pyre.Regexp, s string) ([]any, error) {
+	if err := textCost(b, s); err != nil {
+		return nil, err
+	}
 	out := []any{}
 	last := 0
 	group := func(m []int, g int) string {
@@ -44,7 +91,7 @@ func findAll(b *budget, re *regexp.Regexp, s string) ([]any, error) {
 		}
 		return s[m[2*g]:m[2*g+1]]
 	}
-	err := pyre.EachMatch(re, textBytes(s), true, func(m []int) error {
+	err := re.Each(s, func(m []int) error {
 		if err := b.tick(m[1] - last + 1); err != nil {
 			return err
 		}
@@ -66,19 +113,7 @@ func findAll(b *budget, re *regexp.Regexp, s string) ([]any, error) {
 		}
 		return nil
 	})
-	return out, err
-}
-
-// countMatches counts the matches of re in s within the budget b.
-func countMatches(b *budget, re *regexp.Regexp, s string) (int, error) {
-	n, last := 0, 0
-	err := pyre.EachMatch(re, textBytes(s), false, func(m []int) error {
-		n++
-		err := b.tick(m[1] - last + 1)
-		last = m[1]
-		return err
-	})
-	return n, err
+	return out, regexErr(b, err)
 }
 
 // textBytes is s's bytes without a copy, for the regular expressions,
@@ -87,3 +122,18 @@ func textBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(
 
 // bytesText is b as a string without a copy: b must not change after.
 func bytesText(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// countMatches counts the matches of re in s within the budget b.
+func countMatches(b *budget, re *pyre.Regexp, s string) (int, error) {
+	if err := textCost(b, s); err != nil {
+		return 0, err
+	}
+	n, last := 0, 0
+	err := re.Each(s, func(m []int) error {
+		n++
+		err := b.tick(m[1] - last + 1)
+		last = m[1]
+		return err
+	})
+	return n, regexErr(b, err)
+}

@@ -269,18 +269,12 @@ func regexTest(name string) testFunc {
 		if name == "regex" {
 			mode = Str(argOr(args, kwargs, 3, "match_type", "search"))
 		}
-		re, err := compileRegex(pat, ic, ml, false)
+		re, err := compileRegex(nil, pat, ic, ml)
 		if err != nil {
 			return false, err
 		}
-		switch mode {
-		case "match":
-			loc := re.FindStringIndex(s)
-			return loc != nil && loc[0] == 0, nil
-		case "fullmatch":
-			return matchFull(pat, s, ic, ml)
-		}
-		return re.MatchString(s), nil
+		m, err := search(nil, re, s, mode)
+		return m != nil, err
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -65,7 +64,7 @@ func (expectModule) Spec() *tasks.Spec { return expectArgs }
 // string), every match takes it.
 type expectEvent struct {
 	key     string
-	re      *regexp.Regexp
+	re      *pyre.Regexp
 	answers []string
 	list    bool
 	next    int
@@ -215,7 +214,7 @@ func expectEvents(responses map[string]any) ([]*expectEvent, error) {
 		if err != nil {
 			return nil, fmt.Errorf("responses: %w", err)
 		}
-		if re.Match(nil) {
+		if m, _ := re.Search(""); m != nil {
 			// pexpect would find it again at once after each answer,
 			// answering without end.
 			return nil, fmt.Errorf("responses: the pattern %q matches an empty text, which would be answered again and again without end", k)

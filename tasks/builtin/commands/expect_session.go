@@ -169,7 +169,12 @@ func (r *expectPass) feed(p []byte) {
 	s.output = append(s.output, p...)
 	r.buf = append(r.buf, p...)
 	for !r.stopped {
-		e, endAt := s.search(r.buf)
+		e, endAt, err := s.search(r.buf)
+		if err != nil {
+			s.failMsg = err.Error()
+			r.stop()
+			return
+		}
 		if e == nil {
 			return
 		}
@@ -191,14 +196,17 @@ func (r *expectPass) feed(p []byte) {
 
 // search finds the earliest match of any event's pattern in buf (the
 // first event's, in order, at equal positions), as pexpect's searcher
-// does.
-func (s *expectSession) search(buf []byte) (e *expectEvent, end int) {
+// does. Its error is a search's past its bounds.
+func (s *expectSession) search(buf []byte) (e *expectEvent, end int, err error) {
 	best := -1
 	for _, ev := range s.events {
-		loc := ev.re.FindIndex(buf)
+		loc, err := ev.re.SearchBytes(buf)
+		if err != nil {
+			return nil, 0, err
+		}
 		if loc != nil && (best < 0 || loc[0] < best) {
 			best, e, end = loc[0], ev, loc[1]
 		}
 	}
-	return e, end
+	return e, end, nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,7 +56,7 @@ func (assembleModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	if !a.Has("src") || !a.Has("dest") {
 		return shared.FailWith("src and dest are required", nil)
 	}
-	var re *regexp.Regexp
+	var re *pyre.Regexp
 	if a.Has("regexp") {
 		if re, err = pyre.Compile(a.Str("regexp"), pyre.Options{}); err != nil {
 			return shared.FailWith(fmt.Sprintf("Invalid Regexp (%v) in \"%s\"", err, a.Str("regexp")), nil)
@@ -80,12 +79,20 @@ func (assembleModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 }
 
 // keepFragment is assemble's filter on a fragment's name.
-func keepFragment(name string, re *regexp.Regexp, ignoreHidden bool) bool {
-	return (re == nil || re.MatchString(name)) && !(ignoreHidden && strings.HasPrefix(name, "."))
+// Its error is a search's past its bounds.
+func keepFragment(name string, re *pyre.Regexp, ignoreHidden bool) (bool, error) {
+	if ignoreHidden && strings.HasPrefix(name, ".") {
+		return false, nil
+	}
+	if re == nil {
+		return true, nil
+	}
+	m, err := re.Search(name)
+	return m != nil, err
 }
 
 // assembleLocal assembles controller fragments and copies the result.
-func assembleLocal(ctx context.Context, env *tasks.Env, a tasks.Values, args tasks.Args, re *regexp.Regexp, delim []byte) (tasks.Result, error) {
+func assembleLocal(ctx context.Context, env *tasks.Env, a tasks.Values, args tasks.Args, re *pyre.Regexp, delim []byte) (tasks.Result, error) {
 	src, err := env.FindFile("files", a.Str("src"))
 	if err != nil {
 		return shared.FailWith(err.Error(), nil)
@@ -109,7 +116,11 @@ func assembleLocal(ctx context.Context, env *tasks.Env, a tasks.Values, args tas
 	first, addNL := true, false
 	for _, n := range names {
 		p := filepath.Join(src, n)
-		if !keepFragment(n, re, a.Bool("ignore_hidden")) {
+		keep, err := keepFragment(n, re, a.Bool("ignore_hidden"))
+		if err != nil {
+			return shared.FailWith(err.Error(), nil)
+		}
+		if !keep {
 			continue
 		}
 		if err := env.Sandbox.CheckRead(p); err != nil {
@@ -172,7 +183,7 @@ var assembleListScript string
 
 // assembleRemote assembles host fragments in one round trip (two with a
 // regexp: the names are listed first and filtered here).
-func assembleRemote(ctx context.Context, env *tasks.Env, a tasks.Values, re *regexp.Regexp, delim []byte) (tasks.Result, error) {
+func assembleRemote(ctx context.Context, env *tasks.Env, a tasks.Values, re *pyre.Regexp, delim []byte) (tasks.Result, error) {
 	src, dest := a.Str("src"), a.Str("dest")
 	fa, err := shared.AttrsOf(a)
 	if err != nil {
@@ -185,7 +196,14 @@ func assembleRemote(ctx context.Context, env *tasks.Env, a tasks.Values, re *reg
 			return tasks.Result{}, err
 		}
 		for _, n := range strings.Split(strings.TrimSuffix(string(out.Stdout), "\n"), "\n") {
-			if n != "" && keepFragment(n, re, false) {
+			if n == "" {
+				continue
+			}
+			keep, err := keepFragment(n, re, false)
+			if err != nil {
+				return shared.FailWith(err.Error(), nil)
+			}
+			if keep {
 				names = append(names, n)
 			}
 		}

@@ -3,6 +3,7 @@ package files
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
@@ -37,8 +38,14 @@ func TestAssemble(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(dir, ".tender-*")); len(left) != 0 {
 		t.Fatalf("temporary files left: %v", left)
 	}
-	res = modtest.RunMod(t, env, "assemble", tasks.Args{"src": frags, "dest": dest, "regexp": `(?<=a)`})
-	if !res.Failed {
-		t.Fatalf("lookbehind: %+v", res)
+	// Python's re: a lookbehind keeps the names with a character after an
+	// "a" or a "c" (Python's re.search, not anchored), "c d" only.
+	res = modtest.RunMod(t, env, "assemble", tasks.Args{"src": frags, "dest": dest, "regexp": `(?<=[ac]).`})
+	if !res.Changed || modtest.ReadFile(t, dest) != "3\n" {
+		t.Fatalf("lookbehind: %+v %q", res, modtest.ReadFile(t, dest))
+	}
+	res = modtest.RunMod(t, env, "assemble", tasks.Args{"src": frags, "dest": dest, "regexp": `(?<=a+)`})
+	if !res.Failed || !strings.Contains(res.Msg, "look-behind requires fixed-width pattern") {
+		t.Fatalf("a lookbehind Python refuses: %+v", res)
 	}
 }

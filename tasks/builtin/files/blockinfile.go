@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pyre"
@@ -44,8 +43,8 @@ var blockinfileArgs = &tasks.Spec{
 type blockEdit struct {
 	m0, m1              []byte
 	blockLines          [][]byte
-	insre               *regexp.Regexp // insertafter/insertbefore's pattern, nil for EOF/BOF
-	whole               bool           // insre is matched against the whole text (a multiline pattern)
+	insre               *pyre.Regexp // insertafter/insertbefore's bytes pattern, nil for EOF/BOF
+	whole               bool         // insre is matched against the whole text (a multiline pattern)
 	hasAfter, hasBefore bool
 }
 
@@ -77,7 +76,10 @@ func (blockinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Arg
 	case !f.Exists && a.Str("state") != "present":
 		return tasks.Result{Msg: fmt.Sprintf("File %s not present", p), Data: map[string]any{}}, nil
 	}
-	result := e.apply(f.Content)
+	result, err := e.apply(f.Content)
+	if err != nil {
+		return shared.FailWith(err.Error(), nil)
+	}
 	changed, msg := true, ""
 	switch {
 	case f.Exists && bytes.Equal(f.Content, result):
@@ -109,11 +111,11 @@ func decodeBlockEdit(a tasks.Values) (blockEdit, error) {
 		pattern = before
 	}
 	if pattern != "" {
-		e.whole = pyre.Multiline(pattern)
 		var err error
-		if e.insre, err = pyre.Compile(pattern, pyre.Options{OneLine: !e.whole}); err != nil {
+		if e.insre, err = pyre.Compile(pattern, pyre.Options{Bytes: true}); err != nil {
 			return e, err
 		}
+		e.whole = e.insre.Multiline()
 	}
 	marker := a.Str("marker")
 	e.m0 = []byte(strings.ReplaceAll(marker, "{mark}", a.Str("marker_begin")) + "\n")
@@ -129,8 +131,9 @@ func decodeBlockEdit(a tasks.Values) (blockEdit, error) {
 
 // apply returns content with the block between its markers in place of
 // the old one, or, when there was none, where insertafter/insertbefore
-// say; without a block, the old one removed.
-func (e blockEdit) apply(content []byte) []byte {
+// say; without a block, the old one removed. Its error is a search's
+// past its bounds.
+func (e blockEdit) apply(content []byte) ([]byte, error) {
 	ls := splitLines(content)
 	n0, n1 := -1, -1
 	for i, l := range ls {
@@ -143,7 +146,10 @@ func (e blockEdit) apply(content []byte) []byte {
 	}
 	switch {
 	case n0 < 0 || n1 < 0:
-		n0 = e.insertAt(content, ls)
+		var err error
+		if n0, err = e.insertAt(content, ls); err != nil {
+			return nil, err
+		}
 	case n0 < n1:
 		ls = append(ls[:n0], ls[n1+1:]...)
 	default:
@@ -154,17 +160,21 @@ func (e blockEdit) apply(content []byte) []byte {
 		ls[n0-1] = append(append([]byte(nil), ls[n0-1]...), '\n')
 	}
 	ls = append(ls[:n0], append(e.blockLines, ls[n0:]...)...)
-	return bytes.Join(ls, nil)
+	return bytes.Join(ls, nil), nil
 }
 
 // insertAt is the line a new block goes before: after (or before) the
 // last line matching the pattern (the first match of a multiline one),
 // at the end when nothing matches, or at the start or end for BOF/EOF.
-func (e blockEdit) insertAt(content []byte, ls [][]byte) int {
+func (e blockEdit) insertAt(content []byte, ls [][]byte) (int, error) {
 	n := -1
 	switch {
 	case e.insre != nil && e.whole:
-		if m := e.insre.FindIndex(content); m != nil {
+		m, err := e.insre.SearchBytes(content)
+		if err != nil {
+			return 0, err
+		}
+		if m != nil {
 			if e.hasAfter {
 				n = bytes.Count(content[:m[1]], []byte("\n"))
 			} else {
@@ -173,22 +183,26 @@ func (e blockEdit) insertAt(content []byte, ls [][]byte) int {
 		}
 	case e.insre != nil:
 		for i, l := range ls {
-			if e.insre.Match(l) {
+			m, err := e.insre.SearchBytes(l)
+			if err != nil {
+				return 0, err
+			}
+			if m != nil {
 				n = i
 			}
 		}
 	case e.hasBefore:
-		return 0
+		return 0, nil
 	default:
-		return len(ls)
+		return len(ls), nil
 	}
 	if n < 0 {
-		return len(ls)
+		return len(ls), nil
 	}
 	if e.hasAfter {
 		n++
 	}
-	return n
+	return n, nil
 }
 
 func (blockinfileModule) Spec() *tasks.Spec { return blockinfileArgs }

@@ -70,12 +70,12 @@ type findEntry struct {
 // findOpts are a find task's filters.
 type findOpts struct {
 	patterns, excludes []string
-	re, exRe           []*regexp.Regexp
+	re, exRe           []*pyre.Regexp
 	useRegex, hidden   bool
 	fileType, stamp    string
 	age, size          *int64
 	depth              int
-	contains           *regexp.Regexp // nil: no contains filter
+	contains           *pyre.Regexp // nil: no contains filter
 }
 
 var (
@@ -105,6 +105,9 @@ func (findModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		return shared.FailWith(shared.ScriptError(out), nil)
 	}
 	w := o.collect(paths, blocks[1:], time.Now())
+	if w.err != nil {
+		return shared.FailWith(w.err.Error(), nil)
+	}
 	files := w.files
 	if (o.contains != nil && o.fileType == "file") || a.Bool("get_checksum") {
 		if files, err = findContents(ctx, env, files, w.candidates, o.contains, !a.Bool("read_whole_file"), a.Bool("get_checksum"), o.fileType == "file"); err != nil {
@@ -138,10 +141,10 @@ func decodeFind(a tasks.Values) (findOpts, *tasks.Result) {
 	if o.useRegex {
 		for _, l := range []struct {
 			src []string
-			dst *[]*regexp.Regexp
+			dst *[]*pyre.Regexp
 		}{{o.patterns, &o.re}, {o.excludes, &o.exRe}} {
 			for _, p := range l.src {
-				re, err := pyre.Compile(`\A(?:`+p+`)`, pyre.Options{})
+				re, err := pyre.Compile(p, pyre.Options{})
 				if err != nil {
 					return failed(err.Error(), nil)
 				}
@@ -157,12 +160,8 @@ func decodeFind(a tasks.Values) (findOpts, *tasks.Result) {
 		return failed("failed to process size", map[string]any{"size": a.Str("size")})
 	}
 	if a.Has("contains") {
-		p := a.Str("contains")
-		if !a.Bool("read_whole_file") {
-			p = `\A(?:` + p + `)`
-		}
 		var err error
-		if o.contains, err = pyre.Compile(p, pyre.Options{OneLine: !a.Bool("read_whole_file")}); err != nil {
+		if o.contains, err = pyre.Compile(a.Str("contains"), pyre.Options{}); err != nil {
 			return failed(err.Error(), nil)
 		}
 	}
@@ -212,6 +211,7 @@ type findWalk struct {
 	skipped    map[string]any
 	warnings   []string
 	looked     int
+	err        error // a pattern's search past its bounds
 }
 
 // collect matches the entries of each path's walk (blocks, one a path)
@@ -230,7 +230,12 @@ func (o findOpts) collect(paths, blocks []string, now time.Time) findWalk {
 			if (o.depth > 0 && e.depth > o.depth) || (!o.hidden && strings.HasPrefix(e.name, ".")) {
 				continue
 			}
-			if r := o.match(e, now); r != nil {
+			r, err := o.match(e, now)
+			if err != nil {
+				w.err = err
+				return w
+			}
+			if r != nil {
 				w.files = append(w.files, r)
 				if r["isreg"] == true {
 					w.candidates = append(w.candidates, r)
@@ -300,63 +305,70 @@ func walkOrder(entries []findEntry, top string) []findEntry {
 
 // match applies the name, type, age and size filters and returns the
 // entry's stat as find reports it, or nil.
-func (o findOpts) match(e findEntry, now time.Time) map[string]any {
+func (o findOpts) match(e findEntry, now time.Time) (map[string]any, error) {
 	typ := e.raw & 0o170000
 	isReg, isDir, isLnk := typ == 0o100000, typ == 0o040000, typ == 0o120000
 	switch o.fileType {
 	case "directory":
 		if !isDir {
-			return nil
+			return nil, nil
 		}
 	case "file":
 		if !isReg {
-			return nil
+			return nil, nil
 		}
 	case "link":
 		if !isLnk {
-			return nil
+			return nil, nil
 		}
 	}
-	if !o.nameMatches(e.name) {
-		return nil
+	if ok, err := o.nameMatches(e.name); !ok || err != nil {
+		return nil, err
 	}
 	st := findStat(e)
 	if o.age != nil {
 		t := st[o.stamp].(float64)
 		diff := float64(now.UnixNano())/1e9 - t
 		if (*o.age >= 0 && diff < float64(*o.age)) || (*o.age < 0 && diff > float64(-*o.age)) {
-			return nil
+			return nil, nil
 		}
 	}
 	if o.size != nil && isReg && (o.fileType == "any" || o.fileType == "file") {
 		sz := st["size"].(int64)
 		if (*o.size >= 0 && sz < *o.size) || (*o.size < 0 && sz > -*o.size) {
-			return nil
+			return nil, nil
 		}
 	}
-	return st
+	return st, nil
 }
 
-// nameMatches is find's pfilter: a pattern matches and no exclude does.
-func (o findOpts) nameMatches(name string) bool {
-	match := func(i int, pats []string, res []*regexp.Regexp) bool {
+// nameMatches is find's pfilter: a pattern matches (Python's re.match
+// with use_regex) and no exclude does.
+func (o findOpts) nameMatches(name string) (bool, error) {
+	match := func(i int, pats []string, res []*pyre.Regexp) (bool, error) {
 		if o.useRegex {
-			return res[i].MatchString(name)
+			m, err := res[i].Match(name)
+			return m != nil, err
 		}
 		ok, _ := path.Match(pats[i], name)
-		return ok
+		return ok, nil
 	}
 	for i := range o.patterns {
-		if match(i, o.patterns, o.re) {
-			for k := range o.excludes {
-				if match(k, o.excludes, o.exRe) {
-					return false
-				}
-			}
-			return true
+		ok, err := match(i, o.patterns, o.re)
+		if err != nil {
+			return false, err
 		}
+		if !ok {
+			continue
+		}
+		for k := range o.excludes {
+			if ex, err := match(k, o.excludes, o.exRe); ex || err != nil {
+				return false, err
+			}
+		}
+		return true, nil
 	}
-	return false
+	return false, nil
 }
 
 // findStat is the stat find reports for an entry.
@@ -391,7 +403,7 @@ func unknownEmpty(s string) string {
 // findContents reads the candidates' checksums and, for contains, their
 // contents in one round trip; it adds checksum to each and drops from
 // files those whose content does not match.
-func findContents(ctx context.Context, env *tasks.Env, files []any, cands []map[string]any, contains *regexp.Regexp, byLine, sum, filter bool) ([]any, error) {
+func findContents(ctx context.Context, env *tasks.Env, files []any, cands []map[string]any, contains *pyre.Regexp, byLine, sum, filter bool) ([]any, error) {
 	if len(cands) == 0 {
 		return files, nil
 	}
@@ -417,8 +429,14 @@ func findContents(ctx context.Context, env *tasks.Env, files []any, cands []map[
 			line, rest, _ := strings.Cut(body, "\n")
 			c["checksum"], body = line, rest
 		}
-		if contains != nil && filter && !contentMatches(contains, body, byLine) {
-			drop[c["path"].(string)] = true
+		if contains != nil && filter {
+			ok, err := contentMatches(contains, body, byLine)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				drop[c["path"].(string)] = true
+			}
 		}
 	}
 	if len(drop) == 0 {
@@ -434,17 +452,20 @@ func findContents(ctx context.Context, env *tasks.Env, files []any, cands []map[
 }
 
 // contentMatches is find's contentfilter on the text of one file: re
-// matched at the start of a line (byLine), or anywhere in the whole text.
-func contentMatches(re *regexp.Regexp, text string, byLine bool) bool {
+// matched at the start of a line, its "\n" kept (byLine: Python's
+// re.match), or anywhere in the whole text (re.search).
+func contentMatches(re *pyre.Regexp, text string, byLine bool) (bool, error) {
 	if !byLine {
-		return re.MatchString(text)
+		m, err := re.Search(text)
+		return m != nil, err
 	}
 	for _, l := range splitLines([]byte(text)) {
-		if re.Match(l) {
-			return true
+		m, err := re.MatchBytes(l)
+		if m != nil || err != nil {
+			return m != nil, err
 		}
 	}
-	return false
+	return false, nil
 }
 
 func (findModule) Spec() *tasks.Spec { return findArgs }

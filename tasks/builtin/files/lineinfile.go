@@ -44,7 +44,7 @@ type lineEdit struct {
 	line                   []byte
 	insertafter, insertbef *string
 	backrefs, firstmatch   bool
-	re, ins                pyre.Matcher // RE2, or backtracking where the pattern needs it
+	re, ins                *pyre.Regexp // bytes patterns, as Ansible compiles to_bytes(regexp)
 	tpl                    *pyre.Template
 	remove                 bool     // state=absent
 	warnings               []string // the warnings of a result that is not a failure
@@ -141,7 +141,7 @@ func decodeLineEdit(a tasks.Values) (lineEdit, *tasks.Result) {
 func (e *lineEdit) compile(line *string) *tasks.Result {
 	var err error
 	if e.regexp != nil {
-		if e.re, err = pyre.CompileMatcher(*e.regexp, pyre.Options{OneLine: true}); err != nil {
+		if e.re, err = pyre.Compile(*e.regexp, pyre.Options{Bytes: true}); err != nil {
 			return lineFail(err.Error())
 		}
 		if e.backrefs && !e.remove {
@@ -161,7 +161,7 @@ func (e *lineEdit) compile(line *string) *tasks.Result {
 		}
 	}
 	if ins != nil {
-		if e.ins, err = pyre.CompileMatcher(*ins, pyre.Options{OneLine: true}); err != nil {
+		if e.ins, err = pyre.Compile(*ins, pyre.Options{Bytes: true}); err != nil {
 			return lineFail(err.Error())
 		}
 	}
@@ -217,7 +217,7 @@ func (e lineEdit) findMatch(ls [][]byte) (idx int, match []int, matched bool, er
 	idx = -1
 	if e.re != nil {
 		for i, l := range ls {
-			m, err := e.re.Find(l)
+			m, err := e.re.SearchBytes(l)
 			if err != nil {
 				return -1, nil, false, err
 			}
@@ -256,7 +256,7 @@ func (e lineEdit) findLine(ls [][]byte) (idx, ins int, err error) {
 		if e.ins == nil {
 			continue
 		}
-		if m, err := e.ins.Find(l); err != nil {
+		if m, err := e.ins.SearchBytes(l); err != nil {
 			return -1, -1, err
 		} else if m != nil {
 			if e.insertafter != nil {
@@ -339,7 +339,7 @@ func (e lineEdit) absent(content []byte) ([]byte, int, error) {
 		var m bool
 		switch {
 		case e.re != nil:
-			loc, err := e.re.Find(l)
+			loc, err := e.re.SearchBytes(l)
 			if err != nil {
 				return nil, 0, err
 			}

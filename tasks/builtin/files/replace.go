@@ -3,7 +3,6 @@ package files
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -71,7 +70,7 @@ func (replaceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 // the whole file), and how the file is written.
 type replaceEdit struct {
 	codec    textCodec
-	mre      *regexp.Regexp
+	mre      *pyre.Regexp
 	tpl      *pyre.Template
 	section  string
 	backup   bool
@@ -135,7 +134,10 @@ func (e replaceEdit) plan(content []byte, p string, diff bool) (replacement, *ta
 	if done != nil {
 		return replacement{}, done
 	}
-	sub, n := e.tpl.Subn(e.mre, text[start:end])
+	sub, n, err := e.tpl.Subn(e.mre, text[start:end])
+	if err != nil {
+		return failed(err.Error())
+	}
 	r := replacement{changed: n > 0 && string(sub) != string(text[start:end]), res: tasks.Result{Data: map[string]any{"rc": 0}}}
 	if !r.changed {
 		r.after = content
@@ -166,7 +168,11 @@ func (e replaceEdit) bounds(text []byte) (int, int, *tasks.Result) {
 		r, _ := shared.FailWith(err.Error(), nil)
 		return 0, 0, &r
 	}
-	m := sre.FindSubmatchIndex(text)
+	m, err := sre.SearchBytes(text)
+	if err != nil {
+		r, _ := shared.FailWith(err.Error(), nil)
+		return 0, 0, &r
+	}
 	if m == nil {
 		msg := "Pattern for before/after params did not match the given file: " + e.section
 		return 0, 0, &tasks.Result{Msg: msg, Data: map[string]any{"rc": 0, "msg": msg}}

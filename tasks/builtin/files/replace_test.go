@@ -33,9 +33,19 @@ func TestReplace(t *testing.T) {
 	if res.Changed || cc.Runs != 1 {
 		t.Fatalf("again: %+v runs=%d", res, cc.Runs)
 	}
-	res = modtest.RunMod(t, env, "replace", tasks.Args{"path": p, "regexp": `a(?<=a)`})
-	if !res.Failed || !strings.Contains(res.Msg, "lookbehind") {
-		t.Fatalf("lookbehind: %+v", res)
+	// Python's re: lookbehind and a backreference
+	res = modtest.RunMod(t, env, "replace", tasks.Args{"path": p, "regexp": `(?<=a=)(\d)`, "replace": `\1\1`})
+	if !res.Changed || modtest.ReadFile(t, p) != "a=22\nb=2\n" {
+		t.Fatalf("lookbehind: %+v %q", res, modtest.ReadFile(t, p))
+	}
+	res = modtest.RunMod(t, env, "replace", tasks.Args{"path": p, "regexp": `(\d)\1$`})
+	if !res.Changed || modtest.ReadFile(t, p) != "a=\nb=2\n" {
+		t.Fatalf("backreference: %+v %q", res, modtest.ReadFile(t, p))
+	}
+	os.WriteFile(p, []byte("a=2\nb=2\n"), 0o644)
+	res = modtest.RunMod(t, env, "replace", tasks.Args{"path": p, "regexp": `a(?<=a+)`})
+	if !res.Failed || !strings.Contains(res.Msg, "look-behind requires fixed-width pattern") {
+		t.Fatalf("a lookbehind Python refuses: %+v", res)
 	}
 	// latin-1 text is edited as text and written back as latin-1.
 	os.WriteFile(p, []byte("caf\xe9\n"), 0o644)

@@ -8,11 +8,11 @@ import (
 	"testing"
 )
 
-// TestSyntaxErrors checks the patterns of testdata/syntax.json (recorded
-// from Python's re.compile by gen-syntax.py) against check: the same
-// message where Python refuses a pattern, none where it compiles.
-// OverflowError (a repeat count past Python's limit) is not re.error and
-// is left to RE2; \N{name} is not checked against Unicode's names.
+// TestSyntaxErrors compiles the patterns of testdata/syntax.json
+// (recorded from Python's re.compile by gen-syntax.py): the same message
+// where Python refuses a pattern, none where it compiles. OverflowError (a
+// repeat count past Python's limit) is not re.error; \N{name} is checked
+// by the name tests.
 func TestSyntaxErrors(t *testing.T) {
 	data, err := os.ReadFile("testdata/syntax.json")
 	if err != nil {
@@ -31,7 +31,7 @@ func TestSyntaxErrors(t *testing.T) {
 			continue // not re.error; \N{name}: tender has no table of names
 		}
 		got := ""
-		if err := check(c.P); err != nil {
+		if _, err := Compile(c.P, Options{}); err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) {
 				t.Fatalf("%q: %T", c.P, err)
