@@ -87,6 +87,9 @@ func TestPatternsTable(t *testing.T) {
 		{"web[1-2]", "web2 web3"}, // the old x-y subscript
 		{"~WEB", ""},              // case-sensitive
 		{"~(?i)WEB", "web1 web2 web3"},
+		{"~web(?!2)\\d", "web1 web3"}, // Python's re: lookahead
+		{"~(?P<c>[a-z])(?P=c)", ""},   // a backreference: no doubled letter
+		{"~(web|db)(?=1)", "web1 db1"},
 		{"web[123]", ""}, // subscript 123 of group web: nothing
 		{"web[2:3]", "web3"},
 		{"localhost", "localhost"},

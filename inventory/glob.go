@@ -4,22 +4,34 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pyre"
 )
 
-// termRegexp compiles a term: `~re` is a regular expression anchored at the
-// start (Python's re.match), anything else a shell glob matched whole
-// (Python's fnmatch, case-sensitive). RE2 lacks look-arounds and
-// back-references, so such regular expressions are refused.
-func termRegexp(expr string) (*regexp.Regexp, error) {
-	src := globRegexp(expr)
+// termMatcher compiles a term into what matches a name: `~re` is a
+// Python regular expression (internal/pyre) matched at the start of the
+// name (Python's re.match), anything else a shell glob matched whole
+// (Python's fnmatch, case-sensitive). The matcher's error is a search's
+// past its bounds.
+func termMatcher(expr string) (func(name string) (bool, error), error) {
 	if expr[0] == '~' {
-		src = `^(?:` + expr[1:] + `)`
+		re, err := pyre.Compile(expr[1:], pyre.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("Invalid host list pattern: %s", expr)
+		}
+		return func(name string) (bool, error) {
+			m, err := re.Match(name)
+			if err != nil {
+				return false, fmt.Errorf("host pattern %s: %w", expr, err)
+			}
+			return m != nil, nil
+		}, nil
 	}
-	re, err := regexp.Compile(src)
+	re, err := regexp.Compile(globRegexp(expr))
 	if err != nil {
 		return nil, fmt.Errorf("Invalid host list pattern: %s", expr)
 	}
-	return re, nil
+	return func(name string) (bool, error) { return re.MatchString(name), nil }, nil
 }
 
 // globRegexp translates a shell glob as Python's fnmatch.translate does.

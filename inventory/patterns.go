@@ -307,21 +307,29 @@ func (inv *Inventory) matchOne(term string) ([]*Host, error) {
 
 // enumerate matches one term against group names, then host names.
 func (inv *Inventory) enumerate(expr string) ([]*Host, error) {
-	re, err := termRegexp(expr)
+	match, err := termMatcher(expr)
 	if err != nil {
 		return nil, err
 	}
 	var out []*Host
 	matchedGroup := false
 	for _, g := range inv.groupOrder {
-		if re.MatchString(g.Name) {
+		ok, err := match(g.Name)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			matchedGroup = true
 			out = append(out, g.AllHosts()...)
 		}
 	}
 	if !matchedGroup || expr[0] == '~' || strings.ContainsAny(expr, ".?*[") {
 		for _, h := range inv.hostOrder {
-			if re.MatchString(h.Name) {
+			ok, err := match(h.Name)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
 				out = append(out, h)
 			}
 		}

@@ -188,3 +188,18 @@ func byteRune(b byte) rune {
 	}
 	return 0xf700 + rune(b)
 }
+
+// Escape is Python's re.escape (3.7 on): a backslash before each
+// character that is special in a pattern, and before whitespace.
+func Escape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(escaped, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+const escaped = "()[]{}?*+-|^$\\.&~# \t\n\r\v\f"

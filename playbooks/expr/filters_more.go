@@ -100,9 +100,10 @@ var moreFilters = map[string]filterFunc{
 	"regex_escape": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		// re_type python is Python's re.escape; posix_basic escapes the
 		// special characters of a POSIX basic regular expression.
-		special := "()[]{}?*+-|^$\\.&~# \t\n\r\v\f"
+		var special string
 		switch rt := strArg(args, kw, 0, "re_type", "python"); rt {
 		case "python":
+			return pyre.Escape(Str(x)), nil
 		case "posix_basic":
 			special = "].[^$*\\"
 		case "posix_extended":

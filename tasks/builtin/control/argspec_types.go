@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/tender-sh/tender/internal/pyfmt"
+	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
@@ -67,11 +68,23 @@ func argTypeList(v any) (any, error) {
 }
 
 // pyMethodCall and pyImport are what ansible-core's safe_eval will not
-// evaluate: it hands such a string back unchanged.
+// evaluate: it hands such a string back unchanged. They are Python's
+// patterns (\w is Unicode's).
 var (
-	pyMethodCall = regexp.MustCompile(`\w\.\w+\(`)
-	pyImport     = regexp.MustCompile(`import \w+`)
+	pyMethodCall = pyre.MustCompile(`\w\.\w+\(`, pyre.Options{})
+	pyImport     = pyre.MustCompile(`import \w+`, pyre.Options{})
 )
+
+// unsafeToEval reports whether safe_eval would hand s back: a search
+// past its bounds counts as a match.
+func unsafeToEval(s string) bool {
+	for _, re := range []*pyre.Regexp{pyMethodCall, pyImport} {
+		if m, err := re.Search(s); m != nil || err != nil {
+			return true
+		}
+	}
+	return false
+}
 
 func argTypeDict(v any) (any, error) {
 	if m, ok := v.(map[string]any); ok {
@@ -86,7 +99,7 @@ func argTypeDict(v any) (any, error) {
 		if m, err := pyJSONLoads(s); err == nil {
 			return m, nil
 		}
-		if pyMethodCall.MatchString(s) || pyImport.MatchString(s) {
+		if unsafeToEval(s) {
 			return v, nil // safe_eval refuses to look and returns the text
 		}
 		m, err := pyLiteralEval(s)

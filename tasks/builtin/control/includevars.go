@@ -7,10 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/tasks"
 )
@@ -80,7 +80,7 @@ func decodeIncludeVars(env *tasks.Env, args tasks.Args) (*includeVarsJob, error)
 	l := &varsLoader{sandbox: env.Sandbox, decrypt: env.Decrypt, exts: a.Strings("extensions"), unknownOK: a.Bool("ignore_unknown_extensions"),
 		ignore: a.Strings("ignore_files"), vars: map[string]any{}, files: []any{}}
 	if pat := a.Str("files_matching"); pat != "" {
-		if l.match, err = regexp.Compile(pat); err != nil {
+		if l.match, err = pyre.Compile(pat, pyre.Options{}); err != nil {
 			return nil, fmt.Errorf("files_matching: %v", err)
 		}
 	}
@@ -144,7 +144,7 @@ type varsLoader struct {
 	exts      []string
 	unknownOK bool
 	ignore    []string
-	match     *regexp.Regexp
+	match     *pyre.Regexp
 	vars      map[string]any
 	files     []any
 }
@@ -191,8 +191,17 @@ func (l *varsLoader) dir(env *tasks.Env, name string, depth int) string {
 		}
 		entries, _ := l.sandbox.ReadDir(d)
 		for _, e := range entries {
-			if e.IsDir() || (l.match != nil && !l.match.MatchString(e.Name())) {
+			if e.IsDir() {
 				continue
+			}
+			if l.match != nil {
+				m, err := l.match.Search(e.Name())
+				if err != nil {
+					return err.Error()
+				}
+				if m == nil {
+					continue
+				}
 			}
 			skip, err := l.ignored(e.Name())
 			if err != nil {
@@ -209,14 +218,18 @@ func (l *varsLoader) dir(env *tasks.Env, name string, depth int) string {
 	return ""
 }
 
+// ignored reports whether name matches one of ignore_files, each a
+// Python regular expression followed by "$" (Ansible's
+// re.search(r'{0}$'.format(pattern), name)).
 func (l *varsLoader) ignored(name string) (bool, error) {
 	for _, pat := range l.ignore {
-		re, err := regexp.Compile(pat + "$")
+		re, err := pyre.Compile(pat+"$", pyre.Options{})
 		if err != nil {
 			return false, fmt.Errorf("Invalid regular expression: %s", pat)
 		}
-		if re.MatchString(name) {
-			return true, nil
+		m, err := re.Search(name)
+		if m != nil || err != nil {
+			return m != nil, err
 		}
 	}
 	return false, nil

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"regexp"
 	"strconv"
 	"time"
 
+	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -39,8 +39,10 @@ type waiter struct {
 	a     tasks.Values
 	env   *tasks.Env
 	start time.Time
-	re    *regexp.Regexp
+	re    *pyre.Regexp
 	data  map[string]any
+	// matchErr is search_regex's search past its bounds
+	matchErr error
 }
 
 // Run waits.
@@ -99,8 +101,9 @@ func decodeWaitFor(a tasks.Values, env *tasks.Env) (*waiter, *tasks.Result) {
 	if a.Has("search_regex") {
 		w.data["search_regex"] = a.Str("search_regex")
 		var err error
-		if w.re, err = regexp.Compile("(?m)" + a.Str("search_regex")); err != nil {
-			return failed(fmt.Sprintf("invalid search_regex: %v", err))
+		// Ansible compiles to_bytes(search_regex) with MULTILINE
+		if w.re, err = pyre.Compile(a.Str("search_regex"), pyre.Options{Multiline: true, Bytes: true}); err != nil {
+			return failed(fmt.Sprintf("Invalid regular expression: %v", err))
 		}
 	}
 	return w, nil
@@ -127,6 +130,9 @@ func (w *waiter) wait(ctx context.Context) (bool, error) {
 // or the timeout's failure (msg when given) when ok is false.
 func (w *waiter) result(ok bool) tasks.Result {
 	w.data["elapsed"] = int(time.Since(w.start).Seconds())
+	if w.matchErr != nil {
+		return tasks.Result{Failed: true, Msg: w.matchErr.Error(), Data: map[string]any{"elapsed": w.data["elapsed"]}}
+	}
 	if !ok {
 		msg := w.timeoutMsg()
 		if w.a.Has("msg") {
@@ -161,10 +167,16 @@ func (w *waiter) timeoutMsg() string {
 	return "Timeout when waiting for " + hp
 }
 
-// match records the regex's groups, as Python's match.groups() and
-// groupdict().
+// match searches text and records the regex's groups, as Python's
+// match.groups() and groupdict() (None for a group that did not take
+// part). A search past its bounds ends the wait (true): its error stays
+// in matchErr and fails the task.
 func (w *waiter) match(text string) bool {
-	m := w.re.FindStringSubmatch(text)
+	m, err := w.re.Search(text)
+	if err != nil {
+		w.matchErr = err
+		return true
+	}
 	if m == nil {
 		return false
 	}
@@ -174,9 +186,13 @@ func (w *waiter) match(text string) bool {
 		if i == 0 {
 			continue
 		}
-		groups = append(groups, m[i])
+		var g any
+		if m[2*i] >= 0 {
+			g = text[m[2*i]:m[2*i+1]]
+		}
+		groups = append(groups, g)
 		if name != "" {
-			dict[name] = m[i]
+			dict[name] = g
 		}
 	}
 	w.data["match_groups"], w.data["match_groupdict"] = groups, dict

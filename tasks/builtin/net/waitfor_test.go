@@ -24,6 +24,17 @@ func TestWaitForPath(t *testing.T) {
 	if g := res.Data["match_groups"].([]any); len(g) != 2 || g[0] != "2" || res.Data["match_groupdict"].(map[string]any)["v"] != "2" {
 		t.Fatalf("%+v", res.Data)
 	}
+	// Python's re on bytes, MULTILINE: lookbehind, a backreference, a
+	// group that did not take part (None), \w ASCII's
+	os.WriteFile(f, []byte("caf\xc3\xa9=1\nport=22 22\n"), 0o644)
+	res = modtest.RunMod(t, env, "wait_for", tasks.Args{"path": f, "search_regex": `(?<=^port=)(\d+) \1$|(x)|^\w+=1`})
+	if g := res.Data["match_groups"].([]any); res.Failed || len(g) != 2 || g[0] != "22" || g[1] != nil {
+		t.Fatalf("Python's re: %+v", res)
+	}
+	res = modtest.RunMod(t, env, "wait_for", tasks.Args{"path": f, "search_regex": `(?<=a+)`})
+	if !res.Failed || res.Msg != "Invalid regular expression: regular expression \"(?<=a+)\": look-behind requires fixed-width pattern at position 0" {
+		t.Fatalf("invalid: %+v", res)
+	}
 	res = modtest.RunMod(t, env, "wait_for", tasks.Args{"path": dir + "/none", "state": "absent"})
 	if res.Failed || res.Data["state"] != "absent" {
 		t.Fatalf("%+v", res)

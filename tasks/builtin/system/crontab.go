@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -138,20 +139,29 @@ func (c *crontab) updateJob(name, job string, remove bool) {
 	c.lines = out
 }
 
-// envRe matches a variable line NAME=... (name used as a regular
-// expression, as Ansible does).
-func envRe(name string) *regexp.Regexp {
-	re, err := regexp.Compile("^(?:" + name + ")=")
+// envRe matches a variable line NAME=...: Ansible's
+// re.match(r'^%s=' % name, line), the name a Python regular expression;
+// one that does not compile (where Ansible's module crashes) is matched
+// as text.
+func envRe(name string) *pyre.Regexp {
+	re, err := pyre.Compile("^"+name+"=", pyre.Options{})
 	if err != nil {
-		return regexp.MustCompile("^" + regexp.QuoteMeta(name) + "=")
+		return pyre.MustCompile("^"+pyre.Escape(name)+"=", pyre.Options{})
 	}
 	return re
+}
+
+// matchEnv reports whether re matches at the start of l; a search past
+// its bounds does not.
+func matchEnv(re *pyre.Regexp, l string) bool {
+	m, err := re.Match(l)
+	return m != nil && err == nil
 }
 
 func (c *crontab) findEnv(name string) (int, string, bool) {
 	re := envRe(name)
 	for i, l := range c.lines {
-		if re.MatchString(l) {
+		if matchEnv(re, l) {
 			return i, l, true
 		}
 	}
@@ -163,7 +173,7 @@ func (c *crontab) updateEnv(name, decl string, remove bool) {
 	re := envRe(name)
 	var out []string
 	for _, l := range c.lines {
-		if re.MatchString(l) {
+		if matchEnv(re, l) {
 			if !remove {
 				out = append(out, decl)
 			}
