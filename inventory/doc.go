@@ -30,7 +30,8 @@
 //     through a Python set of id-hashed objects, so e.g. the order of
 //     `all` can change from one run to the next; tender uses declaration
 //     order (which is what Ansible usually prints).
-//   - ~regex patterns use Go's RE2: no look-arounds or back-references.
+//   - ~regex patterns are Python's (internal/pyre), each search bounded to
+//     1 s; past it the pattern fails with an error.
 //   - A host range expands to at most 65536 hosts per entry.
 //   - The implicit localhost gets ansible_connection=local only (no
 //     ansible_python_interpreter: tender needs no Python).

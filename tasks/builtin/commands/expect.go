@@ -110,8 +110,8 @@ func (expectModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 }
 
 // decodeExpect reads the task: the command split as pexpect splits it,
-// the responses compiled (patterns RE2 cannot run are an error, before
-// the command runs) and the timeout (-1: pexpect's 30 s; null: none). A
+// the responses compiled (patterns Python refuses, and those that match
+// an empty text, are an error before the command runs) and the timeout (-1: pexpect's 30 s; null: none). A
 // missing command is the failure Ansible gives.
 func decodeExpect(a tasks.Values, args tasks.Args) (expectJob, *tasks.Result, error) {
 	j := expectJob{a: a, command: a.Str("command")}
