@@ -205,10 +205,12 @@ func fWordwrap(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 }
 
 // pyWS and pyW are Python's \s and \w for str patterns (Unicode), which
-// Go's \s and \w (ASCII) are not.
+// Go's \s and \w (ASCII) are not: \w is what str.isalnum() accepts and
+// "_", not the combining marks or the other connectors (internal/pyre's
+// TestClassesLikePython checks the same classes against Python).
 const (
 	pyWS = `\t\n\v\f\r \x1c-\x1f\x85\xa0\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}`
-	pyW  = `\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}`
+	pyW  = `\p{L}\p{N}_`
 )
 
 var (

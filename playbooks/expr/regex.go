@@ -34,7 +34,8 @@ func (b *budget) searchTimeout() time.Duration {
 }
 
 // regexErr is a search's error as the evaluation's: past its time bound,
-// the template's time limit when that is what ran out.
+// the template's time limit when that is what ran out; a search's bound
+// (pyre.ErrTimeout, pyre.ErrBacktrackLimit) stays in the error's chain.
 func regexErr(b *budget, err error) error {
 	if err == nil {
 		return nil
@@ -45,7 +46,7 @@ func regexErr(b *budget, err error) error {
 		}
 	}
 	var le *limitError
-	if errors.As(err, &le) || errors.Is(err, ErrInterrupted) {
+	if errors.As(err, &le) || errors.Is(err, ErrInterrupted) || errors.Is(err, pyre.ErrTimeout) || errors.Is(err, pyre.ErrBacktrackLimit) {
 		return err
 	}
 	return errorf("%v", err)
