@@ -54,6 +54,7 @@ fuzz:
 	$(FUZZ) -fuzz='^FuzzINI$$' ./inventory
 	$(FUZZ) -fuzz='^FuzzYAML$$' ./inventory
 	$(FUZZ) -fuzz='^FuzzVars$$' ./internal/yaml11
+	$(FUZZ) -fuzz='^FuzzCompile$$' ./internal/pyre
 	$(FUZZ) -fuzz='^FuzzLoadBundle$$' ./agents
 	$(FUZZ) -fuzz='^FuzzParse$$' ./vault
 
