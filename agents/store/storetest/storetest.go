@@ -350,8 +350,9 @@ func concurrentLeaseTakers(t *testing.T, open Opener) {
 	start := time.Now()
 	const ttl = 2 * time.Second
 	first := race("first", ttl)
-	if time.Since(start) >= ttl {
-		t.Skipf("the first race took %s, longer than its leases last", time.Since(start))
+	end := time.Now()
+	if end.Sub(start) >= ttl {
+		t.Skipf("the first race took %s, longer than its leases last", end.Sub(start))
 	}
 	// Deployments by the first winners, then their leases expire.
 	ids := map[string]int64{}
@@ -362,7 +363,9 @@ func concurrentLeaseTakers(t *testing.T, open Opener) {
 		}
 		ids[host] = id
 	}
-	time.Sleep(time.Until(start.Add(ttl + 200*time.Millisecond)))
+	// The last lease of the first race was taken just before end: wait
+	// until it too has expired.
+	time.Sleep(time.Until(end.Add(ttl + 200*time.Millisecond)))
 	second := race("second", time.Hour)
 	for host, id := range ids {
 		err := stores[1].FinishDeployment(ctx, id, agents.OutcomeOK, "", []agents.FileRecord{{Path: "/x", MD5: "aa"}})
