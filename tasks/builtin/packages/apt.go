@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,8 +23,7 @@ type aptModule struct{}
 var _ tasks.Module = aptModule{}
 
 var aptArgs = &tasks.Spec{
-	Module:  "apt",
-	Refused: aptRefused,
+	Module: "apt",
 	Params: []tasks.Param{
 		{Name: "state", Default: "present", Choices: []string{"absent", "build-dep", "fixed", "latest", "present"}},
 		{Name: "update_cache", Kind: tasks.Bool, Aliases: []string{"update-cache"}},
@@ -36,6 +36,10 @@ var aptArgs = &tasks.Spec{
 		{Name: "default_release", Aliases: []string{"default-release"}},
 		{Name: "install_recommends", Kind: tasks.Bool, Aliases: []string{"install-recommends"}},
 		{Name: "force", Kind: tasks.Bool, Default: false},
+		{Name: "upgrade", Default: "no", Choices: []string{"dist", "full", "no", "safe", "yes"}},
+		{Name: "clean", Kind: tasks.Bool, Default: false},
+		{Name: "autoclean", Kind: tasks.Bool, Default: false},
+		{Name: "policy_rc_d", Kind: tasks.Int},
 		{Name: "dpkg_options", Default: "force-confdef,force-confold"},
 		{Name: "autoremove", Kind: tasks.Bool, Default: false},
 		{Name: "only_upgrade", Kind: tasks.Bool, Default: false},
@@ -47,8 +51,9 @@ var aptArgs = &tasks.Spec{
 		// tender always uses apt-get, never aptitude.
 		{Name: "force_apt_get", Kind: tasks.Bool, Default: false},
 	},
-	MutuallyExclusive: [][]string{{"deb", "package"}},
-	RequiredOneOf:     [][]string{{"autoremove", "deb", "package", "update_cache"}},
+	MutuallyExclusive: [][]string{{"deb", "package", "upgrade"}},
+	// upgrade's default satisfies it always, as in Ansible.
+	RequiredOneOf: [][]string{{"autoremove", "deb", "package", "update_cache", "upgrade"}},
 }
 
 // aptJob is one apt task's decoded arguments.
@@ -56,8 +61,12 @@ type aptJob struct {
 	state, deb, release string
 	specs               []string
 	update              bool
-	check, diff         bool
-	a                   tasks.Values
+	// upgrade is apt-get's upgrade mode (dist, full, yes, safe), or "";
+	// allFail: name=* with state=latest named other packages too.
+	upgrade     string
+	allFail     bool
+	check, diff bool
+	a           tasks.Values
 	// uploadDir is the host's temporary directory holding a deb sent
 	// from the controller, removed when the script ends.
 	uploadDir string
@@ -71,6 +80,9 @@ func (aptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	}
 	j := aptJob{state: a.Str("state"), deb: a.Str("deb"), release: a.Str("default_release"),
 		update: a.Bool("update_cache") || a.Int("cache_valid_time") > 0, check: env.Check, diff: env.Diff, a: a}
+	if u := a.Str("upgrade"); u != "no" {
+		j.upgrade = u
+	}
 	switch j.state {
 	case "build-dep", "fixed":
 		return tasks.Result{}, fmt.Errorf("state=%s is not supported by tender's apt", j.state)
@@ -78,10 +90,16 @@ func (aptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	if j.deb != "" && j.state != "present" {
 		return shared.Fail("deb only supports state=present"), nil
 	}
-	for _, p := range a.Strings("package") {
+	pkgs := a.Strings("package")
+	if j.state == "latest" && slices.Contains(pkgs, "*") {
+		// Every installed package, as Ansible: upgrade=yes.
+		j.upgrade, j.allFail = "yes", slices.ContainsFunc(pkgs, func(p string) bool { return p != "*" })
+		pkgs = nil
+	}
+	for _, p := range pkgs {
 		p = strings.TrimSpace(p)
 		if p == "*" {
-			return tasks.Result{}, fmt.Errorf("apt: name '*' (upgrade every package) is not supported by tender")
+			return tasks.Result{}, fmt.Errorf("apt: name '*' is supported by tender with state=latest only (upgrade every package)")
 		}
 		if strings.Count(p, "=") > 1 {
 			return shared.Fail("invalid package spec: " + p), nil
@@ -91,7 +109,8 @@ func (aptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		}
 		j.specs = append(j.specs, p)
 	}
-	if len(j.specs) == 0 && j.deb == "" && !j.update && !a.Bool("autoremove") {
+	if len(j.specs) == 0 && j.deb == "" && !j.update && j.upgrade == "" &&
+		!a.Bool("autoremove") && !a.Bool("autoclean") && !a.Bool("clean") {
 		return tasks.Result{Data: map[string]any{}}, nil
 	}
 	out, err := shared.Run(ctx, env, j.script(j.deb), nil)
@@ -150,6 +169,10 @@ func (j aptJob) script(deb string) string {
 			recommends = "yes"
 		}
 	}
+	policy := ""
+	if a.Has("policy_rc_d") {
+		policy = strconv.Itoa(a.Int("policy_rc_d"))
+	}
 	return shared.ShAssign([][2]string{
 		{"specs", strings.Join(j.specs, "\n")}, {"state", j.state}, {"update", shared.BoolFlag(j.update)},
 		{"valid", strconv.Itoa(a.Int("cache_valid_time"))}, {"retries", strconv.Itoa(max(1, a.Int("update_cache_retries")))},
@@ -159,7 +182,8 @@ func (j aptJob) script(deb string) string {
 		{"unauth", shared.BoolFlag(a.Bool("allow_unauthenticated"))}, {"onlyup", shared.BoolFlag(a.Bool("only_upgrade"))},
 		{"noremove", shared.BoolFlag(a.Bool("fail_on_autoremove"))}, {"held", shared.BoolFlag(a.Bool("allow_change_held_packages"))},
 		{"dpkgopts", a.Str("dpkg_options")}, {"locktime", strconv.Itoa(a.Int("lock_timeout"))}, {"_t_check", shared.BoolFlag(j.check)},
-		{"upload", j.uploadDir},
+		{"upload", j.uploadDir}, {"upgrade", j.upgrade}, {"allfail", shared.BoolFlag(j.allFail)},
+		{"clean", shared.BoolFlag(a.Bool("clean"))}, {"autoclean", shared.BoolFlag(a.Bool("autoclean"))}, {"policy", policy},
 	}) + aptScript
 }
 
@@ -189,8 +213,14 @@ func (j aptJob) result(v shared.Verdict, output string) tasks.Result {
 	case "cleaned":
 		stdout := output
 		res.Data = map[string]any{"stdout": stdout, "stderr": "", "stdout_lines": shared.Lines(stdout), "stderr_lines": []any{}, "diff": map[string]any{}}
-		res.Changed = strings.Contains(stdout, "The following packages will be REMOVED")
+		marker := "The following packages will be REMOVED"
+		if v["op"] == "autoclean" {
+			marker = "Del " // "Del python3-q 2.4-1 [24 kB]"
+		}
+		res.Changed = strings.Contains(stdout, marker)
 		return res
+	case "upgraded":
+		return j.upgradeResult(v, output)
 	case "noop":
 		switch {
 		case j.deb != "":

@@ -7,12 +7,47 @@ _t_mtime() {
 	elif [ -e /var/lib/apt/lists ]; then stat -c "$1" /var/lib/apt/lists
 	else echo 0; fi
 }
-tmp=
+tmp= prcon= prcbak=
 # $upload, when set, is the directory of a deb sent from the controller.
-trap '[ -z "$tmp" ] || rm -rf -- "$tmp"; [ -z "$upload" ] || rm -rf -- "$upload"' EXIT
+trap '_t_prc_off; [ -z "$tmp" ] || rm -rf -- "$tmp"; [ -z "$upload" ] || rm -rf -- "$upload"' EXIT
+# _t_prc_on, _t_prc_off: with policy_rc_d, /usr/sbin/policy-rc.d exits
+# with that code while apt-get or dpkg runs (so that maintainer scripts do
+# not start services), as Ansible's PolicyRcD does; a file already there
+# is put aside and back. Simulations run no maintainer script: skipped.
+_t_prc_on() {
+	[ -n "$policy" ] && [ -z "$_t_check" ] || return 0
+	if [ -e /usr/sbin/policy-rc.d ] || [ -L /usr/sbin/policy-rc.d ]; then
+		prcbak=$tmp/policy-rc.d
+		mv /usr/sbin/policy-rc.d "$prcbak" || _t_fail "Fail to move /usr/sbin/policy-rc.d to $tmp"
+	fi
+	prcon=1
+	{ printf '#!/bin/sh\nexit %s\n' "$policy" >/usr/sbin/policy-rc.d && chmod 0755 /usr/sbin/policy-rc.d; } 2>/dev/null ||
+		_t_fail "Failed to create or chmod /usr/sbin/policy-rc.d"
+}
+_t_prc_off() {
+	[ -n "$prcon" ] || return 0
+	prcon=
+	if [ -n "$prcbak" ]; then mv "$prcbak" /usr/sbin/policy-rc.d || _t_fail "Fail to move back $prcbak to /usr/sbin/policy-rc.d"
+	else rm -f /usr/sbin/policy-rc.d || _t_fail "Fail to remove /usr/sbin/policy-rc.d (after package manipulation)"; fi
+}
+# _t_ran VERDICT RC: the verdict of a command whose output is in
+# $tmp/out and $tmp/err.
+_t_ran() {
+	echo "verdict=$1"; echo "rc=$2"
+	echo "outlen=$(wc -c <"$tmp/out")"; echo "errlen=$(wc -c <"$tmp/err")"
+	echo --output--; cat "$tmp/out" "$tmp/err"
+	exit 0
+}
 aptget=$(command -v apt-get) || _t_fail "Failed to find required executable apt-get in paths: $PATH"
 tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
 lockopt="-o DPkg::Lock::Timeout=$locktime"
+# clean comes first, before the cache, as Ansible's: apt-get clean, then
+# the task goes on as if clean were not there (alone, it is a task with
+# nothing to do). Not in check mode.
+if [ -n "$clean" ] && [ -z "$_t_check" ]; then
+	"$aptget" clean >"$tmp/out" 2>"$tmp/err" </dev/null || _t_fail "apt-get clean failed"
+	[ -s "$tmp/err" ] && _t_fail "apt-get clean failed: $(cat "$tmp/err")"
+fi
 # Cache: updated when asked and older than cache_valid_time, retried with
 # a growing pause as Ansible does. Ansible compares to the microsecond, so
 # without cache_valid_time it updates even when the last update was in the
@@ -39,7 +74,35 @@ if [ -n "$update" ] && { [ "$valid" -le 0 ] && [ "$ctime" -le "$now" ] || [ $((c
 fi
 echo "cache_updated=$updated"
 echo "cache_update_time=$ctime"
-if [ -z "$specs" ] && [ -z "$deb" ] && [ -n "$update" ]; then echo verdict=cacheonly; exit 0; fi
+if [ -z "$specs" ] && [ -z "$deb" ] && [ -z "$upgrade" ] && [ -n "$update" ]; then echo verdict=cacheonly; exit 0; fi
+
+# upgrade (or name=* with state=latest): apt-get dist-upgrade for dist and
+# full, upgrade --with-new-pkgs for yes and safe, as Ansible's apt does
+# without aptitude.
+if [ -n "$upgrade" ]; then
+	[ -n "$allfail" ] && _t_fail "unable to install additional packages when upgrading all installed packages"
+	set -- $lockopt
+	_t_oldifs=$IFS; IFS=,
+	for o in $dpkgopts; do set -- "$@" -o "Dpkg::Options::=--$o"; done
+	IFS=$_t_oldifs
+	[ -n "$force" ] && set -- "$@" --force-yes
+	[ -n "$noremove" ] && set -- "$@" --no-remove
+	[ -n "$unauth" ] && set -- "$@" --allow-unauthenticated
+	[ -n "$downgrade" ] && set -- "$@" --allow-downgrades
+	[ -n "$_t_check" ] && set -- "$@" --simulate
+	case $upgrade in
+	dist | full) set -- "$@" dist-upgrade; what="dist-upgrade " ;;
+	*) set -- "$@" upgrade --with-new-pkgs; what="upgrade --with-new-pkgs " ;;
+	esac
+	[ -n "$autoremove" ] && { set -- "$@" --auto-remove; what="$what--auto-remove"; }
+	[ -n "$release" ] && set -- "$@" -t "$release"
+	echo "cmd=$aptget $what"
+	_t_prc_on
+	"$aptget" -y "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	_t_prc_off
+	_t_ran upgraded $rc
+fi
 
 dopts=
 set --
@@ -47,16 +110,22 @@ _t_oldifs=$IFS; IFS=,
 for o in $dpkgopts; do dopts="$dopts -o \"Dpkg::Options::=--$o\""; set -- "$@" -o "Dpkg::Options::=--$o"; done
 IFS=$_t_oldifs
 dopts=${dopts# }
-if [ -z "$specs" ] && [ -z "$deb" ]; then # autoremove alone
+if [ -z "$specs" ] && [ -z "$deb" ] && [ -z "$autoremove$autoclean" ]; then echo verdict=noop; exit 0; fi
+if [ -z "$specs" ] && [ -z "$deb" ]; then # autoclean or autoremove alone
+	op=autoremove
+	[ -n "$autoclean" ] && op=autoclean
 	[ -n "$purge" ] && set -- "$@" --purge
 	[ -n "$force" ] && set -- "$@" --force-yes
-	set -- "$@" autoremove
+	set -- "$@" $op
 	[ -n "$_t_check" ] && set -- "$@" --simulate
+	_t_prc_on
 	"$aptget" -y $lockopt "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
+	_t_prc_off
 	if [ $rc -ne 0 ]; then
-		_t_fail "'apt-get autoremove' failed: $(cat "$tmp/err")"
+		_t_fail "'apt-get $op' failed: $(cat "$tmp/err")"
 	fi
+	echo "op=$op"
 	echo verdict=cleaned; echo --output--; cat "$tmp/out"; exit 0
 fi
 
@@ -74,8 +143,10 @@ if [ -n "$deb" ]; then
 	[ -n "$_t_check" ] && { opts="$opts --simulate"; set -- "$@" --simulate; }
 	[ -n "$force" ] && { opts="$opts --force-all"; set -- "$@" --force-all; }
 	echo "cmd=dpkg$opts -i $deb"
+	_t_prc_on
 	dpkg "$@" -i "$deb" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
+	_t_prc_off
 	echo verdict=ran; echo "rc=$rc"
 	echo "outlen=$(wc -c <"$tmp/out")"; echo "errlen=$(wc -c <"$tmp/err")"
 	echo --output--; cat "$tmp/out" "$tmp/err"
@@ -220,8 +291,10 @@ else
 	set -- -y "$@" install $todo
 fi
 IFS=$_t_oldifs; set +f
+_t_prc_on
 "$aptget" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 rc=$?
+_t_prc_off
 [ $rc -eq 0 ] && [ "$state" != absent ] && _t_mark
 echo verdict=ran; echo "rc=$rc"
 echo "outlen=$(wc -c <"$tmp/out")"; echo "errlen=$(wc -c <"$tmp/err")"

@@ -20,7 +20,7 @@ func TestAptArgs(t *testing.T) {
 		msg  string
 		err  bool
 	}{
-		{tasks.Args{"name": "a", "deb": "/x.deb"}, "parameters are mutually exclusive: deb|package", true},
+		{tasks.Args{"name": "a", "deb": "/x.deb"}, "parameters are mutually exclusive: deb|package|upgrade", true},
 		{tasks.Args{"name": "a", "state": "build-dep"}, "state=build-dep is not supported by tender's apt", true},
 		{tasks.Args{"deb": "/x.deb", "state": "absent"}, "deb only supports state=present", false},
 		{tasks.Args{"name": "a=1=2"}, "invalid package spec: a=1=2", false},

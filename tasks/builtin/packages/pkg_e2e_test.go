@@ -75,9 +75,6 @@ var httpVolatile = []string{"date", "elapsed", "last_modified"}
 // knownPkgDiffs are the keys of a task's result left out of the
 // comparison, each for a stated reason.
 var knownPkgDiffs = map[string][]string{
-	// tender's apt lacks upgrade, clean, autoclean and policy_rc_d, so
-	// its list of supported parameters is shorter.
-	"apt_bad_arg": {"msg"},
 	// A refused connection reads as Python's errno text in Ansible and
 	// as the transport's dial error in tender.
 	"get_url_refused": {"msg"},

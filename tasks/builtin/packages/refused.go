@@ -33,11 +33,3 @@ var rpmRefused = map[string]string{
 	"update_only":       todoPkg,
 	"validate_certs":    todoPkg,
 }
-
-// aptRefused are apt's.
-var aptRefused = map[string]string{
-	"upgrade":     todoPkg,
-	"clean":       todoPkg,
-	"autoclean":   todoPkg,
-	"policy_rc_d": todoPkg,
-}
