@@ -3,7 +3,6 @@ package packages
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/tender-sh/tender/tasks"
@@ -22,18 +21,42 @@ var _ tasks.Module = rpmModule{}
 
 func rpmSpec(tool string) *tasks.Spec {
 	return &tasks.Spec{
-		Module:  tool,
-		Refused: rpmRefused,
+		Module: tool,
 		Params: []tasks.Param{
 			{Name: "name", Kind: tasks.List, Aliases: []string{"pkg"}},
 			{Name: "state", Choices: []string{"absent", "installed", "latest", "present", "removed"}},
+			{Name: "list"},
 			{Name: "enablerepo", Kind: tasks.List},
 			{Name: "disablerepo", Kind: tasks.List},
 			{Name: "update_cache", Kind: tasks.Bool, Default: false, Aliases: []string{"expire-cache"}},
 			{Name: "disable_gpg_check", Kind: tasks.Bool, Default: false},
 			{Name: "autoremove", Kind: tasks.Bool, Default: false},
+			{Name: "allow_downgrade", Kind: tasks.Bool, Default: false},
+			{Name: "allowerasing", Kind: tasks.Bool, Default: false},
+			{Name: "bugfix", Kind: tasks.Bool, Default: false},
+			{Name: "security", Kind: tasks.Bool, Default: false},
+			{Name: "cacheonly", Kind: tasks.Bool, Default: false},
+			{Name: "conf_file"},
+			{Name: "disable_excludes"},
+			{Name: "disable_plugin", Kind: tasks.List},
+			{Name: "enable_plugin", Kind: tasks.List},
+			{Name: "download_dir"},
+			{Name: "download_only", Kind: tasks.Bool, Default: false},
+			{Name: "exclude", Kind: tasks.List},
+			// Accepted and unused, as Ansible's dnf does.
+			{Name: "install_repoquery", Kind: tasks.Bool, Default: true},
+			{Name: "install_weak_deps", Kind: tasks.Bool, Default: true},
+			{Name: "installroot", Default: "/"},
+			{Name: "lock_timeout", Kind: tasks.Int, Default: 30},
+			{Name: "nobest", Kind: tasks.Bool, Default: false},
+			{Name: "releasever"},
+			{Name: "skip_broken", Kind: tasks.Bool, Default: false},
+			{Name: "sslverify", Kind: tasks.Bool, Default: true},
+			{Name: "update_only", Kind: tasks.Bool, Default: false},
+			{Name: "validate_certs", Kind: tasks.Bool, Default: true},
 		},
-		RequiredOneOf: [][]string{{"name", "update_cache", "autoremove"}},
+		MutuallyExclusive: [][]string{{"name", "list"}},
+		RequiredOneOf:     [][]string{{"name", "list", "update_cache"}},
 	}
 }
 
@@ -48,25 +71,52 @@ func yumSpec() *tasks.Spec {
 	return s
 }
 
-// Run installs, upgrades or removes the packages.
+// Run installs, upgrades or removes the packages, or lists them.
 func (m rpmModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	j, res, err := m.job(ctx, env, args)
 	if j == nil {
 		return res, err
 	}
-	out, err := shared.Run(ctx, env, j.script(env.Check, false), nil)
+	script := j.script(env.Check, false)
+	if j.list != "" {
+		script = j.listScript()
+	}
+	out, err := shared.Run(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
 	head, output, _ := strings.Cut(string(out.Stdout), "\n--output--\n")
-	return rpmResult(shared.ParseVerdict([]byte(head)), strings.Split(head, "\n"), output), nil
+	lines := strings.Split(head, "\n")
+	v := shared.ParseVerdict([]byte(head))
+	if v["verdict"] == "list" {
+		res = rpmListResult(lines)
+	} else {
+		res = rpmResult(v, lines, output)
+	}
+	if v["verdict"] == "noconf" {
+		res = tasks.Result{Failed: true, Msg: "cannot read configuration file", Data: map[string]any{"conf_file": j.conf, "results": []any{}}}
+	}
+	if j.facts != nil {
+		if res.Data == nil {
+			res.Data = map[string]any{}
+		}
+		res.Data["ansible_facts"] = j.facts
+	}
+	return res, nil
 }
 
-// rpmJob is what one run of rpmScript does.
+// rpmJob is what one run of rpmScript (or rpmList) does.
 type rpmJob struct {
 	tool, state        string
 	names, opts        []string
 	update, autoremove bool
+	// secopts, iopts: see rpmScript; list: list's value.
+	secopts, iopts                     []string
+	downgrade, updateOnly, dl, visible bool
+	conf, root, relver, lockWait, list string
+	// facts are the facts yum found (pkg_mgr) when it had to probe the
+	// host for its backend.
+	facts map[string]any
 }
 
 // job decodes a task's arguments into the script's inputs. A nil job
@@ -76,15 +126,23 @@ func (m rpmModule) job(ctx context.Context, env *tasks.Env, args tasks.Args) (*r
 	if err != nil {
 		return nil, tasks.Result{}, err
 	}
+	var facts map[string]any
 	if m.tool == "yum" {
-		tool, res, err := yumBackend(ctx, env, a.Str("use"), a.Str("use_backend"))
+		tool, probed, res, err := yumBackend(ctx, env, a.Str("use"), a.Str("use_backend"))
 		if tool == "" || err != nil {
 			return nil, res, err
 		}
 		m.tool = tool
+		if probed != "" {
+			facts = map[string]any{"pkg_mgr": probed}
+		}
 	}
-	j := &rpmJob{tool: m.tool, names: a.Strings("name"), state: a.Str("state"),
-		update: a.Bool("update_cache"), autoremove: a.Bool("autoremove")}
+	if a.Bool("autoremove") && a.Has("state") && a.Str("state") != "absent" {
+		// Ansible's check, before state's synonyms are resolved.
+		return nil, tasks.Result{Failed: true, Msg: "Autoremove should be used alone or with state=absent", Data: map[string]any{"results": []any{}}}, nil
+	}
+	j := &rpmJob{tool: m.tool, names: commaSplit(a.Strings("name")), state: a.Str("state"),
+		update: a.Bool("update_cache"), autoremove: a.Bool("autoremove"), list: a.Str("list"), facts: facts}
 	switch j.state {
 	case "":
 		j.state = "present"
@@ -100,23 +158,13 @@ func (m rpmModule) job(ctx context.Context, env *tasks.Env, args tasks.Args) (*r
 		if strings.ContainsAny(n, "\n\r") || strings.TrimSpace(n) == "" {
 			return nil, tasks.Result{}, fmt.Errorf("%s: invalid package name %q", m.tool, n)
 		}
-	}
-	for _, o := range []struct{ key, flag string }{{"enablerepo", "--enablerepo="}, {"disablerepo", "--disablerepo="}} {
-		if l := a.Strings(o.key); len(l) > 0 {
-			j.opts = append(j.opts, o.flag+strings.Join(l, ","))
+		if strings.Contains(n, " ") && !strings.ContainsAny(n, "@<>=") {
+			return nil, shared.Fail("It appears that a space separated string of packages was passed in as an argument. " +
+				"To operate on several packages, pass a comma separated string of packages or a list of packages."), nil
 		}
 	}
-	// Ansible's dnf turns signature checks on for repositories that do not
-	// say otherwise and for local rpms unless disable_gpg_check.
-	if a.Bool("disable_gpg_check") {
-		j.opts = append(j.opts, "--nogpgcheck")
-	} else {
-		j.opts = append(j.opts, "--setopt=gpgcheck=1", "--setopt=localpkg_gpgcheck=1")
-	}
-	for _, o := range j.opts {
-		if strings.ContainsAny(o, "\n\r") {
-			return nil, tasks.Result{}, fmt.Errorf("%s: invalid repository name in %q", m.tool, o)
-		}
+	if err := j.options(a); err != nil {
+		return nil, tasks.Result{}, err
 	}
 	return j, tasks.Result{}, nil
 }
@@ -124,58 +172,25 @@ func (m rpmModule) job(ctx context.Context, env *tasks.Env, args tasks.Args) (*r
 // script is rpmScript with j's inputs; deps asks it for the dependencies
 // between the packages the transaction changed (for Batch).
 func (j *rpmJob) script(check, deps bool) string {
+	return j.inputs(check, deps) + rpmPre + rpmFuncs + rpmScript
+}
+
+// listScript is rpmList with j's inputs.
+func (j *rpmJob) listScript() string { return j.inputs(false, false) + rpmPre + rpmList }
+
+func (j *rpmJob) inputs(check, deps bool) string {
+	lock := ""
+	if j.tool == "yum" {
+		lock = j.lockWait
+	}
 	return shared.ShAssign([][2]string{
 		{"tool", j.tool}, {"names", strings.Join(j.names, "\n")}, {"state", j.state}, {"opts", strings.Join(j.opts, "\n")},
 		{"update", shared.BoolFlag(j.update)}, {"autoremove", shared.BoolFlag(j.autoremove)}, {"_t_check", shared.BoolFlag(check)}, {"deps", shared.BoolFlag(deps)},
-	}) + rpmScript
-}
-
-// rpmResult shapes the script's verdict as Ansible's dnf reports it:
-// "Installed <path>" for each local rpm, then the transaction's
-// "Installed: NEVRA" and "Removed: NEVRA", each set sorted.
-func rpmResult(v shared.Verdict, head []string, output string) tasks.Result {
-	files, installed, removed, failures := []any{}, []string{}, []string{}, []any{}
-	for _, l := range head {
-		k, val, _ := strings.Cut(l, "=")
-		switch k {
-		case "file":
-			files = append(files, "Installed "+val)
-		case "installed":
-			installed = append(installed, "Installed: "+val)
-		case "removed":
-			removed = append(removed, "Removed: "+val)
-		case "failure":
-			failures = append(failures, val)
-		}
-	}
-	sort.Strings(installed)
-	sort.Strings(removed)
-	results := append([]any{}, files...)
-	for _, r := range append(installed, removed...) {
-		results = append(results, r)
-	}
-	switch v["verdict"] {
-	case "failed":
-		return shared.Fail(v["msg"])
-	case "cache":
-		return tasks.Result{Msg: "Cache updated", Data: map[string]any{"results": []any{}, "rc": 0}}
-	case "failures":
-		return tasks.Result{Failed: true, Msg: "Failed to install some of the specified packages", RC: 1,
-			Data: map[string]any{"failures": failures, "results": []any{}, "rc": 1}}
-	case "nothing":
-		return tasks.Result{Msg: "Nothing to do", Data: map[string]any{"results": files, "rc": 0}}
-	case "check":
-		return tasks.Result{Changed: true, Msg: "Check mode: No changes made, but would have if not in check mode",
-			Data: map[string]any{"results": results, "rc": 0}}
-	case "ran":
-	default:
-		return tasks.Result{Failed: true, Msg: "the module script printed no verdict"}
-	}
-	if v["rc"] != "0" {
-		return tasks.Result{Failed: true, Msg: "Failed to install some of the specified packages", RC: 1,
-			Data: map[string]any{"failures": []any{strings.TrimSpace(output)}, "results": []any{}, "rc": 1}}
-	}
-	return tasks.Result{Changed: true, Data: map[string]any{"msg": "", "results": results, "rc": 0}}
+		{"secopts", strings.Join(j.secopts, "\n")}, {"iopts", strings.Join(j.iopts, "\n")},
+		{"downgrade", shared.BoolFlag(j.downgrade)}, {"updateonly", shared.BoolFlag(j.updateOnly)}, {"dl", shared.BoolFlag(j.dl)},
+		{"visible", shared.BoolFlag(j.visible)}, {"conf", j.conf}, {"root", j.root}, {"relver", j.relver},
+		{"lockwait", lock}, {"listcmd", j.list},
+	})
 }
 
 func (m rpmModule) Spec() *tasks.Spec { return rpmSpecs[m.tool] }

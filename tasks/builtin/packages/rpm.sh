@@ -1,12 +1,3 @@
-
-export LANG=C LC_ALL=C
-_t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' ' ')"; exit 0; }
-command -v "$tool" >/dev/null 2>&1 || _t_fail "Failed to find required executable \"$tool\" in paths: $PATH"
-command -v rpm >/dev/null 2>&1 || _t_fail "Failed to find required executable \"rpm\" in paths: $PATH"
-tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
-trap 'rm -rf "$tmp"' EXIT
-qf='%{NAME}-%|EPOCH?{%{EPOCH}:}:{}|%{VERSION}-%{RELEASE}.%{ARCH}\n'
-_t_nevra() { _o=$(rpm -q --qf "$qf" -- "$1" 2>/dev/null) && printf '%s\n' "$_o"; }
 oldifs=$IFS; IFS='
 '
 set -f
@@ -30,13 +21,29 @@ for s in $names; do
 $have
 " in *"
 $want
-"*) ;; *) install="$install$s
+"*) ;; *) _t_newer "$(printf %s "$want" | head -n1)" && [ -z "$downgrade" ] || install="$install$s
 " ;; esac ;;
 		esac
 		continue ;;
 	esac
 	have=$(_t_nevra "$s")
-	case $state in
+	# Packages dnf does not see (exclude) are not there for it.
+	if [ -n "$have" ] && [ -n "$visible" ] && [ -z "$("$tool" -q $opts repoquery --installed -- "$s" 2>/dev/null)" ]; then have=; fi
+	st=$state
+	if [ "$st" != absent ]; then
+		# name-version-release older than what is installed: only with
+		# allow_downgrade, as Ansible's dnf.
+		if _t_newer "$s"; then
+			[ -n "$downgrade" ] && install="$install$s
+"
+			continue
+		fi
+		if [ -n "$updateonly" ]; then
+			[ -n "$have" ] || { echo "notinst=$s"; continue; }
+			st=latest
+		fi
+	fi
+	case $st in
 	absent) [ -n "$have" ] && remove="$remove$s
 " ;;
 	latest)
@@ -52,18 +59,25 @@ $want
 done
 # What the repositories offer: one call for all the names (the lines
 # "name.arch version repo" name them); a spec the listing does not name
-# (name-version, or one no repository has) is asked alone.
+# (name-version, or one no repository has) is asked alone. With security
+# or bugfix, only what an advisory names is offered.
 _t_names() { awk '/^[^ \t]/ && NF >= 3 { n = $1; sub(/\.[^.]*$/, "", n); print n }'; }
-if [ -n "$availq" ]; then
+if [ -n "$availq" ] && [ -n "$secopts" ]; then
+	for s in $availq; do
+		if [ -n "$("$tool" -q $opts $secopts repoquery -- "$s" 2>/dev/null)" ]; then install="$install$s
+"
+		else _t_missing "$s"; fi
+	done
+elif [ -n "$availq" ]; then
 	"$tool" -q $opts list available -- $availq 2>/dev/null | _t_names >"$tmp/avail"
 	for s in $availq; do
 		if grep -qxF -- "$s" "$tmp/avail" || "$tool" -q $opts list available -- "$s" >/dev/null 2>&1; then install="$install$s
 "
-		else echo "failure=No package $s available."; failed=1; fi
+		else _t_missing "$s"; fi
 	done
 fi
 if [ -n "$updq" ]; then
-	"$tool" -q $opts check-update -- $updq >"$tmp/cu" 2>/dev/null; urc=$?
+	"$tool" -q $opts $secopts check-update -- $updq >"$tmp/cu" 2>/dev/null; urc=$?
 	_t_names <"$tmp/cu" >"$tmp/upd"
 	for s in $updq; do
 		if [ $urc -eq 100 ] && grep -qxF -- "$s" "$tmp/upd"; then upgrade="$upgrade$s
@@ -73,37 +87,52 @@ if [ -n "$updq" ]; then
 	done
 fi
 for s in $updspec; do
-	"$tool" -q $opts check-update -- "$s" >/dev/null 2>&1
+	"$tool" -q $opts $secopts check-update -- "$s" >/dev/null 2>&1
 	[ $? -eq 100 ] && upgrade="$upgrade$s
 "
 done
 [ -n "$failed" ] && { echo verdict=failures; exit 0; }
 if [ -z "$install$upgrade$remove" ] && [ -z "$autoremove" ]; then echo verdict=nothing; exit 0; fi
+[ -n "$dl" ] && echo dl=1
 if [ -n "$_t_check" ]; then
 	echo verdict=check
 	for s in $install$upgrade; do echo "installed=$s"; done
 	for s in $remove; do echo "removed=$(_t_nevra "$s" | head -n1)"; done
 	exit 0
 fi
-rpm -qa --qf "$qf" | sort >"$tmp/before"
+_t_rpm -qa --qf "$qf" | sort >"$tmp/before"
 depqf='[req=%{=NAME}\t%{REQUIRENAME}\n][prov=%{=NAME}\t%{PROVIDENAME}\n]'
-[ -n "$deps" ] && [ -n "$remove" ] && rpm -qa --qf "$depqf" >"$tmp/deps"
+[ -n "$deps" ] && [ -n "$remove" ] && _t_rpm -qa --qf "$depqf" >"$tmp/deps"
 # Ansible's dnf removes what the packages needed only with autoremove.
 cro=False; [ -n "$autoremove" ] && cro=True
+# With security or bugfix, an upgrade goes as far as the advisories say
+# (upgrade-minimal), as Ansible's dnf filters its upgrades.
+up=upgrade; [ -n "$secopts" ] && up='upgrade-minimal'
 rc=0
 : >"$tmp/out"; : >"$tmp/err"
-if [ -n "$install" ]; then "$tool" -y $opts install -- $install >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
-if [ $rc -eq 0 ] && [ -n "$upgrade" ]; then "$tool" -y $opts upgrade -- $upgrade >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
+if [ -n "$install" ]; then "$tool" -y $opts $secopts $iopts install -- $install >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
+if [ $rc -eq 0 ] && [ -n "$upgrade" ]; then "$tool" -y $opts $secopts $iopts $up -- $upgrade >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
+if [ -n "$dl" ]; then
+	# Nothing is installed: the transactions dnf printed say what.
+	echo verdict=ran; echo "rc=$rc"
+	_t_table "$tmp/out" | while IFS= read -r l; do
+		case $l in old=*) echo "removed=$(_t_nevra "${l#old=}" | head -n1)" ;; *) echo "$l" ;; esac
+	done
+	[ $rc -ne 0 ] || for s in $remove; do echo "removed=$(_t_nevra "$s" | head -n1)"; done
+	echo "outlen=$(wc -c <"$tmp/out")"
+	echo --output--; cat "$tmp/out" "$tmp/err"
+	exit 0
+fi
 if [ $rc -eq 0 ] && [ -n "$remove" ]; then "$tool" -y $opts --setopt=clean_requirements_on_remove=$cro remove -- $remove >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
 if [ $rc -eq 0 ] && [ -n "$autoremove" ] && [ -z "$names" ]; then "$tool" -y $opts autoremove >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
-rpm -qa --qf "$qf" | sort >"$tmp/after"
+_t_rpm -qa --qf "$qf" | sort >"$tmp/after"
 echo verdict=ran; echo "rc=$rc"
 comm -13 "$tmp/before" "$tmp/after" | sed 's/^/installed=/'
 comm -23 "$tmp/before" "$tmp/after" | sed 's/^/removed=/'
 if [ -n "$deps" ]; then
 	{ comm -3 "$tmp/before" "$tmp/after" | sed 's/^\t//; s/-[^-]*-[^-]*$//'; } | sort -u >"$tmp/changed"
 	if [ "$(wc -l <"$tmp/changed")" -gt 1 ]; then
-		rpm -qa --qf "$depqf" >>"$tmp/deps"
+		_t_rpm -qa --qf "$depqf" >>"$tmp/deps"
 		awk -F '[=\t]' 'NR == FNR { c[$0] = 1; next } $2 in c' "$tmp/changed" "$tmp/deps" | sort -u
 	fi
 fi

@@ -19,10 +19,12 @@ var yumProbe string
 // yumBackend picks the command yum runs as Ansible's yum action picks its
 // backend module: use or use_backend when given (yum4 is dnf), else the
 // ansible_pkg_mgr fact, else a probe of the host. On a dnf host, yum tasks
-// therefore run dnf. It returns "" and the failure when no backend fits.
-func yumBackend(ctx context.Context, env *tasks.Env, use, useBackend string) (string, tasks.Result, error) {
+// therefore run dnf. It returns "" and the failure when no backend fits;
+// probed is what a probe found (Ansible's action then sets the pkg_mgr
+// fact), "" when none ran.
+func yumBackend(ctx context.Context, env *tasks.Env, use, useBackend string) (tool, probed string, res tasks.Result, err error) {
 	if use != "" && useBackend != "" {
-		return "", shared.Fail("parameters are mutually exclusive: ('use', 'use_backend')"), nil
+		return "", "", shared.Fail("parameters are mutually exclusive: ('use', 'use_backend')"), nil
 	}
 	b := use
 	if b == "" {
@@ -41,16 +43,19 @@ func yumBackend(ctx context.Context, env *tasks.Env, use, useBackend string) (st
 	if b != "yum" && b != "yum4" && b != "dnf" {
 		out, err := shared.Run(ctx, env, yumProbe, nil)
 		if err != nil {
-			return "", tasks.Result{}, err
+			return "", "", tasks.Result{}, err
 		}
 		b = strings.TrimSpace(string(out.Stdout))
+		if b != "auto" {
+			probed = b
+		}
 	}
 	switch b {
 	case "yum", "dnf":
-		return b, tasks.Result{}, nil
+		return b, probed, tasks.Result{}, nil
 	case "yum4":
-		return "dnf", tasks.Result{}, nil
+		return "dnf", probed, tasks.Result{}, nil
 	}
-	return "", shared.Fail("Could not detect which major revision of yum is in use, which is required to determine module backend. " +
+	return "", "", shared.Fail("Could not detect which major revision of yum is in use, which is required to determine module backend. " +
 		"You should manually specify use_backend to tell the module whether to use the yum (yum3) or dnf (yum4) backend})"), nil
 }

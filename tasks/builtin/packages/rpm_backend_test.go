@@ -14,17 +14,18 @@ import (
 func TestYumBackend(t *testing.T) {
 	bin, state := modtest.FakeTools(t, map[string]string{"rpm": fakeRPM, "dnf": fakeDNF, "yum": "echo yum-called >>\"$FAKE_STATE/log\"\n" + fakeDNF})
 	for _, c := range []struct {
-		fact any
-		args tasks.Args
-		tool string // the command run, "" for a failure
+		fact   any
+		args   tasks.Args
+		tool   string // the command run, "" for a failure
+		probed string // the pkg_mgr fact a probe found
 	}{
-		{"dnf", tasks.Args{}, "dnf"},
-		{"yum", tasks.Args{}, "yum"},
-		{nil, tasks.Args{}, "dnf"}, // probed: dnf is installed
-		{"apt", tasks.Args{}, "dnf"},
-		{"dnf", tasks.Args{"use_backend": "yum"}, "yum"},
-		{"yum", tasks.Args{"use": "yum4"}, "dnf"},
-		{"dnf", tasks.Args{"use": "yum", "use_backend": "dnf"}, ""},
+		{"dnf", tasks.Args{}, "dnf", ""},
+		{"yum", tasks.Args{}, "yum", ""},
+		{nil, tasks.Args{}, "dnf", "dnf"}, // probed: dnf is installed
+		{"apt", tasks.Args{}, "dnf", "dnf"},
+		{"dnf", tasks.Args{"use_backend": "yum"}, "yum", ""},
+		{"yum", tasks.Args{"use": "yum4"}, "dnf", ""},
+		{"dnf", tasks.Args{"use": "yum", "use_backend": "dnf"}, "", ""},
 	} {
 		vars := map[string]any{}
 		if c.fact != nil {
@@ -32,9 +33,9 @@ func TestYumBackend(t *testing.T) {
 		}
 		env, _ := modtest.TestEnv(t, t.TempDir(), vars)
 		env.Conn = modtest.FakeBinConn{Conn: env.Conn, Dir: bin}
-		tool, res, err := yumBackend(t.Context(), env, strOf(c.args["use"]), strOf(c.args["use_backend"]))
-		if err != nil || tool != c.tool || (tool == "") != res.Failed {
-			t.Errorf("fact %v args %v: tool %q, result %+v, err %v; want %q", c.fact, c.args, tool, res, err, c.tool)
+		tool, probed, res, err := yumBackend(t.Context(), env, strOf(c.args["use"]), strOf(c.args["use_backend"]))
+		if err != nil || tool != c.tool || probed != c.probed || (tool == "") != res.Failed {
+			t.Errorf("fact %v args %v: tool %q (probed %q), result %+v, err %v; want %q", c.fact, c.args, tool, probed, res, err, c.tool)
 		}
 	}
 	// A whole yum task on a dnf host calls dnf.

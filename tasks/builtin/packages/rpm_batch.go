@@ -30,7 +30,7 @@ var _ tasks.Batcher = rpmModule{}
 //
 // The cache is refreshed (update_cache) once for the loop. Items with a
 // local .rpm, a path or URL, a wildcard, a group (@name), a version
-// comparison, or autoremove are not merged (ok=false), nor items one of
+// comparison, autoremove or one of rpmUnmerged are not merged (ok=false), nor items one of
 // whose packages is not available: those run one by one, so that the
 // failure lands on its item, having changed nothing. When the merged
 // transaction itself fails, each item is run alone with Run.
@@ -108,6 +108,13 @@ func rpmMergeable(tool string, items []tasks.Args) ([][]string, bool) {
 		if err != nil || a.Bool("autoremove") {
 			return nil, false
 		}
+		// Options whose transaction is not the items' one after the
+		// other: left to Run.
+		for _, k := range rpmUnmerged {
+			if a.Bool(k) {
+				return nil, false
+			}
+		}
 		var specs []string
 		for _, s := range a.Strings("name") {
 			if s == "" || strings.TrimSpace(s) != s || strings.ContainsAny(s, "*?[]/@<>=!~ \t\n\r\\'\"") ||
@@ -119,6 +126,13 @@ func rpmMergeable(tool string, items []tasks.Args) ([][]string, bool) {
 		return specs, true
 	})
 }
+
+// rpmUnmerged are the options with which a loop's items run one by one:
+// what download_only reports comes from dnf's tables, update_only's
+// results name what it left alone, allowerasing removes what an item
+// conflicts with, skip_broken leaves out what would fail an item, and
+// security and bugfix filter what each item may have.
+var rpmUnmerged = []string{"download_only", "update_only", "allowerasing", "skip_broken", "security", "bugfix"}
 
 // rpmName is the name of a NEVRA (name-[epoch:]version-release.arch).
 func rpmName(nevra string) string {

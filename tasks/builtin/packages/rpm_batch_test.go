@@ -54,9 +54,10 @@ var rpmRepo = map[string]string{
 	"hello": "2.0-1.noarch",
 }
 
-// transactions counts the fake dnf's install, upgrade and remove calls.
+// transactions counts the fake dnf's install, upgrade and remove calls
+// (not the --assumeno ones, which only ask).
 func transactions(log string) int {
-	return len(regexp.MustCompile(`(?m) (install|upgrade|remove) -- `).FindAllString(log, -1))
+	return len(regexp.MustCompile(`(?m)^-y .* (install|upgrade|remove) -- `).FindAllString(log, -1))
 }
 
 // rpmItems are a loop's items: extra with each name.
@@ -242,5 +243,18 @@ func TestPackageBatchDnf(t *testing.T) {
 	}
 	if log := modtest.FakeLog(t, state); cc.Runs != 1 || transactions(log) != 1 {
 		t.Errorf("%d round trips; dnf log:\n%s", cc.Runs, log)
+	}
+}
+
+// TestDnfMergeableOptions: items with an option whose transaction is not
+// the items' one after the other run one by one.
+func TestDnfMergeableOptions(t *testing.T) {
+	for _, k := range rpmUnmerged {
+		if _, ok := rpmMergeable("dnf", rpmItems(tasks.Args{k: true}, "one", "two")); ok {
+			t.Errorf("items with %s were merged", k)
+		}
+	}
+	if _, ok := rpmMergeable("dnf", rpmItems(tasks.Args{"exclude": "x", "releasever": "9"}, "one", "two")); !ok {
+		t.Error("items with the same exclude and releasever were not merged")
 	}
 }

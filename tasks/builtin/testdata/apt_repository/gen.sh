@@ -3,7 +3,7 @@
 # the Debian package-management modules, for their e2e tests
 # (apt_repository_e2e_test.go and the others beside it): for each CASE
 # (a directory under tasks/builtin/testdata: apt_repository, apt_key,
-# dpkg_selections, package_facts, package_facts/rh, apt_upgrade), it starts a fresh
+# dpkg_selections, package_facts, package_facts/rh, apt_upgrade, dnf), it starts a fresh
 # host with host.sh, runs CASE/tasks.yml on it with ansible-playbook over
 # SSH as root, every task registered as r_<name> and its errors ignored,
 # and writes what each registered to CASE/ansible.json. The container is
@@ -18,7 +18,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 testdata=$(cd "$here/.." && pwd)
 fleet=$(cd "$here/../../../../e2e/fleet" && pwd)
-[ $# -gt 0 ] || set -- apt_repository apt_key dpkg_selections package_facts package_facts/rh apt_upgrade
+[ $# -gt 0 ] || set -- apt_repository apt_key dpkg_selections package_facts package_facts/rh apt_upgrade dnf
 images=
 for c in "$@"; do images="$images $(cat "$testdata/$c/image")"; done
 # shellcheck disable=SC2086

@@ -1,7 +1,7 @@
 #!/bin/sh
 # host.sh starts and prepares the host of one fidelity case of the Debian
 # package-management modules (apt_repository, apt_key, dpkg_selections,
-# package_facts, apt_upgrade) and prints its container id. gen.sh (ansible-core's
+# package_facts, apt_upgrade, dnf) and prints its container id. gen.sh (ansible-core's
 # side) and the e2e tests (tender's side) both start their hosts with it,
 # so that both tools meet identical hosts.
 #
