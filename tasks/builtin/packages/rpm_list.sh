@@ -1,10 +1,14 @@
 # list: what dnf's list gives, one line each: pkg=name|arch|epoch|version|
 # release|repo|installtime (empty for a package not installed), or
 # repo=<id> for list=repos. A spec lists what is installed, then what the
-# repositories offer, as Ansible's dnf queries the sack.
+# repositories offer, as Ansible's dnf queries the sack. With update
+# (update_cache) the cache is made first.
 oldifs=$IFS; IFS='
 '
 set -f
+if [ -n "$update" ]; then
+	"$tool" -q -y $opts makecache >"$tmp/mc" 2>&1 || _t_fail "Failed to update the package cache: $(cat "$tmp/mc")"
+fi
 lqf='pkg=%{name}|%{arch}|%{epoch}|%{version}|%{release}|%{repoid}|%{installtime}'
 : >"$tmp/out"
 case $listcmd in

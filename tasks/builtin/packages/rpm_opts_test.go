@@ -45,6 +45,10 @@ func TestDnfOptions(t *testing.T) {
 		"Packages providing base not installed due to update_only specified", "Packages providing app not installed due to update_only specified"}) {
 		t.Errorf("update_only: %+v", res)
 	}
+	res = modtest.RunMod(t, env, "dnf", tasks.Args{"list": "repos", "update_cache": true})
+	if res.Failed || res.Changed || !strings.HasSuffix(strings.TrimSpace(modtest.FakeLog(t, state)), "makecache\n-q --setopt=gpgcheck=1 --setopt=localpkg_gpgcheck=1 --setopt=sslverify=True --setopt=install_weak_deps=True repolist --enabled") {
+		t.Errorf("list with update_cache: %+v\n%s", res, modtest.FakeLog(t, state))
+	}
 	for args, msg := range map[string]tasks.Args{
 		"parameters are mutually exclusive: name|list":         {"name": "one", "list": "installed"},
 		"Autoremove should be used alone or with state=absent": {"autoremove": true, "state": "removed"},
