@@ -114,6 +114,7 @@ type rpmJob struct {
 	secopts, iopts                     []string
 	downgrade, updateOnly, dl, visible bool
 	conf, root, relver, lockWait, list string
+	dlDir                              string
 	// facts are the facts yum found (pkg_mgr) when it had to probe the
 	// host for its backend.
 	facts map[string]any
@@ -189,7 +190,7 @@ func (j *rpmJob) inputs(check, deps bool) string {
 		{"secopts", strings.Join(j.secopts, "\n")}, {"iopts", strings.Join(j.iopts, "\n")},
 		{"downgrade", shared.BoolFlag(j.downgrade)}, {"updateonly", shared.BoolFlag(j.updateOnly)}, {"dl", shared.BoolFlag(j.dl)},
 		{"visible", shared.BoolFlag(j.visible)}, {"conf", j.conf}, {"root", j.root}, {"relver", j.relver},
-		{"lockwait", lock}, {"listcmd", j.list},
+		{"lockwait", lock}, {"listcmd", j.list}, {"dldir", j.dlDir},
 	})
 }
 

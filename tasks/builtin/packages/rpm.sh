@@ -6,6 +6,14 @@ if [ -n "$update" ] && [ -z "$_t_check" ]; then
 fi
 [ -n "$update" ] && [ -z "$names" ] && { echo verdict=cache; exit 0; }
 install= upgrade= remove= failed= availq= updq= updspec=
+# name=* with state=latest upgrades every installed package, as Ansible's
+# dnf (upgrade_all): "check-update" says whether there is anything to do.
+if [ "$names" = '*' ] && [ "$state" = latest ]; then
+	"$tool" -q $opts $secopts check-update >"$tmp/cu" 2>"$tmp/cuerr"; urc=$?
+	[ $urc -eq 0 ] && { echo verdict=nothing; exit 0; }
+	[ $urc -eq 100 ] || _t_fail "$(cat "$tmp/cuerr")"
+	names= upgrade='*'
+fi
 for s in $names; do
 	case $s in
 	*.rpm)
@@ -96,7 +104,8 @@ if [ -z "$install$upgrade$remove" ] && [ -z "$autoremove" ]; then echo verdict=n
 [ -n "$dl" ] && echo dl=1
 if [ -n "$_t_check" ]; then
 	echo verdict=check
-	for s in $install$upgrade; do echo "installed=$s"; done
+	if [ "$upgrade" = '*' ]; then _t_names <"$tmp/cu" | sed 's/^/installed=/'
+	else for s in $install$upgrade; do echo "installed=$s"; done; fi
 	for s in $remove; do echo "removed=$(_t_nevra "$s" | head -n1)"; done
 	exit 0
 fi
@@ -108,13 +117,20 @@ cro=False; [ -n "$autoremove" ] && cro=True
 # With security or bugfix, an upgrade goes as far as the advisories say
 # (upgrade-minimal), as Ansible's dnf filters its upgrades.
 up=upgrade; [ -n "$secopts" ] && up='upgrade-minimal'
+# download_only changes something when dnf downloads a package or the
+# download directory's rpms change (dnf copies a local repository's).
+_t_dirsum() { [ -z "$dldir" ] || [ ! -d "$dldir" ] || (cd "$dldir" && find . -maxdepth 1 -type f -name '*.rpm' -exec md5sum {} + | sort); }
+[ -n "$dl" ] && _t_dirsum >"$tmp/dlbefore" 2>/dev/null
 rc=0
 : >"$tmp/out"; : >"$tmp/err"
 if [ -n "$install" ]; then "$tool" -y $opts $secopts $iopts install -- $install >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
-if [ $rc -eq 0 ] && [ -n "$upgrade" ]; then "$tool" -y $opts $secopts $iopts $up -- $upgrade >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
+if [ "$upgrade" = '*' ]; then "$tool" -y $opts $secopts $iopts $up >>"$tmp/out" 2>>"$tmp/err" || rc=$?
+elif [ $rc -eq 0 ] && [ -n "$upgrade" ]; then "$tool" -y $opts $secopts $iopts $up -- $upgrade >>"$tmp/out" 2>>"$tmp/err" || rc=$?; fi
 if [ -n "$dl" ]; then
 	# Nothing is installed: the transactions dnf printed say what.
 	echo verdict=ran; echo "rc=$rc"
+	if sed -n '/^Downloading Packages:/,/^Complete!/p' "$tmp/out" | grep '\.rpm' | grep -qv '^\[SKIPPED\]' ||
+		! _t_dirsum 2>/dev/null | cmp -s - "$tmp/dlbefore"; then echo dlchanged=1; fi
 	_t_table "$tmp/out" | while IFS= read -r l; do
 		case $l in old=*) echo "removed=$(_t_nevra "${l#old=}" | head -n1)" ;; *) echo "$l" ;; esac
 	done

@@ -64,8 +64,8 @@ func (j *rpmJob) options(a tasks.Values) error {
 	}
 	if j.dl = a.Bool("download_only"); j.dl {
 		j.iopts = append(j.iopts, "--downloadonly")
-		if d := a.Str("download_dir"); d != "" {
-			j.iopts = append(j.iopts, "--downloaddir="+d)
+		if j.dlDir = a.Str("download_dir"); j.dlDir != "" {
+			j.iopts = append(j.iopts, "--downloaddir="+j.dlDir)
 		}
 	}
 	j.downgrade, j.updateOnly = a.Bool("allow_downgrade"), a.Bool("update_only")

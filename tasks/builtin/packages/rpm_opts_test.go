@@ -76,7 +76,11 @@ func TestDnfResults(t *testing.T) {
 		!reflect.DeepEqual(res.Data["failures"], []any{}) {
 		t.Errorf("depsolve: %+v", res)
 	}
-	res = rpmResult(shared.Verdict{"verdict": "ran", "rc": "0", "dl": "1"}, []string{"dl=1", "installed=b-1-1.noarch", "installed=a-1-1.noarch", "removed=b-0-1.noarch"}, "")
+	res = rpmResult(shared.Verdict{"verdict": "ran", "rc": "0", "dl": "1"}, []string{"dl=1", "installed=b-1-1.noarch"}, "")
+	if res.Changed || res.Failed {
+		t.Errorf("download_only, nothing downloaded: %+v", res)
+	}
+	res = rpmResult(shared.Verdict{"verdict": "ran", "rc": "0", "dl": "1", "dlchanged": "1"}, []string{"dl=1", "installed=b-1-1.noarch", "installed=a-1-1.noarch", "removed=b-0-1.noarch"}, "")
 	if !res.Changed || !reflect.DeepEqual(res.Data["results"], []any{"Downloaded: a-1-1.noarch", "Downloaded: b-1-1.noarch", "Removed: b-0-1.noarch"}) {
 		t.Errorf("download_only: %+v", res)
 	}
@@ -90,5 +94,28 @@ func TestDnfResults(t *testing.T) {
 	}
 	if res.Changed || res.Data["msg"] != "" || !reflect.DeepEqual(res.Data["results"], want) || !reflect.DeepEqual(res.Warnings, []string{"w"}) {
 		t.Errorf("list: %+v", res)
+	}
+}
+
+// TestDnfUpgradeAll: name=* with state=latest upgrades what is installed
+// (one dnf upgrade without names), as Ansible's dnf, and installs
+// nothing else; a second run has nothing to do.
+func TestDnfUpgradeAll(t *testing.T) {
+	env, _, state := fakeRPMHost{repo: rpmRepo, inst: map[string]string{"hello": "1.0-1.noarch", "one": "1.0-1.noarch"}}.env(t)
+	env.Check = true
+	res := modtest.RunMod(t, env, "dnf", tasks.Args{"name": "*", "state": "latest"})
+	if !res.Changed || !reflect.DeepEqual(res.Data["results"], []any{"Installed: hello"}) {
+		t.Errorf("check: %+v", res)
+	}
+	env.Check = false
+	res = modtest.RunMod(t, env, "dnf", tasks.Args{"name": "*", "state": "latest"})
+	if !res.Changed || !reflect.DeepEqual(res.Data["results"], []any{"Installed: hello-2.0-1.noarch", "Removed: hello-1.0-1.noarch"}) {
+		t.Errorf("upgrade: %+v", res)
+	}
+	if log := modtest.FakeLog(t, state); !strings.Contains(log, " --setopt=best=True upgrade\n") || strings.Contains(log, " install ") {
+		t.Errorf("dnf ran\n%s", log)
+	}
+	if res = modtest.RunMod(t, env, "dnf", tasks.Args{"name": "*", "state": "latest"}); res.Changed || res.Msg != "Nothing to do" {
+		t.Errorf("again: %+v", res)
 	}
 }

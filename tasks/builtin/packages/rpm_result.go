@@ -70,7 +70,10 @@ func rpmBuild(v shared.Verdict, head []string, output string) tasks.Result {
 	if v["rc"] != "0" {
 		return rpmFailure(output)
 	}
-	return tasks.Result{Changed: true, Data: map[string]any{"msg": "", "results": results, "rc": 0}}
+	// download_only is changed when something was downloaded (Ansible's
+	// always is).
+	changed := v["dl"] != "1" || v["dlchanged"] == "1"
+	return tasks.Result{Changed: changed, Data: map[string]any{"msg": "", "results": results, "rc": 0}}
 }
 
 // rpmFailure is a failed dnf call's result: a dependency problem as

@@ -59,6 +59,8 @@ while [ $# -gt 0 ]; do
 	shift
 done
 mkdir -p "$FAKE_STATE/inst"
+# check-update and upgrade without names: every installed package.
+case $cmd in check-update|upgrade*) [ $# -gt 0 ] || set -- $(ls "$FAKE_STATE/inst") ;; esac
 case $cmd in
 makecache|autoremove) exit 0 ;;
 list)
