@@ -21,8 +21,7 @@ type cronModule struct{}
 var _ tasks.Module = (*cronModule)(nil)
 
 var cronArgs = &tasks.Spec{
-	Module:  "cron",
-	Refused: cronRefused,
+	Module: "cron",
 	Params: []tasks.Param{
 		{Name: "name", Required: true},
 		{Name: "user"},
@@ -39,6 +38,7 @@ var cronArgs = &tasks.Spec{
 		{Name: "env", Kind: tasks.Bool, Default: false},
 		{Name: "insertafter"},
 		{Name: "insertbefore"},
+		{Name: "backup", Kind: tasks.Bool, Default: false},
 	},
 	MutuallyExclusive: [][]string{{"insertafter", "insertbefore"}},
 }
@@ -91,6 +91,7 @@ func (cronModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if r, done, err := j.read(ctx, env); done || err != nil {
 		return r, err
 	}
+	before := j.ct.render()
 	changed, remove, msg := j.plan()
 	switch {
 	case msg != "":
@@ -102,7 +103,39 @@ func (cronModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	if !changed || env.Check {
 		return r, nil
 	}
+	if a.Bool("backup") {
+		// As Ansible: the crontab as it was, kept only when it changes.
+		b, fail, err := backupCrontab(ctx, env, before)
+		if err != nil || fail != "" {
+			return shared.Fail(fail), err
+		}
+		r.Data["backup_file"] = b
+	}
 	return j.write(ctx, env, r)
+}
+
+// cronBackupScript saves its stdin to a new private crontab... file in
+// the host's temporary directory and prints its path.
+//
+//go:embed cron_backup.sh
+var cronBackupScript string
+
+// backupCrontab saves content (the crontab before the task changes it)
+// on the host, as Ansible's backup does, and returns the file's path, or
+// the failure.
+func backupCrontab(ctx context.Context, env *tasks.Env, content string) (path, fail string, err error) {
+	res, err := shared.Run(ctx, env, cronBackupScript, strings.NewReader(content))
+	if err != nil {
+		return "", "", err
+	}
+	v := shared.ParseVerdict(res.Stdout)
+	switch {
+	case v["backup_file"] != "":
+		return v["backup_file"], "", nil
+	case v["fail"] != "":
+		return "", v["fail"], nil
+	}
+	return "", shared.ScriptError(res), nil
 }
 
 // decodeCron checks the decoded arguments and returns the task's job, or

@@ -20,6 +20,4 @@ var userRefused = map[string]string{
 
 var groupRefused = map[string]string{"local": libuser}
 
-var cronRefused = map[string]string{"backup": todoSys}
-
 var modprobeRefused = map[string]string{"persistent": todoSys}
