@@ -3,8 +3,10 @@ package net
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -32,8 +34,7 @@ type uriModule struct{}
 var _ tasks.Module = uriModule{}
 
 var uriArgs = &tasks.Spec{
-	Module:  "uri",
-	Refused: uriRefused,
+	Module: "uri",
 	Params: append(append([]tasks.Param{
 		{Name: "dest", Kind: tasks.Path},
 		{Name: "body", Kind: tasks.Raw},
@@ -48,6 +49,10 @@ var uriArgs = &tasks.Spec{
 		{Name: "decompress", Kind: tasks.Bool, Default: true},
 		{Name: "ciphers", Kind: tasks.List},
 		{Name: "use_netrc", Kind: tasks.Bool, Default: true},
+		{Name: "src", Kind: tasks.Path},
+		{Name: "remote_src", Kind: tasks.Bool, Default: false},
+		{Name: "ca_path", Kind: tasks.Path},
+		{Name: "unix_socket", Kind: tasks.Path},
 	}, uriHTTPParams()...), shared.AttrParams...),
 }
 
@@ -200,9 +205,22 @@ func (j *uriJob) plan(ctx context.Context, env *tasks.Env) (*http.Client, *http.
 		timeout = time.Duration(a.Int("timeout")) * time.Second
 	}
 	follow := a.Str("follow_redirects")
-	client := shared.HostHTTP(env, timeout, a.Bool("validate_certs"), follow != "no" && follow != "none")
+	x := shared.HTTPExtras{Socket: a.Str("unix_socket")}
+	if ca := a.Str("ca_path"); ca != "" {
+		pem, err := hostFile(ctx, env, ca)
+		if err != nil {
+			return nil, nil, err
+		}
+		if x.CA = x509.NewCertPool(); !x.CA.AppendCertsFromPEM(pem) {
+			return nil, nil, fmt.Errorf("failed to load CA certificates from %s: no PEM certificate in it", ca)
+		}
+	}
+	client := shared.HostHTTPWith(env, timeout, a.Bool("validate_certs"), follow != "no" && follow != "none", x)
 	if follow == "safe" || follow == "urllib2" || follow == "yes" {
 		client.CheckRedirect = shared.SafeRedirects(follow)
+	}
+	if err := j.readSrc(ctx, env); err != nil {
+		return nil, nil, err
 	}
 	var rd *strings.Reader
 	if j.body != nil {
@@ -210,6 +228,58 @@ func (j *uriJob) plan(ctx context.Context, env *tasks.Env) (*http.Client, *http.
 	}
 	req, err := shared.NewRequest(ctx, a, j.method, j.rawURL, rd)
 	return client, req, err
+}
+
+// readSrc makes src's content the body, as Ansible's uri sends a file in
+// place of body: a controller file (looked for as copy's src is) or, with
+// remote_src, a file of the host.
+func (j *uriJob) readSrc(ctx context.Context, env *tasks.Env) error {
+	src := j.a.Str("src")
+	if src == "" {
+		return nil
+	}
+	var b []byte
+	var err error
+	if j.a.Bool("remote_src") {
+		if b, err = hostFile(ctx, env, src); err != nil {
+			return fmt.Errorf("Unable to open source file %s", src)
+		}
+	} else {
+		local, ferr := env.FindFile("files", src)
+		if ferr != nil {
+			return ferr
+		}
+		if b, err = env.Sandbox.ReadFile(local); err != nil {
+			return err
+		}
+	}
+	s := string(b)
+	j.body = &s
+	return nil
+}
+
+// hostFile reads a file of the host, up to 64 MiB.
+func hostFile(ctx context.Context, env *tasks.Env, p string) ([]byte, error) {
+	var buf limitedBuffer
+	if err := env.Conn.Get(ctx, p, &buf); err != nil {
+		return nil, err
+	}
+	return buf.b, buf.err
+}
+
+// limitedBuffer keeps up to 64 MiB and fails past it.
+type limitedBuffer struct {
+	b   []byte
+	err error
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if len(l.b)+len(p) > 64<<20 {
+		l.err = errors.New("the file is larger than 64 MiB")
+		return 0, l.err
+	}
+	l.b = append(l.b, p...)
+	return len(p), nil
 }
 
 // fetch sends the request and reads the response and its body; when no

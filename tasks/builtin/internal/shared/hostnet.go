@@ -3,6 +3,7 @@ package shared
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"net"
 	"net/http"
@@ -21,11 +22,28 @@ import (
 // used. Redirects are followed as Ansible's "safe" policy does (up to 10)
 // unless follow is false.
 func HostHTTP(env *tasks.Env, timeout time.Duration, validateCerts, follow bool) *http.Client {
+	return HostHTTPWith(env, timeout, validateCerts, follow, HTTPExtras{})
+}
+
+// HTTPExtras are a request's less common needs: CA, a PEM bundle (the
+// host's ca_path file) that is then the only authority trusted; Socket, a
+// Unix socket on the host that every connection goes to instead of the
+// URL's host and port (unix_socket).
+type HTTPExtras struct {
+	CA     *x509.CertPool
+	Socket string
+}
+
+// HostHTTPWith is HostHTTP with extras.
+func HostHTTPWith(env *tasks.Env, timeout time.Duration, validateCerts, follow bool, x HTTPExtras) *http.Client {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if x.Socket != "" {
+				return env.Conn.Dial(ctx, "unix", x.Socket)
+			}
 			return env.Conn.Dial(ctx, network, addr)
 		},
-		TLSClientConfig:       &tls.Config{InsecureSkipVerify: !validateCerts}, //nolint:gosec // validate_certs: false asks for it
+		TLSClientConfig:       &tls.Config{InsecureSkipVerify: !validateCerts, RootCAs: x.CA}, //nolint:gosec // validate_certs: false asks for it
 		ResponseHeaderTimeout: timeout,
 		DisableKeepAlives:     true,
 	}
