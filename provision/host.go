@@ -52,6 +52,10 @@ type hostRun struct {
 	unreachable bool
 	// ended: meta end_host ended the current play for this host.
 	ended bool
+	// clears counts the meta clear_host_errors run in the host's play: a
+	// failure an always section is running for stands only if none ran
+	// meanwhile.
+	clears int
 
 	// conns are the host's connections, one per distinct login (the
 	// same for a whole run unless a play or task sets remote_user, port

@@ -88,24 +88,34 @@ func (pr *playRun) runBlock(ctx context.Context, hosts []*hostRun, b *playbooks.
 		pr.runList(ctx, failed, b.Rescue)
 	}
 	if len(b.Always) > 0 {
-		var still []*hostRun
+		// A host that failed runs always, then stays failed, unless a
+		// clear_host_errors ran meanwhile: then it goes on past the
+		// block, as Ansible's cleared fail state does.
+		still := map[*hostRun]int{}
 		for _, h := range hosts {
 			if h.failed && !h.unreachable {
-				still = append(still, h)
+				still[h] = h.clears
 				h.failed = false
 			}
 		}
 		pr.runList(ctx, hosts, b.Always)
-		for _, h := range still {
-			h.failed = true
+		for h, clears := range still {
+			if h.clears == clears {
+				h.failed = true
+			}
 		}
 	}
 }
 
-// metaConditional are the meta actions whose when: Ansible evaluates, per
-// host.
+// metaConditional are the meta actions whose when: Ansible evaluates.
 var metaConditional = map[string]bool{"clear_facts": true, "clear_host_errors": true, "end_batch": true,
 	"end_play": true, "end_host": true, "reset_connection": true}
+
+// metaOnce are the meta actions the linear strategy runs once, for the
+// first host still running, whose when: decides for every host (Ansible
+// runs the others host by host).
+var metaOnce = map[string]bool{"clear_facts": true, "clear_host_errors": true, "end_batch": true,
+	"end_play": true, "refresh_inventory": true}
 
 // meta runs a meta: task.
 func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task, action string) {
@@ -115,7 +125,10 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 		// As ansible-playbook runs these: host by host, each under its own
 		// banner, skipped where its when: does not hold.
 		on = nil
-		for _, h := range hosts {
+		for i, h := range hosts {
+			if i > 0 && metaOnce[action] {
+				break
+			}
 			pr.rn.emit(banner)
 			ok, err := pr.conditionsHold(h, t, nil)
 			switch {
@@ -128,9 +141,6 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 				// with a meta's results.
 				pr.rn.emit(Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Module: t.Module,
 					Path: t.Pos.String(), Host: h.name, Status: StatusSkipped, Result: skippedByCondition().data})
-			}
-			if len(on) > 0 && (action == "end_batch" || action == "end_play") {
-				break // the first host it holds for ends it for all
 			}
 		}
 	} else {
@@ -152,19 +162,23 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 			h.ended = true
 		}
 	case "clear_facts":
-		for _, h := range on {
-			h.facts, h.moduleFacts = map[string]any{}, map[string]any{}
-			h.refresh()
+		if len(on) > 0 {
+			for _, h := range pr.metaScope(hosts) {
+				h.facts, h.moduleFacts = map[string]any{}, map[string]any{}
+				h.refresh()
+			}
 		}
 	case "clear_host_errors":
 		// As in ansible-core 2.14: the failed and unreachable hosts are
 		// forgiven (the next plays have them) but do not come back in
-		// this one.
+		// this one; a host running an always section for a failure goes
+		// on after the block.
 		if len(on) > 0 {
-			for _, h := range pr.batchHosts {
+			for _, h := range pr.metaScope(hosts) {
 				if h.failed || h.unreachable {
 					h.failed, h.unreachable, h.ended = false, false, true
 				}
+				h.clears++
 			}
 		}
 	case "reset_connection":
@@ -181,6 +195,17 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 			pr.fail(h, t, errorf("invalid meta action requested: %s (flush_handlers, refresh_inventory, noop, clear_facts, clear_host_errors, end_batch, end_host, end_play, reset_connection)", action))
 		}
 	}
+}
+
+// metaScope is the hosts clear_facts and clear_host_errors act on: the
+// whole batch, failed hosts included, as in Ansible; under the free
+// strategy, where every host runs on its own, the host itself only (no
+// host changes another's state while that one runs).
+func (pr *playRun) metaScope(hosts []*hostRun) []*hostRun {
+	if pr.play.Strategy == "free" {
+		return hosts
+	}
+	return pr.batchHosts
 }
 
 // forEach runs fn for every host with at most forks at once.
