@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pydict"
@@ -52,6 +53,15 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 				}
 			}
 		}
+		if first.failed && once.runOnce {
+			// A run_once task that fails fails every host of the batch
+			// (counted once, on the host it ran on), as in Ansible.
+			for _, h := range pr.batchHosts {
+				if !h.unreachable {
+					h.failed = true
+				}
+			}
+		}
 	} else {
 		pr.forEachLimit(hosts, once.throttle, func(h *hostRun) {
 			// A host still waiting for a fork when the run is asked to
@@ -61,13 +71,31 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 			}
 		})
 	}
-	if err == nil && once.anyErrorsFatal || pr.play.AnyErrorsFatal.True() {
+	// any_errors_fatal (and run_once, as Ansible treats it) ends the play
+	// when a host failed, unless the failure leads into a rescue or an
+	// always section, which runs.
+	fatal := err == nil && (once.anyErrorsFatal || once.runOnce || bypass) || pr.play.AnyErrorsFatal.True()
+	if fatal && !recoverable(t) {
 		for _, h := range hosts {
 			if h.failed {
 				pr.abort, pr.fatal = true, true
 			}
 		}
 	}
+}
+
+// recoverable reports whether a failure of t leads into a rescue or an
+// always section of a block around it.
+func recoverable(t *playbooks.Task) bool {
+	for c, p := t, t.Parent; p != nil; c, p = p, p.Parent {
+		if p.Kind != playbooks.KindBlock {
+			continue
+		}
+		if len(p.Rescue) > 0 && slices.Contains(p.Block, c) || len(p.Always) > 0 && !slices.Contains(p.Always, c) {
+			return true
+		}
+	}
+	return false
 }
 
 // execTask runs t on one host: its conditions, its loop, the module, and
