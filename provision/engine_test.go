@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -94,7 +95,10 @@ func TestEngineAgainstAnsible(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _ := runCase(t, dir)
+			got, recap := runCase(t, dir)
+			if g, w := exitStatus(recap), recordedExit(string(want)); g != w {
+				t.Errorf("tender's run would exit %d, ansible-playbook exited %d", g, w)
+			}
 			if abs, err := filepath.Abs(dir); err == nil {
 				got = strings.ReplaceAll(got, abs+"/", "@DIR@/")
 			}
@@ -103,6 +107,30 @@ func TestEngineAgainstAnsible(t *testing.T) {
 			}
 		})
 	}
+}
+
+// exitStatus is the status tender play exits with after a run that
+// ended with recap.
+func exitStatus(recap *provision.Recap) int {
+	switch {
+	case recap.Unreachable():
+		return 4
+	case recap.Failed():
+		return 2
+	}
+	return 0
+}
+
+// recordedExit is ansible-playbook's exit status gen.sh recorded (an
+// "exit N" line; none when it was 0).
+func recordedExit(out string) int {
+	for _, l := range strings.Split(out, "\n") {
+		if n, ok := strings.CutPrefix(l, "exit "); ok {
+			v, _ := strconv.Atoi(n)
+			return v
+		}
+	}
+	return 0
 }
 
 // ansibleEnv is the environment gen.sh runs ansible-playbook in: this

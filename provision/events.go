@@ -133,22 +133,28 @@ type Recap struct {
 	// Custom holds what set_stats recorded: per host, or under "_run" for
 	// the whole run (Ansible's custom stats).
 	Custom map[string]map[string]any
+	// Forgiven are the hosts a meta clear_host_errors forgave that have
+	// not failed or been unreachable since: Stats still counts their
+	// failures, but they do not make the run fail (ansible-playbook's
+	// exit status).
+	Forgiven map[string]bool
 }
 
-// Failed reports whether any host failed.
+// Failed reports whether any host failed and was not forgiven.
 func (r *Recap) Failed() bool {
-	for _, s := range r.Stats {
-		if s.Failed > 0 {
+	for h, s := range r.Stats {
+		if s.Failed > 0 && !r.Forgiven[h] {
 			return true
 		}
 	}
 	return false
 }
 
-// Unreachable reports whether any host was unreachable.
+// Unreachable reports whether any host was unreachable and was not
+// forgiven.
 func (r *Recap) Unreachable() bool {
-	for _, s := range r.Stats {
-		if s.Unreachable > 0 {
+	for h, s := range r.Stats {
+		if s.Unreachable > 0 && !r.Forgiven[h] {
 			return true
 		}
 	}
@@ -176,6 +182,7 @@ func (r *Recap) clone() *Recap {
 		v := *s
 		c.Stats[h] = &v
 	}
+	c.Forgiven = maps.Clone(r.Forgiven)
 	if r.Custom != nil {
 		c.Custom = make(map[string]map[string]any, len(r.Custom))
 		for k, m := range r.Custom {

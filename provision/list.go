@@ -179,6 +179,7 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 					h.failed, h.unreachable, h.ended = false, false, true
 				}
 				h.clears++
+				pr.rn.forgive(h.name)
 			}
 		}
 	case "reset_connection":

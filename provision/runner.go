@@ -329,11 +329,27 @@ func (rn *run) hostLocked(h *inventory.Host) (*hostRun, error) {
 	return hr, nil
 }
 
-// count adds one outcome to a host's recap.
+// count adds one outcome to a host's recap; a failure or an unreachable
+// host is no longer forgiven.
 func (rn *run) count(host string, f func(*Stats)) {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
-	f(rn.recap.stats(host))
+	s := rn.recap.stats(host)
+	failed, unreachable := s.Failed, s.Unreachable
+	f(s)
+	if s.Failed != failed || s.Unreachable != unreachable {
+		delete(rn.recap.Forgiven, host)
+	}
+}
+
+// forgive records that clear_host_errors forgave the host's failures.
+func (rn *run) forgive(host string) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.recap.Forgiven == nil {
+		rn.recap.Forgiven = map[string]bool{}
+	}
+	rn.recap.Forgiven[host] = true
 }
 
 func (rn *run) closeAll() {
