@@ -157,14 +157,8 @@ func (l *loader) loadRole(sc *scope, r *Role, at *yaml.Node, files roleFiles) *R
 		rs.file, metaFile = abs, abs
 		metaSpecs = l.roleMeta(rs, top)
 	}
-	if top, abs := l.roleFile(r, "defaults", files.defaults, files.defaults != ""); top != nil {
-		r.Defaults = l.vars(l.show(abs), "defaults", top)
-		l.checkTree(l.show(abs), top, false)
-	}
-	if top, abs := l.roleFile(r, "vars", files.vars, files.vars != ""); top != nil {
-		r.RoleVars = l.vars(l.show(abs), "vars", top)
-		l.checkTree(l.show(abs), top, false)
-	}
+	r.Defaults = l.roleVars(r, "defaults", files.defaults)
+	r.RoleVars = l.roleVars(r, "vars", files.vars)
 	if top, abs := l.roleFile(r, "tasks", files.tasks, files.tasks != ""); top != nil {
 		ts := *rs
 		ts.file, ts.dir, ts.parent = abs, filepath.Dir(abs), sc.parent
@@ -194,28 +188,6 @@ func depth(r *Role) int {
 		n++
 	}
 	return n
-}
-
-// roleFile reads sub/name(.yml|.yaml) of a role; a missing file is only an
-// error when it was asked for by name (tasks_from: …).
-func (l *loader) roleFile(r *Role, sub, name string, required bool) (*yaml.Node, string) {
-	if name == "" {
-		name = "main"
-	}
-	base := filepath.Join(r.Path, sub, name)
-	for _, c := range []string{base + ".yml", base + ".yaml", base} {
-		if l.src.isFile(c) {
-			top, ok := l.read(c, "", nil, "role file")
-			if !ok || !isNode(top) {
-				return nil, c
-			}
-			return top, c
-		}
-	}
-	if required {
-		l.errs.add(r.Pos.File, nodeAt(r.Pos), "role %s has no %s file %q", r.Name, sub, name)
-	}
-	return nil, ""
 }
 
 // roleMeta reads meta/main.yml: dependencies and allow_duplicates. It
