@@ -49,7 +49,9 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 	if len(t.Until) > 0 {
 		retries = 3
 		if t.Retries != nil {
-			if retries, err = intArg(t.Retries, scope); err != nil {
+			if retries, err = intArg(t.Retries, scope); errors.Is(err, errOmitted) {
+				retries = 3
+			} else if err != nil {
 				return failure(fmt.Errorf("retries: %w", err))
 			}
 		}
@@ -58,7 +60,9 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		}
 		if t.Delay != nil {
 			d, err := intArg(t.Delay, scope)
-			if err != nil {
+			if errors.Is(err, errOmitted) {
+				d = 5
+			} else if err != nil {
 				return failure(fmt.Errorf("delay: %w", err))
 			}
 			delay = time.Duration(d) * time.Second
@@ -377,12 +381,16 @@ func asyncKeywords(t *playbooks.Task, scope *expr.Vars) (limit, poll int, err er
 	if t.Async == nil {
 		return 0, 0, nil
 	}
-	if limit, err = intArg(t.Async, scope); err != nil {
+	if limit, err = intArg(t.Async, scope); errors.Is(err, errOmitted) {
+		return 0, 0, nil
+	} else if err != nil {
 		return 0, 0, fmt.Errorf("async: %w", err)
 	}
 	poll = 15
 	if t.Poll != nil {
-		if poll, err = intArg(t.Poll, scope); err != nil {
+		if poll, err = intArg(t.Poll, scope); errors.Is(err, errOmitted) {
+			poll = 15
+		} else if err != nil {
 			return 0, 0, fmt.Errorf("poll: %w", err)
 		}
 	}
@@ -462,6 +470,9 @@ func intArg(v any, scope expr.Scope) (int, error) {
 	r, err := expr.RenderDeep(v, scope)
 	if err != nil {
 		return 0, err
+	}
+	if expr.IsOmit(r) {
+		return 0, errOmitted
 	}
 	switch x := r.(type) {
 	case int:

@@ -43,6 +43,10 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 		becomeMethod: d.BecomeMethod, becomeExe: d.BecomeExe, becomeFlags: d.BecomeFlags,
 		remoteUser: d.RemoteUser, connection: d.Connection, port: d.Port}
 	levels := pr.keywordLevels(t)
+	// The string keywords as each level sets them, outermost first:
+	// become_user, become_method, delegate_to, become_flags, become_exe,
+	// remote_user, connection, port.
+	strs := make([][]string, 8)
 	// Every boolean is read even after one fails, so that the failure is
 	// reported with the others in force (ignore_errors, no_log).
 	var bad error
@@ -62,6 +66,9 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 				continue
 			}
 			v, err := boolValue(b.v, scope)
+			if errors.Is(err, errOmitted) {
+				continue // as if this level did not set it
+			}
 			if err != nil {
 				if bad == nil {
 					bad = fieldError(b.name, err)
@@ -70,25 +77,14 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 			}
 			*b.dst = v
 		}
-		if kw.BecomeUser != "" {
-			k.becomeUser = kw.BecomeUser
-		}
-		if kw.BecomeMethod != "" {
-			k.becomeMethod = kw.BecomeMethod
-		}
-		if kw.DelegateTo != "" {
-			k.delegateTo = kw.DelegateTo
-		}
-		for _, f := range []struct{ src, dst *string }{
-			{&kw.BecomeFlags, &k.becomeFlags}, {&kw.BecomeExe, &k.becomeExe},
-			{&kw.RemoteUser, &k.remoteUser}, {&kw.Connection, &k.connection},
-		} {
-			if *f.src != "" {
-				*f.dst = *f.src
+		for i, v := range []string{kw.BecomeUser, kw.BecomeMethod, kw.DelegateTo, kw.BecomeFlags, kw.BecomeExe,
+			kw.RemoteUser, kw.Connection} {
+			if v != "" {
+				strs[i] = append(strs[i], v)
 			}
 		}
 		if kw.Port != nil {
-			k.port = expr.Str(kw.Port)
+			strs[len(strs)-1] = append(strs[len(strs)-1], expr.Str(kw.Port))
 		}
 		for _, n := range []struct {
 			name string
@@ -99,6 +95,9 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 				continue
 			}
 			v, err := intArg(n.v, scope)
+			if errors.Is(err, errOmitted) {
+				continue
+			}
 			if err != nil || v < 0 {
 				if bad == nil {
 					bad = fmt.Errorf("the field '%s' has an invalid value (%s), and could not be converted to an int", n.name, expr.Str(n.v))
@@ -111,17 +110,43 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 			k.environment = append(k.environment, kw.Environment)
 		}
 	}
-	for _, s := range []*string{&k.becomeUser, &k.becomeMethod, &k.delegateTo, &k.becomeFlags, &k.becomeExe,
+	for i, dst := range []*string{&k.becomeUser, &k.becomeMethod, &k.delegateTo, &k.becomeFlags, &k.becomeExe,
 		&k.remoteUser, &k.connection, &k.port} {
-		if expr.IsTemplate(*s) {
-			v, err := expr.Render(*s, scope)
-			if err != nil {
-				return k, err
-			}
-			*s = expr.Str(v)
+		v, err := innermost(strs[i], scope)
+		if err != nil {
+			return k, err
+		}
+		if v != nil {
+			*dst = *v
 		}
 	}
 	return k, bad
+}
+
+// errOmitted is a keyword's value that rendered to omit: the keyword
+// takes the value it would have had without it (the enclosing level's,
+// else the default), as Ansible's post_validate sets it back to context.
+var errOmitted = errors.New("omitted")
+
+// innermost renders the innermost of a string keyword's values (outermost
+// first) that does not render to omit; nil when none is set or all are
+// omitted.
+func innermost(vals []string, scope expr.Scope) (*string, error) {
+	for i := len(vals) - 1; i >= 0; i-- {
+		v := vals[i]
+		if !expr.IsTemplate(v) {
+			return &v, nil
+		}
+		r, err := expr.Render(v, scope)
+		if err != nil {
+			return nil, err
+		}
+		if !expr.IsOmit(r) {
+			s := expr.Str(r)
+			return &s, nil
+		}
+	}
+	return nil, nil
 }
 
 // keywordLevels are the keywords t inherits, outermost first: the play's,
@@ -144,20 +169,17 @@ func (pr *playRun) keywordLevels(t *playbooks.Task) []*playbooks.Keywords {
 // lookup sees (config.ConnectionVar); "" when unset or when it does not
 // render.
 func (pr *playRun) remoteUserIn(t *playbooks.Task, scope expr.Scope) string {
-	user := pr.rn.r.Defaults.RemoteUser
+	users := []string{pr.rn.r.Defaults.RemoteUser}
 	for _, kw := range pr.keywordLevels(t) {
 		if kw.RemoteUser != "" {
-			user = kw.RemoteUser
+			users = append(users, kw.RemoteUser)
 		}
 	}
-	if !expr.IsTemplate(user) {
-		return user
-	}
-	v, err := expr.Render(user, scope)
-	if err != nil {
+	v, err := innermost(users, scope)
+	if err != nil || v == nil {
 		return ""
 	}
-	return expr.Str(v)
+	return *v
 }
 
 // notBool is a keyword's value that no boolean reading accepts.
@@ -189,6 +211,9 @@ func boolValue(b playbooks.Bool, scope expr.Scope) (bool, error) {
 		r, err := expr.Render(b.Expr, scope)
 		if err != nil {
 			return false, err
+		}
+		if expr.IsOmit(r) {
+			return false, errOmitted
 		}
 		v = r
 	}

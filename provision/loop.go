@@ -212,12 +212,16 @@ func loopItemVars(t *playbooks.Task, items []any, scope expr.Scope) ([]map[strin
 	extended, allItems := false, true
 	if lc := t.LoopControl; lc != nil {
 		if lc.Extended.Set {
-			if extended, err = boolValue(lc.Extended, scope); err != nil {
+			if extended, err = boolValue(lc.Extended, scope); errors.Is(err, errOmitted) {
+				extended = false
+			} else if err != nil {
 				return nil, nil, fmt.Errorf("loop_control.extended: %w", err)
 			}
 		}
 		if lc.ExtendedAllItems.Set {
-			if allItems, err = boolValue(lc.ExtendedAllItems, scope); err != nil {
+			if allItems, err = boolValue(lc.ExtendedAllItems, scope); errors.Is(err, errOmitted) {
+				allItems = true
+			} else if err != nil {
 				return nil, nil, fmt.Errorf("loop_control.extended_allitems: %w", err)
 			}
 		}

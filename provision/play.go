@@ -72,6 +72,12 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	pr.roleVars = pr.roleNames()
 	pr.loadGroups()
 	base := rn.playVars(ctx.Done(), p.Vars, rn.r.ExtraVars)
+	validated, err := playKeywords(p, base)
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", p.Pos, err)
+	}
+	p = validated
+	pr.play = p
 	pattern, err := expr.Render(p.Hosts, base)
 	if err != nil {
 		return res, fmt.Errorf("%s: hosts: %w", p.Pos, err)
