@@ -31,6 +31,14 @@ func (pr *playRun) loadGroupsLocked() {
 	pr.groups.Store(&groups)
 }
 
+// inventoryResult reports whether a module's result asks for an
+// inventory change: add_host's or group_by's.
+func inventoryResult(data map[string]any) bool {
+	_, isHost := data["add_host"].(map[string]any)
+	_, isGroup := tasks.Text(data["add_group"])
+	return isHost || isGroup
+}
+
 // applyInventory carries out what add_host (Data["add_host"]) or group_by
 // (Data["add_group"]) returned on h, as Ansible's strategy does after the
 // module ran, and reports whether the in-memory inventory changed.

@@ -26,7 +26,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		return pr.setup(ctx, h, kw, scope)
 	}
 	if reconnectActions[t.Module] {
-		return pr.settle(h, t, kw, pr.judgeOutcome(t, scope, pr.reconnectAction(ctx, h, t, kw, scope)))
+		return pr.settle(h, t, kw, scope, pr.judgeOutcome(t, scope, pr.reconnectAction(ctx, h, t, kw, scope)))
 	}
 	c, err := pr.prepare(ctx, h, t, kw, scope)
 	if err != nil {
@@ -135,7 +135,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		case <-time.After(delay):
 		}
 	}
-	return pr.settle(h, t, kw, out)
+	return pr.settle(h, t, kw, scope, out)
 }
 
 // call is a module ready to run once on a host: the module, its rendered
@@ -307,17 +307,19 @@ func (pr *playRun) judgeOutcome(t *playbooks.Task, scope *expr.Vars, out outcome
 }
 
 // settle applies what a finished module run asks of the host: inventory
-// changes (add_host, group_by), custom stats and facts. An inventory
-// change makes the task changed unless its changed_when decided already.
-func (pr *playRun) settle(h *hostRun, t *playbooks.Task, kw keywords, out outcome) outcome {
-	if !out.failed {
+// changes (add_host, group_by), custom stats and facts. As Ansible's
+// strategy does, an inventory change's result says whether the inventory
+// changed, and changed_when and failed_when are evaluated again on it.
+func (pr *playRun) settle(h *hostRun, t *playbooks.Task, kw keywords, scope *expr.Vars, out outcome) outcome {
+	if !out.failed && inventoryResult(out.data) {
 		changed, err := pr.applyInventory(h, out.data)
 		if err != nil {
 			return failure(err)
 		}
-		if changed && len(t.ChangedWhen) == 0 {
-			out.changed = true
-			out.data["changed"] = true
+		out.changed = changed
+		out.data["changed"] = changed
+		if err := pr.overrides(t, scope, &out); err != nil {
+			return failure(err)
 		}
 	}
 	if st, ok := out.data["ansible_stats"].(map[string]any); ok && !out.failed {
@@ -442,7 +444,7 @@ func (pr *playRun) holds(conds []string, s expr.Scope) (bool, error) {
 	for _, c := range conds {
 		ok, err := expr.Condition(c, s)
 		if err != nil {
-			return false, fmt.Errorf("the conditional check '%s' failed: %w", c, err)
+			return false, conditionError(c, err)
 		}
 		if !ok {
 			return false, nil
@@ -455,7 +457,7 @@ func (pr *playRun) anyHolds(conds []string, s expr.Scope) (bool, error) {
 	for _, c := range conds {
 		ok, err := expr.Condition(c, s)
 		if err != nil {
-			return false, fmt.Errorf("the conditional check '%s' failed: %w", c, err)
+			return false, conditionError(c, err)
 		}
 		if ok {
 			return true, nil

@@ -103,7 +103,7 @@ func (pr *playRun) batchItems(ctx context.Context, h *hostRun, t *playbooks.Task
 			decide(i, failure(jerr))
 			continue
 		}
-		decide(i, pr.settle(h, t, kw, out))
+		decide(i, pr.settle(h, t, kw, pr.scope(h, t, vars[i]), out))
 	}
 	return each
 }

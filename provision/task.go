@@ -278,7 +278,8 @@ func (pr *playRun) conditionsHold(h *hostRun, t *playbooks.Task, extra map[strin
 	if len(conds) == 0 {
 		return true, nil
 	}
-	return pr.holds(conds, pr.scope(h, t, extra))
+	ok, err := pr.holds(conds, pr.scope(h, t, extra))
+	return ok, atTask(t, err)
 }
 
 // notify marks the handlers a changed task notifies, by name or listen.

@@ -1,0 +1,35 @@
+package provision
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/playbooks/expr"
+)
+
+// conditionError is a condition (when, changed_when, failed_when, until)
+// that could not be evaluated, in Ansible's words: "The conditional check
+// 'C' failed. The error was: …", where an undefined variable is "error
+// while evaluating conditional (C): …" and its message said twice, as
+// Ansible's wrapped exception says it. It unwraps to the cause.
+func conditionError(cond string, err error) error {
+	why := expr.Message(err)
+	var u *expr.UndefinedError
+	if errors.As(err, &u) {
+		why = fmt.Sprintf("error while evaluating conditional (%s): %s. %s", cond, u.Msg, u.Msg)
+	}
+	return &argsError{msg: fmt.Sprintf("The conditional check '%s' failed. The error was: %s", cond, why), err: err}
+}
+
+// atTask adds where t is to a condition's error, as Ansible does for a
+// task's when: (its other conditions are evaluated apart from the task and
+// say nothing of where).
+func atTask(t *playbooks.Task, err error) error {
+	var ae *argsError
+	if t == nil || t.Pos.File == "" || t.Pos.Line == 0 || !errors.As(err, &ae) {
+		return err
+	}
+	return &argsError{msg: ae.msg + fmt.Sprintf("\n\nThe error appears to be in '%s': line %d, column %d, but may\n"+
+		"be elsewhere in the file depending on the exact syntax problem.\n", shownFile(t.Pos.File), t.Pos.Line, t.Pos.Col), err: ae.err}
+}
