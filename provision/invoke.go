@@ -225,7 +225,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	}
 	conn, via, err := pr.conn(ctx, h, kw, scope)
 	if err != nil {
-		return call{}, err
+		return call{}, atTask(t, err)
 	}
 	env := tasks.ScopeEnv(argMap, scope)
 	env.Host, env.Conn, env.Check, env.Diff, env.Verbosity = h.name, conn, kw.check, kw.diff, pr.rn.r.Verbosity

@@ -3,6 +3,9 @@ package provision
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/tender-sh/tender/internal/pydict"
 
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -22,6 +25,9 @@ type keywords struct {
 	diff           bool
 	delegateTo     string
 	environment    []any // each level's environment (a map or a template), outermost first
+	// gathersFacts: the task is setup or gather_facts, whose environment
+	// may not use the facts it gathers (envVars).
+	gathersFacts bool
 	// ignoreUnreachable keeps an unreachable host in the play (counted ok
 	// and ignored); delegateFacts gives the facts a delegated task
 	// returns to the delegate.
@@ -42,6 +48,7 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 	k := keywords{check: pr.rn.r.Check, diff: pr.rn.r.Diff, become: d.Become, becomeUser: d.BecomeUser,
 		becomeMethod: d.BecomeMethod, becomeExe: d.BecomeExe, becomeFlags: d.BecomeFlags,
 		remoteUser: d.RemoteUser, connection: d.Connection, port: d.Port}
+	k.gathersFacts = t != nil && (t.Module == "setup" || t.Module == "gather_facts")
 	levels := pr.keywordLevels(t)
 	// The string keywords as each level sets them, outermost first:
 	// become_user, become_method, delegate_to, become_flags, become_exe,
@@ -265,22 +272,64 @@ func pyTypeName(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// envVars renders the task's environment: every level's map merged, inner
-// keys winning.
-func envVars(levels []any, scope expr.Scope) (map[string]string, error) {
+// envVars renders the task's environment as Ansible post-validates it:
+// every level's map merged, inner keys winning, each value rendered on
+// its own. A value that fails because ansible_env is not defined yet (or,
+// for fact gathering, ansible_facts.env) is left out, as Ansible skips it
+// until facts give it; a level that is a template rendering to something
+// other than a mapping is skipped with a warning.
+func (pr *playRun) envVars(levels []any, scope expr.Scope, gathersFacts bool) (map[string]string, error) {
 	out := map[string]string{}
-	for _, l := range levels {
-		v, err := expr.RenderDeep(l, scope)
+	set := func(k string, raw any) error {
+		v, err := expr.RenderDeep(raw, scope)
+		var u *expr.UndefinedError
+		if errors.As(err, &u) {
+			if strings.Contains(u.Msg, "ansible_env") || gathersFacts && strings.Contains(u.Msg, "ansible_facts.env") {
+				return nil
+			}
+			return &argsError{msg: fmt.Sprintf("The field 'environment' has an invalid value, which includes an undefined variable. The error was: %s. %s", u.Msg, u.Msg), err: err}
+		}
 		if err != nil {
-			return nil, fmt.Errorf("environment: %w", err)
+			return fmt.Errorf("environment: %w", err)
 		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("environment must be a mapping, not %s", expr.Repr(v))
+		out[k] = expr.Str(v)
+		return nil
+	}
+	var add func(levels []any) error
+	add = func(levels []any) error {
+		for _, l := range levels {
+			switch x := l.(type) {
+			case []any:
+				// a level written as a list: its items are levels
+				if err := add(x); err != nil {
+					return err
+				}
+				continue
+			case map[string]any:
+				for _, k := range pydict.Keys(x) {
+					if err := set(k, x[k]); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			v, err := expr.RenderDeep(l, scope)
+			if err != nil {
+				return fmt.Errorf("environment: %w", err)
+			}
+			m, ok := v.(map[string]any)
+			if !ok {
+				pr.rn.emit(Event{Kind: Warning, Play: pr.name, Msg: fmt.Sprintf("could not parse environment value, skipping: %s", expr.Repr(levels))})
+				continue
+			}
+			for _, k := range pydict.Keys(m) {
+				out[k] = expr.Str(m[k])
+			}
 		}
-		for k, val := range m {
-			out[k] = expr.Str(val)
-		}
+		return nil
+	}
+	if err := add(levels); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

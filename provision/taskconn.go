@@ -89,7 +89,7 @@ func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *exp
 		}
 	}
 	if len(kw.environment) > 0 {
-		if via.env, err = envVars(kw.environment, scope); err != nil {
+		if via.env, err = pr.envVars(kw.environment, scope, kw.gathersFacts); err != nil {
 			return nil, via, err
 		}
 		c = withEnv(c, via.env)
