@@ -20,7 +20,14 @@ func (t *Task) DisplayName() string {
 		return t.Name
 	case t.Kind == KindBlock:
 		return "block"
-	case t.Role != nil && t.Kind != KindIncludeTasks && t.Kind != KindIncludeRole:
+	case t.Kind == KindIncludeRole:
+		// Ansible's include_role is "action : role" unnamed, wherever
+		// it is.
+		if name, ok := t.Args["name"].(string); ok && name != "" {
+			return t.Action + " : " + name
+		}
+		return t.Action
+	case t.Role != nil && t.Kind != KindIncludeTasks:
 		// ansible-playbook names an unnamed role task "role : action",
 		// but not an include.
 		return t.Role.Name + " : " + t.Action
@@ -60,6 +67,35 @@ func walkRole(r *Role, fn func(*Task) bool) {
 func walkAll(p *Play) []*Task {
 	var out []*Task
 	add := func(t *Task) bool { out = append(out, t); return true }
+	Walk(p.PreTasks, add)
+	for _, r := range p.Roles {
+		walkRole(r, add)
+	}
+	Walk(p.Tasks, add)
+	Walk(p.PostTasks, add)
+	Walk(p.Handlers, add)
+	return out
+}
+
+// PublicRoles returns the roles whose defaults and vars every task of the
+// play sees, as Ansible's play roles: those of its roles: section, then
+// every role an import_role loads (in pre_tasks, the roles' tasks and
+// handlers, tasks, post_tasks and handlers, in that order), since Ansible
+// adds them to the play as it reads it. Roles that include_role loads
+// with public: true join them when the include runs, not here.
+func (p *Play) PublicRoles() []*Role {
+	out := slices.Clone(p.Roles)
+	add := func(t *Task) bool {
+		switch t.Kind {
+		case KindIncludeTasks, KindIncludeRole:
+			return false // loaded when it runs
+		case KindImportRole:
+			if t.Target != nil {
+				out = append(out, t.Target)
+			}
+		}
+		return true
+	}
 	Walk(p.PreTasks, add)
 	for _, r := range p.Roles {
 		walkRole(r, add)

@@ -61,6 +61,10 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 		if in.task.Kind == playbooks.KindIncludeRole {
 			pr.handlers.include(in.task)
 			list = pr.roleTasks(in.task.Target)
+			if public, err := tasks.ParseBool(inc.Args["public"]); err == nil && public {
+				// Its defaults and vars are the play's from now on.
+				pr.makePublic(in.task.Target)
+			}
 		}
 		for _, h := range in.hosts {
 			h.incVars = append(h.incVars, in.vars)

@@ -46,6 +46,10 @@ type playRun struct {
 	// done is the run's ctx.Done(): templates stop evaluating when it is
 	// closed.
 	done <-chan struct{}
+	// public holds the public roles' variables; publicMu serializes
+	// adding to them.
+	public   atomic.Pointer[publicVars]
+	publicMu sync.Mutex
 }
 
 // stopped reports whether the current batch runs no more tasks: the play
@@ -70,6 +74,7 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	p = prompted
 	pr := &playRun{rn: rn, play: p, name: p.Name, handlers: newHandlerList(p), done: ctx.Done()}
 	pr.roleVars = pr.roleNames()
+	pr.public.Store((&publicVars{}).with(p.PublicRoles()...))
 	pr.loadGroups()
 	base := rn.playVars(ctx.Done(), p.Vars, rn.r.ExtraVars)
 	validated, err := playKeywords(p, base)

@@ -13,8 +13,9 @@ import (
 )
 
 // scope builds the variables a task sees on a host, in Ansible's order of
-// precedence (lowest first): role defaults, inventory vars, facts, play
-// vars, vars_files, role vars, block and task vars, include_vars, set_fact
+// precedence (lowest first): the play's public roles' defaults, the
+// task's roles' defaults, inventory vars, facts, play vars, vars_files,
+// the public roles' vars, the task's roles' vars, block and task vars, include_vars, set_fact
 // and register results, role params, include params (the vars: of
 // enclosing includes), the loop variables of enclosing includes, extra
 // vars, then the magic variables and the loop variables in extra. t may be
@@ -38,11 +39,17 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 			}
 		}
 	}
-	layers := make([]map[string]any, 0, 16)
+	public := pr.public.Load()
+	if public == nil {
+		public = &publicVars{}
+	}
+	layers := make([]map[string]any, 0, 16+len(public.defaults)+len(public.vars))
+	layers = append(layers, public.defaults...)
 	layers = append(layers, defaults...)
 	invVars, _ := h.inventory()
 	layers = append(layers, invVars, factVars(h.facts, h.moduleFacts), pr.play.Vars)
 	layers = append(layers, pr.varsFiles...)
+	layers = append(layers, public.vars...)
 	layers = append(layers, roleVars...)
 	layers = append(layers, levelVars...)
 	layers = append(layers, h.includedVars, h.setFacts)
