@@ -35,3 +35,15 @@ func renderArgsError(t *playbooks.Task, err error) error {
 	}
 	return &argsError{msg: msg, err: err}
 }
+
+// undefinedTwice gives an undefined variable's error Ansible's text for a
+// task that fails on it outside its arguments (a loop, an include's
+// file): the message twice ("'x' is undefined. 'x' is undefined"); any
+// other error is returned as it is.
+func undefinedTwice(err error) error {
+	var u *expr.UndefinedError
+	if !errors.As(err, &u) {
+		return err
+	}
+	return &argsError{msg: u.Msg + ". " + u.Msg, err: err}
+}

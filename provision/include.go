@@ -79,13 +79,24 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 	}
 }
 
+// includeTaskError is an include's failure before its file or role is
+// read: its conditions, its loop or its file's name could not be
+// evaluated. Ansible's worker finds these while running the include as a
+// task, so they fail it as any task's error does.
+type includeTaskError struct{ err error }
+
+func (e *includeTaskError) Error() string { return e.err.Error() }
+func (e *includeTaskError) Unwrap() error { return e.err }
+
 // failInclude records that inc could not include on h. As in Ansible,
-// ignore_errors does not hide an include that fails (a rescue does),
-// but a sandbox's denial is a failure like any other task's: the
-// include's own keywords apply to it.
+// ignore_errors does not hide an include whose file or role could not be
+// read (a rescue does), but an include that failed as a task
+// (includeTaskError) or a sandbox's denial is a failure like any other
+// task's: the include's own keywords apply to it, and its register.
 func (pr *playRun) failInclude(h *hostRun, inc *playbooks.Task, err error) {
 	var denied *tasks.DeniedError
-	if !errors.As(err, &denied) {
+	var asTask *includeTaskError
+	if !errors.As(err, &denied) && !errors.As(err, &asTask) {
 		pr.fail(h, inc, err)
 		return
 	}
@@ -102,7 +113,7 @@ func (pr *playRun) inclusions(h *hostRun, inc *playbooks.Task) ([]*inclusion, er
 	if inc.Loop == nil {
 		ok, err := pr.conditionsHold(h, inc, nil)
 		if err != nil || !ok {
-			return nil, err
+			return nil, asIncludeTask(err)
 		}
 		t, err := pr.resolveInclude(inc, pr.scope(h, inc, nil))
 		if err != nil {
@@ -112,18 +123,18 @@ func (pr *playRun) inclusions(h *hostRun, inc *playbooks.Task) ([]*inclusion, er
 	}
 	items, err := pr.loopItems(inc, pr.scope(h, inc, nil))
 	if err != nil {
-		return nil, err
+		return nil, asIncludeTask(err)
 	}
 	itemVars, label, err := loopItemVars(inc, items, pr.scope(h, inc, nil))
 	if err != nil {
-		return nil, err
+		return nil, asIncludeTask(err)
 	}
 	var out []*inclusion
 	for i, item := range items {
 		vars := itemVars[i]
 		ok, err := pr.conditionsHold(h, inc, vars)
 		if err != nil {
-			return nil, err
+			return nil, asIncludeTask(err)
 		}
 		if !ok {
 			continue
@@ -159,9 +170,17 @@ func (pr *playRun) resolveInclude(inc *playbooks.Task, scope *expr.Vars) (*playb
 	raw, _ := inc.Args[key].(string)
 	v, err := expr.Render(raw, scope)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", inc.Module, err)
+		return nil, &includeTaskError{undefinedTwice(fmt.Errorf("%s: %w", inc.Module, err))}
 	}
 	return inc.Resolve(expr.Str(v))
+}
+
+// asIncludeTask marks err as an include's failure as a task; nil stays nil.
+func asIncludeTask(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &includeTaskError{err}
 }
 
 // merge adds h to the inclusion in incs that has f's target and loop

@@ -22,7 +22,7 @@ func (pr *playRun) loopItems(t *playbooks.Task, scope *expr.Vars) ([]any, error)
 	}
 	raw, err := expr.RenderDeep(loopOver, scope)
 	if err != nil {
-		return nil, fmt.Errorf("loop: %w", err)
+		return nil, undefinedTwice(fmt.Errorf("loop: %w", err))
 	}
 	if t.Loop.With == "" {
 		items, ok := raw.([]any)
