@@ -62,3 +62,26 @@ func plain(m map[string]any) map[string]any {
 	}
 	return out
 }
+
+// TestRoleNameWithSlash: a role name may be a path below a search
+// directory (a dependency's too, below the directory of the role that
+// needs it), keeping its name as written.
+func TestRoleNameWithSlash(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"play/pb.yml":                               "- hosts: all\n  roles: [nested/a]\n",
+		"play/roles/nested/a/meta/main.yml":         "dependencies: [{role: deeper/b}]\n",
+		"play/roles/nested/a/tasks/main.yml":        "- debug: msg=a\n",
+		"play/roles/nested/deeper/b/tasks/main.yml": "- debug: msg=b\n",
+	})
+	pb, err := Load(filepath.Join(dir, "play/pb.yml"), Options{Modules: testModules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := pb.Plays[0].Roles[0]
+	if a.Name != "nested/a" || len(a.Dependencies) != 1 {
+		t.Fatalf("role = %q with %d dependencies", a.Name, len(a.Dependencies))
+	}
+	if b := a.Dependencies[0]; b.Name != "deeper/b" || b.Path != filepath.Join(dir, "play/roles/nested/deeper/b") {
+		t.Errorf("dependency = %q at %s", b.Name, b.Path)
+	}
+}

@@ -87,26 +87,24 @@ func (l *loader) roleDirs(sc *scope) []string {
 	return slices.Compact(append(dirs, sc.pbdir))
 }
 
-// findRole resolves a role name to its directory.
-func (l *loader) findRole(sc *scope, name string) (string, bool) {
-	var cands []string
-	if strings.Contains(name, "/") || filepath.IsAbs(name) {
-		p := name
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(sc.pbdir, name)
+// findRole resolves a role name to its directory as Ansible does: the
+// name (which may hold slashes: a path below a search directory) joined
+// to each search directory in turn, then, as a last resort, the name as a
+// path of its own, when the role's name is its last element (byPath).
+func (l *loader) findRole(sc *scope, name string) (path string, byPath, ok bool) {
+	for _, d := range l.roleDirs(sc) {
+		c := name
+		if !filepath.IsAbs(name) {
+			c = filepath.Join(d, name)
 		}
-		cands = []string{p}
-	} else {
-		for _, d := range l.roleDirs(sc) {
-			cands = append(cands, filepath.Join(d, name))
-		}
-	}
-	for _, c := range cands {
 		if l.src.isDir(c) {
-			return filepath.Clean(c), true
+			return filepath.Clean(c), false, true
 		}
 	}
-	return "", false
+	if strings.Contains(name, "/") && l.src.isDir(name) {
+		return filepath.Clean(name), true, true
+	}
+	return "", false, false
 }
 
 // knownRoles lists the role names found in the search directories, for
@@ -128,7 +126,10 @@ func (l *loader) knownRoles(sc *scope) []string {
 // and meta (dependencies first loaded as roles of their own).
 func (l *loader) loadRole(sc *scope, r *Role, at *yaml.Node, files roleFiles) *Role {
 	file := sc.show(l)
-	path, ok := l.findRole(sc, r.Name)
+	path, byPath, ok := l.findRole(sc, r.Name)
+	if byPath {
+		r.Name = filepath.Base(path)
+	}
 	if !ok {
 		l.errs.add(file, at, "the role %q was not found in %s%s", r.Name,
 			strings.Join(l.showAll(l.roleDirs(sc)), ":"), didYouMean(r.Name, l.knownRoles(sc)))
