@@ -281,6 +281,7 @@ func TestLevels(t *testing.T) {
           ignore_errors: true
           vars: {v: 1}
       become: true
+      when: outer
     - import_role: name=r
       when: imp
 `,
@@ -296,11 +297,12 @@ func TestLevels(t *testing.T) {
 	ts := pb.Plays[0].Tasks
 	inner := ts[0].Block[0].Tasks[0]
 	lv := inner.Levels()
-	if len(lv) != 3 || !lv[0].VarsOnly || !lv[1].VarsOnly || lv[2].VarsOnly || lv[1].Vars["v"] != 1 {
+	// The include gives its vars only; the block above it everything.
+	if len(lv) != 3 || lv[0].VarsOnly || !lv[1].VarsOnly || lv[2].VarsOnly || lv[1].Vars["v"] != 1 || !lv[0].Become.True() {
 		t.Fatalf("levels of a task in a dynamic include: %+v", lv)
 	}
-	if len(inner.Conditions()) != 0 {
-		t.Errorf("conditions: %v", inner.Conditions())
+	if got := inner.Conditions(); !reflect.DeepEqual(got, []string{"outer"}) {
+		t.Errorf("conditions: %v", got)
 	}
 	d := ts[1].Target.Dependencies[0].Tasks[0]
 	if got := d.Conditions(); !reflect.DeepEqual(got, []string{"imp", "dep"}) {

@@ -4,13 +4,15 @@ package playbooks
 // block, an import or include, or the task itself.
 type Level struct {
 	*Keywords
-	// VarsOnly is set for levels above a dynamic include (include_tasks,
-	// include_role): Ansible passes their vars on to the included tasks,
-	// but not their when, tags, ignore_errors or other keywords, which
-	// applied to the include itself.
+	// VarsOnly is set for a dynamic include (include_tasks, include_role)
+	// above the task, and for the role use an include_role makes: Ansible
+	// passes their vars on to the included tasks, but not their when,
+	// tags, ignore_errors or other keywords, which applied to the include
+	// itself. The levels above the include are inherited in full, as
+	// Ansible's included blocks reach past the include to its parent.
 	VarsOnly bool
-	// Task is the block, import, include or task of this level (nil for a
-	// role use).
+	// Task is the block, import or include or task of this level (nil
+	// for a role use).
 	Task *Task
 	// Role is the role use of this level (nil for a task level).
 	Role *Role
@@ -28,17 +30,17 @@ func (t *Task) Levels() []Level {
 	return out
 }
 
+// levels appends t's levels to out; varsOnly says whether t's own level
+// gives only its vars (t is a dynamic include above the task asked for).
 func (t *Task) levels(out *[]Level, varsOnly bool) {
 	p := t.Parent
 	if p != nil {
-		// Above a dynamic include, only vars reach the included tasks.
-		p.levels(out, varsOnly || p.dynamic())
+		p.levels(out, p.dynamic())
 	}
 	if t.Role != nil && (p == nil || p.Role != t.Role) {
 		// t is at the top of its role's task list: the role use (and the
 		// roles that depend on it) come between the parent and t.
-		parentVarsOnly := varsOnly || (p != nil && p.dynamic())
-		roleLevels(t.Role, out, parentVarsOnly)
+		roleLevels(t.Role, out, p != nil && p.dynamic())
 	}
 	*out = append(*out, Level{Keywords: &t.Keywords, VarsOnly: varsOnly, Task: t})
 }
@@ -54,10 +56,11 @@ func roleLevels(r *Role, out *[]Level, varsOnly bool) {
 // Conditions returns every when: condition that must hold for the task to
 // run, outermost first, as Ansible inherits them: those of the role uses
 // it sits in (a dependency inherits its dependent role's), of the enclosing
-// blocks and imports, then the task's own. Conditions above a dynamic
-// include (include_tasks, include_role) are not inherited: Ansible
-// evaluates them once, on the include itself. A play's own When (from an
-// import_playbook) is not included.
+// blocks and imports, then the task's own. A dynamic include's own
+// conditions (include_tasks, include_role) are not inherited: Ansible
+// evaluates them once, on the include itself; those of the blocks above
+// it are, and hold again for each included task. A play's own When (from
+// an import_playbook) is not included.
 func (t *Task) Conditions() []string {
 	var out []string
 	for _, l := range t.Levels() {
