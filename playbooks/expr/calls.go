@@ -129,7 +129,7 @@ func makeGlobalTable() map[string]globalFunc {
 			if _, u := hint.(*undefined); u || hint == nil || Equal(hint, "") {
 				hint = "Mandatory variable has not been overridden"
 			}
-			return &undefined{msg: Str(hint)}, nil
+			return &undefined{msg: Str(hint), hint: Str(hint)}, nil
 		},
 		"namespace": func(_ *evaluator, args []any, kw map[string]any) (any, error) { return newNamespace(args, kw) },
 		"cycler":    func(_ *evaluator, args []any, _ map[string]any) (any, error) { return newCycler(args) },

@@ -47,6 +47,9 @@ func (e *Error) Unwrap() error { return e.Err }
 type UndefinedError struct {
 	Name string
 	Msg  string
+	// hint is the hint of the undefined value Ansible makes of a variable
+	// whose value failed to render this way: its value, then the error.
+	hint string
 }
 
 // Error implements error.

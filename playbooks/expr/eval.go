@@ -184,7 +184,11 @@ func (ev *evaluator) eval(n node) (any, error) {
 		if errors.As(err, &ue) {
 			// a variable whose value uses an undefined one is itself
 			// undefined: `x is defined` is false, as in Ansible
-			return &undefined{name: ue.Name, msg: ue.Msg}, nil
+			u := &undefined{name: ue.Name, msg: ue.Msg, key: n.name}
+			if ue.hint != "" {
+				u.hint = ue.hint
+			}
+			return u, nil
 		}
 		if err != nil {
 			return nil, ev.wrap(n, err)
@@ -196,7 +200,7 @@ func (ev *evaluator) eval(n node) (any, error) {
 			if _, isGlobal := globalTable()[n.name]; isGlobal {
 				return &globalRef{n.name}, nil
 			}
-			return &undefined{name: n.name, msg: fmt.Sprintf("'%s' is undefined", n.name)}, nil
+			return &undefined{name: n.name, msg: fmt.Sprintf("'%s' is undefined", n.name), key: n.name}, nil
 		}
 		return ev.st.watch(v), nil
 	case *listNode:
@@ -284,7 +288,9 @@ func (ev *evaluator) eval(n node) (any, error) {
 			return ev.eval(n.a)
 		}
 		if n.b == nil {
-			return &undefined{name: "", msg: "the inline if-expression evaluated to false and no else section was defined"}, nil
+			line := 1 + strings.Count(ev.src[:min(max(n.offset(), 0), len(ev.src))], "\n")
+			msg := fmt.Sprintf("the inline if-expression on line %d evaluated to false and no else section was defined.", line)
+			return &undefined{name: "", msg: msg, hint: msg, lenient: true}, nil
 		}
 		return ev.eval(n.b)
 	}
@@ -292,7 +298,11 @@ func (ev *evaluator) eval(n node) (any, error) {
 }
 
 func (ev *evaluator) evalBin(n *binNode) (any, error) {
-	l, err := ev.value(n.l)
+	value := ev.value
+	if n.op == "~" {
+		value = ev.printed
+	}
+	l, err := value(n.l)
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +318,7 @@ func (ev *evaluator) evalBin(n *binNode) (any, error) {
 		}
 		return ev.value(n.r)
 	}
-	r, err := ev.value(n.r)
+	r, err := value(n.r)
 	if err != nil {
 		return nil, err
 	}

@@ -44,7 +44,7 @@ func getAttr(x any, name, path string) (any, error) {
 			return v, err
 		}
 	}
-	return &undefined{name: path, msg: fmt.Sprintf("'%s' has no attribute '%s'", objName(x), name)}, nil
+	return &undefined{name: path, msg: fmt.Sprintf("'%s' has no attribute '%s'", objName(x), name), obj: x, hasObj: true, key: name}, nil
 }
 
 // scopeAttr looks name up in x when x is a scope held as a value
@@ -92,7 +92,7 @@ func getItem(x, k any, path string) (any, error) {
 			}
 		}
 	}
-	return &undefined{name: path, msg: fmt.Sprintf("'%s' has no attribute %s", objName(x), Repr(k))}, nil
+	return &undefined{name: path, msg: fmt.Sprintf("'%s' has no attribute %s", objName(x), Repr(k)), obj: x, hasObj: true, key: k}, nil
 }
 
 func (ev *evaluator) evalSlice(n *sliceNode) (any, error) {

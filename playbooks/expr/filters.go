@@ -12,10 +12,22 @@ import (
 // evalFilter evaluates `x | name(args)`.
 func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	name := pluginName(n.name)
-	keepX := name == "default" || name == "d" || name == "mandatory"
-	x, args, kwargs, err := ev.operands(n.x, keepX, &n.callArgs, undefinedArgFilters[name])
+	keepX := name == "default" || name == "d" || name == "mandatory" || name == "string"
+	x, args, kwargs, err := ev.operands(n.x, keepX, &n.callArgs, true)
 	if err != nil {
 		return nil, err
+	}
+	if u, ok := x.(*undefined); ok && name == "string" {
+		// str() of Jinja's lenient undefined is empty; Ansible's fails
+		if !u.lenient {
+			return nil, ev.wrap(n.x, u.err())
+		}
+		x = ""
+	}
+	if !undefinedArgFilters[name] {
+		if err := ev.definedArgs(&n.callArgs, args, kwargs); err != nil {
+			return nil, err
+		}
 	}
 	if l, ok := x.([]any); ok {
 		if err := ev.step(len(l)); err != nil {
@@ -37,10 +49,32 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 }
 
 // undefinedArgFilters are the filters that take an undefined argument as
-// it is (Jinja hands filters their arguments unevaluated for definedness):
-// extract's container, whose lookups then stay undefined, as Ansible's
-// undefined answers every key with itself.
-var undefinedArgFilters = map[string]bool{"extract": true}
+// it is, as Jinja hands every filter its arguments, the filter failing
+// only when it uses one: extract's container, whose lookups then stay
+// undefined, as Ansible's undefined answers every key with itself;
+// format, whose %r shows it; default and ternary, which may return it
+// (or leave it unused). Any other filter fails on an undefined argument.
+var undefinedArgFilters = map[string]bool{"extract": true, "format": true, "default": true, "d": true, "ternary": true}
+
+// definedArgs fails on the first undefined argument of a filter (in the
+// order written), with its error.
+func (ev *evaluator) definedArgs(c *callArgs, args []any, kwargs map[string]any) error {
+	for i, a := range args {
+		if u, ok := a.(*undefined); ok {
+			at := node(nil)
+			if i < len(c.args) {
+				at = c.args[i]
+			}
+			return ev.wrap(at, u.err())
+		}
+	}
+	for _, k := range c.kwargs {
+		if u, ok := kwargs[k.name].(*undefined); ok {
+			return ev.wrap(k.val, u.err())
+		}
+	}
+	return nil
+}
 
 // stringType marks the result of Ansible's STRING_TYPE_FILTERS (named as
 // Ansible's default configuration names them, without a collection) as

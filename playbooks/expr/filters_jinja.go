@@ -22,7 +22,7 @@ var jinjaFilters = map[string]filterFunc{
 		}
 		// a dict's keys are not attributes; Python's methods are values
 		// tender has no use for
-		return &undefined{name: name, msg: fmt.Sprintf("'%s' has no attribute '%s'", objName(x), name)}, nil
+		return &undefined{name: name, msg: fmt.Sprintf("'%s' has no attribute '%s'", objName(x), name), obj: x, hasObj: true, key: name}, nil
 	},
 	"batch": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		items, err := iterate(x)

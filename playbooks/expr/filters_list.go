@@ -44,7 +44,7 @@ func minMax(x any, args []any, kw map[string]any, want int) (any, error) {
 		return nil, err
 	}
 	if len(items) == 0 {
-		return &undefined{msg: "No aggregated item, sequence was empty."}, nil
+		return &undefined{msg: "No aggregated item, sequence was empty.", hint: "No aggregated item, sequence was empty."}, nil
 	}
 	cs := Truthy(argOr(args, kw, 0, "case_sensitive", false))
 	attr := argOr(args, kw, 1, "attribute", nil)
@@ -242,7 +242,7 @@ var listFilters = map[string]filterFunc{
 			return nil, err
 		}
 		if len(items) == 0 {
-			return &undefined{msg: "No first item, sequence was empty."}, nil
+			return &undefined{msg: "No first item, sequence was empty.", hint: "No first item, sequence was empty."}, nil
 		}
 		return items[0], nil
 	},
@@ -252,7 +252,7 @@ var listFilters = map[string]filterFunc{
 			return nil, err
 		}
 		if len(items) == 0 {
-			return &undefined{msg: "No last item, sequence was empty."}, nil
+			return &undefined{msg: "No last item, sequence was empty.", hint: "No last item, sequence was empty."}, nil
 		}
 		return items[len(items)-1], nil
 	},

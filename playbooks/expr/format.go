@@ -137,6 +137,11 @@ func formatOne(verb byte, flags string, prec int, arg any) (string, error) {
 		}
 		return s
 	}
+	if u, ok := arg.(*undefined); ok && verb != 'r' {
+		// %r shows an undefined argument (Ansible's repr); any other
+		// conversion uses its value, which fails
+		return "", u.err()
+	}
 	switch verb {
 	case 's':
 		s := Str(arg)

@@ -111,14 +111,15 @@ func (m *macro) call(ev *evaluator, args []any, kw map[string]any) (any, error) 
 			}
 			f.vars[p] = d
 		default:
-			f.vars[p] = &undefined{name: p, msg: fmt.Sprintf("parameter '%s' was not provided", p)}
+			msg := fmt.Sprintf("parameter '%s' was not provided", p)
+			f.vars[p] = &undefined{name: p, msg: msg, hint: msg, key: p}
 		}
 	}
 	if m.sig.caller {
 		if c, ok := rest["caller"]; ok {
 			f.vars["caller"] = c
 		} else {
-			f.vars["caller"] = &undefined{name: "caller", msg: "No caller defined"}
+			f.vars["caller"] = &undefined{name: "caller", msg: "No caller defined", hint: "No caller defined", key: "caller"}
 		}
 		delete(rest, "caller")
 	}

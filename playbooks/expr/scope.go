@@ -161,7 +161,8 @@ func (v *Vars) lookup(name string, chain []string, b *budget) (any, bool, error)
 		switch {
 		case errors.As(err, &ce):
 		case errors.As(err, &ue):
-			err = &UndefinedError{Name: ue.Name, Msg: fmt.Sprintf("%s (in the value of '%s')", ue.Msg, name)}
+			err = &UndefinedError{Name: ue.Name, Msg: fmt.Sprintf("%s (in the value of '%s')", ue.Msg, name),
+				hint: fmt.Sprintf("%s: %s. %s", Str(x), ue.Msg, ue.Msg)}
 		default:
 			err = fmt.Errorf("in the value of '%s': %w", name, err)
 		}

@@ -311,5 +311,5 @@ func (t *Template) native(scope Scope) (any, error) {
 	}
 	ev := newEvaluator(scope, t.code)
 	ev.top, ev.convert = t, true
-	return ev.value(t.single)
+	return ev.printed(t.single)
 }

@@ -96,7 +96,7 @@ func (ev *evaluator) renderNode(o *output, n tnode, frame *local) error {
 	case textNode:
 		o.text(string(n))
 	case outNode:
-		v, err := ev.value(n.n)
+		v, err := ev.printed(n.n)
 		if err != nil {
 			return err
 		}
@@ -163,7 +163,8 @@ func (ev *evaluator) renderNode(o *output, n tnode, frame *local) error {
 		for i, name := range n.names {
 			v, ok := mod.exports[name]
 			if !ok {
-				v = &undefined{name: name, msg: "the template " + Repr(mod.name) + " does not export the requested name " + Repr(name)}
+				msg := "the template " + Repr(mod.name) + " does not export the requested name " + Repr(name)
+				v = &undefined{name: name, msg: msg, hint: msg, key: name}
 			}
 			frame.vars[n.aliases[i]] = v
 		}

@@ -31,9 +31,78 @@ const omitText = "__omit_place_holder__"
 type undefined struct {
 	name string // the variable the chain started from
 	msg  string
+	// What Ansible's AnsibleUndefined holds, shown by its repr (%r): the
+	// hint (a message, or nil), the object an attribute or key was
+	// missing from (when hasObj; else Jinja's "missing") and the name of
+	// the variable, attribute or key (or nil).
+	hint   any
+	obj    any
+	hasObj bool
+	key    any
+	// lenient marks Jinja's own undefined (an inline if without else):
+	// it prints as nothing, its repr is Undefined.
+	lenient bool
 }
 
 func (u *undefined) err() error { return &UndefinedError{Name: u.name, Msg: u.msg} }
+
+// printed is v as a template prints it and ~ joins it: a lenient
+// undefined is the empty string; any other undefined fails.
+func (ev *evaluator) printed(n node) (any, error) {
+	v, err := ev.eval(n)
+	if err != nil {
+		return nil, err
+	}
+	if u, ok := v.(*undefined); ok {
+		if u.lenient {
+			return "", nil
+		}
+		return nil, ev.wrap(n, u.err())
+	}
+	if u := undefinedIn(v, 0); u != nil {
+		// a list or dict holding an undefined value (map's missing
+		// attributes) fails when printed, as Ansible's output does
+		return nil, ev.wrap(n, u.err())
+	}
+	return v, nil
+}
+
+// undefinedIn returns the first undefined value inside the lists and
+// dicts of v, or nil.
+func undefinedIn(v any, depth int) *undefined {
+	if depth > maxDepth {
+		return nil
+	}
+	switch x := v.(type) {
+	case *undefined:
+		return x
+	case []any:
+		for _, e := range x {
+			if u := undefinedIn(e, depth+1); u != nil {
+				return u
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if u := undefinedIn(e, depth+1); u != nil {
+				return u
+			}
+		}
+	}
+	return nil
+}
+
+// repr is Python's repr of Ansible's undefined value.
+func (u *undefined) repr() string {
+	if u.lenient {
+		return "Undefined"
+	}
+	obj := "missing"
+	if u.hasObj {
+		obj = Repr(u.obj)
+	}
+	return "AnsibleUndefined(hint=" + Repr(u.hint) + ", obj=" + obj + ", name=" + Repr(u.key) + ")"
+}
 
 // Truthy reports whether v is true in Python's sense: None, False, 0, 0.0
 // and empty strings, lists and dicts are false; everything else is true.
@@ -184,7 +253,7 @@ func writeRepr(b *strings.Builder, v any) {
 		}
 		b.WriteByte('}')
 	case *undefined:
-		b.WriteString("Undefined")
+		b.WriteString(x.repr())
 	case Scope:
 		if m, err := materialize(x); err == nil {
 			writeRepr(b, m)
