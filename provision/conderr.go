@@ -9,17 +9,10 @@ import (
 )
 
 // conditionError is a condition (when, changed_when, failed_when, until)
-// that could not be evaluated, in Ansible's words: "The conditional check
-// 'C' failed. The error was: …", where an undefined variable is "error
-// while evaluating conditional (C): …" and its message said twice, as
-// Ansible's wrapped exception says it. It unwraps to the cause.
+// that could not be evaluated, with Ansible's message
+// (expr.ConditionMessage). It unwraps to the cause.
 func conditionError(cond string, err error) error {
-	why := expr.Message(err)
-	var u *expr.UndefinedError
-	if errors.As(err, &u) {
-		why = fmt.Sprintf("error while evaluating conditional (%s): %s. %s", cond, u.Msg, u.Msg)
-	}
-	return &argsError{msg: fmt.Sprintf("The conditional check '%s' failed. The error was: %s", cond, why), err: err}
+	return &argsError{msg: expr.ConditionMessage(cond, err), err: err}
 }
 
 // atTask adds where t is to a condition's error, as Ansible does for a

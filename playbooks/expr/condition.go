@@ -1,6 +1,9 @@
 package expr
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/tender-sh/tender/internal/yaml11"
 )
 
@@ -43,4 +46,19 @@ func Condition(cond any, scope Scope) (bool, error) {
 		return false, err
 	}
 	return Truthy(v), nil
+}
+
+// ConditionMessage is Ansible's message for a condition (when, assert's
+// that, changed_when, …) that could not be evaluated: "The conditional
+// check 'C' failed. The error was: …", where an undefined variable is
+// "error while evaluating conditional (C): …" with its message said
+// twice, as Ansible's wrapped exception says it; any other error gives
+// its message without tender's position.
+func ConditionMessage(cond string, err error) string {
+	why := Message(err)
+	var u *UndefinedError
+	if errors.As(err, &u) {
+		why = fmt.Sprintf("error while evaluating conditional (%s): %s. %s", cond, u.Msg, u.Msg)
+	}
+	return fmt.Sprintf("The conditional check '%s' failed. The error was: %s", cond, why)
 }

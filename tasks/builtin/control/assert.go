@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -35,7 +36,7 @@ func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tas
 		// list of conditions.
 		v, err := env.Template(that)
 		if err != nil {
-			return tasks.Result{Failed: true, Data: map[string]any{}, Msg: fmt.Sprintf("The conditional check '%s' failed. The error was: %v", tasks.ToText(that), err)}, nil
+			return tasks.Result{Failed: true, Data: map[string]any{}, Msg: expr.ConditionMessage(tasks.ToText(that), err)}, nil
 		}
 		that = v
 	}
@@ -59,7 +60,7 @@ func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tas
 		}
 		ok, err := env.Condition(c)
 		if err != nil {
-			return tasks.Result{Failed: true, Data: map[string]any{}, Msg: fmt.Sprintf("The conditional check '%s' failed. The error was: %v", tasks.ToText(c), err)}, nil
+			return tasks.Result{Failed: true, Data: map[string]any{}, Msg: expr.ConditionMessage(tasks.ToText(c), err)}, nil
 		}
 		if !ok {
 			msg := "Assertion failed"
