@@ -34,7 +34,7 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 			t.LocalAction = true
 			t.DelegateTo = "localhost"
 		}
-		if name != "" {
+		if name != "" && !isTemplate(name) {
 			if _, _, _, ok := l.moduleKnown(sc, name); !ok {
 				l.errs.add(file, e.v, "couldn't resolve module/action %q%s", name, didYouMean(name, l.mods.names))
 				return
@@ -64,7 +64,12 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 	}
 	t.Action = name
 	t.Module = l.mods.canonical(name)
-	if c, f, action, _ := l.moduleKnown(sc, name); f != "" {
+	if isTemplate(name) {
+		// action: "{{ var }} …": the module is known only when the task
+		// runs (ResolveModule), as Ansible templates it then.
+		t.Module = name
+		l.later(sc, t, n)
+	} else if c, f, action, _ := l.moduleKnown(sc, name); f != "" {
 		t.Module = c
 		if action {
 			t.ActionPlugin = f

@@ -22,7 +22,7 @@ type late struct {
 // engine renders its name on each host and loads its target with Resolve,
 // when the include runs, as Ansible does. A literal name's target is also
 // read at load time as a preview (t.Tasks, t.Target), when it can be.
-func (t *Task) Dynamic() bool { return t.late != nil }
+func (t *Task) Dynamic() bool { return t.late != nil && t.Kind != KindModule }
 
 // Resolve loads the target of a Dynamic include once its name has been
 // rendered: it returns a copy of t whose File and Tasks (include_tasks) or

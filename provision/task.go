@@ -11,6 +11,7 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // outcome is one host's result for a task (or one loop item).
@@ -113,6 +114,14 @@ func (pr *playRun) execTask(ctx context.Context, h *hostRun, t *playbooks.Task) 
 		pr.finish(h, t, kw, out, false, nil)
 		return
 	}
+	if t.ModuleTemplate() {
+		rt, err := pr.moduleOf(h, t)
+		if err != nil {
+			pr.finish(h, t, kw, failure(err), false, nil)
+			return
+		}
+		t = rt
+	}
 	var out outcome
 	if t.Loop != nil {
 		out = pr.loop(ctx, h, t, kw)
@@ -120,6 +129,20 @@ func (pr *playRun) execTask(ctx context.Context, h *hostRun, t *playbooks.Task) 
 		out = pr.attempt(ctx, h, t, kw, nil)
 	}
 	pr.finish(h, t, kw, out, false, nil)
+}
+
+// moduleOf returns t with its module template (action: "{{ var }}")
+// rendered on h and resolved. A name that comes from a host (marked
+// unsafe) is refused: what a host says never picks what runs.
+func (pr *playRun) moduleOf(h *hostRun, t *playbooks.Task) (*playbooks.Task, error) {
+	v, err := expr.Render(t.Module, pr.scope(h, t, nil))
+	if err != nil {
+		return nil, undefinedTwice(err)
+	}
+	if tasks.IsMarked(v) {
+		return nil, fmt.Errorf("the module name %q comes from a host (it is marked unsafe): tender does not let a host's data choose the module", expr.Str(v))
+	}
+	return t.ResolveModule(expr.Str(v))
 }
 
 // attempt runs t once on h (for one loop item when extra holds the loop

@@ -1,0 +1,58 @@
+package playbooks
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ModuleTemplate reports whether t's module is a template (action:
+// "{{ var }} k=v", or local_action:), which Ansible renders when the task
+// runs; the engine renders it on each host and calls ResolveModule.
+func (t *Task) ModuleTemplate() bool { return t.late != nil && t.Kind == KindModule }
+
+// engineActions are the actions a templated module name cannot become:
+// they change the task list or the play, which Ansible decides before it
+// renders an action.
+var engineActions = map[string]bool{"import_tasks": true, "include_tasks": true, "include": true,
+	"import_role": true, "include_role": true, "import_playbook": true, "meta": true}
+
+// ResolveModule returns a copy of t running the module name, its module
+// template rendered: t's arguments and keywords, the module found as Load
+// finds one written plainly (a registry name, a playbook's library
+// module). A name is resolved once; later calls return the same Task. It
+// is safe for concurrent use. A name that is no module is Ansible's error
+// for it.
+func (t *Task) ResolveModule(name string) (*Task, error) {
+	lt := t.late
+	if !t.ModuleTemplate() {
+		return t, nil
+	}
+	name = strings.TrimSpace(name)
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if r, ok := lt.done[name]; ok {
+		return r, nil
+	}
+	c, file, action, ok := "", "", false, false
+	if name != "" && !isTemplate(name) {
+		c, file, action, ok = lt.l.moduleKnown(lt.sc, name)
+	}
+	if !ok {
+		return nil, fmt.Errorf("The module %s was not found in configured module paths", name)
+	}
+	if engineActions[c] {
+		return nil, fmt.Errorf("%s cannot be the module of a task whose module is a template (%s)", c, t.Action)
+	}
+	r := *t
+	r.late = nil
+	r.Module = c
+	if file != "" {
+		if action {
+			r.ActionPlugin = file
+		} else {
+			r.ModuleFile = file
+		}
+	}
+	lt.done[name] = &r
+	return &r, nil
+}
