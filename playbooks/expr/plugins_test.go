@@ -116,3 +116,29 @@ func TestEveryPluginHasACase(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginsDocumented: every filter, test and lookup ansible-core 2.14
+// documents as ansible.builtin (testdata/plugins/*.txt, recorded by gen.sh
+// from ansible-doc -t KIND -l) has its entry in plugins_list.go, so that
+// tender either implements it or refuses it with a reason.
+func TestPluginsDocumented(t *testing.T) {
+	listed := map[string]bool{}
+	for _, p := range upstreamPlugins {
+		listed[p.kind+" "+p.name] = true
+	}
+	for _, kind := range []string{"filter", "test", "lookup"} {
+		b, err := os.ReadFile("testdata/plugins/" + kind + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := strings.Fields(string(b))
+		if len(names) < 20 {
+			t.Fatalf("%s: only %d documented plugins recorded", kind, len(names))
+		}
+		for _, n := range names {
+			if !listed[kind+" "+n] {
+				t.Errorf("ansible-core documents the %s %q; plugins_list.go has no entry for it", kind, n)
+			}
+		}
+	}
+}
