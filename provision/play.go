@@ -97,6 +97,9 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}
+	if hosts, err = orderHosts(hosts, p.Order); err != nil {
+		return res, fmt.Errorf("%s: %w", p.Pos, err)
+	}
 	names := make([]string, len(hosts))
 	for i, h := range hosts {
 		names[i] = h.name

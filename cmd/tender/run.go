@@ -131,6 +131,10 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 		fmt.Fprintf(c.App.ErrWriter, "[ERROR]: %v\n", missed)
 		err = nil
 	}
+	var opt *provision.OptionsError
+	if errors.As(err, &opt) {
+		return &exitError{code: 5, err: err}
+	}
 	if err != nil {
 		return err
 	}
