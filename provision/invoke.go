@@ -23,7 +23,7 @@ import (
 // applies changed_when and failed_when.
 func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords, scope *expr.Vars) outcome {
 	if t.Module == "setup" || t.Module == "gather_facts" {
-		return pr.setup(ctx, h, kw, scope)
+		return pr.setup(ctx, h, t, kw, scope)
 	}
 	if reconnectActions[t.Module] {
 		return pr.settle(h, t, kw, scope, pr.judgeOutcome(t, scope, pr.reconnectAction(ctx, h, t, kw, scope)))
@@ -503,15 +503,28 @@ func intArg(v any, scope expr.Scope) (int, error) {
 // connection a task with keywords kw uses: through become when it has
 // become, as Ansible runs setup, so that ansible_user_id, ansible_env and
 // the other facts of the user name the become user.
-func (pr *playRun) setup(ctx context.Context, h *hostRun, kw keywords, scope *expr.Vars) outcome {
+func (pr *playRun) setup(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords, scope *expr.Vars) outcome {
+	o, err := setupOptions(t, scope)
+	if err != nil {
+		return failure(err)
+	}
 	c, _, err := pr.conn(ctx, h, kw, scope)
 	if err != nil {
 		return failure(err)
 	}
-	f, err := facts.Gather(ctx, c)
+	gctx, cancel := context.WithTimeout(ctx, facts.Timeout(o.Int("gather_timeout")))
+	f, err := facts.GatherWith(gctx, c, facts.ScriptFor(o.Str("fact_path")))
+	cancel()
 	if err != nil {
+		if gctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+			err = fmt.Errorf("gathering facts took longer than gather_timeout (%d s) allows, with %s for mounts", o.Int("gather_timeout"), facts.MountTimeout)
+		}
 		return failure(err)
 	}
+	if f, err = facts.Subset(f, o.Strings("gather_subset")); err != nil {
+		return failure(err)
+	}
+	f = facts.Filter(f, o.Strings("filter"))
 	// As Ansible: the facts of a delegated setup are the task's host's
 	// unless delegate_facts says they are the delegate's.
 	if kw.delegateTo != "" && kw.delegateFacts {
@@ -519,12 +532,20 @@ func (pr *playRun) setup(ctx context.Context, h *hostRun, kw keywords, scope *ex
 			return failure(err)
 		}
 	}
-	h.facts = unsafeDeep(f).(map[string]any)
+	// As Ansible: what setup returns joins the facts the host has, a
+	// subset or a filter leaving the others as they were.
+	got := unsafeDeep(f).(map[string]any)
+	merged := maps.Clone(h.facts)
+	if merged == nil {
+		merged = map[string]any{}
+	}
+	maps.Copy(merged, got)
+	h.facts = merged
 	h.gathered = true
 	h.refresh()
 	// The result holds the facts as setup returns them (ansible_<name>),
 	// which register keeps.
-	return outcome{data: map[string]any{"changed": false, "failed": false, "ansible_facts": setupFacts(h.facts)}}
+	return outcome{data: map[string]any{"changed": false, "failed": false, "ansible_facts": setupFacts(got)}}
 }
 
 // setupFacts are facts as setup returns them: ansible_<name>, but for the
@@ -544,7 +565,7 @@ func setupFacts(gathered map[string]any) map[string]any {
 // gather runs fact gathering as ansible-playbook's "Gathering Facts" task,
 // with the play's keywords (become, environment).
 func (pr *playRun) gather(ctx context.Context, hosts []*hostRun) {
-	t := &playbooks.Task{Name: "Gathering Facts", Module: "setup", Action: "gather_facts", Pos: pr.play.Pos}
+	t := &playbooks.Task{Name: "Gathering Facts", Module: "setup", Action: "gather_facts", Pos: pr.play.Pos, Args: pr.gatherArgs()}
 	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.Name, Path: t.Pos.String()})
 	pr.forEach(hosts, func(h *hostRun) {
 		scope := pr.scope(h, nil, nil)
@@ -556,7 +577,7 @@ func (pr *playRun) gather(ctx context.Context, hosts []*hostRun) {
 		} else if kw, err := pr.resolve(t, scope); err != nil {
 			out = failure(err)
 		} else {
-			out = pr.setup(ctx, h, kw, scope)
+			out = pr.setup(ctx, h, t, kw, scope)
 		}
 		pr.finish(h, t, keywords{}, out, false, nil)
 	})

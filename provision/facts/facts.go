@@ -11,7 +11,13 @@ import (
 
 // Gather runs Script on the host (one round trip) and parses its output.
 func Gather(ctx context.Context, conn transport.Conn) (map[string]any, error) {
-	res, err := conn.Run(ctx, transport.Cmd{Script: Script})
+	return GatherWith(ctx, conn, Script)
+}
+
+// GatherWith is Gather with script, a fact script of ScriptFor and
+// WithTimeout.
+func GatherWith(ctx context.Context, conn transport.Conn, script string) (map[string]any, error) {
+	res, err := conn.Run(ctx, transport.Cmd{Script: script})
 	if err != nil {
 		return nil, fmt.Errorf("gathering facts: %w", err)
 	}
