@@ -4,8 +4,6 @@ import (
 	"context"
 	"sync"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/tender-sh/tender/playbooks"
 )
 
@@ -44,19 +42,6 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 			pr.runTask(ctx, active, t)
 		}
 	}
-}
-
-// free runs each host through the list on its own, the free strategy.
-func (pr *playRun) free(ctx context.Context, hosts []*hostRun, list []*playbooks.Task) {
-	g := errgroup.Group{}
-	g.SetLimit(pr.rn.forks())
-	for _, h := range hosts {
-		g.Go(func() error {
-			pr.runList(ctx, []*hostRun{h}, list)
-			return nil
-		})
-	}
-	g.Wait()
 }
 
 func activeHosts(hosts []*hostRun) []*hostRun {
@@ -200,10 +185,10 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 
 // metaScope is the hosts clear_facts and clear_host_errors act on: the
 // whole batch, failed hosts included, as in Ansible; under the free
-// strategy, where every host runs on its own, the host itself only (no
+// and host_pinned strategies, where every host runs on its own, the host itself only (no
 // host changes another's state while that one runs).
 func (pr *playRun) metaScope(hosts []*hostRun) []*hostRun {
-	if pr.play.Strategy == "free" {
+	if pr.perHost() {
 		return hosts
 	}
 	return pr.batchHosts

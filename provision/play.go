@@ -50,6 +50,9 @@ type playRun struct {
 	// adding to them.
 	public   atomic.Pointer[publicVars]
 	publicMu sync.Mutex
+	// slots are the run's forks under the free strategy, taken by a task
+	// while it runs (takeSlot); nil under the others.
+	slots chan struct{}
 }
 
 // stopped reports whether the current batch runs no more tasks: the play
@@ -79,6 +82,12 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	base := rn.playVars(ctx.Done(), p.Vars, rn.r.ExtraVars)
 	validated, err := playKeywords(p, base)
 	if err != nil {
+		return res, fmt.Errorf("%s: %w", p.Pos, err)
+	}
+	if validated.Strategy == "" {
+		validated.Strategy = rn.r.Defaults.Strategy
+	}
+	if validated.Strategy, err = strategyName(validated.Strategy); err != nil {
 		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}
 	p = validated
@@ -228,11 +237,7 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 		if pr.stopped() {
 			break
 		}
-		if pr.play.Strategy == "free" {
-			pr.free(ctx, hosts, section)
-		} else {
-			pr.runList(ctx, hosts, section)
-		}
+		pr.runSection(ctx, hosts, section)
 		pr.flushHandlers(ctx, hosts)
 		if err := ctx.Err(); err != nil {
 			return err

@@ -5,7 +5,7 @@ package provision
 // command line (-u, -c, -b, --become-user, --become-method,
 // --force-handlers) and from Ansible's configuration (DEFAULT_REMOTE_USER,
 // DEFAULT_TRANSPORT, DEFAULT_BECOME*, DEFAULT_GATHERING,
-// DEFAULT_FORCE_HANDLERS). The zero value is Ansible's defaults.
+// DEFAULT_FORCE_HANDLERS, DEFAULT_STRATEGY). The zero value is Ansible's defaults.
 type PlayDefaults struct {
 	// RemoteUser is the login user when neither the play, the task nor
 	// the host's variables name one; empty leaves it to the dialer (ssh
@@ -32,4 +32,7 @@ type PlayDefaults struct {
 	// ForceHandlers runs notified handlers on hosts that failed, as a
 	// play's force_handlers: true does.
 	ForceHandlers bool
+	// Strategy is the strategy of a play that names none
+	// (DEFAULT_STRATEGY): linear (or empty), free or host_pinned.
+	Strategy string
 }

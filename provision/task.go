@@ -41,6 +41,11 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 	if !pr.selected(t) {
 		return
 	}
+	release := pr.takeSlot(ctx)
+	defer release()
+	if ctx.Err() != nil {
+		return
+	}
 	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: pr.shownName(hosts[0], t), Handler: t.Handler, Path: t.Pos.String(), Args: shownArgs(t)})
 	once, err := pr.resolve(t, pr.scope(hosts[0], t, nil))
 	bypass := pr.rn.traits(t).BypassHostLoop

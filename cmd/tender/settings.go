@@ -82,6 +82,7 @@ func playDefaults(c *cli.Context, cfg *config.Config) (provision.PlayDefaults, e
 	get(&d.BecomeExe, "", "DEFAULT_BECOME_EXE")
 	get(&d.BecomeFlags, "", "DEFAULT_BECOME_FLAGS")
 	get(&d.Gathering, "", "DEFAULT_GATHERING")
+	get(&d.Strategy, "", "DEFAULT_STRATEGY")
 	if err != nil {
 		return d, err
 	}
