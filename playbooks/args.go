@@ -44,7 +44,8 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 	for _, e := range modules {
 		found = append(found, e.key)
 		name, at = e.key, e.v
-		args = l.newStyle(file, l.mods.canonical(name), e.v)
+		c, _, _, _ := l.moduleKnown(sc, name)
+		args = l.newStyle(file, c, e.v)
 	}
 	if len(found) > 1 {
 		l.errs.add(file, n, "conflicting action statements: %s", strings.Join(found, ", "))
@@ -69,7 +70,9 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 		// runs (ResolveModule), as Ansible templates it then.
 		t.Module = name
 		l.later(sc, t, n)
-	} else if c, f, action, _ := l.moduleKnown(sc, name); f != "" {
+	} else if c, f, action, ok := l.moduleKnown(sc, name); ok && f == "" {
+		t.Module = c
+	} else if f != "" {
 		t.Module = c
 		if action {
 			t.ActionPlugin = f

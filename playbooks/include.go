@@ -174,7 +174,7 @@ func (l *loader) loadTarget(sc *scope, t *Task, n *yaml.Node, mode loadMode) {
 		return
 	}
 	inner := &scope{play: sc.play, pbdir: sc.pbdir, file: abs, dir: filepath.Dir(abs), role: sc.role, parent: t,
-		handler: sc.handler, tags: sc.tags, stack: append(slices.Clone(sc.stack), abs)}
+		handler: sc.handler, tags: sc.tags, stack: append(slices.Clone(sc.stack), abs), collections: sc.collections}
 	if t.Kind == KindImportTasks {
 		inner.tags = t.EffectiveTags
 	}

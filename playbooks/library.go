@@ -85,16 +85,20 @@ func (l *loader) findModuleFile(dir, name string) string {
 // moduleKnown reports whether name (as written) is a module the task may
 // use: one tender runs, or one that ships with the content when the run
 // allows those (the LibraryModule name is among Options.Modules). It
-// returns the canonical name and the content module's file, if any.
+// returns the canonical name and the content module's file, if any. An
+// unqualified name is looked for in the scope's collections first
+// (searchNames).
 func (l *loader) moduleKnown(sc *scope, name string) (canonical, file string, action, ok bool) {
-	if c, ok := l.mods.known(name); ok {
-		return c, "", false, true
-	}
-	if !l.mods.content {
-		return "", "", false, false
-	}
-	if f, action, ok := l.contentModule(sc, name); ok {
-		return strings.TrimPrefix(name, "ansible.legacy."), f, action, true
+	for _, n := range sc.searchNames(name) {
+		if c, ok := l.mods.known(n); ok {
+			return c, "", false, true
+		}
+		if !l.mods.content {
+			continue
+		}
+		if f, action, ok := l.contentModule(sc, n); ok {
+			return strings.TrimPrefix(n, "ansible.legacy."), f, action, true
+		}
 	}
 	return "", "", false, false
 }

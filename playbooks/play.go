@@ -89,7 +89,8 @@ func (l *loader) play(abs string, n *yaml.Node) *Play {
 	if !hasHosts {
 		l.errs.add(file, n, "the play has no hosts: a play needs hosts (or import_playbook)")
 	}
-	sc := &scope{play: p, pbdir: filepath.Dir(abs), file: abs, dir: filepath.Dir(abs), tags: p.Tags, stack: []string{abs}}
+	sc := &scope{play: p, pbdir: filepath.Dir(abs), file: abs, dir: filepath.Dir(abs), tags: p.Tags, stack: []string{abs},
+		collections: p.Collections}
 	if roles != nil {
 		p.Roles = l.roleList(sc, roles)
 	}

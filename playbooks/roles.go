@@ -220,7 +220,14 @@ func (l *loader) roleMeta(rs *scope, top *yaml.Node) (specs *yaml.Node) {
 			r.AllowDuplicates = l.boolean(file, e.key, e.v).True()
 		case "argument_specs":
 			specs = e.v
-		case "galaxy_info", "collections":
+		case "collections":
+			// The role's own search list (collections.go), for its tasks
+			// and handlers.
+			rs.collections = l.strList(file, e.key, e.v)
+			if rs.collections == nil {
+				rs.collections = []string{}
+			}
+		case "galaxy_info":
 		default:
 			l.errs.add(file, e.k, "%q is not a valid attribute for role metadata%s", e.key,
 				didYouMean(e.key, []string{"dependencies", "allow_duplicates", "galaxy_info", "argument_specs", "collections"}))

@@ -17,6 +17,9 @@ type scope struct {
 	tags    []string
 	stack   []string // files being included, outermost first
 	pbdir   string   // directory of the playbook file that holds the play
+	// collections is the collection search list for unqualified module
+	// names (collections.go); nil when none was given.
+	collections []string
 }
 
 func (sc *scope) show(l *loader) string { return l.show(sc.file) }
@@ -63,6 +66,7 @@ func (l *loader) task(sc *scope, n *yaml.Node) *Task {
 	}
 	es := l.entries(file, n)
 	t := &Task{Pos: posOf(file, n), Parent: sc.parent, Role: sc.role, Handler: sc.handler}
+	sc = withCollections(sc, es)
 	for _, e := range es {
 		if e.key == "block" {
 			return l.block(sc, t, es)

@@ -1,0 +1,89 @@
+package playbooks
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// The collections keyword (play, block, task, and a role's meta/main.yml)
+// lists the collections an unqualified module name is looked for in, in
+// order, as Ansible's collection search list: a task takes its own list,
+// else its block's, else its play's; a role's tasks take the role's list
+// (its meta/main.yml), never the play's. Unless the list names
+// ansible.builtin or ansible.legacy, ansible.legacy comes last (the
+// builtin modules and those shipped with the content, library/).
+
+// withCollections returns sc with the collection search list given by
+// the collections entry among es, if there is one; sc itself otherwise.
+// The list is read quietly here: the keyword's own decoding reports what
+// is wrong with it.
+func withCollections(sc *scope, es []entry) *scope {
+	for _, e := range es {
+		if e.key != "collections" {
+			continue
+		}
+		list, ok := staticStrings(e.v)
+		if !ok {
+			return sc
+		}
+		inner := *sc
+		inner.collections = list
+		return &inner
+	}
+	return sc
+}
+
+// staticStrings is a list of plain strings (or one string) as written;
+// ok is false for anything else.
+func staticStrings(n *yaml.Node) ([]string, bool) {
+	n = deref(n)
+	switch {
+	case n == nil:
+		return nil, false
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
+		return []string{}, true
+	case n.Kind == yaml.ScalarNode:
+		return []string{n.Value}, true
+	case n.Kind != yaml.SequenceNode:
+		return nil, false
+	}
+	out := make([]string, 0, len(n.Content))
+	for _, c := range n.Content {
+		c = deref(c)
+		if c.Kind != yaml.ScalarNode {
+			return nil, false
+		}
+		out = append(out, c.Value)
+	}
+	return out, true
+}
+
+// searchNames lists the names an unqualified module name is looked up
+// as, in the scope's collection search list's order; "" stands for the
+// name as the builtin and content modules know it (ansible.legacy), and
+// ansible.builtin.NAME for the builtin module only. A qualified name, or
+// a scope with no list, is looked up as written.
+func (sc *scope) searchNames(name string) []string {
+	if sc.collections == nil || strings.Contains(name, ".") || strings.ContainsAny(name, "/\\") {
+		return []string{name}
+	}
+	var out []string
+	legacy := false
+	for _, c := range sc.collections {
+		switch c {
+		case "ansible.legacy":
+			out = append(out, name)
+			legacy = true
+		case "ansible.builtin":
+			out = append(out, "ansible.builtin."+name)
+			legacy = true
+		default:
+			out = append(out, c+"."+name)
+		}
+	}
+	if !legacy {
+		out = append(out, name)
+	}
+	return out
+}
