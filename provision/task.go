@@ -188,7 +188,9 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 		ev.Status = StatusOK
 	}
 	if kw.noLog {
-		ev.Result = censored(out)
+		// The censored result no longer asks to be shown (debug's), as
+		// in Ansible: only -v prints it.
+		ev.Result, ev.Verbose = censored(out), false
 		if !out.skipped {
 			pr.rn.r.NoLogValues.AddValue(out.data)
 		}
