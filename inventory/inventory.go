@@ -83,8 +83,9 @@ type Host struct {
 	// "localhost" produce when the inventory does not name it.
 	Implicit bool
 	// Source is the inventory file that first named the host, as given to
-	// the parser (Ansible's inventory_file; its directory is inventory_dir).
-	// It is empty for hosts added at run time.
+	// the parser (Ansible's inventory_file; its directory is inventory_dir),
+	// or the host list ("web1,web2,") that did. It is empty for hosts
+	// added at run time.
 	Source string
 	groups []*Group
 }

@@ -162,7 +162,9 @@ func (inv *Inventory) parseHostList(src string) {
 		if !ok || strings.Contains(host, "[") {
 			host, port = h, 0
 		}
+		inv.source = src
 		inv.groups["ungrouped"].addHost(inv.addHost(host, port))
+		inv.source = ""
 	}
 	inv.reconcile()
 }

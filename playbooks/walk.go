@@ -77,32 +77,50 @@ func walkAll(p *Play) []*Task {
 	return out
 }
 
-// PublicRoles returns the roles whose defaults and vars every task of the
-// play sees, as Ansible's play roles: those of its roles: section, then
-// every role an import_role loads (in pre_tasks, the roles' tasks and
-// handlers, tasks, post_tasks and handlers, in that order), since Ansible
-// adds them to the play as it reads it. Roles that include_role loads
-// with public: true join them when the include runs, not here.
+// PublicRoles returns the play's roles as Ansible's play holds them:
+// those of its roles: section, then every role an import_role loads, in
+// the order Ansible reads the play: the roles' tasks (each role's
+// dependencies' before its own), pre_tasks, post_tasks, then tasks; an
+// imported role comes after the roles its own tasks import, since Ansible
+// adds it once it has read it. A role imported twice is there twice. Their
+// defaults and vars are what every task of the play sees, and their names
+// are ansible_play_role_names. Roles that include_role loads with public:
+// true join them when the include runs, not here.
 func (p *Play) PublicRoles() []*Role {
 	out := slices.Clone(p.Roles)
-	add := func(t *Task) bool {
-		switch t.Kind {
-		case KindIncludeTasks, KindIncludeRole:
-			return false // loaded when it runs
-		case KindImportRole:
-			if t.Target != nil {
-				out = append(out, t.Target)
+	var walk func(tasks []*Task)
+	var role func(r *Role)
+	walk = func(tasks []*Task) {
+		for _, t := range tasks {
+			switch t.Kind {
+			case KindIncludeTasks, KindIncludeRole:
+				continue // loaded when it runs
+			case KindImportRole:
+				if t.Target != nil {
+					role(t.Target)
+					out = append(out, t.Target)
+				}
+				continue
 			}
+			walk(t.Block)
+			walk(t.Rescue)
+			walk(t.Always)
+			walk(t.Tasks)
 		}
-		return true
 	}
-	Walk(p.PreTasks, add)
+	role = func(r *Role) {
+		for _, d := range r.Dependencies {
+			role(d)
+		}
+		walk(r.Tasks)
+		walk(r.Handlers)
+	}
 	for _, r := range p.Roles {
-		walkRole(r, add)
+		role(r)
 	}
-	Walk(p.Tasks, add)
-	Walk(p.PostTasks, add)
-	Walk(p.Handlers, add)
+	walk(p.PreTasks)
+	walk(p.PostTasks)
+	walk(p.Tasks)
 	return out
 }
 

@@ -124,7 +124,7 @@ func (rn *run) syncHost(name string) error {
 	if err != nil {
 		return err
 	}
-	hr.setInventory(vars, ih.GroupNames())
+	hr.setInventory(withSourceVars(ih, vars), ih.GroupNames())
 	return nil
 }
 

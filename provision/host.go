@@ -74,6 +74,7 @@ func newHostRun(inv *inventory.Inventory, h *inventory.Host, names *markedNames)
 	if err != nil {
 		return nil, err
 	}
+	vars = withSourceVars(h, vars)
 	hr := &hostRun{name: h.Name, names: names, inv: h, invVars: vars, groupNames: names.values(h.GroupNames()), facts: map[string]any{},
 		setFacts: map[string]any{}, includedVars: map[string]any{}, moduleFacts: map[string]any{}, notified: map[*playbooks.Task]bool{}}
 	hr.refresh()
@@ -140,10 +141,17 @@ func factVars(gathered, set map[string]any) map[string]any {
 	out := make(map[string]any, len(gathered)+1)
 	all := make(map[string]any, len(gathered)+len(set))
 	for k, v := range gathered {
-		if facts.Unprefixed(k) {
+		switch {
+		case k == factsGathered:
+			// Only in ansible_facts, as Ansible keeps it.
+		case facts.Unprefixed(k):
 			out[k] = v
-		} else {
+		default:
 			out["ansible_"+k] = v
+		}
+		if k == "local" {
+			// Ansible's ansible_facts keeps ansible_local's prefix.
+			k = "ansible_local"
 		}
 		all[k] = v
 	}

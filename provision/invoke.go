@@ -499,6 +499,10 @@ func intArg(v any, scope expr.Scope) (int, error) {
 	return n, nil
 }
 
+// factsGathered is the fact Ansible's gather_facts adds to ansible_facts
+// (and only there).
+const factsGathered = "_ansible_facts_gathered"
+
 // setup gathers facts on h (the setup module, or gather_facts) over the
 // connection a task with keywords kw uses: through become when it has
 // become, as Ansible runs setup, so that ansible_user_id, ansible_env and
@@ -540,6 +544,11 @@ func (pr *playRun) setup(ctx context.Context, h *hostRun, t *playbooks.Task, kw 
 		merged = map[string]any{}
 	}
 	maps.Copy(merged, got)
+	if t.Module == "gather_facts" || t.Action == "gather_facts" {
+		// The play's fact gathering and the gather_facts module mark
+		// the facts gathered (setup does not), as Ansible's do.
+		merged[factsGathered] = true
+	}
 	h.facts = merged
 	h.gathered = true
 	h.refresh()

@@ -145,6 +145,7 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 	case "end_host":
 		for _, h := range on {
 			h.ended = true
+			pr.playHosts.remove(h.name)
 		}
 	case "clear_facts":
 		if len(on) > 0 {

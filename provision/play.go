@@ -17,15 +17,18 @@ import (
 
 // playRun is the state of one play.
 type playRun struct {
-	rn         *run
-	play       *playbooks.Play
-	name       string
-	varsFiles  []map[string]any
-	groups     atomic.Pointer[map[string]any] // the groups magic variable
-	allNames   []any
-	batchNames []any
-	handlers   *handlerList
-	roleVars   map[string]any // the role-name magic variables (roleNames)
+	rn        *run
+	play      *playbooks.Play
+	name      string
+	varsFiles []map[string]any
+	groups    atomic.Pointer[map[string]any] // the groups magic variable
+	allNames  []any
+	// playHosts are ansible_play_hosts and ansible_play_batch.
+	playHosts playHosts
+	handlers  *handlerList
+	// roleVars are the role-name magic variables (roleNames), replaced
+	// when include_role makes a role public.
+	roleVars atomic.Pointer[map[string]any]
 	// rolesRan holds the role uses (playbooks.Role.UseKey) the current
 	// batch has run, so that a dependency of an imported or included role
 	// that already ran is left out; rolesMu guards it.
@@ -50,6 +53,9 @@ type playRun struct {
 	// adding to them.
 	public   atomic.Pointer[publicVars]
 	publicMu sync.Mutex
+	// included are the roles include_role made public, in order;
+	// publicMu guards it.
+	included []*playbooks.Role
 	// slots are the run's forks under the free strategy, taken by a task
 	// while it runs (takeSlot); nil under the others.
 	slots chan struct{}
@@ -76,7 +82,8 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	}
 	p = prompted
 	pr := &playRun{rn: rn, play: p, name: p.Name, handlers: newHandlerList(p), done: ctx.Done()}
-	pr.roleVars = pr.roleNames()
+	roleVars := pr.roleNames()
+	pr.roleVars.Store(&roleVars)
 	pr.public.Store((&publicVars{}).with(p.PublicRoles()...))
 	pr.loadGroups()
 	base := rn.playVars(ctx.Done(), p.Vars, rn.r.ExtraVars)
@@ -114,6 +121,7 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 		names[i] = h.name
 	}
 	pr.allNames = rn.names.values(names)
+	pr.playHosts.setAll(pr.allNames)
 	if len(hosts) == 0 {
 		rn.emit(Event{Kind: PlayStart, Play: pr.name, Path: p.Pos.String()})
 		rn.emit(Event{Kind: NoHosts, Play: pr.name})
@@ -205,7 +213,7 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 	for i, h := range hosts {
 		names[i] = h.name
 	}
-	pr.batchNames = pr.rn.names.values(names)
+	pr.playHosts.setBatch(pr.rn.names.values(names))
 	pr.batchHosts, pr.endBatch = hosts, false
 	pr.rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names, Path: pr.play.Pos.String()})
 	pr.warnPlayHosts(hosts)

@@ -37,9 +37,13 @@ func allDependencies(r *playbooks.Role) []*playbooks.Role {
 }
 
 // makePublic makes a role include_role loaded with public: true public
-// for the rest of the play.
+// for the rest of the play: its variables, and its name among the play's
+// roles (ansible_play_role_names...).
 func (pr *playRun) makePublic(r *playbooks.Role) {
 	pr.publicMu.Lock()
 	defer pr.publicMu.Unlock()
 	pr.public.Store(pr.public.Load().with(r))
+	pr.included = append(pr.included, r)
+	names := pr.roleNames(pr.included...)
+	pr.roleVars.Store(&names)
 }

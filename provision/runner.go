@@ -75,6 +75,11 @@ type Runner struct {
 	// display name: StepNo skips the task on every host, StepContinue runs
 	// it and stops asking until the next play. An error ends the run.
 	Step func(ctx context.Context, task string) (StepAnswer, error)
+	// InventorySources are the inventory sources the run was given (-i,
+	// or the configured default), for ansible_inventory_sources: paths
+	// absolute, host lists ("a,b,") as written. Nil leaves the variable
+	// undefined.
+	InventorySources []string
 	// Limit further restricts every play's hosts (--limit).
 	Limit string
 	// Tags selects tasks (--tags / --skip-tags).

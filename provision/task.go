@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -65,6 +66,7 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 			for _, h := range pr.batchHosts {
 				if !h.unreachable {
 					h.failed = true
+					pr.playHosts.remove(h.name)
 				}
 			}
 		}
@@ -254,11 +256,21 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 	case out.unreachable && kw.ignoreUnreachable:
 	case out.unreachable:
 		h.unreachable = true
+		pr.playHosts.remove(h.name)
 	case out.failed && !kw.ignoreErrors:
 		h.failed = true
-		if inRescuedBlock(t) {
+		if !inRescuedBlock(t) {
+			pr.playHosts.remove(h.name)
+		} else {
 			pydict.Set(h.setFacts, "ansible_failed_task", map[string]any{"name": t.Name, "action": t.Action})
-			h.setFact("ansible_failed_result", unsafeDeep(out.data))
+			// The result as Ansible's strategy keeps it, its no_log
+			// flag included.
+			res := maps.Clone(out.data)
+			if res == nil {
+				res = map[string]any{}
+			}
+			res["_ansible_no_log"] = kw.noLog
+			h.setFact("ansible_failed_result", unsafeDeep(res))
 		}
 	}
 }

@@ -4,7 +4,10 @@ import (
 	"fmt"
 
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/tender-sh/tender/internal/yaml11"
@@ -23,8 +26,16 @@ import (
 func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *expr.Vars {
 	var defaults, roleVars, levelVars, params, incParams []map[string]any
 	var role *playbooks.Role
+	var parentNames, parentPaths []any
 	if t != nil {
 		for _, l := range t.Levels() {
+			if l.Task != nil && l.Task.Role != nil && (l.Task.Kind == playbooks.KindIncludeRole || l.Task.Kind == playbooks.KindImportRole) {
+				// ansible_parent_role_names and _paths: the roles whose
+				// include_role or import_role brought the task in,
+				// nearest first.
+				parentNames = append([]any{l.Task.Role.Name}, parentNames...)
+				parentPaths = append([]any{pr.rn.abs(l.Task.Role.Path)}, parentPaths...)
+			}
 			if l.Role != nil {
 				role = l.Role
 				defaults = append(defaults, l.Role.Defaults)
@@ -55,12 +66,20 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	layers = append(layers, h.includedVars, h.setFacts)
 	layers = append(layers, params...)
 	layers = append(layers, incParams...)
+	if parentNames != nil {
+		layers = append(layers, map[string]any{"ansible_parent_role_names": parentNames, "ansible_parent_role_paths": parentPaths})
+	}
 	layers = append(layers, h.incVars...)
 	magic := pr.magic(h, role)
 	magic["ansible_search_path"] = pr.searchPath(t, role)
 	layers = append(layers, pr.rn.r.ExtraVars, magic, extra)
 	v := expr.NewVars(layers...)
 	v.Env = pr.lookupEnv(t, role, v)
+	if t != nil {
+		if c := pr.connectionVars(h, t, v); c != nil {
+			v.Layers = append([]map[string]any{c}, v.Layers...)
+		}
+	}
 	return v
 }
 
@@ -86,6 +105,7 @@ func includeParams(t *playbooks.Task) map[string]any {
 
 // magic returns the variables Ansible defines itself.
 func (pr *playRun) magic(h *hostRun, role *playbooks.Role) map[string]any {
+	hosts, batch := pr.playHosts.lists()
 	m := map[string]any{
 		"inventory_hostname":       h.names.value(h.name),
 		"inventory_hostname_short": (*h.snap.Load())["inventory_hostname_short"],
@@ -93,9 +113,9 @@ func (pr *playRun) magic(h *hostRun, role *playbooks.Role) map[string]any {
 		"groups":                   *pr.groups.Load(),
 		"hostvars":                 hostvarsScope{pr},
 		"playbook_dir":             pr.rn.pb.Dir,
-		"play_hosts":               pr.batchNames,
-		"ansible_play_hosts":       pr.batchNames,
-		"ansible_play_batch":       pr.batchNames,
+		"play_hosts":               batch,
+		"ansible_play_hosts":       hosts,
+		"ansible_play_batch":       batch,
 		"ansible_play_hosts_all":   pr.allNames,
 		"ansible_play_name":        pr.name,
 		"ansible_check_mode":       pr.rn.r.Check,
@@ -107,19 +127,54 @@ func (pr *playRun) magic(h *hostRun, role *playbooks.Role) map[string]any {
 		"ansible_version":          ansibleVersion(),
 		"omit":                     expr.Omit,
 	}
-	for k, v := range pr.roleVars {
+	for k, v := range *pr.roleVars.Load() {
 		m[k] = v
 	}
 	if pr.rn.r.Limit != "" {
 		m["ansible_limit"] = pr.rn.r.Limit
 	}
+	if src := pr.rn.r.InventorySources; src != nil {
+		m["ansible_inventory_sources"] = slices.Clone(src)
+	}
+	if f := pr.rn.r.config().File(); f != "" {
+		m["ansible_config_file"] = f
+	} else {
+		m["ansible_config_file"] = nil
+	}
+	if py := controllerPython(); py != "" {
+		m["ansible_playbook_python"] = py
+	}
 	if role != nil {
 		m["role_name"] = role.Name
 		m["ansible_role_name"] = role.Name
 		m["role_path"] = role.Path
+		// The collection the role came from: none, for a role of roles/
+		// (tender does not load roles from collections).
+		m["ansible_collection_name"] = nil
 	}
 	return m
 }
+
+// controllerPython is ansible_playbook_python: Ansible gives the Python
+// that runs it, on the controller; tender runs no Python, and gives the
+// controller's python3 (found on PATH), which a playbook that names it
+// (a virtualenv's interpreter, a local script) expects to run; none
+// leaves the variable undefined.
+func controllerPython() string {
+	pythonOnce.Do(func() {
+		if p, err := exec.LookPath("python3"); err == nil {
+			if abs, err := filepath.Abs(p); err == nil {
+				pythonPath = abs
+			}
+		}
+	})
+	return pythonPath
+}
+
+var (
+	pythonOnce sync.Once
+	pythonPath string
+)
 
 // AnsibleVersion is the ansible-core release whose behaviour tender
 // follows: what ansible_version says to playbooks that check it.
@@ -186,9 +241,12 @@ func (rn *run) abs(dir string) string {
 }
 
 // roleNames are the play's role-name magic variables: role_names and
-// ansible_play_role_names (the roles: of the play), ansible_dependent_role_names
-// (their dependencies, each once) and ansible_role_names (both, each once).
-func (pr *playRun) roleNames() map[string]any {
+// ansible_play_role_names (the play's roles as Ansible's play holds them:
+// roles: and every role import_role loads, repeats kept),
+// ansible_dependent_role_names (their dependencies, each once) and
+// ansible_role_names (both, each once). extra are roles include_role
+// loaded with public: true, which join the play's roles when they run.
+func (pr *playRun) roleNames(extra ...*playbooks.Role) map[string]any {
 	play, deps, all := []any{}, []any{}, []any{}
 	seenDep, seenAll := map[string]bool{}, map[string]bool{}
 	var walk func(r *playbooks.Role)
@@ -201,7 +259,7 @@ func (pr *playRun) roleNames() map[string]any {
 			walk(d)
 		}
 	}
-	for _, r := range pr.play.Roles {
+	for _, r := range append(pr.play.PublicRoles(), extra...) {
 		play = append(play, r.Name)
 		walk(r)
 	}

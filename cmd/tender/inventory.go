@@ -29,22 +29,9 @@ func inventoryFlag(required bool) *cli.StringSliceFlag {
 // ansible-playbook, a source that does not exist is warned about and
 // skipped, leaving an inventory that may hold no host.
 func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, error) {
-	sources := c.StringSlice("inventory")
-	if len(sources) == 0 {
-		if cfg == nil {
-			var err error
-			if cfg, err = config.Load(config.Options{}); err != nil {
-				return nil, &exitError{code: 5, err: err}
-			}
-		}
-		v, err := cfg.Setting("DEFAULT_HOST_LIST")
-		if err != nil {
-			return nil, &exitError{code: 5, err: err}
-		}
-		list, _ := v.([]any)
-		for _, s := range list {
-			sources = append(sources, fmt.Sprint(s))
-		}
+	sources, err := inventorySources(c, cfg)
+	if err != nil {
+		return nil, err
 	}
 	var found []string
 	for _, src := range sources {
@@ -59,6 +46,50 @@ func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, er
 		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: No inventory was parsed, only implicit localhost is available")
 	}
 	return inventory.LoadWith(inventory.Options{Decrypt: vaultDecrypt(c)}, found...)
+}
+
+// inventorySources are the -i sources, or those of Ansible's inventory
+// setting (see loadInventory).
+func inventorySources(c *cli.Context, cfg *config.Config) ([]string, error) {
+	sources := c.StringSlice("inventory")
+	if len(sources) > 0 {
+		return sources, nil
+	}
+	if cfg == nil {
+		var err error
+		if cfg, err = config.Load(config.Options{}); err != nil {
+			return nil, &exitError{code: 5, err: err}
+		}
+	}
+	v, err := cfg.Setting("DEFAULT_HOST_LIST")
+	if err != nil {
+		return nil, &exitError{code: 5, err: err}
+	}
+	list, _ := v.([]any)
+	for _, s := range list {
+		sources = append(sources, fmt.Sprint(s))
+	}
+	return sources, nil
+}
+
+// sourcesVar is ansible_inventory_sources: the inventory sources, paths
+// made absolute, host lists ("a,b,") as given, as ansible-playbook
+// reports them.
+func sourcesVar(c *cli.Context, cfg *config.Config) []string {
+	sources, err := inventorySources(c, cfg)
+	if err != nil {
+		return nil
+	}
+	out := make([]string, 0, len(sources))
+	for _, s := range sources {
+		if !strings.Contains(s, ",") {
+			if abs, err := filepath.Abs(s); err == nil {
+				s = abs
+			}
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 func inventoryCommand() *cli.Command {

@@ -109,6 +109,7 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},
 		ExtraVars: extra, Events: events, Verbosity: c.Count("verbose"), Prompt: terminalPrompt(),
 		Config: cfg, Defaults: defaults, StartAt: c.String("start-at-task"),
+		InventorySources: sourcesVar(c, cfg),
 	}
 	if c.Bool("step") {
 		r.Step = stepPrompt(out, stdin)
