@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // TestPluginOptionCases: the cases of testdata/plugins/optcases.yaml give
@@ -47,9 +49,10 @@ var optionExemptions = map[string]string{
 
 // TestPluginOptionsAccepted: every option ansible-core 2.14 documents for
 // a builtin lookup, filter or test that tender implements (and each alias)
-// is given by some case of testdata/cases.yaml or
-// testdata/plugins/optcases.yaml, whose answers TestCasesAgainstAnsible
-// and TestPluginOptionCases compare with ansible-core's; and the options
+// is given by some case of testdata/cases.yaml,
+// testdata/plugins/optcases.yaml or testdata/vault/cases.yaml, whose
+// answers TestCasesAgainstAnsible, TestPluginOptionCases and
+// TestVaultPluginsAgainstAnsible compare with ansible-core's; and the options
 // tender's lookups read as plugin configuration are the ones documented,
 // with their types, choices and aliases.
 func TestPluginOptionsAccepted(t *testing.T) {
@@ -68,7 +71,16 @@ func TestPluginOptionsAccepted(t *testing.T) {
 			}
 		}
 	}
-	for _, kind := range []string{"lookup"} {
+	b, err := os.ReadFile("testdata/vault/cases.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vaultCases []string
+	if err := yaml.Unmarshal(b, &vaultCases); err != nil {
+		t.Fatal(err)
+	}
+	srcs = append(srcs, vaultCases...)
+	for _, kind := range []string{"lookup", "filter", "test"} {
 		for name, p := range doc[kind] {
 			if refusedReason(kind, name) != "" {
 				continue
