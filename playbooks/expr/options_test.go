@@ -148,3 +148,23 @@ func TestPluginOptionsAccepted(t *testing.T) {
 		}
 	}
 }
+
+// refusedOptions are the documented option values tender refuses, each
+// with the reason its error gives.
+var refusedOptions = map[string]string{
+	`"x" | vault("pw", wrap_object=True)`:                         "wrap_object=True is not supported by tender: its values are plain text, never vault objects",
+	`{"a": 1} | to_json(preprocess_unsafe=True)`:                  "preprocess_unsafe=True is not supported by tender",
+	`{"a": 1} | to_nice_json(preprocess_unsafe=True)`:             "preprocess_unsafe=True is not supported by tender",
+	`lookup("url", "https://example.com/", validate_certs=False)`: "tender does not implement Ansible's open_url",
+}
+
+// TestPluginOptionsRefused: what tender cannot do as Ansible does, it
+// refuses with its reason rather than doing something else.
+func TestPluginOptionsRefused(t *testing.T) {
+	for src, why := range refusedOptions {
+		_, err := Render("{{ "+src+" }}", NewVars(nil))
+		if err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("%s: want the refusal %q, got %v", src, why, err)
+		}
+	}
+}
