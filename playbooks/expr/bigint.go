@@ -509,17 +509,11 @@ func randBelow(n *big.Int, seed any) any {
 			return r
 		}
 	}
-	g := seeded(seed)
-	buf := make([]byte, (n.BitLen()+7)/8)
-	v := new(big.Int)
-	for {
-		for i := range buf {
-			buf[i] = byte(g.Uint32())
-		}
-		buf[0] &= byte(0xff >> (8*len(buf) - n.BitLen()))
-		if v.SetBytes(buf).Cmp(n) < 0 {
-			r, _ := bigResult(v)
-			return r
-		}
+	if g, err := newPyRandom(seed); err == nil {
+		r, _ := bigResult(g.below(n))
+		return r
 	}
+	v, _ := crand.Int(crand.Reader, n)
+	r, _ := bigResult(v)
+	return r
 }

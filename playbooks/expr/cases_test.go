@@ -111,8 +111,15 @@ func testEnv(t *testing.T) (*Env, string) {
 }
 
 func TestCasesAgainstAnsible(t *testing.T) {
-	table := loadYAML11(t, "testdata/cases.yaml")
-	raw, err := os.ReadFile("testdata/expected.json")
+	checkCases(t, "testdata/cases.yaml", "testdata/expected.json")
+}
+
+// checkCases evaluates every case of a case table (casesPath) and compares
+// tender's answer with what ansible-core answered (expectedPath, recorded
+// by testdata/gen.py).
+func checkCases(t *testing.T, casesPath, expectedPath string) {
+	table := loadYAML11(t, casesPath)
+	raw, err := os.ReadFile(expectedPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,12 +132,19 @@ func TestCasesAgainstAnsible(t *testing.T) {
 	}
 	cases := table["cases"].([]any)
 	if len(cases) != len(exp.Results) {
-		t.Fatalf("cases.yaml has %d cases, expected.json %d: rerun testdata/gen.py", len(cases), len(exp.Results))
+		t.Fatalf("%s has %d cases, %s %d: rerun testdata/gen.py", casesPath, len(cases), expectedPath, len(exp.Results))
 	}
 	env, dir := testEnv(t)
-	magic := table["tender_vars"].(map[string]any)
+	magic, _ := table["tender_vars"].(map[string]any)
+	if magic == nil {
+		magic = map[string]any{"inventory_hostname": "localhost"}
+	}
 	magic["playbook_dir"] = dir
-	base := &Vars{Layers: []map[string]any{table["common"].(map[string]any), magic}, Env: env}
+	common, _ := table["common"].(map[string]any)
+	if common == nil {
+		common = map[string]any{}
+	}
+	base := &Vars{Layers: []map[string]any{common, magic}, Env: env}
 	counts := map[string]int{}
 	for i, c := range cases {
 		m, ok := c.(map[string]any)
@@ -148,7 +162,7 @@ func TestCasesAgainstAnsible(t *testing.T) {
 			src = m["t"].(string)
 		}
 		if want.E+want.T+want.W != src {
-			t.Fatalf("case %d: cases.yaml has %q, expected.json %q: rerun testdata/gen.py", i, src, want.E+want.T+want.W)
+			t.Fatalf("case %d: %s has %q, %s %q: rerun testdata/gen.py", i, casesPath, src, expectedPath, want.E+want.T+want.W)
 		}
 		scope := base
 		if v, ok := m["vars"].(map[string]any); ok {

@@ -117,6 +117,9 @@ func applyFilter(env *Env, written string, dynamic bool, x any, args []any, kwar
 		}
 		return nil, loadError(written, dynamic)
 	}
+	if err := checkSignature("filter", name, 1+len(args), kwargs); err != nil {
+		return nil, err
+	}
 	return f(env, x, args, kwargs)
 }
 

@@ -165,9 +165,17 @@ var ansibleFilters = map[string]filterFunc{
 			return x, nil // Ansible returns what it cannot shuffle
 		}
 		out := append([]any{}, items...)
-		seed := argOr(args, kw, 0, "seed", nil)
+		// as Ansible's: a true seed seeds Python's generator
+		if seed := argOr(args, kw, 0, "seed", nil); Truthy(seed) {
+			r, err := newPyRandom(seed)
+			if err != nil {
+				return out, nil // Ansible returns the list unshuffled
+			}
+			r.shuffle(out)
+			return out, nil
+		}
 		for i := len(out) - 1; i > 0; i-- {
-			j := randInt(i+1, seedFor(seed, i))
+			j := randInt(i+1, nil)
 			out[i], out[j] = out[j], out[i]
 		}
 		return out, nil
@@ -202,14 +210,6 @@ var ansibleFilters = map[string]filterFunc{
 }
 
 var expandVarRE = regexp.MustCompile(`\$([A-Za-z0-9_]+|\{[^}]*\})`)
-
-// seedFor derives the seed of shuffle's i-th draw: nil stays random.
-func seedFor(seed any, i int) any {
-	if seed == nil || !Truthy(seed) {
-		return nil
-	}
-	return Str(seed) + "\x00" + fmt.Sprint(i)
-}
 
 // parseUUID reads a UUID as Python's uuid.UUID does: hex digits with or
 // without hyphens, braces or a urn:uuid: prefix.

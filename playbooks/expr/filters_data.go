@@ -40,14 +40,18 @@ var dataFilters = map[string]filterFunc{
 		return yaml11.Value(n.Content[0])
 	},
 	"to_yaml": func(_ *Env, x any, _ []any, kw map[string]any) (any, error) {
-		return toYAML(plain(x), 2, !Truthy(kw["default_flow_style"]) && kw["default_flow_style"] == nil), nil
+		indent, _ := integer(kw["indent"])
+		if indent < 2 || indent > 9 {
+			indent = 2
+		}
+		return toYAML(plain(x), indent, !Truthy(kw["default_flow_style"]) && kw["default_flow_style"] == nil, yamlOrdered(kw)), nil
 	},
 	"to_nice_yaml": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		indent, _ := integer(argOr(args, kw, 0, "indent", 4))
 		if indent < 2 || indent > 9 {
 			indent = 2
 		}
-		return toYAML(plain(x), indent, false), nil
+		return toYAML(plain(x), indent, false, yamlOrdered(kw)), nil
 	},
 	"combine": combine,
 	"dict2items": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
@@ -152,4 +156,11 @@ func writeJSON(v any, o pyfmt.JSONOptions) (string, error) {
 		return s, nil
 	}
 	return pyfmt.JSON(v, o)
+}
+
+// yamlOrdered reports whether the YAML filters' sort_keys= asks for the
+// mappings' own key order.
+func yamlOrdered(kw map[string]any) bool {
+	v, ok := kw["sort_keys"]
+	return ok && !Truthy(v)
 }

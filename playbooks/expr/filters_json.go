@@ -1,14 +1,19 @@
 package expr
 
-import "github.com/tender-sh/tender/internal/pyfmt"
+import (
+	"math"
+
+	"github.com/tender-sh/tender/internal/pyfmt"
+)
 
 // toJSONFilter is Ansible's to_json (json.dumps(x, **kw): keys in insertion
 // order, indent None) and to_nice_json (indent=4, sort_keys=True and
 // separators (',', ': '), the first two also positional). It takes the
 // json.dumps arguments that change the text (indent, sort_keys,
-// ensure_ascii, separators) and Ansible's vault_to_text and
-// preprocess_unsafe where tender's answer is Ansible's; any other argument
-// is refused rather than ignored.
+// ensure_ascii, separators, allow_nan) and those that change nothing for
+// tender's values (check_circular, skipkeys, vault_to_text,
+// preprocess_unsafe=False); any other argument is refused rather than
+// ignored.
 func toJSONFilter(name string, x any, args []any, kw map[string]any, indent int, nice bool) (any, error) {
 	o := pyfmt.JSONOptions{ASCII: true, Ordered: true}
 	if nice {
@@ -56,11 +61,13 @@ func toJSONFilter(name string, x any, args []any, kw map[string]any, indent int,
 				return nil, errorf("%s: separators must be a pair of strings, got %s", name, Repr(v))
 			}
 			o.ItemSep, o.KeySep = a, b
-		case "vault_to_text":
-			// tender's values never hold vaulted text objects: they are
-			// always written as their text, Ansible's default.
-			if !Truthy(v) {
-				return nil, errorf("%s: vault_to_text=False is not supported by tender", name)
+		case "vault_to_text", "check_circular", "skipkeys":
+			// tender's values never hold vaulted text objects, are never
+			// circular and their keys are always text: these change
+			// nothing
+		case "allow_nan":
+			if !Truthy(v) && hasNonFinite(x) {
+				return nil, errorf("Out of range float values are not JSON compliant")
 			}
 		case "preprocess_unsafe":
 			if Truthy(v) {
@@ -71,4 +78,25 @@ func toJSONFilter(name string, x any, args []any, kw map[string]any, indent int,
 		}
 	}
 	return writeJSON(x, o)
+}
+
+// hasNonFinite reports whether v holds a NaN or infinite float anywhere.
+func hasNonFinite(v any) bool {
+	switch t := v.(type) {
+	case float64:
+		return math.IsNaN(t) || math.IsInf(t, 0)
+	case []any:
+		for _, x := range t {
+			if hasNonFinite(x) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, x := range t {
+			if hasNonFinite(x) {
+				return true
+			}
+		}
+	}
+	return false
 }

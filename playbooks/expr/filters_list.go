@@ -4,7 +4,6 @@ import (
 	crand "crypto/rand"
 	"math"
 	"math/big"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 )
@@ -213,18 +212,13 @@ func setOp(bud *budget, name string, x any, args []any) (any, error) {
 	return uniqueList(bud, out, true)
 }
 
-// seeded is the generator of a seed: tender's own sequence, not Python's.
-func seeded(seed any) *rand.Rand {
-	h := 0
-	for _, c := range Str(seed) {
-		h = h*31 + int(c)
-	}
-	return rand.New(rand.NewPCG(uint64(h), 0))
-}
-
+// randInt is a random integer in [0, n): Python's random.Random(seed)'s
+// when a seed is given (an unusable seed draws at random).
 func randInt(n int, seed any) int {
 	if seed != nil {
-		return seeded(seed).IntN(n)
+		if r, err := newPyRandom(seed); err == nil {
+			return r.intn(n)
+		}
 	}
 	v, err := crand.Int(crand.Reader, big.NewInt(int64(n)))
 	if err != nil {
@@ -343,7 +337,8 @@ var listFilters = map[string]filterFunc{
 	"symmetric_difference": func(env *Env, x any, a []any, _ map[string]any) (any, error) {
 		return setOp(budgetOf(env), "symmetric_difference", x, a)
 	},
-	"zip": func(_ *Env, x any, args []any, _ map[string]any) (any, error) {
+	"zip": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		strict := Truthy(kw["strict"])
 		lists := [][]any{}
 		for _, v := range append([]any{x}, args...) {
 			l, err := listOf(v)
@@ -355,8 +350,13 @@ var listFilters = map[string]filterFunc{
 		out := []any{}
 		for i := 0; ; i++ {
 			row := []any{}
-			for _, l := range lists {
+			for j, l := range lists {
 				if i >= len(l) {
+					if strict {
+						if err := zipStrict(lists, j, i); err != nil {
+							return nil, err
+						}
+					}
 					return out, nil
 				}
 				row = append(row, l[i])
@@ -365,7 +365,7 @@ var listFilters = map[string]filterFunc{
 		}
 	},
 	"random": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
-		seed := kw["seed"]
+		seed := argOr(args, kw, 2, "seed", nil)
 		if integral(x) {
 			return randRange(argOr(args, kw, 0, "start", 0), x, argOr(args, kw, 1, "step", 1), seed)
 		}
@@ -520,4 +520,26 @@ func getPath(v any, path string) any {
 		}
 	}
 	return v
+}
+
+// zipStrict is zip(strict=True)'s check when list j ran out at index i:
+// every list must end there, as Python's ValueError says.
+func zipStrict(lists [][]any, j, i int) error {
+	if j > 0 {
+		return errorf("zip() argument %d is shorter than argument%s 1%s", j+1, plural(j, ""), argRange(j))
+	}
+	for k, l := range lists[1:] {
+		if len(l) > i {
+			return errorf("zip() argument %d is longer than argument%s 1%s", k+2, plural(k+1, ""), argRange(k+1))
+		}
+	}
+	return nil
+}
+
+// argRange completes "argument 1" to "arguments 1-N" as Python's zip does.
+func argRange(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "-" + strconv.Itoa(n)
 }

@@ -94,11 +94,41 @@ var stringFilters = map[string]filterFunc{
 		return bytesText(out), nil
 	},
 	"regex_search": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
-		if len(args) < 1 {
-			return nil, errorf("regex_search needs a pattern")
+		// regex_search(value, regex, *groups, ignorecase=, multiline=):
+		// the group references are read before the search, other
+		// keywords are ignored
+		pattern, ok := argOr(args, kw, 0, "regex", nil), len(args) > 0
+		if _, byName := kw["regex"]; byName && ok {
+			return nil, errorf("regex_search() got multiple values for argument 'regex'")
+		}
+		if !ok && pattern == nil {
+			if _, byName := kw["regex"]; !byName {
+				return nil, errorf("regex_search() missing 1 required positional argument: 'regex'")
+			}
+		}
+		var refs []string
+		if len(args) > 1 {
+			for _, a := range args[1:] {
+				ref, isText := text(a)
+				switch {
+				case !isText:
+					return nil, errorf("'%s' object has no attribute 'startswith'", typeName(a))
+				case strings.HasPrefix(ref, `\g`):
+					if m := groupNameRef.FindStringSubmatch(ref); m == nil {
+						return nil, errorf("'NoneType' object has no attribute 'group'")
+					}
+				case strings.HasPrefix(ref, `\`):
+					if !groupNumRef.MatchString(ref) {
+						return nil, errorf("'NoneType' object has no attribute 'group'")
+					}
+				default:
+					return nil, errorf("Unknown argument")
+				}
+				refs = append(refs, ref)
+			}
 		}
 		b := budgetOf(env)
-		re, err := compileRegex(b, Str(args[0]), Truthy(kw["ignorecase"]), Truthy(kw["multiline"]))
+		re, err := compileRegex(b, Str(pattern), Truthy(kw["ignorecase"]), Truthy(kw["multiline"]))
 		if err != nil {
 			return nil, err
 		}
@@ -107,25 +137,21 @@ var stringFilters = map[string]filterFunc{
 		if m == nil || err != nil {
 			return nil, err
 		}
-		if len(args) == 1 {
+		if len(refs) == 0 {
 			return s[m[0]:m[1]], nil
 		}
 		out := []any{}
-		for _, a := range args[1:] {
-			ref := Str(a)
+		for _, ref := range refs {
 			var g int
-			if strings.HasPrefix(ref, `\g<`) && strings.HasSuffix(ref, ">") {
-				g = re.SubexpIndex(ref[3 : len(ref)-1])
-			} else if strings.HasPrefix(ref, `\`) {
-				g, err = strconv.Atoi(ref[1:])
-				if err != nil {
-					return nil, errorf("Unknown argument %s", ref)
+			if sm := groupNameRef.FindStringSubmatch(ref); sm != nil {
+				if g = re.SubexpIndex(sm[1]); g < 0 {
+					return nil, errorf("no such group")
 				}
 			} else {
-				return nil, errorf("Unknown argument %s", ref)
+				g, _ = strconv.Atoi(groupNumRef.FindStringSubmatch(ref)[1])
 			}
-			if g < 0 || 2*g+1 >= len(m) {
-				return nil, errorf("invalid group reference %s", ref)
+			if 2*g+1 >= len(m) {
+				return nil, errorf("no such group")
 			}
 			if m[2*g] < 0 {
 				out = append(out, nil)
@@ -325,3 +351,10 @@ func replaceText(b *budget, s, old, repl string, n int) (string, error) {
 	out.WriteString(s[start:])
 	return out.String(), nil
 }
+
+// groupNameRef and groupNumRef are regex_search's group references,
+// read as Ansible reads them (\g<name>, \N: the start of the text).
+var (
+	groupNameRef = regexp.MustCompile(`^\\g<(\S+)>`)
+	groupNumRef  = regexp.MustCompile(`^\\(\d+)`)
+)

@@ -229,22 +229,26 @@ func (ev *evaluator) runLookup(name string, terms []any, opts map[string]any) ([
 	if err := envOf(ev.scope).checkLookup(name); err != nil {
 		return nil, err
 	}
+	opts, err := lookupOptions(name, opts)
+	if err != nil {
+		return nil, err
+	}
 	return run(ev, terms, opts)
 }
 
 func envLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error) {
 	env := envOf(ev.scope)
 	out := []any{}
-	def := ""
+	var def any = ""
 	if d, ok := opts["default"]; ok {
-		def = Str(d)
+		def = d // of type raw: as it is
 	}
 	for _, t := range terms {
-		v, ok := getenv(env, Str(t))
-		if !ok {
-			v = def
+		if v, ok := getenv(env, Str(t)); ok {
+			out = append(out, v)
+		} else {
+			out = append(out, def)
 		}
-		out = append(out, v)
 	}
 	return out, nil
 }

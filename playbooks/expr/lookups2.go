@@ -65,6 +65,36 @@ var charSets = map[string]string{
 	"hexdigits":       "0123456789abcdefABCDEF",
 	"octdigits":       "01234567",
 	"punctuation":     "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
+	"whitespace":      " \t\n\r\v\f",
+	"printable":       "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ \t\n\r\v\f",
+}
+
+// passwordCharSpecs splits the chars= of a password term as Ansible does:
+// ",," stands for a comma (which then comes first), other commas separate
+// the names of Python's string constants and literal characters.
+func passwordCharSpecs(c string) []any {
+	var specs []any
+	if strings.Contains(c, ",,") {
+		specs = append(specs, ",")
+	}
+	for _, part := range strings.Split(strings.ReplaceAll(c, ",,", ","), ",") {
+		if part != "" {
+			specs = append(specs, part)
+		}
+	}
+	return specs
+}
+
+// seededString is Python's random.Random(seed).choice(chars) length
+// times, as Ansible draws a password with a seed.
+func seededString(length int, chars, seed string) string {
+	r, _ := newPyRandom(seed)
+	runes := []rune(chars)
+	out := make([]rune, length)
+	for i := range out {
+		out[i] = runes[r.intn(len(runes))]
+	}
+	return string(out)
 }
 
 // password is Ansible's password lookup: read the password stored in the
@@ -82,38 +112,56 @@ func password(env *Env, term string, opts map[string]any) (string, error) {
 			}
 		}
 	}
-	for k, v := range opts {
-		if _, ok := params[k]; !ok {
-			params[k] = Str(v)
-		}
-	}
 	for k := range params {
 		switch k {
 		case "length", "encrypt", "chars", "ident", "seed":
 		default:
-			return "", errorf("Unrecognized parameter(s) given to password lookup: %s", k)
+			return "", ansibleErrorf("Unrecognized parameter(s) given to password lookup: %s", k)
 		}
 	}
 	length := 20
 	if l, ok := params["length"]; ok {
 		n, ok := pyInt(l, 10)
-		if !ok || n < 0 || n > 1<<16 {
-			return "", errorf("invalid length %s", l)
+		if !ok {
+			return "", &ansibleError{"ValueError", "invalid literal for int() with base 10: " + Repr(l)}
+		}
+		length = n
+	} else if l, ok := opts["length"]; ok {
+		n, ok := integer(l)
+		if !ok {
+			return "", errorf("invalid length %s", Str(l))
 		}
 		length = n
 	}
-	chars := "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,:-_"
+	if length < 0 || length > 1<<16 {
+		return "", errorf("invalid length %d", length)
+	}
+	var specs []any = []any{"ascii_letters", "digits", ".,:-_"}
 	if c, ok := params["chars"]; ok {
-		var b strings.Builder
-		for _, part := range strings.Split(strings.ReplaceAll(c, ",,", "\x00"), ",") {
-			part = strings.ReplaceAll(part, "\x00", ",")
-			if set, ok := charSets[part]; ok {
-				b.WriteString(set)
-			} else {
-				b.WriteString(part)
-			}
+		specs = passwordCharSpecs(c)
+	} else if c, ok := opts["chars"]; ok {
+		specs, _ = c.([]any)
+	}
+	var b strings.Builder
+	for _, spec := range specs {
+		if set, ok := charSets[Str(spec)]; ok {
+			b.WriteString(set)
+		} else {
+			b.WriteString(Str(spec))
 		}
-		chars = b.String()
+	}
+	// Ansible drops quotes from the candidates
+	chars := strings.NewReplacer(`"`, "", "'", "").Replace(b.String())
+	seed, seeded := params["seed"]
+	if !seeded {
+		if v, ok := opts["seed"]; ok {
+			seed, seeded = Str(v), true
+		}
+	}
+	if _, ok := params["encrypt"]; !ok {
+		if v, ok := opts["encrypt"]; ok {
+			params["encrypt"] = Str(v)
+		}
 	}
 	path := rel
 	if !filepath.IsAbs(path) {
@@ -135,7 +183,11 @@ func password(env *Env, term string, opts map[string]any) (string, error) {
 		if chars == "" {
 			return "", errorf("no characters to build a password from")
 		}
-		plain = randomString(length, chars)
+		if seeded {
+			plain = seededString(length, chars, seed)
+		} else {
+			plain = randomString(length, chars)
+		}
 	case err != nil:
 		return "", err
 	default:

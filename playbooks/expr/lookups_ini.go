@@ -166,7 +166,7 @@ func iniOptionValues(kw map[string]any) (map[string]any, error) {
 		}
 	}
 	if t := o["type"]; t != "ini" && t != "properties" {
-		return nil, fatalf("Invalid value \"%s\" for configuration option \"type\" of the ini lookup, valid values are: ini, properties", Str(t))
+		return nil, fatalf("Invalid value \"%s\" for configuration option \"plugin_type: lookup plugin: ini setting: type \", valid values are: ini, properties", Str(t))
 	}
 	return o, nil
 }

@@ -140,7 +140,7 @@ func randomChoiceLookup(_ *evaluator, terms []any, _ map[string]any) ([]any, err
 // anything but false is left out.
 func subelementsLookup(_ *evaluator, terms []any, _ map[string]any) ([]any, error) {
 	termsErr := func(msg string) error {
-		return errorf("subelements lookup expects a list of two or three items, %s", msg)
+		return ansibleErrorf("subelements lookup expects a list of two or three items, %s", msg)
 	}
 	if len(terms) == 0 {
 		return nil, termsErr("")
@@ -181,7 +181,7 @@ func subelementsLookup(_ *evaluator, terms []any, _ map[string]any) ([]any, erro
 	for _, el := range elements {
 		item0, ok := el.(map[string]any)
 		if !ok {
-			return nil, errorf("subelements lookup expects a dictionary, got '%s'", Str(el))
+			return nil, ansibleErrorf("subelements lookup expects a dictionary, got '%s'", Str(el))
 		}
 		if notFalse(item0, "skipped") {
 			continue
@@ -200,7 +200,7 @@ func subelementsLookup(_ *evaluator, terms []any, _ map[string]any) ([]any, erro
 				if skipMissing {
 					continue
 				}
-				return nil, errorf("could not find '%s' key in iterated item '%s'", k, Str(sub))
+				return nil, ansibleErrorf("could not find '%s' key in iterated item '%s'", k, Str(sub))
 			}
 			if !last {
 				d, ok := v.(map[string]any)
@@ -208,7 +208,7 @@ func subelementsLookup(_ *evaluator, terms []any, _ map[string]any) ([]any, erro
 					if skipMissing {
 						continue
 					}
-					return nil, errorf("the key %s should point to a dictionary, got '%s'", k, Str(v))
+					return nil, ansibleErrorf("the key %s should point to a dictionary, got '%s'", k, Str(v))
 				}
 				d = copyMap(d)
 				sub[k] = d
@@ -217,7 +217,7 @@ func subelementsLookup(_ *evaluator, terms []any, _ map[string]any) ([]any, erro
 			}
 			l, ok := v.([]any)
 			if !ok {
-				return nil, errorf("the key %s should point to a list, got '%s'", k, Str(v))
+				return nil, ansibleErrorf("the key %s should point to a list, got '%s'", k, Str(v))
 			}
 			sublist = l
 			delete(sub, k)

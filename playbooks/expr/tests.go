@@ -57,6 +57,9 @@ func runTest(env *Env, written string, dynamic bool, x any, args []any, kwargs m
 	if err := env.checkTest(name, x, args); err != nil {
 		return false, err
 	}
+	if err := checkSignature("test", name, 1+len(args), kwargs); err != nil {
+		return false, err
+	}
 	return t(x, args, kwargs)
 }
 
@@ -255,14 +258,12 @@ func setTest(name string) testFunc {
 
 func regexTest(name string) testFunc {
 	return func(x any, args []any, kwargs map[string]any) (bool, error) {
-		if err := needArgs(name, args, 1); err != nil {
-			return false, err
-		}
 		s, ok := text(x)
 		if !ok {
 			s = Str(x)
 		}
-		pat := Str(args[0])
+		// the pattern defaults to the empty one, as in Ansible
+		pat := Str(argOr(args, kwargs, 0, "pattern", ""))
 		ic := Truthy(argOr(args, kwargs, 1, "ignorecase", false))
 		ml := Truthy(argOr(args, kwargs, 2, "multiline", false))
 		mode := name
@@ -279,14 +280,18 @@ func regexTest(name string) testFunc {
 }
 
 func versionTestFunc(x any, args []any, kwargs map[string]any) (bool, error) {
-	if err := needArgs("version", args, 1); err != nil {
-		return false, err
+	want := argOr(args, kwargs, 0, "version", nil)
+	if want == nil {
+		return false, errorf("test 'version' requires 1 argument(s)")
+	}
+	if argOr(args, kwargs, 2, "strict", nil) != nil && argOr(args, kwargs, 3, "version_type", nil) != nil {
+		return false, errorf("Cannot specify both 'strict' and 'version_type'")
 	}
 	strict := Truthy(argOr(args, kwargs, 2, "strict", false))
-	if vt, ok := kwargs["version_type"]; ok && Str(vt) == "strict" {
+	if vt := argOr(args, kwargs, 3, "version_type", nil); vt != nil && Str(vt) == "strict" {
 		strict = true
 	}
-	return versionTest(x, args[0], argOr(args, kwargs, 1, "operator", nil), strict)
+	return versionTest(x, want, argOr(args, kwargs, 1, "operator", nil), strict)
 }
 
 // resultTest is one of Ansible's tests on a registered task result:

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/pyfmt"
 	"iter"
 	"maps"
@@ -17,8 +18,10 @@ import (
 // (flowLeaves: collections of scalars in flow style) and to_nice_yaml
 // (block style throughout): keys sorted, sequences in a mapping not
 // indented, plain scalars where they would read back as the same string.
-func toYAML(v any, indent int, flowLeaves bool) string {
-	e := &yamlEmitter{indent: indent, flowLeaves: flowLeaves}
+//
+// ordered keeps each mapping's keys in their order (sort_keys=False).
+func toYAML(v any, indent int, flowLeaves, ordered bool) string {
+	e := &yamlEmitter{indent: indent, flowLeaves: flowLeaves, ordered: ordered}
 	if !isCollection(v) || e.flow(v) {
 		return e.flowValue(v) + "\n"
 	}
@@ -30,6 +33,15 @@ type yamlEmitter struct {
 	b          strings.Builder
 	indent     int
 	flowLeaves bool
+	ordered    bool
+}
+
+// keys are a mapping's keys in the order they are written.
+func (e *yamlEmitter) keys(m map[string]any) []string {
+	if e.ordered {
+		return pydict.Keys(m)
+	}
+	return sortedKeys(m)
 }
 
 func isCollection(v any) bool {
@@ -78,7 +90,7 @@ func (e *yamlEmitter) flowValue(v any) string {
 		return "[" + strings.Join(parts, ", ") + "]"
 	case map[string]any:
 		parts := []string{}
-		for _, k := range sortedKeys(t) {
+		for _, k := range e.keys(t) {
 			parts = append(parts, e.scalar(k, true)+": "+e.scalar(t[k], true))
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
@@ -106,7 +118,7 @@ func (e *yamlEmitter) block(v any, level int) {
 			e.b.WriteString(" " + e.flowValue(x) + "\n")
 		}
 	case map[string]any:
-		for _, k := range sortedKeys(t) {
+		for _, k := range e.keys(t) {
 			x := t[k]
 			e.b.WriteString(pad + e.scalar(k, false) + ":")
 			if isCollection(x) && !e.flow(x) {

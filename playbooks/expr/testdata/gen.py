@@ -5,6 +5,10 @@ Run by hand (not in CI) from this directory after changing cases.yaml:
 
     ./gen.py            # writes expected.json
 
+or after changing another case table, naming it and where to write:
+
+    ./gen.py plugins/optcases.yaml plugins/optcases.json
+
 It writes one local playbook (gen_playbook.yml, not committed) with one
 debug task per case and the inventory of cases.yaml (gen_inventory.ini,
 not committed: the play runs on localhost only, the other hosts are there
@@ -55,7 +59,10 @@ def norm_type(t):
 
 
 def main():
-    with open(os.path.join(HERE, "cases.yaml")) as f:
+    cases_path, out_path = "cases.yaml", "expected.json"
+    if len(sys.argv) == 3:
+        cases_path, out_path = sys.argv[1], sys.argv[2]
+    with open(os.path.join(HERE, cases_path)) as f:
         table = yaml.safe_load(f)
     tasks = []
     for i, case in enumerate(table["cases"]):
@@ -75,10 +82,10 @@ def main():
             task["vars"] = case["vars"]
         tasks.append(task)
     play = [{"hosts": "localhost", "connection": "local", "gather_facts": False,
-             "vars": table["common"], "tasks": tasks}]
+             "vars": table.get("common") or {}, "tasks": tasks}]
     inv = os.path.join(HERE, "gen_inventory.ini")
     with open(inv, "w") as f:
-        f.write(table["inventory"])
+        f.write(table.get("inventory") or "localhost\n")
     pb = os.path.join(HERE, "gen_playbook.yml")
     with open(pb, "w") as f:
         yaml.safe_dump(play, f, default_flow_style=False, allow_unicode=True, width=10000, sort_keys=False)
@@ -113,8 +120,8 @@ def main():
         else:
             rec["value"] = h["msg"]
         results.append(rec)
-    keep_passlib_records(results)
-    with open(os.path.join(HERE, "expected.json"), "w") as f:
+    keep_passlib_records(results, out_path)
+    with open(os.path.join(HERE, out_path), "w") as f:
         json.dump({"ansible": subprocess.run(["ansible", "--version"], capture_output=True,
                                              text=True).stdout.splitlines()[0],
                    "results": results}, f, indent=1, ensure_ascii=False)
@@ -122,11 +129,11 @@ def main():
     print("%d cases recorded" % len(results))
 
 
-def keep_passlib_records(results):
+def keep_passlib_records(results, out_path):
     if importlib.util.find_spec("passlib") is not None:
         return
     try:
-        with open(os.path.join(HERE, "expected.json")) as f:
+        with open(os.path.join(HERE, out_path)) as f:
             old = {(r.get("e"), r.get("t"), r.get("w")): r for r in json.load(f)["results"]}
     except (OSError, ValueError):
         old = {}
