@@ -137,11 +137,12 @@ func (l *loader) loadRole(sc *scope, r *Role, at *yaml.Node, files roleFiles) *R
 	}
 	r.Path = path
 	r.Parent = sc.role
+	r.from = files
 	if !slices.Contains(l.rolePaths, path) {
 		l.rolePaths = append(l.rolePaths, path)
 	}
 	for p := sc.role; p != nil; p = p.Parent {
-		if p.Path == path && len(p.Params) == 0 && len(r.Params) == 0 {
+		if p.Path == path && p.from == files && len(p.Params) == 0 && len(r.Params) == 0 {
 			l.errs.add(file, at, "role dependency loop: %s depends on itself", r.Name)
 			return nil
 		}

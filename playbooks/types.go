@@ -234,4 +234,8 @@ type Role struct {
 	AllowDuplicates bool           // meta/main.yml allow_duplicates
 	// Parent is the role that lists this one as a dependency.
 	Parent *Role
+	// from are the files the role was loaded from (tasks_from and the
+	// others), which tell a role importing itself from another file
+	// from a dependency loop.
+	from roleFiles
 }
