@@ -26,7 +26,7 @@ func (e *argsError) Unwrap() error { return e.err }
 func renderArgsError(t *playbooks.Task, err error) error {
 	var u *expr.UndefinedError
 	if !errors.As(err, &u) {
-		return &argsError{msg: expr.Message(err), err: err}
+		return &argsError{msg: typeErrorText(err), err: err}
 	}
 	msg := fmt.Sprintf("The task includes an option with an undefined variable. The error was: %s. %s", u.Msg, u.Msg)
 	if t.Pos.File != "" && t.Pos.Line > 0 {
@@ -46,4 +46,16 @@ func undefinedTwice(err error) error {
 		return err
 	}
 	return &argsError{msg: u.Msg + ". " + u.Msg, err: err}
+}
+
+// typeErrorText is err's message as Ansible gives it: for what Python
+// raises as a TypeError, the template's text and the message twice
+// ("Unexpected templating type error occurred on ({{ x|first }}): 'int'
+// object is not iterable. 'int' object is not iterable").
+func typeErrorText(err error) string {
+	var e *expr.Error
+	if !expr.IsTypeError(err) || !errors.As(err, &e) {
+		return expr.Message(err)
+	}
+	return fmt.Sprintf("Unexpected templating type error occurred on (%s): %s. %s", e.Src, e.Msg, e.Msg)
 }

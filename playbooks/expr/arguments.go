@@ -88,7 +88,7 @@ func (ev *evaluator) arguments(c *callArgs, keepUndefined bool) ([]any, map[stri
 		}
 		for _, k := range pydict.Keys(m) {
 			if _, dup := kwargs[k]; dup {
-				return nil, nil, ev.wrap(c.dstar, errorf("got multiple values for keyword argument '%s'", k))
+				return nil, nil, ev.wrap(c.dstar, typeErrorf("got multiple values for keyword argument '%s'", k))
 			}
 			kwargs[k] = m[k]
 			kwOrder = append(kwOrder, k)

@@ -38,7 +38,7 @@ func unary(op string, x any) (any, error) {
 }
 
 func unsupported(op string, l, r any) error {
-	return errorf("unsupported operand type(s) for %s: '%s' and '%s'", op, typeName(l), typeName(r))
+	return typeErrorf("unsupported operand type(s) for %s: '%s' and '%s'", op, typeName(l), typeName(r))
 }
 
 // binary implements + - * / // % ** ~ with Python's rules.
@@ -73,7 +73,7 @@ func binary(op string, l, r any) (any, error) {
 				}
 				return ls + rs, nil
 			}
-			return nil, errorf("can only concatenate str (not \"%s\") to str", typeName(r))
+			return nil, typeErrorf("can only concatenate str (not \"%s\") to str", typeName(r))
 		}
 		if ll, ok := l.([]any); ok {
 			if rl, ok := r.([]any); ok {
@@ -83,7 +83,7 @@ func binary(op string, l, r any) (any, error) {
 				out := make([]any, 0, len(ll)+len(rl))
 				return append(append(out, ll...), rl...), nil
 			}
-			return nil, errorf("can only concatenate list (not \"%s\") to list", typeName(r))
+			return nil, typeErrorf("can only concatenate list (not \"%s\") to list", typeName(r))
 		}
 	case "*":
 		if lInt {

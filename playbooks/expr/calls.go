@@ -86,7 +86,7 @@ func (ev *evaluator) call(n *callNode, args []any, kwargs map[string]any) (v, re
 		v, err := c.call(ev, args, kwargs)
 		return v, nil, isMacro(c), err
 	}
-	return nil, nil, false, errorf("'%s' object is not callable", typeName(fnv))
+	return nil, nil, false, typeErrorf("'%s' object is not callable", typeName(fnv))
 }
 
 // isMacro reports whether c is a macro (or a call block's caller).
@@ -212,7 +212,7 @@ func dictFrom(out *pydict.Builder, v any) error {
 		}
 		return nil
 	}
-	return errorf("'%s' object is not iterable", typeName(v))
+	return typeErrorf("'%s' object is not iterable", typeName(v))
 }
 
 // callMethod implements the Python methods of str, dict and list that

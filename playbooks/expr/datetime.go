@@ -32,11 +32,11 @@ const (
 func now(args []any, kw map[string]any) (any, error) {
 	for k := range kw {
 		if k != "utc" && k != "fmt" {
-			return nil, errorf("_now_datetime() got an unexpected keyword argument '%s'", k)
+			return nil, typeErrorf("_now_datetime() got an unexpected keyword argument '%s'", k)
 		}
 	}
 	if len(args) > 2 {
-		return nil, errorf("_now_datetime() takes from 1 to 3 positional arguments but %d were given", len(args)+1)
+		return nil, typeErrorf("_now_datetime() takes from 1 to 3 positional arguments but %d were given", len(args)+1)
 	}
 	t := time.Now()
 	if Truthy(argOr(args, kw, 0, "utc", false)) {
@@ -421,7 +421,7 @@ func dateCompare(op string, a, b any) (int, bool, error) {
 	case aIsDelta && bIsDelta:
 		return cmpOrdered(int(at.us), int(bt.us)), true, nil
 	case aIsDate || bIsDate || aIsDelta || bIsDelta:
-		return 0, true, errorf("'%s' not supported between instances of '%s' and '%s'", op, typeName(a), typeName(b))
+		return 0, true, typeErrorf("'%s' not supported between instances of '%s' and '%s'", op, typeName(a), typeName(b))
 	}
 	return 0, false, nil
 }

@@ -68,11 +68,30 @@ func (e *CycleError) Error() string {
 
 // pyError is an evaluation failure without position; the evaluator wraps it
 // into an *Error with the column of the node that failed.
-type pyError struct{ msg string }
+type pyError struct {
+	msg string
+	// typ: Python raises it as a TypeError, which Ansible's templating
+	// reports as an unexpected templating type error (IsTypeError).
+	typ bool
+}
 
 func (e *pyError) Error() string { return e.msg }
 
-func errorf(format string, args ...any) error { return &pyError{fmt.Sprintf(format, args...)} }
+func errorf(format string, args ...any) error { return &pyError{msg: fmt.Sprintf(format, args...)} }
+
+// typeErrorf is errorf for what Python raises as a TypeError.
+func typeErrorf(format string, args ...any) error {
+	return &pyError{msg: fmt.Sprintf(format, args...), typ: true}
+}
+
+// IsTypeError reports whether err is what Python raises as a TypeError in
+// a template (an operand of the wrong type, a call with the wrong
+// arguments, a value that is not iterable...), which Ansible reports as
+// "Unexpected templating type error occurred on (TEMPLATE): MSG".
+func IsTypeError(err error) bool {
+	var pe *pyError
+	return errors.As(err, &pe) && pe.typ
+}
 
 // Message is err's text as Ansible gives it, without the position tender
 // adds: the message of the *Error in err's chain (a filter's own text,

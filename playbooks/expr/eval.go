@@ -135,7 +135,7 @@ func (ev *evaluator) wrap(n node, err error) error {
 	}
 	e := &Error{Src: ev.src, Col: col, Msg: err.Error()}
 	var pyErr *pyError
-	if !errors.As(err, &pyErr) {
+	if !errors.As(err, &pyErr) || pyErr.typ {
 		e.Err = err
 	}
 	return e

@@ -152,7 +152,7 @@ func sliceValue(x any, lo, hi, step *int) (any, error) {
 	case isList:
 		n = len(list)
 	default:
-		return nil, errorf("'%s' object is not subscriptable", typeName(x))
+		return nil, typeErrorf("'%s' object is not subscriptable", typeName(x))
 	}
 	norm := func(p *int, def int) int {
 		if p == nil {

@@ -4,6 +4,7 @@ import (
 	crand "crypto/rand"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -255,11 +256,7 @@ var listFilters = map[string]filterFunc{
 		return append([]any{}, items...), err
 	},
 	"unique": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
-		items, err := listOf(x)
-		if err != nil {
-			return nil, err
-		}
-		return uniqueList(budgetOf(env), items, Truthy(argOr(args, kw, 0, "case_sensitive", false)))
+		return uniqueFilter(budgetOf(env), x, argOr(args, kw, 0, "case_sensitive", nil), argOr(args, kw, 1, "attribute", nil))
 	},
 	"sort": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		items, err := listOf(x)
@@ -409,7 +406,7 @@ func fLength(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 	if _, ok := x.(*groupTuple); ok {
 		return 2, nil
 	}
-	return nil, errorf("object of type '%s' has no len()", typeName(x))
+	return nil, typeErrorf("object of type '%s' has no len()", typeName(x))
 }
 
 // joinValues is sep.join(str(item) for item in x) within the budget b.
@@ -441,7 +438,9 @@ func (ev *evaluator) higherOrder(n node, name string, x any, args []any, kw map[
 	}
 	if name == "map" {
 		out := []any{}
-		if attr, ok := kw["attribute"]; ok {
+		// attribute= maps an attribute only when no filter is named, as
+		// in Jinja: map('map', attribute='x') hands it to the inner map.
+		if attr, ok := kw["attribute"]; ok && len(args) == 0 {
 			def, hasDef := kw["default"]
 			for _, it := range items {
 				v := getPath(it, Str(attr))
@@ -457,7 +456,13 @@ func (ev *evaluator) higherOrder(n node, name string, x any, args []any, kw map[
 		}
 		name := Str(args[0])
 		for _, it := range items {
-			v, err := applyFilter(ev.env(), name, true, it, args[1:], kw)
+			var v any
+			var err error
+			if slices.Contains(higherOrderFilters, pluginName(name)) {
+				v, err = ev.higherOrder(n, pluginName(name), it, args[1:], kw)
+			} else {
+				v, err = applyFilter(ev.env(), name, true, it, args[1:], kw)
+			}
 			if err != nil {
 				return nil, err
 			}

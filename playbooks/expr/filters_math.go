@@ -39,7 +39,7 @@ func mathFilter(name string) filterFunc {
 		switch name {
 		case "pow":
 			if len(args) < 1 {
-				return nil, errorf("power() missing 1 required positional argument: 'y'")
+				return nil, typeErrorf("power() missing 1 required positional argument: 'y'")
 			}
 			if !isNumber(args[0]) {
 				return nil, errorf("pow() can only be used on numbers: must be real number, not %s", typeName(args[0]))

@@ -99,11 +99,11 @@ var stringFilters = map[string]filterFunc{
 		// keywords are ignored
 		pattern, ok := argOr(args, kw, 0, "regex", nil), len(args) > 0
 		if _, byName := kw["regex"]; byName && ok {
-			return nil, errorf("regex_search() got multiple values for argument 'regex'")
+			return nil, typeErrorf("regex_search() got multiple values for argument 'regex'")
 		}
 		if !ok && pattern == nil {
 			if _, byName := kw["regex"]; !byName {
-				return nil, errorf("regex_search() missing 1 required positional argument: 'regex'")
+				return nil, typeErrorf("regex_search() missing 1 required positional argument: 'regex'")
 			}
 		}
 		var refs []string

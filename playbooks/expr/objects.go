@@ -98,7 +98,7 @@ func (m *macro) call(ev *evaluator, args []any, kw map[string]any) (any, error) 
 		switch {
 		case i < len(args):
 			if given {
-				return nil, errorf("macro '%s' got multiple values for argument '%s'", m.name, p)
+				return nil, typeErrorf("macro '%s' got multiple values for argument '%s'", m.name, p)
 			}
 			f.vars[p] = args[i]
 		case given:

@@ -29,7 +29,7 @@ func pyLiteral(s string) (v any, ok bool, err error) {
 		return nil, false, nil
 	}
 	if p.hashErr != "" {
-		return nil, false, errorf("unhashable type: '%s'", p.hashErr)
+		return nil, false, typeErrorf("unhashable type: '%s'", p.hashErr)
 	}
 	if p.refused != "" {
 		return nil, false, errorf("tender cannot convert template output holding %s into data (Ansible would)", p.refused)

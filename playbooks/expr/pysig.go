@@ -31,16 +31,16 @@ func (s pySig) bind(nargs int, kw map[string]any) error {
 		if min == max {
 			return errorf("%s() takes %d positional %s but %d %s given", s.fn, max, plural(max, "argument"), given, wereWas(given))
 		}
-		return errorf("%s() takes from %d to %d positional arguments but %d %s given", s.fn, min, max, given, wereWas(given))
+		return typeErrorf("%s() takes from %d to %d positional arguments but %d %s given", s.fn, min, max, given, wereWas(given))
 	}
 	set := map[string]bool{}
 	for _, k := range pydict.Keys(kw) {
 		i := indexOf(s.params, k)
 		switch {
 		case i < 0:
-			return errorf("%s() got an unexpected keyword argument '%s'", s.fn, k)
+			return typeErrorf("%s() got an unexpected keyword argument '%s'", s.fn, k)
 		case i < nargs:
-			return errorf("%s() got multiple values for argument '%s'", s.fn, k)
+			return typeErrorf("%s() got multiple values for argument '%s'", s.fn, k)
 		}
 		set[k] = true
 	}
@@ -140,7 +140,7 @@ func builtinBind(kind, name string, nargs int, kw map[string]any) error {
 		}
 	case "filter zip_longest":
 		if unknown("fillvalue") != "" {
-			return errorf("zip_longest() got an unexpected keyword argument")
+			return typeErrorf("zip_longest() got an unexpected keyword argument")
 		}
 	case "test all", "test any":
 		if len(keys) > 0 {

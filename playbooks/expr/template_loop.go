@@ -33,7 +33,7 @@ func iterate(v any) ([]any, error) {
 		}
 		return out, nil
 	}
-	return nil, errorf("'%s' object is not iterable", typeName(v))
+	return nil, typeErrorf("'%s' object is not iterable", typeName(v))
 }
 
 func (ev *evaluator) renderFor(o *output, n *forNode, frame *local) error {

@@ -448,7 +448,7 @@ func compare(op string, a, b any) (int, error) {
 			return cmpOrdered(len(la), len(lb)), nil
 		}
 	}
-	return 0, errorf("'%s' not supported between instances of '%s' and '%s'", op, typeName(a), typeName(b))
+	return 0, typeErrorf("'%s' not supported between instances of '%s' and '%s'", op, typeName(a), typeName(b))
 }
 
 func cmpOrdered[T int | float64](a, b T) int {
