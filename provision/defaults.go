@@ -10,9 +10,9 @@ import (
 )
 
 // moduleDefaults returns the module_defaults in force for t's module: the
-// play's, then each level's inward, later ones updating earlier ones key
-// by key, as Ansible merges them; t's own arguments are laid over them by
-// the caller. A defaults key names a module as a task does (copy,
+// play's, then each level's inward, the innermost entry for the module
+// replacing the outer ones whole (as Ansible updates one dictionary of
+// entries); t's own arguments are laid over them by the caller. A defaults key names a module as a task does (copy,
 // ansible.builtin.copy, ansible.legacy.copy). group/… keys name action
 // groups of collections: no module tender runs belongs to one, so they
 // give nothing.
@@ -44,13 +44,17 @@ func (pr *playRun) moduleDefaults(t *playbooks.Task, scope expr.Scope) (map[stri
 					continue
 				}
 				a, ok := args.(map[string]any)
-				if !ok {
+				if !ok && args != nil {
 					return nil, fmt.Errorf("module_defaults for %s must be a dictionary of arguments, not %s", name, expr.Repr(args))
 				}
+				// A level's entry for the module replaces the one of the
+				// levels around it (and an earlier one of its own list),
+				// as Ansible updates one dictionary of them: debug: {}
+				// takes the defaults away.
+				out = maps.Clone(a)
 				if out == nil {
 					out = map[string]any{}
 				}
-				maps.Copy(out, a)
 			}
 		}
 	}

@@ -402,12 +402,14 @@ fi
 # when it is empty, as Ansible has it).
 n=0
 for p in "$fact_path"/*.fact; do
-	[ -n "$fact_path" ] && [ -e "$p" ] || continue
+	[ -n "$fact_path" ] && { [ -e "$p" ] || [ -L "$p" ]; } || continue
 	case $p in *"$nl"*) continue ;; esac # the output is line by line
 	[ $n -lt 64 ] || { v local_capped 1; break; }
 	n=$((n + 1))
 	o local "$p"
-	if [ -x "$p" ]; then
+	if [ ! -e "$p" ]; then
+		a nostat 1 # a dangling link: Ansible's stat of it fails
+	elif [ -x "$p" ]; then
 		# stderr, then "rc length", then stdout: the parser cuts stdout by its length.
 		out=$({ x=$("$p" </dev/null 2>&3 3>&-); printf '\n%s %s\n%s' "$?" "${#x}" "$x"; } 3>&1)
 		a exec 1

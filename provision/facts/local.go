@@ -25,6 +25,10 @@ func localFacts(r *raw, f map[string]any) {
 	for _, o := range r.objectsOf("local") {
 		name := strings.ReplaceAll(path.Base(o.name), ".fact", "")
 		var out string
+		if _, ok := o.get("nostat"); ok {
+			local[name] = fmt.Sprintf("Could not stat fact (%s): [Errno 2] No such file or directory: '%s'", o.name, o.name)
+			continue
+		}
 		if _, ok := o.get("exec"); ok {
 			if n, ok := o.get("toolarge"); ok {
 				local[name] = fmt.Sprintf("Could not read fact script output (%s): %s bytes is more than tender reads", o.name, n)

@@ -81,7 +81,8 @@ func TestLocalFacts(t *testing.T) {
 		"o|local|/etc/ansible/facts.d/b.factory.fact\na|line|{\"n\": 1}\n" +
 		"o|local|/etc/ansible/facts.d/run.fact\na|exec|1\na|out|boom\na|out|\na|out|2 0\n" +
 		"o|local|/etc/ansible/facts.d/bad.fact\na|line|neither\n" +
-		"o|local|/etc/ansible/facts.d/empty.fact\n"
+		"o|local|/etc/ansible/facts.d/empty.fact\n" +
+		"o|local|/etc/ansible/facts.d/dead.fact\na|nostat|1\n"
 	f, err := Parse([]byte(out))
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +93,7 @@ func TestLocalFacts(t *testing.T) {
 		"run":   "Failure executing fact script (/etc/ansible/facts.d/run.fact), rc: 2, err: boom\n",
 		"bad":   "error loading facts as JSON or ini - please check content: /etc/ansible/facts.d/bad.fact",
 		"empty": map[string]any{},
+		"dead":  "Could not stat fact (/etc/ansible/facts.d/dead.fact): [Errno 2] No such file or directory: '/etc/ansible/facts.d/dead.fact'",
 	}
 	if !reflect.DeepEqual(f["local"], want) {
 		t.Errorf("local = %#v", f["local"])
