@@ -156,6 +156,11 @@ func ExpandWord(w string) string {
 	if w == "~" || strings.HasPrefix(w, "~/") {
 		b.WriteString(`"$HOME"`)
 		w = w[1:]
+	} else if name := tildeUser(w); name != "" {
+		// ~user: the shell's own tilde expansion, which leaves an
+		// unknown user's ~name as written, as Python's expanduser does.
+		b.WriteString("~" + name)
+		w = w[1+len(name):]
 	}
 	last := 0
 	for _, m := range varRef.FindAllStringSubmatchIndex(w, -1) {
@@ -180,6 +185,25 @@ func ExpandWord(w string) string {
 		b.WriteString(Q(w[last:]))
 	}
 	return b.String()
+}
+
+// tildeUser is the user name of a leading ~name (up to the first /) when
+// it is a portable user name (letters, digits, '.', '_', '-'), which the
+// shell expands unquoted; "" otherwise.
+func tildeUser(w string) string {
+	if !strings.HasPrefix(w, "~") {
+		return ""
+	}
+	name, _, _ := strings.Cut(w[1:], "/")
+	if name == "" || strings.HasPrefix(name, "-") {
+		return ""
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return ""
+		}
+	}
+	return name
 }
 
 // Fail is a failed result with msg.
