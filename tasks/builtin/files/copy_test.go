@@ -182,7 +182,7 @@ func TestCopyCheckDiffAndHome(t *testing.T) {
 	home, _ := os.UserHomeDir()
 	env.Check = true
 	res = modtest.RunMod(t, env, "file", tasks.Args{"path": "~/.tender-test-never", "state": "directory"})
-	if !res.Changed || res.Data["path"] != "~/.tender-test-never" || modtest.Exists(filepath.Join(home, ".tender-test-never")) {
+	if !res.Changed || res.Data["path"] != filepath.Join(home, ".tender-test-never") || modtest.Exists(filepath.Join(home, ".tender-test-never")) {
 		t.Fatalf("%+v", res)
 	}
 	res = modtest.RunMod(t, env, "stat", tasks.Args{"path": "~"})

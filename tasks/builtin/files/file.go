@@ -143,11 +143,20 @@ func timeArg(t, format, state string) (string, error) {
 	return tm.Format("200601021504.05"), nil
 }
 
+// expandedPath is the path parameter as the host expanded it (a leading
+// ~, $VAR), which Ansible's results give, as the script reports it.
+func expandedPath(a tasks.Values, v shared.Verdict) string {
+	if p, ok := v["expanded"]; ok {
+		return p
+	}
+	return a.Str("path")
+}
+
 // fileResult turns the script's verdict v (stdout its output, errMsg the
 // message for a script that did not finish) into the result: a failure,
 // or the state reached with its data and before/after diff.
 func fileResult(env *tasks.Env, a tasks.Values, v shared.Verdict, stdout []byte, errMsg string) (tasks.Result, error) {
-	p, src := a.Str("path"), a.Str("src")
+	p, src := expandedPath(a, v), a.Str("src")
 	res := tasks.Result{Data: map[string]any{}, Changed: v["changed"] == "1"}
 	res.Warnings = appendWarnings(res.Warnings, v, "warn_user", "warn_group")
 	if v["failed"] == "1" || v["verdict"] == "failed" {
@@ -207,7 +216,7 @@ func fileFailure(res tasks.Result, v shared.Verdict, p, src string) tasks.Result
 // its state, a removed directory's content (listed in stdout), its
 // attributes, a link's src and the times the task set.
 func fileDiff(a tasks.Values, v shared.Verdict, stdout []byte) (before, after map[string]any) {
-	p, prev, state := a.Str("path"), v["prev"], v["state"]
+	p, prev, state := expandedPath(a, v), v["prev"], v["state"]
 	before, after = map[string]any{"path": p}, map[string]any{"path": p}
 	if prev != state {
 		before["state"], after["state"] = prev, state

@@ -30,6 +30,8 @@ _t_rec() {
 }
 prev=$(_t_state "$path")
 echo "prev=$prev"
+case $path in *"
+"*) ;; *) echo "expanded=$path" ;; esac # as the host expanded it (~, $VAR)
 # In check mode an owner or group the host does not know yet is a warning
 # (an earlier task of a real run may create it).
 if [ -n "$_t_check" ] && [ "$state" != absent ]; then

@@ -87,7 +87,11 @@ func (j statJob) result(v shared.Verdict) map[string]any {
 	if v["exists"] == "0" {
 		return st
 	}
-	statInode(st, v, j.path)
+	p := j.path
+	if expanded, ok := v["path"]; ok {
+		p = expanded // ~ and $VAR as the host expanded them
+	}
+	statInode(st, v, p)
 	if c, ok := v["checksum"]; ok {
 		st["checksum"] = c
 	}

@@ -1,5 +1,7 @@
 
 _t_exists "$p" || { echo exists=0; exit 0; }
+case $p in *"
+"*) ;; *) echo "path=$p" ;; esac # as the host expanded it (~, $VAR)
 L=; [ -n "$follow" ] && L=-L
 if [ -n "$follow" ] && [ ! -e "$p" ]; then echo exists=0; exit 0; fi
 stat $L -c 'rawmode=%f

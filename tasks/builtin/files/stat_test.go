@@ -44,3 +44,17 @@ func TestStat(t *testing.T) {
 		t.Fatalf("%+v", st)
 	}
 }
+
+// TestStatPathExpanded: stat.path is the path as the host expanded it (a
+// leading ~ is the home directory), as Ansible's path parameters are.
+func TestStatPathExpanded(t *testing.T) {
+	home := os.Getenv("HOME")
+	if fi, err := os.Stat(home); home == "" || err != nil || !fi.IsDir() {
+		t.Skip("no home directory to expand ~ to")
+	}
+	env, _ := modtest.TestEnv(t, t.TempDir(), nil)
+	st := modtest.RunMod(t, env, "stat", tasks.Args{"path": "~"}).Data["stat"].(map[string]any)
+	if st["path"] != home || st["isdir"] != true {
+		t.Errorf("stat ~: path %v, want %s", st["path"], home)
+	}
+}
