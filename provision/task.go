@@ -282,7 +282,7 @@ func failure(err error) outcome {
 	if errors.Is(err, transport.ErrUnreachable) {
 		return outcome{unreachable: true, data: map[string]any{"changed": false, "unreachable": true, "msg": err.Error()}}
 	}
-	return outcome{failed: true, data: map[string]any{"changed": false, "failed": true, "msg": err.Error()}}
+	return outcome{failed: true, data: map[string]any{"failed": true, "msg": err.Error()}}
 }
 
 // fail records a failure of t on h that happened outside the module.
