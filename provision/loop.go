@@ -168,6 +168,7 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		agg.data["msg"] = "One or more items failed"
 	case agg.skipped:
 		agg.data["skipped"] = true
+		agg.data["msg"] = "All items skipped"
 	}
 	return agg
 }
