@@ -125,13 +125,18 @@ func compareTasks(a, t any) []string {
 }
 
 // dedupStarts leaves out a task entry with no host results that repeats
-// the task before it (the same task id): ansible-playbook's json callback
-// records a meta task's start once per host, tender once.
+// the task before it (the same name and path): a meta task's start is
+// recorded once per host by one tool and once by the other, for some
+// meta actions.
 func dedupStarts(ts []any) []any {
 	var out []any
 	for i, t := range ts {
 		h, _ := get(t, "hosts").(map[string]any)
-		if i > 0 && len(h) == 0 && get(get(t, "task"), "id") == get(get(ts[i-1], "task"), "id") {
+		task, prev := get(t, "task"), any(nil)
+		if i > 0 {
+			prev = get(ts[i-1], "task")
+		}
+		if len(h) == 0 && prev != nil && get(task, "name") == get(prev, "name") && get(task, "path") == get(prev, "path") {
 			continue
 		}
 		out = append(out, t)
