@@ -8,7 +8,7 @@ FUZZTIME ?= 20s
 # 60s, could take a whole FUZZTIME and leave the target barely run).
 FUZZMINTIME ?= 5s
 
-.PHONY: build test unit e2e lint demo bench bench-scale fuzz clean hello-agent hello-agents setup-test setup-demo
+.PHONY: build test unit e2e lint demo bench bench-scale fuzz fuzz-diff clean hello-agent hello-agents setup-test setup-demo
 
 build:
 	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/tender ./cmd/tender
@@ -57,6 +57,17 @@ fuzz:
 	$(FUZZ) -fuzz='^FuzzCompile$$' ./internal/pyre
 	$(FUZZ) -fuzz='^FuzzLoadBundle$$' ./agents
 	$(FUZZ) -fuzz='^FuzzParse$$' ./vault
+
+## fuzz-diff: the differential fuzzer (e2e/fuzzdiff): random playbooks run
+## with ansible-playbook and tender side by side for FUZZDIFFTIME; each
+## divergence not in e2e/fuzzdiff/DIFFERENCES.md is minimised and written
+## below FUZZDIFFOUT. FUZZDIFFSEEDS picks the seeds (N, A-B or A-). Needs
+## ansible-playbook; not part of `make test`.
+FUZZDIFFTIME  ?= 10m
+FUZZDIFFSEEDS ?= 1-
+FUZZDIFFOUT   ?= /tmp/fuzz-diff
+fuzz-diff: build
+	$(GO) run ./e2e/fuzzdiff -time $(FUZZDIFFTIME) -seeds $(FUZZDIFFSEEDS) -out $(FUZZDIFFOUT)
 
 clean:
 	rm -rf bin agents/examples/hello/build

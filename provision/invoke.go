@@ -95,7 +95,11 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 			return failure(errStopped)
 		}
 		if err != nil {
-			return failure(err)
+			// The module's own failure (its arguments refused, say):
+			// Ansible's result of a module that ran says changed.
+			out := failure(err)
+			out.data["changed"] = false
+			return out
 		}
 		if retries > 0 {
 			// attempts is there for changed_when and failed_when too.

@@ -158,6 +158,8 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 	agg.data = map[string]any{"results": results, "changed": agg.changed, "msg": "All items completed"}
 	switch {
 	case len(items) == 0:
+		// Ansible's result of an empty loop has no msg.
+		delete(agg.data, "msg")
 		agg.skipped = true
 		agg.data["skipped"] = true
 		agg.data["skipped_reason"] = "No items in the list"
@@ -166,6 +168,7 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		agg.data["msg"] = "One or more items failed"
 	case agg.skipped:
 		agg.data["skipped"] = true
+		agg.data["msg"] = "All items skipped"
 	}
 	return agg
 }

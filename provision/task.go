@@ -301,7 +301,7 @@ func failure(err error) outcome {
 	if errors.Is(err, transport.ErrUnreachable) {
 		return outcome{unreachable: true, data: map[string]any{"changed": false, "unreachable": true, "msg": err.Error()}}
 	}
-	return outcome{failed: true, data: map[string]any{"changed": false, "failed": true, "msg": err.Error()}}
+	return outcome{failed: true, data: map[string]any{"failed": true, "msg": err.Error()}}
 }
 
 // earlyFailure is the outcome of a task that failed before its module

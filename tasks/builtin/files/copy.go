@@ -129,14 +129,18 @@ func decodeCopy(env *tasks.Env, args tasks.Args, a tasks.Values) (shared.CopyJob
 	return j, nil
 }
 
-// copyContent makes content (a string as it is, anything else as JSON)
-// the job's bytes; template names the file its content came from, so a
-// directory dest gets it under that name.
+// copyContent makes content the job's bytes: a string as it is, a
+// boolean or number as Python's str() writes it (content: yes writes
+// True), anything else as JSON; template names the file its content came
+// from, so a directory dest gets it under that name.
 func copyContent(j *shared.CopyJob, a tasks.Values) {
 	j.Base = a.Str("_original_basename")
 	switch c := a["content"].(type) {
 	case string:
 		j.Content = []byte(c)
+		j.FromContent = true
+	case bool, int, int64, float64:
+		j.Content = []byte(shared.PyToStr(c))
 		j.FromContent = true
 	default:
 		j.Content = []byte(shared.PyJSON(c))

@@ -1,0 +1,307 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// volatile are result keys whose values differ between any two runs (times,
+// inode numbers, owners, the controller's temp paths, the callback's
+// ids) or are the tool's internals: they are never compared.
+var volatile = map[string]bool{
+	"invocation": true, "delta": true, "start": true, "end": true, "duration": true,
+	"atime": true, "mtime": true, "ctime": true, "inode": true, "dev": true,
+	"uid": true, "gid": true, "owner": true, "group": true, "pw_name": true, "gr_name": true,
+	"src": true, "warnings": true, "deprecations": true, "id": true,
+	"diff": true, "secontext": true, "attributes": true, "version": true,
+}
+
+// essential are result keys compared even when only one tool returned
+// them; any other key one tool alone returns is left out, so a result's
+// extra fields are not divergences but its missing essentials are.
+var essential = map[string]bool{
+	"changed": true, "failed": true, "skipped": true, "rc": true, "stdout": true,
+	"stderr": true, "msg": true, "results": true, "item": true, "ansible_facts": true,
+	"ansible_loop_var": true, "ansible_index_var": true, "stat": true, "exists": true,
+	"assertion": true, "evaluated_to": true, "state": true, "mode": true,
+	"path": true, "dest": true, "unreachable": true, "stdout_lines": true,
+}
+
+// Compare lists the differences between two sides' runs of one case: the
+// exit codes, each host's recap, each task's result on each host, and the
+// end states of the work directories. No difference gives nil.
+func Compare(a, t *Side) []string {
+	var d []string
+	if a.TimedOut || t.TimedOut {
+		d = append(d, fmt.Sprintf("timeout: ansible %v, tender %v", a.TimedOut, t.TimedOut))
+	}
+	if a.Exit != t.Exit {
+		d = append(d, fmt.Sprintf("exit: ansible %d, tender %d", a.Exit, t.Exit))
+	}
+	if (a.JSON == nil) != (t.JSON == nil) {
+		d = append(d, fmt.Sprintf("json: ansible %v, tender %v", a.JSON != nil, t.JSON != nil))
+	}
+	if a.JSON != nil && t.JSON != nil {
+		aj, tj := normalise(a.JSON, a.Dir), normalise(t.JSON, t.Dir)
+		d = append(d, compareStats(aj, tj)...)
+		d = append(d, compareTasks(aj, tj)...)
+	}
+	d = append(d, diffLines("state", a.State, t.State)...)
+	return d
+}
+
+func compareStats(a, t any) []string {
+	as, _ := get(a, "stats").(map[string]any)
+	ts, _ := get(t, "stats").(map[string]any)
+	var d []string
+	for _, h := range keys(as, ts) {
+		if !reflect.DeepEqual(as[h], ts[h]) {
+			d = append(d, fmt.Sprintf("recap %s: ansible %s, tender %s", h, recap(as[h]), recap(ts[h])))
+		}
+	}
+	return d
+}
+
+func recap(v any) string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return "none"
+	}
+	var parts []string
+	for _, k := range []string{"ok", "changed", "unreachable", "failures", "skipped", "rescued", "ignored"} {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, m[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// compareTasks compares the plays' tasks in order; once the two runs'
+// task lists part (a different task name), the rest is not compared.
+func compareTasks(a, t any) []string {
+	var at, tt []any
+	for _, p := range list(get(a, "plays")) {
+		at = append(at, list(get(p, "tasks"))...)
+	}
+	for _, p := range list(get(t, "plays")) {
+		tt = append(tt, list(get(p, "tasks"))...)
+	}
+	at, tt = dedupStarts(at), dedupStarts(tt)
+	var d []string
+	for i := 0; i < len(at) || i < len(tt); i++ {
+		if i >= len(at) || i >= len(tt) {
+			var extra any
+			who := "ansible"
+			if i < len(at) {
+				extra = at[i]
+			} else {
+				extra, who = tt[i], "tender"
+			}
+			d = append(d, fmt.Sprintf("task %d: only %s ran %q", i, who, get(get(extra, "task"), "name")))
+			break
+		}
+		an, tn := get(get(at[i], "task"), "name"), get(get(tt[i], "task"), "name")
+		if an != tn {
+			d = append(d, fmt.Sprintf("task %d: ansible ran %q, tender %q", i, an, tn))
+			break
+		}
+		ah, _ := get(at[i], "hosts").(map[string]any)
+		th, _ := get(tt[i], "hosts").(map[string]any)
+		for _, h := range keys(ah, th) {
+			prefix := fmt.Sprintf("task %d %q %s", i, an, h)
+			switch {
+			case ah[h] == nil:
+				d = append(d, prefix+": tender only")
+			case th[h] == nil:
+				d = append(d, prefix+": ansible only")
+			default:
+				d = append(d, diffValue(prefix, ah[h], th[h])...)
+			}
+		}
+	}
+	return d
+}
+
+// dedupStarts leaves out a task entry with no host results that repeats
+// the task before it (the same name and path): a meta task's start is
+// recorded once per host by one tool and once by the other, for some
+// meta actions.
+func dedupStarts(ts []any) []any {
+	var out []any
+	for i, t := range ts {
+		h, _ := get(t, "hosts").(map[string]any)
+		task, prev := get(t, "task"), any(nil)
+		if i > 0 {
+			prev = get(ts[i-1], "task")
+		}
+		if len(h) == 0 && prev != nil && get(task, "name") == get(prev, "name") && get(task, "path") == get(prev, "path") {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// diffValue compares two results: maps key by key (volatile keys left out,
+// one-sided keys only when essential), lists element by element, other
+// values by their JSON.
+func diffValue(path string, a, t any) []string {
+	am, aok := a.(map[string]any)
+	tm, tok := t.(map[string]any)
+	if aok && tok {
+		var d []string
+		for _, k := range keys(am, tm) {
+			if volatile[k] || strings.HasPrefix(k, "_ansible") {
+				continue
+			}
+			av, ain := am[k]
+			tv, tin := tm[k]
+			switch {
+			case ain && tin:
+				d = append(d, diffValue(path+"."+k, av, tv)...)
+			case essential[k] && ain:
+				d = append(d, fmt.Sprintf("%s.%s: ansible %s, tender absent", path, k, show(av)))
+			case essential[k] && tin:
+				d = append(d, fmt.Sprintf("%s.%s: ansible absent, tender %s", path, k, show(tv)))
+			}
+		}
+		return d
+	}
+	al, aok := a.([]any)
+	tl, tok := t.([]any)
+	if aok && tok && len(al) == len(tl) {
+		var d []string
+		for i := range al {
+			d = append(d, diffValue(fmt.Sprintf("%s[%d]", path, i), al[i], tl[i])...)
+		}
+		return d
+	}
+	if sa, st := show(a), show(t); sa != st {
+		return []string{fmt.Sprintf("%s: ansible %s, tender %s", path, sa, st)}
+	}
+	return nil
+}
+
+func show(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// normalise replaces the side's directory in every string with <DIR>.
+func normalise(v any, dir string) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[strings.ReplaceAll(k, dir, "<DIR>")] = normalise(e, dir)
+		}
+		return m
+	case []any:
+		l := make([]any, len(v))
+		for i, e := range v {
+			l[i] = normalise(e, dir)
+		}
+		return l
+	case string:
+		return strings.ReplaceAll(v, dir, "<DIR>")
+	}
+	return v
+}
+
+func diffLines(what string, a, t []string) []string {
+	in := func(l []string) map[string]bool {
+		m := map[string]bool{}
+		for _, s := range l {
+			m[s] = true
+		}
+		return m
+	}
+	am, tm := in(a), in(t)
+	var d []string
+	for _, s := range a {
+		if !tm[s] {
+			d = append(d, fmt.Sprintf("%s: ansible only: %s", what, s))
+		}
+	}
+	for _, s := range t {
+		if !am[s] {
+			d = append(d, fmt.Sprintf("%s: tender only: %s", what, s))
+		}
+	}
+	return d
+}
+
+func get(v any, k string) any {
+	m, _ := v.(map[string]any)
+	return m[k]
+}
+
+func list(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+func keys(a, b map[string]any) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range []map[string]any{a, b} {
+		for k := range m {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Known is a known difference: lines that match it are not divergences
+// (a case diverges when a difference that no Known matches remains).
+type Known struct {
+	Title string
+	Match *regexp.Regexp
+}
+
+// knownRE finds the entries of DIFFERENCES.md: a "## " heading, and in
+// its section a line "Match: `REGEX`".
+var knownRE = regexp.MustCompile("(?m)^Match: `([^`]+)`")
+
+// ParseKnown reads the known differences out of the text of DIFFERENCES.md.
+func ParseKnown(text string) ([]Known, error) {
+	var out []Known
+	title := ""
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "## ") {
+			title = strings.TrimPrefix(line, "## ")
+		}
+		if m := knownRE.FindStringSubmatch(line); m != nil {
+			re, err := regexp.Compile(m[1])
+			if err != nil {
+				return nil, fmt.Errorf("DIFFERENCES %q: %w", title, err)
+			}
+			out = append(out, Known{title, re})
+		}
+	}
+	return out, nil
+}
+
+// Unknown is the differences that no known difference matches.
+func Unknown(diffs []string, known []Known) []string {
+	var out []string
+	for _, d := range diffs {
+		matched := false
+		for _, k := range known {
+			if k.Match.MatchString(d) {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			out = append(out, d)
+		}
+	}
+	return out
+}

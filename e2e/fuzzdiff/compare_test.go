@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+const sideJSON = `{"plays": [{"play": {"name": "fuzz"}, "tasks": [
+  {"task": {"name": "t1", "id": "1"}, "hosts": {"h1": {"changed": true, "rc": 0, "stdout": "DIR/x",
+     "delta": "0:00:00.01", "_ansible_no_log": false, "invocation": {}}}},
+  {"task": {"name": "meta", "id": "2"}, "hosts": {}},
+  {"task": {"name": "t2", "id": "3"}, "hosts": {"h1": {"msg": "hi", "results": [{"item": 1, "changed": false}]}}}
+]}], "stats": {"h1": {"ok": 2, "changed": 1, "failures": 0, "skipped": 0, "rescued": 0, "ignored": 0, "unreachable": 0}}}`
+
+func side(t *testing.T, dir string, edit func(string) string) *Side {
+	t.Helper()
+	text := strings.ReplaceAll(sideJSON, "DIR", dir)
+	if edit != nil {
+		text = edit(text)
+	}
+	var j map[string]any
+	if err := json.Unmarshal([]byte(text), &j); err != nil {
+		t.Fatal(err)
+	}
+	return &Side{JSON: j, Dir: dir, State: []string{"f1 file 0644 1 \"a\""}}
+}
+
+// TestCompareSame: two runs that differ only in noise (their directories,
+// times, a key one tool alone returns, a meta task's start recorded twice)
+// do not diverge.
+func TestCompareSame(t *testing.T) {
+	a := side(t, "/r/a", func(s string) string {
+		return strings.Replace(s, `"hosts": {}}`, `"hosts": {}}, {"task": {"name": "meta", "id": "9"}, "hosts": {}}`, 1)
+	})
+	b := side(t, "/r/t", func(s string) string {
+		s = strings.Replace(s, `"0:00:00.01"`, `"0:00:00.02"`, 1)
+		return strings.Replace(s, `"msg": "hi"`, `"msg": "hi", "extra": 1`, 1)
+	})
+	if d := Compare(a, b); d != nil {
+		t.Fatalf("differences: %q", d)
+	}
+}
+
+// TestCompareFinds: a planted difference in each part is reported.
+func TestCompareFinds(t *testing.T) {
+	for _, c := range []struct {
+		edit func(*Side)
+		want string
+	}{
+		{func(s *Side) { s.Exit = 2 }, "exit: ansible 0, tender 2"},
+		{func(s *Side) { s.State = append(s.State, "f2 dir 0755") }, "state: tender only: f2 dir 0755"},
+		{func(s *Side) {
+			s.JSON["stats"].(map[string]any)["h1"].(map[string]any)["ok"] = 3.0
+		}, "recap h1: ansible ok=2 "},
+		{func(s *Side) {
+			*s = *side(t, "/r/t", func(x string) string { return strings.Replace(x, `"rc": 0`, `"rc": 1`, 1) })
+		}, `task 0 "t1" h1.rc: ansible 0, tender 1`},
+		{func(s *Side) {
+			*s = *side(t, "/r/t", func(x string) string { return strings.Replace(x, `"item": 1, "changed": false`, `"item": 1`, 1) })
+		}, `task 2 "t2" h1.results[0].changed: ansible false, tender absent`},
+		{func(s *Side) {
+			*s = *side(t, "/r/t", func(x string) string { return strings.Replace(x, `"name": "t2"`, `"name": "t3"`, 1) })
+		}, `task 2: ansible ran "t2", tender "t3"`},
+	} {
+		a, b := side(t, "/r/a", nil), side(t, "/r/t", nil)
+		c.edit(b)
+		d := Compare(a, b)
+		if len(d) == 0 || !strings.HasPrefix(d[0], c.want) {
+			t.Errorf("want %q, got %q", c.want, d)
+		}
+	}
+}
+
+// TestKnown: DIFFERENCES.md parses, and a listed difference is known
+// while others are not.
+func TestKnown(t *testing.T) {
+	kn, err := ParseKnown("# x\n\n## One\n\nwhy\n\nMatch: `^exit: ansible 4`\n")
+	if err != nil || len(kn) != 1 || kn[0].Title != "One" {
+		t.Fatalf("%v %+v", err, kn)
+	}
+	d := []string{"exit: ansible 4, tender 2", "recap h1: …"}
+	if u := Unknown(d, kn); len(u) != 1 || u[0] != d[1] {
+		t.Fatalf("unknown: %q", u)
+	}
+	if _, err := ParseKnown("Match: `(`"); err == nil {
+		t.Fatal("a bad expression parsed")
+	}
+}
+
+// TestDifferencesFile: the repository's DIFFERENCES.md parses and each
+// entry has a reproducer's reason beside its Match line.
+func TestDifferencesFile(t *testing.T) {
+	text, err := os.ReadFile("DIFFERENCES.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kn, err := ParseKnown(string(text))
+	if err != nil || len(kn) == 0 {
+		t.Fatalf("%v: %d entries", err, len(kn))
+	}
+	if got := Unknown([]string{`task 0 "include_tasks" h1: ansible only`}, kn); len(got) != 0 {
+		t.Errorf("the include entry does not match: %q", got)
+	}
+}
