@@ -104,7 +104,7 @@ func (pr *playRun) failInclude(h *hostRun, inc *playbooks.Task, err error) {
 	if kerr != nil {
 		kw = keywords{}
 	}
-	pr.finish(h, inc, kw, earlyFailure(err), false, nil)
+	pr.finish(h, inc, kw, failure(err), false, nil)
 }
 
 // inclusions renders what inc includes on h: one entry per loop item whose

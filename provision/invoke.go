@@ -29,10 +29,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		return pr.settle(h, t, kw, scope, pr.judgeOutcome(t, scope, pr.reconnectAction(ctx, h, t, kw, scope)))
 	}
 	c, err := pr.prepare(ctx, h, t, kw, scope)
-	var badArgs *argsError
-	if errors.As(err, &badArgs) {
-		return earlyFailure(err)
-	} else if err != nil {
+	if err != nil {
 		return failure(err)
 	}
 	limit, poll, err := asyncKeywords(t, scope)

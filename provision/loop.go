@@ -106,7 +106,7 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 				return skippedByCondition()
 			}
 		}
-		return earlyFailure(err)
+		return failure(err)
 	}
 	agg := outcome{skipped: len(items) > 0, loop: true}
 	results := make([]any, 0, len(items))

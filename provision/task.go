@@ -114,7 +114,7 @@ func (pr *playRun) execTask(ctx context.Context, h *hostRun, t *playbooks.Task) 
 		// A keyword that does not evaluate fails the task, as a module's
 		// failure does: registered, and ignored under ignore_errors; after
 		// its when:, as Ansible checks keywords only for a task that runs.
-		out := earlyFailure(err)
+		out := failure(err)
 		if ok, cerr := pr.conditionsHold(h, t, nil); cerr == nil && !ok && t.Loop == nil {
 			out = skippedByCondition()
 		}
@@ -124,7 +124,7 @@ func (pr *playRun) execTask(ctx context.Context, h *hostRun, t *playbooks.Task) 
 	if t.ModuleTemplate() {
 		rt, err := pr.moduleOf(h, t)
 		if err != nil {
-			pr.finish(h, t, kw, earlyFailure(err), false, nil)
+			pr.finish(h, t, kw, failure(err), false, nil)
 			return
 		}
 		t = rt
@@ -158,7 +158,7 @@ func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	ok, err := pr.conditionsHold(h, t, extra)
 	switch {
 	case err != nil:
-		return earlyFailure(err)
+		return failure(err)
 	case !ok:
 		return skippedByCondition()
 	}
@@ -296,7 +296,10 @@ func censored(out outcome) map[string]any {
 	return map[string]any{"censored": censoredMsg, "changed": out.changed}
 }
 
-// failure is the outcome of a task that could not run on a host.
+// failure is the outcome of a task that could not run on a host. As in
+// Ansible, a failure before the module ran (its arguments, condition,
+// loop or keywords did not evaluate) has no changed key; the caller adds
+// it for a module's own failure.
 func failure(err error) outcome {
 	if errors.Is(err, transport.ErrUnreachable) {
 		return outcome{unreachable: true, data: map[string]any{"changed": false, "unreachable": true, "msg": err.Error()}}
@@ -304,21 +307,9 @@ func failure(err error) outcome {
 	return outcome{failed: true, data: map[string]any{"failed": true, "msg": err.Error()}}
 }
 
-// earlyFailure is the outcome of a task that failed before its module
-// ran (its arguments, keywords, condition or loop did not evaluate): as
-// Ansible's, the result has no changed key, which only an action's
-// result gets.
-func earlyFailure(err error) outcome {
-	out := failure(err)
-	if out.failed {
-		delete(out.data, "changed")
-	}
-	return out
-}
-
 // fail records a failure of t on h that happened outside the module.
 func (pr *playRun) fail(h *hostRun, t *playbooks.Task, err error) {
-	pr.finish(h, t, keywords{}, earlyFailure(err), false, nil)
+	pr.finish(h, t, keywords{}, failure(err), false, nil)
 }
 
 // conditionsHold evaluates every when: t inherits and its own.
