@@ -52,13 +52,23 @@ func Condition(cond any, scope Scope) (bool, error) {
 // that, changed_when, …) that could not be evaluated: "The conditional
 // check 'C' failed. The error was: …", where an undefined variable is
 // "error while evaluating conditional (C): …" with its message said
-// twice, as Ansible's wrapped exception says it; any other error gives
-// its message without tender's position.
+// twice, as Ansible's wrapped exception says it, and what Python raises
+// as a TypeError is an "Unexpected templating type error" on the template
+// Ansible made of the condition; any other error gives its message
+// without tender's position.
 func ConditionMessage(cond string, err error) string {
 	why := Message(err)
 	var u *UndefinedError
 	if errors.As(err, &u) {
 		why = fmt.Sprintf("error while evaluating conditional (%s): %s. %s", cond, u.Msg, u.Msg)
+	} else if IsTypeError(err) {
+		// The template Ansible evaluated: the condition itself when it
+		// is one, else the expression in an if statement.
+		tmpl := cond
+		if !IsTemplate(cond) {
+			tmpl = "{% if " + cond + " %} True {% else %} False {% endif %}"
+		}
+		why = fmt.Sprintf("Unexpected templating type error occurred on (%s): %s. %s", tmpl, why, why)
 	}
 	return fmt.Sprintf("The conditional check '%s' failed. The error was: %s", cond, why)
 }

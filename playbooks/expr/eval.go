@@ -383,7 +383,7 @@ func contain(haystack, needle any) (bool, error) {
 	if s, ok := text(haystack); ok {
 		n, ok := text(needle)
 		if !ok {
-			return false, errorf("'in <string>' requires string as left operand, not %s", typeName(needle))
+			return false, typeErrorf("'in <string>' requires string as left operand, not %s", typeName(needle))
 		}
 		return strings.Contains(s, n), nil
 	}
@@ -410,5 +410,5 @@ func contain(haystack, needle any) (bool, error) {
 		_, ok, err := h.Lookup(k)
 		return ok, err
 	}
-	return false, errorf("argument of type '%s' is not iterable", typeName(haystack))
+	return false, typeErrorf("argument of type '%s' is not iterable", typeName(haystack))
 }
