@@ -330,11 +330,61 @@ func (ev *evaluator) evalBin(n *binNode) (any, error) {
 }
 
 func (ev *evaluator) evalCmp(n *cmpNode) (any, error) {
+	if n.ops[0] == "in" || n.ops[0] == "not in" {
+		return ev.evalIn(n)
+	}
 	l, err := ev.value(n.first)
 	if err != nil {
 		return nil, err
 	}
-	for i, op := range n.ops {
+	return ev.cmpChain(n, l, 0)
+}
+
+// evalIn evaluates a comparison chain whose first operator is in or not
+// in, as Python runs `l in r`: r's __contains__ first, so an undefined
+// r is the error even when l is undefined too; an undefined l fails only
+// when it is used (compared with an item, hashed, or given to a string),
+// so it is not in an empty list.
+func (ev *evaluator) evalIn(n *cmpNode) (any, error) {
+	l, err := ev.eval(n.first)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ev.value(n.rest[0])
+	if err != nil {
+		return nil, err
+	}
+	if u, ok := l.(*undefined); ok {
+		switch h := r.(type) {
+		case []any:
+			if len(h) > 0 {
+				return nil, ev.wrap(n.first, u.err())
+			}
+			if n.ops[0] == "in" {
+				return false, nil
+			}
+			return ev.cmpChain(n, r, 1)
+		case string:
+			return nil, ev.wrap(n.rest[0], typeErrorf("'in <string>' requires string as left operand, not AnsibleUndefined"))
+		default:
+			return nil, ev.wrap(n.first, u.err())
+		}
+	}
+	ok, err := compareOp(n.ops[0], l, r)
+	if err != nil {
+		return nil, ev.wrap(n.rest[0], err)
+	}
+	if !ok {
+		return false, nil
+	}
+	return ev.cmpChain(n, r, 1)
+}
+
+// cmpChain evaluates a comparison chain from its operator i on, l being
+// the left operand of that operator.
+func (ev *evaluator) cmpChain(n *cmpNode, l any, from int) (any, error) {
+	for i := from; i < len(n.ops); i++ {
+		op := n.ops[i]
 		r, err := ev.value(n.rest[i])
 		if err != nil {
 			return nil, err
