@@ -225,6 +225,9 @@ func callMethod(b *budget, recv any, name string, args []any, kw map[string]any)
 		return text(args[i])
 	}
 	if s, ok := text(recv); ok {
+		if err := strMethodArgs(name, args); err != nil {
+			return nil, err
+		}
 		switch name {
 		case "lower":
 			return strings.ToLower(s), nil
@@ -351,6 +354,43 @@ func callMethod(b *budget, recv any, name string, args []any, kw map[string]any)
 		}
 	}
 	return nil, errorf("'%s' object has no attribute '%s'", typeName(recv), name)
+}
+
+// strMethodArgs refuses, with Python's TypeError, an argument of a str
+// method that Python takes only as a str (or None where it says so).
+func strMethodArgs(name string, args []any) error {
+	isText := func(i int) bool {
+		_, ok := text(args[i])
+		return ok
+	}
+	switch name {
+	case "startswith", "endswith":
+		if len(args) == 0 {
+			return typeErrorf("%s() takes at least 1 argument (0 given)", name)
+		}
+		if _, isList := args[0].([]any); !isList && !isText(0) {
+			return typeErrorf("%s first arg must be str or a tuple of str, not %s", name, typeName(args[0]))
+		}
+	case "strip", "lstrip", "rstrip":
+		if len(args) > 0 && args[0] != nil && !isText(0) {
+			return typeErrorf("%s arg must be None or str", name)
+		}
+	case "split", "rsplit":
+		if len(args) > 0 && args[0] != nil && !isText(0) {
+			return typeErrorf("must be str or None, not %s", typeName(args[0]))
+		}
+	case "replace":
+		for i := 0; i < len(args) && i < 2; i++ {
+			if !isText(i) {
+				return typeErrorf("replace() argument %d must be str, not %s", i+1, typeName(args[i]))
+			}
+		}
+	case "find", "count":
+		if len(args) > 0 && !isText(0) {
+			return typeErrorf("must be str, not %s", typeName(args[0]))
+		}
+	}
+	return nil
 }
 
 func runeIndex(s string, byteIdx int) int {

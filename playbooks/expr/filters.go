@@ -120,7 +120,29 @@ func applyFilter(env *Env, written string, dynamic bool, x any, args []any, kwar
 	if err := checkSignature("filter", name, 1+len(args), kwargs); err != nil {
 		return nil, err
 	}
+	if pathFilters[name] {
+		if err := pathArg(x); err != nil {
+			return nil, err
+		}
+	}
 	return f(env, x, args, kwargs)
+}
+
+// pathFilters are the filters ansible-core runs through Python's
+// os.path (or ntpath), which takes only a str (or bytes, or a path
+// object) as the path.
+var pathFilters = map[string]bool{"basename": true, "dirname": true, "expanduser": true, "expandvars": true,
+	"realpath": true, "relpath": true, "splitext": true, "win_basename": true, "win_dirname": true, "win_splitdrive": true}
+
+// pathArg refuses a path that is not text, with os.fspath's TypeError.
+func pathArg(x any) error {
+	if _, ok := text(x); ok {
+		return nil
+	}
+	if u, ok := x.(*undefined); ok {
+		return u.err()
+	}
+	return typeErrorf("expected str, bytes or os.PathLike object, not %s", typeName(x))
 }
 
 var basicFilters = map[string]filterFunc{

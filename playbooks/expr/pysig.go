@@ -29,7 +29,7 @@ func (s pySig) bind(nargs int, kw map[string]any) error {
 	}
 	if nargs > len(s.params) {
 		if min == max {
-			return errorf("%s() takes %d positional %s but %d %s given", s.fn, max, plural(max, "argument"), given, wereWas(given))
+			return typeErrorf("%s() takes %d positional %s but %d %s given", s.fn, max, plural(max, "argument"), given, wereWas(given))
 		}
 		return typeErrorf("%s() takes from %d to %d positional arguments but %d %s given", s.fn, min, max, given, wereWas(given))
 	}
@@ -58,7 +58,7 @@ func (s pySig) bind(nargs int, kw map[string]any) error {
 		case len(missing) > 2:
 			list = strings.Join(missing[:len(missing)-1], ", ") + ", and " + list
 		}
-		return errorf("%s() missing %d required positional %s: %s", s.fn, len(missing), plural(len(missing), "argument"), list)
+		return typeErrorf("%s() missing %d required positional %s: %s", s.fn, len(missing), plural(len(missing), "argument"), list)
 	}
 	return nil
 }
