@@ -43,8 +43,15 @@ func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, 
 			opts[k] = v
 		}
 	}
+	// The terms are templated again, as Ansible's lookup does
+	// (listify_lookup_plugin_terms): lookup('pipe', 'echo {{ x }}') runs
+	// echo with x's value. What came from a host (unsafe) is not.
+	terms, err := renderDeep(append([]any{}, args[1:]...), ev.scope)
+	if err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
-	ran, err := ev.runLookup(name, args[1:], opts)
+	ran, err := ev.runLookup(name, terms.([]any), opts)
 	ev.st.b.exclude(t0)
 	if err != nil {
 		if (mode == "ignore" || mode == "warn") && !fatalLookupError(err) {

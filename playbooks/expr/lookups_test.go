@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"github.com/tender-sh/tender/internal/yaml11"
 	"os"
 	"path/filepath"
 	"strings"
@@ -230,6 +231,29 @@ func TestLookupsRefuseHugeFiles(t *testing.T) {
 		_, err := RunLookup(nil, name, []any{"/dev/zero"}, opts)
 		if err == nil || !strings.Contains(err.Error(), "larger than") {
 			t.Errorf("%s: want a size error, got %v", name, err)
+		}
+	}
+}
+
+// TestLookupTermsTemplatedUnlessUnsafe: a lookup's terms are templated
+// again, but a term that came from a host (unsafe) stays as it is, so a
+// host cannot make a lookup run its template.
+func TestLookupTermsTemplatedUnlessUnsafe(t *testing.T) {
+	env, _ := testEnv(t)
+	hostile := yaml11.Unsafe("{{ lookup('env', 'PATH') }}")
+	scope := &Vars{Layers: []map[string]any{{"x": "hello", "fact": hostile}}, Env: env}
+	for src, want := range map[string]any{
+		`query('items', ['{{ x }}'])`:    []any{"hello"},
+		`query('items', [fact])`:         []any{hostile},
+		`lookup('vars', 'f{{ "act" }}')`: hostile,
+	} {
+		e, err := Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := e.Eval(scope)
+		if err != nil || Repr(plain(v)) != Repr(plain(want)) {
+			t.Errorf("%s: got %s, %v; want %s", src, Repr(v), err, Repr(want))
 		}
 	}
 }
