@@ -69,10 +69,10 @@ type Env struct {
 	// module's files, which come from the controller; text equal to a
 	// marked string of the task's arguments comes back as it is).
 	Render func(text string) (string, error)
-	// RenderFile renders the text of the template file at path (on the
+	// RenderFile renders the text of the template file f (on the
 	// controller): its {% include %}s look beside it first. Nil means
 	// Render.
-	RenderFile func(text, path string) (string, error)
+	RenderFile func(text string, f TemplateFile) (string, error)
 	// FindFile resolves a controller-side file the way Ansible searches:
 	// kind is "files" or "templates"; a relative name is looked up in the
 	// role's kind directory, the role, the play's kind directory and the

@@ -23,12 +23,16 @@ func ScopeEnv(args Args, scope expr.Scope) *Env {
 		}
 		return v
 	}
-	render := func(parse func() (*expr.Template, error)) (string, error) {
+	render := func(parse func() (*expr.Template, error), vars map[string]any) (string, error) {
 		tpl, err := parse()
 		if err != nil {
 			return "", err
 		}
-		v, err := tpl.Render(scope)
+		in := scope
+		if vars != nil {
+			in = expr.WithVars(scope, vars)
+		}
+		v, err := tpl.Render(in)
 		return expr.Str(v), err
 	}
 	return &Env{
@@ -57,15 +61,25 @@ func ScopeEnv(args Args, scope expr.Scope) *Env {
 			if marked[text] {
 				return text, nil
 			}
-			return render(func() (*expr.Template, error) { return expr.ParseFileTemplate(text) })
+			return render(func() (*expr.Template, error) { return expr.ParseFileTemplate(text) }, nil)
 		},
-		RenderFile: func(text, path string) (string, error) {
+		RenderFile: func(text string, f TemplateFile) (string, error) {
 			if marked[text] {
 				return text, nil
 			}
-			return render(func() (*expr.Template, error) { return expr.ParseFileTemplateAt(text, path) })
+			return render(func() (*expr.Template, error) { return expr.ParseFileTemplateMarkers(text, f.Path, f.Markers) }, f.Vars)
 		},
 	}
+}
+
+// TemplateFile is a template file Env.RenderFile renders: where it is
+// (its includes look beside it), the variables over the task's scope
+// (the template's own, expr.TemplateVars) and the markers set over
+// Jinja's (keyed by the names of expr.TemplateMarkers).
+type TemplateFile struct {
+	Path    string
+	Vars    map[string]any
+	Markers map[string]string
 }
 
 // errEvalMarked is Eval's answer to text that is marked.

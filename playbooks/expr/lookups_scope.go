@@ -163,10 +163,21 @@ func (ev *evaluator) renderLookupTemplate(tm *Template, scope Scope, dirs []stri
 	return keepNewlines(tm.src, v), nil
 }
 
-// templateVars are the variables Ansible adds for a template it renders
-// (generate_ansible_template_vars): template_host, template_path,
-// template_fullpath, template_mtime, template_uid, template_run_date,
-// template_destpath and ansible_managed.
+// TemplateVars are the variables Ansible adds for a template file it
+// renders (generate_ansible_template_vars): template_host, template_path
+// (src as the task gives it), template_fullpath (path, the file found),
+// template_mtime, template_uid, template_run_date, template_destpath
+// (dest, nil for the template lookup) and ansible_managed.
+func TemplateVars(src, path string, dest any) map[string]any {
+	vars := templateVars(src, path)
+	vars["template_destpath"] = dest
+	return vars
+}
+
+// WithVars is scope with vars over it, as a template's own variables.
+func WithVars(scope Scope, vars map[string]any) Scope { return &local{parent: scope, vars: vars} }
+
+// templateVars are TemplateVars for the template lookup (no destination).
 func templateVars(term, path string) map[string]any {
 	host, _ := os.Hostname()
 	vars := map[string]any{"template_host": host, "template_path": term, "template_fullpath": path,

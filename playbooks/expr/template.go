@@ -20,6 +20,7 @@ type Template struct {
 	single node   // set when the template is exactly one {{ expr }}
 	file   bool   // a template file's content (ParseFileTemplate)
 	path   string // the template file's path, when known (ParseFileTemplateAt)
+	delims *delims // its markers when not Jinja's (ParseFileTemplateMarkers)
 }
 
 // IsTemplate reports whether s contains template markup ({{, {% or {#).
@@ -77,6 +78,9 @@ func (t *Template) render(scope Scope, st *evalState, convert bool) (any, error)
 		ev.st = st
 	}
 	ev.top, ev.convert = t, convert
+	if t.delims != nil {
+		ev.delims = t.delims
+	}
 	o := &output{}
 	if err := ev.renderBody(o, t.body, &local{parent: scope, vars: map[string]any{}}); err != nil {
 		return nil, err

@@ -29,6 +29,35 @@ func ParseFileTemplateAt(src, path string) (*Template, error) {
 	return t, nil
 }
 
+// TemplateMarkers are the names of the template module's options that
+// set a template file's markers, over Jinja's.
+var TemplateMarkers = []string{"variable_start_string", "variable_end_string", "block_start_string",
+	"block_end_string", "comment_start_string", "comment_end_string"}
+
+// ParseFileTemplateMarkers is ParseFileTemplateAt with the markers
+// markers sets (keyed by the names of TemplateMarkers; a missing or empty
+// one is Jinja's), as the template module's options set them; the files
+// it includes are read with the same markers.
+func ParseFileTemplateMarkers(src, path string, markers map[string]string) (*Template, error) {
+	d := *defaultDelims
+	for name, dst := range map[string]*string{"variable_start_string": &d.varStart, "variable_end_string": &d.varEnd,
+		"block_start_string": &d.blockStart, "block_end_string": &d.blockEnd,
+		"comment_start_string": &d.commentStart, "comment_end_string": &d.commentEnd} {
+		if m := markers[name]; m != "" {
+			*dst = m
+		}
+	}
+	t, err := parseTemplateWith(src, false, &d)
+	if err != nil {
+		return nil, err
+	}
+	t.path = path
+	if d != *defaultDelims {
+		t.delims = &d
+	}
+	return t, nil
+}
+
 func parseTemplate(src string, rawStrings bool) (*Template, error) {
 	return parseTemplateWith(src, rawStrings, defaultDelims)
 }

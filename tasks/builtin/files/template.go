@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -73,6 +74,12 @@ func (templateModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 type templateJob struct {
 	nl    string
 	codec textCodec
+	// src and dest as the task gives them (template_path and
+	// template_destpath).
+	src, dest string
+	// markers are the variable, block and comment markers the task sets
+	// (variable_start_string...), over Jinja's.
+	markers map[string]string
 }
 
 // templateSource is a template read from the controller: its path, its
@@ -101,6 +108,7 @@ func decodeTemplate(env *tasks.Env, a tasks.Values) (templateJob, *tasks.Result)
 	if !a.Has("src") || !a.Has("dest") {
 		return j, templateFail("src and dest are required")
 	}
+	j.src, j.dest = a.Str("src"), a.Str("dest")
 	j.nl = a.Str("newline_sequence")
 	switch j.nl {
 	case `\n`, `\r`, `\r\n`:
@@ -109,10 +117,16 @@ func decodeTemplate(env *tasks.Env, a tasks.Values) (templateJob, *tasks.Result)
 	default:
 		return j, templateFail("newline_sequence needs to be one of: \n, \r or \r\n")
 	}
-	for _, k := range []string{"variable_start_string", "variable_end_string", "block_start_string", "block_end_string", "comment_start_string", "comment_end_string"} {
+	for _, k := range expr.TemplateMarkers {
 		if a.Has(k) {
-			return j, templateFail(fmt.Sprintf("%s is not supported by tender's templates (they use Jinja2's default delimiters)", k))
+			if j.markers == nil {
+				j.markers = map[string]string{}
+			}
+			j.markers[k] = a.Str(k)
 		}
+	}
+	if j.markers != nil && env.RenderFile == nil {
+		return j, templateFail("templates with their own markers cannot be rendered here")
 	}
 	if !a.Bool("trim_blocks") || a.Bool("lstrip_blocks") {
 		return j, templateFail("tender's templates always trim blocks and never lstrip them (trim_blocks: true, lstrip_blocks: false)")
@@ -165,11 +179,16 @@ func readTemplate(env *tasks.Env, src string) (templateSource, *tasks.Result, er
 // with the template's trailing newlines, the job's newline sequence and
 // encoding; a failed result when it cannot be rendered or encoded.
 func (j templateJob) render(env *tasks.Env, s templateSource) ([]byte, *tasks.Result) {
-	render := env.Render
+	var out string
+	var err error
 	if env.RenderFile != nil {
-		render = func(text string) (string, error) { return env.RenderFile(text, s.local) }
+		// The template's own variables (ansible_managed among them) lie
+		// over the task's.
+		f := tasks.TemplateFile{Path: s.local, Vars: expr.TemplateVars(j.src, s.local, j.dest), Markers: j.markers}
+		out, err = env.RenderFile(string(s.text), f)
+	} else {
+		out, err = env.Render(withTemplateVars(string(s.text)))
 	}
-	out, err := render(withTemplateVars(string(s.text)))
 	if err != nil {
 		return nil, templateFail(err.Error())
 	}

@@ -42,10 +42,37 @@ func TestTemplate(t *testing.T) {
 	if got := modtest.ReadFile(t, dest); !res.Changed || got != "\n# Ansible managed\n" {
 		t.Errorf("ansible_managed: %+v %q", res, got)
 	}
-	for bad, want := range map[string]string{"variable_start_string": "not supported", "state": "'state' cannot be specified"} {
+	for bad, want := range map[string]string{"variable_start_string": "own markers cannot be rendered here", "state": "'state' cannot be specified"} {
 		res = modtest.RunMod(t, env, "template", tasks.Args{"src": "t.j2", "dest": dest, bad: "x"})
 		if !res.Failed || !strings.Contains(res.Msg, want) {
 			t.Errorf("%s: %+v", bad, res)
 		}
+	}
+}
+
+// TestTemplateVars: the template module gives its file Ansible's template
+// variables: src as written, the file found, the destination, its owner
+// and times as datetimes.
+func TestTemplateVars(t *testing.T) {
+	t.Parallel()
+	dir, files := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(files, "v.j2"), []byte("{{ template_path }}|{{ template_fullpath }}|{{ template_destpath }}|"+
+		"{{ template_mtime | type_debug }}|{{ template_run_date | type_debug }}|{{ template_uid != '' }}|{{ template_host != '' }}\n"), 0o600)
+	env, _ := modtest.TestEnv(t, files, nil)
+	se := tasks.ScopeEnv(nil, expr.NewVars(map[string]any{}))
+	env.Render, env.RenderFile = se.Render, se.RenderFile
+	dest := filepath.Join(dir, "out")
+	res := modtest.RunMod(t, env, "template", tasks.Args{"src": "v.j2", "dest": dest})
+	want := "v.j2|" + filepath.Join(files, "v.j2") + "|" + dest + "|datetime|datetime|True|True\n"
+	if res.Failed || modtest.ReadFile(t, dest) != want {
+		t.Fatalf("%+v\n%q, want %q", res, modtest.ReadFile(t, dest), want)
+	}
+	// The markers the task sets, in the file and what it includes.
+	os.WriteFile(filepath.Join(files, "mk.j2"), []byte("[% if true %]<< 1 + 1 >>[% endif %][# gone #]{{ kept }}[% include 'inc.j2' %]\n"), 0o600)
+	os.WriteFile(filepath.Join(files, "inc.j2"), []byte("<< 'inc' >>"), 0o600)
+	res = modtest.RunMod(t, env, "template", tasks.Args{"src": "mk.j2", "dest": dest, "variable_start_string": "<<", "variable_end_string": ">>",
+		"block_start_string": "[%", "block_end_string": "%]", "comment_start_string": "[#", "comment_end_string": "#]"})
+	if got := modtest.ReadFile(t, dest); res.Failed || got != "2{{ kept }}inc\n" {
+		t.Errorf("markers: %+v %q", res, got)
 	}
 }
