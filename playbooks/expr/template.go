@@ -17,9 +17,9 @@ type Template struct {
 	src    string // the source as given
 	code   string // the source Jinja reads: newlines normalized, the last one dropped
 	body   []tnode
-	single node   // set when the template is exactly one {{ expr }}
-	file   bool   // a template file's content (ParseFileTemplate)
-	path   string // the template file's path, when known (ParseFileTemplateAt)
+	single node    // set when the template is exactly one {{ expr }}
+	file   bool    // a template file's content (ParseFileTemplate)
+	path   string  // the template file's path, when known (ParseFileTemplateAt)
 	delims *delims // its markers when not Jinja's (ParseFileTemplateMarkers)
 }
 
