@@ -67,19 +67,19 @@ func ScopeEnv(args Args, scope expr.Scope) *Env {
 			if marked[text] {
 				return text, nil
 			}
-			return render(func() (*expr.Template, error) { return expr.ParseFileTemplateMarkers(text, f.Path, f.Markers) }, f.Vars)
+			return render(func() (*expr.Template, error) { return expr.ParseFileTemplateSyntax(text, f.Path, f.Syntax) }, f.Vars)
 		},
 	}
 }
 
 // TemplateFile is a template file Env.RenderFile renders: where it is
 // (its includes look beside it), the variables over the task's scope
-// (the template's own, expr.TemplateVars) and the markers set over
-// Jinja's (keyed by the names of expr.TemplateMarkers).
+// (the template's own, expr.TemplateVars) and how it is read (its
+// markers, trim_blocks and lstrip_blocks).
 type TemplateFile struct {
-	Path    string
-	Vars    map[string]any
-	Markers map[string]string
+	Path   string
+	Vars   map[string]any
+	Syntax expr.FileSyntax
 }
 
 // errEvalMarked is Eval's answer to text that is marked.

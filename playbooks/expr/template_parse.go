@@ -34,28 +34,48 @@ func ParseFileTemplateAt(src, path string) (*Template, error) {
 var TemplateMarkers = []string{"variable_start_string", "variable_end_string", "block_start_string",
 	"block_end_string", "comment_start_string", "comment_end_string"}
 
-// ParseFileTemplateMarkers is ParseFileTemplateAt with the markers
-// markers sets (keyed by the names of TemplateMarkers; a missing or empty
-// one is Jinja's), as the template module's options set them; the files
-// it includes are read with the same markers.
-func ParseFileTemplateMarkers(src, path string, markers map[string]string) (*Template, error) {
+// FileSyntax is how a template file is read, as the template module's
+// options set it: Markers (keyed by the names of TemplateMarkers; a
+// missing or empty one is Jinja's), NoTrimBlocks (trim_blocks: false)
+// and LstripBlocks (lstrip_blocks: true).
+type FileSyntax struct {
+	Markers                    map[string]string
+	NoTrimBlocks, LstripBlocks bool
+}
+
+// ParseFileTemplateSyntax is ParseFileTemplateAt read with syntax; the
+// files it includes are read the same way.
+func ParseFileTemplateSyntax(src, path string, syntax FileSyntax) (*Template, error) {
 	d := *defaultDelims
-	for name, dst := range map[string]*string{"variable_start_string": &d.varStart, "variable_end_string": &d.varEnd,
-		"block_start_string": &d.blockStart, "block_end_string": &d.blockEnd,
-		"comment_start_string": &d.commentStart, "comment_end_string": &d.commentEnd} {
-		if m := markers[name]; m != "" {
-			*dst = m
-		}
+	if err := d.set(syntax.Markers); err != nil {
+		return nil, err
 	}
+	d.noTrimBlocks, d.lstripBlocks = syntax.NoTrimBlocks, syntax.LstripBlocks
 	t, err := parseTemplateWith(src, false, &d)
 	if err != nil {
 		return nil, err
 	}
 	t.path = path
-	if d != *defaultDelims {
+	if t.delims == nil && d != *defaultDelims {
 		t.delims = &d
 	}
 	return t, nil
+}
+
+// set sets the markers named in markers (the names of TemplateMarkers).
+func (d *delims) set(markers map[string]string) error {
+	for name, m := range markers {
+		dst := map[string]*string{"variable_start_string": &d.varStart, "variable_end_string": &d.varEnd,
+			"block_start_string": &d.blockStart, "block_end_string": &d.blockEnd,
+			"comment_start_string": &d.commentStart, "comment_end_string": &d.commentEnd}[name]
+		if dst == nil {
+			return errorf("%s is not a template marker", name)
+		}
+		if m != "" {
+			*dst = m
+		}
+	}
+	return nil
 }
 
 func parseTemplate(src string, rawStrings bool) (*Template, error) {
@@ -75,13 +95,22 @@ func jinjaSource(src string) string {
 // delims are the markers of a template's variables, tags and comments.
 type delims struct {
 	varStart, varEnd, blockStart, blockEnd, commentStart, commentEnd string
+	// noTrimBlocks keeps the newline after a tag or comment (Ansible's
+	// trim_blocks is on unless a template turns it off); lstripBlocks
+	// strips the spaces and tabs before a tag or comment alone on its
+	// line's start.
+	noTrimBlocks, lstripBlocks bool
 }
 
 // defaultDelims are Jinja's: {{ }}, {% %}, {# #}.
-var defaultDelims = &delims{"{{", "}}", "{%", "%}", "{#", "#}"}
+var defaultDelims = &delims{"{{", "}}", "{%", "%}", "{#", "#}", false, false}
 
 func parseTemplateWith(src string, rawStrings bool, d *delims) (*Template, error) {
-	code := jinjaSource(src)
+	text, d, err := withOverrides(src, d)
+	if err != nil {
+		return nil, &Error{Src: src, Col: 1, Msg: err.Error()}
+	}
+	code := jinjaSource(text)
 	tp := &tparser{src: code, rawStrings: rawStrings, d: d}
 	if err := tp.scan(); err != nil {
 		return nil, err
@@ -94,6 +123,9 @@ func parseTemplateWith(src string, rawStrings bool, d *delims) (*Template, error
 		return nil, tp.errAt(stop.at, "unexpected '%s'", stop.kw)
 	}
 	t := &Template{src: src, code: code, body: body, file: !rawStrings}
+	if *d != *defaultDelims {
+		t.delims = d
+	}
 	if len(body) == 1 && rawStrings {
 		if o, ok := body[0].(outNode); ok {
 			t.single = o.n
@@ -153,6 +185,7 @@ func (tp *tparser) scan() error {
 	src := tp.src
 	pos := 0
 	trimNext, nlNext := false, false
+	lineStart := true // the text begins a line: the template's start, or a trimmed newline before it
 	for pos <= len(src) {
 		i, open := tp.indexOpen(pos)
 		var txt string
@@ -165,9 +198,9 @@ func (tp *tparser) scan() error {
 			txt = strings.TrimLeftFunc(txt, pySpace)
 		} else if nlNext {
 			if strings.HasPrefix(txt, "\r\n") {
-				txt = txt[2:]
+				txt, lineStart = txt[2:], true
 			} else if strings.HasPrefix(txt, "\n") {
-				txt = txt[1:]
+				txt, lineStart = txt[1:], true
 			}
 		}
 		if i < 0 {
@@ -180,7 +213,10 @@ func (tp *tparser) scan() error {
 			j++
 		} else if j < len(src) && src[j] == '+' {
 			j++
+		} else if tp.d.lstripBlocks && open != tp.d.varStart {
+			txt = lstripLine(txt, lineStart)
 		}
+		lineStart = false
 		tp.addText(txt)
 		switch open {
 		case tp.d.commentStart:
@@ -190,7 +226,7 @@ func (tp *tparser) scan() error {
 			}
 			end += j
 			trimNext = end > j && src[end-1] == '-'
-			nlNext = true
+			nlNext = !tp.d.noTrimBlocks
 			pos = end + len(tp.d.commentEnd)
 		case tp.d.varStart:
 			p := &parser{lx: &lexer{src: src, pos: j, template: true, raw: tp.rawStrings, d: tp.d}}
@@ -212,11 +248,25 @@ func (tp *tparser) scan() error {
 			if err != nil {
 				return err
 			}
-			trimNext, nlNext = trim, true
+			trimNext, nlNext = trim, !tp.d.noTrimBlocks
 			pos = end
 		}
 	}
 	return nil
+}
+
+// lstripLine is lstrip_blocks on the text before a tag: the spaces and
+// tabs after its last newline (or all of it, when it has none and begins
+// a line) go, when nothing else is there.
+func lstripLine(txt string, lineStart bool) string {
+	l := strings.LastIndexByte(txt, '\n') + 1
+	if l == 0 && !lineStart {
+		return txt
+	}
+	if strings.Trim(txt[l:], " \t") != "" {
+		return txt
+	}
+	return txt[:l]
 }
 
 // indexOpen finds the next variable, tag or comment start at or after

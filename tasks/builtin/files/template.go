@@ -77,9 +77,9 @@ type templateJob struct {
 	// src and dest as the task gives them (template_path and
 	// template_destpath).
 	src, dest string
-	// markers are the variable, block and comment markers the task sets
-	// (variable_start_string...), over Jinja's.
-	markers map[string]string
+	// syntax is how the file is read: the markers the task sets
+	// (variable_start_string...), trim_blocks and lstrip_blocks.
+	syntax expr.FileSyntax
 }
 
 // templateSource is a template read from the controller: its path, its
@@ -119,17 +119,15 @@ func decodeTemplate(env *tasks.Env, a tasks.Values) (templateJob, *tasks.Result)
 	}
 	for _, k := range expr.TemplateMarkers {
 		if a.Has(k) {
-			if j.markers == nil {
-				j.markers = map[string]string{}
+			if j.syntax.Markers == nil {
+				j.syntax.Markers = map[string]string{}
 			}
-			j.markers[k] = a.Str(k)
+			j.syntax.Markers[k] = a.Str(k)
 		}
 	}
-	if j.markers != nil && env.RenderFile == nil {
-		return j, templateFail("templates with their own markers cannot be rendered here")
-	}
-	if !a.Bool("trim_blocks") || a.Bool("lstrip_blocks") {
-		return j, templateFail("tender's templates always trim blocks and never lstrip them (trim_blocks: true, lstrip_blocks: false)")
+	j.syntax.NoTrimBlocks, j.syntax.LstripBlocks = !a.Bool("trim_blocks"), a.Bool("lstrip_blocks")
+	if (j.syntax.Markers != nil || j.syntax.NoTrimBlocks || j.syntax.LstripBlocks) && env.RenderFile == nil {
+		return j, templateFail("templates with their own markers, trim_blocks or lstrip_blocks cannot be rendered here")
 	}
 	var ok bool
 	if j.codec, ok = textCodecs[strings.ToLower(strings.ReplaceAll(a.Str("output_encoding"), "_", "-"))]; !ok {
@@ -184,7 +182,7 @@ func (j templateJob) render(env *tasks.Env, s templateSource) ([]byte, *tasks.Re
 	if env.RenderFile != nil {
 		// The template's own variables (ansible_managed among them) lie
 		// over the task's.
-		f := tasks.TemplateFile{Path: s.local, Vars: expr.TemplateVars(j.src, s.local, j.dest), Markers: j.markers}
+		f := tasks.TemplateFile{Path: s.local, Vars: expr.TemplateVars(j.src, s.local, j.dest), Syntax: j.syntax}
 		out, err = env.RenderFile(string(s.text), f)
 	} else {
 		out, err = env.Render(withTemplateVars(string(s.text)))

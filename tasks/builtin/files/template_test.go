@@ -42,7 +42,7 @@ func TestTemplate(t *testing.T) {
 	if got := modtest.ReadFile(t, dest); !res.Changed || got != "\n# Ansible managed\n" {
 		t.Errorf("ansible_managed: %+v %q", res, got)
 	}
-	for bad, want := range map[string]string{"variable_start_string": "own markers cannot be rendered here", "state": "'state' cannot be specified"} {
+	for bad, want := range map[string]string{"variable_start_string": "own markers, trim_blocks or lstrip_blocks cannot be rendered here", "state": "'state' cannot be specified"} {
 		res = modtest.RunMod(t, env, "template", tasks.Args{"src": "t.j2", "dest": dest, bad: "x"})
 		if !res.Failed || !strings.Contains(res.Msg, want) {
 			t.Errorf("%s: %+v", bad, res)
