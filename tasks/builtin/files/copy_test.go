@@ -254,3 +254,20 @@ func TestCopyFollowDestLink(t *testing.T) {
 		t.Fatalf("again: %+v", res)
 	}
 }
+
+// TestCopyNameWithBackslash: a file whose name holds a backslash (which
+// md5sum and sha1sum escape in their output) is compared by its
+// content: a second copy changes nothing.
+func TestCopyNameWithBackslash(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := modtest.TestEnv(t, dir, nil)
+	dest := filepath.Join(dir, `foo t'e~m\plated`)
+	args := tasks.Args{"content": "hello\n", "dest": dest}
+	if res := modtest.RunMod(t, env, "copy", args); !res.Changed || res.Failed {
+		t.Fatalf("first: %+v", res)
+	}
+	if res := modtest.RunMod(t, env, "copy", args); res.Changed || res.Failed || res.Data["checksum"] != "f572d396fae9206628714fb2ce00f72e94f2258f" {
+		t.Fatalf("again: %+v", res)
+	}
+}
