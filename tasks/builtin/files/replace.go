@@ -3,7 +3,6 @@ package files
 import (
 	"context"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/tender-sh/tender/internal/pyre"
@@ -96,8 +95,8 @@ func decodeReplace(a tasks.Values) (replaceEdit, *tasks.Result) {
 	}
 	e := replaceEdit{backup: a.Bool("backup"), validate: a.Str("validate")}
 	var ok bool
-	if e.codec, ok = textCodecs[strings.ToLower(strings.ReplaceAll(a.Str("encoding"), "_", "-"))]; !ok {
-		return failed(fmt.Sprintf("unknown encoding: %s (tender reads utf-8, ascii and latin-1)", a.Str("encoding")))
+	if e.codec, ok = codecFor(a.Str("encoding")); !ok {
+		return failed(fmt.Sprintf("unknown encoding: %s", a.Str("encoding")))
 	}
 	var err error
 	if e.mre, err = pyre.Compile(a.Str("regexp"), pyre.Options{Multiline: true}); err != nil {
@@ -238,9 +237,9 @@ var (
 		},
 		encode: func(b []byte) ([]byte, error) {
 			out := make([]byte, 0, len(b))
-			for _, r := range string(b) {
+			for i, r := range []rune(string(b)) {
 				if r > 0xff {
-					return nil, fmt.Errorf("'latin-1' codec can't encode character %U", r)
+					return nil, fmt.Errorf("'latin-1' codec can't encode character '\\u%04x' in position %d: ordinal not in range(256)", r, i)
 				}
 				out = append(out, byte(r))
 			}
@@ -248,7 +247,7 @@ var (
 		},
 	}
 	textCodecs = map[string]textCodec{
-		"utf-8": utf8Codec, "utf8": utf8Codec, "ascii": utf8Codec, "us-ascii": utf8Codec,
+		"utf-8": utf8Codec, "utf8": utf8Codec, "u8": utf8Codec, "ascii": asciiCodec, "us-ascii": asciiCodec, "646": asciiCodec,
 		"latin-1": latin1Codec, "latin1": latin1Codec, "iso-8859-1": latin1Codec, "iso8859-1": latin1Codec,
 	}
 )

@@ -130,8 +130,13 @@ func decodeTemplate(env *tasks.Env, a tasks.Values) (templateJob, *tasks.Result)
 		return j, templateFail("templates with their own markers, trim_blocks or lstrip_blocks cannot be rendered here")
 	}
 	var ok bool
-	if j.codec, ok = textCodecs[strings.ToLower(strings.ReplaceAll(a.Str("output_encoding"), "_", "-"))]; !ok {
-		return j, templateFail(fmt.Sprintf("unknown output_encoding: %s (tender writes utf-8, ascii and latin-1)", a.Str("output_encoding")))
+	// An empty output_encoding is utf-8, as Ansible's template action has it.
+	enc := a.Str("output_encoding")
+	if enc == "" {
+		enc = "utf-8"
+	}
+	if j.codec, ok = codecFor(enc); !ok {
+		return j, templateFail(fmt.Sprintf("unknown encoding: %s", enc))
 	}
 	if env.Render == nil {
 		return j, templateFail("templates cannot be rendered here")
