@@ -46,8 +46,14 @@ func withOverrides(src string, d *delims) (string, *delims, error) {
 			if err := out.set(map[string]string{key: s}); err != nil {
 				return "", nil, err
 			}
+		case "line_statement_prefix":
+			s, ok := pyStrLiteral(val)
+			if !ok || s == "" {
+				return "", nil, errorf("jinja2 override %s: %s is not a quoted, non-empty string", key, val)
+			}
+			out.lineStatement = s
 		default:
-			return "", nil, errorf("jinja2 override %s is not supported by tender's templates (trim_blocks, lstrip_blocks and the markers are)", key)
+			return "", nil, errorf("jinja2 override %s is not supported by tender's templates (trim_blocks, lstrip_blocks, line_statement_prefix and the markers are)", key)
 		}
 	}
 	return rest, &out, nil
@@ -75,4 +81,28 @@ func pyStrLiteral(s string) (string, bool) {
 		return "", false
 	}
 	return inner, true
+}
+
+// lineStatements turns each line that starts (after spaces and tabs) with
+// d's line statement prefix into a tag, as Jinja reads such a line: the
+// rest of the line is the tag's content, and the line with its newline
+// is gone from the output.
+func lineStatements(src string, d *delims) string {
+	if d.lineStatement == "" || !strings.Contains(src, d.lineStatement) {
+		return src
+	}
+	var b strings.Builder
+	for line := range strings.SplitAfterSeq(src, "\n") {
+		body := strings.TrimLeft(line, " \t\v")
+		if rest, ok := strings.CutPrefix(body, d.lineStatement); ok {
+			b.WriteString(d.blockStart + " " + strings.TrimRight(rest, " \t\v\r\n") + " " + d.blockEnd)
+			if d.noTrimBlocks {
+				continue // the tag took its line's newline
+			}
+			b.WriteString("\n") // which trim_blocks then takes
+			continue
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }

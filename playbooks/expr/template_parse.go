@@ -100,17 +100,20 @@ type delims struct {
 	// strips the spaces and tabs before a tag or comment alone on its
 	// line's start.
 	noTrimBlocks, lstripBlocks bool
+	// lineStatement is the line statement prefix a #jinja2: header sets
+	// ("" for none).
+	lineStatement string
 }
 
 // defaultDelims are Jinja's: {{ }}, {% %}, {# #}.
-var defaultDelims = &delims{"{{", "}}", "{%", "%}", "{#", "#}", false, false}
+var defaultDelims = &delims{"{{", "}}", "{%", "%}", "{#", "#}", false, false, ""}
 
 func parseTemplateWith(src string, rawStrings bool, d *delims) (*Template, error) {
 	text, d, err := withOverrides(src, d)
 	if err != nil {
 		return nil, &Error{Src: src, Col: 1, Msg: err.Error()}
 	}
-	code := jinjaSource(text)
+	code := jinjaSource(lineStatements(text, d))
 	tp := &tparser{src: code, rawStrings: rawStrings, d: d}
 	if err := tp.scan(); err != nil {
 		return nil, err
