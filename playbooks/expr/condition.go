@@ -12,15 +12,22 @@ import (
 // bool, a number) is taken for its truth; a string is first rendered if it
 // contains template markup (Ansible warns about that), and the resulting
 // text is then evaluated as an expression, as inside {% if %}: string
-// escapes such as "\t" are processed. An empty string is false; a
-// yaml11.Unsafe condition is an error, as in Ansible.
+// escapes such as "\t" are processed. An empty condition is true, but a
+// template that renders to an empty string is false; a yaml11.Unsafe
+// condition is an error, as in Ansible.
 func Condition(cond any, scope Scope) (bool, error) {
 	if _, unsafe := cond.(yaml11.Unsafe); unsafe {
 		return false, errorf("Conditional is marked as unsafe, and cannot be evaluated.")
 	}
 	s, ok := cond.(string)
+	if cond == nil {
+		return true, nil // as an empty condition
+	}
 	if !ok {
 		return Truthy(cond), nil
+	}
+	if s == "" {
+		return true, nil // an empty condition holds; a template that renders to "" does not
 	}
 	if IsTemplate(s) {
 		v, err := Render(s, scope)

@@ -289,7 +289,7 @@ func TestConcurrentUse(t *testing.T) {
 func TestCondition(t *testing.T) {
 	v := NewVars(map[string]any{"n": 5, "c": "n > 3", "flag": false})
 	for cond, want := range map[any]bool{
-		true: true, false: false, nil: false, "": false, 1: true,
+		true: true, false: false, nil: true, "": true, "{{ '' }}": false, 1: true,
 		"n > 3": true, "{{ n > 30 }}": false, "{{ c }}": true, "flag": false, "{{ flag }}": false,
 	} {
 		got, err := Condition(cond, v)

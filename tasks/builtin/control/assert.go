@@ -55,8 +55,8 @@ func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tas
 		return tasks.Result{}, err
 	}
 	for _, c := range a.List("that") {
-		if c == nil {
-			continue // an empty item of that holds, as in Ansible
+		if s, isText := tasks.Text(c); c == nil || isText && s == "" {
+			continue // an empty item of that holds, as an empty conditional does in Ansible
 		}
 		ok, err := env.Condition(c)
 		if err != nil {
