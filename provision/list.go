@@ -94,7 +94,7 @@ func (pr *playRun) runBlock(ctx context.Context, hosts []*hostRun, b *playbooks.
 
 // metaConditional are the meta actions whose when: Ansible evaluates.
 var metaConditional = map[string]bool{"clear_facts": true, "clear_host_errors": true, "end_batch": true,
-	"end_play": true, "end_host": true, "reset_connection": true}
+	"end_play": true, "end_host": true, "reset_connection": true, "flush_handlers": true}
 
 // metaOnce are the meta actions the linear strategy runs once, for the
 // first host still running, whose when: decides for every host (Ansible
@@ -133,7 +133,8 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 	}
 	switch action {
 	case "flush_handlers":
-		pr.flushHandlers(ctx, hosts)
+		// Only the hosts whose when: holds run their handlers here.
+		pr.flushHandlers(ctx, on)
 	case "end_play":
 		if len(on) > 0 {
 			pr.abort = true
