@@ -21,6 +21,9 @@ type inclusion struct {
 	label  any
 	isItem bool
 	hosts  []*hostRun
+	// term is the file as the include names it, rendered (its result's
+	// include).
+	term string
 }
 
 // runDynamic runs an include_tasks or include_role: on each host it checks
@@ -53,7 +56,7 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 	for _, in := range incs {
 		if in.task.Kind == playbooks.KindIncludeTasks {
 			pr.rn.emit(Event{Kind: Included, Play: pr.name, Task: inc.DisplayName(), Path: shownFile(in.task.File),
-				Hosts: hostNames(in.hosts), Item: in.label, IsItem: in.isItem})
+				Hosts: hostNames(in.hosts), Item: in.label, IsItem: in.isItem, Result: includeResult(inc, in)})
 		}
 	}
 	for _, in := range incs {
@@ -115,11 +118,12 @@ func (pr *playRun) inclusions(h *hostRun, inc *playbooks.Task) ([]*inclusion, er
 		if err != nil || !ok {
 			return nil, asIncludeTask(err)
 		}
-		t, err := pr.resolveInclude(inc, pr.scope(h, inc, nil))
+		scope := pr.scope(h, inc, nil)
+		t, err := pr.resolveInclude(inc, scope)
 		if err != nil {
 			return nil, err
 		}
-		return []*inclusion{{task: t}}, nil
+		return []*inclusion{{task: t, term: includeTerm(inc, scope)}}, nil
 	}
 	items, err := pr.loopItems(inc, pr.scope(h, inc, nil))
 	if err != nil {
@@ -150,9 +154,43 @@ func (pr *playRun) inclusions(h *hostRun, inc *playbooks.Task) ([]*inclusion, er
 				shown = v
 			}
 		}
-		out = append(out, &inclusion{task: t, vars: vars, label: shown, isItem: true})
+		out = append(out, &inclusion{task: t, vars: vars, label: shown, isItem: true, term: includeTerm(inc, scope)})
 	}
 	return out, nil
+}
+
+// includeTerm is the file inc names (its _raw_params or file), rendered
+// in scope; "" for an include_role or a name that does not render.
+func includeTerm(inc *playbooks.Task, scope *expr.Vars) string {
+	raw, ok := inc.Args["_raw_params"].(string)
+	if !ok {
+		raw, _ = inc.Args["file"].(string)
+	}
+	v, err := expr.Render(raw, scope)
+	if err != nil {
+		return raw
+	}
+	return expr.Str(v)
+}
+
+// includeResult is what an include_tasks returns for a host (the json
+// callback's result): the file as named, the include's other arguments,
+// and for a loop item its loop variables and label.
+func includeResult(inc *playbooks.Task, in *inclusion) map[string]any {
+	args := map[string]any{}
+	for k, v := range inc.Args {
+		if k != "_raw_params" && k != "file" && k != "apply" {
+			args[k] = v
+		}
+	}
+	out := map[string]any{"include": in.term, "include_args": args}
+	if in.isItem {
+		for k, v := range in.vars {
+			out[k] = v
+		}
+		out["_ansible_item_label"] = in.label
+	}
+	return out
 }
 
 // resolveInclude returns inc with its target loaded: inc itself when its
