@@ -367,11 +367,15 @@ func TestRunawayInputFails(t *testing.T) {
 	}
 }
 
+// TestErrorsInsideVariablesNameThem: an undefined variable met while a
+// variable's value renders is reported as Ansible reports it, each value
+// in front of its error with its cause.
 func TestErrorsInsideVariablesNameThem(t *testing.T) {
-	v := NewVars(map[string]any{"outer": "{{ inner }}", "inner": "{{ missing }}", "bad": "{{ 1 + 'x' }}"})
+	v := NewVars(map[string]any{"outer": "x{{ inner }}", "inner": "{{ missing }}", "bad": "{{ 1 + 'x' }}"})
 	_, err := Render("{{ outer }}", v)
-	if err == nil || !strings.Contains(err.Error(), "'missing' is undefined (in the value of 'inner') (in the value of 'outer')") {
-		t.Errorf("got %v", err)
+	in := "{{ missing }}: 'missing' is undefined. 'missing' is undefined"
+	if want := "x{{ inner }}: " + in + ". " + in; err == nil || Message(err) != want {
+		t.Errorf("got %v, want %s", err, want)
 	}
 	_, err = Render("{{ bad }}", v)
 	if err == nil || !strings.Contains(err.Error(), "in the value of 'bad': unsupported operand") {

@@ -161,8 +161,11 @@ func (v *Vars) lookup(name string, chain []string, b *budget) (any, bool, error)
 		switch {
 		case errors.As(err, &ce):
 		case errors.As(err, &ue):
-			err = &UndefinedError{Name: ue.Name, Msg: fmt.Sprintf("%s (in the value of '%s')", ue.Msg, name),
-				hint: fmt.Sprintf("%s: %s. %s", Str(x), ue.Msg, ue.Msg)}
+			// Ansible's message: the variable's value, then the error
+			// with its cause ("{{ a.b }}: 'dict object' has no
+			// attribute 'b'. 'dict object' has no attribute 'b'").
+			msg := fmt.Sprintf("%s: %s. %s", Str(x), ue.Msg, ue.Msg)
+			err = &UndefinedError{Name: ue.Name, Msg: msg, hint: msg}
 		default:
 			err = fmt.Errorf("in the value of '%s': %w", name, err)
 		}
