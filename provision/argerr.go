@@ -30,8 +30,7 @@ func renderArgsError(t *playbooks.Task, err error) error {
 	}
 	msg := fmt.Sprintf("The task includes an option with an undefined variable. The error was: %s. %s", u.Msg, u.Msg)
 	if t.Pos.File != "" && t.Pos.Line > 0 {
-		msg += fmt.Sprintf("\n\nThe error appears to be in '%s': line %d, column %d, but may\n"+
-			"be elsewhere in the file depending on the exact syntax problem.\n", shownFile(t.Pos.File), t.Pos.Line, t.Pos.Col)
+		msg += errorPosition(t.Pos)
 	}
 	return &argsError{msg: msg, err: err}
 }

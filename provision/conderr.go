@@ -2,7 +2,6 @@ package provision
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -23,6 +22,5 @@ func atTask(t *playbooks.Task, err error) error {
 	if t == nil || t.Pos.File == "" || t.Pos.Line == 0 || !errors.As(err, &ae) {
 		return err
 	}
-	return &argsError{msg: ae.msg + fmt.Sprintf("\n\nThe error appears to be in '%s': line %d, column %d, but may\n"+
-		"be elsewhere in the file depending on the exact syntax problem.\n", shownFile(t.Pos.File), t.Pos.Line, t.Pos.Col), err: ae.err}
+	return &argsError{msg: ae.msg + errorPosition(t.Pos), err: ae.err}
 }
