@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck shell=bash
 # Records what ansible-playbook's template module writes for the templates
 # here with trim_blocks, lstrip_blocks and a #jinja2: header (rerun by
 # hand with Debian's ansible-core; TestTemplateBlocksAgainstAnsible in
