@@ -30,7 +30,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 	}
 	c, err := pr.prepare(ctx, h, t, kw, scope)
 	if err != nil {
-		return failure(err)
+		return prepareFailure(err)
 	}
 	limit, poll, err := asyncKeywords(t, scope)
 	if err != nil {
@@ -171,6 +171,17 @@ func (pr *playRun) factory(t *playbooks.Task) (tasks.Factory, error) {
 		return nil, fmt.Errorf("the module %s is not available to this run", t.Module)
 	}
 	return f, nil
+}
+
+// prepareFailure is the outcome of a task whose prepare failed: arguments
+// that do not render end a loop (outcome.abort), as Ansible's validation
+// of the task raises.
+func prepareFailure(err error) outcome {
+	var ae *argsError
+	if errors.As(err, &ae) {
+		return aborting(err)
+	}
+	return failure(err)
 }
 
 // prepare renders t's arguments in scope and connects for it. The

@@ -136,12 +136,26 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		}
 		vars := itemVars[i]
 		out := run(i)
+		if out.abort {
+			// The task fails with this item's error, as a whole.
+			return out
+		}
 		for k, v := range vars {
 			out.data[k] = v
 		}
 		shown := item
 		if label != nil {
-			if v, err := expr.RenderDeep(label, pr.scope(h, t, vars)); err == nil {
+			v, err := expr.RenderDeep(label, pr.scope(h, t, vars))
+			var u *expr.UndefinedError
+			switch {
+			case errors.As(err, &u):
+				// As Ansible: the item fails, shown by its value.
+				out.failed = true
+				out.data["failed"] = true
+				out.data["msg"] = "Failed to template loop_control.label: " + undefinedTwice(err).Error()
+			case err != nil:
+				return failure(fmt.Errorf("%s", typeErrorText(err)))
+			default:
 				shown = v
 			}
 		}

@@ -22,11 +22,16 @@ type outcome struct {
 	failed      bool
 	skipped     bool
 	unreachable bool
-	verbose     bool     // print data even on success (debug)
-	indent      bool     // print data indented (debug, -vvv)
-	loop        bool     // the aggregate of a loop's items
-	diff        string   // the module's unified diff (--diff)
-	warnings    []string // the module's warnings
+	verbose     bool // print data even on success (debug)
+	indent      bool // print data indented (debug, -vvv)
+	loop        bool // the aggregate of a loop's items
+	// abort: the failure ends a loop, its result the task's own. Ansible
+	// raises such an error (a condition that does not evaluate, arguments
+	// that do not render) out of the item, so the items after it do not
+	// run and the task's result is this failure, without results.
+	abort    bool
+	diff     string   // the module's unified diff (--diff)
+	warnings []string // the module's warnings
 }
 
 // selected reports whether --tags and --skip-tags let t run. A notified
@@ -158,7 +163,7 @@ func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	ok, err := pr.conditionsHold(h, t, extra)
 	switch {
 	case err != nil:
-		return failure(err)
+		return aborting(err)
 	case !ok:
 		return skippedByCondition()
 	}
@@ -305,6 +310,13 @@ func failure(err error) outcome {
 		return outcome{unreachable: true, data: map[string]any{"changed": false, "unreachable": true, "msg": err.Error()}}
 	}
 	return outcome{failed: true, data: map[string]any{"failed": true, "msg": err.Error()}}
+}
+
+// aborting is the failure of an error that ends a loop (outcome.abort).
+func aborting(err error) outcome {
+	out := failure(err)
+	out.abort = true
+	return out
 }
 
 // fail records a failure of t on h that happened outside the module.
