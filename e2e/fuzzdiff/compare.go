@@ -43,7 +43,7 @@ func Compare(a, t *Side) []string {
 		d = append(d, fmt.Sprintf("exit: ansible %d, tender %d", a.Exit, t.Exit))
 	}
 	if (a.JSON == nil) != (t.JSON == nil) {
-		d = append(d, fmt.Sprintf("json: ansible %v, tender %v", a.JSON != nil, t.JSON != nil))
+		d = append(d, fmt.Sprintf("json: ansible %v, tender %v", a.JSON != nil, t.JSON != nil)+callbackFailure(a)+callbackFailure(t))
 	}
 	if a.JSON != nil && t.JSON != nil {
 		aj, tj := normalise(a.JSON, a.Dir), normalise(t.JSON, t.Dir)
@@ -52,6 +52,27 @@ func Compare(a, t *Side) []string {
 	}
 	d = append(d, diffLines("state", a.State, t.State)...)
 	return d
+}
+
+// callbackFailureRE finds ansible-playbook's warning that its stdout
+// callback failed (the json callback's output is then cut short); the
+// warning wraps over lines.
+var callbackFailureRE = regexp.MustCompile(`\[WARNING\]: Failure using method \((\w+)\) in callback plugin\s+\(<[^>]*>\):\s+((?:.|\n)*?)(?:\n\[|\n*$)`)
+
+// callbackFailure says why a side wrote no JSON when its callback failed
+// (" (ansible's callback failed in v2_playbook_on_stats: …)"), and is
+// empty otherwise: a tool's own failure to write JSON is then told from
+// a divergence of tender's.
+func callbackFailure(s *Side) string {
+	if s.JSON != nil {
+		return ""
+	}
+	m := callbackFailureRE.FindStringSubmatch(s.Stderr)
+	if m == nil {
+		return ""
+	}
+	why := strings.Join(strings.Fields(m[2]), " ")
+	return fmt.Sprintf(" (%s's callback failed in %s: %s)", s.Tool, m[1], why)
 }
 
 func compareStats(a, t any) []string {

@@ -104,3 +104,21 @@ func TestDifferencesFile(t *testing.T) {
 		t.Errorf("the include entry does not match: %q", got)
 	}
 }
+
+// TestCallbackFailure: when ansible-playbook's json callback fails (it
+// cannot sort a dict whose keys mix None and str), the divergence says so.
+func TestCallbackFailure(t *testing.T) {
+	a := &Side{Tool: "ansible", Stderr: "[WARNING]: Failure using method (v2_playbook_on_stats) in callback plugin\n" +
+		"(<ansible_collections.ansible.posix.plugins.callback.json.CallbackModule object\n" +
+		"at 0x7fc9cd039550>): '<' not supported between instances of 'str' and\n'NoneType'\n"}
+	b := side(t, "/r/t", nil)
+	d := Compare(a, b)
+	want := "json: ansible false, tender true (ansible's callback failed in v2_playbook_on_stats: '<' not supported between instances of 'str' and 'NoneType')"
+	if len(d) == 0 || d[0] != want {
+		t.Fatalf("got %q\nwant %q", d, want)
+	}
+	a.Stderr = "ERROR! something else\n"
+	if d := Compare(a, b); d[0] != "json: ansible false, tender true" {
+		t.Fatalf("got %q", d)
+	}
+}
