@@ -26,7 +26,10 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 		case playbooks.KindImportRole:
 			pr.runList(ctx, active, pr.roleTasks(t.Target))
 		case playbooks.KindIncludeTasks, playbooks.KindIncludeRole:
-			if !pr.rn.startAt.skip(t) {
+			// A dynamic include is a task: --tags and --skip-tags select
+			// it by its own tags (and its blocks'), as Ansible does; the
+			// tasks it includes are not looked at.
+			if !pr.rn.startAt.skip(t) && pr.selected(t) {
 				pr.runDynamic(ctx, active, t)
 			}
 		default:
