@@ -226,9 +226,25 @@ func normalise(v any, dir string) any {
 		}
 		return l
 	case string:
-		return strings.ReplaceAll(v, dir, "<DIR>")
+		return sortBooleans(strings.ReplaceAll(v, dir, "<DIR>"))
 	}
 	return v
+}
+
+// booleansRE finds the listing of the valid booleans in Ansible's error
+// for a value that is not one: Python prints its set of them in an order
+// that changes from one process to the next.
+var booleansRE = regexp.MustCompile(`(Valid booleans include: )((?:'[^']*'|[\w.]+)(?:, (?:'[^']*'|[\w.]+))*)`)
+
+// sortBooleans sorts each listing of the valid booleans in s, so that two
+// runs that list the same set compare equal.
+func sortBooleans(s string) string {
+	return booleansRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := booleansRE.FindStringSubmatch(m)
+		items := strings.Split(sub[2], ", ")
+		sort.Strings(items)
+		return sub[1] + strings.Join(items, ", ")
+	})
 }
 
 func diffLines(what string, a, t []string) []string {

@@ -122,3 +122,16 @@ func TestCallbackFailure(t *testing.T) {
 		t.Fatalf("got %q", d)
 	}
 }
+
+// TestSortBooleans: Ansible lists the valid booleans in its set's order,
+// which changes from run to run; the same set in any order compares equal.
+func TestSortBooleans(t *testing.T) {
+	a := sortBooleans("The value 'h3' is not a valid boolean.  Valid booleans include: 'off', 1, 0, 'false', 'f'\n\nmore")
+	b := sortBooleans("The value 'h3' is not a valid boolean.  Valid booleans include: 0, 'f', 'false', 1, 'off'\n\nmore")
+	if a != b || !strings.HasSuffix(a, "\n\nmore") {
+		t.Fatalf("%q != %q", a, b)
+	}
+	if c := sortBooleans("Valid booleans include: 'off', 1, 1.0, 0"); c == a {
+		t.Fatalf("a different set compares equal: %q", c)
+	}
+}
