@@ -311,7 +311,8 @@ func ParseBool(v any) (bool, error) {
 			return false, nil
 		}
 	}
-	return false, fmt.Errorf("The value '%v' is not a valid boolean.  Valid booleans include: 'y', 'yes', 'on', '1', 'true', 't', 1, 1.0, True, 'n', 'no', 'off', '0', 'false', 'f', 0, 0.0, False", v)
+	// Python's set of them holds 1 once for 1, 1.0 and True (0 likewise).
+	return false, fmt.Errorf("The value '%v' is not a valid boolean.  Valid booleans include: 'y', 'yes', 'on', '1', 'true', 't', 1, 'n', 'no', 'off', '0', 'false', 'f', 0", v)
 }
 
 // ToText renders a scalar as Ansible renders it into a string parameter
