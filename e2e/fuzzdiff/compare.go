@@ -40,10 +40,11 @@ func Compare(a, t *Side) []string {
 		d = append(d, fmt.Sprintf("timeout: ansible %v, tender %v", a.TimedOut, t.TimedOut))
 	}
 	if a.Exit != t.Exit {
-		d = append(d, fmt.Sprintf("exit: ansible %d, tender %d", a.Exit, t.Exit))
+		d = append(d, fmt.Sprintf("exit: ansible %d, tender %d", a.Exit, t.Exit)+crash(a)+crash(t))
 	}
 	if (a.JSON == nil) != (t.JSON == nil) {
-		d = append(d, fmt.Sprintf("json: ansible %v, tender %v", a.JSON != nil, t.JSON != nil)+callbackFailure(a)+callbackFailure(t))
+		d = append(d, fmt.Sprintf("json: ansible %v, tender %v", a.JSON != nil, t.JSON != nil)+
+			callbackFailure(a)+callbackFailure(t)+crash(a)+crash(t))
 	}
 	if a.JSON != nil && t.JSON != nil {
 		aj, tj := normalise(a.JSON, a.Dir), normalise(t.JSON, t.Dir)
@@ -73,6 +74,20 @@ func callbackFailure(s *Side) string {
 	}
 	why := strings.Join(strings.Fields(m[2]), " ")
 	return fmt.Sprintf(" (%s's callback failed in %s: %s)", s.Tool, m[1], why)
+}
+
+// crashRE finds ansible-playbook's report of an exception it did not
+// expect (it exits 250, its JSON cut short).
+var crashRE = regexp.MustCompile(`ERROR! Unexpected Exception, this is probably a bug: (.*)`)
+
+// crash says that a side crashed and why (" (ansible crashed: …)"), and
+// is empty otherwise: a crash of Ansible's own is told from a divergence.
+func crash(s *Side) string {
+	m := crashRE.FindStringSubmatch(s.Stderr)
+	if m == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%s crashed: %s)", s.Tool, strings.TrimSpace(m[1]))
 }
 
 func compareStats(a, t any) []string {

@@ -135,3 +135,16 @@ func TestSortBooleans(t *testing.T) {
 		t.Fatalf("a different set compares equal: %q", c)
 	}
 }
+
+// TestCrash: an exception ansible-playbook did not expect is named in the
+// exit and json lines.
+func TestCrash(t *testing.T) {
+	a := &Side{Tool: "ansible", Exit: 250, Stderr: "ERROR! Unexpected Exception, this is probably a bug: unsupported operand type(s) for |=: 'bool' and 'str'\nto see the full traceback, use -vvv\n"}
+	b := side(t, "/r/t", nil)
+	b.Exit = 2
+	d := Compare(a, b)
+	const why = " (ansible crashed: unsupported operand type(s) for |=: 'bool' and 'str')"
+	if len(d) < 2 || d[0] != "exit: ansible 250, tender 2"+why || d[1] != "json: ansible false, tender true"+why {
+		t.Fatalf("got %q", d)
+	}
+}
