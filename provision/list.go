@@ -97,13 +97,36 @@ func (pr *playRun) runBlock(ctx context.Context, hosts []*hostRun, b *playbooks.
 
 // metaConditional are the meta actions whose when: Ansible evaluates.
 var metaConditional = map[string]bool{"clear_facts": true, "clear_host_errors": true, "end_batch": true,
-	"end_play": true, "end_host": true, "reset_connection": true}
+	"end_play": true, "end_host": true, "reset_connection": true, "flush_handlers": true}
 
 // metaOnce are the meta actions the linear strategy runs once, for the
 // first host still running, whose when: decides for every host (Ansible
 // runs the others host by host).
 var metaOnce = map[string]bool{"clear_facts": true, "clear_host_errors": true, "end_batch": true,
 	"end_play": true, "refresh_inventory": true}
+
+// metaSkipped is the result of a meta task whose when: does not hold on
+// host, as Ansible's strategy words it.
+func metaSkipped(action, host string) map[string]any {
+	reason := action + " conditional evaluated to False"
+	msg := action
+	switch action {
+	case "flush_handlers":
+		reason += ", not running handlers for " + host
+	case "clear_facts":
+		reason += ", not clearing facts and fact cache for " + host
+	case "clear_host_errors":
+		reason += ", not clearing host error state for " + host
+	case "end_batch":
+		reason += ", continuing current batch"
+	case "end_play":
+		reason += ", continuing play"
+	case "end_host":
+		reason += ", continuing execution for " + host
+		msg = "end_host conditional evaluated to false, continuing execution for " + host
+	}
+	return map[string]any{"skipped": true, "skip_reason": reason, "msg": msg}
+}
 
 // meta runs a meta: task.
 func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task, action string) {
@@ -121,14 +144,16 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 			ok, err := pr.conditionsHold(h, t, nil)
 			switch {
 			case err != nil:
-				pr.fail(h, t, err)
+				// Ansible's strategy raises it: the run ends here.
+				pr.endRun(err)
+				return
 			case ok:
 				on = append(on, h)
 			default:
 				// Shown, but not counted in the recap, as Ansible does
 				// with a meta's results.
 				pr.rn.emit(Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Module: t.Module,
-					Path: t.Pos.String(), Host: h.name, Status: StatusSkipped, Result: skippedByCondition().data})
+					Path: t.Pos.String(), Host: h.name, Status: StatusSkipped, Result: metaSkipped(action, h.name)})
 			}
 		}
 	} else {
@@ -136,7 +161,7 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 	}
 	switch action {
 	case "flush_handlers":
-		pr.flushHandlers(ctx, hosts)
+		pr.flushHandlers(ctx, on)
 	case "end_play":
 		if len(on) > 0 {
 			pr.abort = true
