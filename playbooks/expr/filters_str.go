@@ -169,6 +169,10 @@ var stringFilters = map[string]filterFunc{
 		return findAll(budgetOf(env), re, Str(x))
 	},
 	"split": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		// Ansible's split is str.split itself: it takes a str only.
+		if _, ok := text(x); !ok {
+			return nil, typeErrorf("descriptor 'split' for 'str' objects doesn't apply to a '%s' object", typeName(x))
+		}
 		limit := -1
 		if v := argOr(args, kw, 1, "maxsplit", nil); v != nil {
 			limit, _ = integer(v)
