@@ -93,9 +93,13 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		}
 		if err != nil {
 			// The module's own failure (its arguments refused, say):
-			// Ansible's result of a module that ran says changed.
+			// Ansible's result of a module that ran says changed; an
+			// action's own failure does not.
 			out := failure(err)
-			out.data["changed"] = false
+			var ae *tasks.ActionError
+			if !errors.As(err, &ae) {
+				out.data["changed"] = false
+			}
 			return out
 		}
 		if retries > 0 {

@@ -30,7 +30,11 @@ func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tas
 	if env.Condition == nil || env.Template == nil {
 		return tasks.Result{}, fmt.Errorf("assert: no expression evaluator")
 	}
-	that := args["that"]
+	that, given := args["that"]
+	if !given {
+		// Ansible's assert checks that before anything else.
+		return tasks.Result{}, &tasks.ActionError{Msg: `conditional required in "that" string`}
+	}
 	if _, isText := tasks.Text(that); isText {
 		// One string: rendered first, as it may be a template naming a
 		// list of conditions.

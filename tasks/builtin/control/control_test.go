@@ -64,6 +64,13 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 	if res = modtest.RunMod(t, env, "assert", tasks.Args{"that": "undefined_thing"}); !res.Failed {
 		t.Fatalf("%+v", res)
 	}
+	// Without that, the action itself fails (no changed in the result),
+	// as Ansible's assert does.
+	_, err := assertModule{}.Run(context.Background(), env, tasks.Args{"quiet": true})
+	var ae *tasks.ActionError
+	if !errors.As(err, &ae) || ae.Msg != `conditional required in "that" string` {
+		t.Fatalf("assert without that: %v", err)
+	}
 	if cc.Runs != 0 {
 		t.Fatalf("controller-side modules used %d round trips", cc.Runs)
 	}
