@@ -97,7 +97,10 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 			// action's own failure does not.
 			out := failure(err)
 			var ae *tasks.ActionError
-			if !errors.As(err, &ae) {
+			if errors.As(err, &ae) {
+				// Raised, it ends a loop too (outcome.abort).
+				out.abort = true
+			} else {
 				out.data["changed"] = false
 			}
 			return out

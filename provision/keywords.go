@@ -248,7 +248,14 @@ func (e *notBool) Unwrap() error { return e.err }
 func fieldError(t *playbooks.Task, name string, b playbooks.Bool, err error) error {
 	var nb *notBool
 	if !errors.As(err, &nb) {
-		return err // the template itself failed
+		// The template itself failed: Ansible's templating error, and for
+		// an undefined variable in a task's own keyword, its words and
+		// where the task is.
+		var u *expr.UndefinedError
+		if !errors.As(err, &u) || t == nil || playContextKeywords[name] {
+			return &argsError{msg: typeErrorText(err), err: err}
+		}
+		return atTask(t, &argsError{msg: fmt.Sprintf("The field '%s' has an invalid value, which includes an undefined variable. The error was: %s. %s", name, u.Msg, u.Msg), err: err})
 	}
 	shown := expr.Str(nb.value)
 	if b.Expr != "" && t != nil {

@@ -28,8 +28,11 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 	}
 	broken := *env
 	broken.Template = func(any) (any, error) { return nil, errors.New("urlsplit: unknown URL component: bad") }
-	if res := modtest.RunMod(t, &broken, "debug", tasks.Args{"var": "u | urlsplit('bad')"}); !res.Failed || res.Msg != "urlsplit: unknown URL component: bad" {
-		t.Fatalf("a var that fails to evaluate (not undefined) fails the task: %+v", res)
+	// A var that fails to evaluate (not undefined) fails the task, as
+	// Ansible's debug action raises it: no changed in the result.
+	var ae *tasks.ActionError
+	if _, err := (debugModule{}).Run(context.Background(), &broken, tasks.Args{"var": "u | urlsplit('bad')"}); !errors.As(err, &ae) || ae.Msg != "urlsplit: unknown URL component: bad" {
+		t.Fatalf("a var that fails to evaluate: %v", err)
 	}
 	if res := modtest.RunMod(t, env, "debug", tasks.Args{"msg": "x", "verbosity": 2}); !res.Skipped || res.Data["skipped_reason"] != "Verbosity threshold not met." {
 		t.Fatalf("%+v", res)
@@ -67,7 +70,6 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 	// Without that, the action itself fails (no changed in the result),
 	// as Ansible's assert does.
 	_, err := assertModule{}.Run(context.Background(), env, tasks.Args{"quiet": true})
-	var ae *tasks.ActionError
 	if !errors.As(err, &ae) || ae.Msg != `conditional required in "that" string` {
 		t.Fatalf("assert without that: %v", err)
 	}
