@@ -16,6 +16,7 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/facts"
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -91,19 +92,26 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return failure(errStopped)
 		}
-		if err != nil {
-			// The module's own failure (its arguments refused, say):
-			// Ansible's result of a module that ran says changed; an
-			// action's own failure does not.
+		var ae *tasks.ActionError
+		switch {
+		case errors.As(err, &ae):
+			// An action's own failure: no changed, and raised, it ends
+			// a loop too (outcome.abort).
 			out := failure(err)
-			var ae *tasks.ActionError
-			if errors.As(err, &ae) {
-				// Raised, it ends a loop too (outcome.abort).
-				out.abort = true
-			} else {
-				out.data["changed"] = false
-			}
+			out.abort = true
 			return out
+		case errors.Is(err, transport.ErrUnreachable):
+			return failure(err)
+		case err != nil && pr.rn.traits(t).Action:
+			// An action's refusal (Traits.Action): the result at once.
+			out := failure(err)
+			out.data["changed"] = false
+			return out
+		case err != nil:
+			// The module's own failure (its arguments refused, say) is
+			// a result like any other: changed: false, and changed_when
+			// and failed_when judge it, as Ansible's.
+			res, err = tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
 		}
 		if retries > 0 {
 			// attempts is there for changed_when and failed_when too.
