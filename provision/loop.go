@@ -169,7 +169,8 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 			break
 		}
 	}
-	agg.data = map[string]any{"results": results, "changed": agg.changed, "msg": "All items completed"}
+	// skipped is there whatever its value, as in Ansible's register.
+	agg.data = map[string]any{"results": results, "changed": agg.changed, "msg": "All items completed", "skipped": agg.skipped}
 	switch {
 	case len(items) == 0:
 		// Ansible's result of an empty loop has no msg.
