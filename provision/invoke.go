@@ -435,9 +435,22 @@ func (pr *playRun) overrides(t *playbooks.Task, scope *expr.Vars, out *outcome) 
 	if len(t.ChangedWhen) == 0 && len(t.FailedWhen) == 0 {
 		return nil
 	}
-	s := scope
+	// As Ansible's: the facts of set_fact and include_vars, then the
+	// registered result, are variables of changed_when and failed_when.
+	extra := map[string]any{}
+	if tr := pr.rn.traits(t); tr.FromPlaybook {
+		if facts, ok := out.data["ansible_facts"].(map[string]any); ok {
+			for k, v := range facts {
+				extra[k] = v
+			}
+		}
+	}
 	if t.Register != "" {
-		s = scope.With(map[string]any{t.Register: registered(pr.rn.traits(t), out.data)})
+		extra[t.Register] = registered(pr.rn.traits(t), out.data)
+	}
+	s := scope
+	if len(extra) > 0 {
+		s = scope.With(extra)
 	}
 	// A condition that cannot be evaluated fails the task, keeping the
 	// module's result, with the error as the condition's result, as in
