@@ -69,7 +69,7 @@ func (pr *playRun) runBlock(ctx context.Context, hosts []*hostRun, b *playbooks.
 			failed = append(failed, h)
 		}
 	}
-	if len(b.Rescue) > 0 && len(failed) > 0 {
+	if hasTasks(b.Rescue) && len(failed) > 0 {
 		for _, h := range failed {
 			h.failed = false
 		}
@@ -93,6 +93,18 @@ func (pr *playRun) runBlock(ctx context.Context, hosts []*hostRun, b *playbooks.
 			}
 		}
 	}
+}
+
+// hasTasks reports whether list holds a task, not only blocks without
+// any (Ansible drops an empty block when it loads it: a rescue of empty
+// blocks rescues nothing).
+func hasTasks(list []*playbooks.Task) bool {
+	for _, t := range list {
+		if t.Kind != playbooks.KindBlock || hasTasks(t.Block) || hasTasks(t.Rescue) || hasTasks(t.Always) {
+			return true
+		}
+	}
+	return false
 }
 
 // metaConditional are the meta actions whose when: Ansible evaluates.

@@ -284,7 +284,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 // rescue tasks: its failure is counted as rescued, not failed.
 func inRescuedBlock(t *playbooks.Task) bool {
 	for c, p := t, t.Parent; p != nil; c, p = p, p.Parent {
-		if p.Kind == playbooks.KindBlock && len(p.Rescue) > 0 {
+		if p.Kind == playbooks.KindBlock && hasTasks(p.Rescue) {
 			for _, b := range p.Block {
 				if b == c {
 					return true
