@@ -14,17 +14,21 @@ import (
 // keywords are a task's effective keywords: the play's, overridden by each
 // level it inherits from (role uses, blocks, imports), then its own.
 type keywords struct {
-	become         bool
-	becomeUser     string
-	becomeMethod   string
-	ignoreErrors   bool
-	noLog          bool
-	runOnce        bool
-	anyErrorsFatal bool
-	check          bool
-	diff           bool
-	delegateTo     string
-	environment    []any // each level's environment (a map or a template), outermost first
+	become       bool
+	becomeUser   string
+	becomeMethod string
+	ignoreErrors bool
+	// rawIgnoreErrors is ignore_errors as written, not evaluated (a
+	// template's text is true): what Ansible's strategy reads when the
+	// task failed before its keywords were validated.
+	rawIgnoreErrors bool
+	noLog           bool
+	runOnce         bool
+	anyErrorsFatal  bool
+	check           bool
+	diff            bool
+	delegateTo      string
+	environment     []any // each level's environment (a map or a template), outermost first
 	// gathersFacts: the task is setup or gather_facts, whose environment
 	// may not use the facts it gathers (envVars).
 	gathersFacts bool
@@ -135,6 +139,7 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 			*dst = *v
 		}
 	}
+	k.rawIgnoreErrors = rawIgnoresErrors(ignoreErrors)
 	if bad != nil && ignoreErrorsUnread[badName] && rawIgnoresErrors(ignoreErrors) {
 		k.ignoreErrors = true
 	}

@@ -106,7 +106,9 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 				return skippedByCondition()
 			}
 		}
-		return failure(err)
+		out := failure(err)
+		out.unvalidated = true
+		return out
 	}
 	agg := outcome{skipped: len(items) > 0, loop: true}
 	results := make([]any, 0, len(items))

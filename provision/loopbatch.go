@@ -60,7 +60,9 @@ func (pr *playRun) batchItems(ctx context.Context, h *hostRun, t *playbooks.Task
 		ok, err := pr.conditionsHold(h, t, v)
 		switch {
 		case err != nil:
-			decide(i, aborting(err))
+			out := aborting(err)
+			out.unvalidated = true
+			decide(i, out)
 		case !ok:
 			decide(i, skippedByCondition())
 		default:

@@ -29,9 +29,13 @@ type outcome struct {
 	// raises such an error (a condition that does not evaluate, arguments
 	// that do not render) out of the item, so the items after it do not
 	// run and the task's result is this failure, without results.
-	abort    bool
-	diff     string   // the module's unified diff (--diff)
-	warnings []string // the module's warnings
+	abort bool
+	// unvalidated: the task failed before Ansible validates its keywords
+	// (its when: or its loop did not evaluate), so ignore_errors counts
+	// as written (keywords.rawIgnoreErrors).
+	unvalidated bool
+	diff        string   // the module's unified diff (--diff)
+	warnings    []string // the module's warnings
 }
 
 // selected reports whether --tags and --skip-tags let t run. A notified
@@ -163,7 +167,9 @@ func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	ok, err := pr.conditionsHold(h, t, extra)
 	switch {
 	case err != nil:
-		return aborting(err)
+		out := aborting(err)
+		out.unvalidated = true
+		return out
 	case !ok:
 		return skippedByCondition()
 	}
@@ -179,6 +185,9 @@ func skippedByCondition() outcome {
 // finish records an outcome: the event, register, handlers and stats.
 // For a loop item, item is set and nothing but the event is recorded.
 func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcome, isItem bool, item any) {
+	if out.unvalidated {
+		kw.ignoreErrors = kw.rawIgnoreErrors
+	}
 	ev := Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Module: t.Module, Handler: t.Handler,
 		Path: t.Pos.String(), Host: h.name, Delegate: kw.delegateTo, IsItem: isItem, Item: item,
 		LoopDone: out.loop, Result: out.data, Verbose: out.verbose, Indent: out.indent}
