@@ -40,7 +40,7 @@ func Compare(a, t *Side) []string {
 		d = append(d, fmt.Sprintf("timeout: ansible %v, tender %v", a.TimedOut, t.TimedOut))
 	}
 	if a.Exit != t.Exit {
-		d = append(d, fmt.Sprintf("exit: ansible %d, tender %d", a.Exit, t.Exit)+crash(a)+crash(t))
+		d = append(d, fmt.Sprintf("exit: ansible %d, tender %d", a.Exit, t.Exit)+crash(a)+crash(t)+selfContradiction(a))
 	}
 	if (a.JSON == nil) != (t.JSON == nil) {
 		d = append(d, fmt.Sprintf("json: ansible %v, tender %v", a.JSON != nil, t.JSON != nil)+
@@ -74,6 +74,24 @@ func callbackFailure(s *Side) string {
 	}
 	why := strings.Join(strings.Fields(m[2]), " ")
 	return fmt.Sprintf(" (%s's callback failed in %s: %s)", s.Tool, m[1], why)
+}
+
+// selfContradiction notes when ansible-playbook's exit status is not the
+// one its own recap calls for (a host failed, yet it exits 0), which
+// happens after meta end_host or end_play in a block's always section;
+// empty otherwise.
+func selfContradiction(a *Side) string {
+	stats, _ := get(a.JSON, "stats").(map[string]any)
+	failed := false
+	for _, h := range stats {
+		if n, _ := get(h, "failures").(float64); n > 0 {
+			failed = true
+		}
+	}
+	if failed && a.Exit != 2 && a.Exit != 4 {
+		return " (ansible's exit disagrees with its recap)"
+	}
+	return ""
 }
 
 // crashRE finds ansible-playbook's report of an exception it did not

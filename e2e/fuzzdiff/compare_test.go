@@ -148,3 +148,20 @@ func TestCrash(t *testing.T) {
 		t.Fatalf("got %q", d)
 	}
 }
+
+// TestSelfContradiction: an exit status of ansible-playbook's that its
+// own recap contradicts (failures, yet 0) is named.
+func TestSelfContradiction(t *testing.T) {
+	a := side(t, "/r/a", func(s string) string { return strings.Replace(s, `"failures": 0`, `"failures": 1`, 1) })
+	b := side(t, "/r/t", func(s string) string { return strings.Replace(s, `"failures": 0`, `"failures": 1`, 1) })
+	b.Exit = 2
+	d := Compare(a, b)
+	if len(d) == 0 || d[0] != "exit: ansible 0, tender 2 (ansible's exit disagrees with its recap)" {
+		t.Fatalf("got %q", d)
+	}
+	a.Exit = 2
+	b.Exit = 0
+	if d := Compare(a, b); len(d) == 0 || d[0] != "exit: ansible 2, tender 0" {
+		t.Fatalf("got %q", d)
+	}
+}
