@@ -139,8 +139,22 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		vars := itemVars[i]
 		out := run(i)
 		if out.abort {
-			// The task fails with this item's error, as a whole.
+			// The task fails with this item's error, as a whole, under
+			// ignore_errors as the item evaluated it.
+			if !out.unvalidated {
+				ig := pr.itemIgnoreErrors(h, t, kw, vars)
+				out.ignoreErrors = &ig
+			}
 			return out
+		}
+		if out.failed {
+			// As Ansible: the first failed item's ignore_errors is the
+			// task's, and a later failed item that does not ignore
+			// errors makes it false.
+			ig := pr.itemIgnoreErrors(h, t, kw, vars)
+			if agg.ignoreErrors == nil || !ig {
+				agg.ignoreErrors = &ig
+			}
 		}
 		for k, v := range vars {
 			out.data[k] = v
@@ -188,6 +202,17 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		agg.data["msg"] = "All items skipped"
 	}
 	return agg
+}
+
+// itemIgnoreErrors is ignore_errors as a loop item evaluates it (its
+// variables in scope), as Ansible validates a task's keywords item by
+// item; kw's value when it does not evaluate there.
+func (pr *playRun) itemIgnoreErrors(h *hostRun, t *playbooks.Task, kw keywords, vars map[string]any) bool {
+	ik, err := pr.resolve(t, pr.scope(h, t, vars))
+	if err != nil {
+		return kw.ignoreErrors
+	}
+	return ik.ignoreErrors
 }
 
 // loopPause is loop_control.pause: seconds (a fraction allowed) to wait

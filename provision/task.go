@@ -34,8 +34,11 @@ type outcome struct {
 	// (its when: or its loop did not evaluate), so ignore_errors counts
 	// as written (keywords.rawIgnoreErrors).
 	unvalidated bool
-	diff        string   // the module's unified diff (--diff)
-	warnings    []string // the module's warnings
+	// ignoreErrors, when set, is ignore_errors as the failing loop item
+	// evaluated it (Ansible validates a task's keywords item by item).
+	ignoreErrors *bool
+	diff         string   // the module's unified diff (--diff)
+	warnings     []string // the module's warnings
 }
 
 // selected reports whether --tags and --skip-tags let t run. A notified
@@ -185,8 +188,11 @@ func skippedByCondition() outcome {
 // finish records an outcome: the event, register, handlers and stats.
 // For a loop item, item is set and nothing but the event is recorded.
 func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcome, isItem bool, item any) {
-	if out.unvalidated {
+	switch {
+	case out.unvalidated:
 		kw.ignoreErrors = kw.rawIgnoreErrors
+	case out.ignoreErrors != nil:
+		kw.ignoreErrors = *out.ignoreErrors
 	}
 	ev := Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Module: t.Module, Handler: t.Handler,
 		Path: t.Pos.String(), Host: h.name, Delegate: kw.delegateTo, IsItem: isItem, Item: item,

@@ -40,7 +40,8 @@ func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tas
 		// list of conditions.
 		v, err := env.Template(that)
 		if err != nil {
-			return tasks.Result{Failed: true, Data: map[string]any{}, Msg: expr.ConditionMessage(tasks.ToText(that), err)}, nil
+			// Raised by Ansible's action: no changed in the result.
+			return tasks.Result{}, &tasks.ActionError{Msg: expr.ConditionMessage(tasks.ToText(that), err)}
 		}
 		that = v
 	}
@@ -64,7 +65,8 @@ func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tas
 		}
 		ok, err := env.Condition(c)
 		if err != nil {
-			return tasks.Result{Failed: true, Data: map[string]any{}, Msg: expr.ConditionMessage(tasks.ToText(c), err)}, nil
+			// Raised by Ansible's action: no changed in the result.
+			return tasks.Result{}, &tasks.ActionError{Msg: expr.ConditionMessage(tasks.ToText(c), err)}
 		}
 		if !ok {
 			msg := "Assertion failed"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tender-sh/tender/internal/pydict"
@@ -64,8 +65,9 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 	if !res.Failed || res.Msg != "bad" || res.Data["assertion"] != "no" || res.Data["evaluated_to"] != false {
 		t.Fatalf("%+v", res)
 	}
-	if res = modtest.RunMod(t, env, "assert", tasks.Args{"that": "undefined_thing"}); !res.Failed {
-		t.Fatalf("%+v", res)
+	// A condition that does not evaluate is raised by Ansible's action.
+	if _, err := (assertModule{}).Run(context.Background(), env, tasks.Args{"that": "undefined_thing"}); !errors.As(err, &ae) || !strings.HasPrefix(ae.Msg, "The conditional check 'undefined_thing' failed.") {
+		t.Fatalf("%v", err)
 	}
 	// Without that, the action itself fails (no changed in the result),
 	// as Ansible's assert does.
