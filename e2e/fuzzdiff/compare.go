@@ -77,18 +77,25 @@ func callbackFailure(s *Side) string {
 }
 
 // selfContradiction notes when ansible-playbook's exit status is not the
-// one its own recap calls for (a host failed, yet it exits 0), which
-// happens after meta end_host or end_play in a block's always section;
-// empty otherwise.
+// one its own recap calls for (a host failed, yet it exits 0; none did,
+// yet it exits 2), which happens after meta end_host or end_play in a
+// block's rescue or always section; empty otherwise, and when there is
+// no recap.
 func selfContradiction(a *Side) string {
-	stats, _ := get(a.JSON, "stats").(map[string]any)
-	failed := false
+	stats, ok := get(a.JSON, "stats").(map[string]any)
+	if !ok {
+		return ""
+	}
+	failed, unreachable := false, false
 	for _, h := range stats {
 		if n, _ := get(h, "failures").(float64); n > 0 {
 			failed = true
 		}
+		if n, _ := get(h, "unreachable").(float64); n > 0 {
+			unreachable = true
+		}
 	}
-	if failed && a.Exit != 2 && a.Exit != 4 {
+	if failed && a.Exit != 2 && a.Exit != 4 || !failed && !unreachable && a.Exit == 2 {
 		return " (ansible's exit disagrees with its recap)"
 	}
 	return ""

@@ -164,4 +164,10 @@ func TestSelfContradiction(t *testing.T) {
 	if d := Compare(a, b); len(d) == 0 || d[0] != "exit: ansible 2, tender 0" {
 		t.Fatalf("got %q", d)
 	}
+	// No failure in Ansible's recap, yet it exits 2.
+	a, b = side(t, "/r/a", nil), side(t, "/r/t", nil)
+	a.Exit = 2
+	if d := Compare(a, b); len(d) == 0 || d[0] != "exit: ansible 2, tender 0 (ansible's exit disagrees with its recap)" {
+		t.Fatalf("got %q", d)
+	}
 }
