@@ -47,14 +47,5 @@ func undefinedTwice(err error) error {
 	return &argsError{msg: u.Msg + ". " + u.Msg, err: err}
 }
 
-// typeErrorText is err's message as Ansible gives it: for what Python
-// raises as a TypeError, the template's text and the message twice
-// ("Unexpected templating type error occurred on ({{ x|first }}): 'int'
-// object is not iterable. 'int' object is not iterable").
-func typeErrorText(err error) string {
-	var e *expr.Error
-	if !expr.IsTypeError(err) || !errors.As(err, &e) {
-		return expr.Message(err)
-	}
-	return fmt.Sprintf("Unexpected templating type error occurred on (%s): %s. %s", e.Src, e.Msg, e.Msg)
-}
+// typeErrorText is err's message as Ansible gives it (expr.TemplateMessage).
+func typeErrorText(err error) string { return expr.TemplateMessage(err) }

@@ -16,6 +16,7 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/facts"
+	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -30,7 +31,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 	}
 	c, err := pr.prepare(ctx, h, t, kw, scope)
 	if err != nil {
-		return failure(err)
+		return prepareFailure(err)
 	}
 	limit, poll, err := asyncKeywords(t, scope)
 	if err != nil {
@@ -91,12 +92,26 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return failure(errStopped)
 		}
-		if err != nil {
-			// The module's own failure (its arguments refused, say):
-			// Ansible's result of a module that ran says changed.
+		var ae *tasks.ActionError
+		switch {
+		case errors.As(err, &ae):
+			// An action's own failure: no changed, and raised, it ends
+			// a loop too (outcome.abort).
+			out := failure(err)
+			out.abort = true
+			return out
+		case errors.Is(err, transport.ErrUnreachable):
+			return failure(err)
+		case err != nil && pr.rn.traits(t).Action:
+			// An action's refusal (Traits.Action): the result at once.
 			out := failure(err)
 			out.data["changed"] = false
 			return out
+		case err != nil:
+			// The module's own failure (its arguments refused, say) is
+			// a result like any other: changed: false, and changed_when
+			// and failed_when judge it, as Ansible's.
+			res, err = tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
 		}
 		if retries > 0 {
 			// attempts is there for changed_when and failed_when too.
@@ -171,6 +186,17 @@ func (pr *playRun) factory(t *playbooks.Task) (tasks.Factory, error) {
 		return nil, fmt.Errorf("the module %s is not available to this run", t.Module)
 	}
 	return f, nil
+}
+
+// prepareFailure is the outcome of a task whose prepare failed: arguments
+// that do not render end a loop (outcome.abort), as Ansible's validation
+// of the task raises.
+func prepareFailure(err error) outcome {
+	var ae *argsError
+	if errors.As(err, &ae) {
+		return aborting(err)
+	}
+	return failure(err)
 }
 
 // prepare renders t's arguments in scope and connects for it. The
@@ -409,9 +435,22 @@ func (pr *playRun) overrides(t *playbooks.Task, scope *expr.Vars, out *outcome) 
 	if len(t.ChangedWhen) == 0 && len(t.FailedWhen) == 0 {
 		return nil
 	}
-	s := scope
+	// As Ansible's: the facts of set_fact and include_vars, then the
+	// registered result, are variables of changed_when and failed_when.
+	extra := map[string]any{}
+	if tr := pr.rn.traits(t); tr.FromPlaybook {
+		if facts, ok := out.data["ansible_facts"].(map[string]any); ok {
+			for k, v := range facts {
+				extra[k] = v
+			}
+		}
+	}
 	if t.Register != "" {
-		s = scope.With(map[string]any{t.Register: registered(pr.rn.traits(t), out.data)})
+		extra[t.Register] = registered(pr.rn.traits(t), out.data)
+	}
+	s := scope
+	if len(extra) > 0 {
+		s = scope.With(extra)
 	}
 	// A condition that cannot be evaluated fails the task, keeping the
 	// module's result, with the error as the condition's result, as in

@@ -14,17 +14,21 @@ import (
 // keywords are a task's effective keywords: the play's, overridden by each
 // level it inherits from (role uses, blocks, imports), then its own.
 type keywords struct {
-	become         bool
-	becomeUser     string
-	becomeMethod   string
-	ignoreErrors   bool
-	noLog          bool
-	runOnce        bool
-	anyErrorsFatal bool
-	check          bool
-	diff           bool
-	delegateTo     string
-	environment    []any // each level's environment (a map or a template), outermost first
+	become       bool
+	becomeUser   string
+	becomeMethod string
+	ignoreErrors bool
+	// rawIgnoreErrors is ignore_errors as written, not evaluated (a
+	// template's text is true): what Ansible's strategy reads when the
+	// task failed before its keywords were validated.
+	rawIgnoreErrors bool
+	noLog           bool
+	runOnce         bool
+	anyErrorsFatal  bool
+	check           bool
+	diff            bool
+	delegateTo      string
+	environment     []any // each level's environment (a map or a template), outermost first
 	// gathersFacts: the task is setup or gather_facts, whose environment
 	// may not use the facts it gathers (envVars).
 	gathersFacts bool
@@ -57,7 +61,12 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 	// Every boolean is read even after one fails, so that the failure is
 	// reported with the others in force (ignore_errors, no_log).
 	var bad error
+	badName := "" // the keyword that failed first
+	var ignoreErrors playbooks.Bool
 	for _, kw := range levels {
+		if kw.IgnoreErrors.Set {
+			ignoreErrors = kw.IgnoreErrors
+		}
 		for _, b := range []struct {
 			name string
 			v    playbooks.Bool
@@ -78,7 +87,7 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 			}
 			if err != nil {
 				if bad == nil {
-					bad = fieldError(b.name, err)
+					bad, badName = fieldError(t, b.name, b.v, err), b.name
 				}
 				continue
 			}
@@ -121,13 +130,51 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 		&k.remoteUser, &k.connection, &k.port} {
 		v, err := innermost(strs[i], scope)
 		if err != nil {
+			if rawIgnoresErrors(ignoreErrors) {
+				k.ignoreErrors = true
+			}
 			return k, err
 		}
 		if v != nil {
 			*dst = *v
 		}
 	}
+	k.rawIgnoreErrors = rawIgnoresErrors(ignoreErrors)
+	if bad != nil && ignoreErrorsUnread[badName] && rawIgnoresErrors(ignoreErrors) {
+		k.ignoreErrors = true
+	}
+	if badName == "no_log" {
+		// As ignore_errors: the failure is reported under the raw value,
+		// which is true.
+		k.noLog = true
+	}
 	return k, bad
+}
+
+// playContextKeywords are the boolean keywords Ansible evaluates in its
+// play context, before the task's own: one that is not a boolean fails
+// with the error given twice and no position.
+var playContextKeywords = map[string]bool{"become": true, "no_log": true, "check_mode": true, "diff": true}
+
+// ignoreErrorsUnread are the keywords Ansible evaluates before
+// ignore_errors (and ignore_errors itself): when one fails, ignore_errors
+// is left as written (rawIgnoresErrors).
+var ignoreErrorsUnread = map[string]bool{"become": true, "no_log": true, "check_mode": true, "diff": true,
+	"run_once": true, "ignore_errors": true}
+
+// rawIgnoresErrors reports whether ignore_errors, as written and not
+// evaluated, ignores a failure: Ansible's strategy then reads the raw
+// value, and a template's text (or any other non-empty value) is true.
+func rawIgnoresErrors(b playbooks.Bool) bool {
+	switch {
+	case !b.Set:
+		return false
+	case b.Expr != "":
+		return true
+	case b.Bad != nil:
+		return expr.Truthy(b.Bad)
+	}
+	return b.Value
 }
 
 // errOmitted is a keyword's value that rendered to omit: the keyword
@@ -199,13 +246,31 @@ func (e *notBool) Error() string { return e.err.Error() }
 func (e *notBool) Unwrap() error { return e.err }
 
 // fieldError is a keyword's failure to evaluate: for a value that is not
-// a boolean, in Ansible's words (which say the cause twice).
-func fieldError(name string, err error) error {
+// a boolean, in Ansible's words. A play's keyword (t nil) and a task's
+// keyword of the play context say the cause twice; a task's own keyword
+// says it once, with where the task is. A task's keyword shows its value
+// as written.
+func fieldError(t *playbooks.Task, name string, b playbooks.Bool, err error) error {
 	var nb *notBool
 	if !errors.As(err, &nb) {
-		return err // the template itself failed
+		// The template itself failed: Ansible's templating error, and for
+		// an undefined variable in a task's own keyword, its words and
+		// where the task is.
+		var u *expr.UndefinedError
+		if !errors.As(err, &u) || t == nil || playContextKeywords[name] {
+			return &argsError{msg: typeErrorText(err), err: err}
+		}
+		return atTask(t, &argsError{msg: fmt.Sprintf("The field '%s' has an invalid value, which includes an undefined variable. The error was: %s. %s", name, u.Msg, u.Msg), err: err})
 	}
-	return fmt.Errorf("the field '%s' has an invalid value (%s), and could not be converted to an bool.The error was: %v. %w", name, expr.Str(nb.value), nb.err, nb.err)
+	shown := expr.Str(nb.value)
+	if b.Expr != "" && t != nil {
+		shown = b.Expr
+	}
+	if t == nil || playContextKeywords[name] {
+		return fmt.Errorf("the field '%s' has an invalid value (%s), and could not be converted to an bool.The error was: %v. %w", name, shown, nb.err, nb.err)
+	}
+	// The task's own keywords: the error once, and where the task is.
+	return atTask(t, &argsError{msg: fmt.Sprintf("the field '%s' has an invalid value (%s), and could not be converted to an bool.The error was: %v", name, shown, nb.err), err: nb.err})
 }
 
 // boolValue evaluates a boolean keyword in scope.
@@ -259,7 +324,7 @@ func toBool(v any) (bool, error) {
 
 // validBooleans are the values Ansible's boolean() accepts, as its error
 // lists them.
-const validBooleans = "'y', 'yes', 'on', '1', 'true', 't', 1, 1.0, 'n', 'no', 'off', '0', 'false', 'f', 0, 0.0"
+const validBooleans = "'y', 'yes', 'on', '1', 'true', 't', 1, 'n', 'no', 'off', '0', 'false', 'f', 0"
 
 // pyTypeName is Python's name for a value's type.
 func pyTypeName(v any) string {

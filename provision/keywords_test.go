@@ -19,13 +19,13 @@ func TestBadBooleanKeyword(t *testing.T) {
 	}{
 		{playbooks.Bool{Set: true, Bad: "yes."}, "the field 'diff' has an invalid value (yes.), and could not be converted to an bool.The error was: The value 'yes.' is not a valid boolean.  Valid booleans include: "},
 		{playbooks.Bool{Set: true, Bad: []any{1}}, "the field 'diff' has an invalid value ([1]), and could not be converted to an bool.The error was: unhashable type: 'list'. unhashable type: 'list'"},
-		{playbooks.Bool{Set: true, Expr: "{{ 'maybe' }}"}, "the field 'diff' has an invalid value (maybe), and could not be converted to an bool.The error was: The value 'maybe' is not a valid boolean."},
+		{playbooks.Bool{Set: true, Expr: "{{ 'maybe' }}"}, "the field 'diff' has an invalid value ({{ 'maybe' }}), and could not be converted to an bool.The error was: The value 'maybe' is not a valid boolean."},
 	} {
 		_, err := boolValue(c.b, expr.NewVars(nil))
 		if err == nil {
 			t.Fatalf("%+v: no error", c.b)
 		}
-		if got := fieldError("diff", err).Error(); !strings.HasPrefix(got, c.want) {
+		if got := fieldError(&playbooks.Task{}, "diff", c.b, err).Error(); !strings.HasPrefix(got, c.want) {
 			t.Errorf("%+v:\n got %s\nwant %s…", c.b, got, c.want)
 		}
 	}

@@ -26,7 +26,10 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 		case playbooks.KindImportRole:
 			pr.runList(ctx, active, pr.roleTasks(t.Target))
 		case playbooks.KindIncludeTasks, playbooks.KindIncludeRole:
-			if !pr.rn.startAt.skip(t) {
+			// A dynamic include is a task: --tags and --skip-tags select
+			// it by its own tags (and its blocks'), as Ansible does; the
+			// tasks it includes are not looked at.
+			if !pr.rn.startAt.skip(t) && pr.selected(t) {
 				pr.runDynamic(ctx, active, t)
 			}
 		default:
@@ -66,7 +69,7 @@ func (pr *playRun) runBlock(ctx context.Context, hosts []*hostRun, b *playbooks.
 			failed = append(failed, h)
 		}
 	}
-	if len(b.Rescue) > 0 && len(failed) > 0 {
+	if hasTasks(b.Rescue) && len(failed) > 0 {
 		for _, h := range failed {
 			h.failed = false
 		}
@@ -92,6 +95,18 @@ func (pr *playRun) runBlock(ctx context.Context, hosts []*hostRun, b *playbooks.
 	}
 }
 
+// hasTasks reports whether list holds a task, not only blocks without
+// any (Ansible drops an empty block when it loads it: a rescue of empty
+// blocks rescues nothing).
+func hasTasks(list []*playbooks.Task) bool {
+	for _, t := range list {
+		if t.Kind != playbooks.KindBlock || hasTasks(t.Block) || hasTasks(t.Rescue) || hasTasks(t.Always) {
+			return true
+		}
+	}
+	return false
+}
+
 // metaConditional are the meta actions whose when: Ansible evaluates.
 var metaConditional = map[string]bool{"clear_facts": true, "clear_host_errors": true, "end_batch": true,
 	"end_play": true, "end_host": true, "reset_connection": true, "flush_handlers": true}
@@ -101,6 +116,29 @@ var metaConditional = map[string]bool{"clear_facts": true, "clear_host_errors": 
 // runs the others host by host).
 var metaOnce = map[string]bool{"clear_facts": true, "clear_host_errors": true, "end_batch": true,
 	"end_play": true, "refresh_inventory": true}
+
+// metaSkipped is the result of a meta task whose when: does not hold on
+// host, as Ansible's strategy words it.
+func metaSkipped(action, host string) map[string]any {
+	reason := action + " conditional evaluated to False"
+	msg := action
+	switch action {
+	case "flush_handlers":
+		reason += ", not running handlers for " + host
+	case "clear_facts":
+		reason += ", not clearing facts and fact cache for " + host
+	case "clear_host_errors":
+		reason += ", not clearing host error state for " + host
+	case "end_batch":
+		reason += ", continuing current batch"
+	case "end_play":
+		reason += ", continuing play"
+	case "end_host":
+		reason += ", continuing execution for " + host
+		msg = "end_host conditional evaluated to false, continuing execution for " + host
+	}
+	return map[string]any{"skipped": true, "skip_reason": reason, "msg": msg}
+}
 
 // meta runs a meta: task.
 func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task, action string) {
@@ -118,14 +156,16 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 			ok, err := pr.conditionsHold(h, t, nil)
 			switch {
 			case err != nil:
-				pr.fail(h, t, err)
+				// Ansible's strategy raises it: the run ends here.
+				pr.endRun(err)
+				return
 			case ok:
 				on = append(on, h)
 			default:
 				// Shown, but not counted in the recap, as Ansible does
 				// with a meta's results.
 				pr.rn.emit(Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Module: t.Module,
-					Path: t.Pos.String(), Host: h.name, Status: StatusSkipped, Result: skippedByCondition().data})
+					Path: t.Pos.String(), Host: h.name, Status: StatusSkipped, Result: metaSkipped(action, h.name)})
 			}
 		}
 	} else {

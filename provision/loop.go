@@ -106,7 +106,9 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 				return skippedByCondition()
 			}
 		}
-		return failure(err)
+		out := failure(err)
+		out.unvalidated = true
+		return out
 	}
 	agg := outcome{skipped: len(items) > 0, loop: true}
 	results := make([]any, 0, len(items))
@@ -136,12 +138,40 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		}
 		vars := itemVars[i]
 		out := run(i)
+		if out.abort {
+			// The task fails with this item's error, as a whole, under
+			// ignore_errors as the item evaluated it.
+			if !out.unvalidated {
+				ig := pr.itemIgnoreErrors(h, t, kw, vars)
+				out.ignoreErrors = &ig
+			}
+			return out
+		}
+		if out.failed {
+			// As Ansible: the first failed item's ignore_errors is the
+			// task's, and a later failed item that does not ignore
+			// errors makes it false.
+			ig := pr.itemIgnoreErrors(h, t, kw, vars)
+			if agg.ignoreErrors == nil || !ig {
+				agg.ignoreErrors = &ig
+			}
+		}
 		for k, v := range vars {
 			out.data[k] = v
 		}
 		shown := item
 		if label != nil {
-			if v, err := expr.RenderDeep(label, pr.scope(h, t, vars)); err == nil {
+			v, err := expr.RenderDeep(label, pr.scope(h, t, vars))
+			var u *expr.UndefinedError
+			switch {
+			case errors.As(err, &u):
+				// As Ansible: the item fails, shown by its value.
+				out.failed = true
+				out.data["failed"] = true
+				out.data["msg"] = "Failed to template loop_control.label: " + undefinedTwice(err).Error()
+			case err != nil:
+				return failure(fmt.Errorf("%s", typeErrorText(err)))
+			default:
 				shown = v
 			}
 		}
@@ -155,7 +185,8 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 			break
 		}
 	}
-	agg.data = map[string]any{"results": results, "changed": agg.changed, "msg": "All items completed"}
+	// skipped is there whatever its value, as in Ansible's register.
+	agg.data = map[string]any{"results": results, "changed": agg.changed, "msg": "All items completed", "skipped": agg.skipped}
 	switch {
 	case len(items) == 0:
 		// Ansible's result of an empty loop has no msg.
@@ -171,6 +202,17 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		agg.data["msg"] = "All items skipped"
 	}
 	return agg
+}
+
+// itemIgnoreErrors is ignore_errors as a loop item evaluates it (its
+// variables in scope), as Ansible validates a task's keywords item by
+// item; kw's value when it does not evaluate there.
+func (pr *playRun) itemIgnoreErrors(h *hostRun, t *playbooks.Task, kw keywords, vars map[string]any) bool {
+	ik, err := pr.resolve(t, pr.scope(h, t, vars))
+	if err != nil {
+		return kw.ignoreErrors
+	}
+	return ik.ignoreErrors
 }
 
 // loopPause is loop_control.pause: seconds (a fraction allowed) to wait

@@ -29,6 +29,16 @@ func (pr *playRun) batcher(t *playbooks.Task) tasks.Batcher {
 	return b
 }
 
+// aborts reports whether one of the decided outcomes ends the loop.
+func aborts(decided []*outcome) bool {
+	for _, o := range decided {
+		if o != nil && o.abort {
+			return true
+		}
+	}
+	return false
+}
+
 // batchItems does a loop's items on h with b, in one call when it can, and
 // returns each item's outcome by index (vars holds each item's loop
 // variables). Every item's when: is evaluated first, in order: a skipped
@@ -50,7 +60,9 @@ func (pr *playRun) batchItems(ctx context.Context, h *hostRun, t *playbooks.Task
 		ok, err := pr.conditionsHold(h, t, v)
 		switch {
 		case err != nil:
-			decide(i, failure(err))
+			out := aborting(err)
+			out.unvalidated = true
+			decide(i, out)
 		case !ok:
 			decide(i, skippedByCondition())
 		default:
@@ -63,7 +75,9 @@ func (pr *playRun) batchItems(ctx context.Context, h *hostRun, t *playbooks.Task
 		}
 		return pr.invoke(ctx, h, t, kw, pr.scope(h, t, vars[i]))
 	}
-	if len(todo) < 2 {
+	if len(todo) < 2 || aborts(decided) {
+		// An item that ends the loop leaves the ones after it undone:
+		// one at a time, the loop stops there.
 		return each
 	}
 	var calls []call
@@ -71,7 +85,10 @@ func (pr *playRun) batchItems(ctx context.Context, h *hostRun, t *playbooks.Task
 	for _, i := range todo {
 		c, err := pr.prepare(ctx, h, t, kw, pr.scope(h, t, vars[i]))
 		if err != nil {
-			decide(i, failure(err))
+			decide(i, prepareFailure(err))
+			if decided[i].abort {
+				return each
+			}
 			continue
 		}
 		if len(calls) > 0 && !reflect.DeepEqual(c.via, calls[0].via) {

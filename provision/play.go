@@ -39,6 +39,10 @@ type playRun struct {
 	abort, endBatch bool
 	// fatal: abort came from an error that any_errors_fatal made fatal.
 	fatal bool
+	// runErr is an error that ends the run, as Ansible's strategy raises
+	// it (a meta task's when: that does not evaluate); runErrMu guards it.
+	runErrMu sync.Mutex
+	runErr   error
 	// noStep: the operator answered --step's question with continue;
 	// stepMu guards it.
 	stepMu sync.Mutex
@@ -63,7 +67,33 @@ type playRun struct {
 
 // stopped reports whether the current batch runs no more tasks: the play
 // was ended (end_play, any_errors_fatal) or the batch (end_batch).
-func (pr *playRun) stopped() bool { return pr.abort || pr.endBatch || pr.rn.draining() }
+func (pr *playRun) stopped() bool {
+	return pr.abort || pr.endBatch || pr.rn.draining() || pr.failedRun() != nil
+}
+
+// endRun ends the run with err (the first one given stays).
+func (pr *playRun) endRun(err error) {
+	pr.runErrMu.Lock()
+	defer pr.runErrMu.Unlock()
+	if pr.runErr == nil {
+		pr.runErr = &strategyError{err}
+	}
+}
+
+// strategyError is an error Ansible's strategy raises in the middle of a
+// play: ansible-playbook prints it and exits 1, with no recap.
+type strategyError struct{ err error }
+
+func (e *strategyError) Error() string { return e.err.Error() }
+
+func (e *strategyError) Unwrap() error { return e.err }
+
+// failedRun is the error that ends the run, nil while there is none.
+func (pr *playRun) failedRun() error {
+	pr.runErrMu.Lock()
+	defer pr.runErrMu.Unlock()
+	return pr.runErr
+}
 
 // playResult is what a play's end means for the playbook: stop, the
 // playbook ends here, as ansible-playbook's does when every host of a
@@ -246,6 +276,9 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 			break
 		}
 		pr.runSection(ctx, hosts, section)
+		if err := pr.failedRun(); err != nil {
+			return err
+		}
 		pr.flushHandlers(ctx, hosts)
 		if err := ctx.Err(); err != nil {
 			return err

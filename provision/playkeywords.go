@@ -57,7 +57,7 @@ func playKeywords(p *playbooks.Play, scope expr.Scope) (*playbooks.Play, error) 
 		case errors.Is(err, errOmitted):
 			*b.v = playbooks.Bool{}
 		case err != nil:
-			return nil, fieldError(b.name, err)
+			return nil, fieldError(nil, b.name, *b.v, err)
 		default:
 			*b.v = playbooks.Bool{Set: true, Value: v}
 		}

@@ -180,6 +180,10 @@ func (r *Runner) RunAll(ctx context.Context, pbs ...*playbooks.Playbook) (*Recap
 		}
 		rn.emit(Event{Kind: PlaybookStart, Path: pb.Path, Msg: fmt.Sprintf("%d plays in %s", len(pb.Plays), pb.Path)})
 		failed, err := rn.playbook(ctx, pb)
+		var se *strategyError
+		if errors.As(err, &se) {
+			return rn.recap, err // no recap, as ansible-playbook's
+		}
 		rn.emit(Event{Kind: PlaybookEnd, Path: pb.Path, Recap: rn.recap.clone()})
 		if err != nil || failed {
 			rn.emit(Event{Kind: RunEnd, Recap: rn.recap})

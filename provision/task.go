@@ -22,11 +22,23 @@ type outcome struct {
 	failed      bool
 	skipped     bool
 	unreachable bool
-	verbose     bool     // print data even on success (debug)
-	indent      bool     // print data indented (debug, -vvv)
-	loop        bool     // the aggregate of a loop's items
-	diff        string   // the module's unified diff (--diff)
-	warnings    []string // the module's warnings
+	verbose     bool // print data even on success (debug)
+	indent      bool // print data indented (debug, -vvv)
+	loop        bool // the aggregate of a loop's items
+	// abort: the failure ends a loop, its result the task's own. Ansible
+	// raises such an error (a condition that does not evaluate, arguments
+	// that do not render) out of the item, so the items after it do not
+	// run and the task's result is this failure, without results.
+	abort bool
+	// unvalidated: the task failed before Ansible validates its keywords
+	// (its when: or its loop did not evaluate), so ignore_errors counts
+	// as written (keywords.rawIgnoreErrors).
+	unvalidated bool
+	// ignoreErrors, when set, is ignore_errors as the failing loop item
+	// evaluated it (Ansible validates a task's keywords item by item).
+	ignoreErrors *bool
+	diff         string   // the module's unified diff (--diff)
+	warnings     []string // the module's warnings
 }
 
 // selected reports whether --tags and --skip-tags let t run. A notified
@@ -158,7 +170,9 @@ func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	ok, err := pr.conditionsHold(h, t, extra)
 	switch {
 	case err != nil:
-		return failure(err)
+		out := aborting(err)
+		out.unvalidated = true
+		return out
 	case !ok:
 		return skippedByCondition()
 	}
@@ -174,6 +188,12 @@ func skippedByCondition() outcome {
 // finish records an outcome: the event, register, handlers and stats.
 // For a loop item, item is set and nothing but the event is recorded.
 func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcome, isItem bool, item any) {
+	switch {
+	case out.unvalidated:
+		kw.ignoreErrors = kw.rawIgnoreErrors
+	case out.ignoreErrors != nil:
+		kw.ignoreErrors = *out.ignoreErrors
+	}
 	ev := Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Module: t.Module, Handler: t.Handler,
 		Path: t.Pos.String(), Host: h.name, Delegate: kw.delegateTo, IsItem: isItem, Item: item,
 		LoopDone: out.loop, Result: out.data, Verbose: out.verbose, Indent: out.indent}
@@ -279,7 +299,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 // rescue tasks: its failure is counted as rescued, not failed.
 func inRescuedBlock(t *playbooks.Task) bool {
 	for c, p := t, t.Parent; p != nil; c, p = p, p.Parent {
-		if p.Kind == playbooks.KindBlock && len(p.Rescue) > 0 {
+		if p.Kind == playbooks.KindBlock && hasTasks(p.Rescue) {
 			for _, b := range p.Block {
 				if b == c {
 					return true
@@ -305,6 +325,13 @@ func failure(err error) outcome {
 		return outcome{unreachable: true, data: map[string]any{"changed": false, "unreachable": true, "msg": err.Error()}}
 	}
 	return outcome{failed: true, data: map[string]any{"failed": true, "msg": err.Error()}}
+}
+
+// aborting is the failure of an error that ends a loop (outcome.abort).
+func aborting(err error) outcome {
+	out := failure(err)
+	out.abort = true
+	return out
 }
 
 // fail records a failure of t on h that happened outside the module.

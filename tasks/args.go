@@ -87,7 +87,11 @@ type Values map[string]any
 // defaults fill absent parameters. Errors read as Ansible's: "Unsupported
 // parameters for (copy) module: foo. Supported parameters include: ...",
 // "missing required arguments: path", "value of state must be one of: ...",
-// "parameters are mutually exclusive: content|src".
+// "parameters are mutually exclusive: content|src". When several checks
+// fail, the error is the one Ansible's validator reports first: mutually
+// exclusive parameters, then missing ones, then each parameter's type in
+// the spec's order, its choices, one-of groups, and last the unsupported
+// parameters.
 func (s *Spec) Decode(args Args) (Values, error) {
 	byName := map[string]*Param{}
 	for i := range s.Params {
@@ -98,6 +102,8 @@ func (s *Spec) Decode(args Args) (Values, error) {
 		}
 	}
 	out := Values{}
+	given := map[string]any{}      // by canonical name, not yet converted
+	givenAs := map[string]string{} // the name each was given by
 	var unknown []string
 	for k, v := range args {
 		if k == "_raw_params" && s.FreeForm {
@@ -114,7 +120,7 @@ func (s *Spec) Decode(args Args) (Values, error) {
 			unknown = append(unknown, k)
 			continue
 		}
-		if _, dup := out[p.Name]; dup && k != p.Name {
+		if _, dup := given[p.Name]; dup && k != p.Name {
 			// Ansible keeps the last one given; both forms given is rare.
 			if _, canonicalGiven := args[p.Name]; canonicalGiven {
 				continue
@@ -123,22 +129,12 @@ func (s *Spec) Decode(args Args) (Values, error) {
 		if v == nil {
 			continue
 		}
-		if !p.Marked {
-			v = Plain(v)
-		}
-		cv, err := convert(p.Kind, p.Elements, v)
-		if err != nil {
-			return nil, fmt.Errorf("argument '%s' is of type %s and we were unable to convert to %s: %v", k, pyType(v), p.Kind, err)
-		}
-		out[p.Name] = cv
-	}
-	if len(unknown) > 0 {
-		return nil, s.unsupported(unknown)
+		given[p.Name], givenAs[p.Name] = v, k
 	}
 	for _, grp := range s.MutuallyExclusive {
 		n := 0
 		for _, name := range grp {
-			if _, ok := out[name]; ok {
+			if _, ok := given[name]; ok {
 				n++
 			}
 		}
@@ -148,7 +144,7 @@ func (s *Spec) Decode(args Args) (Values, error) {
 	}
 	var missing []string
 	for _, p := range s.Params {
-		if _, ok := out[p.Name]; ok {
+		if _, ok := given[p.Name]; ok {
 			continue
 		}
 		if p.Required {
@@ -161,6 +157,29 @@ func (s *Spec) Decode(args Args) (Values, error) {
 		sort.Strings(missing)
 		return nil, fmt.Errorf("missing required arguments: %s", strings.Join(missing, ", "))
 	}
+	for _, p := range s.Params {
+		v, ok := given[p.Name]
+		if !ok {
+			continue
+		}
+		if !p.Marked {
+			v = Plain(v)
+		}
+		cv, err := convert(p.Kind, p.Elements, v)
+		if err != nil {
+			return nil, fmt.Errorf("argument '%s' is of type %s and we were unable to convert to %s: %v", givenAs[p.Name], pyType(v), p.Kind, err)
+		}
+		out[p.Name] = cv
+	}
+	for _, p := range s.Params {
+		v, ok := out[p.Name]
+		if !ok || len(p.Choices) == 0 {
+			continue
+		}
+		if !choiceOK(p.Choices, v) {
+			return nil, fmt.Errorf("value of %s must be one of: %s, got: %v", p.Name, strings.Join(p.Choices, ", "), v)
+		}
+	}
 	for _, grp := range s.RequiredOneOf {
 		found := false
 		for _, name := range grp {
@@ -172,14 +191,8 @@ func (s *Spec) Decode(args Args) (Values, error) {
 			return nil, fmt.Errorf("one of the following is required: %s", strings.Join(grp, ", "))
 		}
 	}
-	for _, p := range s.Params {
-		v, ok := out[p.Name]
-		if !ok || len(p.Choices) == 0 {
-			continue
-		}
-		if !choiceOK(p.Choices, v) {
-			return nil, fmt.Errorf("value of %s must be one of: %s, got: %v", p.Name, strings.Join(p.Choices, ", "), v)
-		}
+	if len(unknown) > 0 {
+		return nil, s.unsupported(unknown)
 	}
 	return out, nil
 }
@@ -298,7 +311,8 @@ func ParseBool(v any) (bool, error) {
 			return false, nil
 		}
 	}
-	return false, fmt.Errorf("The value '%v' is not a valid boolean.  Valid booleans include: 'y', 'yes', 'on', '1', 'true', 't', 1, 1.0, True, 'n', 'no', 'off', '0', 'false', 'f', 0, 0.0, False", v)
+	// Python's set of them holds 1 once for 1, 1.0 and True (0 likewise).
+	return false, fmt.Errorf("The value '%v' is not a valid boolean.  Valid booleans include: 'y', 'yes', 'on', '1', 'true', 't', 1, 'n', 'no', 'off', '0', 'false', 'f', 0", v)
 }
 
 // ToText renders a scalar as Ansible renders it into a string parameter

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/yaml11"
 )
 
@@ -16,9 +17,11 @@ import (
 func convert(k Kind, elem Kind, v any) (any, error) {
 	switch k {
 	case Str, Path:
+		// As Ansible's check_type_str, which modules call allowing the
+		// conversion: a list or a dict becomes its Python text.
 		switch v.(type) {
 		case []any, []string, map[string]any:
-			return nil, fmt.Errorf("'%s' is not a string and conversion is not allowed", ToText(v))
+			return pyfmt.Repr(v), nil
 		}
 		return ToText(v), nil
 	case Bool:

@@ -35,6 +35,12 @@ func TestDecode(t *testing.T) {
 	if got.Str("dest") != "5" || !got.Bool("force") {
 		t.Fatalf("defaults/str: %#v", got)
 	}
+	// A list or a dict given for a string is its Python text, as Ansible
+	// converts it.
+	got, err = copySpec.Decode(Args{"dest": []any{7, "a"}, "src": map[string]any{"k": true}})
+	if err != nil || got.Str("dest") != "[7, 'a']" || got.Str("src") != "{'k': True}" {
+		t.Fatalf("list/dict to str: %#v %v", got, err)
+	}
 }
 
 func TestDecodeErrors(t *testing.T) {
@@ -48,7 +54,13 @@ func TestDecodeErrors(t *testing.T) {
 		{Args{"dest": "/x", "src": "a", "content": "b"}, "parameters are mutually exclusive: content|src"},
 		{Args{"dest": "/x", "force": "maybe"}, "argument 'force' is of type <class 'str'> and we were unable to convert to bool: The value 'maybe' is not a valid boolean."},
 		{Args{"dest": "/x", "count": "x"}, "unable to convert to int"},
-		{Args{"dest": []any{1}}, "argument 'dest' is of type <class 'list'>"},
+		// Ansible's validator reports the first failing check in its
+		// order: missing before a type, a type before a choice, a choice
+		// before an unsupported parameter.
+		{Args{"count": "x"}, "missing required arguments: dest"},
+		{Args{"dest": "/x", "count": "x", "state": "dir"}, "unable to convert to int"},
+		{Args{"dest": "/x", "state": "dir", "bogus": 1}, "value of state must be one of"},
+		{Args{"bogus": 1}, "missing required arguments: dest"},
 	} {
 		_, err := copySpec.Decode(c.args)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

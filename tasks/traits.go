@@ -34,4 +34,10 @@ type Traits struct {
 	// ...): a task with async: fails with "async is not supported for
 	// this task." instead of running.
 	NoAsync bool
+	// Action: an Ansible action plugin that runs on the controller and no
+	// module (debug, set_fact, add_host, ...): the errors it returns are
+	// its refusals (AnsibleActionFail), the task's result at once, which
+	// changed_when and failed_when do not judge. A module's errors are
+	// its failed result, which they judge.
+	Action bool
 }

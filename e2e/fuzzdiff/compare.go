@@ -40,10 +40,11 @@ func Compare(a, t *Side) []string {
 		d = append(d, fmt.Sprintf("timeout: ansible %v, tender %v", a.TimedOut, t.TimedOut))
 	}
 	if a.Exit != t.Exit {
-		d = append(d, fmt.Sprintf("exit: ansible %d, tender %d", a.Exit, t.Exit))
+		d = append(d, fmt.Sprintf("exit: ansible %d, tender %d", a.Exit, t.Exit)+crash(a)+crash(t)+selfContradiction(a))
 	}
 	if (a.JSON == nil) != (t.JSON == nil) {
-		d = append(d, fmt.Sprintf("json: ansible %v, tender %v", a.JSON != nil, t.JSON != nil))
+		d = append(d, fmt.Sprintf("json: ansible %v, tender %v", a.JSON != nil, t.JSON != nil)+
+			callbackFailure(a)+callbackFailure(t)+crash(a)+crash(t))
 	}
 	if a.JSON != nil && t.JSON != nil {
 		aj, tj := normalise(a.JSON, a.Dir), normalise(t.JSON, t.Dir)
@@ -52,6 +53,66 @@ func Compare(a, t *Side) []string {
 	}
 	d = append(d, diffLines("state", a.State, t.State)...)
 	return d
+}
+
+// callbackFailureRE finds ansible-playbook's warning that its stdout
+// callback failed (the json callback's output is then cut short); the
+// warning wraps over lines.
+var callbackFailureRE = regexp.MustCompile(`\[WARNING\]: Failure using method \((\w+)\) in callback plugin\s+\(<[^>]*>\):\s+((?:.|\n)*?)(?:\n\[|\n*$)`)
+
+// callbackFailure says why a side wrote no JSON when its callback failed
+// (" (ansible's callback failed in v2_playbook_on_stats: …)"), and is
+// empty otherwise: a tool's own failure to write JSON is then told from
+// a divergence of tender's.
+func callbackFailure(s *Side) string {
+	if s.JSON != nil {
+		return ""
+	}
+	m := callbackFailureRE.FindStringSubmatch(s.Stderr)
+	if m == nil {
+		return ""
+	}
+	why := strings.Join(strings.Fields(m[2]), " ")
+	return fmt.Sprintf(" (%s's callback failed in %s: %s)", s.Tool, m[1], why)
+}
+
+// selfContradiction notes when ansible-playbook's exit status is not the
+// one its own recap calls for (a host failed, yet it exits 0; none did,
+// yet it exits 2), which happens after meta end_host or end_play in a
+// block's rescue or always section; empty otherwise, and when there is
+// no recap.
+func selfContradiction(a *Side) string {
+	stats, ok := get(a.JSON, "stats").(map[string]any)
+	if !ok {
+		return ""
+	}
+	failed, unreachable := false, false
+	for _, h := range stats {
+		if n, _ := get(h, "failures").(float64); n > 0 {
+			failed = true
+		}
+		if n, _ := get(h, "unreachable").(float64); n > 0 {
+			unreachable = true
+		}
+	}
+	if failed && a.Exit != 2 && a.Exit != 4 || !failed && !unreachable && a.Exit == 2 {
+		return " (ansible's exit disagrees with its recap)"
+	}
+	return ""
+}
+
+// crashRE finds ansible-playbook's report of an exception it did not
+// expect (it exits 250, its JSON cut short).
+var crashRE = regexp.MustCompile(`ERROR! Unexpected Exception, this is probably a bug: (.*)`)
+
+// crash says that a side crashed and why (" (ansible crashed: …)"), and
+// is empty otherwise: a crash of Ansible's own is told from a divergence.
+func crash(s *Side) string {
+	m := crashRE.FindStringSubmatch(s.Stderr)
+	if m == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%s crashed: %s)", s.Tool, strings.TrimSpace(m[1]))
 }
 
 func compareStats(a, t any) []string {
@@ -205,9 +266,25 @@ func normalise(v any, dir string) any {
 		}
 		return l
 	case string:
-		return strings.ReplaceAll(v, dir, "<DIR>")
+		return sortBooleans(strings.ReplaceAll(v, dir, "<DIR>"))
 	}
 	return v
+}
+
+// booleansRE finds the listing of the valid booleans in Ansible's error
+// for a value that is not one: Python prints its set of them in an order
+// that changes from one process to the next.
+var booleansRE = regexp.MustCompile(`(Valid booleans include: )((?:'[^']*'|[\w.]+)(?:, (?:'[^']*'|[\w.]+))*)`)
+
+// sortBooleans sorts each listing of the valid booleans in s, so that two
+// runs that list the same set compare equal.
+func sortBooleans(s string) string {
+	return booleansRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := booleansRE.FindStringSubmatch(m)
+		items := strings.Split(sub[2], ", ")
+		sort.Strings(items)
+		return sub[1] + strings.Join(items, ", ")
+	})
 }
 
 func diffLines(what string, a, t []string) []string {

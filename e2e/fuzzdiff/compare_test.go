@@ -104,3 +104,70 @@ func TestDifferencesFile(t *testing.T) {
 		t.Errorf("the mapping keys entry does not match: %q", got)
 	}
 }
+
+// TestCallbackFailure: when ansible-playbook's json callback fails (it
+// cannot sort a dict whose keys mix None and str), the divergence says so.
+func TestCallbackFailure(t *testing.T) {
+	a := &Side{Tool: "ansible", Stderr: "[WARNING]: Failure using method (v2_playbook_on_stats) in callback plugin\n" +
+		"(<ansible_collections.ansible.posix.plugins.callback.json.CallbackModule object\n" +
+		"at 0x7fc9cd039550>): '<' not supported between instances of 'str' and\n'NoneType'\n"}
+	b := side(t, "/r/t", nil)
+	d := Compare(a, b)
+	want := "json: ansible false, tender true (ansible's callback failed in v2_playbook_on_stats: '<' not supported between instances of 'str' and 'NoneType')"
+	if len(d) == 0 || d[0] != want {
+		t.Fatalf("got %q\nwant %q", d, want)
+	}
+	a.Stderr = "ERROR! something else\n"
+	if d := Compare(a, b); d[0] != "json: ansible false, tender true" {
+		t.Fatalf("got %q", d)
+	}
+}
+
+// TestSortBooleans: Ansible lists the valid booleans in its set's order,
+// which changes from run to run; the same set in any order compares equal.
+func TestSortBooleans(t *testing.T) {
+	a := sortBooleans("The value 'h3' is not a valid boolean.  Valid booleans include: 'off', 1, 0, 'false', 'f'\n\nmore")
+	b := sortBooleans("The value 'h3' is not a valid boolean.  Valid booleans include: 0, 'f', 'false', 1, 'off'\n\nmore")
+	if a != b || !strings.HasSuffix(a, "\n\nmore") {
+		t.Fatalf("%q != %q", a, b)
+	}
+	if c := sortBooleans("Valid booleans include: 'off', 1, 1.0, 0"); c == a {
+		t.Fatalf("a different set compares equal: %q", c)
+	}
+}
+
+// TestCrash: an exception ansible-playbook did not expect is named in the
+// exit and json lines.
+func TestCrash(t *testing.T) {
+	a := &Side{Tool: "ansible", Exit: 250, Stderr: "ERROR! Unexpected Exception, this is probably a bug: unsupported operand type(s) for |=: 'bool' and 'str'\nto see the full traceback, use -vvv\n"}
+	b := side(t, "/r/t", nil)
+	b.Exit = 2
+	d := Compare(a, b)
+	const why = " (ansible crashed: unsupported operand type(s) for |=: 'bool' and 'str')"
+	if len(d) < 2 || d[0] != "exit: ansible 250, tender 2"+why || d[1] != "json: ansible false, tender true"+why {
+		t.Fatalf("got %q", d)
+	}
+}
+
+// TestSelfContradiction: an exit status of ansible-playbook's that its
+// own recap contradicts (failures, yet 0) is named.
+func TestSelfContradiction(t *testing.T) {
+	a := side(t, "/r/a", func(s string) string { return strings.Replace(s, `"failures": 0`, `"failures": 1`, 1) })
+	b := side(t, "/r/t", func(s string) string { return strings.Replace(s, `"failures": 0`, `"failures": 1`, 1) })
+	b.Exit = 2
+	d := Compare(a, b)
+	if len(d) == 0 || d[0] != "exit: ansible 0, tender 2 (ansible's exit disagrees with its recap)" {
+		t.Fatalf("got %q", d)
+	}
+	a.Exit = 2
+	b.Exit = 0
+	if d := Compare(a, b); len(d) == 0 || d[0] != "exit: ansible 2, tender 0" {
+		t.Fatalf("got %q", d)
+	}
+	// No failure in Ansible's recap, yet it exits 2.
+	a, b = side(t, "/r/a", nil), side(t, "/r/t", nil)
+	a.Exit = 2
+	if d := Compare(a, b); len(d) == 0 || d[0] != "exit: ansible 2, tender 0 (ansible's exit disagrees with its recap)" {
+		t.Fatalf("got %q", d)
+	}
+}

@@ -353,7 +353,9 @@ func callMethod(b *budget, recv any, name string, args []any, kw map[string]any)
 			return c, nil
 		}
 	}
-	return nil, errorf("'%s' object has no attribute '%s'", typeName(recv), name)
+	// Jinja looks the method up as an attribute: a missing one is
+	// undefined, and calling it fails as an undefined value does.
+	return nil, &UndefinedError{Name: name, Msg: "'" + objName(recv) + "' has no attribute '" + name + "'"}
 }
 
 // strMethodArgs refuses, with Python's TypeError, an argument of a str

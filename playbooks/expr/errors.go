@@ -93,6 +93,19 @@ func IsTypeError(err error) bool {
 	return errors.As(err, &pe) && pe.typ
 }
 
+// TemplateMessage is the text Ansible gives for a template that failed
+// to render with err: for what Python raises as a TypeError, the template
+// and the message twice ("Unexpected templating type error occurred on
+// ({{ x|first }}): 'int' object is not iterable. 'int' object is not
+// iterable"); otherwise Message(err).
+func TemplateMessage(err error) string {
+	var e *Error
+	if !IsTypeError(err) || !errors.As(err, &e) {
+		return Message(err)
+	}
+	return fmt.Sprintf("Unexpected templating type error occurred on (%s): %s. %s", e.Src, e.Msg, e.Msg)
+}
+
 // Message is err's text as Ansible gives it, without the position tender
 // adds: the message of the *Error in err's chain (a filter's own text,
 // "'x' is undefined", …), or err's text when it has none.

@@ -12,10 +12,15 @@ import (
 // evalFilter evaluates `x | name(args)`.
 func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	name := pluginName(n.name)
-	keepX := name == "default" || name == "d" || name == "mandatory" || name == "string"
+	keepX := name == "default" || name == "d" || name == "mandatory" || name == "string" || name == "type_debug"
 	x, args, kwargs, err := ev.operands(n.x, keepX, &n.callArgs, true)
 	if err != nil {
 		return nil, err
+	}
+	if _, ok := x.(*undefined); ok && name == "type_debug" {
+		// The name of the undefined value's class, as Ansible's filter
+		// gives it without touching the value.
+		return "AnsibleUndefined", nil
 	}
 	if u, ok := x.(*undefined); ok && name == "string" {
 		// str() of Jinja's lenient undefined is empty; Ansible's fails

@@ -68,6 +68,13 @@ var stringFilters = map[string]filterFunc{
 		return replaceText(budgetOf(env), Str(x), Str(args[0]), Str(args[1]), n)
 	},
 	"regex_replace": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
+		// Python's re takes a str pattern and a str replacement only.
+		if _, ok := text(argOr(args, kw, 0, "pattern", "")); !ok {
+			return nil, typeErrorf("first argument must be string or compiled pattern")
+		}
+		if r := argOr(args, kw, 1, "replacement", ""); !isText(r) {
+			return nil, typeErrorf("decoding to str: need a bytes-like object, %s found", typeName(r))
+		}
 		pat := strArg(args, kw, 0, "pattern", "")
 		repl := strArg(args, kw, 1, "replacement", "")
 		re, err := compileRegex(budgetOf(env), pat, Truthy(argOr(args, kw, 2, "ignorecase", false)), Truthy(argOr(args, kw, 3, "multiline", false)))
@@ -169,6 +176,10 @@ var stringFilters = map[string]filterFunc{
 		return findAll(budgetOf(env), re, Str(x))
 	},
 	"split": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		// Ansible's split is str.split itself: it takes a str only.
+		if _, ok := text(x); !ok {
+			return nil, typeErrorf("descriptor 'split' for 'str' objects doesn't apply to a '%s' object", typeName(x))
+		}
 		limit := -1
 		if v := argOr(args, kw, 1, "maxsplit", nil); v != nil {
 			limit, _ = integer(v)
@@ -358,3 +369,9 @@ var (
 	groupNameRef = regexp.MustCompile(`^\\g<(\S+)>`)
 	groupNumRef  = regexp.MustCompile(`^\\(\d+)`)
 )
+
+// isText reports whether v is a str to Python (plain, unsafe or Markup).
+func isText(v any) bool {
+	_, ok := text(v)
+	return ok
+}

@@ -9,15 +9,34 @@ import (
 // evalTest evaluates `x is [not] name(args)`.
 func (ev *evaluator) evalTest(n *testNode) (any, error) {
 	name := pluginName(n.name)
-	x, args, kwargs, err := ev.operands(n.x, name == "defined" || name == "undefined", &n.callArgs, false)
+	onUndef, safe := onUndefined[name]
+	x, args, kwargs, err := ev.operands(n.x, name == "defined" || name == "undefined" || safe, &n.callArgs, false)
 	if err != nil {
 		return nil, err
+	}
+	if _, undef := x.(*undefined); undef && safe {
+		if err := checkSignature("test", name, 1+len(args), kwargs); err != nil {
+			return nil, err
+		}
+		return onUndef != n.negate, nil
 	}
 	ok, err := runTest(ev.env(), n.name, false, x, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
 	return ok != n.negate, nil
+}
+
+// onUndefined are the tests that do not touch the value they test
+// (Python's isinstance, is, callable, hasattr, or len inside a try), with
+// what each gives for an undefined one: Jinja runs them on Ansible's
+// undefined without failing (`nope is string` is false, `nope is
+// callable` true). Any other test of an undefined value fails on it.
+var onUndefined = map[string]bool{
+	"string": false, "number": false, "mapping": false, "boolean": false,
+	"integer": false, "float": false, "none": false, "true": false,
+	"false": false, "sameas": false, "sequence": false,
+	"callable": true, "escaped": true,
 }
 
 // argOr returns the i-th positional argument, else the keyword argument

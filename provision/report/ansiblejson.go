@@ -145,9 +145,12 @@ func (a *ansibleJSON) result(e provision.Event) {
 	if r == nil {
 		r = map[string]any{}
 	}
-	// Ansible's callbacks see failed only where it is true.
-	if f, ok := r["failed"].(bool); ok && !f {
-		delete(r, "failed")
+	// Ansible's callbacks see failed and skipped only where they are
+	// true (a loop's register says skipped: false).
+	for _, k := range []string{"failed", "skipped"} {
+		if f, ok := r[k].(bool); ok && !f {
+			delete(r, k)
+		}
 	}
 	switch e.Status {
 	case provision.StatusFailed:

@@ -129,10 +129,12 @@ func decodeCommand(a tasks.Values, shell, check bool) (commandJob, *tasks.Result
 }
 
 // badArgs is the failure, with rc 256, that Ansible gives when the
-// command is missing or given twice.
+// command is missing or given twice; its empty stdout and stderr come
+// with their (empty) lines, as Ansible's action adds them.
 func (j commandJob) badArgs(msg string) *tasks.Result {
 	data := j.data()
 	data["rc"] = 256
+	data["stdout_lines"], data["stderr_lines"] = []any{}, []any{}
 	return &tasks.Result{Failed: true, Msg: msg, RC: 256, Data: data}
 }
 

@@ -86,6 +86,10 @@ func TestCommandFailures(t *testing.T) {
 	if !res.Failed || res.Msg != "no command given" {
 		t.Fatalf("%+v", res)
 	}
+	// As ansible-playbook's result: the empty output's lines are there.
+	if l, ok := res.Data["stdout_lines"].([]any); !ok || len(l) != 0 || res.Data["stderr_lines"] == nil {
+		t.Fatalf("no command given: lines %+v", res.Data)
+	}
 	if _, err := commandArgs.Decode(tasks.Args{"_raw_params": "x", "chdri": "/"}); err == nil || !strings.Contains(err.Error(), `Did you mean "chdir"`) {
 		t.Fatal(err)
 	}

@@ -30,13 +30,18 @@ func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tas
 	if env.Condition == nil || env.Template == nil {
 		return tasks.Result{}, fmt.Errorf("assert: no expression evaluator")
 	}
-	that := args["that"]
+	that, given := args["that"]
+	if !given {
+		// Ansible's assert checks that before anything else.
+		return tasks.Result{}, &tasks.ActionError{Msg: `conditional required in "that" string`}
+	}
 	if _, isText := tasks.Text(that); isText {
 		// One string: rendered first, as it may be a template naming a
 		// list of conditions.
 		v, err := env.Template(that)
 		if err != nil {
-			return tasks.Result{Failed: true, Data: map[string]any{}, Msg: expr.ConditionMessage(tasks.ToText(that), err)}, nil
+			// Raised by Ansible's action: no changed in the result.
+			return tasks.Result{}, &tasks.ActionError{Msg: expr.ConditionMessage(tasks.ToText(that), err)}
 		}
 		that = v
 	}
@@ -60,7 +65,8 @@ func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tas
 		}
 		ok, err := env.Condition(c)
 		if err != nil {
-			return tasks.Result{Failed: true, Data: map[string]any{}, Msg: expr.ConditionMessage(tasks.ToText(c), err)}, nil
+			// Raised by Ansible's action: no changed in the result.
+			return tasks.Result{}, &tasks.ActionError{Msg: expr.ConditionMessage(tasks.ToText(c), err)}
 		}
 		if !ok {
 			msg := "Assertion failed"

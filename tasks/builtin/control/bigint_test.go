@@ -47,7 +47,7 @@ func TestValidateArgumentSpecRegistered(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s is not registered", name)
 		}
-		if _, ok := d.New().(validateArgumentSpecModule); !ok || d.Traits != (tasks.Traits{NoAsync: true}) || d.RawParams {
+		if _, ok := d.New().(validateArgumentSpecModule); !ok || d.Traits != (tasks.Traits{NoAsync: true, Action: true}) || d.RawParams {
 			t.Errorf("%s: %+v", name, d)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tender-sh/tender/internal/pydict"
@@ -28,8 +29,11 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 	}
 	broken := *env
 	broken.Template = func(any) (any, error) { return nil, errors.New("urlsplit: unknown URL component: bad") }
-	if res := modtest.RunMod(t, &broken, "debug", tasks.Args{"var": "u | urlsplit('bad')"}); !res.Failed || res.Msg != "urlsplit: unknown URL component: bad" {
-		t.Fatalf("a var that fails to evaluate (not undefined) fails the task: %+v", res)
+	// A var that fails to evaluate (not undefined) fails the task, as
+	// Ansible's debug action raises it: no changed in the result.
+	var ae *tasks.ActionError
+	if _, err := (debugModule{}).Run(context.Background(), &broken, tasks.Args{"var": "u | urlsplit('bad')"}); !errors.As(err, &ae) || ae.Msg != "urlsplit: unknown URL component: bad" {
+		t.Fatalf("a var that fails to evaluate: %v", err)
 	}
 	if res := modtest.RunMod(t, env, "debug", tasks.Args{"msg": "x", "verbosity": 2}); !res.Skipped || res.Data["skipped_reason"] != "Verbosity threshold not met." {
 		t.Fatalf("%+v", res)
@@ -61,8 +65,15 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 	if !res.Failed || res.Msg != "bad" || res.Data["assertion"] != "no" || res.Data["evaluated_to"] != false {
 		t.Fatalf("%+v", res)
 	}
-	if res = modtest.RunMod(t, env, "assert", tasks.Args{"that": "undefined_thing"}); !res.Failed {
-		t.Fatalf("%+v", res)
+	// A condition that does not evaluate is raised by Ansible's action.
+	if _, err := (assertModule{}).Run(context.Background(), env, tasks.Args{"that": "undefined_thing"}); !errors.As(err, &ae) || !strings.HasPrefix(ae.Msg, "The conditional check 'undefined_thing' failed.") {
+		t.Fatalf("%v", err)
+	}
+	// Without that, the action itself fails (no changed in the result),
+	// as Ansible's assert does.
+	_, err := assertModule{}.Run(context.Background(), env, tasks.Args{"quiet": true})
+	if !errors.As(err, &ae) || ae.Msg != `conditional required in "that" string` {
+		t.Fatalf("assert without that: %v", err)
 	}
 	if cc.Runs != 0 {
 		t.Fatalf("controller-side modules used %d round trips", cc.Runs)
@@ -113,8 +124,10 @@ func TestAddHostRawParams(t *testing.T) {
 		{tasks.Args{"name": "x", "groups": 5}, "Groups must be specified as a list."},
 		{tasks.Args{"name": "x", "groups": []any{"a", 5}}, "'int' object has no attribute 'strip'"},
 	} {
-		if res, _ := (addHostModule{}).Run(context.Background(), nil, c.args); !res.Failed || res.Msg != c.msg {
-			t.Errorf("%v: %+v", c.args, res)
+		// Refused as Ansible's action does (AnsibleActionFail): an error,
+		// which the engine reports as the result, unjudged.
+		if _, err := (addHostModule{}).Run(context.Background(), nil, c.args); err == nil || err.Error() != c.msg {
+			t.Errorf("%v: %v", c.args, err)
 		}
 	}
 	if res, _ := (addHostModule{}).Run(context.Background(), nil, tasks.Args{"name": "x", "groups": ""}); res.Failed || len(res.Data["add_host"].(map[string]any)["groups"].([]any)) != 0 {

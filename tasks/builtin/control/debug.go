@@ -69,7 +69,9 @@ func (debugModule) run(_ context.Context, env *tasks.Env, args tasks.Args) (task
 			case err == nil:
 				val = got
 			case !errors.As(err, &undef):
-				return tasks.Result{Failed: true, Msg: err.Error(), Data: data}, nil
+				// Raised by Ansible's debug action: the task fails with
+				// the template's error, and no changed.
+				return tasks.Result{}, &tasks.ActionError{Msg: expr.TemplateMessage(err)}
 			}
 		} else if !isStr {
 			// A list or dict was given (already templated): it is its own

@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"strconv"
@@ -37,7 +38,7 @@ func (addHostModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (task
 	if raw, ok := args["_raw_params"]; ok {
 		m, isMap := raw.(map[string]any)
 		if !isMap {
-			return tasks.Result{Failed: true, Msg: "Invalid raw parameters passed, requires a dictonary/mapping got a  " + pyClass(raw)}, nil
+			return tasks.Result{}, errors.New("Invalid raw parameters passed, requires a dictonary/mapping got a  " + pyClass(raw))
 		}
 		for _, k := range pydict.Keys(m) {
 			all.Set(k, m[k])
@@ -51,7 +52,8 @@ func (addHostModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (task
 	args = all.Map()
 	name := firstArg(args, "name", "hostname", "host")
 	if name == nil {
-		return tasks.Result{Failed: true, Msg: "name, host or hostname needs to be provided"}, nil
+		// AnsibleActionFail, as the other refusals of add_host.
+		return tasks.Result{}, errors.New("name, host or hostname needs to be provided")
 	}
 	hostName := tasks.ToText(name)
 	vars := pydict.NewBuilder(len(args))
@@ -61,7 +63,7 @@ func (addHostModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (task
 	}
 	groups, err := addHostGroups(firstArg(args, "groupname", "groups", "group"))
 	if err != nil {
-		return tasks.Result{Failed: true, Msg: err.Error()}, nil
+		return tasks.Result{}, err
 	}
 	for _, k := range pydict.Keys(args) {
 		switch k {

@@ -1,0 +1,10 @@
+package tasks
+
+// ActionError is a failure an action raises before any module runs (its
+// own check of its arguments, say): Ansible's executor reports it as a
+// result of failed and msg alone, without changed, where a module's own
+// failure says changed: false. Modules return it from Run as the error.
+type ActionError struct{ Msg string }
+
+// Error returns the message, as the result's msg.
+func (e *ActionError) Error() string { return e.Msg }
