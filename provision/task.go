@@ -110,6 +110,19 @@ func recoverable(t *playbooks.Task) bool {
 // then register, notify and the recap.
 func (pr *playRun) execTask(ctx context.Context, h *hostRun, t *playbooks.Task) {
 	kw, err := pr.resolve(t, pr.scope(h, t, nil))
+	if err != nil && t.Loop != nil {
+		// As Ansible: a looped task's keywords are evaluated for each
+		// item (delegate_to: "{{ item }}"), so that one the loop
+		// variable makes good fails nothing yet.
+		out := pr.loop(ctx, h, t, kw, true)
+		if out.failed && !out.loop {
+			// An item's keywords failed the task: Ansible names the
+			// delegate as the task wrote it.
+			kw.delegateTo = pr.rawDelegate(t)
+		}
+		pr.finish(h, t, kw, out, false, nil)
+		return
+	}
 	if err != nil {
 		// A keyword that does not evaluate fails the task, as a module's
 		// failure does: registered, and ignored under ignore_errors; after
@@ -131,7 +144,7 @@ func (pr *playRun) execTask(ctx context.Context, h *hostRun, t *playbooks.Task) 
 	}
 	var out outcome
 	if t.Loop != nil {
-		out = pr.loop(ctx, h, t, kw)
+		out = pr.loop(ctx, h, t, kw, false)
 	} else {
 		out = pr.attempt(ctx, h, t, kw, nil)
 	}
