@@ -34,4 +34,9 @@ type Traits struct {
 	// ...): a task with async: fails with "async is not supported for
 	// this task." instead of running.
 	NoAsync bool
+	// Controller: the action runs on the controller alone and never
+	// uses the host's connection (debug, set_fact, assert, …), so none
+	// is made for it: as in Ansible, it works on a host, or for a
+	// delegate, that cannot be reached.
+	Controller bool
 }
