@@ -342,7 +342,7 @@ func (pr *playRun) conditionsHold(h *hostRun, t *playbooks.Task, extra map[strin
 
 // notify marks the handlers a changed task notifies, by name or listen.
 func (pr *playRun) notify(h *hostRun, t *playbooks.Task, scope expr.Scope) error {
-	for _, n := range t.Notify {
+	for _, n := range t.EffectiveNotify() {
 		v, err := expr.Render(n, scope)
 		if err != nil {
 			return err
