@@ -99,7 +99,7 @@ func recoverable(t *playbooks.Task) bool {
 		if p.Kind != playbooks.KindBlock {
 			continue
 		}
-		if len(p.Rescue) > 0 && slices.Contains(p.Block, c) || len(p.Always) > 0 && !slices.Contains(p.Always, c) {
+		if len(p.Rescue) > 0 && slices.Contains(p.Block, c.Original()) || len(p.Always) > 0 && !slices.Contains(p.Always, c.Original()) {
 			return true
 		}
 	}
@@ -293,10 +293,8 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 func inRescuedBlock(t *playbooks.Task) bool {
 	for c, p := t, t.Parent; p != nil; c, p = p, p.Parent {
 		if p.Kind == playbooks.KindBlock && len(p.Rescue) > 0 {
-			for _, b := range p.Block {
-				if b == c {
-					return true
-				}
+			if slices.Contains(p.Block, c.Original()) {
+				return true
 			}
 		}
 	}
