@@ -72,7 +72,9 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	layers = append(layers, h.incVars...)
 	magic := pr.magic(h, role)
 	magic["ansible_search_path"] = pr.searchPath(t, role)
-	layers = append(layers, pr.rn.r.ExtraVars, magic, extra)
+	layers = append(layers, pr.rn.r.ExtraVars, magic)
+	magic["vars"] = rawVars(slices.Clip(layers))
+	layers = append(layers, extra)
 	v := expr.NewVars(layers...)
 	v.Env = pr.lookupEnv(t, role, v)
 	if t != nil {
