@@ -359,11 +359,11 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 			}
 			dec := yaml11.NewDecoder()
 			dec.Decrypt = pr.rn.r.Decrypt
-			m, err := dec.Vars(data, path)
+			ms, err := dec.VarsList(data, path)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, m)
+			out = append(out, ms...)
 			found = true
 			break
 		}
