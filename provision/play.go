@@ -60,6 +60,11 @@ type playRun struct {
 	// slots are the run's forks under the free strategy, taken by a task
 	// while it runs (takeSlot); nil under the others.
 	slots chan struct{}
+	// throttles bound the hosts running one task at once under the
+	// free and host_pinned strategies (throttleTask); throttleMu
+	// guards the map.
+	throttleMu sync.Mutex
+	throttles  map[*playbooks.Task]chan struct{}
 }
 
 // stopped reports whether the current batch runs no more tasks: the play

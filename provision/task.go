@@ -75,6 +75,8 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 			// A host still waiting for a fork when the run is asked to
 			// stop does not start the task.
 			if !pr.rn.draining() {
+				release := pr.throttleTask(ctx, t, once.throttle)
+				defer release()
 				pr.execTask(ctx, h, t)
 			}
 		})
