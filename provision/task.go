@@ -85,6 +85,13 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 	// when a host failed, unless the failure leads into a rescue or an
 	// always section, which runs.
 	fatal := err == nil && (once.anyErrorsFatal || once.runOnce || bypass) || pr.play.AnyErrorsFatal.True()
+	pr.endIfFatal(hosts, t, fatal)
+}
+
+// endIfFatal ends the play when fatal (any_errors_fatal, or run_once as
+// Ansible treats it) holds for t and a host failed in it, unless the
+// failure leads into a rescue or an always section, which runs.
+func (pr *playRun) endIfFatal(hosts []*hostRun, t *playbooks.Task, fatal bool) {
 	if fatal && !recoverable(t) {
 		for _, h := range hosts {
 			if h.failed {
