@@ -2,6 +2,7 @@ package provision
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/tender-sh/tender/playbooks"
 )
@@ -19,12 +20,19 @@ type itemKw struct {
 func (pr *playRun) itemKeywords(h *hostRun, t *playbooks.Task, kw keywords, kwFailed bool, vars []map[string]any) ([]itemKw, bool) {
 	out := make([]itemKw, len(vars))
 	same := !kwFailed
+	var delegates []string
 	for i, v := range vars {
 		k, err := pr.resolve(t, pr.scope(h, t, v))
 		out[i] = itemKw{k, err}
 		if err != nil || !sameConnection(k, kw) {
 			same = false
 		}
+		if err == nil && k.delegateTo != "" && !slices.Contains(delegates, k.delegateTo) {
+			delegates = append(delegates, k.delegateTo)
+		}
+	}
+	for i := range out {
+		out[i].kw.delegates = delegates
 	}
 	return out, same
 }

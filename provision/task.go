@@ -184,7 +184,7 @@ func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	case !ok:
 		return skippedByCondition()
 	}
-	return pr.invoke(ctx, h, t, kw, pr.scope(h, t, extra))
+	return pr.invoke(ctx, h, t, kw, pr.delegatedScope(pr.scope(h, t, extra), kw))
 }
 
 // skippedByCondition is the outcome of a task whose when: does not hold.
