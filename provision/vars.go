@@ -76,6 +76,7 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	magic["vars"] = rawVars(slices.Clip(layers))
 	layers = append(layers, extra)
 	v := expr.NewVars(layers...)
+	v.Merge = pr.rn.r.HashMerge
 	v.Env = pr.lookupEnv(t, role, v)
 	if t != nil {
 		if c := pr.connectionVars(h, t, v); c != nil {
@@ -290,7 +291,7 @@ func (rn *run) implicitLocal() *hostRun {
 	if err != nil || len(hs) != 1 {
 		return nil
 	}
-	if hr, err := newHostRun(inv, hs[0], &rn.names); err == nil {
+	if hr, err := newHostRun(inv, hs[0], &rn.names, rn.r.HashMerge); err == nil {
 		rn.implicit = hr
 	}
 	return rn.implicit
