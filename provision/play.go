@@ -112,6 +112,15 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	if pr.name == "" {
 		pr.name = expr.Str(pattern)
 	}
+	if l, ok := pattern.([]any); ok {
+		// hosts: "{{ a_list }}" names each of the list's patterns, as
+		// a YAML list of them does.
+		parts := make([]string, len(l))
+		for i, x := range l {
+			parts[i] = expr.Str(x)
+		}
+		pattern = strings.Join(parts, ",")
+	}
 	if pr.varsFiles, err = pr.loadVarsFiles(base); err != nil {
 		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}
