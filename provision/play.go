@@ -124,6 +124,7 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	if pr.varsFiles, err = pr.loadVarsFiles(base); err != nil {
 		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}
+	pr.warnReserved(p)
 	hosts, all, err := pr.selectHosts(expr.Str(pattern))
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", p.Pos, err)
