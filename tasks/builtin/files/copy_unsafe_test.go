@@ -11,7 +11,8 @@ import (
 )
 
 // TestCopyUnsafeWritesImmutableDir: a file in a directory that takes no
-// new file (chattr +i) cannot be replaced atomically; copy fails, unless
+// new file (chattr +i) cannot be replaced atomically; copy (and
+// lineinfile, which writes the same way) fails, unless
 // unsafe_writes (given, or ANSIBLE_UNSAFE_WRITES in the environment when
 // not given) lets it write the file in place. Not parallel: it sets the
 // process's environment.
@@ -44,5 +45,14 @@ func TestCopyUnsafeWritesImmutableDir(t *testing.T) {
 	res = modtest.RunMod(t, env, "copy", tasks.Args{"content": "given\n", "dest": dest, "unsafe_writes": false})
 	if !res.Failed || modtest.ReadFile(t, dest) != "env\n" {
 		t.Fatalf("unsafe_writes: false wins over the environment: %+v", res)
+	}
+	// The text-editing modules write through the same script.
+	res = modtest.RunMod(t, env, "lineinfile", tasks.Args{"path": dest, "line": "more"})
+	if res.Failed || !res.Changed || modtest.ReadFile(t, dest) != "env\nmore\n" {
+		t.Fatalf("lineinfile with ANSIBLE_UNSAFE_WRITES=True: %+v", res)
+	}
+	res = modtest.RunMod(t, env, "lineinfile", tasks.Args{"path": dest, "line": "again", "unsafe_writes": "no"})
+	if !res.Failed {
+		t.Fatalf("lineinfile with unsafe_writes: no: %+v", res)
 	}
 }
