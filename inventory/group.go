@@ -3,6 +3,8 @@ package inventory
 import (
 	"fmt"
 	"sort"
+
+	"github.com/tender-sh/tender/internal/pydict"
 )
 
 func (g *Group) addChild(c *Group) error {
@@ -192,4 +194,26 @@ func sortGroups(gs []*Group) {
 		}
 		return gs[i].Name < gs[j].Name
 	})
+}
+
+// setHostVar sets an inventory variable on h as a source sets it: with
+// hash_behaviour=merge a dict merges into the dict already there.
+func (inv *Inventory) setHostVar(h *Host, key string, value any) {
+	h.SetVar(key, inv.mergedValue(h.Vars[key], value))
+}
+
+// setGroupVar is setHostVar for a group's variable.
+func (inv *Inventory) setGroupVar(g *Group, key string, value any) error {
+	return g.SetVar(key, inv.mergedValue(g.Vars[key], value))
+}
+
+// mergedValue is value set over old: merged into it when both are dicts
+// under hash_behaviour=merge, else value.
+func (inv *Inventory) mergedValue(old, value any) any {
+	om, ok1 := old.(map[string]any)
+	nm, ok2 := value.(map[string]any)
+	if inv.hashMerge && ok1 && ok2 {
+		return pydict.MergeHash(om, nm)
+	}
+	return value
 }

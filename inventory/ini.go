@@ -195,7 +195,7 @@ func (p *iniParser) varLine(line, group string) error {
 	if !ok {
 		return p.errf(1, "Expected key=value, got: %s", line)
 	}
-	if err := p.inv.groups[group].SetVar(strings.TrimSpace(k), iniValue(strings.TrimSpace(v))); err != nil {
+	if err := p.inv.setGroupVar(p.inv.groups[group], strings.TrimSpace(k), iniValue(strings.TrimSpace(v))); err != nil {
 		return p.errf(len(k)+2, "%v", err)
 	}
 	return nil
@@ -233,7 +233,7 @@ func (p *iniParser) hostLine(line, group string) error {
 		h := p.inv.addHost(n, port)
 		g.addHost(h)
 		for _, x := range vars {
-			h.SetVar(x.k, x.v)
+			p.inv.setHostVar(h, x.k, x.v)
 		}
 	}
 	return nil

@@ -34,6 +34,8 @@ type Inventory struct {
 	warnings []string
 	// decrypt opens vault data (Options.Decrypt).
 	decrypt func([]byte) ([]byte, error)
+	// hashMerge is Options.HashMerge.
+	hashMerge bool
 	// groupsDict is GroupsDict's answer until a host or group is added
 	// (changed clears it); guarded by mu.
 	groupsDict map[string][]string

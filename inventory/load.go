@@ -43,12 +43,17 @@ type Options struct {
 	// and values tagged !vault in YAML inventories and vars files are
 	// decrypted with it. Nil refuses them.
 	Decrypt func(vaulttext []byte) ([]byte, error)
+	// HashMerge is Ansible's hash_behaviour=merge: a dict variable set
+	// in several places (groups, sources, group_vars and host_vars
+	// files) is their recursive merge instead of the last one's dict.
+	HashMerge bool
 }
 
 // LoadWith is Load with options.
 func LoadWith(o Options, sources ...string) (*Inventory, error) {
 	inv := New()
 	inv.decrypt = o.Decrypt
+	inv.hashMerge = o.HashMerge
 	for _, src := range sources {
 		if src == "" {
 			continue

@@ -137,11 +137,21 @@ func (inv *Inventory) fileVars(dir, kind, name string) (map[string]any, error) {
 			if err != nil {
 				return nil, err
 			}
-			merged = combine(merged, m)
+			merged = inv.combineVars(merged, m)
 		}
 	}
 	inv.files[key] = merged
 	return merged, nil
+}
+
+// combineVars is Ansible's combine_vars: a's entries overridden by b's,
+// or, with hash_behaviour=merge (Options.HashMerge), merged with them
+// recursively.
+func (inv *Inventory) combineVars(a, b map[string]any) map[string]any {
+	if inv.hashMerge && len(a) > 0 {
+		return pydict.MergeHash(a, b)
+	}
+	return combine(a, b)
 }
 
 // combine returns a's entries overridden by b's (Ansible's combine_vars
@@ -248,9 +258,9 @@ func (inv *Inventory) hostVars(h *Host) (map[string]any, error) {
 		}
 	}
 	sortGroups(gs)
-	res := combine(nil, all.Vars)
+	res := inv.combineVars(nil, all.Vars)
 	for _, g := range gs {
-		res = combine(res, g.Vars)
+		res = inv.combineVars(res, g.Vars)
 	}
 	// Ansible's VARIABLE_PRECEDENCE: all_plugins_inventory,
 	// all_plugins_play, groups_plugins_inventory, groups_plugins_play.
@@ -271,17 +281,17 @@ func (inv *Inventory) hostVars(h *Host) (map[string]any, error) {
 				if err != nil {
 					return nil, err
 				}
-				res = combine(res, m)
+				res = inv.combineVars(res, m)
 			}
 		}
 	}
-	res = combine(res, h.Vars)
+	res = inv.combineVars(res, h.Vars)
 	for _, d := range append(append([]string(nil), inv.varsDirs...), inv.playbookDirs()...) {
 		m, err := inv.fileVars(d, "host_vars", h.Name)
 		if err != nil {
 			return nil, err
 		}
-		res = combine(res, m)
+		res = inv.combineVars(res, m)
 	}
 	return copyVars(res), nil
 }
@@ -294,16 +304,16 @@ func (inv *Inventory) GroupVars(name string) (map[string]any, error) {
 	if g == nil {
 		return nil, fmt.Errorf("no group %q in the inventory", name)
 	}
-	res := combine(nil, g.Vars)
+	res := inv.combineVars(nil, g.Vars)
 	for _, d := range append(append([]string(nil), inv.varsDirs...), inv.playbookDirs()...) {
 		m, err := inv.fileVars(d, "group_vars", g.Name)
 		if err != nil {
 			return nil, err
 		}
-		res = combine(res, m)
+		res = inv.combineVars(res, m)
 	}
 	if g.priority != 1 {
-		res = combine(res, map[string]any{"ansible_group_priority": g.priority})
+		res = inv.combineVars(res, map[string]any{"ansible_group_priority": g.priority})
 	}
 	return copyVars(res), nil
 }

@@ -233,7 +233,7 @@ func (p *yamlParser) group(k, data *yaml.Node) (string, error) {
 				if err != nil {
 					return "", p.valueErr(e.v, err)
 				}
-				if err := g.SetVar(key, v); err != nil {
+				if err := p.inv.setGroupVar(g, key, v); err != nil {
 					return "", p.errAt(e.v, "%v", err)
 				}
 			}
@@ -306,7 +306,7 @@ func (p *yamlParser) hosts(g *Group, e pair) error {
 			if err != nil {
 				return p.valueErr(kv.v, err)
 			}
-			h.SetVar(key, v)
+			p.inv.setHostVar(h, key, v)
 		}
 	}
 	return nil

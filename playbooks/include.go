@@ -108,6 +108,7 @@ func (l *loader) preview(sc *scope, t *Task, n *yaml.Node) {
 	l.errs = errs{}
 	c := *t
 	c.late = nil
+	c.origin = t
 	c.Args = maps.Clone(t.Args)
 	l.loadTarget(sc, &c, n, loadPreview)
 	if len(l.errs.list) > 0 {

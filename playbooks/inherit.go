@@ -75,3 +75,16 @@ func (t *Task) Conditions() []string {
 func (t *Task) dynamic() bool {
 	return t.Kind == KindIncludeTasks || t.Kind == KindIncludeRole
 }
+
+// EffectiveNotify returns the handlers the task notifies: its own notify:,
+// else the innermost enclosing block's or import's, as Ansible inherits
+// notify (not merged: a task's own list replaces its parents').
+func (t *Task) EffectiveNotify() []string {
+	levels := t.Levels()
+	for i := len(levels) - 1; i >= 0; i-- {
+		if l := levels[i]; !l.VarsOnly && l.Notify != nil {
+			return l.Notify
+		}
+	}
+	return nil
+}

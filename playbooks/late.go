@@ -43,6 +43,7 @@ func (t *Task) Resolve(name string) (*Task, error) {
 	}
 	c := *t
 	c.late = nil
+	c.origin = t
 	c.Args = maps.Clone(t.Args)
 	key := "_raw_params"
 	if c.Kind == KindIncludeRole {

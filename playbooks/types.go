@@ -192,6 +192,20 @@ type Task struct {
 
 	// late is set for an include whose target is a template (Dynamic).
 	late *late
+	// origin is the include a copy with its target loaded was made from
+	// (Resolve, or Load's preview of a literal include); nil otherwise.
+	origin *Task
+}
+
+// Original returns the task as the playbook holds it: for a copy of a
+// dynamic include with its target loaded, the include it was made from;
+// else t itself. The tasks an include loads have the copy as
+// their parent; the enclosing block lists the original.
+func (t *Task) Original() *Task {
+	for t.origin != nil {
+		t = t.origin
+	}
+	return t
 }
 
 // Loop is a task's loop: loop: or with_<lookup>:.

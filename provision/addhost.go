@@ -83,6 +83,7 @@ func (pr *playRun) applyInventory(h *hostRun, data map[string]any) (bool, error)
 		}
 	} else {
 		name = h.name
+		before := slices.Clone(inv.Host(name).GroupNames())
 		changed = inv.Group(group) == nil
 		inv.AddGroup(group)
 		for _, p := range asList(data["parent_groups"]) {
@@ -100,6 +101,9 @@ func (pr *playRun) applyInventory(h *hostRun, data map[string]any) (bool, error)
 		if err := inv.AddChild(group, name); err != nil {
 			return false, fmt.Errorf("group_by: %w", err)
 		}
+		// New parents of a group the host was already in change its
+		// group_names too.
+		changed = changed || !slices.Equal(before, inv.Host(name).GroupNames())
 	}
 	if !changed {
 		return false, nil

@@ -158,14 +158,6 @@ func ansibleEnv(t *testing.T) func(string) (string, bool) {
 // as ansible-playbook reads it (ansible.cfg in dir, ansible.env).
 func runCase(t *testing.T, dir string) (string, *provision.Recap) {
 	t.Helper()
-	inv, err := inventory.Load(filepath.Join(dir, "hosts"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pb, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{Modules: builtin.Registry()})
-	if err != nil {
-		t.Fatal(err)
-	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -174,9 +166,22 @@ func runCase(t *testing.T, dir string) (string, *provision.Recap) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	hb, err := cfg.Setting("DEFAULT_HASH_BEHAVIOUR")
+	if err != nil {
+		t.Fatal(err)
+	}
+	merge := hb == "merge"
+	inv, err := inventory.LoadWith(inventory.Options{HashMerge: merge}, filepath.Join(dir, "hosts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := playbooks.Load(filepath.Join(dir, "pb.yml"), playbooks.Options{Modules: builtin.Registry()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
 	r := &provision.Runner{Inventory: inv, Modules: testModules(), Connections: transport.NewConnections().Add("ssh", local.Dialer{}).Add("local", local.Dialer{}),
-		Forks: 5, Events: report.Text(&out, false), Config: cfg}
+		Forks: 5, Events: report.Text(&out, false), Config: cfg, HashMerge: merge}
 	recap, err := r.Run(context.Background(), pb)
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out.String())

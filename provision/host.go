@@ -27,6 +27,7 @@ type hostRun struct {
 	name  string
 	names *markedNames // the run's marked names
 	inv   *inventory.Host
+	merge bool // hash_behaviour=merge (Runner.HashMerge)
 	// mu guards invVars and groupNames, which add_host and group_by
 	// change while other hosts may read them.
 	mu         sync.Mutex
@@ -68,14 +69,14 @@ type hostRun struct {
 	snap atomic.Pointer[map[string]any]
 }
 
-func newHostRun(inv *inventory.Inventory, h *inventory.Host, names *markedNames) (*hostRun, error) {
+func newHostRun(inv *inventory.Inventory, h *inventory.Host, names *markedNames, merge bool) (*hostRun, error) {
 	hostRunsMade.Add(1)
 	vars, err := inv.HostVars(h.Name)
 	if err != nil {
 		return nil, err
 	}
 	vars = withSourceVars(h, vars)
-	hr := &hostRun{name: h.Name, names: names, inv: h, invVars: vars, groupNames: names.values(h.GroupNames()), facts: map[string]any{},
+	hr := &hostRun{name: h.Name, names: names, merge: merge, inv: h, invVars: vars, groupNames: names.values(h.GroupNames()), facts: map[string]any{},
 		setFacts: map[string]any{}, includedVars: map[string]any{}, moduleFacts: map[string]any{}, notified: map[*playbooks.Task]bool{}}
 	hr.refresh()
 	return hr, nil
@@ -95,11 +96,13 @@ func (h *hostRun) refresh() {
 	for k, v := range inv {
 		m[k] = v
 	}
-	for k, v := range factVars(h.facts, h.moduleFacts) {
-		m[k] = v
-	}
-	for _, l := range []map[string]any{h.includedVars, h.setFacts} {
+	for _, l := range []map[string]any{factVars(h.facts, h.moduleFacts), h.includedVars, h.setFacts} {
 		for k, v := range l {
+			if old, ok := m[k].(map[string]any); ok && h.merge {
+				if nv, ok := v.(map[string]any); ok {
+					v = pydict.MergeHash(old, nv)
+				}
+			}
 			m[k] = v
 		}
 	}

@@ -1,6 +1,7 @@
 package provision
 
 import (
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks/expr"
 )
@@ -71,4 +72,27 @@ func (rn *run) knownHost(name string) (*hostRun, error) {
 		return im, nil
 	}
 	return nil, nil
+}
+
+// delegatedScope is scope with ansible_delegated_vars for a delegated
+// task, as Ansible defines it: a dict from the delegate's name (every
+// loop item's) to its variables (empty for a host the inventory does
+// not have).
+func (pr *playRun) delegatedScope(scope *expr.Vars, kw keywords) *expr.Vars {
+	if kw.delegateTo == "" {
+		return scope
+	}
+	names := kw.delegates
+	if len(names) == 0 {
+		names = []string{kw.delegateTo}
+	}
+	b := pydict.NewBuilder(len(names))
+	for _, n := range names {
+		var vars any = map[string]any{}
+		if v, ok, err := (hostvarsScope{pr}).Lookup(n); err == nil && ok {
+			vars = v
+		}
+		b.Set(n, vars)
+	}
+	return scope.With(map[string]any{"ansible_delegated_vars": b.Map()})
 }

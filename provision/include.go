@@ -53,6 +53,15 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 			incs = merge(incs, f, h)
 		}
 	}
+	// An include that fails on a host (its file or role missing) is
+	// fatal to the play under any_errors_fatal, as any task's failure.
+	if len(hosts) > 0 {
+		kw, kerr := pr.resolve(inc, pr.scope(hosts[0], inc, nil))
+		pr.endIfFatal(hosts, inc, kerr == nil && kw.anyErrorsFatal || pr.play.AnyErrorsFatal.True())
+		if pr.stopped() {
+			return
+		}
+	}
 	for _, in := range incs {
 		if in.task.Kind == playbooks.KindIncludeTasks {
 			pr.rn.emit(Event{Kind: Included, Play: pr.name, Task: inc.DisplayName(), Path: shownFile(in.task.File),

@@ -253,9 +253,12 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	if kw.noLog {
 		pr.rn.r.NoLogValues.AddValue(map[string]any(argMap))
 	}
-	conn, via, err := pr.conn(ctx, h, kw, scope)
-	if err != nil {
-		return call{}, atTask(t, err)
+	var conn transport.Conn
+	var via connSpec
+	if !tr.Controller {
+		if conn, via, err = pr.conn(ctx, h, kw, scope); err != nil {
+			return call{}, atTask(t, err)
+		}
 	}
 	env := tasks.ScopeEnv(argMap, scope)
 	env.Host, env.Conn, env.Check, env.Diff, env.Verbosity = h.name, conn, kw.check, kw.diff, pr.rn.r.Verbosity

@@ -28,7 +28,10 @@ type keywords struct {
 	check           bool
 	diff            bool
 	delegateTo      string
-	environment     []any // each level's environment (a map or a template), outermost first
+	// delegates are the delegates of every item of a looped task, in
+	// order (ansible_delegated_vars names them all); nil otherwise.
+	delegates   []string
+	environment []any // each level's environment (a map or a template), outermost first
 	// gathersFacts: the task is setup or gather_facts, whose environment
 	// may not use the facts it gathers (envVars).
 	gathersFacts bool

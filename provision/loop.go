@@ -93,7 +93,12 @@ func withTerms(with string, raw any) ([]any, error) {
 // and the aggregate result register: stores ({"results": [...]}). A
 // module that can do the items together (tasks.Batcher) gets them in one
 // call; each item is still reported on its own.
-func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords) outcome {
+//
+// Each item gets t's keywords evaluated with its loop variables, as
+// Ansible evaluates them for each item (delegate_to: "{{ item }}",
+// become_user: "{{ item.user }}"); kwFailed says kw, evaluated without
+// them, did not evaluate.
+func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords, kwFailed bool) outcome {
 	scope := pr.scope(h, t, nil)
 	items, err := pr.loopItems(t, scope)
 	if err != nil {
@@ -120,8 +125,15 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 	if err != nil {
 		return failure(err)
 	}
-	run := func(i int) outcome { return pr.attempt(ctx, h, t, kw, itemVars[i]) }
-	if b := pr.batcher(t); b != nil && len(items) > 1 && pause == 0 && ctx.Err() == nil {
+	itemKw, same := pr.itemKeywords(h, t, kw, kwFailed, itemVars)
+	run := func(i int) outcome {
+		if itemKw[i].err != nil {
+			return pr.keywordFailure(h, t, itemKw[i].err, itemVars[i])
+		}
+		return pr.attempt(ctx, h, t, itemKw[i].kw, itemVars[i])
+	}
+	stopped := func(i int, out outcome) bool { return itemKw[i].err != nil && out.failed }
+	if b := pr.batcher(t); b != nil && same && len(items) > 1 && pause == 0 && ctx.Err() == nil {
 		run = pr.batchItems(ctx, h, t, kw, b, itemVars)
 	}
 	for i, item := range items {
@@ -138,6 +150,11 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		}
 		vars := itemVars[i]
 		out := run(i)
+		if stopped(i, out) {
+			// As Ansible: an item whose keywords do not evaluate
+			// fails the whole task, the items done so far forgotten.
+			return out
+		}
 		if out.abort {
 			// The task fails with this item's error, as a whole, under
 			// ignore_errors as the item evaluated it.
@@ -175,7 +192,7 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 				shown = v
 			}
 		}
-		pr.finish(h, t, kw, out, true, shown)
+		pr.finish(h, t, itemKw[i].kw, out, true, shown)
 		results = append(results, out.data)
 		agg.changed = agg.changed || out.changed
 		agg.failed = agg.failed || out.failed

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,6 +64,11 @@ type playRun struct {
 	// slots are the run's forks under the free strategy, taken by a task
 	// while it runs (takeSlot); nil under the others.
 	slots chan struct{}
+	// throttles bound the hosts running one task at once under the
+	// free and host_pinned strategies (throttleTask); throttleMu
+	// guards the map.
+	throttleMu sync.Mutex
+	throttles  map[*playbooks.Task]chan struct{}
 }
 
 // stopped reports whether the current batch runs no more tasks: the play
@@ -136,22 +142,35 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	if pr.name == "" {
 		pr.name = expr.Str(pattern)
 	}
+	if l, ok := pattern.([]any); ok {
+		// hosts: "{{ a_list }}" names each of the list's patterns, as
+		// a YAML list of them does.
+		parts := make([]string, len(l))
+		for i, x := range l {
+			parts[i] = expr.Str(x)
+		}
+		pattern = strings.Join(parts, ",")
+	}
 	if pr.varsFiles, err = pr.loadVarsFiles(base); err != nil {
 		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}
-	hosts, err := pr.selectHosts(expr.Str(pattern))
+	pr.warnReserved(p)
+	hosts, all, err := pr.selectHosts(expr.Str(pattern))
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}
 	if hosts, err = orderHosts(hosts, p.Order); err != nil {
 		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}
-	names := make([]string, len(hosts))
-	for i, h := range hosts {
-		names[i] = h.name
+	// ansible_play_hosts keeps the pattern's order whatever the play's
+	// order: keyword, as Ansible's.
+	active := map[string]bool{}
+	for _, h := range hosts {
+		active[h.name] = true
 	}
-	pr.allNames = rn.names.values(names)
-	pr.playHosts.setAll(pr.allNames)
+	names := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return !active[n] })
+	pr.allNames = rn.names.values(all)
+	pr.playHosts.setAll(rn.names.values(names))
 	if len(hosts) == 0 {
 		rn.emit(Event{Kind: PlayStart, Play: pr.name, Path: p.Pos.String()})
 		rn.emit(Event{Kind: NoHosts, Play: pr.name})
@@ -193,43 +212,48 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 }
 
 // selectHosts matches the play's pattern and --limit, keeping hosts that
-// failed or were unreachable in an earlier play out, as Ansible does.
-func (pr *playRun) selectHosts(pattern string) ([]*hostRun, error) {
+// failed or were unreachable in an earlier play out, as Ansible does. all
+// names every host matched, those too, in the inventory's order: the
+// play's ansible_play_hosts_all.
+func (pr *playRun) selectHosts(pattern string) (out []*hostRun, all []string, err error) {
 	inv := pr.rn.r.Inventory
 	// A play of all hosts limited to one host (agent deploy runs one per
 	// host of a fleet) is that host, found without listing the fleet.
 	if h := inv.Host(pr.rn.r.Limit); h != nil && strings.TrimSpace(pattern) == "all" {
 		hr, err := pr.rn.host(h)
-		if err != nil || !hr.active() {
-			return nil, err
+		if err != nil {
+			return nil, nil, err
 		}
-		return []*hostRun{hr}, nil
+		if !hr.active() {
+			return nil, []string{hr.name}, nil
+		}
+		return []*hostRun{hr}, []string{hr.name}, nil
 	}
 	matched, err := inv.Match(strings.Split(pattern, ","))
 	if isNoMatch(err) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if pr.rn.r.Limit != "" {
 		if matched, err = inv.Limit(matched, pr.rn.r.Limit); isNoMatch(err) {
-			return nil, nil
+			return nil, nil, nil
 		} else if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	var out []*hostRun
 	for _, h := range matched {
 		hr, err := pr.rn.host(h)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		all = append(all, hr.name)
 		if hr.active() {
 			out = append(out, hr)
 		}
 	}
-	return out, nil
+	return out, all, nil
 }
 
 func isNoMatch(err error) bool {

@@ -15,7 +15,7 @@ import (
 type playHosts struct {
 	mu      sync.Mutex
 	removed map[string]bool
-	all     []any // the play's hosts' names (marked)
+	all     []any // the play's hosts' names (marked), without those an earlier play removed
 	batch   []any // the current batch's
 	// lists are ansible_play_hosts and ansible_play_batch, rebuilt when
 	// removed or batch changes.

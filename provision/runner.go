@@ -66,6 +66,12 @@ type Runner struct {
 	Defaults PlayDefaults
 	// Forks bounds how many hosts work at once (0 means DefaultForks).
 	Forks int
+	// HashMerge is Ansible's hash_behaviour=merge (DEFAULT_HASH_BEHAVIOUR):
+	// a dict variable defined at several precedence levels is the
+	// recursive merge of them all, higher levels winning key by key,
+	// instead of the highest level's dict alone. Give the inventory the
+	// same (inventory.Options.HashMerge).
+	HashMerge bool
 	// StartAt starts the run at the first task whose name matches it
 	// (equal, or as a shell glob; "role : name" too), as --start-at-task:
 	// the tasks before it, in this play and earlier ones, do not run.
@@ -329,7 +335,7 @@ func (rn *run) hostLocked(h *inventory.Host) (*hostRun, error) {
 	if hr, ok := rn.hosts[h.Name]; ok {
 		return hr, nil
 	}
-	hr, err := newHostRun(rn.r.Inventory, h, &rn.names)
+	hr, err := newHostRun(rn.r.Inventory, h, &rn.names, rn.r.HashMerge)
 	if err != nil {
 		return nil, fmt.Errorf("host %s: %w", h.Name, err)
 	}

@@ -39,6 +39,7 @@ func (r *Runner) vetted(t transport.Target) transport.Target {
 // run's Env.
 func (rn *run) playVars(done <-chan struct{}, layers ...map[string]any) *expr.Vars {
 	v := expr.NewVars(layers...)
+	v.Merge = rn.r.HashMerge
 	v.Env = rn.exprEnv(done)
 	return v
 }

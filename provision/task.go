@@ -87,6 +87,8 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 			// A host still waiting for a fork when the run is asked to
 			// stop does not start the task.
 			if !pr.rn.draining() {
+				release := pr.throttleTask(ctx, t, once.throttle)
+				defer release()
 				pr.execTask(ctx, h, t)
 			}
 		})
@@ -95,6 +97,13 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 	// when a host failed, unless the failure leads into a rescue or an
 	// always section, which runs.
 	fatal := err == nil && (once.anyErrorsFatal || once.runOnce || bypass) || pr.play.AnyErrorsFatal.True()
+	pr.endIfFatal(hosts, t, fatal)
+}
+
+// endIfFatal ends the play when fatal (any_errors_fatal, or run_once as
+// Ansible treats it) holds for t and a host failed in it, unless the
+// failure leads into a rescue or an always section, which runs.
+func (pr *playRun) endIfFatal(hosts []*hostRun, t *playbooks.Task, fatal bool) {
 	if fatal && !recoverable(t) {
 		for _, h := range hosts {
 			if h.failed {
@@ -111,7 +120,7 @@ func recoverable(t *playbooks.Task) bool {
 		if p.Kind != playbooks.KindBlock {
 			continue
 		}
-		if len(p.Rescue) > 0 && slices.Contains(p.Block, c) || len(p.Always) > 0 && !slices.Contains(p.Always, c) {
+		if len(p.Rescue) > 0 && slices.Contains(p.Block, c.Original()) || len(p.Always) > 0 && !slices.Contains(p.Always, c.Original()) {
 			return true
 		}
 	}
@@ -122,6 +131,19 @@ func recoverable(t *playbooks.Task) bool {
 // then register, notify and the recap.
 func (pr *playRun) execTask(ctx context.Context, h *hostRun, t *playbooks.Task) {
 	kw, err := pr.resolve(t, pr.scope(h, t, nil))
+	if err != nil && t.Loop != nil {
+		// As Ansible: a looped task's keywords are evaluated for each
+		// item (delegate_to: "{{ item }}"), so that one the loop
+		// variable makes good fails nothing yet.
+		out := pr.loop(ctx, h, t, kw, true)
+		if out.failed && !out.loop {
+			// An item's keywords failed the task: Ansible names the
+			// delegate as the task wrote it.
+			kw.delegateTo = pr.rawDelegate(t)
+		}
+		pr.finish(h, t, kw, out, false, nil)
+		return
+	}
 	if err != nil {
 		// A keyword that does not evaluate fails the task, as a module's
 		// failure does: registered, and ignored under ignore_errors; after
@@ -143,7 +165,7 @@ func (pr *playRun) execTask(ctx context.Context, h *hostRun, t *playbooks.Task) 
 	}
 	var out outcome
 	if t.Loop != nil {
-		out = pr.loop(ctx, h, t, kw)
+		out = pr.loop(ctx, h, t, kw, false)
 	} else {
 		out = pr.attempt(ctx, h, t, kw, nil)
 	}
@@ -176,7 +198,7 @@ func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	case !ok:
 		return skippedByCondition()
 	}
-	return pr.invoke(ctx, h, t, kw, pr.scope(h, t, extra))
+	return pr.invoke(ctx, h, t, kw, pr.delegatedScope(pr.scope(h, t, extra), kw))
 }
 
 // skippedByCondition is the outcome of a task whose when: does not hold.
@@ -300,10 +322,8 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 func inRescuedBlock(t *playbooks.Task) bool {
 	for c, p := t, t.Parent; p != nil; c, p = p, p.Parent {
 		if p.Kind == playbooks.KindBlock && hasTasks(p.Rescue) {
-			for _, b := range p.Block {
-				if b == c {
-					return true
-				}
+			if slices.Contains(p.Block, c.Original()) {
+				return true
 			}
 		}
 	}
@@ -356,7 +376,7 @@ func (pr *playRun) conditionsHold(h *hostRun, t *playbooks.Task, extra map[strin
 
 // notify marks the handlers a changed task notifies, by name or listen.
 func (pr *playRun) notify(h *hostRun, t *playbooks.Task, scope expr.Scope) error {
-	for _, n := range t.Notify {
+	for _, n := range t.EffectiveNotify() {
 		v, err := expr.Render(n, scope)
 		if err != nil {
 			return err

@@ -72,8 +72,11 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	layers = append(layers, h.incVars...)
 	magic := pr.magic(h, role)
 	magic["ansible_search_path"] = pr.searchPath(t, role)
-	layers = append(layers, pr.rn.r.ExtraVars, magic, extra)
+	layers = append(layers, pr.rn.r.ExtraVars, magic)
+	magic["vars"] = rawVars(slices.Clip(layers))
+	layers = append(layers, extra)
 	v := expr.NewVars(layers...)
+	v.Merge = pr.rn.r.HashMerge
 	v.Env = pr.lookupEnv(t, role, v)
 	if t != nil {
 		if c := pr.connectionVars(h, t, v); c != nil {
@@ -288,7 +291,7 @@ func (rn *run) implicitLocal() *hostRun {
 	if err != nil || len(hs) != 1 {
 		return nil
 	}
-	if hr, err := newHostRun(inv, hs[0], &rn.names); err == nil {
+	if hr, err := newHostRun(inv, hs[0], &rn.names, rn.r.HashMerge); err == nil {
 		rn.implicit = hr
 	}
 	return rn.implicit
@@ -357,11 +360,11 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 			}
 			dec := yaml11.NewDecoder()
 			dec.Decrypt = pr.rn.r.Decrypt
-			m, err := dec.Vars(data, path)
+			ms, err := dec.VarsList(data, path)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, m)
+			out = append(out, ms...)
 			found = true
 			break
 		}

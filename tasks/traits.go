@@ -40,4 +40,9 @@ type Traits struct {
 	// changed_when and failed_when do not judge. A module's errors are
 	// its failed result, which they judge.
 	Action bool
+	// Controller: the action runs on the controller alone and never
+	// uses the host's connection (debug, set_fact, assert, …), so none
+	// is made for it: as in Ansible, it works on a host, or for a
+	// delegate, that cannot be reached.
+	Controller bool
 }

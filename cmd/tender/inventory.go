@@ -45,7 +45,11 @@ func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, er
 	if len(found) == 0 {
 		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: No inventory was parsed, only implicit localhost is available")
 	}
-	return inventory.LoadWith(inventory.Options{Decrypt: vaultDecrypt(c)}, found...)
+	merge, err := hashMerge(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return inventory.LoadWith(inventory.Options{Decrypt: vaultDecrypt(c), HashMerge: merge}, found...)
 }
 
 // inventorySources are the -i sources, or those of Ansible's inventory

@@ -103,7 +103,12 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	if dialer.Password, defaults.BecomePassword, err = loginPasswords(c, cfg); err != nil {
 		return err
 	}
+	merge, err := hashMerge(cfg)
+	if err != nil {
+		return err
+	}
 	r := &provision.Runner{
+		HashMerge: merge,
 		Inventory: inv, Modules: builtin.Registry(), Connections: connections(dialer), Sandbox: policy, Decrypt: vaultDecrypt(c),
 		Forks: nforks, Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},

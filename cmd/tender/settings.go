@@ -133,3 +133,17 @@ func contentPaths(c *cli.Context, cfg *config.Config) (roles, modules []string, 
 	}
 	return roles, modules, nil
 }
+
+// hashMerge reports whether DEFAULT_HASH_BEHAVIOUR is merge (Ansible's
+// hash_behaviour: dict variables merge across precedence levels); cfg
+// nil reads the configuration.
+func hashMerge(cfg *config.Config) (bool, error) {
+	if cfg == nil {
+		var err error
+		if cfg, err = config.Load(config.Options{}); err != nil {
+			return false, &exitError{code: 5, err: err}
+		}
+	}
+	v, err := settingStr(cfg, "DEFAULT_HASH_BEHAVIOUR")
+	return v == "merge", err
+}

@@ -65,3 +65,42 @@ func (d *Decoder) Vars(data []byte, name string) (map[string]any, error) {
 	}
 	return m, nil
 }
+
+// VarsList reads a play's vars file, which may also hold a list of
+// mappings (each applied in turn, later ones winning), as Ansible's
+// vars_files accepts; a mapping is a list of one. name is what errors
+// call it.
+func (d *Decoder) VarsList(data []byte, name string) ([]map[string]any, error) {
+	data, err := d.Open(data, name)
+	if err != nil {
+		return nil, err
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal(data, &n); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if n.Kind == 0 {
+		return nil, nil // an empty file
+	}
+	v, err := d.Value(&n)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%w", name, err)
+	}
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case map[string]any:
+		return []map[string]any{x}, nil
+	case []any:
+		out := make([]map[string]any, 0, len(x))
+		for _, e := range x {
+			m, ok := e.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("%s: variable files must contain either a dictionary of variables, or a list of dictionaries", name)
+			}
+			out = append(out, m)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%s: variable files must contain either a dictionary of variables, or a list of dictionaries", name)
+}

@@ -118,7 +118,7 @@ func templateLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, err
 		if !ok {
 			return nil, errorf("the template file %s could not be found for the lookup", term)
 		}
-		tm, err := lev.loadTemplate(p)
+		tm, err := lev.loadTemplate(p, true)
 		if err != nil {
 			return nil, err
 		}
@@ -245,17 +245,23 @@ func templateDelims(opts map[string]any) (*delims, error) {
 }
 
 // loadTemplate reads and parses the template file at path, once per
-// evaluation; reading it counts against the evaluation's work.
-func (ev *evaluator) loadTemplate(path string) (*Template, error) {
+// evaluation; reading it counts against the evaluation's work. decrypt
+// says a vault-encrypted file is decrypted (the template lookup reads it
+// as Ansible's loader does; {% include %} does not).
+func (ev *evaluator) loadTemplate(path string, decrypt bool) (*Template, error) {
 	d := ev.delims
 	if d == nil {
 		d = defaultDelims
 	}
-	key := fmt.Sprintf("%s\x00%v", path, *d)
+	key := fmt.Sprintf("%s\x00%v\x00%v", path, *d, decrypt)
 	if t, ok := ev.st.included[key]; ok {
 		return t, ev.step(1)
 	}
-	b, err := readFile(envOf(ev.scope), path)
+	read := readFile
+	if decrypt {
+		read = openFile
+	}
+	b, err := read(envOf(ev.scope), path)
 	if err != nil {
 		return nil, err
 	}

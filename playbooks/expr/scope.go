@@ -85,6 +85,11 @@ type Vars struct {
 	// Ansible's hostvars[host][name] does (it renders with
 	// fail_on_undefined off). Variables the value refers to fail as usual.
 	KeepUndefined bool
+	// Merge is Ansible's hash_behaviour=merge: a dict defined in several
+	// layers is the lower layers' dicts merged recursively with the
+	// higher ones' (pydict.MergeHash), down to the first layer where the
+	// name is not a dict; without it the highest layer's value wins.
+	Merge bool
 }
 
 // NewVars returns Vars over the given layers, lowest precedence first.
@@ -93,7 +98,7 @@ func NewVars(layers ...map[string]any) *Vars { return &Vars{Layers: layers} }
 // With returns a Vars sharing v's layers, Env and KeepUndefined with m on
 // top (for a loop item, task vars, …). v is not changed.
 func (v *Vars) With(m map[string]any) *Vars {
-	return &Vars{Layers: append(slices.Clip(v.Layers), m), Env: v.Env, KeepUndefined: v.KeepUndefined}
+	return &Vars{Layers: append(slices.Clip(v.Layers), m), Env: v.Env, KeepUndefined: v.KeepUndefined, Merge: v.Merge}
 }
 
 // Lookup implements Scope.
@@ -130,10 +135,35 @@ func (v *Vars) Keys() []string {
 func (v *Vars) raw(name string) (any, bool) {
 	for i := len(v.Layers) - 1; i >= 0; i-- {
 		if x, ok := v.Layers[i][name]; ok {
+			if m, isMap := x.(map[string]any); isMap && v.Merge {
+				return v.merged(name, i, m), true
+			}
 			return x, true
 		}
 	}
 	return nil, false
+}
+
+// merged is name's dict m, found in layer top, merged over the dicts the
+// layers below give it, down to one where it is not a dict (Merge).
+func (v *Vars) merged(name string, top int, m map[string]any) map[string]any {
+	stack := []map[string]any{m}
+	for i := top - 1; i >= 0; i-- {
+		x, ok := v.Layers[i][name]
+		if !ok {
+			continue
+		}
+		xm, isMap := x.(map[string]any)
+		if !isMap {
+			break
+		}
+		stack = append(stack, xm)
+	}
+	out := stack[len(stack)-1]
+	for j := len(stack) - 2; j >= 0; j-- {
+		out = pydict.MergeHash(out, stack[j])
+	}
+	return out
 }
 
 // lookup returns name's value, rendered if it holds templates (chain: the

@@ -186,7 +186,7 @@ func (ev *evaluator) findTemplateFile(name node, at int, ignoreMissing bool) (*T
 		}
 		return nil, "", nil, &Error{Src: ev.src, Col: at + 1, Msg: fmt.Sprintf("%s (searched %s)", msg, strings.Join(dirs, ", "))}
 	}
-	tm, err := ev.loadTemplate(path)
+	tm, err := ev.loadTemplate(path, false)
 	if err != nil {
 		return nil, "", nil, &Error{Src: ev.src, Col: at + 1, Msg: err.Error(), Err: err}
 	}

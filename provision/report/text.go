@@ -100,7 +100,7 @@ func (t *text) event(e provision.Event) {
 		t.recap(e.Recap)
 	case provision.Retry:
 		host := e.Host
-		if e.Delegate != "" {
+		if e.Delegate != "" && e.Delegate != e.Host {
 			host += " -> " + e.Delegate
 		}
 		fmt.Fprintf(t.w, "%s\n", t.paint(darkGray, fmt.Sprintf("FAILED - RETRYING: [%s]: %s (%d retries left).", host, e.Task, e.RetriesLeft)))
@@ -115,7 +115,8 @@ func (t *text) event(e provision.Event) {
 
 func (t *text) result(e provision.Event) {
 	host := e.Host
-	if e.Delegate != "" {
+	if e.Delegate != "" && e.Delegate != e.Host {
+		// As Ansible, a task delegated to its own host shows no arrow.
 		host += " -> " + e.Delegate
 	}
 	item := ""

@@ -36,8 +36,8 @@ func TestArgSpecBigInt(t *testing.T) {
 
 // TestValidateArgumentSpecRegistered: playbooks and roles' argument specs
 // reach validate_argument_spec by its short and fully qualified names, and
-// the engine treats it as any module (no Traits but NoAsync, as every
-// controller action: its result is not the playbook's own, as set_fact's
+// the engine treats it as any controller action (no Traits but NoAsync
+// and Controller: its result is not the playbook's own, as set_fact's
 // is).
 func TestValidateArgumentSpecRegistered(t *testing.T) {
 	r := &tasks.Registry{}
@@ -47,7 +47,7 @@ func TestValidateArgumentSpecRegistered(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s is not registered", name)
 		}
-		if _, ok := d.New().(validateArgumentSpecModule); !ok || d.Traits != (tasks.Traits{NoAsync: true, Action: true}) || d.RawParams {
+		if _, ok := d.New().(validateArgumentSpecModule); !ok || d.Traits != (tasks.Traits{NoAsync: true, Action: true, Controller: true}) || d.RawParams {
 			t.Errorf("%s: %+v", name, d)
 		}
 	}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"time"
+
+	"golang.org/x/term"
 
 	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/tasks"
@@ -13,8 +16,9 @@ import (
 
 // pauseModule waits for seconds or minutes on the controller, as Ansible's
 // pause does; it changes nothing anywhere. A prompt that waits for an
-// operator's answer is refused: tender runs unattended (as a library too),
-// so a pause must have a duration.
+// operator's answer does not wait when stdin is not a terminal (a warning
+// says so, as Ansible's), and is refused when it is: tender does not read
+// the operator's answer, so such a pause must have a duration.
 type pauseModule struct{}
 
 var _ tasks.Module = (*pauseModule)(nil)
@@ -43,6 +47,11 @@ func (pauseModule) Run(ctx context.Context, _ *tasks.Env, args tasks.Args) (task
 		secs, unit = int(a.Float("minutes"))*60, "minutes"
 	case a.Has("seconds"):
 		secs = int(a.Float("seconds"))
+	case !stdinInteractive():
+		now := time.Now()
+		return tasks.Result{Warnings: []string{"Not waiting for response to prompt as stdin is not interactive"},
+			Data: map[string]any{"rc": 0, "stdout": "Paused for 0.0 minutes", "stderr": "", "user_input": "", "echo": a.Bool("echo"),
+				"start": shared.PyTime(now), "stop": shared.PyTime(now), "delta": 0}}, nil
 	default:
 		return tasks.Result{Failed: true, Msg: "pause without seconds or minutes waits for an operator's input, which tender does not read: give seconds or minutes",
 			Data: map[string]any{"rc": 0, "stdout": "", "stderr": "", "user_input": "", "echo": a.Bool("echo")}}, nil
@@ -67,3 +76,7 @@ func (pauseModule) Run(ctx context.Context, _ *tasks.Env, args tasks.Args) (task
 }
 
 func (pauseModule) Spec() *tasks.Spec { return pauseArgs }
+
+// stdinInteractive reports whether the controller's stdin is a terminal
+// an operator could answer a prompt on.
+var stdinInteractive = func() bool { return term.IsTerminal(int(os.Stdin.Fd())) }

@@ -75,7 +75,7 @@ func (assembleModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 	if !a.Bool("remote_src") {
 		return assembleLocal(ctx, env, a, args, re, delim)
 	}
-	return assembleRemote(ctx, env, a, re, delim)
+	return assembleRemote(ctx, env, a, args, re, delim)
 }
 
 // keepFragment is assemble's filter on a fragment's name.
@@ -183,9 +183,9 @@ var assembleListScript string
 
 // assembleRemote assembles host fragments in one round trip (two with a
 // regexp: the names are listed first and filtered here).
-func assembleRemote(ctx context.Context, env *tasks.Env, a tasks.Values, re *pyre.Regexp, delim []byte) (tasks.Result, error) {
+func assembleRemote(ctx context.Context, env *tasks.Env, a tasks.Values, args tasks.Args, re *pyre.Regexp, delim []byte) (tasks.Result, error) {
 	src, dest := a.Str("src"), a.Str("dest")
-	fa, err := shared.AttrsOf(a)
+	fa, err := shared.AttrsOf(a, args)
 	if err != nil {
 		return shared.FailWith(err.Error(), nil)
 	}
@@ -209,7 +209,7 @@ func assembleRemote(ctx context.Context, env *tasks.Env, a tasks.Values, re *pyr
 		}
 	}
 	j := shared.CopyJob{Dest: dest, Mode: fa.Mode, Owner: fa.Owner, Group: fa.Group, Force: true,
-		Backup: a.Bool("backup"), Validate: a.Str("validate"), Unsafe: fa.Unsafe}
+		Backup: a.Bool("backup"), Validate: a.Str("validate"), Unsafe: fa.Unsafe, UnsafeEnv: fa.UnsafeEnv}
 	var s strings.Builder
 	s.WriteString(shared.SetArgs(names))
 	fmt.Fprintf(&s, "listed=%s\nsrc=%s\ndelim=%s\nhidden=%s\n%s", shared.BoolFlag(re != nil), shared.ShPath(src), shared.Q(string(delim)),

@@ -55,7 +55,7 @@ func (blockinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Arg
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	fa, err := shared.AttrsOf(a)
+	fa, err := shared.AttrsOf(a, args)
 	if err != nil {
 		return shared.FailWith(err.Error(), nil)
 	}

@@ -120,7 +120,7 @@ func decodeCopy(env *tasks.Env, args tasks.Args, a tasks.Values) (shared.CopyJob
 		Dest: a.Str("dest"), Mode: mode, Owner: a.Str("owner"), Group: a.Str("group"),
 		Force: a.Bool("force"), Backup: a.Bool("backup"), Validate: a.Str("validate"),
 		Remote: a.Bool("remote_src"), Check: env.Check, Diff: env.Diff, Se: shared.AttrAssign(a),
-		Unsafe: a.Bool("unsafe_writes"), Follow: a.Bool("follow"),
+		Unsafe: a.Bool("unsafe_writes"), UnsafeEnv: args["unsafe_writes"] == nil, Follow: a.Bool("follow"),
 		Lfollow: args["local_follow"] != nil && a.Bool("local_follow"),
 	}
 	if j.Dest == "" {

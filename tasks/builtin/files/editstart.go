@@ -14,7 +14,7 @@ func editStart[E any](args tasks.Args, spec *tasks.Spec, decode func(tasks.Value
 	if a, err = spec.Decode(args); err != nil {
 		return a, fa, e, nil, err
 	}
-	if fa, err = shared.AttrsOf(a); err != nil {
+	if fa, err = shared.AttrsOf(a, args); err != nil {
 		r, _ := shared.FailWith(err.Error(), nil)
 		return a, fa, e, &r, nil
 	}

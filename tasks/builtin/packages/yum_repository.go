@@ -201,7 +201,7 @@ func decodeYumRepo(a tasks.Values, env *tasks.Env) (*yumRepoJob, *tasks.Result, 
 	if !a.Has("file") {
 		j.file = j.repoid
 	}
-	fa, err := shared.AttrsOf(a)
+	fa, err := shared.AttrsOf(a, nil) // writes unsafely anyway (Unsafe below)
 	if err != nil {
 		return bad(err.Error())
 	}

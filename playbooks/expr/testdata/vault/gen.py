@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Records what ansible-core answers for the vault cases in cases.yaml
-(the vault and unvault filters, the unvault and file lookups of a
+(the vault and unvault filters, the unvault, file and template lookups of a
 vault-encrypted file, the vault_encrypted test) into expected.json.
 Run by hand from this directory: python3 gen.py. Needs ansible-playbook."""
 import json

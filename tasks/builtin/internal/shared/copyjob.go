@@ -38,7 +38,10 @@ type CopyJob struct {
 	Guard  bool
 	Expect string
 	Unsafe bool // unsafe_writes: write in place when the rename fails
-	Follow bool // a dest that is a link: write the file it points at
+	// UnsafeEnv: unsafe_writes was not given, so the task's environment
+	// decides, as Ansible's fallback to ANSIBLE_UNSAFE_WRITES does.
+	UnsafeEnv bool
+	Follow    bool // a dest that is a link: write the file it points at
 	// lfollow: remote_src with a directory copies what links point at
 	// (local_follow given true; Ansible keeps links when it is not given)
 	Lfollow bool
@@ -90,7 +93,7 @@ func (j CopyJob) Script(source, probe, moved string) string {
 		{"remote", flag(j.Remote)}, {"moved", moved}, {"probe", probe},
 		{"force", flag(j.Force)}, {"backup", flag(j.Backup)}, {"mode", j.Mode},
 		{"owner", j.Owner}, {"group", j.Group}, {"diff", flag(j.Diff)}, {"mkdirs", flag(j.mkdirs)},
-		{"guard", flag(j.Guard)}, {"expect", j.Expect}, {"unsafe", flag(j.Unsafe)},
+		{"guard", flag(j.Guard)}, {"expect", j.Expect}, {"unsafe", j.unsafeFlag()},
 		{"follow", flag(j.Follow)}, {"lfollow", flag(j.Lfollow)},
 	} {
 		val := Q(kv[1])
@@ -162,3 +165,15 @@ func Section(out []byte, name, next string) (string, bool) {
 // below it, sending the bytes costs less than a second round trip would on
 // a typical link.
 const InlineMax = 64 << 10
+
+// unsafeFlag is the script's unsafe: "1", "env" (read
+// ANSIBLE_UNSAFE_WRITES on the host) or "".
+func (j CopyJob) unsafeFlag() string {
+	switch {
+	case j.Unsafe:
+		return "1"
+	case j.UnsafeEnv:
+		return "env"
+	}
+	return ""
+}

@@ -37,13 +37,19 @@ func FailWith(msg string, data map[string]any) (tasks.Result, error) {
 type FileAttrs struct {
 	Mode, Owner, Group string
 	Unsafe             bool
-	Extra              string // AttrAssign's lines: the SELinux context and chattr flags
+	// UnsafeEnv: unsafe_writes was not given, so ANSIBLE_UNSAFE_WRITES in
+	// the task's environment decides (CopyJob.UnsafeEnv).
+	UnsafeEnv bool
+	Extra     string // AttrAssign's lines: the SELinux context and chattr flags
 }
 
-// AttrsOf reads mode, owner, group and unsafe_writes from a module's arguments.
-func AttrsOf(a tasks.Values) (FileAttrs, error) {
+// AttrsOf reads mode, owner, group and unsafe_writes from a module's
+// decoded arguments a; raw are the arguments as given, which tell
+// whether unsafe_writes was.
+func AttrsOf(a tasks.Values, raw tasks.Args) (FileAttrs, error) {
 	m, err := ModeArg(a["mode"])
-	return FileAttrs{Mode: m, Owner: a.Str("owner"), Group: a.Str("group"), Unsafe: a.Bool("unsafe_writes"), Extra: AttrAssign(a)}, err
+	return FileAttrs{Mode: m, Owner: a.Str("owner"), Group: a.Str("group"), Unsafe: a.Bool("unsafe_writes"),
+		UnsafeEnv: raw["unsafe_writes"] == nil, Extra: AttrAssign(a)}, err
 }
 
 // TextFile is a host file read for editing.
@@ -123,7 +129,7 @@ func (f *TextFile) WriteText(ctx context.Context, env *tasks.Env, content []byte
 		Dest: f.Real, Sum: hex.EncodeToString(sum[:]), Content: content,
 		Mode: o.Attrs.Mode, Owner: o.Attrs.Owner, Group: o.Attrs.Group,
 		Force: true, Backup: o.Backup, Validate: o.Validate, mkdirs: o.Mkdirs,
-		Guard: true, Unsafe: o.Attrs.Unsafe, Se: o.Attrs.Extra,
+		Guard: true, Unsafe: o.Attrs.Unsafe, UnsafeEnv: o.Attrs.UnsafeEnv, Se: o.Attrs.Extra,
 	}
 	if f.Exists {
 		read := sha1.Sum(f.Content)
