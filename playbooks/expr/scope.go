@@ -164,7 +164,7 @@ func (v *Vars) lookup(name string, chain []string, b *budget) (any, bool, error)
 			err = &UndefinedError{Name: ue.Name, Msg: fmt.Sprintf("%s (in the value of '%s')", ue.Msg, name),
 				hint: fmt.Sprintf("%s: %s. %s", Str(x), ue.Msg, ue.Msg)}
 		default:
-			err = fmt.Errorf("in the value of '%s': %w", name, err)
+			err = &varValueError{name: name, value: Str(x), err: err}
 		}
 	}
 	return out, true, err
