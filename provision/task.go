@@ -176,7 +176,26 @@ func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	case !ok:
 		return skippedByCondition()
 	}
+	if err := pr.nameError(h, t, extra); err != nil {
+		return aborting(err)
+	}
 	return pr.invoke(ctx, h, t, kw, pr.scope(h, t, extra))
+}
+
+// nameError is the failure of a task whose name is a template that fails
+// to render with other than an undefined variable: Ansible validates the
+// name with the task's other fields, first, and raises the error (an
+// undefined variable leaves the name as written).
+func (pr *playRun) nameError(h *hostRun, t *playbooks.Task, extra map[string]any) error {
+	if t.Name == "" || !expr.IsTemplate(t.Name) {
+		return nil
+	}
+	_, err := expr.Render(t.Name, pr.scope(h, t, extra))
+	var u *expr.UndefinedError
+	if err == nil || errors.As(err, &u) {
+		return nil
+	}
+	return &argsError{msg: typeErrorText(err), err: err}
 }
 
 // skippedByCondition is the outcome of a task whose when: does not hold.
