@@ -278,7 +278,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 			if out.changed {
 				s.Changed++
 			}
-		case out.failed && inRescuedBlock(t):
+		case out.failed && pr.inRescuedBlock(t):
 			s.Rescued++
 		case out.failed:
 			s.Failed++
@@ -298,7 +298,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 		pr.playHosts.remove(h.name)
 	case out.failed && !kw.ignoreErrors:
 		h.failed = true
-		if !inRescuedBlock(t) {
+		if !pr.inRescuedBlock(t) {
 			pr.playHosts.remove(h.name)
 		} else {
 			pydict.Set(h.setFacts, "ansible_failed_task", map[string]any{"name": t.Name, "action": t.Action})
@@ -316,9 +316,9 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 
 // inRescuedBlock reports whether t sits in the tasks of a block that has
 // rescue tasks: its failure is counted as rescued, not failed.
-func inRescuedBlock(t *playbooks.Task) bool {
+func (pr *playRun) inRescuedBlock(t *playbooks.Task) bool {
 	for c, p := t, t.Parent; p != nil; c, p = p, p.Parent {
-		if p.Kind == playbooks.KindBlock && hasTasks(p.Rescue) {
+		if p.Kind == playbooks.KindBlock && pr.hasTasks(p.Rescue) {
 			for _, b := range p.Block {
 				if b == c {
 					return true
