@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tender-sh/tender/internal/suggest"
 	"github.com/tender-sh/tender/internal/pyfmt"
+	"github.com/tender-sh/tender/internal/suggest"
 	"github.com/tender-sh/tender/internal/yaml11"
 )
 
