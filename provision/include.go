@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -234,7 +235,9 @@ func asIncludeTask(err error) error {
 // variables, or appends f for h.
 func merge(incs []*inclusion, f *inclusion, h *hostRun) []*inclusion {
 	for _, in := range incs {
-		if in.task == f.task && reflect.DeepEqual(in.vars, f.vars) {
+		// A host that has this inclusion already includes the file
+		// again (a loop's equal items), as Ansible's included files do.
+		if in.task == f.task && reflect.DeepEqual(in.vars, f.vars) && !slices.Contains(in.hosts, h) {
 			in.hosts = append(in.hosts, h)
 			return incs
 		}

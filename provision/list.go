@@ -69,7 +69,7 @@ func (pr *playRun) runBlock(ctx context.Context, hosts []*hostRun, b *playbooks.
 			failed = append(failed, h)
 		}
 	}
-	if hasTasks(b.Rescue) && len(failed) > 0 {
+	if pr.hasTasks(b.Rescue) && len(failed) > 0 {
 		for _, h := range failed {
 			h.failed = false
 		}
@@ -95,13 +95,25 @@ func (pr *playRun) runBlock(ctx context.Context, hosts []*hostRun, b *playbooks.
 	}
 }
 
-// hasTasks reports whether list holds a task, not only blocks without
-// any (Ansible drops an empty block when it loads it: a rescue of empty
-// blocks rescues nothing).
-func hasTasks(list []*playbooks.Task) bool {
+// hasTasks reports whether list holds a task that --tags and --skip-tags
+// select, not only blocks without any (Ansible drops an empty block when
+// it loads it, and the tasks the tags filter out before the play runs:
+// a rescue of empty blocks, or of tasks tagged never, rescues nothing).
+func (pr *playRun) hasTasks(list []*playbooks.Task) bool {
 	for _, t := range list {
-		if t.Kind != playbooks.KindBlock || hasTasks(t.Block) || hasTasks(t.Rescue) || hasTasks(t.Always) {
-			return true
+		switch t.Kind {
+		case playbooks.KindBlock:
+			if pr.hasTasks(t.Block) || pr.hasTasks(t.Rescue) || pr.hasTasks(t.Always) {
+				return true
+			}
+		case playbooks.KindImportTasks:
+			if pr.hasTasks(t.Tasks) {
+				return true
+			}
+		default:
+			if pr.selected(t) {
+				return true
+			}
 		}
 	}
 	return false

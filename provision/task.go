@@ -198,7 +198,26 @@ func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	case !ok:
 		return skippedByCondition()
 	}
+	if err := pr.nameError(h, t, extra); err != nil {
+		return aborting(err)
+	}
 	return pr.invoke(ctx, h, t, kw, pr.delegatedScope(pr.scope(h, t, extra), kw))
+}
+
+// nameError is the failure of a task whose name is a template that fails
+// to render with other than an undefined variable: Ansible validates the
+// name with the task's other fields, first, and raises the error (an
+// undefined variable leaves the name as written).
+func (pr *playRun) nameError(h *hostRun, t *playbooks.Task, extra map[string]any) error {
+	if t.Name == "" || !expr.IsTemplate(t.Name) {
+		return nil
+	}
+	_, err := expr.Render(t.Name, pr.scope(h, t, extra))
+	var u *expr.UndefinedError
+	if err == nil || errors.As(err, &u) {
+		return nil
+	}
+	return &argsError{msg: typeErrorText(err), err: err}
 }
 
 // skippedByCondition is the outcome of a task whose when: does not hold.
@@ -281,7 +300,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 			if out.changed {
 				s.Changed++
 			}
-		case out.failed && inRescuedBlock(t):
+		case out.failed && pr.inRescuedBlock(t):
 			s.Rescued++
 		case out.failed:
 			s.Failed++
@@ -301,7 +320,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 		pr.playHosts.remove(h.name)
 	case out.failed && !kw.ignoreErrors:
 		h.failed = true
-		if !inRescuedBlock(t) {
+		if !pr.inRescuedBlock(t) {
 			pr.playHosts.remove(h.name)
 		} else {
 			pydict.Set(h.setFacts, "ansible_failed_task", map[string]any{"name": t.Name, "action": t.Action})
@@ -319,9 +338,9 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 
 // inRescuedBlock reports whether t sits in the tasks of a block that has
 // rescue tasks: its failure is counted as rescued, not failed.
-func inRescuedBlock(t *playbooks.Task) bool {
+func (pr *playRun) inRescuedBlock(t *playbooks.Task) bool {
 	for c, p := t, t.Parent; p != nil; c, p = p, p.Parent {
-		if p.Kind == playbooks.KindBlock && hasTasks(p.Rescue) {
+		if p.Kind == playbooks.KindBlock && pr.hasTasks(p.Rescue) {
 			if slices.Contains(p.Block, c.Original()) {
 				return true
 			}

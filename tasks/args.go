@@ -6,9 +6,9 @@ import (
 	"math"
 	"math/big"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/suggest"
 	"github.com/tender-sh/tender/internal/yaml11"
 )
@@ -329,7 +329,7 @@ func ToText(v any) string {
 		}
 		return "False"
 	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
+		return pyfmt.Repr(x) // Python's str of a float: 1.0, 1e+20, inf
 	case []any, map[string]any:
 		b, _ := json.Marshal(x)
 		return string(b)

@@ -116,7 +116,7 @@ func TestDecodeMore(t *testing.T) {
 	if d, err := parseDictString(`{"a": 1}`); err != nil || d["a"] != float64(1) {
 		t.Fatal(d, err)
 	}
-	if ToText(false) != "False" || ToText(1.5) != "1.5" || ToText(3) != "3" {
+	if ToText(false) != "False" || ToText(1.5) != "1.5" || ToText(3) != "3" || ToText(1.0) != "1.0" {
 		t.Fatal("ToText")
 	}
 }

@@ -150,6 +150,7 @@ func compareTasks(a, t any) []string {
 		tt = append(tt, list(get(p, "tasks"))...)
 	}
 	at, tt = dedupStarts(at), dedupStarts(tt)
+	refile(at, tt)
 	var d []string
 	for i := 0; i < len(at) || i < len(tt); i++ {
 		if i >= len(at) || i >= len(tt) {
@@ -183,6 +184,49 @@ func compareTasks(a, t any) []string {
 		}
 	}
 	return d
+}
+
+// refile moves back a host's result that Ansible's json callback filed
+// under the wrong task: when a flush_handlers runs handlers on some hosts
+// only, the others go on with the next task meanwhile, and their results
+// land in the entry of the handler that started last. A result in
+// Ansible's entry i whose action is not the one tender's entry i has for
+// every host, and that tender has under a later task j for that host
+// with that action, where Ansible has none, moves to Ansible's entry j.
+// Entries are aligned by index, as compareTasks reads them.
+func refile(at, tt []any) {
+	for i := 0; i < len(at) && i < len(tt); i++ {
+		ah, _ := get(at[i], "hosts").(map[string]any)
+		th, _ := get(tt[i], "hosts").(map[string]any)
+		own := ""
+		for _, r := range th {
+			a, _ := get(r, "action").(string)
+			if own != "" && a != own {
+				own = ""
+				break
+			}
+			own = a
+		}
+		if own == "" {
+			continue
+		}
+		for h, r := range ah {
+			act, _ := get(r, "action").(string)
+			if act == own || th[h] != nil {
+				continue
+			}
+			for j := i + 1; j < len(at) && j < len(tt); j++ {
+				aj, _ := get(at[j], "hosts").(map[string]any)
+				tj, _ := get(tt[j], "hosts").(map[string]any)
+				if aj == nil || aj[h] != nil || tj[h] == nil || get(tj[h], "action") != act {
+					continue
+				}
+				aj[h] = r
+				delete(ah, h)
+				break
+			}
+		}
+	}
 }
 
 // dedupStarts leaves out a task entry with no host results that repeats

@@ -171,3 +171,33 @@ func TestSelfContradiction(t *testing.T) {
 		t.Fatalf("got %q", d)
 	}
 }
+
+// TestRefile: a host's result that Ansible's json callback filed under a
+// handler that ran meanwhile on another host is compared where it
+// belongs; one that is not tender's anywhere still differs.
+func TestRefile(t *testing.T) {
+	const ans = `{"plays": [{"tasks": [
+  {"task": {"name": "hd0"}, "hosts": {"h1": {"action": "set_fact"}, "h2": {"action": "debug", "msg": "x"}}},
+  {"task": {"name": "debug"}, "hosts": {"h1": {"action": "debug", "msg": "x"}}}]}]}`
+	const ten = `{"plays": [{"tasks": [
+  {"task": {"name": "hd0"}, "hosts": {"h1": {"action": "set_fact"}}},
+  {"task": {"name": "debug"}, "hosts": {"h1": {"action": "debug", "msg": "x"}, "h2": {"action": "debug", "msg": "x"}}}]}]}`
+	var a, b map[string]any
+	if err := json.Unmarshal([]byte(ans), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(ten), &b); err != nil {
+		t.Fatal(err)
+	}
+	if d := compareTasks(a, b); len(d) != 0 {
+		t.Fatalf("refiled result still differs: %q", d)
+	}
+	const ten2 = `{"plays": [{"tasks": [
+  {"task": {"name": "hd0"}, "hosts": {"h1": {"action": "set_fact"}}},
+  {"task": {"name": "debug"}, "hosts": {"h1": {"action": "debug", "msg": "x"}}}]}]}`
+	json.Unmarshal([]byte(ans), &a)
+	json.Unmarshal([]byte(ten2), &b)
+	if d := compareTasks(a, b); len(d) != 1 || d[0] != `task 0 "hd0" h2: ansible only` {
+		t.Fatalf("got %q", d)
+	}
+}

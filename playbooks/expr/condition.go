@@ -67,7 +67,13 @@ func ConditionMessage(cond string, err error) string {
 	why := Message(err)
 	var u *UndefinedError
 	if errors.As(err, &u) {
-		why = fmt.Sprintf("error while evaluating conditional (%s): %s. %s", cond, u.Msg, u.Msg)
+		// A variable whose value used an undefined one says so as
+		// Ansible's does: the value, then the error (u.hint).
+		m := u.Msg
+		if u.hint != "" {
+			m = u.hint
+		}
+		why = fmt.Sprintf("error while evaluating conditional (%s): %s. %s", cond, m, m)
 	} else if IsTypeError(err) {
 		// The template Ansible evaluated: the condition itself when it
 		// is one, else the expression in an if statement.

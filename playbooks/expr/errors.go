@@ -93,12 +93,42 @@ func IsTypeError(err error) bool {
 	return errors.As(err, &pe) && pe.typ
 }
 
+// varValueError is a variable's value that failed to render while another
+// template read it.
+type varValueError struct {
+	name, value string
+	err         error
+}
+
+func (e *varValueError) Error() string { return fmt.Sprintf("in the value of '%s': %v", e.name, e.err) }
+
+func (e *varValueError) Unwrap() error { return e.err }
+
+// unhandled is Ansible's text for a variable's value that failed to
+// render with a templating type error while another template read it
+// (its AnsibleJ2Vars wraps the error, once per variable); ok is false for
+// any other error.
+func unhandled(err error) (string, bool) {
+	var ve *varValueError
+	if !errors.As(err, &ve) || !IsTypeError(ve.err) {
+		return "", false
+	}
+	inner, ok := unhandled(ve.err)
+	if !ok {
+		inner = TemplateMessage(ve.err)
+	}
+	return fmt.Sprintf("An unhandled exception occurred while templating '%s'. Error was a <class 'ansible.errors.AnsibleError'>, original message: %s", ve.value, inner), true
+}
+
 // TemplateMessage is the text Ansible gives for a template that failed
 // to render with err: for what Python raises as a TypeError, the template
 // and the message twice ("Unexpected templating type error occurred on
 // ({{ x|first }}): 'int' object is not iterable. 'int' object is not
 // iterable"); otherwise Message(err).
 func TemplateMessage(err error) string {
+	if msg, ok := unhandled(err); ok {
+		return msg
+	}
 	var e *Error
 	if !IsTypeError(err) || !errors.As(err, &e) {
 		return Message(err)

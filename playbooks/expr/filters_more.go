@@ -161,6 +161,11 @@ var moreFilters = map[string]filterFunc{
 		if ext == base || strings.Trim(base, ".") == "" || strings.HasPrefix(base, ".") && strings.Count(base, ".") == 1 {
 			ext = ""
 		}
+		if ext == "" {
+			// Python's splitext gives the path itself back: a string
+			// to_json made stays one that is not read as a literal.
+			return []any{x, ""}, nil
+		}
 		return []any{p[:len(p)-len(ext)], ext}, nil
 	},
 	"extract": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {

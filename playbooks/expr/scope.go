@@ -197,7 +197,7 @@ func (v *Vars) lookup(name string, chain []string, b *budget) (any, bool, error)
 			msg := fmt.Sprintf("%s: %s. %s", Str(x), ue.Msg, ue.Msg)
 			err = &UndefinedError{Name: ue.Name, Msg: msg, hint: msg}
 		default:
-			err = fmt.Errorf("in the value of '%s': %w", name, err)
+			err = &varValueError{name: name, value: Str(x), err: err}
 		}
 	}
 	return out, true, err

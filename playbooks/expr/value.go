@@ -44,7 +44,10 @@ type undefined struct {
 	lenient bool
 }
 
-func (u *undefined) err() error { return &UndefinedError{Name: u.name, Msg: u.msg} }
+func (u *undefined) err() error {
+	h, _ := u.hint.(string)
+	return &UndefinedError{Name: u.name, Msg: u.msg, hint: h}
+}
 
 // printed is v as a template prints it and ~ joins it: a lenient
 // undefined is the empty string; any other undefined fails.

@@ -52,6 +52,13 @@ func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 	}
 	j, fail := decodeFile(a)
 	if fail != nil {
+		// As Ansible's fail_json, the attributes of the path, if it
+		// exists, join the failure.
+		out, err := shared.Run(ctx, env, shared.ShFuncs+shared.AttrFuncs+shared.ShAssign([][2]string{{"pi", j.path}})+shared.PathInfoScript, nil)
+		if err != nil {
+			return tasks.Result{}, err
+		}
+		shared.PathInfo(fail.Data, shared.ParseVerdict(out.Stdout))
 		return *fail, nil
 	}
 	out, err := shared.Run(ctx, env, j.script(env, a), nil)

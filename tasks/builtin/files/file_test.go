@@ -116,7 +116,17 @@ func TestFileFailures(t *testing.T) {
 	if _, err := fileArgs.Decode(tasks.Args{"path": f, "state": "dir"}); err == nil || !strings.Contains(err.Error(), "value of state must be one of") {
 		t.Fatal(err)
 	}
-	res := modtest.RunMod(t, env, "file", tasks.Args{"path": dir + "/l", "src": dir + "/none", "state": "link", "force": true})
+	// A refusal before the work says the path's attributes, as Ansible's
+	// fail_json adds them (nothing for a missing path).
+	res := modtest.RunMod(t, env, "file", tasks.Args{"path": f, "state": "file", "recurse": true})
+	if !res.Failed || res.Data["state"] != "file" || res.Data["mode"] != "0644" {
+		t.Fatalf("%+v", res)
+	}
+	res = modtest.RunMod(t, env, "file", tasks.Args{"path": dir + "/nope", "state": "file", "recurse": true})
+	if !res.Failed || res.Data["state"] != nil || res.Data["mode"] != nil {
+		t.Fatalf("%+v", res)
+	}
+	res = modtest.RunMod(t, env, "file", tasks.Args{"path": dir + "/l", "src": dir + "/none", "state": "link", "force": true})
 	if !res.Changed || res.Failed {
 		t.Fatalf("%+v", res)
 	}

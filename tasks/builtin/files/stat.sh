@@ -1,5 +1,12 @@
 
-_t_exists "$p" || { echo exists=0; exit 0; }
+# Missing: exists=0; any other error of lstat (a path through a file:
+# Not a directory) fails with its strerror, as Ansible's stat module.
+_t_exists "$p" || {
+	e=$(LC_ALL=C stat -- "$p" 2>&1 >/dev/null)
+	case $e in "" | *": No such file or directory") echo exists=0; exit 0 ;; esac
+	echo "${e##*: }" >&2
+	exit 1
+}
 case $p in *"
 "*) ;; *) echo "path=$p" ;; esac # as the host expanded it (~, $VAR)
 L=; [ -n "$follow" ] && L=-L

@@ -43,6 +43,11 @@ func TestStat(t *testing.T) {
 	if st["isdir"] != true || st["checksum"] != nil {
 		t.Fatalf("%+v", st)
 	}
+	// A path through a file is not missing: lstat fails, and so does the
+	// module with its strerror, as Ansible's stat.
+	if res := modtest.RunMod(t, env, "stat", tasks.Args{"path": f + "/x"}); !res.Failed || res.Msg != "Not a directory" {
+		t.Fatalf("%+v", res)
+	}
 }
 
 // TestStatPathExpanded: stat.path is the path as the host expanded it (a
