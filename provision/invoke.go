@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -15,7 +14,6 @@ import (
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
-	"github.com/tender-sh/tender/provision/facts"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 )
@@ -155,155 +153,6 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		}
 	}
 	return pr.settle(h, t, kw, scope, out)
-}
-
-// call is a module ready to run once on a host: the module, its rendered
-// arguments and its environment.
-type call struct {
-	mod  tasks.Module
-	env  *tasks.Env
-	args tasks.Args
-	via  connSpec // what the connection adds to the host's (become, environment)
-}
-
-// factory returns the module t runs (async_status is the engine's own).
-func (pr *playRun) factory(t *playbooks.Task) (tasks.Factory, error) {
-	if t.Module == "async_status" {
-		return func() tasks.Module { return statusModule{pr} }, nil
-	}
-	if t.ActionPlugin != "" {
-		return nil, fmt.Errorf("%s is an action plugin (%s): Python code that runs inside Ansible's controller, which tender cannot run", t.Action, t.ActionPlugin)
-	}
-	if t.ModuleFile != "" {
-		f, ok := pr.rn.r.Modules.Lookup(playbooks.LibraryModule)
-		if !ok {
-			return nil, fmt.Errorf("the module %s ships with the playbook (%s); this run does not allow such modules", t.Action, t.ModuleFile)
-		}
-		return f, nil
-	}
-	f, ok := pr.rn.r.Modules.Lookup(t.Module)
-	if !ok {
-		return nil, fmt.Errorf("the module %s is not available to this run", t.Module)
-	}
-	return f, nil
-}
-
-// prepareFailure is the outcome of a task whose prepare failed: arguments
-// that do not render end a loop (outcome.abort), as Ansible's validation
-// of the task raises.
-func prepareFailure(err error) outcome {
-	var ae *argsError
-	if errors.As(err, &ae) {
-		return aborting(err)
-	}
-	return failure(err)
-}
-
-// prepare renders t's arguments in scope and connects for it. The
-// module gets its arguments with their marks (a value from a host, a
-// lookup or !unsafe stays yaml11.Unsafe); the one its Traits name
-// UntemplatedArg reaches it as the task wrote it.
-func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords, scope *expr.Vars) (call, error) {
-	factory, err := pr.factory(t)
-	if err != nil {
-		return call{}, err
-	}
-	tr := pr.rn.traits(t)
-	rendered, err := expr.RenderDeep(templatedArgs(t.Args, tr), scope)
-	if err != nil {
-		return call{}, renderArgsError(t, err)
-	}
-	own, err := pr.variableParams(t, rendered.(map[string]any))
-	if err != nil {
-		return call{}, err
-	}
-	defaults, err := pr.moduleDefaults(t, scope)
-	if err != nil {
-		return call{}, err
-	}
-	// module_defaults under the task's own arguments; the arguments keep
-	// their order (set_fact's facts keep it), as Ansible's dict update.
-	merged := pydict.NewBuilder(len(t.Args) + len(defaults))
-	for _, m := range []map[string]any{defaults, own} {
-		for _, k := range pydict.Keys(m) {
-			merged.Set(k, m[k])
-		}
-	}
-	if v, ok := t.Args[tr.UntemplatedArg]; ok && tr.UntemplatedArg != "" {
-		merged.Set(tr.UntemplatedArg, v)
-	}
-	mergedMap := merged.Map()
-	args := pydict.NewBuilder(merged.Len())
-	for _, k := range pydict.Keys(mergedMap) {
-		v := mergedMap[k]
-		if tr.SetsVars && expr.IsTemplate(k) {
-			// set_fact's variable names may be templates, as Ansible
-			// renders them.
-			name, err := expr.Render(k, scope)
-			if err != nil {
-				return call{}, renderArgsError(t, err)
-			}
-			k = expr.Str(name)
-		}
-		if !expr.IsOmit(v) {
-			args.Set(k, v)
-		}
-	}
-	argMap := tasks.Args(args.Map())
-	if kw.noLog {
-		pr.rn.r.NoLogValues.AddValue(map[string]any(argMap))
-	}
-	var conn transport.Conn
-	var via connSpec
-	if !tr.Controller {
-		if conn, via, err = pr.conn(ctx, h, kw, scope); err != nil {
-			return call{}, atTask(t, err)
-		}
-	}
-	env := tasks.ScopeEnv(argMap, scope)
-	env.Host, env.Conn, env.Check, env.Diff, env.Verbosity = h.name, conn, kw.check, kw.diff, pr.rn.r.Verbosity
-	env.FindFile = pr.findFile(t)
-	env.Sandbox, env.Decrypt, env.Modules = pr.rn.r.Sandbox, pr.rn.r.Decrypt, pr.rn.r.Modules
-	env.Action, env.ModuleFile, env.Become = t.Action, t.ModuleFile, via.become != nil
-	return call{mod: factory(), env: env, args: argMap, via: via}, nil
-}
-
-// variableParams applies a task's arguments given as one template
-// ("add_host: '{{ data }}'", args: "{{ data }}"), which the loader keeps
-// under _variable_params: as Ansible, the rendered dict comes first and
-// the task's other arguments update it, with Ansible's warning; anything
-// but a dict is an error.
-func (pr *playRun) variableParams(t *playbooks.Task, rendered map[string]any) (map[string]any, error) {
-	vp, ok := rendered["_variable_params"]
-	if !ok {
-		return rendered, nil
-	}
-	m, isMap := vp.(map[string]any)
-	if !isMap {
-		return nil, fmt.Errorf("invalid or malformed argument: '%s'", expr.Str(vp))
-	}
-	pr.rn.warnOnce(Event{Kind: Warning, Play: pr.name, Task: t.Name,
-		Msg: "Using a variable for a task's 'args' is unsafe in some situations (see https://docs.ansible.com/ansible/devel/reference_appendices/faq.html#argsplat-unsafe)"})
-	b := pydict.NewBuilder(len(m) + len(rendered))
-	for _, k := range pydict.Keys(m) {
-		b.Set(k, m[k])
-	}
-	for _, k := range pydict.Keys(rendered) {
-		if k != "_variable_params" {
-			b.Set(k, rendered[k])
-		}
-	}
-	return b.Map(), nil
-}
-
-// templatedArgs is args without the one tr leaves untemplated.
-func templatedArgs(args map[string]any, tr tasks.Traits) map[string]any {
-	if _, ok := args[tr.UntemplatedArg]; !ok || tr.UntemplatedArg == "" {
-		return args
-	}
-	out := maps.Clone(args)
-	delete(out, tr.UntemplatedArg)
-	return out
 }
 
 // judge turns a module's result into t's outcome, with changed_when and
@@ -543,99 +392,6 @@ func intArg(v any, scope expr.Scope) (int, error) {
 		return 0, fmt.Errorf("%s is not an integer", expr.Repr(r))
 	}
 	return n, nil
-}
-
-// factsGathered is the fact Ansible's gather_facts adds to ansible_facts
-// (and only there).
-const factsGathered = "_ansible_facts_gathered"
-
-// setup gathers facts on h (the setup module, or gather_facts) over the
-// connection a task with keywords kw uses: through become when it has
-// become, as Ansible runs setup, so that ansible_user_id, ansible_env and
-// the other facts of the user name the become user.
-func (pr *playRun) setup(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords, scope *expr.Vars) outcome {
-	o, err := setupOptions(t, scope)
-	if err != nil {
-		return failure(err)
-	}
-	c, _, err := pr.conn(ctx, h, kw, scope)
-	if err != nil {
-		return failure(err)
-	}
-	gctx, cancel := context.WithTimeout(ctx, facts.Timeout(o.Int("gather_timeout")))
-	f, err := facts.GatherWith(gctx, c, facts.ScriptFor(o.Str("fact_path")))
-	cancel()
-	if err != nil {
-		if gctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
-			err = fmt.Errorf("gathering facts took longer than gather_timeout (%d s) allows, with %s for mounts", o.Int("gather_timeout"), facts.MountTimeout)
-		}
-		return failure(err)
-	}
-	if f, err = facts.Subset(f, o.Strings("gather_subset")); err != nil {
-		return failure(err)
-	}
-	f = facts.Filter(f, o.Strings("filter"))
-	// As Ansible: the facts of a delegated setup are the task's host's
-	// unless delegate_facts says they are the delegate's.
-	if kw.delegateTo != "" && kw.delegateFacts {
-		if h, err = pr.delegateHost(kw.delegateTo); err != nil {
-			return failure(err)
-		}
-	}
-	// As Ansible: what setup returns joins the facts the host has, a
-	// subset or a filter leaving the others as they were.
-	got := unsafeDeep(f).(map[string]any)
-	merged := maps.Clone(h.facts)
-	if merged == nil {
-		merged = map[string]any{}
-	}
-	maps.Copy(merged, got)
-	if t.Module == "gather_facts" || t.Action == "gather_facts" {
-		// The play's fact gathering and the gather_facts module mark
-		// the facts gathered (setup does not), as Ansible's do.
-		merged[factsGathered] = true
-	}
-	h.facts = merged
-	h.gathered = true
-	h.refresh()
-	// The result holds the facts as setup returns them (ansible_<name>),
-	// which register keeps.
-	return outcome{data: map[string]any{"changed": false, "failed": false, "ansible_facts": setupFacts(got)}}
-}
-
-// setupFacts are facts as setup returns them: ansible_<name>, but for the
-// few it returns under their own names (gather_subset, module_setup).
-func setupFacts(gathered map[string]any) map[string]any {
-	out := make(map[string]any, len(gathered))
-	for k, v := range gathered {
-		if facts.Unprefixed(k) {
-			out[k] = v
-		} else {
-			out["ansible_"+k] = v
-		}
-	}
-	return out
-}
-
-// gather runs fact gathering as ansible-playbook's "Gathering Facts" task,
-// with the play's keywords (become, environment).
-func (pr *playRun) gather(ctx context.Context, hosts []*hostRun) {
-	t := &playbooks.Task{Name: "Gathering Facts", Module: "setup", Action: "gather_facts", Pos: pr.play.Pos, Args: pr.gatherArgs()}
-	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.Name, Path: t.Pos.String()})
-	pr.forEach(hosts, func(h *hostRun) {
-		scope := pr.scope(h, nil, nil)
-		var out outcome
-		if ok, err := pr.conditionsHold(h, t, nil); err != nil {
-			out = failure(err)
-		} else if !ok {
-			out = skippedByCondition() // an import_playbook's when: that does not hold
-		} else if kw, err := pr.resolve(t, scope); err != nil {
-			out = failure(err)
-		} else {
-			out = pr.setup(ctx, h, t, kw, scope)
-		}
-		pr.finish(h, t, keywords{}, out, false, nil)
-	})
 }
 
 // findFile resolves a controller file for copy/template/script the way
