@@ -5,13 +5,13 @@ import "go.yaml.in/yaml/v3"
 // apply reads an include_tasks' apply: (in the module's mapping or in
 // args:) as the keywords of a block that holds the included tasks, as
 // Ansible does: every block keyword is allowed, any other is an error at
-// its position. include_role's apply is refused: tender does not wrap a
-// role's tasks in it yet.
+// its position. include_role takes it too, for the role's tasks, handlers
+// and dependencies.
 func (l *loader) apply(sc *scope, t *Task, n *yaml.Node) {
 	file := sc.show(l)
 	node, at := l.applyNode(file, t, n)
-	if t.Kind != KindIncludeTasks {
-		l.errs.add(file, at, "%s: apply: is not supported by tender (only include_tasks takes it)", t.Module)
+	if t.Kind != KindIncludeTasks && t.Kind != KindIncludeRole {
+		l.errs.add(file, at, "Invalid options for %s: apply", t.Module)
 		return
 	}
 	if node == nil || deref(node).Kind != yaml.MappingNode {
@@ -50,4 +50,17 @@ func (l *loader) applyNode(file string, t *Task, n *yaml.Node) (*yaml.Node, *yam
 		}
 	}
 	return nil, n
+}
+
+// applied returns sc for what include t brings in: under t, and under its
+// apply block when it has one (whose tags the included tasks inherit).
+func applied(sc *scope, t *Task) *scope {
+	if t.Apply == nil {
+		return sc
+	}
+	ab := *t.Apply
+	ab.Parent = t
+	sc.parent = &ab
+	sc.tags = mergeTags(sc.tags, ab.Tags)
+	return sc
 }

@@ -179,14 +179,8 @@ func (l *loader) loadTarget(sc *scope, t *Task, n *yaml.Node, mode loadMode) {
 	if t.Kind == KindImportTasks {
 		inner.tags = t.EffectiveTags
 	}
-	if t.Apply != nil {
-		// The included tasks sit in the apply block, under this include.
-		ab := *t.Apply
-		ab.Parent = t
-		inner.parent = &ab
-		inner.tags = mergeTags(inner.tags, ab.Tags)
-	}
-	t.Tasks = l.taskList(inner, top, "the task file")
+	// The included tasks sit in the apply block, under this include.
+	t.Tasks = l.taskList(applied(inner, t), top, "the task file")
 	if t.Tasks == nil {
 		t.Tasks = []*Task{}
 	}
@@ -284,7 +278,7 @@ func (l *loader) includeRole(sc *scope, t *Task, n *yaml.Node) {
 	if t.Kind == KindImportRole {
 		tags = t.EffectiveTags
 	}
-	parent := &scope{play: sc.play, pbdir: sc.pbdir, file: sc.file, dir: sc.dir, role: sc.role, parent: t, tags: tags, stack: sc.stack}
+	parent := applied(&scope{play: sc.play, pbdir: sc.pbdir, file: sc.file, dir: sc.dir, role: sc.role, parent: t, tags: tags, stack: sc.stack}, t)
 	files := roleFiles{
 		tasks: from("tasks_from"), vars: from("vars_from"), defaults: from("defaults_from"), handlers: from("handlers_from"),
 	}

@@ -15,6 +15,10 @@ func (rn *run) traits(t *playbooks.Task) tasks.Traits {
 	if t.ModuleFile != "" || t.ActionPlugin != "" {
 		return tasks.Traits{}
 	}
+	if t.Kind == playbooks.KindIncludeTasks || t.Kind == playbooks.KindIncludeRole {
+		// An include's result echoes its arguments, as written.
+		return tasks.Traits{FromPlaybook: true}
+	}
 	d, _ := rn.r.Modules.Def(t.Module)
 	return d.Traits
 }

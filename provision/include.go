@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -42,15 +43,11 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 			pr.failInclude(h, inc, err)
 			continue
 		}
-		if len(found) == 0 {
-			pr.finish(h, inc, keywords{}, outcome{skipped: true, data: map[string]any{"changed": false,
-				"skipped": true, "skip_reason": "Conditional result was False"}}, false, nil)
-			continue
-		}
+		pr.includeDone(h, inc, found)
 		if inc.Kind == playbooks.KindIncludeTasks {
-			pr.rn.count(h.name, func(s *Stats) { s.OK += len(found) })
+			pr.rn.count(h.name, func(s *Stats) { s.OK += len(found.incs) })
 		}
-		for _, f := range found {
+		for _, f := range found.incs {
 			incs = merge(incs, f, h)
 		}
 	}
@@ -66,7 +63,7 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 	for _, in := range incs {
 		if in.task.Kind == playbooks.KindIncludeTasks {
 			pr.rn.emit(Event{Kind: Included, Play: pr.name, Task: inc.DisplayName(), Path: shownFile(in.task.File),
-				Hosts: hostNames(in.hosts), Item: in.label, IsItem: in.isItem, Result: includeResult(inc, in)})
+				Hosts: hostNames(in.hosts), Item: in.label, IsItem: in.isItem})
 		}
 	}
 	for _, in := range incs {
@@ -120,20 +117,35 @@ func (pr *playRun) failInclude(h *hostRun, inc *playbooks.Task, err error) {
 	pr.finish(h, inc, kw, failure(err), false, nil)
 }
 
+// included is what an include brings in on one host: its inclusions, and
+// under a loop each item's result (an inclusion's or a skip's), in order.
+type included struct {
+	incs    []*inclusion
+	looped  bool
+	results []includeItem
+}
+
+// includeItem is one loop item's part of an include's result.
+type includeItem struct {
+	data    map[string]any
+	label   any
+	skipped bool
+}
+
 // inclusions renders what inc includes on h: one entry per loop item whose
 // conditions hold (one entry without a loop), none when they do not.
-func (pr *playRun) inclusions(h *hostRun, inc *playbooks.Task) ([]*inclusion, error) {
+func (pr *playRun) inclusions(h *hostRun, inc *playbooks.Task) (*included, error) {
 	if inc.Loop == nil {
 		ok, err := pr.conditionsHold(h, inc, nil)
 		if err != nil || !ok {
-			return nil, asIncludeTask(err)
+			return &included{}, asIncludeTask(err)
 		}
 		scope := pr.scope(h, inc, nil)
 		t, err := pr.resolveInclude(inc, scope)
 		if err != nil {
 			return nil, err
 		}
-		return []*inclusion{{task: t, term: includeTerm(inc, scope)}}, nil
+		return &included{incs: []*inclusion{{task: t, term: includeTerm(inc, scope)}}}, nil
 	}
 	items, err := pr.loopItems(inc, pr.scope(h, inc, nil))
 	if err != nil {
@@ -143,30 +155,76 @@ func (pr *playRun) inclusions(h *hostRun, inc *playbooks.Task) ([]*inclusion, er
 	if err != nil {
 		return nil, asIncludeTask(err)
 	}
-	var out []*inclusion
+	out := &included{looped: true}
 	for i, item := range items {
 		vars := itemVars[i]
 		ok, err := pr.conditionsHold(h, inc, vars)
 		if err != nil {
 			return nil, asIncludeTask(err)
 		}
-		if !ok {
-			continue
-		}
 		scope := pr.scope(h, inc, vars)
-		t, err := pr.resolveInclude(inc, scope)
-		if err != nil {
-			return nil, err
-		}
 		shown := item
 		if label != nil {
 			if v, err := expr.RenderDeep(label, scope); err == nil {
 				shown = v
 			}
 		}
-		out = append(out, &inclusion{task: t, vars: vars, label: shown, isItem: true, term: includeTerm(inc, scope)})
+		if !ok {
+			data := map[string]any{"changed": false, "skipped": true, "skip_reason": "Conditional result was False"}
+			maps.Copy(data, vars)
+			out.results = append(out.results, includeItem{data: data, label: shown, skipped: true})
+			continue
+		}
+		t, err := pr.resolveInclude(inc, scope)
+		if err != nil {
+			return nil, err
+		}
+		in := &inclusion{task: t, vars: vars, label: shown, isItem: true, term: includeTerm(inc, scope)}
+		out.incs = append(out.incs, in)
+		out.results = append(out.results, includeItem{data: includeResult(inc, in), label: shown})
 	}
 	return out, nil
+}
+
+// includeDone reports inc's result on h as Ansible's worker returns it and
+// register stores it: a skip when nothing is included, else the file and
+// the arguments it was included with, under a loop each item's (a skipped
+// item shown as it is met). runDynamic counts an include as Ansible does,
+// so its result here is not counted again.
+func (pr *playRun) includeDone(h *hostRun, inc *playbooks.Task, found *included) {
+	kw, err := pr.resolve(inc, pr.scope(h, inc, nil))
+	if err != nil {
+		kw = keywords{}
+	}
+	switch {
+	case !found.looped && len(found.incs) == 0:
+		pr.finish(h, inc, kw, outcome{skipped: true, data: map[string]any{"changed": false,
+			"skipped": true, "skip_reason": "Conditional result was False"}}, false, nil)
+		return
+	case !found.looped:
+		pr.finish(h, inc, kw, outcome{uncounted: true, data: includeResult(inc, found.incs[0])}, false, nil)
+		return
+	case len(found.results) == 0:
+		pr.finish(h, inc, kw, outcome{skipped: true, data: map[string]any{"changed": false,
+			"results": []any{}, "skipped": true, "skipped_reason": "No items in the list"}}, false, nil)
+		return
+	}
+	results := make([]any, len(found.results))
+	all := true
+	for i, r := range found.results {
+		results[i] = r.data
+		if r.skipped {
+			pr.finish(h, inc, kw, outcome{skipped: true, data: r.data}, true, r.label)
+		} else {
+			all = false
+		}
+	}
+	out := outcome{loop: true, skipped: all, uncounted: !all, data: map[string]any{"changed": false,
+		"msg": "All items completed", "results": results, "skipped": all}}
+	if all {
+		out.data["msg"] = "All items skipped"
+	}
+	pr.finish(h, inc, kw, out, false, nil)
 }
 
 // includeTerm is the file inc names (its _raw_params or file), rendered
@@ -183,23 +241,26 @@ func includeTerm(inc *playbooks.Task, scope *expr.Vars) string {
 	return expr.Str(v)
 }
 
-// includeResult is what an include_tasks returns for a host (the json
-// callback's result): the file as named, the include's other arguments,
-// and for a loop item its loop variables and label.
+// includeResult is what an include returns for a host (or a loop item):
+// the include_role's arguments, or the include_tasks' file as named and
+// its other arguments; a loop item's has its loop variables, and an
+// include without a loop says it changed nothing.
 func includeResult(inc *playbooks.Task, in *inclusion) map[string]any {
+	role := inc.Kind == playbooks.KindIncludeRole
 	args := map[string]any{}
 	for k, v := range inc.Args {
-		if k != "_raw_params" && k != "file" && k != "apply" {
+		if role || k != "_raw_params" && k != "file" {
 			args[k] = v
 		}
 	}
-	out := map[string]any{"include": in.term, "include_args": args}
-	if in.isItem {
-		for k, v := range in.vars {
-			out[k] = v
-		}
-		out["_ansible_item_label"] = in.label
+	out := map[string]any{"include_args": args}
+	if !role {
+		out["include"] = in.term
 	}
+	if !in.isItem {
+		out["changed"] = false
+	}
+	maps.Copy(out, in.vars)
 	return out
 }
 

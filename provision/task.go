@@ -25,6 +25,7 @@ type outcome struct {
 	verbose     bool // print data even on success (debug)
 	indent      bool // print data indented (debug, -vvv)
 	loop        bool // the aggregate of a loop's items
+	uncounted   bool // the recap's counts were made otherwise (an include's)
 	// abort: the failure ends a loop, its result the task's own. Ansible
 	// raises such an error (a condition that does not evaluate, arguments
 	// that do not render) out of the item, so the items after it do not
@@ -287,6 +288,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 	}
 	pr.rn.count(h.name, func(s *Stats) {
 		switch {
+		case out.uncounted:
 		case out.unreachable && kw.ignoreUnreachable:
 			// ignore_unreachable: counted as Ansible counts it, and the
 			// host stays in the play.

@@ -107,8 +107,6 @@ func (a *ansibleJSON) event(e provision.Event) {
 			return
 		}
 		a.result(e)
-	case provision.Included:
-		a.included(e)
 	case provision.Warning:
 		if a.opts.Warnings != nil {
 			fmt.Fprintf(a.opts.Warnings, "[WARNING]: %s\n", e.Msg)
@@ -163,32 +161,6 @@ func (a *ansibleJSON) result(e provision.Event) {
 	end := now(e.Time)
 	task["task"].(map[string]any)["duration"].(map[string]any)["end"] = end
 	p["play"].(map[string]any)["duration"].(map[string]any)["end"] = end
-}
-
-// included records an include_tasks' result for each host that included
-// the file: the include and its arguments, or under a loop one result
-// per item, as Ansible's include results are.
-func (a *ansibleJSON) included(e provision.Event) {
-	p := a.play()
-	tasks := p["tasks"].([]any)
-	if len(tasks) == 0 {
-		return
-	}
-	hosts := tasks[len(tasks)-1].(map[string]any)["hosts"].(map[string]any)
-	for _, h := range e.Hosts {
-		if !e.IsItem {
-			r := maps.Clone(e.Result)
-			r["action"], r["changed"] = "include_tasks", false
-			hosts[h] = r
-			continue
-		}
-		r, ok := hosts[h].(map[string]any)
-		if !ok || r["results"] == nil {
-			r = map[string]any{"action": "include_tasks", "changed": false, "msg": "All items completed", "results": []any{}}
-			hosts[h] = r
-		}
-		r["results"] = append(r["results"].([]any), maps.Clone(e.Result))
-	}
 }
 
 func (a *ansibleJSON) end(recap *provision.Recap) {

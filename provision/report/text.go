@@ -125,7 +125,8 @@ func (t *text) result(e provision.Event) {
 	}
 	switch e.Status {
 	case provision.StatusOK, provision.StatusChanged:
-		if e.LoopDone {
+		if e.LoopDone || isInclude(e.Module) {
+			// An include's success shows as its "included:" lines.
 			return
 		}
 		code := green
@@ -311,4 +312,13 @@ func taskPath(p string) string {
 		file = abs
 	}
 	return file + ":" + line
+}
+
+// isInclude reports whether module is include_tasks or include_role,
+// whose results Ansible's callback does not print.
+func isInclude(module string) bool {
+	for _, p := range []string{"ansible.builtin.", "ansible.legacy."} {
+		module = strings.TrimPrefix(module, p)
+	}
+	return module == "include_tasks" || module == "include_role"
 }
