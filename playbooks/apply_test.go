@@ -36,8 +36,8 @@ func TestIncludeApply(t *testing.T) {
 		t.Fatalf("include_role's apply: role %+v", role)
 	}
 	for file, want := range map[string]string{
-		"bad.yml":  "bad.yml:5:17:",
-		"list.yml": "Expected a dict for apply",
+		"bad.yml":    "bad.yml:5:17:",
+		"list.yml":   "Expected a dict for apply",
 		"import.yml": "Invalid options for import_role: apply",
 	} {
 		_, err := Load(filepath.Join(dir, file), Options{Modules: testModules})
