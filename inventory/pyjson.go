@@ -2,10 +2,6 @@ package inventory
 
 import (
 	"fmt"
-	"math"
-	"math/big"
-	"strconv"
-	"strings"
 
 	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/yaml11"
@@ -32,36 +28,4 @@ func JSON(v any) ([]byte, error) {
 
 // toInt converts a value as Python's int() does for ansible_group_priority;
 // an integer past 64 bits is refused (tender orders by Go's ints).
-func toInt(v any) (int, error) {
-	switch x := v.(type) {
-	case int:
-		return x, nil
-	case *big.Int:
-		return 0, fmt.Errorf("%s is out of range", x)
-	case bool:
-		if x {
-			return 1, nil
-		}
-		return 0, nil
-	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return 0, fmt.Errorf("cannot convert float %s to integer", pyfmt.Float(x))
-		}
-		if x <= -(1<<63) || x >= 1<<63 {
-			return 0, fmt.Errorf("%s is out of range", pyfmt.Float(x))
-		}
-		return int(x), nil
-	case string, yaml11.Unsafe:
-		s := strings.TrimFunc(fmt.Sprint(x), pyIsSpace)
-		clean := s
-		if !strings.HasPrefix(s, "_") && !strings.HasSuffix(s, "_") && !strings.Contains(s, "__") {
-			clean = strings.ReplaceAll(s, "_", "")
-		}
-		n, err := strconv.Atoi(clean)
-		if err != nil {
-			return 0, fmt.Errorf("invalid literal for int() with base 10: %s", pyfmt.Quote(fmt.Sprint(x)))
-		}
-		return n, nil
-	}
-	return 0, fmt.Errorf("int() argument must be a string, a bytes-like object or a real number, not '%s'", pyfmt.TypeName(v))
-}
+func toInt(v any) (int, error) { return pyfmt.Int(v) }

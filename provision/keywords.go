@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pydict"
+	"github.com/tender-sh/tender/internal/pyfmt"
 
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -46,6 +47,9 @@ type keywords struct {
 	// throttle bounds how many hosts run the task at once (0: forks);
 	// timeout bounds the module's run in seconds (0: none).
 	throttle, timeout int
+	// throttleErr: throttle did not convert to an integer. Ansible's
+	// strategy reads throttle before it runs the task, and ends the run.
+	throttleErr error
 }
 
 // resolve computes t's effective keywords on a host, evaluating templated
@@ -105,25 +109,27 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 		if kw.Port != nil {
 			strs[len(strs)-1] = append(strs[len(strs)-1], expr.Str(kw.Port))
 		}
-		for _, n := range []struct {
-			name string
-			v    any
-			dst  *int
-		}{{"throttle", kw.Throttle, &k.throttle}, {"timeout", kw.Timeout, &k.timeout}} {
-			if n.v == nil {
-				continue
+		if kw.Throttle != nil {
+			v, err := intKeyword(t, "throttle", kw.Throttle, scope)
+			switch {
+			case errors.Is(err, errOmitted):
+			case err != nil:
+				k.throttleErr = atTask(t, &argsError{msg: "Failed to convert the throttle value to an integer.", err: err})
+			default:
+				k.throttle = v
 			}
-			v, err := intArg(n.v, scope)
-			if errors.Is(err, errOmitted) {
-				continue
-			}
-			if err != nil || v < 0 {
+		}
+		if kw.Timeout != nil {
+			v, err := intKeyword(t, "timeout", kw.Timeout, scope)
+			switch {
+			case errors.Is(err, errOmitted):
+			case err != nil:
 				if bad == nil {
-					bad = fmt.Errorf("the field '%s' has an invalid value (%s), and could not be converted to an int", n.name, expr.Str(n.v))
+					bad = err
 				}
-				continue
+			default:
+				k.timeout = v
 			}
-			*n.dst = v
 		}
 		if kw.Environment != nil {
 			k.environment = append(k.environment, kw.Environment)
@@ -133,6 +139,11 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 		&k.remoteUser, &k.connection, &k.port} {
 		v, err := innermost(strs[i], scope)
 		if err != nil {
+			err = stringFieldError(t, stringKeywords[i], err)
+			if dst == &k.delegateTo {
+				// Ansible names the delegate as written.
+				k.delegateTo = strs[i][len(strs[i])-1]
+			}
 			if rawIgnoresErrors(ignoreErrors) {
 				k.ignoreErrors = true
 			}
@@ -253,6 +264,57 @@ func (e *notBool) Unwrap() error { return e.err }
 // keyword of the play context say the cause twice; a task's own keyword
 // says it once, with where the task is. A task's keyword shows its value
 // as written.
+// stringKeywords name resolve's string keywords, in its order.
+var stringKeywords = []string{"become_user", "become_method", "delegate_to", "become_flags", "become_exe",
+	"remote_user", "connection", "port"}
+
+// playContextStrings are the string keywords Ansible validates in its play
+// context: an undefined variable there is reported four times, with no
+// position.
+var playContextStrings = map[string]bool{"become_user": true, "become_method": true, "become_flags": true, "remote_user": true}
+
+// stringFieldError is Ansible's error for a string keyword whose template
+// uses an undefined variable; other errors are returned as they are.
+func stringFieldError(t *playbooks.Task, name string, err error) error {
+	var u *expr.UndefinedError
+	if !errors.As(err, &u) || t == nil {
+		return err
+	}
+	if playContextStrings[name] {
+		return &argsError{msg: fmt.Sprintf("The field '%s' has an invalid value, which includes an undefined variable. The error was: %s. %s. %s. %s",
+			name, u.Msg, u.Msg, u.Msg, u.Msg), err: err}
+	}
+	return undefinedField(t, name, u, err)
+}
+
+// undefinedField is Ansible's error for a task's keyword whose template
+// uses an undefined variable, where the task is.
+func undefinedField(t *playbooks.Task, name string, u *expr.UndefinedError, err error) error {
+	return atTask(t, &argsError{msg: fmt.Sprintf("The field '%s' has an invalid value, which includes an undefined variable. The error was: %s. %s", name, u.Msg, u.Msg), err: err})
+}
+
+// intKeyword evaluates throttle or timeout as Ansible does: Python's int()
+// of its rendered value, a negative one meaning none (0).
+func intKeyword(t *playbooks.Task, name string, v any, scope expr.Scope) (int, error) {
+	r, err := expr.RenderDeep(v, scope)
+	if err != nil {
+		var u *expr.UndefinedError
+		if errors.As(err, &u) && t != nil {
+			return 0, undefinedField(t, name, u, err)
+		}
+		return 0, &argsError{msg: typeErrorText(err), err: err}
+	}
+	if expr.IsOmit(r) {
+		return 0, errOmitted
+	}
+	n, err := pyfmt.Int(r)
+	if err != nil {
+		return 0, atTask(t, &argsError{msg: fmt.Sprintf("the field '%s' has an invalid value (%s), and could not be converted to an int.The error was: %v",
+			name, expr.Str(v), err), err: err})
+	}
+	return max(n, 0), nil
+}
+
 func fieldError(t *playbooks.Task, name string, b playbooks.Bool, err error) error {
 	var nb *notBool
 	if !errors.As(err, &nb) {
@@ -263,7 +325,7 @@ func fieldError(t *playbooks.Task, name string, b playbooks.Bool, err error) err
 		if !errors.As(err, &u) || t == nil || playContextKeywords[name] {
 			return &argsError{msg: typeErrorText(err), err: err}
 		}
-		return atTask(t, &argsError{msg: fmt.Sprintf("The field '%s' has an invalid value, which includes an undefined variable. The error was: %s. %s", name, u.Msg, u.Msg), err: err})
+		return undefinedField(t, name, u, err)
 	}
 	shown := expr.Str(nb.value)
 	if b.Expr != "" && t != nil {

@@ -62,8 +62,14 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 	}
 	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: pr.shownName(hosts[0], t), Handler: t.Handler, Path: t.Pos.String(), Args: shownArgs(t)})
 	once, err := pr.resolve(t, pr.scope(hosts[0], t, nil))
+	if once.throttleErr != nil {
+		pr.endRun(once.throttleErr)
+		return
+	}
 	bypass := pr.rn.traits(t).BypassHostLoop
-	if err == nil && (once.runOnce || bypass) {
+	// run_once holds even when another keyword fails: the task fails on
+	// the first host alone, as Ansible's strategy reads run_once first.
+	if once.runOnce || err == nil && bypass {
 		first := hosts[0]
 		pr.execTask(ctx, first, t)
 		if t.Register != "" && !bypass {
@@ -97,7 +103,7 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 	// any_errors_fatal (and run_once, as Ansible treats it) ends the play
 	// when a host failed, unless the failure leads into a rescue or an
 	// always section, which runs.
-	fatal := err == nil && (once.anyErrorsFatal || once.runOnce || bypass) || pr.play.AnyErrorsFatal.True()
+	fatal := err == nil && (once.anyErrorsFatal || bypass) || once.runOnce || pr.play.AnyErrorsFatal.True()
 	pr.endIfFatal(hosts, t, fatal)
 }
 
