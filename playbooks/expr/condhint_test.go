@@ -14,3 +14,17 @@ func TestConditionMessageValueUndefined(t *testing.T) {
 		t.Fatalf("got %v\n%q", err, ConditionMessage(cond, err))
 	}
 }
+
+// TestConditionMessageValueTypeError: a condition that reads a variable
+// whose value fails with a type error gives Ansible's wrapped message for
+// that value, and nothing of the condition's own template.
+func TestConditionMessageValueTypeError(t *testing.T) {
+	const cond = "(tmpl is search('A'))"
+	_, err := Condition(cond, NewVars(map[string]any{"v1": nil, "tmpl": "{{ (v1[1:]) }}-t63"}))
+	const want = "The conditional check '(tmpl is search('A'))' failed. The error was: An unhandled exception occurred while templating " +
+		"'{{ (v1[1:]) }}-t63'. Error was a <class 'ansible.errors.AnsibleError'>, original message: Unexpected templating type error " +
+		"occurred on ({{ (v1[1:]) }}-t63): 'NoneType' object is not subscriptable. 'NoneType' object is not subscriptable"
+	if err == nil || ConditionMessage(cond, err) != want {
+		t.Fatalf("got %v\n%q", err, ConditionMessage(cond, err))
+	}
+}

@@ -74,6 +74,10 @@ func ConditionMessage(cond string, err error) string {
 			m = u.hint
 		}
 		why = fmt.Sprintf("error while evaluating conditional (%s): %s. %s", cond, m, m)
+	} else if msg, ok := unhandled(err); ok {
+		// A variable's value failed: Ansible wraps that error once per
+		// variable, and the condition's template adds nothing.
+		why = msg
 	} else if IsTypeError(err) {
 		// The template Ansible evaluated: the condition itself when it
 		// is one, else the expression in an if statement.
