@@ -157,11 +157,10 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		}
 		if out.abort {
 			// The task fails with this item's error, as a whole, under
-			// ignore_errors as the item evaluated it.
-			if !out.unvalidated {
-				ig := pr.itemIgnoreErrors(h, t, kw, vars)
-				out.ignoreErrors = &ig
-			}
+			// ignore_errors as written: Ansible's worker raised out of
+			// the item, and its task (not the item's copy, which it
+			// evaluated) is the one its strategy reads.
+			out.unvalidated = true
 			return out
 		}
 		if out.failed {

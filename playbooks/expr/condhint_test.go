@@ -1,6 +1,9 @@
 package expr
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestConditionMessageValueUndefined: a condition that reads a variable
 // whose value uses an undefined one says the value and the error, as
@@ -26,5 +29,27 @@ func TestConditionMessageValueTypeError(t *testing.T) {
 		"occurred on ({{ (v1[1:]) }}-t63): 'NoneType' object is not subscriptable. 'NoneType' object is not subscriptable"
 	if err == nil || ConditionMessage(cond, err) != want {
 		t.Fatalf("got %v\n%q", err, ConditionMessage(cond, err))
+	}
+}
+
+// TestUnknownPluginMessages: a filter or test that does not load is a
+// template error that quotes the template, as Ansible's, in a condition
+// the template Ansible makes of it.
+func TestUnknownPluginMessages(t *testing.T) {
+	_, err := Render("{{ 1 | nope_filter }}", NewVars(nil))
+	const want = "template error while templating string: Could not load \"nope_filter\": 'nope_filter'. String: {{ 1 | nope_filter }}. Could not load \"nope_filter\": 'nope_filter'"
+	if err == nil || TemplateMessage(err) != want {
+		t.Errorf("filter: got %v\n%q", err, TemplateMessage(err))
+	}
+	const cond = "1 is nope_test"
+	_, err = Condition(cond, NewVars(nil))
+	const wantCond = "The conditional check '1 is nope_test' failed. The error was: template error while templating string: Could not load \"nope_test\": 'nope_test'. String: {% if 1 is nope_test %} True {% else %} False {% endif %}. Could not load \"nope_test\": 'nope_test'"
+	if err == nil || ConditionMessage(cond, err) != wantCond {
+		t.Errorf("test: got %v\n%q", err, ConditionMessage(cond, err))
+	}
+	// A name given as a string is looked up while rendering: no template.
+	_, err = Render("{{ [1] | map('nope_filter') | list }}", NewVars(nil))
+	if err == nil || !strings.HasPrefix(TemplateMessage(err), "TemplateSyntaxError: Could not load") {
+		t.Errorf("map: got %q", TemplateMessage(err))
 	}
 }

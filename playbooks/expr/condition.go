@@ -78,14 +78,21 @@ func ConditionMessage(cond string, err error) string {
 		// A variable's value failed: Ansible wraps that error once per
 		// variable, and the condition's template adds nothing.
 		why = msg
+	} else if msg, ok := compileMessage(err, ifTemplate(cond)); ok {
+		why = msg
 	} else if IsTypeError(err) {
 		// The template Ansible evaluated: the condition itself when it
 		// is one, else the expression in an if statement.
-		tmpl := cond
-		if !IsTemplate(cond) {
-			tmpl = "{% if " + cond + " %} True {% else %} False {% endif %}"
-		}
-		why = fmt.Sprintf("Unexpected templating type error occurred on (%s): %s. %s", tmpl, why, why)
+		why = fmt.Sprintf("Unexpected templating type error occurred on (%s): %s. %s", ifTemplate(cond), why, why)
 	}
 	return fmt.Sprintf("The conditional check '%s' failed. The error was: %s", cond, why)
+}
+
+// ifTemplate is the template Ansible evaluates for a condition: the
+// condition itself when it is one, else the expression in an if statement.
+func ifTemplate(cond string) string {
+	if IsTemplate(cond) {
+		return cond
+	}
+	return "{% if " + cond + " %} True {% else %} False {% endif %}"
 }

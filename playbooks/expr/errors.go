@@ -73,6 +73,10 @@ type pyError struct {
 	// typ: Python raises it as a TypeError, which Ansible's templating
 	// reports as an unexpected templating type error (IsTypeError).
 	typ bool
+	// compile: Jinja raises it while compiling the template (a filter or
+	// test that does not load), which Ansible reports as a template error
+	// with the template's text (isCompileError).
+	compile bool
 }
 
 func (e *pyError) Error() string { return e.msg }
@@ -91,6 +95,16 @@ func typeErrorf(format string, args ...any) error {
 func IsTypeError(err error) bool {
 	var pe *pyError
 	return errors.As(err, &pe) && pe.typ
+}
+
+// compileMessage is Ansible's text for a template (src) that Jinja could
+// not compile: ok is false when err is not such an error.
+func compileMessage(err error, src string) (string, bool) {
+	var pe *pyError
+	if !errors.As(err, &pe) || !pe.compile {
+		return "", false
+	}
+	return fmt.Sprintf("template error while templating string: %s. String: %s. %s", pe.msg, src, pe.msg), true
 }
 
 // varValueError is a variable's value that failed to render while another
@@ -130,6 +144,11 @@ func TemplateMessage(err error) string {
 		return msg
 	}
 	var e *Error
+	if errors.As(err, &e) {
+		if msg, ok := compileMessage(err, e.Src); ok {
+			return msg
+		}
+	}
 	if !IsTypeError(err) || !errors.As(err, &e) {
 		return Message(err)
 	}

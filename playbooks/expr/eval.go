@@ -12,6 +12,9 @@ import (
 // error wrapping *UndefinedError, except where Ansible tolerates it (under
 // `is defined`, `is undefined` and `default`).
 func (e *Expr) Eval(scope Scope) (any, error) {
+	if e.missing != nil {
+		return nil, &Error{Src: e.src, Col: 1, Msg: e.missing.Error(), Err: e.missing}
+	}
 	v, err := newEvaluator(scope, e.src).value(e.root)
 	return plain(v), err
 }
@@ -135,7 +138,7 @@ func (ev *evaluator) wrap(n node, err error) error {
 	}
 	e := &Error{Src: ev.src, Col: col, Msg: err.Error()}
 	var pyErr *pyError
-	if !errors.As(err, &pyErr) || pyErr.typ {
+	if !errors.As(err, &pyErr) || pyErr.typ || pyErr.compile {
 		e.Err = err
 	}
 	return e

@@ -9,6 +9,9 @@ import (
 type Expr struct {
 	src  string
 	root node
+	// missing: a filter or test it names does not load, which fails every
+	// evaluation, as Jinja's compiled template looks them all up first.
+	missing error
 }
 
 // String returns the source text.
@@ -16,7 +19,7 @@ func (e *Expr) String() string { return e.src }
 
 // Parse parses a Jinja2 expression (without the surrounding {{ }}).
 func Parse(src string) (*Expr, error) {
-	p := &parser{lx: &lexer{src: src}}
+	p := &parser{lx: &lexer{src: src}, uses: &pluginUses{}}
 	if err := p.advance(); err != nil {
 		return nil, err
 	}
@@ -27,7 +30,7 @@ func Parse(src string) (*Expr, error) {
 	if p.tok.kind != tEOF {
 		return nil, p.unexpected("end of expression")
 	}
-	return &Expr{src: src, root: n}, nil
+	return &Expr{src: src, root: n, missing: p.uses.missing()}, nil
 }
 
 // parser is a recursive-descent parser following Jinja2's grammar and
@@ -37,6 +40,8 @@ type parser struct {
 	tok   token
 	peek  *token
 	depth int
+	// uses collects the filters and tests the source names (plugin_load.go).
+	uses *pluginUses
 }
 
 // maxNesting bounds how deeply expressions and blocks may nest, so that

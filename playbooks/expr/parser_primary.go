@@ -314,6 +314,7 @@ func (p *parser) filterCall(at base, x node, what string) (node, error) {
 		return nil, err
 	}
 	f := &filterNode{base: at, x: x, name: name}
+	p.uses.add(false, name)
 	if p.isOp("(") {
 		if f.callArgs, err = p.parseArgs(); err != nil {
 			return nil, err
@@ -352,6 +353,7 @@ func (p *parser) parseFilterExpr(n node) (node, error) {
 				return nil, err
 			}
 			t.name = name
+			p.uses.add(true, name)
 			switch {
 			case p.isOp("("):
 				if t.callArgs, err = p.parseArgs(); err != nil {

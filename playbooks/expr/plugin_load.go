@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -29,9 +30,43 @@ func loadError(name string, dynamic bool) error {
 	} else if parts := strings.SplitN(fq, ".", 3); parts[0] != "ansible" || (parts[1] != "builtin" && parts[1] != "legacy") {
 		why = "Invalid plugin FQCN (" + name + "): unable to locate collection " + parts[0] + "." + parts[1]
 	}
-	prefix := ""
 	if dynamic {
-		prefix = "TemplateSyntaxError: "
+		return errorf("TemplateSyntaxError: Could not load \"%s\": %s", name, Repr(why))
 	}
-	return errorf("%sCould not load \"%s\": %s", prefix, name, Repr(why))
+	return &pyError{msg: fmt.Sprintf("Could not load \"%s\": %s", name, Repr(why)), compile: true}
+}
+
+// pluginUses are the filters and tests a template or expression names,
+// gathered while parsing it: Jinja looks every one up when the compiled
+// template starts, so that one that does not load fails the template even
+// where it would not be evaluated.
+type pluginUses struct {
+	first error // the first that does not load
+}
+
+// add records a use of the filter (or, when test, the test) written name.
+// A nil u (a parser without a template) records nothing.
+func (u *pluginUses) add(test bool, written string) {
+	if u == nil || u.first != nil {
+		return
+	}
+	name := pluginName(written)
+	kind, known := "filter", false
+	if test {
+		kind = "test"
+		_, known = testTable()[name]
+	} else {
+		known = isFilter(name)
+	}
+	if !known && refusedReason(kind, name) == "" {
+		u.first = loadError(written, false)
+	}
+}
+
+// missing is the first use that does not load, nil when all do.
+func (u *pluginUses) missing() error {
+	if u == nil {
+		return nil
+	}
+	return u.first
 }

@@ -21,6 +21,9 @@ type Template struct {
 	file   bool    // a template file's content (ParseFileTemplate)
 	path   string  // the template file's path, when known (ParseFileTemplateAt)
 	delims *delims // its markers when not Jinja's (ParseFileTemplateMarkers)
+	// missing: a filter or test it names does not load, which fails every
+	// rendering, as Jinja's compiled template looks them all up first.
+	missing error
 }
 
 // IsTemplate reports whether s contains template markup ({{, {% or {#).
@@ -68,6 +71,9 @@ func (t *Template) Render(scope Scope) (any, error) {
 // keeps tender's internal values (nativeText); with convert, it is unsafe
 // when the evaluation read an unsafe value (see unsafe.go).
 func (t *Template) render(scope Scope, st *evalState, convert bool) (any, error) {
+	if t.missing != nil {
+		return nil, &Error{Src: t.src, Col: 1, Msg: t.missing.Error(), Err: t.missing}
+	}
 	if convert {
 		if v, ok, err := t.singleVar(scope); ok || err != nil {
 			return v, err

@@ -125,7 +125,7 @@ func parseTemplateWith(src string, rawStrings bool, d *delims) (*Template, error
 	if stop != nil {
 		return nil, tp.errAt(stop.at, "unexpected '%s'", stop.kw)
 	}
-	t := &Template{src: src, code: code, body: body, file: !rawStrings}
+	t := &Template{src: src, code: code, body: body, file: !rawStrings, missing: tp.uses.missing()}
 	if *d != *defaultDelims {
 		t.delims = d
 	}
@@ -162,6 +162,7 @@ type item struct {
 }
 
 type tparser struct {
+	uses       pluginUses // the filters and tests it names
 	src        string
 	rawStrings bool
 	d          *delims
@@ -232,7 +233,7 @@ func (tp *tparser) scan() error {
 			nlNext = !tp.d.noTrimBlocks
 			pos = end + len(tp.d.commentEnd)
 		case tp.d.varStart:
-			p := &parser{lx: &lexer{src: src, pos: j, template: true, raw: tp.rawStrings, d: tp.d}}
+			p := &parser{lx: &lexer{src: src, pos: j, template: true, raw: tp.rawStrings, d: tp.d}, uses: &tp.uses}
 			if err := p.advance(); err != nil {
 				return err
 			}

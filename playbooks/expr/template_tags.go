@@ -19,7 +19,7 @@ const statements = "if, for, set, macro, call, filter, with, include, import, fr
 // tag parses one {% ... %} starting at i (body at j); it returns the offset
 // after the tag and whether it ended with -%}.
 func (tp *tparser) tag(i, j int) (int, bool, error) {
-	p := &parser{lx: &lexer{src: tp.src, pos: j, template: true, d: tp.d}}
+	p := &parser{lx: &lexer{src: tp.src, pos: j, template: true, d: tp.d}, uses: &tp.uses}
 	if err := p.advance(); err != nil {
 		return 0, false, err
 	}
