@@ -50,6 +50,8 @@ if [ -z "$state" ]; then
 	elif [ -n "$recurse" ]; then state=directory
 	else state='file'; fi
 	[ "$state" = hard ] && state='file'
+	# The state the path has (or file) must still be a directory's.
+	[ -z "$recurse" ] || [ "$state" = directory ] || _t_failed "recurse option requires state to be 'directory'"
 fi
 echo "state=$state"
 target=$path

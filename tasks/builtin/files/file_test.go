@@ -105,6 +105,8 @@ func TestFileFailures(t *testing.T) {
 		{tasks.Args{"path": dir + "/l", "src": dir + "/none", "state": "link"}, `src file does not exist, use "force=yes" if you really want to create the link: ` + dir + "/none"},
 		{tasks.Args{"path": f, "src": dir, "state": "link"}, "refusing to convert from file to symlink for " + f},
 		{tasks.Args{"path": f, "src": "x"}, "src option requires state to be 'link' or 'hard'"},
+		// Without state, the path's own (a file here) is still not a directory.
+		{tasks.Args{"path": f, "recurse": true}, "recurse option requires state to be 'directory'"},
 		{tasks.Args{"path": f, "owner": "no-such-user-x"}, "chown failed: failed to look up user no-such-user-x"},
 		{tasks.Args{"path": dir + "/no/f", "state": "touch"}, "Error, could not touch target: [Errno 2] No such file or directory: b'" + dir + "/no/f'"},
 	} {
