@@ -65,8 +65,14 @@ func run() error {
 		return err
 	}
 	tenderCmd := strings.Fields(*tender)
-	if abs, err := filepath.Abs(tenderCmd[0]); err == nil && strings.Contains(tenderCmd[0], "/") {
-		tenderCmd[0] = abs
+	if strings.Contains(tenderCmd[0], "/") {
+		// A copy of the binary: a rebuild while the run goes on does not
+		// change the tender under test halfway.
+		bin, err := snapshot(tenderCmd[0], *out)
+		if err != nil {
+			return err
+		}
+		tenderCmd[0] = bin
 	}
 	r := &Runner{Ansible: strings.Fields(*ansible), Tender: tenderCmd, Root: filepath.Join(*out, "run"), Timeout: *timeout}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -105,4 +111,23 @@ func parseSeeds(s string) (int64, int64, error) {
 		return 0, 0, fmt.Errorf("-seeds %q: %w", s, err)
 	}
 	return from, to, nil
+}
+
+// snapshot copies the executable at path to dir/tender-under-test.
+func snapshot(path, dir string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	bin, err := filepath.Abs(filepath.Join(dir, "tender-under-test"))
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(bin+".new", data, 0o755); err != nil {
+		return "", err
+	}
+	return bin, os.Rename(bin+".new", bin)
 }
