@@ -53,3 +53,18 @@ func TestUnknownPluginMessages(t *testing.T) {
 		t.Errorf("map: got %q", TemplateMessage(err))
 	}
 }
+
+// TestUndefinedOperandMessage: a type error about an undefined operand is
+// reported as Ansible's templating reports it, as an undefined variable
+// that names the template (in a condition, its if statement).
+func TestUndefinedOperandMessage(t *testing.T) {
+	const cond = "((v4 | first) in grp)"
+	_, err := Condition(cond, NewVars(map[string]any{"v4": []any{}, "grp": "b"}))
+	const te = "'in <string>' requires string as left operand, not AnsibleUndefined"
+	const x = "Unable to look up a name or access an attribute in template string ({% if ((v4 | first) in grp) %} True {% else %} False {% endif %}).\n" +
+		"Make sure your variable name does not contain invalid characters like '-': " + te + ". " + te
+	const want = "The conditional check '((v4 | first) in grp)' failed. The error was: error while evaluating conditional (((v4 | first) in grp)): " + x + ". " + x
+	if err == nil || ConditionMessage(cond, err) != want {
+		t.Fatalf("got %v\n%q", err, ConditionMessage(cond, err))
+	}
+}

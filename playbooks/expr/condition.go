@@ -50,7 +50,7 @@ func Condition(cond any, scope Scope) (bool, error) {
 	}
 	v, err := e.Eval(scope)
 	if err != nil {
-		return false, err
+		return false, undefinedTypeError(err, ifTemplate(s))
 	}
 	return Truthy(v), nil
 }

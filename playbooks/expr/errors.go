@@ -107,6 +107,25 @@ func compileMessage(err error, src string) (string, bool) {
 	return fmt.Sprintf("template error while templating string: %s. String: %s. %s", pe.msg, src, pe.msg), true
 }
 
+// undefinedTypeError is err as Ansible's templating reports, for the
+// template src, a TypeError about an undefined value (its message names
+// AnsibleUndefined): an undefined variable, whose message says the
+// template; any other error is returned as it is.
+func undefinedTypeError(err error, src string) error {
+	var pe *pyError
+	if !errors.As(err, &pe) || !pe.typ || !strings.Contains(pe.msg, "AnsibleUndefined") {
+		return err
+	}
+	m := fmt.Sprintf("Unable to look up a name or access an attribute in template string (%s).\n"+
+		"Make sure your variable name does not contain invalid characters like '-': %s. %s", src, pe.msg, pe.msg)
+	col := 1
+	var e *Error
+	if errors.As(err, &e) {
+		col = e.Col
+	}
+	return &Error{Src: src, Col: col, Msg: m, Err: &UndefinedError{Msg: m}}
+}
+
 // varValueError is a variable's value that failed to render while another
 // template read it.
 type varValueError struct {

@@ -71,6 +71,12 @@ func (t *Template) Render(scope Scope) (any, error) {
 // keeps tender's internal values (nativeText); with convert, it is unsafe
 // when the evaluation read an unsafe value (see unsafe.go).
 func (t *Template) render(scope Scope, st *evalState, convert bool) (any, error) {
+	v, err := t.renderOnce(scope, st, convert)
+	return v, undefinedTypeError(err, t.src)
+}
+
+// renderOnce is render without its error's conversion.
+func (t *Template) renderOnce(scope Scope, st *evalState, convert bool) (any, error) {
 	if t.missing != nil {
 		return nil, &Error{Src: t.src, Col: 1, Msg: t.missing.Error(), Err: t.missing}
 	}
