@@ -215,7 +215,7 @@ func (pr *playRun) settle(h *hostRun, t *playbooks.Task, kw keywords, scope *exp
 		c, err := tasks.ParseBool(t.Args[tr.CacheableArg])
 		persist = err == nil && c
 	}
-	if f, ok := out.data["ansible_facts"].(map[string]any); ok && !out.failed {
+	if f, ok := out.data["ansible_facts"].(map[string]any); ok && !out.failed && !tr.ShowsFacts {
 		if !tr.FromPlaybook {
 			f = unsafeDeep(f).(map[string]any)
 		}

@@ -45,4 +45,8 @@ type Traits struct {
 	// is made for it: as in Ansible, it works on a host, or for a
 	// delegate, that cannot be reached.
 	Controller bool
+	// ShowsFacts: an ansible_facts key in its result is something it
+	// shows, not facts it returns (debug var=ansible_facts): Ansible's
+	// strategy takes no facts from debug's results.
+	ShowsFacts bool
 }

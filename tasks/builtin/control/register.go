@@ -8,7 +8,7 @@ import "github.com/tender-sh/tender/tasks"
 // All but ping are Ansible action plugins that run on the controller
 // (Traits.Action) and do not run with async:.
 func Register(r *tasks.Registry) {
-	r.Add(tasks.Def{Name: "debug", Traits: tasks.Traits{Action: true, Controller: true, NoAsync: true}, New: func() tasks.Module { return debugModule{} }})
+	r.Add(tasks.Def{Name: "debug", Traits: tasks.Traits{Action: true, Controller: true, NoAsync: true, ShowsFacts: true}, New: func() tasks.Module { return debugModule{} }})
 	r.Add(tasks.Def{Name: "set_fact", RawParams: true, Traits: tasks.Traits{Action: true, Controller: true, SetsVars: true, FromPlaybook: true, PlayFacts: true, CacheableArg: "cacheable", NoAsync: true}, New: func() tasks.Module { return setFactModule{} }})
 	r.Add(tasks.Def{Name: "fail", Traits: tasks.Traits{Action: true, Controller: true, NoAsync: true}, New: func() tasks.Module { return failModule{} }})
 	r.Add(tasks.Def{Name: "assert", Traits: tasks.Traits{Action: true, Controller: true, UntemplatedArg: "that", NoAsync: true}, New: func() tasks.Module { return assertModule{} }})
