@@ -121,3 +121,32 @@ func EachChanged(v any, depth, maxDepth int, f func(any, int) (any, bool)) (any,
 	}
 	return v, false
 }
+
+// unsafeShallow is a list or mapping tagged !unsafe as Ansible's loader
+// makes it: its strings are Unsafe, its other scalars kept, and the lists
+// and mappings inside it empty (Ansible marks the container before its
+// loader has filled the nested ones, so they are copied empty).
+func unsafeShallow(v any) any {
+	one := func(x any) any {
+		switch y := x.(type) {
+		case string:
+			return Unsafe(y)
+		case []any:
+			return []any{}
+		case map[string]any:
+			return map[string]any{}
+		}
+		return x
+	}
+	switch c := v.(type) {
+	case []any:
+		for i, x := range c {
+			c[i] = one(x)
+		}
+	case map[string]any:
+		for k, x := range c {
+			c[k] = one(x)
+		}
+	}
+	return v
+}

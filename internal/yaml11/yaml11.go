@@ -168,10 +168,16 @@ func (c *converter) value(n *yaml.Node, depth int) (any, error) {
 			}
 			out = append(out, v)
 		}
+		if n.Tag == "!unsafe" {
+			out = unsafeShallow(out).([]any)
+		}
 		c.share(n, out)
 		return out, nil
 	case yaml.MappingNode:
 		m, err := c.mapping(n, depth)
+		if err == nil && n.Tag == "!unsafe" {
+			m = unsafeShallow(m).(map[string]any)
+		}
 		if err == nil {
 			c.share(n, m)
 		}

@@ -77,6 +77,19 @@ yes: key
 	}
 }
 
+// TestUnsafeContainers: !unsafe on a list or mapping marks its strings
+// and, as Ansible's loader leaves them, empties the containers inside it.
+func TestUnsafeContainers(t *testing.T) {
+	got := decode(t, "l: !unsafe ['{{ x }}', 2, {k: v}, [1]]\nm: !unsafe {a: '{{ y }}', n: [z], o: {p: q}}\n")
+	want := map[string]any{
+		"l": []any{Unsafe("{{ x }}"), 2, map[string]any{}, []any{}},
+		"m": map[string]any{"a": Unsafe("{{ y }}"), "n": []any{}, "o": map[string]any{}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %#v\nwant %#v", got, want)
+	}
+}
+
 func TestValueErrors(t *testing.T) {
 	for src, msg := range map[string]string{
 		"a: !!int abc\n":    `1:4: "abc" is not an integer`,
