@@ -26,6 +26,7 @@ import (
 func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *expr.Vars {
 	var defaults, roleVars, levelVars, params, incParams []map[string]any
 	var role *playbooks.Role
+	var roles []*playbooks.Role
 	var parentNames, parentPaths []any
 	if t != nil {
 		for _, l := range t.Levels() {
@@ -38,8 +39,8 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 			}
 			if l.Role != nil {
 				role = l.Role
+				roles = append(roles, l.Role)
 				defaults = append(defaults, l.Role.Defaults)
-				roleVars = append(roleVars, l.Role.RoleVars)
 				params = append(params, l.Role.Params)
 			}
 			if len(l.Vars) > 0 {
@@ -49,6 +50,15 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 				}
 			}
 		}
+	}
+	for i, r := range roles {
+		if i == len(roles)-1 {
+			// As Ansible's: the task's own role's vars sit above those
+			// of its dependencies (all of them, deepest first), which
+			// sit above its parents'.
+			roleVars = append(roleVars, dependencyVars(r, nil)...)
+		}
+		roleVars = append(roleVars, r.RoleVars)
 	}
 	public := pr.public.Load()
 	if public == nil {
@@ -373,4 +383,23 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 		}
 	}
 	return out, nil
+}
+
+// dependencyVars are the vars of r's dependencies, each one's own
+// dependencies' before its own, as Ansible's role layers them; a role met
+// again (seen) counts once.
+func dependencyVars(r *playbooks.Role, seen map[*playbooks.Role]bool) []map[string]any {
+	if seen == nil {
+		seen = map[*playbooks.Role]bool{}
+	}
+	var out []map[string]any
+	for _, d := range r.Dependencies {
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		out = append(out, dependencyVars(d, seen)...)
+		out = append(out, d.RoleVars)
+	}
+	return out
 }
