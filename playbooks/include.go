@@ -271,6 +271,11 @@ func (l *loader) includeRole(sc *scope, t *Task, n *yaml.Node) {
 	}
 	from := func(k string) string { s, _ := t.Args[k].(string); return s }
 	ref := &Role{Pos: t.Pos, Name: name}
+	if t.Kind == KindImportRole {
+		// An import's vars: are the role's, which the play's roles
+		// export to the whole play (Ansible's play roles).
+		ref.Vars = t.Vars
+	}
 	if b, ok := t.Args["allow_duplicates"].(bool); ok {
 		ref.AllowDuplicates = b
 	}

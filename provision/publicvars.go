@@ -23,6 +23,11 @@ func (p *publicVars) with(roles ...*playbooks.Role) *publicVars {
 			out.defaults = append(out.defaults, d.Defaults)
 			out.vars = append(out.vars, d.RoleVars)
 		}
+		// The vars: it was given (a roles: entry's, an import_role's) are
+		// exported with it, as Ansible's play roles' are; its params not.
+		if len(r.Vars) > 0 {
+			out.vars = append(out.vars, r.Vars)
+		}
 	}
 	return out
 }

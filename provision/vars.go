@@ -56,7 +56,7 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 			// As Ansible's: the task's own role's vars sit above those
 			// of its dependencies (all of them, deepest first), which
 			// sit above its parents'.
-			roleVars = append(roleVars, dependencyVars(r, nil)...)
+			roleVars = append(roleVars, dependencyVars(r)...)
 		}
 		roleVars = append(roleVars, r.RoleVars)
 	}
@@ -386,19 +386,10 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 }
 
 // dependencyVars are the vars of r's dependencies, each one's own
-// dependencies' before its own, as Ansible's role layers them; a role met
-// again (seen) counts once.
-func dependencyVars(r *playbooks.Role, seen map[*playbooks.Role]bool) []map[string]any {
-	if seen == nil {
-		seen = map[*playbooks.Role]bool{}
-	}
+// dependencies' before its own, as Ansible's role layers them.
+func dependencyVars(r *playbooks.Role) []map[string]any {
 	var out []map[string]any
-	for _, d := range r.Dependencies {
-		if seen[d] {
-			continue
-		}
-		seen[d] = true
-		out = append(out, dependencyVars(d, seen)...)
+	for _, d := range allDependencies(r) {
 		out = append(out, d.RoleVars)
 	}
 	return out
