@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+
+	"github.com/tender-sh/tender/internal/pyre"
 	"sort"
 	"strings"
 )
@@ -383,7 +385,9 @@ func keys(a, b map[string]any) []string {
 // (a case diverges when a difference that no Known matches remains).
 type Known struct {
 	Title string
-	Match *regexp.Regexp
+	// Match is in Python's syntax, so that it may use back-references
+	// (a value that must be the same on both sides).
+	Match *pyre.Regexp
 }
 
 // knownRE finds the entries of DIFFERENCES.md: a "## " heading, and in
@@ -399,7 +403,7 @@ func ParseKnown(text string) ([]Known, error) {
 			title = strings.TrimPrefix(line, "## ")
 		}
 		if m := knownRE.FindStringSubmatch(line); m != nil {
-			re, err := regexp.Compile(m[1])
+			re, err := pyre.Compile(m[1], pyre.Options{})
 			if err != nil {
 				return nil, fmt.Errorf("DIFFERENCES %q: %w", title, err)
 			}
@@ -415,7 +419,7 @@ func Unknown(diffs []string, known []Known) []string {
 	for _, d := range diffs {
 		matched := false
 		for _, k := range known {
-			if k.Match.MatchString(d) {
+			if at, err := k.Match.Search(d); err == nil && at != nil {
 				matched = true
 				break
 			}

@@ -100,8 +100,13 @@ func TestDifferencesFile(t *testing.T) {
 	if err != nil || len(kn) == 0 {
 		t.Fatalf("%v: %d entries", err, len(kn))
 	}
-	if got := Unknown([]string{`task 0 "debug" h1.item.key: ansible true, tender "True"`}, kn); len(got) != 0 {
+	if got := Unknown([]string{`task 0 "debug" h1.item.key: ansible true, tender "True"`,
+		`task 0 "fail" h2.results[0].item.key: ansible 1, tender "1.0"`, `task 0 "x" h1.item.key: ansible -3, tender "-3"`}, kn); len(got) != 0 {
 		t.Errorf("the mapping keys entry does not match: %q", got)
+	}
+	// A back-reference: two numbers that differ are a divergence.
+	if got := Unknown([]string{`task 0 "x" h1.item.key: ansible 2, tender "1"`}, kn); len(got) != 1 {
+		t.Errorf("different numbers matched: %q", got)
 	}
 }
 
