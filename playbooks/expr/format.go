@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // percentFormat is Python's "fmt % args" for the conversions playbooks use:
@@ -83,7 +84,7 @@ func percentFormat(format string, args any) (string, error) {
 			arg = v
 		} else {
 			if next >= len(list) {
-				return "", errorf("not enough arguments for format string")
+				return "", typeErrorf("not enough arguments for format string")
 			}
 			arg = list[next]
 			next++
@@ -120,7 +121,7 @@ func percentFormat(format string, args any) (string, error) {
 		b.WriteString(s)
 	}
 	if !isMap && next < len(list) {
-		return "", errorf("not all arguments converted during string formatting")
+		return "", typeErrorf("not all arguments converted during string formatting")
 	}
 	return b.String(), nil
 }
@@ -153,12 +154,12 @@ func formatOne(verb byte, flags string, prec int, arg any) (string, error) {
 		return Repr(arg), nil
 	case 'd', 'i', 'x', 'X', 'o':
 		if !isNumber(arg) {
-			return "", errorf("%%%c format: a real number is required, not %s", verb, typeName(arg))
+			return "", typeErrorf("%%%c format: a real number is required, not %s", verb, typeName(arg))
 		}
 		n := arg
 		if f, isFloat := arg.(float64); isFloat {
 			if verb != 'd' && verb != 'i' {
-				return "", errorf("%%%c format: an integer is required, not float", verb)
+				return "", typeErrorf("%%%c format: an integer is required, not float", verb)
 			}
 			var err error
 			if n, err = intOfFloat(f); err != nil {
@@ -181,7 +182,7 @@ func formatOne(verb byte, flags string, prec int, arg any) (string, error) {
 		return sign(s, neg), nil
 	case 'f', 'F', 'e', 'E', 'g', 'G':
 		if !isNumber(arg) {
-			return "", errorf("must be real number, not %s", typeName(arg))
+			return "", typeErrorf("must be real number, not %s", typeName(arg))
 		}
 		f, err := floatOf(arg)
 		if err != nil {
@@ -202,7 +203,10 @@ func formatOne(verb byte, flags string, prec int, arg any) (string, error) {
 		if _, ok := arg.(*big.Int); ok {
 			return "", errorf("%%c arg not in range(0x110000)")
 		}
-		return Str(arg), nil
+		if s, ok := text(arg); ok && utf8.RuneCountInString(s) == 1 {
+			return s, nil
+		}
+		return "", typeErrorf("%%c requires int or char")
 	}
 	return "", errorf("unsupported format character '%c'", verb)
 }
