@@ -48,6 +48,13 @@ func (pr *playRun) factory(t *playbooks.Task) (tasks.Factory, error) {
 // that do not render end a loop (outcome.abort), as Ansible's validation
 // of the task raises.
 func prepareFailure(err error) outcome {
+	if class, msg, ok := expr.PythonException(err); ok {
+		// Ansible's worker catches a Python exception of its own (a
+		// ZeroDivisionError) while validating the task: the failed
+		// result holds it, without a message, and a loop goes on.
+		return outcome{failed: true, data: map[string]any{"changed": false, "failed": true,
+			"exception": class + ": " + msg + "\n"}}
+	}
 	var ae *argsError
 	if errors.As(err, &ae) {
 		return aborting(err)

@@ -142,17 +142,17 @@ func floatOp(op string, a, b float64) (any, error) {
 		return a * b, nil
 	case "/":
 		if b == 0 {
-			return nil, errorf("float division by zero")
+			return nil, zeroDivision("float division by zero")
 		}
 		return a / b, nil
 	case "//":
 		if b == 0 {
-			return nil, errorf("float divmod()")
+			return nil, zeroDivision("float floor division by zero")
 		}
 		return math.Floor(a / b), nil
 	case "%":
 		if b == 0 {
-			return nil, errorf("float modulo")
+			return nil, zeroDivision("float modulo")
 		}
 		m := math.Mod(a, b)
 		if m != 0 && (m < 0) != (b < 0) {

@@ -153,7 +153,7 @@ func smallIntOp(op string, a, b int) (v any, ok bool, err error) {
 		return a * b, true, nil
 	case "/":
 		if b == 0 {
-			return nil, true, errorf("division by zero")
+			return nil, true, zeroDivision("division by zero")
 		}
 		if absU(a) > 1<<53 || absU(b) > 1<<53 {
 			return nil, false, nil // not exact as floats: divide exactly
@@ -161,7 +161,7 @@ func smallIntOp(op string, a, b int) (v any, ok bool, err error) {
 		return float64(a) / float64(b), true, nil
 	case "//", "%":
 		if b == 0 {
-			return nil, true, errorf("integer division or modulo by zero")
+			return nil, true, intZeroDivision(op)
 		}
 		if b == -1 {
 			if op == "%" {
@@ -225,7 +225,7 @@ func bigIntOp(op string, x, y *big.Int) (any, error) {
 		return bigResult(z.Mul(x, y))
 	case "/":
 		if y.Sign() == 0 {
-			return nil, errorf("division by zero")
+			return nil, zeroDivision("division by zero")
 		}
 		f, _ := new(big.Rat).SetFrac(x, y).Float64()
 		if math.IsInf(f, 0) {
@@ -234,7 +234,7 @@ func bigIntOp(op string, x, y *big.Int) (any, error) {
 		return f, nil
 	case "//", "%":
 		if y.Sign() == 0 {
-			return nil, errorf("integer division or modulo by zero")
+			return nil, intZeroDivision(op)
 		}
 		m := new(big.Int)
 		z.QuoRem(x, y, m)
@@ -516,4 +516,12 @@ func randBelow(n *big.Int, seed any) any {
 	v, _ := crand.Int(crand.Reader, n)
 	r, _ := bigResult(v)
 	return r
+}
+
+// intZeroDivision is Python's error for an integer // or % by zero.
+func intZeroDivision(op string) error {
+	if op == "%" {
+		return zeroDivision("integer modulo by zero")
+	}
+	return zeroDivision("integer division or modulo by zero")
 }

@@ -372,12 +372,12 @@ func dateArith(op string, l, r any) (any, bool, error) {
 			return &timeDelta{lt.us - rt.us}, true, nil
 		case "/":
 			if rt.us == 0 {
-				return nil, true, errorf("division by zero")
+				return nil, true, zeroDivision("division by zero")
 			}
 			return float64(lt.us) / float64(rt.us), true, nil
 		case "//":
 			if rt.us == 0 {
-				return nil, true, errorf("integer division or modulo by zero")
+				return nil, true, zeroDivision("integer division or modulo by zero")
 			}
 			return int(floorDiv(lt.us, rt.us)), true, nil
 		}
@@ -389,7 +389,7 @@ func dateArith(op string, l, r any) (any, bool, error) {
 		if n, isInt := other.(int); isInt && (op == "*" || lIsDelta && op == "//") {
 			if op == "//" {
 				if n == 0 {
-					return nil, true, errorf("integer division or modulo by zero")
+					return nil, true, zeroDivision("integer division or modulo by zero")
 				}
 				return &timeDelta{floorDiv(d.us, int64(n))}, true, nil
 			}

@@ -77,6 +77,26 @@ type pyError struct {
 	// test that does not load), which Ansible reports as a template error
 	// with the template's text (isCompileError).
 	compile bool
+	// exc is the class of a Python exception that is not Ansible's (a
+	// ZeroDivisionError), which Ansible's task validation reports as an
+	// exception (PythonException), not as a message.
+	exc string
+}
+
+// zeroDivision is Python's ZeroDivisionError with its text.
+func zeroDivision(msg string) error { return &pyError{msg: msg, exc: "ZeroDivisionError"} }
+
+// PythonException returns the class and text of the Python exception err
+// stands for when it is not one of Ansible's own errors nor a TypeError
+// (a ZeroDivisionError in a template): Ansible's worker returns such an
+// exception of a task's arguments as a failed result that holds the
+// exception, with no message, and a loop goes on to its next item.
+func PythonException(err error) (class, msg string, ok bool) {
+	var pe *pyError
+	if !errors.As(err, &pe) || pe.exc == "" {
+		return "", "", false
+	}
+	return pe.exc, pe.msg, true
 }
 
 func (e *pyError) Error() string { return e.msg }

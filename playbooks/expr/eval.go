@@ -138,7 +138,7 @@ func (ev *evaluator) wrap(n node, err error) error {
 	}
 	e := &Error{Src: ev.src, Col: col, Msg: err.Error()}
 	var pyErr *pyError
-	if !errors.As(err, &pyErr) || pyErr.typ || pyErr.compile {
+	if !errors.As(err, &pyErr) || pyErr.typ || pyErr.compile || pyErr.exc != "" {
 		e.Err = err
 	}
 	return e

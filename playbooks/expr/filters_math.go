@@ -22,7 +22,7 @@ func mathFilter(name string) filterFunc {
 			}
 			if nonPositive(x) || nonPositive(base) || Equal(base, 1) {
 				if Equal(base, 1) {
-					return nil, errorf("float division by zero")
+					return nil, zeroDivision("float division by zero")
 				}
 				return nil, errorf("math domain error")
 			}
@@ -72,7 +72,7 @@ func mathFilter(name string) filterFunc {
 			return math.Sqrt(f), nil
 		}
 		if b == 0 {
-			return nil, errorf("float division by zero")
+			return nil, zeroDivision("float division by zero")
 		}
 		if f < 0 && 1/b != math.Trunc(1/b) {
 			return nil, errorf("root() can only be used on numbers: math domain error")

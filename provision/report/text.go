@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -146,11 +147,26 @@ func (t *text) result(e provision.Event) {
 		}
 		fmt.Fprintln(t.w, t.paint(cyan, "skipping: ["+e.Host+"]"))
 	case provision.StatusFailed:
+		t.exception(e.Result)
+		res := e.Result
+		if isDebug(e.Module) {
+			// As Ansible's callback: a debug result never says changed.
+			res = maps.Clone(res)
+			delete(res, "changed")
+		}
 		switch {
 		case e.IsItem:
-			fmt.Fprintln(t.w, t.paint(red, "failed: ["+host+"] (item="+expr.Str(e.Item)+") => "+compact(e.Result)))
+			fmt.Fprintln(t.w, t.paint(red, "failed: ["+host+"] (item="+expr.Str(e.Item)+") => "+compact(res)))
 		case !e.LoopDone:
-			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+compact(e.Result)))
+			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+compact(res)))
+		case itemRaised(res):
+			// Ansible's callback shows such a loop's failure as a task's.
+			res = maps.Clone(res)
+			delete(res, "results")
+			if res["skipped"] == false {
+				delete(res, "skipped")
+			}
+			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+compact(res)))
 		}
 		if e.Ignored && !e.IsItem {
 			fmt.Fprintln(t.w, t.paint(cyan, "...ignoring"))
@@ -204,7 +220,7 @@ func shown(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		switch k {
-		case "failed", "_ansible_no_log", "warnings", "deprecations":
+		case "failed", "_ansible_no_log", "warnings", "deprecations", "exception":
 			continue
 		}
 		out[k] = v
@@ -321,4 +337,36 @@ func isInclude(module string) bool {
 		module = strings.TrimPrefix(module, p)
 	}
 	return module == "include_tasks" || module == "include_role"
+}
+
+// exception says the exception a failed result holds, as Ansible's
+// callback does before the failure: its last line, or from -vvv all of it.
+func (t *text) exception(r map[string]any) {
+	exc, ok := r["exception"].(string)
+	if !ok || exc == "" {
+		return
+	}
+	if t.verbosity >= 3 {
+		fmt.Fprintf(t.w, "%s\n", t.paint(red, "The full traceback is:\n"+strings.TrimRight(exc, "\n")))
+		return
+	}
+	lines := strings.Split(strings.TrimSpace(exc), "\n")
+	fmt.Fprintln(t.w, t.paint(red, "An exception occurred during task execution. To see the full traceback, use -vvv. The error was: "+lines[len(lines)-1]))
+}
+
+// isDebug reports whether module is debug.
+func isDebug(module string) bool {
+	return module == "debug" || module == "ansible.builtin.debug" || module == "ansible.legacy.debug"
+}
+
+// itemRaised reports whether an item of a loop's result holds an
+// exception (a ZeroDivisionError in its arguments).
+func itemRaised(r map[string]any) bool {
+	items, _ := r["results"].([]any)
+	for _, it := range items {
+		if m, ok := it.(map[string]any); ok && m["exception"] != nil {
+			return true
+		}
+	}
+	return false
 }
