@@ -337,7 +337,7 @@ func (pr *playRun) overrides(t *playbooks.Task, scope *expr.Vars, out *outcome) 
 // means AND); anyHolds when one does (failed_when: a list means OR).
 func (pr *playRun) holds(conds []string, s expr.Scope) (bool, error) {
 	for _, c := range conds {
-		ok, err := expr.Condition(c, s)
+		ok, err := pr.condition(c, s)
 		if err != nil {
 			return false, conditionError(c, err)
 		}
@@ -350,7 +350,7 @@ func (pr *playRun) holds(conds []string, s expr.Scope) (bool, error) {
 
 func (pr *playRun) anyHolds(conds []string, s expr.Scope) (bool, error) {
 	for _, c := range conds {
-		ok, err := expr.Condition(c, s)
+		ok, err := pr.condition(c, s)
 		if err != nil {
 			return false, conditionError(c, err)
 		}
@@ -424,4 +424,14 @@ func (pr *playRun) findFile(t *playbooks.Task) func(kind, name string) (string, 
 		}
 		return "", fmt.Errorf("could not find %s in %s/ or beside the playbook (searched %v)", name, kind, dirs)
 	}
+}
+
+// condition evaluates one condition in s, with Ansible's warning (at each
+// evaluation, as its workers give it) for a condition written as a
+// template.
+func (pr *playRun) condition(c string, s expr.Scope) (bool, error) {
+	if w := expr.ConditionWarning(c); w != "" {
+		pr.rn.emit(Event{Kind: Warning, Play: pr.name, Msg: w})
+	}
+	return expr.Condition(c, s)
 }

@@ -128,6 +128,15 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	env.FindFile = pr.findFile(t)
 	env.Sandbox, env.Decrypt, env.Modules = pr.rn.r.Sandbox, pr.rn.r.Decrypt, pr.rn.r.Modules
 	env.Action, env.ModuleFile, env.Become = t.Action, t.ModuleFile, via.become != nil
+	cond := env.Condition
+	env.Condition = func(c any) (bool, error) {
+		// Ansible's warning for a condition written as a template
+		// (assert's that), as for when:.
+		if w := expr.ConditionWarning(c); w != "" {
+			pr.rn.emit(Event{Kind: Warning, Play: pr.name, Msg: w})
+		}
+		return cond(c)
+	}
 	return call{mod: factory(), env: env, args: argMap, via: via}, nil
 }
 

@@ -68,3 +68,17 @@ func TestUndefinedOperandMessage(t *testing.T) {
 		t.Fatalf("got %v\n%q", err, ConditionMessage(cond, err))
 	}
 }
+
+// TestConditionWarning: a condition written as a template gets Ansible's
+// warning; a plain one, or one that is not a string, none.
+func TestConditionWarning(t *testing.T) {
+	const want = "conditional statements should not include jinja2 templating delimiters such as {{ }} or {% %}. Found: \"{{ foo }}\" == \"bar\""
+	if got := ConditionWarning(`"{{ foo }}" == "bar"`); got != want {
+		t.Errorf("got %q", got)
+	}
+	for _, c := range []any{"foo == 'bar'", true, nil} {
+		if got := ConditionWarning(c); got != "" {
+			t.Errorf("%v: got %q", c, got)
+		}
+	}
+}

@@ -96,3 +96,14 @@ func ifTemplate(cond string) string {
 	}
 	return "{% if " + cond + " %} True {% else %} False {% endif %}"
 }
+
+// ConditionWarning is the warning Ansible gives for a condition written
+// with template markers ({{ }}, {% %}), which it renders before it
+// evaluates the result; "" for any other condition.
+func ConditionWarning(cond any) string {
+	s, ok := cond.(string)
+	if !ok || !IsTemplate(s) {
+		return ""
+	}
+	return "conditional statements should not include jinja2 templating delimiters such as {{ }} or {% %}. Found: " + s
+}
