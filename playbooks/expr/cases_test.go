@@ -227,8 +227,10 @@ func checkCases(t *testing.T, casesPath, expectedPath string) {
 				t.Fatalf("%s: recorded json %q: %v", name, want.JSON, err)
 			}
 			gotV, err := fromJSON(mustJSON(t, js))
-			if err != nil || typeName(got) != want.Type || !strictEqual(gotV, wantV) {
-				t.Errorf("%s: ansible %s (%s), tender %s (%s)", name, want.JSON, want.Type, js, typeName(got))
+			// The recorded type is the value's once stored, as a
+			// string-type filter's text is then a str.
+			if err != nil || storedType(got) != want.Type || !strictEqual(gotV, wantV) {
+				t.Errorf("%s: ansible %s (%s), tender %s (%s)", name, want.JSON, want.Type, js, storedType(got))
 			}
 			continue
 		}
@@ -257,4 +259,16 @@ func mustJSON(t *testing.T, s string) any {
 		t.Fatalf("tender's to_json %q does not parse: %v", s, err)
 	}
 	return v
+}
+
+// storedType is the Python type of v once Ansible has stored it: a
+// string-type filter's text (NativeJinjaText) is then plain text.
+func storedType(v any) string {
+	switch x := v.(type) {
+	case nativeText:
+		return typeName(string(x))
+	case nativeUnsafe:
+		return typeName(plain(x))
+	}
+	return typeName(v)
 }

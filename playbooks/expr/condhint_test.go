@@ -82,3 +82,18 @@ func TestConditionWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestNativeTextTypeName: a string-type filter's text is Ansible's
+// NativeJinjaText inside a template, for type_debug and in a type error's
+// text (as ansible-playbook 2.14 gives them).
+func TestNativeTextTypeName(t *testing.T) {
+	v, err := Render("{{ [1] | string | type_debug }} {{ 1 | to_json | type_debug }}", NewVars(nil))
+	if err != nil || v != "NativeJinjaText NativeJinjaText" {
+		t.Errorf("type_debug: %v, %v", v, err)
+	}
+	_, err = Render("{{ ([1] | string) > 1 }}", NewVars(nil))
+	const want = "Unexpected templating type error occurred on ({{ ([1] | string) > 1 }}): '>' not supported between instances of 'NativeJinjaText' and 'int'. '>' not supported between instances of 'NativeJinjaText' and 'int'"
+	if err == nil || TemplateMessage(err) != want {
+		t.Errorf("got %q", TemplateMessage(err))
+	}
+}

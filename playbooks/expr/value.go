@@ -297,6 +297,10 @@ func typeName(v any) string {
 		return "AnsibleUndefined"
 	case Scope:
 		return "dict"
+	case nativeText:
+		return "NativeJinjaText"
+	case nativeUnsafe:
+		return "NativeJinjaUnsafeText"
 	}
 	return pyfmt.TypeName(v)
 }
