@@ -82,6 +82,8 @@ var appliedSettings = map[string]bool{
 	// tender prints no deprecation warnings and has no implicit-localhost
 	// warning to silence: off is what it does.
 	"DEPRECATION_WARNINGS": true, "LOCALHOST_WARNING": true, "RETRY_FILES_ENABLED": true, "RETRY_FILES_SAVE_PATH": true,
+	// Whether an inventory that parsed nothing is warned about (inventory.go).
+	"INVENTORY_UNPARSED_WARNING": true,
 	// The json stdout callback (adhoc.go).
 	"SHOW_CUSTOM_STATS": true, "DEFAULT_LOAD_CALLBACK_PLUGINS": true,
 }

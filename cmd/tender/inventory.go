@@ -33,16 +33,25 @@ func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, er
 	if err != nil {
 		return nil, err
 	}
+	if cfg == nil {
+		if cfg, err = config.Load(config.Options{}); err != nil {
+			return nil, &exitError{code: 5, err: err}
+		}
+	}
+	// The default source (/etc/ansible/hosts), absent, is no warning.
+	byDefault := len(c.StringSlice("inventory")) == 0 && cfg.Origin("DEFAULT_HOST_LIST") == "default"
 	var found []string
 	for _, src := range sources {
 		if _, err := os.Stat(src); err != nil && !strings.Contains(src, ",") {
-			abs, _ := filepath.Abs(src)
-			fmt.Fprintf(c.App.ErrWriter, "[WARNING]: Unable to parse %s as an inventory source\n", abs)
+			if !byDefault {
+				abs, _ := filepath.Abs(src)
+				fmt.Fprintf(c.App.ErrWriter, "[WARNING]: Unable to parse %s as an inventory source\n", abs)
+			}
 			continue
 		}
 		found = append(found, src)
 	}
-	if len(found) == 0 {
+	if warn, err := cfg.Setting("INVENTORY_UNPARSED_WARNING"); len(found) == 0 && (err != nil || warn != false) {
 		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: No inventory was parsed, only implicit localhost is available")
 	}
 	merge, err := hashMerge(cfg)

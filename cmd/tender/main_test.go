@@ -84,3 +84,27 @@ func TestFlagsAfterArguments(t *testing.T) {
 		t.Fatalf("inventory host with -i after the host: exit %d\n%s", code, out)
 	}
 }
+
+// TestDefaultInventoryMissing: as ansible-playbook, a missing default
+// source (/etc/ansible/hosts) is no warning of its own, only "No inventory
+// was parsed", which INVENTORY_UNPARSED_WARNING=false silences; a source
+// the user names that is missing is warned about.
+func TestDefaultInventoryMissing(t *testing.T) {
+	if _, err := os.Stat("/etc/ansible/hosts"); err == nil {
+		t.Skip("/etc/ansible/hosts exists here")
+	}
+	t.Setenv("ANSIBLE_INVENTORY", "")
+	os.Unsetenv("ANSIBLE_INVENTORY")
+	_, _, errOut := runCLI(t, "inventory", "list")
+	if strings.Contains(errOut, "Unable to parse") || !strings.Contains(errOut, "No inventory was parsed") {
+		t.Errorf("default source: %q", errOut)
+	}
+	t.Setenv("ANSIBLE_INVENTORY", "/nonexistent-src")
+	if _, _, errOut = runCLI(t, "inventory", "list"); !strings.Contains(errOut, "Unable to parse /nonexistent-src as an inventory source") {
+		t.Errorf("a named source: %q", errOut)
+	}
+	t.Setenv("ANSIBLE_INVENTORY_UNPARSED_WARNING", "false")
+	if _, _, errOut = runCLI(t, "inventory", "list"); strings.Contains(errOut, "No inventory was parsed") {
+		t.Errorf("INVENTORY_UNPARSED_WARNING=false: %q", errOut)
+	}
+}
