@@ -21,8 +21,13 @@ func (pr *playRun) loopItems(t *playbooks.Task, scope *expr.Vars) ([]any, error)
 		loopOver = strings.TrimSpace(s)
 	}
 	raw, err := expr.RenderDeep(loopOver, scope)
-	if err != nil {
-		return nil, undefinedTwice(fmt.Errorf("loop: %w", err))
+	var u *expr.UndefinedError
+	switch {
+	case errors.As(err, &u):
+		return nil, undefinedTwice(err)
+	case err != nil:
+		// Ansible's templating text (a type error says the template).
+		return nil, &argsError{msg: typeErrorText(err), err: err}
 	}
 	if t.Loop.With == "" {
 		items, ok := raw.([]any)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -204,5 +205,33 @@ func TestRefile(t *testing.T) {
 	json.Unmarshal([]byte(ten2), &b)
 	if d := compareTasks(a, b); len(d) != 1 || d[0] != `task 0 "hd0" h2: ansible only` {
 		t.Fatalf("got %q", d)
+	}
+}
+
+// TestKnownAnsibleUnicode: a type error that names AnsibleUnicode where
+// tender says str, once or twice, is the listed difference; another
+// change to the message is not.
+func TestKnownAnsibleUnicode(t *testing.T) {
+	text, err := os.ReadFile("DIFFERENCES.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kn, err := ParseKnown(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := "'>' not supported between instances of 'int' and '%s'"
+	a := fmt.Sprintf(m, "AnsibleUnicode")
+	b := fmt.Sprintf(m, "str")
+	known := []string{
+		`task 0 "debug" h1.msg: ansible "Unexpected (x): ` + a + ". " + a + `", tender "Unexpected (x): ` + b + ". " + b + `"`,
+		`task 0 "debug" h1.msg: ansible "` + a + `", tender "` + b + `"`,
+	}
+	if got := Unknown(known, kn); len(got) != 0 {
+		t.Errorf("not matched: %q", got)
+	}
+	other := `task 0 "debug" h1.msg: ansible "` + a + ` x", tender "` + b + ` y"`
+	if got := Unknown([]string{other}, kn); len(got) != 1 {
+		t.Errorf("matched a different message: %q", other)
 	}
 }
