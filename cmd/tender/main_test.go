@@ -108,3 +108,22 @@ func TestDefaultInventoryMissing(t *testing.T) {
 		t.Errorf("INVENTORY_UNPARSED_WARNING=false: %q", errOut)
 	}
 }
+
+// TestEmptyInventoryWarning: a play run on an inventory without hosts
+// warns that only the implicit localhost is there, as ansible-playbook
+// does, unless LOCALHOST_WARNING is off.
+func TestEmptyInventoryWarning(t *testing.T) {
+	dir := t.TempDir()
+	pb := dir + "/pb.yml"
+	if err := os.WriteFile(pb, []byte("- hosts: localhost\n  gather_facts: false\n  tasks:\n    - debug: msg=x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const w = "provided hosts list is empty, only localhost is available. Note that the implicit localhost does not match 'all'"
+	if code, _, errOut := runCLI(t, "play", "-i", dir+"/none.ini", pb); code != 0 || !strings.Contains(errOut, w) {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	t.Setenv("ANSIBLE_LOCALHOST_WARNING", "false")
+	if _, _, errOut := runCLI(t, "play", "-i", dir+"/none.ini", pb); strings.Contains(errOut, w) {
+		t.Errorf("LOCALHOST_WARNING=false: %q", errOut)
+	}
+}

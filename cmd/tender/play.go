@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/tasks/builtin"
@@ -101,7 +102,7 @@ func playAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkLimit(c, inv); err != nil {
+	if err := checkLimit(c, inv, cfg); err != nil {
 		return err
 	}
 	if running {
@@ -128,8 +129,14 @@ func playAction(c *cli.Context) error {
 
 // checkLimit fails, as ansible-playbook does before it runs anything, when
 // the inventory has hosts and --limit leaves none of them.
-func checkLimit(c *cli.Context, inv *inventory.Inventory) error {
+func checkLimit(c *cli.Context, inv *inventory.Inventory, cfg *config.Config) error {
 	all, err := inv.Hosts("all")
+	if len(all) == 0 {
+		// As ansible-playbook, unless LOCALHOST_WARNING is off.
+		if warn, err := cfg.Setting("LOCALHOST_WARNING"); err != nil || warn != false {
+			fmt.Fprintln(c.App.ErrWriter, "[WARNING]: provided hosts list is empty, only localhost is available. Note that the implicit localhost does not match 'all'")
+		}
+	}
 	if err != nil || len(all) == 0 {
 		return nil
 	}
