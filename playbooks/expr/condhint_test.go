@@ -97,3 +97,24 @@ func TestNativeTextTypeName(t *testing.T) {
 		t.Errorf("got %q", TemplateMessage(err))
 	}
 }
+
+// TestPythonExceptions: errors Ansible's templating does not turn into its
+// own (a division by zero, Jinja's reverse of a non-iterable) say their
+// Python class, which task validation reports as an exception.
+func TestPythonExceptions(t *testing.T) {
+	for src, want := range map[string]string{
+		"{{ 5 / 0 }}":          "ZeroDivisionError: division by zero",
+		"{{ 5 % 0 }}":          "ZeroDivisionError: integer modulo by zero",
+		"{{ 5.0 // 0 }}":       "ZeroDivisionError: float floor division by zero",
+		"{{ true | reverse }}": "jinja2.exceptions.FilterArgumentError: argument must be iterable",
+	} {
+		_, err := Render(src, NewVars(nil))
+		class, msg, ok := PythonException(err)
+		if !ok || class+": "+msg != want {
+			t.Errorf("%s: %v (%q %q %v)", src, err, class, msg, ok)
+		}
+	}
+	if _, _, ok := PythonException(errorf("x")); ok {
+		t.Error("an Ansible error is not a Python exception")
+	}
+}

@@ -21,6 +21,10 @@ var moreFilters = map[string]filterFunc{
 			return string(r), nil
 		}
 		items, err := iterate(x)
+		if IsTypeError(err) {
+			// Jinja's filter turns the TypeError into its own error.
+			return nil, &pyError{msg: "argument must be iterable", exc: "jinja2.exceptions.FilterArgumentError"}
+		}
 		if err != nil {
 			return nil, err
 		}
