@@ -18,6 +18,10 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 	if res := modtest.RunMod(t, env, "debug", tasks.Args{"msg": "hi"}); res.Msg != "hi" || res.Changed {
 		t.Fatalf("%+v", res)
 	}
+	// An empty message is the result's msg still, as Ansible's.
+	if res := modtest.RunMod(t, env, "debug", tasks.Args{"msg": ""}); res.Data["msg"] != "" {
+		t.Errorf("empty msg: %+v", res)
+	}
 	if res := modtest.RunMod(t, env, "debug", tasks.Args{}); res.Msg != "Hello world!" {
 		t.Fatalf("%+v", res)
 	}

@@ -84,6 +84,10 @@ func (debugModule) run(_ context.Context, env *tasks.Env, args tasks.Args) (task
 		m := a["msg"]
 		if text, isText := tasks.Text(m); isText {
 			res.Msg = text
+			if text == "" {
+				// An empty message is still the result's msg.
+				data["msg"] = ""
+			}
 			break
 		}
 		// Non-string messages are kept as data; the engine shows msg.
