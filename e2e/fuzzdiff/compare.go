@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
-
-	"github.com/tender-sh/tender/internal/pyre"
 	"sort"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pyre"
 )
 
 // volatile are result keys whose values differ between any two runs (times,
@@ -53,7 +53,11 @@ func Compare(a, t *Side) []string {
 		d = append(d, compareStats(aj, tj)...)
 		d = append(d, compareTasks(aj, tj)...)
 	}
-	d = append(d, diffLines("state", a.State, t.State)...)
+	// A crash stops ansible-playbook where it is: the files tender made
+	// after that point have no counterpart, and the crash is reported.
+	if crash(a) == "" {
+		d = append(d, diffLines("state", a.State, t.State)...)
+	}
 	return d
 }
 

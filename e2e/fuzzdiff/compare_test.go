@@ -153,6 +153,16 @@ func TestCrash(t *testing.T) {
 	if len(d) < 2 || d[0] != "exit: ansible 250, tender 2"+why || d[1] != "json: ansible false, tender true"+why {
 		t.Fatalf("got %q", d)
 	}
+	// What tender did after the point where Ansible crashed is not
+	// compared; without the crash it is.
+	b.State = []string{"f2-h2 file 0644 0 \"\""}
+	if d := Compare(a, b); len(d) != 2 {
+		t.Fatalf("the state after a crash is compared: %q", d)
+	}
+	a.Stderr = ""
+	if d := Compare(a, b); len(d) != 3 || !strings.HasPrefix(d[2], "state: ") {
+		t.Fatalf("the state is not compared: %q", d)
+	}
 }
 
 // TestSelfContradiction: an exit status of ansible-playbook's that its
