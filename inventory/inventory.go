@@ -2,8 +2,11 @@ package inventory
 
 import (
 	"fmt"
+	"path/filepath"
 	"sync"
 	"unicode"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/tender-sh/tender/internal/yaml11"
 )
@@ -32,6 +35,7 @@ type Inventory struct {
 	// source is the file being parsed, recorded on the hosts it creates.
 	source   string
 	warnings []string
+	dupKeys  yaml11.DuplicatePolicy
 	// decrypt opens vault data (Options.Decrypt).
 	decrypt func([]byte) ([]byte, error)
 	// hashMerge is Options.HashMerge.
@@ -58,6 +62,20 @@ func (inv *Inventory) decoder() *yaml11.Decoder {
 	d := yaml11.NewDecoder()
 	d.Decrypt = inv.decrypt
 	return d
+}
+
+// checkDuplicates applies the inventory's duplicate key policy to the
+// document root of file name: a warning each (Warnings), or an error.
+func (inv *Inventory) checkDuplicates(name string, src []byte, root *yaml.Node) error {
+	if abs, err := filepath.Abs(name); err == nil {
+		name = abs // as Ansible names the file
+	}
+	warn := func(msg string) { inv.warnings = append(inv.warnings, msg) }
+	err := yaml11.CheckDuplicates(inv.dupKeys, warn, src, root, name)
+	if ye, ok := err.(*yaml11.Error); ok {
+		return &ParseError{File: name, Line: ye.Line, Col: ye.Col, Msg: ye.Msg}
+	}
+	return err
 }
 
 // Group is an inventory group.

@@ -47,6 +47,10 @@ type Options struct {
 	// in several places (groups, sources, group_vars and host_vars
 	// files) is their recursive merge instead of the last one's dict.
 	HashMerge bool
+	// DuplicateKeys is what a key given twice in a mapping of a YAML
+	// inventory or vars file does: Ansible's DUPLICATE_YAML_DICT_KEY,
+	// by default a warning (Warnings).
+	DuplicateKeys yaml11.DuplicatePolicy
 }
 
 // LoadWith is Load with options.
@@ -54,6 +58,7 @@ func LoadWith(o Options, sources ...string) (*Inventory, error) {
 	inv := New()
 	inv.decrypt = o.Decrypt
 	inv.hashMerge = o.HashMerge
+	inv.dupKeys = o.DuplicateKeys
 	for _, src := range sources {
 		if src == "" {
 			continue

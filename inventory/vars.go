@@ -85,6 +85,9 @@ func (inv *Inventory) loadVarsFile(path string) (map[string]any, error) {
 	if err != nil {
 		return nil, yamlError(path, err)
 	}
+	if err := inv.checkDuplicates(path, src, root); err != nil {
+		return nil, err
+	}
 	v, err := dec.Value(root)
 	if err != nil {
 		if ye, ok := err.(*yaml11.Error); ok {

@@ -115,6 +115,9 @@ func (inv *Inventory) ParseYAML(name string, src []byte) error {
 	if err != nil {
 		return yamlError(name, err)
 	}
+	if err := inv.checkDuplicates(name, src, root); err != nil {
+		return err
+	}
 	p := &yamlParser{inv: inv, file: name, dec: inv.decoder()}
 	inv.source = name
 	err = p.parse(root)

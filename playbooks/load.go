@@ -53,6 +53,11 @@ type Options struct {
 	// vars files are decrypted with it. Nil refuses them. Give the Runner
 	// the same, for vars_files, include_vars and copy/template sources.
 	Decrypt func(vaulttext []byte) ([]byte, error)
+	// DuplicateKeys is what a key given twice in one mapping of a
+	// playbook, task or role file does (Ansible's
+	// DUPLICATE_YAML_DICT_KEY): by default a warning in
+	// Playbook.Notices, the last value kept.
+	DuplicateKeys yaml11.DuplicatePolicy
 }
 
 // maxDepth bounds nested includes and role dependencies, so a loop of
@@ -117,6 +122,7 @@ func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
 	}
 	slices.Sort(pb.Files)
 	pb.Warnings = dedupe(l.warns.list)
+	pb.Notices = l.notices
 	return pb, nil
 }
 
@@ -127,6 +133,8 @@ type loader struct {
 	mods  *moduleSet
 	errs  errs
 	warns errs // what only fails when it runs (Playbook.Warnings)
+	// notices are the warnings about what loads (Playbook.Notices).
+	notices []string
 	// rolePaths are the directories of the roles loaded so far: their
 	// library/ and action_plugins/ join the module search (contentDirs).
 	rolePaths []string
@@ -207,6 +215,13 @@ func (l *loader) read(abs, fromFile string, from *yaml.Node, what string) (*yaml
 			return l.files[abs], true
 		}
 		l.errs.yamlErr(l.show(abs), data, err)
+		return nil, false
+	}
+	notice := func(msg string) { l.notices = append(l.notices, msg) }
+	if err := yaml11.CheckDuplicates(l.opts.DuplicateKeys, notice, data, &doc, abs); err != nil {
+		var ye *yaml11.Error
+		errors.As(err, &ye)
+		l.errs.list = append(l.errs.list, &Error{Pos: Pos{File: l.show(abs), Line: ye.Line, Col: ye.Col}, Msg: ye.Msg, Err: err})
 		return nil, false
 	}
 	top := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}

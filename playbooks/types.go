@@ -15,6 +15,10 @@ type Playbook struct {
 	// include_tasks whose literal file is missing or broken): the run
 	// fails on the hosts that reach it; a caller shows them before.
 	Warnings ErrorList
+	// Notices are what Ansible warns about as it reads the files, which
+	// load as they are (a key given twice in a mapping): a caller shows
+	// them as warnings.
+	Notices []string
 }
 
 // Bool is a boolean keyword (become, ignore_errors, no_log, …). It is

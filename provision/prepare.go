@@ -127,6 +127,8 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	env.Host, env.Conn, env.Check, env.Diff, env.Verbosity = h.name, conn, kw.check, kw.diff, pr.rn.r.Verbosity
 	env.FindFile = pr.findFile(t)
 	env.Sandbox, env.Decrypt, env.Modules = pr.rn.r.Sandbox, pr.rn.r.Decrypt, pr.rn.r.Modules
+	env.DuplicateKeys = pr.rn.r.DuplicateKeys
+	env.Warn = func(msg string) { pr.rn.warnOnce(Event{Kind: Warning, Play: pr.name, Msg: msg}) }
 	env.Action, env.ModuleFile, env.Become = t.Action, t.ModuleFile, via.become != nil
 	cond := env.Condition
 	env.Condition = func(c any) (bool, error) {

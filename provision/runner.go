@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/config"
+	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -47,6 +48,10 @@ type Runner struct {
 	// as tasks.Env.Decrypt (include_vars, copy, template). Nil refuses
 	// vaulted data.
 	Decrypt func(vaulttext []byte) ([]byte, error)
+	// DuplicateKeys is what a key given twice in a mapping of a vars
+	// file (vars_files, include_vars) does: Ansible's
+	// DUPLICATE_YAML_DICT_KEY, by default a warning.
+	DuplicateKeys yaml11.DuplicatePolicy
 	// NoLogValues, when set, learns what every task with no_log handles:
 	// its rendered arguments and its result (each string whole, and
 	// the lines and YAML values of a multi-line one; see

@@ -370,7 +370,13 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 			}
 			dec := yaml11.NewDecoder()
 			dec.Decrypt = pr.rn.r.Decrypt
-			ms, err := dec.VarsList(data, path)
+			dec.Duplicates = pr.rn.r.DuplicateKeys
+			dec.Warn = func(msg string) { pr.rn.warnOnce(Event{Kind: Warning, Play: pr.name, Msg: msg}) }
+			name := path
+			if a, err := filepath.Abs(path); err == nil {
+				name = a // as Ansible names the file in its warnings
+			}
+			ms, err := dec.VarsList(data, name)
 			if err != nil {
 				return nil, err
 			}

@@ -8,6 +8,7 @@ package tasks
 import (
 	"context"
 
+	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/provision/transport"
 )
 
@@ -86,6 +87,14 @@ type Env struct {
 	// copy's and template's vaulted sources. Nil means no vault secret
 	// was given: vaulted data is refused.
 	Decrypt func(vaulttext []byte) ([]byte, error)
+	// DuplicateKeys is what a key given twice in a mapping of a YAML
+	// file a module reads (include_vars) does: Ansible's
+	// DUPLICATE_YAML_DICT_KEY, by default a warning.
+	DuplicateKeys yaml11.DuplicatePolicy
+	// Warn prints a warning about what the module read (a duplicate
+	// key) at once, once in a run, as Ansible's display does. Nil says
+	// nothing.
+	Warn func(msg string)
 	// Modules is the run's registry: a module that hands a task to
 	// another (package to apt or dnf) looks it up here, so that an
 	// embedding program's allow-list (Registry.Restrict) holds for the

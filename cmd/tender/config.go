@@ -84,6 +84,8 @@ var appliedSettings = map[string]bool{
 	"DEPRECATION_WARNINGS": true, "LOCALHOST_WARNING": true, "RETRY_FILES_ENABLED": true, "RETRY_FILES_SAVE_PATH": true,
 	// Whether an inventory that parsed nothing is warned about (inventory.go).
 	"INVENTORY_UNPARSED_WARNING": true,
+	// What a key given twice in a YAML mapping does (settings.go).
+	"DUPLICATE_YAML_DICT_KEY": true,
 	// The json stdout callback (adhoc.go).
 	"SHOW_CUSTOM_STATS": true, "DEFAULT_LOAD_CALLBACK_PLUGINS": true,
 }

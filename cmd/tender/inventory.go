@@ -58,7 +58,18 @@ func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, er
 	if err != nil {
 		return nil, err
 	}
-	return inventory.LoadWith(inventory.Options{Decrypt: vaultDecrypt(c), HashMerge: merge}, found...)
+	dupKeys, err := duplicateKeys(cfg)
+	if err != nil {
+		return nil, err
+	}
+	inv, err := inventory.LoadWith(inventory.Options{Decrypt: vaultDecrypt(c), HashMerge: merge, DuplicateKeys: dupKeys}, found...)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range inv.Warnings() {
+		fmt.Fprintf(c.App.ErrWriter, "[WARNING]: %s\n", w)
+	}
+	return inv, nil
 }
 
 // inventorySources are the -i sources, or those of Ansible's inventory

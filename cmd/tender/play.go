@@ -84,10 +84,14 @@ func playAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	dupKeys, err := duplicateKeys(cfg)
+	if err != nil {
+		return err
+	}
 	var pbs []*playbooks.Playbook
 	for _, path := range c.Args().Slice() {
 		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts"), Modules: modules, Vars: extra, Sandbox: policy,
-			Decrypt: vaultDecrypt(c), RolesPath: rolesPath, ModulePath: modulePath})
+			Decrypt: vaultDecrypt(c), RolesPath: rolesPath, ModulePath: modulePath, DuplicateKeys: dupKeys})
 		if err != nil {
 			return &exitError{code: 4, err: err}
 		}
@@ -104,6 +108,13 @@ func playAction(c *cli.Context) error {
 	}
 	if err := checkLimit(c, inv, cfg); err != nil {
 		return err
+	}
+	// What Ansible warns about as it reads the playbook, which it does
+	// after the inventory.
+	for _, pb := range pbs {
+		for _, n := range pb.Notices {
+			fmt.Fprintf(c.App.ErrWriter, "[WARNING]: %s\n", n)
+		}
 	}
 	if running {
 		return runPlaybooks(c, inv, pbs, policy, cfg)

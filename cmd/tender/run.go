@@ -107,8 +107,12 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	if err != nil {
 		return err
 	}
+	dupKeys, err := duplicateKeys(cfg)
+	if err != nil {
+		return err
+	}
 	r := &provision.Runner{
-		HashMerge: merge,
+		HashMerge: merge, DuplicateKeys: dupKeys,
 		Inventory: inv, Modules: builtin.Registry(), Connections: connections(dialer), Sandbox: policy, Decrypt: vaultDecrypt(c),
 		Forks: nforks, Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tender-sh/tender/config"
+	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/provision"
 )
 
@@ -146,4 +147,19 @@ func hashMerge(cfg *config.Config) (bool, error) {
 	}
 	v, err := settingStr(cfg, "DEFAULT_HASH_BEHAVIOUR")
 	return v == "merge", err
+}
+
+// duplicateKeys is DUPLICATE_YAML_DICT_KEY: what a key given twice in a
+// YAML mapping does (warn, error or ignore).
+func duplicateKeys(cfg *config.Config) (yaml11.DuplicatePolicy, error) {
+	v, _, err := setting(cfg, "DUPLICATE_YAML_DICT_KEY")
+	if err != nil {
+		return 0, err
+	}
+	s, _ := v.(string)
+	p, err := yaml11.ParseDuplicatePolicy(s)
+	if err != nil {
+		return 0, &exitError{code: 5, err: fmt.Errorf("DUPLICATE_YAML_DICT_KEY (%s): %w", cfg.Origin("DUPLICATE_YAML_DICT_KEY"), err)}
+	}
+	return p, nil
 }

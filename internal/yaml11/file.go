@@ -52,6 +52,9 @@ func (d *Decoder) Vars(data []byte, name string) (map[string]any, error) {
 	if err := yaml.Unmarshal(data, &n); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if err := CheckDuplicates(d.Duplicates, d.Warn, data, &n, name); err != nil {
+		return nil, fmt.Errorf("%s:%w", name, err)
+	}
 	v, err := d.Value(&n)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", name, err)
@@ -78,6 +81,9 @@ func (d *Decoder) VarsList(data []byte, name string) ([]map[string]any, error) {
 	var n yaml.Node
 	if err := yaml.Unmarshal(data, &n); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := CheckDuplicates(d.Duplicates, d.Warn, data, &n, name); err != nil {
+		return nil, fmt.Errorf("%s:%w", name, err)
 	}
 	if n.Kind == 0 {
 		return nil, nil // an empty file

@@ -73,6 +73,11 @@ type Decoder struct {
 	// value. Without it such values are refused. Its errors are reported
 	// at the value's line and column.
 	Decrypt Decrypter
+	// Duplicates is what Vars and VarsList do about a key a mapping
+	// gives twice (CheckDuplicates); Warn receives the warnings, and
+	// without it DuplicatesWarn says nothing.
+	Duplicates DuplicatePolicy
+	Warn       func(msg string)
 }
 
 // Decrypter opens Ansible Vault data (vault.Keyring's Decrypt with no file

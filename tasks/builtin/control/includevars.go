@@ -77,7 +77,7 @@ func decodeIncludeVars(env *tasks.Env, args tasks.Args) (*includeVarsJob, error)
 	if err != nil {
 		return nil, err
 	}
-	l := &varsLoader{sandbox: env.Sandbox, decrypt: env.Decrypt, exts: a.Strings("extensions"), unknownOK: a.Bool("ignore_unknown_extensions"),
+	l := &varsLoader{sandbox: env.Sandbox, decrypt: env.Decrypt, dups: env.DuplicateKeys, warn: env.Warn, exts: a.Strings("extensions"), unknownOK: a.Bool("ignore_unknown_extensions"),
 		ignore: a.Strings("ignore_files"), vars: map[string]any{}, files: []any{}}
 	if pat := a.Str("files_matching"); pat != "" {
 		if l.match, err = pyre.Compile(pat, pyre.Options{}); err != nil {
@@ -141,6 +141,8 @@ const remoteSrcHint = "If you are using a module and expect the file to exist on
 type varsLoader struct {
 	sandbox   *tasks.Policy
 	decrypt   func([]byte) ([]byte, error)
+	dups      yaml11.DuplicatePolicy
+	warn      func(msg string)
 	exts      []string
 	unknownOK bool
 	ignore    []string
@@ -262,6 +264,8 @@ func (l *varsLoader) load(path string, checkExt bool) string {
 	}
 	dec := yaml11.NewDecoder()
 	dec.Decrypt = l.decrypt
+	dec.Duplicates = l.dups
+	dec.Warn = l.warn
 	data, err := l.sandbox.ReadVaultFile(path)
 	if err != nil {
 		return fmt.Errorf("vars file: %w", err).Error()
