@@ -149,6 +149,14 @@ func (pr *playRun) inclusions(h *hostRun, inc *playbooks.Task) (*included, error
 	}
 	items, err := pr.loopItems(inc, pr.scope(h, inc, nil))
 	if err != nil {
+		// As for any task: a loop on an undefined variable fails the
+		// include only if its when: holds.
+		var u *expr.UndefinedError
+		if errors.As(err, &u) {
+			if ok, cerr := pr.conditionsHold(h, inc, nil); cerr == nil && !ok {
+				return &included{}, nil
+			}
+		}
 		return nil, asIncludeTask(err)
 	}
 	itemVars, label, err := loopItemVars(inc, items, pr.scope(h, inc, nil))
