@@ -30,7 +30,7 @@ func renderArgsError(t *playbooks.Task, err error) error {
 	}
 	msg := fmt.Sprintf("The task includes an option with an undefined variable. The error was: %s. %s", u.Msg, u.Msg)
 	if t.Pos.File != "" && t.Pos.Line > 0 {
-		msg += errorPosition(t.Pos)
+		msg += t.Pos.Quote()
 	}
 	return &argsError{msg: msg, err: err}
 }

@@ -22,5 +22,5 @@ func atTask(t *playbooks.Task, err error) error {
 	if t == nil || t.Pos.File == "" || t.Pos.Line == 0 || !errors.As(err, &ae) {
 		return err
 	}
-	return &argsError{msg: ae.msg + errorPosition(t.Pos), err: ae.err}
+	return &argsError{msg: ae.msg + t.Pos.Quote(), err: ae.err}
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 
@@ -62,7 +60,7 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 	}
 	for _, in := range incs {
 		if in.task.Kind == playbooks.KindIncludeTasks {
-			pr.rn.emit(Event{Kind: Included, Play: pr.name, Task: inc.DisplayName(), Path: shownFile(in.task.File),
+			pr.rn.emit(Event{Kind: Included, Play: pr.name, Task: inc.DisplayName(), Path: playbooks.ShownPath(in.task.File),
 				Hosts: hostNames(in.hosts), Item: in.label, IsItem: in.isItem})
 		}
 	}
@@ -313,19 +311,6 @@ func merge(incs []*inclusion, f *inclusion, h *hostRun) []*inclusion {
 	}
 	f.hosts = []*hostRun{h}
 	return append(incs, f)
-}
-
-// shownFile is an included file's path as ansible-playbook prints it:
-// absolute when the file is on disk (not in a playbook's fs.FS).
-func shownFile(file string) string {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return file
-	}
-	if _, err := os.Stat(abs); err != nil {
-		return file
-	}
-	return abs
 }
 
 func hostNames(hosts []*hostRun) []string {

@@ -93,7 +93,7 @@ func playAction(c *cli.Context) error {
 		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts"), Modules: modules, Vars: extra, Sandbox: policy,
 			Decrypt: vaultDecrypt(c), RolesPath: rolesPath, ModulePath: modulePath, DuplicateKeys: dupKeys})
 		if err != nil {
-			return &exitError{code: 4, err: err}
+			return loadFailure(err)
 		}
 		// What Ansible finds only when the task runs: said now, failing
 		// then on the hosts that reach it.
@@ -255,4 +255,25 @@ func pyList(items []string) string {
 		quoted[i] = "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'"
 	}
 	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+// loadFailure is a playbook that does not load, as ansible-playbook
+// reports it (exit 4): each error, then where it is and the offending
+// line with a caret under it.
+func loadFailure(err error) error {
+	var list playbooks.ErrorList
+	if !errors.As(err, &list) {
+		return &exitError{code: 4, err: err}
+	}
+	var b strings.Builder
+	for i, e := range list {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(e.Error())
+		if e.Pos.Line > 0 {
+			b.WriteString(strings.TrimRight(e.Pos.Quote(), "\n"))
+		}
+	}
+	return &exitError{code: 4, err: errors.New(b.String())}
 }

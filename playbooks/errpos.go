@@ -1,14 +1,13 @@
-package provision
+package playbooks
 
 import (
 	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
-
-	"github.com/tender-sh/tender/playbooks"
 )
 
 // maxQuotedFile bounds how much of a playbook file is read to quote the
@@ -19,11 +18,12 @@ const maxQuotedFile = 16 << 20
 // Ansible points at the '=' instead.
 var kvBefore = regexp.MustCompile(`\w+(\s+)?=(\s+)?[\w/-]+`)
 
-// errorPosition is the text Ansible appends to an error at a task: where
-// it is, then, when the file can be read (and is not vault-encrypted),
-// the line before and the task's line, with a caret under the column.
-func errorPosition(pos playbooks.Pos) string {
-	file := shownFile(pos.File)
+// Quote is the text Ansible appends to an error at a position (a task's,
+// a file's that does not load): where it is, then, when the file can be
+// read from the OS (and is not vault-encrypted), the line before and the
+// position's line, with a caret under the column.
+func (pos Pos) Quote() string {
+	file := ShownPath(pos.File)
 	head := func(line, col int) string {
 		return fmt.Sprintf("\n\nThe error appears to be in '%s': line %d, column %d, but may\n"+
 			"be elsewhere in the file depending on the exact syntax problem.\n", file, line, col)
@@ -76,4 +76,17 @@ func errorLines(file string, n int) (target, prev string, ok bool) {
 		prev = lines[n-1]
 	}
 	return lines[n], prev, true
+}
+
+// ShownPath is a file as Ansible names it in its messages: absolute when
+// it exists, else as given.
+func ShownPath(file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return file
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return file
+	}
+	return abs
 }
