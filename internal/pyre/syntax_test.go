@@ -53,3 +53,26 @@ func TestSyntaxErrors(t *testing.T) {
 		t.Errorf("%d of %d patterns differ", bad, len(cases))
 	}
 }
+
+// TestTemplateErrors: a replacement that Python's re.sub refuses gives
+// Python's message, which names neither the template nor the pattern
+// (recorded from Python 3.11).
+func TestTemplateErrors(t *testing.T) {
+	for _, c := range []struct{ pat, tpl, want string }{
+		{"a", `\1`, "invalid group reference 1 at position 1"},
+		{"(a)", `\2`, "invalid group reference 2 at position 1"},
+		{"(a)", `\g<zz>`, "unknown group name 'zz'"},
+		{"(a)", `\g<>`, "missing group name at position 3"},
+		{"(a)", `\g<1a>`, "bad character in group name '1a' at position 3"},
+		{"(a)", `\g<1`, "missing >, unterminated name at position 3"},
+		{"(a)", `x\`, "bad escape (end of pattern) at position 1"},
+	} {
+		re, err := Compile(c.pat, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseTemplate(c.tpl, re); err == nil || err.Error() != c.want {
+			t.Errorf("%q %q: %v, want %q", c.pat, c.tpl, err, c.want)
+		}
+	}
+}

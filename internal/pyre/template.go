@@ -20,9 +20,10 @@ type tplPart struct {
 	group int // -1: a literal
 }
 
-// templateError is Python's error for a template, with its position.
-func templateError(t []rune, pos int, format string, args ...any) error {
-	return fmt.Errorf("replacement %q: %s at position %d", string(t), fmt.Sprintf(format, args...), pos)
+// templateError is Python's error for a template, with its position,
+// in Python's words (re.error names neither the template nor the pattern).
+func templateError(pos int, format string, args ...any) error {
+	return fmt.Errorf("%s at position %d", fmt.Sprintf(format, args...), pos)
 }
 
 // ParseTemplate parses t for matches of re.
@@ -45,7 +46,7 @@ func ParseTemplate(tpl string, re *Regexp) (*Template, error) {
 	}
 	group := func(n, pos int) error {
 		if n > re.ngroups {
-			return templateError(t, pos, "invalid group reference %d", n)
+			return templateError(pos, "invalid group reference %d", n)
 		}
 		if len(lit) > 0 {
 			out.parts = append(out.parts, tplPart{lit: lit, group: -1})
@@ -62,7 +63,7 @@ func ParseTemplate(tpl string, re *Regexp) (*Template, error) {
 		}
 		start := i
 		if i+1 == len(t) {
-			return nil, templateError(t, start, "bad escape (end of pattern)")
+			return nil, templateError(start, "bad escape (end of pattern)")
 		}
 		i++
 		c := t[i]
@@ -89,7 +90,7 @@ func ParseTemplate(tpl string, re *Regexp) (*Template, error) {
 				if octal(c) && octal(t[i+1]) && i+2 < len(t) && octal(t[i+2]) {
 					v := (c-'0')*64 + (t[i+1]-'0')*8 + t[i+2] - '0'
 					if v > 0o377 {
-						return nil, templateError(t, start, `octal escape value %s outside of range 0-0o377`, string(t[start:i+3]))
+						return nil, templateError(start, `octal escape value %s outside of range 0-0o377`, string(t[start:i+3]))
 					}
 					add(v)
 					i += 2
@@ -105,7 +106,7 @@ func ParseTemplate(tpl string, re *Regexp) (*Template, error) {
 			if e, ok := pyEscapes[c]; ok {
 				add(e)
 			} else if c < 0x80 && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
-				return nil, templateError(t, start, `bad escape \%c`, c)
+				return nil, templateError(start, `bad escape \%c`, c)
 			} else {
 				add('\\')
 				add(c)
@@ -122,7 +123,7 @@ func ParseTemplate(tpl string, re *Regexp) (*Template, error) {
 // and the index of the ">".
 func templateGroup(t []rune, i int, re *Regexp) (int, int, error) {
 	if i >= len(t) || t[i] != '<' {
-		return 0, 0, templateError(t, i, "missing <")
+		return 0, 0, templateError(i, "missing <")
 	}
 	start := i + 1
 	end := start
@@ -131,26 +132,26 @@ func templateGroup(t []rune, i int, re *Regexp) (int, int, error) {
 	}
 	if end == len(t) {
 		if end == start {
-			return 0, 0, templateError(t, start, "missing group name")
+			return 0, 0, templateError(start, "missing group name")
 		}
-		return 0, 0, templateError(t, start, "missing >, unterminated name")
+		return 0, 0, templateError(start, "missing >, unterminated name")
 	}
 	name := string(t[start:end])
 	switch {
 	case name == "":
-		return 0, 0, templateError(t, start, "missing group name")
+		return 0, 0, templateError(start, "missing group name")
 	case isDecimal(name):
 		n, err := strconv.Atoi(name)
 		if err != nil || n > re.ngroups {
-			return 0, 0, templateError(t, start, "invalid group reference %s", name)
+			return 0, 0, templateError(start, "invalid group reference %s", name)
 		}
 		return n, end, nil
 	case !isIdentifier(name):
-		return 0, 0, templateError(t, start, "bad character in group name '%s'", name)
+		return 0, 0, templateError(start, "bad character in group name '%s'", name)
 	}
 	n := re.SubexpIndex(name)
 	if n < 0 {
-		return 0, 0, fmt.Errorf("replacement %q: unknown group name '%s'", string(t), name)
+		return 0, 0, fmt.Errorf("unknown group name '%s'", name)
 	}
 	return n, end, nil
 }
