@@ -71,7 +71,7 @@ func loadConfig(c *cli.Context) (*config.Config, error) {
 // appliedSettings are the Ansible settings tender acts on (or, for the
 // warning and display ones, whose effect it already has).
 var appliedSettings = map[string]bool{
-	"ANSIBLE_NOCOLOR": true, "DEFAULT_FORKS": true, "DEFAULT_HOST_LIST": true,
+	"ANSIBLE_NOCOLOR": true, "ANSIBLE_FORCE_COLOR": true, "DEFAULT_FORKS": true, "DEFAULT_HOST_LIST": true,
 	"DEFAULT_REMOTE_USER": true, "DEFAULT_PRIVATE_KEY_FILE": true, "DEFAULT_TIMEOUT": true,
 	"HOST_KEY_CHECKING": true, "DEFAULT_TRANSPORT": true, "DEFAULT_REMOTE_PORT": true,
 	"DEFAULT_ROLES_PATH": true, "DEFAULT_MODULE_PATH": true, "DEFAULT_GATHERING": true, "DEFAULT_STRATEGY": true, "DEFAULT_FORCE_HANDLERS": true,

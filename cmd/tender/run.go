@@ -61,7 +61,7 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	text := textEvents(c, cfg)
 	// Warnings go to stderr, as ansible-playbook's do (but under live
 	// progress, which draws there: through the display then).
-	events := warningsTo(c.App.ErrWriter, text(out, colorOutput(out)))
+	events := warningsTo(c.App.ErrWriter, cfg, text(out, colorOutput(out, cfg)))
 	if events, err = retryFiles(cfg, out, c.App.ErrWriter, events); err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	case c.Bool("json"):
 		events = report.JSON(out, version)
 	case wantProgress(c):
-		color := colorOutput(out)
+		color := colorOutput(out, cfg)
 		pg := terminalProgress(out, c.App.ErrWriter, func(w io.Writer) func(provision.Event) { return text(w, color) })
 		defer pg.close()
 		events = pg.event
@@ -253,9 +253,15 @@ func extraVars(values []string, decrypt yaml11.Decrypter) (map[string]any, error
 	return out, nil
 }
 
-// colorOutput reports whether w is a terminal that wants colour.
-func colorOutput(w any) bool {
-	if os.Getenv("NO_COLOR") != "" || os.Getenv("ANSIBLE_NOCOLOR") != "" {
+// colorOutput reports whether output to w is coloured, as Ansible
+// decides: ANSIBLE_FORCE_COLOR (force_color) colours whatever w is, and
+// wins over ANSIBLE_NOCOLOR, NO_COLOR and nocolor, which turn it off;
+// else a terminal is coloured.
+func colorOutput(w any, cfg *config.Config) bool {
+	if force, err := settingBool(cfg, "ANSIBLE_FORCE_COLOR"); err == nil && force {
+		return true
+	}
+	if no, err := settingBool(cfg, "ANSIBLE_NOCOLOR"); err != nil || no {
 		return false
 	}
 	f, ok := w.(*os.File)
@@ -268,8 +274,8 @@ func colorOutput(w any) bool {
 
 // warningsTo prints warning events on w, as ansible-playbook prints its
 // warnings on stderr, and passes every other event to next.
-func warningsTo(w io.Writer, next func(provision.Event)) func(provision.Event) {
-	color := colorOutput(w)
+func warningsTo(w io.Writer, cfg *config.Config, next func(provision.Event)) func(provision.Event) {
+	color := colorOutput(w, cfg)
 	return func(e provision.Event) {
 		if e.Kind != provision.Warning {
 			next(e)
@@ -277,7 +283,7 @@ func warningsTo(w io.Writer, next func(provision.Event)) func(provision.Event) {
 		}
 		line := "[WARNING]: " + e.Msg
 		if color {
-			line = "\x1b[0;35m" + line + "\x1b[0m"
+			line = "\x1b[1;35m" + line + "\x1b[0m"
 		}
 		fmt.Fprintln(w, line)
 	}

@@ -52,7 +52,7 @@ func (a *adhoc) event(e provision.Event) {
 		if w == nil {
 			w = a.w
 		}
-		fmt.Fprintf(w, "%s\n", a.paint(purple, "[WARNING]: "+e.Msg))
+		fmt.Fprintf(w, "%s\n", a.paint(brightPurple, "[WARNING]: "+e.Msg))
 	case provision.HostResult:
 		if e.IsItem {
 			return
@@ -99,9 +99,6 @@ func (a *adhoc) result(e provision.Event) {
 		a.print(brightRed, host+" | UNREACHABLE! => "+a.dump(r))
 	}
 }
-
-// brightRed is Ansible's colour for unreachable hosts.
-const brightRed = "1;31"
 
 // print writes s as Ansible's display does: a final newline added unless
 // s has one.

@@ -44,9 +44,10 @@ func TestAdHocLayouts(t *testing.T) {
 			Result: res("ansible_job_id", "j1.2", "changed", true, "finished", 0)},
 			"h | CHANGED => {\"ansible_job_id\": \"j1.2\",\"changed\": true,\"finished\": 0}\n"},
 		{"skipped", AdHocOptions{}, provision.Event{Host: "h", Module: "command", Status: provision.StatusSkipped}, "h | SKIPPED\n"},
+		// Recorded from ansible 2.14 with ANSIBLE_FORCE_COLOR=1: each line painted.
 		{"colour", AdHocOptions{Color: true}, provision.Event{Host: "h", Module: "command", Status: provision.StatusChanged,
 			Result: res("changed", true, "rc", 0, "stdout", "")},
-			"\x1b[0;33mh | CHANGED | rc=0 >>\n\x1b[0m\n"},
+			"\x1b[0;33mh | CHANGED | rc=0 >>\x1b[0m\n\x1b[0;33m\x1b[0m\n"},
 		{"unreachable colour", AdHocOptions{Color: true, OneLine: true}, provision.Event{Host: "h", Module: "ping", Status: provision.StatusUnreachable,
 			Result: res("msg", "refused", "unreachable", true)},
 			"\x1b[1;31mh | UNREACHABLE!: refused\x1b[0m\n"},

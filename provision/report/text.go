@@ -50,13 +50,26 @@ const (
 	purple   = "0;35"
 	darkGray = "1;30"
 	blue     = "0;34"
+	// Ansible's COLOR_UNREACHABLE and COLOR_WARN: bright red and
+	// bright purple.
+	brightRed    = "1;31"
+	brightPurple = "1;35"
 )
 
 func (t *text) paint(code, s string) string {
 	if !t.color {
 		return s
 	}
-	return "\x1b[" + code + "m" + s + "\x1b[0m"
+	return paint(code, s)
+}
+
+// paint colours each line of s on its own, as Ansible's display does.
+func paint(code, s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = "\x1b[" + code + "m" + l + "\x1b[0m"
+	}
+	return strings.Join(lines, "\n")
 }
 
 // Banner is s as ansible-playbook's banners show it: followed by stars up
@@ -86,7 +99,7 @@ func (t *text) event(e provision.Event) {
 		}
 		t.result(e)
 	case provision.Warning:
-		fmt.Fprintf(t.w, "%s\n", t.paint(purple, "[WARNING]: "+e.Msg))
+		fmt.Fprintf(t.w, "%s\n", t.paint(brightPurple, "[WARNING]: "+e.Msg))
 	case provision.PlaybookStart:
 		if t.verbosity >= 2 {
 			fmt.Fprintf(t.w, "\n%s\n%s\n", banner("PLAYBOOK: "+filepath.Base(e.Path)), e.Msg)
@@ -172,7 +185,7 @@ func (t *text) result(e provision.Event) {
 			fmt.Fprintln(t.w, t.paint(cyan, "...ignoring"))
 		}
 	case provision.StatusUnreachable:
-		fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: UNREACHABLE! => "+compact(e.Result)))
+		fmt.Fprintln(t.w, t.paint(brightRed, "fatal: ["+host+"]: UNREACHABLE! => "+compact(e.Result)))
 	}
 }
 
@@ -188,20 +201,24 @@ func (t *text) recap(r *provision.Recap) {
 		if *s == (provision.Stats{}) {
 			continue
 		}
+		// As Ansible's hostcolor: the name painted, then padded as if the
+		// colour codes took room.
 		name := fmt.Sprintf("%-26s", h)
-		switch {
-		case s.Failed > 0 || s.Unreachable > 0:
-			name = t.paint(red, name)
-		case s.Changed > 0:
-			name = t.paint(yellow, name)
-		default:
-			name = t.paint(green, name)
+		if t.color {
+			code := green
+			switch {
+			case s.Failed > 0 || s.Unreachable > 0:
+				code = red
+			case s.Changed > 0:
+				code = yellow
+			}
+			name = fmt.Sprintf("%-37s", paint(code, h))
 		}
 		fmt.Fprintf(t.w, "%s : %s %s %s %s %s %s %s\n", name,
 			t.count("ok", s.OK, green), t.count("changed", s.Changed, yellow),
-			t.count("unreachable", s.Unreachable, red), t.count("failed", s.Failed, red),
-			t.count("skipped", s.Skipped, cyan), t.count("rescued", s.Rescued, purple),
-			t.count("ignored", s.Ignored, purple))
+			t.count("unreachable", s.Unreachable, brightRed), t.count("failed", s.Failed, red),
+			t.count("skipped", s.Skipped, cyan), t.count("rescued", s.Rescued, green),
+			t.count("ignored", s.Ignored, brightPurple))
 	}
 	fmt.Fprintln(t.w)
 }
