@@ -19,7 +19,7 @@ function bad(pkg, imp, why) { printf "import rule: %s imports %s: %s\n", rel(pkg
 			if (me == "inventory" || me ~ /^inventory\//) {
 				if (r !~ /^internal\/(yaml11|pyfmt|pydict|pyre)$/ && r !~ /^inventory(\/|$)/) bad(pkg, r, "inventory imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pydict and internal/pyre")
 			}
-			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre|pydict|pyini|pykv)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pyre, internal/pydict, internal/pyini and internal/pykv")
+			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre|pydict|pyini|pykv|pytext)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pyre, internal/pydict, internal/pyini, internal/pykv and internal/pytext")
 			if (me == "provision/transport" && r !~ /^provision\/transport(\/|$)/) bad(pkg, r, "provision/transport imports nothing of ours")
 			if (me ~ /^internal\/(pydict|pyre|pykv|suggest|hostile|shlex)$/) bad(pkg, r, me " is a leaf")
 			if (me ~ /^vault(\/|$)/) bad(pkg, r, "vault is a leaf: it imports only the standard library")

@@ -105,7 +105,7 @@ func adhocAction(c *cli.Context) error {
 		return &exitError{code: 1, err: err}
 	}
 	if len(hosts) == 0 {
-		fmt.Fprintf(c.App.ErrWriter, "[WARNING]: No hosts matched, nothing to do\n")
+		printWarning(c.App.ErrWriter, "No hosts matched, nothing to do")
 		return nil
 	}
 	policy, err := sandbox(c)
@@ -126,7 +126,7 @@ func adhocListHosts(c *cli.Context, inv *inventory.Inventory, pattern string) er
 		return &exitError{code: 1, err: err}
 	}
 	if len(hosts) == 0 {
-		fmt.Fprintf(c.App.ErrWriter, "[WARNING]: No hosts matched, nothing to do\n")
+		printWarning(c.App.ErrWriter, "No hosts matched, nothing to do")
 	}
 	fmt.Fprintf(c.App.Writer, "  hosts (%d):\n", len(hosts))
 	for _, h := range hosts {

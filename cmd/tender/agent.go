@@ -160,7 +160,7 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, s
 		return nil, nil, &exitError{code: 5, err: err}
 	}
 	if dialer.HostKeys == ssh.HostKeyInsecure {
-		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: host keys are not checked (--host-key-checking=insecure)")
+		printWarning(c.App.ErrWriter, "host keys are not checked (--host-key-checking=insecure)")
 	}
 	opts.Connections = connections(dialer)
 	if opts.Sandbox, err = sandbox(c); err != nil {

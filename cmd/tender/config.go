@@ -43,7 +43,7 @@ func loadConfig(c *cli.Context) (*config.Config, error) {
 		return nil, &exitError{code: 5, err: err}
 	}
 	for _, w := range cfg.Warnings() {
-		fmt.Fprintf(c.App.ErrWriter, "[WARNING]: %s\n", w)
+		printWarning(c.App.ErrWriter, w)
 	}
 	if c.Count("verbose") > 0 {
 		if f := cfg.File(); f != "" {
@@ -63,7 +63,7 @@ func loadConfig(c *cli.Context) (*config.Config, error) {
 		}
 	}
 	if len(ignored) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "[WARNING]: tender does not apply these Ansible settings yet (its own flags do what they do): %s\n", strings.Join(ignored, ", "))
+		printWarning(c.App.ErrWriter, fmt.Sprintf("tender does not apply these Ansible settings yet (its own flags do what they do): %s", strings.Join(ignored, ", ")))
 	}
 	return cfg, nil
 }

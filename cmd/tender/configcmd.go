@@ -45,7 +45,7 @@ func loadSettings(c *cli.Context) (*config.Config, error) {
 		return nil, &exitError{code: 5, err: err}
 	}
 	for _, w := range cfg.Warnings() {
-		fmt.Fprintf(c.App.ErrWriter, "[WARNING]: %s\n", w)
+		printWarning(c.App.ErrWriter, w)
 	}
 	return cfg, nil
 }
@@ -85,7 +85,7 @@ func dumpSettings(w, errw io.Writer, cfg *config.Config, onlyChanged bool) error
 			if onlyChanged {
 				return err
 			}
-			fmt.Fprintf(errw, "[WARNING]: %s left out: %v\n", name, err)
+			printWarning(errw, fmt.Sprintf("%s left out: %v", name, err))
 			continue
 		}
 		origin := cfg.Origin(name)

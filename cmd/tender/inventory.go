@@ -45,14 +45,14 @@ func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, er
 		if _, err := os.Stat(src); err != nil && !strings.Contains(src, ",") {
 			if !byDefault {
 				abs, _ := filepath.Abs(src)
-				fmt.Fprintf(c.App.ErrWriter, "[WARNING]: Unable to parse %s as an inventory source\n", abs)
+				printWarning(c.App.ErrWriter, fmt.Sprintf("Unable to parse %s as an inventory source", abs))
 			}
 			continue
 		}
 		found = append(found, src)
 	}
 	if warn, err := cfg.Setting("INVENTORY_UNPARSED_WARNING"); len(found) == 0 && (err != nil || warn != false) {
-		fmt.Fprintln(c.App.ErrWriter, "[WARNING]: No inventory was parsed, only implicit localhost is available")
+		printWarning(c.App.ErrWriter, "No inventory was parsed, only implicit localhost is available")
 	}
 	merge, err := hashMerge(cfg)
 	if err != nil {
@@ -67,7 +67,7 @@ func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, er
 		return nil, err
 	}
 	for _, w := range inv.Warnings() {
-		fmt.Fprintf(c.App.ErrWriter, "[WARNING]: %s\n", w)
+		printWarning(c.App.ErrWriter, w)
 	}
 	return inv, nil
 }

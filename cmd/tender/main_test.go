@@ -7,11 +7,50 @@ import (
 	"testing"
 )
 
+// runCLI runs tender with args; the warnings on stderr are given back on
+// one line each, as they were before the display wrapped them
+// (TestWarningsWrap checks the wrapping).
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code = run(append([]string{"tender"}, args...), &out, &errb)
-	return code, out.String(), errb.String()
+	return code, out.String(), unwrapWarnings(errb.String())
+}
+
+// unwrapWarnings joins the lines of each "[WARNING]: " paragraph that the
+// display wrapped: up to a blank line or one that starts a message of its
+// own ("[", "ERROR"); a line broken after a hyphen joins without a space.
+func unwrapWarnings(s string) string {
+	lines := strings.Split(s, "\n")
+	var out []string
+	in := false
+	for _, l := range lines {
+		starts := l == "" || strings.HasPrefix(l, "[") || strings.HasPrefix(l, "ERROR")
+		if in && !starts {
+			prev := out[len(out)-1]
+			if strings.HasSuffix(prev, "-") {
+				out[len(out)-1] = prev + l
+			} else {
+				out[len(out)-1] = prev + " " + l
+			}
+			continue
+		}
+		in = strings.HasPrefix(l, "[WARNING]: ")
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestWarningsWrap: warnings are laid out as Ansible's display lays them
+// out off a terminal: wrapped to 79 columns (recorded from
+// ansible-playbook 2.14 with the same inventory).
+func TestWarningsWrap(t *testing.T) {
+	var out, errb bytes.Buffer
+	run([]string{"tender", "play", "-i", "/nonexistent/none.ini", "--syntax-check", "../../e2e/examples/site.yml"}, &out, &errb)
+	want := "[WARNING]: provided hosts list is empty, only localhost is available. Note that\nthe implicit localhost does not match 'all'\n"
+	if !strings.Contains(errb.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+	}
 }
 
 func TestVersion(t *testing.T) {

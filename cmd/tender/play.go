@@ -98,7 +98,7 @@ func playAction(c *cli.Context) error {
 		// What Ansible finds only when the task runs: said now, failing
 		// then on the hosts that reach it.
 		for _, w := range pb.Warnings {
-			fmt.Fprintf(c.App.ErrWriter, "[WARNING]: %v\n", w)
+			printWarning(c.App.ErrWriter, fmt.Sprint(w))
 		}
 		pbs = append(pbs, pb)
 	}
@@ -113,7 +113,7 @@ func playAction(c *cli.Context) error {
 	// after the inventory.
 	for _, pb := range pbs {
 		for _, n := range pb.Notices {
-			fmt.Fprintf(c.App.ErrWriter, "[WARNING]: %s\n", n)
+			printWarning(c.App.ErrWriter, n)
 		}
 	}
 	if running {
@@ -145,7 +145,7 @@ func checkLimit(c *cli.Context, inv *inventory.Inventory, cfg *config.Config) er
 	if len(all) == 0 {
 		// As ansible-playbook, unless LOCALHOST_WARNING is off.
 		if warn, err := cfg.Setting("LOCALHOST_WARNING"); err != nil || warn != false {
-			fmt.Fprintln(c.App.ErrWriter, "[WARNING]: provided hosts list is empty, only localhost is available. Note that the implicit localhost does not match 'all'")
+			printWarning(c.App.ErrWriter, "provided hosts list is empty, only localhost is available. Note that the implicit localhost does not match 'all'")
 		}
 	}
 	if err != nil || len(all) == 0 {
@@ -158,7 +158,7 @@ func checkLimit(c *cli.Context, inv *inventory.Inventory, cfg *config.Config) er
 	if hosts, err := inv.Limit(all, limit); err == nil && len(hosts) > 0 {
 		return nil
 	}
-	fmt.Fprintf(c.App.ErrWriter, "[WARNING]: Could not match supplied host pattern, ignoring: %s\n", limit)
+	printWarning(c.App.ErrWriter, fmt.Sprintf("Could not match supplied host pattern, ignoring: %s", limit))
 	return &exitError{code: 1, err: errors.New("Specified inventory, host pattern and/or --limit leaves us with no hosts to target.")}
 }
 

@@ -27,7 +27,7 @@ func startProfiles(stderr io.Writer) func() {
 			err = pprof.StartCPUProfile(f)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "[WARNING]: %s: %v\n", cpuProfileEnv, err)
+			printWarning(stderr, fmt.Sprintf("%s: %v", cpuProfileEnv, err))
 		} else {
 			cpu = f
 		}
@@ -47,7 +47,7 @@ func startProfiles(stderr io.Writer) func() {
 				}
 			}
 			if err != nil {
-				fmt.Fprintf(stderr, "[WARNING]: %s: %v\n", memProfileEnv, err)
+				printWarning(stderr, fmt.Sprintf("%s: %v", memProfileEnv, err))
 			}
 		}
 	}

@@ -48,7 +48,7 @@ func retryFiles(cfg *config.Config, out, warn io.Writer, next func(provision.Eve
 					err = os.WriteFile(file, []byte(strings.Join(hosts, "\n")+"\n"), 0o644)
 				}
 				if err != nil {
-					fmt.Fprintf(warn, "[WARNING]: Could not create retry file '%s'. %v\n", file, err)
+					printWarning(warn, fmt.Sprintf("Could not create retry file '%s'. %v", file, err))
 				} else {
 					fmt.Fprintf(out, "\tto retry, use: --limit @%s\n", file)
 				}

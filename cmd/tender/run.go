@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/internal/yaml11"
@@ -89,7 +90,7 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 		if c.Bool("json") {
 			events(provision.Event{Kind: provision.Warning, Time: time.Now(), Msg: msg})
 		} else {
-			fmt.Fprintf(c.App.ErrWriter, "[WARNING]: %s\n", msg)
+			printWarning(c.App.ErrWriter, msg)
 		}
 	}
 	nforks, err := forks(c, cfg)
@@ -272,6 +273,21 @@ func colorOutput(w any, cfg *config.Config) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// printWarning prints msg on w as Ansible's display prints a warning: wrapped to
+// its width (report.Warning).
+func printWarning(w io.Writer, msg string) {
+	fmt.Fprintln(w, report.Warning(msg, displayColumns()))
+}
+
+// displayColumns is the width Ansible's display wraps warnings to: the
+// terminal's less one, at least 79, when stdout is a terminal; else 79.
+func displayColumns() int {
+	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+		return max(report.DefaultColumns, w-1)
+	}
+	return report.DefaultColumns
+}
+
 // warningsTo prints warning events on w, as ansible-playbook prints its
 // warnings on stderr, and passes every other event to next.
 func warningsTo(w io.Writer, cfg *config.Config, next func(provision.Event)) func(provision.Event) {
@@ -281,9 +297,10 @@ func warningsTo(w io.Writer, cfg *config.Config, next func(provision.Event)) fun
 			next(e)
 			return
 		}
-		line := "[WARNING]: " + e.Msg
+		line := report.Warning(e.Msg, displayColumns())
 		if color {
-			line = "\x1b[1;35m" + line + "\x1b[0m"
+			// Each line painted, as Ansible's display paints them.
+			line = "\x1b[1;35m" + strings.ReplaceAll(line, "\n", "\x1b[0m\n\x1b[1;35m") + "\x1b[0m"
 		}
 		fmt.Fprintln(w, line)
 	}

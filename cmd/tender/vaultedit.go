@@ -36,7 +36,7 @@ func vaultCreate(c *cli.Context) error {
 	f := c.Args().First()
 	if d := filepath.Dir(f); d != "" {
 		if _, err := os.Stat(d); errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(c.App.ErrWriter, "[WARNING]: %s does not exist, creating...\n", d)
+			printWarning(c.App.ErrWriter, fmt.Sprintf("%s does not exist, creating...", d))
 			if err := os.MkdirAll(d, 0o700); err != nil {
 				return err
 			}

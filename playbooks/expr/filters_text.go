@@ -3,8 +3,9 @@ package expr
 import (
 	"regexp"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/tender-sh/tender/internal/pytext"
 )
 
 // Jinja's text-layout filters: wordwrap (Python's textwrap), urlize and
@@ -43,146 +44,6 @@ func pySplitLines(s string, keepEnds bool) []string {
 	return out
 }
 
-func isWrapSpace(r rune) bool {
-	return r == ' ' || r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r'
-}
-func isWordRune(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc)
-}
-func isLetterRune(r rune) bool {
-	return isWordRune(r) && !unicode.IsDigit(r)
-}
-
-// wrapChunks splits text as textwrap does: runs of whitespace, words, and
-// with hyphens words split after their hyphens and around em-dashes.
-func wrapChunks(text string, hyphens bool) []string {
-	r := []rune(text)
-	n := len(r)
-	at := func(i int) rune {
-		if i < 0 || i >= n {
-			return 0
-		}
-		return r[i]
-	}
-	emPre := func(c rune) bool { return isWordRune(c) || strings.ContainsRune("!\"'&.,?", c) }
-	emDash := func(k int) bool { // -{2,}\w at k, after an emPre character
-		if k == 0 || !emPre(r[k-1]) || at(k) != '-' || at(k+1) != '-' {
-			return false
-		}
-		j := k
-		for j < n && r[j] == '-' {
-			j++
-		}
-		return j < n && isWordRune(r[j])
-	}
-	var out []string
-	for i := 0; i < n; {
-		if isWrapSpace(r[i]) {
-			j := i
-			for j < n && isWrapSpace(r[j]) {
-				j++
-			}
-			out = append(out, string(r[i:j]))
-			i = j
-			continue
-		}
-		if !hyphens {
-			j := i
-			for j < n && !isWrapSpace(r[j]) {
-				j++
-			}
-			out = append(out, string(r[i:j]))
-			i = j
-			continue
-		}
-		if emDash(i) {
-			j := i
-			for j < n && r[j] == '-' {
-				j++
-			}
-			out = append(out, string(r[i:j]))
-			i = j
-			continue
-		}
-		end := n
-		for k := i + 1; k <= n; k++ {
-			if k < n && isWrapSpace(r[k-1]) {
-				end = k - 1
-				break
-			}
-			if k < n && r[k] == '-' &&
-				(isLetterRune(at(k-2)) && isLetterRune(at(k-1)) || isLetterRune(at(k-3)) && at(k-2) == '-' && isLetterRune(at(k-1))) &&
-				isLetterRune(at(k+1)) && (isLetterRune(at(k+2)) || at(k+2) == '-' && isLetterRune(at(k+3))) {
-				end = k + 1
-				break
-			}
-			if k == n || isWrapSpace(r[k]) || emDash(k) {
-				end = k
-				break
-			}
-		}
-		out = append(out, string(r[i:end]))
-		i = end
-	}
-	return out
-}
-
-// textWrap is textwrap.wrap(text, width) with expand_tabs and
-// replace_whitespace off, as Jinja's wordwrap calls it.
-func textWrap(text string, width int, breakLong, hyphens bool) []string {
-	chunks := wrapChunks(text, hyphens)
-	var lines []string
-	for i, j := 0, len(chunks)-1; i < j; i, j = i+1, j-1 {
-		chunks[i], chunks[j] = chunks[j], chunks[i]
-	}
-	for len(chunks) > 0 {
-		var cur []string
-		curLen := 0
-		if strings.TrimFunc(chunks[len(chunks)-1], unicode.IsSpace) == "" && lines != nil {
-			chunks = chunks[:len(chunks)-1]
-		}
-		for len(chunks) > 0 {
-			l := runeLen(chunks[len(chunks)-1])
-			if curLen+l > width {
-				break
-			}
-			cur = append(cur, chunks[len(chunks)-1])
-			chunks = chunks[:len(chunks)-1]
-			curLen += l
-		}
-		if len(chunks) > 0 && runeLen(chunks[len(chunks)-1]) > width {
-			space := max(width-curLen, 1)
-			last := []rune(chunks[len(chunks)-1])
-			switch {
-			case breakLong:
-				end := space
-				if hyphens && len(last) > space {
-					if h := strings.LastIndex(string(last[:space]), "-"); h > 0 {
-						h = utf8.RuneCountInString(string(last[:space])[:h])
-						if strings.Trim(string(last[:h]), "-") != "" {
-							end = h + 1
-						}
-					}
-				}
-				cur = append(cur, string(last[:end]))
-				chunks[len(chunks)-1] = string(last[end:])
-			case cur == nil:
-				cur = append(cur, string(last))
-				chunks = chunks[:len(chunks)-1]
-			}
-		}
-		if len(cur) > 0 && strings.TrimFunc(cur[len(cur)-1], unicode.IsSpace) == "" {
-			cur = cur[:len(cur)-1]
-		}
-		if len(cur) > 0 {
-			lines = append(lines, strings.Join(cur, ""))
-		} else if lines == nil {
-			lines = []string{}
-		}
-	}
-	return lines
-}
-
 // fWordwrap is wordwrap(width=79, break_long_words=True, wrapstring=None,
 // break_on_hyphens=True): each line of the text wrapped on its own.
 func fWordwrap(_ *Env, x any, args []any, kw map[string]any) (any, error) {
@@ -195,7 +56,7 @@ func fWordwrap(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	hyphens := Truthy(argOr(args, kw, 3, "break_on_hyphens", true))
 	var paras []string
 	for _, line := range pySplitLines(Str(x), false) {
-		paras = append(paras, strings.Join(textWrap(line, width, breakLong, hyphens), sep))
+		paras = append(paras, strings.Join(pytext.Wrap(line, width, pytext.Options{BreakLongWords: breakLong, BreakOnHyphens: hyphens}), sep))
 	}
 	out := strings.Join(paras, sep)
 	if len(out) > maxSize {

@@ -52,7 +52,7 @@ func (a *adhoc) event(e provision.Event) {
 		if w == nil {
 			w = a.w
 		}
-		fmt.Fprintf(w, "%s\n", a.paint(brightPurple, "[WARNING]: "+e.Msg))
+		fmt.Fprintf(w, "%s\n", a.paint(brightPurple, Warning(e.Msg, DefaultColumns)))
 	case provision.HostResult:
 		if e.IsItem {
 			return

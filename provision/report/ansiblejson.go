@@ -109,7 +109,7 @@ func (a *ansibleJSON) event(e provision.Event) {
 		a.result(e)
 	case provision.Warning:
 		if a.opts.Warnings != nil {
-			fmt.Fprintf(a.opts.Warnings, "[WARNING]: %s\n", e.Msg)
+			fmt.Fprintln(a.opts.Warnings, Warning(e.Msg, DefaultColumns))
 		}
 	case provision.PlaybookEnd:
 		// Ansible's callback prints at each playbook's stats: every play

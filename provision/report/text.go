@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pytext"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision"
 )
@@ -63,6 +64,17 @@ func (t *text) paint(code, s string) string {
 	return paint(code, s)
 }
 
+// DefaultColumns is the width Ansible's display wraps warnings to when
+// its output is not a terminal.
+const DefaultColumns = 79
+
+// Warning is msg as Ansible's display shows a warning: "[WARNING]: " and
+// the message, laid out by Python's textwrap in columns (on a terminal,
+// Ansible's are its width less one, at least DefaultColumns).
+func Warning(msg string, columns int) string {
+	return pytext.Fill("[WARNING]: "+msg, columns)
+}
+
 // paint colours each line of s on its own, as Ansible's display does.
 func paint(code, s string) string {
 	lines := strings.Split(s, "\n")
@@ -99,7 +111,7 @@ func (t *text) event(e provision.Event) {
 		}
 		t.result(e)
 	case provision.Warning:
-		fmt.Fprintf(t.w, "%s\n", t.paint(brightPurple, "[WARNING]: "+e.Msg))
+		fmt.Fprintf(t.w, "%s\n", t.paint(brightPurple, Warning(e.Msg, DefaultColumns)))
 	case provision.PlaybookStart:
 		if t.verbosity >= 2 {
 			fmt.Fprintf(t.w, "\n%s\n%s\n", banner("PLAYBOOK: "+filepath.Base(e.Path)), e.Msg)
