@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/big"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/tender-sh/tender/internal/pydict"
@@ -48,21 +45,21 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 	if len(t.Until) > 0 {
 		retries = 3
 		if t.Retries != nil {
-			if retries, err = intArg(t.Retries, scope); errors.Is(err, errOmitted) {
+			if retries, err = intField(t, "retries", t.Retries, scope); errors.Is(err, errOmitted) {
 				retries = 3
 			} else if err != nil {
-				return failure(fmt.Errorf("retries: %w", err))
+				return failure(err)
 			}
 		}
 		if retries < 0 {
 			retries = 0
 		}
 		if t.Delay != nil {
-			d, err := intArg(t.Delay, scope)
+			d, err := intField(t, "delay", t.Delay, scope)
 			if errors.Is(err, errOmitted) {
 				d = 5
 			} else if err != nil {
-				return failure(fmt.Errorf("delay: %w", err))
+				return failure(err)
 			}
 			delay = time.Duration(d) * time.Second
 		}
@@ -265,17 +262,17 @@ func asyncKeywords(t *playbooks.Task, scope *expr.Vars) (limit, poll int, err er
 	if t.Async == nil {
 		return 0, 0, nil
 	}
-	if limit, err = intArg(t.Async, scope); errors.Is(err, errOmitted) {
+	if limit, err = intField(t, "async", t.Async, scope); errors.Is(err, errOmitted) {
 		return 0, 0, nil
 	} else if err != nil {
-		return 0, 0, fmt.Errorf("async: %w", err)
+		return 0, 0, err
 	}
 	poll = 15
 	if t.Poll != nil {
-		if poll, err = intArg(t.Poll, scope); errors.Is(err, errOmitted) {
+		if poll, err = intField(t, "poll", t.Poll, scope); errors.Is(err, errOmitted) {
 			poll = 15
 		} else if err != nil {
-			return 0, 0, fmt.Errorf("poll: %w", err)
+			return 0, 0, err
 		}
 	}
 	return limit, poll, nil
@@ -359,39 +356,6 @@ func (pr *playRun) anyHolds(conds []string, s expr.Scope) (bool, error) {
 		}
 	}
 	return false, nil
-}
-
-// intArg reads an integer keyword as Ansible's int attributes do
-// (Python's int()): a number is truncated, a string must be an integer.
-func intArg(v any, scope expr.Scope) (int, error) {
-	r, err := expr.RenderDeep(v, scope)
-	if err != nil {
-		return 0, err
-	}
-	if expr.IsOmit(r) {
-		return 0, errOmitted
-	}
-	switch x := r.(type) {
-	case int:
-		return x, nil
-	case *big.Int:
-		return 0, fmt.Errorf("%v is out of range", x)
-	case float64:
-		if x > 1e15 || x < -1e15 {
-			return 0, fmt.Errorf("%v is out of range", x)
-		}
-		return int(x), nil
-	case bool:
-		if x {
-			return 1, nil
-		}
-		return 0, nil
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(expr.Str(r)))
-	if err != nil {
-		return 0, fmt.Errorf("%s is not an integer", expr.Repr(r))
-	}
-	return n, nil
 }
 
 // findFile resolves a controller file for copy/template/script the way

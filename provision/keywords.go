@@ -296,6 +296,15 @@ func undefinedField(t *playbooks.Task, name string, u *expr.UndefinedError, err 
 // intKeyword evaluates throttle or timeout as Ansible does: Python's int()
 // of its rendered value, a negative one meaning none (0).
 func intKeyword(t *playbooks.Task, name string, v any, scope expr.Scope) (int, error) {
+	n, err := intField(t, name, v, scope)
+	return max(n, 0), err
+}
+
+// intField evaluates an integer keyword (retries, delay, async, poll,
+// throttle, timeout) as Ansible's int attributes are: Python's int() of
+// its rendered value, with Ansible's messages for a value that does not
+// convert and for an undefined variable. errOmitted says it is omit.
+func intField(t *playbooks.Task, name string, v any, scope expr.Scope) (int, error) {
 	r, err := expr.RenderDeep(v, scope)
 	if err != nil {
 		var u *expr.UndefinedError
@@ -312,7 +321,7 @@ func intKeyword(t *playbooks.Task, name string, v any, scope expr.Scope) (int, e
 		return 0, atTask(t, &argsError{msg: fmt.Sprintf("the field '%s' has an invalid value (%s), and could not be converted to an int.The error was: %v",
 			name, expr.Str(v), err), err: err})
 	}
-	return max(n, 0), nil
+	return n, nil
 }
 
 func fieldError(t *playbooks.Task, name string, b playbooks.Bool, err error) error {

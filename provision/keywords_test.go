@@ -33,3 +33,34 @@ func TestBadBooleanKeyword(t *testing.T) {
 		t.Errorf("a template that renders yes: %v %v", v, err)
 	}
 }
+
+// TestIntField: an integer keyword is read with Python's int(), with
+// Ansible's messages (recorded from ansible-core 2.14 in
+// testdata/engine/fielderrors, where the engine case elides them); omit
+// leaves it unset, and retries keeps a negative value.
+func TestIntField(t *testing.T) {
+	scope := expr.NewVars(map[string]any{"n": -2})
+	for _, c := range []struct {
+		name string
+		v    any
+		want string
+	}{
+		{"retries", "abc", "the field 'retries' has an invalid value (abc), and could not be converted to an int.The error was: invalid literal for int() with base 10: 'abc'"},
+		{"delay", "0.5", "the field 'delay' has an invalid value (0.5), and could not be converted to an int.The error was: invalid literal for int() with base 10: '0.5'"},
+		{"retries", "{{ nope }}", "The field 'retries' has an invalid value, which includes an undefined variable. The error was: 'nope' is undefined. 'nope' is undefined"},
+	} {
+		_, err := intField(&playbooks.Task{Pos: playbooks.Pos{File: "/nonexistent.yml", Line: 4, Col: 7}}, c.name, c.v, scope)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s %v:\n got %v\nwant %s…", c.name, c.v, err, c.want)
+		}
+	}
+	if n, err := intField(&playbooks.Task{}, "async", " 10 ", scope); n != 10 || err != nil {
+		t.Errorf("' 10 ': %d %v", n, err)
+	}
+	if n, err := intField(&playbooks.Task{}, "retries", "{{ n }}", scope); n != -2 || err != nil {
+		t.Errorf("a negative retries: %d %v", n, err)
+	}
+	if _, err := intField(&playbooks.Task{}, "poll", "{{ omit }}", expr.NewVars(map[string]any{"omit": expr.Omit})); err != errOmitted {
+		t.Errorf("omit: %v", err)
+	}
+}
