@@ -250,7 +250,7 @@ func TestVariablesKeepTheirOrder(t *testing.T) {
 
 // TestIntegerKeywordsTruncate: retries and delay are read as Python's
 // int() reads them: a float is truncated (retries 2.9 is 2, delay 0.01 is
-// 0), a string must be an integer. Out of attempts, attempts says the
+// 0), a string must be an integer (Python's message). Out of attempts, attempts says the
 // retries, as Ansible reports it.
 func TestIntegerKeywordsTruncate(t *testing.T) {
 	start := time.Now()
@@ -272,7 +272,7 @@ func TestIntegerKeywordsTruncate(t *testing.T) {
       ignore_errors: true
       register: bad
     - assert:
-        that: "bad is failed and 'not an integer' in bad.msg"
+        that: "bad is failed and \"invalid literal for int() with base 10: 'two'\" in bad.msg"
 `, nil)
 	if err != nil || recap.Stats["a"].Failed != 0 {
 		t.Fatalf("%v\n%s", err, out)
