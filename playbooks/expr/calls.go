@@ -16,7 +16,10 @@ func (ev *evaluator) evalCall(n *callNode) (any, error) { return ev.evalCallWith
 // built counts against the memory limit, but for a macro's output,
 // which its rendering counted.
 func (ev *evaluator) evalCallWith(n *callNode, caller *macro) (any, error) {
-	args, kwargs, err := ev.arguments(&n.callArgs, false)
+	// A method's arguments may be undefined: a str method refuses one
+	// with Python's TypeError (call).
+	_, method := n.fn.(*attrNode)
+	args, kwargs, err := ev.arguments(&n.callArgs, method)
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +62,17 @@ func (ev *evaluator) call(n *callNode, args []any, kwargs map[string]any) (v, re
 	case *attrNode:
 		recv, err := ev.value(fn.x)
 		if err != nil {
+			return nil, nil, false, err
+		}
+		// As Python: a str method given an undefined value where it
+		// takes a str raises TypeError ("... not AnsibleUndefined");
+		// anything else that uses an undefined argument fails on it.
+		if _, ok := text(recv); ok {
+			if err := strMethodArgs(fn.name, args); err != nil {
+				return nil, nil, false, err
+			}
+		}
+		if err := ev.definedArgs(&n.callArgs, args, kwargs); err != nil {
 			return nil, nil, false, err
 		}
 		if a, ok := recv.(attrHolder); ok {
@@ -366,6 +380,11 @@ func strMethodArgs(name string, args []any) error {
 		return ok
 	}
 	switch name {
+	case "lower", "upper", "title", "capitalize", "swapcase", "casefold", "isalnum", "isalpha", "isascii",
+		"isdecimal", "isdigit", "isidentifier", "islower", "isnumeric", "isprintable", "isspace", "istitle", "isupper":
+		if len(args) > 0 {
+			return typeErrorf("str.%s() takes no arguments (%d given)", name, len(args))
+		}
 	case "startswith", "endswith":
 		if len(args) == 0 {
 			return typeErrorf("%s() takes at least 1 argument (0 given)", name)

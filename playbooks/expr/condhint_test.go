@@ -69,6 +69,37 @@ func TestUndefinedOperandMessage(t *testing.T) {
 	}
 }
 
+// TestUndefinedMethodArgument: a str method given an undefined value
+// raises Python's TypeError, which Ansible reports as an undefined
+// variable; a method that takes no argument refuses one; other methods
+// fail on the undefined value itself (each message as ansible-playbook
+// 2.14 gives it).
+func TestUndefinedMethodArgument(t *testing.T) {
+	vars := NewVars(map[string]any{"e": []any{}})
+	for src, want := range map[string]string{
+		"{{ 'abc'.startswith(e | first) }}":   "startswith first arg must be str or a tuple of str, not AnsibleUndefined",
+		"{{ 'abc'.replace(e | first, 'x') }}": "replace() argument 1 must be str, not AnsibleUndefined",
+		"{{ 'abc'.split(e | first) }}":        "must be str or None, not AnsibleUndefined",
+		"{{ 'abc'.count(e | first) }}":        "must be str, not AnsibleUndefined",
+	} {
+		_, err := Render(src, vars)
+		full := "Unable to look up a name or access an attribute in template string (" + src + ").\n" +
+			"Make sure your variable name does not contain invalid characters like '-': " + want + ". " + want
+		if err == nil || TemplateMessage(err) != full {
+			t.Errorf("%s: got %q", src, TemplateMessage(err))
+		}
+	}
+	for src, want := range map[string]string{
+		"{{ 'abc'.upper(e | first) }}": "Unexpected templating type error occurred on ({{ 'abc'.upper(e | first) }}): str.upper() takes no arguments (1 given). str.upper() takes no arguments (1 given)",
+		"{{ [1].index(e | first) }}":   "No first item, sequence was empty.",
+		"{{ 'abc'.strip(e | first) }}": "Unexpected templating type error occurred on ({{ 'abc'.strip(e | first) }}): strip arg must be None or str. strip arg must be None or str",
+	} {
+		if _, err := Render(src, vars); err == nil || TemplateMessage(err) != want {
+			t.Errorf("%s: got %q", src, TemplateMessage(err))
+		}
+	}
+}
+
 // TestConditionWarning: a condition written as a template gets Ansible's
 // warning; a plain one, or one that is not a string, none.
 func TestConditionWarning(t *testing.T) {
