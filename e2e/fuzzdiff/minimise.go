@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 )
@@ -20,9 +21,16 @@ var taskLineRE = regexp.MustCompile(`^task \d+ "(?:[^"\\]|\\.)*" \S+?(\.[^:]*)?:
 // the first task-level difference's result path (".rc",
 // ".results[0].changed"), else the first difference with its task number
 // and name left out.
+//
+// A message's divergence (".msg") also carries the shape of both messages
+// (msgShape): "task.msg" alone would make every wrong message one kind,
+// and the first would hide the rest.
 func Class(diffs []string) string {
 	for _, d := range diffs {
 		if m := taskLineRE.FindStringSubmatch(d); m != nil {
+			if strings.HasSuffix(m[1], ".msg") {
+				return "task" + m[1] + msgShape(d)
+			}
 			return "task" + m[1]
 		}
 	}
@@ -42,6 +50,35 @@ func Class(diffs []string) string {
 		return "recap"
 	}
 	return d
+}
+
+// msgShapeRE finds what differs from one case to the next inside a
+// message: quoted text, parenthesised text, numbers.
+var msgShapeRE = regexp.MustCompile(`'[^']*'|"[^"]*"|\([^()]*\)|<[^<>]*>|\d+`)
+
+// msgShape is the shape of the two messages of a ".msg" difference line:
+// each unquoted, with quoted and parenthesised text and numbers blanked,
+// cut to its first 30 and last 60 characters (the kind of error and its
+// innermost cause).
+func msgShape(d string) string {
+	var shapes []string
+	for _, side := range []string{`: ansible `, `, tender `} {
+		i := strings.Index(d, side)
+		if i < 0 {
+			return ""
+		}
+		rest := d[i+len(side):]
+		var msg string
+		if err := json.NewDecoder(strings.NewReader(rest)).Decode(&msg); err != nil {
+			msg = strings.SplitN(rest, ",", 2)[0] // absent, or not a string
+		}
+		r := []rune(strings.Join(strings.Fields(msgShapeRE.ReplaceAllString(msg, "_")), " "))
+		if len(r) > 90 {
+			r = append(r[:30:30], append([]rune("…"), r[len(r)-60:]...)...)
+		}
+		shapes = append(shapes, string(r))
+	}
+	return " [" + strings.Join(shapes, " | ") + "]"
 }
 
 func classTail(d string) string {

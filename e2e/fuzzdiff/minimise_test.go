@@ -36,6 +36,8 @@ func TestClass(t *testing.T) {
 		{`task 2: ansible ran "a", tender "b"`, "task: other task"},
 		{"state: ansible only: f1 file", "state"},
 		{"exit: ansible 2, tender 0", "exit: ansible 2, tender 0"},
+		{`task 1 "t" h1.msg: ansible "Path '/x/f1' is a directory (2)", tender "regexp is required"`, `task.msg [Path _ is a directory _ | regexp is required]`},
+		{`task 4 "u" h2.msg: ansible "Path '/y/f9' is a directory (7)", tender absent`, `task.msg [Path _ is a directory _ | absent]`},
 	} {
 		if got := Class([]string{c[0]}); got != c[1] {
 			t.Errorf("Class(%q) = %q, want %q", c[0], got, c[1])
