@@ -48,6 +48,7 @@ type lineEdit struct {
 	tpl                    *pyre.Template
 	remove                 bool     // state=absent
 	warnings               []string // the warnings of a result that is not a failure
+	lineArg                *string  // line as given (nil when not), for compile
 }
 
 // Run edits the file: the edit decoded, the file read, the line put in
@@ -55,13 +56,19 @@ type lineEdit struct {
 // changes.
 func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, fa, e, stop, err := editStart(args, lineinfileArgs, decodeLineEdit)
-	if stop != nil || err != nil {
-		return shared.EndWith(stop, err)
+	if err != nil {
+		return shared.EndWith(nil, err)
 	}
+	// As Ansible: a directory is refused first, then the arguments that
+	// do not go together, then a file that is missing, and only then a
+	// pattern that does not compile.
 	p := a.Str("path")
 	f, fail, err := shared.ReadText(ctx, env, p, fa)
 	if err != nil || fail != nil {
 		return shared.EndWith(fail, err)
+	}
+	if stop != nil {
+		return shared.EndWith(stop, nil)
 	}
 	w := shared.WriteOpts{Attrs: fa, Backup: a.Bool("backup"), Validate: a.Str("validate"), Mkdirs: true}
 	res := tasks.Result{Warnings: e.warnings}
@@ -69,6 +76,9 @@ func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		if !f.Exists {
 			res.Msg, res.Data = "file not present", map[string]any{}
 			return res, nil
+		}
+		if stop := e.compile(e.lineArg); stop != nil {
+			return shared.EndWith(stop, nil)
 		}
 		after, found, err := e.absent(f.Content)
 		if err != nil {
@@ -78,6 +88,9 @@ func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	}
 	if !f.Exists && !a.Bool("create") {
 		return shared.FailWith(fmt.Sprintf("Destination %s does not exist !", p), map[string]any{"rc": 257})
+	}
+	if stop := e.compile(e.lineArg); stop != nil {
+		return shared.EndWith(stop, nil)
 	}
 	after, msg, err := e.present(f.Content)
 	if err != nil {
@@ -132,7 +145,8 @@ func decodeLineEdit(a tasks.Values) (lineEdit, *tasks.Result) {
 	if line != nil {
 		e.line = []byte(*line)
 	}
-	return e, e.compile(line)
+	e.lineArg = line
+	return e, nil
 }
 
 // compile compiles the edit's regexp (with line, its backrefs template)

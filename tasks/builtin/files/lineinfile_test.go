@@ -106,3 +106,34 @@ func TestLineinfilePlacement(t *testing.T) {
 		}
 	}
 }
+
+// TestLineinfileCheckOrder: lineinfile refuses what is wrong in Ansible's
+// order (recorded from ansible-core 2.14's lineinfile): a directory
+// first, then arguments that do not go together, then a missing file,
+// and only then a pattern that does not compile.
+func TestLineinfileCheckOrder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := modtest.TestEnv(t, dir, nil)
+	missing := filepath.Join(dir, "missing")
+	for _, c := range []struct {
+		args tasks.Args
+		msg  string
+	}{
+		{tasks.Args{"path": dir, "line": "x", "backrefs": true}, "Path " + dir + " is a directory !"},
+		{tasks.Args{"path": missing, "line": "x", "backrefs": true}, "regexp is required with backrefs=true"},
+		{tasks.Args{"path": missing, "line": "x", "regexp": "("}, "Destination " + missing + " does not exist !"},
+		{tasks.Args{"path": missing, "state": "absent", "regexp": "("}, ""},
+	} {
+		res := modtest.RunMod(t, env, "lineinfile", c.args)
+		if c.msg == "" {
+			if res.Failed || res.Msg != "file not present" {
+				t.Errorf("%v: %+v", c.args, res)
+			}
+			continue
+		}
+		if !res.Failed || res.Msg != c.msg {
+			t.Errorf("%v: %+v, want %q", c.args, res, c.msg)
+		}
+	}
+}
