@@ -368,3 +368,26 @@ func TestReboot(t *testing.T) {
 		t.Errorf("check mode rebooted (%q): %v\n%s", b, err, out)
 	}
 }
+
+// TestLoopItemsException: a loop whose items raise an exception that is
+// not Ansible's (re.error) fails the task as Ansible's worker reports it
+// (recorded from ansible-playbook 2.14 in testdata/engine/pyexceptions).
+func TestLoopItemsException(t *testing.T) {
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - debug: msg=x
+      loop: "{{ ['a'] | map('regex_replace', '^', '\\1') | list }}"
+      register: r
+      ignore_errors: true
+    - assert:
+        that:
+          - "r.msg == 'Unexpected failure during module execution: invalid group reference 1 at position 1'"
+          - r.stdout == ''
+          - "'re.error: invalid group reference 1' in r.exception"
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}

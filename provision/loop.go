@@ -116,6 +116,13 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 				return skippedByCondition()
 			}
 		}
+		if class, msg, ok := expr.PythonException(err); ok {
+			// Ansible's worker catches an exception that is not its own
+			// (re.error) while it works out the items.
+			return outcome{failed: true, data: map[string]any{"failed": true, "stdout": "",
+				"msg":       "Unexpected failure during module execution: " + msg,
+				"exception": class + ": " + msg + "\n"}}
+		}
 		out := failure(err)
 		out.unvalidated = true
 		return out

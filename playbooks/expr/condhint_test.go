@@ -149,3 +149,19 @@ func TestPythonExceptions(t *testing.T) {
 		t.Error("an Ansible error is not a Python exception")
 	}
 }
+
+// TestRegexErrorIsException: a pattern or replacement that does not
+// compile is Python's re.error, with Python's text (as ansible-playbook
+// 2.14 shows it), which Ansible's templating does not catch.
+func TestRegexErrorIsException(t *testing.T) {
+	for src, want := range map[string]string{
+		"{{ 'a' | regex_replace('(', 'x') }}":   "missing ), unterminated subpattern at position 0",
+		"{{ 'a' | regex_replace('a', '\\1') }}": "invalid group reference 1 at position 1",
+		"{{ 'a' is match('(') }}":               "missing ), unterminated subpattern at position 0",
+	} {
+		_, err := Render(src, NewVars(nil))
+		if class, msg, ok := PythonException(err); !ok || class != "re.error" || msg != want {
+			t.Errorf("%s: %q %q %v (%v)", src, class, msg, ok, err)
+		}
+	}
+}

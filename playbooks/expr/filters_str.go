@@ -83,7 +83,7 @@ var stringFilters = map[string]filterFunc{
 		}
 		tpl, err := pyre.ParseTemplate(repl, re)
 		if err != nil {
-			return nil, errorf("%v", err)
+			return nil, reError(err.Error())
 		}
 		s := Str(x)
 		if err := textCost(budgetOf(env), s); err != nil {

@@ -12,15 +12,24 @@ import (
 // regexp2, with Python's syntax and semantics) for one evaluation: each
 // search is bounded by pyre.DefaultTimeout and by what is left of the
 // evaluation's time (b), so that a catastrophic pattern fails with an
-// error naming it. A syntax error is Python's, naming the pattern.
+// error naming it. A syntax error is Python's re.error.
 func compileRegex(b *budget, pat string, ignorecase, multiline bool) (*pyre.Regexp, error) {
 	o := pyre.Options{IgnoreCase: ignorecase, Multiline: multiline, Timeout: b.searchTimeout()}
 	re, err := pyre.Compile(pat, o)
 	if err != nil {
+		var se *pyre.SyntaxError
+		if errors.As(err, &se) {
+			return nil, reError(se.Python())
+		}
 		return nil, errorf("invalid %v", err)
 	}
 	return re, nil
 }
+
+// reError is Python's re.error with its text: a pattern or a replacement
+// that does not compile. Ansible's templating does not catch it (its
+// task validation reports it as an exception, PythonException).
+func reError(msg string) error { return &pyError{msg: msg, exc: "re.error"} }
 
 // searchTimeout bounds one search: pyre's default, or less when the
 // evaluation's time limit comes sooner.
