@@ -165,3 +165,32 @@ func TestRegexErrorIsException(t *testing.T) {
 		}
 	}
 }
+
+// TestUndefinedFilterInput: a filter whose Python raises a TypeError on an
+// undefined value gives it (reported as an undefined variable naming the
+// template), to_yaml its own error around the undefined one, the others
+// the undefined value's error (each as ansible-playbook 2.14 gives it).
+func TestUndefinedFilterInput(t *testing.T) {
+	vars := NewVars(map[string]any{"e": []any{}})
+	for src, te := range map[string]string{
+		"{{ e | first | basename }}":         "expected str, bytes or os.PathLike object, not AnsibleUndefined",
+		"{{ e | first | split('a') }}":       "descriptor 'split' for 'str' objects doesn't apply to a 'AnsibleUndefined' object",
+		"{{ e | first | from_json }}":        "the JSON object must be str, bytes or bytearray, not AnsibleUndefined",
+		"{{ e | first | splitext | first }}": "expected str, bytes or os.PathLike object, not AnsibleUndefined",
+	} {
+		_, err := Render(src, vars)
+		want := "Unable to look up a name or access an attribute in template string (" + src + ").\n" +
+			"Make sure your variable name does not contain invalid characters like '-': " + te + ". " + te
+		if err == nil || TemplateMessage(err) != want {
+			t.Errorf("%s: got %q", src, TemplateMessage(err))
+		}
+	}
+	for src, want := range map[string]string{
+		"{{ e | first | to_yaml }}": "to_yaml - No first item, sequence was empty.. No first item, sequence was empty.",
+		"{{ e | first | upper }}":   "No first item, sequence was empty.",
+	} {
+		if _, err := Render(src, vars); err == nil || TemplateMessage(err) != want {
+			t.Errorf("%s: got %q", src, TemplateMessage(err))
+		}
+	}
+}

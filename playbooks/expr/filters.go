@@ -12,10 +12,26 @@ import (
 // evalFilter evaluates `x | name(args)`.
 func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	name := pluginName(n.name)
-	keepX := name == "default" || name == "d" || name == "mandatory" || name == "string" || name == "type_debug"
+	_, typeErr := undefinedInput[name]
+	keepX := name == "default" || name == "d" || name == "mandatory" || name == "string" || name == "type_debug" || typeErr ||
+		name == "to_yaml" || name == "to_nice_yaml"
 	x, args, kwargs, err := ev.operands(n.x, keepX, &n.callArgs, true)
 	if err != nil {
 		return nil, err
+	}
+	if u, ok := x.(*undefined); ok {
+		// What the filter's Python does with an undefined value: a
+		// TypeError naming AnsibleUndefined (os.path's functions, which
+		// Ansible reports as an undefined variable), or to_yaml's own
+		// error around the undefined one.
+		if msg, ok := undefinedInput[name]; ok {
+			return nil, ev.wrap(n, typeErrorf("%s", msg))
+		}
+		if name == "to_yaml" || name == "to_nice_yaml" {
+			// Ansible's AnsibleFilterError, its cause repeated after it.
+			m := u.err().Error()
+			return nil, ev.wrap(n, errorf("%s - %s. %s", name, m, m))
+		}
 	}
 	if _, ok := x.(*undefined); ok && name == "type_debug" {
 		// The name of the undefined value's class, as Ansible's filter
@@ -52,6 +68,19 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	}
 	return v, ev.builtCall(n, v, true, x, args, kwargs)
 }
+
+// undefinedInput are the filters whose Python raises a TypeError when
+// the value filtered is undefined (recorded from ansible-core 2.14): the
+// os.path functions, str.split and json.loads.
+var undefinedInput = map[string]string{
+	"basename": pathTypeError, "dirname": pathTypeError, "splitext": pathTypeError, "expanduser": pathTypeError,
+	"expandvars": pathTypeError, "realpath": pathTypeError, "win_basename": pathTypeError, "win_dirname": pathTypeError,
+	"win_splitdrive": pathTypeError,
+	"split":          "descriptor 'split' for 'str' objects doesn't apply to a 'AnsibleUndefined' object",
+	"from_json":      "the JSON object must be str, bytes or bytearray, not AnsibleUndefined",
+}
+
+const pathTypeError = "expected str, bytes or os.PathLike object, not AnsibleUndefined"
 
 // undefinedArgFilters are the filters that take an undefined argument as
 // it is, as Jinja hands every filter its arguments, the filter failing
