@@ -370,22 +370,28 @@ func boolValue(b playbooks.Bool, scope expr.Scope) (bool, error) {
 	return ok, nil
 }
 
-// toBool reads a value as Ansible's boolean() does.
+// toBool reads a value as Ansible's strict boolean() does: true, 1, 1.0
+// and the strings y, yes, on, 1, true and t in any case, around spaces;
+// their opposites for false; nothing else (13 is no boolean).
 func toBool(v any) (bool, error) {
 	switch x := v.(type) {
 	case bool:
 		return x, nil
 	case int:
-		return x != 0, nil
+		if x == 0 || x == 1 {
+			return x == 1, nil
+		}
 	case float64:
-		return x != 0, nil
+		if x == 0 || x == 1 {
+			return x == 1, nil
+		}
 	case nil:
 		return false, nil
 	case string:
-		switch x {
-		case "yes", "on", "1", "true", "True", "TRUE", "y", "t", "Yes", "YES", "On", "ON", "Y", "T":
+		switch strings.ToLower(strings.TrimSpace(x)) {
+		case "y", "yes", "on", "1", "true", "t":
 			return true, nil
-		case "no", "off", "0", "false", "False", "FALSE", "n", "f", "No", "NO", "Off", "OFF", "N", "F", "":
+		case "n", "no", "off", "0", "false", "f":
 			return false, nil
 		}
 	}
@@ -393,7 +399,7 @@ func toBool(v any) (bool, error) {
 	case []any, map[string]any:
 		return false, fmt.Errorf("unhashable type: '%s'", pyTypeName(v))
 	}
-	return false, fmt.Errorf("The value %s is not a valid boolean.  Valid booleans include: %s", expr.Repr(v), validBooleans)
+	return false, fmt.Errorf("The value '%s' is not a valid boolean.  Valid booleans include: %s", expr.Str(v), validBooleans)
 }
 
 // validBooleans are the values Ansible's boolean() accepts, as its error

@@ -32,6 +32,18 @@ func TestBadBooleanKeyword(t *testing.T) {
 	if v, err := boolValue(playbooks.Bool{Set: true, Expr: "{{ 'yes' }}"}, expr.NewVars(nil)); err != nil || !v {
 		t.Errorf("a template that renders yes: %v %v", v, err)
 	}
+	// Ansible's strict boolean(): 1, 1.0 and the strings in any case
+	// around spaces; not 13, nor an empty string.
+	for v, want := range map[any]bool{1: true, 0: false, 1.0: true, " YeS ": true, "Off": false} {
+		if got, err := toBool(v); err != nil || got != want {
+			t.Errorf("%#v: %v %v", v, got, err)
+		}
+	}
+	for _, v := range []any{13, 2.5, "", "maybe"} {
+		if _, err := toBool(v); err == nil || !strings.HasPrefix(err.Error(), "The value '"+expr.Str(v)+"' is not a valid boolean.") {
+			t.Errorf("%#v: %v", v, err)
+		}
+	}
 }
 
 // TestIntField: an integer keyword is read with Python's int(), with

@@ -158,6 +158,11 @@ func (pr *playRun) execTask(ctx context.Context, h *hostRun, t *playbooks.Task) 
 		out := failure(err)
 		if ok, cerr := pr.conditionsHold(h, t, nil); cerr == nil && !ok && t.Loop == nil {
 			out = skippedByCondition()
+		} else if cerr != nil && t.Loop == nil {
+			// A when: that fails is the task's error: Ansible evaluates
+			// it before it validates the keywords.
+			out = aborting(cerr)
+			out.unvalidated = true
 		}
 		pr.finish(h, t, kw, out, false, nil)
 		return
