@@ -165,12 +165,22 @@ func (t *text) result(e provision.Event) {
 		}
 		fmt.Fprintln(t.w, t.paint(code, line))
 	case provision.StatusSkipped:
-		// Ansible's skipping lines name the host only, never a delegate.
+		// Ansible's skipping lines name the host only, never a delegate;
+		// a verbose run shows the result after them.
+		line := "skipping: [" + e.Host + "]"
 		if e.IsItem {
-			fmt.Fprintln(t.w, t.paint(cyan, "skipping: ["+e.Host+"]"+item+" "))
-			return
+			line += item + " "
 		}
-		fmt.Fprintln(t.w, t.paint(cyan, "skipping: ["+e.Host+"]"))
+		if t.verbosity > 0 && e.Result != nil {
+			res := e.Result
+			if e.LoopDone {
+				// The items were shown each on its line.
+				res = maps.Clone(res)
+				delete(res, "results")
+			}
+			line += " => " + verboseResult(res, isDebug(e.Module), t.verbosity > 2)
+		}
+		fmt.Fprintln(t.w, t.paint(cyan, line))
 	case provision.StatusFailed:
 		t.exception(e.Result)
 		res := e.Result
@@ -179,11 +189,16 @@ func (t *text) result(e provision.Event) {
 			res = maps.Clone(res)
 			delete(res, "changed")
 		}
+		dump := compact
+		if t.verbosity > 2 {
+			// As Ansible's callback: from -vvv every result is indented.
+			dump = func(m map[string]any) string { return verboseResult(m, false, true) }
+		}
 		switch {
 		case e.IsItem:
-			fmt.Fprintln(t.w, t.paint(red, "failed: ["+host+"] (item="+expr.Str(e.Item)+") => "+compact(res)))
+			fmt.Fprintln(t.w, t.paint(red, "failed: ["+host+"] (item="+expr.Str(e.Item)+") => "+dump(res)))
 		case !e.LoopDone:
-			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+compact(res)))
+			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+dump(res)))
 		case itemRaised(res):
 			// Ansible's callback shows such a loop's failure as a task's.
 			res = maps.Clone(res)
@@ -191,7 +206,7 @@ func (t *text) result(e provision.Event) {
 			if res["skipped"] == false {
 				delete(res, "skipped")
 			}
-			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+compact(res)))
+			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+dump(res)))
 		}
 		if e.Ignored && !e.IsItem {
 			fmt.Fprintln(t.w, t.paint(cyan, "...ignoring"))
@@ -249,7 +264,9 @@ func shown(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		switch k {
-		case "failed", "_ansible_no_log", "warnings", "deprecations", "exception":
+		case "failed", "skipped", "_ansible_no_log", "warnings", "deprecations", "exception":
+			// failed and skipped are what the line says (Ansible's
+			// TaskResult.clean_copy drops them).
 			continue
 		}
 		out[k] = v

@@ -44,3 +44,33 @@ func TestTextVerbosity(t *testing.T) {
 		}
 	}
 }
+
+// TestVerboseSkipsAndFailures: from -v a skip shows its result (debug's
+// cleaned, failed and skipped left out, a loop's items not repeated);
+// from -vvv a failure is indented like every result (recorded from
+// ansible-playbook 2.14 -v and -vvv).
+func TestVerboseSkipsAndFailures(t *testing.T) {
+	skip := map[string]any{"changed": false, "skipped": true, "skip_reason": "Conditional result was False"}
+	for _, c := range []struct {
+		v    int
+		e    provision.Event
+		want string
+	}{
+		{1, provision.Event{Host: "h", Module: "debug", Status: provision.StatusSkipped, Result: skip}, "skipping: [h] => {}\n"},
+		{1, provision.Event{Host: "h", Module: "command", Status: provision.StatusSkipped, Result: skip},
+			`skipping: [h] => {"changed": false, "skip_reason": "Conditional result was False"}` + "\n"},
+		{1, provision.Event{Host: "h", Module: "command", Status: provision.StatusSkipped, LoopDone: true,
+			Result: map[string]any{"changed": false, "skipped": true, "msg": "All items skipped", "results": []any{skip}}},
+			`skipping: [h] => {"changed": false, "msg": "All items skipped"}` + "\n"},
+		{0, provision.Event{Host: "h", Module: "command", Status: provision.StatusSkipped, Result: skip}, "skipping: [h]\n"},
+		{3, provision.Event{Host: "h", Module: "fail", Status: provision.StatusFailed, Result: map[string]any{"changed": false, "failed": true, "msg": "boom"}},
+			"fatal: [h]: FAILED! => {\n    \"changed\": false,\n    \"msg\": \"boom\"\n}\n"},
+	} {
+		var b bytes.Buffer
+		c.e.Kind = provision.HostResult
+		TextVerbose(&b, false, c.v)(c.e)
+		if b.String() != c.want {
+			t.Errorf("-v×%d %s %s: got\n%q\nwant\n%q", c.v, c.e.Module, c.e.Status, b.String(), c.want)
+		}
+	}
+}

@@ -58,6 +58,11 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 	if res := modtest.RunMod(t, env, "fail", tasks.Args{}); !res.Failed || res.Msg != "Failed as requested from task" {
 		t.Fatalf("%+v", res)
 	}
+	// A msg that is not a string stays what it is, as Ansible's fail
+	// returns it ("msg": 1).
+	if res := modtest.RunMod(t, env, "fail", tasks.Args{"msg": 1}); !res.Failed || res.Data["msg"] != 1 {
+		t.Errorf("fail msg=1: %+v", res)
+	}
 	if res := modtest.RunMod(t, env, "assert", tasks.Args{"that": []any{"yes", true}, "success_msg": "ok"}); res.Failed || res.Msg != "ok" {
 		t.Fatalf("%+v", res)
 	}

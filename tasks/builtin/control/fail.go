@@ -19,7 +19,8 @@ func (failModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (tasks.R
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	return tasks.Result{Failed: true, Msg: tasks.ToText(a["msg"]), Data: map[string]any{}}, nil
+	// As Ansible's action: msg as given, a number or a list staying one.
+	return tasks.Result{Failed: true, Msg: tasks.ToText(a["msg"]), Data: map[string]any{"msg": a["msg"]}}, nil
 }
 
 func (failModule) Spec() *tasks.Spec { return failArgs }
