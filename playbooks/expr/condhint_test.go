@@ -194,3 +194,20 @@ func TestUndefinedFilterInput(t *testing.T) {
 		}
 	}
 }
+
+// TestMinMaxTypeError: max compares item > best and min item < best, as
+// Python's max() and min(): their TypeError names that operator and the
+// types in that order (as ansible-playbook 2.14 gives it).
+func TestMinMaxTypeError(t *testing.T) {
+	for src, want := range map[string]string{
+		"{{ ['a', 1] | max }}": "'>' not supported between instances of 'int' and 'str'",
+		"{{ ['a', 1] | min }}": "'<' not supported between instances of 'int' and 'str'",
+		"{{ [1, 'a'] | max }}": "'>' not supported between instances of 'str' and 'int'",
+	} {
+		_, err := Render(src, NewVars(nil))
+		full := "Unexpected templating type error occurred on (" + src + "): " + want + ". " + want
+		if err == nil || TemplateMessage(err) != full {
+			t.Errorf("%s: got %q", src, TemplateMessage(err))
+		}
+	}
+}

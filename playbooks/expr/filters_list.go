@@ -48,9 +48,15 @@ func minMax(x any, args []any, kw map[string]any, want int) (any, error) {
 	}
 	cs := Truthy(argOr(args, kw, 0, "case_sensitive", false))
 	attr := argOr(args, kw, 1, "attribute", nil)
+	// Python's min() asks item < best, max() item > best: a TypeError
+	// names that operator.
+	op := "<"
+	if want > 0 {
+		op = ">"
+	}
 	best := items[0]
 	for _, it := range items[1:] {
-		c, err := compare("<", sortKey(attrOf(it, attr), cs), sortKey(attrOf(best, attr), cs))
+		c, err := compare(op, sortKey(attrOf(it, attr), cs), sortKey(attrOf(best, attr), cs))
 		if err != nil {
 			return nil, err
 		}
