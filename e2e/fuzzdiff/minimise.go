@@ -57,9 +57,9 @@ func Class(diffs []string) string {
 var msgShapeRE = regexp.MustCompile(`'[^']*'|"[^"]*"|\([^()]*\)|<[^<>]*>|\d+`)
 
 // msgShape is the shape of the two messages of a ".msg" difference line:
-// each unquoted, with quoted and parenthesised text and numbers blanked,
-// cut to its first 30 and last 60 characters (the kind of error and its
-// innermost cause).
+// each unquoted, without the position Ansible appends, with quoted and
+// parenthesised text and numbers blanked, cut to its first 30 and last 60
+// characters (the kind of error and its innermost cause).
 func msgShape(d string) string {
 	var shapes []string
 	for _, side := range []string{`: ansible `, `, tender `} {
@@ -72,6 +72,9 @@ func msgShape(d string) string {
 		if err := json.NewDecoder(strings.NewReader(rest)).Decode(&msg); err != nil {
 			msg = strings.SplitN(rest, ",", 2)[0] // absent, or not a string
 		}
+		// The position Ansible appends is the same for every error at
+		// the task: the error is before it.
+		msg, _, _ = strings.Cut(msg, "\n\nThe error appears to be in")
 		r := []rune(strings.Join(strings.Fields(msgShapeRE.ReplaceAllString(msg, "_")), " "))
 		if len(r) > 90 {
 			r = append(r[:30:30], append([]rune("…"), r[len(r)-60:]...)...)

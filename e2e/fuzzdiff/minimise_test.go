@@ -38,6 +38,7 @@ func TestClass(t *testing.T) {
 		{"exit: ansible 2, tender 0", "exit: ansible 2, tender 0"},
 		{`task 1 "t" h1.msg: ansible "Path '/x/f1' is a directory (2)", tender "regexp is required"`, `task.msg [Path _ is a directory _ | regexp is required]`},
 		{`task 4 "u" h2.msg: ansible "Path '/y/f9' is a directory (7)", tender absent`, `task.msg [Path _ is a directory _ | absent]`},
+		{`task 4 "u" h2.msg: ansible "a: b\n\nThe error appears to be in 'x': line 3", tender "c\n\nThe error appears to be in 'x': line 3"`, `task.msg [a: b | c]`},
 	} {
 		if got := Class([]string{c[0]}); got != c[1] {
 			t.Errorf("Class(%q) = %q, want %q", c[0], got, c[1])
