@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -145,7 +146,7 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		return pr.attempt(ctx, h, t, itemKw[i].kw, itemVars[i])
 	}
 	stopped := func(i int, out outcome) bool { return itemKw[i].err != nil && out.failed }
-	if b := pr.batcher(t); b != nil && same && len(items) > 1 && pause == 0 && ctx.Err() == nil {
+	if b := pr.batcher(t); b != nil && same && len(items) > 1 && pause == 0 && ctx.Err() == nil && !registerSeen(t) {
 		run = pr.batchItems(ctx, h, t, kw, b, itemVars)
 	}
 	for i, item := range items {
@@ -185,7 +186,23 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 			}
 		}
 		for k, v := range vars {
-			out.data[k] = v
+			if k != t.Register || i == 0 {
+				out.data[k] = v // the loop variables, not the register
+			}
+		}
+		if t.Register != "" && i+1 < len(itemVars) {
+			// As Ansible's loop: while it runs, the registered name
+			// holds the result of the last item that ran (a skipped
+			// one leaves it), for the next items' conditions.
+			val, ok := vars[t.Register]
+			if !out.skipped {
+				val, ok = out.data, true
+			}
+			if ok {
+				next := maps.Clone(itemVars[i+1])
+				next[t.Register] = val
+				itemVars[i+1] = next
+			}
 		}
 		shown := item
 		if label != nil {
@@ -230,6 +247,20 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		agg.data["msg"] = "All items skipped"
 	}
 	return agg
+}
+
+// registerSeen reports whether t's conditions name its register variable,
+// which a loop updates item by item (so its items are not batched).
+func registerSeen(t *playbooks.Task) bool {
+	if t.Register == "" {
+		return false
+	}
+	for _, c := range t.Conditions() {
+		if strings.Contains(c, t.Register) {
+			return true
+		}
+	}
+	return false
 }
 
 // itemIgnoreErrors is ignore_errors as a loop item evaluates it (its
