@@ -82,12 +82,7 @@ func TestUndefinedMethodArgument(t *testing.T) {
 		"{{ 'abc'.split(e | first) }}":        "must be str or None, not AnsibleUndefined",
 		"{{ 'abc'.count(e | first) }}":        "must be str, not AnsibleUndefined",
 	} {
-		_, err := Render(src, vars)
-		full := "Unable to look up a name or access an attribute in template string (" + src + ").\n" +
-			"Make sure your variable name does not contain invalid characters like '-': " + want + ". " + want
-		if err == nil || TemplateMessage(err) != full {
-			t.Errorf("%s: got %q", src, TemplateMessage(err))
-		}
+		checkUndefinedTypeError(t, src, vars, want)
 	}
 	for src, want := range map[string]string{
 		"{{ 'abc'.upper(e | first) }}": "Unexpected templating type error occurred on ({{ 'abc'.upper(e | first) }}): str.upper() takes no arguments (1 given). str.upper() takes no arguments (1 given)",
@@ -178,12 +173,7 @@ func TestUndefinedFilterInput(t *testing.T) {
 		"{{ e | first | from_json }}":        "the JSON object must be str, bytes or bytearray, not AnsibleUndefined",
 		"{{ e | first | splitext | first }}": "expected str, bytes or os.PathLike object, not AnsibleUndefined",
 	} {
-		_, err := Render(src, vars)
-		want := "Unable to look up a name or access an attribute in template string (" + src + ").\n" +
-			"Make sure your variable name does not contain invalid characters like '-': " + te + ". " + te
-		if err == nil || TemplateMessage(err) != want {
-			t.Errorf("%s: got %q", src, TemplateMessage(err))
-		}
+		checkUndefinedTypeError(t, src, vars, te)
 	}
 	for src, want := range map[string]string{
 		"{{ e | first | to_yaml }}": "to_yaml - No first item, sequence was empty.. No first item, sequence was empty.",
@@ -209,5 +199,18 @@ func TestMinMaxTypeError(t *testing.T) {
 		if err == nil || TemplateMessage(err) != full {
 			t.Errorf("%s: got %q", src, TemplateMessage(err))
 		}
+	}
+}
+
+// checkUndefinedTypeError checks that src fails with the TypeError te
+// about an undefined value, as Ansible reports one: an undefined variable
+// that names the template.
+func checkUndefinedTypeError(t *testing.T, src string, vars Scope, te string) {
+	t.Helper()
+	_, err := Render(src, vars)
+	want := "Unable to look up a name or access an attribute in template string (" + src + ").\n" +
+		"Make sure your variable name does not contain invalid characters like '-': " + te + ". " + te
+	if err == nil || TemplateMessage(err) != want {
+		t.Errorf("%s: got %q", src, TemplateMessage(err))
 	}
 }
