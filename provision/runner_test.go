@@ -537,3 +537,41 @@ func TestLoopPause(t *testing.T) {
 		t.Errorf("three items with pause 0.3 took %v, want at least 0.6s", took)
 	}
 }
+
+// TestNoLogLoopLines: a no_log loop shows each item as (item=None) and
+// then the task's censored result as a task's own line, which -v prints
+// (as ansible-playbook 2.14 does: its callbacks get a censored copy that
+// lost the item and the results).
+func TestNoLogLoopLines(t *testing.T) {
+	pb := `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - command: echo {{ item }}
+      loop: [s3cr3t]
+      no_log: true
+    - command: "false"
+      loop: [s3cr3t]
+      no_log: true
+      ignore_errors: true
+`
+	const hidden = `{"censored": "the output has been hidden due to the fact that 'no_log: true' was specified for this result", "changed": true}`
+	for v, want := range map[int]string{
+		0: "changed: [h1] => (item=None)\nchanged: [h1]\n",
+		1: "changed: [h1] => (item=None) => " + hidden + "\nchanged: [h1] => " + hidden + "\n",
+	} {
+		var b bytes.Buffer
+		_, _, err := play(t, "h1 ansible_connection=local\n", pb, func(r *provision.Runner) {
+			r.Verbosity = v
+			r.Events = report.TextVerbose(&b, false, v)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		fatal := "failed: [h1] (item=None) => " + hidden + "\nfatal: [h1]: FAILED! => " + hidden + "\n...ignoring\n"
+		if !strings.Contains(out, want) || !strings.Contains(out, fatal) || strings.Contains(out, "s3cr3t") {
+			t.Errorf("-v×%d: want %q and %q in:\n%s", v, want, fatal, out)
+		}
+	}
+}

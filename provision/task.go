@@ -264,8 +264,9 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 	}
 	if kw.noLog {
 		// The censored result no longer asks to be shown (debug's), as
-		// in Ansible: only -v prints it.
-		ev.Result, ev.Verbose = censored(out), false
+		// in Ansible: only -v prints it, indented from -vvv.
+		ev.Result = censored(out)
+		ev.Verbose, ev.Indent = pr.rn.r.Verbosity > 0, pr.rn.r.Verbosity > 2
 		if !out.skipped {
 			pr.rn.r.NoLogValues.AddValue(out.data)
 		}
@@ -281,7 +282,9 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 	if kw.noLog {
 		ev.Msg = censoredMsg
 		if isItem {
-			ev.Item = "(censored due to no_log)"
+			// Ansible's callbacks get a censored copy that lost the
+			// item, and print its label as Python's None.
+			ev.Item = nil
 		}
 	}
 	pr.rn.emit(ev)

@@ -149,6 +149,11 @@ func (t *text) result(e provision.Event) {
 	if e.IsItem {
 		item = " => (item=" + expr.Str(e.Item) + ")"
 	}
+	if _, ok := e.Result["results"]; !ok {
+		// A loop's result without its items (censored by no_log) shows
+		// as a task's, as in Ansible.
+		e.LoopDone = false
+	}
 	switch e.Status {
 	case provision.StatusOK, provision.StatusChanged:
 		if e.LoopDone || isInclude(e.Module) {
