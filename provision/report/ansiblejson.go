@@ -198,11 +198,7 @@ func (a *ansibleJSON) end(recap *provision.Recap) {
 		fmt.Fprintf(a.w, "{\"error\": %q}\n", err.Error())
 		return
 	}
-	s := string(data)
-	if indent == "" {
-		s = pySeparators(s)
-	}
-	fmt.Fprintln(a.w, asciiJSON(s))
+	fmt.Fprintln(a.w, asciiJSON(string(data)))
 }
 
 // asciiJSON escapes what is not ASCII as \uXXXX, as Python's json.dumps

@@ -4,8 +4,6 @@
 package report
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -286,18 +284,7 @@ func compact(m map[string]any) string {
 	if err != nil {
 		return fmt.Sprintf("%v", m)
 	}
-	return pySeparators(string(data))
-}
-
-func marshal(v any, indent string) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", indent)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
+	return string(data)
 }
 
 // debugShown are the keys a debug result with a msg keeps on display.
@@ -317,7 +304,7 @@ func verboseResult(m map[string]any, debug, indent bool) string {
 		if err != nil {
 			return fmt.Sprintf("%v", m)
 		}
-		return pySeparators(string(data))
+		return string(data)
 	}
 	data, err := marshal(out, "    ")
 	if err != nil {
@@ -340,27 +327,6 @@ func cleanDebug(out map[string]any) {
 	for _, k := range []string{"changed", "skipped", "invocation", "skip_reason"} {
 		delete(out, k)
 	}
-}
-
-// pySeparators adds the space Python puts after ':' and ',' between JSON
-// tokens (not inside strings).
-func pySeparators(s string) string {
-	var b strings.Builder
-	in, esc := false, false
-	for _, r := range s {
-		b.WriteRune(r)
-		switch {
-		case esc:
-			esc = false
-		case r == '\\' && in:
-			esc = true
-		case r == '"':
-			in = !in
-		case !in && (r == ':' || r == ','):
-			b.WriteByte(' ')
-		}
-	}
-	return b.String()
 }
 
 // taskPath turns a task's file:line:col into what ansible-playbook shows:
