@@ -113,41 +113,59 @@ func builtinBind(kind, name string, nargs int, kw map[string]any) error {
 	switch kind + " " + name {
 	case "filter split":
 		if k := unknown("sep", "maxsplit"); k != "" {
-			return errorf("'%s' is an invalid keyword argument for split()", k)
+			return typeErrorf("'%s' is an invalid keyword argument for split()", k)
 		}
 		if nargs-1 > 2 {
-			return errorf("split() takes at most 2 arguments (%d given)", nargs-1)
+			return typeErrorf("split() takes at most 2 arguments (%d given)", nargs-1)
 		}
 	case "filter permutations", "filter combinations":
 		if nargs+len(keys) > 2 {
-			return errorf("%s() takes at most 2 arguments (%d given)", name, nargs+len(keys))
+			return typeErrorf("%s() takes at most 2 arguments (%d given)", name, nargs+len(keys))
 		}
 		if name == "combinations" && nargs < 2 && kw["r"] == nil {
 			if _, given := kw["r"]; !given {
-				return errorf("combinations() missing required argument 'r' (pos 2)")
+				return typeErrorf("combinations() missing required argument 'r' (pos 2)")
 			}
 		}
 		if k := unknown("iterable", "r"); k != "" {
-			return errorf("'%s' is an invalid keyword argument for %s()", k, name)
+			return typeErrorf("'%s' is an invalid keyword argument for %s()", k, name)
 		}
 	case "filter product":
 		if k := unknown("repeat"); k != "" {
-			return errorf("'%s' is an invalid keyword argument for product()", k)
+			return typeErrorf("'%s' is an invalid keyword argument for product()", k)
 		}
 	case "filter zip":
 		if k := unknown("strict"); k != "" {
-			return errorf("'%s' is an invalid keyword argument for zip()", k)
+			return typeErrorf("'%s' is an invalid keyword argument for zip()", k)
 		}
 	case "filter zip_longest":
 		if unknown("fillvalue") != "" {
 			return typeErrorf("zip_longest() got an unexpected keyword argument")
 		}
-	case "test all", "test any":
+	case "test callable":
 		if len(keys) > 0 {
-			return errorf("%s() takes no keyword arguments", name)
+			return typeErrorf("callable() takes no keyword arguments")
 		}
 		if nargs != 1 {
-			return errorf("%s() takes exactly one argument (%d given)", name, nargs)
+			return typeErrorf("callable() takes exactly one argument (%d given)", nargs)
+		}
+	case "test ==", "test eq", "test equalto", "test !=", "test ne", "test >", "test gt", "test greaterthan",
+		"test >=", "test ge", "test <", "test lt", "test lessthan", "test <=", "test le":
+		// Python's operator module, which names the function by its
+		// short name.
+		fn := operatorNames[name]
+		if len(keys) > 0 {
+			return typeErrorf("_operator.%s() takes no keyword arguments", fn)
+		}
+		if nargs != 2 {
+			return typeErrorf("%s expected 2 arguments, got %d", fn, nargs)
+		}
+	case "test all", "test any":
+		if len(keys) > 0 {
+			return typeErrorf("%s() takes no keyword arguments", name)
+		}
+		if nargs != 1 {
+			return typeErrorf("%s() takes exactly one argument (%d given)", name, nargs)
 		}
 	case "filter to_yaml", "filter to_nice_yaml":
 		if k := unknown("default_style", "default_flow_style", "canonical", "indent", "width", "allow_unicode",
@@ -158,6 +176,12 @@ func builtinBind(kind, name string, nargs int, kw map[string]any) error {
 	}
 	return nil
 }
+
+// operatorNames are the functions of Python's operator module behind
+// Jinja's comparison tests.
+var operatorNames = map[string]string{"==": "eq", "eq": "eq", "equalto": "eq", "!=": "ne", "ne": "ne",
+	">": "gt", "gt": "gt", "greaterthan": "gt", ">=": "ge", "ge": "ge", "<": "lt", "lt": "lt", "lessthan": "lt",
+	"<=": "le", "le": "le"}
 
 // pySigs are the signatures of ansible-core 2.14's builtin filters and
 // tests, by kind and name. Those whose functions take *args or **kwargs
@@ -264,4 +288,29 @@ var pySigs = map[string]pySig{
 	"test vault_encrypted":        {fn: "vault_encrypted", params: []string{"value"}, required: 1},
 	"test version":                {fn: "version_compare", params: []string{"value", "version", "operator", "strict", "version_type"}, required: 2},
 	"test version_compare":        {fn: "version_compare", params: []string{"value", "version", "operator", "strict", "version_type"}, required: 2},
+
+	// Jinja's own tests (jinja2/tests.py).
+	"test odd":         {fn: "test_odd", params: []string{"value"}, required: 1},
+	"test even":        {fn: "test_even", params: []string{"value"}, required: 1},
+	"test defined":     {fn: "test_defined", params: []string{"value"}, required: 1},
+	"test undefined":   {fn: "test_undefined", params: []string{"value"}, required: 1},
+	"test none":        {fn: "test_none", params: []string{"value"}, required: 1},
+	"test boolean":     {fn: "test_boolean", params: []string{"value"}, required: 1},
+	"test false":       {fn: "test_false", params: []string{"value"}, required: 1},
+	"test true":        {fn: "test_true", params: []string{"value"}, required: 1},
+	"test integer":     {fn: "test_integer", params: []string{"value"}, required: 1},
+	"test float":       {fn: "test_float", params: []string{"value"}, required: 1},
+	"test lower":       {fn: "test_lower", params: []string{"value"}, required: 1},
+	"test upper":       {fn: "test_upper", params: []string{"value"}, required: 1},
+	"test string":      {fn: "test_string", params: []string{"value"}, required: 1},
+	"test mapping":     {fn: "test_mapping", params: []string{"value"}, required: 1},
+	"test number":      {fn: "test_number", params: []string{"value"}, required: 1},
+	"test sequence":    {fn: "test_sequence", params: []string{"value"}, required: 1},
+	"test iterable":    {fn: "test_iterable", params: []string{"value"}, required: 1},
+	"test escaped":     {fn: "test_escaped", params: []string{"value"}, required: 1},
+	"test divisibleby": {fn: "test_divisibleby", params: []string{"value", "num"}, required: 2},
+	"test sameas":      {fn: "test_sameas", params: []string{"value", "other"}, required: 2},
+	"test in":          {fn: "test_in", params: []string{"value", "seq"}, required: 2},
+	"test filter":      {fn: "test_filter", params: []string{"value"}, required: 1, env: true},
+	"test test":        {fn: "test_test", params: []string{"value"}, required: 1, env: true},
 }

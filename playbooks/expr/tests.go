@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"math/big"
 	"strings"
 	"sync"
 )
@@ -117,20 +116,10 @@ func makeTestTable() map[string]testFunc {
 		"escaped":   typeTest(func(x any) bool { _, ok := x.(markup); return ok }),
 		"lower":     typeTest(func(x any) bool { return casedAs(x, false) }),
 		"upper":     typeTest(func(x any) bool { return casedAs(x, true) }),
-		"odd":       intTest("odd", func(n *big.Int) bool { return n.Bit(0) == 1 }),
-		"even":      intTest("even", func(n *big.Int) bool { return n.Bit(0) == 0 }),
-		"divisibleby": func(x any, args []any, _ map[string]any) (bool, error) {
-			if !integral(x) {
-				return false, errorf("test 'divisibleby' needs an integer, got %s", typeName(x))
-			}
-			if err := needArgs("divisibleby", args, 1); err != nil {
-				return false, err
-			}
-			if !integral(args[0]) || !Truthy(args[0]) {
-				return false, errorf("divisibleby needs a non-zero integer")
-			}
-			m, err := intArith("%", x, args[0])
-			return m == 0, err
+		"odd":       modTest(2, 1),
+		"even":      modTest(2, 0),
+		"divisibleby": func(x any, args []any, kw map[string]any) (bool, error) {
+			return modEquals(x, argOr(args, kw, 0, "num", nil), 0)
 		},
 		"in": func(x any, args []any, _ map[string]any) (bool, error) {
 			if err := needArgs("in", args, 1); err != nil {
@@ -229,14 +218,21 @@ func casedAs(x any, upper bool) bool {
 	return cased && s == strings.ToLower(s)
 }
 
-func intTest(name string, f func(*big.Int) bool) testFunc {
+// modTest is Jinja's odd and even: value % n == want, with Python's %
+// (a string formats: "%d" is even, "3" fails to format; 3.0 is odd).
+func modTest(n, want int) testFunc {
 	return func(x any, _ []any, _ map[string]any) (bool, error) {
-		n, ok := bigOf(x)
-		if !ok {
-			return false, errorf("test '%s' needs an integer, got %s", name, typeName(x))
-		}
-		return f(n), nil
+		return modEquals(x, n, want)
 	}
+}
+
+// modEquals is Python's x % n == want.
+func modEquals(x, n any, want int) (bool, error) {
+	m, err := binary("%", x, n)
+	if err != nil {
+		return false, err
+	}
+	return compareOp("==", m, want)
 }
 
 func compareTest(name string) testFunc {
