@@ -15,7 +15,15 @@ func (e *Expr) Eval(scope Scope) (any, error) {
 	if e.missing != nil {
 		return nil, &Error{Src: e.src, Col: 1, Msg: e.missing.Error(), Err: e.missing}
 	}
-	v, err := newEvaluator(scope, e.src).value(e.root)
+	ev := newEvaluator(scope, e.src)
+	if len(e.names) > 0 {
+		frame := &local{parent: scope}
+		if err := ev.resolveFirst(frame, e.names); err != nil {
+			return nil, err
+		}
+		ev.scope = frame
+	}
+	v, err := ev.value(e.root)
 	return plain(v), err
 }
 

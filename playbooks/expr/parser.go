@@ -12,6 +12,7 @@ type Expr struct {
 	// missing: a filter or test it names does not load, which fails every
 	// evaluation, as Jinja's compiled template looks them all up first.
 	missing error
+	names   []*nameNode // the names it reads, in Jinja's order (resolve.go)
 }
 
 // String returns the source text.
@@ -30,7 +31,7 @@ func Parse(src string) (*Expr, error) {
 	if p.tok.kind != tEOF {
 		return nil, p.unexpected("end of expression")
 	}
-	return &Expr{src: src, root: n, missing: p.uses.missing()}, nil
+	return &Expr{src: src, root: n, missing: p.uses.missing(), names: exprNames(n)}, nil
 }
 
 // parser is a recursive-descent parser following Jinja2's grammar and

@@ -319,6 +319,9 @@ func RenderDeep(v any, scope Scope) (any, error) {
 type local struct {
 	parent Scope
 	vars   map[string]any
+	// resolved are the names the frame resolved when it started (the
+	// top frame of an evaluation, see resolve.go).
+	resolved map[string]resolved
 }
 
 func (l *local) Lookup(name string) (any, bool, error) {
@@ -329,6 +332,9 @@ func (l *local) Lookup(name string) (any, bool, error) {
 func (l *local) lookupNative(name string, b *budget) (any, bool, error) {
 	if v, ok := l.vars[name]; ok {
 		return v, true, nil
+	}
+	if r, ok := l.resolved[name]; ok {
+		return r.v, r.ok, r.err
 	}
 	return lookupIn(l.parent, name, b)
 }

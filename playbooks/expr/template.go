@@ -24,6 +24,7 @@ type Template struct {
 	// missing: a filter or test it names does not load, which fails every
 	// rendering, as Jinja's compiled template looks them all up first.
 	missing error
+	names   []*nameNode // the names its top frame reads (resolve.go)
 }
 
 // IsTemplate reports whether s contains template markup ({{, {% or {#).
@@ -94,7 +95,11 @@ func (t *Template) renderOnce(scope Scope, st *evalState, convert bool) (any, er
 		ev.delims = t.delims
 	}
 	o := &output{}
-	if err := ev.renderBody(o, t.body, &local{parent: scope, vars: map[string]any{}}); err != nil {
+	frame := &local{parent: scope, vars: map[string]any{}}
+	if err := ev.resolveFirst(frame, t.names); err != nil {
+		return nil, err
+	}
+	if err := ev.renderBody(o, t.body, frame); err != nil {
 		return nil, err
 	}
 	v, err := ev.concat(o)
@@ -327,5 +332,12 @@ func (t *Template) native(scope Scope) (any, error) {
 	}
 	ev := newEvaluator(scope, t.code)
 	ev.top, ev.convert = t, true
+	if len(t.names) > 0 {
+		frame := &local{parent: scope}
+		if err := ev.resolveFirst(frame, t.names); err != nil {
+			return nil, err
+		}
+		ev.scope = frame
+	}
 	return ev.printed(t.single)
 }

@@ -205,6 +205,9 @@ func (ev *evaluator) renderNested(o *output, t *Template, scope Scope, dirs []st
 	}
 	child := ev.child(t, scope, dirs)
 	frame := &local{parent: scope, vars: map[string]any{}}
+	if err := child.resolveFirst(frame, t.names); err != nil {
+		return frame, err
+	}
 	return frame, child.renderBody(o, t.body, frame)
 }
 
