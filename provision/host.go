@@ -46,6 +46,9 @@ type hostRun struct {
 	// incVars are the loop variables of the includes the host is inside,
 	// innermost last.
 	incVars []map[string]any
+	// loopFacts, while a loop runs on the host, holds the facts its items
+	// returned, applied when the loop ends (see loop).
+	loopFacts *[]loopFact
 
 	// failed: a task failed (and was not rescued); the host does nothing
 	// more in this run. unreachable: its connection failed.

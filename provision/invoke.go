@@ -204,40 +204,61 @@ func (pr *playRun) settle(h *hostRun, t *playbooks.Task, kw keywords, scope *exp
 	if st, ok := out.data["ansible_stats"].(map[string]any); ok && !out.failed {
 		pr.rn.customStats(h.name, st)
 	}
-	// As Ansible: facts a module returns join ansible_facts, but set_fact's
-	// only when cacheable, and include_vars' never.
+	f, ok := out.data["ansible_facts"].(map[string]any)
+	switch {
+	case !ok || pr.rn.traits(t).ShowsFacts:
+	case h.loopFacts != nil:
+		// A loop item's facts, even a failed one's: see loop.
+		*h.loopFacts = append(*h.loopFacts, loopFact{t: t, kw: kw, facts: f})
+	case !out.failed:
+		if err := pr.applyFacts(h, t, kw, f); err != nil {
+			return failure(err)
+		}
+	}
+	return out
+}
+
+// applyFacts makes the facts f a run of t returned the host's. As
+// Ansible: facts a module returns join ansible_facts, but set_fact's only
+// when cacheable, and include_vars' never.
+func (pr *playRun) applyFacts(h *hostRun, t *playbooks.Task, kw keywords, f map[string]any) error {
 	tr := pr.rn.traits(t)
 	persist := !tr.PlayFacts
 	if tr.PlayFacts && tr.CacheableArg != "" {
 		c, err := tasks.ParseBool(t.Args[tr.CacheableArg])
 		persist = err == nil && c
 	}
-	if f, ok := out.data["ansible_facts"].(map[string]any); ok && !out.failed && !tr.ShowsFacts {
-		if !tr.FromPlaybook {
-			f = unsafeDeep(f).(map[string]any)
-		}
-		if kw.delegateTo != "" && kw.delegateFacts {
-			// delegate_facts: the facts are the delegate's.
-			d, err := pr.delegateHost(kw.delegateTo)
-			if err != nil {
-				return failure(err)
-			}
-			h = d
-		}
-		for _, k := range pydict.Keys(f) {
-			v := f[k]
-			if t.Module == "include_vars" {
-				pydict.Set(h.includedVars, k, v)
-				continue
-			}
-			pydict.Set(h.setFacts, k, v)
-			if persist {
-				pydict.Set(h.moduleFacts, k, v)
-			}
-		}
-		h.refresh()
+	if !tr.FromPlaybook {
+		f = unsafeDeep(f).(map[string]any)
 	}
-	return out
+	if kw.delegateTo != "" && kw.delegateFacts {
+		// delegate_facts: the facts are the delegate's.
+		d, err := pr.delegateHost(kw.delegateTo)
+		if err != nil {
+			return err
+		}
+		h = d
+	}
+	for _, k := range pydict.Keys(f) {
+		v := f[k]
+		if t.Module == "include_vars" {
+			pydict.Set(h.includedVars, k, v)
+			continue
+		}
+		pydict.Set(h.setFacts, k, v)
+		if persist {
+			pydict.Set(h.moduleFacts, k, v)
+		}
+	}
+	h.refresh()
+	return nil
+}
+
+// loopFact is the facts one run of a loop's item returned.
+type loopFact struct {
+	t     *playbooks.Task
+	kw    keywords
+	facts map[string]any
 }
 
 // asyncRefusal is Ansible's failure for a task with async: (limit > 0)

@@ -139,11 +139,22 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		return failure(err)
 	}
 	itemKw, same := pr.itemKeywords(h, t, kw, kwFailed, itemVars)
+	// As Ansible's loop: the facts an item returns (a failed one's too)
+	// are variables of the items after it, above all but the loop's own;
+	// the host gets them only if the whole loop did not fail.
+	facts, overlay := []loopFact{}, map[string]any{}
+	defer func(prev *[]loopFact) { h.loopFacts = prev }(h.loopFacts)
+	h.loopFacts = &facts
 	run := func(i int) outcome {
 		if itemKw[i].err != nil {
 			return pr.keywordFailure(h, t, itemKw[i].err, itemVars[i])
 		}
-		return pr.attempt(ctx, h, t, itemKw[i].kw, itemVars[i])
+		vars := itemVars[i]
+		if len(overlay) > 0 {
+			vars = maps.Clone(overlay)
+			maps.Copy(vars, itemVars[i])
+		}
+		return pr.attempt(ctx, h, t, itemKw[i].kw, vars)
 	}
 	stopped := func(i int, out outcome) bool { return itemKw[i].err != nil && out.failed }
 	if b := pr.batcher(t); b != nil && same && len(items) > 1 && pause == 0 && ctx.Err() == nil && !registerSeen(t) {
@@ -162,7 +173,21 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 			}
 		}
 		vars := itemVars[i]
+		before := len(facts)
 		out := run(i)
+		// The label sees the variables as this item left them: its own
+		// facts above even the loop's variables.
+		labelVars := vars
+		if len(overlay) > 0 || len(facts) > before {
+			labelVars = maps.Clone(overlay)
+			maps.Copy(labelVars, vars)
+		}
+		for _, f := range facts[before:] {
+			if f.kw.delegateTo == "" || !f.kw.delegateFacts {
+				maps.Copy(overlay, f.facts)
+				maps.Copy(labelVars, f.facts)
+			}
+		}
 		if stopped(i, out) {
 			// As Ansible: an item whose keywords do not evaluate
 			// fails the whole task, the items done so far forgotten.
@@ -206,7 +231,7 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		}
 		shown := item
 		if label != nil {
-			v, err := expr.RenderDeep(label, pr.scope(h, t, vars))
+			v, err := expr.RenderDeep(label, pr.scope(h, t, labelVars))
 			var u *expr.UndefinedError
 			switch {
 			case errors.As(err, &u):
@@ -228,6 +253,14 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		if out.unreachable {
 			agg.unreachable = true
 			break
+		}
+	}
+	if !agg.failed && !agg.unreachable {
+		h.loopFacts = nil
+		for _, f := range facts {
+			if err := pr.applyFacts(h, f.t, f.kw, f.facts); err != nil {
+				return failure(err)
+			}
 		}
 	}
 	// skipped is there whatever its value, as in Ansible's register.
