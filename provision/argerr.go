@@ -25,6 +25,15 @@ func (e *argsError) Unwrap() error { return e.err }
 // renderArgsError returns err, from rendering t's arguments, as an argsError.
 func renderArgsError(t *playbooks.Task, err error) error {
 	var u *expr.UndefinedError
+	if _, why, ok := expr.PythonException(err); ok && expr.IsValueError(err) {
+		// As Ansible's validation of the task's args field, which a
+		// ValueError escapes templating to.
+		msg := fmt.Sprintf("the field 'args' has an invalid value (%s), and could not be converted to an dict.The error was: %s", expr.Repr(t.Args), why)
+		if t.Pos.File != "" && t.Pos.Line > 0 {
+			msg += t.Pos.Quote()
+		}
+		return &argsError{msg: msg, err: err}
+	}
 	if !errors.As(err, &u) {
 		return &argsError{msg: typeErrorText(err), err: err}
 	}

@@ -48,7 +48,7 @@ func (pr *playRun) factory(t *playbooks.Task) (tasks.Factory, error) {
 // that do not render end a loop (outcome.abort), as Ansible's validation
 // of the task raises.
 func prepareFailure(err error) outcome {
-	if class, msg, ok := expr.PythonException(err); ok {
+	if class, msg, ok := expr.PythonException(err); ok && !expr.IsValueError(err) {
 		// Ansible's worker catches a Python exception of its own (a
 		// ZeroDivisionError) while validating the task: the failed
 		// result holds it, without a message, and a loop goes on.

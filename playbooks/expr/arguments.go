@@ -50,7 +50,7 @@ func (ev *evaluator) arguments(c *callArgs, keepUndefined bool) ([]any, map[stri
 		}
 		items, err := iterate(v)
 		if err != nil {
-			return nil, nil, ev.wrap(c.star, errorf("argument after * must be an iterable, not %s", typeName(v)))
+			return nil, nil, ev.wrap(c.star, typeErrorf("Value after * must be an iterable, not %s", typeName(v)))
 		}
 		if err := ev.step(len(items)); err != nil {
 			return nil, nil, err
@@ -84,7 +84,7 @@ func (ev *evaluator) arguments(c *callArgs, keepUndefined bool) ([]any, map[stri
 				return nil, nil, ev.wrap(c.dstar, err)
 			}
 		default:
-			return nil, nil, ev.wrap(c.dstar, errorf("argument after ** must be a mapping, not %s", typeName(v)))
+			return nil, nil, ev.wrap(c.dstar, typeErrorf("ansible.template.AnsibleContext.call() argument after ** must be a mapping, not %s", typeName(v)))
 		}
 		for _, k := range pydict.Keys(m) {
 			if _, dup := kwargs[k]; dup {

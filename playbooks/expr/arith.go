@@ -34,7 +34,7 @@ func unary(op string, x any) (any, error) {
 		}
 		return v, nil
 	}
-	return nil, errorf("bad operand type for unary %s: '%s'", op, typeName(x))
+	return nil, typeErrorf("bad operand type for unary %s: '%s'", op, typeName(x))
 }
 
 func unsupported(op string, l, r any) error {
@@ -124,12 +124,28 @@ func binary(op string, l, r any) (any, error) {
 				return out, nil
 			}
 		}
+		// Python's sequence repeat: the other side must be an int.
+		if isSequence(l) {
+			return nil, typeErrorf("can't multiply sequence by non-int of type '%s'", typeName(r))
+		}
+		if isSequence(r) {
+			return nil, typeErrorf("can't multiply sequence by non-int of type '%s'", typeName(l))
+		}
 	case "%":
 		if ls, ok := text(l); ok {
 			return percentFormat(ls, r)
 		}
 	}
 	return nil, unsupported(op, l, r)
+}
+
+// isSequence reports whether x is a str or a list, which * repeats.
+func isSequence(x any) bool {
+	if _, ok := text(x); ok {
+		return true
+	}
+	_, ok := x.([]any)
+	return ok
 }
 
 func floatOp(op string, a, b float64) (any, error) {

@@ -177,7 +177,7 @@ func pyRange(args []any) (any, error) {
 	case 3:
 		start, stop, step = ints[0], ints[1], ints[2]
 	default:
-		return nil, errorf("range expected 1 to 3 arguments, got %d", len(ints))
+		return nil, typeErrorf("range expected at most 3 arguments, got %d", len(ints))
 	}
 	if step == 0 {
 		return nil, errorf("range() arg 3 must not be zero")

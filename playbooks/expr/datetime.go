@@ -165,8 +165,11 @@ func (d *dateTime) method(_ *evaluator, name string, args []any, kw map[string]a
 	t := d.t
 	switch name {
 	case "strftime":
-		if len(args) != 1 {
-			return nil, true, errorf("strftime() takes exactly one argument")
+		if len(args) == 0 {
+			return nil, true, typeErrorf("strftime() missing required argument 'format' (pos 1)")
+		}
+		if len(args) > 1 {
+			return nil, true, typeErrorf("strftime() takes at most 1 argument (%d given)", len(args))
 		}
 		s, err := d.strftime(Str(args[0]))
 		return s, true, err
@@ -218,7 +221,7 @@ func (d *dateTime) replace(args []any, kw map[string]any) (any, bool, error) {
 		"minute": t.Minute(), "second": t.Second(), "microsecond": t.Nanosecond() / 1000}
 	for k, v := range kw {
 		if _, ok := f[k]; !ok {
-			return nil, true, errorf("'%s' is an invalid keyword argument for replace()", k)
+			return nil, true, typeErrorf("'%s' is an invalid keyword argument for replace()", k)
 		}
 		n, ok := v.(int)
 		if !ok {

@@ -81,6 +81,23 @@ type pyError struct {
 	// ZeroDivisionError), which Ansible's task validation reports as an
 	// exception (PythonException), not as a message.
 	exc string
+	// value: Python raises it as a ValueError (IsValueError).
+	value bool
+}
+
+// valueErrorf is errorf for what Python raises as a ValueError, which
+// Ansible's task validation reports as a field's invalid value
+// (IsValueError), or, where nothing validates, as an exception.
+func valueErrorf(format string, args ...any) error {
+	return &pyError{msg: fmt.Sprintf(format, args...), exc: "ValueError", value: true}
+}
+
+// IsValueError reports whether err is what Python raises as a ValueError
+// in a template (a value of the right type that is refused: a negative
+// count, a date that does not match its format).
+func IsValueError(err error) bool {
+	var pe *pyError
+	return errors.As(err, &pe) && pe.value
 }
 
 // zeroDivision is Python's ZeroDivisionError with its text.

@@ -121,7 +121,7 @@ func (ev *evaluator) evalSlice(n *sliceNode) (any, error) {
 			}
 		}
 		if !ok {
-			return nil, ev.wrap(p, errorf("slice indices must be integers or None"))
+			return nil, ev.wrap(p, typeErrorf("slice indices must be integers or None or have an __index__ method"))
 		}
 		idx[i] = &iv
 	}

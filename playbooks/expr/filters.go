@@ -3,6 +3,7 @@ package expr
 import (
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,6 +45,11 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 			return nil, ev.wrap(n.x, u.err())
 		}
 		x = ""
+	}
+	if slices.Contains(higherOrderFilters, name) && !Truthy(x) {
+		// Jinja's select, reject, map and the attr ones do nothing
+		// with an empty (falsy) input, their arguments unused.
+		return []any{}, nil
 	}
 	if !undefinedArgFilters[name] {
 		if err := ev.definedArgs(&n.callArgs, args, kwargs); err != nil {
@@ -262,7 +268,7 @@ var basicFilters = map[string]filterFunc{
 		case float64:
 			return math.Abs(t), nil
 		}
-		return nil, errorf("bad operand type for abs(): '%s'", typeName(x))
+		return nil, typeErrorf("bad operand type for abs(): '%s'", typeName(x))
 	},
 	"round": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		prec, _ := integer(argOr(args, kw, 0, "precision", 0))

@@ -130,6 +130,9 @@ var ansibleFilters = map[string]filterFunc{
 		return strptime(s, strArg(args, kw, 0, "format", "%Y-%m-%d %H:%M:%S"))
 	},
 	"strftime": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		if _, ok := text(x); !ok {
+			return nil, typeErrorf("strftime() argument 1 must be str, not %s", typeName(x))
+		}
 		t := time.Now()
 		if sec := argOr(args, kw, 0, "second", nil); sec != nil {
 			f, ok := number(sec)

@@ -537,11 +537,11 @@ func getPath(v any, path string) any {
 // every list must end there, as Python's ValueError says.
 func zipStrict(lists [][]any, j, i int) error {
 	if j > 0 {
-		return errorf("zip() argument %d is shorter than argument%s 1%s", j+1, plural(j, ""), argRange(j))
+		return valueErrorf("zip() argument %d is shorter than argument%s 1%s", j+1, plural(j, ""), argRange(j))
 	}
 	for k, l := range lists[1:] {
 		if len(l) > i {
-			return errorf("zip() argument %d is longer than argument%s 1%s", k+2, plural(k+1, ""), argRange(k+1))
+			return valueErrorf("zip() argument %d is longer than argument%s 1%s", k+2, plural(k+1, ""), argRange(k+1))
 		}
 	}
 	return nil

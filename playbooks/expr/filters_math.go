@@ -13,12 +13,12 @@ import (
 func mathFilter(name string) filterFunc {
 	return func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		if !isNumber(x) {
-			return nil, errorf("%s() can only be used on numbers: must be real number, not %s", name, typeName(x))
+			return nil, typeErrorf("%s() can only be used on numbers: must be real number, not %s", name, typeName(x))
 		}
 		if name == "log" {
 			base := argOr(args, kw, 0, "base", math.E)
 			if !isNumber(base) {
-				return nil, errorf("log() can only be used on numbers: must be real number, not %s", typeName(base))
+				return nil, typeErrorf("log() can only be used on numbers: must be real number, not %s", typeName(base))
 			}
 			if nonPositive(x) || nonPositive(base) || Equal(base, 1) {
 				if Equal(base, 1) {
@@ -42,7 +42,7 @@ func mathFilter(name string) filterFunc {
 				return nil, typeErrorf("power() missing 1 required positional argument: 'y'")
 			}
 			if !isNumber(args[0]) {
-				return nil, errorf("pow() can only be used on numbers: must be real number, not %s", typeName(args[0]))
+				return nil, typeErrorf("pow() can only be used on numbers: must be real number, not %s", typeName(args[0]))
 			}
 			y, err := floatOf(args[0])
 			if err != nil {
@@ -59,7 +59,7 @@ func mathFilter(name string) filterFunc {
 		}
 		base := argOr(args, kw, 0, "base", 2)
 		if !isNumber(base) {
-			return nil, errorf("root() can only be used on numbers: must be real number, not %s", typeName(base))
+			return nil, typeErrorf("root() can only be used on numbers: must be real number, not %s", typeName(base))
 		}
 		b, err := floatOf(base)
 		if err != nil {
@@ -67,7 +67,7 @@ func mathFilter(name string) filterFunc {
 		}
 		if Equal(base, 2) {
 			if f < 0 {
-				return nil, errorf("root() can only be used on numbers: math domain error")
+				return nil, typeErrorf("root() can only be used on numbers: math domain error")
 			}
 			return math.Sqrt(f), nil
 		}
@@ -75,7 +75,7 @@ func mathFilter(name string) filterFunc {
 			return nil, zeroDivision("float division by zero")
 		}
 		if f < 0 && 1/b != math.Trunc(1/b) {
-			return nil, errorf("root() can only be used on numbers: math domain error")
+			return nil, typeErrorf("root() can only be used on numbers: math domain error")
 		}
 		return pyPow(f, 1/b), nil
 	}
@@ -104,7 +104,7 @@ func fProduct(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	if r, ok := kw["repeat"]; ok {
 		n, isInt := integer(r)
 		if !isInt || n < 0 {
-			return nil, errorf("repeat argument cannot be negative")
+			return nil, valueErrorf("repeat argument cannot be negative")
 		}
 		repeat = n
 	}
@@ -146,10 +146,10 @@ func fPermutations(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	if v := argOr(args, kw, 0, "r", nil); v != nil {
 		n, ok := integer(v)
 		if !ok {
-			return nil, errorf("Expected int as r")
+			return nil, typeErrorf("Expected int as r")
 		}
 		if n < 0 {
-			return nil, errorf("r must be non-negative")
+			return nil, valueErrorf("r must be non-negative")
 		}
 		r = n
 	}
@@ -198,10 +198,10 @@ func fCombinations(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	}
 	r, ok := integer(v)
 	if !ok {
-		return nil, errorf("'%s' object cannot be interpreted as an integer", typeName(v))
+		return nil, typeErrorf("'%s' object cannot be interpreted as an integer", typeName(v))
 	}
 	if r < 0 {
-		return nil, errorf("r must be non-negative")
+		return nil, valueErrorf("r must be non-negative")
 	}
 	if r > len(items) {
 		return []any{}, nil
@@ -241,7 +241,7 @@ var sizeRanges = []struct {
 // fHumanReadable is human_readable(isbits=False, unit=None).
 func fHumanReadable(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	if !isNumber(x) {
-		return nil, errorf("human_readable() failed on bad input: '>=' not supported between instances of '%s' and 'int'", typeName(x))
+		return nil, typeErrorf("human_readable() failed on bad input: '>=' not supported between instances of '%s' and 'int'", typeName(x))
 	}
 	size, err := floatOf(x)
 	if err != nil {

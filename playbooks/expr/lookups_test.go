@@ -206,7 +206,7 @@ func TestCallArgumentSyntax(t *testing.T) {
 		"f(*l, *l)":             "expected a valid argument",
 		"f(a=1, a=2)":           "keyword argument repeated: a",
 		"dict(**l)":             "argument after ** must be a mapping, not list",
-		"range(*5)":             "argument after * must be an iterable, not int",
+		"range(*5)":             "Value after * must be an iterable, not int",
 		"dict(a=1, **{'a': 1})": "got multiple values for keyword argument 'a'",
 	} {
 		e, err := Parse(src)

@@ -263,7 +263,7 @@ func strptime(s, format string) (*dateTime, error) {
 				if strings.IndexByte("wuUWVGcxX", d) >= 0 {
 					return nil, errorf("tender's to_datetime does not support %%%c", d)
 				}
-				return nil, errorf("'%c' is a bad directive in format %s", format[i], Repr(format))
+				return nil, valueErrorf("'%c' is a bad directive in format %s", format[i], Repr(format))
 			}
 			re.WriteString("(" + pat + ")")
 			order = append(order, d)
@@ -277,10 +277,10 @@ func strptime(s, format string) (*dateTime, error) {
 	}
 	m := rx.FindStringSubmatch(s)
 	if m == nil {
-		return nil, errorf("time data %s does not match format %s", Repr(s), Repr(format))
+		return nil, valueErrorf("time data %s does not match format %s", Repr(s), Repr(format))
 	}
 	if len(m[0]) != len(s) {
-		return nil, errorf("unconverted data remains: %s", s[len(m[0]):])
+		return nil, valueErrorf("unconverted data remains: %s", s[len(m[0]):])
 	}
 	f := map[byte]int{'Y': 1900, 'm': 1, 'd': 1}
 	frac, yday, pm := 0, -1, -1
