@@ -105,6 +105,13 @@ func TestDifferencesFile(t *testing.T) {
 		`task 0 "fail" h2.results[0].item.key: ansible 1, tender "1.0"`, `task 0 "x" h1.item.key: ansible -3, tender "-3"`}, kn); len(got) != 0 {
 		t.Errorf("the mapping keys entry does not match: %q", got)
 	}
+	jsonKey := `task 0 "debug" h3.(({v1: v0} | combine(v5)) | to_json): ansible "{\"true\": 2, \"b\": true}", tender "{\"True\": 2, \"b\": true}"`
+	if got := Unknown([]string{jsonKey}, kn); len(got) != 0 {
+		t.Errorf("the mapping keys entry does not match JSON text: %q", got)
+	}
+	if got := Unknown([]string{strings.Replace(jsonKey, `2, \"b`, `3, \"b`, 1)}, kn); len(got) != 1 {
+		t.Errorf("JSON texts that differ elsewhere matched: %q", got)
+	}
 	// A back-reference: two numbers that differ are a divergence.
 	if got := Unknown([]string{`task 0 "x" h1.item.key: ansible 2, tender "1"`}, kn); len(got) != 1 {
 		t.Errorf("different numbers matched: %q", got)
