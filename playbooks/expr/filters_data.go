@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/pyfmt"
-	"strings"
 
 	"github.com/tender-sh/tender/internal/yaml11"
 	"go.yaml.in/yaml/v3"
@@ -18,16 +17,11 @@ var dataFilters = map[string]filterFunc{
 		return toJSONFilter("to_nice_json", x, args, kw, 4, true)
 	},
 	"from_json": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
-		d := json.NewDecoder(strings.NewReader(Str(x)))
-		d.UseNumber()
-		v, err := pydict.DecodeJSON(d)
-		if err != nil {
-			return nil, errorf("from_json: %v", err)
+		s, ok := text(x)
+		if !ok {
+			return nil, typeErrorf("the JSON object must be str, bytes or bytearray, not %s", typeName(x))
 		}
-		if d.More() {
-			return nil, errorf("from_json: Extra data")
-		}
-		return fromJSON(v)
+		return pyJSONLoads(s)
 	},
 	"from_yaml": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 		var n yaml.Node

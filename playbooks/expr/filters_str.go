@@ -236,15 +236,9 @@ var stringFilters = map[string]filterFunc{
 		return base64.StdEncoding.EncodeToString(b), nil
 	},
 	"b64decode": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
-		s := strings.Map(func(r rune) rune {
-			if unicode.IsSpace(r) {
-				return -1
-			}
-			return r
-		}, Str(x))
-		b, err := base64.StdEncoding.DecodeString(s)
+		b, err := pyB64decode(Str(x))
 		if err != nil {
-			return nil, errorf("Incorrect padding or invalid base64: %v", err)
+			return nil, err
 		}
 		if enc := strArg(args, kw, 0, "encoding", "utf-8"); normEncoding(enc) != "utf_8" {
 			return decodeText(b, enc)
