@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"net/netip"
 	"regexp"
 	"strings"
@@ -22,6 +23,15 @@ var urlComponents = []string{"fragment", "hostname", "netloc", "password", "path
 func fURLSplit(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 	s, ok := text(x)
 	if !ok {
+		switch x.(type) {
+		case []any, map[string]any:
+			// Python's urlsplit caches by its arguments.
+			return nil, typeErrorf("unhashable type: '%s'", typeName(x))
+		}
+		if Truthy(x) {
+			return nil, &pyError{msg: fmt.Sprintf("'%s' object has no attribute 'decode'", typeName(x)), exc: "AttributeError"}
+		}
+		// Python gives bytes for an empty value (None, 0): tender has none.
 		return nil, errorf("urlsplit: expected a string, got %s", typeName(x))
 	}
 	parts, err := urlSplit(s)
