@@ -52,15 +52,9 @@ func ResolveConnection(conns *transport.Connections, cfg *config.Config, name st
 		}
 		return "", nil
 	}
-	kind, err := first([]string{"ansible_connection"})
+	kind, err := connectionKind(vars, kw)
 	if err != nil {
 		return Connection{}, err
-	}
-	if kind == "" {
-		kind = kw.Connection
-	}
-	if kind == "" || kind == "smart" {
-		kind = "ssh" // smart is ssh wherever OpenSSH is, as in Ansible
 	}
 	canon, d, err := conns.Resolve(kind)
 	if err != nil {
@@ -115,6 +109,24 @@ func ResolveConnection(conns *transport.Connections, cfg *config.Config, name st
 		}
 	}
 	return c, nil
+}
+
+// connectionKind is the connection type a host's variables and the
+// keywords in force name: ansible_connection, else kw.Connection, else
+// ssh (smart is ssh wherever OpenSSH is, as in Ansible).
+func connectionKind(vars VarLookup, kw ConnKeywords) (string, error) {
+	v, ok, err := vars("ansible_connection")
+	if err != nil {
+		return "", fmt.Errorf("ansible_connection: %w", err)
+	}
+	kind := kw.Connection
+	if ok && v != nil && expr.Str(v) != "" {
+		kind = expr.Str(v)
+	}
+	if kind == "" || kind == "smart" {
+		kind = "ssh"
+	}
+	return kind, nil
 }
 
 // sshTarget reads the ssh connection's variables, falling back on the

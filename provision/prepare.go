@@ -118,6 +118,16 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	}
 	var conn transport.Conn
 	var via connSpec
+	if tr.Controller && kw.delegateTo == "" {
+		// As Ansible, a controller's action loads the host's connection
+		// plugin too: one that does not exist fails it.
+		if kind, err := connectionKind(scope.Lookup, ConnKeywords{Connection: kw.connection}); err == nil {
+			var ue *transport.UnknownConnectionError
+			if _, _, err := pr.rn.r.Connections.Resolve(kind); errors.As(err, &ue) {
+				return call{}, atTask(t, err)
+			}
+		}
+	}
 	if !tr.Controller {
 		if conn, via, err = pr.conn(ctx, h, kw, scope); err != nil {
 			return call{}, atTask(t, err)

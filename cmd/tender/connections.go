@@ -1,12 +1,9 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/provision/transport/docker"
 	"github.com/tender-sh/tender/provision/transport/local"
-	"github.com/tender-sh/tender/provision/transport/ssh"
 )
 
 // connections are the connection types tender's commands offer, under
@@ -18,14 +15,4 @@ func connections(sshDialer transport.Dialer) *transport.Connections {
 		Add("ssh", sshDialer, "smart", "paramiko", "paramiko_ssh", "ansible.builtin.ssh", "ansible.builtin.paramiko_ssh", "ansible.legacy.ssh").
 		Add("local", local.Dialer{}, "ansible.builtin.local", "ansible.legacy.local").
 		Add("docker", docker.Dialer{}, "community.docker.docker", "community.general.docker")
-}
-
-// connectionKnown reports whether name is a connection type tender has.
-func connectionKnown(name string) bool {
-	return name == "" || connections(&ssh.Dialer{}).Canonical(name) != ""
-}
-
-// connectionNames lists the connection types tender has.
-func connectionNames() string {
-	return strings.Join(connections(&ssh.Dialer{}).Names(), ", ")
 }

@@ -92,9 +92,6 @@ func playDefaults(c *cli.Context, cfg *config.Config) (provision.PlayDefaults, e
 	} else if set && port != nil {
 		d.Port = fmt.Sprint(port)
 	}
-	if !connectionKnown(d.Connection) {
-		return d, &exitError{code: 5, err: fmt.Errorf("connection %q: tender connects with %s (smart and paramiko mean ssh here)", d.Connection, connectionNames())}
-	}
 	switch d.BecomeMethod {
 	case "", "sudo", "su", "doas":
 	default:

@@ -3,7 +3,6 @@ package transport
 import (
 	"fmt"
 	"sort"
-	"strings"
 )
 
 // Connections names the connection types a run may use, as Ansible's
@@ -89,12 +88,9 @@ type UnknownConnectionError struct {
 	Known []string
 }
 
-// Error returns the message the user sees.
+// Error returns the message the user sees, Ansible's.
 func (e *UnknownConnectionError) Error() string {
-	if len(e.Known) == 0 {
-		return fmt.Sprintf("connection %q: no connection types are available", e.Name)
-	}
-	return fmt.Sprintf("connection %q is not supported (%s)", e.Name, strings.Join(e.Known, ", "))
+	return fmt.Sprintf("the connection plugin '%s' was not found", e.Name)
 }
 
 // Params is an optional interface of a Dialer: which host variables its
