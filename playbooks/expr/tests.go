@@ -295,18 +295,7 @@ func regexTest(name string) testFunc {
 }
 
 func versionTestFunc(x any, args []any, kwargs map[string]any) (bool, error) {
-	want := argOr(args, kwargs, 0, "version", nil)
-	if want == nil {
-		return false, errorf("test 'version' requires 1 argument(s)")
-	}
-	if argOr(args, kwargs, 2, "strict", nil) != nil && argOr(args, kwargs, 3, "version_type", nil) != nil {
-		return false, errorf("Cannot specify both 'strict' and 'version_type'")
-	}
-	strict := Truthy(argOr(args, kwargs, 2, "strict", false))
-	if vt := argOr(args, kwargs, 3, "version_type", nil); vt != nil && Str(vt) == "strict" {
-		strict = true
-	}
-	return versionTest(x, want, argOr(args, kwargs, 1, "operator", nil), strict)
+	return versionTest(x, args, kwargs)
 }
 
 // resultTest is one of Ansible's tests on a registered task result:

@@ -55,7 +55,7 @@ func compareLoose(a, b string) (int, error) {
 		}
 		xInt, yInt := isInt(x), isInt(y)
 		if xInt != yInt {
-			return 0, errorf("Version comparison failed: '<' not supported between instances of '%s' and '%s'", typeName(x), typeName(y))
+			return 0, typeErrorf("'<' not supported between instances of '%s' and '%s'", typeName(x), typeName(y))
 		}
 		if xInt {
 			return compareNumbers(x, y), nil
@@ -65,78 +65,59 @@ func compareLoose(a, b string) (int, error) {
 	return cmpOrdered(len(pa), len(pb)), nil
 }
 
-// versionTest implements Ansible's `version` test and `version_compare`
-// filter: version(value, other, operator='eq', strict=False).
-func versionTest(value, other any, op any, strict bool) (bool, error) {
-	a, b := Str(value), Str(other)
-	if value == nil || a == "" {
-		return false, errorf("Version comparison failed: version value cannot be empty")
+// versionTest is Ansible's version test (version_compare): value and
+// version compared with operator (eq by default) as the version type
+// says, LooseVersion unless strict or version_type name another, each
+// refusal in Ansible's words and order.
+func versionTest(value any, args []any, kwargs map[string]any) (bool, error) {
+	version := argOr(args, kwargs, 0, "version", nil)
+	op := argOr(args, kwargs, 1, "operator", "eq")
+	strict := argOr(args, kwargs, 2, "strict", nil)
+	vt := argOr(args, kwargs, 3, "version_type", nil)
+	if strict != nil && vt != nil {
+		return false, errorf("Cannot specify both 'strict' and 'version_type'")
 	}
-	o := "eq"
-	if op != nil {
-		o = Str(op)
+	if !Truthy(value) {
+		return false, errorf("Input version value cannot be empty")
 	}
-	if strict {
-		if !strictVersion(a) {
-			return false, errorf("Version comparison failed: invalid version number '%s'", a)
+	if !Truthy(version) {
+		return false, errorf("Version parameter to compare against cannot be empty")
+	}
+	compare := compareLoose
+	switch {
+	case Truthy(strict):
+		compare = compareStrict
+	case Truthy(vt):
+		name, _ := text(vt)
+		c, ok := versionTypes[name]
+		if !ok {
+			return false, errorf("Invalid version type (%s). Must be one of 'loose', 'strict', 'semver', 'semantic', 'pep440'", Str(vt))
 		}
-		if !strictVersion(b) {
-			return false, errorf("Version comparison failed: invalid version number '%s'", b)
-		}
+		compare = c
 	}
-	c, err := compareLoose(a, b)
+	o, _ := text(op)
+	want, ok := versionOperators[o]
+	if !ok {
+		return false, errorf("Invalid operator type (%s). Must be one of '==', '=', 'eq', '<', 'lt', '<=', 'le', '>', 'gt', '>=', 'ge', '!=', '<>', 'ne'", Str(op))
+	}
+	c, err := compare(Str(value), Str(version))
 	if err != nil {
-		return false, err
+		return false, errorf("Version comparison failed: %s", err)
 	}
-	switch o {
-	case "==", "=", "eq":
-		return c == 0, nil
-	case "!=", "<>", "ne":
-		return c != 0, nil
-	case "<", "lt":
-		return c < 0, nil
-	case "<=", "le":
-		return c <= 0, nil
-	case ">", "gt":
-		return c > 0, nil
-	case ">=", "ge":
-		return c >= 0, nil
-	}
-	return false, errorf("Invalid operator type (%s)", o)
+	return want(c), nil
 }
 
-// strictVersion accepts what StrictVersion does: N.N[.N][(a|b)N].
-func strictVersion(s string) bool {
-	i, groups := 0, 0
-	for {
-		j := i
-		for j < len(s) && isDigit(s[j]) {
-			j++
-		}
-		if j == i {
-			return false
-		}
-		groups++
-		i = j
-		if i < len(s) && s[i] == '.' && groups < 3 {
-			i++
-			continue
-		}
-		break
-	}
-	if groups < 2 {
-		return false
-	}
-	if i < len(s) && (s[i] == 'a' || s[i] == 'b') {
-		i++
-		j := i
-		for j < len(s) && isDigit(s[j]) {
-			j++
-		}
-		if j == i {
-			return false
-		}
-		i = j
-	}
-	return i == len(s)
+// versionTypes are the version test's version_type values.
+var versionTypes = map[string]func(a, b string) (int, error){
+	"loose": compareLoose, "strict": compareStrict, "semver": compareSemver, "semantic": compareSemver, "pep440": comparePEP440,
+}
+
+// versionOperators are the version test's operators, by each name.
+var versionOperators = map[string]func(c int) bool{
+	"==": func(c int) bool { return c == 0 }, "=": func(c int) bool { return c == 0 }, "eq": func(c int) bool { return c == 0 },
+	"!=": func(c int) bool { return c != 0 }, "<>": func(c int) bool { return c != 0 }, "ne": func(c int) bool { return c != 0 },
+	"<": func(c int) bool { return c < 0 }, "lt": func(c int) bool { return c < 0 },
+	"<=": func(c int) bool { return c <= 0 }, "le": func(c int) bool { return c <= 0 },
+	">": func(c int) bool { return c > 0 }, "gt": func(c int) bool { return c > 0 },
+	">=": func(c int) bool { return c >= 0 }, "ge": func(c int) bool { return c >= 0 },
 }
