@@ -50,7 +50,7 @@ var ansibleFilters = map[string]filterFunc{
 				if err.Error() == "EOF" {
 					return out, nil
 				}
-				return nil, errorf("from_yaml_all: %v", err)
+				return nil, yamlError(err)
 			}
 			if len(n.Content) == 0 {
 				out = append(out, nil)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/pyfmt"
+	"strings"
 
 	"github.com/tender-sh/tender/internal/yaml11"
 	"go.yaml.in/yaml/v3"
@@ -26,7 +27,7 @@ var dataFilters = map[string]filterFunc{
 	"from_yaml": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 		var n yaml.Node
 		if err := yaml.Unmarshal([]byte(Str(x)), &n); err != nil {
-			return nil, errorf("from_yaml: %v", err)
+			return nil, yamlError(err)
 		}
 		if len(n.Content) == 0 {
 			return nil, nil
@@ -100,6 +101,17 @@ func copyMap(m map[string]any) map[string]any {
 }
 
 // fromJSON turns the json.Numbers in v into Python's numbers, in place.
+// yamlError is PyYAML's exception for a document that does not parse,
+// which Ansible reports as the task's exception, not as a message: the
+// same problem libyaml names, without go-yaml's "yaml: line N:" prefix.
+func yamlError(err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if i := strings.Index(msg, ": "); strings.HasPrefix(msg, "line ") && i > 0 {
+		msg = msg[i+2:]
+	}
+	return &pyError{msg: msg, exc: "yaml.YAMLError"}
+}
+
 func fromJSON(v any) (any, error) {
 	var err error
 	switch t := v.(type) {
