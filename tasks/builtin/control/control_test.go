@@ -25,6 +25,16 @@ func TestDebugSetFactFailAssertPing(t *testing.T) {
 	if res := modtest.RunMod(t, env, "debug", tasks.Args{}); res.Msg != "Hello world!" {
 		t.Fatalf("%+v", res)
 	}
+	// A msg or var given as None is given (ansible-playbook 2.14): msg
+	// null, and a var that renders to itself under the key null.
+	if res := modtest.RunMod(t, env, "debug", tasks.Args{"msg": nil}); res.Msg != "null" || res.Data["msg"] != nil {
+		t.Errorf("msg None: %+v", res)
+	} else if _, ok := res.Data["msg"]; !ok {
+		t.Errorf("msg None is not the result's msg: %+v", res)
+	}
+	if res := modtest.RunMod(t, env, "debug", tasks.Args{"var": nil}); res.Data["null"] != "VARIABLE IS NOT DEFINED!" {
+		t.Errorf("var None: %+v", res)
+	}
 	if res := modtest.RunMod(t, env, "debug", tasks.Args{"var": "x"}); res.Data["x"] != 3 {
 		t.Fatalf("%+v", res)
 	}

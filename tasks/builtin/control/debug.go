@@ -35,7 +35,11 @@ func (debugModule) run(_ context.Context, env *tasks.Env, args tasks.Args) (task
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	if a.Has("msg") && a.Has("var") {
+	// As Ansible's debug, given means present, None included (the
+	// argument spec would drop a None).
+	_, hasMsg := args["msg"]
+	_, hasVar := args["var"]
+	if hasMsg && hasVar {
 		return tasks.Result{Failed: true, Msg: "'msg' and 'var' are incompatible options", Data: map[string]any{}}, nil
 	}
 	data := map[string]any{}
@@ -45,7 +49,22 @@ func (debugModule) run(_ context.Context, env *tasks.Env, args tasks.Args) (task
 	}
 	res := tasks.Result{Data: data}
 	switch {
-	case a.Has("var"):
+	case hasMsg:
+		m := a["msg"]
+		if text, isText := tasks.Text(m); isText {
+			res.Msg = text
+			if text == "" {
+				// An empty message is still the result's msg.
+				data["msg"] = ""
+			}
+			break
+		}
+		// Non-string messages (None too) are kept as data; the engine
+		// shows msg.
+		data["msg"] = m
+		b, _ := json.Marshal(m)
+		res.Msg = string(b)
+	case hasVar:
 		v := a["var"]
 		name, isStr := tasks.Text(v)
 		var val any = "VARIABLE IS NOT DEFINED!"
@@ -73,6 +92,10 @@ func (debugModule) run(_ context.Context, env *tasks.Env, args tasks.Args) (task
 				// the template's error, and no changed.
 				return tasks.Result{}, &tasks.ActionError{Msg: expr.TemplateMessage(err)}
 			}
+		} else if v == nil {
+			// None renders to itself, which Ansible's debug takes for
+			// undefined, under the key None (JSON's null).
+			name = "null"
 		} else if !isStr {
 			// A list or dict was given (already templated): it is its own
 			// value, shown under its Python type's name.
@@ -80,20 +103,6 @@ func (debugModule) run(_ context.Context, env *tasks.Env, args tasks.Args) (task
 			name = pyTypeName(v)
 		}
 		data[name] = val
-	case a.Has("msg"):
-		m := a["msg"]
-		if text, isText := tasks.Text(m); isText {
-			res.Msg = text
-			if text == "" {
-				// An empty message is still the result's msg.
-				data["msg"] = ""
-			}
-			break
-		}
-		// Non-string messages are kept as data; the engine shows msg.
-		data["msg"] = m
-		b, _ := json.Marshal(m)
-		res.Msg = string(b)
 	default:
 		res.Msg = "Hello world!"
 	}
