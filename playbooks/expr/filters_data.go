@@ -17,12 +17,28 @@ var dataFilters = map[string]filterFunc{
 	"to_nice_json": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		return toJSONFilter("to_nice_json", x, args, kw, 4, true)
 	},
-	"from_json": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+	"from_json": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		if len(args) > 0 {
+			return nil, typeErrorf("loads() takes 1 positional argument but %d were given", len(args)+1)
+		}
+		strict := true
+		for _, k := range pydict.Keys(kw) {
+			switch k {
+			case "strict":
+				strict = Truthy(kw[k])
+			case "cls", "object_hook", "parse_float", "parse_int", "parse_constant", "object_pairs_hook":
+				if kw[k] != nil {
+					return nil, errorf("from_json: tender does not take %s, which is a Python callable", k)
+				}
+			default:
+				return nil, typeErrorf("JSONDecoder.__init__() got an unexpected keyword argument '%s'", k)
+			}
+		}
 		s, ok := text(x)
 		if !ok {
 			return nil, typeErrorf("the JSON object must be str, bytes or bytearray, not %s", typeName(x))
 		}
-		return pyJSONLoads(s)
+		return pyJSONLoads(s, strict)
 	},
 	"from_yaml": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 		var n yaml.Node

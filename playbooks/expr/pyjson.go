@@ -16,8 +16,9 @@ import (
 // a document that does not parse refused with json's JSONDecodeError (a
 // ValueError) in the words of its C scanner and at its position:
 // "Expecting value: line 1 column 1 (char 0)".
-func pyJSONLoads(s string) (any, error) {
-	d := &jsonDecoder{s: s}
+// strict false lets strings hold control characters.
+func pyJSONLoads(s string, strict bool) (any, error) {
+	d := &jsonDecoder{s: s, strict: strict}
 	v, err := d.value(d.skip(0), 0)
 	if err != nil {
 		return nil, err
@@ -29,8 +30,9 @@ func pyJSONLoads(s string) (any, error) {
 }
 
 type jsonDecoder struct {
-	s   string
-	pos int // where the last value ended
+	s      string
+	pos    int // where the last value ended
+	strict bool
 }
 
 // fail is JSONDecodeError(msg, s, at): its position in characters, as
@@ -193,7 +195,7 @@ func (d *jsonDecoder) str(i int) (any, error) {
 	var b strings.Builder
 	for {
 		j := i
-		for j < len(d.s) && d.s[j] != '"' && d.s[j] != '\\' && d.s[j] >= 0x20 {
+		for j < len(d.s) && d.s[j] != '"' && d.s[j] != '\\' && (d.s[j] >= 0x20 || !d.strict) {
 			j++
 		}
 		b.WriteString(d.s[i:j])
