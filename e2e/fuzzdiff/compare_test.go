@@ -252,3 +252,25 @@ func TestKnownAnsibleUnicode(t *testing.T) {
 		t.Errorf("matched a different message: %q", other)
 	}
 }
+
+// TestDirInContent: a file whose content names the side's directory
+// differs between the sides only by it, and so do the checksums a task
+// returns of it; a checksum that differs while no content names a
+// directory is still a divergence.
+func TestDirInContent(t *testing.T) {
+	withSum := func(dir, sum string) *Side {
+		s := side(t, dir, func(x string) string {
+			return strings.Replace(x, `"rc": 0`, `"rc": 0, "checksum": "`+sum+`"`, 1)
+		})
+		s.State = []string{`f1 file 0644 12 "` + dir + `/x"`}
+		return s
+	}
+	if d := Compare(withSum("/r/a", "aa11"), withSum("/r/t", "bb22")); d != nil {
+		t.Errorf("differences: %q", d)
+	}
+	a, b := withSum("/r/a", "aa11"), withSum("/r/t", "bb22")
+	a.State, b.State = []string{`f1 file 0644 1 "x"`}, []string{`f1 file 0644 1 "x"`}
+	if d := Compare(a, b); len(d) != 1 || !strings.Contains(d[0], ".checksum: ansible \"aa11\", tender \"bb22\"") {
+		t.Errorf("differences: %q", d)
+	}
+}
