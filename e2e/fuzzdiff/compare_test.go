@@ -93,14 +93,7 @@ func TestKnown(t *testing.T) {
 // TestDifferencesFile: the repository's DIFFERENCES.md parses and each
 // entry has a reproducer's reason beside its Match line.
 func TestDifferencesFile(t *testing.T) {
-	text, err := os.ReadFile("DIFFERENCES.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	kn, err := ParseKnown(string(text))
-	if err != nil || len(kn) == 0 {
-		t.Fatalf("%v: %d entries", err, len(kn))
-	}
+	kn := loadKnown(t)
 	if got := Unknown([]string{`task 0 "debug" h1.item.key: ansible true, tender "True"`,
 		`task 0 "fail" h2.results[0].item.key: ansible 1, tender "1.0"`, `task 0 "x" h1.item.key: ansible -3, tender "-3"`}, kn); len(got) != 0 {
 		t.Errorf("the mapping keys entry does not match: %q", got)
@@ -229,14 +222,7 @@ func TestRefile(t *testing.T) {
 // tender says str, once or twice, is the listed difference; another
 // change to the message is not.
 func TestKnownAnsibleUnicode(t *testing.T) {
-	text, err := os.ReadFile("DIFFERENCES.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	kn, err := ParseKnown(string(text))
-	if err != nil {
-		t.Fatal(err)
-	}
+	kn := loadKnown(t)
 	m := "'>' not supported between instances of 'int' and '%s'"
 	a := fmt.Sprintf(m, "AnsibleUnicode")
 	b := fmt.Sprintf(m, "str")
@@ -278,14 +264,7 @@ func TestDirInContent(t *testing.T) {
 // TestKnownUnsafeText: a message that names AnsibleUnsafeText where
 // tender says str is the listed difference; another change is not.
 func TestKnownUnsafeText(t *testing.T) {
-	text, err := os.ReadFile("DIFFERENCES.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	kn, err := ParseKnown(string(text))
-	if err != nil {
-		t.Fatal(err)
-	}
+	kn := loadKnown(t)
 	line := `task 0 "assert" h3.msg: ansible "failed: '<' not supported between instances of 'NoneType' and 'AnsibleUnsafeText'. '<' not supported between instances of 'NoneType' and 'AnsibleUnsafeText'", tender "failed: '<' not supported between instances of 'NoneType' and 'str'. '<' not supported between instances of 'NoneType' and 'str'"`
 	if got := Unknown([]string{line}, kn); len(got) != 0 {
 		t.Errorf("not matched: %q", got)
@@ -293,4 +272,18 @@ func TestKnownUnsafeText(t *testing.T) {
 	if got := Unknown([]string{strings.Replace(line, "tender \"failed", "tender \"broke", 1)}, kn); len(got) != 1 {
 		t.Errorf("a different message matched: %q", got)
 	}
+}
+
+// loadKnown reads the entries of DIFFERENCES.md.
+func loadKnown(t *testing.T) []Known {
+	t.Helper()
+	text, err := os.ReadFile("DIFFERENCES.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kn, err := ParseKnown(string(text))
+	if err != nil || len(kn) == 0 {
+		t.Fatalf("%v: %d entries", err, len(kn))
+	}
+	return kn
 }
