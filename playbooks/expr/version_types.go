@@ -15,18 +15,22 @@ var strictVersionRE = regexp.MustCompile(`^(\d+)\.(\d+)(?:\.(\d+))?(?:([ab])(\d+
 
 // compareStrict orders a and b as StrictVersion: major, minor, patch (0
 // when absent), then a release above its pre-releases (a1 < b1 < none).
-func compareStrict(a, b string) (int, error) {
-	key := func(s string) ([]any, error) {
-		m := strictVersionRE.FindStringSubmatch(s)
-		if m == nil {
-			return nil, errorf("invalid version number '%s'", s)
-		}
-		k := []any{bigInt(m[1]), bigInt(m[2]), bigInt(m[3])}
-		if m[4] == "" {
-			return append(k, "~", 0), nil // after "a" and "b"
-		}
-		return append(k, m[4], bigInt(m[5])), nil
+func compareStrict(a, b string) (int, error) { return compareBy(a, b, strictKey) }
+
+func strictKey(s string) ([]any, error) {
+	m := strictVersionRE.FindStringSubmatch(s)
+	if m == nil {
+		return nil, errorf("invalid version number '%s'", s)
 	}
+	k := []any{bigInt(m[1]), bigInt(m[2]), bigInt(m[3])}
+	if m[4] == "" {
+		return append(k, infinity{}), nil // after "a" and "b"
+	}
+	return append(k, []any{m[4], bigInt(m[5])}), nil
+}
+
+// compareBy orders a and b by the keys key gives them.
+func compareBy(a, b string, key func(string) ([]any, error)) (int, error) {
 	ka, err := key(a)
 	if err != nil {
 		return 0, err
@@ -45,45 +49,26 @@ var semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
 // compareSemver orders a and b as Ansible's SemanticVersion: the core
 // version, then a release above its pre-releases, whose identifiers
 // compare numbers below words; build metadata does not count.
-func compareSemver(a, b string) (int, error) {
-	parse := func(s string) ([]string, error) {
-		m := semverRE.FindStringSubmatch(s)
-		if m == nil {
-			return nil, errorf("invalid semantic version '%s'", s)
+func compareSemver(a, b string) (int, error) { return compareBy(a, b, semverKey) }
+
+func semverKey(s string) ([]any, error) {
+	m := semverRE.FindStringSubmatch(s)
+	if m == nil {
+		return nil, errorf("invalid semantic version '%s'", s)
+	}
+	k := []any{bigInt(m[1]), bigInt(m[2]), bigInt(m[3])}
+	if m[4] == "" {
+		return append(k, infinity{}), nil
+	}
+	var pre []any
+	for _, p := range strings.Split(m[4], ".") {
+		if isAllDigits(p) {
+			pre = append(pre, []any{0, bigInt(p)}) // a number comes first
+		} else {
+			pre = append(pre, []any{1, p})
 		}
-		return m[1:5], nil
 	}
-	pa, err := parse(a)
-	if err != nil {
-		return 0, err
-	}
-	pb, err := parse(b)
-	if err != nil {
-		return 0, err
-	}
-	if c := compareKeys([]any{bigInt(pa[0]), bigInt(pa[1]), bigInt(pa[2])}, []any{bigInt(pb[0]), bigInt(pb[1]), bigInt(pb[2])}); c != 0 {
-		return c, nil
-	}
-	switch {
-	case pa[3] == "" && pb[3] == "":
-		return 0, nil
-	case pa[3] == "":
-		return 1, nil
-	case pb[3] == "":
-		return -1, nil
-	}
-	ident := func(pre string) []any {
-		var k []any
-		for _, p := range strings.Split(pre, ".") {
-			if isAllDigits(p) {
-				k = append(k, []any{0, bigInt(p)}) // a number comes first
-			} else {
-				k = append(k, []any{1, p})
-			}
-		}
-		return k
-	}
-	return compareKeys(ident(pa[3]), ident(pb[3])), nil
+	return append(k, pre), nil
 }
 
 var pep440RE = regexp.MustCompile(`(?i)^\s*v?(?:(?:([0-9]+)!)?([0-9]+(?:\.[0-9]+)*)` +
@@ -105,17 +90,7 @@ type (
 // release without its trailing zeros, pre-release (a dev release of no
 // pre or post release before them all), post-release, dev release, local
 // version.
-func comparePEP440(a, b string) (int, error) {
-	ka, err := pep440Key(a)
-	if err != nil {
-		return 0, err
-	}
-	kb, err := pep440Key(b)
-	if err != nil {
-		return 0, err
-	}
-	return compareKeys(ka, kb), nil
-}
+func comparePEP440(a, b string) (int, error) { return compareBy(a, b, pep440Key) }
 
 func pep440Key(s string) ([]any, error) {
 	m := pep440RE.FindStringSubmatch(s)
