@@ -316,6 +316,9 @@ func callMethod(b *budget, recv any, name string, args []any, kw map[string]any)
 		case "format":
 			return braceFormat(s, args)
 		}
+		if v, found, err := moreStrMethod(b, s, name, args); found {
+			return v, err
+		}
 	}
 	if sc, ok := recv.(Scope); ok {
 		return scopeMethod(sc, name, args)
