@@ -90,6 +90,7 @@ func (ev *evaluator) call(n *callNode, args []any, kwargs map[string]any) (v, re
 			}
 		}
 		v, err := callMethod(ev.st.b, recv, fn.name, args, kwargs)
+		v = keepUnsafe(recv, unsafeMethods[fn.name], v)
 		return v, recv, false, err
 	default:
 		if fnv, err = ev.value(n.fn); err != nil {

@@ -263,7 +263,7 @@ func (ev *evaluator) eval(n node) (any, error) {
 			}
 		}
 		v, err := getItem(x, k, pathOf(n))
-		return v, ev.wrap(n, err)
+		return keepUnsafe(x, true, v), ev.wrap(n, err)
 	case *sliceNode:
 		return ev.evalSlice(n)
 	case *callNode:

@@ -67,7 +67,7 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 		v, err = ev.higherOrder(n, name, x, args, kwargs)
 	default:
 		v, err = applyFilter(ev.env(), n.name, false, x, args, kwargs)
-		v = stringType(n.name, v)
+		v = stringType(n.name, keepUnsafe(x, unsafeFilters[name], v))
 	}
 	if err != nil {
 		return nil, err

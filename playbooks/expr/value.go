@@ -301,6 +301,8 @@ func typeName(v any) string {
 		return "NativeJinjaText"
 	case nativeUnsafe:
 		return "NativeJinjaUnsafeText"
+	case yaml11.Unsafe:
+		return "AnsibleUnsafeText"
 	}
 	return pyfmt.TypeName(v)
 }
