@@ -238,7 +238,18 @@ func (pr *playRun) applyFacts(h *hostRun, t *playbooks.Task, kw keywords, f map[
 			return err
 		}
 		h = d
+	} else if pr.onceFacts != nil {
+		// run_once: every host of the play gets them (see task).
+		*pr.onceFacts = append(*pr.onceFacts, onceFact{t: t, persist: persist, facts: f})
 	}
+	setFacts(h, t, persist, f)
+	return nil
+}
+
+// setFacts makes the facts f a run of t returned h's: include_vars' its
+// included variables, any other's its set facts, and its facts proper
+// when persist.
+func setFacts(h *hostRun, t *playbooks.Task, persist bool, f map[string]any) {
 	for _, k := range pydict.Keys(f) {
 		v := f[k]
 		if t.Module == "include_vars" {
@@ -251,7 +262,14 @@ func (pr *playRun) applyFacts(h *hostRun, t *playbooks.Task, kw keywords, f map[
 		}
 	}
 	h.refresh()
-	return nil
+}
+
+// onceFact is the facts a run_once task gave its host, which the play's
+// other hosts get too.
+type onceFact struct {
+	t       *playbooks.Task
+	persist bool
+	facts   map[string]any
 }
 
 // loopFact is the facts one run of a loop's item returned.

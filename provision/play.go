@@ -51,6 +51,10 @@ type playRun struct {
 	// batchHosts are the hosts of the current serial batch, failed ones
 	// included (clear_host_errors brings them back).
 	batchHosts []*hostRun
+	// hosts are the play's hosts, every batch's, in the play's order;
+	// onceFacts, while a run_once task runs, collects the facts it gives.
+	hosts     []*hostRun
+	onceFacts *[]onceFact
 	// done is the run's ctx.Done(): templates stop evaluating when it is
 	// closed.
 	done <-chan struct{}
@@ -162,6 +166,7 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	if hosts, err = orderHosts(hosts, p.Order); err != nil {
 		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}
+	pr.hosts = hosts
 	// ansible_play_hosts keeps the pattern's order whatever the play's
 	// order: keyword, as Ansible's.
 	active := map[string]bool{}

@@ -71,7 +71,21 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 	// the first host alone, as Ansible's strategy reads run_once first.
 	if once.runOnce || err == nil && bypass {
 		first := hosts[0]
+		var facts []onceFact
+		pr.onceFacts = &facts
 		pr.execTask(ctx, first, t)
+		pr.onceFacts = nil
+		if !bypass {
+			// As Ansible's strategy: the facts a run_once task gives
+			// are every reachable play host's.
+			for _, h := range pr.hosts {
+				if h != first && !h.unreachable {
+					for _, f := range facts {
+						setFacts(h, f.t, f.persist, f.facts)
+					}
+				}
+			}
+		}
 		if t.Register != "" && !bypass {
 			if v, ok := first.setFacts[t.Register]; ok {
 				for _, h := range hosts[1:] {
