@@ -203,6 +203,14 @@ func (pr *playRun) settle(h *hostRun, t *playbooks.Task, kw keywords, scope *exp
 	}
 	if st, ok := out.data["ansible_stats"].(map[string]any); ok && !out.failed {
 		pr.rn.customStats(h.name, st)
+		if per, _ := st["per_host"].(bool); per && pr.onceFacts != nil {
+			// run_once: every reachable play host's, as its facts.
+			for _, o := range pr.hosts {
+				if o != h && !o.unreachable {
+					pr.rn.customStats(o.name, st)
+				}
+			}
+		}
 	}
 	f, ok := out.data["ansible_facts"].(map[string]any)
 	switch {
