@@ -17,14 +17,14 @@ import (
 // action plugins in Ansible: they drop the host's connection and log in
 // again, which no module can do from inside one.
 
-var waitForConnectionSpec = &tasks.Spec{Module: "wait_for_connection", Params: []tasks.Param{
+var waitForConnectionSpec = &tasks.Spec{Module: "wait_for_connection", ValidArgs: true, Params: []tasks.Param{
 	{Name: "connect_timeout", Kind: tasks.Int, Default: 5},
 	{Name: "delay", Kind: tasks.Int, Default: 0},
 	{Name: "sleep", Kind: tasks.Int, Default: 1},
 	{Name: "timeout", Kind: tasks.Int, Default: 600},
 }}
 
-var rebootSpec = &tasks.Spec{Module: "reboot", Params: []tasks.Param{
+var rebootSpec = &tasks.Spec{Module: "reboot", ValidArgs: true, Params: []tasks.Param{
 	{Name: "pre_reboot_delay", Kind: tasks.Int, Default: 0},
 	{Name: "post_reboot_delay", Kind: tasks.Int, Default: 0},
 	{Name: "reboot_timeout", Kind: tasks.Int, Default: 600},
@@ -50,9 +50,12 @@ func (pr *playRun) reconnectAction(ctx context.Context, h *hostRun, t *playbooks
 	if t.Module == "reboot" {
 		spec = rebootSpec
 	}
-	a, err := spec.Decode(args)
+	a, err := spec.DecodeFor(t.Action, args)
 	if err != nil {
-		return failure(err)
+		// The action's own failure, which says changed.
+		out := failure(err)
+		out.data["changed"] = false
+		return out
 	}
 	if kw.check {
 		if t.Module == "reboot" {

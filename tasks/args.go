@@ -70,6 +70,10 @@ type Spec struct {
 	// each with the reason: Decode refuses one with its reason, and tender
 	// doc lists them.
 	Refused map[string]string
+	// ValidArgs marks an action plugin's arguments (its _VALID_ARGS): an
+	// option it does not take fails before anything else is checked,
+	// with "Invalid options for ACTION: NAME".
+	ValidArgs bool
 }
 
 // Described is a module that can show its Spec: tender doc prints it, so
@@ -92,7 +96,11 @@ type Values map[string]any
 // exclusive parameters, then missing ones, then each parameter's type in
 // the spec's order, its choices, one-of groups, and last the unsupported
 // parameters.
-func (s *Spec) Decode(args Args) (Values, error) {
+func (s *Spec) Decode(args Args) (Values, error) { return s.DecodeFor("", args) }
+
+// DecodeFor is Decode for a task that names the module action (as
+// written: ansible.builtin.debug), which a ValidArgs refusal names.
+func (s *Spec) DecodeFor(action string, args Args) (Values, error) {
 	byName := map[string]*Param{}
 	for i := range s.Params {
 		p := &s.Params[i]
@@ -130,6 +138,13 @@ func (s *Spec) Decode(args Args) (Values, error) {
 			continue
 		}
 		given[p.Name], givenAs[p.Name] = v, k
+	}
+	if s.ValidArgs && len(unknown) > 0 {
+		if action == "" {
+			action = s.Module
+		}
+		sort.Strings(unknown)
+		return nil, &ArgError{Module: s.Module, Unknown: unknown, Msg: fmt.Sprintf("Invalid options for %s: %s", action, strings.Join(unknown, ","))}
 	}
 	for _, grp := range s.MutuallyExclusive {
 		n := 0

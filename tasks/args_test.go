@@ -134,3 +134,22 @@ func TestSplitDictFields(t *testing.T) {
 		}
 	}
 }
+
+// TestValidArgs: an action plugin's spec (ValidArgs) refuses an option it
+// does not take first, in the words of Ansible's _VALID_ARGS check and
+// naming the action as the task wrote it; a module's spec says
+// "Unsupported parameters".
+func TestValidArgs(t *testing.T) {
+	s := &Spec{Module: "debug", ValidArgs: true, Params: []Param{{Name: "msg"}, {Name: "verbosity", Kind: Int}}}
+	_, err := s.DecodeFor("ansible.builtin.debug", Args{"msg": "x", "foo": 1, "bar": 2, "verbosity": "nope"})
+	if err == nil || err.Error() != "Invalid options for ansible.builtin.debug: bar,foo" {
+		t.Errorf("got %v", err)
+	}
+	if _, err := s.Decode(Args{"foo": 1}); err == nil || err.Error() != "Invalid options for debug: foo" {
+		t.Errorf("got %v", err)
+	}
+	s.ValidArgs = false
+	if _, err := s.Decode(Args{"foo": 1}); err == nil || !strings.HasPrefix(err.Error(), "Unsupported parameters for (debug) module: foo") {
+		t.Errorf("got %v", err)
+	}
+}

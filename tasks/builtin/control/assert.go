@@ -18,7 +18,7 @@ type assertModule struct{}
 
 var _ tasks.Module = (*assertModule)(nil)
 
-var assertArgs = &tasks.Spec{Module: "assert", Params: []tasks.Param{
+var assertArgs = &tasks.Spec{Module: "assert", ValidArgs: true, Params: []tasks.Param{
 	{Name: "that", Kind: tasks.List, Elements: tasks.Raw, Required: true, Marked: true},
 	{Name: "fail_msg", Kind: tasks.Raw, Aliases: []string{"msg"}},
 	{Name: "success_msg", Kind: tasks.Raw},
@@ -55,7 +55,7 @@ func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tas
 	}
 	args = copyArgsMap(args)
 	args["that"] = that
-	a, err := assertArgs.Decode(args)
+	a, err := assertArgs.DecodeFor(env.Action, args)
 	if err != nil {
 		return tasks.Result{}, err
 	}

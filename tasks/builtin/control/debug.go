@@ -16,7 +16,7 @@ type debugModule struct{}
 
 var _ tasks.Module = (*debugModule)(nil)
 
-var debugArgs = &tasks.Spec{Module: "debug", Params: []tasks.Param{
+var debugArgs = &tasks.Spec{Module: "debug", ValidArgs: true, Params: []tasks.Param{
 	{Name: "msg", Kind: tasks.Raw},
 	{Name: "var", Kind: tasks.Raw, Marked: true},
 	{Name: "verbosity", Kind: tasks.Int, Default: 0},
@@ -31,7 +31,7 @@ func (m debugModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 }
 
 func (debugModule) run(_ context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	a, err := debugArgs.Decode(args)
+	a, err := debugArgs.DecodeFor(env.Action, args)
 	if err != nil {
 		return tasks.Result{}, err
 	}

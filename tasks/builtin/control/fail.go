@@ -11,11 +11,11 @@ type failModule struct{}
 
 var _ tasks.Module = (*failModule)(nil)
 
-var failArgs = &tasks.Spec{Module: "fail", Params: []tasks.Param{{Name: "msg", Kind: tasks.Raw, Default: "Failed as requested from task"}}}
+var failArgs = &tasks.Spec{Module: "fail", ValidArgs: true, Params: []tasks.Param{{Name: "msg", Kind: tasks.Raw, Default: "Failed as requested from task"}}}
 
 // Run always fails.
-func (failModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (tasks.Result, error) {
-	a, err := failArgs.Decode(args)
+func (failModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
+	a, err := failArgs.DecodeFor(env.Action, args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
