@@ -229,7 +229,8 @@ func textEvents(c *cli.Context, cfg *config.Config) func(io.Writer, bool) func(p
 		v := c.Count("verbose")
 		return func(w io.Writer, color bool) func(provision.Event) { return report.TextVerbose(w, color, v) }
 	}
-	opts := report.AdHocOptions{OneLine: c.Bool("one-line"), Verbosity: c.Count("verbose"), Warnings: c.App.ErrWriter}
+	opts := report.AdHocOptions{OneLine: c.Bool("one-line") || stdoutCallback(cfg, adhoc) == "oneline",
+		Verbosity: c.Count("verbose"), Warnings: c.App.ErrWriter}
 	return func(w io.Writer, color bool) func(provision.Event) {
 		o := opts
 		o.Color = color
@@ -254,6 +255,10 @@ func stdoutCallback(cfg *config.Config, adhoc bool) string {
 	switch v {
 	case "json", "ansible.posix.json":
 		return "json"
+	case "oneline", "ansible.builtin.oneline":
+		if adhoc {
+			return "oneline" // the ansible command's -o
+		}
 	}
 	return ""
 }

@@ -138,3 +138,25 @@ func TestJSONCallbackAdHoc(t *testing.T) {
 		t.Errorf("stats %v, want localhost alone", doc.Stats)
 	}
 }
+
+// TestOnelineCallbackAdHoc: stdout_callback = oneline (with
+// bin_ansible_callbacks) is the ansible command's -o, as in Ansible
+// (ansible-core 2.14.18 printed the line this test wants); tender play
+// warns that it does not apply it.
+func TestOnelineCallbackAdHoc(t *testing.T) {
+	t.Chdir(filepath.Join("testdata", "adhoc"))
+	t.Setenv("ANSIBLE_STDOUT_CALLBACK", "oneline")
+	t.Setenv("ANSIBLE_LOAD_CALLBACK_PLUGINS", "1")
+	code, out, errOut := runCLI(t, "run", "-i", "hosts", "localhost", "-m", "command", "-a", "echo hi")
+	if code != 0 || out != "localhost | CHANGED | rc=0 | (stdout) hi\n" || strings.Contains(errOut, "does not apply") {
+		t.Fatalf("exit %d\n%q\n%s", code, out, errOut)
+	}
+	pb := filepath.Join(t.TempDir(), "pb.yml")
+	if err := os.WriteFile(pb, []byte("- hosts: localhost\n  gather_facts: false\n  tasks: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, errOut = runCLI(t, "play", "-i", "hosts", pb)
+	if !strings.Contains(errOut, "DEFAULT_STDOUT_CALLBACK") {
+		t.Errorf("tender play does not warn about oneline:\n%s", errOut)
+	}
+}

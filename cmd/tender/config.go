@@ -56,9 +56,10 @@ func loadConfig(c *cli.Context) (*config.Config, error) {
 	// what ansible-playbook does are not acted on yet: say so rather than
 	// seem to honour them.
 	var ignored []string
+	adhoc := c.Command != nil && c.Command.Name == adhocName
 	for _, name := range cfg.Changed() {
 		v, _ := cfg.Setting(name)
-		if applied, ok := appliedValues[name]; ok && !applied(v) || !ok && !appliedSettings[name] {
+		if applied, ok := appliedValues[name]; ok && !applied(v, adhoc) || !ok && !appliedSettings[name] {
 			ignored = append(ignored, name+" ("+cfg.Origin(name)+")")
 		}
 	}
@@ -92,13 +93,16 @@ var appliedSettings = map[string]bool{
 
 // appliedValues are the settings tender applies only with some values:
 // with another, the setting is warned about as one it does not apply.
-var appliedValues = map[string]func(v any) bool{
-	// The default output and Ansible's json callback; not yaml, minimal,
-	// dense and the others.
-	"DEFAULT_STDOUT_CALLBACK": func(v any) bool {
+var appliedValues = map[string]func(v any, adhoc bool) bool{
+	// The default output and Ansible's json callback, and for the ansible
+	// command the oneline one (its -o); not yaml, minimal, dense and the
+	// others.
+	"DEFAULT_STDOUT_CALLBACK": func(v any, adhoc bool) bool {
 		switch v {
 		case "default", "ansible.builtin.default", "json", "ansible.posix.json":
 			return true
+		case "oneline", "ansible.builtin.oneline":
+			return adhoc
 		}
 		return false
 	},
