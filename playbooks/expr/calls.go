@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"math/big"
 	"slices"
 	"strings"
 	"sync"
@@ -71,6 +72,14 @@ func (ev *evaluator) call(n *callNode, args []any, kwargs map[string]any) (v, re
 			if err := strMethodArgs(fn.name, args); err != nil {
 				return nil, nil, false, err
 			}
+		}
+		switch recv.(type) {
+		case nil, bool, int, float64, *big.Int:
+			// None's, a bool's or a number's method (none tender has) is
+			// undefined, and calling it fails before any argument is
+			// used, as Jinja's Undefined.__call__.
+			v, err := callMethod(ev.st.b, recv, fn.name, args, kwargs)
+			return v, recv, false, err
 		}
 		if err := ev.definedArgs(&n.callArgs, args, kwargs); err != nil {
 			return nil, nil, false, err

@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pydict"
@@ -366,6 +367,9 @@ func (ev *evaluator) evalIn(n *cmpNode) (any, error) {
 		return nil, err
 	}
 	if u, ok := l.(*undefined); ok {
+		if _, isText := text(r); isText {
+			return nil, ev.wrap(n.rest[0], typeErrorf("'in <string>' requires string as left operand, not AnsibleUndefined"))
+		}
 		switch h := r.(type) {
 		case []any:
 			if len(h) > 0 {
@@ -375,8 +379,9 @@ func (ev *evaluator) evalIn(n *cmpNode) (any, error) {
 				return false, nil
 			}
 			return ev.cmpChain(n, r, 1)
-		case string:
-			return nil, ev.wrap(n.rest[0], typeErrorf("'in <string>' requires string as left operand, not AnsibleUndefined"))
+		case nil, bool, int, float64, *big.Int:
+			// Python asks r for __contains__ before it touches l.
+			return nil, ev.wrap(n.rest[0], typeErrorf("argument of type '%s' is not iterable", typeName(r)))
 		default:
 			return nil, ev.wrap(n.first, u.err())
 		}
