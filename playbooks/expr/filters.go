@@ -84,6 +84,7 @@ var undefinedInput = map[string]string{
 	"win_splitdrive": pathTypeError,
 	"split":          "descriptor 'split' for 'str' objects doesn't apply to a 'AnsibleUndefined' object",
 	"from_json":      "the JSON object must be str, bytes or bytearray, not AnsibleUndefined",
+	"abs":            "bad operand type for abs(): 'AnsibleUndefined'",
 }
 
 const pathTypeError = "expected str, bytes or os.PathLike object, not AnsibleUndefined"
