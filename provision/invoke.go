@@ -250,14 +250,14 @@ func (pr *playRun) applyFacts(h *hostRun, t *playbooks.Task, kw keywords, f map[
 		// run_once: every host of the play gets them (see task).
 		*pr.onceFacts = append(*pr.onceFacts, onceFact{t: t, persist: persist, facts: f})
 	}
-	setFacts(h, t, persist, f)
+	storeFacts(h, t, persist, f)
 	return nil
 }
 
-// setFacts makes the facts f a run of t returned h's: include_vars' its
+// storeFacts makes the facts f a run of t returned h's: include_vars' its
 // included variables, any other's its set facts, and its facts proper
 // when persist.
-func setFacts(h *hostRun, t *playbooks.Task, persist bool, f map[string]any) {
+func storeFacts(h *hostRun, t *playbooks.Task, persist bool, f map[string]any) {
 	for _, k := range pydict.Keys(f) {
 		v := f[k]
 		if t.Module == "include_vars" {

@@ -81,7 +81,7 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 			for _, h := range pr.hosts {
 				if h != first && !h.unreachable {
 					for _, f := range facts {
-						setFacts(h, f.t, f.persist, f.facts)
+						storeFacts(h, f.t, f.persist, f.facts)
 					}
 				}
 			}
