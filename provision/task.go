@@ -225,7 +225,11 @@ func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, k
 		return skippedByCondition()
 	}
 	if err := pr.nameError(h, t, extra); err != nil {
-		return aborting(err)
+		// The name is the first field Ansible validates: the others,
+		// ignore_errors among them, stay as written.
+		out := aborting(err)
+		out.unvalidated = true
+		return out
 	}
 	return pr.invoke(ctx, h, t, kw, pr.delegatedScope(pr.scope(h, t, extra), kw))
 }
