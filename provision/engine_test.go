@@ -3,6 +3,7 @@ package provision_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -97,8 +98,12 @@ func TestEngineAgainstAnsible(t *testing.T) {
 			}
 			got, recap, err := runCase(t, dir)
 			status := 1 // a run that ends in error: ansible-playbook's ERROR!
-			if err == nil {
+			var pe *provision.PlayError
+			switch {
+			case err == nil:
 				status = exitStatus(recap)
+			case errors.As(err, &pe) && pe.Parser:
+				status = 4 // its parser error
 			}
 			if g, w := status, recordedExit(string(want)); g != w {
 				t.Errorf("tender's run would exit %d, ansible-playbook exited %d", g, w)

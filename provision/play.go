@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
+
 	"slices"
-	"strconv"
+
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +14,7 @@ import (
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // playRun is the state of one play.
@@ -126,38 +127,27 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	pr.roleVars.Store(&roleVars)
 	pr.public.Store((&publicVars{}).with(p.PublicRoles()...))
 	pr.loadGroups()
-	base := rn.playVars(ctx.Done(), p.Vars, rn.r.ExtraVars)
-	validated, err := playKeywords(p, base)
+	// As Ansible's: the play's vars_files are read before its keywords
+	// are validated, which may use them.
+	if pr.varsFiles, err = pr.loadVarsFiles(pr.playScope()); err != nil {
+		return res, fmt.Errorf("%s: %w", p.Pos, err)
+	}
+	validated, pattern, err := playKeywords(p, pr.playScope())
 	if err != nil {
+		var pe *PlayError
+		if errors.As(err, &pe) {
+			return res, pe.at(p)
+		}
 		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}
 	if validated.Strategy == "" {
 		validated.Strategy = rn.r.Defaults.Strategy
 	}
-	if validated.Strategy, err = strategyName(validated.Strategy); err != nil {
-		return res, fmt.Errorf("%s: %w", p.Pos, err)
-	}
+	// An unknown strategy fails the play once it starts, after its banner.
+	validated.Strategy, err = strategyName(validated.Strategy)
+	strategyErr := err
 	p = validated
 	pr.play = p
-	pattern, err := expr.Render(p.Hosts, base)
-	if err != nil {
-		return res, fmt.Errorf("%s: hosts: %w", p.Pos, err)
-	}
-	if pr.name == "" {
-		pr.name = expr.Str(pattern)
-	}
-	if l, ok := pattern.([]any); ok {
-		// hosts: "{{ a_list }}" names each of the list's patterns, as
-		// a YAML list of them does.
-		parts := make([]string, len(l))
-		for i, x := range l {
-			parts[i] = expr.Str(x)
-		}
-		pattern = strings.Join(parts, ",")
-	}
-	if pr.varsFiles, err = pr.loadVarsFiles(base); err != nil {
-		return res, fmt.Errorf("%s: %w", p.Pos, err)
-	}
 	pr.warnReserved(p)
 	hosts, all, err := pr.selectHosts(expr.Str(pattern))
 	if err != nil {
@@ -176,6 +166,9 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	names := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return !active[n] })
 	pr.allNames = rn.names.values(all)
 	pr.playHosts.setAll(rn.names.values(names))
+	if pr.name, err = pr.playName(); err != nil {
+		return res, err
+	}
 	if len(hosts) == 0 {
 		rn.emit(Event{Kind: PlayStart, Play: pr.name, Path: p.Pos.String()})
 		rn.emit(Event{Kind: NoHosts, Play: pr.name})
@@ -188,11 +181,16 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	}
 	batches, err := serialBatches(hosts, p.Serial)
 	if err != nil {
-		return res, fmt.Errorf("%s: serial: %w", p.Pos, err)
+		// Python's exception, which ansible-playbook reports with no recap
+		return res, (&PlayError{Err: err}).at(p)
 	}
-	maxFail, err := maxFailPercent(p.MaxFailPercentage)
-	if err != nil {
-		return res, fmt.Errorf("%s: max_fail_percentage: %w", p.Pos, err)
+	if strategyErr != nil {
+		rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names, Path: p.Pos.String()})
+		return res, (&PlayError{Err: strategyErr}).at(p)
+	}
+	maxFail := -1.0
+	if f, ok := p.MaxFailPercentage.(float64); ok {
+		maxFail = f
 	}
 	for _, batch := range batches {
 		if err := pr.batch(ctx, batch); err != nil {
@@ -367,32 +365,22 @@ func serialBatches(hosts []*hostRun, serial any) ([][]*hostRun, error) {
 	return out, nil
 }
 
+// batchSize is Ansible's pct_to_int of one entry of serial: a string
+// ending in '%' is Python's int() of it without its '%' signs, as a
+// percentage of the hosts (at least one), anything else Python's int()
+// of it.
 func batchSize(s any, total int) (int, error) {
-	str := strings.TrimSpace(expr.Str(s))
-	if pct, ok := strings.CutSuffix(str, "%"); ok {
-		f, err := strconv.ParseFloat(pct, 64)
+	if str, ok := tasks.Text(s); ok && strings.HasSuffix(str, "%") {
+		pct, err := expr.PyInt(strings.ReplaceAll(str, "%", ""))
 		if err != nil {
-			return 0, fmt.Errorf("%q is not a percentage", str)
+			return 0, err
 		}
-		return max(1, int(math.Floor(float64(total)*f/100))), nil
+		if n := int(float64(pct) / 100 * float64(total)); n != 0 {
+			return n, nil
+		}
+		return 1, nil
 	}
-	n, err := strconv.Atoi(str)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a number or percentage", str)
-	}
-	return n, nil
-}
-
-// maxFailPercent returns the play's max_fail_percentage, or -1 when unset.
-func maxFailPercent(v any) (float64, error) {
-	if v == nil {
-		return -1, nil
-	}
-	f, err := strconv.ParseFloat(strings.TrimSuffix(expr.Str(v), "%"), 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", expr.Str(v))
-	}
-	return f, nil
+	return expr.PyInt(s)
 }
 
 // roleTasks returns the tasks an import_role or include_role of r runs:

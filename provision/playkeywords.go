@@ -7,43 +7,27 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 )
 
-// playKeywords returns p with the keywords Ansible templates once per
-// play (its post_validate, in the play's variables and no host's)
-// rendered: serial, max_fail_percentage, order, strategy, force_handlers
-// and any_errors_fatal. A keyword that renders to omit is unset, as Ansible
-// sets it back to its default.
-func playKeywords(p *playbooks.Play, scope expr.Scope) (*playbooks.Play, error) {
+// playKeywords returns p with the keywords Ansible validates once per
+// play (its post_validate, in the play's scope and no host's) rendered,
+// in Ansible's order: hosts (rendered, not stored: see hostPatterns),
+// force_handlers, max_fail_percentage (a number), serial, strategy and
+// order; any_errors_fatal too. A keyword that renders to omit is unset,
+// as Ansible sets it back to its default. An error is a *PlayError
+// without the play's position.
+func playKeywords(p *playbooks.Play, scope expr.Scope) (*playbooks.Play, string, error) {
 	out := *p
-	var err error
-	if out.Serial, err = renderKeyword(p.Serial, scope); err != nil {
-		return nil, fmt.Errorf("serial: %w", err)
+	hosts, err := expr.Render(p.Hosts, scope)
+	if err != nil {
+		return nil, "", playFieldError("hosts", err)
 	}
-	if out.MaxFailPercentage, err = renderKeyword(p.MaxFailPercentage, scope); err != nil {
-		return nil, fmt.Errorf("max_fail_percentage: %w", err)
-	}
-	if expr.IsTemplate(p.Order) {
-		v, err := renderKeyword(p.Order, scope)
-		if err != nil {
-			return nil, fmt.Errorf("order: %w", err)
-		}
-		out.Order = ""
-		if v != nil {
-			out.Order = expr.Str(v)
-		}
-	}
-	if expr.IsTemplate(p.Strategy) {
-		v, err := renderKeyword(p.Strategy, scope)
-		if err != nil {
-			return nil, fmt.Errorf("strategy: %w", err)
-		}
-		out.Strategy = ""
-		if v != nil {
-			out.Strategy = expr.Str(v)
-		}
+	pattern, err := hostPatterns(hosts)
+	if err != nil {
+		return nil, "", &PlayError{Err: err, Parser: true}
 	}
 	for _, b := range []struct {
 		name string
@@ -53,16 +37,103 @@ func playKeywords(p *playbooks.Play, scope expr.Scope) (*playbooks.Play, error) 
 			continue
 		}
 		v, err := boolValue(*b.v, scope)
+		var nb *notBool
 		switch {
 		case errors.Is(err, errOmitted):
 			*b.v = playbooks.Bool{}
+		case errors.As(err, &nb):
+			return nil, "", &PlayError{Err: fieldError(nil, b.name, *b.v, err), Parser: true}
 		case err != nil:
-			return nil, fieldError(nil, b.name, *b.v, err)
+			return nil, "", playFieldError(b.name, err)
 		default:
 			*b.v = playbooks.Bool{Set: true, Value: v}
 		}
 	}
-	return &out, nil
+	if out.MaxFailPercentage, err = renderKeyword(p.MaxFailPercentage, scope); err != nil {
+		return nil, "", playFieldError("max_fail_percentage", err)
+	}
+	if out.MaxFailPercentage, err = percentField(out.MaxFailPercentage); err != nil {
+		return nil, "", &PlayError{Err: err, Parser: true}
+	}
+	if out.Serial, err = renderKeyword(p.Serial, scope); err != nil {
+		return nil, "", playFieldError("serial", err)
+	}
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{{"strategy", &out.Strategy}, {"order", &out.Order}} {
+		if !expr.IsTemplate(*f.v) {
+			continue
+		}
+		v, err := renderKeyword(*f.v, scope)
+		if err != nil {
+			return nil, "", playFieldError(f.name, err)
+		}
+		*f.v = ""
+		if v != nil {
+			*f.v = expr.Str(v)
+		}
+	}
+	return &out, pattern, nil
+}
+
+// PlayError is a play that cannot start: a keyword Ansible validates
+// before the play runs (hosts, serial, strategy, …) did not render or
+// does not convert. ansible-playbook prints it with no recap and exits
+// 4 for its parser errors (an undefined variable, a value of the wrong
+// type: Parser), 1 for the others (a template that fails).
+type PlayError struct {
+	Err    error
+	Parser bool
+}
+
+func (e *PlayError) Error() string { return e.Err.Error() }
+
+func (e *PlayError) Unwrap() error { return e.Err }
+
+// at gives the error the play's position, as Ansible's names the play.
+func (e *PlayError) at(p *playbooks.Play) *PlayError {
+	return &PlayError{Err: fmt.Errorf("%s: %w", p.Pos, e.Err), Parser: e.Parser}
+}
+
+// playFieldError is Ansible's error for a play keyword whose template
+// fails: its parser error naming the keyword for an undefined variable,
+// else the templating error.
+func playFieldError(name string, err error) *PlayError {
+	var u *expr.UndefinedError
+	if errors.As(err, &u) {
+		return &PlayError{Err: fmt.Errorf("The field '%s' has an invalid value, which includes an undefined variable. The error was: %s. %s", name, u.Msg, u.Msg), Parser: true}
+	}
+	return &PlayError{Err: errors.New(typeErrorText(err))}
+}
+
+// percentField converts max_fail_percentage as Ansible's percent
+// attribute does: Python's float() of the value, '%' signs removed from
+// a string.
+func percentField(v any) (any, error) {
+	var f float64
+	switch t := v.(type) {
+	case nil:
+		return nil, nil
+	case bool:
+		f = 0
+		if t {
+			f = 1
+		}
+	case int:
+		f = float64(t)
+	case float64:
+		f = t
+	case string, yaml11.Unsafe:
+		s := strings.ReplaceAll(expr.Str(t), "%", "")
+		var ok bool
+		if f, ok = expr.PyFloat(s); !ok {
+			return nil, fmt.Errorf("the field 'max_fail_percentage' has an invalid value (%s), and could not be converted to an percent.The error was: could not convert string to float: %s", expr.Str(v), expr.Repr(s))
+		}
+	default:
+		return nil, fmt.Errorf("the field 'max_fail_percentage' has an invalid value (%s), and could not be converted to an percent.The error was: float() argument must be a string or a real number, not '%s'", expr.Str(v), expr.TypeName(v))
+	}
+	return f, nil
 }
 
 // orderHosts puts a play's hosts in the order its order keyword asks, as
@@ -105,4 +176,27 @@ func renderKeyword(v any, scope expr.Scope) (any, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// playName is the play's name as Ansible shows it: its name:, else its
+// hosts as written (Ansible names the play when it loads it), rendered in
+// the play's scope as text (a template with an undefined variable stays
+// as written, one that fails otherwise fails the play).
+func (pr *playRun) playName() (string, error) {
+	name := pr.play.Name
+	if name == "" {
+		name = pr.play.Hosts
+	}
+	if !expr.IsTemplate(name) {
+		return name, nil
+	}
+	v, err := expr.Render(name, pr.playScope())
+	var u *expr.UndefinedError
+	switch {
+	case errors.As(err, &u):
+		return name, nil
+	case err != nil:
+		return "", (&PlayError{Err: errors.New(typeErrorText(err))}).at(pr.play)
+	}
+	return expr.Str(v), nil
 }

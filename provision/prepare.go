@@ -138,6 +138,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	env.FindFile = pr.findFile(t)
 	env.Sandbox, env.Decrypt, env.Modules = pr.rn.r.Sandbox, pr.rn.r.Decrypt, pr.rn.r.Modules
 	env.DuplicateKeys = pr.rn.r.DuplicateKeys
+	env.Jinja2Native = pr.rn.r.Jinja2Native
 	env.Warn = func(msg string) { pr.rn.warnOnce(Event{Kind: Warning, Play: pr.name, Msg: msg}) }
 	env.Action, env.ModuleFile, env.Become = t.Action, t.ModuleFile, via.become != nil
 	cond := env.Condition

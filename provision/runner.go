@@ -77,6 +77,12 @@ type Runner struct {
 	// instead of the highest level's dict alone. Give the inventory the
 	// same (inventory.Options.HashMerge).
 	HashMerge bool
+	// Jinja2Native is Ansible's jinja2_native (DEFAULT_JINJA2_NATIVE):
+	// a playbook template's output is a Python value as Jinja's native
+	// environment makes it ("{{ '12' }}" is the integer 12, see
+	// expr.Env.Native), and set_fact keeps "yes" and "no" as strings.
+	// Template files are text either way.
+	Jinja2Native bool
 	// StartAt starts the run at the first task whose name matches it
 	// (equal, or as a shell glob; "role : name" too), as --start-at-task:
 	// the tasks before it, in this play and earlier ones, do not run.
@@ -192,7 +198,8 @@ func (r *Runner) RunAll(ctx context.Context, pbs ...*playbooks.Playbook) (*Recap
 		rn.emit(Event{Kind: PlaybookStart, Path: pb.Path, Msg: fmt.Sprintf("%d plays in %s", len(pb.Plays), pb.Path)})
 		failed, err := rn.playbook(ctx, pb)
 		var se *strategyError
-		if errors.As(err, &se) {
+		var pe *PlayError
+		if errors.As(err, &se) || errors.As(err, &pe) {
 			return rn.recap, err // no recap, as ansible-playbook's
 		}
 		rn.emit(Event{Kind: PlaybookEnd, Path: pb.Path, Recap: rn.recap.clone()})

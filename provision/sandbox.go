@@ -16,7 +16,7 @@ import (
 // run's Decrypt.
 func (rn *run) exprEnv(done <-chan struct{}) *expr.Env {
 	env := &expr.Env{BaseDir: rn.pb.Dir, NoWrite: rn.r.Check, Done: done, AllowCommands: true, Config: rn.r.config(),
-		Vault: vault.Templates{Open: rn.r.Decrypt}, Limits: rn.r.TemplateLimits}
+		Vault: vault.Templates{Open: rn.r.Decrypt}, Limits: rn.r.TemplateLimits, Native: rn.r.Jinja2Native}
 	if rn.r.Sandbox != nil {
 		env.Sandbox = rn.r.Sandbox
 	}

@@ -118,27 +118,61 @@ func includeParams(t *playbooks.Task) map[string]any {
 
 // magic returns the variables Ansible defines itself.
 func (pr *playRun) magic(h *hostRun, role *playbooks.Role) map[string]any {
+	m := pr.playMagic()
+	m["inventory_hostname"] = h.names.value(h.name)
+	m["inventory_hostname_short"] = (*h.snap.Load())["inventory_hostname_short"]
+	m["group_names"] = (*h.snap.Load())["group_names"]
+	if role != nil {
+		m["role_name"] = role.Name
+		m["ansible_role_name"] = role.Name
+		m["role_path"] = role.Path
+		// The collection the role came from: none, for a role of roles/
+		// (tender does not load roles from collections).
+		m["ansible_collection_name"] = nil
+	}
+	return m
+}
+
+// playScope is the scope of what Ansible templates once per play, for
+// no host: the public roles' defaults, the play's vars and vars_files,
+// the public roles' vars, the extra vars and the magic variables that do
+// not name a host.
+func (pr *playRun) playScope() *expr.Vars {
+	public := pr.public.Load()
+	if public == nil {
+		public = &publicVars{}
+	}
+	layers := slices.Clone(public.defaults)
+	layers = append(layers, pr.play.Vars)
+	layers = append(layers, pr.varsFiles...)
+	layers = append(layers, public.vars...)
+	magic := pr.playMagic()
+	layers = append(layers, pr.rn.r.ExtraVars, magic)
+	magic["vars"] = rawVars(slices.Clip(layers))
+	return pr.rn.playVars(pr.done, layers...)
+}
+
+// playMagic returns the variables Ansible defines itself that do not
+// name a host: those of what it templates once per play.
+func (pr *playRun) playMagic() map[string]any {
 	hosts, batch := pr.playHosts.lists()
 	m := map[string]any{
-		"inventory_hostname":       h.names.value(h.name),
-		"inventory_hostname_short": (*h.snap.Load())["inventory_hostname_short"],
-		"group_names":              (*h.snap.Load())["group_names"],
-		"groups":                   *pr.groups.Load(),
-		"hostvars":                 hostvarsScope{pr},
-		"playbook_dir":             pr.rn.pb.Dir,
-		"play_hosts":               batch,
-		"ansible_play_hosts":       hosts,
-		"ansible_play_batch":       batch,
-		"ansible_play_hosts_all":   pr.allNames,
-		"ansible_play_name":        pr.name,
-		"ansible_check_mode":       pr.rn.r.Check,
-		"ansible_diff_mode":        pr.rn.r.Diff,
-		"ansible_forks":            pr.rn.forks(),
-		"ansible_verbosity":        pr.rn.r.Verbosity,
-		"ansible_run_tags":         runTags(pr.rn.r.Tags.Only, "all"),
-		"ansible_skip_tags":        runTags(pr.rn.r.Tags.Skip, ""),
-		"ansible_version":          ansibleVersion(),
-		"omit":                     expr.Omit,
+		"groups":                 *pr.groups.Load(),
+		"hostvars":               hostvarsScope{pr},
+		"playbook_dir":           pr.rn.abs(pr.rn.pb.Dir),
+		"play_hosts":             batch,
+		"ansible_play_hosts":     hosts,
+		"ansible_play_batch":     batch,
+		"ansible_play_hosts_all": pr.allNames,
+		"ansible_play_name":      pr.name,
+		"ansible_check_mode":     pr.rn.r.Check,
+		"ansible_diff_mode":      pr.rn.r.Diff,
+		"ansible_forks":          pr.rn.forks(),
+		"ansible_verbosity":      pr.rn.r.Verbosity,
+		"ansible_run_tags":       runTags(pr.rn.r.Tags.Only, "all"),
+		"ansible_skip_tags":      runTags(pr.rn.r.Tags.Skip, ""),
+		"ansible_version":        ansibleVersion(),
+		"omit":                   expr.Omit,
 	}
 	for k, v := range *pr.roleVars.Load() {
 		m[k] = v
@@ -156,14 +190,6 @@ func (pr *playRun) magic(h *hostRun, role *playbooks.Role) map[string]any {
 	}
 	if py := controllerPython(); py != "" {
 		m["ansible_playbook_python"] = py
-	}
-	if role != nil {
-		m["role_name"] = role.Name
-		m["ansible_role_name"] = role.Name
-		m["role_path"] = role.Path
-		// The collection the role came from: none, for a role of roles/
-		// (tender does not load roles from collections).
-		m["ansible_collection_name"] = nil
 	}
 	return m
 }

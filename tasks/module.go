@@ -91,6 +91,10 @@ type Env struct {
 	// file a module reads (include_vars) does: Ansible's
 	// DUPLICATE_YAML_DICT_KEY, by default a warning.
 	DuplicateKeys yaml11.DuplicatePolicy
+	// Jinja2Native is the run's jinja2_native setting: the task's
+	// arguments were rendered as native values, and set_fact leaves
+	// "yes", "no", "true" and "false" strings as they are.
+	Jinja2Native bool
 	// Warn prints a warning about what the module read (a duplicate
 	// key) at once, once in a run, as Ansible's display does. Nil says
 	// nothing.

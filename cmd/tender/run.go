@@ -112,8 +112,12 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	if err != nil {
 		return err
 	}
+	native, err := settingBool(cfg, "DEFAULT_JINJA2_NATIVE")
+	if err != nil {
+		return err
+	}
 	r := &provision.Runner{
-		HashMerge: merge, DuplicateKeys: dupKeys,
+		HashMerge: merge, DuplicateKeys: dupKeys, Jinja2Native: native,
 		Inventory: inv, Modules: builtin.Registry(), Connections: connections(dialer), Sandbox: policy, Decrypt: vaultDecrypt(c),
 		Forks: nforks, Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),
 		Tags:      playbooks.TagFilter{Only: splitList(c.StringSlice("tags")), Skip: splitList(c.StringSlice("skip-tags"))},
@@ -145,6 +149,10 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	var opt *provision.OptionsError
 	if errors.As(err, &opt) {
 		return &exitError{code: 5, err: err}
+	}
+	var pe *provision.PlayError
+	if errors.As(err, &pe) && pe.Parser {
+		return &exitError{code: 4, err: err}
 	}
 	if err != nil {
 		return err

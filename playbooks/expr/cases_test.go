@@ -135,6 +135,7 @@ func checkCases(t *testing.T, casesPath, expectedPath string) {
 		t.Fatalf("%s has %d cases, %s %d: rerun testdata/gen.py", casesPath, len(cases), expectedPath, len(exp.Results))
 	}
 	env, dir := testEnv(t)
+	env.Native = table["jinja2_native"] == true
 	magic, _ := table["tender_vars"].(map[string]any)
 	if magic == nil {
 		magic = map[string]any{"inventory_hostname": "localhost"}
@@ -272,4 +273,10 @@ func storedType(v any) string {
 		return "str"
 	}
 	return typeName(v)
+}
+
+// TestNativeCasesAgainstAnsible: templates under jinja2_native, as
+// ansible-core renders them (testdata/native).
+func TestNativeCasesAgainstAnsible(t *testing.T) {
+	checkCases(t, "testdata/native/cases.yaml", "testdata/native/cases.json")
 }

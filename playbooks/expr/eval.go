@@ -52,6 +52,9 @@ type evaluator struct {
 	// convert selects the converting concat (Ansible's convert_data) for
 	// template output, macro results and block sets.
 	convert bool
+	// native selects Ansible's native concat (jinja2_native, native.go)
+	// over convert's.
+	native bool
 	// input is the value of blockInput while a filter block's filters run.
 	input any
 }

@@ -364,6 +364,9 @@ func pyIntValue(s string, base int) (any, bool, error) {
 	return n, true, nil
 }
 
+// PyFloat is Python's float(s): false when Python raises ValueError.
+func PyFloat(s string) (float64, bool) { return pyFloat(s) }
+
 // pyFloat is Python's float(s).
 func pyFloat(s string) (float64, bool) {
 	s = strings.TrimSpace(s)

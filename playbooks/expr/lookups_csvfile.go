@@ -116,6 +116,11 @@ func readCSV(env *Env, name, key, delim, encoding string, def, col any) (any, er
 	return def, nil
 }
 
+// PyInt is Python's int(v) for a template's value: a bool or an int as it
+// is, a float truncated, a string read in base 10 (Python's ValueError
+// or TypeError when it does not convert).
+func PyInt(v any) (int, error) { return pyIntOf(v) }
+
 // pyIntOf is Python's int(v) for the values an option can hold: a bool or
 // an int as it is, a float truncated, a string read in base 10.
 func pyIntOf(v any) (int, error) {

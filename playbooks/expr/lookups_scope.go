@@ -82,8 +82,10 @@ func hostVar(scope Scope, name string) (any, bool, error) {
 // dict template_vars= on top of it, as Templar.template does: with
 // convert_data (the default) text that looks like a list or dict becomes
 // one, without it the result is text no later template converts.
-// jinja2_native has no effect, as in Ansible without the global
-// jinja2_native setting. {% include %} inside looks in the template's own
+// jinja2_native=true renders with the native concat when the run's
+// jinja2_native setting is on (Env.Native) and has no effect otherwise;
+// with the setting on and the option off, the result is text no later
+// template converts, as without convert_data. {% include %} inside looks in the template's own
 // directory first, then in DIR/templates and DIR of each search path.
 func templateLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error) {
 	env := envOf(ev.scope)
@@ -99,15 +101,17 @@ func templateLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, err
 	if err != nil {
 		return nil, err
 	}
-	if _, err := boolOption(opts, "jinja2_native", false); err != nil {
+	native, err := boolOption(opts, "jinja2_native", false)
+	if err != nil {
 		return nil, err
 	}
+	native = native && env.Native
 	d, err := templateDelims(opts)
 	if err != nil {
 		return nil, err
 	}
 	lev := *ev
-	lev.delims, lev.convert = d, convert
+	lev.delims, lev.convert, lev.native = d, convert, native
 	out := []any{}
 	for _, t := range terms {
 		term := Str(t)
@@ -130,7 +134,7 @@ func templateLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, err
 		if err != nil {
 			return nil, fmt.Errorf("template %s: %w", p, err)
 		}
-		if !convert {
+		if !convert || env.Native && !native {
 			res = nativeText(Str(res))
 		}
 		out = append(out, res)
@@ -152,7 +156,7 @@ func (ev *evaluator) renderLookupTemplate(tm *Template, scope Scope, dirs []stri
 	if v, ok, err := tm.singleVar(scope); ok || err != nil {
 		return v, err
 	}
-	o := &output{}
+	o := ev.newOutput()
 	if _, err := ev.renderNested(o, tm, scope, dirs); err != nil {
 		return nil, err
 	}

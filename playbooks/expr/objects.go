@@ -75,15 +75,16 @@ type macro struct {
 	dirs    []string
 	delims  *delims
 	convert bool
+	native  bool
 }
 
 func (ev *evaluator) newMacro(name string, sig *signature, body []tnode, closure *local) *macro {
-	return &macro{name: name, sig: sig, body: body, closure: closure, src: ev.src, top: ev.top, dirs: ev.dirs, delims: ev.delims, convert: ev.convert}
+	return &macro{name: name, sig: sig, body: body, closure: closure, src: ev.src, top: ev.top, dirs: ev.dirs, delims: ev.delims, convert: ev.convert, native: ev.native}
 }
 
 func (m *macro) call(ev *evaluator, args []any, kw map[string]any) (any, error) {
 	f := &local{parent: m.closure, vars: map[string]any{}}
-	child := &evaluator{scope: f, src: m.src, depth: ev.depth, st: ev.st, dirs: m.dirs, top: m.top, delims: m.delims, convert: m.convert}
+	child := &evaluator{scope: f, src: m.src, depth: ev.depth, st: ev.st, dirs: m.dirs, top: m.top, delims: m.delims, convert: m.convert, native: m.native}
 	np := len(m.sig.params)
 	if len(args) > np && !m.sig.varargs {
 		return nil, errorf("macro '%s' takes not more than %d argument(s)", m.name, np)
@@ -137,7 +138,7 @@ func (m *macro) call(ev *evaluator, args []any, kw map[string]any) (any, error) 
 		}
 		f.vars["varargs"] = extra
 	}
-	o := &output{}
+	o := child.newOutput()
 	if err := child.renderBody(o, m.body, f); err != nil {
 		return nil, err
 	}

@@ -14,15 +14,42 @@ import (
 // makes that fails the template there (an unhashable dict key), or one
 // tender refuses because its values cannot represent the result (bytes,
 // complex numbers, sets, Ellipsis, tuple keys).
-func pyLiteral(s string) (v any, ok bool, err error) {
+func pyLiteral(s string) (v any, ok bool, err error) { return parseLiteral(s, true) }
+
+// parseLiteral is ast.literal_eval(ast.parse(s, mode='eval')), with JSON's
+// names read as Python's when json is set (ansible_eval_concat does that,
+// the native concat does not). At the top level, outside brackets, a
+// comma makes a tuple, and a line may not be indented nor continue onto
+// the next.
+func parseLiteral(s string, json bool) (v any, ok bool, err error) {
 	if strings.IndexByte(s, 0) >= 0 {
 		return nil, false, nil // Python refuses source code with NUL bytes
 	}
-	p := &pyLitParser{s: s}
-	p.skip()
+	p := &pyLitParser{s: s, noJSON: !json}
+	if !p.leading() {
+		return nil, false, nil
+	}
 	x, good := p.value()
 	if !good {
 		return nil, false, nil
+	}
+	p.skipInline()
+	if p.peek() == ',' {
+		items := pyTuple{x}
+		for p.peek() == ',' {
+			p.i++
+			p.skipInline()
+			if p.i == len(p.s) || p.s[p.i] == '\n' || p.s[p.i] == '\r' || p.s[p.i] == '#' {
+				break // a trailing comma
+			}
+			e, good := p.value()
+			if !good {
+				return nil, false, nil
+			}
+			items = append(items, e)
+			p.skipInline()
+		}
+		x = items
 	}
 	p.skip()
 	if p.i != len(p.s) {
@@ -54,6 +81,7 @@ type pyLitParser struct {
 	depth   int
 	hashErr string // the first unhashable key or set element, in Python's order
 	refused string // something Python converts that tender cannot
+	noJSON  bool   // null, true and false are names, not literals
 }
 
 // maxLiteralNesting is the bracket depth Python's tokenizer accepts.
@@ -61,10 +89,22 @@ const maxLiteralNesting = 200
 
 // skip passes whitespace (newlines too: the parser is always inside
 // brackets or at the end), comments and line continuations.
-func (p *pyLitParser) skip() {
+func (p *pyLitParser) skip() { p.skipSpace(true) }
+
+// skipInline is skip at the top level, outside brackets, where a newline
+// ends the expression: it passes spaces, tabs, form feeds, a comment (up
+// to its line's end) and line continuations.
+func (p *pyLitParser) skipInline() { p.skipSpace(false) }
+
+func (p *pyLitParser) skipSpace(newlines bool) {
 	for p.i < len(p.s) {
 		switch c := p.s[p.i]; c {
-		case ' ', '\t', '\f', '\n', '\r':
+		case ' ', '\t', '\f':
+			p.i++
+		case '\n', '\r':
+			if !newlines {
+				return
+			}
 			p.i++
 		case '#':
 			for p.i < len(p.s) && p.s[p.i] != '\n' && p.s[p.i] != '\r' {
@@ -82,6 +122,46 @@ func (p *pyLitParser) skip() {
 			return
 		}
 	}
+}
+
+// leading passes what Python's tokenizer allows before the first token:
+// lines that are blank or hold only a comment, and line continuations. It
+// is false when the first token is indented (an IndentationError).
+func (p *pyLitParser) leading() bool {
+	for p.i < len(p.s) {
+		indented := false
+	line:
+		for ; p.i < len(p.s); p.i++ {
+			switch p.s[p.i] {
+			case ' ', '\t':
+				indented = true
+			case '\f':
+				indented = false // a form feed resets the column
+			default:
+				break line
+			}
+		}
+		if p.i == len(p.s) {
+			return true
+		}
+		switch p.s[p.i] {
+		case '\n', '\r', '#', '\\':
+			at := p.i
+			p.skipInline()
+			if p.i < len(p.s) && p.s[p.i] == '\r' {
+				p.i++
+			}
+			if p.i < len(p.s) && p.s[p.i] == '\n' {
+				p.i++
+			}
+			if p.i == at {
+				return false // a backslash that continues nothing
+			}
+		default:
+			return !indented
+		}
+	}
+	return true
 }
 
 func (p *pyLitParser) peek() byte {
@@ -206,12 +286,20 @@ func (p *pyLitParser) atom() (any, bool) {
 			return p.strings()
 		}
 		switch name {
-		case "True", "true":
+		case "True":
 			return true, true
-		case "False", "false":
+		case "False":
 			return false, true
-		case "None", "null":
+		case "None":
 			return nil, true
+		case "true", "false", "null":
+			if p.noJSON {
+				return nil, false
+			}
+			if name == "null" {
+				return nil, true
+			}
+			return name == "true", true
 		case "set":
 			p.skip()
 			if p.peek() != '(' {

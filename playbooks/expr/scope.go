@@ -52,6 +52,10 @@ type Env struct {
 	// Done, when closed, stops every evaluation in this Env at its next
 	// step with ErrInterrupted (a run being cancelled: Ctrl-C).
 	Done <-chan struct{}
+	// Native is Ansible's jinja2_native setting (DEFAULT_JINJA2_NATIVE):
+	// a playbook template's output becomes a value as the native concat
+	// makes it (native.go); template files are not affected.
+	Native bool
 	// Config answers the config lookup: Ansible's settings and the
 	// options of its plugins. Nil refuses the lookup.
 	Config ConfigSource

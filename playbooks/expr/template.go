@@ -91,10 +91,11 @@ func (t *Template) renderOnce(scope Scope, st *evalState, convert bool) (any, er
 		ev.st = st
 	}
 	ev.top, ev.convert = t, convert
+	ev.native = convert && envOf(scope).Native
 	if t.delims != nil {
 		ev.delims = t.delims
 	}
-	o := &output{}
+	o := ev.newOutput()
 	frame := &local{parent: scope, vars: map[string]any{}}
 	if err := ev.resolveFirst(frame, t.names); err != nil {
 		return nil, err
@@ -191,6 +192,9 @@ type output struct {
 	b     strings.Builder
 	n     int
 	first any
+	// native keeps None as a piece (the native environment's finalize):
+	// it is written "None" when joined.
+	native bool
 	// counted is how much of b was counted against the memory limit.
 	counted int
 }
@@ -206,7 +210,7 @@ func (o *output) text(s string) {
 // value adds the value of an output statement; None outputs nothing
 // (Ansible's finalize).
 func (o *output) value(v any) {
-	if v == nil {
+	if v == nil && !o.native {
 		v = ""
 	}
 	o.n++
@@ -220,6 +224,10 @@ func (o *output) value(v any) {
 	}
 }
 
+// newOutput is where a template's output (or a macro's, a block's) is
+// collected for ev's concat.
+func (ev *evaluator) newOutput() *output { return &output{native: ev.native} }
+
 // concat joins a template's output as the environment's concat does: as
 // text (ansible_concat, Jinja's own), or, converting (ansible_eval_concat,
 // Templar.template's default), reading text that looks like a list, a
@@ -227,6 +235,9 @@ func (o *output) value(v any) {
 func (ev *evaluator) concat(o *output) (any, error) {
 	if o.b.Len() > maxSize {
 		return nil, &Error{Src: ev.src, Col: 1, Msg: "template output too large"}
+	}
+	if ev.native {
+		return ev.nativeConcat(o)
 	}
 	if !ev.convert {
 		return o.b.String(), nil

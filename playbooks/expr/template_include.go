@@ -214,7 +214,7 @@ func (ev *evaluator) renderNested(o *output, t *Template, scope Scope, dirs []st
 // child is an evaluator for template t (its source for error columns, its
 // directories for includes) sharing ev's budget and settings.
 func (ev *evaluator) child(t *Template, scope Scope, dirs []string) *evaluator {
-	return &evaluator{scope: scope, src: t.code, depth: ev.depth, st: ev.st, dirs: dirs, top: t, delims: ev.delims, convert: ev.convert}
+	return &evaluator{scope: scope, src: t.code, depth: ev.depth, st: ev.st, dirs: dirs, top: t, delims: ev.delims, convert: ev.convert, native: ev.native}
 }
 
 // withoutLoop is the scope an included template sees "with context": the

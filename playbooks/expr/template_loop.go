@@ -86,7 +86,7 @@ func (ev *evaluator) loopOver(o *output, n *forNode, frame *local, seq any, dept
 			if depth+1 > maxNesting {
 				return nil, errorf("recursive loop nested too deeply")
 			}
-			sub := &output{}
+			sub := ev.newOutput()
 			if err := ev.loopOver(sub, n, frame, seq, depth+1); err != nil {
 				return nil, err
 			}

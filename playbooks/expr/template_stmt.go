@@ -192,7 +192,7 @@ func (ev *evaluator) renderNode(o *output, n tnode, frame *local) error {
 // capture renders body in a frame of its own and joins its output with
 // the environment's concat (a block set, a filter block, a macro).
 func (ev *evaluator) capture(body []tnode, frame *local) (any, error) {
-	o := &output{}
+	o := ev.newOutput()
 	if err := ev.renderBody(o, body, &local{parent: frame, vars: map[string]any{}}); err != nil {
 		return nil, err
 	}

@@ -469,3 +469,7 @@ func cmpOrdered[T int | float64](a, b T) int {
 	}
 	return 0
 }
+
+// TypeName is Python's type(v).__name__ for a value as templates give it
+// ("int", "list", "AnsibleUnsafeText", …).
+func TypeName(v any) string { return typeName(v) }

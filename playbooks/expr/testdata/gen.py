@@ -9,6 +9,8 @@ or after changing another case table, naming it and where to write:
 
     ./gen.py plugins/optcases.yaml plugins/optcases.json
 
+A table with "jinja2_native: true" is run with ANSIBLE_JINJA2_NATIVE=1.
+
 It writes one local playbook (gen_playbook.yml, not committed) with one
 debug task per case and the inventory of cases.yaml (gen_inventory.ini,
 not committed: the play runs on localhost only, the other hosts are there
@@ -93,6 +95,8 @@ def main():
                ANSIBLE_DEPRECATION_WARNINGS="false", ANSIBLE_NOCOLOR="1",
                TENDER_TEST_ENV="hello", TENDER_TEST_ENV2="world")
     env.pop("TENDER_TEST_UNSET_XYZ", None)
+    if table.get("jinja2_native"):
+        env["ANSIBLE_JINJA2_NATIVE"] = "1"
     out = subprocess.run(["ansible-playbook", "-i", inv, pb], cwd=HERE, env=env,
                          capture_output=True, text=True)
     try:

@@ -153,3 +153,21 @@ func TestAddHostRawParams(t *testing.T) {
 		t.Errorf("empty groups: %+v", res)
 	}
 }
+
+// TestSetFactBooleanStrings: "yes", "no", "true" and "false" strings
+// become booleans, except under jinja2_native, where they stay text.
+func TestSetFactBooleanStrings(t *testing.T) {
+	t.Parallel()
+	args := tasks.Args{"a": "yes", "b": "False", "c": "maybe"}
+	for _, native := range []bool{false, true} {
+		res, err := setFactModule{}.Run(context.Background(), &tasks.Env{Jinja2Native: native}, args)
+		facts, _ := res.Data["ansible_facts"].(map[string]any)
+		want := map[string]any{"a": true, "b": false, "c": "maybe"}
+		if native {
+			want = map[string]any{"a": "yes", "b": "False", "c": "maybe"}
+		}
+		if err != nil || !reflect.DeepEqual(facts, want) {
+			t.Errorf("native=%v: %v %v", native, facts, err)
+		}
+	}
+}

@@ -20,10 +20,11 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Run validates the names and converts "yes"/"no"/"true"/"false" strings
 // to booleans, as Ansible does without jinja2_native.
-func (setFactModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (tasks.Result, error) {
+func (setFactModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	// The facts keep the order of the arguments, as Ansible's dict does.
 	facts := pydict.NewBuilder(len(args))
 	cacheable := false
+	native := env != nil && env.Jinja2Native
 	for _, k := range pydict.Keys(args) {
 		v := args[k]
 		if k == "cacheable" {
@@ -37,7 +38,7 @@ func (setFactModule) Run(_ context.Context, _ *tasks.Env, args tasks.Args) (task
 		if !identifier.MatchString(k) {
 			return tasks.Result{Failed: true, Data: map[string]any{}, Msg: fmt.Sprintf("The variable name '%s' is not valid. Variables must start with a letter or underscore character, and contain only letters, numbers and underscores.", k)}, nil
 		}
-		if s, ok := tasks.Text(v); ok {
+		if s, ok := tasks.Text(v); ok && !native {
 			switch strings.ToLower(s) {
 			case "true", "yes":
 				v = true
