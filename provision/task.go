@@ -224,30 +224,41 @@ func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	case !ok:
 		return skippedByCondition()
 	}
-	if err := pr.nameError(h, t, extra); err != nil {
-		// The name is the first field Ansible validates: the others,
-		// ignore_errors among them, stay as written.
-		out := aborting(err)
-		out.unvalidated = true
+	if out, failed := pr.nameFailure(h, t, extra); failed {
 		return out
 	}
 	return pr.invoke(ctx, h, t, kw, pr.delegatedScope(pr.scope(h, t, extra), kw))
 }
 
-// nameError is the failure of a task whose name is a template that fails
-// to render with other than an undefined variable: Ansible validates the
-// name with the task's other fields, first, and raises the error (an
-// undefined variable leaves the name as written).
-func (pr *playRun) nameError(h *hostRun, t *playbooks.Task, extra map[string]any) error {
+// nameFailure is the failure of a task whose name is a template that
+// fails to render with other than an undefined variable (which leaves the
+// name as written). The name is the first field Ansible validates, so the
+// others, ignore_errors among them, stay as written. A Python exception
+// is the failed result's (without a message, a loop goes on); a
+// ValueError is the name field's conversion error; any other error is
+// the templating error, which ends a loop.
+func (pr *playRun) nameFailure(h *hostRun, t *playbooks.Task, extra map[string]any) (outcome, bool) {
 	if t.Name == "" || !expr.IsTemplate(t.Name) {
-		return nil
+		return outcome{}, false
 	}
 	_, err := expr.Render(t.Name, pr.scope(h, t, extra))
 	var u *expr.UndefinedError
 	if err == nil || errors.As(err, &u) {
-		return nil
+		return outcome{}, false
 	}
-	return &argsError{msg: typeErrorText(err), err: err}
+	class, why, isExc := expr.PythonException(err)
+	switch {
+	case isExc && !expr.IsValueError(err):
+		return outcome{failed: true, unvalidated: true, data: map[string]any{"changed": false, "failed": true,
+			"exception": class + ": " + why + "\n"}}, true
+	case isExc:
+		err = &argsError{msg: fmt.Sprintf("the field 'name' has an invalid value (%s), and could not be converted to an string.The error was: %s", t.Name, why) + t.Pos.Quote(), err: err}
+	default:
+		err = &argsError{msg: typeErrorText(err), err: err}
+	}
+	out := aborting(err)
+	out.unvalidated = true
+	return out, true
 }
 
 // skippedByCondition is the outcome of a task whose when: does not hold.

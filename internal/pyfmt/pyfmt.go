@@ -92,6 +92,38 @@ func Quote(s string) string {
 	return b.String()
 }
 
+// BytesRepr is Python's repr() of s as bytes: b'...' (b"..." when it
+// holds a single quote and no double one), with \t, \n, \r, \\ and \xHH
+// escapes for every byte that is not printable ASCII.
+func BytesRepr(s string) string {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		q = '"'
+	}
+	var b strings.Builder
+	b.WriteString("b")
+	b.WriteByte(q)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == q || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c < 0x20 || c >= 0x7f:
+			b.WriteString(`\x` + hex(int(c), 2))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
 // JSONQuote is a string as Python's json.dumps writes it. With ascii
 // (json.dumps's default ensure_ascii=True) everything outside printable
 // ASCII becomes \uXXXX (a surrogate pair above U+FFFF); without it only

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/pykv"
 )
 
@@ -155,40 +156,7 @@ func pyOSError(err error, path string) string {
 	if msg != "" {
 		msg = strings.ToUpper(msg[:1]) + msg[1:]
 	}
-	return "[Errno " + strconv.Itoa(int(errno)) + "] " + msg + ": " + bytesRepr(path)
-}
-
-// bytesRepr is Python's repr of s as bytes.
-func bytesRepr(s string) string {
-	q := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		q = '"'
-	}
-	var b strings.Builder
-	b.WriteString("b")
-	b.WriteByte(q)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == q || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c < 0x20 || c >= 0x7f:
-			b.WriteString(`\x`)
-			b.WriteByte("0123456789abcdef"[c>>4])
-			b.WriteByte("0123456789abcdef"[c&15])
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte(q)
-	return b.String()
+	return "[Errno " + strconv.Itoa(int(errno)) + "] " + msg + ": " + pyfmt.BytesRepr(path)
 }
 
 // csvRows parses CSV as Python's csv.reader does with the excel dialect

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/tender-sh/tender/internal/pydict"
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
@@ -296,33 +297,5 @@ func pexpectSplit(line string) []string {
 // pyIsSpaceRune is Python's str.isspace for one character.
 func pyIsSpaceRune(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f }
 
-// pyBytesRepr is Python's repr of a bytes value: b'...' (b"..." when it
-// holds a single quote and no double one), with \t, \n, \r, \\ and \xHH
-// escapes.
-func pyBytesRepr(b []byte) string {
-	quote := byte('\'')
-	if strings.IndexByte(string(b), '\'') >= 0 && strings.IndexByte(string(b), '"') < 0 {
-		quote = '"'
-	}
-	var s strings.Builder
-	s.WriteString("b" + string(quote))
-	for _, c := range b {
-		switch {
-		case c == quote || c == '\\':
-			s.WriteByte('\\')
-			s.WriteByte(c)
-		case c == '\t':
-			s.WriteString(`\t`)
-		case c == '\n':
-			s.WriteString(`\n`)
-		case c == '\r':
-			s.WriteString(`\r`)
-		case c < 0x20 || c >= 0x7f:
-			fmt.Fprintf(&s, `\x%02x`, c)
-		default:
-			s.WriteByte(c)
-		}
-	}
-	s.WriteByte(quote)
-	return s.String()
-}
+// pyBytesRepr is Python's repr of a bytes value (pyfmt.BytesRepr).
+func pyBytesRepr(b []byte) string { return pyfmt.BytesRepr(string(b)) }

@@ -202,6 +202,10 @@ func appendWarnings(ws []string, v shared.Verdict, keys ...string) []string {
 func fileFailure(res tasks.Result, v shared.Verdict, p, src string) tasks.Result {
 	data := shared.FailDetails(v, res.Data)
 	res.Failed, res.Msg, res.Changed = true, strings.TrimSpace(v["msg"]), false
+	if e := v["oserr"]; e != "" {
+		// the OSError Ansible's os.mkdir raised, of the path as bytes
+		res.Msg += ": " + shared.OSErrorBytes(e, v["oserrpath"])
+	}
 	switch msg := res.Msg; {
 	case strings.HasPrefix(msg, "Cannot link") || msg == "src does not exist":
 		data["dest"], data["src"] = p, src

@@ -89,7 +89,11 @@ $_missing"; _p=$(dirname -- "$_p")
 			_oldifs=$IFS; IFS='
 '
 			for _p in $_missing; do
-				mkdir -- "$_p" 2>/dev/null || _t_fail "There was an issue creating $_p as requested"
+				if ! _e=$(LC_ALL=C mkdir -- "$_p" 2>&1) && ! [ -d "$_p" ]; then
+					# the C library's reason, for Python's OSError text
+					echo "oserr=${_e##*: }"; echo "oserrpath=$_p"
+					_t_fail "There was an issue creating $_p as requested"
+				fi
 				[ "$_p" = "$path" ] || _t_attrs "$_p" "$mode" "$owner" "$group" >/dev/null
 			done
 			IFS=$_oldifs

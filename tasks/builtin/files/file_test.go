@@ -109,6 +109,8 @@ func TestFileFailures(t *testing.T) {
 		{tasks.Args{"path": f, "recurse": true}, "recurse option requires state to be 'directory'"},
 		{tasks.Args{"path": f, "owner": "no-such-user-x"}, "chown failed: failed to look up user no-such-user-x"},
 		{tasks.Args{"path": dir + "/no/f", "state": "touch"}, "Error, could not touch target: [Errno 2] No such file or directory: b'" + dir + "/no/f'"},
+		// a component that is a file: Python's OSError of os.mkdir
+		{tasks.Args{"path": f + "/sub/d", "state": "directory"}, "There was an issue creating " + f + "/sub as requested: [Errno 20] Not a directory: b'" + f + "/sub'"},
 	} {
 		res := modtest.RunMod(t, env, "file", c.args)
 		if !res.Failed || res.Msg != c.msg {

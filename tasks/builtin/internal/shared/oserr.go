@@ -1,6 +1,10 @@
 package shared
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tender-sh/tender/internal/pyfmt"
+)
 
 // Strerror texts of the errors a module script reports (the C library's
 // messages under LC_ALL=C, which _t_open_err and _t_stat_err print).
@@ -20,6 +24,7 @@ var linuxErrno = map[string]int{
 	"Cannot allocate memory":                12,
 	EACCES:                                  13,
 	"Device or resource busy":               16,
+	"File exists":                           17,
 	"No such device":                        19,
 	"Not a directory":                       20,
 	EISDIR:                                  21,
@@ -28,6 +33,7 @@ var linuxErrno = map[string]int{
 	"Too many open files":                   24,
 	"Text file busy":                        26,
 	"File too large":                        27,
+	"No space left on device":               28,
 	"Read-only file system":                 30,
 	"File name too long":                    36,
 	"Too many levels of symbolic links":     40,
@@ -35,11 +41,18 @@ var linuxErrno = map[string]int{
 	"Operation not supported":               95,
 	"Stale file handle":                     116,
 	"Remote I/O error":                      121,
+	"Disk quota exceeded":                   122,
 }
 
 // Errno is the Linux errno whose strerror text is s, 0 for a text it
 // does not know.
 func Errno(s string) int { return linuxErrno[s] }
+
+// OSErrorBytes is OSError for a path Python handled as bytes:
+// "[Errno 20] Not a directory: b'/a/b'".
+func OSErrorBytes(s, path string) string {
+	return fmt.Sprintf("[Errno %d] %s: %s", Errno(s), s, pyfmt.BytesRepr(path))
+}
 
 // OSError is Python's str() of an OSError with strerror s on path:
 // "[Errno 20] Not a directory: '/a/b'".
