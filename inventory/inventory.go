@@ -35,11 +35,18 @@ type Inventory struct {
 	// source is the file being parsed, recorded on the hosts it creates.
 	source   string
 	warnings []string
-	dupKeys  yaml11.DuplicatePolicy
+	// shown are messages Ansible prints as errors without failing (an
+	// inventory script's stderr).
+	shown []string
+	// notes are what Ansible says about the sources at -vvv.
+	notes   []string
+	dupKeys yaml11.DuplicatePolicy
 	// decrypt opens vault data (Options.Decrypt).
 	decrypt func([]byte) ([]byte, error)
 	// hashMerge is Options.HashMerge.
 	hashMerge bool
+	// opts are the Options the inventory is being loaded with.
+	opts Options
 	// groupsDict is GroupsDict's answer until a host or group is added
 	// (changed clears it); guarded by mu.
 	groupsDict map[string][]string
@@ -248,6 +255,14 @@ func (inv *Inventory) reconcileHost(h *Host) {
 		ungrouped.addHost(h)
 	}
 }
+
+// Errors returns what Ansible prints as an error without failing: the
+// stderr of an inventory script that succeeded ([ERROR]: in its output).
+func (inv *Inventory) Errors() []string { return append([]string(nil), inv.shown...) }
+
+// Notes returns what Ansible says about the sources at -vvv: a host
+// list entry whose range does not parse and is kept as written.
+func (inv *Inventory) Notes() []string { return append([]string(nil), inv.notes...) }
 
 // Warnings returns what Ansible would warn about: YAML entries it skips,
 // and names used for both a group and a host.

@@ -1,11 +1,14 @@
 package inventory
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,7 +27,8 @@ var ignoredEntry = regexp.MustCompile(`^\.|^host_vars$|^group_vars$|^vars_plugin
 // several times does. A source is an INI or YAML inventory file, a
 // directory of them (read in sorted order, ignoring the entries Ansible
 // ignores), or a comma-separated host list such as "web1,web2," (one with a
-// comma that is not an existing path). host_vars/ and group_vars/ beside
+// comma that is not an existing path); with Options.Scripts (LoadWith),
+// an inventory script too. host_vars/ and group_vars/ beside
 // each source (inside it, for a directory) are read for every host and
 // group; errors in them are reported here.
 //
@@ -51,6 +55,44 @@ type Options struct {
 	// inventory or vars file does: Ansible's DUPLICATE_YAML_DICT_KEY,
 	// by default a warning (Warnings).
 	DuplicateKeys yaml11.DuplicatePolicy
+	// Plugins are Ansible's enabled inventory plugins (INVENTORY_ENABLED),
+	// tried in order on each source until one takes it; nil is Ansible's
+	// default, host_list, script, auto, yaml, ini, toml. tender has
+	// host_list, advanced_host_list (host lists with ranges: "web[1:3],"),
+	// script (with Scripts), yaml and ini; auto (a plugin configuration)
+	// and toml take nothing here. Another name is refused.
+	Plugins []string
+	// Scripts lets the script plugin run an executable source (or one
+	// that starts with "#!") with --list, and --host for each host when
+	// its output has no _meta.hostvars, as Ansible does. Off, such a
+	// file is read as a static inventory.
+	Scripts bool
+	// Context bounds the scripts' runs (Ctrl-C); nil never cancels.
+	Context context.Context
+}
+
+// defaultPlugins is Ansible's default INVENTORY_ENABLED.
+var defaultPlugins = []string{"host_list", "script", "auto", "yaml", "ini", "toml"}
+
+// knownPlugins are the inventory plugins Plugins may name.
+var knownPlugins = map[string]bool{"host_list": true, "advanced_host_list": true, "script": true, "auto": true,
+	"yaml": true, "ini": true, "toml": true}
+
+// pluginNames returns o's plugins by their short names, refusing one
+// tender does not know.
+func (o Options) pluginNames() ([]string, error) {
+	if o.Plugins == nil {
+		return defaultPlugins, nil
+	}
+	out := make([]string, 0, len(o.Plugins))
+	for _, p := range o.Plugins {
+		short := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(p), "ansible.builtin."), "ansible.legacy.")
+		if !knownPlugins[short] {
+			return nil, fmt.Errorf("inventory plugin %s is not available in tender (it has host_list, advanced_host_list, script, auto, yaml, ini, toml)", p)
+		}
+		out = append(out, short)
+	}
+	return out, nil
 }
 
 // LoadWith is Load with options.
@@ -59,12 +101,20 @@ func LoadWith(o Options, sources ...string) (*Inventory, error) {
 	inv.decrypt = o.Decrypt
 	inv.hashMerge = o.HashMerge
 	inv.dupKeys = o.DuplicateKeys
+	plugins, err := o.pluginNames()
+	if err != nil {
+		return nil, err
+	}
+	o.Plugins = plugins
+	inv.opts = o
 	for _, src := range sources {
 		if src == "" {
 			continue
 		}
 		if _, err := os.Stat(src); err != nil && strings.Contains(src, ",") {
-			inv.parseHostList(src)
+			if err := inv.parseHostList(src); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		abs, err := filepath.Abs(src)
@@ -127,13 +177,42 @@ func (inv *Inventory) loadPath(path string, dir bool) error {
 	return nil
 }
 
-// LoadFile parses one inventory file into inv, choosing the format as
-// Ansible's plugins do: a file named *.yml, *.yaml, *.json or without an
-// extension is tried as YAML first and as INI if it is not a YAML
-// inventory; any other file is INI. It does not read host_vars/group_vars
-// (Load does).
+// LoadFile parses one inventory file into inv with the first of the
+// enabled plugins (Options.Plugins) that takes it, as Ansible's do: the
+// script plugin runs an executable file (with Options.Scripts); yaml
+// reads a file named *.yml, *.yaml, *.json or without an extension that
+// holds a YAML mapping; ini reads any file. A plugin that fails passes the
+// file to the next. When none takes it the error is the script's, for a
+// file that starts with "#!", else the YAML parser's for a *.yml,
+// *.yaml or *.json file, else the INI parser's. It does not read
+// host_vars/group_vars (Load does).
 func (inv *Inventory) LoadFile(path string) error {
 	defer inv.changed()
+	plugins := inv.opts.Plugins
+	if plugins == nil {
+		plugins = defaultPlugins
+	}
+	var scriptErr error
+	if slices.Contains(plugins, "script") && inv.opts.Scripts && isScript(path) {
+		// run by its absolute path, as Ansible names the source
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return err
+		}
+		stderr, err := inv.loadScript(inv.opts.Context, abs)
+		if err == nil {
+			if stderr != "" {
+				// Ansible shows a script's stderr even when it succeeds
+				// (always_show_stderr).
+				inv.shown = append(inv.shown, strings.TrimRight(stderr, "\n"))
+			}
+			return nil
+		}
+		if ctx := inv.opts.Context; ctx != nil && ctx.Err() != nil {
+			return err
+		}
+		scriptErr = &ParseError{File: path, Msg: err.Error()}
+	}
 	src, err := yaml11.ReadFile(path)
 	if err != nil {
 		return err
@@ -141,40 +220,94 @@ func (inv *Inventory) LoadFile(path string) error {
 	if src, err = inv.decoder().Open(src, path); err != nil {
 		return err
 	}
-	ext := filepath.Ext(path)
-	switch ext {
-	case ".toml":
-		return &ParseError{File: path, Msg: "TOML inventories are not supported"}
-	case "", ".yml", ".yaml", ".json":
-		root, yerr := decodeYAML(src)
-		if yerr == nil && root != nil && root.Kind == yaml.MappingNode {
-			return inv.ParseYAML(path, src)
-		}
-		if ext != "" {
-			// Not a YAML inventory: Ansible's ini plugin gets its turn.
-			if New().ParseINI(path, src) == nil {
-				return inv.ParseINI(path, src)
-			}
-			return New().ParseYAML(path, src)
-		}
+	err = inv.loadStatic(path, src, plugins)
+	if err != nil && scriptErr != nil && hasShebang(src) {
+		return scriptErr
 	}
-	return inv.ParseINI(path, src)
+	return err
 }
 
-// parseHostList adds the hosts of a "host1,host2:22," source to ungrouped.
-func (inv *Inventory) parseHostList(src string) {
+// loadStatic parses a static inventory file with the yaml or ini plugin,
+// whichever is enabled first and takes it.
+func (inv *Inventory) loadStatic(path string, src []byte, plugins []string) error {
+	ext := filepath.Ext(path)
+	if ext == ".toml" && slices.Contains(plugins, "toml") {
+		return &ParseError{File: path, Msg: "TOML inventories are not supported"}
+	}
+	yamlFile := ext == "" || ext == ".yml" || ext == ".yaml" || ext == ".json"
+	var first error
+	for _, p := range plugins {
+		switch {
+		case p == "yaml" && yamlFile:
+			root, yerr := decodeYAML(src)
+			if yerr == nil && root != nil && root.Kind == yaml.MappingNode {
+				return inv.ParseYAML(path, src)
+			}
+			if ext != "" && first == nil {
+				first = New().ParseYAML(path, src)
+			}
+		case p == "ini":
+			if err := New().ParseINI(path, src); err != nil {
+				if first == nil {
+					first = err
+				}
+				continue
+			}
+			return inv.ParseINI(path, src)
+		}
+	}
+	if first == nil {
+		first = &ParseError{File: path, Msg: fmt.Sprintf("no enabled inventory plugin (%s) could parse it", strings.Join(plugins, ", "))}
+	}
+	return first
+}
+
+// hasShebang reports whether a file's text starts with "#!".
+func hasShebang(src []byte) bool { return bytes.HasPrefix(src, []byte("#!")) }
+
+// parseHostList adds the hosts of a "host1,host2:22," source to
+// ungrouped, with the first of the host_list and advanced_host_list
+// plugins that is enabled: the advanced one expands ranges ("web[1:3]").
+func (inv *Inventory) parseHostList(src string) error {
+	plugin := ""
+	for _, p := range inv.opts.Plugins {
+		if p == "host_list" || p == "advanced_host_list" {
+			plugin = p
+			break
+		}
+	}
+	if plugin == "" && inv.opts.Plugins != nil {
+		return fmt.Errorf("inventory source %s: no enabled inventory plugin (%s) parses a host list", src, strings.Join(inv.opts.Plugins, ", "))
+	}
+	inv.source = src
+	defer func() { inv.source = "" }()
 	for _, h := range strings.Split(src, ",") {
 		h = strings.TrimSpace(h)
 		if h == "" {
+			continue
+		}
+		if plugin == "advanced_host_list" {
+			names, port, err := expandHostPattern(h, false)
+			var ve *rangeValueError
+			switch {
+			case errors.As(err, &ve):
+				return fmt.Errorf("Failed to parse %s with advanced_host_list plugin: Invalid data from string, could not parse: %s", src, ve.msg)
+			case err != nil:
+				// As Ansible: the entry is kept as written.
+				inv.notes = append(inv.notes, "Unable to parse address from hostname, leaving unchanged: "+err.Error())
+				names, port = []string{h}, 0
+			}
+			for _, n := range names {
+				inv.groups["ungrouped"].addHost(inv.addHost(n, port))
+			}
 			continue
 		}
 		host, port, ok := parseAddress(h)
 		if !ok || strings.Contains(host, "[") {
 			host, port = h, 0
 		}
-		inv.source = src
 		inv.groups["ungrouped"].addHost(inv.addHost(host, port))
-		inv.source = ""
 	}
 	inv.reconcile()
+	return nil
 }

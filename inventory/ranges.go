@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"fmt"
+	"github.com/tender-sh/tender/internal/pyfmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -71,6 +72,59 @@ const asciiLetters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 // the machine.
 const maxExpand = 1 << 16
 
+// rangeValueError is a Python ValueError of a host range's bounds or
+// step (int() of text that is not a number, a zero step): Ansible's
+// host-list and INI plugins fail the source on it, where they leave a
+// pattern with another range error as it is.
+type rangeValueError struct{ msg string }
+
+func (e *rangeValueError) Error() string { return e.msg }
+
+// rangeSeq is the items of a range as Ansible's expand_hostname_range
+// makes them: letters of a-zA-Z when both bounds are in it (Python's slice,
+// a step that is not a positive number falling back to numbers), else
+// range(int(beg), int(end)+1, int(step)).
+func rangeSeq(beg, end, step string, fill func(int) string) ([]string, error) {
+	ib, ie := strings.Index(asciiLetters, beg), strings.Index(asciiLetters, end)
+	if ib >= 0 && ie >= 0 {
+		if ib > ie {
+			return nil, fmt.Errorf("host range must have begin <= end")
+		}
+		if n, err := pyfmt.Int(step); err == nil && n != 0 {
+			var seq []string
+			if n > 0 {
+				for i := ib; i <= ie; i += n {
+					seq = append(seq, asciiLetters[i:i+1])
+				}
+			}
+			return seq, nil
+		}
+	}
+	b, err := pyfmt.Int(beg)
+	if err != nil {
+		return nil, &rangeValueError{err.Error()}
+	}
+	e, err := pyfmt.Int(end)
+	if err != nil {
+		return nil, &rangeValueError{err.Error()}
+	}
+	n, err := pyfmt.Int(step)
+	if err != nil {
+		return nil, &rangeValueError{err.Error()}
+	}
+	if n == 0 {
+		return nil, &rangeValueError{"range() arg 3 must not be zero"}
+	}
+	if n > 0 && e >= b && (e-b)/n > maxExpand || n < 0 && b > e && (b-e)/-n > maxExpand {
+		return nil, fmt.Errorf("host range [%s:%s] is too large", beg, end)
+	}
+	var seq []string
+	for i := b; n > 0 && i <= e || n < 0 && i > e+1; i += n {
+		seq = append(seq, fill(i))
+	}
+	return seq, nil
+}
+
 // expandRange expands the first [beg:end(:step)] of pattern, recursively,
 // as Ansible's expand_hostname_range does: zero-padded numbers keep their
 // width, single letters range over a-zA-Z.
@@ -96,13 +150,9 @@ func expandRange(pattern string) ([]string, error) {
 	if len(bounds) != 2 && len(bounds) != 3 {
 		return nil, fmt.Errorf("host range must be begin:end or begin:end:step")
 	}
-	beg, end, step := bounds[0], bounds[1], 1
+	beg, end, step := bounds[0], bounds[1], "1"
 	if len(bounds) == 3 {
-		n, err := strconv.Atoi(bounds[2])
-		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("host range step must be a positive integer, got %q", bounds[2])
-		}
-		step = n
+		step = bounds[2]
 	}
 	if beg == "" {
 		beg = "0"
@@ -115,29 +165,16 @@ func expandRange(pattern string) ([]string, error) {
 		if len(beg) != len(end) {
 			return nil, fmt.Errorf("host range must specify equal-length begin and end formats")
 		}
-		fill = func(n int) string { return fmt.Sprintf("%0*d", len(beg), n) }
+		fill = func(n int) string {
+			if n < 0 {
+				return "-" + fmt.Sprintf("%0*d", len(beg)-1, -n)
+			}
+			return fmt.Sprintf("%0*d", len(beg), n)
+		}
 	}
-	var seq []string
-	ib, ie := strings.Index(asciiLetters, beg), strings.Index(asciiLetters, end)
-	if ib >= 0 && ie >= 0 {
-		if ib > ie {
-			return nil, fmt.Errorf("host range must have begin <= end")
-		}
-		for i := ib; i <= ie; i += step {
-			seq = append(seq, asciiLetters[i:i+1])
-		}
-	} else {
-		b, err1 := strconv.Atoi(beg)
-		e, err2 := strconv.Atoi(end)
-		if err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("host range %q is neither numeric nor alphabetic", "["+nrange+"]")
-		}
-		if e >= b && (e-b)/step > maxExpand {
-			return nil, fmt.Errorf("host range [%s] is too large", nrange)
-		}
-		for i := b; i <= e; i += step {
-			seq = append(seq, fill(i))
-		}
+	seq, err := rangeSeq(beg, end, step, fill)
+	if err != nil {
+		return nil, err
 	}
 	var out []string
 	for _, x := range seq {

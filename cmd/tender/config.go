@@ -80,7 +80,7 @@ var appliedSettings = map[string]bool{
 	"DEFAULT_BECOME_EXE": true, "DEFAULT_BECOME_FLAGS": true, "BECOME_ALLOW_SAME_USER": true, "DEFAULT_BECOME_ASK_PASS": true, "DEFAULT_ASK_PASS": true,
 	"DEFAULT_VAULT_PASSWORD_FILE": true, "DEFAULT_VAULT_IDENTITY_LIST": true, "DEFAULT_ASK_VAULT_PASS": true,
 	"DEFAULT_VAULT_ID_MATCH": true, "DEFAULT_VAULT_IDENTITY": true, "DEFAULT_HASH_BEHAVIOUR": true,
-	"DEFAULT_JINJA2_NATIVE": true,
+	"DEFAULT_JINJA2_NATIVE": true, "INVENTORY_ENABLED": true,
 	// tender prints no deprecation warnings: off is what it does. The
 	// implicit-localhost warning is play.go's (checkLimit).
 	"DEPRECATION_WARNINGS": true, "LOCALHOST_WARNING": true, "RETRY_FILES_ENABLED": true, "RETRY_FILES_SAVE_PATH": true,

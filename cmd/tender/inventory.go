@@ -62,9 +62,26 @@ func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, er
 	if err != nil {
 		return nil, err
 	}
-	inv, err := inventory.LoadWith(inventory.Options{Decrypt: vaultDecrypt(c), HashMerge: merge, DuplicateKeys: dupKeys}, found...)
+	plugins, err := cfg.Setting("INVENTORY_ENABLED")
+	if err != nil {
+		return nil, &exitError{code: 5, err: err}
+	}
+	opts := inventory.Options{Decrypt: vaultDecrypt(c), HashMerge: merge, DuplicateKeys: dupKeys,
+		Scripts: true, Context: c.Context}
+	for _, p := range plugins.([]any) {
+		opts.Plugins = append(opts.Plugins, fmt.Sprint(p))
+	}
+	inv, err := inventory.LoadWith(opts, found...)
 	if err != nil {
 		return nil, err
+	}
+	if c.Count("verbose") >= 3 {
+		for _, n := range inv.Notes() {
+			fmt.Fprintln(c.App.Writer, n)
+		}
+	}
+	for _, e := range inv.Errors() {
+		fmt.Fprintf(c.App.ErrWriter, "[ERROR]: %s\n", e)
 	}
 	for _, w := range inv.Warnings() {
 		printWarning(c.App.ErrWriter, w)

@@ -1,9 +1,13 @@
 package pydict
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math/big"
+	"strings"
 )
 
 // maxJSONDepth bounds the nesting DecodeJSON accepts.
@@ -74,4 +78,48 @@ func decodeAt(d *json.Decoder, depth int) (any, error) {
 		return nil, err
 	}
 	return decodeFrom(d, tok, depth)
+}
+
+// LoadJSON reads data as one JSON document the way Python's json.loads
+// gives it: objects with their keys in the order written, numbers
+// written without a fraction or exponent as ints (*big.Int past 64
+// bits), the others as floats. Anything after the document is an error.
+func LoadJSON(data []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	v, err := DecodeJSON(d)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errors.New("extra data after the JSON document")
+	}
+	return pyNumbers(v), nil
+}
+
+// pyNumbers turns json.Numbers into Python's ints and floats, in place.
+func pyNumbers(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		s := string(t)
+		if !strings.ContainsAny(s, ".eE") {
+			if n, err := t.Int64(); err == nil {
+				return int(n)
+			}
+			if n, ok := new(big.Int).SetString(s, 10); ok {
+				return n
+			}
+		}
+		f, _ := t.Float64()
+		return f
+	case []any:
+		for i := range t {
+			t[i] = pyNumbers(t[i])
+		}
+	case map[string]any:
+		for k := range t {
+			t[k] = pyNumbers(t[k])
+		}
+	}
+	return v
 }

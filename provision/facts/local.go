@@ -1,11 +1,8 @@
 package facts
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path"
 	"strconv"
 	"strings"
@@ -94,37 +91,4 @@ func loadFact(text string) (any, error) {
 
 // decodeJSON decodes one JSON document, numbers written without a
 // fraction or exponent as integers, as Python's json module does.
-func decodeJSON(text string) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	v, err := pydict.DecodeJSON(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("extra data after the JSON document")
-	}
-	return pyNumbers(v), nil
-}
-
-func pyNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if !bytes.ContainsAny([]byte(x), ".eE") {
-			if n, err := x.Int64(); err == nil {
-				return int(n)
-			}
-		}
-		n, _ := x.Float64()
-		return n
-	case map[string]any:
-		for k, e := range x {
-			x[k] = pyNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = pyNumbers(e)
-		}
-	}
-	return v
-}
+func decodeJSON(text string) (any, error) { return pydict.LoadJSON([]byte(text)) }
