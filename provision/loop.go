@@ -33,7 +33,7 @@ func (pr *playRun) loopItems(t *playbooks.Task, scope *expr.Vars) ([]any, error)
 	if t.Loop.With == "" {
 		items, ok := raw.([]any)
 		if !ok {
-			return nil, fmt.Errorf("Invalid data passed to 'loop', it requires a list, got this instead: %s. Hint: If you passed a list/dict of just one element, try adding wantlist=True to your lookup invocation or use q/query instead of lookup.", expr.Repr(raw))
+			return nil, fmt.Errorf("Invalid data passed to 'loop', it requires a list, got this instead: %s. Hint: If you passed a list/dict of just one element, try adding wantlist=True to your lookup invocation or use q/query instead of lookup.", expr.Str(raw))
 		}
 		return items, nil
 	}

@@ -92,3 +92,56 @@ type callArgs struct {
 	star   node // *expr, or nil
 	dstar  node // **expr, or nil
 }
+
+// subexprs are n's subexpressions in the order Jinja evaluates them (an
+// if-expression's condition first); nil ones are left out.
+func subexprs(n node) []node {
+	var out []node
+	add := func(ns ...node) {
+		for _, x := range ns {
+			if x != nil {
+				out = append(out, x)
+			}
+		}
+	}
+	addArgs := func(a callArgs) {
+		add(a.args...)
+		for _, k := range a.kwargs {
+			add(k.val)
+		}
+		add(a.star, a.dstar)
+	}
+	switch n := n.(type) {
+	case *listNode:
+		add(n.items...)
+	case *dictNode:
+		for i := range n.keys {
+			add(n.keys[i], n.vals[i])
+		}
+	case *attrNode:
+		add(n.x)
+	case *indexNode:
+		add(n.x, n.idx)
+	case *sliceNode:
+		add(n.x, n.lo, n.hi, n.step)
+	case *callNode:
+		add(n.fn)
+		addArgs(n.callArgs)
+	case *filterNode:
+		add(n.x)
+		addArgs(n.callArgs)
+	case *testNode:
+		add(n.x)
+		addArgs(n.callArgs)
+	case *unaryNode:
+		add(n.x)
+	case *binNode:
+		add(n.l, n.r)
+	case *cmpNode:
+		add(n.first)
+		add(n.rest...)
+	case *condNode:
+		add(n.c, n.a, n.b)
+	}
+	return out
+}

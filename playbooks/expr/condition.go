@@ -48,6 +48,10 @@ func Condition(cond any, scope Scope) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if e.missing == nil && foldRaisesExpr(envOf(scope), e.root) {
+		// Ansible's if-template came back unrendered (fold.go).
+		return false, errorf("unable to evaluate conditional: %s", s)
+	}
 	v, err := e.Eval(scope)
 	if err != nil {
 		return false, undefinedTypeError(err, ifTemplate(s))

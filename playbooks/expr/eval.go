@@ -228,7 +228,10 @@ func (ev *evaluator) eval(n node) (any, error) {
 		}
 		return out, ev.built(n, out, false)
 	case *dictNode:
-		out := pydict.NewBuilder(len(n.keys))
+		// As Python's dict display: every key and value is evaluated,
+		// then the keys are hashed in order.
+		keys := make([]any, len(n.keys))
+		vals := make([]any, len(n.keys))
 		for i := range n.keys {
 			k, err := ev.value(n.keys[i])
 			if err != nil {
@@ -238,7 +241,15 @@ func (ev *evaluator) eval(n node) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			out.Set(Str(k), v)
+			keys[i], vals[i] = k, v
+		}
+		out := pydict.NewBuilder(len(n.keys))
+		for i, k := range keys {
+			switch k.(type) {
+			case []any, map[string]any, Keyed:
+				return nil, ev.wrap(n.keys[i], typeErrorf("unhashable type: '%s'", typeName(k)))
+			}
+			out.Set(Str(k), vals[i])
 		}
 		m := out.Map()
 		return m, ev.built(n, m, false)
@@ -313,28 +324,35 @@ func (ev *evaluator) eval(n node) (any, error) {
 }
 
 func (ev *evaluator) evalBin(n *binNode) (any, error) {
-	value := ev.value
-	if n.op == "~" {
-		value = ev.printed
-	}
-	l, err := value(n.l)
-	if err != nil {
-		return nil, err
-	}
 	switch n.op {
-	case "and":
-		if !Truthy(l) {
-			return l, nil
+	case "and", "or":
+		l, err := ev.value(n.l)
+		if err != nil {
+			return nil, err
 		}
-		return ev.value(n.r)
-	case "or":
-		if Truthy(l) {
+		if Truthy(l) == (n.op == "or") {
 			return l, nil
 		}
 		return ev.value(n.r)
 	}
-	r, err := value(n.r)
-	if err != nil {
+	// As Python's: both operands are evaluated before the operation,
+	// which an undefined one (the left first) then fails.
+	var l, r any
+	var err error
+	if n.op == "~" {
+		if l, err = ev.eval(n.l); err != nil {
+			return nil, err
+		}
+		if r, err = ev.eval(n.r); err != nil {
+			return nil, err
+		}
+		if l, err = ev.printedValue(n.l, l); err != nil {
+			return nil, err
+		}
+		if r, err = ev.printedValue(n.r, r); err != nil {
+			return nil, err
+		}
+	} else if l, r, err = ev.binOperands(n.l, n.r); err != nil {
 		return nil, err
 	}
 	v, err := binary(n.op, l, r)
@@ -344,15 +362,46 @@ func (ev *evaluator) evalBin(n *binNode) (any, error) {
 	return v, ev.built(n, v, false, l, r)
 }
 
+// binOperands evaluates a binary operation's operands, left then right,
+// and only then refuses an undefined one, the left first.
+func (ev *evaluator) binOperands(ln, rn node) (l, r any, err error) {
+	if l, err = ev.eval(ln); err != nil {
+		return nil, nil, err
+	}
+	if r, err = ev.eval(rn); err != nil {
+		return nil, nil, err
+	}
+	if u, ok := l.(*undefined); ok {
+		return nil, nil, ev.wrap(ln, u.err())
+	}
+	if u, ok := r.(*undefined); ok {
+		return nil, nil, ev.wrap(rn, u.err())
+	}
+	return l, r, nil
+}
+
 func (ev *evaluator) evalCmp(n *cmpNode) (any, error) {
 	if n.ops[0] == "in" || n.ops[0] == "not in" {
 		return ev.evalIn(n)
 	}
-	l, err := ev.value(n.first)
+	// Python evaluates the first two operands before comparing them.
+	l, r, err := ev.binOperands(n.first, n.rest[0])
 	if err != nil {
 		return nil, err
 	}
-	return ev.cmpChain(n, l, 0)
+	return ev.cmpFrom(n, l, r)
+}
+
+// cmpFrom applies a chain's first operator to l and r, then the rest.
+func (ev *evaluator) cmpFrom(n *cmpNode, l, r any) (any, error) {
+	ok, err := compareOp(n.ops[0], l, r)
+	if err != nil {
+		return nil, ev.wrap(n.rest[0], err)
+	}
+	if !ok {
+		return false, nil
+	}
+	return ev.cmpChain(n, r, 1)
 }
 
 // evalIn evaluates a comparison chain whose first operator is in or not
@@ -389,14 +438,7 @@ func (ev *evaluator) evalIn(n *cmpNode) (any, error) {
 			return nil, ev.wrap(n.first, u.err())
 		}
 	}
-	ok, err := compareOp(n.ops[0], l, r)
-	if err != nil {
-		return nil, ev.wrap(n.rest[0], err)
-	}
-	if !ok {
-		return false, nil
-	}
-	return ev.cmpChain(n, r, 1)
+	return ev.cmpFrom(n, l, r)
 }
 
 // cmpChain evaluates a comparison chain from its operator i on, l being

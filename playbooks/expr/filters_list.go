@@ -390,7 +390,7 @@ var listFilters = map[string]filterFunc{
 			return nil, err
 		}
 		if len(items) == 0 {
-			return nil, errorf("Cannot choose from an empty sequence")
+			return nil, &pyError{msg: "Cannot choose from an empty sequence", exc: "IndexError"}
 		}
 		return items[randInt(len(items), seed)], nil
 	},

@@ -156,6 +156,9 @@ func (ev *evaluator) renderLookupTemplate(tm *Template, scope Scope, dirs []stri
 	if v, ok, err := tm.singleVar(scope); ok || err != nil {
 		return v, err
 	}
+	if tm.unrendered(scope) {
+		return tm.src, nil
+	}
 	o := ev.newOutput()
 	if _, err := ev.renderNested(o, tm, scope, dirs); err != nil {
 		return nil, err

@@ -69,63 +69,17 @@ func (o *nameOrder) add(n *nameNode) {
 }
 
 func (o *nameOrder) expr(n node) {
-	switch n := n.(type) {
-	case *nameNode:
-		o.add(n)
-	case *listNode:
-		o.exprs(n.items)
-	case *dictNode:
-		for i := range n.keys {
-			o.expr(n.keys[i])
-			o.expr(n.vals[i])
-		}
-	case *attrNode:
-		o.expr(n.x)
-	case *indexNode:
-		o.expr(n.x)
-		o.expr(n.idx)
-	case *sliceNode:
-		o.expr(n.x)
-		o.expr(n.lo)
-		o.expr(n.hi)
-		o.expr(n.step)
-	case *callNode:
-		o.expr(n.fn)
-		o.args(n.callArgs)
-	case *filterNode:
-		o.expr(n.x)
-		o.args(n.callArgs)
-	case *testNode:
-		o.expr(n.x)
-		o.args(n.callArgs)
-	case *unaryNode:
-		o.expr(n.x)
-	case *binNode:
-		o.expr(n.l)
-		o.expr(n.r)
-	case *cmpNode:
-		o.expr(n.first)
-		o.exprs(n.rest)
-	case *condNode:
-		o.expr(n.c)
-		o.expr(n.a)
-		o.expr(n.b)
+	if nn, ok := n.(*nameNode); ok {
+		o.add(nn)
+		return
 	}
+	o.exprs(subexprs(n))
 }
 
 func (o *nameOrder) exprs(ns []node) {
 	for _, n := range ns {
 		o.expr(n)
 	}
-}
-
-func (o *nameOrder) args(a callArgs) {
-	o.exprs(a.args)
-	for _, k := range a.kwargs {
-		o.expr(k.val)
-	}
-	o.expr(a.star)
-	o.expr(a.dstar)
 }
 
 // exprNames are the names an expression reads, in Jinja's order.

@@ -3,6 +3,7 @@ package expr
 import (
 	"math/big"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/tender-sh/tender/internal/yaml11"
@@ -25,6 +26,17 @@ type Template struct {
 	// rendering, as Jinja's compiled template looks them all up first.
 	missing error
 	names   []*nameNode // the names its top frame reads (resolve.go)
+	// fold is whether Jinja's constant folding raises on it (fold.go),
+	// worked out once.
+	foldOnce sync.Once
+	foldRaw  bool
+}
+
+// unrendered reports whether Ansible returns t's text as it is because
+// Jinja's compiler raised while folding its constants (fold.go).
+func (t *Template) unrendered(scope Scope) bool {
+	t.foldOnce.Do(func() { t.foldRaw = foldRaises(envOf(scope), t.body) })
+	return t.foldRaw
 }
 
 // IsTemplate reports whether s contains template markup ({{, {% or {#).
@@ -85,6 +97,9 @@ func (t *Template) renderOnce(scope Scope, st *evalState, convert bool) (any, er
 		if v, ok, err := t.singleVar(scope); ok || err != nil {
 			return v, err
 		}
+	}
+	if t.unrendered(scope) {
+		return t.src, nil
 	}
 	ev := newEvaluator(scope, t.code)
 	if st != nil {

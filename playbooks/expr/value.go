@@ -56,6 +56,11 @@ func (ev *evaluator) printed(n node) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ev.printedValue(n, v)
+}
+
+// printedValue is printed for n's value v, already evaluated.
+func (ev *evaluator) printedValue(n node, v any) (any, error) {
 	if u, ok := v.(*undefined); ok {
 		if u.lenient {
 			return "", nil
