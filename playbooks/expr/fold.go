@@ -1,6 +1,9 @@
 package expr
 
-import "strings"
+import (
+	"errors"
+	"strings"
+)
 
 // Jinja folds constant expressions when it compiles a template, and a
 // few of its folds raise instead of giving up: joining (~) a constant
@@ -185,6 +188,21 @@ func (f *folder) constant(n node) (any, bool) {
 	ev := newEvaluator(envScope{f.env}, "")
 	v, err := ev.eval(n)
 	if err != nil {
+		switch n := n.(type) {
+		case *indexNode, *sliceNode:
+			// Jinja folds an item with its environment's getitem,
+			// which gives an undefined value for an item it cannot
+			// take (a slice of an int, a missing index) where the
+			// template at run time fails.
+			for _, x := range subexprs(n) {
+				if _, ok := f.constant(x); !ok {
+					return nil, false
+				}
+			}
+			if IsTypeError(err) || isLookupError(err) {
+				return &undefined{msg: "an item Jinja's folding could not take"}, true
+			}
+		}
 		return nil, false
 	}
 	return v, true
@@ -244,4 +262,10 @@ func constArgs(a callArgs) bool {
 		}
 	}
 	return true
+}
+
+// isLookupError reports whether err is Python's IndexError or KeyError.
+func isLookupError(err error) bool {
+	var pe *pyError
+	return errors.As(err, &pe) && (pe.exc == "IndexError" || pe.exc == "KeyError")
 }

@@ -26,6 +26,9 @@ type Template struct {
 	// rendering, as Jinja's compiled template looks them all up first.
 	missing error
 	names   []*nameNode // the names its top frame reads (resolve.go)
+	// shown is the text Ansible's templar holds, which its messages quote
+	// (escapedSource for a playbook template, src for a file).
+	shown string
 	// fold is whether Jinja's constant folding raises on it (fold.go),
 	// worked out once.
 	foldOnce sync.Once
@@ -85,7 +88,13 @@ func (t *Template) Render(scope Scope) (any, error) {
 // when the evaluation read an unsafe value (see unsafe.go).
 func (t *Template) render(scope Scope, st *evalState, convert bool) (any, error) {
 	v, err := t.renderOnce(scope, st, convert)
-	return v, undefinedTypeError(err, t.src)
+	if e, ok := err.(*Error); ok && t.shown != t.src && (e.Src == t.src || e.Src == t.code) {
+		// Ansible quotes the template as its templar holds it.
+		c := *e
+		c.Src = t.shown
+		err = &c
+	}
+	return v, undefinedTypeError(err, t.shown)
 }
 
 // renderOnce is render without its error's conversion.
@@ -99,7 +108,7 @@ func (t *Template) renderOnce(scope Scope, st *evalState, convert bool) (any, er
 		}
 	}
 	if t.unrendered(scope) {
-		return t.src, nil
+		return t.shown, nil
 	}
 	ev := newEvaluator(scope, t.code)
 	if st != nil {

@@ -125,7 +125,10 @@ func parseTemplateWith(src string, rawStrings bool, d *delims) (*Template, error
 	if stop != nil {
 		return nil, tp.errAt(stop.at, "unexpected '%s'", stop.kw)
 	}
-	t := &Template{src: src, code: code, body: body, file: !rawStrings, missing: tp.uses.missing(), names: templateNames(body)}
+	t := &Template{src: src, code: code, body: body, file: !rawStrings, missing: tp.uses.missing(), names: templateNames(body), shown: src}
+	if rawStrings {
+		t.shown = escapedSource(src)
+	}
 	if *d != *defaultDelims {
 		t.delims = d
 	}
