@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
@@ -43,7 +44,7 @@ func Compare(a, t *Side) []string {
 		d = append(d, fmt.Sprintf("timeout: ansible %v, tender %v", a.TimedOut, t.TimedOut))
 	}
 	if a.Exit != t.Exit {
-		d = append(d, fmt.Sprintf("exit: ansible %d, tender %d", a.Exit, t.Exit)+crash(a)+crash(t)+selfContradiction(a))
+		d = append(d, fmt.Sprintf("exit: ansible %d, tender %d", a.Exit, t.Exit)+crash(a)+crash(t)+selfContradiction(a)+moduleCrash(a))
 	}
 	if (a.JSON == nil) != (t.JSON == nil) {
 		d = append(d, fmt.Sprintf("json: ansible %v, tender %v", a.JSON != nil, t.JSON != nil)+
@@ -56,7 +57,9 @@ func Compare(a, t *Side) []string {
 	dirInContent := !slices.Equal(as, a.State) || !slices.Equal(ts, t.State)
 	if a.JSON != nil && t.JSON != nil {
 		aj, tj := normalise(a.JSON, a.Dir), normalise(t.JSON, t.Dir)
-		d = append(d, compareStats(aj, tj)...)
+		for _, line := range compareStats(aj, tj) {
+			d = append(d, line+moduleCrash(a))
+		}
 		for _, line := range compareTasks(aj, tj) {
 			if dirInContent && contentHashRE.MatchString(line) {
 				continue
@@ -143,6 +146,29 @@ func crash(s *Side) string {
 		return ""
 	}
 	return fmt.Sprintf(" (%s crashed: %s)", s.Tool, strings.TrimSpace(m[1]))
+}
+
+// moduleCrash says that one of Ansible's modules crashed in the run
+// (" (ansible's module lineinfile crashed: FileNotFoundError: …)", its
+// result "MODULE FAILURE" with the traceback), and is empty otherwise:
+// the exit status and recap that follow from a bug of Ansible's module
+// are told from a divergence.
+func moduleCrash(a *Side) string {
+	for _, p := range list(get(a.JSON, "plays")) {
+		for _, t := range list(get(p, "tasks")) {
+			hosts, _ := get(t, "hosts").(map[string]any)
+			for _, h := range slices.Sorted(maps.Keys(hosts)) {
+				r := hosts[h]
+				msg, _ := get(r, "msg").(string)
+				exc, _ := get(r, "exception").(string)
+				if strings.HasPrefix(msg, "MODULE FAILURE") && exc != "" {
+					action, _ := get(r, "action").(string)
+					return fmt.Sprintf(" (ansible's module %s crashed: %s)", action, lastLine(exc))
+				}
+			}
+		}
+	}
+	return ""
 }
 
 func compareStats(a, t any) []string {
@@ -294,6 +320,10 @@ func diffValue(path string, a, t any) []string {
 			av, ain := am[k]
 			tv, tin := tm[k]
 			switch {
+			case ain && tin && k == "exception":
+				// A Python traceback's frames are Ansible's code, not
+				// behaviour: the exception it ends with is compared.
+				d = append(d, diffValue(path+"."+k, lastLine(av), lastLine(tv))...)
 			case ain && tin:
 				d = append(d, diffValue(path+"."+k, av, tv)...)
 			case essential[k] && ain:
@@ -317,6 +347,17 @@ func diffValue(path string, a, t any) []string {
 		return []string{fmt.Sprintf("%s: ansible %s, tender %s", path, sa, st)}
 	}
 	return nil
+}
+
+// lastLine is the last line of a string that is not empty (the
+// exception a Python traceback ends with); another value as it is.
+func lastLine(v any) any {
+	s, ok := v.(string)
+	if !ok {
+		return v
+	}
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
 }
 
 func show(v any) string {

@@ -274,3 +274,38 @@ func loadKnown(t *testing.T) []Known {
 	}
 	return kn
 }
+
+// TestExceptionLastLine: a result's exception is compared by the
+// exception its traceback ends with, not by Ansible's frames.
+func TestExceptionLastLine(t *testing.T) {
+	a := map[string]any{"exception": "Traceback (most recent call last):\n  File \"x.py\", line 1\nZeroDivisionError: division by zero\n"}
+	same := map[string]any{"exception": "ZeroDivisionError: division by zero\n"}
+	other := map[string]any{"exception": "ValueError: nope\n"}
+	if d := diffValue("r", a, same); len(d) != 0 {
+		t.Errorf("same exception: %v", d)
+	}
+	if d := diffValue("r", a, other); len(d) != 1 || !strings.Contains(d[0], "ValueError") {
+		t.Errorf("another exception: %v", d)
+	}
+}
+
+// TestModuleCrash: a module of Ansible's that crashed (MODULE FAILURE
+// with a traceback) is named on the exit and recap lines it causes.
+func TestModuleCrash(t *testing.T) {
+	res := map[string]any{"action": "lineinfile", "msg": "MODULE FAILURE\nSee stdout/stderr for the exact error",
+		"exception": "Traceback (most recent call last):\nFileNotFoundError: [Errno 2] No such file or directory: b'/x'\n", "failed": true}
+	a := &Side{Tool: "ansible", Exit: 2, Dir: "/a-dir", JSON: map[string]any{
+		"plays": []any{map[string]any{"tasks": []any{map[string]any{"hosts": map[string]any{"h1": res}}}}},
+		"stats": map[string]any{"h1": map[string]any{"failures": 1.0}}}}
+	tr := &Side{Tool: "tender", Exit: 0, Dir: "/t-dir", JSON: map[string]any{
+		"plays": []any{map[string]any{"tasks": []any{map[string]any{"hosts": map[string]any{"h1": map[string]any{"action": "lineinfile", "msg": ""}}}}}},
+		"stats": map[string]any{"h1": map[string]any{"failures": 0.0}}}}
+	d := Compare(a, tr)
+	want := " (ansible's module lineinfile crashed: FileNotFoundError: [Errno 2] No such file or directory: b'/x')"
+	if len(d) < 2 || !strings.HasSuffix(d[0], want) || !strings.HasPrefix(d[1], "recap h1") || !strings.HasSuffix(d[1], want) {
+		t.Fatalf("%q", d)
+	}
+	if moduleCrash(tr) != "" {
+		t.Error("tender's side has no module crash")
+	}
+}

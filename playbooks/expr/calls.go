@@ -17,6 +17,24 @@ func (ev *evaluator) evalCall(n *callNode) (any, error) { return ev.evalCallWith
 // built counts against the memory limit, but for a macro's output,
 // which its rendering counted.
 func (ev *evaluator) evalCallWith(n *callNode, caller *macro) (any, error) {
+	// As Python's: the object called (a method's receiver) is evaluated
+	// before the arguments.
+	var callee any
+	var err error
+	switch fn := n.fn.(type) {
+	case *nameNode:
+	case *attrNode:
+		// An undefined receiver fails once the arguments are evaluated
+		// (Jinja's getattr of an undefined value is that value, and
+		// calling it fails).
+		if callee, err = ev.eval(fn.x); err != nil {
+			return nil, err
+		}
+	default:
+		if callee, err = ev.value(n.fn); err != nil {
+			return nil, err
+		}
+	}
 	// A method's arguments may be undefined: a str method refuses one
 	// with Python's TypeError (call).
 	_, method := n.fn.(*attrNode)
@@ -30,7 +48,7 @@ func (ev *evaluator) evalCallWith(n *callNode, caller *macro) (any, error) {
 		}
 		kwargs["caller"] = caller
 	}
-	v, recv, counted, err := ev.call(n, args, kwargs)
+	v, recv, counted, err := ev.call(n, callee, args, kwargs)
 	if err != nil {
 		return nil, ev.wrap(n, err)
 	}
@@ -47,11 +65,13 @@ func (ev *evaluator) evalCallWith(n *callNode, caller *macro) (any, error) {
 	return v, ev.builtCall(n, v, recv != nil, recv, args, kwargs)
 }
 
-// call calls n's function with args and kwargs: the method's receiver,
-// when n calls a method, and whether the result was counted already (a
-// macro's, whose rendering counted its output).
-func (ev *evaluator) call(n *callNode, args []any, kwargs map[string]any) (v, recv any, counted bool, err error) {
-	var fnv any
+// call calls n's function with args and kwargs: callee is the method's
+// receiver, when n calls a method, else the function (not for a name,
+// looked up here). It returns the receiver, when n calls a method, and
+// whether the result was counted already (a macro's, whose rendering
+// counted its output).
+func (ev *evaluator) call(n *callNode, callee any, args []any, kwargs map[string]any) (v, recv any, counted bool, err error) {
+	fnv := callee
 	switch fn := n.fn.(type) {
 	case *nameNode:
 		v, defined, err := lookupIn(ev.scope, fn.name, ev.st.b)
@@ -61,9 +81,9 @@ func (ev *evaluator) call(n *callNode, args []any, kwargs map[string]any) (v, re
 		}
 		fnv = v
 	case *attrNode:
-		recv, err := ev.value(fn.x)
-		if err != nil {
-			return nil, nil, false, err
+		recv := callee
+		if u, ok := recv.(*undefined); ok {
+			return nil, nil, false, ev.wrap(fn.x, u.err())
 		}
 		// As Python: a str method given an undefined value where it
 		// takes a str raises TypeError ("... not AnsibleUndefined");
@@ -101,10 +121,6 @@ func (ev *evaluator) call(n *callNode, args []any, kwargs map[string]any) (v, re
 		v, err := callMethod(ev.st.b, recv, fn.name, args, kwargs)
 		v = keepUnsafe(recv, unsafeMethods[fn.name], v)
 		return v, recv, false, err
-	default:
-		if fnv, err = ev.value(n.fn); err != nil {
-			return nil, nil, false, err
-		}
 	}
 	if c, ok := fnv.(callable); ok {
 		v, err := c.call(ev, args, kwargs)
