@@ -16,7 +16,8 @@ import (
 // play (its post_validate, in the play's scope and no host's) rendered,
 // in Ansible's order: hosts (rendered, not stored: see hostPatterns),
 // force_handlers, max_fail_percentage (a number), serial, strategy and
-// order; any_errors_fatal too. A keyword that renders to omit is unset,
+// order; any_errors_fatal too when it renders (else each task fails on
+// it, as Ansible's inherit it as written). A keyword that renders to omit is unset,
 // as Ansible sets it back to its default. An error is a *PlayError
 // without the play's position.
 func playKeywords(p *playbooks.Play, scope expr.Scope) (*playbooks.Play, string, error) {
@@ -41,6 +42,9 @@ func playKeywords(p *playbooks.Play, scope expr.Scope) (*playbooks.Play, string,
 		switch {
 		case errors.Is(err, errOmitted):
 			*b.v = playbooks.Bool{}
+		case err != nil && b.name == "any_errors_fatal":
+			// Not a play keyword Ansible validates: each task inherits
+			// it as written and fails on it.
 		case errors.As(err, &nb):
 			return nil, "", &PlayError{Err: fieldError(nil, b.name, *b.v, err), Parser: true}
 		case err != nil:
