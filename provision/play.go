@@ -23,8 +23,13 @@ type playRun struct {
 	play      *playbooks.Play
 	name      string
 	varsFiles []map[string]any
-	groups    atomic.Pointer[map[string]any] // the groups magic variable
-	allNames  []any
+	// varsFileSlots are the play's vars_files entries (loadVarsFiles),
+	// varsFiles the layers of those read at its start; varsFileCache
+	// holds each file read, by path.
+	varsFileSlots []varsFileSlot
+	varsFileCache sync.Map
+	groups        atomic.Pointer[map[string]any] // the groups magic variable
+	allNames      []any
 	// playHosts are ansible_play_hosts and ansible_play_batch.
 	playHosts playHosts
 	handlers  *handlerList
@@ -129,9 +134,10 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	pr.loadGroups()
 	// As Ansible's: the play's vars_files are read before its keywords
 	// are validated, which may use them.
-	if pr.varsFiles, err = pr.loadVarsFiles(pr.playScope()); err != nil {
+	if pr.varsFileSlots, err = pr.loadVarsFiles(pr.playScope()); err != nil {
 		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}
+	pr.varsFiles = loadedVarsFiles(pr.varsFileSlots)
 	validated, pattern, err := playKeywords(p, pr.playScope())
 	if err != nil {
 		var pe *PlayError
@@ -300,7 +306,9 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 	main = append(main, pr.play.Tasks...)
 	for _, section := range [][]*playbooks.Task{pr.play.PreTasks, main, pr.play.PostTasks} {
 		if pr.stopped() {
-			break
+			// the run may have ended before a section began (a vars
+			// file a host's scope could not read)
+			return pr.failedRun()
 		}
 		pr.runSection(ctx, hosts, section)
 		if err := pr.failedRun(); err != nil {

@@ -1,6 +1,7 @@
 package provision
 
 import (
+	"errors"
 	"fmt"
 
 	"os"
@@ -69,7 +70,7 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	layers = append(layers, defaults...)
 	invVars, _ := h.inventory()
 	layers = append(layers, invVars, factVars(h.facts, h.moduleFacts), pr.play.Vars)
-	layers = append(layers, pr.varsFiles...)
+	layers = pr.appendVarsFiles(layers, h, t)
 	layers = append(layers, public.vars...)
 	layers = append(layers, roleVars...)
 	layers = append(layers, levelVars...)
@@ -364,9 +365,14 @@ func (pr *playRun) lookupEnv(t *playbooks.Task, role *playbooks.Role, scope expr
 
 // loadVarsFiles reads a play's vars_files: each entry is a path, or a list
 // of paths of which the first that exists is read. Paths may be templates
-// over the play vars and extra vars and are relative to the playbook.
-func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
-	var out []map[string]any
+// loadVarsFiles reads the play's vars_files whose names render in the
+// play's scope: each entry is a file, or a list of candidates of which
+// the first that exists is read. An entry whose name uses a variable the
+// play's scope does not have (a host's variable, a fact) is read for
+// each host as its scope is made (appendVarsFiles), as Ansible templates
+// vars_files with each host's variables.
+func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]varsFileSlot, error) {
+	var out []varsFileSlot
 	for _, entry := range pr.play.VarsFiles {
 		candidates, ok := entry.([]any)
 		if !ok {
@@ -374,15 +380,18 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 		}
 		var found bool
 		var tried []string
+		var u *expr.UndefinedError
 		for _, c := range candidates {
 			v, err := expr.RenderDeep(c, scope)
+			if errors.As(err, &u) {
+				out = append(out, varsFileSlot{raw: entry})
+				found = true
+				break
+			}
 			if err != nil {
 				return nil, fmt.Errorf("vars_files: %w", err)
 			}
-			path := expr.Str(v)
-			if !filepath.IsAbs(path) {
-				path = filepath.Join(pr.rn.pb.Dir, path)
-			}
+			path := pr.varsFilePath(expr.Str(v))
 			tried = append(tried, path)
 			if err := pr.rn.r.Sandbox.CheckRead(path); err != nil {
 				return nil, fmt.Errorf("vars_files: %w", err)
@@ -390,23 +399,11 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 			if _, err := os.Stat(path); err != nil && len(candidates) > 1 {
 				continue
 			}
-			data, err := pr.rn.r.Sandbox.ReadVaultFile(path)
-			if err != nil {
-				return nil, fmt.Errorf("vars file: %w", err)
-			}
-			dec := yaml11.NewDecoder()
-			dec.Decrypt = pr.rn.r.Decrypt
-			dec.Duplicates = pr.rn.r.DuplicateKeys
-			dec.Warn = func(msg string) { pr.rn.warnOnce(Event{Kind: Warning, Play: pr.name, Msg: msg}) }
-			name := path
-			if a, err := filepath.Abs(path); err == nil {
-				name = a // as Ansible names the file in its warnings
-			}
-			ms, err := dec.VarsList(data, name)
+			layers, err := pr.readVarsFile(path)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, ms...)
+			out = append(out, varsFileSlot{layers: layers})
 			found = true
 			break
 		}
@@ -415,6 +412,117 @@ func (pr *playRun) loadVarsFiles(scope expr.Scope) ([]map[string]any, error) {
 		}
 	}
 	return out, nil
+}
+
+// varsFileSlot is one entry of a play's vars_files: the variables read
+// at the play's start, or the entry as written, read for each host.
+type varsFileSlot struct {
+	layers []map[string]any
+	raw    any
+}
+
+// loadedVarsFiles are the layers of the vars_files read at the play's
+// start.
+func loadedVarsFiles(slots []varsFileSlot) []map[string]any {
+	var out []map[string]any
+	for _, s := range slots {
+		out = append(out, s.layers...)
+	}
+	return out
+}
+
+// varsFilePath is a vars_files name as a path: relative to the
+// playbook's directory.
+func (pr *playRun) varsFilePath(name string) string {
+	if !filepath.IsAbs(name) {
+		return filepath.Join(pr.rn.pb.Dir, name)
+	}
+	return name
+}
+
+// readVarsFile reads one vars file (vault-encrypted or not), once per
+// play: hosts whose entries name the same file share it.
+func (pr *playRun) readVarsFile(path string) ([]map[string]any, error) {
+	if v, ok := pr.varsFileCache.Load(path); ok {
+		return v.([]map[string]any), nil
+	}
+	data, err := pr.rn.r.Sandbox.ReadVaultFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("vars file: %w", err)
+	}
+	dec := yaml11.NewDecoder()
+	dec.Decrypt = pr.rn.r.Decrypt
+	dec.Duplicates = pr.rn.r.DuplicateKeys
+	dec.Warn = func(msg string) { pr.rn.warnOnce(Event{Kind: Warning, Play: pr.name, Msg: msg}) }
+	name := path
+	if a, err := filepath.Abs(path); err == nil {
+		name = a // as Ansible names the file in its warnings
+	}
+	ms, err := dec.VarsList(data, name)
+	if err != nil {
+		return nil, err
+	}
+	pr.varsFileCache.Store(path, ms)
+	return ms, nil
+}
+
+// appendVarsFiles adds the play's vars_files to a host's layers (those
+// below them given): the ones read at the start, and each entry read for
+// the host, rendered in its scope so far, as Ansible's: an entry that
+// uses an undefined variable is passed over until the host's facts were
+// gathered, then ends the run, as does an entry none of whose files
+// exists.
+func (pr *playRun) appendVarsFiles(layers []map[string]any, h *hostRun, t *playbooks.Task) []map[string]any {
+	for _, slot := range pr.varsFileSlots {
+		if slot.raw == nil {
+			layers = append(layers, slot.layers...)
+			continue
+		}
+		candidates, ok := slot.raw.([]any)
+		if !ok {
+			candidates = []any{slot.raw}
+		}
+		magic := pr.magic(h, nil)
+		scope := expr.NewVars(append(slices.Clip(layers), pr.rn.r.ExtraVars, magic)...)
+		scope.Merge = pr.rn.r.HashMerge
+		scope.Env = pr.rn.exprEnv(pr.done)
+		layers = append(layers, pr.hostVarsFile(h, t, slot.raw, candidates, scope)...)
+	}
+	return layers
+}
+
+// hostVarsFile reads a deferred vars_files entry for h.
+func (pr *playRun) hostVarsFile(h *hostRun, t *playbooks.Task, raw any, candidates []any, scope expr.Scope) []map[string]any {
+	for _, c := range candidates {
+		v, err := expr.RenderDeep(c, scope)
+		var u *expr.UndefinedError
+		switch {
+		case errors.As(err, &u):
+			if h.gathered && t != nil {
+				pr.endRun(fmt.Errorf("an undefined variable was found when attempting to template the vars_files item '%s'", expr.Str(c)))
+			}
+			return nil
+		case err != nil:
+			pr.endRun(fmt.Errorf("vars_files: %w", err))
+			return nil
+		}
+		path := pr.varsFilePath(expr.Str(v))
+		if err := pr.rn.r.Sandbox.CheckRead(path); err != nil {
+			pr.endRun(fmt.Errorf("vars_files: %w", err))
+			return nil
+		}
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		layers, err := pr.readVarsFile(path)
+		if err != nil {
+			pr.endRun(err)
+			return nil
+		}
+		return layers
+	}
+	pr.endRun(fmt.Errorf("vars file %s was not found", expr.Str(raw)))
+	return nil
 }
 
 // dependencyVars are the vars of r's dependencies, each one's own
