@@ -49,11 +49,19 @@ func sameConnection(a, b keywords) bool {
 
 // keywordFailure is the outcome of a loop item whose keywords did not
 // evaluate: skipped when the item's when: does not hold (Ansible checks
-// keywords only for a task that runs), else failed with the error, which
-// ends the loop.
+// keywords only for a task that runs), failed with the when:'s error when
+// it fails, else failed with the keyword's; either ends the loop.
 func (pr *playRun) keywordFailure(h *hostRun, t *playbooks.Task, err error, vars map[string]any) outcome {
-	if ok, cerr := pr.conditionsHold(h, t, vars); cerr == nil && !ok {
+	ok, cerr := pr.conditionsHold(h, t, vars)
+	switch {
+	case cerr == nil && !ok:
 		return skippedByCondition()
+	case cerr != nil:
+		// A when: that fails is the error: Ansible evaluates it before
+		// it validates the item's keywords.
+		out := aborting(cerr)
+		out.unvalidated = true
+		return out
 	}
 	return failure(err)
 }
