@@ -33,3 +33,29 @@ func TestLoopTemplateErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopWhenBeforeKeywords: an item's when: is evaluated before its
+// keywords, so a when: that fails is the error of a looped task whose
+// ignore_errors does not evaluate, and the failure is ignored (the
+// keyword as written is true), as ansible-playbook's.
+func TestLoopWhenBeforeKeywords(t *testing.T) {
+	out, recap, err := play(t, "a\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - debug: msg={{ item }}
+      loop: [1, 2]
+      when: nope == 1
+      ignore_errors: "{{ 16 }}"
+    - debug: msg=end
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "The conditional check 'nope == 1' failed") || strings.Contains(out, "is not a valid boolean") {
+		t.Errorf("output:\n%s", out)
+	}
+	if s := recap.Stats["a"]; s.Ignored != 1 || s.OK != 2 {
+		t.Errorf("recap %+v\n%s", *s, out)
+	}
+}
