@@ -158,17 +158,25 @@ func moduleCrash(a *Side) string {
 		for _, t := range list(get(p, "tasks")) {
 			hosts, _ := get(t, "hosts").(map[string]any)
 			for _, h := range slices.Sorted(maps.Keys(hosts)) {
-				r := hosts[h]
-				msg, _ := get(r, "msg").(string)
-				exc, _ := get(r, "exception").(string)
-				if strings.HasPrefix(msg, "MODULE FAILURE") && exc != "" {
-					action, _ := get(r, "action").(string)
-					return fmt.Sprintf(" (ansible's module %s crashed: %s)", action, lastLine(exc))
+				if c := resultCrash(hosts[h]); c != "" {
+					return c
 				}
 			}
 		}
 	}
 	return ""
+}
+
+// resultCrash is moduleCrash for one result of Ansible's: the result's
+// own differences carry it too.
+func resultCrash(r any) string {
+	msg, _ := get(r, "msg").(string)
+	exc, _ := get(r, "exception").(string)
+	if !strings.HasPrefix(msg, "MODULE FAILURE") || exc == "" {
+		return ""
+	}
+	action, _ := get(r, "action").(string)
+	return fmt.Sprintf(" (ansible's module %s crashed: %s)", action, lastLine(exc))
 }
 
 func compareStats(a, t any) []string {
@@ -237,7 +245,11 @@ func compareTasks(a, t any) []string {
 			case th[h] == nil:
 				d = append(d, prefix+": ansible only")
 			default:
-				d = append(d, diffValue(prefix, ah[h], th[h])...)
+				lines := diffValue(prefix, ah[h], th[h])
+				for i := range lines {
+					lines[i] += resultCrash(ah[h])
+				}
+				d = append(d, lines...)
 			}
 		}
 	}

@@ -307,6 +307,9 @@ func TestModuleCrash(t *testing.T) {
 	if len(d) < 2 || !strings.HasSuffix(d[0], want) || !strings.HasPrefix(d[1], "recap h1") || !strings.HasSuffix(d[1], want) {
 		t.Fatalf("%q", d)
 	}
+	if len(d) < 3 || !strings.HasPrefix(d[2], "task 0 ") || !strings.HasSuffix(d[2], want) {
+		t.Errorf("the task's own lines name the crash too: %q", d)
+	}
 	if moduleCrash(tr) != "" {
 		t.Error("tender's side has no module crash")
 	}
