@@ -146,13 +146,18 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 	defer func(prev *[]loopFact) { h.loopFacts = prev }(h.loopFacts)
 	h.loopFacts = &facts
 	run := func(i int) outcome {
-		if itemKw[i].err != nil {
-			return pr.keywordFailure(h, t, itemKw[i].err, itemVars[i])
-		}
 		vars := itemVars[i]
 		if len(overlay) > 0 {
 			vars = maps.Clone(overlay)
 			maps.Copy(vars, itemVars[i])
+			// As Ansible's: the item's keywords see the facts the items
+			// before it set.
+			k, err := pr.resolve(t, pr.scope(h, t, vars))
+			k.delegates = itemKw[i].kw.delegates
+			itemKw[i].kw, itemKw[i].err = k, err
+		}
+		if itemKw[i].err != nil {
+			return pr.keywordFailure(h, t, itemKw[i].err, vars)
 		}
 		return pr.attempt(ctx, h, t, itemKw[i].kw, vars)
 	}
@@ -247,6 +252,8 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		}
 		pr.finish(h, t, itemKw[i].kw, out, true, shown)
 		results = append(results, out.data)
+		// As Ansible's: the task's result is censored when any item's was.
+		agg.noLog = agg.noLog || itemKw[i].err == nil && itemKw[i].kw.noLog
 		agg.changed = agg.changed || out.changed
 		agg.failed = agg.failed || out.failed
 		agg.skipped = agg.skipped && out.skipped

@@ -38,8 +38,10 @@ type outcome struct {
 	// ignoreErrors, when set, is ignore_errors as the failing loop item
 	// evaluated it (Ansible validates a task's keywords item by item).
 	ignoreErrors *bool
-	diff         string   // the module's unified diff (--diff)
-	warnings     []string // the module's warnings
+	// noLog: a loop item's result was censored, so the task's is.
+	noLog    bool
+	diff     string   // the module's unified diff (--diff)
+	warnings []string // the module's warnings
 }
 
 // selected reports whether --tags and --skip-tags let t run. A notified
@@ -276,6 +278,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 	case out.ignoreErrors != nil:
 		kw.ignoreErrors = *out.ignoreErrors
 	}
+	kw.noLog = kw.noLog || out.noLog
 	ev := Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Module: t.Module, Handler: t.Handler,
 		Path: t.Pos.String(), Host: h.name, Delegate: kw.delegateTo, IsItem: isItem, Item: item,
 		LoopDone: out.loop, Result: out.data, Verbose: out.verbose, Indent: out.indent}
