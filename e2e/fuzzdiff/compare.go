@@ -214,8 +214,6 @@ func compareTasks(a, t any) []string {
 		tt = append(tt, list(get(p, "tasks"))...)
 	}
 	at, tt = dedupStarts(at), dedupStarts(tt)
-	groupIncludedRuns(at)
-	groupIncludedRuns(tt)
 	refile(at, tt)
 	var d []string
 	for i := 0; i < len(at) || i < len(tt); i++ {
@@ -296,37 +294,6 @@ func refile(at, tt []any) {
 				break
 			}
 		}
-	}
-}
-
-// groupIncludedRuns orders, within each run of consecutive task entries
-// of one host each that come from included files, the entries by host
-// (each host's keeping their order). Ansible runs the tasks that
-// different hosts included separately in the order the hosts' include
-// results reached it, which changes from run to run; tender runs them in
-// the hosts' order.
-func groupIncludedRuns(ts []any) {
-	included := func(t any) bool {
-		h, _ := get(t, "hosts").(map[string]any)
-		path, _ := get(get(t, "task"), "path").(string)
-		return len(h) == 1 && path != "" && !strings.Contains(path, "/site.yml:")
-	}
-	host := func(t any) string {
-		h, _ := get(t, "hosts").(map[string]any)
-		for k := range h {
-			return k
-		}
-		return ""
-	}
-	for i := 0; i < len(ts); {
-		j := i
-		for j < len(ts) && included(ts[j]) {
-			j++
-		}
-		if j-i > 1 {
-			slices.SortStableFunc(ts[i:j], func(a, b any) int { return strings.Compare(host(a), host(b)) })
-		}
-		i = max(j, i+1)
 	}
 }
 

@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -312,29 +310,5 @@ func TestModuleCrash(t *testing.T) {
 	}
 	if moduleCrash(tr) != "" {
 		t.Error("tender's side has no module crash")
-	}
-}
-
-// TestGroupIncludedRuns: one-host entries of included tasks are grouped
-// by host, each host's in its order; entries of the playbook itself and
-// entries of several hosts stay where they are.
-func TestGroupIncludedRuns(t *testing.T) {
-	entry := func(name, path string, hosts ...string) any {
-		h := map[string]any{}
-		for _, x := range hosts {
-			h[x] = map[string]any{"n": name}
-		}
-		return map[string]any{"task": map[string]any{"name": name, "path": path}, "hosts": h}
-	}
-	ts := []any{entry("inc", "<DIR>/site.yml:3", "h1", "h2"), entry("a", "<DIR>/t.yml:1", "h3"), entry("b", "<DIR>/t.yml:2", "h3"),
-		entry("a", "<DIR>/t.yml:1", "h2"), entry("b", "<DIR>/t.yml:2", "h2"), entry("end", "<DIR>/site.yml:9", "h2")}
-	groupIncludedRuns(ts)
-	var got []string
-	for _, e := range ts {
-		h, _ := get(e, "hosts").(map[string]any)
-		got = append(got, get(get(e, "task"), "name").(string)+"@"+strings.Join(slices.Sorted(maps.Keys(h)), "+"))
-	}
-	if want := "inc@h1+h2 a@h2 b@h2 a@h3 b@h3 end@h2"; strings.Join(got, " ") != want {
-		t.Errorf("%s, want %s", strings.Join(got, " "), want)
 	}
 }

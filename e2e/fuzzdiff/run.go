@@ -105,6 +105,11 @@ func (r *Runner) runSide(ctx context.Context, c *Case, dir, tool string, cmdline
 		"ANSIBLE_RETRY_FILES_ENABLED=0",
 		"ANSIBLE_LOCALHOST_WARNING=0",
 		"ANSIBLE_DEPRECATION_WARNINGS=0",
+		// One fork: Ansible orders the files different hosts include
+		// by which host's result reaches it first, which changes from
+		// run to run with several forks; with one, results come in the
+		// hosts' order, the order tender follows.
+		"ANSIBLE_FORKS=1",
 		"NO_COLOR=1",
 	)
 	var out, errb bytes.Buffer
