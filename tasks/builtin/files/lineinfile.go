@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	pathpkg "path"
+	"strings"
 
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/tasks"
@@ -88,6 +90,14 @@ func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	}
 	if !f.Exists && !a.Bool("create") {
 		return shared.FailWith(fmt.Sprintf("Destination %s does not exist !", p), map[string]any{"rc": 257})
+	}
+	if !f.Exists && !env.Check {
+		// As Ansible's: create makes the missing parent directories
+		// before it works out the edit, which may then write nothing (a
+		// backrefs regexp that matches nothing).
+		if fail, err := makeParents(ctx, env, p); err != nil || fail != nil {
+			return shared.EndWith(fail, err)
+		}
 	}
 	if stop := e.compile(e.lineArg); stop != nil {
 		return shared.EndWith(stop, nil)
@@ -376,3 +386,23 @@ func (e lineEdit) absent(content []byte) ([]byte, int, error) {
 }
 
 func (lineinfileModule) Spec() *tasks.Spec { return lineinfileArgs }
+
+// makeParents creates the missing parent directories of path on the
+// host, as Python's os.makedirs; a failure is lineinfile's "Error
+// creating".
+func makeParents(ctx context.Context, env *tasks.Env, path string) (*tasks.Result, error) {
+	dir := pathpkg.Dir(path)
+	if dir == "." || dir == "/" || dir == "" {
+		return nil, nil
+	}
+	r, err := shared.RunWith(ctx, env, `[ -d "$_t_dir" ] && exit 0; LC_ALL=C mkdir -p -- "$_t_dir" 2>&1`, map[string]string{"_t_dir": dir}, nil)
+	if err != nil {
+		return nil, err
+	}
+	if r.ExitCode == 0 {
+		return nil, nil
+	}
+	out := strings.TrimSpace(string(r.Stdout))
+	why := out[strings.LastIndex(out, ": ")+2:]
+	return lineFail(fmt.Sprintf("Error creating %s (%s)", dir, shared.OSErrorBytes(why, dir))), nil
+}

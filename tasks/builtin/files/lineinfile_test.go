@@ -137,3 +137,32 @@ func TestLineinfileCheckOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestLineinfileCreateMakesParents: with create, the missing parent
+// directories are made before the edit is worked out, as Ansible's
+// lineinfile does, even when a backrefs regexp that matches nothing then
+// writes no file; check mode makes none.
+func TestLineinfileCreateMakesParents(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, _ := modtest.TestEnv(t, dir, nil)
+	p := filepath.Join(dir, "a", "b", "f")
+	args := tasks.Args{"path": p, "regexp": "^nomatch", "line": "x", "backrefs": true, "create": true}
+	env.Check = true
+	if res := modtest.RunMod(t, env, "lineinfile", args); res.Failed || res.Changed {
+		t.Fatalf("check: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Dir(p)); err == nil {
+		t.Fatal("check mode made the directories")
+	}
+	env.Check = false
+	if res := modtest.RunMod(t, env, "lineinfile", args); res.Failed || res.Changed {
+		t.Fatalf("%+v", res)
+	}
+	if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
+		t.Fatalf("the parent directories were not made: %v", err)
+	}
+	if _, err := os.Stat(p); err == nil {
+		t.Fatal("a backrefs regexp that matches nothing wrote the file")
+	}
+}
