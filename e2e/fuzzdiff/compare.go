@@ -64,6 +64,11 @@ func Compare(a, t *Side) []string {
 			if dirInContent && contentHashRE.MatchString(line) {
 				continue
 			}
+			if taskListsPartRE.MatchString(line) {
+				// after a module of Ansible's crashed, the host ran no
+				// more tasks there
+				line += moduleCrash(a)
+			}
 			d = append(d, line)
 		}
 	}
@@ -74,6 +79,9 @@ func Compare(a, t *Side) []string {
 	}
 	return d
 }
+
+// taskListsPartRE finds where the two runs' task lists part.
+var taskListsPartRE = regexp.MustCompile(`^task \d+: (only \w+ ran|ansible ran) `)
 
 // contentHashRE finds a result's difference in a hash of a file's
 // content (copy's and stat's checksum and md5sum).

@@ -308,6 +308,9 @@ func TestModuleCrash(t *testing.T) {
 	if len(d) < 3 || !strings.HasPrefix(d[2], "task 0 ") || !strings.HasSuffix(d[2], want) {
 		t.Errorf("the task's own lines name the crash too: %q", d)
 	}
+	if !taskListsPartRE.MatchString(`task 2: only tender ran "x"`) || taskListsPartRE.MatchString(`task 2 "x" h1: tender only`) {
+		t.Error("taskListsPartRE")
+	}
 	if moduleCrash(tr) != "" {
 		t.Error("tender's side has no module crash")
 	}
