@@ -8,12 +8,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // scope builds the variables a task sees on a host, in Ansible's order of
@@ -506,7 +508,14 @@ func (pr *playRun) hostVarsFile(h *hostRun, t *playbooks.Task, raw any, candidat
 			pr.endRun(fmt.Errorf("vars_files: %w", err))
 			return nil
 		}
-		path := pr.varsFilePath(expr.Str(v))
+		name := expr.Str(v)
+		if tasks.IsMarked(v) && (filepath.IsAbs(name) || slices.Contains(strings.Split(filepath.ToSlash(name), "/"), "..")) {
+			// A host's data (a fact) may pick a vars file in the
+			// playbook's tree, not one anywhere on the controller.
+			pr.endRun(fmt.Errorf("vars_files: the name %q comes from a host or a lookup (it is marked unsafe) and leaves the playbook's directory: tender does not let such data choose a controller file elsewhere", name))
+			return nil
+		}
+		path := pr.varsFilePath(name)
 		if err := pr.rn.r.Sandbox.CheckRead(path); err != nil {
 			pr.endRun(fmt.Errorf("vars_files: %w", err))
 			return nil
