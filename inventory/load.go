@@ -69,6 +69,9 @@ type Options struct {
 	Scripts bool
 	// Context bounds the scripts' runs (Ctrl-C); nil never cancels.
 	Context context.Context
+	// QuietScripts is the script plugin's always_show_stderr set to
+	// false: the stderr of a script that succeeds is not shown (Errors).
+	QuietScripts bool
 }
 
 // defaultPlugins is Ansible's default INVENTORY_ENABLED.
@@ -201,7 +204,7 @@ func (inv *Inventory) LoadFile(path string) error {
 		}
 		stderr, err := inv.loadScript(inv.opts.Context, abs)
 		if err == nil {
-			if stderr != "" {
+			if stderr != "" && !inv.opts.QuietScripts {
 				// Ansible shows a script's stderr even when it succeeds
 				// (always_show_stderr).
 				inv.shown = append(inv.shown, strings.TrimRight(stderr, "\n"))

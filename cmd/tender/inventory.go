@@ -66,8 +66,12 @@ func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, er
 	if err != nil {
 		return nil, &exitError{code: 5, err: err}
 	}
+	show, err := cfg.PluginOption("inventory", "script", "always_show_stderr", nil)
+	if err != nil {
+		return nil, &exitError{code: 5, err: err}
+	}
 	opts := inventory.Options{Decrypt: vaultDecrypt(c), HashMerge: merge, DuplicateKeys: dupKeys,
-		Scripts: true, Context: c.Context}
+		Scripts: true, Context: c.Context, QuietScripts: show == false}
 	for _, p := range plugins.([]any) {
 		opts.Plugins = append(opts.Plugins, fmt.Sprint(p))
 	}

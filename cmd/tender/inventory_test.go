@@ -13,7 +13,7 @@ func TestInventoryScriptAndPlugins(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	t.Setenv("ANSIBLE_CONFIG", "/nonexistent/ansible.cfg")
-	script := "#!/bin/sh\n[ \"$1\" = --list ] && echo '{\"web\": {\"hosts\": [\"w1\"], \"vars\": {\"ansible_connection\": \"local\"}}, \"_meta\": {\"hostvars\": {}}}'\n"
+	script := "#!/bin/sh\necho noise >&2\n[ \"$1\" = --list ] && echo '{\"web\": {\"hosts\": [\"w1\"], \"vars\": {\"ansible_connection\": \"local\"}}, \"_meta\": {\"hostvars\": {}}}'\n"
 	if err := os.WriteFile("inv.sh", []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -21,9 +21,15 @@ func TestInventoryScriptAndPlugins(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := runCLI(t, "play", "-i", "inv.sh", "pb.yml")
-	if code != 0 || !strings.Contains(out, `"msg": [`) || !strings.Contains(out, `"web"`) {
+	if code != 0 || !strings.Contains(out, `"msg": [`) || !strings.Contains(out, `"web"`) || !strings.Contains(errOut, "[ERROR]: noise") {
 		t.Fatalf("script inventory: exit %d:\n%s%s", code, out, errOut)
 	}
+	// The script plugin's always_show_stderr=false hides a good run's stderr.
+	t.Setenv("ANSIBLE_INVENTORY_PLUGIN_SCRIPT_STDERR", "false")
+	if code, out, errOut = runCLI(t, "play", "-i", "inv.sh", "pb.yml"); code != 0 || strings.Contains(errOut, "noise") {
+		t.Fatalf("always_show_stderr=false: exit %d:\n%s%s", code, out, errOut)
+	}
+	os.Unsetenv("ANSIBLE_INVENTORY_PLUGIN_SCRIPT_STDERR")
 	t.Setenv("ANSIBLE_INVENTORY_ENABLED", "advanced_host_list")
 	code, out, errOut = runCLI(t, "inventory", "list", "-i", "h[1:2],")
 	if code != 0 || !strings.Contains(out, `"h1"`) || !strings.Contains(out, `"h2"`) || strings.Contains(errOut, "does not apply") {

@@ -402,7 +402,9 @@ func makeParents(ctx context.Context, env *tasks.Env, path string) (*tasks.Resul
 	if r.ExitCode == 0 {
 		return nil, nil
 	}
-	out := strings.TrimSpace(string(r.Stdout))
-	why := out[strings.LastIndex(out, ": ")+2:]
+	why := strings.TrimSpace(string(r.Stdout))
+	if i := strings.LastIndex(why, ": "); i >= 0 {
+		why = why[i+2:] // mkdir's "cannot create directory 'D': REASON"
+	}
 	return lineFail(fmt.Sprintf("Error creating %s (%s)", dir, shared.OSErrorBytes(why, dir))), nil
 }
