@@ -512,13 +512,21 @@ func resultData(data map[string]any, changed, failed bool, msg string) map[strin
 	for k, v := range data {
 		out[k] = plain(v)
 	}
-	pydict.Like(out, data)
-	out["changed"] = changed
-	out["failed"] = failed
+	// Key order as Ansible's: the module's keys, then the failed and
+	// changed its executor adds when the module did not set them.
+	order := pydict.Keys(data)
 	if _, ok := out["msg"]; !ok && msg != "" {
 		out["msg"] = msg
+		order = append(order, "msg")
 	}
-	return out
+	for _, k := range [...]string{"failed", "changed"} {
+		if _, ok := data[k]; !ok {
+			order = append(order, k)
+		}
+	}
+	out["changed"] = changed
+	out["failed"] = failed
+	return pydict.Record(out, order)
 }
 
 // plain converts a module's value into the value model templates use: int

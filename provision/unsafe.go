@@ -14,13 +14,25 @@ import (
 // values come from the playbook.
 
 // registered is the value register stores for the result of a module
-// with traits tr. A failure is always unsafe: its message may quote the
-// template that failed.
+// with traits tr. A result from the playbook stays templatable, as in
+// Ansible, which does not wrap set_fact's and include_vars's results:
+// a changed_when or failed_when error kept in it is templated again
+// when a later template reads the variable. Only a failure's msg is
+// unsafe there: Ansible wraps the text of an error the task raised
+// (its arguments or its when: failing), which may quote the template.
 func registered(tr tasks.Traits, data map[string]any) map[string]any {
-	if tr.FromPlaybook && data["failed"] != true {
-		return data
+	if !tr.FromPlaybook {
+		return unsafeDeep(data).(map[string]any)
 	}
-	return unsafeDeep(data).(map[string]any)
+	if msg, ok := data["msg"].(string); ok && data["failed"] == true {
+		c := make(map[string]any, len(data))
+		for k, v := range data {
+			c[k] = v
+		}
+		c["msg"] = yaml11.Unsafe(msg)
+		return c
+	}
+	return data
 }
 
 // unsafeDeep returns a copy of v with every string (not map keys) made
