@@ -33,7 +33,13 @@ type inclusion struct {
 // file a host includes counts one ok for it (one per loop item), and an
 // included role none, as in ansible-playbook.
 func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbooks.Task) {
-	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: inc.DisplayName(), Handler: inc.Handler, Path: inc.Pos.String()})
+	name := inc.DisplayName()
+	if len(hosts) > 0 {
+		// The banner's name is templated with the first host's
+		// variables, as any task's.
+		name = pr.shownName(hosts[0], inc)
+	}
+	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: name, Handler: inc.Handler, Path: inc.Pos.String()})
 	var incs []*inclusion
 	for _, h := range hosts {
 		found, err := pr.inclusions(h, inc)
