@@ -62,12 +62,14 @@ fuzz:
 ## with ansible-playbook and tender side by side for FUZZDIFFTIME; each
 ## divergence not in e2e/fuzzdiff/DIFFERENCES.md is minimised and written
 ## below FUZZDIFFOUT. FUZZDIFFSEEDS picks the seeds (N, A-B or A-). Needs
-## ansible-playbook; not part of `make test`.
+## ansible-playbook; not part of `make test`. FUZZDIFFARGS passes more
+## flags (-roles: draw roles too).
 FUZZDIFFTIME  ?= 10m
 FUZZDIFFSEEDS ?= 1-
 FUZZDIFFOUT   ?= /tmp/fuzz-diff
+FUZZDIFFARGS  ?=
 fuzz-diff: build
-	$(GO) run ./e2e/fuzzdiff -time $(FUZZDIFFTIME) -seeds $(FUZZDIFFSEEDS) -out $(FUZZDIFFOUT)
+	$(GO) run ./e2e/fuzzdiff -time $(FUZZDIFFTIME) -seeds $(FUZZDIFFSEEDS) -out $(FUZZDIFFOUT) $(FUZZDIFFARGS)
 
 clean:
 	rm -rf bin agents/examples/hello/build

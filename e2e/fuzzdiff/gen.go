@@ -17,13 +17,18 @@ type generator struct {
 	nreg     int
 	nfile    int
 	handlers []string
+	opts     Options
+	inRole   *Role // the role whose tasks are being made
 }
 
 const maxTasks = 14
 
-// Generate makes the case of seed.
-func Generate(seed int64, specs Specs) *Case {
-	g := &generator{specs: specs}
+// Generate makes the case of seed with the base options.
+func Generate(seed int64, specs Specs) *Case { return GenerateWith(seed, specs, Options{}) }
+
+// GenerateWith makes the case of seed with the options opts.
+func GenerateWith(seed int64, specs Specs, opts Options) *Case {
+	g := &generator{specs: specs, opts: opts}
 	g.r = rand.New(rand.NewSource(seed))
 	c := &Case{Seed: seed, HostVars: map[string]M{}}
 	g.c = c
@@ -50,6 +55,9 @@ func Generate(seed int64, specs Specs) *Case {
 	for i := 0; i < g.r.Intn(3); i++ {
 		name := fmt.Sprintf("hd%d", i)
 		g.handlers = append(g.handlers, name)
+	}
+	if opts.Roles {
+		g.roles()
 	}
 	c.Tasks = g.tasks(2 + g.r.Intn(6))
 	for _, h := range g.handlers {
@@ -137,6 +145,8 @@ func (g *generator) task() *Task {
 		return g.block()
 	case k < 14 && g.depth < 2:
 		return g.include()
+	case k < 20 && g.opts.Roles && g.inRole == nil && g.depth < 2:
+		return g.roleTask()
 	}
 	t := &Task{}
 	if g.chance(60) {

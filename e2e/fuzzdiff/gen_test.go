@@ -78,3 +78,48 @@ func walk(ts []*Task, fn func(*Task)) {
 		walk(t.Always, fn)
 	}
 }
+
+// TestGenerateRolesLoads: with the roles option, tender's loader accepts
+// every case (roles, their files and dependencies included), and the
+// cases use roles in each way the option draws.
+func TestGenerateRolesLoads(t *testing.T) {
+	s := testSpecs(t)
+	seen := map[string]bool{}
+	for seed := int64(1); seed <= 150; seed++ {
+		c := GenerateWith(seed, s, Options{Roles: true})
+		dir := t.TempDir()
+		for name, text := range c.Render() {
+			p := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			seen[filepath.Base(filepath.Dir(name))] = true
+		}
+		if _, err := playbooks.Load(filepath.Join(dir, "site.yml"), playbooks.Options{Modules: builtin.Registry()}); err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, c.Text())
+		}
+		if len(c.PlayRoles) > 0 {
+			seen["play roles"] = true
+		}
+		all := append([]*Task(nil), c.Tasks...)
+		for _, f := range c.Files {
+			all = append(all, f.Tasks...)
+		}
+		for _, r := range c.Roles {
+			all = append(all, r.Tasks...)
+		}
+		walk(all, func(tk *Task) {
+			for _, kv := range tk.Fields {
+				seen[kv.K] = true
+			}
+		})
+	}
+	for _, k := range []string{"play roles", "include_role", "import_role", "template", "defaults", "vars", "handlers", "meta", "templates"} {
+		if !seen[k] {
+			t.Errorf("no case of seeds 1-150 uses %s", k)
+		}
+	}
+}

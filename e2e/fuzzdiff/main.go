@@ -40,6 +40,7 @@ func run() error {
 		budget  = flag.Int("minimise", 80, "at most this many candidate runs to minimise one divergence")
 		timeout = flag.Duration("timeout", 90*time.Second, "bound of one tool's run of one case")
 		show    = flag.Bool("print", false, "print the cases of -seeds and exit, running nothing")
+		roles   = flag.Bool("roles", false, "draw roles too: defaults, vars, handlers, templates, dependencies, include_role and import_role")
 	)
 	flag.Parse()
 	from, to, err := parseSeeds(*seeds)
@@ -50,9 +51,10 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	opts := Options{Roles: *roles}
 	if *show {
 		for s := from; s <= to && s < from+100; s++ {
-			fmt.Printf("#### seed %d\n%s", s, Generate(s, sp).Text())
+			fmt.Printf("#### seed %d\n%s", s, GenerateWith(s, sp, opts).Text())
 		}
 		return nil
 	}
@@ -81,7 +83,7 @@ func run() error {
 	start := time.Now()
 	deadline := start.Add(*dur)
 	for s := from; s <= to && time.Now().Before(deadline) && ctx.Err() == nil; s++ {
-		if err := f.one(ctx, Generate(s, sp)); err != nil {
+		if err := f.one(ctx, GenerateWith(s, sp, opts)); err != nil {
 			return err
 		}
 	}

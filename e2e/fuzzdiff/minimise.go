@@ -195,6 +195,11 @@ func candidates(c *Case) []*Case {
 		n.Vars = append(n.Vars[:i:i], n.Vars[i+1:]...)
 		out = append(out, n)
 	}
+	for i := range c.PlayRoles {
+		n := c.clone()
+		n.PlayRoles = append(n.PlayRoles[:i:i], n.PlayRoles[i+1:]...)
+		out = append(out, n)
+	}
 	return out
 }
 
@@ -243,6 +248,10 @@ func taskLists(c *Case) []*[]*Task {
 	walk(&c.Handlers)
 	for _, f := range c.Files {
 		walk(&f.Tasks)
+	}
+	for _, r := range c.Roles {
+		walk(&r.Tasks)
+		walk(&r.Handlers)
 	}
 	return out
 }

@@ -51,6 +51,9 @@ type Case struct {
 	Handlers []*Task
 	Files    []*File
 	Args     []string
+	// Roles are the case's roles; PlayRoles the play's roles: section.
+	Roles     []*Role
+	PlayRoles []any
 }
 
 // clone copies the case deeply enough that the minimiser can change the
@@ -65,6 +68,10 @@ func (c *Case) clone() *Case {
 	n.Files = nil
 	for _, f := range c.Files {
 		n.Files = append(n.Files, &File{Name: f.Name, Tasks: cloneTasks(f.Tasks)})
+	}
+	n.Roles = nil
+	for _, r := range c.Roles {
+		n.Roles = append(n.Roles, r.clone())
 	}
 	return &n
 }
@@ -105,6 +112,9 @@ func (c *Case) Playbook() string {
 	if len(c.Vars) > 0 {
 		play = append(play, KV{"vars", c.Vars})
 	}
+	if len(c.PlayRoles) > 0 {
+		play = append(play, KV{"roles", c.PlayRoles})
+	}
 	play = append(play, KV{"tasks", c.Tasks})
 	if len(c.Handlers) > 0 {
 		play = append(play, KV{"handlers", c.Handlers})
@@ -121,6 +131,11 @@ func (c *Case) Render() map[string]string {
 	out := map[string]string{"site.yml": c.Playbook(), "inventory": c.Inventory()}
 	for _, f := range c.Files {
 		out[f.Name] = f.YAML()
+	}
+	for _, r := range c.Roles {
+		for name, text := range r.files() {
+			out[name] = text
+		}
 	}
 	return out
 }
@@ -152,7 +167,10 @@ func (c *Case) size() int {
 	for _, f := range c.Files {
 		n += 1 + sizeTasks(f.Tasks)
 	}
-	return n
+	for _, r := range c.Roles {
+		n += 1 + sizeTasks(r.Tasks) + sizeTasks(r.Handlers)
+	}
+	return n + len(c.PlayRoles)
 }
 
 func sizeTasks(ts []*Task) int {

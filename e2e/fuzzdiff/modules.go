@@ -24,6 +24,8 @@ func (g *generator) module() (string, any, string) {
 		reg = fmt.Sprintf("r%d", g.nreg)
 	}
 	switch k := g.r.Intn(100); {
+	case k < 10 && g.inRole != nil && g.inRole.Template != "":
+		return "template", g.template(), reg
 	case k < 14:
 		return "set_fact", g.factArgs(), reg
 	case k < 30:

@@ -89,6 +89,9 @@ func (r *Runner) runSide(ctx context.Context, c *Case, dir, tool string, cmdline
 		}
 	}
 	for name, text := range c.Render() {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			return nil, err
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			return nil, err
 		}

@@ -44,6 +44,7 @@ var safeOptions = map[string][]string{
 	"copy":       {"dest", "content", "mode", "force", "directory_mode"},
 	"lineinfile": {"path", "line", "regexp", "state", "create", "insertafter", "insertbefore", "backrefs", "firstmatch", "mode"},
 	"stat":       {"path", "follow", "get_checksum", "checksum_algorithm"},
+	"template":   {"src", "dest", "mode", "force", "trim_blocks", "lstrip_blocks", "newline_sequence"},
 }
 
 // name is the option's own name or, sometimes, one of its aliases.
