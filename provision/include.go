@@ -39,6 +39,11 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 		// variables, as any task's.
 		name = pr.shownName(hosts[0], inc)
 	}
+	if inc.Name == "" && inc.Role != nil && inc.Kind == playbooks.KindIncludeTasks {
+		// Running, an unnamed include_tasks of a role is "role :
+		// action", as any role task (--list-tasks shows the action).
+		name = inc.Role.Name + " : " + name
+	}
 	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: name, Handler: inc.Handler, Path: inc.Pos.String()})
 	var incs []*inclusion
 	for _, h := range hosts {

@@ -19,14 +19,12 @@ type publicVars struct {
 func (p *publicVars) with(roles ...*playbooks.Role) *publicVars {
 	out := &publicVars{defaults: slices.Clone(p.defaults), vars: slices.Clone(p.vars)}
 	for _, r := range roles {
+		// The vars: each was given (a roles: entry's, a dependency's, an
+		// import_role's) are exported with it, below its vars/main.yml,
+		// as Ansible's play roles' are; its params not.
 		for _, d := range append(allDependencies(r), r) {
 			out.defaults = append(out.defaults, d.Defaults)
-			out.vars = append(out.vars, d.RoleVars)
-		}
-		// The vars: it was given (a roles: entry's, an import_role's) are
-		// exported with it, as Ansible's play roles' are; its params not.
-		if len(r.Vars) > 0 {
-			out.vars = append(out.vars, r.Vars)
+			out.vars = append(out.vars, d.Vars, d.RoleVars)
 		}
 	}
 	return out

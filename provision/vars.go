@@ -46,7 +46,10 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 				defaults = append(defaults, l.Role.Defaults)
 				params = append(params, l.Role.Params)
 			}
-			if len(l.Vars) > 0 {
+			if len(l.Vars) > 0 && l.Role == nil {
+				// A role use's vars: (a roles: entry's, a dependency's)
+				// are the role's own, below its vars/main.yml (see
+				// roleVars), not a level's.
 				levelVars = append(levelVars, l.Vars)
 				if p := includeParams(l.Task); p != nil {
 					incParams = append(incParams, p)
@@ -61,7 +64,7 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 			// sit above its parents'.
 			roleVars = append(roleVars, dependencyVars(r)...)
 		}
-		roleVars = append(roleVars, r.RoleVars)
+		roleVars = append(roleVars, r.Vars, r.RoleVars)
 	}
 	public := pr.public.Load()
 	if public == nil {
@@ -539,7 +542,7 @@ func (pr *playRun) hostVarsFile(h *hostRun, t *playbooks.Task, raw any, candidat
 func dependencyVars(r *playbooks.Role) []map[string]any {
 	var out []map[string]any
 	for _, d := range allDependencies(r) {
-		out = append(out, d.RoleVars)
+		out = append(out, d.Vars, d.RoleVars)
 	}
 	return out
 }
