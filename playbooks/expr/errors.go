@@ -221,3 +221,22 @@ func Message(err error) string {
 	}
 	return err.Error()
 }
+
+// ExceptionText is the text Ansible's template action gives for a
+// template file that failed to render with err: the class of the
+// exception its templar raised, a colon and the exception's text, as
+// "%s: %s" % (type(e).__name__, e) writes them. A Python exception keeps
+// its own class (ZeroDivisionError, re's error); an undefined value is
+// AnsibleUndefinedVariable, whose text carries its cause again; anything
+// else is an AnsibleError with the templating message.
+func ExceptionText(err error) string {
+	if class, msg, ok := PythonException(err); ok {
+		return class[strings.LastIndexByte(class, '.')+1:] + ": " + msg
+	}
+	var ue *UndefinedError
+	if errors.As(err, &ue) {
+		m := Message(err)
+		return "AnsibleUndefinedVariable: " + m + ". " + m
+	}
+	return "AnsibleError: " + TemplateMessage(err)
+}

@@ -69,7 +69,9 @@ func (ev *evaluator) lookup(args []any, kw map[string]any, wantList bool) (any, 
 		case errors.As(err, &ue):
 			return nil, err
 		case errors.As(err, &ae):
-			return nil, errorf("An unhandled exception occurred while running the lookup plugin '%s'. Error was a <class '%s'>, original message: %s", name, ae.class, ae.msg)
+			// Ansible's AnsibleError(msg, orig_exc=e) says its cause
+			// again after its message.
+			return nil, errorf("An unhandled exception occurred while running the lookup plugin '%s'. Error was a <class '%s'>, original message: %s. %s", name, ae.class, ae.msg, ae.msg)
 		case errors.As(err, &fe):
 			return nil, errorf("%s", fe.msg)
 		case errors.As(err, &lf):
@@ -262,7 +264,7 @@ func envLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error) {
 
 func fileLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, error) {
 	files, err := readFiles(envOf(ev.scope), terms, func(name string) error {
-		return errorf("could not locate file in lookup: %s", name)
+		return ansibleErrorf("could not locate file in lookup: %s", name)
 	})
 	if err != nil {
 		return nil, err

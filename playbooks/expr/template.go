@@ -88,11 +88,19 @@ func (t *Template) Render(scope Scope) (any, error) {
 // when the evaluation read an unsafe value (see unsafe.go).
 func (t *Template) render(scope Scope, st *evalState, convert bool) (any, error) {
 	v, err := t.renderOnce(scope, st, convert)
-	if e, ok := err.(*Error); ok && t.shown != t.src && (e.Src == t.src || e.Src == t.code) {
-		// Ansible quotes the template as its templar holds it.
-		c := *e
-		c.Src = t.shown
-		err = &c
+	if e, ok := err.(*Error); ok {
+		switch {
+		case t.shown != t.src && (e.Src == t.src || e.Src == t.code):
+			// Ansible quotes the template as its templar holds it.
+			c := *e
+			c.Src = t.shown
+			err = &c
+		case e.Src == t.code && t.code != t.src && strings.HasPrefix(t.src, t.code):
+			// and a file's whole, with the last newline Jinja drops.
+			c := *e
+			c.Src = t.src
+			err = &c
+		}
 	}
 	return v, undefinedTypeError(err, t.shown)
 }

@@ -193,7 +193,7 @@ func (j templateJob) render(env *tasks.Env, s templateSource) ([]byte, *tasks.Re
 		out, err = env.Render(withTemplateVars(string(s.text)))
 	}
 	if err != nil {
-		return nil, templateFail(err.Error())
+		return nil, templateFail(expr.ExceptionText(err))
 	}
 	// Ansible keeps the template's trailing newlines: the output ends in
 	// at least as many as the source does.
