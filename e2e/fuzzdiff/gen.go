@@ -56,6 +56,9 @@ func GenerateWith(seed int64, specs Specs, opts Options) *Case {
 		name := fmt.Sprintf("hd%d", i)
 		g.handlers = append(g.handlers, name)
 	}
+	if opts.Vars {
+		g.varLayers()
+	}
 	if opts.Roles {
 		g.roles()
 	}
@@ -158,8 +161,15 @@ func (g *generator) task() *Task {
 	if g.chance(25) {
 		loop = g.loop()
 	}
+	var vars M
+	if g.opts.Vars && g.chance(12) {
+		vars = g.shadowVars()
+	}
 	mod, args, reg := g.module()
 	t.Fields = append(t.Fields, KV{mod, args})
+	if vars != nil {
+		t.Fields = append(t.Fields, KV{"vars", vars})
+	}
 	t.Fields = append(t.Fields, loop...)
 	t.Fields = append(t.Fields, g.keywords(reg, loop != nil)...)
 	g.vars = g.vars[:saved]
@@ -291,6 +301,11 @@ func (g *generator) block() *Task {
 	t := &Task{IsBlock: true}
 	if g.chance(40) {
 		t.Fields = append(t.Fields, KV{"name", fmt.Sprintf("block %d", g.ntasks)})
+	}
+	if g.opts.Vars && g.chance(20) {
+		if m := g.shadowVars(); m != nil {
+			t.Fields = append(t.Fields, KV{"vars", m})
+		}
 	}
 	t.Block = g.tasks(1 + g.r.Intn(3))
 	if g.chance(60) {

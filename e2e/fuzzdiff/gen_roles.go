@@ -8,9 +8,12 @@ import (
 // Options selects what the generator draws beyond its base: Roles adds
 // roles (defaults, vars, handlers, a template, dependencies), the play's
 // roles: section and include_role/import_role tasks. The draws of a seed
-// differ with and without an option.
+// differ with and without an option; without any, they are the base's.
 type Options struct {
 	Roles bool
+	// Vars adds group_vars, host_vars, inventory groups and their vars,
+	// vars_files, and vars: on tasks and blocks.
+	Vars bool
 }
 
 // Role is one role of a case, written below roles/NAME.
@@ -96,7 +99,7 @@ func (g *generator) role(name string) *Role {
 	r := &Role{Name: name}
 	saved := len(g.vars)
 	for i := 0; i < 1+g.r.Intn(2); i++ {
-		k, v, t := g.roleValue(name + "_d")
+		k, v, t := g.varValue(name + "_d")
 		r.Defaults = append(r.Defaults, KV{k, v})
 		g.vars = append(g.vars, variable{k, t, true})
 		if strings.HasPrefix(k, name) {
@@ -104,7 +107,7 @@ func (g *generator) role(name string) *Role {
 		}
 	}
 	if g.chance(60) {
-		k, v, t := g.roleValue(name + "_v")
+		k, v, t := g.varValue(name + "_v")
 		r.Vars = append(r.Vars, KV{k, v})
 		g.vars = append(g.vars, variable{k, t, true})
 		if strings.HasPrefix(k, name) {
@@ -138,38 +141,13 @@ func (g *generator) role(name string) *Role {
 	return r
 }
 
-// roleValue is a role variable: a play variable's name with another
-// value of its type, or a new name (prefix, a number, and the type's
-// number last).
-func (g *generator) roleValue(prefix string) (string, any, typ) {
-	var play []variable
-	for _, v := range g.vars {
-		if strings.HasPrefix(v.name, "v") && len(v.name) == 2 {
-			play = append(play, v)
-		}
-	}
-	if len(play) > 0 && g.chance(50) {
-		v := play[g.r.Intn(len(play))]
-		return v.name, g.value(v.t), v.t
-	}
-	t := typ(g.r.Intn(int(nTypes)))
-	return fmt.Sprintf("%s%d%d", prefix, g.r.Intn(3), t), g.value(t), t
-}
-
 // roleVars are the vars given to a role where it is used: a play
 // variable with another value of its type.
 func (g *generator) roleVars() M {
-	var play []variable
-	for _, v := range g.vars {
-		if strings.HasPrefix(v.name, "v") && len(v.name) == 2 {
-			play = append(play, v)
-		}
+	if m := g.shadowVars(); m != nil {
+		return m
 	}
-	if len(play) == 0 {
-		return M{{"v0", g.value(tInt)}}
-	}
-	v := play[g.r.Intn(len(play))]
-	return M{{v.name, g.value(v.t)}}
+	return M{{"v0", g.value(tInt)}}
 }
 
 // roleRef is an entry of the play's roles: section.

@@ -79,14 +79,15 @@ func walk(ts []*Task, fn func(*Task)) {
 	}
 }
 
-// TestGenerateRolesLoads: with the roles option, tender's loader accepts
-// every case (roles, their files and dependencies included), and the
-// cases use roles in each way the option draws.
+// TestGenerateRolesLoads: with the roles and vars options, tender's
+// loader accepts every case (roles, their files and dependencies, the
+// variable files included), and the cases use roles and variable layers
+// in each way the options draw.
 func TestGenerateRolesLoads(t *testing.T) {
 	s := testSpecs(t)
 	seen := map[string]bool{}
 	for seed := int64(1); seed <= 150; seed++ {
-		c := GenerateWith(seed, s, Options{Roles: true})
+		c := GenerateWith(seed, s, Options{Roles: true, Vars: true})
 		dir := t.TempDir()
 		for name, text := range c.Render() {
 			p := filepath.Join(dir, name)
@@ -104,6 +105,12 @@ func TestGenerateRolesLoads(t *testing.T) {
 		if len(c.PlayRoles) > 0 {
 			seen["play roles"] = true
 		}
+		if len(c.VarsFiles) > 0 {
+			seen["vars_files"] = true
+		}
+		if len(c.GroupVars) > 0 {
+			seen["group vars"] = true
+		}
 		all := append([]*Task(nil), c.Tasks...)
 		for _, f := range c.Files {
 			all = append(all, f.Tasks...)
@@ -117,7 +124,8 @@ func TestGenerateRolesLoads(t *testing.T) {
 			}
 		})
 	}
-	for _, k := range []string{"play roles", "include_role", "import_role", "template", "defaults", "vars", "handlers", "meta", "templates"} {
+	for _, k := range []string{"play roles", "include_role", "import_role", "template", "defaults", "vars", "handlers", "meta", "templates",
+		"vars_files", "group vars", "group_vars", "host_vars"} {
 		if !seen[k] {
 			t.Errorf("no case of seeds 1-150 uses %s", k)
 		}

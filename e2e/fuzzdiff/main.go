@@ -41,6 +41,7 @@ func run() error {
 		timeout = flag.Duration("timeout", 90*time.Second, "bound of one tool's run of one case")
 		show    = flag.Bool("print", false, "print the cases of -seeds and exit, running nothing")
 		roles   = flag.Bool("roles", false, "draw roles too: defaults, vars, handlers, templates, dependencies, include_role and import_role")
+		layers  = flag.Bool("vars", false, "draw variables from every layer too: group_vars, host_vars, inventory groups, vars_files, task and block vars")
 	)
 	flag.Parse()
 	from, to, err := parseSeeds(*seeds)
@@ -51,7 +52,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	opts := Options{Roles: *roles}
+	opts := Options{Roles: *roles, Vars: *layers}
 	if *show {
 		for s := from; s <= to && s < from+100; s++ {
 			fmt.Printf("#### seed %d\n%s", s, GenerateWith(s, sp, opts).Text())

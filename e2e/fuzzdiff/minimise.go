@@ -195,6 +195,19 @@ func candidates(c *Case) []*Case {
 		n.Vars = append(n.Vars[:i:i], n.Vars[i+1:]...)
 		out = append(out, n)
 	}
+	for _, p := range c.varFileNames() {
+		n := c.clone()
+		delete(n.VarFiles, p)
+		if p == "vf1.yml" {
+			n.VarsFiles = nil
+		}
+		out = append(out, n)
+	}
+	if len(c.GroupVars) > 0 {
+		n := c.clone()
+		n.GroupVars = nil
+		out = append(out, n)
+	}
 	for i := range c.PlayRoles {
 		n := c.clone()
 		n.PlayRoles = append(n.PlayRoles[:i:i], n.PlayRoles[i+1:]...)

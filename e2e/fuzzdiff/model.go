@@ -54,6 +54,13 @@ type Case struct {
 	// Roles are the case's roles; PlayRoles the play's roles: section.
 	Roles     []*Role
 	PlayRoles []any
+	// VarFiles are variable files by path (group_vars/all.yml, vf1.yml);
+	// VarsFiles the play's vars_files; Groups adds the inventory's
+	// groups ga and gb (hosts by grp), GroupVars its [ga:vars].
+	VarFiles  map[string]M
+	VarsFiles []string
+	Groups    bool
+	GroupVars M
 }
 
 // clone copies the case deeply enough that the minimiser can change the
@@ -68,6 +75,10 @@ func (c *Case) clone() *Case {
 	n.Files = nil
 	for _, f := range c.Files {
 		n.Files = append(n.Files, &File{Name: f.Name, Tasks: cloneTasks(f.Tasks)})
+	}
+	n.VarFiles = map[string]M{}
+	for p, m := range c.VarFiles {
+		n.VarFiles[p] = m
 	}
 	n.Roles = nil
 	for _, r := range c.Roles {
@@ -103,6 +114,9 @@ func (c *Case) Inventory() string {
 		}
 		b.WriteString("\n")
 	}
+	if c.Groups {
+		b.WriteString(c.groupSections())
+	}
 	return b.String()
 }
 
@@ -111,6 +125,9 @@ func (c *Case) Playbook() string {
 	play := M{{"name", "fuzz"}, {"hosts", "all"}, {"gather_facts", false}}
 	if len(c.Vars) > 0 {
 		play = append(play, KV{"vars", c.Vars})
+	}
+	if len(c.VarsFiles) > 0 {
+		play = append(play, KV{"vars_files", c.VarsFiles})
 	}
 	if len(c.PlayRoles) > 0 {
 		play = append(play, KV{"roles", c.PlayRoles})
@@ -136,6 +153,9 @@ func (c *Case) Render() map[string]string {
 		for name, text := range r.files() {
 			out[name] = text
 		}
+	}
+	for _, p := range c.varFileNames() {
+		out[p] = render(c.VarFiles[p])
 	}
 	return out
 }
@@ -170,7 +190,10 @@ func (c *Case) size() int {
 	for _, r := range c.Roles {
 		n += 1 + sizeTasks(r.Tasks) + sizeTasks(r.Handlers)
 	}
-	return n + len(c.PlayRoles)
+	for _, m := range c.VarFiles {
+		n += 1 + len(m)
+	}
+	return n + len(c.PlayRoles) + len(c.VarsFiles) + len(c.GroupVars)
 }
 
 func sizeTasks(ts []*Task) int {
