@@ -93,6 +93,9 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 			// An action's own failure: no changed, and raised, it ends
 			// a loop too (outcome.abort).
 			out := failure(err)
+			if ae.Exception != "" {
+				out = unexpectedFailure(ae.Exception, ae.Msg)
+			}
 			out.abort = true
 			return out
 		case errors.Is(err, transport.ErrUnreachable):

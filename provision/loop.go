@@ -120,9 +120,7 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		if class, msg, ok := expr.PythonException(err); ok {
 			// Ansible's worker catches an exception that is not its own
 			// (re.error) while it works out the items.
-			return outcome{failed: true, data: map[string]any{"failed": true, "stdout": "",
-				"msg":       "Unexpected failure during module execution: " + msg,
-				"exception": class + ": " + msg + "\n"}}
+			return unexpectedFailure(class+": "+msg, msg)
 		}
 		out := failure(err)
 		out.unvalidated = true
@@ -395,4 +393,13 @@ func loopItemVars(t *playbooks.Task, items []any, scope expr.Scope) ([]map[strin
 		out[i] = v
 	}
 	return out, label, nil
+}
+
+// unexpectedFailure is the result Ansible's worker makes of a Python
+// exception that is not its own (exception: its class and text) raised
+// while the task ran: msg says so, and stdout is empty.
+func unexpectedFailure(exception, msg string) outcome {
+	return outcome{failed: true, data: map[string]any{"failed": true, "stdout": "",
+		"msg":       "Unexpected failure during module execution: " + msg,
+		"exception": exception + "\n"}}
 }

@@ -59,3 +59,37 @@ func TestLoopWhenBeforeKeywords(t *testing.T) {
 		t.Errorf("recap %+v\n%s", *s, out)
 	}
 }
+
+// TestDebugVarPythonException: debug's var that raises a Python exception
+// of a filter's (not Ansible's own error) fails as Ansible's worker
+// reports it: an unexpected failure, with the exception and an empty
+// stdout; a loop's exception likewise.
+func TestDebugVarPythonException(t *testing.T) {
+	out, recap, err := play(t, "a\n", `
+- hosts: all
+  gather_facts: false
+  vars: {v6: false}
+  tasks:
+    - debug:
+        var: ((v6 | reverse) | list)
+      ignore_errors: true
+    - debug: msg={{ item }}
+      loop: "{{ 'a' | regex_findall('(') }}"
+      ignore_errors: true
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"msg": "Unexpected failure during module execution: argument must be iterable"`,
+		`The error was: jinja2.exceptions.FilterArgumentError: argument must be iterable`,
+		`"msg": "Unexpected failure during module execution: missing ), unterminated subpattern at position 0"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %s in\n%s", want, out)
+		}
+	}
+	if s := recap.Stats["a"]; s.Ignored != 2 {
+		t.Errorf("recap %+v\n%s", *s, out)
+	}
+}

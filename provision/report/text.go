@@ -187,14 +187,19 @@ func (t *text) result(e provision.Event) {
 	case provision.StatusFailed:
 		t.exception(e.Result)
 		res := e.Result
-		if isDebug(e.Module) {
-			// As Ansible's callback: a debug result never says changed.
+		debug := isDebug(e.Module)
+		raised := e.LoopDone && itemRaised(res)
+		if debug {
+			// As Ansible's callback: a debug result never says changed,
+			// and one with a msg shows the msg alone (a loop's too,
+			// whose results go, so that it is shown as a task's).
 			res = maps.Clone(res)
-			delete(res, "changed")
+			cleanDebug(res)
 		}
 		dump := compact
-		if t.verbosity > 2 {
-			// As Ansible's callback: from -vvv every result is indented.
+		if t.verbosity > 2 || e.Indent {
+			// As Ansible's callback: from -vvv every result is indented,
+			// and a result that asks to be shown (debug's own) always.
 			dump = func(m map[string]any) string { return verboseResult(m, false, true) }
 		}
 		switch {
@@ -202,7 +207,9 @@ func (t *text) result(e provision.Event) {
 			fmt.Fprintln(t.w, t.paint(red, "failed: ["+host+"] (item="+expr.Str(e.Item)+") => "+dump(res)))
 		case !e.LoopDone:
 			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+dump(res)))
-		case itemRaised(res):
+		case debug:
+			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+compact(res)))
+		case raised:
 			// Ansible's callback shows such a loop's failure as a task's.
 			res = maps.Clone(res)
 			delete(res, "results")

@@ -26,7 +26,9 @@ var debugArgs = &tasks.Spec{Module: "debug", ValidArgs: true, Params: []tasks.Pa
 // without -v, as Ansible's debug always is.
 func (m debugModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	res, err := m.run(ctx, env, args)
-	res.Show = true
+	// Its one refusal ('msg' and 'var' together) comes before Ansible's
+	// debug marks its result to be shown.
+	res.Show = !res.Failed
 	return res, err
 }
 
@@ -89,7 +91,11 @@ func (debugModule) run(_ context.Context, env *tasks.Env, args tasks.Args) (task
 				val = got
 			case !errors.As(err, &undef):
 				// Raised by Ansible's debug action: the task fails with
-				// the template's error, and no changed.
+				// the template's error, and no changed; a Python
+				// exception (a filter's) as the worker reports it.
+				if class, msg, ok := expr.PythonException(err); ok {
+					return tasks.Result{}, &tasks.ActionError{Msg: msg, Exception: class + ": " + msg}
+				}
 				return tasks.Result{}, &tasks.ActionError{Msg: expr.TemplateMessage(err)}
 			}
 		} else if v == nil {
