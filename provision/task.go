@@ -137,15 +137,37 @@ func (pr *playRun) endIfFatal(hosts []*hostRun, t *playbooks.Task, fatal bool) {
 }
 
 // recoverable reports whether a failure of t leads into a rescue or an
-// always section of a block around it.
+// always section of a block around it. One exception is Ansible's: its
+// linear strategy judges from the host's innermost state once the
+// failure has moved it on, and a failure in an always section that leads
+// to an outer always section beginning with a block (or an import, which
+// Ansible loads as blocks) finds that block iterating its tasks, so the
+// failure is not taken for protected (recorded with ansible-playbook 2.14;
+// a rescue, or a failure outside an always section, is protected).
 func recoverable(t *playbooks.Task) bool {
+	inAlways := false
 	for c, p := t, t.Parent; p != nil; c, p = p, p.Parent {
 		if p.Kind != playbooks.KindBlock {
 			continue
 		}
-		if len(p.Rescue) > 0 && slices.Contains(p.Block, c.Original()) || len(p.Always) > 0 && !slices.Contains(p.Always, c.Original()) {
+		switch {
+		case len(p.Rescue) > 0 && slices.Contains(p.Block, c.Original()):
 			return true
+		case len(p.Always) > 0 && !slices.Contains(p.Always, c.Original()):
+			return !inAlways || !opensBlock(p.Always)
+		case slices.Contains(p.Always, c.Original()):
+			inAlways = true
 		}
+	}
+	return false
+}
+
+// opensBlock reports whether the section's first entry is a block (or an
+// import of tasks or of a role).
+func opensBlock(section []*playbooks.Task) bool {
+	switch section[0].Kind {
+	case playbooks.KindBlock, playbooks.KindImportTasks, playbooks.KindImportRole:
+		return true
 	}
 	return false
 }
