@@ -35,8 +35,7 @@ var (
 // JSON of a failure (the command module's fields differ by design in these
 // tests) is cut, multi-line results are joined, result lines inside a
 // section are sorted (hosts finish in any order), repeated banners
-// (ansible prints a meta task's banner once per host) and NO MORE HOSTS
-// LEFT banners are dropped, and so are warnings and the progress lines of
+// (ansible prints a meta task's banner once per host) are dropped, and so are warnings and the progress lines of
 // async polls and pauses.
 func normalize(out string) string {
 	var sections [][]string
@@ -55,9 +54,6 @@ func normalize(out string) string {
 		}
 		l = reResultJSON.ReplaceAllString(l, "$1 {...}")
 		if reBanner.MatchString(l) {
-			if strings.HasPrefix(l, "NO MORE HOSTS LEFT") {
-				continue
-			}
 			if len(cur) > 0 && cur[0] == l && len(cur) == 1 {
 				continue
 			}

@@ -45,6 +45,10 @@ const (
 	// PlaybookEnd: a playbook is over (Path is the playbook's; Recap is
 	// the run's so far). It comes before RunEnd, once per playbook.
 	PlaybookEnd
+	// NoHostsLeft: the play (Play set) ends early because its hosts
+	// failed: any_errors_fatal, or more failures than
+	// max_fail_percentage allows (Ansible's "NO MORE HOSTS LEFT").
+	NoHostsLeft
 )
 
 // Status is a host's outcome for a task.

@@ -63,8 +63,7 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 	// An include that fails on a host (its file or role missing) is
 	// fatal to the play under any_errors_fatal, as any task's failure.
 	if len(hosts) > 0 {
-		kw, kerr := pr.resolve(inc, pr.scope(hosts[0], inc, nil))
-		pr.endIfFatal(hosts, inc, kerr == nil && kw.anyErrorsFatal || pr.play.AnyErrorsFatal.True())
+		pr.endIfFatal(hosts, inc, pr.rawKeyword(inc, anyErrorsFatal) && !pr.rawKeyword(inc, ignoreErrors))
 		if pr.stopped() {
 			return
 		}

@@ -194,10 +194,6 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 		rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names, Path: p.Pos.String()})
 		return res, (&PlayError{Err: strategyErr}).at(p)
 	}
-	maxFail := -1.0
-	if f, ok := p.MaxFailPercentage.(float64); ok {
-		maxFail = f
-	}
 	for _, batch := range batches {
 		if err := pr.batch(ctx, batch); err != nil {
 			return res, err
@@ -209,7 +205,9 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 			}
 			h.ended = false
 		}
-		if failed == len(batch) || pr.fatal || (maxFail >= 0 && float64(failed)*100/float64(len(batch)) > maxFail) {
+		// max_fail_percentage is checked after each task (see
+		// checkMaxFail), which sets fatal.
+		if failed == len(batch) || pr.fatal {
 			res.stop = true
 			break
 		}

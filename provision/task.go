@@ -119,19 +119,64 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 	// any_errors_fatal (and run_once, as Ansible treats it) ends the play
 	// when a host failed, unless the failure leads into a rescue or an
 	// always section, which runs.
-	fatal := err == nil && (once.anyErrorsFatal || bypass) || once.runOnce || pr.play.AnyErrorsFatal.True()
+	fatal := (pr.rawKeyword(t, anyErrorsFatal) || err == nil && bypass || once.runOnce) && !pr.rawKeyword(t, ignoreErrors)
 	pr.endIfFatal(hosts, t, fatal)
+	pr.checkMaxFail(t)
+}
+
+// rawKeyword is a boolean keyword of t as Ansible's strategy reads it:
+// the innermost level that sets it, untemplated, so that a template
+// ("{{ false }}", "{{ nope }}") is a non-empty string, and true.
+func (pr *playRun) rawKeyword(t *playbooks.Task, get func(*playbooks.Keywords) playbooks.Bool) bool {
+	var b playbooks.Bool
+	for _, kw := range pr.keywordLevels(t) {
+		if v := get(kw); v.Set {
+			b = v
+		}
+	}
+	return b.Set && (b.Expr != "" || b.Bad != nil || b.Value)
+}
+
+func anyErrorsFatal(k *playbooks.Keywords) playbooks.Bool { return k.AnyErrorsFatal }
+func ignoreErrors(k *playbooks.Keywords) playbooks.Bool   { return k.IgnoreErrors }
+
+// checkMaxFail ends the play, and the run, when more of the batch's
+// hosts have failed than the play's max_fail_percentage allows, checked
+// after each task as Ansible's linear strategy does (a failure that
+// leads into a rescue or an always section is not counted yet). Ansible
+// says "NO MORE HOSTS LEFT" twice then: for the percentage, and because
+// it fails the hosts still running with them.
+func (pr *playRun) checkMaxFail(t *playbooks.Task) {
+	pct, ok := pr.play.MaxFailPercentage.(float64)
+	if !ok || pr.abort || len(pr.batchHosts) == 0 || recoverable(t) {
+		return
+	}
+	failed := 0
+	for _, h := range pr.batchHosts {
+		if h.failed && !h.unreachable {
+			failed++
+		}
+	}
+	if float64(failed)/float64(len(pr.batchHosts)) <= pct/100 {
+		return
+	}
+	pr.abort, pr.fatal = true, true
+	pr.rn.emit(Event{Kind: NoHostsLeft, Play: pr.name})
+	pr.rn.emit(Event{Kind: NoHostsLeft, Play: pr.name})
 }
 
 // endIfFatal ends the play when fatal (any_errors_fatal, or run_once as
 // Ansible treats it) holds for t and a host failed in it, unless the
 // failure leads into a rescue or an always section, which runs.
 func (pr *playRun) endIfFatal(hosts []*hostRun, t *playbooks.Task, fatal bool) {
-	if fatal && !recoverable(t) {
+	if fatal && !recoverable(t) && !pr.abort {
 		for _, h := range hosts {
 			if h.failed {
 				pr.abort, pr.fatal = true, true
 			}
+		}
+		if pr.fatal {
+			pr.rn.emit(Event{Kind: NoHostsLeft, Play: pr.name})
 		}
 	}
 }

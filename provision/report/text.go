@@ -120,6 +120,8 @@ func (t *text) event(e provision.Event) {
 		}
 	case provision.NoHosts:
 		fmt.Fprintf(t.w, "%s\n", t.paint(cyan, "skipping: no hosts matched"))
+	case provision.NoHostsLeft:
+		fmt.Fprintf(t.w, "\n%s\n", banner("NO MORE HOSTS LEFT"))
 	case provision.PlaybookEnd:
 		t.recap(e.Recap)
 	case provision.Retry:

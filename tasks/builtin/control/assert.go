@@ -73,7 +73,9 @@ func (assertModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (tas
 			if a.Has("fail_msg") {
 				msg = tasks.ToText(a["fail_msg"])
 			}
-			return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{"assertion": c, "evaluated_to": false}}, nil
+			// Shown as a passing one is (unless quiet): Ansible marks
+			// the result before it evaluates.
+			return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{"assertion": c, "evaluated_to": false}, Show: !a.Bool("quiet")}, nil
 		}
 	}
 	msg := "All assertions passed"
