@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pyre"
@@ -477,11 +478,15 @@ type Known struct {
 	// Match is in Python's syntax, so that it may use back-references
 	// (a value that must be the same on both sides).
 	Match *pyre.Regexp
+	// Cascade: a task's line it matches explains every difference of
+	// that task and the later ones, and of the recap, exit status and
+	// end state (a value that differs changes what reads it).
+	Cascade bool
 }
 
 // knownRE finds the entries of DIFFERENCES.md: a "## " heading, and in
-// its section a line "Match: `REGEX`".
-var knownRE = regexp.MustCompile("(?m)^Match: `([^`]+)`")
+// its section a line "Match: `REGEX`" or "Cascade: `REGEX`".
+var knownRE = regexp.MustCompile("(?m)^(Match|Cascade): `([^`]+)`")
 
 // ParseKnown reads the known differences out of the text of DIFFERENCES.md.
 func ParseKnown(text string) ([]Known, error) {
@@ -492,20 +497,25 @@ func ParseKnown(text string) ([]Known, error) {
 			title = strings.TrimPrefix(line, "## ")
 		}
 		if m := knownRE.FindStringSubmatch(line); m != nil {
-			re, err := pyre.Compile(m[1], pyre.Options{})
+			re, err := pyre.Compile(m[2], pyre.Options{})
 			if err != nil {
 				return nil, fmt.Errorf("DIFFERENCES %q: %w", title, err)
 			}
-			out = append(out, Known{title, re})
+			out = append(out, Known{Title: title, Match: re, Cascade: m[1] == "Cascade"})
 		}
 	}
 	return out, nil
 }
 
-// Unknown is the differences that no known difference matches.
+// Unknown is the differences that no known difference matches, nor
+// follows from (see Known.Cascade).
 func Unknown(diffs []string, known []Known) []string {
+	from := cascadeFrom(diffs, known)
 	var out []string
 	for _, d := range diffs {
+		if from >= 0 && follows(d, from) {
+			continue
+		}
 		matched := false
 		for _, k := range known {
 			if at, err := k.Match.Search(d); err == nil && at != nil {
@@ -518,4 +528,36 @@ func Unknown(diffs []string, known []Known) []string {
 		}
 	}
 	return out
+}
+
+// taskNumberRE reads the task number of a task's difference.
+var taskNumberRE = regexp.MustCompile(`^task (\d+)[ :]`)
+
+// cascadeFrom is the first task whose difference a cascading known
+// difference matches, or -1.
+func cascadeFrom(diffs []string, known []Known) int {
+	from := -1
+	for _, d := range diffs {
+		m := taskNumberRE.FindStringSubmatch(d)
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		for _, k := range known {
+			if at, err := k.Match.Search(d); k.Cascade && err == nil && at != nil && (from < 0 || n < from) {
+				from = n
+			}
+		}
+	}
+	return from
+}
+
+// follows reports whether the difference d comes at or after task from,
+// or is one of the run's totals (recap, exit status, end state).
+func follows(d string, from int) bool {
+	if m := taskNumberRE.FindStringSubmatch(d); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n >= from
+	}
+	return strings.HasPrefix(d, "recap ") || strings.HasPrefix(d, "exit:") || strings.HasPrefix(d, "state")
 }

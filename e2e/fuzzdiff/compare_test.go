@@ -315,3 +315,28 @@ func TestModuleCrash(t *testing.T) {
 		t.Error("tender's side has no module crash")
 	}
 }
+
+// TestUnknownCascade: a cascading known difference explains the
+// differences of its task and later ones, and the run's totals, but not
+// those of earlier tasks.
+func TestUnknownCascade(t *testing.T) {
+	kn, err := ParseKnown("## keys\n\nCascade: `\\.key: ansible false, tender \"False\"$`\n\nMatch: `^exit: ansible 9`\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffs := []string{
+		`task 1 "debug" h1.msg: ansible "a", tender "b"`,
+		`task 2 "assert" h1.results[0].item.key: ansible false, tender "False"`,
+		`task 2 "assert" h1.results[0].skipped: ansible true, tender absent`,
+		`task 3: only tender ran "x"`,
+		`recap h1: ansible ok=1, tender ok=2`,
+		`exit: ansible 2, tender 0`,
+	}
+	got := Unknown(diffs, kn)
+	if len(got) != 1 || got[0] != diffs[0] {
+		t.Fatalf("unknown: %q", got)
+	}
+	if got := Unknown(diffs[2:], kn); len(got) != 4 {
+		t.Fatalf("without the cascading line every difference is unknown: %q", got)
+	}
+}

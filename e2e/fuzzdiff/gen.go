@@ -19,6 +19,8 @@ type generator struct {
 	handlers []string
 	opts     Options
 	inRole   *Role // the role whose tasks are being made
+	// roleHandlers are the roles' handlers tasks outside them notify.
+	roleHandlers []string
 }
 
 const maxTasks = 14
@@ -345,6 +347,11 @@ func (g *generator) include() *Task {
 	if dynamic {
 		t.Fields = M{{"include_tasks", f.Name}}
 		t.Fields = append(t.Fields, loop...)
+		if g.opts.Vars && g.chance(25) {
+			if m := g.shadowVars(); m != nil {
+				t.Fields = append(t.Fields, KV{"vars", m})
+			}
+		}
 	} else {
 		t.Fields = M{{"import_tasks", f.Name}}
 	}

@@ -22,6 +22,7 @@ type Role struct {
 	Defaults M
 	Vars     M
 	Tasks    []*Task
+	Other    []*Task // tasks/other.yml, for tasks_from; nil for none
 	Handlers []*Task
 	Template string   // templates/t.j2; "" for none
 	Deps     []any    // meta/main.yml's dependencies
@@ -32,6 +33,9 @@ type Role struct {
 func (r *Role) files() map[string]string {
 	base := "roles/" + r.Name + "/"
 	out := map[string]string{base + "tasks/main.yml": render(r.Tasks)}
+	if r.Other != nil {
+		out[base+"tasks/other.yml"] = render(r.Other)
+	}
 	if len(r.Defaults) > 0 {
 		out[base+"defaults/main.yml"] = render(r.Defaults)
 	}
@@ -53,6 +57,7 @@ func (r *Role) files() map[string]string {
 func (r *Role) clone() *Role {
 	n := *r
 	n.Tasks = cloneTasks(r.Tasks)
+	n.Other = cloneTasks(r.Other)
 	n.Handlers = cloneTasks(r.Handlers)
 	return &n
 }
@@ -80,7 +85,13 @@ func (g *generator) roles() {
 				g.c.PlayRoles = append(g.c.PlayRoles, g.roleRef(r.Name))
 			}
 		}
+		if len(g.c.PlayRoles) > 0 && g.chance(25) {
+			// A role listed again runs again only when its params
+			// differ (allow_duplicates aside).
+			g.c.PlayRoles = append(g.c.PlayRoles, g.c.PlayRoles[g.r.Intn(len(g.c.PlayRoles))])
+		}
 	}
+	g.handlers = append(g.handlers, g.roleHandlers...)
 	for _, r := range g.c.Roles {
 		for _, v := range r.exposed {
 			g.vars = append(g.vars, variable{v, g.roleVarType(v), false})
@@ -132,6 +143,14 @@ func (g *generator) role(name string) *Role {
 		g.handlers = append(g.handlers, name+"_h")
 	}
 	r.Tasks = g.tasks(1 + g.r.Intn(3))
+	if g.chance(30) {
+		r.Other = g.tasks(1 + g.r.Intn(2))
+	}
+	if r.Handlers != nil && g.chance(50) {
+		// Handlers are the play's: tasks outside the role may notify
+		// a role's handler.
+		g.roleHandlers = append(g.roleHandlers, name+"_h")
+	}
 	if r.Handlers != nil {
 		g.handlers = g.handlers[:len(g.handlers)-1]
 	}
@@ -169,6 +188,9 @@ func (g *generator) roleTask() *Task {
 	r := g.c.Roles[g.r.Intn(len(g.c.Roles))]
 	dynamic := g.chance(60)
 	args := M{{"name", r.Name}}
+	if r.Other != nil && g.chance(50) {
+		args = append(args, KV{"tasks_from", "other"})
+	}
 	if dynamic && g.chance(30) {
 		args = append(args, KV{"public", Raw(g.pick([]string{"yes", "no"}))})
 	}

@@ -26,6 +26,8 @@ func (g *generator) module() (string, any, string) {
 	switch k := g.r.Intn(100); {
 	case k < 10 && g.inRole != nil && g.inRole.Template != "":
 		return "template", g.template(), reg
+	case k < 5 && g.opts.Vars && g.c.VarsFiles != nil:
+		return "include_vars", g.pick([]string{"vf1.yml", "file=vf1.yml"}), reg
 	case k < 14:
 		return "set_fact", g.factArgs(), reg
 	case k < 30:
@@ -54,6 +56,12 @@ func (g *generator) module() (string, any, string) {
 
 func (g *generator) factArgs() M {
 	var m M
+	if g.opts.Vars && g.chance(15) {
+		// A play variable set again: set_fact's precedence.
+		if sh := g.shadowVars(); sh != nil {
+			m = append(m, sh[0])
+		}
+	}
 	for i := 0; i < 1+g.r.Intn(2); i++ {
 		t := typ(g.r.Intn(int(nTypes)))
 		g.nfact++
