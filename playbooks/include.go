@@ -270,7 +270,7 @@ func (l *loader) includeRole(sc *scope, t *Task, n *yaml.Node) {
 		return
 	}
 	from := func(k string) string { s, _ := t.Args[k].(string); return s }
-	ref := &Role{Pos: t.Pos, Name: name}
+	ref := &Role{Pos: t.Pos, Name: name, Included: true}
 	if t.Kind == KindImportRole {
 		// An import's vars: are the role's, which the play's roles
 		// export to the whole play (Ansible's play roles).

@@ -250,6 +250,9 @@ type Role struct {
 	Handlers        []*Task        // handlers/main.yml
 	Dependencies    []*Role        // meta/main.yml dependencies, in order
 	AllowDuplicates bool           // meta/main.yml allow_duplicates
+	// Included: loaded by import_role or include_role, which Ansible
+	// caches apart from the play's roles and dependencies.
+	Included bool
 	// Parent is the role that lists this one as a dependency.
 	Parent *Role
 	// from are the files the role was loaded from (tasks_from and the

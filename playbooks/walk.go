@@ -160,10 +160,12 @@ func (r *Role) appendRun(out []*Role, seen map[string]bool) []*Role {
 }
 
 // UseKey identifies a role use: the same role with the same parameters,
-// vars, conditions and tags runs once in a play, as Ansible caches roles
-// by these.
+// vars, conditions, tags and files (tasks_from...), and loaded the same
+// way (a play's role or dependency, or import_role/include_role), runs
+// once in a play, as Ansible caches roles by these.
 func (r *Role) UseKey() string {
-	k, _ := json.Marshal([]any{r.Params, r.Vars, r.When, r.Tags})
+	f := r.from
+	k, _ := json.Marshal([]any{r.Params, r.Vars, r.When, r.Tags, r.Included, f.tasks, f.vars, f.defaults, f.handlers})
 	return r.Path + "\x00" + string(k)
 }
 

@@ -24,6 +24,10 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 		case playbooks.KindImportTasks:
 			pr.runList(ctx, active, t.Tasks)
 		case playbooks.KindImportRole:
+			if pr.roles.isUse(t) {
+				pr.runRoleUse(ctx, active, t.Target)
+				continue
+			}
 			pr.runList(ctx, active, pr.roleTasks(t.Target))
 		case playbooks.KindIncludeTasks, playbooks.KindIncludeRole:
 			// A dynamic include is a task: --tags and --skip-tags select

@@ -36,11 +36,8 @@ type playRun struct {
 	// roleVars are the role-name magic variables (roleNames), replaced
 	// when include_role makes a role public.
 	roleVars atomic.Pointer[map[string]any]
-	// rolesRan holds the role uses (playbooks.Role.UseKey) the current
-	// batch has run, so that a dependency of an imported or included role
-	// that already ran is left out; rolesMu guards it.
-	rolesMu  sync.Mutex
-	rolesRan map[string]bool
+	// roles is what the batch's role uses ran (see roleuse.go).
+	roles roleUses
 	// abort ends the play for every host (any_errors_fatal, end_play);
 	// endBatch ends the current serial batch (end_batch).
 	abort, endBatch bool
@@ -296,10 +293,9 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 		}
 	}
 	var main []*playbooks.Task
-	pr.rolesRan = map[string]bool{}
-	for _, r := range pr.play.RoleOrder() {
-		main = append(main, r.Tasks...)
-		pr.rolesRan[r.UseKey()] = true
+	pr.roles.reset()
+	for _, r := range pr.play.Roles {
+		main = append(main, pr.roles.use(r))
 	}
 	main = append(main, pr.play.Tasks...)
 	for _, section := range [][]*playbooks.Task{pr.play.PreTasks, main, pr.play.PostTasks} {
@@ -389,15 +385,3 @@ func batchSize(s any, total int) (int, error) {
 	return expr.PyInt(s)
 }
 
-// roleTasks returns the tasks an import_role or include_role of r runs:
-// those of its dependencies that have not run in this batch yet, each
-// one's dependencies first, then r's own.
-func (pr *playRun) roleTasks(r *playbooks.Role) []*playbooks.Task {
-	pr.rolesMu.Lock()
-	defer pr.rolesMu.Unlock()
-	var list []*playbooks.Task
-	for _, d := range r.DependencyOrder(pr.rolesRan) {
-		list = append(list, d.Tasks...)
-	}
-	return append(list, r.Tasks...)
-}

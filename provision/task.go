@@ -346,6 +346,10 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 		kw.ignoreErrors = *out.ignoreErrors
 	}
 	kw.noLog = kw.noLog || out.noLog
+	if !isItem && !out.skipped && !out.unreachable {
+		// A task of the role ran on h: the use completes there.
+		pr.roles.mark(t.Role, h.name)
+	}
 	ev := Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Module: t.Module, Handler: t.Handler,
 		Path: t.Pos.String(), Host: h.name, Delegate: kw.delegateTo, IsItem: isItem, Item: item,
 		LoopDone: out.loop, Result: out.data, Verbose: out.verbose, Indent: out.indent}
