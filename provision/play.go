@@ -384,4 +384,3 @@ func batchSize(s any, total int) (int, error) {
 	}
 	return expr.PyInt(s)
 }
-
