@@ -139,7 +139,11 @@ func (t *Template) renderOnce(scope Scope, st *evalState, convert bool) (any, er
 	if err != nil {
 		return nil, err
 	}
-	v = keepNewlines(t.src, v)
+	if t.delims != nil && t.delims.newline != "" {
+		v = keepNewlinesSeq(t.src, v, t.delims.newline)
+	} else {
+		v = keepNewlines(t.src, v)
+	}
 	if convert && st == nil && ev.st.unsafe {
 		v = unsafeDeep(v)
 	}
@@ -160,6 +164,21 @@ func keepNewlines(src string, v any) any {
 		return yaml11.Unsafe(keepTrailingNewlines(src, string(s)))
 	}
 	return v
+}
+
+// keepNewlinesSeq is keepNewlines for a template whose newline sequence
+// is seq: as Ansible's templar, it counts the "\n" that end src and the
+// output, and makes up the difference with seq.
+func keepNewlinesSeq(src string, v any, seq string) any {
+	s, ok := v.(string)
+	if !ok {
+		return keepNewlines(src, v)
+	}
+	want := len(src) - len(strings.TrimRight(src, "\n"))
+	if have := len(s) - len(strings.TrimRight(s, "\n")); want > have {
+		s += strings.Repeat(seq, want-have)
+	}
+	return s
 }
 
 // keepTrailingNewlines gives out as many trailing newlines as src has, as

@@ -41,6 +41,10 @@ var TemplateMarkers = []string{"variable_start_string", "variable_end_string", "
 type FileSyntax struct {
 	Markers                    map[string]string
 	NoTrimBlocks, LstripBlocks bool
+	// Newline is Jinja's newline_sequence ("\r", "\r\n"; "" is "\n"):
+	// the newlines of the template's text become it (not those of the
+	// values it renders).
+	Newline string
 }
 
 // ParseFileTemplateSyntax is ParseFileTemplateAt read with syntax; the
@@ -51,6 +55,9 @@ func ParseFileTemplateSyntax(src, path string, syntax FileSyntax) (*Template, er
 		return nil, err
 	}
 	d.noTrimBlocks, d.lstripBlocks = syntax.NoTrimBlocks, syntax.LstripBlocks
+	if syntax.Newline != "\n" {
+		d.newline = syntax.Newline
+	}
 	t, err := parseTemplateWith(src, false, &d)
 	if err != nil {
 		return nil, err
@@ -103,10 +110,16 @@ type delims struct {
 	// lineStatement is the line statement prefix a #jinja2: header sets
 	// ("" for none).
 	lineStatement string
+	// newline is the newline sequence the text's newlines become ("":
+	// as they are).
+	newline string
 }
 
 // defaultDelims are Jinja's: {{ }}, {% %}, {# #}.
-var defaultDelims = &delims{"{{", "}}", "{%", "%}", "{#", "#}", false, false, ""}
+var defaultDelims = &delims{"{{", "}}", "{%", "%}", "{#", "#}", false, false, "", ""}
+
+// jinjaNewlines are the newlines Jinja's lexer normalizes.
+var jinjaNewlines = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 
 func parseTemplateWith(src string, rawStrings bool, d *delims) (*Template, error) {
 	text, d, err := withOverrides(src, d)
@@ -182,6 +195,9 @@ func (tp *tparser) errAt(pos int, format string, args ...any) *Error {
 }
 
 func (tp *tparser) addText(s string) {
+	if tp.d.newline != "" {
+		s = strings.ReplaceAll(jinjaNewlines.Replace(s), "\n", tp.d.newline)
+	}
 	if s != "" {
 		tp.items = append(tp.items, item{text: &s})
 	}

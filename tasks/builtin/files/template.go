@@ -187,7 +187,11 @@ func (j templateJob) render(env *tasks.Env, s templateSource) ([]byte, *tasks.Re
 	if env.RenderFile != nil {
 		// The template's own variables (ansible_managed among them) lie
 		// over the task's.
-		f := tasks.TemplateFile{Path: s.local, Vars: expr.TemplateVars(j.src, s.local, j.dest), Syntax: j.syntax}
+		// Jinja turns the text's newlines into the newline sequence,
+		// and Ansible's templar makes up the trailing ones with it.
+		syntax := j.syntax
+		syntax.Newline = j.nl
+		f := tasks.TemplateFile{Path: s.local, Vars: expr.TemplateVars(j.src, s.local, j.dest), Syntax: syntax}
 		out, err = env.RenderFile(string(s.text), f)
 	} else {
 		out, err = env.Render(withTemplateVars(string(s.text)))
@@ -195,13 +199,15 @@ func (j templateJob) render(env *tasks.Env, s templateSource) ([]byte, *tasks.Re
 	if err != nil {
 		return nil, templateFail(expr.ExceptionText(err))
 	}
-	// Ansible keeps the template's trailing newlines: the output ends in
-	// at least as many as the source does.
-	if want := trailingNewlines(string(s.text)); want > trailingNewlines(out) {
-		out += strings.Repeat("\n", want-trailingNewlines(out))
-	}
-	if j.nl != "\n" {
-		out = strings.ReplaceAll(out, "\n", j.nl)
+	if env.RenderFile == nil {
+		// Ansible keeps the template's trailing newlines: the output
+		// ends in at least as many as the source does.
+		if want := trailingNewlines(string(s.text)); want > trailingNewlines(out) {
+			out += strings.Repeat("\n", want-trailingNewlines(out))
+		}
+		if j.nl != "\n" {
+			out = strings.ReplaceAll(out, "\n", j.nl)
+		}
 	}
 	b, err := j.codec.encode([]byte(out))
 	if err != nil {

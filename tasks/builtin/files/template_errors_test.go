@@ -45,3 +45,30 @@ func TestTemplateErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateNewlineSequence: newline_sequence turns the newlines of the
+// template's text into it, not those of the values it renders, and the
+// trailing newlines Jinja drops are made up with it by counting "\n" as
+// Ansible's templar does (recorded from ansible-playbook 2.14).
+func TestTemplateNewlineSequence(t *testing.T) {
+	t.Parallel()
+	dir, files := t.TempDir(), t.TempDir()
+	env, _ := modtest.TestEnv(t, files, nil)
+	se := tasks.ScopeEnv(nil, expr.NewVars(map[string]any{"v": "l1\nl2"}))
+	env.Render, env.RenderFile = se.Render, se.RenderFile
+	text := "A\n{{ v }}\n{% if true %}\nx\n{% endif %}\nend\n\n"
+	if err := os.WriteFile(filepath.Join(files, "t.j2"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for nl, want := range map[string]string{
+		`\r`:   "A\rl1\nl2\rx\rend\r\r\r",
+		`\r\n`: "A\r\nl1\nl2\r\nx\r\nend\r\n\r\n",
+		`\n`:   "A\nl1\nl2\nx\nend\n\n",
+	} {
+		dest := filepath.Join(dir, "out")
+		res := modtest.RunMod(t, env, "template", tasks.Args{"src": "t.j2", "dest": dest, "newline_sequence": nl})
+		if got := modtest.ReadFile(t, dest); res.Failed || got != want {
+			t.Errorf("%s: %+v\n%q, want %q", nl, res, got, want)
+		}
+	}
+}
