@@ -309,3 +309,30 @@ func TestLevels(t *testing.T) {
 		t.Errorf("a dependency of an imported role: %v", got)
 	}
 }
+
+// TestListTasksNames: --list-tasks names a named task by its name ("role
+// : name" in a role) and an unnamed one by its action alone, role task
+// or include_role, as ansible-playbook lists them.
+func TestListTasksNames(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"pb.yml": `- hosts: all
+  roles: [r]
+  tasks:
+    - include_role: {name: r}
+    - name: mine
+      debug: msg=x
+`,
+		"roles/r/tasks/main.yml": "- debug: msg=x\n- name: named\n  debug: msg=y\n",
+	})
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: testModules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range pb.Plays[0].ListTasks() {
+		got = append(got, l.Name)
+	}
+	if want := []string{"debug", "r : named", "include_role", "mine"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("listed %q, want %q", got, want)
+	}
+}

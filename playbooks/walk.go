@@ -198,7 +198,14 @@ func (p *Play) ListTasks() []Listed {
 					role(t.Target)
 				}
 			default:
-				out = append(out, Listed{Task: t, Name: t.DisplayName(), Tags: t.EffectiveTags})
+				// ansible-playbook lists a named task by its name
+				// ("role : name" in a role), an unnamed one by its
+				// action alone.
+				name := t.Action
+				if t.Name != "" {
+					name = t.DisplayName()
+				}
+				out = append(out, Listed{Task: t, Name: name, Tags: t.EffectiveTags})
 			}
 		}
 	}
