@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/playbooks/expr"
 )
 
 // What ends a play early: any_errors_fatal (and run_once, as Ansible's
@@ -19,7 +20,7 @@ func (pr *playRun) rawKeyword(t *playbooks.Task, get func(*playbooks.Keywords) p
 			b = v
 		}
 	}
-	return b.Set && (b.Expr != "" || b.Bad != nil || b.Value)
+	return b.Set && (b.Expr != "" || b.Bad != nil && expr.Truthy(b.Bad) || b.Value)
 }
 
 func anyErrorsFatal(k *playbooks.Keywords) playbooks.Bool { return k.AnyErrorsFatal }
@@ -30,10 +31,12 @@ func ignoreErrors(k *playbooks.Keywords) playbooks.Bool   { return k.IgnoreError
 // after each task as Ansible's linear strategy does (a failure that
 // leads into a rescue or an always section is not counted yet). Ansible
 // says "NO MORE HOSTS LEFT" twice then: for the percentage, and because
-// it fails the hosts still running with them.
+// it fails the hosts still running with them. The free and host_pinned
+// strategies do not check it (see maxFailWarning), as Ansible's: each
+// host runs on its own.
 func (pr *playRun) checkMaxFail(t *playbooks.Task) {
 	pct, ok := pr.play.MaxFailPercentage.(float64)
-	if !ok || pr.abort || len(pr.batchHosts) == 0 || recoverable(t) {
+	if !ok || pr.perHost() || pr.abort || len(pr.batchHosts) == 0 || recoverable(t) {
 		return
 	}
 	failed := 0
@@ -100,4 +103,13 @@ func opensBlock(section []*playbooks.Task) bool {
 		return true
 	}
 	return false
+}
+
+// maxFailWarning is Ansible's warning for max_fail_percentage under a
+// strategy that runs each host on its own, which ignores it.
+func (pr *playRun) maxFailWarning() {
+	if _, ok := pr.play.MaxFailPercentage.(float64); ok && pr.perHost() {
+		pr.rn.emit(Event{Kind: Warning, Play: pr.name,
+			Msg: "Using max_fail_percentage with the free strategy is not supported, as tasks are executed independently on each host"})
+	}
 }

@@ -275,6 +275,7 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 	pr.batchHosts, pr.endBatch = hosts, false
 	pr.rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names, Path: pr.play.Pos.String()})
 	pr.warnPlayHosts(hosts)
+	pr.maxFailWarning()
 	for _, h := range hosts {
 		h.ended = false
 	}
