@@ -35,6 +35,7 @@ import (
 
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/sandbox"
 
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/vault"
@@ -122,7 +123,7 @@ type LoadOptions struct {
 	// name: its manifest, its tracked files and what its playbook reads
 	// (playbooks.Options.Sandbox). Give the Deployer the same policy
 	// (Options.Sandbox). Nil allows everything.
-	Sandbox *tasks.Policy
+	Sandbox *sandbox.Policy
 	// Vault decrypts the manifest's !vault vars and the playbook's
 	// vaulted files at load; the Deployer uses it too unless its
 	// Options.Vault names another. Give it a Censor, so that every
@@ -176,7 +177,7 @@ func LoadBundle(dir string, opts LoadOptions) (*Bundle, error) {
 }
 
 type manifestLoader struct {
-	sandbox *tasks.Policy
+	sandbox *sandbox.Policy
 	decrypt func([]byte) ([]byte, error)
 	file    string
 	b       *Bundle

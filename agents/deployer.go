@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/inventory"
-	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/transport"
 	"github.com/tender-sh/tender/vault"
 )
 
@@ -71,7 +72,7 @@ type Options struct {
 	// (provision.Runner.Sandbox), the probe's run included; load the
 	// bundle with the same policy (LoadOptions.Sandbox). Nil allows
 	// everything.
-	Sandbox *tasks.Policy
+	Sandbox *sandbox.Policy
 	// Hosts is the inventory pattern of the hosts to manage ("" is all);
 	// Limit restricts it further (--limit).
 	Hosts, Limit string

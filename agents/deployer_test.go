@@ -15,10 +15,10 @@ import (
 	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
 	"github.com/tender-sh/tender/inventory"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/local"
-	"github.com/tender-sh/tender/provision/transport/transporttest"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/local"
+	"github.com/tender-sh/tender/transport/transporttest"
 )
 
 // counting is a local transport that counts the scripts each host runs.

@@ -8,9 +8,9 @@ import (
 
 	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/local"
 )
 
 // A control plane keeps an agent current on its hosts: a bundle (the

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/agents"
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport"
 )
 
 // TestModulesGivenOnce: a Deployer without Options.Modules deploys with

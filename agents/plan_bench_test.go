@@ -10,8 +10,8 @@ import (
 	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
 	"github.com/tender-sh/tender/inventory"
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport"
 )
 
 // BenchmarkPlanFromLedger10000 plans a rollout of 10,000 hosts, all in the

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/transport"
 )
 
 // ProbeResult is what the one-round-trip check found on a host.

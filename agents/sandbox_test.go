@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/agents"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport"
 )
 
 // TestSandboxBoundsBundlesAndDeploys: LoadBundle refuses a bundle whose
@@ -22,7 +22,7 @@ import (
 func TestSandboxBoundsBundlesAndDeploys(t *testing.T) {
 	f := newFixture(t, "h1")
 	reg := builtin.Registry()
-	if _, err := agents.LoadBundle(f.dir, agents.LoadOptions{Modules: reg, Sandbox: &tasks.Policy{Name: "sb", Read: []string{f.root}}}); err == nil ||
+	if _, err := agents.LoadBundle(f.dir, agents.LoadOptions{Modules: reg, Sandbox: &sandbox.Policy{Name: "sb", Read: []string{f.root}}}); err == nil ||
 		!strings.Contains(err.Error(), "the controller sandbox sb does not allow reading "+filepath.Join(f.dir, agents.ManifestName)) {
 		t.Errorf("manifest outside: %v", err)
 	}
@@ -32,21 +32,21 @@ func TestSandboxBoundsBundlesAndDeploys(t *testing.T) {
 	good, _ := os.ReadFile(filepath.Join(f.dir, agents.ManifestName))
 	bad := strings.Replace(string(good), "files:\n", "files:\n  - {src: link.bin, dest: /x/y}\n", 1)
 	os.WriteFile(filepath.Join(f.dir, agents.ManifestName), []byte(bad), 0o644)
-	_, err := agents.LoadBundle(f.dir, agents.LoadOptions{Modules: reg, Sandbox: &tasks.Policy{Name: "sb", Read: []string{f.dir}}})
+	_, err := agents.LoadBundle(f.dir, agents.LoadOptions{Modules: reg, Sandbox: &sandbox.Policy{Name: "sb", Read: []string{f.dir}}})
 	if err == nil || !strings.Contains(err.Error(), "agent.yaml:5:11: src: the controller sandbox sb does not allow reading "+filepath.Join(f.dir, "link.bin")+", which leads to "+secret) {
 		t.Errorf("tracked file out: %v", err)
 	}
 	os.WriteFile(filepath.Join(f.dir, agents.ManifestName), good, 0o644)
 
 	for _, c := range []struct {
-		pol  *tasks.Policy
+		pol  *sandbox.Policy
 		want string
 	}{
-		{&tasks.Policy{Name: "sb", Local: true}, "does not allow reading " + filepath.Join(f.dir, "agent.bin")},
-		{&tasks.Policy{Name: "sb", Read: []string{f.dir}}, "does not allow tasks to run on the controller"},
-		{&tasks.Policy{Name: "sb", Local: true, Read: []string{f.dir}}, ""},
+		{&sandbox.Policy{Name: "sb", Local: true}, "does not allow reading " + filepath.Join(f.dir, "agent.bin")},
+		{&sandbox.Policy{Name: "sb", Read: []string{f.dir}}, "does not allow tasks to run on the controller"},
+		{&sandbox.Policy{Name: "sb", Local: true, Read: []string{f.dir}}, ""},
 	} {
-		b, err := agents.LoadBundle(f.dir, agents.LoadOptions{Modules: reg, Sandbox: &tasks.Policy{Read: []string{f.dir}}})
+		b, err := agents.LoadBundle(f.dir, agents.LoadOptions{Modules: reg, Sandbox: &sandbox.Policy{Read: []string{f.dir}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestSandboxBoundsBundlesAndDeploys(t *testing.T) {
 			t.Errorf("%+v: %s %+v", c.pol, actions(rep), h)
 		}
 	}
-	if _, err := agents.New(f.st, &agents.Bundle{}, f.inv, agents.Options{Modules: reg, Connections: transport.NewConnections().Add("ssh", f.dialer), Sandbox: &tasks.Policy{Lookups: []string{"nope"}}}); err == nil {
+	if _, err := agents.New(f.st, &agents.Bundle{}, f.inv, agents.Options{Modules: reg, Connections: transport.NewConnections().Add("ssh", f.dialer), Sandbox: &sandbox.Policy{Lookups: []string{"nope"}}}); err == nil {
 		t.Error("an invalid policy was accepted")
 	}
 }

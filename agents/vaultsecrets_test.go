@@ -12,8 +12,8 @@ import (
 	"github.com/tender-sh/tender/agents/store"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/inventory"
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport"
 	"github.com/tender-sh/tender/vault"
 )
 

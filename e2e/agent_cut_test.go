@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/ssh/sshtest"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/ssh/sshtest"
 )
 
 // blobBundle is the hello bundle (version 1) with one more tracked file:

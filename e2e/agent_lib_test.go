@@ -13,10 +13,10 @@ import (
 
 	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/local"
-	"github.com/tender-sh/tender/provision/transport/ssh"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/local"
+	"github.com/tender-sh/tender/transport/ssh"
 )
 
 // tally counts connections and scripts per host over a real transport.

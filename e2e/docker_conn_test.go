@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/docker"
-	"github.com/tender-sh/tender/provision/transport/transporttest"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/docker"
+	"github.com/tender-sh/tender/transport/transporttest"
 )
 
 // TestDockerConnection: the docker connection against a real container

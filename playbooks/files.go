@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/playbooks/expr"
-	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/vault"
 )
 
@@ -20,7 +20,7 @@ import (
 // and refused at its first malformed byte (vault.ReadFile).
 type source struct {
 	fsys    fs.FS // nil: the OS
-	sandbox *tasks.Policy
+	sandbox *sandbox.Policy
 }
 
 // abs makes a path absolute on the OS; inside an fs.FS it is only cleaned

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -12,7 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tender-sh/tender/internal/yaml11"
-	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/sandbox"
 )
 
 // Options control Load.
@@ -22,7 +23,7 @@ type Options struct {
 	// a module it does not hold fails to load. The loader's own actions
 	// (include_*, import_*) and the engine's (EngineActions) are known
 	// besides. Required.
-	Modules *tasks.Registry
+	Modules Modules
 	// Hosts is the host pattern for a file that is a bare list of tasks
 	// rather than plays (agent playbooks often are); "" means "all".
 	Hosts string
@@ -47,7 +48,7 @@ type Options struct {
 	// itself included, and lookups in a templated import_playbook path
 	// obey it. Give the Runner the same policy. It does not apply to
 	// files read from FS.
-	Sandbox *tasks.Policy
+	Sandbox *sandbox.Policy
 	// Decrypt opens Ansible Vault data (a vault.Keyring's Decrypt fits
 	// it): values tagged !vault and vault-encrypted playbook, task and
 	// vars files are decrypted with it. Nil refuses them. Give the Runner
@@ -88,7 +89,7 @@ func LoadTasks(path, hosts string, opts Options) (*Playbook, error) {
 }
 
 func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
-	if opts.Modules == nil {
+	if v := reflect.ValueOf(opts.Modules); !v.IsValid() || v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil, errors.New("playbooks: Options.Modules is nil: give the registry the run will use")
 	}
 	src := source{fsys: opts.FS, sandbox: opts.Sandbox}

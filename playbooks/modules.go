@@ -1,20 +1,41 @@
 package playbooks
 
 import (
+	"github.com/tender-sh/tender/internal/fqcn"
 	names "github.com/tender-sh/tender/internal/suggest"
-	"github.com/tender-sh/tender/tasks"
 )
+
+// Modules is what the loader needs to know of the modules a run can run
+// (a *tasks.Registry is one): which names mean a module, and how a task
+// writes its arguments.
+type Modules interface {
+	// Names lists the modules' canonical names.
+	Names() []string
+	// ModuleArgs reports whether name (as a task writes it) is one of
+	// the modules, with its canonical name, whether its arguments are a
+	// command line of which only Ansible's own k=v words are split off
+	// (freeForm: shell, command, ...) and whether words that are not k=v
+	// pairs are its _raw_params (rawParams).
+	ModuleArgs(name string) (canonical string, freeForm, rawParams, ok bool)
+}
+
+// action is what the loader knows of an action: its canonical name and
+// how a task writes its arguments (Modules.ModuleArgs).
+type action struct {
+	name                string
+	freeForm, rawParams bool
+}
 
 // ownActions are the actions this package resolves itself (the include
 // and import keywords) and those the engine runs without a module (see
 // EngineActions): the loader knows them whatever the registry holds.
-var ownActions = []tasks.Def{
-	{Name: "include", RawParams: true}, {Name: "include_tasks", RawParams: true},
-	{Name: "import_tasks", RawParams: true}, {Name: "include_role", RawParams: true},
-	{Name: "import_role", RawParams: true},
+var ownActions = []action{
+	{name: "include", rawParams: true}, {name: "include_tasks", rawParams: true},
+	{name: "import_tasks", rawParams: true}, {name: "include_role", rawParams: true},
+	{name: "import_role", rawParams: true},
 	// the engine's
-	{Name: "setup"}, {Name: "gather_facts"}, {Name: "meta", RawParams: true}, {Name: "async_status"},
-	{Name: "wait_for_connection"}, {Name: "reboot"},
+	{name: "setup"}, {name: "gather_facts"}, {name: "meta", rawParams: true}, {name: "async_status"},
+	{name: "wait_for_connection"}, {name: "reboot"},
 }
 
 // EngineActions lists the actions the engine (provision) runs itself,
@@ -23,7 +44,7 @@ var ownActions = []tasks.Def{
 func EngineActions() []string {
 	var out []string
 	for _, d := range ownActions[5:] {
-		out = append(out, d.Name)
+		out = append(out, d.name)
 	}
 	return out
 }
@@ -31,16 +52,16 @@ func EngineActions() []string {
 // moduleSet answers what a module name as a task writes it means: the
 // registry's modules and this package's own actions.
 type moduleSet struct {
-	reg     *tasks.Registry
-	own     map[string]tasks.Def
+	reg     Modules
+	own     map[string]action
 	names   []string
 	content bool // modules that ship with the content are allowed (LibraryModule)
 }
 
-func newModuleSet(reg *tasks.Registry) *moduleSet {
-	m := &moduleSet{reg: reg, own: map[string]tasks.Def{}}
+func newModuleSet(reg Modules) *moduleSet {
+	m := &moduleSet{reg: reg, own: map[string]action{}}
 	for _, d := range ownActions {
-		m.own[d.Name] = d
+		m.own[d.name] = d
 	}
 	for _, n := range reg.Names() {
 		if n == LibraryModule {
@@ -50,54 +71,54 @@ func newModuleSet(reg *tasks.Registry) *moduleSet {
 		m.names = append(m.names, n)
 	}
 	for _, d := range ownActions {
-		if _, dup := reg.Def(d.Name); !dup {
-			m.names = append(m.names, d.Name)
+		if _, _, _, dup := reg.ModuleArgs(d.name); !dup {
+			m.names = append(m.names, d.name)
 		}
 	}
 	return m
 }
 
 // def returns the module name (as written) means.
-func (m *moduleSet) def(name string) (tasks.Def, bool) {
-	if d, ok := m.reg.Def(name); ok && d.Name != LibraryModule {
-		return d, true
+func (m *moduleSet) def(name string) (action, bool) {
+	if c, ff, rp, ok := m.reg.ModuleArgs(name); ok && c != LibraryModule {
+		return action{name: c, freeForm: ff, rawParams: rp}, true
 	}
-	d, ok := m.own[tasks.ShortName(name)]
+	d, ok := m.own[fqcn.Short(name)]
 	return d, ok
 }
 
 // known reports whether name (as written) is a module, and its canonical name.
 func (m *moduleSet) known(name string) (string, bool) {
 	d, ok := m.def(name)
-	return d.Name, ok
+	return d.name, ok
 }
 
 // canonical is name's canonical name, name itself (less an
 // ansible.builtin. prefix) when no module has it.
 func (m *moduleSet) canonical(name string) string {
 	if d, ok := m.def(name); ok {
-		return d.Name
+		return d.name
 	}
-	return tasks.ShortName(name)
+	return fqcn.Short(name)
 }
 
 // freeForm reports whether the module name (as written) takes a
 // free-form command line.
 func (m *moduleSet) freeForm(name string) bool {
 	d, _ := m.def(name)
-	return d.FreeForm
+	return d.freeForm
 }
 
 // rawParams reports whether the module name (as written) takes words
 // besides k=v pairs.
 func (m *moduleSet) rawParams(name string) bool {
 	d, _ := m.def(name)
-	return d.RawParams
+	return d.rawParams
 }
 
 // suggest returns the known name nearest to name ("" when nothing is close).
 func suggest(name string, candidates []string) string {
-	name = tasks.ShortName(name)
+	name = fqcn.Short(name)
 	best, bestD := "", -1
 	for _, c := range candidates {
 		d := names.Distance(name, c)

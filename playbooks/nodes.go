@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/yaml11"
-	"go.yaml.in/yaml/v3"
 )
 
 // entry is one key of a mapping node, with merge keys (<<) resolved.

@@ -1,14 +1,14 @@
 package playbooks
 
 import (
-	"github.com/tender-sh/tender/internal/pydict"
-	"github.com/tender-sh/tender/playbooks/expr"
 	"path/filepath"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/tender-sh/tender/internal/fqcn"
+	"github.com/tender-sh/tender/internal/pydict"
+	"github.com/tender-sh/tender/playbooks/expr"
 
-	"github.com/tender-sh/tender/tasks"
+	"go.yaml.in/yaml/v3"
 )
 
 // play decodes one play mapping. Keywords are read first and task lists
@@ -119,7 +119,7 @@ func (l *loader) importPlaybook(abs string, item *yaml.Node, stack []string) []*
 	var target *entry
 	var rest []entry
 	for _, e := range l.entries(file, item) {
-		switch tasks.ShortName(e.key) {
+		switch fqcn.Short(e.key) {
 		case "import_playbook", "include":
 			e := e
 			target = &e

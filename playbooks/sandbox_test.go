@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/sandbox"
 )
 
 // TestLoadObeysTheSandbox: with Options.Sandbox, Load reads only what the
@@ -39,7 +39,7 @@ func TestLoadObeysTheSandbox(t *testing.T) {
 	if err := os.Symlink("../secret", filepath.Join(pb, "out")); err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{Modules: testModules, Sandbox: &tasks.Policy{Name: "sb.yml", Read: []string{pb}, Lookups: []string{"file"}}}
+	opts := Options{Modules: testModules, Sandbox: &sandbox.Policy{Name: "sb.yml", Read: []string{pb}, Lookups: []string{"file"}}}
 	for file, want := range map[string]string{
 		"abs.yml":                "abs.yml:3:7: cannot read task file " + secret + "/s.yml: the controller sandbox sb.yml does not allow reading " + secret + "/s.yml",
 		"link.yml":               "link.yml:3:7: cannot read task file " + pb + "/out/s.yml: the controller sandbox sb.yml does not allow reading " + pb + "/out/s.yml, which leads to " + secret + "/s.yml",
@@ -85,7 +85,7 @@ func TestLiteralIncludeOutsideTheSandbox(t *testing.T) {
 	p := filepath.Join(pb, "pb.yml")
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, []byte(strings.ReplaceAll(string(b), "SECRET", secret)), 0o644)
-	loaded, err := Load(p, Options{Modules: testModules, Sandbox: &tasks.Policy{Name: "sb.yml", Read: []string{pb}}})
+	loaded, err := Load(p, Options{Modules: testModules, Sandbox: &sandbox.Policy{Name: "sb.yml", Read: []string{pb}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestLiteralIncludeOutsideTheSandbox(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("%s: got %v (resolved: %t)\nwant %q", name, err, r != nil, want)
 			}
-			var de *tasks.DeniedError
+			var de *sandbox.DeniedError
 			if i < 2 && !errors.As(err, &de) {
 				t.Errorf("%s: %v is not a denial", name, err)
 			}

@@ -4,8 +4,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/tender-sh/tender/playbooks/expr"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/playbooks/expr"
 )
 
 // condKeys hold Jinja2 expressions (without {{ }}) rather than templates.

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/transport"
 )
 
 // A task with async: runs in the background (a module whose Ansible

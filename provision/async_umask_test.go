@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/local"
 )
 
 // TestAsyncJobKeepsUmask: a detached job's own bookkeeping files are

@@ -8,7 +8,7 @@ import (
 	"maps"
 	"net"
 
-	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/transport"
 )
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

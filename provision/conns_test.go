@@ -5,8 +5,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/local"
 )
 
 // TestEnvConnStream: the task environment's view hands Stream on with

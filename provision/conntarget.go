@@ -6,7 +6,7 @@ import (
 
 	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/playbooks/expr"
-	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/transport"
 )
 
 // ConnKeywords are the connection keywords in force for a task: the

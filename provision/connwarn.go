@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/transport"
 )
 
 // maxWarnHosts is how many hosts a warning's text names; the event's

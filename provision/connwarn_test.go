@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/provision"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/transporttest"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/transporttest"
 )
 
 // warnDialer is the fake transport with a transport.Warner that warns

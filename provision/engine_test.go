@@ -17,8 +17,8 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/local"
 
 	"github.com/tender-sh/tender/tasks/builtin"
 )

@@ -9,16 +9,16 @@ import (
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/docker"
-	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/docker"
+	"github.com/tender-sh/tender/transport/local"
 )
 
 // A Runner runs a playbook against an inventory over the connection
 // types it is given, reporting each host's outcome as an event. Here the
 // one host is the machine itself (ansible_connection=local); a control
-// plane would register ssh (provision/transport/ssh) as well.
+// plane would register ssh (transport/ssh) as well.
 func ExampleRunner_Run() {
 	dir, _ := os.MkdirTemp("", "example")
 	defer os.RemoveAll(dir)

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/provision"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/transporttest"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/transporttest"
 )
 
 // These tests run the engine against transporttest's fake hosts, which

@@ -8,8 +8,8 @@ import (
 
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/facts"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/transporttest"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/transporttest"
 )
 
 // sudoFacts is a fake host's handler that plays a login user "deploy"

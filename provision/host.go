@@ -16,8 +16,8 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/facts"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/sandbox"
+	"github.com/tender-sh/tender/transport"
 )
 
 // hostRun is one host's state for a whole run. Its tasks run one at a
@@ -209,7 +209,7 @@ func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw Con
 		slot.conn, slot.err = c.Dialer.Connect(ctx, t)
 		// A file the sandbox refused fails the host's task: the host
 		// is not unreachable.
-		denied := (*tasks.DeniedError)(nil)
+		denied := (*sandbox.DeniedError)(nil)
 		if slot.err != nil && !errors.Is(slot.err, transport.ErrUnreachable) && !errors.As(slot.err, &denied) {
 			slot.err = transport.Unreachable(h.name, slot.err)
 		}

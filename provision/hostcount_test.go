@@ -10,9 +10,9 @@ import (
 
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/local"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/local"
 )
 
 // TestPlayMakesOnlyItsHosts: a play limited to one host of a 2,000-host

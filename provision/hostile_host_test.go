@@ -18,7 +18,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/provision/facts"
-	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/transport"
 )
 
 // hostileHost is a managed host an attacker controls. Whatever it is asked,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -112,7 +113,7 @@ func (e *includeTaskError) Unwrap() error { return e.err }
 // (includeTaskError) or a sandbox's denial is a failure like any other
 // task's: the include's own keywords apply to it, and its register.
 func (pr *playRun) failInclude(h *hostRun, inc *playbooks.Task, err error) {
-	var denied *tasks.DeniedError
+	var denied *sandbox.DeniedError
 	var asTask *includeTaskError
 	if !errors.As(err, &denied) && !errors.As(err, &asTask) {
 		pr.fail(h, inc, err)

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/provision"
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/transport"
 )
 
 // fakePkg "installs" packages as empty files named after them in dir

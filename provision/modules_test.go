@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pydict"
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport"
 )
 
 // The engine's tests use these small modules (the real ones live in

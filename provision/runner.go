@@ -15,8 +15,9 @@ import (
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
-	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/transport"
 	"github.com/tender-sh/tender/vault"
 )
 
@@ -42,7 +43,7 @@ type Runner struct {
 	// (delegate_to: localhost, a local connection). A refusal fails the
 	// task that attempts it. Nil allows everything, as Ansible; give
 	// playbooks.Load the same policy, for the files the playbook names.
-	Sandbox *tasks.Policy
+	Sandbox *sandbox.Policy
 	// Decrypt opens Ansible Vault data (a vault.Keyring's Decrypt fits
 	// it): vaulted vars_files and !vault values in them; modules get it
 	// as tasks.Env.Decrypt (include_vars, copy, template). Nil refuses

@@ -2,7 +2,7 @@ package provision
 
 import (
 	"github.com/tender-sh/tender/playbooks/expr"
-	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/transport"
 	"github.com/tender-sh/tender/vault"
 )
 

@@ -13,9 +13,9 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/local"
-	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/sandbox"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/local"
 )
 
 // sandboxRun writes files into a new directory and runs pb.yml from it
@@ -33,7 +33,7 @@ func sandboxRun(t *testing.T, files map[string]string) (out string, recap *provi
 			t.Fatal(err)
 		}
 	}
-	pol := &tasks.Policy{Name: "tenant.yml", Lookups: []string{"file"}, Read: []string{filepath.Join(dir, "pb")}}
+	pol := &sandbox.Policy{Name: "tenant.yml", Lookups: []string{"file"}, Read: []string{filepath.Join(dir, "pb")}}
 	inv, err := inventory.Load(filepath.Join(dir, "hosts"))
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +136,7 @@ func TestSandboxPlayLevel(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "vars_files: the controller sandbox tenant.yml does not allow reading "+dir+"/secret/s.yml") {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	r := &provision.Runner{Inventory: &inventory.Inventory{}, Modules: testModules(), Sandbox: &tasks.Policy{Read: []string{"rel"}}}
+	r := &provision.Runner{Inventory: &inventory.Inventory{}, Modules: testModules(), Sandbox: &sandbox.Policy{Read: []string{"rel"}}}
 	if _, err := r.Run(context.Background(), &playbooks.Playbook{}); err == nil || !strings.Contains(err.Error(), `"rel" is not an absolute path`) {
 		t.Errorf("invalid policy: %v", err)
 	}
@@ -240,7 +240,7 @@ func TestSandboxConnectionFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, pol := range []*tasks.Policy{nil, {Name: "tenant.yml", Read: []string{filepath.Join(dir, "pb")}}} {
+	for _, pol := range []*sandbox.Policy{nil, {Name: "tenant.yml", Read: []string{filepath.Join(dir, "pb")}}} {
 		var b bytes.Buffer
 		var given atomic.Bool
 		r := &provision.Runner{Inventory: inv, Modules: testModules(), Connections: transport.NewConnections().Add("ssh", filesDialer{&given}),

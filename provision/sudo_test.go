@@ -8,7 +8,7 @@ import (
 
 	"github.com/tender-sh/tender/provision"
 
-	"github.com/tender-sh/tender/provision/transport/transporttest"
+	"github.com/tender-sh/tender/transport/transporttest"
 )
 
 func fakeSudo(t *testing.T) (string, string) { return transporttest.FakeSudo(t) }

@@ -11,8 +11,8 @@ import (
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/transport"
 )
 
 // outcome is one host's result for a task (or one loop item).

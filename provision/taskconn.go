@@ -7,8 +7,8 @@ import (
 	"sync"
 
 	"github.com/tender-sh/tender/playbooks/expr"
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/transport"
 )
 
 // connSpec is what a task's connection adds to the host's: become and

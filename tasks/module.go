@@ -9,7 +9,8 @@ import (
 	"context"
 
 	"github.com/tender-sh/tender/internal/yaml11"
-	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/sandbox"
+	"github.com/tender-sh/tender/transport"
 )
 
 // Module is one module (copy, file, shell, ...). Run does check-and-apply in
@@ -82,7 +83,7 @@ type Env struct {
 	// Sandbox is the run's controller policy: a module asks it before it
 	// reads (CheckRead) or writes (CheckWrite) a controller file, and
 	// fails with its error. Nil allows everything.
-	Sandbox *Policy
+	Sandbox *sandbox.Policy
 	// Decrypt opens Ansible Vault data: include_vars' vaulted files,
 	// copy's and template's vaulted sources. Nil means no vault secret
 	// was given: vaulted data is refused.

@@ -2,7 +2,8 @@ package tasks
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/tender-sh/tender/internal/fqcn"
 )
 
 // Def is one module in one place: the name playbooks call it by, the
@@ -99,18 +100,7 @@ func (r *Registry) Canonical(name string) string {
 	if c, ok := r.aliases[name]; ok {
 		return c
 	}
-	return ShortName(name)
-}
-
-// ShortName strips the ansible.builtin. or ansible.legacy. prefix that
-// every built-in action may be written with.
-func ShortName(name string) string {
-	for _, p := range []string{"ansible.builtin.", "ansible.legacy."} {
-		if rest, ok := strings.CutPrefix(name, p); ok {
-			return rest
-		}
-	}
-	return name
+	return fqcn.Short(name)
 }
 
 // Def returns the module that name (as a playbook writes it) means.
@@ -124,6 +114,16 @@ func (r *Registry) Def(name string) (Def, bool) {
 func (r *Registry) Lookup(name string) (Factory, bool) {
 	d, ok := r.Def(name)
 	return d.New, ok
+}
+
+// ModuleArgs reports whether name (as a playbook writes it) is a
+// registered module, with its canonical name and how a task writes its
+// arguments: as a command line (FreeForm) and with words that are not
+// k=v pairs (RawParams). It is what the playbook loader asks of a
+// registry (playbooks.Modules).
+func (r *Registry) ModuleArgs(name string) (canonical string, freeForm, rawParams, ok bool) {
+	d, ok := r.Def(name)
+	return d.Name, d.FreeForm, d.RawParams, ok
 }
 
 // Names lists the registered modules' canonical names in registration

@@ -7,10 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/internal/testhook"
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/local"
 )
 
 // TestModulesReadWhatTheSandboxChecked: a module that reads a controller
@@ -46,14 +48,14 @@ func TestModulesReadWhatTheSandboxChecked(t *testing.T) {
 			}
 			victim := filepath.Join(ok, c.victim)
 			swapped := false
-			tasks.SetBeforeOpen(func(real string) {
+			testhook.BeforeOpen = func(real string) {
 				if real == victim && !swapped {
 					swapped = true
 					os.Remove(victim)
 					os.Symlink(secret, victim)
 				}
-			})
-			defer tasks.SetBeforeOpen(nil)
+			}
+			defer func() { testhook.BeforeOpen = nil }()
 			conn, err := local.Dialer{}.Connect(context.Background(), transport.Target{Name: "localhost"})
 			if err != nil {
 				t.Fatal(err)
@@ -62,7 +64,7 @@ func TestModulesReadWhatTheSandboxChecked(t *testing.T) {
 			dest := filepath.Join(t.TempDir(), "dest")
 			env := &tasks.Env{Host: "localhost", Conn: conn, FindFile: func(_, name string) (string, error) { return name, nil },
 				Render:  func(s string) (string, error) { return s, nil },
-				Sandbox: &tasks.Policy{Name: "sb.yml", Read: []string{ok}}}
+				Sandbox: &sandbox.Policy{Name: "sb.yml", Read: []string{ok}}}
 			args := tasks.Args{}
 			if c.args != nil {
 				args = c.args(ok, dest)

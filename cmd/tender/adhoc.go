@@ -108,7 +108,7 @@ func adhocAction(c *cli.Context) error {
 		printWarning(c.App.ErrWriter, "No hosts matched, nothing to do")
 		return nil
 	}
-	policy, err := sandbox(c)
+	policy, err := sandboxPolicy(c)
 	if err != nil {
 		return err
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
 	"github.com/tender-sh/tender/config"
-	"github.com/tender-sh/tender/provision/transport/ssh"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport/ssh"
 )
 
 func agentCommand() *cli.Command {
@@ -163,7 +163,7 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, s
 		printWarning(c.App.ErrWriter, "host keys are not checked (--host-key-checking=insecure)")
 	}
 	opts.Connections = connections(dialer)
-	if opts.Sandbox, err = sandbox(c); err != nil {
+	if opts.Sandbox, err = sandboxPolicy(c); err != nil {
 		return nil, nil, err
 	}
 	b, err := agents.LoadBundle(c.String("bundle"), agents.LoadOptions{Modules: opts.Modules, Sandbox: opts.Sandbox, Vault: opts.Vault})

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/docker"
-	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/docker"
+	"github.com/tender-sh/tender/transport/local"
 )
 
 // connections are the connection types tender's commands offer, under

@@ -76,7 +76,7 @@ func playAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	policy, err := sandbox(c)
+	policy, err := sandboxPolicy(c)
 	if err != nil {
 		return err
 	}

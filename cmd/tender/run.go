@@ -17,9 +17,9 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
-	"github.com/tender-sh/tender/provision/transport/ssh"
-	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport/ssh"
 	"github.com/tender-sh/tender/vault"
 )
 
@@ -47,7 +47,7 @@ func runFlags() []cli.Flag {
 // with cfg as their configuration (loadConfig), and maps the recap to
 // ansible-playbook's exit codes: 2 when a host failed, 4 when a host was
 // unreachable.
-func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Playbook, policy *tasks.Policy, cfg *config.Config) error {
+func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Playbook, policy *sandbox.Policy, cfg *config.Config) error {
 	extra, err := extraVars(c.StringSlice("extra-vars"), vaultDecrypt(c))
 	if err != nil {
 		return &exitError{code: 5, err: err}

@@ -13,7 +13,7 @@ import (
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
-	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/sandbox"
 )
 
 // sandboxFlag is --sandbox, for play and the agent commands.
@@ -22,8 +22,8 @@ func sandboxFlag() cli.Flag {
 		"lookups:, read:, write:, env:, local: (docs/SANDBOX.md); without it everything is allowed, as in Ansible"}
 }
 
-// sandbox reads the policy --sandbox names, nil without the flag.
-func sandbox(c *cli.Context) (*tasks.Policy, error) {
+// sandboxPolicy reads the policy --sandbox names, nil without the flag.
+func sandboxPolicy(c *cli.Context) (*sandbox.Policy, error) {
 	path := c.String("sandbox")
 	if path == "" {
 		return nil, nil
@@ -42,7 +42,7 @@ func sandbox(c *cli.Context) (*tasks.Policy, error) {
 // Every key is optional and what is not stated is not allowed. Unknown
 // keys, wrong types, unknown lookups and aliases are errors at their
 // file:line:col.
-func loadSandbox(path string) (*tasks.Policy, error) {
+func loadSandbox(path string) (*sandbox.Policy, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("--sandbox: %w", err)
@@ -55,7 +55,7 @@ func loadSandbox(path string) (*tasks.Policy, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, playbooks.YAMLError(path, data, err)
 	}
-	sl := &sandboxLoader{file: path, dir: filepath.Dir(abs), p: &tasks.Policy{Name: path}}
+	sl := &sandboxLoader{file: path, dir: filepath.Dir(abs), p: &sandbox.Policy{Name: path}}
 	switch {
 	case len(doc.Content) == 0:
 		sl.add(&yaml.Node{Line: 1, Column: 1}, "the sandbox file is empty: write {} to allow nothing, or state lookups:, read:, write:, env: and local:")
@@ -75,7 +75,7 @@ func loadSandbox(path string) (*tasks.Policy, error) {
 
 type sandboxLoader struct {
 	file, dir string
-	p         *tasks.Policy
+	p         *sandbox.Policy
 	errs      playbooks.ErrorList
 	cmdAt     *yaml.Node // the pipe or lines lookup, which needs local
 }
@@ -162,7 +162,7 @@ func (sl *sandboxLoader) lookup(n *yaml.Node) (string, bool) {
 }
 
 func (sl *sandboxLoader) envName(n *yaml.Node) (string, bool) {
-	if err := tasks.CheckEnvName(n.Value); err != nil {
+	if err := sandbox.CheckEnvName(n.Value); err != nil {
 		sl.add(n, "env: %v", err)
 		return "", false
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/sandbox"
 )
 
 func writeSandbox(t *testing.T, dir, text string) string {
@@ -26,7 +26,7 @@ func TestLoadSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &tasks.Policy{Name: p, Lookups: []string{"file", "items", "pipe"},
+	want := &sandbox.Policy{Name: p, Lookups: []string{"file", "items", "pipe"},
 		Read: []string{dir, filepath.Join(filepath.Dir(dir), "shared"), "/srv/x"}, Write: []string{filepath.Join(dir, "out")}, Env: []string{"TENANT", "LANG"}, Local: true}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)

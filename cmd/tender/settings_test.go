@@ -10,7 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tender-sh/tender/config"
-	"github.com/tender-sh/tender/provision/transport/ssh"
+	"github.com/tender-sh/tender/transport/ssh"
 )
 
 // withRunFlags parses args as tender play's run flags and calls fn with

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tender-sh/tender/provision/transport/ssh/sshtest"
+	"github.com/tender-sh/tender/transport/ssh/sshtest"
 )
 
 func main() {
@@ -240,7 +240,7 @@ func write(path string, n, rounds int, rs []result, agent agentResult) error {
 		}
 	}
 	b.WriteString("\nRound trips: a task's script costs one round trip on tender's persistent shell " +
-		"(`go test -run TestOneRoundTripPerRun -v ./provision/transport/ssh/` measures it against real OpenSSH through the delaying proxy); " +
+		"(`go test -run TestOneRoundTripPerRun -v ./transport/ssh/` measures it against real OpenSSH through the delaying proxy); " +
 		"the count per module is pinned by `go test -run TestRoundTrips -v ./tasks/builtin/` and per task of a play, " +
 		"through an instrumented transport, by `go test -run TestRoundTripsPerTask -v ./provision/`.\n")
 	fmt.Fprintf(&b, "\n## The no-op fleet check of an agent\n\n"+

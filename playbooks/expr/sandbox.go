@@ -9,7 +9,7 @@ import (
 )
 
 // Sandbox bounds what expressions may do on the controller (an embedding
-// program's policy: tender's tasks.Policy implements it). Each method
+// program's policy: tender's sandbox.Policy implements it). Each method
 // returns an error to refuse; the evaluation then fails with that error,
 // whatever a lookup's errors= says. Methods must be safe for concurrent
 // use.

@@ -11,7 +11,7 @@ import (
 
 // testSandbox allows the lookups named and paths under its directories,
 // after making them absolute and resolving the symlinks of the part that
-// exists (tasks.Policy is the real one; expr cannot import it).
+// exists (sandbox.Policy is the real one; expr cannot import it).
 type testSandbox struct{ lookups, read, write, env []string }
 
 func (s testSandbox) CheckEnv(n string) error {

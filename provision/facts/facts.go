@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/transport"
 )
 
 // Gather runs Script on the host (one round trip) and parses its output.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/local"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/local"
 )
 
 const debianHost = `v|system|Linux

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 )
@@ -43,7 +44,7 @@ func sandboxEnv(t *testing.T) (env *tasks.Env, ok, secret string) {
 	}
 	env, _ = modtest.TestEnv(t, filepath.Join(ok, "files"), nil)
 	env.Render = func(s string) (string, error) { return s, nil }
-	env.Sandbox = &tasks.Policy{Name: "test.yml", Read: []string{ok}, Write: []string{filepath.Join(ok, "w")}}
+	env.Sandbox = &sandbox.Policy{Name: "test.yml", Read: []string{ok}, Write: []string{filepath.Join(ok, "w")}}
 	return env, ok, secret
 }
 
@@ -53,7 +54,7 @@ func runDenied(t *testing.T, env *tasks.Env, name string, args tasks.Args, want 
 	t.Helper()
 	f, _ := Registry().Lookup(name)
 	res, err := f().Run(context.Background(), env, args)
-	var de *tasks.DeniedError
+	var de *sandbox.DeniedError
 	switch {
 	case errors.As(err, &de):
 		if !strings.Contains(err.Error(), "the controller sandbox test.yml does not allow "+want) {
@@ -134,12 +135,12 @@ func TestSandboxArgSpecPaths(t *testing.T) {
 	spec := map[string]any{"p": map[string]any{"type": "path", "choices": []any{"none"}}}
 	args := tasks.Args{"argument_spec": spec, "provided_arguments": map[string]any{"p": "~/$TENDER_ARGSPEC_SECRET/$TENDER_ARGSPEC_OK"}}
 	for _, c := range []struct {
-		policy *tasks.Policy
+		policy *sandbox.Policy
 		want   string
 	}{
 		{nil, "got: /home/op/s3cret/shown"},
-		{&tasks.Policy{Env: []string{"TENDER_ARGSPEC_OK"}}, "got: ~/$TENDER_ARGSPEC_SECRET/shown"},
-		{&tasks.Policy{Env: []string{"HOME"}}, "got: /home/op/$TENDER_ARGSPEC_SECRET/$TENDER_ARGSPEC_OK"},
+		{&sandbox.Policy{Env: []string{"TENDER_ARGSPEC_OK"}}, "got: ~/$TENDER_ARGSPEC_SECRET/shown"},
+		{&sandbox.Policy{Env: []string{"HOME"}}, "got: /home/op/$TENDER_ARGSPEC_SECRET/$TENDER_ARGSPEC_OK"},
 	} {
 		env, _ := modtest.TestEnv(t, t.TempDir(), nil)
 		env.Sandbox = c.policy

@@ -21,7 +21,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tender-sh/tender/provision/transport/ssh/sshtest"
+	"github.com/tender-sh/tender/transport/ssh/sshtest"
 )
 
 // sftpServer is the first argument that makes fleetd an sftp-server on

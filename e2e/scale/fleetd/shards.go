@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tender-sh/tender/provision/transport/ssh/sshtest"
+	"github.com/tender-sh/tender/transport/ssh/sshtest"
 )
 
 // hostsPerProcess is how many hosts one fleetd process serves by default:

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // commandModule is both command (argv run directly, no shell) and shell

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/transport"
 )
 
 // expectSession is one run of expectScript: it reads the verdict lines,

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/internal/pydict"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/transporttest"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/transporttest"
 )
 
 // needScript skips a test on a machine without util-linux's script.

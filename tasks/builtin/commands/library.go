@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -64,7 +65,7 @@ const maxModuleSize = 16 << 20
 
 // readContentModule reads (through the sandbox) and classifies the module
 // at path (cached).
-func readContentModule(sandbox *tasks.Policy, path string) (*contentModule, error) {
+func readContentModule(sandbox *sandbox.Policy, path string) (*contentModule, error) {
 	contentMu.Lock()
 	defer contentMu.Unlock()
 	if m, ok := contentModules[path]; ok {

@@ -7,9 +7,9 @@ import (
 	"path"
 	"strings"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // scriptModule runs a controller-side script on the host, in one round

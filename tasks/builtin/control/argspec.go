@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -36,7 +36,7 @@ func checkArgSpec(spec, params map[string]any) (validated map[string]any, errs [
 // checkArgSpecUnder is checkArgSpec under a controller sandbox: a path
 // option's $VAR and ~ expand only as the sandbox lets the playbook see
 // the controller's environment (argTypePathUnder).
-func checkArgSpecUnder(sandbox *tasks.Policy, spec, params map[string]any) (validated map[string]any, errs []string, err error) {
+func checkArgSpecUnder(sandbox *sandbox.Policy, spec, params map[string]any) (validated map[string]any, errs []string, err error) {
 	if err := checkSpecShape(spec, nil); err != nil {
 		return nil, nil, err
 	}
@@ -68,7 +68,7 @@ type argSpecRun struct {
 	// the names its level supports.
 	unsupported map[string]supportedNames
 	// sandbox bounds what a path's expansions read (nil: everything).
-	sandbox *tasks.Policy
+	sandbox *sandbox.Policy
 }
 
 type supportedNames struct{ params, aliases []string }

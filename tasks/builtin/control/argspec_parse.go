@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
@@ -252,7 +252,7 @@ func argTypePath(v any) (any, error) { return argTypePathUnder(nil, v) }
 // shows it: only the environment variables it allows (the others stay
 // as unknown ones do), ~ only from an allowed HOME and never from the
 // user database. A nil sandbox shows everything.
-func argTypePathUnder(sandbox *tasks.Policy, v any) (any, error) {
+func argTypePathUnder(sandbox *sandbox.Policy, v any) (any, error) {
 	s, _ := argTypeStr(v)
 	text, _ := shared.IsPyStr(s)
 	return shared.PyStr(expandUser(expandVars(text, sandbox.LookupEnv), sandbox.LookupEnv, sandbox == nil)), nil

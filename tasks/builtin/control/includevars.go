@@ -12,6 +12,7 @@ import (
 
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/internal/yaml11"
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -139,7 +140,7 @@ const remoteSrcHint = "If you are using a module and expect the file to exist on
 
 // varsLoader gathers the variables of the files include_vars reads.
 type varsLoader struct {
-	sandbox   *tasks.Policy
+	sandbox   *sandbox.Policy
 	decrypt   func([]byte) ([]byte, error)
 	dups      yaml11.DuplicatePolicy
 	warn      func(msg string)
@@ -154,7 +155,7 @@ type varsLoader struct {
 // file loads one file found the way Ansible looks for vars files.
 func (l *varsLoader) file(env *tasks.Env, name string) string {
 	path, err := env.FindFile("vars", name)
-	if denied := (*tasks.DeniedError)(nil); errors.As(err, &denied) {
+	if denied := (*sandbox.DeniedError)(nil); errors.As(err, &denied) {
 		return err.Error()
 	}
 	if err != nil {
@@ -167,7 +168,7 @@ func (l *varsLoader) file(env *tasks.Env, name string) string {
 // levels (0: all).
 func (l *varsLoader) dir(env *tasks.Env, name string, depth int) string {
 	root, err := env.FindFile("vars", name)
-	if denied := (*tasks.DeniedError)(nil); errors.As(err, &denied) {
+	if denied := (*sandbox.DeniedError)(nil); errors.As(err, &denied) {
 		return err.Error()
 	}
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -90,7 +91,7 @@ func (validateArgumentSpecModule) Run(_ context.Context, env *tasks.Env, args ta
 // argument_spec_data (spec). An error return is a spec tender refuses (see
 // checkArgSpec); the task fails with it. The sandbox bounds what a path
 // option's expansions read (checkArgSpecUnder).
-func validateArgSpec(sandbox *tasks.Policy, spec, params map[string]any, argsContext any) (map[string]any, error) {
+func validateArgSpec(sandbox *sandbox.Policy, spec, params map[string]any, argsContext any) (map[string]any, error) {
 	_, errs, err := checkArgSpecUnder(sandbox, spec, params)
 	if err != nil {
 		return nil, err

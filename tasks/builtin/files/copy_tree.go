@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -90,7 +91,7 @@ func planCopyTree(env *tasks.Env, a tasks.Values, local string, j shared.CopyJob
 			return t, nil, err
 		}
 	}
-	if denied := (*tasks.DeniedError)(nil); errors.As(err, &denied) {
+	if denied := (*sandbox.DeniedError)(nil); errors.As(err, &denied) {
 		return t, nil, err
 	}
 	if fail := sumTreeFiles(env, w.files, a.Bool("decrypt"), err); fail != nil {

@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -23,7 +24,7 @@ type copyWalk struct {
 	files []treeFile
 	links []treeLink
 	// sandbox is asked before each directory is listed, and lists it.
-	sandbox *tasks.Policy
+	sandbox *sandbox.Policy
 }
 
 // walkCopyTree lists the controller directory top as Ansible's copy does
@@ -33,7 +34,7 @@ type copyWalk struct {
 // contents, except a link back to a directory the walk is inside (a
 // cycle), which stays a symlink. A link to nothing is always a symlink.
 // The sandbox is asked before each directory is listed, and lists it.
-func walkCopyTree(top string, follow bool, sandbox *tasks.Policy) (copyWalk, error) {
+func walkCopyTree(top string, follow bool, sandbox *sandbox.Policy) (copyWalk, error) {
 	w := copyWalk{sandbox: sandbox}
 	fi, err := os.Stat(top)
 	if err != nil {

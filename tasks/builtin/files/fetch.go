@@ -11,9 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // fetchModule copies a host file to the controller, as Ansible's fetch:

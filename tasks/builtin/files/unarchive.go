@@ -10,9 +10,9 @@ import (
 	"path"
 	"strings"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // unarchiveModule unpacks tar.gz, tgz, tar, tar.bz2, tar.xz and zip

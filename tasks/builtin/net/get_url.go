@@ -20,9 +20,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // getURLModule downloads a URL to a file on the host, as Ansible's

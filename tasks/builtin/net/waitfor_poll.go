@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // pathScript waits on the host, for at least $left seconds of sleeping, until $p exists

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // aptModule manages Debian packages with apt-get, as Ansible's apt: one

@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // aptRepositoryModule adds or removes an APT source line, as Ansible's

@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // yumRepositoryModule adds or removes a repository in a .repo file of

@@ -4,9 +4,9 @@ import (
 	"context"
 	"strconv"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // serviceModule starts, stops, restarts, reloads and enables services

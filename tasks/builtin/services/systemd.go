@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // systemdModule controls systemd units with systemctl, as Ansible's

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/internal/fleetimage"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/ssh"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/ssh"
 )
 
 // sysImage is the fleet image the system modules are recorded on: Debian

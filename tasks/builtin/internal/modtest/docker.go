@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/internal/fleetimage"
-	"github.com/tender-sh/tender/provision/transport"
-	"github.com/tender-sh/tender/provision/transport/docker"
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/docker"
 )
 
 // DockerConn connects to the container id with tender's docker
-// connection (provision/transport/docker): the package and service
+// connection (transport/docker): the package and service
 // modules need a whole Debian host, which the e2e fleet's image is, but
 // not SSH, which other tests cover. The connection closes at the end of
 // the test.

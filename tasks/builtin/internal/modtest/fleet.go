@@ -12,8 +12,8 @@ import (
 
 	"github.com/tender-sh/tender/internal/fleetimage"
 	"github.com/tender-sh/tender/playbooks/expr"
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/transport"
 )
 
 // initImages are the fleet images of the host kinds

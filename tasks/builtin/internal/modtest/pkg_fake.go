@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/transport"
 )
 
 // FakeBinConn runs every script with dir first on PATH, so that tests can

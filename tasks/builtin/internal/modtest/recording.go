@@ -3,7 +3,7 @@ package modtest
 import (
 	"context"
 
-	"github.com/tender-sh/tender/provision/transport"
+	"github.com/tender-sh/tender/transport"
 )
 
 // RecordingConn records the scripts it is asked to run and answers each

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/transport"
 )
 
 // result turns the copy script's verdict into Ansible's return values:

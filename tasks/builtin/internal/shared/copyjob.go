@@ -11,6 +11,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -115,7 +116,7 @@ func (j CopyJob) Script(source, probe, moved string) string {
 
 // FileSHA1 returns the hex SHA-1 of the controller's file p, as Ansible's
 // checksum, opened through the sandbox (nil: os.Open).
-func FileSHA1(sandbox *tasks.Policy, p string) (string, error) {
+func FileSHA1(sandbox *sandbox.Policy, p string) (string, error) {
 	f, err := sandbox.Open(p)
 	if err != nil {
 		return "", err

@@ -73,8 +73,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/transport"
 )
 
 // Q quotes s for the shell.

@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tender-sh/tender/provision/transport"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/transport"
 )
 
 // Helpers shared by the system modules (user, group, authorized_key,

@@ -1,0 +1,197 @@
+package ssh
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	xssh "golang.org/x/crypto/ssh"
+
+	"github.com/tender-sh/tender/transport"
+)
+
+// execWrapper runs a command line under a sh that first prints its pid on
+// a line of its own, so a cancelled Run can find and kill the script's
+// whole process tree (an SSH signal request reaches only one process).
+const execWrapper = `/bin/sh -c 'echo $$; eval "$1"' tender-exec `
+
+// runExec runs command on a new exec channel with stdin as its standard
+// input (followed by end-of-file). The caller holds a session slot.
+func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader, limit int) (transport.Result, error) {
+	return c.runExecTo(ctx, command, stdin, limit, nil)
+}
+
+// Stream runs cmd on an exec channel of its own, its stdin passed on as
+// it is read and its stdout written to stdout as it arrives; see
+// transport.Streamer.
+func (c *Conn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (transport.Result, error) {
+	w, err := c.wrap(ctx, cmd)
+	if err != nil {
+		return transport.Result{}, err
+	}
+	if err := c.acquire(ctx); err != nil {
+		return transport.Result{}, err
+	}
+	defer c.release()
+	return c.runExecTo(ctx, w.Command, w.Stdin, cmd.OutputLimit(), stdout)
+}
+
+// runExecTo is runExec writing the command's stdout to stdout as it
+// arrives when stdout is not nil (Result.Stdout then stays empty). The
+// channel's stdin copy does not hold Wait up: a stdin that has not ended
+// when the command exits is left to its caller.
+func (c *Conn) runExecTo(ctx context.Context, command string, stdin io.Reader, limit int, stdout io.Writer) (transport.Result, error) {
+	sess, err := c.newSession(ctx)
+	if err != nil {
+		return transport.Result{}, err
+	}
+	defer sess.Close()
+	c.stats.execRuns.Add(1)
+	out, errb := pidWriter{buf: transport.Bounded{Limit: limit}, to: stdout}, transport.Bounded{Limit: limit}
+	sess.Stdin = stdin
+	sess.Stdout = &out
+	sess.Stderr = &errb
+	if err := sess.Start(execWrapper + transport.Quote(command)); err != nil {
+		return transport.Result{}, c.broken("exec", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		if pid := out.pid(); pid != "" {
+			go c.killChildren(pid, "KILL", true)
+		}
+		_ = sess.Signal(xssh.SIGKILL)
+		sess.Close()
+		return transport.Result{}, ctx.Err()
+	}
+	if out.pid() == "" {
+		return transport.Result{}, c.broken("exec", errors.New("the command did not start"))
+	}
+	if out.buf.Over || errb.Over {
+		return transport.Result{}, fmt.Errorf("%s: %w", c.name, transport.ErrOutputTooLarge)
+	}
+	res := transport.Result{Stdout: out.buf.Bytes(), Stderr: errb.Bytes()}
+	var ee *xssh.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		res.ExitCode = ee.ExitStatus()
+		if sig := ee.Signal(); sig != "" {
+			res.ExitCode = 128 + signalNumber(sig)
+		}
+	default:
+		return res, c.broken("exec", err)
+	}
+	return res, nil
+}
+
+// newSession opens a session channel, retrying briefly when the server
+// refuses it for lack of resources: a session the client just closed may
+// still count against the server's MaxSessions for a moment.
+func (c *Conn) newSession(ctx context.Context) (*xssh.Session, error) {
+	wait := 10 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		sess, err := c.client.NewSession()
+		if err == nil {
+			c.stats.channels.Add(1)
+			return sess, nil
+		}
+		var oce *xssh.OpenChannelError
+		if !errors.As(err, &oce) || attempt >= 6 ||
+			(oce.Reason != xssh.Prohibited && oce.Reason != xssh.ResourceShortage) {
+			return nil, c.broken("open session", err)
+		}
+		select {
+		case <-time.After(wait):
+			wait *= 2
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// signalNumber maps an SSH signal name to its Linux number.
+func signalNumber(name string) int {
+	n := map[string]int{"HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "ABRT": 6, "FPE": 8,
+		"KILL": 9, "USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15}[name]
+	if n == 0 {
+		n = 9
+	}
+	return n
+}
+
+// killChildren signals the descendants of the remote process pid through
+// a separate exec channel, best effort.
+func (c *Conn) killChildren(pid, sig string, self bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.acquire(ctx); err != nil {
+		return
+	}
+	defer c.release()
+	sess, err := c.client.NewSession()
+	if err != nil {
+		return
+	}
+	c.stats.channels.Add(1)
+	defer sess.Close()
+	done := make(chan error, 1)
+	go func() { done <- sess.Run(killScript(pid, sig, self)) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// pidWriter keeps the first line written to it (the pid execWrapper
+// prints) apart from the rest (the script's stdout), which goes to to, or
+// to buf when to is nil.
+type pidWriter struct {
+	mu   sync.Mutex
+	line []byte
+	done bool
+	buf  transport.Bounded
+	to   io.Writer
+}
+
+func (w *pidWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := len(p)
+	if !w.done {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			w.line = append(w.line, p...)
+			return n, nil
+		}
+		w.line, w.done, p = append(w.line, p[:i]...), true, p[i+1:]
+	}
+	if w.to != nil {
+		// A writer that fails loses the rest; the channel is still
+		// drained, so the command is not blocked writing.
+		if len(p) > 0 {
+			if _, err := w.to.Write(p); err != nil {
+				w.to = io.Discard
+			}
+		}
+		return n, nil
+	}
+	w.buf.Write(p)
+	return n, nil
+}
+
+// pid returns the pid line once it is complete.
+func (w *pidWriter) pid() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.done {
+		return ""
+	}
+	return string(w.line)
+}

@@ -1,0 +1,269 @@
+package ssh
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	xssh "golang.org/x/crypto/ssh"
+
+	"github.com/tender-sh/tender/transport"
+)
+
+// The persistent shell protocol.
+//
+// One session per connection runs `exec /bin/sh` (started through the
+// login shell, so any login shell works), which reads commands from the
+// session's stdin. At start the client sends setupScript, which makes a
+// private directory and defines two helpers, and waits for a ready line
+// carrying the shell's pid.
+//
+// Each Run is then one frame, written at once, and one answer. Where the
+// shell is not bash and the stdin is plain text without a secret, the
+// frame carries it as a quoted here-document instead (see heredocFrame),
+// which saves the remote shell a fork. Without become, the command is the
+// script itself, quoted: ( eval 'SCRIPT' ) (transport.Wrapped.Inline), so
+// no sh and no head are started for it (the frame is the shell's stdin,
+// never a command line); $$ in the script is then the persistent shell's
+// pid. With become it is Wrap's reader under sudo. Otherwise:
+//
+//	__tender_pre B
+//	{ :
+//	printf '<Wrapped.Stdin, printf-escaped>'   (as many lines as needed)
+//	} 2>/dev/null | { <Wrapped.Command>
+//	} >"$__tender_o" 2>>"$__tender_e"
+//	__tender_post B $?
+//
+// B is a fresh random boundary. The script's whole stdin (the become
+// password, the framed script and the caller's bytes, see transport.Wrap)
+// travels inside the frame as printf format strings whose bytes outside
+// printable ASCII are octal escapes, so any binary stdin survives and the
+// shell parses it as text. The printf builtin pipes it into the command:
+// the script reads exactly Cmd.Stdin and then end-of-file, and nothing in
+// the frame can read the shell's own stdin, so the next frame is safe.
+// The secret-bearing bytes never reach an argv (printf is a builtin) or a
+// disk (a pipe).
+//
+// Stdout and stderr go to two files in the private directory, fresh for
+// each Run (old ones are removed every 64 Runs, sparing an rm per Run), so
+// a background process the script leaves behind can never write into a
+// later answer. __tender_post prints the answer:
+//
+//	B O <stdout bytes> B E <stderr bytes> B X <exit code> \n
+//
+// (without the spaces), which the client cuts at the markers; when the
+// output files could not be written (a full or vanished temporary
+// directory) the answer is B O B F <directory> \n and the Run fails. A frame
+// costs the remote shell a fork for the subshell (more for a pipeline, and
+// sh and head under become) plus cat,
+// and the client one write and one read: one round trip.
+//
+// When a Run's ctx ends, the client kills the shell's descendants (found
+// through /proc from a separate exec channel) so the shell finishes the
+// frame and stays in step; if it does not within recoverTimeout the shell
+// is discarded and the next Run starts a new one.
+const shellCommand = "exec /bin/sh"
+
+// Shell modes, chosen by the remote shell at setup.
+const (
+	modeEval = "eval" // frames are written as they are; sh parses them from its stdin
+	modeLen  = "len"  // frames are length-prefixed for lenLoop (bash as /bin/sh)
+)
+
+const setupScript = `__tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX") || exit 1
+trap 'rm -rf "$__tender_d"' EXIT
+__tender_n=0
+__tender_pre() {
+	[ -d "$__tender_d" ] || __tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX")
+	__tender_n=$((__tender_n + 1))
+	[ $((__tender_n %% 64)) -ne 0 ] || rm -f "$__tender_d"/*
+	__tender_o=$__tender_d/o$__tender_n __tender_e=$__tender_d/e$__tender_n
+	printf '%%sE' "$1" 2>/dev/null >"$__tender_e"
+}
+__tender_post() {
+	printf '%%sO' "$1"
+	if [ -s "$__tender_e" ] && [ -f "$__tender_o" ]; then
+		cat "$__tender_o" "$__tender_e"
+		printf '%%sX%%s\n' "$1" "$2"
+	else
+		printf '%%sF%%s\n' "$1" "${__tender_d:-no directory}"
+	fi
+}
+__tender_m=eval
+if [ -n "${BASH_VERSION-}" ] && [ "$(printf abcdef | head -c 3 2>/dev/null)" = abc ] &&
+	head --version 2>/dev/null | grep -q GNU; then
+	__tender_m=len
+fi
+printf '%%s %%s %%s\n' %s "$$" "$__tender_m"
+`
+
+// lenLoop is what a bash shell runs after setup in "len" mode: bash reads
+// a script from a pipe one byte at a time (so that commands can share its
+// stdin), which makes parsing a large frame slow; here each frame comes
+// after a line with its length and is read in blocks by GNU head, which
+// reads exactly that many bytes, and then evaluated. The frame never
+// touches the disk.
+const lenLoop = "while IFS= read -r __tender_len; do eval \"$(head -c \"$__tender_len\")\"; done\n"
+
+const (
+	shellStartTimeout = 15 * time.Second
+	recoverTimeout    = 10 * time.Second
+)
+
+// shell is a started persistent shell.
+type shell struct {
+	sess  *xssh.Session
+	stdin io.WriteCloser
+	out   *bufio.Reader
+	pid   string // the remote sh's pid, for killing its children
+	mode  string // modeEval or modeLen
+}
+
+// startShell starts the persistent shell; the caller has set state to
+// shellStarting. On failure the state becomes shellRefused (the host said
+// no) or shellNone (ctx ended or the connection broke).
+func (c *Conn) startShell(ctx context.Context) (*shell, error) {
+	setState := func(s shellState) {
+		c.mu.Lock()
+		c.state = s
+		c.mu.Unlock()
+	}
+	if err := c.acquire(ctx); err != nil {
+		setState(shellNone)
+		return nil, err
+	}
+	sh, err := c.openShell(ctx)
+	if err != nil {
+		c.release()
+		if ctx.Err() != nil || isDead(c.dead) {
+			setState(shellNone)
+		} else {
+			setState(shellRefused)
+		}
+		return nil, err
+	}
+	setState(shellReady)
+	return sh, nil
+}
+
+func (c *Conn) openShell(ctx context.Context) (*shell, error) {
+	sess, err := c.newSession(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stdin, err := sess.StdinPipe()
+	if err != nil {
+		sess.Close()
+		return nil, err
+	}
+	stdout, err := sess.StdoutPipe()
+	if err != nil {
+		sess.Close()
+		return nil, err
+	}
+	if err := sess.Start(or(c.opts.shellCommand, shellCommand)); err != nil {
+		sess.Close()
+		return nil, err
+	}
+	ready := boundary()
+	sh := &shell{sess: sess, stdin: stdin, out: bufio.NewReaderSize(stdout, 64<<10)}
+	type answer struct {
+		pid, mode string
+		err       error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		if _, err := io.WriteString(stdin, fmt.Sprintf(setupScript, ready)); err != nil {
+			got <- answer{err: err}
+			return
+		}
+		if _, err := readUntil(sh.out, []byte(ready+" "), transport.DefaultMaxOutput); err != nil {
+			got <- answer{err: err}
+			return
+		}
+		line, err := sh.out.ReadString('\n')
+		pid, mode, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if err == nil && mode == modeLen {
+			_, err = io.WriteString(stdin, lenLoop)
+		}
+		got <- answer{pid, mode, err}
+	}()
+	timer := time.NewTimer(shellStartTimeout)
+	defer timer.Stop()
+	select {
+	case a := <-got:
+		if a.err == nil {
+			if _, perr := strconv.Atoi(a.pid); perr != nil {
+				a.err = fmt.Errorf("persistent shell answered %q", a.pid)
+			}
+		}
+		if a.err != nil {
+			sess.Close()
+			return nil, a.err
+		}
+		sh.pid, sh.mode = a.pid, a.mode
+		return sh, nil
+	case <-ctx.Done():
+		sess.Close()
+		return nil, ctx.Err()
+	case <-timer.C:
+		sess.Close()
+		return nil, errors.New("persistent shell did not answer")
+	}
+}
+
+type shellAnswer struct {
+	res transport.Result
+	err error
+}
+
+// runShell runs one frame on sh, which the caller holds.
+func (c *Conn) runShell(ctx context.Context, sh *shell, command string, stdin []byte, secret bool, limit int) (transport.Result, error) {
+	b := boundary()
+	var frame []byte
+	if sh.mode == modeEval && !secret {
+		// Not with bash (older versions keep here-documents in
+		// temporary files) nor with a become password (never on disk).
+		frame = heredocFrame(b, command, stdin)
+	}
+	if frame == nil {
+		frame = buildFrame(b, command, stdin)
+	}
+	c.stats.shellRuns.Add(1)
+	if sh.mode == modeLen {
+		frame = append([]byte(strconv.Itoa(len(frame))+"\n"), frame...)
+	}
+	done := make(chan shellAnswer, 1)
+	go func() {
+		res, err := sh.exchange(frame, b, limit)
+		done <- shellAnswer{res, err}
+	}()
+	select {
+	case a := <-done:
+		var oe *outputError
+		if errors.As(a.err, &oe) {
+			c.idle <- sh
+			return transport.Result{}, fmt.Errorf("%s: %w", c.name, a.err)
+		}
+		if errors.Is(a.err, transport.ErrOutputTooLarge) {
+			// The answer's rest is unread: the shell is out of step, but
+			// the host is fine.
+			c.discard(sh)
+			return transport.Result{}, fmt.Errorf("%s: %w", c.name, a.err)
+		}
+		if a.err != nil {
+			c.discard(sh)
+			return transport.Result{}, c.broken("run", a.err)
+		}
+		c.idle <- sh
+		return a.res, nil
+	case <-ctx.Done():
+		go c.recoverShell(sh, done)
+		return transport.Result{}, ctx.Err()
+	}
+}
