@@ -286,7 +286,7 @@ func checkModules(b *Bundle, reg *tasks.Registry) error {
 	}
 	var missing []string
 	for _, m := range b.Playbook.Modules() {
-		if _, ok := reg.Lookup(m); !ok {
+		if _, ok := reg.Def(m); !ok {
 			missing = append(missing, m)
 		}
 	}

@@ -20,8 +20,9 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strings"
 	"sync"
+
+	"github.com/tender-sh/tender/internal/fqcn"
 )
 
 // Setting is one of Ansible's configuration settings, or one option of a
@@ -78,9 +79,7 @@ func PluginOptions(ptype, name string) ([]Setting, bool) {
 	return slices.Clone(p.Options), true
 }
 
-func shortName(name string) string {
-	return strings.TrimPrefix(strings.TrimPrefix(name, "ansible.builtin."), "ansible.legacy.")
-}
+func shortName(name string) string { return fqcn.Short(name) }
 
 var pluginIndex = sync.OnceValue(func() map[string]*Plugin {
 	m := make(map[string]*Plugin, len(pluginTable))

@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tender-sh/tender/internal/fqcn"
 	"github.com/tender-sh/tender/internal/yaml11"
 )
 
@@ -89,7 +90,7 @@ func (o Options) pluginNames() ([]string, error) {
 	}
 	out := make([]string, 0, len(o.Plugins))
 	for _, p := range o.Plugins {
-		short := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(p), "ansible.builtin."), "ansible.legacy.")
+		short := fqcn.Short(strings.TrimSpace(p))
 		if !knownPlugins[short] {
 			return nil, fmt.Errorf("inventory plugin %s is not available in tender (it has host_list, advanced_host_list, script, auto, yaml, ini, toml)", p)
 		}

@@ -99,7 +99,7 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 				name, raw)
 		}
 	}
-	if _, ok := merged["cmd"]; ok && (t.Module == "command" || t.Module == "shell" || t.Module == "script") {
+	if _, ok := merged["cmd"]; ok && l.mods.cmdParam(t.Module) {
 		// cmd: is the old name of the free-form command, as Ansible treats it.
 		if raw, _ := merged["_raw_params"].(string); raw != "" {
 			l.errs.add(file, at, "the 'cmd' argument cannot be used when other raw parameters are specified")
@@ -114,7 +114,7 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 		t.Kind = KindImportTasks
 	case "include_tasks":
 		t.Kind = KindIncludeTasks
-	case "include":
+	case oldInclude:
 		// Legacy include is static when its file is literal, it has no loop
 		// and no dynamic include encloses it (Ansible 2.14's rule).
 		t.Kind = KindIncludeTasks

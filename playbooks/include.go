@@ -34,7 +34,7 @@ func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 	file := sc.show(l)
 	at := n
 	if t.Loop != nil && (t.Kind == KindImportTasks || t.Kind == KindImportRole) {
-		if t.Module == "include" {
+		if t.OldInclude() {
 			l.errs.add(file, at, "you cannot use 'static' on an include with a loop")
 		} else {
 			l.errs.add(file, at, "you cannot use loops on %q statements; use %q instead", t.Module, strings.Replace(t.Module, "import", "include", 1))
@@ -46,7 +46,7 @@ func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 				l.errs.add(file, at, "invalid option for %s: %s%s", t.Module, k, didYouMean(k, keysOf(opts)))
 			}
 		}
-	} else if t.Module == "include" {
+	} else if t.OldInclude() {
 		// Legacy include: "include: file.yml a=1" makes a and friends vars.
 		for k, v := range t.Args {
 			if k != "_raw_params" && k != "file" {

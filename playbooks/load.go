@@ -21,8 +21,8 @@ type Options struct {
 	// Modules are the modules the caller can run: the registry the run
 	// will use (builtin.Registry(), or a Restrict of it). A task naming
 	// a module it does not hold fails to load. The loader's own actions
-	// (include_*, import_*) and the engine's (EngineActions) are known
-	// besides. Required.
+	// (include_*, import_*) are known besides; the engine's own (setup,
+	// meta, ...) every *tasks.Registry knows. Required.
 	Modules Modules
 	// Hosts is the host pattern for a file that is a bare list of tasks
 	// rather than plays (agent playbooks often are); "" means "all".

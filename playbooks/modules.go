@@ -9,45 +9,41 @@ import (
 // (a *tasks.Registry is one): which names mean a module, and how a task
 // writes its arguments.
 type Modules interface {
-	// Names lists the modules' canonical names.
-	Names() []string
+	// ActionNames lists the canonical names a task may use as its
+	// action: the modules' and those of the engine's own actions.
+	ActionNames() []string
 	// ModuleArgs reports whether name (as a task writes it) is one of
 	// the modules, with its canonical name, whether its arguments are a
 	// command line of which only Ansible's own k=v words are split off
-	// (freeForm: shell, command, ...) and whether words that are not k=v
-	// pairs are its _raw_params (rawParams).
-	ModuleArgs(name string) (canonical string, freeForm, rawParams, ok bool)
+	// (freeForm: shell, command, ...), whether words that are not k=v
+	// pairs are its _raw_params (rawParams), and whether a cmd argument
+	// is the command line's old name (cmdParam: command, shell, script).
+	ModuleArgs(name string) (canonical string, freeForm, rawParams, cmdParam, ok bool)
 }
 
 // action is what the loader knows of an action: its canonical name and
 // how a task writes its arguments (Modules.ModuleArgs).
 type action struct {
-	name                string
-	freeForm, rawParams bool
+	name                          string
+	freeForm, rawParams, cmdParam bool
 }
 
-// ownActions are the actions this package resolves itself (the include
-// and import keywords) and those the engine runs without a module (see
-// EngineActions): the loader knows them whatever the registry holds.
+// ownActions are the actions this package resolves itself, the include
+// and import keywords: the loader knows them whatever the registry holds.
 var ownActions = []action{
-	{name: "include", rawParams: true}, {name: "include_tasks", rawParams: true},
+	{name: oldInclude, rawParams: true}, {name: "include_tasks", rawParams: true},
 	{name: "import_tasks", rawParams: true}, {name: "include_role", rawParams: true},
 	{name: "import_role", rawParams: true},
-	// the engine's
-	{name: "setup"}, {name: "gather_facts"}, {name: "meta", rawParams: true}, {name: "async_status"},
-	{name: "wait_for_connection"}, {name: "reboot"},
 }
 
-// EngineActions lists the actions the engine (provision) runs itself,
-// with no module of the registry: fact gathering, meta, async_status,
-// and the actions that log in again.
-func EngineActions() []string {
-	var out []string
-	for _, d := range ownActions[5:] {
-		out = append(out, d.name)
-	}
-	return out
-}
+// oldInclude is the action include_tasks and import_tasks replace, which
+// also imports a playbook at play level.
+const oldInclude = "include"
+
+// OldInclude reports whether t is the old include action: static or
+// dynamic as Ansible 2.14 decides, its k=v arguments variables of the
+// included tasks.
+func (t *Task) OldInclude() bool { return t.Module == oldInclude }
 
 // moduleSet answers what a module name as a task writes it means: the
 // registry's modules and this package's own actions.
@@ -63,7 +59,7 @@ func newModuleSet(reg Modules) *moduleSet {
 	for _, d := range ownActions {
 		m.own[d.name] = d
 	}
-	for _, n := range reg.Names() {
+	for _, n := range reg.ActionNames() {
 		if n == LibraryModule {
 			m.content = true
 			continue
@@ -71,7 +67,7 @@ func newModuleSet(reg Modules) *moduleSet {
 		m.names = append(m.names, n)
 	}
 	for _, d := range ownActions {
-		if _, _, _, dup := reg.ModuleArgs(d.name); !dup {
+		if _, _, _, _, dup := reg.ModuleArgs(d.name); !dup {
 			m.names = append(m.names, d.name)
 		}
 	}
@@ -80,8 +76,8 @@ func newModuleSet(reg Modules) *moduleSet {
 
 // def returns the module name (as written) means.
 func (m *moduleSet) def(name string) (action, bool) {
-	if c, ff, rp, ok := m.reg.ModuleArgs(name); ok && c != LibraryModule {
-		return action{name: c, freeForm: ff, rawParams: rp}, true
+	if c, ff, rp, cp, ok := m.reg.ModuleArgs(name); ok && c != LibraryModule {
+		return action{name: c, freeForm: ff, rawParams: rp, cmdParam: cp}, true
 	}
 	d, ok := m.own[fqcn.Short(name)]
 	return d, ok
@@ -107,6 +103,13 @@ func (m *moduleSet) canonical(name string) string {
 func (m *moduleSet) freeForm(name string) bool {
 	d, _ := m.def(name)
 	return d.freeForm
+}
+
+// cmdParam reports whether a cmd argument of the module name (as written)
+// is its command line's old name.
+func (m *moduleSet) cmdParam(name string) bool {
+	d, _ := m.def(name)
+	return d.cmdParam
 }
 
 // rawParams reports whether the module name (as written) takes words

@@ -23,6 +23,16 @@ func (rn *run) traits(t *playbooks.Task) tasks.Traits {
 	return d.Traits
 }
 
+// engine returns which of the engine's own actions t runs (setup, meta,
+// async_status, ...), tasks.NotEngine when t runs a module.
+func (rn *run) engine(t *playbooks.Task) tasks.Engine {
+	if t == nil || t.Kind != playbooks.KindModule || t.ModuleFile != "" || t.ActionPlugin != "" {
+		return tasks.NotEngine
+	}
+	d, _ := rn.r.Modules.Def(t.Module)
+	return d.Engine
+}
+
 // loadGroups rebuilds the groups magic variable from the inventory.
 func (pr *playRun) loadGroups() {
 	pr.rn.invMu.Lock()

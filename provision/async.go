@@ -27,9 +27,6 @@ import (
 // reads a job's state; when the job is done it returns the module's
 // result, as the module would have returned it.
 
-// hostSideAsync are the modules whose one script can run detached.
-var hostSideAsync = map[string]bool{"command": true, "shell": true}
-
 // job is one async task.
 type job struct {
 	id     string
@@ -78,11 +75,11 @@ func newJobID() string {
 
 // runAsync starts module in the background and, with poll > 0, waits for
 // it (checking every poll seconds, for at most limit seconds).
-func (pr *playRun) runAsync(ctx context.Context, name string, mod tasks.Module, env *tasks.Env, args tasks.Args, limit, poll int) (tasks.Result, error) {
+func (pr *playRun) runAsync(ctx context.Context, name string, traits tasks.Traits, mod tasks.Module, env *tasks.Env, args tasks.Args, limit, poll int) (tasks.Result, error) {
 	ae := *env
 	ae.Async = true
 	env = &ae
-	j := &job{id: newJobID(), dir: asyncDir(env), module: mod, args: args, env: env, hostSide: hostSideAsync[name]}
+	j := &job{id: newJobID(), dir: asyncDir(env), module: mod, args: args, env: env, hostSide: traits.DetachedAsync}
 	started := map[string]any{"ansible_job_id": j.id, "started": 1, "finished": 0}
 	if j.hostSide {
 		lc := &launchConn{Conn: env.Conn, id: j.id, dir: j.dir}

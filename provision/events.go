@@ -9,6 +9,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/tender-sh/tender/tasks"
 )
 
 // EventKind says what an Event reports.
@@ -84,8 +86,13 @@ type Event struct {
 	Task    string
 	Handler bool
 	Path    string
-	// Module is the task's canonical module name (HostResult).
-	Module string
+	// Module is the task's canonical module name (HostResult), Traits
+	// how the engine treats it (what reporters show of its result), and
+	// Include marks an include_tasks or include_role, whose success
+	// reporters show as what it included.
+	Module  string
+	Traits  tasks.Traits
+	Include bool
 	// Args are a task's arguments as written, templates unrendered
 	// (TaskStart of a module task), for reporters that name a task by
 	// them as Ansible's junit callback does; nil when the task has

@@ -8,6 +8,7 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/facts"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // factsGathered is the fact Ansible's gather_facts adds to ansible_facts
@@ -55,7 +56,7 @@ func (pr *playRun) setup(ctx context.Context, h *hostRun, t *playbooks.Task, kw 
 		merged = map[string]any{}
 	}
 	maps.Copy(merged, got)
-	if t.Module == "gather_facts" || t.Action == "gather_facts" {
+	if pr.rn.engine(t) == tasks.EngineGatherFacts || t.Action == tasks.EngineDef(tasks.EngineGatherFacts).Name {
 		// The play's fact gathering and the gather_facts module mark
 		// the facts gathered (setup does not), as Ansible's do.
 		merged[factsGathered] = true
@@ -85,7 +86,9 @@ func setupFacts(gathered map[string]any) map[string]any {
 // gather runs fact gathering as ansible-playbook's "Gathering Facts" task,
 // with the play's keywords (become, environment).
 func (pr *playRun) gather(ctx context.Context, hosts []*hostRun) {
-	t := &playbooks.Task{Name: "Gathering Facts", Module: "setup", Action: "gather_facts", Pos: pr.play.Pos, Args: pr.gatherArgs()}
+	// As Ansible's: the setup module, run as the gather_facts action.
+	t := &playbooks.Task{Name: "Gathering Facts", Module: tasks.EngineDef(tasks.EngineSetup).Name,
+		Action: tasks.EngineDef(tasks.EngineGatherFacts).Name, Pos: pr.play.Pos, Args: pr.gatherArgs()}
 	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.Name, Path: t.Pos.String()})
 	pr.forEach(hosts, func(h *hostRun) {
 		scope := pr.scope(h, nil, nil)

@@ -75,7 +75,7 @@ func (hl *handlerList) role(r *playbooks.Role, inc string) [][]*playbooks.Task {
 // besides the role's own use key: the files read instead of main and the
 // include's vars.
 func includeKey(t *playbooks.Task) string {
-	k := []any{"include"}
+	k := []any{"from"}
 	for _, a := range []string{"tasks_from", "vars_from", "defaults_from", "handlers_from"} {
 		k = append(k, t.Args[a])
 	}

@@ -272,7 +272,7 @@ var hostileQuick = map[string]map[string]any{
 }
 
 // engineActionParams are the parameters of the actions the engine runs
-// itself (playbooks.EngineActions), which have no Spec.
+// itself (tasks.EngineDefs), which have no Spec.
 var engineActionParams = map[string][]string{
 	"setup":               {"gather_subset", "filter", "fact_path", "gather_timeout"},
 	"gather_facts":        {"parallel"},
@@ -297,8 +297,9 @@ func TestHostileHostEveryModule(t *testing.T) {
 		names = append(names, d.Name)
 		specs[d.Name] = d.Spec()
 	}
-	for _, a := range playbooks.EngineActions() {
-		if a == "meta" {
+	for _, d := range tasks.EngineDefs() {
+		a := d.Name
+		if d.Engine == tasks.EngineMeta {
 			continue // its argument is never templated, in Ansible neither
 		}
 		ps, ok := engineActionParams[a]

@@ -18,10 +18,10 @@ import (
 // invoke runs t's module once on h (with until/retries), in scope, and
 // applies changed_when and failed_when.
 func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords, scope *expr.Vars) outcome {
-	if t.Module == "setup" || t.Module == "gather_facts" {
+	switch e := pr.rn.engine(t); {
+	case e.GathersFacts():
 		return pr.setup(ctx, h, t, kw, scope)
-	}
-	if reconnectActions[t.Module] {
+	case e.Reconnects():
 		return pr.settle(h, t, kw, scope, pr.judgeOutcome(t, scope, pr.reconnectAction(ctx, h, t, kw, scope)))
 	}
 	c, err := pr.prepare(ctx, h, t, kw, scope)
@@ -73,7 +73,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 			mctx, cancel = context.WithTimeout(ctx, time.Duration(kw.timeout)*time.Second)
 		}
 		if limit > 0 {
-			res, err = pr.runAsync(mctx, t.Module, c.mod, c.env, c.args, limit, poll)
+			res, err = pr.runAsync(mctx, t.Module, pr.rn.traits(t), c.mod, c.env, c.args, limit, poll)
 		} else {
 			res, err = c.mod.Run(mctx, c.env, c.args)
 		}
@@ -217,7 +217,7 @@ func (pr *playRun) settle(h *hostRun, t *playbooks.Task, kw keywords, scope *exp
 	}
 	f, ok := out.data["ansible_facts"].(map[string]any)
 	switch {
-	case !ok || pr.rn.traits(t).ShowsFacts:
+	case !ok || pr.rn.traits(t).Shows:
 	case h.loopFacts != nil:
 		// A loop item's facts, even a failed one's: see loop.
 		*h.loopFacts = append(*h.loopFacts, loopFact{t: t, kw: kw, facts: f})
@@ -253,17 +253,18 @@ func (pr *playRun) applyFacts(h *hostRun, t *playbooks.Task, kw keywords, f map[
 		// run_once: every host of the play gets them (see task).
 		*pr.onceFacts = append(*pr.onceFacts, onceFact{t: t, persist: persist, facts: f})
 	}
-	storeFacts(h, t, persist, f)
+	pr.rn.storeFacts(h, t, persist, f)
 	return nil
 }
 
 // storeFacts makes the facts f a run of t returned h's: include_vars' its
 // included variables, any other's its set facts, and its facts proper
 // when persist.
-func storeFacts(h *hostRun, t *playbooks.Task, persist bool, f map[string]any) {
+func (rn *run) storeFacts(h *hostRun, t *playbooks.Task, persist bool, f map[string]any) {
+	included := rn.traits(t).IncludedVars
 	for _, k := range pydict.Keys(f) {
 		v := f[k]
-		if t.Module == "include_vars" {
+		if included {
 			pydict.Set(h.includedVars, k, v)
 			continue
 		}
@@ -292,13 +293,13 @@ type loopFact struct {
 
 // asyncRefusal is Ansible's failure for a task with async: (limit > 0)
 // that cannot run in the background: its action does not support async
-// (traits.NoAsync, async_status), or check mode is on. Empty when the
+// (traits.NoAsync), or check mode is on. Empty when the
 // task may run.
 func asyncRefusal(traits tasks.Traits, t *playbooks.Task, limit int, check bool) string {
 	switch {
 	case limit <= 0:
 		return ""
-	case traits.NoAsync || t.Module == "async_status":
+	case traits.NoAsync:
 		return "async is not supported for this task."
 	case check:
 		return "check mode and async cannot be used on same task."

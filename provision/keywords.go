@@ -59,7 +59,7 @@ func (pr *playRun) resolve(t *playbooks.Task, scope expr.Scope) (keywords, error
 	k := keywords{check: pr.rn.r.Check, diff: pr.rn.r.Diff, become: d.Become, becomeUser: d.BecomeUser,
 		becomeMethod: d.BecomeMethod, becomeExe: d.BecomeExe, becomeFlags: d.BecomeFlags,
 		remoteUser: d.RemoteUser, connection: d.Connection, port: d.Port}
-	k.gathersFacts = t != nil && (t.Module == "setup" || t.Module == "gather_facts")
+	k.gathersFacts = pr.rn.engine(t).GathersFacts()
 	levels := pr.keywordLevels(t)
 	// The string keywords as each level sets them, outermost first:
 	// become_user, become_method, delegate_to, become_flags, become_exe,

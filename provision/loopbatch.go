@@ -18,7 +18,7 @@ func (pr *playRun) batcher(t *playbooks.Task) tasks.Batcher {
 		return nil
 	case t.LoopControl != nil && t.LoopControl.Pause != nil:
 		return nil
-	case t.Module == "setup" || t.Module == "gather_facts" || t.Module == "async_status":
+	case pr.rn.engine(t) != tasks.NotEngine:
 		return nil
 	}
 	f, err := pr.factory(t)

@@ -22,9 +22,9 @@ type call struct {
 	via  connSpec // what the connection adds to the host's (become, environment)
 }
 
-// factory returns the module t runs (async_status is the engine's own).
+// factory returns the module t runs (async_status's is the engine's own).
 func (pr *playRun) factory(t *playbooks.Task) (tasks.Factory, error) {
-	if t.Module == "async_status" {
+	if pr.rn.engine(t) == tasks.EngineAsyncStatus {
 		return func() tasks.Module { return statusModule{pr} }, nil
 	}
 	if t.ActionPlugin != "" {

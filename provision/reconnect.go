@@ -17,14 +17,14 @@ import (
 // action plugins in Ansible: they drop the host's connection and log in
 // again, which no module can do from inside one.
 
-var waitForConnectionSpec = &tasks.Spec{Module: "wait_for_connection", ValidArgs: true, Params: []tasks.Param{
+var waitForConnectionSpec = &tasks.Spec{Module: tasks.EngineDef(tasks.EngineWaitForConnection).Name, ValidArgs: true, Params: []tasks.Param{
 	{Name: "connect_timeout", Kind: tasks.Int, Default: 5},
 	{Name: "delay", Kind: tasks.Int, Default: 0},
 	{Name: "sleep", Kind: tasks.Int, Default: 1},
 	{Name: "timeout", Kind: tasks.Int, Default: 600},
 }}
 
-var rebootSpec = &tasks.Spec{Module: "reboot", ValidArgs: true, Params: []tasks.Param{
+var rebootSpec = &tasks.Spec{Module: tasks.EngineDef(tasks.EngineReboot).Name, ValidArgs: true, Params: []tasks.Param{
 	{Name: "pre_reboot_delay", Kind: tasks.Int, Default: 0},
 	{Name: "post_reboot_delay", Kind: tasks.Int, Default: 0},
 	{Name: "reboot_timeout", Kind: tasks.Int, Default: 600},
@@ -36,9 +36,6 @@ var rebootSpec = &tasks.Spec{Module: "reboot", ValidArgs: true, Params: []tasks.
 	{Name: "reboot_command"},
 }}
 
-// reconnectActions are the engine's actions that log in again.
-var reconnectActions = map[string]bool{"wait_for_connection": true, "reboot": true}
-
 // reconnectAction runs wait_for_connection or reboot on h.
 func (pr *playRun) reconnectAction(ctx context.Context, h *hostRun, t *playbooks.Task, kw keywords, scope *expr.Vars) outcome {
 	rendered, err := expr.RenderDeep(map[string]any(t.Args), scope)
@@ -46,8 +43,9 @@ func (pr *playRun) reconnectAction(ctx context.Context, h *hostRun, t *playbooks
 		return failure(fmt.Errorf("%s: %w", t.Pos, err))
 	}
 	args := tasks.Args(yaml11.Unmark(rendered).(map[string]any))
+	reboot := pr.rn.engine(t) == tasks.EngineReboot
 	spec := waitForConnectionSpec
-	if t.Module == "reboot" {
+	if reboot {
 		spec = rebootSpec
 	}
 	a, err := spec.DecodeFor(t.Action, args)
@@ -58,14 +56,14 @@ func (pr *playRun) reconnectAction(ctx context.Context, h *hostRun, t *playbooks
 		return out
 	}
 	if kw.check {
-		if t.Module == "reboot" {
+		if reboot {
 			return outcome{changed: true, data: map[string]any{"changed": true, "elapsed": 0, "rebooted": true}}
 		}
 		return outcome{skipped: true, data: map[string]any{"changed": false, "skipped": true}}
 	}
 	start := time.Now()
 	elapsed := func() int { return int(time.Since(start).Seconds()) }
-	if t.Module == "wait_for_connection" {
+	if !reboot {
 		if err := sleepCtx(ctx, time.Duration(a.Int("delay"))*time.Second); err != nil {
 			return failure(err)
 		}

@@ -10,7 +10,7 @@ import (
 // setupSpec is setup's argument specification, as ansible-core 2.14's:
 // the engine gathers facts itself, and honours each of them (facts.Subset,
 // facts.Filter, facts.ScriptFor, facts.Timeout).
-var setupSpec = &tasks.Spec{Module: "setup", Params: []tasks.Param{
+var setupSpec = &tasks.Spec{Module: tasks.EngineDef(tasks.EngineSetup).Name, Params: []tasks.Param{
 	{Name: "gather_subset", Kind: tasks.List, Default: []any{"all"}},
 	{Name: "gather_timeout", Kind: tasks.Int, Default: facts.DefaultGatherTimeout},
 	{Name: "filter", Kind: tasks.List, Default: []any{}},

@@ -3,10 +3,10 @@ package provision
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/tender-sh/tender/internal/fqcn"
 	"github.com/tender-sh/tender/playbooks"
 )
 
@@ -31,11 +31,7 @@ const (
 // Ansible's interactive task debugger: tender refuses it, as it refuses
 // the debugger keyword.
 func strategyName(s string) (string, error) {
-	short := s
-	for _, prefix := range []string{"ansible.builtin.", "ansible.legacy."} {
-		short = strings.TrimPrefix(short, prefix)
-	}
-	switch short {
+	switch short := fqcn.Short(s); short {
 	case "":
 		return strategyLinear, nil
 	case strategyLinear, strategyFree, strategyHostPinned:

@@ -83,7 +83,7 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 			for _, h := range pr.hosts {
 				if h != first && !h.unreachable {
 					for _, f := range facts {
-						storeFacts(h, f.t, f.persist, f.facts)
+						pr.rn.storeFacts(h, f.t, f.persist, f.facts)
 					}
 				}
 			}
@@ -258,6 +258,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 		pr.roles.mark(t.Role, h.name)
 	}
 	ev := Event{Kind: HostResult, Play: pr.name, Task: t.DisplayName(), Module: t.Module, Handler: t.Handler,
+		Traits: pr.rn.traits(t), Include: t.Kind == playbooks.KindIncludeTasks || t.Kind == playbooks.KindIncludeRole,
 		Path: t.Pos.String(), Host: h.name, Delegate: kw.delegateTo, IsItem: isItem, Item: item,
 		LoopDone: out.loop, Result: out.data, Verbose: out.verbose, Indent: out.indent}
 	switch {

@@ -107,10 +107,10 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 // set_fact and role params ("include params"); nil for other levels. The
 // old include's k=v arguments are task vars only.
 func includeParams(t *playbooks.Task) map[string]any {
-	if t == nil || (t.Kind != playbooks.KindIncludeTasks && t.Kind != playbooks.KindIncludeRole && t.Module != "include") {
+	if t == nil || (t.Kind != playbooks.KindIncludeTasks && t.Kind != playbooks.KindIncludeRole && !t.OldInclude()) {
 		return nil
 	}
-	if t.Module != "include" {
+	if !t.OldInclude() {
 		return t.Vars
 	}
 	out := map[string]any{}

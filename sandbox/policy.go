@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/fqcn"
 	"github.com/tender-sh/tender/playbooks/expr"
 )
 
@@ -252,9 +253,4 @@ func realpath(path string) (string, error) {
 	return out, nil
 }
 
-func lookupName(n string) string {
-	for _, p := range []string{"ansible.builtin.", "ansible.legacy."} {
-		n = strings.TrimPrefix(n, p)
-	}
-	return n
-}
+func lookupName(n string) string { return fqcn.Short(n) }

@@ -29,8 +29,15 @@ type Def struct {
 	// "include_vars: file.yml", "group_by: key=x"). Implied by FreeForm,
 	// and by a Spec that accepts _raw_params.
 	RawParams bool
+	// CmdParam: a cmd argument is the old name of the free-form command
+	// line, which the loader moves to _raw_params (Ansible's
+	// FREEFORM_ACTIONS: command, shell, script).
+	CmdParam bool
 	// Traits are how the engine treats the module beyond running it.
 	Traits Traits
+	// Engine is which of the engine's own actions this is (EngineDefs),
+	// NotEngine for a module.
+	Engine Engine
 	// New makes the module. The loader reads Defs of the engine's own
 	// actions (setup, meta, ...), which have none.
 	New Factory
@@ -103,27 +110,45 @@ func (r *Registry) Canonical(name string) string {
 	return fqcn.Short(name)
 }
 
-// Def returns the module that name (as a playbook writes it) means.
+// Def returns the module that name (as a playbook writes it) means: a
+// registered module, or one of the engine's own actions (EngineDefs),
+// which every registry knows.
 func (r *Registry) Def(name string) (Def, bool) {
-	d, ok := r.defs[r.Canonical(name)]
-	return d, ok
+	c := r.Canonical(name)
+	if d, ok := r.defs[c]; ok {
+		return d, true
+	}
+	return engineDef(c)
 }
 
 // Lookup returns the constructor of the module name (as a playbook
 // writes it) means.
 func (r *Registry) Lookup(name string) (Factory, bool) {
-	d, ok := r.Def(name)
-	return d.New, ok
+	d, _ := r.Def(name)
+	return d.New, d.New != nil
 }
 
 // ModuleArgs reports whether name (as a playbook writes it) is a
-// registered module, with its canonical name and how a task writes its
-// arguments: as a command line (FreeForm) and with words that are not
-// k=v pairs (RawParams). It is what the playbook loader asks of a
-// registry (playbooks.Modules).
-func (r *Registry) ModuleArgs(name string) (canonical string, freeForm, rawParams, ok bool) {
+// registered module or one of the engine's own actions, with its
+// canonical name and how a task writes its arguments: as a command line
+// (FreeForm), with words that are not k=v pairs (RawParams), with cmd
+// as the command line's old name (CmdParam). It is what the playbook
+// loader asks of a registry (playbooks.Modules).
+func (r *Registry) ModuleArgs(name string) (canonical string, freeForm, rawParams, cmdParam, ok bool) {
 	d, ok := r.Def(name)
-	return d.Name, d.FreeForm, d.RawParams, ok
+	return d.Name, d.FreeForm, d.RawParams, d.CmdParam, ok
+}
+
+// ActionNames lists the canonical names a task may use as its action:
+// the registered modules' and the engine's own actions'.
+func (r *Registry) ActionNames() []string {
+	out := r.Names()
+	for _, d := range engineDefs {
+		if _, dup := r.defs[d.Name]; !dup {
+			out = append(out, d.Name)
+		}
+	}
+	return out
 }
 
 // Names lists the registered modules' canonical names in registration
@@ -149,6 +174,9 @@ func (r *Registry) Restrict(names ...string) (*Registry, error) {
 		d, ok := r.Def(n)
 		if !ok {
 			return nil, fmt.Errorf("no module %q to allow", n)
+		}
+		if d.Engine != NotEngine {
+			continue // every registry knows the engine's own actions
 		}
 		out.Add(d)
 	}

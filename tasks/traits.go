@@ -29,6 +29,15 @@ type Traits struct {
 	// through Env.Condition (assert's that, as Ansible's assert reads its
 	// untemplated arguments).
 	UntemplatedArg string
+	// DetachedAsync: under async, the module's one script runs detached
+	// on the host, so its job outlives the run, as Ansible's (command,
+	// shell). Any other module's job runs on the controller beside the
+	// play for as long as the run lasts.
+	DetachedAsync bool
+	// IncludedVars: the facts it returns are included variables, with
+	// include_vars' place in variable precedence (above set_fact), not
+	// facts the host set (include_vars).
+	IncludedVars bool
 	// NoAsync: Ansible runs the module through an action plugin that
 	// does not support async (script, raw, copy, template, fetch, debug,
 	// ...): a task with async: fails with "async is not supported for
@@ -45,8 +54,13 @@ type Traits struct {
 	// is made for it: as in Ansible, it works on a host, or for a
 	// delegate, that cannot be reached.
 	Controller bool
-	// ShowsFacts: an ansible_facts key in its result is something it
-	// shows, not facts it returns (debug var=ansible_facts): Ansible's
-	// strategy takes no facts from debug's results.
-	ShowsFacts bool
+	// Shows: its result is what it shows (debug). An ansible_facts key
+	// in it is shown, not facts it returns (debug var=ansible_facts:
+	// Ansible's strategy takes no facts from debug's results), and
+	// reporters print it as Ansible's callbacks print debug's.
+	Shows bool
+	// TextOutput: the ansible command prints its result as the output it
+	// captured rather than as JSON (Ansible's MODULE_NO_JSON: command,
+	// shell, raw).
+	TextOutput bool
 }

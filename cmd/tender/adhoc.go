@@ -20,7 +20,6 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
-	"github.com/tender-sh/tender/tasks/builtin"
 )
 
 // adhocName is the command that runs one module, as Ansible's `ansible`.
@@ -29,10 +28,6 @@ const adhocName = "run"
 // adhocPlaybook is the name of the one-task playbook an ad-hoc run makes,
 // as Ansible names it.
 const adhocPlaybook = "__adhoc_playbook__"
-
-// requireArgs are the modules the ansible command refuses to run without
-// -a (Ansible's MODULE_REQUIRE_ARGS, the ones tender has).
-var requireArgs = map[string]bool{"command": true, "shell": true, "raw": true, "script": true}
 
 func adhocCommand() *cli.Command {
 	return &cli.Command{
@@ -90,7 +85,10 @@ func adhocAction(c *cli.Context) error {
 		return adhocListHosts(c, inv, pattern)
 	}
 	module, args := c.String("module-name"), c.String("args")
-	if requireArgs[module] && args == "" {
+	// The modules whose arguments are a command line are those the
+	// ansible command refuses to run without -a (Ansible's
+	// MODULE_REQUIRE_ARGS).
+	if d, _ := moduleRegistry().Def(module); d.FreeForm && args == "" {
 		msg := "no argument passed to " + module + " module"
 		if strings.HasSuffix(pattern, ".yml") {
 			msg += " (did you mean tender play?)"
@@ -161,7 +159,7 @@ func adhocPlay(c *cli.Context, pattern, module, args string) (*playbooks.Playboo
 	}
 	// JSON is YAML: the loader reads it from memory, nothing is written.
 	fsys := oneFile{name: adhocPlaybook, data: buf.Bytes()}
-	pb, err := playbooks.Load(adhocPlaybook, playbooks.Options{Modules: builtin.Registry(), FS: fsys})
+	pb, err := playbooks.Load(adhocPlaybook, playbooks.Options{Modules: moduleRegistry(), FS: fsys})
 	if err != nil {
 		// The positions are in the JSON made above, which no one wrote:
 		// the messages alone say it.

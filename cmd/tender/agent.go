@@ -14,7 +14,6 @@ import (
 	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
 	"github.com/tender-sh/tender/config"
-	"github.com/tender-sh/tender/tasks/builtin"
 	"github.com/tender-sh/tender/transport/ssh"
 )
 
@@ -108,7 +107,7 @@ func openLedger(c *cli.Context, readOnly bool) (store.Ledger, error) {
 // reports bad input before any host is touched: flags, bundle, ledger,
 // inventory.
 func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, store.Ledger, error) {
-	opts := agents.Options{Modules: builtin.Registry(), Hosts: c.String("hosts"),
+	opts := agents.Options{Modules: moduleRegistry(), Hosts: c.String("hosts"),
 		Limit: c.String("limit"), Force: c.Bool("force"), Events: events}
 	if c.IsSet("forks") {
 		opts.Forks = c.Int("forks")

@@ -8,11 +8,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tender-sh/tender/internal/fqcn"
 	"github.com/tender-sh/tender/internal/suggest"
-	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
-	"github.com/tender-sh/tender/tasks/builtin"
 )
 
 // docCommand is tender's ansible-doc: the modules tender runs and the
@@ -27,7 +26,7 @@ func docCommand() *cli.Command {
 			&cli.BoolFlag{Name: "markdown", Usage: "every module's parameters as Markdown (docs/MODULES.md)"},
 		},
 		Action: func(c *cli.Context) error {
-			reg := builtin.Registry()
+			reg := moduleRegistry()
 			w := c.App.Writer
 			switch {
 			case c.Bool("markdown"):
@@ -67,7 +66,7 @@ func docCommand() *cli.Command {
 
 // moduleSpec finds name (with or without ansible.builtin.) in reg.
 func moduleSpec(reg *tasks.Registry, name string) (*tasks.Spec, error) {
-	short := strings.TrimPrefix(strings.TrimPrefix(name, "ansible.builtin."), "ansible.legacy.")
+	short := fqcn.Short(name)
 	f, ok := reg.Lookup(short)
 	if !ok {
 		best, dist := "", 3
@@ -172,11 +171,11 @@ func sortedNames(reg *tasks.Registry) []string {
 // engineOnly lists the actions the engine runs without a module (setup,
 // meta, ...), besides the include and import keywords.
 func engineOnly() []string {
-	reg := builtin.Registry()
+	reg := moduleRegistry()
 	var out []string
-	for _, n := range playbooks.EngineActions() {
-		if _, ok := reg.Lookup(n); !ok {
-			out = append(out, n)
+	for _, d := range tasks.EngineDefs() {
+		if _, ok := reg.Lookup(d.Name); !ok {
+			out = append(out, d.Name)
 		}
 	}
 	return append(out, "include_tasks", "import_tasks", "include_role", "import_role", "import_playbook")

@@ -13,7 +13,6 @@ import (
 	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
-	"github.com/tender-sh/tender/tasks/builtin"
 )
 
 func playCommand() *cli.Command {
@@ -71,7 +70,7 @@ func playAction(c *cli.Context) error {
 	}
 	// A playbook using a module tender does not run fails to load, before
 	// any host is touched.
-	modules := builtin.Registry()
+	modules := moduleRegistry()
 	extra, err := extraVars(c.StringSlice("extra-vars"), vaultDecrypt(c))
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tender-sh/tender/internal/fqcn"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -150,7 +151,7 @@ func (sl *sandboxLoader) strings(k, v *yaml.Node, each func(n *yaml.Node) (strin
 
 func (sl *sandboxLoader) lookup(n *yaml.Node) (string, bool) {
 	known := expr.Lookups()
-	name := strings.TrimPrefix(strings.TrimPrefix(n.Value, "ansible.builtin."), "ansible.legacy.")
+	name := fqcn.Short(n.Value)
 	if !slices.Contains(known, name) {
 		sl.add(n, "lookups: %q is not a lookup plugin tender implements (%s)", n.Value, strings.Join(known, ", "))
 		return "", false

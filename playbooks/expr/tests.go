@@ -3,6 +3,8 @@ package expr
 import (
 	"strings"
 	"sync"
+
+	"github.com/tender-sh/tender/internal/fqcn"
 )
 
 // evalTest evaluates `x is [not] name(args)`.
@@ -180,9 +182,7 @@ func makeTestTable() map[string]testFunc {
 
 // pluginName is a plugin's name without the ansible.builtin. or
 // ansible.legacy. collection.
-func pluginName(s string) string {
-	return strings.TrimPrefix(strings.TrimPrefix(s, "ansible.builtin."), "ansible.legacy.")
-}
+func pluginName(s string) string { return fqcn.Short(s) }
 
 func isMapping(x any) bool {
 	switch x.(type) {

@@ -25,10 +25,6 @@ type AdHocOptions struct {
 	Warnings io.Writer
 }
 
-// noJSON are the modules whose results the ansible command prints as
-// their output rather than JSON (Ansible's MODULE_NO_JSON).
-var noJSON = map[string]bool{"command": true, "shell": true, "raw": true}
-
 // AdHoc returns an event handler printing to w what the ansible command
 // prints for a one-task run: "host | CHANGED => {…}", "host | SUCCESS
 // => {…}", "host | FAILED! => {…}", "host | UNREACHABLE! => {…}",
@@ -73,11 +69,11 @@ func (a *adhoc) result(e provision.Event) {
 		if changed, _ := r["changed"].(bool); changed || e.Status == provision.StatusChanged {
 			state, code = "CHANGED", yellow
 		}
-		if e.Module == "debug" {
+		if e.Traits.Shows {
 			r = maps.Clone(r)
 			cleanDebug(r)
 		}
-		if _, async := r["ansible_job_id"]; noJSON[e.Module] && !async {
+		if _, async := r["ansible_job_id"]; e.Traits.TextOutput && !async {
 			a.print(code, a.commandMsg(host, state, r))
 			return
 		}
@@ -85,7 +81,7 @@ func (a *adhoc) result(e provision.Event) {
 	case provision.StatusSkipped:
 		a.print(cyan, host+" | SKIPPED")
 	case provision.StatusFailed:
-		if _, ok := r["module_stderr"]; noJSON[e.Module] && !ok && !a.opts.OneLine {
+		if _, ok := r["module_stderr"]; e.Traits.TextOutput && !ok && !a.opts.OneLine {
 			a.print(red, a.commandMsg(host, "FAILED", r))
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // TestAdHocLayouts checks the forms of the ansible command's output that
@@ -31,21 +32,21 @@ func TestAdHocLayouts(t *testing.T) {
 		{"vvv keeps invocation", AdHocOptions{Verbosity: 3}, provision.Event{Host: "h", Module: "ping", Status: provision.StatusOK,
 			Result: res("changed", false, "invocation", res("module_args", res("data", "pong")))},
 			"h | SUCCESS => {\n    \"changed\": false,\n    \"invocation\": {\n        \"module_args\": {\n            \"data\": \"pong\"\n        }\n    }\n}\n"},
-		{"float rc", AdHocOptions{}, provision.Event{Host: "h", Module: "shell", Status: provision.StatusChanged,
+		{"float rc", AdHocOptions{}, provision.Event{Host: "h", Module: "shell", Traits: tasks.Traits{TextOutput: true}, Status: provision.StatusChanged,
 			Result: res("changed", true, "rc", float64(0), "stdout", "out")},
 			"h | CHANGED | rc=0 >>\nout\n"},
-		{"no rc", AdHocOptions{}, provision.Event{Host: "h", Module: "raw", Status: provision.StatusFailed,
+		{"no rc", AdHocOptions{}, provision.Event{Host: "h", Module: "raw", Traits: tasks.Traits{TextOutput: true}, Status: provision.StatusFailed,
 			Result: res("msg", "boom")},
 			"h | FAILED | rc=-1 >>\nboom\n"},
-		{"module_stderr is JSON", AdHocOptions{}, provision.Event{Host: "h", Module: "command", Status: provision.StatusFailed,
+		{"module_stderr is JSON", AdHocOptions{}, provision.Event{Host: "h", Module: "command", Traits: tasks.Traits{TextOutput: true}, Status: provision.StatusFailed,
 			Result: res("module_stderr", "x", "failed", true)},
 			"h | FAILED! => {\n    \"module_stderr\": \"x\"\n}\n"},
-		{"async command is JSON", AdHocOptions{OneLine: true}, provision.Event{Host: "h", Module: "command", Status: provision.StatusChanged,
+		{"async command is JSON", AdHocOptions{OneLine: true}, provision.Event{Host: "h", Module: "command", Traits: tasks.Traits{TextOutput: true}, Status: provision.StatusChanged,
 			Result: res("ansible_job_id", "j1.2", "changed", true, "finished", 0)},
 			"h | CHANGED => {\"ansible_job_id\": \"j1.2\",\"changed\": true,\"finished\": 0}\n"},
-		{"skipped", AdHocOptions{}, provision.Event{Host: "h", Module: "command", Status: provision.StatusSkipped}, "h | SKIPPED\n"},
+		{"skipped", AdHocOptions{}, provision.Event{Host: "h", Module: "command", Traits: tasks.Traits{TextOutput: true}, Status: provision.StatusSkipped}, "h | SKIPPED\n"},
 		// Recorded from ansible 2.14 with ANSIBLE_FORCE_COLOR=1: each line painted.
-		{"colour", AdHocOptions{Color: true}, provision.Event{Host: "h", Module: "command", Status: provision.StatusChanged,
+		{"colour", AdHocOptions{Color: true}, provision.Event{Host: "h", Module: "command", Traits: tasks.Traits{TextOutput: true}, Status: provision.StatusChanged,
 			Result: res("changed", true, "rc", 0, "stdout", "")},
 			"\x1b[0;33mh | CHANGED | rc=0 >>\x1b[0m\n\x1b[0;33m\x1b[0m\n"},
 		{"unreachable colour", AdHocOptions{Color: true, OneLine: true}, provision.Event{Host: "h", Module: "ping", Status: provision.StatusUnreachable,

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // TestAnsibleJSONDocument: the document is written once, at the run's
@@ -18,9 +19,9 @@ func TestAnsibleJSONDocument(t *testing.T) {
 	ev := AnsibleJSON(&b, AnsibleJSONOptions{})
 	ev(provision.Event{Kind: provision.PlayStart, Play: "p", Path: "/d/pb.yml:1:3"})
 	ev(provision.Event{Kind: provision.TaskStart, Task: "t", Path: "/d/pb.yml:4:7"})
-	ev(provision.Event{Kind: provision.HostResult, Host: "a", Module: "debug", Status: provision.StatusOK, IsItem: true,
+	ev(provision.Event{Kind: provision.HostResult, Host: "a", Module: "debug", Traits: tasks.Traits{Shows: true}, Status: provision.StatusOK, IsItem: true,
 		Result: map[string]any{"item": 1}})
-	ev(provision.Event{Kind: provision.HostResult, Host: "a", Module: "debug", Status: provision.StatusOK,
+	ev(provision.Event{Kind: provision.HostResult, Host: "a", Module: "debug", Traits: tasks.Traits{Shows: true}, Status: provision.StatusOK,
 		Result: map[string]any{"msg": "héllo", "failed": false}})
 	ev(provision.Event{Kind: provision.PlayStart, Play: "p", Path: "/d/pb.yml:1:3"})
 	if b.Len() != 0 {
@@ -70,7 +71,7 @@ func TestAnsibleJSONIncludes(t *testing.T) {
 	ev := AnsibleJSON(&b, AnsibleJSONOptions{})
 	ev(provision.Event{Kind: provision.PlayStart, Play: "p", Path: "/d/pb.yml:1:3"})
 	ev(provision.Event{Kind: provision.TaskStart, Task: "include_tasks", Path: "/d/pb.yml:4:7"})
-	ev(provision.Event{Kind: provision.HostResult, Host: "b", Module: "include_tasks", Status: provision.StatusOK,
+	ev(provision.Event{Kind: provision.HostResult, Host: "b", Module: "include_tasks", Include: true, Status: provision.StatusOK,
 		Result: map[string]any{"include": "x.yml", "include_args": map[string]any{}, "changed": false}})
 	ev(provision.Event{Kind: provision.Included, Hosts: []string{"a", "b"}, Path: "/d/x.yml"})
 	ev(provision.Event{Kind: provision.RunEnd, Recap: &provision.Recap{Stats: map[string]*provision.Stats{"b": {OK: 1}}}})

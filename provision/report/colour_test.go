@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // TestTextColour: coloured output is byte for byte ansible-playbook's
@@ -16,7 +17,7 @@ func TestTextColour(t *testing.T) {
 	var b bytes.Buffer
 	ev := Text(&b, true)
 	ev(provision.Event{Kind: provision.Warning, Msg: "w"})
-	ev(provision.Event{Kind: provision.HostResult, Host: "h1", Module: "debug", Status: provision.StatusOK, Verbose: true, Indent: true, Result: map[string]any{"msg": "a"}})
+	ev(provision.Event{Kind: provision.HostResult, Host: "h1", Module: "debug", Traits: tasks.Traits{Shows: true}, Status: provision.StatusOK, Verbose: true, Indent: true, Result: map[string]any{"msg": "a"}})
 	ev(provision.Event{Kind: provision.PlaybookEnd, Recap: &provision.Recap{Hosts: []string{"h1", "h2"}, Stats: map[string]*provision.Stats{
 		"h1": {OK: 6, Changed: 1, Skipped: 1, Rescued: 1, Ignored: 2},
 		"h2": {OK: 1, Unreachable: 1},

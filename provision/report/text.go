@@ -156,7 +156,7 @@ func (t *text) result(e provision.Event) {
 	}
 	switch e.Status {
 	case provision.StatusOK, provision.StatusChanged:
-		if e.LoopDone || isInclude(e.Module) {
+		if e.LoopDone || e.Include {
 			// An include's success shows as its "included:" lines.
 			return
 		}
@@ -166,7 +166,7 @@ func (t *text) result(e provision.Event) {
 		}
 		line := string(e.Status) + ": [" + host + "]" + item
 		if e.Verbose {
-			line += " => " + verboseResult(e.Result, e.Module == "debug", e.Indent)
+			line += " => " + verboseResult(e.Result, e.Traits.Shows, e.Indent)
 		}
 		fmt.Fprintln(t.w, t.paint(code, line))
 	case provision.StatusSkipped:
@@ -183,13 +183,13 @@ func (t *text) result(e provision.Event) {
 				res = maps.Clone(res)
 				delete(res, "results")
 			}
-			line += " => " + verboseResult(res, isDebug(e.Module), t.verbosity > 2)
+			line += " => " + verboseResult(res, e.Traits.Shows, t.verbosity > 2)
 		}
 		fmt.Fprintln(t.w, t.paint(cyan, line))
 	case provision.StatusFailed:
 		t.exception(e.Result)
 		res := e.Result
-		debug := isDebug(e.Module)
+		debug := e.Traits.Shows
 		raised := e.LoopDone && itemRaised(res)
 		if debug {
 			// As Ansible's callback: a debug result never says changed,
@@ -356,15 +356,6 @@ func taskPath(p string) string {
 	return file + ":" + line
 }
 
-// isInclude reports whether module is include_tasks or include_role,
-// whose results Ansible's callback does not print.
-func isInclude(module string) bool {
-	for _, p := range []string{"ansible.builtin.", "ansible.legacy."} {
-		module = strings.TrimPrefix(module, p)
-	}
-	return module == "include_tasks" || module == "include_role"
-}
-
 // exception says the exception a failed result holds, as Ansible's
 // callback does before the failure: its last line, or from -vvv all of it.
 func (t *text) exception(r map[string]any) {
@@ -378,11 +369,6 @@ func (t *text) exception(r map[string]any) {
 	}
 	lines := strings.Split(strings.TrimSpace(exc), "\n")
 	fmt.Fprintln(t.w, t.paint(red, "An exception occurred during task execution. To see the full traceback, use -vvv. The error was: "+lines[len(lines)-1]))
-}
-
-// isDebug reports whether module is debug.
-func isDebug(module string) bool {
-	return module == "debug" || module == "ansible.builtin.debug" || module == "ansible.legacy.debug"
 }
 
 // itemRaised reports whether an item of a loop's result holds an

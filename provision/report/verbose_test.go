@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // TestTextVerbosity: -vv adds the playbook banner and each task's path
@@ -56,13 +57,13 @@ func TestVerboseSkipsAndFailures(t *testing.T) {
 		e    provision.Event
 		want string
 	}{
-		{1, provision.Event{Host: "h", Module: "debug", Status: provision.StatusSkipped, Result: skip}, "skipping: [h] => {}\n"},
-		{1, provision.Event{Host: "h", Module: "command", Status: provision.StatusSkipped, Result: skip},
+		{1, provision.Event{Host: "h", Module: "debug", Traits: tasks.Traits{Shows: true}, Status: provision.StatusSkipped, Result: skip}, "skipping: [h] => {}\n"},
+		{1, provision.Event{Host: "h", Module: "command", Traits: tasks.Traits{TextOutput: true}, Status: provision.StatusSkipped, Result: skip},
 			`skipping: [h] => {"changed": false, "skip_reason": "Conditional result was False"}` + "\n"},
-		{1, provision.Event{Host: "h", Module: "command", Status: provision.StatusSkipped, LoopDone: true,
+		{1, provision.Event{Host: "h", Module: "command", Traits: tasks.Traits{TextOutput: true}, Status: provision.StatusSkipped, LoopDone: true,
 			Result: map[string]any{"changed": false, "skipped": true, "msg": "All items skipped", "results": []any{skip}}},
 			`skipping: [h] => {"changed": false, "msg": "All items skipped"}` + "\n"},
-		{0, provision.Event{Host: "h", Module: "command", Status: provision.StatusSkipped, Result: skip}, "skipping: [h]\n"},
+		{0, provision.Event{Host: "h", Module: "command", Traits: tasks.Traits{TextOutput: true}, Status: provision.StatusSkipped, Result: skip}, "skipping: [h]\n"},
 		{3, provision.Event{Host: "h", Module: "fail", Status: provision.StatusFailed, Result: map[string]any{"changed": false, "failed": true, "msg": "boom"}},
 			"fatal: [h]: FAILED! => {\n    \"changed\": false,\n    \"msg\": \"boom\"\n}\n"},
 	} {
