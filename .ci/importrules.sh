@@ -57,14 +57,14 @@ function bad(pkg, imp, why) { printf "import rule: %s imports %s: %s\n", rel(pkg
 			if (me == "inventory" || me ~ /^inventory\//) {
 				if (r !~ /^internal\/(yaml11|pyfmt|pydict|pyre|fqcn)$/ && r !~ /^inventory(\/|$)/) bad(pkg, r, "inventory imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pydict, internal/pyre and internal/fqcn")
 			}
-			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre|pydict|pyini|pykv|pytext|fqcn)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pyre, internal/pydict, internal/pyini, internal/pykv, internal/pytext and internal/fqcn")
+			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre|pydict|pyini|pykv|pytext|fqcn|boolean)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pyre, internal/pydict, internal/pyini, internal/pykv, internal/pytext, internal/fqcn and internal/boolean")
 			if (me == "transport" && r !~ /^transport(\/|$)/) bad(pkg, r, "transport imports nothing of ours")
 			if (me ~ /^internal\/(pydict|pyre|pykv|suggest|hostile|shlex|fqcn|testhook)$/) bad(pkg, r, me " is a leaf")
 			if (me ~ /^vault(\/|$)/) bad(pkg, r, "vault is a leaf: it imports only the standard library")
 			if (me == "internal/pyfmt" && r != "internal/pydict") bad(pkg, r, "internal/pyfmt imports nothing of ours but internal/pydict")
 			if (me == "internal/yaml11" && r != "internal/pydict" && r != "vault") bad(pkg, r, "internal/yaml11 imports nothing of ours but internal/pydict and vault")
 			if (me == "internal/pyini" && r != "internal/pyfmt") bad(pkg, r, "internal/pyini imports nothing of ours but internal/pyfmt")
-			if (me == "config" && r !~ /^internal\/(pyini|pyfmt|yaml11|pydict|fqcn)$/) bad(pkg, r, "config imports nothing of ours but internal/pyini, internal/pyfmt, internal/yaml11, internal/pydict and internal/fqcn")
+			if (me == "config" && r !~ /^internal\/(pyini|pyfmt|yaml11|pydict|fqcn|boolean)$/) bad(pkg, r, "config imports nothing of ours but internal/pyini, internal/pyfmt, internal/yaml11, internal/pydict, internal/fqcn and internal/boolean")
 			if (me ~ /^provision(\/|$)/ && (r ~ /^transport\/(ssh|local|docker)(\/|$)/ || r ~ /^agents\/store(\/|$)/ || r ~ /^tasks\/builtin(\/|$)/)) bad(pkg, r, "provision gets concrete transports, the store and the built-in registry injected")
 			if (me ~ /^tasks(\/|$)/ && r == "provision") bad(pkg, r, "modules never import provision")
 			if (me ~ /^tasks\/builtin\/[a-z]+$/ && me != "tasks/builtin/internal" && r ~ /^tasks\/builtin(\/[a-z]+)?$/) bad(pkg, r, "a module family imports tasks/builtin/internal/shared, not the registry or another family")

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/boolean"
 	"github.com/tender-sh/tender/internal/pyfmt"
 )
 
@@ -115,11 +116,7 @@ func toBool(v any) (any, error) {
 	case bool:
 		return t, nil
 	case string:
-		switch strings.ToLower(strings.TrimFunc(t, pyfmt.IsSpace)) {
-		case "y", "yes", "on", "1", "true", "t":
-			return true, nil
-		}
-		return false, nil
+		return boolean.True(t), nil
 	case int:
 		return t == 1, nil
 	case float64:

@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tender-sh/tender/internal/boolean"
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/yaml11"
 )
@@ -209,11 +210,8 @@ func (l *loader) boolean(file, key string, n *yaml.Node) Bool {
 		if strings.Contains(v, "{{") || strings.Contains(v, "{%") {
 			return Bool{Set: true, Expr: v}
 		}
-		switch strings.ToLower(v) {
-		case "yes", "on", "1", "true", "t", "y":
-			return Bool{Set: true, Value: true}
-		case "no", "off", "0", "false", "f", "n", "":
-			return Bool{Set: true, Value: false}
+		if b, ok := boolean.Word(v); ok || v == "" {
+			return Bool{Set: true, Value: b}
 		}
 	case nil:
 		return Bool{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/boolean"
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/pyfmt"
 
@@ -388,11 +389,8 @@ func toBool(v any) (bool, error) {
 	case nil:
 		return false, nil
 	case string:
-		switch strings.ToLower(strings.TrimSpace(x)) {
-		case "y", "yes", "on", "1", "true", "t":
-			return true, nil
-		case "n", "no", "off", "0", "false", "f":
-			return false, nil
+		if b, ok := boolean.Word(x); ok {
+			return b, nil
 		}
 	}
 	switch v.(type) {

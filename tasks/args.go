@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/boolean"
 	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/suggest"
 	"github.com/tender-sh/tender/internal/yaml11"
@@ -319,15 +320,12 @@ func ParseBool(v any) (bool, error) {
 			return x == 1, nil
 		}
 	case string:
-		switch strings.ToLower(strings.TrimSpace(x)) {
-		case "y", "yes", "on", "1", "true", "t":
-			return true, nil
-		case "n", "no", "off", "0", "false", "f":
-			return false, nil
+		if b, ok := boolean.Word(x); ok {
+			return b, nil
 		}
 	}
 	// Python's set of them holds 1 once for 1, 1.0 and True (0 likewise).
-	return false, fmt.Errorf("The value '%v' is not a valid boolean.  Valid booleans include: 'y', 'yes', 'on', '1', 'true', 't', 1, 'n', 'no', 'off', '0', 'false', 'f', 0", v)
+	return false, fmt.Errorf("The value '%v' is not a valid boolean.  Valid booleans include: %s", v, boolean.Valid)
 }
 
 // ToText renders a scalar as Ansible renders it into a string parameter

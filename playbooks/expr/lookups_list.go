@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/boolean"
 	"github.com/tender-sh/tender/internal/pydict"
 )
 
@@ -251,11 +252,6 @@ func ansibleBool(v any) bool {
 	case float64:
 		return t == 1
 	}
-	if s, ok := text(v); ok {
-		switch strings.ToLower(strings.TrimSpace(s)) {
-		case "y", "yes", "on", "1", "true", "t":
-			return true
-		}
-	}
-	return false
+	s, ok := text(v)
+	return ok && boolean.True(s)
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/tender-sh/tender/internal/boolean"
 )
 
 // The lookups that read the scope: vars (variables named at run time) and
@@ -218,14 +220,9 @@ func boolOption(opts map[string]any, name string, def bool) (bool, error) {
 	case int, *big.Int, float64:
 		return Equal(b, 1), nil
 	}
-	if s, ok := text(v); ok {
-		switch strings.ToLower(strings.TrimSpace(s)) {
-		case "y", "yes", "on", "1", "true", "t":
-			return true, nil
-		}
-	}
 	// Ansible's config reads booleans leniently: anything else is false
-	return false, nil
+	s, ok := text(v)
+	return ok && boolean.True(s), nil
 }
 
 // templateDelims are the markers the template lookup's options set

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/tender-sh/tender/internal/boolean"
 )
 
 // moreTests are Ansible's tests on lists, truthiness, numbers, URIs and
@@ -91,11 +93,8 @@ var moreTests = map[string]testFunc{
 func truthy(x any, args []any, kw map[string]any) bool {
 	if Truthy(argOr(args, kw, 0, "convert_bool", false)) {
 		if s, ok := text(x); ok {
-			switch strings.ToLower(strings.TrimSpace(s)) {
-			case "y", "yes", "on", "1", "true", "t":
-				return true
-			case "n", "no", "off", "0", "false", "f":
-				return false
+			if b, ok := boolean.Word(s); ok {
+				return b
 			}
 		}
 	}

@@ -29,6 +29,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tender-sh/tender/internal/boolean"
 	"github.com/tender-sh/tender/internal/shlex"
 	"github.com/tender-sh/tender/transport"
 	"github.com/tender-sh/tender/transport/local"
@@ -115,7 +116,7 @@ func (d Dialer) conn(t transport.Target) (*Conn, error) {
 		case "working_dir":
 			c.workdir = fmt.Sprint(v)
 		case "privileged":
-			c.privileged, err = boolean(v)
+			c.privileged, err = boolOption(v)
 		case "extra_env":
 			c.env, err = envOf(v)
 		default:
@@ -128,16 +129,14 @@ func (d Dialer) conn(t transport.Target) (*Conn, error) {
 	return c, nil
 }
 
-// boolean reads a boolean option as Ansible's configuration does.
-func boolean(v any) (bool, error) {
+// boolOption reads a boolean option as Ansible's configuration does.
+func boolOption(v any) (bool, error) {
 	if b, ok := v.(bool); ok {
 		return b, nil
 	}
-	switch strings.ToLower(fmt.Sprint(v)) {
-	case "y", "yes", "on", "1", "true", "t":
-		return true, nil
-	case "n", "no", "off", "0", "false", "f", "":
-		return false, nil
+	s := fmt.Sprint(v)
+	if b, ok := boolean.Word(s); ok || s == "" {
+		return b, nil
 	}
 	return false, fmt.Errorf("%q is not a boolean", fmt.Sprint(v))
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/tender-sh/tender/internal/boolean"
 	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -133,7 +134,6 @@ func parseKeyValues(s string) (any, error) {
 // same element as 1). ansible-core prints them in its set's order, which
 // changes from one Python process to the next; tender prints them in the
 // order the source lists them.
-const booleanNames = "'y', 'yes', 'on', '1', 'true', 't', 1, 'n', 'no', 'off', '0', 'false', 'f', 0"
 
 func argTypeBool(v any) (any, error) {
 	switch x := v.(type) {
@@ -149,14 +149,11 @@ func argTypeBool(v any) (any, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s cannot be converted to a bool", shared.PyTypeOf(v))
 		}
-		switch strings.ToLower(strings.TrimSpace(s)) {
-		case "y", "yes", "on", "1", "true", "t":
-			return true, nil
-		case "n", "no", "off", "0", "false", "f":
-			return false, nil
+		if b, ok := boolean.Word(s); ok {
+			return b, nil
 		}
 	}
-	return nil, fmt.Errorf("The value '%s' is not a valid boolean.  Valid booleans include: %s", shared.PyToStr(v), booleanNames)
+	return nil, fmt.Errorf("The value '%s' is not a valid boolean.  Valid booleans include: %s", shared.PyToStr(v), boolean.Valid)
 }
 
 // pyIntText is what Python's int() reads: a sign, decimal digits with
