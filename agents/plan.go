@@ -115,7 +115,7 @@ func (d *Deployer) probe(ctx context.Context, ts []target) (map[string]*ProbeRes
 	if err != nil {
 		return nil, nil, fmt.Errorf("agents: the probe playbook: %w", err)
 	}
-	m := newProbeModule(d.bundle)
+	m := newProbeModule(d.bundle, d.opts.Connections)
 	reg := &tasks.Registry{}
 	reg.Register(probeModuleName, func() tasks.Module { return m })
 	var mu sync.Mutex

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/transport"
 )
@@ -113,6 +114,7 @@ func parseProbe(b *Bundle, out []byte) (*ProbeResult, error) {
 // Results are kept by host; the Runner only sees ok or failed.
 type probeModule struct {
 	b      *Bundle
+	conns  *transport.Connections // how the hosts are reached, for their address
 	script string
 	mu     sync.Mutex
 	found  map[string]*ProbeResult
@@ -121,8 +123,8 @@ type probeModule struct {
 // probeModuleName is the module's name in the probe's private registry.
 const probeModuleName = "tender_agent_probe"
 
-func newProbeModule(b *Bundle) *probeModule {
-	return &probeModule{b: b, script: probeScript(b), found: map[string]*ProbeResult{}}
+func newProbeModule(b *Bundle, conns *transport.Connections) *probeModule {
+	return &probeModule{b: b, conns: conns, script: probeScript(b), found: map[string]*ProbeResult{}}
 }
 
 // Run probes one host: one Conn.Run, plus a TCP connect from the
@@ -148,22 +150,38 @@ func (m *probeModule) Run(ctx context.Context, env *tasks.Env, _ tasks.Args) (ta
 	return tasks.Result{}, nil
 }
 
-// dialFromController connects to the host's address and the agent's port
-// from this machine.
+// dialFromController connects to the host's address (as its connection
+// type reads it: provision.ResolveConnection) and the agent's port from
+// this machine.
 func (m *probeModule) dialFromController(ctx context.Context, env *tasks.Env) (string, string) {
-	addr, err := env.Eval("ansible_host | default(inventory_hostname)")
+	c, err := provision.ResolveConnection(m.conns, nil, env.Host, evalLookup(env), provision.ConnKeywords{})
 	if err != nil {
 		return "closed", err.Error()
 	}
+	addr := c.Target.Host
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	var d net.Dialer
-	c, err := d.DialContext(ctx, "tcp", net.JoinHostPort(fmt.Sprint(addr), strconv.Itoa(m.b.Port)))
+	nc, err := d.DialContext(ctx, "tcp", net.JoinHostPort(addr, strconv.Itoa(m.b.Port)))
 	if err != nil {
 		return "closed", err.Error()
 	}
-	c.Close()
+	nc.Close()
 	return "open", ""
+}
+
+// evalLookup reads the host's variables through the module's Env: a
+// variable is set when it is defined. The names are those the connection
+// types' Params list, plain variable names.
+func evalLookup(env *tasks.Env) provision.VarLookup {
+	return func(name string) (any, bool, error) {
+		def, err := env.Eval(name + " is defined")
+		if err != nil || def != true {
+			return nil, false, err
+		}
+		v, err := env.Eval(name)
+		return v, err == nil, err
+	}
 }
 
 func (m *probeModule) result(host string) *ProbeResult {

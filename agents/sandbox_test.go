@@ -50,7 +50,7 @@ func TestSandboxBoundsBundlesAndDeploys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := agents.New(f.st, b, f.inv, agents.Options{Modules: reg, Connections: transport.NewConnections().Add("ssh", f.dialer).Add("local", f.dialer), Sandbox: c.pol})
+		d, err := agents.New(f.st, b, f.inv, agents.Options{Modules: reg, Connections: transport.NewConnections().Add("ssh", f.dialer).Add("local", onController{f.dialer}), Sandbox: c.pol})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,3 +73,9 @@ func TestSandboxBoundsBundlesAndDeploys(t *testing.T) {
 		t.Error("an invalid policy was accepted")
 	}
 }
+
+// onController is a Dialer whose connections run on the controller, as
+// the local type's do: the sandbox's local rule bounds it.
+type onController struct{ transport.Dialer }
+
+func (onController) OnController() bool { return true }

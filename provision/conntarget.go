@@ -31,27 +31,15 @@ type VarLookup func(name string) (v any, ok bool, err error)
 // ResolveConnection turns a host's variables and the keywords in force
 // into its Connection, as Ansible's connection plugins read them.
 // ansible_connection (else kw.Connection, else ssh) names the type among
-// conns. The ssh type reads ansible_host, ansible_port, ansible_user, the
-// password and key variables, and its arguments (ansible_ssh_common_args,
-// ansible_ssh_extra_args, and ssh_args and the rest from cfg, which may
-// be nil for Ansible's defaults); local reads nothing; any other type
-// reads the variables its Dialer's transport.Params name. name is the
-// inventory hostname. The engine resolves every connection it opens
-// through it, and so do agents; an embedder may call it to reach a host
-// as tender would.
+// conns, and the type's Dialer says which variables it reads
+// (transport.Params; transport.DefaultParams without it): where its
+// address, user, port, password and key come from, its own options, and
+// the options of Ansible's connection plugin of its name it takes from
+// the configuration cfg (nil: Ansible's defaults). name is the inventory
+// hostname. The engine resolves every connection it opens through it,
+// and so do agents; an embedder may call it to reach a host as tender
+// would.
 func ResolveConnection(conns *transport.Connections, cfg *config.Config, name string, vars VarLookup, kw ConnKeywords) (Connection, error) {
-	first := func(keys []string) (string, error) {
-		for _, k := range keys {
-			v, ok, err := vars(k)
-			if err != nil {
-				return "", fmt.Errorf("%s: %w", k, err)
-			}
-			if ok && v != nil {
-				return expr.Str(v), nil
-			}
-		}
-		return "", nil
-	}
 	kind, err := connectionKind(vars, kw)
 	if err != nil {
 		return Connection{}, err
@@ -61,37 +49,31 @@ func ResolveConnection(conns *transport.Connections, cfg *config.Config, name st
 		return Connection{}, err
 	}
 	c := Connection{Type: canon, Dialer: d, Target: transport.Target{Name: name}}
-	switch canon {
-	case "local":
-		return c, nil
-	case "ssh":
-		if c.Target, err = sshTarget(name, vars, first, kw); err != nil {
-			return c, err
-		}
-		if cfg == nil {
-			cfg = config.Defaults()
-		}
-		return c, sshArgs(&c.Target, cfg, vars)
-	}
 	p := transport.ParamsOf(d)
 	t := &c.Target
-	var port string
+	var port, key string
 	for _, f := range []struct {
 		dst  *string
 		keys []string
-		kw   string
-	}{{&t.Host, p.Host, name}, {&t.User, p.User, kw.User}, {&port, p.Port, kw.Port}, {&t.Password, p.Password, ""}} {
-		if *f.dst, err = first(f.keys); err != nil {
+		def  string
+	}{{&t.Host, p.Host, name}, {&t.User, p.User, kw.User}, {&port, p.Port, kw.Port}, {&t.Password, p.Password, ""}, {&key, p.KeyFile, ""}} {
+		if f.keys == nil {
+			continue
+		}
+		if *f.dst, err = firstVar(vars, f.keys); err != nil {
 			return c, err
 		}
 		if *f.dst == "" {
-			*f.dst = f.kw
+			*f.dst = f.def
 		}
 	}
 	if port != "" {
 		if t.Port, err = strconv.Atoi(port); err != nil {
-			return c, fmt.Errorf("port %q is not a number", port)
+			return c, fmt.Errorf("%s %q is not a number", p.Port[0], port)
 		}
+	}
+	if key != "" {
+		t.KeyFiles = []string{key}
 	}
 	for _, o := range p.Options {
 		for _, k := range o.Vars {
@@ -100,15 +82,58 @@ func ResolveConnection(conns *transport.Connections, cfg *config.Config, name st
 				return c, fmt.Errorf("%s: %w", k, err)
 			}
 			if ok && v != nil {
-				if t.Options == nil {
-					t.Options = map[string]any{}
-				}
-				t.Options[o.Name] = v
+				setOption(t, o.Name, v)
 				break
 			}
 		}
 	}
+	if len(p.PluginOptions) > 0 && cfg == nil {
+		cfg = config.Defaults()
+	}
+	for _, o := range p.PluginOptions {
+		v, err := cfg.PluginOption("connection", canon, o, vars)
+		if err != nil {
+			return c, err
+		}
+		if s := expr.Str(v); v != nil && s != "" && s != pluginDefault(canon, o) {
+			setOption(t, o, s)
+		}
+	}
 	return c, nil
+}
+
+// firstVar is the first of keys that is set, as text ("" when none is).
+func firstVar(vars VarLookup, keys []string) (string, error) {
+	for _, k := range keys {
+		v, ok, err := vars(k)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", k, err)
+		}
+		if ok && v != nil {
+			return expr.Str(v), nil
+		}
+	}
+	return "", nil
+}
+
+// setOption sets one of t's Options.
+func setOption(t *transport.Target, name string, v any) {
+	if t.Options == nil {
+		t.Options = map[string]any{}
+	}
+	t.Options[name] = v
+}
+
+// pluginDefault is the documented default of option name of Ansible's
+// connection plugin ptype, as text.
+func pluginDefault(plugin, name string) string {
+	opts, _ := config.PluginOptions("connection", plugin)
+	for _, o := range opts {
+		if o.Name == name {
+			return expr.Str(o.Default)
+		}
+	}
+	return ""
 }
 
 // connectionKind is the connection type a host's variables and the
@@ -127,52 +152,4 @@ func connectionKind(vars VarLookup, kw ConnKeywords) (string, error) {
 		kind = "ssh"
 	}
 	return kind, nil
-}
-
-// sshTarget reads the ssh connection's variables, falling back on the
-// keywords kw for the user and port.
-func sshTarget(name string, vars VarLookup, str func([]string) (string, error), kw ConnKeywords) (transport.Target, error) {
-	t := transport.Target{Name: name}
-	var err error
-	if t.Host, err = str([]string{"ansible_host", "ansible_ssh_host"}); err != nil {
-		return t, err
-	}
-	if t.Host == "" {
-		t.Host = name
-	}
-	port, err := str([]string{"ansible_port", "ansible_ssh_port"})
-	if err != nil {
-		return t, err
-	}
-	if port == "" {
-		port = kw.Port
-	}
-	if port != "" {
-		if t.Port, err = strconv.Atoi(port); err != nil {
-			return t, fmt.Errorf("ansible_port %q is not a number", port)
-		}
-	}
-	if t.User, err = str([]string{"ansible_user", "ansible_ssh_user", "ansible_remote_user"}); err != nil {
-		return t, err
-	}
-	if t.User == "" {
-		t.User = kw.User
-	}
-	if t.Password, err = str([]string{"ansible_password", "ansible_ssh_pass", "ansible_ssh_password"}); err != nil {
-		return t, err
-	}
-	key, err := str([]string{"ansible_ssh_private_key_file", "ansible_private_key_file"})
-	if err != nil {
-		return t, err
-	}
-	if key != "" {
-		t.KeyFiles = []string{key}
-	}
-	if t.CommonArgs, err = str([]string{"ansible_ssh_common_args"}); err != nil {
-		return t, err
-	}
-	if t.ExtraArgs, err = str([]string{"ansible_ssh_extra_args"}); err != nil {
-		return t, err
-	}
-	return t, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/transport"
 	"github.com/tender-sh/tender/transport/local"
@@ -20,6 +21,10 @@ func (paramDialer) Params() transport.ConnParams {
 		Port: []string{"ansible_box_port"}, Options: []transport.ConnOption{{Name: "flavour", Vars: []string{"ansible_box_flavour", "box_flavour"}}}}
 }
 
+// addrDialer is a connection type that declares no variables: it reads
+// Ansible's for every connection that logs in to an address.
+type addrDialer struct{ transport.Dialer }
+
 func vars(m map[string]any) provision.VarLookup {
 	return func(name string) (any, bool, error) { v, ok := m[name]; return v, ok, nil }
 }
@@ -27,7 +32,7 @@ func vars(m map[string]any) provision.VarLookup {
 // TestResolveConnection: ansible_connection, then the keyword, then ssh
 // pick the type, aliases resolved; each type reads its own variables.
 func TestResolveConnection(t *testing.T) {
-	conns := transport.NewConnections().Add("ssh", local.Dialer{}, "smart", "paramiko").Add("local", local.Dialer{}).
+	conns := transport.NewConnections().Add("ssh", addrDialer{local.Dialer{}}, "smart", "paramiko").Add("local", local.Dialer{}).
 		Add("box", paramDialer{}, "vendor.box")
 	cases := []struct {
 		name string
@@ -96,3 +101,46 @@ func TestUnregisteredTypeFailsItsHostOnly(t *testing.T) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func mapString(m map[string]any) string { return fmt.Sprint(m) }
+
+// sshArgsDialer reads ssh's arguments as the ssh type does.
+type sshArgsDialer struct{ transport.Dialer }
+
+func (sshArgsDialer) Params() transport.ConnParams {
+	p := transport.DefaultParams
+	p.PluginOptions = []string{"ssh_args", "ssh_common_args", "ssh_extra_args"}
+	return p
+}
+
+// TestResolvePluginOptions: the options of Ansible's connection plugin a
+// type takes come from the host's variables, else the environment (or
+// ansible.cfg, or the command line), as text; one at its documented
+// default (ssh_args' compression and connection sharing) or empty is left
+// out.
+func TestResolvePluginOptions(t *testing.T) {
+	conns := transport.NewConnections().Add("ssh", sshArgsDialer{local.Dialer{}})
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		vars map[string]any
+		want string
+	}{
+		{"defaults left out", nil, nil, "map[]"},
+		{"documented default left out", map[string]string{"ANSIBLE_SSH_ARGS": "-C -o ControlMaster=auto -o ControlPersist=60s"}, nil, "map[]"},
+		{"environment", map[string]string{"ANSIBLE_SSH_ARGS": "-o A=1", "ANSIBLE_SSH_EXTRA_ARGS": "-o B=2"}, nil,
+			"map[ssh_args:-o A=1 ssh_extra_args:-o B=2]"},
+		{"variable over environment", map[string]string{"ANSIBLE_SSH_COMMON_ARGS": "-o env=1"},
+			map[string]any{"ansible_ssh_common_args": "-o var=1", "ansible_ssh_args": ""}, "map[ssh_common_args:-o var=1]"},
+	} {
+		cfg, err := config.Load(config.Options{Getenv: func(k string) (string, bool) { v, ok := c.env[k]; return v, ok }, Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := provision.ResolveConnection(conns, cfg, "h1", vars(c.vars), provision.ConnKeywords{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if s := mapString(got.Target.Options); s != c.want {
+			t.Errorf("%s: options %s, want %s", c.name, s, c.want)
+		}
+	}
+}

@@ -19,11 +19,19 @@ type warnDialer struct {
 	asked map[string]int
 }
 
+// Params: the fake reads ssh's variables, its common args among them.
+func (d *warnDialer) Params() transport.ConnParams {
+	p := transport.DefaultParams
+	p.PluginOptions = []string{"ssh_common_args"}
+	return p
+}
+
 func (d *warnDialer) Warnings(t transport.Target) []string {
 	d.mu.Lock()
 	d.asked[t.Name]++
 	d.mu.Unlock()
-	if msg, ok := strings.CutPrefix(t.CommonArgs, "warn="); ok {
+	common, _ := t.Options["ssh_common_args"].(string)
+	if msg, ok := strings.CutPrefix(common, "warn="); ok {
 		return []string{msg}
 	}
 	return nil

@@ -5,12 +5,10 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	osuser "os/user"
 	"strings"
 	"sync"
 	"sync/atomic"
 
-	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
@@ -187,7 +185,7 @@ func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw Con
 		return nil, err
 	}
 	kind, t := c.Type, r.vetted(c.Target)
-	if kind == "local" || transport.RunsOnController(c.Dialer) {
+	if transport.RunsOnController(c.Dialer) {
 		if err := r.Sandbox.CheckLocal("host " + h.name + " with connection " + kind); err != nil {
 			return nil, err
 		}
@@ -205,7 +203,7 @@ func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw Con
 	h.connMu.Unlock()
 	slot.once.Do(func() {
 		rn.warnTargets("", []hostTarget{{host: h.name, key: key, t: t, d: c.Dialer}})
-		rn.emit(Event{Kind: Connecting, Host: h.name, Msg: establish(kind, t.User)})
+		rn.emit(Event{Kind: Connecting, Host: h.name, Msg: establish(kind, c.Dialer, t)})
 		slot.conn, slot.err = c.Dialer.Connect(ctx, t)
 		// A file the sandbox refused fails the host's task: the host
 		// is not unreachable.
@@ -219,7 +217,7 @@ func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw Con
 
 // targetKey tells apart the logins a host's connections are for.
 func targetKey(kind string, t transport.Target) string {
-	return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%x\x00%v", kind, t.Host, t.User, t.Port, strings.Join(t.KeyFiles, "\x00"), t.CommonArgs, t.ExtraArgs, sha256.Sum256([]byte(t.Password)), t.Options)
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%x\x00%v", kind, t.Host, t.User, t.Port, strings.Join(t.KeyFiles, "\x00"), sha256.Sum256([]byte(t.Password)), t.Options)
 }
 
 // close closes the host's connections; the next task that needs one
@@ -235,74 +233,16 @@ func (h *hostRun) close() {
 	h.conns = nil
 }
 
-// sshArgs completes t's ssh arguments as Ansible's ssh connection builds
-// its command line: ssh_args (ansible_ssh_args, ANSIBLE_SSH_ARGS,
-// [ssh_connection] ssh_args) before everything, and the common and extra
-// arguments from the command line (--ssh-common-args), the environment or
-// ansible.cfg when the host's variables give none. Its options come first,
-// so they win, as the first value of an option does for ssh.
-func sshArgs(t *transport.Target, cfg *config.Config, vars VarLookup) error {
-	opt := func(name string) (string, error) {
-		v, err := cfg.PluginOption("connection", "ssh", name, vars)
-		if err != nil || v == nil {
-			return "", err
-		}
-		return expr.Str(v), nil
+// establish says what a connection opens, as Ansible's -vvv output does:
+// the Dialer's own line (transport.Announcer), else "ESTABLISH TYPE
+// CONNECTION FOR USER: user" ("?" when the user is left to the type).
+func establish(kind string, d transport.Dialer, t transport.Target) string {
+	if a, ok := d.(transport.Announcer); ok {
+		return a.Establish(t)
 	}
-	base, err := opt("ssh_args")
-	if err != nil {
-		return err
-	}
-	for _, a := range []struct {
-		name string
-		dst  *string
-	}{{"ssh_common_args", &t.CommonArgs}, {"ssh_extra_args", &t.ExtraArgs}} {
-		if *a.dst != "" {
-			continue
-		}
-		if *a.dst, err = opt(a.name); err != nil {
-			return err
-		}
-	}
-	// The default (compression and OpenSSH's connection sharing) is
-	// nothing tender's own connections need, one per host already.
-	if base != "" && base != defaultSSHArgs() {
-		t.CommonArgs = strings.TrimSpace(base + " " + t.CommonArgs)
-	}
-	return nil
-}
-
-// defaultSSHArgs is the documented default of the ssh connection's
-// ssh_args.
-var defaultSSHArgs = sync.OnceValue(func() string {
-	opts, _ := config.PluginOptions("connection", "ssh")
-	for _, o := range opts {
-		if o.Name == "ssh_args" {
-			return expr.Str(o.Default)
-		}
-	}
-	return ""
-})
-
-// establish says what a connection opens, as Ansible's -vvv output does.
-// An SSH login whose user the play leaves to ssh config is "None", as
-// Ansible says it.
-func establish(kind, user string) string {
-	switch kind {
-	case "ssh":
-	case "local":
-		if u, err := osuser.Current(); err == nil {
-			user = u.Username
-		}
-		return "ESTABLISH LOCAL CONNECTION FOR USER: " + user
-	default:
-		if user == "" {
-			user = "?"
-		}
-		return "ESTABLISH " + strings.ToUpper(kind) + " CONNECTION FOR USER: " + user
-	}
+	user := t.User
 	if user == "" {
-		user = "None"
+		user = "?"
 	}
-	return "ESTABLISH SSH CONNECTION FOR USER: " + user
+	return "ESTABLISH " + strings.ToUpper(kind) + " CONNECTION FOR USER: " + user
 }

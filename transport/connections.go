@@ -102,14 +102,24 @@ type Params interface {
 }
 
 // ConnParams are the variables a connection type reads. In each list the
-// first variable that is set wins.
+// first variable that is set wins; a nil list is a field the type does
+// not take (local's reads none).
 type ConnParams struct {
 	// Host are where Target.Host comes from (the inventory hostname when
 	// none is set); User, Target.User (the remote_user keyword when none
-	// is set); Port, Target.Port; Password, Target.Password.
-	Host, User, Port, Password []string
+	// is set); Port, Target.Port (the port keyword when none is set);
+	// Password, Target.Password; KeyFile, Target.KeyFiles (the one key
+	// file to offer).
+	Host, User, Port, Password, KeyFile []string
 	// Options fill Target.Options, by option name.
 	Options []ConnOption
+	// PluginOptions name options of Ansible's connection plugin of the
+	// type's name that the type takes from wherever Ansible's
+	// configuration sets them (its variables, the environment,
+	// ansible.cfg, the command line): the engine reads each into
+	// Target.Options as text, leaving it out when it is empty or at its
+	// documented default.
+	PluginOptions []string
 }
 
 // ConnOption is one option of a connection type and the variables that
@@ -119,12 +129,16 @@ type ConnOption struct {
 	Vars []string
 }
 
-// DefaultParams are the variables a Dialer without Params reads.
+// DefaultParams are the variables a Dialer without Params reads: those
+// Ansible gives every connection plugin that logs in to an address
+// (remote_addr, remote_user, port, password, private_key_file), with
+// their ansible_ssh_ spellings.
 var DefaultParams = ConnParams{
-	Host:     []string{"ansible_host"},
-	User:     []string{"ansible_user"},
-	Port:     []string{"ansible_port"},
-	Password: []string{"ansible_password"},
+	Host:     []string{"ansible_host", "ansible_ssh_host"},
+	User:     []string{"ansible_user", "ansible_ssh_user", "ansible_remote_user"},
+	Port:     []string{"ansible_port", "ansible_ssh_port"},
+	Password: []string{"ansible_password", "ansible_ssh_pass", "ansible_ssh_password"},
+	KeyFile:  []string{"ansible_ssh_private_key_file", "ansible_private_key_file"},
 }
 
 // ParamsOf returns d's Params, or DefaultParams.
@@ -133,6 +147,14 @@ func ParamsOf(d Dialer) ConnParams {
 		return p.Params()
 	}
 	return DefaultParams
+}
+
+// Announcer is an optional interface of a Dialer: the line Ansible's
+// -vvv output shows when a connection of its type to t opens
+// ("ESTABLISH SSH CONNECTION FOR USER: deploy"). Without it the engine
+// shows "ESTABLISH TYPE CONNECTION FOR USER: user".
+type Announcer interface {
+	Establish(t Target) string
 }
 
 // Controller is an optional interface of a Dialer whose connections start

@@ -137,17 +137,16 @@ type Result struct {
 // Target says where a host is and how to log in, from the inventory's
 // connection variables (ansible_host, ansible_port, ansible_user, ...).
 type Target struct {
-	Name       string   // inventory hostname, for messages
-	Host       string   // address to connect to (ansible_host or Name)
-	Port       int      // 0 means the transport's default
-	User       string   // login user; empty means the transport's default
-	Password   string   // login password, never logged
-	KeyFiles   []string // private key files to offer, in order
-	CommonArgs string   // ansible_ssh_common_args, e.g. "-o ProxyJump=bastion"
-	ExtraArgs  string   // ansible_ssh_extra_args: after CommonArgs, which win
+	Name     string   // inventory hostname, for messages
+	Host     string   // address to connect to (ansible_host or Name)
+	Port     int      // 0 means the transport's default
+	User     string   // login user; empty means the transport's default
+	Password string   // login password, never logged
+	KeyFiles []string // private key files to offer, in order
 	// Options are the connection type's own settings beyond the fields
-	// above, by option name (for docker: docker_extra_args, working_dir,
-	// privileged, extra_env), read from the variables its Params name.
+	// above, by option name (for ssh: ssh_common_args; for docker:
+	// docker_extra_args, working_dir, privileged, extra_env), read from
+	// the variables and configuration its Params name.
 	Options map[string]any
 	// Files, when set, vets the controller files the connection would
 	// use because of the fields above (see Files); nil allows every

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	osuser "os/user"
 	"path/filepath"
 	"sync/atomic"
 	"time"
@@ -127,3 +128,17 @@ func (c *Conn) Close() error {
 // OnController reports true: local connections run on the control
 // machine (see transport.Controller).
 func (Dialer) OnController() bool { return true }
+
+// Params: the local type reads no variable, as Ansible's local
+// connection takes no address, user or key.
+func (Dialer) Params() transport.ConnParams { return transport.ConnParams{} }
+
+// Establish names the user tender runs as, as Ansible's local connection
+// does.
+func (Dialer) Establish(transport.Target) string {
+	user := ""
+	if u, err := osuser.Current(); err == nil {
+		user = u.Username
+	}
+	return "ESTABLISH LOCAL CONNECTION FOR USER: " + user
+}

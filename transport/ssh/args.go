@@ -15,15 +15,54 @@ const (
 	extraArgsVar  = "ansible_ssh_extra_args"
 )
 
+// The options of Ansible's ssh connection plugin that the ssh type takes
+// (Dialer.Params): the engine reads them into Target.Options, from the
+// host's variables (ansible_ssh_common_args, ...), the environment,
+// ansible.cfg or the command line, and leaves out ssh_args at its
+// default (compression and OpenSSH's connection sharing, which tender's
+// one connection per host does not need).
+const (
+	OptArgs       = "ssh_args"
+	OptCommonArgs = "ssh_common_args"
+	OptExtraArgs  = "ssh_extra_args"
+)
+
+// Establish names the login user, "None" when ssh config or the
+// controller's user decides it, as Ansible's ssh connection does.
+func (d *Dialer) Establish(t transport.Target) string {
+	user := t.User
+	if user == "" {
+		user = "None"
+	}
+	return "ESTABLISH SSH CONNECTION FOR USER: " + user
+}
+
+// Params are the variables the ssh type reads: Ansible's for every
+// connection that logs in to an address, and its ssh arguments.
+func (d *Dialer) Params() transport.ConnParams {
+	p := transport.DefaultParams
+	p.PluginOptions = []string{OptArgs, OptCommonArgs, OptExtraArgs}
+	return p
+}
+
+// argText returns t's ssh arguments as ssh's command line gets them:
+// ssh_args, then ssh_common_args (as one, named by the common args'
+// variable in messages), and ssh_extra_args.
+func argText(t transport.Target) (common, extra string) {
+	opt := func(name string) string { s, _ := t.Options[name].(string); return s }
+	return strings.TrimSpace(opt(OptArgs) + " " + opt(OptCommonArgs)), opt(OptExtraArgs)
+}
+
 // targetArgs reads t's ssh arguments: its common args, then its extra
 // args, as Ansible puts them on ssh's command line (where the first value
 // of an option wins).
 func targetArgs(t transport.Target) (options, error) {
-	o, err := parseArgs(commonArgsVar, t.CommonArgs)
+	common, extraText := argText(t)
+	o, err := parseArgs(commonArgsVar, common)
 	if err != nil {
 		return nil, err
 	}
-	extra, err := parseArgs(extraArgsVar, t.ExtraArgs)
+	extra, err := parseArgs(extraArgsVar, extraText)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,10 @@ package ssh
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/tender-sh/tender/transport"
 )
 
 func TestParseCommonArgs(t *testing.T) {
@@ -28,6 +31,26 @@ func TestParseCommonArgs(t *testing.T) {
 		if _, err := parseArgs(commonArgsVar, bad); err == nil {
 			t.Errorf("parseArgs(%q) must fail", bad)
 		}
+	}
+}
+
+// TestTargetArgsOrder: ssh_args come before ssh_common_args, and both
+// before ssh_extra_args, so that the first value of an option wins as on
+// ssh's command line; each is read from Target.Options.
+func TestTargetArgsOrder(t *testing.T) {
+	t.Parallel()
+	tg := transport.Target{Options: map[string]any{OptArgs: "-o Port=1", OptCommonArgs: "-o Port=2 -o User=c", OptExtraArgs: "-o User=e -J gw"}}
+	got, err := targetArgs(tg)
+	want := options{"port": {"1", "2"}, "user": {"c", "e"}, "proxyjump": {"gw"}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("targetArgs = %v, %v; want %v", got, err, want)
+	}
+	if got, err := targetArgs(transport.Target{}); err != nil || len(got) != 0 {
+		t.Errorf("no options: %v, %v", got, err)
+	}
+	tg.Options[OptExtraArgs] = "-o 'unterminated"
+	if _, err := targetArgs(tg); err == nil || !strings.HasPrefix(err.Error(), extraArgsVar+": ") {
+		t.Errorf("a bad extra arg: %v", err)
 	}
 }
 

@@ -142,7 +142,7 @@ func TestE2EOpenSSH(t *testing.T) {
 		// Through the container's sshd to the same sshd seen from inside.
 		jd := &Dialer{KnownHosts: []string{known}, HostKeys: HostKeyAcceptNew, ConfigFile: "none", NoAgent: true}
 		c, err := jd.Connect(ctx, transport.Target{Name: "inner", Host: "127.0.0.1", Port: 22, User: "deploy",
-			KeyFiles: []string{key}, CommonArgs: "-o ProxyJump=root@127.0.0.1:" + strconv.Itoa(port)})
+			KeyFiles: []string{key}, Options: map[string]any{OptCommonArgs: "-o ProxyJump=root@127.0.0.1:" + strconv.Itoa(port)}})
 		if err != nil {
 			t.Fatal(err)
 		}

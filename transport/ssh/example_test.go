@@ -24,10 +24,10 @@ func Example() {
 	}
 	ctx := context.Background()
 	c, err := d.Connect(ctx, transport.Target{
-		Name:       "web01",
-		Host:       "10.0.0.11",
-		User:       "deploy",
-		CommonArgs: "-o ProxyJump=admin@bastion.example.com",
+		Name:    "web01",
+		Host:    "10.0.0.11",
+		User:    "deploy",
+		Options: map[string]any{ssh.OptCommonArgs: "-o ProxyJump=admin@bastion.example.com"},
 	})
 	if err != nil {
 		fmt.Println(err) // wraps transport.ErrUnreachable; maybe *ssh.HostKeyError

@@ -110,7 +110,7 @@ func TestHostKeyFromCommonArgs(t *testing.T) {
 	known := filepath.Join(t.TempDir(), "known_hosts")
 	f.dialer.KnownHosts = nil
 	tg := f.target()
-	tg.CommonArgs = "-o StrictHostKeyChecking=no -o 'UserKnownHostsFile " + known + "'"
+	tg.Options = map[string]any{OptCommonArgs: "-o StrictHostKeyChecking=no -o 'UserKnownHostsFile " + known + "'"}
 	c, err := f.dialer.Connect(context.Background(), tg)
 	if err != nil {
 		t.Fatal(err)

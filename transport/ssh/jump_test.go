@@ -31,7 +31,7 @@ func TestProxyJumpFromCommonArgs(t *testing.T) {
 		`-o ProxyCommand="ssh -W %h:%p -q -p ` + strconv.Itoa(b1.Port()) + " tester@" + b1.Host() + `"`,
 	} {
 		tg := f.target()
-		tg.CommonArgs = args
+		tg.Options = map[string]any{OptCommonArgs: args}
 		before1, before2 := b1.Stats().Channels, b2.Stats().Channels
 		c, err := f.dialer.Connect(context.Background(), tg)
 		if err != nil {
@@ -100,7 +100,7 @@ func TestResolveOverrides(t *testing.T) {
 	if len(h.extraKeys) != 1 || h.extraKeys[0] != filepath.Join(home, ".ssh/web_key") {
 		t.Fatalf("identity files: %v", h.extraKeys)
 	}
-	h, jumps, err = d.resolve(transport.Target{Host: "web", Port: 22, User: "inv", CommonArgs: "-o User=ignored -J j1,admin@j2:2200"})
+	h, jumps, err = d.resolve(transport.Target{Host: "web", Port: 22, User: "inv", Options: map[string]any{OptCommonArgs: "-o User=ignored -J j1,admin@j2:2200"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestJumpConnectionShared(t *testing.T) {
 	t.Parallel()
 	f, b1, _ := jumpFixture(t)
 	tg := f.target()
-	tg.CommonArgs = "-J " + b1.Addr()
+	tg.Options = map[string]any{OptCommonArgs: "-J " + b1.Addr()}
 	var conns []transport.Conn
 	for range 5 {
 		c, err := f.dialer.Connect(context.Background(), tg)

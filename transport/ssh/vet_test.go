@@ -71,10 +71,16 @@ func TestFilesVetsWhatTheTargetNames(t *testing.T) {
 	}{
 		{"key file", func(tg transport.Target) transport.Target { tg.KeyFiles = []string{outside}; return tg }, outside},
 		{"key file with ~", func(tg transport.Target) transport.Target { tg.KeyFiles = []string{"~/id_x"}; return tg }, home + "/id_x"},
-		{"-i", func(tg transport.Target) transport.Target { tg.CommonArgs = "-i " + outside; return tg }, outside},
-		{"IdentityFile", func(tg transport.Target) transport.Target { tg.ExtraArgs = "-o IdentityFile=" + outside; return tg }, outside},
+		{"-i", func(tg transport.Target) transport.Target {
+			tg.Options = map[string]any{OptCommonArgs: "-i " + outside}
+			return tg
+		}, outside},
+		{"IdentityFile", func(tg transport.Target) transport.Target {
+			tg.Options = map[string]any{OptExtraArgs: "-o IdentityFile=" + outside}
+			return tg
+		}, outside},
 		{"UserKnownHostsFile", func(tg transport.Target) transport.Target {
-			tg.CommonArgs = "-o UserKnownHostsFile=" + outside
+			tg.Options = map[string]any{OptCommonArgs: "-o UserKnownHostsFile=" + outside}
 			return tg
 		}, outside},
 	} {
@@ -113,7 +119,7 @@ func TestFilesWarningsReadNothingRefused(t *testing.T) {
 	os.WriteFile(outside, []byte("@secret-marker host ssh-ed25519 AAAA\n"), 0o600)
 	d := &Dialer{ConfigFile: "none", NoAgent: true, User: "tester"}
 	tg := f.target()
-	tg.CommonArgs = "-o UserKnownHostsFile=" + outside
+	tg.Options = map[string]any{OptCommonArgs: "-o UserKnownHostsFile=" + outside}
 	if w := strings.Join(d.Warnings(tg), "\n"); !strings.Contains(w, "secret-marker") {
 		t.Fatalf("without Files, the warning names the line: %q", w)
 	}
@@ -138,7 +144,7 @@ func TestFilesOpensWhatItVetted(t *testing.T) {
 	d := &Dialer{ConfigFile: "none", NoAgent: true, User: "tester"}
 	files := &testFiles{read: dir}
 	tg := f.target()
-	tg.CommonArgs, tg.Files = "-o UserKnownHostsFile="+known, files
+	tg.Options, tg.Files = map[string]any{OptCommonArgs: "-o UserKnownHostsFile=" + known}, files
 	c, err := d.Connect(context.Background(), tg)
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +155,7 @@ func TestFilesOpensWhatItVetted(t *testing.T) {
 	}
 	// accept-new into a known_hosts file that may be read, not written
 	empty := filepath.Join(dir, "empty_known_hosts")
-	tg.CommonArgs = "-o StrictHostKeyChecking=accept-new -o UserKnownHostsFile=" + empty
+	tg.Options = map[string]any{OptCommonArgs: "-o StrictHostKeyChecking=accept-new -o UserKnownHostsFile=" + empty}
 	_, err = d.Connect(context.Background(), tg)
 	if !errors.Is(err, errRefused) || errors.Is(err, transport.ErrUnreachable) || !strings.Contains(err.Error(), "writing "+empty) {
 		t.Errorf("accept-new: %v", err)

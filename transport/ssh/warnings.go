@@ -65,7 +65,8 @@ func (d *Dialer) uncheckedWarning(t transport.Target, h *hop) string {
 	said := map[string][]string{}
 	var order []string
 	for _, o := range opts {
-		for _, v := range []struct{ name, args string }{{commonArgsVar, t.CommonArgs}, {extraArgsVar, t.ExtraArgs}} {
+		common, extra := argText(t)
+		for _, v := range []struct{ name, args string }{{commonArgsVar, common}, {extraArgsVar, extra}} {
 			args, err := parseArgs(v.name, v.args)
 			if err != nil || len(args[o.key]) == 0 {
 				continue

@@ -49,7 +49,7 @@ func TestWarningsArgsTurnCheckingOff(t *testing.T) {
 				f.dialer.KnownHosts = []string{filepath.Join(t.TempDir(), "known_hosts")}
 			}
 			tg := f.target()
-			tg.CommonArgs, tg.ExtraArgs = tc.common, tc.extra
+			tg.Options = map[string]any{OptCommonArgs: tc.common, OptExtraArgs: tc.extra}
 			var got string
 			for _, w := range f.dialer.Warnings(tg) {
 				if strings.HasPrefix(w, off) {
