@@ -41,7 +41,10 @@ func Split(s string) ([]string, error) {
 				if s[i] == '"' {
 					break
 				}
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\\`, s[i+1]) >= 0 {
+				if s[i] == '\\' && i+1 >= len(s) {
+					return nil, errors.New("No escaped character")
+				}
+				if s[i] == '\\' && strings.IndexByte(`"\\`, s[i+1]) >= 0 {
 					i++
 				}
 				cur.WriteByte(s[i])

@@ -24,7 +24,7 @@ func TestSplit(t *testing.T) {
 			t.Errorf("Split(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for in, want := range map[string]string{`'open`: "No closing quotation", `"open`: "No closing quotation", `end\`: "No escaped character"} {
+	for in, want := range map[string]string{`'open`: "No closing quotation", `"open`: "No closing quotation", `end\`: "No escaped character", `"end\`: "No escaped character"} {
 		if _, err := Split(in); err == nil || err.Error() != want {
 			t.Errorf("Split(%q): error %v, want %q", in, err, want)
 		}

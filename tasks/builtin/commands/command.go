@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tender-sh/tender/internal/shlex"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 	"github.com/tender-sh/tender/transport"
@@ -114,7 +115,7 @@ func decodeCommand(a tasks.Values, shell, check bool) (commandJob, *tasks.Result
 	}
 	if j.raw != "" {
 		var err error
-		if j.argv, err = shared.ShlexSplit(j.raw); err != nil {
+		if j.argv, err = shlex.Split(j.raw); err != nil {
 			return j, nil, err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/shlex"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 	"github.com/tender-sh/tender/transport"
@@ -75,7 +76,7 @@ func decodeScript(env *tasks.Env, a tasks.Values) (scriptJob, *tasks.Result, err
 	if j.chdir != "" && !strings.HasPrefix(j.chdir, "/") {
 		return failed(fmt.Sprintf("chdir %s must be an absolute path for a Unix-aware remote node", j.chdir))
 	}
-	parts, err := shared.ShlexSplit(raw)
+	parts, err := shlex.Split(raw)
 	if err != nil || len(parts) == 0 {
 		return failed("script: no script given")
 	}

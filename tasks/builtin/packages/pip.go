@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/shlex"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 	"github.com/tender-sh/tender/transport"
@@ -129,7 +130,7 @@ func decodePip(a tasks.Values, check bool) (pipJob, *tasks.Result, error) {
 		return j, pipBadArgs(msg), nil
 	}
 	j.extraArgs = pipExtraArgs(a.Str("extra_args"), a.Bool("editable"))
-	extra, err := shared.ShlexSplit(j.extraArgs)
+	extra, err := shlex.Split(j.extraArgs)
 	if err != nil {
 		return j, nil, fmt.Errorf("extra_args: %w", err)
 	}
@@ -281,7 +282,7 @@ func (j pipJob) ran(v shared.Verdict, stdout, stderr string) tasks.Result {
 // venv or pyvenv, which take no -p.
 func pipVenvCommand(a tasks.Values) (cmd []string, defaultPy, pyErr bool, err error) {
 	raw := a.Str("virtualenv_command")
-	cmd, err = shared.ShlexSplit(raw)
+	cmd, err = shlex.Split(raw)
 	if err != nil || len(cmd) == 0 {
 		return nil, false, false, fmt.Errorf("virtualenv_command: cannot split %q", raw)
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/shlex"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -76,7 +77,7 @@ func (m sysvinitModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 			return tasks.Result{}, fmt.Errorf("runlevels: %q is not a runlevel (letters and digits only)", rl)
 		}
 	}
-	words, err := shared.ShlexSplit(a.Str("arguments"))
+	words, err := shlex.Split(a.Str("arguments"))
 	if err != nil {
 		return tasks.Result{}, fmt.Errorf("arguments: %v", err)
 	}

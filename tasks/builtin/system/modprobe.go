@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/shlex"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
@@ -45,7 +46,7 @@ func (modprobeModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 		return tasks.Result{}, err
 	}
 	name, state, params := a.Str("name"), a.Str("state"), a.Str("params")
-	words, err := shared.ShlexSplit(params)
+	words, err := shlex.Split(params)
 	if err != nil {
 		return tasks.Result{}, fmt.Errorf("params: %v", err)
 	}
