@@ -1,9 +1,9 @@
 package inventory
 
 import (
-	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/tender-sh/tender/internal/pyescape"
 )
 
 // stringBody reads one quoted Python string literal (p.s[p.i] is its
@@ -50,52 +50,33 @@ func (p *pyParser) stringBody(sb *strings.Builder, raw, bytes bool) error {
 	}
 }
 
-var simpleEscapes = map[byte]string{
-	'\\': "\\", '\'': "'", '"': "\"", 'a': "\a", 'b': "\b", 'f': "\f",
-	'n': "\n", 'r': "\r", 't': "\t", 'v': "\v", '\n': "",
-}
-
-// escape decodes the escape sequence at p.s[p.i] (a backslash).
+// escape decodes the escape sequence at p.s[p.i] (a backslash): Python's
+// (pyescape.Decode), a backslash before a newline continuing the line, and
+// no \u, \U or \N in a bytes literal.
 func (p *pyParser) escape(sb *strings.Builder, bytes bool) error {
 	c := p.s[p.i+1]
-	if s, ok := simpleEscapes[c]; ok {
-		sb.WriteString(s)
+	if c == '\n' {
 		p.i += 2
 		return nil
 	}
-	switch {
-	case c >= '0' && c <= '7':
-		j := p.i + 1
-		for j < len(p.s) && j < p.i+4 && p.s[j] >= '0' && p.s[j] <= '7' {
-			j++
-		}
-		n, _ := strconv.ParseUint(p.s[p.i+1:j], 8, 32)
-		p.i = j
-		return writeCode(sb, rune(n), bytes)
-	case c == 'x':
-		return p.hexEscape(sb, 2, bytes)
-	case (c == 'u' || c == 'U') && !bytes:
-		return p.hexEscape(sb, map[byte]int{'u': 4, 'U': 8}[c], bytes)
-	case c == 'N' && !bytes:
+	if c == 'N' && !bytes {
 		return errNotLiteral // \N{NAME}: see iniValue
 	}
-	// An unknown escape keeps its backslash.
-	sb.WriteByte('\\')
-	p.i++
-	return nil
-}
-
-func (p *pyParser) hexEscape(sb *strings.Builder, n int, bytes bool) error {
-	start := p.i + 2
-	if start+n > len(p.s) {
+	r, n, kind, problem := pyescape.Decode(p.s[p.i+1:])
+	if kind == pyescape.Hex && c != 'x' && bytes {
+		n, problem = 0, ""
+	}
+	if problem != "" {
 		return errNotLiteral
 	}
-	v, err := strconv.ParseUint(p.s[start:start+n], 16, 32)
-	if err != nil || strings.ContainsAny(p.s[start:start+n], "+-_") || v > utf8.MaxRune {
-		return errNotLiteral
+	if n == 0 {
+		// An unknown escape keeps its backslash.
+		sb.WriteByte('\\')
+		p.i++
+		return nil
 	}
-	p.i = start + n
-	return writeCode(sb, rune(v), bytes)
+	p.i += 1 + n
+	return writeCode(sb, r, bytes)
 }
 
 // writeCode appends code point r (a byte value in a bytes literal).

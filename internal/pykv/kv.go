@@ -7,8 +7,9 @@ package pykv
 
 import (
 	"errors"
-	"strconv"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pyescape"
 )
 
 // ErrUnbalanced is returned (wrapped) by SplitArgs when a quote or a Jinja2
@@ -254,36 +255,14 @@ func decodeEscapes(s string) string {
 			b.WriteByte(c)
 			continue
 		}
-		n := s[i+1]
-		if r, ok := simpleEscapes[n]; ok {
-			b.WriteByte(r)
-			i++
+		// Ansible decodes the simple and hex escapes only (Python decodes
+		// \xNN as the code point U+00NN, like \u00NN).
+		if r, n, kind, problem := pyescape.Decode(s[i+1:]); problem == "" && (kind == pyescape.Simple || kind == pyescape.Hex) {
+			b.WriteRune(r)
+			i += n
 			continue
-		}
-		width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[n]
-		if width > 0 && i+2+width <= len(s) {
-			// Python decodes \xNN as the code point U+00NN, like \u00NN.
-			if v, err := strconv.ParseUint(s[i+2:i+2+width], 16, 32); err == nil && isHex(s[i+2:i+2+width]) && v <= 0x10FFFF {
-				b.WriteRune(rune(v))
-				i += 1 + width
-				continue
-			}
 		}
 		b.WriteByte(c)
 	}
 	return b.String()
-}
-
-var simpleEscapes = map[byte]byte{
-	'\\': '\\', '\'': '\'', '"': '"', 'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v',
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tender-sh/tender/internal/pyescape"
 	"github.com/tender-sh/tender/internal/pyfmt"
 )
 
@@ -253,45 +254,9 @@ func (l *lexer) lexString(start int) (token, error) {
 // sequence, letter included: 0 for a letter it does not know (nothing
 // written). problem is "truncated" or "invalid" for a bad hex escape.
 func pyEscape(b *strings.Builder, s string) (n int, problem string) {
-	e := s[0]
-	switch e {
-	case '\\', '\'', '"':
-		b.WriteByte(e)
-	case 'a':
-		b.WriteByte('\a')
-	case 'b':
-		b.WriteByte('\b')
-	case 'f':
-		b.WriteByte('\f')
-	case 'n':
-		b.WriteByte('\n')
-	case 'r':
-		b.WriteByte('\r')
-	case 't':
-		b.WriteByte('\t')
-	case 'v':
-		b.WriteByte('\v')
-	case '0', '1', '2', '3', '4', '5', '6', '7':
-		n = 1
-		for n < len(s) && n < 3 && s[n] >= '0' && s[n] <= '7' {
-			n++
-		}
-		v, _ := strconv.ParseUint(s[:n], 8, 32)
-		b.WriteRune(rune(v))
-		return n, ""
-	case 'x', 'u', 'U':
-		w := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
-		if 1+w > len(s) {
-			return 0, "truncated"
-		}
-		v, err := strconv.ParseUint(s[1:1+w], 16, 32)
-		if err != nil || v > utf8.MaxRune || strings.ContainsAny(s[1:1+w], "+-_") {
-			return 0, "invalid"
-		}
-		b.WriteRune(rune(v))
-		return 1 + w, ""
-	default:
-		return 0, ""
+	r, n, _, problem := pyescape.Decode(s)
+	if n > 0 {
+		b.WriteRune(r)
 	}
-	return 1, ""
+	return n, problem
 }

@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/pyescape"
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
@@ -257,47 +257,19 @@ func escapeDecode(s string) []byte {
 			out = append(out, c)
 			continue
 		}
-		i++
-		switch c = s[i]; c {
-		case 'n':
-			out = append(out, '\n')
-		case 't':
-			out = append(out, '\t')
-		case 'r':
-			out = append(out, '\r')
-		case 'a':
-			out = append(out, '\a')
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'v':
-			out = append(out, '\v')
-		case '\\', '\'', '"':
-			out = append(out, c)
-		case '\n':
-		case 'x':
-			if i+2 < len(s) {
-				if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
-					out = append(out, byte(v))
-					i += 2
-					continue
-				}
-			}
-			out = append(out, '\\', c)
-		default:
-			if c >= '0' && c <= '7' {
-				k := i
-				for k < len(s) && k < i+3 && s[k] >= '0' && s[k] <= '7' {
-					k++
-				}
-				v, _ := strconv.ParseUint(s[i:k], 8, 16)
-				out = append(out, byte(v))
-				i = k - 1
-				continue
-			}
-			out = append(out, '\\', c)
+		if s[i+1] == '\n' {
+			i++ // a backslash before a newline continues the line
+			continue
 		}
+		// Bytes: \u and \U are not escapes, and a code point is a byte.
+		r, n, kind, problem := pyescape.Decode(s[i+1:])
+		if problem == "" && (kind == pyescape.Simple || kind == pyescape.Octal || kind == pyescape.Hex && s[i+1] == 'x') {
+			out = append(out, byte(r))
+			i += n
+			continue
+		}
+		out = append(out, '\\', s[i+1])
+		i++
 	}
 	return out
 }

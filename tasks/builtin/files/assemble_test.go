@@ -49,3 +49,18 @@ func TestAssemble(t *testing.T) {
 		t.Fatalf("a lookbehind Python refuses: %+v", res)
 	}
 }
+
+// TestEscapeDecode: assemble's delimiter is decoded as Python 3.11's
+// codecs.escape_decode decodes it (answers recorded from it): bytes, so
+// \u is no escape; a backslash before a newline continues the line.
+// escape_decode fails on a bad \x and on a trailing backslash, which
+// tender keeps as written.
+func TestEscapeDecode(t *testing.T) {
+	for in, want := range map[string]string{
+		`--\x41`: "--A", `a\101b`: "aAb", `\u00e9`: `\u00e9`, "x\\\nY": "xY", `\q\n\t`: "\\q\n\t", `end\`: `end\`, `\777`: "\xff",
+	} {
+		if got := string(escapeDecode(in)); got != want {
+			t.Errorf("escapeDecode(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
