@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/tender-sh/tender/internal/pyfmt"
 )
 
 // ParseError is an error in an inventory source at a position. Line and Col
@@ -77,7 +78,7 @@ func (p *iniParser) parse(src []byte) error {
 	group, state := "ungrouped", "hosts"
 	for i, raw := range pyLines(string(src)) {
 		p.lineNo, p.raw = i+1, raw
-		line := strings.TrimFunc(raw, pyIsSpace)
+		line := strings.TrimFunc(raw, pyfmt.IsSpace)
 		p.indent = strings.Index(raw, line)
 		if line == "" || line[0] == '#' || line[0] == ';' {
 			continue
@@ -263,9 +264,6 @@ func expandHostPattern(pattern string, ini bool) ([]string, int, error) {
 	}
 	return names, port, nil
 }
-
-// pyIsSpace is Python's str.isspace for one character.
-func pyIsSpace(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f }
 
 // pyLines splits text into lines as Python's str.splitlines does.
 func pyLines(s string) []string {

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pyfmt"
 )
 
 // NoMatchError is returned when a host pattern selects no host at all.
@@ -163,7 +165,7 @@ func splitPattern(p string) []string {
 	}
 	var out []string
 	for _, s := range parts {
-		if s = strings.TrimFunc(s, pyIsSpace); s != "" {
+		if s = strings.TrimFunc(s, pyfmt.IsSpace); s != "" {
 			out = append(out, s)
 		}
 	}

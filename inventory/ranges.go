@@ -2,10 +2,11 @@ package inventory
 
 import (
 	"fmt"
-	"github.com/tender-sh/tender/internal/pyfmt"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pyfmt"
 )
 
 // The address grammar of Ansible's parse_address: host names, IPv4 and

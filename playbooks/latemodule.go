@@ -14,7 +14,7 @@ func (t *Task) ModuleTemplate() bool { return t.late != nil && t.Kind == KindMod
 // they change the task list or the play, which Ansible decides before it
 // renders an action.
 var engineActions = map[string]bool{"import_tasks": true, "include_tasks": true, "include": true,
-	"import_role": true, "include_role": true, "import_playbook": true, "meta": true}
+	"import_role": true, "include_role": true, importPlaybook: true, "meta": true}
 
 // ResolveModule returns a copy of t running the module name, its module
 // template rendered: t's arguments and keywords, the module found as Load

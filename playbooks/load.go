@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tender-sh/tender/internal/fqcn"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/sandbox"
 )
@@ -305,7 +306,7 @@ func (l *loader) isTaskList(file string, top *yaml.Node) bool {
 		for i := 0; i+1 < len(item.Content); i += 2 {
 			k := item.Content[i].Value
 			switch {
-			case k == "hosts" || k == "import_playbook" || k == "ansible.builtin.import_playbook":
+			case k == "hosts" || fqcn.Short(k) == importPlaybook:
 				return false
 			case playKeys[k] && !taskKeys[k]:
 				hasPlayKey = true

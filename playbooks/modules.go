@@ -37,8 +37,24 @@ var ownActions = []action{
 }
 
 // oldInclude is the action include_tasks and import_tasks replace, which
-// also imports a playbook at play level.
-const oldInclude = "include"
+// also imports a playbook at play level; importPlaybook imports one.
+const (
+	oldInclude     = "include"
+	importPlaybook = "import_playbook"
+)
+
+// LoaderActions lists the actions the loader carries out itself, which
+// no registry holds: the include and import keywords of tasks, and
+// import_playbook (the old include left out).
+func LoaderActions() []string {
+	var out []string
+	for _, a := range ownActions {
+		if a.name != oldInclude {
+			out = append(out, a.name)
+		}
+	}
+	return append(out, importPlaybook)
+}
 
 // OldInclude reports whether t is the old include action: static or
 // dynamic as Ansible 2.14 decides, its k=v arguments variables of the

@@ -120,7 +120,7 @@ func (l *loader) importPlaybook(abs string, item *yaml.Node, stack []string) []*
 	var rest []entry
 	for _, e := range l.entries(file, item) {
 		switch fqcn.Short(e.key) {
-		case "import_playbook", oldInclude:
+		case importPlaybook, oldInclude:
 			e := e
 			target = &e
 		default:

@@ -3,6 +3,7 @@ package playbooks
 import (
 	"strings"
 
+	"github.com/tender-sh/tender/playbooks/expr"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -193,19 +194,22 @@ func (l *loader) taskLoop(file string, t *Task, es []entry) {
 		lp := &Loop{Pos: posOf(file, e.k), Items: l.value(file, e.v)}
 		if e.key != "loop" {
 			lp.With = strings.TrimPrefix(e.key, "with_")
-			if !lookups[lp.With] {
-				l.errs.add(file, e.k, "%s: there is no lookup named %q%s", e.key, lp.With, didYouMean(lp.With, keysOf(lookups)))
+			if !isLookup(lp.With) {
+				l.errs.add(file, e.k, "%s: there is no lookup named %q%s", e.key, lp.With, didYouMean(lp.With, append(expr.Lookups(), keysOf(moreLookups)...)))
 			}
 		}
 		t.Loop = lp
 	}
 }
 
-// lookups are ansible-core's lookup plugins, the names with_<lookup> takes.
-var lookups = set(nil, "config", "csvfile", "dict", "env", "file", "fileglob", "first_found",
-	"indexed_items", "ini", "inventory_hostnames", "items", "lines", "list", "nested", "password",
-	"pipe", "random_choice", "sequence", "subelements", "template", "together", "unvault", "url",
-	"varnames", "vars", "flattened", "cartesian")
+// moreLookups are the lookups with_<lookup> takes besides those tender
+// runs (expr.IsLookup): ansible-core's url, which tender refuses when it
+// runs, and community.general's flattened and cartesian, which the loop
+// forms of old playbooks name.
+var moreLookups = set(nil, "url", "flattened", "cartesian")
+
+// isLookup reports whether with_<name> names a lookup.
+func isLookup(name string) bool { return moreLookups[name] || expr.IsLookup(name) }
 
 func firstWith(es []entry) string {
 	for _, e := range es {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tender-sh/tender/internal/fqcn"
 	"github.com/tender-sh/tender/internal/suggest"
+	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
 )
@@ -178,7 +179,7 @@ func engineOnly() []string {
 			out = append(out, d.Name)
 		}
 	}
-	return append(out, "include_tasks", "import_tasks", "include_role", "import_role", "import_playbook")
+	return append(out, playbooks.LoaderActions()...)
 }
 
 func quoted(names []string) []string {

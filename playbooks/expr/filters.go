@@ -151,7 +151,7 @@ func filterTable() map[string]filterFunc {
 // string (map's), which changes the error for a name not found.
 func applyFilter(env *Env, written string, dynamic bool, x any, args []any, kwargs map[string]any) (any, error) {
 	name := pluginName(written)
-	f, ok := filters[name]
+	f, ok := filterOf(name)
 	if !ok {
 		if why := refusedReason("filter", name); why != "" {
 			return nil, errorf("the filter '%s' is not supported by tender: %s", name, why)

@@ -228,7 +228,7 @@ func makeLookupTable() map[string]lookupFunc {
 
 // runLookup runs one lookup plugin in ev's scope; errors are the plugin's.
 func (ev *evaluator) runLookup(name string, terms []any, opts map[string]any) ([]any, error) {
-	run, ok := lookupTable()[name]
+	run, ok := lookupOf(name)
 	if !ok {
 		if why := refusedReason("lookup", name); why != "" {
 			return nil, fatalf("the lookup plugin '%s' is not supported by tender: %s", name, why)
@@ -424,15 +424,4 @@ func fileglob(env *Env, pattern string) ([]any, error) {
 		}
 	}
 	return nil, nil
-}
-
-// Lookups lists the lookup plugins tender implements, sorted: the names a
-// controller sandbox may allow.
-func Lookups() []string {
-	out := make([]string, 0, len(lookupTable()))
-	for n := range lookupTable() {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -54,7 +54,7 @@ func (u *pluginUses) add(test bool, written string) {
 	kind, known := "filter", false
 	if test {
 		kind = "test"
-		_, known = testTable()[name]
+		_, known = testOf(name)
 	} else {
 		known = isFilter(name)
 	}

@@ -31,7 +31,7 @@ var statementNames = []string{"call", "filter", "for", "from", "if", "import", "
 
 // isFilter reports whether tender implements the filter called name.
 func isFilter(name string) bool {
-	_, ok := filters[name]
+	_, ok := filterOf(name)
 	return ok || contains(higherOrderFilters, name)
 }
 

@@ -67,7 +67,7 @@ type testFunc func(x any, args []any, kw map[string]any) (bool, error)
 // string (select's), which changes the error for a name not found.
 func runTest(env *Env, written string, dynamic bool, x any, args []any, kwargs map[string]any) (bool, error) {
 	name := pluginName(written)
-	t, ok := testTable()[name]
+	t, ok := testOf(name)
 	if !ok {
 		if why := refusedReason("test", name); why != "" {
 			return false, errorf("the test '%s' is not supported by tender: %s", name, why)
