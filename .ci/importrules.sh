@@ -59,7 +59,7 @@ function bad(pkg, imp, why) { printf "import rule: %s imports %s: %s\n", rel(pkg
 			}
 			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre|pydict|pyini|pykv|pytext|fqcn|boolean|pyescape)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pyre, internal/pydict, internal/pyini, internal/pykv, internal/pytext, internal/fqcn, internal/boolean and internal/pyescape")
 			if (me == "transport" && r !~ /^transport(\/|$)/) bad(pkg, r, "transport imports nothing of ours")
-			if (me ~ /^internal\/(pydict|pyre|suggest|hostile|shlex|fqcn|testhook|pyescape)$/) bad(pkg, r, me " is a leaf")
+			if (me ~ /^internal\/(pydict|pyre|suggest|hostile|shlex|fqcn|testhook|pyescape|argsyntax)$/) bad(pkg, r, me " is a leaf")
 			if (me == "internal/pykv" && r != "internal/pyescape") bad(pkg, r, "internal/pykv imports nothing of ours but internal/pyescape")
 			if (me ~ /^vault(\/|$)/) bad(pkg, r, "vault is a leaf: it imports only the standard library")
 			if (me == "internal/pyfmt" && r != "internal/pydict") bad(pkg, r, "internal/pyfmt imports nothing of ours but internal/pydict")

@@ -1,6 +1,7 @@
 package playbooks
 
 import (
+	"github.com/tender-sh/tender/internal/argsyntax"
 	"github.com/tender-sh/tender/internal/fqcn"
 	names "github.com/tender-sh/tender/internal/suggest"
 )
@@ -13,27 +14,20 @@ type Modules interface {
 	// action: the modules' and those of the engine's own actions.
 	ActionNames() []string
 	// ModuleArgs reports whether name (as a task writes it) is one of
-	// the modules, with its canonical name, whether its arguments are a
-	// command line of which only Ansible's own k=v words are split off
-	// (freeForm: shell, command, ...), whether words that are not k=v
-	// pairs are its _raw_params (rawParams), and whether a cmd argument
-	// is the command line's old name (cmdParam: command, shell, script).
-	ModuleArgs(name string) (canonical string, freeForm, rawParams, cmdParam, ok bool)
+	// the modules, and how a task writes its arguments.
+	ModuleArgs(name string) (ArgSyntax, bool)
 }
 
-// action is what the loader knows of an action: its canonical name and
-// how a task writes its arguments (Modules.ModuleArgs).
-type action struct {
-	name                          string
-	freeForm, rawParams, cmdParam bool
-}
+// ArgSyntax is how a task writes a module's arguments (tasks.ArgSyntax
+// is the same type).
+type ArgSyntax = argsyntax.Syntax
 
 // ownActions are the actions this package resolves itself, the include
 // and import keywords: the loader knows them whatever the registry holds.
-var ownActions = []action{
-	{name: oldInclude, rawParams: true}, {name: "include_tasks", rawParams: true},
-	{name: "import_tasks", rawParams: true}, {name: "include_role", rawParams: true},
-	{name: "import_role", rawParams: true},
+var ownActions = []ArgSyntax{
+	{Name: oldInclude, RawParams: true}, {Name: "include_tasks", RawParams: true},
+	{Name: "import_tasks", RawParams: true}, {Name: "include_role", RawParams: true},
+	{Name: "import_role", RawParams: true},
 }
 
 // oldInclude is the action include_tasks and import_tasks replace, which
@@ -49,8 +43,8 @@ const (
 func LoaderActions() []string {
 	var out []string
 	for _, a := range ownActions {
-		if a.name != oldInclude {
-			out = append(out, a.name)
+		if a.Name != oldInclude {
+			out = append(out, a.Name)
 		}
 	}
 	return append(out, importPlaybook)
@@ -65,15 +59,15 @@ func (t *Task) OldInclude() bool { return t.Module == oldInclude }
 // registry's modules and this package's own actions.
 type moduleSet struct {
 	reg     Modules
-	own     map[string]action
+	own     map[string]ArgSyntax
 	names   []string
 	content bool // modules that ship with the content are allowed (LibraryModule)
 }
 
 func newModuleSet(reg Modules) *moduleSet {
-	m := &moduleSet{reg: reg, own: map[string]action{}}
+	m := &moduleSet{reg: reg, own: map[string]ArgSyntax{}}
 	for _, d := range ownActions {
-		m.own[d.name] = d
+		m.own[d.Name] = d
 	}
 	for _, n := range reg.ActionNames() {
 		if n == LibraryModule {
@@ -83,17 +77,17 @@ func newModuleSet(reg Modules) *moduleSet {
 		m.names = append(m.names, n)
 	}
 	for _, d := range ownActions {
-		if _, _, _, _, dup := reg.ModuleArgs(d.name); !dup {
-			m.names = append(m.names, d.name)
+		if _, dup := reg.ModuleArgs(d.Name); !dup {
+			m.names = append(m.names, d.Name)
 		}
 	}
 	return m
 }
 
 // def returns the module name (as written) means.
-func (m *moduleSet) def(name string) (action, bool) {
-	if c, ff, rp, cp, ok := m.reg.ModuleArgs(name); ok && c != LibraryModule {
-		return action{name: c, freeForm: ff, rawParams: rp, cmdParam: cp}, true
+func (m *moduleSet) def(name string) (ArgSyntax, bool) {
+	if a, ok := m.reg.ModuleArgs(name); ok && a.Name != LibraryModule {
+		return a, true
 	}
 	d, ok := m.own[fqcn.Short(name)]
 	return d, ok
@@ -102,14 +96,14 @@ func (m *moduleSet) def(name string) (action, bool) {
 // known reports whether name (as written) is a module, and its canonical name.
 func (m *moduleSet) known(name string) (string, bool) {
 	d, ok := m.def(name)
-	return d.name, ok
+	return d.Name, ok
 }
 
 // canonical is name's canonical name, name itself (less an
 // ansible.builtin. prefix) when no module has it.
 func (m *moduleSet) canonical(name string) string {
 	if d, ok := m.def(name); ok {
-		return d.name
+		return d.Name
 	}
 	return fqcn.Short(name)
 }
@@ -118,21 +112,28 @@ func (m *moduleSet) canonical(name string) string {
 // free-form command line.
 func (m *moduleSet) freeForm(name string) bool {
 	d, _ := m.def(name)
-	return d.freeForm
+	return d.FreeForm
 }
 
 // cmdParam reports whether a cmd argument of the module name (as written)
 // is its command line's old name.
 func (m *moduleSet) cmdParam(name string) bool {
 	d, _ := m.def(name)
-	return d.cmdParam
+	return d.CmdParam
+}
+
+// conditions names the argument the module name (as written) evaluates as
+// conditions itself ("" for none).
+func (m *moduleSet) conditions(name string) string {
+	d, _ := m.def(name)
+	return d.Conditions
 }
 
 // rawParams reports whether the module name (as written) takes words
 // besides k=v pairs.
 func (m *moduleSet) rawParams(name string) bool {
 	d, _ := m.def(name)
-	return d.rawParams
+	return d.RawParams
 }
 
 // suggest returns the known name nearest to name ("" when nothing is close).

@@ -24,7 +24,7 @@ func (l *loader) play(abs string, n *yaml.Node) *Play {
 		isKeyword := playKeys[e.key] && l.keyword(file, e, &p.Keywords)
 		l.playLevel = false
 		if isKeyword {
-			l.checkTree(file, e.v, false)
+			l.checkTree(file, e.v, "")
 			continue
 		}
 		v := e.v
@@ -84,7 +84,7 @@ func (l *loader) play(abs string, n *yaml.Node) *Play {
 			}
 			l.unknownKey(file, e, "play", playKeys)
 		}
-		l.checkTree(file, e.v, false)
+		l.checkTree(file, e.v, "")
 	}
 	if !hasHosts {
 		l.errs.add(file, n, "the play has no hosts: a play needs hosts (or import_playbook)")

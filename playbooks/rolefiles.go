@@ -126,6 +126,6 @@ func (l *loader) roleVarsFile(path, sub string) map[string]any {
 	}
 	show := l.show(path)
 	v := l.vars(show, sub, top)
-	l.checkTree(show, top, false)
+	l.checkTree(show, top, "")
 	return v
 }

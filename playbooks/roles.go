@@ -46,7 +46,7 @@ func (l *loader) roleRef(sc *scope, n *yaml.Node) *Role {
 	case yaml.ScalarNode:
 		r.Name = l.str(file, "role", n)
 	case yaml.MappingNode:
-		l.checkTree(file, n, false)
+		l.checkTree(file, n, "")
 		for _, e := range l.entries(file, n) {
 			switch {
 			case e.key == "role" || e.key == "name":

@@ -41,9 +41,10 @@ func (l *loader) checkConds(file, key string, n *yaml.Node, conds []string) {
 }
 
 // checkTree parses every string under n that holds Jinja2 markup as a
-// template, except !unsafe strings (never templated) and the conditions of
-// assert's that: (expressions).
-func (l *loader) checkTree(file string, n *yaml.Node, assert bool) {
+// template, except !unsafe strings (never templated) and, in a mapping,
+// the argument conds names, which holds conditions (expressions: assert's
+// that).
+func (l *loader) checkTree(file string, n *yaml.Node, conds string) {
 	if n == nil || n.Kind == yaml.AliasNode {
 		return // an alias's anchor is checked where it is written
 	}
@@ -59,17 +60,16 @@ func (l *loader) checkTree(file string, n *yaml.Node, assert bool) {
 		}
 	case yaml.SequenceNode:
 		for _, c := range n.Content {
-			l.checkTree(file, c, false)
+			l.checkTree(file, c, "")
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if assert && (k.Value == "that") {
-				conds := l.conds(file, k.Value, v)
-				l.checkConds(file, k.Value, v, conds)
+			if conds != "" && k.Value == conds {
+				l.checkConds(file, k.Value, v, l.conds(file, k.Value, v))
 				continue
 			}
-			l.checkTree(file, v, false)
+			l.checkTree(file, v, "")
 		}
 	}
 }
@@ -81,8 +81,11 @@ func (l *loader) checkTaskNodes(file string, t *Task, es []entry) {
 		switch {
 		case condKeys[e.key], e.key == "block", e.key == "rescue", e.key == "always", e.key == "register":
 		default:
-			_, isModule := l.mods.known(e.key)
-			l.checkTree(file, e.v, isModule && t.Module == "assert")
+			conds := ""
+			if _, isModule := l.mods.known(e.key); isModule {
+				conds = l.mods.conditions(t.Module)
+			}
+			l.checkTree(file, e.v, conds)
 		}
 	}
 }

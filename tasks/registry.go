@@ -3,6 +3,7 @@ package tasks
 import (
 	"fmt"
 
+	"github.com/tender-sh/tender/internal/argsyntax"
 	"github.com/tender-sh/tender/internal/fqcn"
 )
 
@@ -128,15 +129,19 @@ func (r *Registry) Lookup(name string) (Factory, bool) {
 	return d.New, d.New != nil
 }
 
+// ArgSyntax is how a task writes a module's arguments (its canonical
+// name, FreeForm, RawParams, CmdParam, and the argument it evaluates as
+// conditions), as the playbook loader asks it of a registry.
+type ArgSyntax = argsyntax.Syntax
+
 // ModuleArgs reports whether name (as a playbook writes it) is a
-// registered module or one of the engine's own actions, with its
-// canonical name and how a task writes its arguments: as a command line
-// (FreeForm), with words that are not k=v pairs (RawParams), with cmd
-// as the command line's old name (CmdParam). It is what the playbook
-// loader asks of a registry (playbooks.Modules).
-func (r *Registry) ModuleArgs(name string) (canonical string, freeForm, rawParams, cmdParam, ok bool) {
+// registered module or one of the engine's own actions, and how a task
+// writes its arguments. It is what the playbook loader asks of a registry
+// (playbooks.Modules).
+func (r *Registry) ModuleArgs(name string) (ArgSyntax, bool) {
 	d, ok := r.Def(name)
-	return d.Name, d.FreeForm, d.RawParams, d.CmdParam, ok
+	return ArgSyntax{Name: d.Name, FreeForm: d.FreeForm, RawParams: d.RawParams, CmdParam: d.CmdParam,
+		Conditions: d.Traits.UntemplatedArg}, ok
 }
 
 // ActionNames lists the canonical names a task may use as its action:
