@@ -37,7 +37,7 @@ func adhocCommand() *cli.Command {
 		ArgsUsage:              "PATTERN",
 		Flags: append([]cli.Flag{
 			inventoryFlag(false),
-			&cli.StringFlag{Name: "module-name", Aliases: []string{"m"}, Value: "command", Usage: "the module to run"},
+			&cli.StringFlag{Name: "module-name", Aliases: []string{"m"}, Usage: "the module to run (default: ansible.cfg's [defaults] module_name, else command)"},
 			&cli.StringFlag{Name: "args", Aliases: []string{"a"}, Usage: "the module's arguments: k=v words, a free-form command, or a JSON object"},
 			&cli.BoolFlag{Name: "one-line", Aliases: []string{"o"}, Usage: "one line per host"},
 			&cli.IntFlag{Name: "background", Aliases: []string{"B"}, Usage: "run asynchronously, failing after SECONDS"},
@@ -85,6 +85,15 @@ func adhocAction(c *cli.Context) error {
 		return adhocListHosts(c, inv, pattern)
 	}
 	module, args := c.String("module-name"), c.String("args")
+	if !c.IsSet("module-name") {
+		// -m's default is DEFAULT_MODULE_NAME (command unless ansible.cfg
+		// says otherwise), as the ansible command's.
+		v, _, err := setting(cfg, "DEFAULT_MODULE_NAME")
+		if err != nil {
+			return err
+		}
+		module = fmt.Sprint(v)
+	}
 	// The modules whose arguments are a command line are those the
 	// ansible command refuses to run without -a (Ansible's
 	// MODULE_REQUIRE_ARGS).

@@ -165,3 +165,24 @@ func TestAdHocJSON(t *testing.T) {
 		t.Errorf("result %v", result["result"])
 	}
 }
+
+// TestAdHocModuleNameSetting: without -m, tender run runs the module
+// ansible.cfg's [defaults] module_name names, as the ansible command does
+// (command when nothing names one), and the setting is not warned about.
+func TestAdHocModuleNameSetting(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ansible.cfg")
+	if err := os.WriteFile(cfg, []byte("[defaults]\nmodule_name = ping\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inv, _ := filepath.Abs(filepath.Join("testdata", "adhoc", "hosts"))
+	t.Setenv("ANSIBLE_CONFIG", cfg)
+	code, out, errOut := runCLI(t, "run", "-i", inv, "localhost")
+	if code != 0 || !strings.Contains(out, `"ping": "pong"`) || strings.Contains(errOut, "DEFAULT_MODULE_NAME") {
+		t.Errorf("module_name = ping: exit %d\n%s%s", code, out, errOut)
+	}
+	t.Setenv("ANSIBLE_CONFIG", "")
+	if code, _, errOut = runCLI(t, "run", "-i", inv, "localhost"); code != 5 || !strings.Contains(errOut, "no argument passed to command module") {
+		t.Errorf("no module_name: exit %d\n%s", code, errOut)
+	}
+}

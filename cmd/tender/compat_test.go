@@ -155,10 +155,13 @@ func TestCompatibilityDocSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byEnv := map[string]string{}
+	byEnv, byIni := map[string]string{}, map[string]string{}
 	for _, s := range config.Settings() {
 		for _, e := range s.Env {
 			byEnv[e] = s.Name
+		}
+		for _, i := range s.Ini {
+			byIni["["+i.Section+"] "+i.Key] = s.Name
 		}
 	}
 	sshOpts, _ := config.PluginOptions("connection", "ssh")
@@ -171,6 +174,10 @@ func TestCompatibilityDocSettings(t *testing.T) {
 		env := strings.Trim(strings.TrimSpace(cells[2]), "`")
 		n++
 		name, base := byEnv[env]
+		if env == "" {
+			// A setting no environment variable sets: known by its key.
+			name, base = byIni[strings.Trim(strings.TrimSpace(cells[1]), "`")]
+		}
 		if !base {
 			found := false
 			for _, o := range sshOpts {

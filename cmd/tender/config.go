@@ -88,6 +88,8 @@ var appliedSettings = map[string]bool{
 	"INVENTORY_UNPARSED_WARNING": true,
 	// What a key given twice in a YAML mapping does (settings.go).
 	"DUPLICATE_YAML_DICT_KEY": true,
+	// -m's default (adhoc.go); ansible-playbook does not read it.
+	"DEFAULT_MODULE_NAME": true,
 	// The json stdout callback (adhoc.go).
 	"SHOW_CUSTOM_STATS": true, "DEFAULT_LOAD_CALLBACK_PLUGINS": true,
 }
