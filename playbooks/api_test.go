@@ -187,8 +187,8 @@ func TestMetaAndKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := pb.Plays[0].Tasks
-	if ts[0].Meta() != "flush_handlers" {
-		t.Errorf("meta = %q", ts[0].Meta())
+	if ts[0].Module != "meta" || ts[0].RawParams() != "flush_handlers" {
+		t.Errorf("meta = %q", ts[0].RawParams())
 	}
 	want := []Kind{KindModule, KindIncludeRole, KindImportRole, KindIncludeTasks, KindIncludeTasks, KindModule}
 	for i, k := range want {

@@ -109,22 +109,15 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 		}
 	}
 	t.Args = merged
-	switch t.Module {
-	case "import_tasks":
-		t.Kind = KindImportTasks
-	case "include_tasks":
-		t.Kind = KindIncludeTasks
-	case oldInclude:
+	if a, ok := ownAction(t.Module); ok {
+		t.Kind = a.kind
+	}
+	if t.OldInclude() {
 		// Legacy include is static when its file is literal, it has no loop
 		// and no dynamic include encloses it (Ansible 2.14's rule).
-		t.Kind = KindIncludeTasks
 		if raw, _ := merged["_raw_params"].(string); !isTemplate(raw) && t.Loop == nil && allParentsStatic(sc.parent) {
 			t.Kind = KindImportTasks
 		}
-	case "import_role":
-		t.Kind = KindImportRole
-	case "include_role":
-		t.Kind = KindIncludeRole
 	}
 }
 
@@ -236,24 +229,22 @@ func errOr(err error, s string) string {
 	return s
 }
 
-// metaActions are the actions meta: takes.
-var metaActions = []string{"flush_handlers", "refresh_inventory", "noop", "clear_facts",
-	"clear_host_errors", "end_play", "end_host", "end_batch", "reset_connection", "role_complete"}
-
-// Meta returns the action of a meta: task ("flush_handlers", …), or "".
-func (t *Task) Meta() string {
-	if t.Module != "meta" {
-		return ""
-	}
+// RawParams is a task's free-form argument, spaces trimmed ("" when it
+// has none): a meta task's action ("flush_handlers", …).
+func (t *Task) RawParams() string {
 	s, _ := t.Args["_raw_params"].(string)
 	return strings.TrimSpace(s)
 }
 
-// checkTask validates what can be validated of a decoded task.
+// checkTask validates what can be validated of a decoded task: an action
+// whose free-form argument is one of some words (meta's) has one of them.
 func (l *loader) checkTask(file string, t *Task) {
-	if t.Module == "meta" {
-		if m := t.Meta(); !slices.Contains(metaActions, m) && !isTemplate(m) {
-			l.errs.add(file, nodeAt(t.Pos), "invalid meta action %q%s", m, didYouMean(m, metaActions))
+	if t.Kind != KindModule {
+		return
+	}
+	if words := l.mods.words(t.Module); len(words) > 0 {
+		if m := t.RawParams(); !slices.Contains(words, m) && !isTemplate(m) {
+			l.errs.add(file, nodeAt(t.Pos), "invalid %s action %q%s", t.Module, m, didYouMean(m, words))
 		}
 	}
 }

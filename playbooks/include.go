@@ -9,17 +9,6 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// includeOptions are the arguments each include/import takes besides its
-// file (for include, every other k=v is a variable of the included tasks).
-var includeOptions = map[string]map[string]bool{
-	"import_tasks":  {"file": true, "_raw_params": true},
-	"include_tasks": {"file": true, "_raw_params": true, "apply": true},
-	"import_role": {"name": true, "tasks_from": true, "vars_from": true, "defaults_from": true,
-		"handlers_from": true, "allow_duplicates": true, "rolespec_validate": true, "public": true},
-	"include_role": {"name": true, "tasks_from": true, "vars_from": true, "defaults_from": true,
-		"handlers_from": true, "allow_duplicates": true, "rolespec_validate": true, "public": true, "apply": true},
-}
-
 // includeKeywords are the only task keywords include_tasks and
 // include_role take (Ansible's VALID_INCLUDE_KEYWORDS): the others would
 // apply to nothing, since a dynamic include passes only its vars on.
@@ -40,7 +29,8 @@ func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 			l.errs.add(file, at, "you cannot use loops on %q statements; use %q instead", t.Module, strings.Replace(t.Module, "import", "include", 1))
 		}
 	}
-	if opts, ok := includeOptions[t.Module]; ok {
+	if a, _ := ownAction(t.Module); a.options != nil {
+		opts := a.options
 		for _, k := range sortedKeys(t.Args) {
 			if !opts[k] {
 				l.errs.add(file, at, "invalid option for %s: %s%s", t.Module, k, didYouMean(k, keysOf(opts)))
@@ -57,7 +47,7 @@ func (l *loader) include(sc *scope, t *Task, n *yaml.Node) {
 			}
 		}
 	}
-	if t.Module == "include_tasks" || t.Module == "include_role" {
+	if (t.Kind == KindIncludeTasks || t.Kind == KindIncludeRole) && !t.OldInclude() {
 		for _, e := range l.entries(file, n) {
 			if !includeKeywords[e.key] && l.mods.canonical(e.key) != t.Module && !strings.HasPrefix(e.key, "with_") {
 				l.errs.add(file, e.k, "%q is not a valid attribute for %s (it takes only %s; use apply: to pass keywords to the included tasks)",

@@ -10,12 +10,6 @@ import (
 // runs; the engine renders it on each host and calls ResolveModule.
 func (t *Task) ModuleTemplate() bool { return t.late != nil && t.Kind == KindModule }
 
-// engineActions are the actions a templated module name cannot become:
-// they change the task list or the play, which Ansible decides before it
-// renders an action.
-var engineActions = map[string]bool{"import_tasks": true, "include_tasks": true, "include": true,
-	"import_role": true, "include_role": true, importPlaybook: true, "meta": true}
-
 // ResolveModule returns a copy of t running the module name, its module
 // template rendered: t's arguments and keywords, the module found as Load
 // finds one written plainly (a registry name, a playbook's library
@@ -40,7 +34,10 @@ func (t *Task) ResolveModule(name string) (*Task, error) {
 	if !ok {
 		return nil, fmt.Errorf("The module %s was not found in configured module paths", name)
 	}
-	if engineActions[c] {
+	// The loader's own actions and those that steer the play (meta)
+	// change the task list or the play, which Ansible decides before it
+	// renders an action.
+	if _, own := ownAction(c); own || c == importPlaybook || len(lt.l.mods.words(c)) > 0 {
 		return nil, fmt.Errorf("%s cannot be the module of a task whose module is a template (%s)", c, t.Action)
 	}
 	r := *t

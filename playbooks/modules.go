@@ -22,12 +22,40 @@ type Modules interface {
 // is the same type).
 type ArgSyntax = argsyntax.Syntax
 
+// loaderAction is an action this package carries out itself: an include
+// or import keyword of tasks.
+type loaderAction struct {
+	ArgSyntax
+	// kind is the Task kind it makes (the old include's is decided by
+	// its form: see decodeArgs).
+	kind Kind
+	// options are the arguments it takes besides its file; nil takes any
+	// (the old include's k=v are variables of the included tasks).
+	options map[string]bool
+}
+
 // ownActions are the actions this package resolves itself, the include
 // and import keywords: the loader knows them whatever the registry holds.
-var ownActions = []ArgSyntax{
-	{Name: oldInclude, RawParams: true}, {Name: "include_tasks", RawParams: true},
-	{Name: "import_tasks", RawParams: true}, {Name: "include_role", RawParams: true},
-	{Name: "import_role", RawParams: true},
+var ownActions = []loaderAction{
+	{ArgSyntax{Name: oldInclude, RawParams: true}, KindIncludeTasks, nil},
+	{ArgSyntax{Name: "include_tasks", RawParams: true}, KindIncludeTasks, set(nil, "file", "_raw_params", "apply")},
+	{ArgSyntax{Name: "import_tasks", RawParams: true}, KindImportTasks, set(nil, "file", "_raw_params")},
+	{ArgSyntax{Name: "include_role", RawParams: true}, KindIncludeRole, set(roleOptions, "apply")},
+	{ArgSyntax{Name: "import_role", RawParams: true}, KindImportRole, set(roleOptions)},
+}
+
+// roleOptions are the arguments import_role and include_role take.
+var roleOptions = []string{"name", "tasks_from", "vars_from", "defaults_from", "handlers_from", "allow_duplicates",
+	"rolespec_validate", "public"}
+
+// ownAction returns the loader's action of that canonical name.
+func ownAction(name string) (loaderAction, bool) {
+	for _, a := range ownActions {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return loaderAction{}, false
 }
 
 // oldInclude is the action include_tasks and import_tasks replace, which
@@ -59,7 +87,7 @@ func (t *Task) OldInclude() bool { return t.Module == oldInclude }
 // registry's modules and this package's own actions.
 type moduleSet struct {
 	reg     Modules
-	own     map[string]ArgSyntax
+	own     map[string]ArgSyntax // ownActions by name
 	names   []string
 	content bool // modules that ship with the content are allowed (LibraryModule)
 }
@@ -67,7 +95,7 @@ type moduleSet struct {
 func newModuleSet(reg Modules) *moduleSet {
 	m := &moduleSet{reg: reg, own: map[string]ArgSyntax{}}
 	for _, d := range ownActions {
-		m.own[d.Name] = d
+		m.own[d.Name] = d.ArgSyntax
 	}
 	for _, n := range reg.ActionNames() {
 		if n == LibraryModule {
@@ -127,6 +155,13 @@ func (m *moduleSet) cmdParam(name string) bool {
 func (m *moduleSet) conditions(name string) string {
 	d, _ := m.def(name)
 	return d.Conditions
+}
+
+// words are what the free-form argument of the module name (as written)
+// may be, nil for any.
+func (m *moduleSet) words(name string) []string {
+	d, _ := m.def(name)
+	return d.Words
 }
 
 // rawParams reports whether the module name (as written) takes words

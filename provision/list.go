@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/tasks"
 )
 
 // runList runs tasks in order over hosts, the linear strategy: every host
@@ -40,9 +41,9 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 			if pr.rn.startAt.skip(t) || !pr.step(ctx, t) {
 				continue
 			}
-			if m := t.Meta(); m != "" {
+			if pr.rn.engine(t) == tasks.EngineMeta {
 				if pr.selected(t) {
-					pr.meta(ctx, active, t, m)
+					pr.meta(ctx, active, t, t.RawParams())
 				}
 				continue
 			}

@@ -40,7 +40,8 @@ func (e Engine) Reconnects() bool { return e == EngineWaitForConnection || e == 
 var engineDefs = []Def{
 	{Name: "setup", Engine: EngineSetup},
 	{Name: "gather_facts", Engine: EngineGatherFacts},
-	{Name: "meta", Engine: EngineMeta, RawParams: true},
+	{Name: "meta", Engine: EngineMeta, RawParams: true, Words: []string{"flush_handlers", "refresh_inventory",
+		"noop", "clear_facts", "clear_host_errors", "end_play", "end_host", "end_batch", "reset_connection", "role_complete"}},
 	// Ansible's async_status action does not itself run under async.
 	{Name: "async_status", Engine: EngineAsyncStatus, Traits: Traits{NoAsync: true}},
 	{Name: "wait_for_connection", Engine: EngineWaitForConnection},

@@ -30,6 +30,9 @@ type Def struct {
 	// "include_vars: file.yml", "group_by: key=x"). Implied by FreeForm,
 	// and by a Spec that accepts _raw_params.
 	RawParams bool
+	// Words, when set, are what its free-form argument may be (meta's
+	// actions), checked when the playbook loads.
+	Words []string
 	// CmdParam: a cmd argument is the old name of the free-form command
 	// line, which the loader moves to _raw_params (Ansible's
 	// FREEFORM_ACTIONS: command, shell, script).
@@ -141,7 +144,7 @@ type ArgSyntax = argsyntax.Syntax
 func (r *Registry) ModuleArgs(name string) (ArgSyntax, bool) {
 	d, ok := r.Def(name)
 	return ArgSyntax{Name: d.Name, FreeForm: d.FreeForm, RawParams: d.RawParams, CmdParam: d.CmdParam,
-		Conditions: d.Traits.UntemplatedArg}, ok
+		Conditions: d.Traits.UntemplatedArg, Words: d.Words}, ok
 }
 
 // ActionNames lists the canonical names a task may use as its action:

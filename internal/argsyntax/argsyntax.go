@@ -19,4 +19,8 @@ type Syntax struct {
 	// Conditions names the argument the module evaluates as conditions
 	// itself (assert's that), which the loader checks as expressions.
 	Conditions string
+	// Words, when set, are what its free-form argument may be (meta's
+	// actions), checked when the playbook loads; such an action steers
+	// the play, so a templated module name cannot become it.
+	Words []string
 }
