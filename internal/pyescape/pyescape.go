@@ -26,6 +26,13 @@ const (
 	Hex
 )
 
+// simpleLetters are the letters of the one-character escapes, and
+// simpleValues what each stands for, in the same order.
+const (
+	simpleLetters = "\\'\"abfnrtv"
+	simpleValues  = "\\'\"\a\b\f\n\r\t\v"
+)
+
 // Decode decodes the escape sequence s starts with (s begins with the
 // letter after the backslash): the code point, the sequence's length
 // (letter included) and its kind. A hex escape without enough hex digits,
@@ -36,23 +43,10 @@ func Decode(s string) (r rune, n int, kind Kind, problem string) {
 		return 0, 0, Unknown, ""
 	}
 	e := s[0]
+	if i := strings.IndexByte(simpleLetters, e); i >= 0 {
+		return rune(simpleValues[i]), 1, Simple, ""
+	}
 	switch e {
-	case '\\', '\'', '"':
-		return rune(e), 1, Simple, ""
-	case 'a':
-		return '\a', 1, Simple, ""
-	case 'b':
-		return '\b', 1, Simple, ""
-	case 'f':
-		return '\f', 1, Simple, ""
-	case 'n':
-		return '\n', 1, Simple, ""
-	case 'r':
-		return '\r', 1, Simple, ""
-	case 't':
-		return '\t', 1, Simple, ""
-	case 'v':
-		return '\v', 1, Simple, ""
 	case '0', '1', '2', '3', '4', '5', '6', '7':
 		n = 1
 		for n < len(s) && n < 3 && s[n] >= '0' && s[n] <= '7' {
