@@ -20,7 +20,7 @@ func (rn *run) localConn(ctx context.Context) (transport.Conn, error) {
 		return nil, err
 	}
 	rn.localOnce.Do(func() {
-		_, d, err := rn.r.Connections.Resolve("local")
+		_, d, err := rn.r.Connections.Resolve(rn.r.Connections.Local())
 		if err != nil {
 			rn.localErr = fmt.Errorf("delegate_to localhost: %w", err)
 			return

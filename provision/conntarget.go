@@ -40,7 +40,7 @@ type VarLookup func(name string) (v any, ok bool, err error)
 // and so do agents; an embedder may call it to reach a host as tender
 // would.
 func ResolveConnection(conns *transport.Connections, cfg *config.Config, name string, vars VarLookup, kw ConnKeywords) (Connection, error) {
-	kind, err := connectionKind(vars, kw)
+	kind, err := connectionKind(conns, vars, kw)
 	if err != nil {
 		return Connection{}, err
 	}
@@ -138,8 +138,8 @@ func pluginDefault(plugin, name string) string {
 
 // connectionKind is the connection type a host's variables and the
 // keywords in force name: ansible_connection, else kw.Connection, else
-// ssh (smart is ssh wherever OpenSSH is, as in Ansible).
-func connectionKind(vars VarLookup, kw ConnKeywords) (string, error) {
+// conns' default type (which smart picks too, as in Ansible).
+func connectionKind(conns *transport.Connections, vars VarLookup, kw ConnKeywords) (string, error) {
 	v, ok, err := vars("ansible_connection")
 	if err != nil {
 		return "", fmt.Errorf("ansible_connection: %w", err)
@@ -148,8 +148,5 @@ func connectionKind(vars VarLookup, kw ConnKeywords) (string, error) {
 	if ok && v != nil && expr.Str(v) != "" {
 		kind = expr.Str(v)
 	}
-	if kind == "" || kind == "smart" {
-		kind = "ssh"
-	}
-	return kind, nil
+	return conns.Pick(kind), nil
 }

@@ -1,6 +1,7 @@
 package provision_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -142,5 +143,49 @@ func TestResolvePluginOptions(t *testing.T) {
 		if s := mapString(got.Target.Options); s != c.want {
 			t.Errorf("%s: options %s, want %s", c.name, s, c.want)
 		}
+	}
+}
+
+// boxDialer is a connection type that cannot reach its hosts.
+type boxDialer struct{ paramDialer }
+
+func (boxDialer) Connect(context.Context, transport.Target) (transport.Conn, error) {
+	return nil, errors.New("no box here")
+}
+
+// TestConnectionRolesByRegistry: the engine knows no connection type by
+// name. A registry whose default type is "box" and whose controller type
+// is "here" sends an unnamed host to box ("smart" too) and delegate_to:
+// localhost to here, and ansible_connection shows box.
+func TestConnectionRolesByRegistry(t *testing.T) {
+	conns := transport.NewConnections().Add("box", boxDialer{}).Add("here", local.Dialer{}, "vendor.here").
+		SetDefault("box").SetLocal("here")
+	for _, kw := range []string{"", "smart"} {
+		got, err := provision.ResolveConnection(conns, nil, "h1", vars(nil), provision.ConnKeywords{Connection: kw})
+		if err != nil || got.Type != "box" {
+			t.Errorf("keyword %q: %q %v", kw, got.Type, err)
+		}
+	}
+	if !conns.IsLocal("vendor.here") || conns.IsLocal("box") || conns.IsLocal("local") {
+		t.Error("IsLocal does not follow SetLocal")
+	}
+	out, recap, err := play(t, "h1\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - command: echo hello
+      delegate_to: localhost
+      register: r
+    - debug: msg="{{ r.stdout }} {{ ansible_connection }}"
+    - command: echo unreachable
+`, func(r *provision.Runner) { r.Connections = conns })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := recap.Stats["h1"]; s.OK != 2 || s.Unreachable != 1 {
+		t.Errorf("h1: %+v\n%s", *s, out)
+	}
+	if !strings.Contains(out, `"msg": "hello box"`) || !strings.Contains(out, "no box here") {
+		t.Errorf("the roles did not go to the registry's types:\n%s", out)
 	}
 }

@@ -10,7 +10,7 @@ import (
 // (its play context): ansible_host and ansible_ssh_host (the address:
 // ansible_ssh_host's value, else the inventory hostname, 127.0.0.1 for
 // the implicit localhost), ansible_connection (the connection keyword in
-// force, ssh by default; smart is ssh) and ansible_user (the remote_user
+// force, else the default type, which smart picks) and ansible_user (the remote_user
 // keyword or -u, when set). They sit below every other variable, and
 // hostvars does not show them. A delegated task gets none: its
 // connection is the delegate's.
@@ -37,8 +37,9 @@ func (pr *playRun) connectionVars(h *hostRun, t *playbooks.Task, scope expr.Scop
 		addr = v
 	}
 	m["ansible_host"], m["ansible_ssh_host"] = addr, addr
-	m["ansible_connection"] = "ssh"
-	if c := innermostValue(conns, scope); c != nil && expr.Str(c) != "smart" {
+	types := pr.rn.r.Connections
+	m["ansible_connection"] = types.Pick("")
+	if c := innermostValue(conns, scope); c != nil && types.Pick(expr.Str(c)) == expr.Str(c) {
 		m["ansible_connection"] = c
 	}
 	if u := innermostValue(users, scope); u != nil {

@@ -121,7 +121,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	if tr.Controller && kw.delegateTo == "" {
 		// As Ansible, a controller's action loads the host's connection
 		// plugin too: one that does not exist fails it.
-		if kind, err := connectionKind(scope.Lookup, ConnKeywords{Connection: kw.connection}); err == nil {
+		if kind, err := connectionKind(pr.rn.r.Connections, scope.Lookup, ConnKeywords{Connection: kw.connection}); err == nil {
 			var ue *transport.UnknownConnectionError
 			if _, _, err := pr.rn.r.Connections.Resolve(kind); errors.As(err, &ue) {
 				return call{}, atTask(t, err)

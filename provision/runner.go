@@ -63,8 +63,9 @@ type Runner struct {
 	NoLogValues *vault.Censor
 	// Connections are the connection types hosts may use, by name:
 	// ansible_connection, the connection keyword and Defaults.Connection
-	// pick one (ssh when none does), through ResolveConnection. The
-	// "local" type also serves delegate_to: localhost. A type nobody
+	// pick one (its default type, ssh, when none does), through
+	// ResolveConnection. Its local type (local) also serves delegate_to:
+	// localhost. A type nobody
 	// registered fails the hosts that ask for it, and only them.
 	Connections *transport.Connections
 	// Defaults are what every play starts from (ansible-playbook's -u, -b,

@@ -143,11 +143,12 @@ func (pr *playRun) onLocal(scope expr.Scope, kw keywords) (bool, error) {
 	default:
 		return false, nil
 	}
+	conns := pr.rn.r.Connections
 	c, ok, err := lookupStr(scope, "ansible_connection")
 	if err != nil || ok {
-		return c == "local", err
+		return conns.IsLocal(c), err
 	}
-	return kw.connection == "local", nil
+	return conns.IsLocal(kw.connection), nil
 }
 
 // localUser is the name of the user tender runs as ("" when it cannot be

@@ -17,6 +17,67 @@ import (
 type Connections struct {
 	dialers map[string]Dialer
 	names   map[string]string // every name and alias -> its type's name
+	def     string            // the default type; DefaultType when empty
+	local   string            // the controller's own type; LocalType when empty
+}
+
+// Ansible's names for the connection types a run gives a role. A
+// Connections may give the roles to other types (SetDefault, SetLocal).
+const (
+	// DefaultType is the type a host uses when nothing names one
+	// (Ansible's DEFAULT_TRANSPORT).
+	DefaultType = "ssh"
+	// SmartType is Ansible's "smart", which picks the default type.
+	SmartType = "smart"
+	// LocalType runs tasks on the control machine itself: the implicit
+	// localhost and delegate_to: localhost use it.
+	LocalType = "local"
+)
+
+// SetDefault makes name the type a host uses when nothing names one,
+// and the type "smart" picks. It returns c, so that calls chain.
+func (c *Connections) SetDefault(name string) *Connections {
+	c.def = name
+	return c
+}
+
+// SetLocal makes name the type that runs tasks on the control machine
+// (delegate_to: localhost). It returns c, so that calls chain.
+func (c *Connections) SetLocal(name string) *Connections {
+	c.local = name
+	return c
+}
+
+// Pick returns the type name asks for: the default type for "" and
+// "smart", else name itself (which may be an alias or unknown).
+func (c *Connections) Pick(name string) string {
+	if name != "" && name != SmartType {
+		return name
+	}
+	if c != nil && c.def != "" {
+		return c.def
+	}
+	return DefaultType
+}
+
+// Local returns the name of the type that runs tasks on the control
+// machine.
+func (c *Connections) Local() string {
+	if c != nil && c.local != "" {
+		return c.local
+	}
+	return LocalType
+}
+
+// IsLocal reports whether name (a type's name or alias) is the type that
+// runs tasks on the control machine.
+func (c *Connections) IsLocal(name string) bool {
+	local := c.Local()
+	if name == local {
+		return true
+	}
+	canon := c.Canonical(name)
+	return canon != "" && canon == c.Canonical(local)
 }
 
 // NewConnections returns an empty set of connection types.
