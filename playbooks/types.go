@@ -1,5 +1,7 @@
 package playbooks
 
+import "strconv"
+
 // Playbook is a parsed playbook file: its plays in order, with every
 // import_playbook, role, import and literal include resolved.
 type Playbook struct {
@@ -126,10 +128,22 @@ const (
 	KindIncludeRole
 )
 
-var kindNames = [...]string{"module", "block", "import_tasks", "include_tasks", "import_role", "include_role"}
-
-// String names the kind.
-func (k Kind) String() string { return kindNames[k] }
+// String names the kind: "module", "block", or the loader's action that
+// makes it (include_tasks, import_role, ...).
+func (k Kind) String() string {
+	switch k {
+	case KindModule:
+		return "module"
+	case KindBlock:
+		return "block"
+	}
+	for _, a := range ownActions {
+		if a.kind == k && a.Name != oldInclude {
+			return a.Name
+		}
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
 
 // Task is a task, handler, block, or include/import, in the order written.
 type Task struct {
