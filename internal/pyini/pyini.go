@@ -41,6 +41,7 @@ type Parser struct {
 	opts     Options
 	defaults *section
 	sections map[string]*section
+	order    []string // section names, in the order first read
 }
 
 type section struct {
@@ -168,6 +169,7 @@ func (p *Parser) Read(src string) error {
 			default:
 				cur = &section{vals: map[string]*value{}}
 				p.sections[name] = cur
+				p.order = append(p.order, name)
 			}
 			if name != DefaultSection {
 				added[name] = true
@@ -269,6 +271,10 @@ func (p *Parser) GetRaw(sect, key string) (v any, found bool, err error) {
 	}
 	return iv.text(), true, nil
 }
+
+// Sections is ConfigParser.sections(): the sections read, DEFAULT left
+// out, in the order first read.
+func (p *Parser) Sections() []string { return append([]string(nil), p.order...) }
 
 // Items is ConfigParser.items(sect): DEFAULT's options, then the
 // section's, interpolated (a valueless option reads as "").

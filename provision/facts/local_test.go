@@ -31,6 +31,8 @@ func TestParseINI(t *testing.T) {
 		{"empty values", "[s]\na =\nb:\n", map[string]any{"s": map[string]any{"a": "", "b": ""}}, nil},
 		{"text after a header", "[s] trailing\na=1\n", map[string]any{"s": map[string]any{"a": "1"}}, nil},
 		{"empty", "", map[string]any{}, nil},
+		{"reference to itself", "[s]\na = %(a)s\n", nil, errIniInterpolate},
+		{"crlf lines", "[s]\r\na = 1\r\n", map[string]any{"s": map[string]any{"a": "1"}}, nil},
 	}
 	for _, c := range cases {
 		got, err := parseINI(c.text)
