@@ -53,7 +53,7 @@ type Param struct {
 // Spec is a module's argument specification: what Ansible modules declare as
 // argument_spec, mutually_exclusive and required_one_of.
 type Spec struct {
-	Module string // the module name, for messages
+	Module string // the module's name: messages use it, and a Def without a Name takes it
 	Params []Param
 	// MutuallyExclusive lists groups of parameters of which at most one
 	// may be given.

@@ -15,6 +15,8 @@ import (
 // Spec (the Described interface), read through Def.Spec.
 type Def struct {
 	// Name is the canonical name: short, without a collection prefix.
+	// Left empty, it is the name the module's Spec gives (Spec.Module),
+	// so that a described module writes its name once, in its Spec.
 	Name string
 	// Aliases are other names that mean this module: the fully
 	// qualified names of collection modules tender implements
@@ -78,10 +80,20 @@ func (r *Registry) Add(d Def) {
 	if r.defs == nil {
 		r.defs, r.aliases = map[string]Def{}, map[string]string{}
 	}
-	if d.Name == "" || d.New == nil {
-		panic(fmt.Sprintf("tasks: module %q needs a name and a constructor", d.Name))
+	if d.New == nil {
+		panic(fmt.Sprintf("tasks: module %q needs a constructor", d.Name))
 	}
-	if s := d.Spec(); d.FreeForm || (s != nil && s.FreeForm) {
+	s := d.Spec()
+	switch {
+	case s != nil && d.Name == "":
+		d.Name = s.Module
+	case s != nil && s.Module != "" && s.Module != d.Name:
+		panic(fmt.Sprintf("tasks: module %q has the Spec of %q", d.Name, s.Module))
+	}
+	if d.Name == "" {
+		panic("tasks: a module needs a name: Def.Name or its Spec's Module")
+	}
+	if d.FreeForm || (s != nil && s.FreeForm) {
 		d.RawParams = true
 	}
 	for _, n := range append([]string{d.Name}, d.Aliases...) {
@@ -98,6 +110,10 @@ func (r *Registry) Add(d Def) {
 	}
 	r.names = append(r.names, d.Name)
 }
+
+// Module adds the module f makes, with no aliases, under the name its
+// Spec gives.
+func (r *Registry) Module(f Factory) { r.Add(Def{New: f}) }
 
 // Register adds a module with no aliases under its canonical name; Add
 // takes the whole Def.

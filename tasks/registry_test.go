@@ -60,3 +60,26 @@ func TestRegistryDefs(t *testing.T) {
 	}()
 	r.Add(Def{Name: "other", Aliases: []string{"ansible.posix.sysctl"}, New: func() Module { return nopModule{} }})
 }
+
+// TestRegistryNameFromSpec: a described module's name comes from its
+// Spec; a Def that names it otherwise is a wiring mistake.
+func TestRegistryNameFromSpec(t *testing.T) {
+	r := &Registry{}
+	r.Module(func() Module { return nopModule{&Spec{Module: "stamp"}} })
+	if d, ok := r.Def("ansible.builtin.stamp"); !ok || d.Name != "stamp" {
+		t.Errorf("stamp: %+v %v", d, ok)
+	}
+	for _, d := range []Def{
+		{Name: "other", New: func() Module { return nopModule{&Spec{Module: "stamp2"}} }},
+		{New: func() Module { return nopModule{} }},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%+v was registered", d)
+				}
+			}()
+			r.Add(d)
+		}()
+	}
+}

@@ -60,7 +60,7 @@ func TestAddModuleRecipe(t *testing.T) {
 	t.Cleanup(func() { moduleRegistry = saved })
 	moduleRegistry = func() *tasks.Registry {
 		r := builtin.Registry()
-		r.Add(tasks.Def{Name: "stamp", Aliases: []string{"example.test.stamp"}, New: func() tasks.Module { return stampModule{} }})
+		r.Add(tasks.Def{Aliases: []string{"example.test.stamp"}, New: func() tasks.Module { return stampModule{} }})
 		return r
 	}
 	dir := t.TempDir()

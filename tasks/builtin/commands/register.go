@@ -8,13 +8,13 @@ import "github.com/tender-sh/tender/tasks"
 // async:.
 func Register(r *tasks.Registry) {
 	detached := tasks.Traits{DetachedAsync: true, TextOutput: true}
-	r.Add(tasks.Def{Name: "command", FreeForm: true, CmdParam: true, Traits: detached, New: func() tasks.Module { return &commandModule{} }})
-	r.Add(tasks.Def{Name: "shell", FreeForm: true, CmdParam: true, Traits: detached, New: func() tasks.Module { return &commandModule{shell: true} }})
-	r.Add(tasks.Def{Name: "raw", FreeForm: true, Traits: tasks.Traits{NoAsync: true, TextOutput: true}, New: func() tasks.Module { return rawModule{} }})
-	r.Add(tasks.Def{Name: "script", FreeForm: true, CmdParam: true, Traits: tasks.Traits{NoAsync: true}, New: func() tasks.Module { return scriptModule{} }})
-	r.Register("expect", func() tasks.Module { return expectModule{} })
+	r.Add(tasks.Def{FreeForm: true, CmdParam: true, Traits: detached, New: func() tasks.Module { return &commandModule{} }})
+	r.Add(tasks.Def{FreeForm: true, CmdParam: true, Traits: detached, New: func() tasks.Module { return &commandModule{shell: true} }})
+	r.Add(tasks.Def{FreeForm: true, Traits: tasks.Traits{NoAsync: true, TextOutput: true}, New: func() tasks.Module { return rawModule{} }})
+	r.Add(tasks.Def{FreeForm: true, CmdParam: true, Traits: tasks.Traits{NoAsync: true}, New: func() tasks.Module { return scriptModule{} }})
+	r.Module(func() tasks.Module { return expectModule{} })
 	// modules that ship with the content (library/), by Ansible's module
 	// protocol; an embedder's Restrict leaves them out unless it names
 	// "library" (playbooks.LibraryModule)
-	r.Register("library", func() tasks.Module { return libraryModule{} })
+	r.Module(func() tasks.Module { return libraryModule{} })
 }

@@ -5,8 +5,8 @@ import "github.com/tender-sh/tender/tasks"
 // Register adds to r the service modules: service, systemd,
 // sysvinit and service_facts.
 func Register(r *tasks.Registry) {
-	r.Register("service", func() tasks.Module { return serviceModule{} })
-	r.Register("systemd", func() tasks.Module { return systemdModule{} })
-	r.Register("service_facts", func() tasks.Module { return serviceFactsModule{} })
-	r.Register("sysvinit", func() tasks.Module { return sysvinitModule{} })
+	r.Module(func() tasks.Module { return serviceModule{} })
+	r.Module(func() tasks.Module { return systemdModule{} })
+	r.Module(func() tasks.Module { return serviceFactsModule{} })
+	r.Module(func() tasks.Module { return sysvinitModule{} })
 }
