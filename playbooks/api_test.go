@@ -336,3 +336,21 @@ func TestListTasksNames(t *testing.T) {
 		t.Errorf("listed %q, want %q", got, want)
 	}
 }
+
+// TestWithLookupNames: a with_ loop loads when it names a lookup tender
+// runs, one it refuses when run (url), or an old community one
+// (flattened); another name is refused at load with a suggestion.
+func TestWithLookupNames(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"ok.yml": "- hosts: all\n  tasks:\n    - debug: var=item\n      with_items: [1]\n    - debug: var=item\n      with_url: [x]\n" +
+			"    - debug: var=item\n      with_flattened: [[1]]\n",
+		"bad.yml": "- hosts: all\n  tasks:\n    - debug: var=item\n      with_flatened: [[1]]\n",
+	})
+	if _, err := Load(filepath.Join(dir, "ok.yml"), Options{Modules: testModules}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(filepath.Join(dir, "bad.yml"), Options{Modules: testModules})
+	if err == nil || !strings.Contains(err.Error(), `with_flatened: there is no lookup named "flatened" (did you mean "flattened"?)`) {
+		t.Fatalf("an unknown lookup: %v", err)
+	}
+}

@@ -194,22 +194,13 @@ func (l *loader) taskLoop(file string, t *Task, es []entry) {
 		lp := &Loop{Pos: posOf(file, e.k), Items: l.value(file, e.v)}
 		if e.key != "loop" {
 			lp.With = strings.TrimPrefix(e.key, "with_")
-			if !isLookup(lp.With) {
-				l.errs.add(file, e.k, "%s: there is no lookup named %q%s", e.key, lp.With, didYouMean(lp.With, append(expr.Lookups(), keysOf(moreLookups)...)))
+			if !expr.IsLoopLookup(lp.With) {
+				l.errs.add(file, e.k, "%s: there is no lookup named %q%s", e.key, lp.With, didYouMean(lp.With, expr.LoopLookups()))
 			}
 		}
 		t.Loop = lp
 	}
 }
-
-// moreLookups are the lookups with_<lookup> takes besides those tender
-// runs (expr.IsLookup): ansible-core's url, which tender refuses when it
-// runs, and community.general's flattened and cartesian, which the loop
-// forms of old playbooks name.
-var moreLookups = set(nil, "url", "flattened", "cartesian")
-
-// isLookup reports whether with_<name> names a lookup.
-func isLookup(name string) bool { return moreLookups[name] || expr.IsLookup(name) }
 
 func firstWith(es []entry) string {
 	for _, e := range es {

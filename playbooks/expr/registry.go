@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -136,4 +137,29 @@ func Lookups() []string {
 	added.mu.RUnlock()
 	sort.Strings(out)
 	return out
+}
+
+// oldLoopLookups are community.general lookups that the with_ loops of
+// old playbooks name (with_flattened, with_cartesian): a playbook naming
+// them loads, and the loop fails when it runs, as tender does not have
+// them.
+var oldLoopLookups = []string{"cartesian", "flattened"}
+
+// LoopLookups lists, sorted, the lookups a with_<lookup> loop may name
+// when the playbook loads: those tender runs, those it refuses when run
+// (with their reason), and old community ones.
+func LoopLookups() []string {
+	out := append(Lookups(), oldLoopLookups...)
+	for _, p := range upstreamPlugins {
+		if p.kind == "lookup" && p.refused != "" {
+			out = append(out, p.name)
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// IsLoopLookup reports whether with_<name> names a lookup (LoopLookups).
+func IsLoopLookup(name string) bool {
+	return IsLookup(name) || slices.Contains(oldLoopLookups, name) || refusedReason("lookup", name) != ""
 }
