@@ -138,7 +138,7 @@ var filters = filterTable()
 
 func filterTable() map[string]filterFunc {
 	m := map[string]filterFunc{}
-	for _, t := range []map[string]filterFunc{basicFilters, stringFilters, listFilters, dataFilters, moreFilters, urlFilters, jinjaFilters, ansibleFilters, vaultFilters} {
+	for _, t := range []map[string]filterFunc{basicFilters, stringFilters, listFilters, dataFilters, urlFilters, jinjaFilters, ansibleFilters, vaultFilters} {
 		for k, f := range t {
 			m[k] = f
 		}

@@ -12,8 +12,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/tender-sh/tender/internal/yaml11"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/internal/pyre"
+	"github.com/tender-sh/tender/internal/yaml11"
 )
 
 // ansibleFilters are ansible-core's filters beyond the common ones: paths,
@@ -209,6 +211,101 @@ var ansibleFilters = map[string]filterFunc{
 			name = "'" + u.name + "' "
 		}
 		return nil, errorf("Mandatory variable %s not defined.", name)
+	},
+	"regex_escape": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		// re_type python is Python's re.escape; posix_basic escapes the
+		// special characters of a POSIX basic regular expression.
+		var special string
+		switch rt := strArg(args, kw, 0, "re_type", "python"); rt {
+		case "python":
+			return pyre.Escape(Str(x)), nil
+		case "posix_basic":
+			special = "].[^$*\\"
+		case "posix_extended":
+			return nil, errorf("Regex type (%s) not yet implemented", rt)
+		default:
+			return nil, errorf("Invalid regex type (%s)", rt)
+		}
+		var b strings.Builder
+		for _, r := range Str(x) {
+			if strings.ContainsRune(special, r) {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		}
+		return b.String(), nil
+	},
+	"path_join": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		if s, ok := text(x); ok {
+			return s, nil
+		}
+		parts, ok := x.([]any)
+		if !ok {
+			return nil, errorf("|path_join expects string or sequence, got <class '%s'> instead.", typeName(x))
+		}
+		// the parts after the last absolute one, joined by "/" where
+		// one does not end with it
+		strs := make([]string, len(parts))
+		start := 0
+		for i, p := range parts {
+			if strs[i] = Str(p); strings.HasPrefix(strs[i], "/") {
+				start = i
+			}
+		}
+		size := 0
+		for _, s := range strs[start:] {
+			size += len(s) + 1
+		}
+		if size > maxSize {
+			return nil, errorf("joined path too large")
+		}
+		var out strings.Builder
+		out.Grow(size)
+		for _, s := range strs[start:] {
+			if out.Len() > 0 && !strings.HasSuffix(out.String(), "/") {
+				out.WriteByte('/')
+			}
+			out.WriteString(s)
+		}
+		return out.String(), nil
+	},
+	"splitext": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		p := Str(x)
+		base := filepath.Base(p)
+		ext := filepath.Ext(p)
+		if ext == base || strings.Trim(base, ".") == "" || strings.HasPrefix(base, ".") && strings.Count(base, ".") == 1 {
+			ext = ""
+		}
+		if ext == "" {
+			// Python's splitext gives the path itself back: a string
+			// to_json made stays one that is not read as a literal.
+			return []any{x, ""}, nil
+		}
+		return []any{p[:len(p)-len(ext)], ext}, nil
+	},
+	"extract": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		container := argOr(args, kw, 0, "container", nil)
+		if u, ok := container.(*undefined); ok {
+			return u, nil
+		}
+		more := argOr(args, kw, 1, "morekeys", nil)
+		if u, ok := more.(*undefined); ok {
+			return nil, u.err()
+		}
+		v, err := getItem(container, x, Str(x))
+		if err != nil {
+			return nil, err
+		}
+		keys, ok := more.([]any)
+		if !ok && more != nil {
+			keys = []any{more}
+		}
+		for _, k := range keys {
+			if v, err = getItem(v, k, Str(k)); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
 	},
 }
 

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tender-sh/tender/internal/pydict"
+	"github.com/tender-sh/tender/internal/pyre"
 )
 
 // jinjaFilters are Jinja2's built-in filters beyond the common ones.
@@ -225,6 +226,98 @@ var jinjaFilters = map[string]filterFunc{
 	"pprint": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
 		return pformat(x), nil
 	},
+	"reverse": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		if s, ok := text(x); ok {
+			r := []rune(s)
+			for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+				r[i], r[j] = r[j], r[i]
+			}
+			return string(r), nil
+		}
+		items, err := iterate(x)
+		if IsTypeError(err) {
+			// Jinja's filter turns the TypeError into its own error.
+			return nil, &pyError{msg: "argument must be iterable", exc: "jinja2.exceptions.FilterArgumentError"}
+		}
+		if err != nil {
+			return nil, err
+		}
+		out := make([]any, len(items))
+		for i, it := range items {
+			out[len(items)-1-i] = it
+		}
+		return out, nil
+	},
+	"indent": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		width := argOr(args, kw, 0, "width", 4)
+		ind, ok := text(width)
+		if !ok {
+			n, _ := integer(width)
+			if n < 0 || n > 1000 {
+				return nil, errorf("indent width out of range")
+			}
+			ind = strings.Repeat(" ", n)
+		}
+		first := Truthy(argOr(args, kw, 1, "first", false))
+		blank := Truthy(argOr(args, kw, 2, "blank", false))
+		lines := splitLines(Str(x) + "\n")
+		// every line but the first gets ind, an empty one only with
+		// blank; the first with first
+		size, indented := 0, 0
+		for i, l := range lines {
+			size += len(l) + 1
+			if i == 0 && first || i > 0 && (blank || l != "") {
+				indented++
+			}
+		}
+		if size+indented*len(ind) > maxSize {
+			return nil, errorf("indented string too large")
+		}
+		var rv strings.Builder
+		rv.Grow(size + indented*len(ind))
+		for i, l := range lines {
+			if i > 0 {
+				rv.WriteByte('\n')
+			}
+			if i == 0 && first || i > 0 && (blank || l != "") {
+				rv.WriteString(ind)
+			}
+			rv.WriteString(l)
+		}
+		return rv.String(), nil
+	},
+	"dictsort": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return nil, errorf("dictsort requires a dict")
+		}
+		cs := Truthy(argOr(args, kw, 0, "case_sensitive", false))
+		byValue := Str(argOr(args, kw, 1, "by", "key")) == "value"
+		rev := Truthy(argOr(args, kw, 2, "reverse", false))
+		pairs := []any{}
+		for _, k := range pydict.Keys(m) {
+			pairs = append(pairs, []any{k, m[k]})
+		}
+		i := 0
+		if byValue {
+			i = 1
+		}
+		return sortBy(budgetOf(env), pairs, func(p any) any { return sortKey(p.([]any)[i], cs) }, rev)
+	},
+	"items": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return nil, errorf("Can only get item pairs from a mapping.")
+		}
+		pairs := []any{}
+		for _, k := range pydict.Keys(m) {
+			pairs = append(pairs, []any{k, m[k]})
+		}
+		return pairs, nil
+	},
+	"wordcount": func(env *Env, x any, _ []any, _ map[string]any) (any, error) {
+		return countMatches(budgetOf(env), wordRE, Str(x))
+	},
 }
 
 var (
@@ -321,4 +414,17 @@ func fGroupby(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		out = append(out, cur)
 	}
 	return out, nil
+}
+
+// wordRE is Jinja's _word_re: Python's \w+.
+var wordRE = pyre.MustCompile(`\w+`, pyre.Options{})
+
+// splitLines is Python's str.splitlines for \n, \r\n and \r.
+func splitLines(s string) []string {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	lines := strings.Split(s, "\n")
+	if len(lines) > 1 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
 }

@@ -1,11 +1,12 @@
 package expr
 
 import (
+	"errors"
 	"regexp"
-
-	"github.com/tender-sh/tender/internal/pyre"
 	"strconv"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pyre"
 )
 
 // Ansible's host patterns over the hosts and groups of the variable
@@ -280,4 +281,64 @@ func hostPatternRE(p string) (*pyre.Regexp, error) {
 		return nil, errorf("Invalid host list pattern: %s", p)
 	}
 	return re, nil
+}
+
+// inventoryHostnamesLookup is inventory_hostnames: the hosts of the
+// variable groups (every group's host list) that a host pattern matches,
+// with Ansible's pattern rules: patterns split on "," (or ":"), "&"
+// intersects, "!" excludes, * ? [] are globs, ~ starts a regular
+// expression, [i] and [i:j] pick hosts of a match.
+func inventoryHostnamesLookup(ev *evaluator, terms []any, _ map[string]any) ([]any, error) {
+	gv, ok, err := lookupIn(ev.scope, "groups", ev.st.b)
+	if err != nil {
+		return nil, err
+	}
+	groups, isMap := gv.(map[string]any)
+	if !ok || !isMap {
+		return nil, errorf("the inventory_hostnames lookup needs the variable 'groups' (a dict of host lists)")
+	}
+	inv := &hostInventory{groups: map[string][]string{}}
+	order := []string{"all", "ungrouped"}
+	for _, g := range sortedKeys(groups) {
+		if g != "all" && g != "ungrouped" {
+			order = append(order, g)
+		}
+	}
+	seen := map[string]bool{}
+	for _, g := range order {
+		hosts, present := groups[g]
+		inv.groupOrder = append(inv.groupOrder, g)
+		if !present {
+			continue
+		}
+		items, err := iterate(hosts)
+		if err != nil {
+			return nil, errorf("groups[%s] is not a list of hosts", Repr(g))
+		}
+		for _, h := range items {
+			name := Str(h)
+			inv.groups[g] = append(inv.groups[g], name)
+			if !seen[name] {
+				seen[name] = true
+				inv.hosts = append(inv.hosts, name)
+			}
+		}
+	}
+	var patterns []string
+	for _, t := range terms {
+		s, ok := text(t)
+		if !ok {
+			return nil, errorf("the inventory_hostnames lookup takes host patterns as strings, got %s", typeName(t))
+		}
+		patterns = append(patterns, splitHostPattern(s)...)
+	}
+	hosts, err := inv.evaluate(patterns)
+	var fe *fatalError
+	if errors.As(err, &fe) {
+		return []any{}, nil // Ansible's lookup answers [] when the pattern fails
+	}
+	if err != nil {
+		return nil, err
+	}
+	return toList(hosts), nil
 }

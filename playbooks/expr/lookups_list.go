@@ -255,3 +255,14 @@ func ansibleBool(v any) bool {
 	s, ok := text(v)
 	return ok && boolean.True(s)
 }
+
+// indexedItemsLookup is indexed_items: [index, item] for each item of the
+// terms, flattened one level.
+func indexedItemsLookup(_ *evaluator, terms []any, _ map[string]any) ([]any, error) {
+	items := flatten(terms, 1, false)
+	out := make([]any, len(items))
+	for i, it := range items {
+		out[i] = []any{i, it}
+	}
+	return out, nil
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/internal/boolean"
+	"github.com/tender-sh/tender/internal/pyre"
 )
 
 // The lookups that read the scope: vars (variables named at run time) and
@@ -291,4 +292,60 @@ func templateDirs(env *Env) []string {
 		out = append(out, filepath.Join(d, "templates"), d)
 	}
 	return out
+}
+
+// varnamesLookup is varnames: the names of the variables that a term (a
+// regular expression) matches anywhere, in the order of the variables
+// (DIFFERENCES.md item 10).
+func varnamesLookup(ev *evaluator, terms []any, _ map[string]any) ([]any, error) {
+	k := keyedBelow(ev.scope)
+	if k == nil {
+		return nil, ansibleErrorf("No variables available to search")
+	}
+	names := k.Keys()
+	out := []any{}
+	for _, t := range terms {
+		pat, ok := text(t)
+		if !ok {
+			return nil, ansibleErrorf("Invalid setting identifier, \"%s\" is not a string, it is a %s", Str(t), pyClass(t))
+		}
+		re, err := pyre.Compile(pat, pyre.Options{Timeout: ev.st.b.searchTimeout()})
+		if err != nil {
+			// Python's re.error in its own words.
+			msg := err.Error()
+			var se *pyre.SyntaxError
+			if errors.As(err, &se) {
+				msg = se.Python()
+			}
+			return nil, ansibleErrorf("Unable to use \"%s\" as a search parameter: %s", pat, msg)
+		}
+		for _, n := range names {
+			m, err := search(ev.st.b, re, n, "search")
+			if err != nil {
+				return nil, err
+			}
+			if m != nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out, nil
+}
+
+// keyedBelow finds the variables under template-local frames.
+func keyedBelow(s Scope) Keyed {
+	for {
+		switch t := s.(type) {
+		case *local:
+			s = t.parent
+		case withoutLoop:
+			s = t.frame
+		case *resolving:
+			return t.v
+		case Keyed:
+			return t
+		default:
+			return nil
+		}
+	}
 }

@@ -153,7 +153,10 @@ func makeTestTable() map[string]testFunc {
 		name := name
 		m[name] = func(x any, _ []any, _ map[string]any) (bool, error) { return resultTest(name, x) }
 	}
-	for name, f := range moreTests {
+	for name, f := range valueTests {
+		m[name] = f
+	}
+	for name, f := range pathTests {
 		m[name] = f
 	}
 	m["same_file"] = sameFile
