@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tender-sh/tender/internal/fnmatch"
 	"github.com/tender-sh/tender/internal/pyre"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
@@ -342,16 +343,15 @@ func (o findOpts) match(e findEntry, now time.Time) (map[string]any, error) {
 	return st, nil
 }
 
-// nameMatches is find's pfilter: a pattern matches (Python's re.match
-// with use_regex) and no exclude does.
+// nameMatches is find's pfilter: a pattern matches (Python's fnmatch,
+// or re.match with use_regex) and no exclude does.
 func (o findOpts) nameMatches(name string) (bool, error) {
 	match := func(i int, pats []string, res []*pyre.Regexp) (bool, error) {
 		if o.useRegex {
 			m, err := res[i].Match(name)
 			return m != nil, err
 		}
-		ok, _ := path.Match(pats[i], name)
-		return ok, nil
+		return fnmatch.Match(pats[i], name), nil
 	}
 	for i := range o.patterns {
 		ok, err := match(i, o.patterns, o.re)

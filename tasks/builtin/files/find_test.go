@@ -33,6 +33,7 @@ func TestFind(t *testing.T) {
 	}{
 		{tasks.Args{"patterns": "*.log"}, "a.log", 1},
 		{tasks.Args{"patterns": "*.log", "hidden": true}, ".h.log a.log", 1},
+		{tasks.Args{"patterns": "[!a]*"}, "b.txt", 1}, // fnmatch's negation, not a literal "!"
 		{tasks.Args{"patterns": "*.log", "recurse": true}, "a.log sub/c.log sub/deep/d.log", 1},
 		{tasks.Args{"patterns": "*.log", "recurse": true, "depth": 2}, "a.log sub/c.log", 1},
 		{tasks.Args{"patterns": `^[ab]\..*$`, "use_regex": true, "excludes": "b.*", "recurse": true}, "a.log", 1},
