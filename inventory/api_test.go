@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tender-sh/tender/internal/hostpattern"
 )
 
 const apiINI = `
@@ -90,13 +92,22 @@ func TestPatternsTable(t *testing.T) {
 		{"~web(?!2)\\d", "web1 web3"}, // Python's re: lookahead
 		{"~(?P<c>[a-z])(?P=c)", ""},   // a backreference: no doubled letter
 		{"~(web|db)(?=1)", "web1 db1"},
-		{"web[123]", ""}, // subscript 123 of group web: nothing
+		{"web[123]", "!subscript"}, // subscript 123 of group web: Ansible's error
+		{"web[5:0]", "!subscript"}, // an end of 0 is an index
+		{"web[5:9]", ""},           // a slice past the end: nothing
 		{"web[2:3]", "web3"},
 		{"localhost", "localhost"},
 		{"db1,web1", "db1 web1"},
 	} {
 		hs, err := inv.Hosts(c.pattern)
 		var nm *NoMatchError
+		var se *hostpattern.SubscriptError
+		if c.want == "!subscript" {
+			if !errors.As(err, &se) || err.Error() != "No hosts matched the subscripted pattern '"+c.pattern+"'" {
+				t.Errorf("%q: got %q, %v; want the subscript error", c.pattern, names(hs), err)
+			}
+			continue
+		}
 		if c.want == "" {
 			if !errors.As(err, &nm) {
 				t.Errorf("%q: got %q, %v; want NoMatchError", c.pattern, names(hs), err)

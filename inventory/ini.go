@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tender-sh/tender/internal/hostpattern"
 	"github.com/tender-sh/tender/internal/pyfmt"
 )
 
@@ -244,7 +245,7 @@ func (p *iniParser) hostLine(line, group string) error {
 // its ranges, as Ansible's _expand_hostpattern (with the INI plugin's extra
 // checks when ini is true).
 func expandHostPattern(pattern string, ini bool) ([]string, int, error) {
-	host, port, ok := parseAddress(pattern)
+	host, port, ok := hostpattern.ParseAddress(pattern)
 	if !ok {
 		host, port = pattern, 0
 	}

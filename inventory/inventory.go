@@ -14,6 +14,10 @@ import (
 // Inventory is a set of hosts and groups. The zero value is not usable; make
 // one with New or Load.
 type Inventory struct {
+	// Warn, when set, receives what Ansible warns about while matching
+	// host patterns (the old [x-y] subscript), once per match.
+	Warn func(msg string)
+
 	groups     map[string]*Group
 	groupOrder []*Group
 	hosts      map[string]*Host

@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tender-sh/tender/internal/fqcn"
+	"github.com/tender-sh/tender/internal/hostpattern"
 	"github.com/tender-sh/tender/internal/yaml11"
 )
 
@@ -306,7 +307,7 @@ func (inv *Inventory) parseHostList(src string) error {
 			}
 			continue
 		}
-		host, port, ok := parseAddress(h)
+		host, port, ok := hostpattern.ParseAddress(h)
 		if !ok || strings.Contains(host, "[") {
 			host, port = h, 0
 		}

@@ -3,11 +3,9 @@ package inventory
 import (
 	"fmt"
 	"os"
-	"regexp"
-	"strconv"
 	"strings"
 
-	"github.com/tender-sh/tender/internal/pyfmt"
+	"github.com/tender-sh/tender/internal/hostpattern"
 )
 
 // NoMatchError is returned when a host pattern selects no host at all.
@@ -28,12 +26,10 @@ func (e *NoMatchError) Error() string {
 	return msg
 }
 
-var localhostNames = map[string]bool{"127.0.0.1": true, "localhost": true, "::1": true}
-
 // implicitHost returns Ansible's implicit localhost for one of its names
 // when the inventory does not define it, or nil.
 func (inv *Inventory) implicitHost(name string) *Host {
-	if !localhostNames[name] || inv.hosts[name] != nil {
+	if !hostpattern.IsLocalhost(name) || inv.hosts[name] != nil {
 		return nil
 	}
 	inv.mu.Lock()
@@ -100,7 +96,7 @@ func (inv *Inventory) Hosts(pattern string) ([]*Host, error) {
 func (inv *Inventory) Match(patterns []string) ([]*Host, error) {
 	var terms []string
 	for _, p := range patterns {
-		terms = append(terms, splitPattern(p)...)
+		terms = append(terms, hostpattern.Split(p)...)
 	}
 	hosts, unmatched, err := inv.evaluate(terms)
 	if err != nil {
@@ -117,7 +113,7 @@ func (inv *Inventory) Match(patterns []string) ([]*Host, error) {
 // line. An empty result is a *NoMatchError.
 func (inv *Inventory) Limit(hosts []*Host, limit string) ([]*Host, error) {
 	var terms []string
-	for _, t := range splitPattern(limit) {
+	for _, t := range hostpattern.Split(limit) {
 		if strings.HasPrefix(t, "@") {
 			data, err := os.ReadFile(t[1:])
 			if err != nil {
@@ -150,196 +146,45 @@ func (inv *Inventory) Limit(hosts []*Host, limit string) ([]*Host, error) {
 	return out, nil
 }
 
-// splitPattern splits a pattern into terms as Ansible's split_host_pattern:
-// on commas if there are any; else the whole text if it parses as one
-// address (an IPv6 address or a host[x:y] range); else on colons and
-// white space outside brackets.
-func splitPattern(p string) []string {
-	var parts []string
-	if strings.Contains(p, ",") {
-		parts = strings.Split(p, ",")
-	} else if _, _, ok := parseAddress(p); ok {
-		parts = []string{p}
-	} else {
-		parts = reColonTerms.FindAllString(p, -1)
-	}
-	var out []string
-	for _, s := range parts {
-		if s = strings.TrimFunc(s, pyfmt.IsSpace); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-var reColonTerms = regexp.MustCompile(`(?:[^\s:\[\]]|\[[^\]]*\])+`)
-
-// evaluate applies terms in Ansible's order; unmatched lists the terms that
-// matched nothing.
+// evaluate applies terms in Ansible's order (internal/hostpattern);
+// unmatched lists the terms that matched nothing. A subscript that picks
+// no host is a *hostpattern.SubscriptError.
 func (inv *Inventory) evaluate(terms []string) (hosts []*Host, unmatched []string, err error) {
-	var plain, and, not []string
-	for _, t := range terms {
-		switch {
-		case t == "":
-		case t[0] == '!':
-			not = append(not, t)
-		case t[0] == '&':
-			and = append(and, t)
-		default:
-			plain = append(plain, t)
+	res, err := hostpattern.Evaluate[*Host](patternSource{inv}, terms)
+	if err != nil {
+		return nil, nil, err
+	}
+	if inv.Warn != nil {
+		for _, w := range res.Warnings {
+			inv.Warn(w)
 		}
 	}
-	if len(plain) == 0 {
-		plain = []string{"all"}
-	}
-	for _, t := range append(append(plain, and...), not...) {
-		if h := inv.hosts[t]; h != nil {
-			hosts = append(hosts, h)
-			continue
-		}
-		that, err := inv.matchOne(t)
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(that) == 0 && strings.TrimLeft(t, "&!") != "all" {
-			unmatched = append(unmatched, t)
-		}
-		set := map[*Host]bool{}
-		for _, h := range that {
-			set[h] = true
-		}
-		switch t[0] {
-		case '!':
-			hosts = filterHosts(hosts, func(h *Host) bool { return !set[h] })
-		case '&':
-			hosts = filterHosts(hosts, func(h *Host) bool { return set[h] })
-		default:
-			have := map[string]bool{}
-			for _, h := range hosts {
-				have[h.Name] = true
-			}
-			for _, h := range that {
-				if !have[h.Name] {
-					hosts = append(hosts, h)
-				}
-			}
-		}
-	}
-	seen := map[*Host]bool{}
-	return filterHosts(hosts, func(h *Host) bool {
-		if seen[h] {
-			return false
-		}
-		seen[h] = true
-		return true
-	}), unmatched, nil
+	return res.Hosts, res.Unmatched, nil
 }
 
-func filterHosts(hs []*Host, keep func(*Host) bool) []*Host {
-	var out []*Host
-	for _, h := range hs {
-		if keep(h) {
-			out = append(out, h)
-		}
+// patternSource is the inventory as host patterns see it.
+type patternSource struct{ inv *Inventory }
+
+func (s patternSource) Groups() []string {
+	out := make([]string, len(s.inv.groupOrder))
+	for i, g := range s.inv.groupOrder {
+		out[i] = g.Name
 	}
 	return out
 }
 
-var reSubscript = regexp.MustCompile(`^(.+)\[(?:(-?[0-9]+)|([0-9]+)([:-])([0-9]*))\]$`)
+func (s patternSource) GroupHosts(name string) []*Host { return s.inv.groups[name].AllHosts() }
 
-// matchOne returns the hosts one term (without its & or !) selects.
-func (inv *Inventory) matchOne(term string) ([]*Host, error) {
-	if term[0] == '&' || term[0] == '!' {
-		term = term[1:]
-	}
-	if term == "" {
-		return nil, nil
-	}
-	expr := term
-	var sub []int // {idx} or {start, end}
-	if term[0] != '~' {
-		if m := reSubscript.FindStringSubmatch(term); m != nil {
-			expr = m[1]
-			if m[2] != "" {
-				i, err := strconv.Atoi(m[2])
-				if err != nil {
-					return nil, fmt.Errorf("bad subscript in pattern '%s'", term)
-				}
-				sub = []int{i}
-			} else {
-				s, err1 := strconv.Atoi(m[3])
-				e, err2 := -1, error(nil)
-				if m[5] != "" {
-					e, err2 = strconv.Atoi(m[5])
-				}
-				if err1 != nil || err2 != nil {
-					return nil, fmt.Errorf("bad subscript in pattern '%s'", term)
-				}
-				sub = []int{s, e}
-			}
-		}
-	}
-	hosts, err := inv.enumerate(expr)
-	if err != nil || len(hosts) == 0 || sub == nil {
-		return hosts, err
-	}
-	if len(sub) == 1 || sub[1] == 0 {
-		i := sub[0]
-		if i < 0 {
-			i += len(hosts)
-		}
-		if i < 0 || i >= len(hosts) {
-			return nil, nil // Ansible: "No hosts matched the subscripted pattern"
-		}
-		return hosts[i : i+1], nil
-	}
-	start, end := sub[0], sub[1]
-	if end == -1 {
-		end = len(hosts) - 1
-	}
-	end++
-	if end > len(hosts) {
-		end = len(hosts)
-	}
-	if start >= end {
-		return nil, nil
-	}
-	return hosts[start:end], nil
+func (s patternSource) Hosts() []*Host { return s.inv.hostOrder }
+
+func (s patternSource) Host(name string) (*Host, bool) {
+	h := s.inv.hosts[name]
+	return h, h != nil
 }
 
-// enumerate matches one term against group names, then host names.
-func (inv *Inventory) enumerate(expr string) ([]*Host, error) {
-	match, err := termMatcher(expr)
-	if err != nil {
-		return nil, err
-	}
-	var out []*Host
-	matchedGroup := false
-	for _, g := range inv.groupOrder {
-		ok, err := match(g.Name)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			matchedGroup = true
-			out = append(out, g.AllHosts()...)
-		}
-	}
-	if !matchedGroup || expr[0] == '~' || strings.ContainsAny(expr, ".?*[") {
-		for _, h := range inv.hostOrder {
-			ok, err := match(h.Name)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				out = append(out, h)
-			}
-		}
-	}
-	if len(out) == 0 {
-		if h := inv.implicitHost(expr); h != nil {
-			out = append(out, h)
-		}
-	}
-	return out, nil
+func (patternSource) Name(h *Host) string { return h.Name }
+
+func (s patternSource) Implicit(name string) (*Host, bool) {
+	h := s.inv.implicitHost(name)
+	return h, h != nil
 }

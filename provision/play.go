@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tender-sh/tender/internal/hostpattern"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -153,6 +154,11 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 	pr.play = p
 	pr.warnReserved(p)
 	hosts, all, err := pr.selectHosts(expr.Str(pattern))
+	var subscript *hostpattern.SubscriptError
+	if errors.As(err, &subscript) {
+		// Ansible's AnsibleError from its inventory: no banner, no recap
+		return res, (&PlayError{Err: err}).at(p)
+	}
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", p.Pos, err)
 	}

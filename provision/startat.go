@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/tender-sh/tender/inventory"
+	"github.com/tender-sh/tender/internal/fnmatch"
 	"github.com/tender-sh/tender/playbooks"
 )
 
@@ -29,7 +29,7 @@ type startAt struct {
 // its name or its display name ("role : name"), equal or as a glob.
 func startAtMatches(pat string, t *playbooks.Task) bool {
 	for _, n := range []string{t.Name, t.DisplayName()} {
-		if n != "" && (n == pat || inventory.GlobMatch(pat, n)) {
+		if n != "" && (n == pat || fnmatch.Match(pat, n)) {
 			return true
 		}
 	}

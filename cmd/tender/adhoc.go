@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tender-sh/tender/config"
+	"github.com/tender-sh/tender/internal/hostpattern"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
@@ -107,7 +108,7 @@ func adhocAction(c *cli.Context) error {
 	if strings.HasPrefix(module, "import_") || strings.HasSuffix(module, ".import_playbook") {
 		return &exitError{code: 5, err: fmt.Errorf("%q is not a valid action for ad-hoc commands", module)}
 	}
-	hosts, err := playHosts(inv, []string{pattern}, c.String("limit"))
+	hosts, err := adhocHosts(c, inv, pattern)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
@@ -126,13 +127,31 @@ func adhocAction(c *cli.Context) error {
 	return runPlaybooks(c, inv, []*playbooks.Playbook{pb}, policy, cfg)
 }
 
+// adhocHosts selects the ad hoc command's hosts. As the ansible command,
+// a subscript of its pattern that picks no host (web[9]) is first
+// warned about as no hosts matched, then (unless only listing) is the
+// run's error; one of --limit is the error at once.
+func adhocHosts(c *cli.Context, inv *inventory.Inventory, pattern string) ([]*inventory.Host, error) {
+	hosts, err := playHosts(inv, []string{pattern}, c.String("limit"))
+	var subscript *hostpattern.SubscriptError
+	if errors.As(err, &subscript) && c.String("limit") == "" {
+		printWarning(c.App.ErrWriter, "No hosts matched, nothing to do")
+	}
+	return hosts, err
+}
+
 // adhocListHosts prints the hosts as `ansible --list-hosts` does.
 func adhocListHosts(c *cli.Context, inv *inventory.Inventory, pattern string) error {
-	hosts, err := playHosts(inv, []string{pattern}, c.String("limit"))
+	hosts, err := adhocHosts(c, inv, pattern)
+	var subscript *hostpattern.SubscriptError
+	warned := errors.As(err, &subscript) && c.String("limit") == ""
+	if warned {
+		hosts, err = nil, nil // ansible lists no hosts
+	}
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	if len(hosts) == 0 {
+	if len(hosts) == 0 && !warned {
 		printWarning(c.App.ErrWriter, "No hosts matched, nothing to do")
 	}
 	fmt.Fprintf(c.App.Writer, "  hosts (%d):\n", len(hosts))

@@ -186,3 +186,56 @@ func TestAdHocModuleNameSetting(t *testing.T) {
 		t.Errorf("no module_name: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestSubscriptPastTheMatch: a subscript that picks no host of its
+// match (web[9] of two hosts) is Ansible's error, as recorded from
+// ansible and ansible-playbook 2.14: the ad hoc command warns that no
+// hosts matched, then fails (or, only listing, lists none); in --limit
+// it fails at once; a play's hosts end the run before its banner, with
+// no recap. A [x-y] subscript is warned about.
+func TestSubscriptPastTheMatch(t *testing.T) {
+	dir := t.TempDir()
+	inv := filepath.Join(dir, "hosts")
+	pb := filepath.Join(dir, "pb.yml")
+	old := filepath.Join(dir, "old.yml")
+	files := map[string]string{
+		inv: "[web]\nw1 ansible_connection=local\nw2 ansible_connection=local\n",
+		pb:  "- hosts: web[5]\n  gather_facts: false\n  tasks:\n    - debug: msg=hi\n",
+		old: "- hosts: web[0-0]\n  gather_facts: false\n  tasks:\n    - debug: msg=hi\n",
+	}
+	for p, s := range files {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const noHosts = "[WARNING]: No hosts matched, nothing to do"
+	const subscript = "No hosts matched the subscripted pattern 'web[9]'"
+	for _, c := range []struct {
+		args     []string
+		code     int
+		out, err []string
+		notErr   string
+	}{
+		{[]string{"run", "-i", inv, "web[9]", "-m", "ping"}, 1, nil, []string{noHosts, subscript}, ""},
+		{[]string{"run", "-i", inv, "web[9]", "-m", "ping", "--list-hosts"}, 0, []string{"  hosts (0):"}, []string{noHosts}, subscript},
+		{[]string{"run", "-i", inv, "web", "-m", "ping", "--list-hosts", "--limit", "web[9]"}, 1, nil, []string{subscript}, noHosts},
+		{[]string{"play", "-i", inv, pb}, 1, nil, []string{"No hosts matched the subscripted pattern 'web[5]'"}, ""},
+		{[]string{"play", "-i", inv, old}, 0, []string{"ok: [w1]"},
+			[]string{"[WARNING]: Use [x:y] inclusive subscripts instead of [x-y] which has been removed"}, ""},
+	} {
+		code, out, errOut := runCLI(t, c.args...)
+		bad := code != c.code || (c.notErr != "" && strings.Contains(errOut, c.notErr))
+		for _, s := range c.out {
+			bad = bad || !strings.Contains(out, s)
+		}
+		for _, s := range c.err {
+			bad = bad || !strings.Contains(errOut, s)
+		}
+		if c.args[0] == "play" && c.code != 0 {
+			bad = bad || strings.Contains(out, "PLAY")
+		}
+		if bad {
+			t.Errorf("%v: exit %d\n%s%s", c.args, code, out, errOut)
+		}
+	}
+}

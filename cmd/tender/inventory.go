@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -89,6 +90,12 @@ func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, er
 	}
 	for _, w := range inv.Warnings() {
 		printWarning(c.App.ErrWriter, w)
+	}
+	var warned sync.Map // Ansible shows a warning once
+	inv.Warn = func(msg string) {
+		if _, dup := warned.LoadOrStore(msg, true); !dup {
+			printWarning(c.App.ErrWriter, msg)
+		}
 	}
 	return inv, nil
 }
