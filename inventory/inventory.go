@@ -47,6 +47,8 @@ type Inventory struct {
 	dupKeys yaml11.DuplicatePolicy
 	// decrypt opens vault data (Options.Decrypt).
 	decrypt func([]byte) ([]byte, error)
+	// keepVault is Options.KeepVaultValues.
+	keepVault bool
 	// hashMerge is Options.HashMerge.
 	hashMerge bool
 	// opts are the Options the inventory is being loaded with.
@@ -71,7 +73,7 @@ func (inv *Inventory) changed() {
 // with the inventory's Decrypt.
 func (inv *Inventory) decoder() *yaml11.Decoder {
 	d := yaml11.NewDecoder()
-	d.Decrypt = inv.decrypt
+	d.Decrypt, d.KeepVault = inv.decrypt, inv.keepVault
 	return d
 }
 

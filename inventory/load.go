@@ -49,6 +49,10 @@ type Options struct {
 	// and values tagged !vault in YAML inventories and vars files are
 	// decrypted with it. Nil refuses them.
 	Decrypt func(vaulttext []byte) ([]byte, error)
+	// KeepVaultValues leaves values tagged !vault encrypted, each as
+	// {"__ansible_vault": its vault text}, as ansible-inventory --list
+	// and --host show them (yaml11.Decoder.KeepVault).
+	KeepVaultValues bool
 	// HashMerge is Ansible's hash_behaviour=merge: a dict variable set
 	// in several places (groups, sources, group_vars and host_vars
 	// files) is their recursive merge instead of the last one's dict.
@@ -104,6 +108,7 @@ func (o Options) pluginNames() ([]string, error) {
 func LoadWith(o Options, sources ...string) (*Inventory, error) {
 	inv := New()
 	inv.decrypt = o.Decrypt
+	inv.keepVault = o.KeepVaultValues
 	inv.hashMerge = o.HashMerge
 	inv.dupKeys = o.DuplicateKeys
 	plugins, err := o.pluginNames()

@@ -30,6 +30,12 @@ func inventoryFlag(required bool) *cli.StringSliceFlag {
 // ansible-playbook, a source that does not exist is warned about and
 // skipped, leaving an inventory that may hold no host.
 func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, error) {
+	return loadInventoryKeeping(c, cfg, false)
+}
+
+// loadInventoryKeeping is loadInventory; keepVault leaves !vault values
+// encrypted (inventory.Options.KeepVaultValues).
+func loadInventoryKeeping(c *cli.Context, cfg *config.Config, keepVault bool) (*inventory.Inventory, error) {
 	sources, err := inventorySources(c, cfg)
 	if err != nil {
 		return nil, err
@@ -72,7 +78,7 @@ func loadInventory(c *cli.Context, cfg *config.Config) (*inventory.Inventory, er
 		return nil, &exitError{code: 5, err: err}
 	}
 	opts := inventory.Options{Decrypt: vaultDecrypt(c), HashMerge: merge, DuplicateKeys: dupKeys,
-		Scripts: true, Context: c.Context, QuietScripts: show == false}
+		Scripts: true, Context: c.Context, QuietScripts: show == false, KeepVaultValues: keepVault}
 	for _, p := range plugins.([]any) {
 		opts.Plugins = append(opts.Plugins, fmt.Sprint(p))
 	}
@@ -142,71 +148,6 @@ func sourcesVar(c *cli.Context, cfg *config.Config) []string {
 		out = append(out, s)
 	}
 	return out
-}
-
-func inventoryCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "inventory",
-		Usage: "show an inventory as ansible-inventory does",
-		Subcommands: []*cli.Command{
-			{
-				Name:  "list",
-				Usage: "every group, host and host's variables (JSON, as ansible-inventory --list)",
-				Flags: []cli.Flag{inventoryFlag(false)},
-				Action: func(c *cli.Context) error {
-					inv, err := loadInventory(c, nil)
-					if err != nil {
-						return err
-					}
-					doc, err := inv.List()
-					if err != nil {
-						return err
-					}
-					return printJSON(c, doc)
-				},
-			},
-			{
-				Name:      "host",
-				Usage:     "one host's merged variables (JSON, as ansible-inventory --host)",
-				ArgsUsage: "HOST",
-				Flags:     []cli.Flag{inventoryFlag(false)},
-				Action: func(c *cli.Context) error {
-					if c.NArg() != 1 {
-						return usageError(c, "give exactly one HOST")
-					}
-					inv, err := loadInventory(c, nil)
-					if err != nil {
-						return err
-					}
-					vars, err := inv.HostVars(c.Args().First())
-					if err != nil {
-						return err
-					}
-					return printJSON(c, vars)
-				},
-			},
-			{
-				Name:      "graph",
-				Usage:     "the group tree (as ansible-inventory --graph)",
-				ArgsUsage: "[GROUP]",
-				Flags: []cli.Flag{
-					inventoryFlag(false),
-					&cli.BoolFlag{Name: "vars", Usage: "show variables in the graph"},
-				},
-				Action: func(c *cli.Context) error {
-					inv, err := loadInventory(c, nil)
-					if err != nil {
-						return err
-					}
-					group := "all"
-					if c.NArg() > 0 {
-						group = c.Args().First()
-					}
-					return inv.Graph(c.App.Writer, group, c.Bool("vars"))
-				},
-			},
-		},
-	}
 }
 
 func printJSON(c *cli.Context, v any) error {

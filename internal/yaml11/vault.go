@@ -15,6 +15,12 @@ func IsVaulted(data []byte) bool { return bytes.HasPrefix(data, []byte(vaultHead
 
 // vaulted decrypts a `!vault` scalar: its plaintext, as text, is the value.
 func (c *converter) vaulted(n *yaml.Node) (any, error) {
+	if c.keepVault {
+		if !IsVaulted([]byte(n.Value)) {
+			return nil, errAt(n, "a value tagged !vault does not hold vault-encrypted data")
+		}
+		return map[string]any{"__ansible_vault": n.Value}, nil
+	}
 	if c.decrypt == nil {
 		return nil, errAt(n, "a vault-encrypted value, but no vault secret was given (--vault-id, --vault-password-file or --ask-vault-pass)")
 	}

@@ -51,3 +51,25 @@ func TestVaultValues(t *testing.T) {
 		t.Errorf("no decrypter: %v", err)
 	}
 }
+
+// TestKeepVault: with KeepVault a !vault value stays its vault text,
+// with no secret needed; a whole encrypted file is still decrypted.
+func TestKeepVault(t *testing.T) {
+	d := NewDecoder()
+	d.KeepVault = true
+	got, err := d.Vars([]byte("secret: !vault |\n  $ANSIBLE_VAULT;x;terces\nbad: !vault not vault data\n"), "v.yml")
+	if err == nil || !strings.Contains(err.Error(), "does not hold vault-encrypted data") {
+		t.Errorf("not vault data: %v %v", got, err)
+	}
+	got, err = d.Vars([]byte("secret: !vault |\n  $ANSIBLE_VAULT;x;terces\n"), "v.yml")
+	want := map[string]any{"secret": map[string]any{"__ansible_vault": "$ANSIBLE_VAULT;x;terces\n"}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("got %#v %v", got, err)
+	}
+	d = NewDecoder()
+	d.KeepVault, d.Decrypt = true, fakeDecrypt
+	got, err = d.Vars([]byte("$ANSIBLE_VAULT;x;\n1 :a"), "v.yml")
+	if err != nil || !reflect.DeepEqual(got, map[string]any{"a": 1}) {
+		t.Errorf("a whole file: %#v %v", got, err)
+	}
+}

@@ -73,6 +73,11 @@ type Decoder struct {
 	// value. Without it such values are refused. Its errors are reported
 	// at the value's line and column.
 	Decrypt Decrypter
+	// KeepVault leaves values tagged `!vault` encrypted: each is
+	// {"__ansible_vault": its vault text}, as ansible-inventory's JSON
+	// shows them, and needs no secret. Whole vault-encrypted files are
+	// still opened with Decrypt.
+	KeepVault bool
 	// Duplicates is what Vars and VarsList do about a key a mapping
 	// gives twice (CheckDuplicates); Warn receives the warnings, and
 	// without it DuplicatesWarn says nothing.
@@ -90,7 +95,7 @@ func NewDecoder() *Decoder { return &Decoder{sizes: map[*yaml.Node]int{}} }
 // Value converts n as the package's Value does, counting its aliases
 // against the budget the document's earlier values have used.
 func (d *Decoder) Value(n *yaml.Node) (any, error) {
-	c := &converter{budget: maxDepth * 100, anchors: map[*yaml.Node]any{}, sizes: d.sizes, expanded: d.expanded, decrypt: d.Decrypt}
+	c := &converter{budget: maxDepth * 100, anchors: map[*yaml.Node]any{}, sizes: d.sizes, expanded: d.expanded, decrypt: d.Decrypt, keepVault: d.KeepVault}
 	v, err := c.value(n, 0)
 	d.expanded = c.expanded
 	return v, err
@@ -101,9 +106,10 @@ type converter struct {
 	anchors map[*yaml.Node]any
 	// sizes memoizes treeSize; expanded sums the tree sizes of the
 	// aliases met so far.
-	sizes    map[*yaml.Node]int
-	expanded int
-	decrypt  Decrypter
+	sizes     map[*yaml.Node]int
+	expanded  int
+	decrypt   Decrypter
+	keepVault bool
 }
 
 // treeSize is the number of nodes n stands for when its aliases are
