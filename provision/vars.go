@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -221,15 +222,11 @@ var (
 	pythonPath string
 )
 
-// AnsibleVersion is the ansible-core release whose behaviour tender
-// follows: what ansible_version says to playbooks that check it.
-const AnsibleVersion = "2.14.18"
-
 // ansibleVersion is the ansible_version magic variable.
 func ansibleVersion() map[string]any {
-	v := map[string]any{"string": AnsibleVersion, "full": AnsibleVersion}
+	v := map[string]any{"string": config.AnsibleVersion, "full": config.AnsibleVersion}
 	var major, minor, rev int
-	fmt.Sscanf(AnsibleVersion, "%d.%d.%d", &major, &minor, &rev)
+	fmt.Sscanf(config.AnsibleVersion, "%d.%d.%d", &major, &minor, &rev)
 	v["major"], v["minor"], v["revision"] = major, minor, rev
 	return v
 }

@@ -42,6 +42,9 @@ func dropIn(app *cli.App, args []string) ([]string, error) {
 		return nil, fmt.Errorf("%s needs `tender %s`, which this build of tender does not have", name, sub)
 	}
 	rest := args[1:]
+	if wantsVersion(rest) {
+		return []string{args[0], "version", "--as", name}, nil
+	}
 	if sub == "inventory" {
 		var err error
 		if rest, err = inventoryArgs(rest); err != nil {

@@ -78,17 +78,6 @@ func argError(c *cli.Context, msg string) error {
 	return &exitError{code: 2, err: fmt.Errorf("%s: %s (see %s --help)", name, msg, name)}
 }
 
-func versionCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "version",
-		Usage: "print tender's version",
-		Action: func(c *cli.Context) error {
-			_, err := fmt.Fprintf(c.App.Writer, "tender %s\n", version)
-			return err
-		},
-	}
-}
-
 // run executes the app and returns the process exit code: 0 on success,
 // the code an exitError carries, 1 for any other error.
 func run(args []string, stdout, stderr io.Writer) int {

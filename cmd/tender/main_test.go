@@ -53,13 +53,6 @@ func TestWarningsWrap(t *testing.T) {
 	}
 }
 
-func TestVersion(t *testing.T) {
-	code, out, _ := runCLI(t, "version")
-	if code != 0 || out != "tender "+version+"\n" {
-		t.Fatalf("version: code %d, output %q", code, out)
-	}
-}
-
 func TestUnknownCommandFails(t *testing.T) {
 	for _, args := range [][]string{{"no-such-command"}, {"--bogus-flag"}} {
 		code, _, errOut := runCLI(t, args...)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
@@ -204,7 +205,7 @@ func moduleArgs(kind moduleKind, name string, env *tasks.Env, args tasks.Args) (
 	all["_ansible_no_log"] = false
 	all["_ansible_debug"] = false
 	all["_ansible_module_name"] = name
-	all["_ansible_version"] = ansibleVersion
+	all["_ansible_version"] = config.AnsibleVersion
 	all["_ansible_syslog_facility"] = "LOG_USER"
 	all["_ansible_string_conversion_action"] = "warn"
 	all["_ansible_shell_executable"] = "/bin/sh"
@@ -242,10 +243,6 @@ func moduleArgs(kind moduleKind, name string, env *tasks.Env, args tasks.Args) (
 	}
 	return strings.TrimSpace(b.String()), nil
 }
-
-// ansibleVersion is the ansible-core release whose behaviour tender
-// follows, as modules are told it (_ansible_version).
-const ansibleVersion = "2.14.18"
 
 func (libraryModule) Spec() *tasks.Spec { return librarySpec }
 
