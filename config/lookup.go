@@ -60,3 +60,16 @@ func (c *Config) PluginOption(ptype, pname, name string, vars func(name string) 
 	}
 	return v, err
 }
+
+// OptionOf is PluginOption for an option ansible-core does not ship but
+// documents elsewhere (a collection's plugin that tender implements, as
+// ansible.posix's callbacks): s describes it as the plugin's
+// documentation does, and its value is read from the same places, in the
+// same order, with the same conversions and errors.
+func (c *Config) OptionOf(ptype, pname string, s Setting) (any, error) {
+	v, _, err := c.resolve(ptype, shortName(pname), &s, nil)
+	if err == errRefused {
+		return nil, newError(Refused, "tender cannot give the option %s of the %s plugin %s: its type is %s", s.Name, ptype, shortName(pname), s.Type)
+	}
+	return v, err
+}

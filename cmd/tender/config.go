@@ -92,6 +92,9 @@ var appliedSettings = map[string]bool{
 	"DEFAULT_MODULE_NAME": true,
 	// The json stdout callback (adhoc.go).
 	"SHOW_CUSTOM_STATS": true, "DEFAULT_LOAD_CALLBACK_PLUGINS": true,
+	// The callbacks tender has run, the others are warned about
+	// (callbacks.go).
+	"CALLBACKS_ENABLED": true,
 }
 
 // appliedValues are the settings tender applies only with some values:

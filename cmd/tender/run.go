@@ -60,6 +60,11 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	// The text layout: ansible-playbook's, the ansible command's for
 	// tender run, or Ansible's json callback's (textEvents, adhoc.go).
 	text := textEvents(c, cfg)
+	aggs, err := enabledCallbacks(c, cfg, c.Command != nil && c.Command.Name == adhocName)
+	if err != nil {
+		return err
+	}
+	text = withCallbacks(text, aggs)
 	// Warnings go to stderr, as ansible-playbook's do (but under live
 	// progress, which draws there: through the display then).
 	events := warningsTo(c.App.ErrWriter, cfg, text(out, colorOutput(out, cfg)))

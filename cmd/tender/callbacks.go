@@ -1,0 +1,131 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tender-sh/tender/config"
+	"github.com/tender-sh/tender/internal/fqcn"
+	"github.com/tender-sh/tender/internal/pyfmt"
+	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/provision/report"
+)
+
+// aggregate is a callback of Ansible's callbacks_enabled that tender
+// has: it makes the handler that prints what the callback adds to the
+// output on w.
+type aggregate func(w io.Writer) func(provision.Event)
+
+// Options of ansible.posix.profile_tasks, as its documentation gives
+// them.
+var (
+	profileLimit = config.Setting{Name: "output_limit", Default: "20", Env: []string{"PROFILE_TASKS_TASK_OUTPUT_LIMIT"},
+		Ini: []config.IniEntry{{Section: "callback_profile_tasks", Key: "task_output_limit"}}}
+	profileSort = config.Setting{Name: "sort_order", Default: "descending", Choices: []any{"descending", "ascending", "none"},
+		Env: []string{"PROFILE_TASKS_SORT_ORDER"}, Ini: []config.IniEntry{{Section: "callback_profile_tasks", Key: "sort_order"}}}
+)
+
+// enabledCallbacks reads CALLBACKS_ENABLED (callbacks_enabled, the old
+// callback_whitelist, ANSIBLE_CALLBACKS_ENABLED) as ansible-playbook
+// does, and for tender run only with bin_ansible_callbacks, as the
+// ansible command. The callbacks tender has (ansible.posix's
+// profile_tasks and timer, by their short or full names) print in the
+// order they are listed; another is skipped with Ansible's warning.
+func enabledCallbacks(c *cli.Context, cfg *config.Config, adhoc bool) ([]aggregate, error) {
+	if cfg == nil {
+		return nil, nil
+	}
+	if adhoc {
+		load, _ := cfg.Setting("DEFAULT_LOAD_CALLBACK_PLUGINS")
+		if b, _ := load.(bool); !b {
+			return nil, nil
+		}
+	}
+	v, err := cfg.Setting("CALLBACKS_ENABLED")
+	if err != nil {
+		return nil, &exitError{code: 5, err: err}
+	}
+	names, _ := v.([]any)
+	var out []aggregate
+	seen := map[string]bool{}
+	for _, n := range names {
+		name := fmt.Sprint(n)
+		short := fqcn.Short(name)
+		if p, ok := cutPosix(name); ok {
+			short = p
+		}
+		if seen[short] {
+			continue
+		}
+		seen[short] = true
+		switch short {
+		case "profile_tasks":
+			o, err := profileOptions(c, cfg)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, func(w io.Writer) func(provision.Event) { return report.ProfileTasks(w, o) })
+		case "timer":
+			out = append(out, func(w io.Writer) func(provision.Event) { return report.Timer(w, nil) })
+		default:
+			printWarning(c.App.ErrWriter, fmt.Sprintf("Skipping callback plugin '%s', unable to load: tender has the callbacks profile_tasks and timer", name))
+		}
+	}
+	return out, nil
+}
+
+// cutPosix returns the short name of an ansible.posix callback.
+func cutPosix(name string) (string, bool) {
+	const prefix = "ansible.posix."
+	if len(name) > len(prefix) && name[:len(prefix)] == prefix {
+		return name[len(prefix):], true
+	}
+	return "", false
+}
+
+// profileOptions reads profile_tasks' options.
+func profileOptions(c *cli.Context, cfg *config.Config) (report.ProfileOptions, error) {
+	o := report.ProfileOptions{Verbosity: c.Count("verbose"), Limit: 20}
+	limit, err := cfg.OptionOf("callback", "profile_tasks", profileLimit)
+	if err != nil {
+		return o, &exitError{code: 5, err: err}
+	}
+	switch s := fmt.Sprint(limit); s {
+	case "all":
+		o.Limit = -1
+	default:
+		n, err := pyfmt.Int(s)
+		if err != nil {
+			return o, &exitError{code: 1, err: fmt.Errorf("profile_tasks: output_limit: %v", err)}
+		}
+		o.Limit = n
+	}
+	sortOrder, err := cfg.OptionOf("callback", "profile_tasks", profileSort)
+	if err != nil {
+		return o, &exitError{code: 5, err: err}
+	}
+	o.Sort = fmt.Sprint(sortOrder)
+	return o, nil
+}
+
+// withCallbacks makes each handler text returns pass every event on to
+// the enabled callbacks after the output's own handler, as Ansible calls
+// its stdout callback before the others.
+func withCallbacks(text func(io.Writer, bool) func(provision.Event), aggs []aggregate) func(io.Writer, bool) func(provision.Event) {
+	if len(aggs) == 0 {
+		return text
+	}
+	return func(w io.Writer, color bool) func(provision.Event) {
+		hs := []func(provision.Event){text(w, color)}
+		for _, a := range aggs {
+			hs = append(hs, a(w))
+		}
+		return func(e provision.Event) {
+			for _, h := range hs {
+				h(e)
+			}
+		}
+	}
+}
