@@ -2,12 +2,15 @@ package expr
 
 import (
 	"encoding/json"
-	"github.com/tender-sh/tender/internal/pydict"
-	"github.com/tender-sh/tender/internal/pyfmt"
 	"strings"
 
-	"github.com/tender-sh/tender/internal/yaml11"
+	"github.com/tender-sh/tender/internal/pydict"
+	"github.com/tender-sh/tender/internal/pyfmt"
+	"github.com/tender-sh/tender/internal/pyyaml"
+
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/internal/yaml11"
 )
 
 var dataFilters = map[string]filterFunc{
@@ -55,14 +58,15 @@ var dataFilters = map[string]filterFunc{
 		if indent < 2 || indent > 9 {
 			indent = 2
 		}
-		return toYAML(plain(x), indent, !Truthy(kw["default_flow_style"]) && kw["default_flow_style"] == nil, yamlOrdered(kw)), nil
+		return pyyaml.Dump(plain(x), pyyaml.Options{Indent: indent, FlowLeaves: !Truthy(kw["default_flow_style"]) && kw["default_flow_style"] == nil,
+			Ordered: yamlOrdered(kw), Scalar: yamlScalar}), nil
 	},
 	"to_nice_yaml": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		indent, _ := integer(argOr(args, kw, 0, "indent", 4))
 		if indent < 2 || indent > 9 {
 			indent = 2
 		}
-		return toYAML(plain(x), indent, false, yamlOrdered(kw)), nil
+		return pyyaml.Dump(plain(x), pyyaml.Options{Indent: indent, Ordered: yamlOrdered(kw), Scalar: yamlScalar}), nil
 	},
 	"combine": combine,
 	"dict2items": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
@@ -185,4 +189,14 @@ func writeJSON(v any, o pyfmt.JSONOptions) (string, error) {
 func yamlOrdered(kw map[string]any) bool {
 	v, ok := kw["sort_keys"]
 	return ok && !Truthy(v)
+}
+
+// yamlScalar is how to_yaml writes a value of the language's own types
+// that plain leaves: an undefined value as nothing, others as their text.
+func yamlScalar(v any) (string, bool) {
+	if _, ok := v.(*undefined); ok {
+		return "", true
+	}
+	s, _ := text(v)
+	return s, false
 }

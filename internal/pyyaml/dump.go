@@ -1,28 +1,62 @@
-package expr
+// Package pyyaml writes values as PyYAML's yaml.dump writes them with
+// Ansible's dumper: what the to_yaml and to_nice_yaml filters and the
+// yaml stdout callback print. It imports nothing of tender's but
+// internal/pydict, internal/pyfmt and internal/yaml11.
+package pyyaml
 
 import (
-	"github.com/tender-sh/tender/internal/pydict"
-	"github.com/tender-sh/tender/internal/pyfmt"
+	"fmt"
 	"iter"
 	"maps"
 	"math/big"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/pydict"
+	"github.com/tender-sh/tender/internal/pyfmt"
 
 	"github.com/tender-sh/tender/internal/yaml11"
 )
 
-// toYAML renders v as PyYAML's yaml.dump does for Ansible's to_yaml
-// (flowLeaves: collections of scalars in flow style) and to_nice_yaml
-// (block style throughout): keys sorted, sequences in a mapping not
-// indented, plain scalars where they would read back as the same string.
-//
-// ordered keeps each mapping's keys in their order (sort_keys=False).
-func toYAML(v any, indent int, flowLeaves, ordered bool) string {
-	e := &yamlEmitter{indent: indent, flowLeaves: flowLeaves, ordered: ordered}
+// Options say how Dump writes.
+type Options struct {
+	// Indent is the indentation of nested block collections (2 when
+	// below 2).
+	Indent int
+	// FlowLeaves writes collections that hold no collection in flow
+	// style (to_yaml, default_flow_style=None); otherwise block style is
+	// used throughout but for empty collections (to_nice_yaml).
+	FlowLeaves bool
+	// Ordered keeps each mapping's keys in their order (sort_keys=False);
+	// otherwise they are sorted.
+	Ordered bool
+	// BlockText writes text holding a line break as a literal block
+	// ("|-"), cleaned as the yaml stdout callback cleans it: trailing
+	// white space and unprintable characters dropped, tabs expanded.
+	BlockText bool
+	// Scalar renders a value of a type Dump does not know (its text, and
+	// whether to write that text as it is rather than as a string);
+	// nil writes fmt.Sprint's text as a string.
+	Scalar func(v any) (text string, raw bool)
+}
+
+// Dump renders v as PyYAML's yaml.dump does with Ansible's dumper:
+// keys sorted, sequences in a mapping not indented, plain scalars where
+// they would read back as the same string, quoted ones otherwise. It
+// knows nil, bool, int, *big.Int, float64, string, yaml11.Unsafe, []any
+// and map[string]any.
+func Dump(v any, o Options) string {
+	if o.Indent < 2 {
+		o.Indent = 2
+	}
+	e := &yamlEmitter{indent: o.Indent, flowLeaves: o.FlowLeaves, ordered: o.Ordered, blockText: o.BlockText, other: o.Scalar}
 	if !isCollection(v) || e.flow(v) {
+		if s, ok := e.literal(v, 0); ok {
+			return s
+		}
 		return e.flowValue(v) + "\n"
 	}
 	e.block(v, 0)
@@ -34,6 +68,8 @@ type yamlEmitter struct {
 	indent     int
 	flowLeaves bool
 	ordered    bool
+	blockText  bool
+	other      func(any) (string, bool)
 }
 
 // keys are a mapping's keys in the order they are written.
@@ -41,7 +77,12 @@ func (e *yamlEmitter) keys(m map[string]any) []string {
 	if e.ordered {
 		return pydict.Keys(m)
 	}
-	return sortedKeys(m)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func isCollection(v any) bool {
@@ -115,6 +156,10 @@ func (e *yamlEmitter) block(v any, level int) {
 				e.inlineBlock(x, level+e.indent)
 				continue
 			}
+			if lit, ok := e.literal(x, level); ok {
+				e.b.WriteString(" " + lit)
+				continue
+			}
 			e.b.WriteString(" " + e.flowValue(x) + "\n")
 		}
 	case map[string]any:
@@ -130,6 +175,10 @@ func (e *yamlEmitter) block(v any, level int) {
 				}
 				continue
 			}
+			if lit, ok := e.literal(x, level); ok {
+				e.b.WriteString(" " + lit)
+				continue
+			}
 			e.b.WriteString(" " + e.flowValue(x) + "\n")
 		}
 	}
@@ -138,8 +187,7 @@ func (e *yamlEmitter) block(v any, level int) {
 // inlineBlock writes a block collection whose first line continues the
 // current line (after "- ").
 func (e *yamlEmitter) inlineBlock(v any, level int) {
-	var sub yamlEmitter
-	sub.indent, sub.flowLeaves = e.indent, e.flowLeaves
+	sub := yamlEmitter{indent: e.indent, flowLeaves: e.flowLeaves, ordered: e.ordered, blockText: e.blockText, other: e.other}
 	sub.block(v, level)
 	e.b.WriteString(strings.TrimLeft(sub.b.String(), " "))
 }
@@ -171,13 +219,26 @@ func (e *yamlEmitter) scalar(v any, inFlow bool) string {
 			s = strings.Replace(s, "e", ".0e", 1)
 		}
 		return s
-	case *undefined:
-		return ""
-	}
-	s, _ := text(v)
-	if isCollection(v) {
+	case string:
+		return e.quoted(t, inFlow)
+	case yaml11.Unsafe:
+		return e.quoted(string(t), inFlow)
+	case []any, map[string]any:
 		return e.flowValue(v)
 	}
+	if e.other != nil {
+		s, raw := e.other(v)
+		if raw {
+			return s
+		}
+		return e.quoted(s, inFlow)
+	}
+	return e.quoted(fmt.Sprint(v), inFlow)
+}
+
+// quoted writes text plain when it reads back as itself, else quoted as
+// PyYAML quotes it.
+func (e *yamlEmitter) quoted(s string, inFlow bool) string {
 	if plainOK(s, inFlow) {
 		return s
 	}
@@ -231,7 +292,7 @@ func doubleQuoted(s string) string {
 		case r == '\r':
 			b.WriteString(`\r`)
 		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-			b.WriteString(`\x` + leftPad(strconv.FormatInt(int64(r), 16), 2))
+			b.WriteString(fmt.Sprintf(`\x%02x`, r))
 		default:
 			b.WriteRune(r)
 		}
