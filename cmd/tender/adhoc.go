@@ -253,6 +253,9 @@ func textEvents(c *cli.Context, cfg *config.Config) func(io.Writer, bool) func(p
 	}
 	if !adhoc {
 		v := c.Count("verbose")
+		if stdoutCallback(cfg, adhoc) == "yaml" {
+			return func(w io.Writer, color bool) func(provision.Event) { return report.TextYAML(w, color, v) }
+		}
 		return func(w io.Writer, color bool) func(provision.Event) { return report.TextVerbose(w, color, v) }
 	}
 	opts := report.AdHocOptions{OneLine: c.Bool("one-line") || stdoutCallback(cfg, adhoc) == "oneline",
@@ -265,8 +268,9 @@ func textEvents(c *cli.Context, cfg *config.Config) func(io.Writer, bool) func(p
 }
 
 // stdoutCallback is the stdout callback the configuration names, "json"
-// for Ansible's (ansible.posix.json), "" for the default. The ansible
-// command heeds it only with bin_ansible_callbacks, and not with -o.
+// for Ansible's (ansible.posix.json), "yaml" for community.general's
+// (tender play only), "" for the default. The ansible command heeds it
+// only with bin_ansible_callbacks, and not with -o.
 func stdoutCallback(cfg *config.Config, adhoc bool) string {
 	if cfg == nil {
 		return ""
@@ -284,6 +288,10 @@ func stdoutCallback(cfg *config.Config, adhoc bool) string {
 	case "oneline", "ansible.builtin.oneline":
 		if adhoc {
 			return "oneline" // the ansible command's -o
+		}
+	case "yaml", "community.general.yaml":
+		if !adhoc {
+			return "yaml"
 		}
 	}
 	return ""

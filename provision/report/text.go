@@ -39,6 +39,27 @@ type text struct {
 	w         io.Writer
 	color     bool
 	verbosity int
+	yaml      bool // results as the yaml stdout callback writes them
+}
+
+// compact is a result on its line: Python's json.dumps, or YAML.
+func (t *text) compact(m map[string]any) string {
+	if t.yaml {
+		return yamlResult(shown(m), t.verbosity)
+	}
+	return compact(m)
+}
+
+// verbose is a result shown on request (verboseResult), or YAML.
+func (t *text) verbose(m map[string]any, debug, indent bool) string {
+	if t.yaml {
+		out := shown(m)
+		if debug {
+			cleanDebug(out)
+		}
+		return yamlResult(out, t.verbosity)
+	}
+	return verboseResult(m, debug, indent)
 }
 
 const (
@@ -166,7 +187,7 @@ func (t *text) result(e provision.Event) {
 		}
 		line := string(e.Status) + ": [" + host + "]" + item
 		if e.Verbose {
-			line += " => " + verboseResult(e.Result, e.Traits.Shows, e.Indent)
+			line += " => " + t.verbose(e.Result, e.Traits.Shows, e.Indent)
 		}
 		fmt.Fprintln(t.w, t.paint(code, line))
 	case provision.StatusSkipped:
@@ -183,7 +204,7 @@ func (t *text) result(e provision.Event) {
 				res = maps.Clone(res)
 				delete(res, "results")
 			}
-			line += " => " + verboseResult(res, e.Traits.Shows, t.verbosity > 2)
+			line += " => " + t.verbose(res, e.Traits.Shows, t.verbosity > 2)
 		}
 		fmt.Fprintln(t.w, t.paint(cyan, line))
 	case provision.StatusFailed:
@@ -198,11 +219,11 @@ func (t *text) result(e provision.Event) {
 			res = maps.Clone(res)
 			cleanDebug(res)
 		}
-		dump := compact
+		dump := t.compact
 		if t.verbosity > 2 || e.Indent {
 			// As Ansible's callback: from -vvv every result is indented,
 			// and a result that asks to be shown (debug's own) always.
-			dump = func(m map[string]any) string { return verboseResult(m, false, true) }
+			dump = func(m map[string]any) string { return t.verbose(m, false, true) }
 		}
 		switch {
 		case e.IsItem:
@@ -210,7 +231,7 @@ func (t *text) result(e provision.Event) {
 		case !e.LoopDone:
 			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+dump(res)))
 		case debug:
-			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+compact(res)))
+			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+t.compact(res)))
 		case raised:
 			// Ansible's callback shows such a loop's failure as a task's.
 			res = maps.Clone(res)
@@ -224,7 +245,7 @@ func (t *text) result(e provision.Event) {
 			fmt.Fprintln(t.w, t.paint(cyan, "...ignoring"))
 		}
 	case provision.StatusUnreachable:
-		fmt.Fprintln(t.w, t.paint(brightRed, "fatal: ["+host+"]: UNREACHABLE! => "+compact(e.Result)))
+		fmt.Fprintln(t.w, t.paint(brightRed, "fatal: ["+host+"]: UNREACHABLE! => "+t.compact(e.Result)))
 	}
 }
 
