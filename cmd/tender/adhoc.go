@@ -253,8 +253,14 @@ func textEvents(c *cli.Context, cfg *config.Config) func(io.Writer, bool) func(p
 	}
 	if !adhoc {
 		v := c.Count("verbose")
-		if stdoutCallback(cfg, adhoc) == "yaml" {
+		switch stdoutCallback(cfg, adhoc) {
+		case "yaml":
 			return func(w io.Writer, color bool) func(provision.Event) { return report.TextYAML(w, color, v) }
+		case "minimal", "oneline":
+			one := stdoutCallback(cfg, adhoc) == "oneline"
+			return func(w io.Writer, color bool) func(provision.Event) {
+				return report.AdHoc(w, report.AdHocOptions{OneLine: one, Color: color, Verbosity: v, Warnings: c.App.ErrWriter})
+			}
 		}
 		return func(w io.Writer, color bool) func(provision.Event) { return report.TextVerbose(w, color, v) }
 	}
@@ -286,8 +292,10 @@ func stdoutCallback(cfg *config.Config, adhoc bool) string {
 	case "json", "ansible.posix.json":
 		return "json"
 	case "oneline", "ansible.builtin.oneline":
-		if adhoc {
-			return "oneline" // the ansible command's -o
+		return "oneline" // the ansible command's -o
+	case "minimal", "ansible.builtin.minimal":
+		if !adhoc {
+			return "minimal" // the ansible command's own output
 		}
 	case "yaml", "community.general.yaml":
 		if !adhoc {

@@ -100,16 +100,16 @@ var appliedSettings = map[string]bool{
 // appliedValues are the settings tender applies only with some values:
 // with another, the setting is warned about as one it does not apply.
 var appliedValues = map[string]func(v any, adhoc bool) bool{
-	// The default output and Ansible's json callback, for the ansible
-	// command the oneline one (its -o), for tender play the yaml one; not
-	// minimal, dense and the others.
+	// The default output, Ansible's json and oneline callbacks, and for
+	// tender play the minimal and yaml ones (the ansible command's own
+	// output is minimal's); not dense and the others.
 	"DEFAULT_STDOUT_CALLBACK": func(v any, adhoc bool) bool {
 		switch v {
 		case "default", "ansible.builtin.default", "json", "ansible.posix.json":
 			return true
 		case "oneline", "ansible.builtin.oneline":
-			return adhoc
-		case "yaml", "community.general.yaml":
+			return true
+		case "yaml", "community.general.yaml", "minimal", "ansible.builtin.minimal":
 			return !adhoc
 		}
 		return false

@@ -69,7 +69,8 @@ func (a *adhoc) result(e provision.Event) {
 		if changed, _ := r["changed"].(bool); changed || e.Status == provision.StatusChanged {
 			state, code = "CHANGED", yellow
 		}
-		if e.Traits.Shows {
+		if e.Traits.Shows && !a.opts.OneLine {
+			// minimal cleans debug's result; oneline shows it whole
 			r = maps.Clone(r)
 			cleanDebug(r)
 		}
@@ -77,7 +78,7 @@ func (a *adhoc) result(e provision.Event) {
 			a.print(code, a.commandMsg(host, state, r))
 			return
 		}
-		a.print(code, host+" | "+state+" => "+a.dump(r))
+		a.print(code, host+" | "+state+" => "+a.dump(r, e.Indent))
 	case provision.StatusSkipped:
 		a.print(cyan, host+" | SKIPPED")
 	case provision.StatusFailed:
@@ -85,14 +86,14 @@ func (a *adhoc) result(e provision.Event) {
 			a.print(red, a.commandMsg(host, "FAILED", r))
 			return
 		}
-		a.print(red, host+" | FAILED! => "+a.dump(r))
+		a.print(red, host+" | FAILED! => "+a.dump(r, e.Indent))
 	case provision.StatusUnreachable:
 		if a.opts.OneLine {
 			msg, _ := r["msg"].(string)
 			a.print(brightRed, host+" | UNREACHABLE!: "+msg)
 			return
 		}
-		a.print(brightRed, host+" | UNREACHABLE! => "+a.dump(r))
+		a.print(brightRed, host+" | UNREACHABLE! => "+a.dump(r, e.Indent))
 	}
 }
 
@@ -137,9 +138,10 @@ func rcString(r map[string]any) string {
 
 // dump is a result as Ansible's callbacks dump it: internal keys, the
 // exception, and below -vvv the invocation and the diff left out; keys
-// sorted, 4-space indent, or on one line with OneLine (Python's indent=0
-// with its newlines removed).
-func (a *adhoc) dump(r map[string]any) string {
+// sorted, 4-space indent, or on one line with OneLine: Python's indent=0
+// with its newlines removed, or indent=4 with them removed for a result
+// that asks to be shown (verbose) and from -vvv.
+func (a *adhoc) dump(r map[string]any, verbose bool) string {
 	out := shown(r)
 	delete(out, "exception")
 	for k := range out {
@@ -157,6 +159,9 @@ func (a *adhoc) dump(r map[string]any) string {
 	}
 	if !a.opts.OneLine {
 		return string(data)
+	}
+	if verbose || a.opts.Verbosity > 2 {
+		return strings.ReplaceAll(string(data), "\n", "")
 	}
 	lines := strings.Split(string(data), "\n")
 	for i, l := range lines {
