@@ -8,14 +8,23 @@ FUZZTIME ?= 20s
 # 60s, could take a whole FUZZTIME and leave the target barely run).
 FUZZMINTIME ?= 5s
 
-.PHONY: build test unit e2e lint demo bench bench-scale fuzz fuzz-diff clean hello-agent hello-agents setup-test setup-demo
+.PHONY: build test unit e2e lint cross demo bench bench-scale fuzz fuzz-diff clean hello-agent hello-agents setup-test setup-demo
 
 build:
 	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/tender ./cmd/tender
 
 ## test: every test the project has: lint, unit and golden tests, and the
 ## end-to-end tests on the docker-compose fleet (E2E=0 skips those).
-test: setup-test lint unit e2e
+test: setup-test lint cross unit e2e
+
+## cross: tender builds for the controllers it supports (cgo off: the
+## SQLite ledger needs cgo, so those builds use PostgreSQL's).
+CROSS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+cross:
+	@for p in $(CROSS); do \
+	  echo "build $$p"; \
+	  CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null ./cmd/tender || exit 1; \
+	done
 
 ## setup-test, setup-demo: install what the tests (or the demo) need on a
 ## fresh machine, once (.ci/install.sh; a machine that has it all runs nothing).

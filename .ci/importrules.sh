@@ -55,9 +55,9 @@ function bad(pkg, imp, why) { printf "import rule: %s imports %s: %s\n", rel(pkg
 			else if (rank(r) == rank(me) && top(r) != top(me)) bad(pkg, r, "packages of one layer (" rank(me) ") import only within their own folder")
 			if (r ~ /^cmd(\/|$)/ || r ~ /^e2e(\/|$)/) bad(pkg, r, "nothing imports cmd or e2e")
 			if (me == "inventory" || me ~ /^inventory\//) {
-				if (r !~ /^internal\/(yaml11|pyfmt|pydict|pyre|fqcn|pyescape|hostpattern)$/ && r !~ /^inventory(\/|$)/) bad(pkg, r, "inventory imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pydict, internal/pyre, internal/fqcn, internal/pyescape and internal/hostpattern")
+				if (r !~ /^internal\/(yaml11|pyfmt|pydict|pyre|fqcn|pyescape|hostpattern|osproc)$/ && r !~ /^inventory(\/|$)/) bad(pkg, r, "inventory imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pydict, internal/pyre, internal/fqcn, internal/pyescape, internal/hostpattern and internal/osproc")
 			}
-			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre|pydict|pyini|pykv|pytext|fqcn|boolean|pyescape|hostpattern|pyyaml)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pyre, internal/pydict, internal/pyini, internal/pykv, internal/pytext, internal/fqcn, internal/boolean, internal/pyescape, internal/hostpattern and internal/pyyaml")
+			if (me ~ /^playbooks\/expr(\/|$)/ && r !~ /^playbooks\/expr(\/|$)/ && r !~ /^internal\/(yaml11|pyfmt|pyre|pydict|pyini|pykv|pytext|fqcn|boolean|pyescape|hostpattern|pyyaml|osproc)$/) bad(pkg, r, "playbooks/expr imports nothing of ours but internal/yaml11, internal/pyfmt, internal/pyre, internal/pydict, internal/pyini, internal/pykv, internal/pytext, internal/fqcn, internal/boolean, internal/pyescape, internal/hostpattern, internal/pyyaml and internal/osproc")
 			if (me == "transport" && r !~ /^transport(\/|$)/) bad(pkg, r, "transport imports nothing of ours")
 			if (me ~ /^internal\/(pydict|pyre|suggest|hostile|shlex|fqcn|testhook|pyescape|argsyntax)$/) bad(pkg, r, me " is a leaf")
 			if (me == "internal/pykv" && r != "internal/pyescape") bad(pkg, r, "internal/pykv imports nothing of ours but internal/pyescape")

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/tender-sh/tender/internal/osproc"
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/internal/pyfmt"
 	"github.com/tender-sh/tender/internal/yaml11"
@@ -41,8 +42,8 @@ func isScript(path string) bool {
 	return n == 2 && string(head) == "#!"
 }
 
-// syscallAccess is access(path, X_OK): whether this process may run it.
-func syscallAccess(path string) bool { return syscall.Access(path, 1) == nil }
+// syscallAccess is whether this process may run path.
+func syscallAccess(path string) bool { return osproc.Executable(path) }
 
 // scriptError is a failure of the script plugin, worded as Ansible's.
 type scriptError struct{ msg string }

@@ -35,7 +35,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/mattn/go-sqlite3" // the SQLite driver, registered as "sqlite3"
+	// the SQLite driver, registered as "sqlite3"
 
 	"github.com/tender-sh/tender/agents"
 )
@@ -127,13 +127,6 @@ func openOnce(ctx context.Context, path, dsn string) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-// locked reports whether err is SQLite's "database is locked" (or a
-// table's lock).
-func locked(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
 }
 
 // OpenReadOnly opens the ledger at path for reading only: nothing is

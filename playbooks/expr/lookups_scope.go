@@ -7,12 +7,11 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/tender-sh/tender/internal/boolean"
+	"github.com/tender-sh/tender/internal/osproc"
 	"github.com/tender-sh/tender/internal/pyre"
 )
 
@@ -197,8 +196,7 @@ func templateVars(term, path string) map[string]any {
 	}
 	if st, err := os.Stat(path); err == nil {
 		vars["template_mtime"] = naive(st.ModTime())
-		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-			uid := strconv.FormatUint(uint64(sys.Uid), 10)
+		if uid, ok := osproc.Owner(st); ok {
 			vars["template_uid"] = uid
 			if u, err := user.LookupId(uid); err == nil {
 				vars["template_uid"] = u.Username

@@ -4,7 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
+
+	"github.com/tender-sh/tender/internal/osproc"
 )
 
 // pathTests are Ansible's tests on paths (same_file is added beside
@@ -68,12 +69,12 @@ func isMount(p string) (bool, error) {
 	if err != nil {
 		return false, nil
 	}
-	a, ok1 := st.Sys().(*syscall.Stat_t)
-	b, ok2 := parent.Sys().(*syscall.Stat_t)
+	devA, inoA, ok1 := osproc.Identity(st)
+	devB, inoB, ok2 := osproc.Identity(parent)
 	if !ok1 || !ok2 {
 		return false, nil
 	}
-	return a.Dev != b.Dev || a.Ino == b.Ino, nil
+	return devA != devB || inoA == inoB, nil
 }
 
 // sameFile is the same_file test: both paths must exist.

@@ -10,9 +10,9 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/tender-sh/tender/internal/osproc"
 	"github.com/tender-sh/tender/transport"
 )
 
@@ -66,7 +66,7 @@ func (c *Conn) Dial(ctx context.Context, network, addr string) (net.Conn, error)
 	p := exec.Command(argv[0], argv[1:]...)
 	stderr := &transport.Bounded{Limit: 4096}
 	p.Stdin, p.Stdout, p.Stderr = inR, outW, stderr
-	p.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	osproc.Group(p, false)
 	err = p.Start()
 	inR.Close()
 	outW.Close()
@@ -136,7 +136,7 @@ func (rc *relayConn) Close() error {
 	rc.once.Do(func() {
 		rc.w.Close()
 		rc.r.Close()
-		_ = syscall.Kill(-rc.p.Process.Pid, syscall.SIGKILL)
+		_ = osproc.Kill(rc.p)
 	})
 	return nil
 }

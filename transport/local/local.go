@@ -27,6 +27,9 @@ var _ transport.Dialer = Dialer{}
 // Connect returns a Conn to the control machine; the Target is not used
 // beyond its name.
 func (Dialer) Connect(_ context.Context, t transport.Target) (transport.Conn, error) {
+	if err := platformOK(); err != nil {
+		return nil, err
+	}
 	return &Conn{name: t.Name}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tender-sh/tender/internal/osproc"
 	"github.com/tender-sh/tender/transport"
 )
 
@@ -58,8 +59,7 @@ func (p Process) Run(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (
 	} else {
 		pc.Stdin = w.Stdin
 	}
-	pc.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	pc.Cancel = func() error { return syscall.Kill(-pc.Process.Pid, syscall.SIGKILL) }
+	osproc.Group(pc, true)
 	pc.WaitDelay = waitDelay
 	if err := pc.Start(); err != nil {
 		return transport.Result{}, fmt.Errorf("%s: start %s: %w", p.Name, p.Argv[0], err)
