@@ -254,15 +254,20 @@ func textEvents(c *cli.Context, cfg *config.Config) func(io.Writer, bool) func(p
 	if !adhoc {
 		v := c.Count("verbose")
 		switch stdoutCallback(cfg, adhoc) {
-		case "yaml":
-			return func(w io.Writer, color bool) func(provision.Event) { return report.TextYAML(w, color, v) }
+		case "yaml", "":
+			o := defaultCallbackOptions(c, cfg)
+			o.Verbosity, o.YAML = v, stdoutCallback(cfg, adhoc) == "yaml"
+			return func(w io.Writer, color bool) func(provision.Event) {
+				o := o
+				o.Color = color
+				return report.TextWith(w, o)
+			}
 		case "minimal", "oneline":
 			one := stdoutCallback(cfg, adhoc) == "oneline"
 			return func(w io.Writer, color bool) func(provision.Event) {
 				return report.AdHoc(w, report.AdHocOptions{OneLine: one, Color: color, Verbosity: v, Warnings: c.App.ErrWriter})
 			}
 		}
-		return func(w io.Writer, color bool) func(provision.Event) { return report.TextVerbose(w, color, v) }
 	}
 	opts := report.AdHocOptions{OneLine: c.Bool("one-line") || stdoutCallback(cfg, adhoc) == "oneline",
 		Verbosity: c.Count("verbose"), Warnings: c.App.ErrWriter}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -128,4 +129,48 @@ func withCallbacks(text func(io.Writer, bool) func(provision.Event), aggs []aggr
 			}
 		}
 	}
+}
+
+// defaultCallbackOptions reads the options of Ansible's default stdout
+// callback (the yaml one shares them): display_skipped_hosts,
+// display_ok_hosts, show_task_path_on_failure and display_failed_stderr
+// are applied; check_mode_markers, show_per_host_start and a
+// result_format or pretty_results that is set are warned about, as
+// tender does not apply them.
+func defaultCallbackOptions(c *cli.Context, cfg *config.Config) report.TextOptions {
+	var o report.TextOptions
+	if cfg == nil {
+		return o
+	}
+	flag := func(name string) bool {
+		v, err := cfg.PluginOption("callback", "default", name, nil)
+		if err != nil {
+			printWarning(c.App.ErrWriter, err.Error())
+			return false
+		}
+		b, _ := v.(bool)
+		return b
+	}
+	o.HideSkipped = !flag("display_skipped_hosts")
+	o.HideOK = !flag("display_ok_hosts")
+	o.TaskPathOnFailure = flag("show_task_path_on_failure")
+	if flag("display_failed_stderr") {
+		o.FailedTo = c.App.ErrWriter
+	}
+	var ignored []string
+	for _, name := range []string{"check_mode_markers", "show_per_host_start"} {
+		if flag(name) {
+			ignored = append(ignored, name)
+		}
+	}
+	if v, _ := cfg.PluginOption("callback", "default", "result_format", nil); v != nil && v != "json" {
+		ignored = append(ignored, "result_format")
+	}
+	if v, _ := cfg.PluginOption("callback", "default", "pretty_results", nil); v != nil {
+		ignored = append(ignored, "pretty_results")
+	}
+	if len(ignored) > 0 {
+		printWarning(c.App.ErrWriter, "tender does not apply these options of the default callback yet: "+strings.Join(ignored, ", "))
+	}
+	return o
 }

@@ -165,6 +165,8 @@ func TestCompatibilityDocSettings(t *testing.T) {
 		}
 	}
 	sshOpts, _ := config.PluginOptions("connection", "ssh")
+	cbOpts, _ := config.PluginOptions("callback", "default")
+	sshOpts = append(sshOpts, cbOpts...)
 	n := 0
 	for _, line := range strings.Split(string(data), "\n") {
 		cells := strings.Split(line, "|")

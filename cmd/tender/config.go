@@ -95,6 +95,8 @@ var appliedSettings = map[string]bool{
 	// The callbacks tender has run, the others are warned about
 	// (callbacks.go).
 	"CALLBACKS_ENABLED": true,
+	// Read by the default callback's option of the same name (callbacks.go).
+	"DISPLAY_SKIPPED_HOSTS": true,
 }
 
 // appliedValues are the settings tender applies only with some values:

@@ -40,6 +40,64 @@ type text struct {
 	color     bool
 	verbosity int
 	yaml      bool // results as the yaml stdout callback writes them
+	opts      TextOptions
+	// task is the task that started; pending, that its banner is not
+	// printed yet: with results hidden, a banner waits for a result that
+	// shows.
+	task    provision.Event
+	pending bool
+}
+
+// TextOptions are the options of Ansible's default stdout callback
+// (ansible.cfg's [defaults] display_skipped_hosts and the like); the
+// zero value is its defaults.
+type TextOptions struct {
+	// Color paints statuses (use it only on a terminal); Verbosity is
+	// the count of -v; YAML writes results as the yaml callback does.
+	Color     bool
+	Verbosity int
+	YAML      bool
+	// HideSkipped and HideOK leave out skipped and ok results
+	// (display_skipped_hosts and display_ok_hosts false); a task's
+	// banner then waits for a result that shows, and a task none of
+	// whose results show has none.
+	HideSkipped, HideOK bool
+	// TaskPathOnFailure says the task's path before a failure below -vv
+	// (show_task_path_on_failure).
+	TaskPathOnFailure bool
+	// FailedTo, when set, receives the failed and unreachable lines
+	// (display_failed_stderr: stderr).
+	FailedTo io.Writer
+}
+
+// TextWith is Text with the default callback's options.
+func TextWith(w io.Writer, o TextOptions) func(provision.Event) {
+	t := &text{w: w, color: o.Color, verbosity: o.Verbosity, yaml: o.YAML, opts: o}
+	return t.event
+}
+
+// failedW is where failure lines go.
+func (t *text) failedW() io.Writer {
+	if t.opts.FailedTo != nil {
+		return t.opts.FailedTo
+	}
+	return t.w
+}
+
+// banner prints the started task's banner, unless it is out.
+func (t *text) banner() {
+	if !t.pending {
+		return
+	}
+	t.pending = false
+	kind := "TASK"
+	if t.task.Handler {
+		kind = "RUNNING HANDLER"
+	}
+	fmt.Fprintf(t.w, "\n%s\n", banner(kind+" ["+t.task.Task+"]"))
+	if t.verbosity >= 2 && t.task.Path != "" {
+		fmt.Fprintf(t.w, "task path: %s\n", taskPath(t.task.Path))
+	}
 }
 
 // compact is a result on its line: Python's json.dumps, or YAML.
@@ -116,16 +174,13 @@ func (t *text) event(e provision.Event) {
 	case provision.PlayStart:
 		fmt.Fprintf(t.w, "\n%s\n", banner("PLAY ["+e.Play+"]"))
 	case provision.TaskStart:
-		kind := "TASK"
-		if e.Handler {
-			kind = "RUNNING HANDLER"
-		}
-		fmt.Fprintf(t.w, "\n%s\n", banner(kind+" ["+e.Task+"]"))
-		if t.verbosity >= 2 && e.Path != "" {
-			fmt.Fprintf(t.w, "task path: %s\n", taskPath(e.Path))
+		t.task, t.pending = e, true
+		if !t.opts.HideSkipped && !t.opts.HideOK {
+			t.banner()
 		}
 	case provision.HostResult:
 		if e.Diff != "" {
+			t.banner()
 			fmt.Fprintln(t.w, strings.TrimRight(e.Diff, "\n")+"\n")
 		}
 		t.result(e)
@@ -177,6 +232,10 @@ func (t *text) result(e provision.Event) {
 	}
 	switch e.Status {
 	case provision.StatusOK, provision.StatusChanged:
+		if e.Status == provision.StatusOK && t.opts.HideOK && !e.Include {
+			return
+		}
+		t.banner()
 		if e.LoopDone || e.Include {
 			// An include's success shows as its "included:" lines.
 			return
@@ -193,6 +252,10 @@ func (t *text) result(e provision.Event) {
 	case provision.StatusSkipped:
 		// Ansible's skipping lines name the host only, never a delegate;
 		// a verbose run shows the result after them.
+		if t.opts.HideSkipped {
+			return
+		}
+		t.banner()
 		line := "skipping: [" + e.Host + "]"
 		if e.IsItem {
 			line += item + " "
@@ -208,6 +271,7 @@ func (t *text) result(e provision.Event) {
 		}
 		fmt.Fprintln(t.w, t.paint(cyan, line))
 	case provision.StatusFailed:
+		t.banner()
 		t.exception(e.Result)
 		res := e.Result
 		debug := e.Traits.Shows
@@ -225,13 +289,17 @@ func (t *text) result(e provision.Event) {
 			// and a result that asks to be shown (debug's own) always.
 			dump = func(m map[string]any) string { return t.verbose(m, false, true) }
 		}
+		fw := t.failedW()
+		if !e.IsItem && (!e.LoopDone || debug || raised) && t.opts.TaskPathOnFailure && t.verbosity < 2 && t.task.Path != "" {
+			fmt.Fprintf(t.w, "task path: %s\n", taskPath(t.task.Path))
+		}
 		switch {
 		case e.IsItem:
-			fmt.Fprintln(t.w, t.paint(red, "failed: ["+host+"] (item="+expr.Str(e.Item)+") => "+dump(res)))
+			fmt.Fprintln(fw, t.paint(red, "failed: ["+host+"] (item="+expr.Str(e.Item)+") => "+dump(res)))
 		case !e.LoopDone:
-			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+dump(res)))
+			fmt.Fprintln(fw, t.paint(red, "fatal: ["+host+"]: FAILED! => "+dump(res)))
 		case debug:
-			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+t.compact(res)))
+			fmt.Fprintln(fw, t.paint(red, "fatal: ["+host+"]: FAILED! => "+t.compact(res)))
 		case raised:
 			// Ansible's callback shows such a loop's failure as a task's.
 			res = maps.Clone(res)
@@ -239,13 +307,14 @@ func (t *text) result(e provision.Event) {
 			if res["skipped"] == false {
 				delete(res, "skipped")
 			}
-			fmt.Fprintln(t.w, t.paint(red, "fatal: ["+host+"]: FAILED! => "+dump(res)))
+			fmt.Fprintln(fw, t.paint(red, "fatal: ["+host+"]: FAILED! => "+dump(res)))
 		}
 		if e.Ignored && !e.IsItem {
 			fmt.Fprintln(t.w, t.paint(cyan, "...ignoring"))
 		}
 	case provision.StatusUnreachable:
-		fmt.Fprintln(t.w, t.paint(brightRed, "fatal: ["+host+"]: UNREACHABLE! => "+t.compact(e.Result)))
+		t.banner()
+		fmt.Fprintln(t.failedW(), t.paint(brightRed, "fatal: ["+host+"]: UNREACHABLE! => "+t.compact(e.Result)))
 	}
 }
 

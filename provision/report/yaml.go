@@ -1,21 +1,10 @@
 package report
 
 import (
-	"io"
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pyyaml"
-	"github.com/tender-sh/tender/provision"
 )
-
-// TextYAML is TextVerbose with results written as community.general's
-// yaml stdout callback writes them (stdout_callback = yaml): the layout
-// of ansible-playbook's default output, each result shown as YAML below
-// its line, its changed flag on the line.
-func TextYAML(w io.Writer, color bool, verbosity int) func(provision.Event) {
-	t := &text{w: w, color: color, verbosity: verbosity, yaml: true}
-	return t.event
-}
 
 // yamlResult is a result (its shown keys) as the yaml callback's
 // _dump_results writes it: the module's invocation and diff left out
