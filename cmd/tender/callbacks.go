@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -70,11 +75,63 @@ func enabledCallbacks(c *cli.Context, cfg *config.Config, adhoc bool) ([]aggrega
 			out = append(out, func(w io.Writer) func(provision.Event) { return report.ProfileTasks(w, o) })
 		case "timer":
 			out = append(out, func(w io.Writer) func(provision.Event) { return report.Timer(w, nil) })
+		case "junit":
+			out = append(out, junitCallback(c))
 		default:
-			printWarning(c.App.ErrWriter, fmt.Sprintf("Skipping callback plugin '%s', unable to load: tender has the callbacks profile_tasks and timer", name))
+			printWarning(c.App.ErrWriter, fmt.Sprintf("Skipping callback plugin '%s', unable to load: tender has the callbacks profile_tasks, timer and junit", name))
 		}
 	}
 	return out, nil
+}
+
+// junitOptions are the junit callback's settings besides its output
+// directory, which tender does not apply: set, they are warned about.
+var junitOptions = []string{"JUNIT_TASK_CLASS", "JUNIT_TASK_RELATIVE_PATH", "JUNIT_FAIL_ON_CHANGE", "JUNIT_FAIL_ON_IGNORE",
+	"JUNIT_INCLUDE_SETUP_TASKS_IN_REPORT", "JUNIT_HIDE_TASK_ARGUMENTS", "JUNIT_TEST_CASE_PREFIX", "JUNIT_REPLACE_OUT_OF_TREE_PATH"}
+
+// junitCallback is Ansible's junit callback: the JUnit report (as
+// --junit writes it) written when the run ends to JUNIT_OUTPUT_DIR
+// (~/.ansible.log by default, made when missing) as
+// PLAYBOOK-SECONDS.xml, PLAYBOOK the last playbook's name without its
+// extension and SECONDS Python's time.time().
+func junitCallback(c *cli.Context) aggregate {
+	var set []string
+	for _, k := range junitOptions {
+		if _, ok := os.LookupEnv(k); ok {
+			set = append(set, k)
+		}
+	}
+	if len(set) > 0 {
+		printWarning(c.App.ErrWriter, "tender's junit callback does not apply these settings yet: "+strings.Join(set, ", "))
+	}
+	dir := os.Getenv("JUNIT_OUTPUT_DIR")
+	if _, ok := os.LookupEnv("JUNIT_OUTPUT_DIR"); !ok {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".ansible.log")
+	}
+	return func(io.Writer) func(provision.Event) {
+		var buf bytes.Buffer
+		junit := report.JUnit(&buf)
+		name := "playbook"
+		return func(e provision.Event) {
+			if e.Kind == provision.PlaybookStart {
+				name = strings.TrimSuffix(filepath.Base(e.Path), filepath.Ext(e.Path))
+			}
+			junit(e)
+			if e.Kind != provision.RunEnd {
+				return
+			}
+			now := float64(time.Now().UnixMicro()) / 1e6
+			file := filepath.Join(dir, name+"-"+strconv.FormatFloat(now, 'f', -1, 64)+".xml")
+			err := os.MkdirAll(dir, 0o755)
+			if err == nil {
+				err = os.WriteFile(file, buf.Bytes(), 0o644)
+			}
+			if err != nil {
+				fmt.Fprintf(c.App.ErrWriter, "ERROR: junit callback: %v\n", err)
+			}
+		}
+	}
 }
 
 // cutPosix returns the short name of an ansible.posix callback.

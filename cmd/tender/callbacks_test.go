@@ -41,3 +41,37 @@ func TestCallbacksEnabled(t *testing.T) {
 		t.Errorf("warnings:\n%s", errOut)
 	}
 }
+
+// TestJUnitCallback: callbacks_enabled = junit writes the run's JUnit
+// report to JUNIT_OUTPUT_DIR (made when missing) as PLAYBOOK-SECONDS.xml,
+// as Ansible's junit callback does; its other settings are warned about.
+func TestJUnitCallback(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "reports", "junit")
+	inv := filepath.Join(dir, "hosts")
+	pb := filepath.Join(dir, "site.yml")
+	for p, s := range map[string]string{
+		inv: "h1 ansible_connection=local\n",
+		pb:  "- hosts: all\n  gather_facts: false\n  tasks:\n    - name: fails\n      command: \"false\"\n      ignore_errors: true\n    - debug: msg=hi\n",
+	} {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("ANSIBLE_CONFIG", "/nonexistent")
+	t.Setenv("ANSIBLE_CALLBACKS_ENABLED", "ansible.builtin.junit")
+	t.Setenv("JUNIT_OUTPUT_DIR", out)
+	t.Setenv("JUNIT_FAIL_ON_CHANGE", "true")
+	code, _, errOut := runCLI(t, "play", "-i", inv, pb)
+	files, _ := filepath.Glob(filepath.Join(out, "site-*.xml"))
+	if code != 0 || len(files) != 1 || !regexp.MustCompile(`site-\d+(\.\d+)?\.xml$`).MatchString(files[0]) {
+		t.Fatalf("exit %d, reports %v\n%s", code, files, errOut)
+	}
+	data, _ := os.ReadFile(files[0])
+	if n := strings.Count(string(data), "<testcase "); n != 2 || !strings.Contains(string(data), `name="[h1] all: fails`) {
+		t.Errorf("%d test cases:\n%s", n, data)
+	}
+	if !strings.Contains(errOut, "does not apply these settings yet: JUNIT_FAIL_ON_CHANGE") {
+		t.Errorf("the unapplied setting is not warned about:\n%s", errOut)
+	}
+}
