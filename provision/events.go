@@ -86,6 +86,12 @@ type Event struct {
 	Task    string
 	Handler bool
 	Path    string
+	// CheckMode is, for PlayStart and TaskStart, the check_mode keyword
+	// in force as Ansible's callbacks read it before templating (a
+	// template counts as true), else the run's --check; for
+	// PlaybookStart and PlaybookEnd, the run's --check. Reporters mark
+	// banners with it (check_mode_markers).
+	CheckMode bool
 	// Module is the task's canonical module name (HostResult), Traits
 	// how the engine treats it (what reporters show of its result), and
 	// Include marks an include_tasks or include_role, whose success

@@ -89,7 +89,7 @@ func (pr *playRun) gather(ctx context.Context, hosts []*hostRun) {
 	// As Ansible's: the setup module, run as the gather_facts action.
 	t := &playbooks.Task{Name: "Gathering Facts", Module: tasks.EngineDef(tasks.EngineSetup).Name,
 		Action: tasks.EngineDef(tasks.EngineGatherFacts).Name, Pos: pr.play.Pos, Args: pr.gatherArgs()}
-	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.Name, Path: t.Pos.String()})
+	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: t.Name, Path: t.Pos.String(), CheckMode: pr.checkMarked(nil)})
 	pr.forEach(hosts, func(h *hostRun) {
 		scope := pr.scope(h, nil, nil)
 		var out outcome

@@ -45,7 +45,7 @@ func (pr *playRun) runDynamic(ctx context.Context, hosts []*hostRun, inc *playbo
 		// action", as any role task (--list-tasks shows the action).
 		name = inc.Role.Name + " : " + name
 	}
-	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: name, Handler: inc.Handler, Path: inc.Pos.String()})
+	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: name, Handler: inc.Handler, Path: inc.Pos.String(), CheckMode: pr.checkMarked(inc)})
 	var incs []*inclusion
 	for _, h := range hosts {
 		found, err := pr.inclusions(h, inc)

@@ -476,3 +476,17 @@ func (pr *playRun) envVars(levels []any, scope expr.Scope, gathersFacts bool) (m
 	}
 	return out, nil
 }
+
+// checkMarked is the check mode Ansible's callbacks show in a play's or
+// task's banner (t nil: the play's): the innermost check_mode keyword,
+// read before templating, so that a template, a non-empty string, counts
+// as true; else the run's --check.
+func (pr *playRun) checkMarked(t *playbooks.Task) bool {
+	levels := pr.keywordLevels(t)
+	for i := len(levels) - 1; i >= 0; i-- {
+		if b := levels[i].CheckMode; b.Set {
+			return b.Expr != "" || b.Bad != nil || b.Value
+		}
+	}
+	return pr.rn.r.Check
+}

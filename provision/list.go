@@ -159,7 +159,7 @@ func metaSkipped(action, host string) map[string]any {
 
 // meta runs a meta: task.
 func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task, action string) {
-	banner := Event{Kind: TaskStart, Play: pr.name, Task: t.DisplayName(), Path: t.Pos.String()}
+	banner := Event{Kind: TaskStart, Play: pr.name, Task: t.DisplayName(), Path: t.Pos.String(), CheckMode: pr.checkMarked(t)}
 	on := hosts
 	if metaConditional[action] {
 		// As ansible-playbook runs these: host by host, each under its own

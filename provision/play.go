@@ -179,13 +179,13 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 		return res, err
 	}
 	if len(hosts) == 0 {
-		rn.emit(Event{Kind: PlayStart, Play: pr.name, Path: p.Pos.String()})
+		rn.emit(Event{Kind: PlayStart, Play: pr.name, Path: p.Pos.String(), CheckMode: pr.checkMarked(nil)})
 		rn.emit(Event{Kind: NoHosts, Play: pr.name})
 		return res, nil
 	}
 	if !rn.startAt.inPlay(p) {
 		// --start-at-task: the task is in a later play.
-		rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names})
+		rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names, CheckMode: pr.checkMarked(nil)})
 		return res, nil
 	}
 	batches, err := serialBatches(hosts, p.Serial)
@@ -194,7 +194,7 @@ func (rn *run) play(ctx context.Context, p *playbooks.Play) (playResult, error) 
 		return res, (&PlayError{Err: err}).at(p)
 	}
 	if strategyErr != nil {
-		rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names, Path: p.Pos.String()})
+		rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names, Path: p.Pos.String(), CheckMode: pr.checkMarked(nil)})
 		return res, (&PlayError{Err: strategyErr}).at(p)
 	}
 	for _, batch := range batches {
@@ -279,7 +279,7 @@ func (pr *playRun) batch(ctx context.Context, hosts []*hostRun) error {
 	}
 	pr.playHosts.setBatch(pr.rn.names.values(names))
 	pr.batchHosts, pr.endBatch = hosts, false
-	pr.rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names, Path: pr.play.Pos.String()})
+	pr.rn.emit(Event{Kind: PlayStart, Play: pr.name, Hosts: names, Path: pr.play.Pos.String(), CheckMode: pr.checkMarked(nil)})
 	pr.warnPlayHosts(hosts)
 	pr.maxFailWarning()
 	for _, h := range hosts {

@@ -197,14 +197,14 @@ func (r *Runner) RunAll(ctx context.Context, pbs ...*playbooks.Playbook) (*Recap
 				return rn.recap, err
 			}
 		}
-		rn.emit(Event{Kind: PlaybookStart, Path: pb.Path, Msg: fmt.Sprintf("%d plays in %s", len(pb.Plays), pb.Path)})
+		rn.emit(Event{Kind: PlaybookStart, Path: pb.Path, Msg: fmt.Sprintf("%d plays in %s", len(pb.Plays), pb.Path), CheckMode: r.Check})
 		failed, err := rn.playbook(ctx, pb)
 		var se *strategyError
 		var pe *PlayError
 		if errors.As(err, &se) || errors.As(err, &pe) {
 			return rn.recap, err // no recap, as ansible-playbook's
 		}
-		rn.emit(Event{Kind: PlaybookEnd, Path: pb.Path, Recap: rn.recap.clone()})
+		rn.emit(Event{Kind: PlaybookEnd, Path: pb.Path, Recap: rn.recap.clone(), CheckMode: r.Check})
 		if err != nil || failed {
 			rn.emit(Event{Kind: RunEnd, Recap: rn.recap})
 			return rn.recap, err

@@ -62,7 +62,7 @@ func (pr *playRun) runTask(ctx context.Context, hosts []*hostRun, t *playbooks.T
 	if ctx.Err() != nil {
 		return
 	}
-	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: pr.shownName(hosts[0], t), Handler: t.Handler, Path: t.Pos.String(), Args: shownArgs(t)})
+	pr.rn.emit(Event{Kind: TaskStart, Play: pr.name, Task: pr.shownName(hosts[0], t), Handler: t.Handler, Path: t.Pos.String(), Args: shownArgs(t), CheckMode: pr.checkMarked(t)})
 	once, err := pr.resolve(t, pr.scope(hosts[0], t, nil))
 	if once.throttleErr != nil {
 		pr.endRun(once.throttleErr)

@@ -190,8 +190,8 @@ func withCallbacks(text func(io.Writer, bool) func(provision.Event), aggs []aggr
 
 // defaultCallbackOptions reads the options of Ansible's default stdout
 // callback (the yaml one shares them): display_skipped_hosts,
-// display_ok_hosts, show_task_path_on_failure and display_failed_stderr
-// are applied; check_mode_markers, show_per_host_start and a
+// display_ok_hosts, show_task_path_on_failure, display_failed_stderr and
+// check_mode_markers are applied; show_per_host_start and a
 // result_format or pretty_results that is set are warned about, as
 // tender does not apply them.
 func defaultCallbackOptions(c *cli.Context, cfg *config.Config) report.TextOptions {
@@ -214,11 +214,10 @@ func defaultCallbackOptions(c *cli.Context, cfg *config.Config) report.TextOptio
 	if flag("display_failed_stderr") {
 		o.FailedTo = c.App.ErrWriter
 	}
+	o.CheckModeMarkers = flag("check_mode_markers")
 	var ignored []string
-	for _, name := range []string{"check_mode_markers", "show_per_host_start"} {
-		if flag(name) {
-			ignored = append(ignored, name)
-		}
+	if flag("show_per_host_start") {
+		ignored = append(ignored, "show_per_host_start")
 	}
 	if v, _ := cfg.PluginOption("callback", "default", "result_format", nil); v != nil && v != "json" {
 		ignored = append(ignored, "result_format")

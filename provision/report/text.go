@@ -68,6 +68,25 @@ type TextOptions struct {
 	// FailedTo, when set, receives the failed and unreachable lines
 	// (display_failed_stderr: stderr).
 	FailedTo io.Writer
+	// CheckModeMarkers marks the banners of plays and tasks in check
+	// mode with " [CHECK MODE]", and a --check run with DRY RUN banners
+	// before each playbook and after the recap (check_mode_markers).
+	CheckModeMarkers bool
+}
+
+// checkMark is what a banner of a play or task in check mode ends with.
+func (t *text) checkMark(e provision.Event) string {
+	if t.opts.CheckModeMarkers && e.CheckMode {
+		return " [CHECK MODE]"
+	}
+	return ""
+}
+
+// dryRun prints the DRY RUN banner of a --check run.
+func (t *text) dryRun(e provision.Event) {
+	if t.opts.CheckModeMarkers && e.CheckMode {
+		fmt.Fprintf(t.w, "\n%s\n", banner("DRY RUN"))
+	}
 }
 
 // TextWith is Text with the default callback's options.
@@ -94,7 +113,7 @@ func (t *text) banner() {
 	if t.task.Handler {
 		kind = "RUNNING HANDLER"
 	}
-	fmt.Fprintf(t.w, "\n%s\n", banner(kind+" ["+t.task.Task+"]"))
+	fmt.Fprintf(t.w, "\n%s\n", banner(kind+" ["+t.task.Task+"]"+t.checkMark(t.task)))
 	if t.verbosity >= 2 && t.task.Path != "" {
 		fmt.Fprintf(t.w, "task path: %s\n", taskPath(t.task.Path))
 	}
@@ -172,7 +191,7 @@ func banner(s string) string {
 func (t *text) event(e provision.Event) {
 	switch e.Kind {
 	case provision.PlayStart:
-		fmt.Fprintf(t.w, "\n%s\n", banner("PLAY ["+e.Play+"]"))
+		fmt.Fprintf(t.w, "\n%s\n", banner("PLAY ["+e.Play+"]"+t.checkMark(e)))
 	case provision.TaskStart:
 		t.task, t.pending = e, true
 		if !t.opts.HideSkipped && !t.opts.HideOK {
@@ -190,6 +209,7 @@ func (t *text) event(e provision.Event) {
 		if t.verbosity >= 2 {
 			fmt.Fprintf(t.w, "\n%s\n%s\n", banner("PLAYBOOK: "+filepath.Base(e.Path)), e.Msg)
 		}
+		t.dryRun(e)
 	case provision.Connecting:
 		if t.verbosity >= 3 {
 			fmt.Fprintf(t.w, "%s\n", t.paint(blue, "<"+e.Host+"> "+e.Msg))
@@ -200,6 +220,7 @@ func (t *text) event(e provision.Event) {
 		fmt.Fprintf(t.w, "\n%s\n", banner("NO MORE HOSTS LEFT"))
 	case provision.PlaybookEnd:
 		t.recap(e.Recap)
+		t.dryRun(e)
 	case provision.Retry:
 		host := e.Host
 		if e.Delegate != "" && e.Delegate != e.Host {

@@ -7,8 +7,10 @@ cd "$(dirname "$0")" || exit 1
 run() {
 	name=$1
 	shift
-	env ANSIBLE_CONFIG=/nonexistent "$@" ansible-playbook -i hosts -f 1 pb.yml 2>"$name.err" | sed "s#$PWD/##" >"$name.out"
+	# shellcheck disable=SC2086 # ARGS is a list of words
+	env ANSIBLE_CONFIG=/nonexistent "$@" ansible-playbook -i hosts -f 1 ${ARGS:-pb.yml} 2>"$name.err" | sed "s#$PWD/##" >"$name.out"
 }
 run hide-skipped ANSIBLE_DISPLAY_SKIPPED_HOSTS=0
 run hide-ok ANSIBLE_DISPLAY_OK_HOSTS=0 ANSIBLE_SHOW_TASK_PATH_ON_FAILURE=1
 run hide-both ANSIBLE_DISPLAY_SKIPPED_HOSTS=0 ANSIBLE_DISPLAY_OK_HOSTS=0 ANSIBLE_DISPLAY_FAILED_STDERR=1
+ARGS="--check check.yml" run check-markers ANSIBLE_CHECK_MODE_MARKERS=1
