@@ -11,7 +11,6 @@ import (
 	"math/big"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -77,12 +76,7 @@ func (e *yamlEmitter) keys(m map[string]any) []string {
 	if e.ordered {
 		return pydict.Keys(m)
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return slices.Sorted(maps.Keys(m))
 }
 
 func isCollection(v any) bool {
@@ -146,21 +140,12 @@ func (e *yamlEmitter) block(v any, level int) {
 		for _, x := range t {
 			e.b.WriteString(pad + "-")
 			if isCollection(x) && !e.flow(x) {
-				if _, isMap := x.(map[string]any); isMap {
-					// "- key: value" with the rest of the mapping aligned
-					e.b.WriteString(strings.Repeat(" ", e.indent-1))
-					e.inlineBlock(x, level+e.indent)
-					continue
-				}
+				// "- key: value" (or "- - item") with the rest aligned
 				e.b.WriteString(strings.Repeat(" ", e.indent-1))
 				e.inlineBlock(x, level+e.indent)
 				continue
 			}
-			if lit, ok := e.literal(x, level); ok {
-				e.b.WriteString(" " + lit)
-				continue
-			}
-			e.b.WriteString(" " + e.flowValue(x) + "\n")
+			e.scalarLine(x, level)
 		}
 	case map[string]any:
 		for _, k := range e.keys(t) {
@@ -175,13 +160,19 @@ func (e *yamlEmitter) block(v any, level int) {
 				}
 				continue
 			}
-			if lit, ok := e.literal(x, level); ok {
-				e.b.WriteString(" " + lit)
-				continue
-			}
-			e.b.WriteString(" " + e.flowValue(x) + "\n")
+			e.scalarLine(x, level)
 		}
 	}
+}
+
+// scalarLine ends a "key:" or "-" line with x: a literal block, or its
+// flow form.
+func (e *yamlEmitter) scalarLine(x any, level int) {
+	if lit, ok := e.literal(x, level); ok {
+		e.b.WriteString(" " + lit)
+		return
+	}
+	e.b.WriteString(" " + e.flowValue(x) + "\n")
 }
 
 // inlineBlock writes a block collection whose first line continues the
