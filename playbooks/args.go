@@ -36,7 +36,7 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 		}
 		if name != "" && !isTemplate(name) {
 			if _, _, _, ok := l.moduleKnown(sc, name); !ok {
-				l.errs.add(file, e.v, "couldn't resolve module/action %q%s", name, didYouMean(name, l.mods.names))
+				l.unresolved(file, e.v, name, l.mods.names)
 				return
 			}
 		}
@@ -54,7 +54,7 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 	if name == "" {
 		if len(unknown) > 0 {
 			e := unknown[0]
-			l.errs.add(file, e.k, "couldn't resolve module/action %q%s", e.key, didYouMean(e.key, append(slices.Clone(l.mods.names), keysOf(taskKeys)...)))
+			l.unresolved(file, e.k, e.key, append(slices.Clone(l.mods.names), keysOf(taskKeys)...))
 		} else {
 			l.errs.add(file, n, "no module/action detected in task")
 		}
@@ -78,7 +78,7 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 			t.ActionPlugin = f
 			l.warns.add(file, at, "%s is an action plugin (%s): Python for Ansible's controller, which tender cannot run; the task fails when it runs", name, l.show(f))
 		} else {
-			t.ModuleFile = f
+			t.ModuleFile, t.CollectionRoots = f, l.collectionRoots(f)
 		}
 	}
 	// args: under the module's own arguments, in the order of Python's
@@ -251,3 +251,14 @@ func (l *loader) checkTask(file string, t *Task) {
 
 // nodeAt makes a stand-in node for a position already computed.
 func nodeAt(p Pos) *yaml.Node { return &yaml.Node{Line: p.Line, Column: p.Col} }
+
+// unresolved reports a module name that resolves to nothing: the
+// collections' own error for it (a removed module, a bad redirect), else
+// Ansible's, with the nearest known name.
+func (l *loader) unresolved(file string, at *yaml.Node, name string, known []string) {
+	if err := l.collectionError(name); err != nil {
+		l.errs.add(file, at, "%s", err.Error())
+		return
+	}
+	l.errs.add(file, at, "couldn't resolve module/action %q%s", name, didYouMean(name, known))
+}

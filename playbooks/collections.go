@@ -1,7 +1,11 @@
 package playbooks
 
 import (
+	"io/fs"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/collection"
+	"github.com/tender-sh/tender/internal/ctlpython"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -86,4 +90,76 @@ func (sc *scope) searchNames(name string) []string {
 		out = append(out, name)
 	}
 	return out
+}
+
+// collFS reads collections through the loader's source (the sandbox, or
+// the FS of Options.FS).
+type collFS struct{ src source }
+
+func (c collFS) ReadFile(p string) ([]byte, error)       { return c.src.readFile(p) }
+func (c collFS) Stat(p string) (fs.FileInfo, error)      { return c.src.stat(p) }
+func (c collFS) ReadDir(p string) ([]fs.DirEntry, error) { return c.src.readDir(p) }
+
+// newCollections makes the loader's collection finder: the collections
+// directory beside the playbook, then Options.CollectionsPaths, then
+// (ScanSysPath) the controller Python's sys.path.
+func newCollections(src source, beside string, opts Options) *collection.Finder {
+	cfg := collection.Config{Paths: append([]string{beside}, opts.CollectionsPaths...)}
+	if opts.ScanSysPath && opts.FS == nil {
+		cfg.More = func() []string {
+			if info, err := ctlpython.Load(); err == nil {
+				return info.SysPath
+			}
+			return nil
+		}
+	}
+	return collection.New(collFS{src}, cfg)
+}
+
+// collectionModule resolves name in the installed collections (an
+// unqualified one through ansible.builtin's routing): a name of the chain
+// of redirects that tender runs natively wins; else the collection's
+// module file, or its action plugin. A removed module or a bad redirect
+// is kept in collErrs for the task's error.
+func (l *loader) collectionModule(name string) (canonical, file string, action, ok bool) {
+	q := name
+	if !strings.Contains(q, ".") {
+		q = "ansible.builtin." + q
+	}
+	m, err := l.colls.Module(q)
+	if err != nil {
+		if l.collErrs == nil {
+			l.collErrs = map[string]error{}
+		}
+		l.collErrs[name] = err
+		return "", "", false, false
+	}
+	for _, n := range m.Chain[1:] {
+		if c, ok := l.mods.known(n); ok {
+			return c, "", false, true
+		}
+	}
+	if m.ActionPlugin != "" {
+		return m.Name(), m.ActionPlugin, true, true
+	}
+	if m.File == "" {
+		return "", "", false, false
+	}
+	return m.Name(), m.File, false, true
+}
+
+// collectionError is the error resolving name in the collections gave,
+// nil for none. (The loader is used by one goroutine at a time: Load,
+// then resolutions under its mutex.)
+func (l *loader) collectionError(name string) error {
+	return l.collErrs[name]
+}
+
+// collectionRoots are the collection roots a module in file runs with:
+// all of them for a collection's module, none for another.
+func (l *loader) collectionRoots(file string) []string {
+	if collection.Of(file) == "" {
+		return nil
+	}
+	return l.colls.Roots()
 }

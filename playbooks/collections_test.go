@@ -10,12 +10,13 @@ import (
 )
 
 // collectionModules are the builtin registry's debug and library, and a
-// module known only by its collection's name, as tender knows
-// community.general.ini_file (its short name here is netcli, so a task
-// that writes nmcli finds it only through a collections list).
+// module known only by its collection's name, my.tools.nmcli (its short
+// name here is netcli, so a task that writes nmcli finds it only through
+// a collections list: ansible.builtin's routing sends nmcli to
+// community.general.nmcli, which this registry does not hold).
 func collectionModules(t *testing.T) *tasks.Registry {
 	r := restricted(t, "debug", LibraryModule)
-	r.Add(tasks.Def{Name: "netcli", Aliases: []string{"community.general.nmcli"}, New: func() tasks.Module { return netcliModule{} }})
+	r.Add(tasks.Def{Name: "netcli", Aliases: []string{"my.tools.nmcli"}, New: func() tasks.Module { return netcliModule{} }})
 	return r
 }
 
@@ -34,19 +35,19 @@ func (netcliModule) Run(context.Context, *tasks.Env, tasks.Args) (tasks.Result, 
 func TestCollectionsKeyword(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"pb.yml": `- hosts: all
-  collections: [community.general]
+  collections: [my.tools]
   roles: [r]
   tasks:
     - nmcli: {msg: play}
     - libmod: {}
     - block:
         - nmcli: {msg: block}
-      collections: [other.ns, community.general]
+      collections: [other.ns, my.tools]
     - nmcli: {msg: task}
-      collections: community.general
+      collections: my.tools
 `,
 		"library/libmod.py":      "#!/usr/bin/python\n",
-		"roles/r/meta/main.yml":  "collections: [community.general]\n",
+		"roles/r/meta/main.yml":  "collections: [my.tools]\n",
 		"roles/r/tasks/main.yml": "- nmcli: {msg: role}\n- include_tasks: more.yml\n",
 		"roles/r/tasks/more.yml": "- nmcli: {msg: included}\n",
 	})
@@ -58,7 +59,7 @@ func TestCollectionsKeyword(t *testing.T) {
 	tasks := []*Task{p.Tasks[0], p.Tasks[2].Block[0], p.Tasks[3], p.Roles[0].Tasks[0]}
 	for i, task := range tasks {
 		if task.Module != "netcli" {
-			t.Errorf("task %d: module %q, want netcli (community.general.nmcli)", i, task.Module)
+			t.Errorf("task %d: module %q, want netcli (my.tools.nmcli)", i, task.Module)
 		}
 	}
 	if !strings.HasSuffix(p.Tasks[1].ModuleFile, "library/libmod.py") {
@@ -71,7 +72,7 @@ func TestCollectionsKeyword(t *testing.T) {
 		// library/ is not searched.
 		"builtin only": "- hosts: all\n  collections: [ansible.builtin]\n  tasks:\n    - libmod: {}\n",
 		// A role does not take the play's list.
-		"role": "- hosts: all\n  collections: [community.general]\n  roles: [plain]\n",
+		"role": "- hosts: all\n  collections: [my.tools]\n  roles: [plain]\n",
 	} {
 		dir := writeFiles(t, map[string]string{
 			"pb.yml":                     pbText,

@@ -47,7 +47,7 @@ func (t *Task) ResolveModule(name string) (*Task, error) {
 		if action {
 			r.ActionPlugin = file
 		} else {
-			r.ModuleFile = file
+			r.ModuleFile, r.CollectionRoots = file, lt.l.collectionRoots(file)
 		}
 	}
 	lt.done[name] = &r

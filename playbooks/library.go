@@ -87,7 +87,8 @@ func (l *loader) findModuleFile(dir, name string) string {
 // allows those (the LibraryModule name is among Options.Modules). It
 // returns the canonical name and the content module's file, if any. An
 // unqualified name is looked for in the scope's collections first
-// (searchNames).
+// (searchNames); each name is tender's, else library/'s, else an
+// installed collection's (collectionModule).
 func (l *loader) moduleKnown(sc *scope, name string) (canonical, file string, action, ok bool) {
 	for _, n := range sc.searchNames(name) {
 		if c, ok := l.mods.known(n); ok {
@@ -98,6 +99,9 @@ func (l *loader) moduleKnown(sc *scope, name string) (canonical, file string, ac
 		}
 		if f, action, ok := l.contentModule(sc, n); ok {
 			return strings.TrimPrefix(n, "ansible.legacy."), f, action, true
+		}
+		if c, f, action, ok := l.collectionModule(n); ok {
+			return c, f, action, true
 		}
 	}
 	return "", "", false, false

@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tender-sh/tender/internal/collection"
 	"github.com/tender-sh/tender/internal/fqcn"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/sandbox"
@@ -39,6 +40,15 @@ type Options struct {
 	// the content in (-M, ANSIBLE_LIBRARY), before library/ beside the
 	// playbook and in the roles.
 	ModulePath []string
+	// CollectionsPaths are where installed collections are looked for
+	// (COLLECTIONS_PATHS: each holds an ansible_collections directory),
+	// after the collections directory beside the playbook.
+	CollectionsPaths []string
+	// ScanSysPath looks for collections in the controller Python's
+	// sys.path too, after CollectionsPaths (COLLECTIONS_SCAN_SYS_PATH:
+	// where Debian's ansible package installs them). The Python is asked
+	// only when a collection is not found in the other paths.
+	ScanSysPath bool
 	// FS, when set, is where the playbook and everything it refers to are
 	// read from (an agent bundle embedded with go:embed, say); paths are
 	// then slash-separated and relative to the FS root. Nil means the OS.
@@ -112,6 +122,7 @@ func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
 		merged:   map[*yaml.Node][]entry{},
 		decoders: map[string]*yaml11.Decoder{},
 	}
+	l.colls = newCollections(src, filepath.Join(l.pbDir, "collections"), opts)
 	pb := &Playbook{Path: path, Dir: filepath.Dir(path)}
 	pb.Plays = l.playbookFile(abs, nil, "", tasksOnly, nil)
 	if len(l.errs.list) > 0 {
@@ -133,8 +144,12 @@ type loader struct {
 	opts  Options
 	src   source
 	mods  *moduleSet
-	errs  errs
-	warns errs // what only fails when it runs (Playbook.Warnings)
+	colls *collection.Finder
+	// collErrs are the errors resolving a module name in the collections
+	// gave (removed, a redirect loop), reported where the name is.
+	collErrs map[string]error
+	errs     errs
+	warns    errs // what only fails when it runs (Playbook.Warnings)
 	// notices are the warnings about what loads (Playbook.Notices).
 	notices []string
 	// rolePaths are the directories of the roles loaded so far: their

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tender-sh/tender/internal/collection"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -107,6 +109,44 @@ func (l *loader) findRole(sc *scope, name string) (path string, byPath, ok bool)
 	return "", false, false
 }
 
+// collectionRole finds a role in the installed collections, as Ansible
+// looks first: a fully qualified name (ns.coll.role) in its collection,
+// an unqualified one in the scope's collection search list.
+func (l *loader) collectionRole(sc *scope, name string) (path, coll string, ok bool) {
+	if _, fq := collection.ParseRef(name, true); !fq && len(sc.collections) == 0 {
+		return "", "", false
+	}
+	return l.colls.Role(name, sc.collections)
+}
+
+// roleCollections is the collection search list of a role's tasks: a
+// collection's role searches its own collection first; then the list of
+// its meta/main.yml; and a list that names neither ansible.builtin nor
+// ansible.legacy ends with ansible.builtin for a collection's role,
+// ansible.legacy for another. A role with no list has none.
+func roleCollections(own string, meta []string) []string {
+	var list []string
+	if own != "" {
+		list = append(list, own)
+	}
+	for _, c := range meta {
+		if !slices.Contains(list, c) {
+			list = append(list, c)
+		}
+	}
+	if len(list) == 0 {
+		return meta
+	}
+	if !slices.Contains(list, "ansible.builtin") && !slices.Contains(list, "ansible.legacy") {
+		if own != "" {
+			list = append(list, "ansible.builtin")
+		} else {
+			list = append(list, "ansible.legacy")
+		}
+	}
+	return list
+}
+
 // knownRoles lists the role names found in the search directories, for
 // "did you mean".
 func (l *loader) knownRoles(sc *scope) []string {
@@ -126,8 +166,11 @@ func (l *loader) knownRoles(sc *scope) []string {
 // and meta (dependencies first loaded as roles of their own).
 func (l *loader) loadRole(sc *scope, r *Role, at *yaml.Node, files roleFiles) *Role {
 	file := sc.show(l)
-	path, byPath, ok := l.findRole(sc, r.Name)
-	if byPath {
+	path, coll, inColl := l.collectionRole(sc, r.Name)
+	byPath, ok := false, inColl
+	if inColl {
+		r.Name, r.Collection = coll+"."+filepath.Base(path), coll
+	} else if path, byPath, ok = l.findRole(sc, r.Name); byPath {
 		r.Name = filepath.Base(path)
 	}
 	if !ok {
@@ -138,7 +181,8 @@ func (l *loader) loadRole(sc *scope, r *Role, at *yaml.Node, files roleFiles) *R
 	r.Path = path
 	r.Parent = sc.role
 	r.from = files
-	if !slices.Contains(l.rolePaths, path) {
+	if !slices.Contains(l.rolePaths, path) && !inColl {
+		// A collection's role brings no library/ or action_plugins/.
 		l.rolePaths = append(l.rolePaths, path)
 	}
 	for p := sc.role; p != nil; p = p.Parent {
@@ -159,6 +203,7 @@ func (l *loader) loadRole(sc *scope, r *Role, at *yaml.Node, files roleFiles) *R
 		rs.file, metaFile = abs, abs
 		metaSpecs = l.roleMeta(rs, top)
 	}
+	rs.collections = roleCollections(r.Collection, rs.collections)
 	r.Defaults = l.roleVars(r, "defaults", files.defaults)
 	r.RoleVars = l.roleVars(r, "vars", files.vars)
 	if top, abs := l.roleFile(r, "tasks", files.tasks, files.tasks != ""); top != nil {
@@ -212,8 +257,14 @@ func (l *loader) roleMeta(rs *scope, top *yaml.Node) (specs *yaml.Node) {
 				l.errs.add(file, deps, "dependencies must be a list, not %s", kindName(deps))
 				continue
 			}
+			// A collection's role finds its dependencies in its own
+			// collection first.
+			ds := *rs
+			if ds.collections = nil; r.Collection != "" {
+				ds.collections = []string{r.Collection, "ansible.legacy"}
+			}
 			for _, d := range deps.Content {
-				if dep := l.roleRef(rs, d); dep != nil {
+				if dep := l.roleRef(&ds, d); dep != nil {
 					r.Dependencies = append(r.Dependencies, dep)
 				}
 			}

@@ -163,11 +163,16 @@ type Task struct {
 	// LocalAction is set for local_action: (DelegateTo is then "localhost").
 	LocalAction bool
 	// ModuleFile is the file of a module that ships with the content (a
-	// library/ directory, the module path); empty for tender's own.
+	// library/ directory, the module path) or of an installed
+	// collection's; empty for tender's own.
 	ModuleFile string
+	// CollectionRoots are, for a collection's module (ModuleFile), the
+	// ansible_collections directories the run looks in, in order: where
+	// the collections whose module_utils it imports are found.
+	CollectionRoots []string
 	// ActionPlugin is the file of an action plugin that ships with the
-	// content (action_plugins/): Python for Ansible's controller, which
-	// the engine refuses when the task runs.
+	// content (action_plugins/) or with a collection: Python for
+	// Ansible's controller, which the engine refuses when the task runs.
 	ActionPlugin string
 	Loop         *Loop
 	LoopControl  *LoopControl
@@ -252,8 +257,11 @@ type LoopControl struct {
 // meta/main.yml, or an import_role/include_role task.
 type Role struct {
 	Pos  Pos    // where it is referenced
-	Name string // as referenced
+	Name string // as referenced; namespace.collection.name for a collection's
 	Path string // its directory
+	// Collection is the collection that holds the role
+	// (namespace.collection), "" for a role found in a roles path.
+	Collection string
 	// Params are the role parameters given with the reference (keys that
 	// are not keywords).
 	Params map[string]any

@@ -51,6 +51,11 @@ const (
 	// failed: any_errors_fatal, or more failures than
 	// max_fail_percentage allows (Ansible's "NO MORE HOSTS LEFT").
 	NoHostsLeft
+	// ModuleUsed: Host runs a task (Task set) with a module that is not
+	// tender's own (Msg: "Using module file PATH", as Ansible's -vvv
+	// says), or with tender's own in place of a collection's module (Msg
+	// names it).
+	ModuleUsed
 )
 
 // Status is a host's outcome for a task.

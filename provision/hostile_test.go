@@ -85,15 +85,7 @@ func runHostile(t *testing.T, h *hostileHost, plays []any, files map[string]stri
 	}
 	files["pb.yml"] = string(b)
 	files["hosts"] = "evil\n"
-	for name, data := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, files)
 	inv, err := inventory.Load(filepath.Join(dir, "hosts"))
 	if err != nil {
 		t.Fatal(err)

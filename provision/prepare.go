@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/playbooks"
@@ -133,6 +134,9 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			return call{}, atTask(t, err)
 		}
 	}
+	if !tr.Controller {
+		pr.moduleUsed(h, t)
+	}
 	env := tasks.ScopeEnv(argMap, scope)
 	env.Host, env.Conn, env.Check, env.Diff, env.Verbosity = h.name, conn, kw.check, kw.diff, pr.rn.r.Verbosity
 	env.FindFile = pr.findFile(t)
@@ -141,6 +145,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	env.Jinja2Native = pr.rn.r.Jinja2Native
 	env.Warn = func(msg string) { pr.rn.warnOnce(Event{Kind: Warning, Play: pr.name, Msg: msg}) }
 	env.Action, env.ModuleFile, env.Become = t.Action, t.ModuleFile, via.become != nil
+	env.CollectionRoots = t.CollectionRoots
 	cond := env.Condition
 	env.Condition = func(c any) (bool, error) {
 		// Ansible's warning for a condition written as a template
@@ -189,4 +194,29 @@ func templatedArgs(args map[string]any, tr tasks.Traits) map[string]any {
 	out := maps.Clone(args)
 	delete(out, tr.UntemplatedArg)
 	return out
+}
+
+// moduleUsed says which module runs t on h when it is not plainly
+// tender's: a module file (library/, a collection's), as Ansible's -vvv
+// names it, or tender's own module standing for a collection's.
+func (pr *playRun) moduleUsed(h *hostRun, t *playbooks.Task) {
+	msg := ""
+	if t.ModuleFile != "" {
+		msg = "Using module file " + t.ModuleFile
+	} else if coll := collectionOf(t.Action); coll != "" {
+		msg = "Using tender's own " + t.Module + " module for " + t.Action + " (" + coll + "'s is not run)"
+	}
+	if msg != "" {
+		pr.rn.emit(Event{Kind: ModuleUsed, Play: pr.name, Task: t.Name, Host: h.name, Msg: msg})
+	}
+}
+
+// collectionOf is the collection a module name is qualified with, ""
+// for an unqualified name and for ansible.builtin's and ansible.legacy's.
+func collectionOf(name string) string {
+	parts := strings.Split(name, ".")
+	if len(parts) < 3 || parts[0] == "ansible" && (parts[1] == "builtin" || parts[1] == "legacy") {
+		return ""
+	}
+	return parts[0] + "." + parts[1]
 }

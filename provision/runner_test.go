@@ -37,12 +37,16 @@ func (downDialer) Connect(ctx context.Context, t transport.Target) (transport.Co
 // loadPlay writes hosts and pb into a temporary directory and loads them.
 func loadPlay(t *testing.T, hosts, pb string) (*inventory.Inventory, *playbooks.Playbook) {
 	t.Helper()
+	_, inv, p := loadTree(t, map[string]string{"hosts": hosts, "pb.yml": pb})
+	return inv, p
+}
+
+// loadTree writes files (path → text, with "hosts" and "pb.yml") into a
+// new directory and loads the inventory and the playbook from it.
+func loadTree(t *testing.T, files map[string]string) (string, *inventory.Inventory, *playbooks.Playbook) {
+	t.Helper()
 	dir := t.TempDir()
-	for name, data := range map[string]string{"hosts": hosts, "pb.yml": pb} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, files)
 	inv, err := inventory.Load(filepath.Join(dir, "hosts"))
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +55,21 @@ func loadPlay(t *testing.T, hosts, pb string) (*inventory.Inventory, *playbooks.
 	if err != nil {
 		t.Fatal(err)
 	}
-	return inv, p
+	return dir, inv, p
+}
+
+// writeTree writes files (path → text) below dir, executable.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // withSSH makes d the runner's ssh connection type, local staying local.

@@ -115,6 +115,10 @@ type Env struct {
 	// directory, the module path), its file on the controller: the module
 	// registered as "library" runs it on the host.
 	ModuleFile string
+	// CollectionRoots are, for a collection's module, the
+	// ansible_collections directories where the collections it imports
+	// from are found, in order.
+	CollectionRoots []string
 }
 
 // Args are a task's module arguments after templating: k=v pairs and dict

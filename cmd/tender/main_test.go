@@ -72,7 +72,7 @@ func TestErrorsNameTheProblem(t *testing.T) {
 		t.Fatal(err)
 	}
 	unknown := dir + "/unknown.yml"
-	if err := os.WriteFile(unknown, []byte("- hosts: all\n  tasks:\n    - community.general.nmcli: conn_name=eth0\n"), 0o644); err != nil {
+	if err := os.WriteFile(unknown, []byte("- hosts: all\n  tasks:\n    - community.general.no_such_module: conn_name=eth0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -90,7 +90,7 @@ func TestErrorsNameTheProblem(t *testing.T) {
 		{[]string{"inventory", "list", "-i", dir + "/missing.ini"}, 0, []string{"Unable to parse " + dir + "/missing.ini as an inventory source"}},
 		{[]string{"play", "--list-hosts", "-l", "zzz", "-i", "../../e2e/examples/hosts.ini", "../../e2e/examples/site.yml"}, 1, []string{
 			"Could not match supplied host pattern, ignoring: zzz", "leaves us with no hosts to target"}},
-		{[]string{"play", "-i", "../../e2e/examples/hosts.ini", unknown}, 4, []string{unknown + `:3:7: couldn't resolve module/action "community.general.nmcli"`}},
+		{[]string{"play", "-i", "../../e2e/examples/hosts.ini", unknown}, 4, []string{unknown + `:3:7: couldn't resolve module/action "community.general.no_such_module"`}},
 		{[]string{"inventory", "host", "-i", "../../e2e/examples/hosts.ini"}, 5, []string{"HOST"}},
 	}
 	for _, c := range cases {

@@ -132,6 +132,22 @@ func contentPaths(c *cli.Context, cfg *config.Config) (roles, modules []string, 
 	return roles, modules, nil
 }
 
+// collectionPaths are COLLECTIONS_PATHS, where installed collections are
+// looked for, and COLLECTIONS_SCAN_SYS_PATH, whether the controller
+// Python's sys.path is looked in too.
+func collectionPaths(cfg *config.Config) (paths []string, scanSys bool, err error) {
+	v, _, err := setting(cfg, "COLLECTIONS_PATHS")
+	if err != nil {
+		return nil, false, err
+	}
+	list, _ := v.([]any)
+	for _, p := range list {
+		paths = append(paths, fmt.Sprint(p))
+	}
+	scanSys, err = settingBool(cfg, "COLLECTIONS_SCAN_SYS_PATH")
+	return paths, scanSys, err
+}
+
 // hashMerge reports whether DEFAULT_HASH_BEHAVIOUR is merge (Ansible's
 // hash_behaviour: dict variables merge across precedence levels); cfg
 // nil reads the configuration.

@@ -214,6 +214,10 @@ func (t *text) event(e provision.Event) {
 		if t.verbosity >= 3 {
 			fmt.Fprintf(t.w, "%s\n", t.paint(blue, "<"+e.Host+"> "+e.Msg))
 		}
+	case provision.ModuleUsed:
+		if t.verbosity >= 3 {
+			fmt.Fprintf(t.w, "%s\n", e.Msg)
+		}
 	case provision.NoHosts:
 		fmt.Fprintf(t.w, "%s\n", t.paint(cyan, "skipping: no hosts matched"))
 	case provision.NoHostsLeft:

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/tender-sh/tender/config"
+	"github.com/tender-sh/tender/internal/collection"
 	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
@@ -138,25 +139,52 @@ func (libraryModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	var utils *moduleUtils
+	zips := map[string][]byte{}
+	var order []string
 	if m.kind == kindAnsiballZ {
-		if utils, err = controllerModuleUtils(); err != nil {
-			return tasks.Result{Failed: true, Msg: fmt.Sprintf("module %s is Python built on Ansible's AnsibleModule (%s): running it needs ansible-core installed on the controller, for its module_utils: %v",
+		utils, err := controllerModuleUtils()
+		if err != nil {
+			return tasks.Result{Failed: true, Msg: fmt.Sprintf("module %s is Python built on Ansible's AnsibleModule (%s): running it needs ansible-core installed on the controller, for its module_utils (Debian: apt install ansible-core; else pip install ansible-core): %v",
 				name, env.ModuleFile, err), Data: map[string]any{}}, nil
 		}
+		zips[utils.name] = utils.zip
+		order = append(order, utils.name)
+	}
+	modname := ""
+	if collection.Of(env.ModuleFile) != "" && m.interp == "python" && m.kind != kindBinary {
+		p, err := packCollectionModule(env)
+		if err != nil {
+			return tasks.Result{Failed: true, Msg: fmt.Sprintf("module %s (%s): %v", name, env.ModuleFile, err), Data: map[string]any{}}, nil
+		}
+		zips[p.Name] = p.Zip
+		order = append(order, p.Name)
+		modname = p.Import
+	}
+	body := m.body
+	if modname != "" {
+		body = nil // it is in the collection's zip
 	}
 	interp := interpreterFor(m, env)
-	script := moduleScript(m, filepath.Base(env.ModuleFile), interp, argText, utils)
-	out, err := shared.Run(ctx, env, script, bytes.NewReader(m.body))
+	script := moduleScript(m, filepath.Base(env.ModuleFile), interp, argText, order, modname)
+	out, err := shared.Run(ctx, env, script, bytes.NewReader(body))
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	if utils != nil && out.ExitCode == needUtilsCode && strings.HasPrefix(string(out.Stdout), needUtilsMark) {
-		home := strings.TrimSpace(strings.TrimPrefix(string(out.Stdout), needUtilsMark))
-		if err := utils.put(ctx, env, home); err != nil {
-			return tasks.Result{}, err
+	if len(zips) > 0 && out.ExitCode == needUtilsCode && strings.HasPrefix(string(out.Stdout), needUtilsMark) {
+		words := strings.Fields(strings.TrimPrefix(string(out.Stdout), needUtilsMark))
+		if len(words) < 2 {
+			return tasks.Result{}, fmt.Errorf("library: the host asked for module_utils without naming them: %q", out.Stdout)
 		}
-		if out, err = shared.Run(ctx, env, script, bytes.NewReader(m.body)); err != nil {
+		for _, z := range words[1:] {
+			b, ok := zips[z]
+			if !ok {
+				return tasks.Result{}, fmt.Errorf("library: the host asked for %q, which this module does not use", z)
+			}
+			if err := putZip(ctx, env, words[0], z, b); err != nil {
+				return tasks.Result{}, err
+			}
+		}
+		if out, err = shared.Run(ctx, env, script, bytes.NewReader(body)); err != nil {
 			return tasks.Result{}, err
 		}
 	}

@@ -31,14 +31,12 @@ var moduleScriptText string
 // moduleScript is the script that runs module m on the host: its file
 // name base, the interpreter's words interp ("" for the file itself, or,
 // for a Python module, the host's first Python), its arguments argText,
-// and the module_utils zip it needs (nil for none).
-func moduleScript(m *contentModule, base, interp, argText string, utils *moduleUtils) string {
+// the zips Python imports from (names in ~/.ansible/tmp), and, for a
+// collection's module, its dotted name (run with python -m).
+func moduleScript(m *contentModule, base, interp, argText string, zips []string, modname string) string {
 	vars := [][2]string{{"base", base}, {"args", argText}, {"interp", interp},
 		{"findpy", shared.BoolFlag(m.interp == "python" && m.kind != kindBinary)},
-		{"utils", ""}, {"mark", needUtilsMark}, {"code", strconv.Itoa(needUtilsCode)}}
-	if utils != nil {
-		vars[4][1] = utils.name
-	}
+		{"utils", strings.Join(zips, " ")}, {"modname", modname}, {"mark", needUtilsMark}, {"code", strconv.Itoa(needUtilsCode)}}
 	return shared.ShAssign(vars) + moduleScriptText
 }
 

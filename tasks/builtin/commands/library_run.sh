@@ -4,9 +4,13 @@
 # file is written from $args, never from a command line. Inputs:
 #   base    the module's file name
 #   args    the arguments file's text
-#   utils   the module_utils zip's name in ~/.ansible/tmp, or empty;
-#           when it is missing the script prints $mark and the home
-#           directory, and exits $code, for the runner to send it
+#   utils   the names of the zips in ~/.ansible/tmp that Python imports
+#           from (ansible-core's module_utils, a collection module's
+#           packages), space-separated, or empty; when some are missing
+#           the script prints $mark, the home directory and the missing
+#           names, and exits $code, for the runner to send them
+#   modname a collection module's dotted name, run with python -m from
+#           the zips (its text is then not on stdin), or empty
 #   interp  the interpreter's words (ansible_<name>_interpreter or the
 #           shebang's), or empty to run the file itself
 #   findpy  non-empty: with no $interp, run the module with the first
@@ -16,15 +20,21 @@ _h=${HOME:-/tmp}
 _c="$_h/.ansible/tmp"
 mkdir -p "$_c" || exit 1
 if [ -n "$utils" ]; then
-	_z="$_c/$utils"
-	[ -f "$_z" ] || { printf '%s%s\n' "$mark" "$_h"; exit "$code"; }
-	PYTHONPATH="$_z${PYTHONPATH:+:$PYTHONPATH}"
+	_miss= _pp=
+	for _u in $utils; do
+		[ -f "$_c/$_u" ] || _miss="$_miss $_u"
+		_pp="$_pp${_pp:+:}$_c/$_u"
+	done
+	[ -z "$_miss" ] || { printf '%s%s%s\n' "$mark" "$_h" "$_miss"; exit "$code"; }
+	PYTHONPATH="$_pp${PYTHONPATH:+:$PYTHONPATH}"
 	export PYTHONPATH
 fi
 _d=$(mktemp -d "$_c/tender-module.XXXXXXXX") || exit 1
 trap 'rm -rf "$_d"' EXIT
-cat > "$_d/$base" || exit 1
-chmod 700 "$_d/$base"
+if [ -z "$modname" ]; then
+	cat > "$_d/$base" || exit 1
+	chmod 700 "$_d/$base"
+fi
 printf '%s' "$args" > "$_d/args" || exit 1
 if [ -z "$interp" ] && [ -n "$findpy" ]; then
 	for _p in python3 /usr/bin/python3 /usr/libexec/platform-python python /usr/bin/python; do
@@ -34,5 +44,10 @@ if [ -z "$interp" ] && [ -n "$findpy" ]; then
 fi
 # The interpreter is words, split as a shebang line's are, never globbed.
 set -f
-# shellcheck disable=SC2086
-$interp "$_d/$base" "$_d/args" </dev/null
+if [ -n "$modname" ]; then
+	# shellcheck disable=SC2086
+	$interp -m "$modname" "$_d/args" </dev/null
+else
+	# shellcheck disable=SC2086
+	$interp "$_d/$base" "$_d/args" </dev/null
+fi

@@ -156,3 +156,54 @@ main()
 		t.Errorf("module_utils sent %d times over four runs, want once", cc.Puts)
 	}
 }
+
+// TestCollectionModule runs a collection's module as Ansible does: with
+// python -m from a zip of its collection's packages, so that its
+// relative and absolute imports of the collection's module_utils (and
+// of another collection's) resolve; each zip is sent once.
+func TestCollectionModule(t *testing.T) {
+	if _, err := controllerModuleUtils(); err != nil {
+		t.Skipf("needs ansible-core on this machine (make test installs it): %v", err)
+	}
+	t.Setenv("HOME", t.TempDir())
+	root := filepath.Join(t.TempDir(), "ansible_collections")
+	other := filepath.Join(t.TempDir(), "ansible_collections")
+	for p, text := range map[string]string{
+		root + "/acme/tools/plugins/modules/greet.py": `#!/usr/bin/python
+from ansible.module_utils.basic import AnsibleModule
+from ..module_utils.words import hello
+from ansible_collections.acme.tools.plugins.module_utils import sub
+from ansible_collections.far.away.plugins.module_utils.punct import bang
+
+def main():
+    m = AnsibleModule(argument_spec=dict(name=dict(type='str', required=True)), supports_check_mode=True)
+    m.exit_json(changed=True, greeting=bang(hello(m.params['name'])) + sub.SUFFIX, pkg=__package__)
+
+if __name__ == '__main__':
+    main()
+`,
+		root + "/acme/tools/plugins/module_utils/words.py":  "def hello(n):\n    return 'hello ' + n\n",
+		root + "/acme/tools/plugins/module_utils/sub.py":    "SUFFIX = '?'\n",
+		other + "/far/away/plugins/module_utils/punct.py":   "def bang(s):\n    return s + '!'\n",
+		other + "/acme/tools/plugins/module_utils/words.py": "raise ImportError('the first root holding a collection wins')\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env, cc := modtest.TestEnv(t, t.TempDir(), map[string]any{"ansible_python_interpreter": "/usr/bin/python3"})
+	env.ModuleFile, env.Action = filepath.Join(root, "acme/tools/plugins/modules/greet.py"), "acme.tools.greet"
+	env.CollectionRoots = []string{root, other}
+	for range 2 {
+		res, err := libraryModule{}.Run(context.Background(), env, tasks.Args{"name": "world"})
+		if err != nil || res.Failed || res.Data["greeting"] != "hello world!?" || res.Data["pkg"] != "ansible_collections.acme.tools.plugins.modules" {
+			t.Fatalf("collection module: %+v %v", res, err)
+		}
+	}
+	if cc.Puts != 2 {
+		t.Errorf("%d zips sent over two runs, want 2 (module_utils and the collection's), once", cc.Puts)
+	}
+}

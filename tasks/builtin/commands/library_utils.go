@@ -6,16 +6,17 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/tender-sh/tender/internal/collection"
+	"github.com/tender-sh/tender/internal/ctlpython"
+	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 )
 
@@ -49,57 +50,21 @@ func controllerModuleUtils() (*moduleUtils, error) {
 	return utilsVal, utilsErr
 }
 
-// findModuleUtils asks the Python that runs the controller's
-// ansible-playbook (its shebang), else python3, where ansible.module_utils
-// is.
+// findModuleUtils finds ansible.module_utils in the ansible-core of the
+// controller's Python (ctlpython).
 func findModuleUtils() (string, error) {
-	var pythons []string
-	for _, tool := range []string{"ansible-playbook", "ansible"} {
-		if p, err := exec.LookPath(tool); err == nil {
-			if py := shebangPython(p); py != "" {
-				pythons = append(pythons, py)
-			}
-		}
-	}
-	pythons = append(pythons, "python3", "/usr/bin/python3")
-	for _, py := range pythons {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		out, err := exec.CommandContext(ctx, py, "-c", "import os, ansible.module_utils as m; print(os.path.dirname(m.__file__))").Output()
-		cancel()
-		if err != nil {
-			continue
-		}
-		dir := strings.TrimSpace(string(out))
-		if fi, err := os.Stat(filepath.Join(dir, "basic.py")); err == nil && fi.Mode().IsRegular() {
-			return dir, nil
-		}
-	}
-	return "", errors.New("no ansible-core found on the controller (none of ansible-playbook's Python, python3 or /usr/bin/python3 imports ansible.module_utils)")
-}
-
-// shebangPython returns the interpreter of a Python script's shebang, ""
-// when path is not one (tender itself, linked as ansible-playbook).
-func shebangPython(path string) string {
-	f, err := os.Open(path)
+	info, err := ctlpython.Load()
 	if err != nil {
-		return ""
+		return "", fmt.Errorf("no ansible-core found on the controller: %w", err)
 	}
-	defer f.Close()
-	buf := make([]byte, 256)
-	n, _ := f.Read(buf)
-	first, _, _ := strings.Cut(string(buf[:n]), "\n")
-	s := reShebang.FindStringSubmatch(first)
-	if s == nil {
-		return ""
+	if info.AnsibleDir == "" {
+		return "", fmt.Errorf("no ansible-core found on the controller (%s does not import ansible.module_utils)", info.Python)
 	}
-	py := s[1]
-	if filepath.Base(py) == "env" {
-		py = s[2]
+	dir := filepath.Join(info.AnsibleDir, "module_utils")
+	if fi, err := os.Stat(filepath.Join(dir, "basic.py")); err != nil || !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("no ansible-core found on the controller (%s has no basic.py)", dir)
 	}
-	if !strings.HasPrefix(filepath.Base(py), "python") {
-		return ""
-	}
-	return py
+	return dir, nil
 }
 
 // packModuleUtils zips dir's Python files as ansible/module_utils/…,
@@ -161,11 +126,45 @@ func packModuleUtils(dir string) (*moduleUtils, error) {
 	return &moduleUtils{zip: buf.Bytes(), name: "tender-module_utils-" + hex.EncodeToString(sum[:8]) + ".zip"}, nil
 }
 
-// put writes the zip into the host's ~/.ansible/tmp (home as the module
+// putZip writes a zip into the host's ~/.ansible/tmp (home as the module
 // script found it), atomically.
-func (u *moduleUtils) put(ctx context.Context, env *tasks.Env, home string) error {
+func putZip(ctx context.Context, env *tasks.Env, home, name string, zip []byte) error {
 	if home == "" || !strings.HasPrefix(home, "/") {
 		return fmt.Errorf("library: the host's home directory %q is not absolute", home)
 	}
-	return env.Conn.Put(ctx, strings.TrimSuffix(home, "/")+"/.ansible/tmp/"+u.name, bytes.NewReader(u.zip), 0o600)
+	return env.Conn.Put(ctx, strings.TrimSuffix(home, "/")+"/.ansible/tmp/"+name, bytes.NewReader(zip), 0o600)
+}
+
+// sandboxFS reads controller files through the run's sandbox.
+type sandboxFS struct{ p *sandbox.Policy }
+
+func (s sandboxFS) ReadFile(p string) ([]byte, error) { return s.p.ReadFile(p) }
+func (s sandboxFS) Stat(p string) (fs.FileInfo, error) {
+	if err := s.p.CheckRead(p); err != nil {
+		return nil, err
+	}
+	return os.Stat(p)
+}
+func (s sandboxFS) ReadDir(p string) ([]fs.DirEntry, error) { return s.p.ReadDir(p) }
+
+var (
+	packMu sync.Mutex
+	packed = map[string]*collection.Packed{}
+)
+
+// packCollectionModule packs a collection's module with the collection
+// code it imports, once per module and roots for the process.
+func packCollectionModule(env *tasks.Env) (*collection.Packed, error) {
+	key := env.ModuleFile + "\x00" + strings.Join(env.CollectionRoots, "\x00")
+	packMu.Lock()
+	defer packMu.Unlock()
+	if p, ok := packed[key]; ok {
+		return p, nil
+	}
+	p, err := collection.Pack(sandboxFS{env.Sandbox}, env.ModuleFile, env.CollectionRoots)
+	if err != nil {
+		return nil, err
+	}
+	packed[key] = p
+	return p, nil
 }
