@@ -102,10 +102,17 @@ func (c collFS) ReadDir(p string) ([]fs.DirEntry, error) { return c.src.readDir(
 
 // newCollections makes the loader's collection finder: the collections
 // directory beside the playbook, then Options.CollectionsPaths, then
-// (ScanSysPath) the controller Python's sys.path.
+// (ScanSysPath) the controller Python's sys.path. A playbook read from
+// Options.FS has no directory beside it on the controller: its
+// collections are those of the paths, read from the OS (through the
+// sandbox).
 func newCollections(src source, beside string, opts Options) *collection.Finder {
 	cfg := collection.Config{Paths: append([]string{beside}, opts.CollectionsPaths...)}
-	if opts.ScanSysPath && opts.FS == nil {
+	if opts.FS != nil {
+		src = source{sandbox: opts.Sandbox}
+		cfg.Paths = opts.CollectionsPaths
+	}
+	if opts.ScanSysPath {
 		cfg.More = func() []string {
 			if info, err := ctlpython.Load(); err == nil {
 				return info.SysPath

@@ -42,7 +42,8 @@ type Options struct {
 	ModulePath []string
 	// CollectionsPaths are where installed collections are looked for
 	// (COLLECTIONS_PATHS: each holds an ansible_collections directory),
-	// after the collections directory beside the playbook.
+	// after the collections directory beside the playbook. They are
+	// controller paths, read from the OS even when FS is set.
 	CollectionsPaths []string
 	// ScanSysPath looks for collections in the controller Python's
 	// sys.path too, after CollectionsPaths (COLLECTIONS_SCAN_SYS_PATH:

@@ -21,6 +21,7 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
+	"github.com/tender-sh/tender/sandbox"
 )
 
 // adhocName is the command that runs one module, as Ansible's `ansible`.
@@ -120,7 +121,7 @@ func adhocAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	pb, err := adhocPlay(c, pattern, module, args)
+	pb, err := adhocPlay(c, cfg, policy, pattern, module, args)
 	if err != nil {
 		return &exitError{code: 5, err: err}
 	}
@@ -165,7 +166,7 @@ func adhocListHosts(c *cli.Context, inv *inventory.Inventory, pattern string) er
 // pattern, no facts, the module with its arguments, async when -B asks.
 // It is read by playbooks.Load as any playbook is, so the arguments are
 // checked and templated as a task's.
-func adhocPlay(c *cli.Context, pattern, module, args string) (*playbooks.Playbook, error) {
+func adhocPlay(c *cli.Context, cfg *config.Config, policy *sandbox.Policy, pattern, module, args string) (*playbooks.Playbook, error) {
 	task := map[string]any{"action": module}
 	if m := jsonArgs(args); m != nil {
 		task["args"] = m
@@ -187,7 +188,17 @@ func adhocPlay(c *cli.Context, pattern, module, args string) (*playbooks.Playboo
 	}
 	// JSON is YAML: the loader reads it from memory, nothing is written.
 	fsys := oneFile{name: adhocPlaybook, data: buf.Bytes()}
-	pb, err := playbooks.Load(adhocPlaybook, playbooks.Options{Modules: moduleRegistry(), FS: fsys})
+	// Collections are found as for a playbook, those beside it in
+	// --playbook-dir's collections directory, as the ansible command's.
+	collPaths, scanSys, err := collectionPaths(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if d := c.String("playbook-dir"); d != "" {
+		collPaths = append([]string{filepath.Join(d, "collections")}, collPaths...)
+	}
+	pb, err := playbooks.Load(adhocPlaybook, playbooks.Options{Modules: moduleRegistry(), FS: fsys, Sandbox: policy,
+		CollectionsPaths: collPaths, ScanSysPath: scanSys})
 	if err != nil {
 		// The positions are in the JSON made above, which no one wrote:
 		// the messages alone say it.

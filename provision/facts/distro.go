@@ -3,6 +3,8 @@ package facts
 import (
 	"regexp"
 	"strings"
+
+	"github.com/tender-sh/tender/internal/osfamily"
 )
 
 // distroNames maps os-release IDs to the names Ansible reports.
@@ -12,28 +14,6 @@ var distroNames = map[string]string{
 	"fedora": "Fedora", "ol": "OracleLinux", "amzn": "Amazon", "alpine": "Alpine",
 	"arch": "Archlinux", "gentoo": "Gentoo", "devuan": "Devuan", "kali": "Kali",
 }
-
-// osFamily maps a distribution to its family, as ansible-core 2.14 does.
-var osFamily = func() map[string]string {
-	m := map[string]string{}
-	for family, names := range map[string][]string{
-		"RedHat": {"RedHat", "RHEL", "Fedora", "CentOS", "Scientific", "SLC", "Ascendos", "CloudLinux",
-			"PSBM", "OracleLinux", "OVS", "OEL", "Amazon", "Virtuozzo", "XenServer", "Alibaba",
-			"EulerOS", "openEuler", "AlmaLinux", "Rocky", "TencentOS", "EuroLinux", "Kylin Linux Advanced Server"},
-		"Debian": {"Debian", "Ubuntu", "Raspbian", "Neon", "KDE neon", "Linux Mint", "SteamOS", "Devuan",
-			"Kali", "Cumulus Linux", "Pop!_OS", "Parrot", "Pardus GNU/Linux", "Uos", "Deepin", "OSMC"},
-		"Suse": {"SuSE", "SLES", "SLED", "openSUSE", "openSUSE Tumbleweed", "SLES_SAP", "SUSE_LINUX",
-			"openSUSE Leap"},
-		"Archlinux": {"Archlinux", "Antergos", "Manjaro"},
-		"Gentoo":    {"Gentoo", "Funtoo"},
-		"Alpine":    {"Alpine"},
-	} {
-		for _, n := range names {
-			m[n] = family
-		}
-	}
-	return m
-}()
 
 var (
 	reParens      = regexp.MustCompile(`\(([^)]+)\)`)
@@ -72,7 +52,7 @@ func distribution(r *raw) map[string]any {
 		if av, ok := r.file("/etc/alpine-release"); ok && strings.TrimSpace(av) != "" {
 			version = strings.TrimSpace(av)
 		}
-	case osFamily[name] == "Suse":
+	case family(name) == "Suse":
 		if m := reSuseVersion.FindStringSubmatch(version); m != nil {
 			version = m[0]
 		}
@@ -119,7 +99,7 @@ func release(id, name string, osr map[string]string, relFile string) string {
 	if id == "centos" && strings.Contains(relFile, "CentOS Stream") {
 		return "Stream"
 	}
-	if osFamily[name] == "Suse" {
+	if family(name) == "Suse" {
 		m := reSuseVersion.FindStringSubmatch(osr["VERSION_ID"])
 		switch {
 		case m == nil:
@@ -160,7 +140,7 @@ func fallbackName(r *raw) string {
 }
 
 func family(name string) string {
-	if f, ok := osFamily[name]; ok {
+	if f, ok := osfamily.Of(name); ok {
 		return f
 	}
 	return name

@@ -32,9 +32,10 @@ import (
 // path (packed at run time into a zip kept in ~/.ansible/tmp on the host,
 // sent once); a module that says WANT_JSON, and a binary module, read the
 // arguments as JSON; any other reads k='v' pairs. A Python module runs with
-// ansible_python_interpreter (else the host's python3, else python);
-// another script with ansible_<name>_interpreter when set, else its
-// shebang.
+// ansible_python_interpreter, else the Python ansible-core's discovery
+// picks (discover.go); another script with ansible_<name>_interpreter
+// when set, else its shebang. A collection's Python module runs with
+// python -m from a zip of its collection's packages (collection.Pack).
 type libraryModule struct{}
 
 var _ tasks.Module = libraryModule{}
@@ -165,6 +166,12 @@ func (libraryModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 		body = nil // it is in the collection's zip
 	}
 	interp := interpreterFor(m, env)
+	var found *discovery
+	if interp == "" && m.interp == "python" && m.kind != kindBinary {
+		if interp, found, err = pythonFor(ctx, env); err != nil {
+			return tasks.Result{}, err
+		}
+	}
 	script := moduleScript(m, filepath.Base(env.ModuleFile), interp, argText, order, modname)
 	out, err := shared.Run(ctx, env, script, bytes.NewReader(body))
 	if err != nil {
@@ -189,6 +196,24 @@ func (libraryModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 		}
 	}
 	res := moduleResult(string(out.Stdout), string(out.Stderr), out.ExitCode, interp)
+	if found != nil {
+		// As Ansible: the discovered interpreter becomes a fact, its
+		// warnings the result's.
+		facts, _ := res.Data["ansible_facts"].(map[string]any)
+		if facts == nil {
+			facts = map[string]any{}
+		}
+		facts["discovered_interpreter_python"] = found.interp
+		res.Data["ansible_facts"] = facts
+		if len(found.warnings) > 0 {
+			w, _ := res.Data["warnings"].([]any)
+			for _, x := range found.warnings {
+				w = append(w, x)
+			}
+			res.Data["warnings"] = w
+			res.Warnings = append(res.Warnings, found.warnings...)
+		}
+	}
 	if env.Async && len(out.Stderr) > 0 {
 		// Ansible's async wrapper keeps what the module wrote to stderr.
 		res.Data["stderr"] = string(out.Stderr)
@@ -218,6 +243,31 @@ func interpreterFor(m *contentModule, env *tasks.Env) string {
 		return "" // found by the script (discoverPython)
 	}
 	return strings.TrimSpace(strings.TrimPrefix(m.shell, "#!"))
+}
+
+// pythonFor is the Python a module runs with when
+// ansible_python_interpreter does not name one: the fact a discovery on
+// this host left (discovered_interpreter_python), else a discovery now
+// (returned, for its fact and warnings), in the variable's auto* mode.
+func pythonFor(ctx context.Context, env *tasks.Env) (string, *discovery, error) {
+	mode := "auto"
+	if env.Eval != nil {
+		if v, err := env.Eval("ansible_python_interpreter"); err == nil && v != nil {
+			if s := fmt.Sprint(v); strings.HasPrefix(s, "auto") {
+				mode = s
+			}
+		}
+		if v, err := env.Eval("discovered_interpreter_python"); err == nil && v != nil {
+			if s := fmt.Sprint(v); s != "" {
+				return s, nil, nil
+			}
+		}
+	}
+	d, err := discoverPython(ctx, env, mode)
+	if err != nil {
+		return "", nil, err
+	}
+	return d.interp, &d, nil
 }
 
 // moduleArgs writes the module's arguments as its kind reads them, with
@@ -277,4 +327,4 @@ func (libraryModule) Spec() *tasks.Spec { return librarySpec }
 // librarySpec documents the runner of modules that ship with the content:
 // a task names the module itself, with the module's own parameters.
 var librarySpec = &tasks.Spec{Module: "library",
-	Other: "not a module to name in a task: a task naming a module found in library/ beside the playbook or in a role, or on the module path, runs it on the host with that module's own parameters, by Ansible's module protocol; an embedder's Restrict allows those only when it names library"}
+	Other: "not a module to name in a task: a task naming a module found in library/ beside the playbook or in a role, on the module path, or in an installed collection (docs/COMPATIBILITY.md, Collections), runs it on the host with that module's own parameters, by Ansible's module protocol; an embedder's Restrict allows those only when it names library"}
