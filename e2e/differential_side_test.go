@@ -21,9 +21,10 @@ import (
 type diffSide struct {
 	tool  string // ansible or tender
 	h     host
-	inv   string // inventory: the host as "target" in group "targets"
-	fetch string // the controller directory given as fetch_dir
-	known string // tender's known_hosts
+	inv   string   // inventory: the host as "target" in group "targets"
+	fetch string   // the controller directory given as fetch_dir
+	known string   // tender's known_hosts
+	env   []string // more environment for the tool
 }
 
 // diffResult is one run of one tool.
@@ -64,6 +65,7 @@ func (s *diffSide) play(pb string, args []string) diffResult {
 		c = exec.Command(fl.tender, append([]string{"play", "--host-key-checking", "accept-new", "--known-hosts", s.known}, args...)...)
 		c.Env = append(os.Environ(), "NO_COLOR=1")
 	}
+	c.Env = append(c.Env, s.env...)
 	t0 := time.Now()
 	out, err := c.CombinedOutput()
 	r := diffResult{out: string(out), took: time.Since(t0)}
@@ -202,4 +204,26 @@ func packTarballs(t *testing.T, dir string) {
 			t.Fatalf("packing %s: %v", src, err)
 		}
 	}
+}
+
+// galaxyInstall builds each collection source (a directory of the case
+// holding galaxy.yml) into a tarball with ansible-galaxy and installs the
+// tarballs, offline, into a new collections path, which it returns.
+func galaxyInstall(t *testing.T, caseDir string, sources []string) string {
+	t.Helper()
+	built, installed := t.TempDir(), t.TempDir()
+	for _, src := range sources {
+		if out, err := exec.Command("ansible-galaxy", "collection", "build", "--output-path", built, filepath.Join(caseDir, src)).CombinedOutput(); err != nil {
+			t.Fatalf("ansible-galaxy collection build %s: %v\n%s", src, err, out)
+		}
+	}
+	tarballs, _ := filepath.Glob(filepath.Join(built, "*.tar.gz"))
+	if len(tarballs) != len(sources) {
+		t.Fatalf("ansible-galaxy built %v from %v", tarballs, sources)
+	}
+	args := append([]string{"collection", "install", "--offline", "-p", installed}, tarballs...)
+	if out, err := exec.Command("ansible-galaxy", args...).CombinedOutput(); err != nil {
+		t.Fatalf("ansible-galaxy collection install: %v\n%s", err, out)
+	}
+	return installed
 }

@@ -31,6 +31,10 @@ type diffCase struct {
 	ExtraArgs  []string `yaml:"extra_args"`  // more arguments for both tools
 	Setup      string   `yaml:"setup"`       // shell, as root on both hosts before the first run
 	Runs       int      `yaml:"runs"`        // real runs; 2 by default
+	// Galaxy are collection sources in the case (directories holding
+	// galaxy.yml), built and installed with ansible-galaxy into a
+	// collections path both tools get (ANSIBLE_COLLECTIONS_PATH).
+	Galaxy []string `yaml:"galaxy"`
 }
 
 // knownDiff is one entry of differential/known-differences.yml: a
@@ -232,6 +236,12 @@ func runDiffCase(t *testing.T, c diffCase, known *knownDiffs) bool {
 		t.Fatal(err)
 	}
 	sides := [2]*diffSide{newDiffSide(t, "ansible", hosts[0]), newDiffSide(t, "tender", hosts[1])}
+	if len(c.Galaxy) > 0 {
+		installed := galaxyInstall(t, dir, c.Galaxy)
+		for _, s := range sides {
+			s.env = append(s.env, "ANSIBLE_COLLECTIONS_PATH="+installed)
+		}
+	}
 	if c.Setup != "" {
 		for _, s := range sides {
 			fl.sh(t, s.h.name, c.Setup)

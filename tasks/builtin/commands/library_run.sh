@@ -15,6 +15,9 @@
 #           shebang's), or empty to run the file itself
 #   findpy  non-empty: with no $interp, run the module with the first
 #           Python the host has
+# The private directory and files are made under umask 077; the module
+# runs with the login's own umask, as Ansible runs it.
+_um=$(umask)
 umask 077
 _h=${HOME:-/tmp}
 _c="$_h/.ansible/tmp"
@@ -42,6 +45,7 @@ if [ -z "$interp" ] && [ -n "$findpy" ]; then
 	done
 	[ -n "$interp" ] || { echo "/usr/bin/python: not found" >&2; exit 127; }
 fi
+umask "$_um"
 # The interpreter is words, split as a shebang line's are, never globbed.
 set -f
 if [ -n "$modname" ]; then

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -205,5 +206,20 @@ if __name__ == '__main__':
 	}
 	if cc.Puts != 2 {
 		t.Errorf("%d zips sent over two runs, want 2 (module_utils and the collection's), once", cc.Puts)
+	}
+}
+
+// TestLibraryModuleUmask: the module runs with the login's umask (what
+// it creates gets the modes Ansible's would), not the 077 its private
+// directory is made with.
+func TestLibraryModuleUmask(t *testing.T) {
+	want, err := exec.Command("sh", "-c", "umask").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, _ := libraryEnv(t, "um", "#!/bin/sh\n# WANT_JSON\nprintf '{\"umask\": \"%s\"}\\n' \"$(umask)\"\n", nil)
+	res, err := libraryModule{}.Run(context.Background(), env, tasks.Args{})
+	if err != nil || res.Failed || res.Data["umask"] != strings.TrimSpace(string(want)) {
+		t.Errorf("the module's umask: %+v %v, want %s", res.Data, err, want)
 	}
 }

@@ -1,0 +1,1 @@
+STAMP = "stamped by local.things\n"
