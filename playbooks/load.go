@@ -136,6 +136,7 @@ func load(path string, opts Options, tasksOnly bool) (*Playbook, error) {
 	}
 	slices.Sort(pb.Files)
 	pb.Warnings = dedupe(l.warns.list)
+	pb.plugins = l.pluginFinder()
 	pb.Notices = l.notices
 	return pb, nil
 }

@@ -21,6 +21,9 @@ type Playbook struct {
 	// load as they are (a key given twice in a mapping): a caller shows
 	// them as warnings.
 	Notices []string
+
+	// plugins finds the content's Python plugin files (PluginFiles).
+	plugins *pluginFinder
 }
 
 // Bool is a boolean keyword (become, ignore_errors, no_log, …). It is

@@ -44,6 +44,11 @@ type Runner struct {
 	// task that attempts it. Nil allows everything, as Ansible; give
 	// playbooks.Load the same policy, for the files the playbook names.
 	Sandbox *sandbox.Policy
+	// Plugins, when set, gives a playbook's filters and tests that
+	// tender does not ship (its Python plugins, through a bridge: see
+	// playbooks/pyplugins); nil gives none, and a template naming one
+	// fails as Ansible's does for a plugin it cannot load.
+	Plugins func(pb *playbooks.Playbook) expr.PluginSource
 	// Decrypt opens Ansible Vault data (a vault.Keyring's Decrypt fits
 	// it): vaulted vars_files and !vault values in them; modules get it
 	// as tasks.Env.Decrypt (include_vars, copy, template). Nil refuses
@@ -191,7 +196,10 @@ func (r *Runner) RunAll(ctx context.Context, pbs ...*playbooks.Playbook) (*Recap
 	rn.startAt.pattern = r.StartAt
 	defer rn.closeAll()
 	for _, pb := range pbs {
-		rn.pb = pb
+		rn.pb, rn.plugins = pb, nil
+		if r.Plugins != nil {
+			rn.plugins = r.Plugins(pb)
+		}
 		if pb.Path != "" {
 			if err := r.Inventory.SetPlaybookDir(filepath.Dir(pb.Path)); err != nil {
 				return rn.recap, err
@@ -274,11 +282,14 @@ func (r *Runner) Start(ctx context.Context, pb *playbooks.Playbook) *Handle {
 
 // run is the state of one Run.
 type run struct {
-	r     *Runner
-	pb    *playbooks.Playbook
-	mu    sync.Mutex // guards recap, hosts and event delivery
-	recap *Recap
-	hosts map[string]*hostRun
+	r  *Runner
+	pb *playbooks.Playbook
+	// plugins are pb's filters and tests that tender does not ship
+	// (Runner.Plugins), nil for none.
+	plugins expr.PluginSource
+	mu      sync.Mutex // guards recap, hosts and event delivery
+	recap   *Recap
+	hosts   map[string]*hostRun
 	// names are the host and group names that came marked.
 	names markedNames
 	// invMu serializes changes to the inventory (add_host, group_by) with

@@ -20,6 +20,9 @@ func (rn *run) exprEnv(done <-chan struct{}) *expr.Env {
 	if rn.r.Sandbox != nil {
 		env.Sandbox = rn.r.Sandbox
 	}
+	if rn.plugins != nil {
+		env.Plugins = rn.plugins
+	}
 	return env
 }
 

@@ -12,9 +12,11 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tender-sh/tender/config"
+	"github.com/tender-sh/tender/internal/pybridge"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
+	"github.com/tender-sh/tender/playbooks/pyplugins"
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/provision/report"
 	"github.com/tender-sh/tender/sandbox"
@@ -133,6 +135,12 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	if c.Bool("step") {
 		r.Step = stepPrompt(out, stdin)
 	}
+	// The content's Python filters and tests run in one Python process,
+	// started when a template first calls one.
+	bridge := pybridge.New("")
+	defer bridge.Close()
+	r.Plugins = pyplugins.For(bridge, func() error { return policy.CheckLocal("Python filter and test plugins") },
+		func(msg string) { printWarning(c.App.ErrWriter, msg) })
 	ctx, drain, stop := interrupts(c.Context, c.App.ErrWriter, "no new task starts; the running ones finish.")
 	defer stop()
 	r.Drain = drain

@@ -13,8 +13,8 @@ import (
 // error wrapping *UndefinedError, except where Ansible tolerates it (under
 // `is defined`, `is undefined` and `default`).
 func (e *Expr) Eval(scope Scope) (any, error) {
-	if e.missing != nil {
-		return nil, &Error{Src: e.src, Col: 1, Msg: e.missing.Error(), Err: e.missing}
+	if err := e.missing.check(scope, e.src); err != nil {
+		return nil, err
 	}
 	ev := newEvaluator(scope, e.src)
 	if len(e.names) > 0 {

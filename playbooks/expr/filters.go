@@ -153,6 +153,9 @@ func applyFilter(env *Env, written string, dynamic bool, x any, args []any, kwar
 	name := pluginName(written)
 	f, ok := filterOf(name)
 	if !ok {
+		if pf, ok := env.pluginFilter(name); ok {
+			return pf(env, x, args, kwargs)
+		}
 		if why := refusedReason("filter", name); why != "" {
 			return nil, errorf("the filter '%s' is not supported by tender: %s", name, why)
 		}

@@ -11,7 +11,7 @@ type Expr struct {
 	root node
 	// missing: a filter or test it names does not load, which fails every
 	// evaluation, as Jinja's compiled template looks them all up first.
-	missing error
+	missing *missingPlugins
 	names   []*nameNode // the names it reads, in Jinja's order (resolve.go)
 }
 

@@ -41,13 +41,20 @@ func loadError(name string, dynamic bool) error {
 // template starts, so that one that does not load fails the template even
 // where it would not be evaluated.
 type pluginUses struct {
-	first error // the first that does not load
+	first   error       // the first that does not load
+	unknown []pluginUse // those tender does not have, which an Env's Plugins may
+}
+
+// pluginUse is a filter or test a template names.
+type pluginUse struct {
+	test bool
+	name string // as written, less an ansible.builtin. or ansible.legacy. prefix
 }
 
 // add records a use of the filter (or, when test, the test) written name.
 // A nil u (a parser without a template) records nothing.
 func (u *pluginUses) add(test bool, written string) {
-	if u == nil || u.first != nil {
+	if u == nil {
 		return
 	}
 	name := pluginName(written)
@@ -59,14 +66,36 @@ func (u *pluginUses) add(test bool, written string) {
 		known = isFilter(name)
 	}
 	if !known && refusedReason(kind, name) == "" {
-		u.first = loadError(written, false)
+		if u.first == nil {
+			u.first = loadError(written, false)
+		}
+		if len(u.unknown) < 64 {
+			u.unknown = append(u.unknown, pluginUse{test: test, name: name})
+		}
 	}
 }
 
-// missing is the first use that does not load, nil when all do.
-func (u *pluginUses) missing() error {
-	if u == nil {
+// missing is the first use that does not load, nil when all do; the
+// uses an Env's Plugins may supply come with it.
+func (u *pluginUses) missing() *missingPlugins {
+	if u == nil || u.first == nil {
 		return nil
 	}
-	return u.first
+	return &missingPlugins{err: u.first, uses: u.unknown}
+}
+
+// missingPlugins are the plugins a template names that tender does not
+// have: an error unless the scope's Env supplies every one.
+type missingPlugins struct {
+	err  error
+	uses []pluginUse
+}
+
+// check is the error of the missing plugins in scope: nil when its
+// Env's Plugins has them all.
+func (m *missingPlugins) check(scope Scope, src string) error {
+	if m == nil || envOf(scope).provides(m.uses) {
+		return nil
+	}
+	return &Error{Src: src, Col: 1, Msg: m.err.Error(), Err: m.err}
 }

@@ -52,6 +52,9 @@ type Env struct {
 	// Done, when closed, stops every evaluation in this Env at its next
 	// step with ErrInterrupted (a run being cancelled: Ctrl-C).
 	Done <-chan struct{}
+	// Plugins, when set, supplies the filters and tests tender does not
+	// ship (PluginSource): the content's Python plugins.
+	Plugins PluginSource
 	// Native is Ansible's jinja2_native setting (DEFAULT_JINJA2_NATIVE):
 	// a playbook template's output becomes a value as the native concat
 	// makes it (native.go); template files are not affected.

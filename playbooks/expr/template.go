@@ -24,7 +24,7 @@ type Template struct {
 	delims *delims // its markers when not Jinja's (ParseFileTemplateMarkers)
 	// missing: a filter or test it names does not load, which fails every
 	// rendering, as Jinja's compiled template looks them all up first.
-	missing error
+	missing *missingPlugins
 	names   []*nameNode // the names its top frame reads (resolve.go)
 	// shown is the text Ansible's templar holds, which its messages quote
 	// (escapedSource for a playbook template, src for a file).
@@ -107,8 +107,8 @@ func (t *Template) render(scope Scope, st *evalState, convert bool) (any, error)
 
 // renderOnce is render without its error's conversion.
 func (t *Template) renderOnce(scope Scope, st *evalState, convert bool) (any, error) {
-	if t.missing != nil {
-		return nil, &Error{Src: t.src, Col: 1, Msg: t.missing.Error(), Err: t.missing}
+	if err := t.missing.check(scope, t.src); err != nil {
+		return nil, err
 	}
 	if convert {
 		if v, ok, err := t.singleVar(scope); ok || err != nil {

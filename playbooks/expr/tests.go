@@ -69,6 +69,9 @@ func runTest(env *Env, written string, dynamic bool, x any, args []any, kwargs m
 	name := pluginName(written)
 	t, ok := testOf(name)
 	if !ok {
+		if pt, ok := env.pluginTest(name); ok {
+			return pt(x, args, kwargs)
+		}
 		if why := refusedReason("test", name); why != "" {
 			return false, errorf("the test '%s' is not supported by tender: %s", name, why)
 		}

@@ -1,0 +1,275 @@
+// Package pybridge runs Python filter and test plugins (the
+// filter_plugins/ and test_plugins/ that roles and playbooks ship, and
+// collections' plugins/filter and plugins/test) in one Python process on
+// the controller, started when a template first needs one and kept for
+// the run: one JSON request per line on its standard input, one JSON
+// answer per line on its standard output (bridge.py). Every call is
+// bounded in time, the process in memory (RLIMIT_AS), and a call that
+// times out or is cancelled kills it; the next call starts another.
+package pybridge
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/tender-sh/tender/internal/ctlpython"
+	"github.com/tender-sh/tender/internal/osproc"
+)
+
+//go:embed bridge.py
+var script string
+
+// File is a plugin file and the prefix its names take: "" for a
+// playbook's or role's plugin (called by its short name), "ns.coll." for
+// a collection's.
+type File struct {
+	Path, Prefix string
+}
+
+// Bridge is one Python process serving plugin calls. The zero value is
+// not usable: make one with New. It is safe for concurrent use (calls
+// are served one at a time).
+type Bridge struct {
+	// Timeout bounds each call (default 60s).
+	Timeout time.Duration
+	// Memory bounds the process's address space in bytes (default 2 GiB).
+	Memory int64
+
+	python string
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr *limitedBuffer
+	waited chan struct{}
+}
+
+// New returns a bridge that will run python ("" for the controller's,
+// as ctlpython finds it).
+func New(python string) *Bridge {
+	return &Bridge{python: python, Timeout: 60 * time.Second, Memory: 2 << 30}
+}
+
+// maxAnswer bounds one answer's size.
+const maxAnswer = 64 << 20
+
+// start starts the process. b.mu is held.
+func (b *Bridge) start() error {
+	py := b.python
+	if py == "" {
+		info, err := ctlpython.Load()
+		if err != nil {
+			return fmt.Errorf("Python plugins need a Python on the controller: %w", err)
+		}
+		py = info.Python
+	}
+	cmd := exec.Command(py, "-c", script)
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1", "TENDER_BRIDGE_MEMORY="+strconv.FormatInt(b.Memory, 10))
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	b.stderr = &limitedBuffer{max: 64 << 10}
+	cmd.Stderr = b.stderr
+	osproc.Group(cmd, false)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting %s for Python plugins: %w", py, err)
+	}
+	b.cmd, b.in, b.out, b.waited = cmd, in, bufio.NewReaderSize(out, 64<<10), make(chan struct{})
+	go func(c *exec.Cmd, done chan struct{}) {
+		_ = c.Wait()
+		close(done)
+	}(cmd, b.waited)
+	return nil
+}
+
+// stop kills the process. b.mu is held.
+func (b *Bridge) stop() {
+	if b.cmd == nil {
+		return
+	}
+	_ = b.in.Close()
+	_ = osproc.Kill(b.cmd)
+	<-b.waited
+	b.cmd = nil
+}
+
+// Close stops the process, if one runs.
+func (b *Bridge) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.stop()
+	return nil
+}
+
+// answer is one line of the process's answers.
+type answer struct {
+	OK     json.RawMessage `json:"ok"`
+	Errors []string        `json:"errors"`
+	Error  *string         `json:"error"`
+	Type   string          `json:"type"`
+}
+
+// PluginError is an exception a plugin raised.
+type PluginError struct {
+	Type, Msg string
+}
+
+func (e *PluginError) Error() string { return e.Msg }
+
+// request sends one request and reads its answer, bounded by ctx and
+// Timeout.
+func (b *Bridge) request(ctx context.Context, req []byte) (*answer, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.cmd == nil {
+		if err := b.start(); err != nil {
+			return nil, err
+		}
+	}
+	type result struct {
+		line []byte
+		err  error
+	}
+	got := make(chan result, 1)
+	go func() {
+		if _, err := b.in.Write(append(req, '\n')); err != nil {
+			got <- result{err: err}
+			return
+		}
+		line, err := readLine(b.out, maxAnswer)
+		got <- result{line, err}
+	}()
+	timer := time.NewTimer(b.Timeout)
+	defer timer.Stop()
+	var r result
+	select {
+	case r = <-got:
+	case <-ctx.Done():
+		b.stop()
+		return nil, ctx.Err()
+	case <-timer.C:
+		b.stop()
+		return nil, fmt.Errorf("a Python plugin ran longer than %s: stopped", b.Timeout)
+	}
+	if r.err != nil {
+		b.stop()
+		msg := b.stderr.String()
+		return nil, fmt.Errorf("the Python plugin process failed: %v%s", r.err, tail(msg))
+	}
+	var a answer
+	if err := json.Unmarshal(r.line, &a); err != nil {
+		b.stop()
+		return nil, fmt.Errorf("the Python plugin process answered %q: %v", truncate(string(r.line)), err)
+	}
+	if a.Error != nil {
+		return nil, &PluginError{Type: a.Type, Msg: *a.Error}
+	}
+	return &a, nil
+}
+
+// Names loads files (each once) and returns the names of the plugins
+// of kind (filter or test) loaded so far, with the error of each file
+// that did not load.
+func (b *Bridge) Names(ctx context.Context, kind string, files []File) (names, errs []string, err error) {
+	pairs := make([][2]string, len(files))
+	for i, f := range files {
+		pairs[i] = [2]string{f.Path, f.Prefix}
+	}
+	req, err := json.Marshal(map[string]any{"op": "names", "kind": kind, "files": pairs})
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := b.request(ctx, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := json.Unmarshal(a.OK, &names); err != nil {
+		return nil, nil, err
+	}
+	return names, a.Errors, nil
+}
+
+// Call runs the plugin name of kind on value, args and kwargs, each
+// already JSON (the caller's encoding, which the bridge decodes), and
+// returns its result as JSON.
+func (b *Bridge) Call(ctx context.Context, kind, name, value, args, kwargs string) ([]byte, error) {
+	req := fmt.Sprintf(`{"op": "call", "kind": %q, "name": %s, "value": %s, "args": %s, "kwargs": %s}`,
+		kind, strconv.Quote(name), value, args, kwargs)
+	if !json.Valid([]byte(req)) {
+		return nil, errors.New("pybridge: a call's arguments are not JSON")
+	}
+	a, err := b.request(ctx, []byte(req))
+	if err != nil {
+		return nil, err
+	}
+	return a.OK, nil
+}
+
+// readLine reads one line of at most max bytes.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, isPrefix, err := r.ReadLine()
+		if err != nil {
+			return nil, err
+		}
+		line = append(line, chunk...)
+		if len(line) > max {
+			return nil, fmt.Errorf("an answer of more than %d bytes", max)
+		}
+		if !isPrefix {
+			return line, nil
+		}
+	}
+}
+
+// limitedBuffer keeps the first max bytes written to it.
+type limitedBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if room := l.max - len(l.buf); room > 0 {
+		l.buf = append(l.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (l *limitedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return string(l.buf)
+}
+
+func tail(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ": " + truncate(s)
+}
+
+func truncate(s string) string {
+	if len(s) > 2000 {
+		return s[len(s)-2000:]
+	}
+	return s
+}

@@ -1,0 +1,123 @@
+# tender's bridge to Python filter and test plugins: one process per run,
+# reading one JSON request per line on stdin and answering one JSON line
+# on stdout. Requests:
+#   {"op": "names", "kind": "filter"|"test", "files": [[file, prefix], ...]}
+#       load the plugin files (once each) and answer the names they give,
+#       each under its prefix ("" or "ns.coll.")
+#   {"op": "call", "kind": ..., "name": ..., "value": v, "args": [...], "kwargs": {...}}
+# Answers: {"ok": result} or {"error": text, "type": exception class}.
+# Values: JSON, with {"__tender_unsafe__": text} for text marked unsafe
+# (AnsibleUnsafeText when ansible-core is importable) and
+# {"__tender_pairs__": [[k, v], ...]} for a mapping whose keys are not all
+# text.
+import importlib.util
+import json
+import os
+import sys
+import traceback
+
+try:
+    import resource
+    _limit = int(os.environ.get('TENDER_BRIDGE_MEMORY', '0'))
+    if _limit > 0:
+        resource.setrlimit(resource.RLIMIT_AS, (_limit, _limit))
+except Exception:
+    pass
+
+try:
+    from ansible.utils.unsafe_proxy import AnsibleUnsafeText, AnsibleUnsafe
+except Exception:
+    class AnsibleUnsafe(object):
+        pass
+
+    class AnsibleUnsafeText(str, AnsibleUnsafe):
+        pass
+
+plugins = {'filter': {}, 'test': {}}
+loaded = set()
+
+
+def load(kind, path, prefix):
+    key = (kind, path, prefix)
+    if key in loaded:
+        return
+    loaded.add(key)
+    name = 'tender_bridge_%s_%d' % (kind, len(loaded))
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    cls = getattr(mod, 'FilterModule' if kind == 'filter' else 'TestModule', None)
+    if cls is None:
+        return
+    table = cls().filters() if kind == 'filter' else cls().tests()
+    for n, f in (table or {}).items():
+        plugins[kind].setdefault(prefix + n, f)
+
+
+def decode(v):
+    if isinstance(v, list):
+        return [decode(x) for x in v]
+    if isinstance(v, dict):
+        if len(v) == 1 and '__tender_unsafe__' in v:
+            return AnsibleUnsafeText(v['__tender_unsafe__'])
+        if len(v) == 1 and '__tender_pairs__' in v:
+            return dict((decode(k), decode(x)) for k, x in v['__tender_pairs__'])
+        return dict((k, decode(x)) for k, x in v.items())
+    return v
+
+
+def encode(v, depth=0):
+    if depth > 200:
+        raise ValueError('a value nested more than 200 deep')
+    if v is None or isinstance(v, (bool, int, float)):
+        return v
+    if isinstance(v, AnsibleUnsafe) and isinstance(v, str):
+        return {'__tender_unsafe__': str(v)}
+    if isinstance(v, str):
+        return str(v)
+    if isinstance(v, bytes):
+        return v.decode('utf-8', 'surrogateescape')
+    if isinstance(v, dict):
+        if all(isinstance(k, str) for k in v):
+            return dict((str(k), encode(x, depth + 1)) for k, x in v.items())
+        return {'__tender_pairs__': [[encode(k, depth + 1), encode(x, depth + 1)] for k, x in v.items()]}
+    if isinstance(v, (list, tuple, set, frozenset)):
+        return [encode(x, depth + 1) for x in v]
+    if hasattr(v, '__iter__') and not isinstance(v, (str, bytes)):
+        return [encode(x, depth + 1) for x in v]
+    return str(v)
+
+
+def answer(obj):
+    sys.stdout.write(json.dumps(obj) + '\n')
+    sys.stdout.flush()
+
+
+def main():
+    for line in sys.stdin:
+        try:
+            req = json.loads(line)
+            kind = req['kind']
+            if req['op'] == 'names':
+                errors = []
+                for path, prefix in req['files']:
+                    try:
+                        load(kind, path, prefix)
+                    except Exception as e:
+                        errors.append('%s: %s: %s' % (path, type(e).__name__, e))
+                answer({'ok': sorted(plugins[kind]), 'errors': errors})
+            elif req['op'] == 'call':
+                f = plugins[kind][req['name']]
+                args = decode(req.get('args') or [])
+                kwargs = decode(req.get('kwargs') or {})
+                res = f(decode(req['value']), *args, **kwargs)
+                if kind == 'test':
+                    res = bool(res)
+                answer({'ok': encode(res)})
+            else:
+                answer({'error': 'unknown op %r' % req['op'], 'type': 'ValueError'})
+        except Exception as e:
+            answer({'error': str(e), 'type': type(e).__name__, 'trace': traceback.format_exc()})
+
+
+main()

@@ -1,0 +1,85 @@
+package playbooks
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tender-sh/tender/internal/collection"
+)
+
+// Python plugins. Ansible runs the filter and test plugins a playbook
+// ships (filter_plugins/ and test_plugins/ beside it and in its roles)
+// and those of collections (plugins/filter, plugins/test), called by
+// their fully qualified names; a short name that ansible-core 2.14 sends
+// to a collection (json_query) is routed there. The loader finds the
+// files; running them is the caller's (a Python bridge).
+
+// PluginFile is a Python plugin file and the prefix the names it gives
+// take ("" for a playbook's or role's, "ns.coll." for a collection's).
+type PluginFile struct {
+	Path, Prefix string
+}
+
+// pluginFinder is what PluginFiles reads.
+type pluginFinder struct {
+	src   source
+	dirs  []string // the playbook's and its roles' directories, in Ansible's order
+	colls *collection.Finder
+}
+
+// pluginFinder keeps, after Load, where plugins are found.
+func (l *loader) pluginFinder() *pluginFinder {
+	var dirs []string
+	if l.src.fsys == nil {
+		// A playbook read from an fs.FS has no files Python could load.
+		dirs = append([]string{l.pbDir}, l.rolePaths...)
+	}
+	// The files are the controller's, read through the sandbox.
+	return &pluginFinder{src: source{sandbox: l.opts.Sandbox}, dirs: slices.Compact(dirs), colls: l.colls}
+}
+
+// PluginFiles lists the Python files that may hold the plugin of kind
+// (filter or test) called name, and the name it has there: for a fully
+// qualified name, every file of its collection's plugins/KIND (a short
+// name that ansible.builtin routes to a collection is looked for there,
+// under its new name); else every file of the KIND_plugins directories
+// beside the playbook and in its roles. No files when there are none.
+func (pb *Playbook) PluginFiles(kind, name string) (string, []PluginFile) {
+	f := pb.plugins
+	if f == nil || kind != "filter" && kind != "test" {
+		return name, nil
+	}
+	if !strings.Contains(name, ".") {
+		if to, ok := collection.BuiltinRedirect(kind, name); ok {
+			name = to
+		}
+	}
+	if ref, ok := collection.ParseRef(name, false); ok {
+		dir, ok := f.colls.Collection(ref.Collection)
+		if !ok {
+			return name, nil
+		}
+		return name, f.files(filepath.Join(dir, "plugins", kind), ref.Collection+".")
+	}
+	var out []PluginFile
+	for _, d := range f.dirs {
+		out = append(out, f.files(filepath.Join(d, kind+"_plugins"), "")...)
+	}
+	return name, out
+}
+
+// files lists the Python files of dir.
+func (f *pluginFinder) files(dir, prefix string) []PluginFile {
+	ents, err := f.src.readDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []PluginFile
+	for _, e := range ents {
+		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".py") && n != "__init__.py" {
+			out = append(out, PluginFile{Path: filepath.Join(dir, n), Prefix: prefix})
+		}
+	}
+	return out
+}
