@@ -83,3 +83,49 @@ func (f *pluginFinder) files(dir, prefix string) []PluginFile {
 	}
 	return out
 }
+
+// LookupPlugin finds the Python lookup plugin called name: a
+// lookup_plugins/NAME.py beside the playbook or in its roles (file set),
+// or a collection's plugins/lookup by its fully qualified name (a short
+// name ansible.builtin routes to a collection too; file empty: ansible-core
+// loads it from the collection roots). name is the one to load it by.
+func (pb *Playbook) LookupPlugin(name string) (lookup, file string, roots []string, ok bool) {
+	f := pb.plugins
+	if f == nil {
+		return "", "", nil, false
+	}
+	return f.lookupPlugin(name, f.dirs)
+}
+
+func (f *pluginFinder) lookupPlugin(name string, dirs []string) (string, string, []string, bool) {
+	if !strings.Contains(name, ".") {
+		for _, d := range dirs {
+			if p := filepath.Join(d, "lookup_plugins", name+".py"); f.src.isFile(p) {
+				return name, p, nil, true
+			}
+		}
+		to, ok := collection.BuiltinRedirect("lookup", name)
+		if !ok {
+			return "", "", nil, false
+		}
+		name = to
+	}
+	ref, ok := collection.ParseRef(name, false)
+	if !ok {
+		return "", "", nil, false
+	}
+	dir, ok := f.colls.Collection(ref.Collection)
+	if !ok || !f.src.isFile(filepath.Join(dir, "plugins", "lookup", filepath.Join(strings.Split(ref.Subdirs, ".")...), ref.Resource+".py")) {
+		return "", "", nil, false
+	}
+	return name, "", f.colls.Roots(), true
+}
+
+// hasLookupPlugin reports whether a with_<name> loop names a Python
+// lookup plugin the content (the playbook, the roles loaded so far) or a
+// collection ships.
+func (l *loader) hasLookupPlugin(name string) bool {
+	f := l.pluginFinder()
+	_, _, _, ok := f.lookupPlugin(name, f.dirs)
+	return ok
+}

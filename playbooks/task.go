@@ -194,7 +194,7 @@ func (l *loader) taskLoop(file string, t *Task, es []entry) {
 		lp := &Loop{Pos: posOf(file, e.k), Items: l.value(file, e.v)}
 		if e.key != "loop" {
 			lp.With = strings.TrimPrefix(e.key, "with_")
-			if !expr.IsLoopLookup(lp.With) {
+			if !expr.IsLoopLookup(lp.With) && !l.hasLookupPlugin(lp.With) {
 				l.errs.add(file, e.k, "%s: there is no lookup named %q%s", e.key, lp.With, didYouMean(lp.With, expr.LoopLookups()))
 			}
 		}

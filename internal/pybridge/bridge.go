@@ -118,15 +118,23 @@ func (b *Bridge) Close() error {
 
 // answer is one line of the process's answers.
 type answer struct {
-	OK     json.RawMessage `json:"ok"`
-	Errors []string        `json:"errors"`
-	Error  *string         `json:"error"`
-	Type   string          `json:"type"`
+	OK       json.RawMessage `json:"ok"`
+	Errors   []string        `json:"errors"`
+	Error    *string         `json:"error"`
+	Type     string          `json:"type"`
+	Class    string          `json:"class"`
+	Category string          `json:"category"`
 }
 
 // PluginError is an exception a plugin raised.
 type PluginError struct {
-	Type, Msg string
+	// Type is the exception's class name, Class its qualified name
+	// (the module's, but for builtins).
+	Type, Class, Msg string
+	// Category is how Ansible's templar treats it: undefined (an
+	// undefined variable), options (bad options), lookup (a lookup that
+	// failed on purpose), other.
+	Category string
 }
 
 func (e *PluginError) Error() string { return e.Msg }
@@ -177,7 +185,7 @@ func (b *Bridge) request(ctx context.Context, req []byte) (*answer, error) {
 		return nil, fmt.Errorf("the Python plugin process answered %q: %v", truncate(string(r.line)), err)
 	}
 	if a.Error != nil {
-		return nil, &PluginError{Type: a.Type, Msg: *a.Error}
+		return nil, &PluginError{Type: a.Type, Class: a.Class, Msg: *a.Error, Category: a.Category}
 	}
 	return &a, nil
 }
@@ -212,6 +220,34 @@ func (b *Bridge) Call(ctx context.Context, kind, name, value, args, kwargs strin
 		kind, strconv.Quote(name), value, args, kwargs)
 	if !json.Valid([]byte(req)) {
 		return nil, errors.New("pybridge: a call's arguments are not JSON")
+	}
+	a, err := b.request(ctx, []byte(req))
+	if err != nil {
+		return nil, err
+	}
+	return a.OK, nil
+}
+
+// Lookup is one lookup plugin's run: by its file (a playbook's or
+// role's lookup_plugins/NAME.py), or, with File empty, by its fully
+// qualified name through ansible-core's plugin loader, the collections
+// found in Roots. Terms, Kwargs and Variables are JSON.
+type Lookup struct {
+	Name, File, BaseDir      string
+	Roots                    []string
+	Terms, Kwargs, Variables string
+}
+
+// RunLookup runs a lookup plugin (which needs ansible-core in the
+// bridge's Python) and returns its list as JSON.
+func (b *Bridge) RunLookup(ctx context.Context, l Lookup) ([]byte, error) {
+	head, err := json.Marshal(map[string]any{"op": "lookup", "name": l.Name, "file": l.File, "basedir": l.BaseDir, "roots": l.Roots})
+	if err != nil {
+		return nil, err
+	}
+	req := fmt.Sprintf(`%s, "terms": %s, "kwargs": %s, "variables": %s}`, head[:len(head)-1], l.Terms, l.Kwargs, l.Variables)
+	if !json.Valid([]byte(req)) {
+		return nil, errors.New("pybridge: a lookup's arguments are not JSON")
 	}
 	a, err := b.request(ctx, []byte(req))
 	if err != nil {

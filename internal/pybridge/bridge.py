@@ -5,7 +5,13 @@
 #       load the plugin files (once each) and answer the names they give,
 #       each under its prefix ("" or "ns.coll.")
 #   {"op": "call", "kind": ..., "name": ..., "value": v, "args": [...], "kwargs": {...}}
-# Answers: {"ok": result} or {"error": text, "type": exception class}.
+#   {"op": "lookup", "name": ..., "file": path or "", "roots": [...], "basedir": dir,
+#    "terms": [...], "kwargs": {...}, "variables": {...}}
+#       run a lookup plugin (needs ansible-core): a file's LookupModule, or
+#       a collection's by its fully qualified name through ansible-core's
+#       own plugin loader, with the collection roots given
+# Answers: {"ok": result} or {"error": text, "type": exception class,
+# "class": its qualified name, "category": undefined|options|lookup|other}.
 # Values: JSON, with {"__tender_unsafe__": text} for text marked unsafe
 # (AnsibleUnsafeText when ansible-core is importable) and
 # {"__tender_pairs__": [[k, v], ...]} for a mapping whose keys are not all
@@ -88,6 +94,54 @@ def encode(v, depth=0):
     return str(v)
 
 
+collection_roots = []
+
+
+def run_lookup(req):
+    from ansible.parsing.dataloader import DataLoader
+    from ansible.template import Templar
+    loader = DataLoader()
+    if req.get('basedir'):
+        loader.set_basedir(req['basedir'])
+    variables = decode(req.get('variables') or {})
+    templar = Templar(loader=loader, variables=variables)
+    name, path = req['name'], req.get('file')
+    roots = req.get('roots') or []
+    if roots and not collection_roots:
+        from ansible.utils.collection_loader._collection_finder import _AnsibleCollectionFinder
+        _AnsibleCollectionFinder(paths=[os.path.dirname(r) for r in roots], scan_sys_paths=False)._install()
+        collection_roots.extend(roots)
+    from ansible.plugins.loader import lookup_loader
+    if path and os.path.dirname(path) not in lookup_dirs:
+        lookup_loader.add_directory(os.path.dirname(path))
+        lookup_dirs.add(os.path.dirname(path))
+    inst = lookup_loader.get(name, loader=loader, templar=templar)
+    if inst is None:
+        raise KeyError('lookup plugin (%s) not found' % name)
+    return inst.run(decode(req.get('terms') or []), variables=variables, **decode(req.get('kwargs') or {}))
+
+
+lookup_dirs = set()
+
+
+def category(e):
+    names = [c.__name__ for c in type(e).__mro__]
+    if 'AnsibleUndefinedVariable' in names or 'UndefinedError' in names:
+        return 'undefined'
+    if 'AnsibleOptionsError' in names:
+        return 'options'
+    if 'AnsibleLookupError' in names:
+        return 'lookup'
+    return 'other'
+
+
+def qualname(e):
+    t = type(e)
+    if t.__module__ == 'builtins':
+        return t.__name__
+    return t.__module__ + '.' + t.__name__
+
+
 def answer(obj):
     sys.stdout.write(json.dumps(obj) + '\n')
     sys.stdout.flush()
@@ -97,8 +151,10 @@ def main():
     for line in sys.stdin:
         try:
             req = json.loads(line)
-            kind = req['kind']
-            if req['op'] == 'names':
+            kind = req.get('kind')
+            if req['op'] == 'lookup':
+                answer({'ok': encode(run_lookup(req))})
+            elif req['op'] == 'names':
                 errors = []
                 for path, prefix in req['files']:
                     try:
@@ -117,7 +173,8 @@ def main():
             else:
                 answer({'error': 'unknown op %r' % req['op'], 'type': 'ValueError'})
         except Exception as e:
-            answer({'error': str(e), 'type': type(e).__name__, 'trace': traceback.format_exc()})
+            answer({'error': str(e), 'type': type(e).__name__, 'class': qualname(e), 'category': category(e),
+                    'trace': traceback.format_exc()})
 
 
 main()

@@ -17,6 +17,73 @@ import (
 type PluginSource interface {
 	Filter(name string) (Filter, bool)
 	Test(name string) (Test, bool)
+	Lookup(name string) (ScopedLookup, bool)
+}
+
+// ScopedLookup is a lookup plugin of a PluginSource: vars are the
+// variables of the scope it runs in (Ansible's variables=), hostvars and
+// vars left out and those that do not render skipped.
+type ScopedLookup func(env *Env, vars map[string]any, terms []any, opts map[string]any) ([]any, error)
+
+// pluginLookup is the lookup of name from env's PluginSource.
+func (env *Env) pluginLookup(name string) (ScopedLookup, bool) {
+	if env == nil || env.Plugins == nil {
+		return nil, false
+	}
+	return env.Plugins.Lookup(name)
+}
+
+// scopeVars lists what a scope defines, as a plugin lookup gets it:
+// the names of the scope under the template's own frames, and the
+// frames' (a loop's, a macro's).
+func scopeVars(s Scope) map[string]any {
+	out := map[string]any{}
+	var frames []*local
+	for {
+		l, ok := s.(*local)
+		if !ok {
+			break
+		}
+		frames = append(frames, l)
+		s = l.parent
+	}
+	k, ok := s.(Keyed)
+	if !ok {
+		return out
+	}
+	for _, name := range k.Keys() {
+		if name == "hostvars" || name == "vars" {
+			continue
+		}
+		if v, ok, err := s.Lookup(name); ok && err == nil {
+			if _, undef := v.(*undefined); !undef {
+				out[name] = v
+			}
+		}
+	}
+	for i := len(frames) - 1; i >= 0; i-- {
+		for name, v := range frames[i].vars {
+			if _, undef := v.(*undefined); !undef {
+				out[name] = v
+			}
+		}
+	}
+	return out
+}
+
+// PluginLookupError is the error of a lookup plugin that raised, as
+// Ansible's templar treats it by category: "undefined" (an undefined
+// variable) and "options" (bad options) fail whatever errors= says,
+// "lookup" (AnsibleLookupError: a failure the plugin meant) keeps its
+// message, anything else is an unhandled exception of class.
+func PluginLookupError(category, class, msg string) error {
+	switch category {
+	case "undefined", "options":
+		return &fatalError{msg: msg}
+	case "lookup":
+		return &lookupFailure{msg: msg}
+	}
+	return &ansibleError{class: class, msg: msg}
 }
 
 // pluginFilter is the filter of name from env's PluginSource.

@@ -230,6 +230,13 @@ func makeLookupTable() map[string]lookupFunc {
 func (ev *evaluator) runLookup(name string, terms []any, opts map[string]any) ([]any, error) {
 	run, ok := lookupOf(name)
 	if !ok {
+		env := envOf(ev.scope)
+		if pl, ok := env.pluginLookup(name); ok {
+			if err := env.checkLookup(name); err != nil {
+				return nil, err
+			}
+			return pl(env, scopeVars(ev.scope), terms, opts)
+		}
 		if why := refusedReason("lookup", name); why != "" {
 			return nil, fatalf("the lookup plugin '%s' is not supported by tender: %s", name, why)
 		}

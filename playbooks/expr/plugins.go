@@ -86,12 +86,13 @@ func pluginsMarkdown() string {
 	b.WriteString("says why. Generated from `playbooks/expr` (its tables and `plugins_list.go`);\n")
 	b.WriteString("`go test ./playbooks/expr -run TestPluginsDocCurrent -update` rewrites it, and the test\n")
 	b.WriteString("fails when it is out of date. Deliberate differences are in `playbooks/expr/DIFFERENCES.md`.\n")
-	b.WriteString("\nA filter or test that is not here runs from the content's Python plugins, as in Ansible:\n")
-	b.WriteString("`filter_plugins/` and `test_plugins/` beside the playbook and in its roles, and installed\n")
-	b.WriteString("collections' `plugins/filter` and `plugins/test` by their fully qualified names (a short name\n")
-	b.WriteString("ansible-core routes to a collection, such as `json_query`, too), in one Python process on the\n")
-	b.WriteString("controller per run (`playbooks/pyplugins`; each call bounded in time, the process in memory;\n")
-	b.WriteString("refused by a sandbox without `local: true`). Python lookup plugins are not run yet.\n")
+	b.WriteString("\nA filter, test or lookup that is not here runs from the content's Python plugins, as in Ansible:\n")
+	b.WriteString("`filter_plugins/`, `test_plugins/` and `lookup_plugins/` beside the playbook and in its roles, and\n")
+	b.WriteString("installed collections' `plugins/filter`, `plugins/test` and `plugins/lookup` by their fully qualified\n")
+	b.WriteString("names (a short name ansible-core routes to a collection, such as `json_query`, too), in one Python\n")
+	b.WriteString("process on the controller per run (`playbooks/pyplugins`; each call bounded in time, the process in\n")
+	b.WriteString("memory; refused by a sandbox without `local: true`). Lookups need ansible-core on the controller\n")
+	b.WriteString("(their LookupBase); they get the task's variables but `hostvars` and `vars`.\n")
 	titles := map[string]string{"filter": "Filters", "test": "Tests", "lookup": "Lookups", "global": "Global functions", "statement": "Statements"}
 	for _, kind := range pluginKinds {
 		var rows []upstreamPlugin

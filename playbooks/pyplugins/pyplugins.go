@@ -10,8 +10,12 @@ package pyplugins
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tender-sh/tender/internal/pybridge"
@@ -23,6 +27,7 @@ import (
 type Bridge interface {
 	Names(ctx context.Context, kind string, files []pybridge.File) (names, errs []string, err error)
 	Call(ctx context.Context, kind, name, value, args, kwargs string) ([]byte, error)
+	RunLookup(ctx context.Context, l pybridge.Lookup) ([]byte, error)
 }
 
 // For returns what Runner.Plugins takes: the plugins of each playbook,
@@ -120,6 +125,80 @@ func (s *source) Test(name string) (expr.Test, bool) {
 		b, _ := v.(bool)
 		return b, nil
 	}, true
+}
+
+// Lookup is the lookup plugin called name, if the content or an
+// installed collection has one. It needs ansible-core in the bridge's
+// Python (its LookupBase, DataLoader and Templar).
+func (s *source) Lookup(name string) (expr.ScopedLookup, bool) {
+	lookup, file, roots, ok := s.pb.LookupPlugin(name)
+	if !ok {
+		return nil, false
+	}
+	return func(env *expr.Env, vars map[string]any, terms []any, opts map[string]any) ([]any, error) {
+		if s.allow != nil {
+			if err := s.allow(); err != nil {
+				return nil, fmt.Errorf("the lookup %s is Python that runs on the controller: %w", name, err)
+			}
+		}
+		l := pybridge.Lookup{Name: lookup, File: file, Roots: roots, Variables: encodeVars(vars)}
+		if env != nil {
+			l.BaseDir = env.BaseDir
+		}
+		if opts == nil {
+			opts = map[string]any{}
+		}
+		var err error
+		if l.Terms, err = expr.ToBridge(terms); err != nil {
+			return nil, err
+		}
+		if l.Kwargs, err = expr.ToBridge(opts); err != nil {
+			return nil, err
+		}
+		ctx, cancel := doneContext(env)
+		defer cancel()
+		out, err := s.b.RunLookup(ctx, l)
+		var pe *pybridge.PluginError
+		if errors.As(err, &pe) {
+			return nil, expr.PluginLookupError(pe.Category, pe.Class, pe.Msg)
+		}
+		if err != nil {
+			return nil, err
+		}
+		v, err := expr.FromBridge(out)
+		if err != nil {
+			return nil, err
+		}
+		list, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("the lookup %s returned %s, not a list", name, expr.Str(v))
+		}
+		return list, nil
+	}, true
+}
+
+// encodeVars writes the variables as one JSON object, leaving out those
+// JSON cannot hold.
+func encodeVars(vars map[string]any) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	n := 0
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
+		j, err := expr.ToBridge(vars[k])
+		if err != nil {
+			continue
+		}
+		if n > 0 {
+			b.WriteString(", ")
+		}
+		n++
+		kj, _ := json.Marshal(k)
+		b.Write(kj)
+		b.WriteString(": ")
+		b.WriteString(j)
+	}
+	b.WriteByte('}')
+	return b.String()
 }
 
 // call runs one plugin through the bridge.

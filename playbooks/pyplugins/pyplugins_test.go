@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tender-sh/tender/internal/ctlpython"
 	"github.com/tender-sh/tender/internal/pybridge"
 	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
@@ -127,4 +128,61 @@ func (r refusing) Names(_ context.Context, _ string, _ []pybridge.File) ([]strin
 func (r refusing) Call(context.Context, string, string, string, string, string) ([]byte, error) {
 	*r.calls++
 	return nil, nil
+}
+
+func (r refusing) RunLookup(context.Context, pybridge.Lookup) ([]byte, error) {
+	*r.calls++
+	return nil, nil
+}
+
+// TestPythonLookups runs a role's lookup plugin through ansible-core's
+// LookupBase with the scope's variables: lookup() joins, query() lists,
+// a with_ loop names it, an AnsibleLookupError keeps its message (and
+// errors='ignore' silences it), another exception is Ansible's unhandled
+// one.
+func TestPythonLookups(t *testing.T) {
+	if info, err := ctlpython.Load(); err != nil || info.AnsibleDir == "" {
+		t.Skip("needs ansible-core on the controller (make test installs it)")
+	}
+	files := map[string]string{
+		"pb.yml":                 "- hosts: all\n  roles: [r]\n",
+		"roles/r/tasks/main.yml": "- debug: {msg: '{{ item }}'}\n  with_upper: [x]\n",
+		"roles/r/lookup_plugins/upper.py": `
+from ansible.plugins.lookup import LookupBase
+from ansible.errors import AnsibleLookupError
+class LookupModule(LookupBase):
+    def run(self, terms, variables=None, **kwargs):
+        if kwargs.get('fail'):
+            raise AnsibleLookupError('asked to fail')
+        if kwargs.get('crash'):
+            raise ValueError('crashed')
+        return [t.upper() + variables.get('suffix', '') for t in terms]
+`,
+	}
+	pb := load(t, files)
+	if got := pb.Plays[0].Roles[0].Tasks[0].Loop.With; got != "upper" {
+		t.Fatalf("with_upper: %q", got)
+	}
+	b := pybridge.New("")
+	defer b.Close()
+	vars := expr.NewVars(map[string]any{"suffix": "!"})
+	vars.Env = &expr.Env{Plugins: pyplugins.For(b, nil, nil)(pb)}
+	for tmpl, want := range map[string]string{
+		"{{ lookup('upper', 'a', 'b') }}":                        "A!,B!",
+		"{{ query('upper', 'a') }}":                              "['A!']",
+		"{{ lookup('upper', 'a', fail=true, errors='ignore') }}": "",
+	} {
+		got, err := expr.Render(tmpl, vars)
+		if err != nil || expr.Str(got) != want {
+			t.Errorf("%s = %q %v, want %q", tmpl, expr.Str(got), err, want)
+		}
+	}
+	for tmpl, want := range map[string]string{
+		"{{ lookup('upper', 'a', fail=true) }}":  "asked to fail",
+		"{{ lookup('upper', 'a', crash=true) }}": "An unhandled exception occurred while running the lookup plugin 'upper'. Error was a <class 'ValueError'>, original message: crashed. crashed",
+	} {
+		if _, err := expr.Render(tmpl, vars); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", tmpl, err, want)
+		}
+	}
 }
