@@ -75,8 +75,7 @@ func (l *loader) moduleAndArgs(sc *scope, t *Task, n *yaml.Node, modules, unknow
 	} else if f != "" {
 		t.Module = c
 		if action {
-			t.ActionPlugin = f
-			l.warns.add(file, at, "%s is an action plugin (%s): Python for Ansible's controller, which tender cannot run; the task fails when it runs", name, l.show(f))
+			t.ActionPlugin, t.CollectionRoots = f, l.collectionRoots(f)
 		} else {
 			t.ModuleFile, t.CollectionRoots = f, l.collectionRoots(f)
 		}

@@ -45,7 +45,7 @@ func (t *Task) ResolveModule(name string) (*Task, error) {
 	r.Module = c
 	if file != "" {
 		if action {
-			r.ActionPlugin = file
+			r.ActionPlugin, r.CollectionRoots = file, lt.l.collectionRoots(file)
 		} else {
 			r.ModuleFile, r.CollectionRoots = file, lt.l.collectionRoots(file)
 		}

@@ -44,8 +44,10 @@ func TestContentModules(t *testing.T) {
 	if !strings.HasSuffix(tasks[5].ActionPlugin, "roles/r/action_plugins/act.py") || tasks[5].ModuleFile != "" {
 		t.Errorf("action plugin: %+v", tasks[5])
 	}
-	if !strings.Contains(pb.Warnings.Error(), "act is an action plugin") {
-		t.Errorf("no warning for the action plugin: %v", pb.Warnings)
+	if len(pb.Warnings) != 0 {
+		// As Ansible: an action plugin loads quietly (the run's
+		// ActionPlugins runs it, or the task fails saying why).
+		t.Errorf("warnings for the action plugin: %v", pb.Warnings)
 	}
 	if r := pb.Plays[0].Roles[0]; !strings.HasSuffix(r.Tasks[0].ModuleFile, "roles/r/library/rolemod") {
 		t.Errorf("the role's own module: %+v", r.Tasks[0])

@@ -22,7 +22,7 @@ func (pr *playRun) batcher(t *playbooks.Task) tasks.Batcher {
 		return nil
 	}
 	f, err := pr.factory(t)
-	if err != nil {
+	if err != nil || f == nil {
 		return nil
 	}
 	b, _ := f().(tasks.Batcher)

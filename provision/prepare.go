@@ -29,7 +29,8 @@ func (pr *playRun) factory(t *playbooks.Task) (tasks.Factory, error) {
 		return func() tasks.Module { return statusModule{pr} }, nil
 	}
 	if t.ActionPlugin != "" {
-		return nil, fmt.Errorf("%s is an action plugin (%s): Python code that runs inside Ansible's controller, which tender cannot run", t.Action, t.ActionPlugin)
+		// Made in prepare, with the task's variables (actionPlugin).
+		return nil, nil
 	}
 	if t.ModuleFile != "" {
 		f, ok := pr.rn.r.Modules.Lookup(playbooks.LibraryModule)
@@ -154,6 +155,13 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			pr.rn.emit(Event{Kind: Warning, Play: pr.name, Msg: w})
 		}
 		return cond(c)
+	}
+	if t.ActionPlugin != "" {
+		mod, err := pr.actionPlugin(t, scope)
+		if err != nil {
+			return call{}, err
+		}
+		return call{mod: mod, env: env, args: argMap, via: via}, nil
 	}
 	return call{mod: factory(), env: env, args: argMap, via: via}, nil
 }

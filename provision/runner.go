@@ -49,6 +49,9 @@ type Runner struct {
 	// playbooks/pyplugins); nil gives none, and a template naming one
 	// fails as Ansible's does for a plugin it cannot load.
 	Plugins func(pb *playbooks.Playbook) expr.PluginSource
+	// ActionPlugins runs the action plugins of the content and of
+	// collections (Python for Ansible's controller); nil refuses them.
+	ActionPlugins ActionPluginRunner
 	// Decrypt opens Ansible Vault data (a vault.Keyring's Decrypt fits
 	// it): vaulted vars_files and !vault values in them; modules get it
 	// as tasks.Env.Decrypt (include_vars, copy, template). Nil refuses

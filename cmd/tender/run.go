@@ -18,6 +18,7 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/pyplugins"
 	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/provision/pyaction"
 	"github.com/tender-sh/tender/provision/report"
 	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks/builtin"
@@ -139,8 +140,9 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	// started when a template first calls one.
 	bridge := pybridge.New("")
 	defer bridge.Close()
-	r.Plugins = pyplugins.For(bridge, func() error { return policy.CheckLocal("Python filter and test plugins") },
+	r.Plugins = pyplugins.For(bridge, func() error { return policy.CheckLocal("Python filter, test and lookup plugins") },
 		func(msg string) { printWarning(c.App.ErrWriter, msg) })
+	r.ActionPlugins = &pyaction.Runner{Bridge: bridge, Allow: func() error { return policy.CheckLocal("Python action plugins") }}
 	ctx, drain, stop := interrupts(c.Context, c.App.ErrWriter, "no new task starts; the running ones finish.")
 	defer stop()
 	r.Drain = drain

@@ -10,6 +10,7 @@ package pybridge
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -142,6 +143,18 @@ func (e *PluginError) Error() string { return e.Msg }
 // request sends one request and reads its answer, bounded by ctx and
 // Timeout.
 func (b *Bridge) request(ctx context.Context, req []byte) (*answer, error) {
+	return b.exchange(ctx, req, nil)
+}
+
+// RPC serves what a running plugin asks of tender (an action plugin's
+// commands and files): it gets the request line and returns the answer
+// to write back.
+type RPC func(ctx context.Context, req []byte) ([]byte, error)
+
+// exchange sends one request and reads its answer, serving the plugin's
+// RPCs in between with serve (nil refuses them), bounded by ctx and
+// Timeout (which the time spent serving does not count against).
+func (b *Bridge) exchange(ctx context.Context, req []byte, serve RPC) (*answer, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.cmd == nil {
@@ -153,26 +166,46 @@ func (b *Bridge) request(ctx context.Context, req []byte) (*answer, error) {
 		line []byte
 		err  error
 	}
-	got := make(chan result, 1)
-	go func() {
-		if _, err := b.in.Write(append(req, '\n')); err != nil {
-			got <- result{err: err}
-			return
-		}
-		line, err := readLine(b.out, maxAnswer)
-		got <- result{line, err}
-	}()
-	timer := time.NewTimer(b.Timeout)
-	defer timer.Stop()
 	var r result
-	select {
-	case r = <-got:
-	case <-ctx.Done():
-		b.stop()
-		return nil, ctx.Err()
-	case <-timer.C:
-		b.stop()
-		return nil, fmt.Errorf("a Python plugin ran longer than %s: stopped", b.Timeout)
+	for {
+		got := make(chan result, 1)
+		go func(msg []byte) {
+			if _, err := b.in.Write(append(msg, '\n')); err != nil {
+				got <- result{err: err}
+				return
+			}
+			line, err := readLine(b.out, maxAnswer)
+			got <- result{line, err}
+		}(req)
+		timer := time.NewTimer(b.Timeout)
+		select {
+		case r = <-got:
+			timer.Stop()
+		case <-ctx.Done():
+			timer.Stop()
+			b.stop()
+			return nil, ctx.Err()
+		case <-timer.C:
+			b.stop()
+			return nil, fmt.Errorf("a Python plugin ran longer than %s: stopped", b.Timeout)
+		}
+		if r.err != nil || !bytes.HasPrefix(r.line, []byte(`{"rpc"`)) {
+			break
+		}
+		if serve == nil {
+			req = []byte(`{"error": "tender serves no requests to this plugin"}`)
+			continue
+		}
+		reply, err := serve(ctx, r.line)
+		if err != nil {
+			if ctx.Err() != nil {
+				b.stop()
+				return nil, ctx.Err()
+			}
+			msg, _ := json.Marshal(map[string]string{"error": err.Error()})
+			reply = msg
+		}
+		req = reply
 	}
 	if r.err != nil {
 		b.stop()
@@ -254,6 +287,38 @@ func (b *Bridge) RunLookup(ctx context.Context, l Lookup) ([]byte, error) {
 		return nil, err
 	}
 	return a.OK, nil
+}
+
+// Action is one action plugin's run: by its file (a playbook's or role's
+// action_plugins/NAME.py), or, with File empty, by its fully qualified
+// name through ansible-core's plugin loader, the collections found in
+// Roots. Args and Variables are JSON.
+type Action struct {
+	Name, File, BaseDir string
+	Roots               []string
+	Args, Variables     string
+	Check, Diff         bool
+	Verbosity           int
+}
+
+// RunAction runs an action plugin (which needs ansible-core in the
+// bridge's Python) and returns its result as JSON; serve carries out the
+// commands and file transfers it asks for on the host.
+func (b *Bridge) RunAction(ctx context.Context, a Action, serve RPC) ([]byte, error) {
+	head, err := json.Marshal(map[string]any{"op": "action", "name": a.Name, "file": a.File, "basedir": a.BaseDir,
+		"roots": a.Roots, "check": a.Check, "diff": a.Diff, "verbosity": a.Verbosity})
+	if err != nil {
+		return nil, err
+	}
+	req := fmt.Sprintf(`%s, "args": %s, "variables": %s}`, head[:len(head)-1], a.Args, a.Variables)
+	if !json.Valid([]byte(req)) {
+		return nil, errors.New("pybridge: an action's arguments are not JSON")
+	}
+	ans, err := b.exchange(ctx, []byte(req), serve)
+	if err != nil {
+		return nil, err
+	}
+	return ans.OK, nil
 }
 
 // readLine reads one line of at most max bytes.

@@ -10,6 +10,13 @@
 #       run a lookup plugin (needs ansible-core): a file's LookupModule, or
 #       a collection's by its fully qualified name through ansible-core's
 #       own plugin loader, with the collection roots given
+#   {"op": "action", "name": ..., "file": path, "roots": [...], "basedir": dir,
+#    "args": {...}, "variables": {...}, "check": b, "diff": b, "verbosity": n}
+#       run an action plugin (needs ansible-core) with ansible-core's own
+#       loaders, on a connection whose commands and files are tender's:
+#       while it runs, the bridge asks {"rpc": "exec", "cmd": ..., "stdin": b64,
+#       "sudoable": b} or {"rpc": "put"|"fetch", "src": ..., "dst": ...} and
+#       reads the answer ({"rc", "stdout", "stderr"} base64, or {"error"})
 # Answers: {"ok": result} or {"error": text, "type": exception class,
 # "class": its qualified name, "category": undefined|options|lookup|other}.
 # Values: JSON, with {"__tender_unsafe__": text} for text marked unsafe
@@ -21,6 +28,12 @@ import json
 import os
 import sys
 import traceback
+
+# The protocol has the real standard output to itself; whatever the
+# plugins (and ansible-core's display) print goes to standard error.
+proto = os.fdopen(os.dup(1), 'w')
+os.dup2(2, 1)
+sys.stdout = sys.stderr
 
 try:
     import resource
@@ -106,11 +119,7 @@ def run_lookup(req):
     variables = decode(req.get('variables') or {})
     templar = Templar(loader=loader, variables=variables)
     name, path = req['name'], req.get('file')
-    roots = req.get('roots') or []
-    if roots and not collection_roots:
-        from ansible.utils.collection_loader._collection_finder import _AnsibleCollectionFinder
-        _AnsibleCollectionFinder(paths=[os.path.dirname(r) for r in roots], scan_sys_paths=False)._install()
-        collection_roots.extend(roots)
+    install_collections(req.get('roots') or [])
     from ansible.plugins.loader import lookup_loader
     if path and os.path.dirname(path) not in lookup_dirs:
         lookup_loader.add_directory(os.path.dirname(path))
@@ -122,6 +131,108 @@ def run_lookup(req):
 
 
 lookup_dirs = set()
+
+
+def rpc(obj):
+    proto.write(json.dumps(obj) + '\n')
+    proto.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError('tender closed the bridge')
+    reply = json.loads(line)
+    if reply.get('error'):
+        raise RuntimeError(reply['error'])
+    return reply
+
+
+def install_collections(roots):
+    if roots and not collection_roots:
+        from ansible.utils.collection_loader._collection_finder import _AnsibleCollectionFinder
+        _AnsibleCollectionFinder(paths=[os.path.dirname(r) for r in roots], scan_sys_paths=False)._install()
+        collection_roots.extend(roots)
+
+
+action_dirs = set()
+
+
+def run_action(req):
+    import base64
+    from types import SimpleNamespace
+    from ansible.parsing.dataloader import DataLoader
+    from ansible.playbook.play_context import PlayContext
+    from ansible.playbook.task import Task
+    from ansible.plugins import loader as pl
+    from ansible.plugins.connection import ConnectionBase
+    from ansible.template import Templar
+    from ansible.utils.display import Display
+
+    install_collections(req.get('roots') or [])
+    Display().verbosity = int(req.get('verbosity') or 0)
+
+    class TenderConnection(ConnectionBase):
+        transport = 'tender'
+        has_pipelining = True
+
+        def _connect(self):
+            self._connected = True
+            return self
+
+        def exec_command(self, cmd, in_data=None, sudoable=True):
+            if isinstance(in_data, str):
+                in_data = in_data.encode('utf-8', 'surrogateescape')
+            r = rpc({'rpc': 'exec', 'cmd': cmd, 'sudoable': bool(sudoable),
+                     'stdin': base64.b64encode(in_data or b'').decode('ascii')})
+            return r['rc'], base64.b64decode(r['stdout']), base64.b64decode(r['stderr'])
+
+        def put_file(self, in_path, out_path):
+            rpc({'rpc': 'put', 'src': in_path, 'dst': out_path})
+
+        def fetch_file(self, in_path, out_path):
+            rpc({'rpc': 'fetch', 'src': in_path, 'dst': out_path})
+
+        def close(self):
+            self._connected = False
+
+    variables = decode(req.get('variables') or {})
+    loader = DataLoader()
+    if req.get('basedir'):
+        loader.set_basedir(req['basedir'])
+    templar = Templar(loader=loader, variables=variables)
+    pc = PlayContext()
+    pc.check_mode = bool(req.get('check'))
+    pc.diff = bool(req.get('diff'))
+    pc.pipelining = True
+    pc.remote_addr = variables.get('inventory_hostname', 'localhost')
+    pc.verbosity = int(req.get('verbosity') or 0)
+    task = Task()
+    task.action = req['name']
+    task.resolved_action = req['name']
+    task.args = decode(req.get('args') or {})
+    task.check_mode = bool(req.get('check'))
+    task.diff = bool(req.get('diff'))
+    conn = TenderConnection(pc, None)
+    shared = SimpleNamespace(action_loader=pl.action_loader, connection_loader=pl.connection_loader,
+                             filter_loader=pl.filter_loader, test_loader=pl.test_loader,
+                             lookup_loader=pl.lookup_loader, module_loader=pl.module_loader)
+    path = req.get('file')
+    name = req['name']
+    if path:
+        d = os.path.dirname(path)
+        if d not in action_dirs:
+            pl.action_loader.add_directory(d)
+            action_dirs.add(d)
+        name = os.path.splitext(os.path.basename(path))[0]
+    handler = pl.action_loader.get(name, task=task, connection=conn, play_context=pc, loader=loader,
+                                   templar=templar, shared_loader_obj=shared)
+    if handler is None:
+        raise KeyError('the action plugin %s could not be loaded' % name)
+    try:
+        return handler.run(task_vars=variables)
+    finally:
+        try:
+            handler.cleanup()
+        except Exception:
+            pass
 
 
 def category(e):
@@ -143,8 +254,8 @@ def qualname(e):
 
 
 def answer(obj):
-    sys.stdout.write(json.dumps(obj) + '\n')
-    sys.stdout.flush()
+    proto.write(json.dumps(obj) + '\n')
+    proto.flush()
 
 
 def main():
@@ -152,7 +263,9 @@ def main():
         try:
             req = json.loads(line)
             kind = req.get('kind')
-            if req['op'] == 'lookup':
+            if req['op'] == 'action':
+                answer({'ok': encode(run_action(req))})
+            elif req['op'] == 'lookup':
                 answer({'ok': encode(run_lookup(req))})
             elif req['op'] == 'names':
                 errors = []

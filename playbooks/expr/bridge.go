@@ -33,6 +33,11 @@ func (env *Env) pluginLookup(name string) (ScopedLookup, bool) {
 	return env.Plugins.Lookup(name)
 }
 
+// Variables lists what a scope defines, as a Python plugin gets it
+// (Ansible's task variables): hostvars and vars left out, names whose
+// value does not render skipped.
+func Variables(s Scope) map[string]any { return scopeVars(s) }
+
 // scopeVars lists what a scope defines, as a plugin lookup gets it:
 // the names of the scope under the template's own frames, and the
 // frames' (a loop's, a macro's).
