@@ -35,6 +35,8 @@ type diffCase struct {
 	// galaxy.yml), built and installed with ansible-galaxy into a
 	// collections path both tools get (ANSIBLE_COLLECTIONS_PATH).
 	Galaxy []string `yaml:"galaxy"`
+	// Env is more environment for both tools (ANSIBLE_STDOUT_CALLBACK…).
+	Env map[string]string `yaml:"env"`
 }
 
 // knownDiff is one entry of differential/known-differences.yml: a
@@ -236,6 +238,11 @@ func runDiffCase(t *testing.T, c diffCase, known *knownDiffs) bool {
 		t.Fatal(err)
 	}
 	sides := [2]*diffSide{newDiffSide(t, "ansible", hosts[0]), newDiffSide(t, "tender", hosts[1])}
+	for k, v := range c.Env {
+		for _, s := range sides {
+			s.env = append(s.env, k+"="+v)
+		}
+	}
 	if len(c.Galaxy) > 0 {
 		installed := galaxyInstall(t, dir, c.Galaxy)
 		for _, s := range sides {
