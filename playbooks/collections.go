@@ -2,6 +2,7 @@ package playbooks
 
 import (
 	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/tender-sh/tender/internal/collection"
@@ -169,4 +170,36 @@ func (l *loader) collectionRoots(file string) []string {
 		return nil
 	}
 	return l.colls.Roots()
+}
+
+// collectionPlaybook finds the playbook a fully qualified name
+// (ns.coll[.subdirs].name, the name with or without .yml or .yaml) names
+// in an installed collection's playbooks directory.
+func (l *loader) collectionPlaybook(name string) (string, bool) {
+	base, ext := name, ""
+	for _, e := range []string{".yml", ".yaml"} {
+		if strings.HasSuffix(name, e) {
+			base, ext = strings.TrimSuffix(name, e), e
+		}
+	}
+	ref, ok := collection.ParseRef(base, false)
+	if !ok {
+		return "", false
+	}
+	dir, ok := l.colls.Collection(ref.Collection)
+	if !ok {
+		return "", false
+	}
+	parts := append([]string{dir, "playbooks"}, strings.Split(ref.Subdirs, ".")...)
+	stem := filepath.Join(append(parts, ref.Resource)...)
+	exts := []string{ext}
+	if ext == "" {
+		exts = []string{"", ".yml", ".yaml"}
+	}
+	for _, e := range exts {
+		if p := stem + e; l.src.isFile(p) {
+			return p, true
+		}
+	}
+	return "", false
 }

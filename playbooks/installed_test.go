@@ -100,3 +100,26 @@ func TestCollectionErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectionPlaybook: import_playbook of ns.coll.name (with or
+// without its extension, in a subdirectory) is the collection's
+// playbooks/name.yml.
+func TestCollectionPlaybook(t *testing.T) {
+	files := map[string]string{
+		"pb.yml": "- import_playbook: acme.tools.site\n- import_playbook: acme.tools.ops.deploy.yaml\n",
+		"collections/ansible_collections/acme/tools/playbooks/site.yml":        "- hosts: web\n  tasks: []\n",
+		"collections/ansible_collections/acme/tools/playbooks/ops/deploy.yaml": "- hosts: db\n  tasks: []\n",
+	}
+	dir := writeFiles(t, files)
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: restricted(t, "debug")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pb.Plays) != 2 || pb.Plays[0].Hosts != "web" || pb.Plays[1].Hosts != "db" {
+		t.Errorf("plays: %+v", pb.Plays)
+	}
+	dir = writeFiles(t, map[string]string{"pb.yml": "- import_playbook: acme.tools.nosuch\n"})
+	if _, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: restricted(t, "debug")}); err == nil {
+		t.Error("a playbook no collection has loaded")
+	}
+}

@@ -156,7 +156,11 @@ func (l *loader) importPlaybook(abs string, item *yaml.Node, stack []string) []*
 		}
 	}
 	target2 := path
-	if !filepath.IsAbs(target2) {
+	if p, ok := l.collectionPlaybook(path); ok {
+		// ns.coll.name: the collection's playbooks/name.yml, looked for
+		// first, as Ansible does.
+		target2 = p
+	} else if !filepath.IsAbs(target2) {
 		target2 = filepath.Join(filepath.Dir(abs), path)
 	}
 	plays := l.playbookFile(filepath.Clean(target2), target.v, file, false, append(stack, abs))
