@@ -142,7 +142,9 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	defer bridge.Close()
 	r.Plugins = pyplugins.For(bridge, func() error { return policy.CheckLocal("Python filter, test and lookup plugins") },
 		func(msg string) { printWarning(c.App.ErrWriter, msg) })
-	r.ActionPlugins = &pyaction.Runner{Bridge: bridge, Allow: func() error { return policy.CheckLocal("Python action plugins") }}
+	actions := &pyaction.Runner{Allow: func() error { return policy.CheckLocal("Python action plugins") }}
+	defer actions.Close()
+	r.ActionPlugins = actions
 	ctx, drain, stop := interrupts(c.Context, c.App.ErrWriter, "no new task starts; the running ones finish.")
 	defer stop()
 	r.Drain = drain

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/tender-sh/tender/internal/collection"
 	"github.com/tender-sh/tender/internal/pybridge"
@@ -25,11 +26,56 @@ import (
 	"github.com/tender-sh/tender/transport"
 )
 
-// Runner runs action plugins with a bridge. Allow, when set, is asked
-// first (a sandbox's CheckLocal: the plugin is code on the controller).
+// Runner runs action plugins, each host's in a bridge of its own while it
+// runs: a pool of at most Size (default 4) Python processes, started as
+// needed and kept for the run. Allow, when set, is asked first (a
+// sandbox's CheckLocal: the plugin is code on the controller). Close
+// stops the processes.
 type Runner struct {
-	Bridge *pybridge.Bridge
-	Allow  func() error
+	Size  int
+	Allow func() error
+
+	once sync.Once
+	pool chan *pybridge.Bridge
+	mu   sync.Mutex
+	all  []*pybridge.Bridge
+}
+
+// acquire takes a bridge from the pool, waiting for one when Size run.
+func (r *Runner) acquire(ctx context.Context) (*pybridge.Bridge, error) {
+	r.once.Do(func() {
+		n := r.Size
+		if n <= 0 {
+			n = 4
+		}
+		r.pool = make(chan *pybridge.Bridge, n)
+		for range n {
+			r.pool <- nil
+		}
+	})
+	select {
+	case b := <-r.pool:
+		if b == nil {
+			b = pybridge.New("")
+			r.mu.Lock()
+			r.all = append(r.all, b)
+			r.mu.Unlock()
+		}
+		return b, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Close stops the bridges the runner started.
+func (r *Runner) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, b := range r.all {
+		_ = b.Close()
+	}
+	r.all = nil
+	return nil
 }
 
 var _ provision.ActionPluginRunner = (*Runner)(nil)
@@ -59,9 +105,14 @@ func (r *Runner) RunActionPlugin(ctx context.Context, c provision.ActionPluginCa
 	if a.Variables, err = expr.ToBridge(c.Vars); err != nil {
 		return nil, err
 	}
-	out, err := r.Bridge.RunAction(ctx, a, func(ctx context.Context, req []byte) ([]byte, error) {
+	b, err := r.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := b.RunAction(ctx, a, func(ctx context.Context, req []byte) ([]byte, error) {
 		return serve(ctx, c.Conn, req)
 	})
+	r.pool <- b
 	var pe *pybridge.PluginError
 	if errors.As(err, &pe) {
 		return nil, fmt.Errorf("the action plugin %s failed: %s: %s", c.Action, pe.Type, pe.Msg)

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/internal/ctlpython"
-	"github.com/tender-sh/tender/internal/pybridge"
 	"github.com/tender-sh/tender/inventory"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
@@ -39,15 +38,17 @@ class ActionModule(ActionBase):
         return result
 `
 
-// TestActionPlugin runs a playbook's action plugin on the local host
-// through the bridge, twice with a loop, and in check mode.
+// TestActionPlugin runs a playbook's action plugin on two hosts (the
+// controller, twice) at once through a pool of two bridges, twice each
+// with a loop.
 func TestActionPlugin(t *testing.T) {
 	if info, err := ctlpython.Load(); err != nil || info.AnsibleDir == "" {
 		t.Skip("needs ansible-core on the controller (make test installs it)")
 	}
 	dir := t.TempDir()
 	for name, text := range map[string]string{
-		"hosts":                   "here ansible_connection=local ansible_python_interpreter=" + pythonOf(t) + "\n",
+		"hosts": "here ansible_connection=local ansible_python_interpreter=" + pythonOf(t) + "\n" +
+			"there ansible_connection=local ansible_python_interpreter=" + pythonOf(t) + "\n",
 		"action_plugins/twice.py": plugin,
 		"pb.yml": `- hosts: all
   gather_facts: false
@@ -82,17 +83,19 @@ func TestActionPlugin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := pybridge.New("")
-	defer b.Close()
+	ar := &pyaction.Runner{Size: 2}
+	defer ar.Close()
 	var out bytes.Buffer
 	r := &provision.Runner{Inventory: inv, Modules: builtin.Registry(), Connections: transport.NewConnections().Add("local", local.Dialer{}),
-		Events: report.Text(&out, false), ActionPlugins: &pyaction.Runner{Bridge: b}}
+		Events: report.Text(&out, false), ActionPlugins: ar}
 	recap, err := r.Run(context.Background(), pb)
 	if err != nil || recap.Failed() {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	if s := recap.Stats["here"]; s.Changed != 1 || s.OK != 2 {
-		t.Errorf("recap %+v\n%s", *s, out.String())
+	for _, h := range []string{"here", "there"} {
+		if s := recap.Stats[h]; s.Changed != 1 || s.OK != 2 {
+			t.Errorf("%s: recap %+v\n%s", h, *s, out.String())
+		}
 	}
 
 	// Without a runner the task fails, saying why.
