@@ -129,3 +129,14 @@ func (l *loader) hasLookupPlugin(name string) bool {
 	_, _, _, ok := f.lookupPlugin(name, f.dirs)
 	return ok
 }
+
+// ActionGroup lists the modules of the action group module_defaults
+// names group/NAME: ns.coll.group in that collection's meta/runtime.yml,
+// a short name among ansible.builtin's (which extend the cloud
+// collections'), as fully qualified names.
+func (pb *Playbook) ActionGroup(name string) []string {
+	if pb.plugins == nil {
+		return nil
+	}
+	return pb.plugins.colls.ActionGroup(name)
+}

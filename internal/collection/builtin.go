@@ -21,9 +21,24 @@ var (
 // builtinRouting is routingText read, once.
 func builtinRouting() *runtimeMeta {
 	builtinOnce.Do(func() {
-		m := &runtimeMeta{PluginRouting: map[string]map[string]route{}}
+		m := &runtimeMeta{PluginRouting: map[string]map[string]route{}, ActionGroups: map[string][]any{}}
 		for _, line := range strings.Split(routingText, "\n") {
 			f := strings.Fields(line)
+			if len(f) >= 2 && f[0] == "group" {
+				var members, extends []any
+				for _, w := range f[2:] {
+					if g, ok := strings.CutPrefix(w, "+"); ok {
+						extends = append(extends, g)
+					} else {
+						members = append(members, w)
+					}
+				}
+				if len(extends) > 0 {
+					members = append(members, map[string]any{"metadata": map[string]any{"extend_group": extends}})
+				}
+				m.ActionGroups[f[1]] = members
+				continue
+			}
 			if len(f) != 3 || strings.HasPrefix(line, "#") {
 				continue
 			}

@@ -228,3 +228,27 @@ import ansible_collections.o.u.plugins.module_utils.net as net
 		t.Error("a module outside any collection packed")
 	}
 }
+
+// TestActionGroup lists a group's modules as module_defaults applies
+// them: short names in the collection's, extend_group followed (loops
+// stopped), ansible.builtin's groups extending collections'.
+func TestActionGroup(t *testing.T) {
+	d := t.TempDir()
+	tree(t, d, map[string]string{
+		"ansible_collections/c/g/meta/runtime.yml": `action_groups:
+  web: [nginx, other.coll.proxy, {metadata: {extend_group: [c.g.base, missing.coll.x]}}]
+  base: [ping_it, {metadata: {extend_group: web}}]
+`,
+		"ansible_collections/amazon/aws/meta/runtime.yml": "action_groups:\n  aws: [ec2_instance]\n",
+	})
+	f := New(osFS{}, Config{Paths: []string{d}})
+	if got := f.ActionGroup("c.g.web"); !slices.Equal(got, []string{"c.g.nginx", "other.coll.proxy", "c.g.ping_it"}) {
+		t.Errorf("c.g.web: %v", got)
+	}
+	if got := f.ActionGroup("aws"); !slices.Equal(got, []string{"amazon.aws.ec2_instance"}) {
+		t.Errorf("aws: %v", got)
+	}
+	if got := f.ActionGroup("c.g.nosuch"); len(got) != 0 {
+		t.Errorf("a group no one defines: %v", got)
+	}
+}

@@ -12,6 +12,9 @@ import (
 // runtimeMeta is what tender reads of a collection's meta/runtime.yml.
 type runtimeMeta struct {
 	PluginRouting map[string]map[string]route `yaml:"plugin_routing"`
+	// ActionGroups are the groups module_defaults names (group/NAME):
+	// module names, and a {metadata: {extend_group: …}} entry.
+	ActionGroups map[string][]any `yaml:"action_groups"`
 }
 
 // route is one plugin_routing entry. Deprecations are not read: tender
