@@ -9,6 +9,7 @@ require (
 	github.com/kevinburke/ssh_config v1.6.0
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/pkg/sftp v1.13.12
+	github.com/pmezard/go-difflib v1.0.0
 	github.com/skeema/knownhosts v1.3.3
 	github.com/urfave/cli/v2 v2.27.7
 	github.com/vbauerster/mpb/v8 v8.9.3

@@ -51,7 +51,11 @@ func (m actionPluginModule) Run(ctx context.Context, env *tasks.Env, args tasks.
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	return actionResult(data), nil
+	res := actionResult(data)
+	if !c.Diff {
+		res.Diff = ""
+	}
+	return res, nil
 }
 
 // actionPlugin makes the module that runs t's action plugin on a host,
@@ -84,6 +88,9 @@ func actionResult(data map[string]any) tasks.Result {
 	}
 	if s, ok := data["stderr"].(string); ok {
 		r.Stderr = s
+	}
+	if d := data["diff"]; r.Changed && expr.Truthy(d) {
+		r.Diff = tasks.RenderDiff(d)
 	}
 	if w, ok := data["warnings"].([]any); ok {
 		for _, x := range w {

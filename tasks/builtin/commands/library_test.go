@@ -223,3 +223,20 @@ func TestLibraryModuleUmask(t *testing.T) {
 		t.Errorf("the module's umask: %+v %v, want %s", res.Data, err, want)
 	}
 }
+
+// TestLibraryModuleDiff: the diff a content module returns is shown, as
+// Ansible's callback renders it, when the task asks for diffs and the
+// module changed something.
+func TestLibraryModuleDiff(t *testing.T) {
+	body := "#!/bin/sh\n# WANT_JSON\nprintf '%s\\n' '{\"changed\": true, \"diff\": {\"before\": \"a\\n\", \"after\": \"b\\n\"}}'\n"
+	env, _ := libraryEnv(t, "d", body, nil)
+	res, err := libraryModule{}.Run(context.Background(), env, tasks.Args{})
+	if err != nil || res.Diff != "" {
+		t.Errorf("without --diff: %q %v", res.Diff, err)
+	}
+	env.Diff = true
+	res, err = libraryModule{}.Run(context.Background(), env, tasks.Args{})
+	if err != nil || res.Diff != "--- before\n+++ after\n@@ -1 +1 @@\n-a\n+b\n\n" {
+		t.Errorf("with --diff: %q %v", res.Diff, err)
+	}
+}
