@@ -123,3 +123,45 @@ func TestCollectionPlaybook(t *testing.T) {
 		t.Error("a playbook no collection has loaded")
 	}
 }
+
+// TestPluginFiles: a short name's plugins are looked for in
+// KIND_plugins beside the playbook, in its roles, then in the configured
+// plugin paths; a fully qualified one (or a short one ansible.builtin
+// routes) in its collection.
+func TestPluginFiles(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"pb.yml":                      "- hosts: all\n  roles: [r]\n  tasks:\n    - debug: {msg: '{{ item }}'}\n      with_conf: [a]\n    - act: {}\n",
+		"filter_plugins/a.py":         "",
+		"roles/r/tasks/main.yml":      "[]\n",
+		"roles/r/filter_plugins/b.py": "",
+		"conf/filter/c.py":            "",
+		"conf/lookup/conf.py":         "",
+		"conf/action/act.py":          "",
+		"more/ansible_collections/community/general/plugins/filter/jq.py": "",
+	})
+	pb, err := Load(filepath.Join(dir, "pb.yml"), Options{Modules: restricted(t, "debug", LibraryModule),
+		CollectionsPaths: []string{filepath.Join(dir, "more")},
+		PluginPaths: map[string][]string{"filter": {filepath.Join(dir, "conf/filter")}, "lookup": {filepath.Join(dir, "conf/lookup")},
+			"action": {filepath.Join(dir, "conf/action")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, files := pb.PluginFiles("filter", "x")
+	var got []string
+	for _, f := range files {
+		rel, _ := filepath.Rel(dir, f.Path)
+		got = append(got, rel)
+	}
+	if strings.Join(got, " ") != "filter_plugins/a.py roles/r/filter_plugins/b.py conf/filter/c.py" {
+		t.Errorf("filter files: %v", got)
+	}
+	if name, files := pb.PluginFiles("filter", "json_query"); name != "community.general.json_query" || len(files) != 1 || files[0].Prefix != "community.general." {
+		t.Errorf("json_query: %s %+v", name, files)
+	}
+	if _, file, _, ok := pb.LookupPlugin("conf"); !ok || !strings.HasSuffix(file, "conf/lookup/conf.py") {
+		t.Errorf("a configured lookup: %q %v", file, ok)
+	}
+	if act := pb.Plays[0].Tasks[1]; !strings.HasSuffix(act.ActionPlugin, "conf/action/act.py") {
+		t.Errorf("a configured action plugin: %+v", act)
+	}
+}

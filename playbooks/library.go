@@ -28,7 +28,7 @@ func (l *loader) contentModule(sc *scope, name string) (file string, action bool
 			return f, false, true
 		}
 	}
-	for _, dir := range l.contentDirs(sc, "action_plugins") {
+	for _, dir := range append(l.contentDirs(sc, "action_plugins"), l.opts.PluginPaths["action"]...) {
 		if f := filepath.Join(dir, name+".py"); l.src.isFile(f) {
 			return f, true, true
 		}

@@ -50,6 +50,11 @@ type Options struct {
 	// where Debian's ansible package installs them). The Python is asked
 	// only when a collection is not found in the other paths.
 	ScanSysPath bool
+	// PluginPaths are the configured directories of Python plugins by
+	// kind ("action", "filter", "lookup", "test": DEFAULT_ACTION_PLUGIN_PATH
+	// and the others), holding plugin files themselves, looked in after
+	// the KIND_plugins directories beside the playbook and in its roles.
+	PluginPaths map[string][]string
 	// FS, when set, is where the playbook and everything it refers to are
 	// read from (an agent bundle embedded with go:embed, say); paths are
 	// then slash-separated and relative to the FS root. Nil means the OS.

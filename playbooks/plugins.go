@@ -26,6 +26,8 @@ type pluginFinder struct {
 	src   source
 	dirs  []string // the playbook's and its roles' directories, in Ansible's order
 	colls *collection.Finder
+	// configured are Options.PluginPaths.
+	configured map[string][]string
 }
 
 // pluginFinder keeps, after Load, where plugins are found.
@@ -36,7 +38,7 @@ func (l *loader) pluginFinder() *pluginFinder {
 		dirs = append([]string{l.pbDir}, l.rolePaths...)
 	}
 	// The files are the controller's, read through the sandbox.
-	return &pluginFinder{src: source{sandbox: l.opts.Sandbox}, dirs: slices.Compact(dirs), colls: l.colls}
+	return &pluginFinder{src: source{sandbox: l.opts.Sandbox}, dirs: slices.Compact(dirs), colls: l.colls, configured: l.opts.PluginPaths}
 }
 
 // PluginFiles lists the Python files that may hold the plugin of kind
@@ -63,10 +65,21 @@ func (pb *Playbook) PluginFiles(kind, name string) (string, []PluginFile) {
 		return name, f.files(filepath.Join(dir, "plugins", kind), ref.Collection+".")
 	}
 	var out []PluginFile
-	for _, d := range f.dirs {
-		out = append(out, f.files(filepath.Join(d, kind+"_plugins"), "")...)
+	for _, d := range f.legacyDirs(kind, f.dirs) {
+		out = append(out, f.files(d, "")...)
 	}
 	return name, out
+}
+
+// legacyDirs are the directories that hold plugins of kind by their
+// short names: KIND_plugins in each of dirs (the playbook's, its
+// roles'), then the configured ones.
+func (f *pluginFinder) legacyDirs(kind string, dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		out = append(out, filepath.Join(d, kind+"_plugins"))
+	}
+	return append(out, f.configured[kind]...)
 }
 
 // files lists the Python files of dir.
@@ -99,8 +112,8 @@ func (pb *Playbook) LookupPlugin(name string) (lookup, file string, roots []stri
 
 func (f *pluginFinder) lookupPlugin(name string, dirs []string) (string, string, []string, bool) {
 	if !strings.Contains(name, ".") {
-		for _, d := range dirs {
-			if p := filepath.Join(d, "lookup_plugins", name+".py"); f.src.isFile(p) {
+		for _, d := range f.legacyDirs("lookup", dirs) {
+			if p := filepath.Join(d, name+".py"); f.src.isFile(p) {
 				return name, p, nil, true
 			}
 		}

@@ -91,11 +91,15 @@ func playAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	plugPaths, err := pluginPaths(cfg)
+	if err != nil {
+		return err
+	}
 	var pbs []*playbooks.Playbook
 	for _, path := range c.Args().Slice() {
 		pb, err := playbooks.Load(path, playbooks.Options{Hosts: c.String("hosts"), Modules: modules, Vars: extra, Sandbox: policy,
 			Decrypt: vaultDecrypt(c), RolesPath: rolesPath, ModulePath: modulePath, DuplicateKeys: dupKeys,
-			CollectionsPaths: collPaths, ScanSysPath: scanSys})
+			CollectionsPaths: collPaths, ScanSysPath: scanSys, PluginPaths: plugPaths})
 		if err != nil {
 			return loadFailure(err)
 		}

@@ -148,6 +148,24 @@ func collectionPaths(cfg *config.Config) (paths []string, scanSys bool, err erro
 	return paths, scanSys, err
 }
 
+// pluginPaths are the configured directories of Python plugins by kind
+// (DEFAULT_ACTION_PLUGIN_PATH, …_FILTER_…, …_LOOKUP_…, …_TEST_…).
+func pluginPaths(cfg *config.Config) (map[string][]string, error) {
+	out := map[string][]string{}
+	for kind, name := range map[string]string{"action": "DEFAULT_ACTION_PLUGIN_PATH", "filter": "DEFAULT_FILTER_PLUGIN_PATH",
+		"lookup": "DEFAULT_LOOKUP_PLUGIN_PATH", "test": "DEFAULT_TEST_PLUGIN_PATH"} {
+		v, _, err := setting(cfg, name)
+		if err != nil {
+			return nil, err
+		}
+		list, _ := v.([]any)
+		for _, p := range list {
+			out[kind] = append(out[kind], fmt.Sprint(p))
+		}
+	}
+	return out, nil
+}
+
 // hashMerge reports whether DEFAULT_HASH_BEHAVIOUR is merge (Ansible's
 // hash_behaviour: dict variables merge across precedence levels); cfg
 // nil reads the configuration.
