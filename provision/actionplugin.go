@@ -51,10 +51,8 @@ func (m actionPluginModule) Run(ctx context.Context, env *tasks.Env, args tasks.
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	res := actionResult(data)
-	if !c.Diff {
-		res.Diff = ""
-	}
+	res := tasks.ResultOf(data, false)
+	res.ShowDiff(c.Diff)
 	return res, nil
 }
 
@@ -67,35 +65,4 @@ func (pr *playRun) actionPlugin(t *playbooks.Task, scope *expr.Vars) (tasks.Modu
 	}
 	return actionPluginModule{runner: r, call: ActionPluginCall{Action: t.Action, File: t.ActionPlugin, Vars: expr.Variables(scope),
 		BaseDir: pr.rn.pb.Dir, CollectionRoots: t.CollectionRoots}}, nil
-}
-
-// actionResult reads an action plugin's result as Ansible's task result:
-// failed only when it says so (an action's rc does not fail it).
-func actionResult(data map[string]any) tasks.Result {
-	if data == nil {
-		data = map[string]any{}
-	}
-	r := tasks.Result{Data: data, Changed: expr.Truthy(data["changed"]), Failed: expr.Truthy(data["failed"]),
-		Skipped: expr.Truthy(data["skipped"])}
-	if msg, ok := data["msg"].(string); ok {
-		r.Msg = msg
-	}
-	if rc, ok := data["rc"].(int); ok {
-		r.RC = rc
-	}
-	if s, ok := data["stdout"].(string); ok {
-		r.Stdout = s
-	}
-	if s, ok := data["stderr"].(string); ok {
-		r.Stderr = s
-	}
-	if d := data["diff"]; r.Changed && expr.Truthy(d) {
-		r.Diff = tasks.RenderDiff(d)
-	}
-	if w, ok := data["warnings"].([]any); ok {
-		for _, x := range w {
-			r.Warnings = append(r.Warnings, expr.Str(x))
-		}
-	}
-	return r
 }

@@ -48,7 +48,7 @@ func RenderDiff(v any) string {
 				ah = "after: " + fmt.Sprint(h)
 			}
 			text, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-				A: diffLines(diffText(before)), B: diffLines(diffText(after)), FromFile: bh, ToFile: ah, Context: 3})
+				A: DiffLines(diffText(before)), B: DiffLines(diffText(after)), FromFile: bh, ToFile: ah, Context: 3})
 			if text != "" {
 				b.WriteString(text + "\n")
 			}
@@ -77,9 +77,10 @@ func diffText(v any) string {
 	return fmt.Sprint(v)
 }
 
-// diffLines is the lines of a diff side, each with its newline, the
-// last marked when it has none (as Ansible's callback marks it).
-func diffLines(s string) []string {
+// DiffLines is the lines of a diff side, each with its newline, the
+// last followed by "\\ No newline at end of file" when it has none (as
+// Ansible's callback marks it).
+func DiffLines(s string) []string {
 	var out []string
 	for s != "" {
 		i := strings.IndexByte(s, '\n')

@@ -129,23 +129,10 @@ func (env *Env) provides(uses []pluginUse) bool {
 func ToBridge(v any) (string, error) {
 	o := pyfmt.JSONOptions{Ordered: true, MaxLen: maxSize}
 	o.Convert = func(v any) (any, error) {
-		switch t := v.(type) {
-		case yaml11.Unsafe:
-			return map[string]any{"__tender_unsafe__": string(t)}, nil
-		case *undefined:
-			return nil, t.err()
-		case Scope:
-			return materialize(t)
-		case *groupTuple:
-			return t.list(), nil
-		case *dateTime:
-			return t.isoformat("T"), nil
+		if u, ok := v.(yaml11.Unsafe); ok {
+			return map[string]any{"__tender_unsafe__": string(u)}, nil
 		}
-		s, ok := text(v)
-		if !ok {
-			return nil, errorf("Object of type %s is not JSON serializable", typeName(v))
-		}
-		return s, nil
+		return jsonValue(v)
 	}
 	return pyfmt.JSON(v, o)
 }

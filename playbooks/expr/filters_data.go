@@ -164,24 +164,28 @@ func toJSON(v any, indent int) (string, error) {
 // have.
 func writeJSON(v any, o pyfmt.JSONOptions) (string, error) {
 	o.MaxLen = maxSize
-	o.Convert = func(v any) (any, error) {
-		switch t := v.(type) {
-		case *undefined:
-			return nil, t.err()
-		case Scope:
-			return materialize(t)
-		case *groupTuple:
-			return t.list(), nil
-		case *dateTime:
-			return t.isoformat("T"), nil
-		}
-		s, ok := text(v)
-		if !ok {
-			return nil, errorf("Object of type %s is not JSON serializable", typeName(v))
-		}
-		return s, nil
-	}
+	o.Convert = jsonValue
 	return pyfmt.JSON(v, o)
+}
+
+// jsonValue turns a value only templates have into one JSON writes, as
+// Ansible's JSON encoder does, or says why it cannot.
+func jsonValue(v any) (any, error) {
+	switch t := v.(type) {
+	case *undefined:
+		return nil, t.err()
+	case Scope:
+		return materialize(t)
+	case *groupTuple:
+		return t.list(), nil
+	case *dateTime:
+		return t.isoformat("T"), nil
+	}
+	s, ok := text(v)
+	if !ok {
+		return nil, errorf("Object of type %s is not JSON serializable", typeName(v))
+	}
+	return s, nil
 }
 
 // yamlOrdered reports whether the YAML filters' sort_keys= asks for the

@@ -14,7 +14,6 @@ import (
 
 	"github.com/tender-sh/tender/config"
 	"github.com/tender-sh/tender/internal/collection"
-	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
@@ -197,9 +196,7 @@ func (libraryModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 		}
 	}
 	res := moduleResult(string(out.Stdout), string(out.Stderr), out.ExitCode, interp)
-	if d := res.Data["diff"]; env.Diff && res.Changed && expr.Truthy(d) {
-		res.Diff = tasks.RenderDiff(d)
-	}
+	res.ShowDiff(env.Diff)
 	if found != nil {
 		// As Ansible: the discovered interpreter becomes a fact, its
 		// warnings the result's.

@@ -85,7 +85,7 @@ func moduleResult(stdout, stderr string, rc int, interp string) tasks.Result {
 		}
 		data["warnings"] = w
 	}
-	return resultFromData(data)
+	return tasks.ResultOf(data, true)
 }
 
 // jsonInOutput finds the JSON object a module printed: from the first
@@ -124,37 +124,4 @@ func jsonInOutput(out string) (string, []string, error) {
 		warnings = append(warnings, "Module invocation had junk after the JSON data: "+strings.Join(trailing, "\n"))
 	}
 	return strings.Join(lines[:end+1], "\n"), warnings, nil
-}
-
-// resultFromData turns a module's JSON result into a Result: changed,
-// failed, skipped, msg, rc, stdout and stderr read from it, the whole of
-// it kept as what register stores.
-func resultFromData(data map[string]any) tasks.Result {
-	r := tasks.Result{Data: data}
-	r.Changed = shared.Truthy(data["changed"])
-	r.Failed = shared.Truthy(data["failed"])
-	if _, said := data["failed"]; !said {
-		// As Ansible: a result without failed fails on a non-zero rc.
-		rc, has := data["rc"]
-		r.Failed = has && rc != 0 && rc != "0"
-	}
-	r.Skipped = shared.Truthy(data["skipped"])
-	if msg, ok := data["msg"].(string); ok {
-		r.Msg = msg
-	}
-	if rc, ok := data["rc"].(int); ok {
-		r.RC = rc
-	}
-	if s, ok := data["stdout"].(string); ok {
-		r.Stdout = s
-	}
-	if s, ok := data["stderr"].(string); ok {
-		r.Stderr = s
-	}
-	if w, ok := data["warnings"].([]any); ok {
-		for _, x := range w {
-			r.Warnings = append(r.Warnings, fmt.Sprint(x))
-		}
-	}
-	return r
 }

@@ -3,6 +3,8 @@ package shared
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tender-sh/tender/tasks"
 )
 
 // UnifiedDiff renders before → after as one unified-diff hunk spanning
@@ -12,7 +14,7 @@ func UnifiedDiff(name, before, after string) string {
 	if before == after {
 		return ""
 	}
-	a, b := splitKeep(before), splitKeep(after)
+	a, b := tasks.DiffLines(before), tasks.DiffLines(after)
 	head := 0
 	for head < len(a) && head < len(b) && a[head] == b[head] {
 		head++
@@ -41,22 +43,6 @@ func UnifiedDiff(name, before, after string) string {
 		s.WriteString(" " + l)
 	}
 	return s.String()
-}
-
-// splitKeep splits s into lines that keep their "\n"; a last line
-// without one gets "\n\\ No newline at end of file\n".
-func splitKeep(s string) []string {
-	var out []string
-	for s != "" {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			out = append(out, s+"\n\\ No newline at end of file\n")
-			break
-		}
-		out = append(out, s[:i+1])
-		s = s[i+1:]
-	}
-	return out
 }
 
 // hunkRange is a unified diff range: an empty side names the line before.
