@@ -11,6 +11,7 @@ import (
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/vault"
 )
 
 func TestCommandQuotesEveryWord(t *testing.T) {
@@ -193,5 +194,37 @@ func TestChdirIsPhysical(t *testing.T) {
 	res := modtest.RunMod(t, env, "shell", tasks.Args{"_raw_params": `printf %s "$PWD"`, "chdir": filepath.Join(dir, "link", "site")})
 	if want := filepath.Join(dir, "real", "site"); res.Data["stdout"] != want {
 		t.Errorf("$PWD is %q, want the physical %q", res.Data["stdout"], want)
+	}
+}
+
+// TestScriptDecrypt: a vault-encrypted script runs decrypted (decrypt
+// defaults to on), fails clearly without a vault secret, and is sent as
+// it is with decrypt off.
+func TestScriptDecrypt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	enc, err := vault.Encrypt([]byte("#!/bin/sh\necho secret-free\n"), []byte("pw"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "v.sh"), enc, 0o644)
+	env, _ := modtest.TestEnv(t, dir, nil)
+	res := modtest.RunMod(t, env, "script", tasks.Args{"_raw_params": "v.sh"})
+	if !res.Failed || !strings.Contains(res.Msg, "A vault password or secret must be specified") {
+		t.Fatalf("no secret: %+v", res)
+	}
+	env.Decrypt = func(b []byte) ([]byte, error) {
+		e, err := vault.Parse(b)
+		if err != nil {
+			return nil, err
+		}
+		return e.Decrypt([]byte("pw"))
+	}
+	if res = modtest.RunMod(t, env, "script", tasks.Args{"_raw_params": "v.sh"}); res.Failed || res.Stdout != "secret-free\n" {
+		t.Fatalf("decrypted: %+v", res)
+	}
+	res = modtest.RunMod(t, env, "script", tasks.Args{"_raw_params": "v.sh", "decrypt": false})
+	if res.Stdout == "secret-free\n" {
+		t.Fatalf("decrypt off ran the plain text: %+v", res)
 	}
 }

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"fmt"
@@ -88,6 +89,17 @@ func decodeScript(env *tasks.Env, a tasks.Values) (scriptJob, *tasks.Result, err
 	}
 	if j.body, err = env.Sandbox.ReadFile(j.local); err != nil {
 		return failed(err.Error())
+	}
+	// A vault-encrypted script is decrypted on the controller before it
+	// is sent (decrypt, on by default), as Ansible's script action does;
+	// with decrypt off it is sent as it is.
+	if a.Bool("decrypt") && bytes.HasPrefix(j.body, []byte("$ANSIBLE_VAULT;")) {
+		if env.Decrypt == nil {
+			return failed("A vault password or secret must be specified to decrypt " + j.local)
+		}
+		if j.body, err = env.Decrypt(j.body); err != nil {
+			return failed(fmt.Sprintf("%v on %s", err, j.local))
+		}
 	}
 	j.rest = strings.TrimSpace(strings.Replace(raw, parts[0], "", 1))
 	return j, nil, nil

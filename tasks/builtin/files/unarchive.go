@@ -1,6 +1,7 @@
 package files
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha1"
 	_ "embed"
@@ -66,6 +67,11 @@ func (unarchiveModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
+	if a.Int("io_buffer_size") == 0 {
+		// Python's crc32 reads nothing with a 0-byte buffer: every zip
+		// member's CRC is 0, so the archive is extracted on every run.
+		return tasks.Result{}, fmt.Errorf("io_buffer_size: 0 is refused: Ansible's unarchive then reads no file when comparing a zip archive with dest and extracts it again on every run; give a positive size (it only sizes reads)")
+	}
 	if done, err := j.precheck(ctx, env); err != nil || done != nil {
 		return shared.EndWith(done, err)
 	}
@@ -92,7 +98,9 @@ type unarchiveJob struct {
 	mode, owner, group           string
 	extra                        string // AttrAssign's lines
 	remote, keepNewer, listFiles bool
-	lists                        map[string][]string
+	// decrypt opens a vault-encrypted controller archive (decrypt).
+	decrypt bool
+	lists   map[string][]string
 }
 
 // decodeUnarchive reads the task's arguments; a mode it cannot read is an
@@ -104,7 +112,7 @@ func decodeUnarchive(a tasks.Values) (unarchiveJob, error) {
 	}
 	return unarchiveJob{src: a.Str("src"), dest: a.Str("dest"), creates: a.Str("creates"), mode: mode, extra: shared.AttrAssign(a),
 		owner: a.Str("owner"), group: a.Str("group"), remote: a.Bool("remote_src") || !a.Bool("copy"),
-		keepNewer: a.Bool("keep_newer"), listFiles: a.Bool("list_files"), lists: map[string][]string{}}, nil
+		keepNewer: a.Bool("keep_newer"), listFiles: a.Bool("list_files"), decrypt: a.Bool("decrypt"), lists: map[string][]string{}}, nil
 }
 
 // precheck asks the host, before anything travels (as Ansible's action
@@ -150,7 +158,9 @@ func (j *unarchiveJob) decodeLists(a tasks.Values) (*tasks.Result, error) {
 
 // stage returns the archive's path on the host and, for a controller
 // archive (found as Ansible finds files, checked against the sandbox and
-// sent with uploadArchive), "1" to say the script removes it after.
+// sent with uploadArchive; a vault-encrypted one decrypted first unless
+// decrypt is off, as Ansible's action does), "1" to say the script
+// removes it after.
 func (j unarchiveJob) stage(ctx context.Context, env *tasks.Env) (string, string, *tasks.Result, error) {
 	if j.remote {
 		return j.src, "", nil, nil
@@ -163,7 +173,18 @@ func (j unarchiveJob) stage(ctx context.Context, env *tasks.Env) (string, string
 	if err := env.Sandbox.CheckRead(local); err != nil {
 		return "", "", nil, err
 	}
-	hostSrc, err := uploadArchive(ctx, env, local, j.dest)
+	var plain []byte
+	if msg := vaultRefusal(env, local); msg != "" && j.decrypt {
+		if env.Decrypt == nil {
+			r := shared.Fail(msg)
+			return "", "", &r, nil
+		}
+		if plain, err = decryptFile(env, local); err != nil {
+			r := shared.Fail(err.Error())
+			return "", "", &r, nil
+		}
+	}
+	hostSrc, err := uploadArchive(ctx, env, local, plain, j.dest)
 	if err != nil {
 		r := shared.Fail(fmt.Sprintf("Source '%s' failed to transfer: %v", j.src, err))
 		return "", "", &r, nil
@@ -266,15 +287,22 @@ func extractResults(data map[string]any, head string, v shared.Verdict, rest str
 //go:embed unarchive_pre.sh
 var unarchivePre string
 
-// uploadArchive streams the controller's archive to a temporary file in
-// dest's parent directory on the host (dest itself may not exist yet:
-// the script says so) and returns its path.
-func uploadArchive(ctx context.Context, env *tasks.Env, local, dest string) (string, error) {
-	f, err := env.Sandbox.Open(local)
-	if err != nil {
-		return "", err
+// uploadArchive streams the controller's archive (plain, when not nil:
+// its decrypted bytes) to a temporary file in dest's parent directory on
+// the host (dest itself may not exist yet: the script says so) and
+// returns its path.
+func uploadArchive(ctx context.Context, env *tasks.Env, local string, plain []byte, dest string) (string, error) {
+	var f io.ReadSeeker
+	if plain != nil {
+		f = bytes.NewReader(plain)
+	} else {
+		file, err := env.Sandbox.Open(local)
+		if err != nil {
+			return "", err
+		}
+		defer file.Close()
+		f = file
 	}
-	defer f.Close()
 	h := sha1.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return "", err

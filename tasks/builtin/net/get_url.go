@@ -70,6 +70,11 @@ type getURLJob struct {
 	client *http.Client
 	probe  shared.Verdict
 	data   map[string]any
+	// timeout is the client's; net what the host's environment says of
+	// proxies and netrc, nil when the task needs none of it or it is not
+	// read yet.
+	timeout time.Duration
+	net     *shared.HostNet
 }
 
 // Run fetches the URL unless dest already holds it.
@@ -125,13 +130,38 @@ func decodeGetURL(ctx context.Context, env *tasks.Env, args tasks.Args) (*getURL
 	if a.Has("timeout") {
 		timeout = time.Duration(a.Int("timeout")) * time.Second
 	}
-	j.client = shared.HostHTTP(env, timeout, a.Bool("validate_certs"), true)
+	j.timeout = timeout
 	j.data = map[string]any{"changed": false, "checksum_dest": nil, "checksum_src": nil, "dest": j.dest, "elapsed": 0, "url": j.rawURL}
+	if c := a.Str("checksum"); strings.Contains(c, "://") {
+		// The checksum file is fetched first, with the host's proxies
+		// and netrc: they cost a round trip of their own.
+		if j.net, err = shared.ReadHostNet(ctx, env, a, j.rawURL); err != nil {
+			return nil, tasks.Result{}, err
+		}
+		if err := j.makeClient(ctx, env); err != nil {
+			return nil, j.fail(err.Error()), nil
+		}
+	}
 	if err := j.checksum(ctx, a.Str("checksum")); err != nil {
 		return nil, j.fail(err.Error()), nil
 	}
 	return j, tasks.Result{}, nil
 }
+
+// makeClient builds the client that makes the requests from the host:
+// its timeout, certificate checks, client certificate, ciphers and the
+// host's proxy (use_proxy).
+func (j *getURLJob) makeClient(ctx context.Context, env *tasks.Env) error {
+	x := shared.HTTPExtras{Net: j.net, UseProxy: j.a.Bool("use_proxy")}
+	if err := shared.URLOptions(ctx, env, j.a, &x); err != nil {
+		return err
+	}
+	j.client = shared.HostHTTPWith(env, j.timeout, j.a.Bool("validate_certs"), true, x)
+	return nil
+}
+
+// noCache is the header Ansible's open_url sends for force.
+var noCache = http.Header{"Cache-Control": {"no-cache"}}
 
 // checksum parses the checksum argument ("<algorithm>:<sum>", the sum
 // possibly the URL of a checksum file) into algo and sum; its error is
@@ -149,7 +179,7 @@ func (j *getURLJob) checksum(ctx context.Context, c string) error {
 	}
 	if strings.Contains(sum, "://") {
 		var err error
-		if sum, err = checksumFromURL(ctx, j.client, j.a, sum, urlFilename(j.rawURL)); err != nil {
+		if sum, err = checksumFromURL(ctx, j.client, j.a, j.net, sum, urlFilename(j.rawURL)); err != nil {
 			return err
 		}
 	}
@@ -167,11 +197,16 @@ func (j *getURLJob) fail(msg string) tasks.Result {
 }
 
 // probeDest runs the round trip that looks at dest, which also fixes its
-// attributes when dest already holds the file; it returns the result
-// that ends the task there.
+// attributes when dest already holds the file, and reads the host's
+// proxy variables and netrc when they are not read yet; it returns the
+// result that ends the task there.
 func (j *getURLJob) probeDest(ctx context.Context, env *tasks.Env) (*tasks.Result, error) {
+	netScript := ""
+	if j.client == nil {
+		netScript = shared.HostNetScript(j.a, j.rawURL)
+	}
 	out, err := shared.Run(ctx, env, shared.ShAssign(append([][2]string{{"dest", j.dest}, {"algo", j.algo}, {"sum", j.sum},
-		{"force", shared.BoolFlag(j.force)}, {"_t_check", shared.BoolFlag(j.check)}}, j.attrs...))+shared.AttrAssign(j.a)+getURLProbe, nil)
+		{"force", shared.BoolFlag(j.force)}, {"_t_check", shared.BoolFlag(j.check)}}, j.attrs...))+shared.AttrAssign(j.a)+netScript+getURLProbe, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -183,6 +218,15 @@ func (j *getURLJob) probeDest(ctx context.Context, env *tasks.Env) (*tasks.Resul
 	case j.probe["verdict"] == "exists":
 		r = j.existsResult()
 	case j.probe["verdict"] == "fetch":
+		if j.client == nil {
+			if netScript != "" {
+				j.net = shared.ParseHostNet(j.probe)
+			}
+			if err := j.makeClient(ctx, env); err != nil {
+				r = j.fail(err.Error())
+				return &r, nil
+			}
+		}
 		return nil, nil
 	default:
 		r = tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}
@@ -205,21 +249,25 @@ func (j *getURLJob) existsResult() tasks.Result {
 }
 
 // plan builds the request: HEAD in check mode, GET otherwise, made
-// conditional on dest's mtime when dest may already hold the file.
+// conditional on dest's mtime when dest may already hold the file. As
+// Ansible's, force (or a dest whose checksum does not match, which forces
+// the download) asks caches for a fresh copy instead (cache-control:
+// no-cache).
 func (j *getURLJob) plan(ctx context.Context) (*http.Request, error) {
 	method := http.MethodGet
 	if j.check {
 		method = http.MethodHead
 	}
-	req, err := shared.NewRequest(ctx, j.a, method, j.rawURL, nil)
-	if err != nil {
-		return nil, err
-	}
-	if j.probe["exists"] == "1" && !j.force && (j.sum == "" || j.probe["digest"] == j.sum) {
+	o := shared.RequestOpts{Net: j.net, NoDecompress: !j.a.Bool("decompress")}
+	exists := j.probe["exists"] == "1"
+	switch {
+	case j.force || (exists && j.sum != "" && j.probe["digest"] != j.sum):
+		o.Base = noCache
+	case exists:
 		mt, _ := strconv.ParseInt(j.probe["mtime"], 10, 64)
-		req.Header.Set("If-Modified-Since", time.Unix(mt, 0).UTC().Format(http.TimeFormat))
+		o.Base = http.Header{"If-Modified-Since": {time.Unix(mt, 0).UTC().Format(http.TimeFormat)}}
 	}
-	return req, nil
+	return shared.NewRequestWith(ctx, j.a, method, j.rawURL, nil, o)
 }
 
 // send makes the request from the host and returns a 200 response, whose
@@ -356,9 +404,14 @@ func getURLStaging(dest, sha1 string) string {
 
 // checksumFromURL fetches a checksum file and finds the line for
 // filename, as Ansible does (a file of one bare checksum, or
-// "<sum>  <name>" lines).
-func checksumFromURL(ctx context.Context, client *http.Client, a tasks.Values, sumURL, filename string) (string, error) {
-	req, err := shared.NewRequest(ctx, a, http.MethodGet, sumURL, nil)
+// "<sum>  <name>" lines). Like Ansible's, the request always decompresses
+// and sends cache-control: no-cache for force.
+func checksumFromURL(ctx context.Context, client *http.Client, a tasks.Values, net *shared.HostNet, sumURL, filename string) (string, error) {
+	o := shared.RequestOpts{Net: net}
+	if a.Bool("force") {
+		o.Base = noCache
+	}
+	req, err := shared.NewRequestWith(ctx, a, http.MethodGet, sumURL, nil, o)
 	if err != nil {
 		return "", err
 	}

@@ -15,6 +15,7 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -94,6 +95,11 @@ type uriJob struct {
 	// destIsDir is set when dest is a directory on the host: the file
 	// written there takes the response's name.
 	destIsDir bool
+	// destMtime is the mtime of dest when it is a file, "" otherwise: the
+	// request asks If-Modified-Since it.
+	destMtime string
+	// net is what the host's environment says of proxies and netrc.
+	net *shared.HostNet
 }
 
 // uriResponse is what uri's request brought back: the response, its body
@@ -168,15 +174,17 @@ func decodeURI(env *tasks.Env, args tasks.Args) (*uriJob, tasks.Result, error) {
 }
 
 // probe runs the round trip before the request when creates, removes or
-// dest ask for one, noting whether dest is a directory; it returns the
-// result that ends the task when creates or removes skip it or the script
-// failed.
+// dest ask for one, or the request needs the host's proxy variables or
+// netrc (use_proxy, use_netrc), noting whether dest is a directory or a
+// file and what the host's environment says; it returns the result that
+// ends the task when creates or removes skip it or the script failed.
 func (j *uriJob) probe(ctx context.Context, env *tasks.Env) (*tasks.Result, error) {
 	a := j.a
-	if !a.Has("creates") && !a.Has("removes") && j.dest == "" {
+	netScript := shared.HostNetScript(a, j.rawURL)
+	if !a.Has("creates") && !a.Has("removes") && j.dest == "" && netScript == "" {
 		return nil, nil
 	}
-	out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"creates", a.Str("creates")}, {"removes", a.Str("removes")}, {"dest", j.dest}})+uriProbe, nil)
+	out, err := shared.Run(ctx, env, shared.ShAssign([][2]string{{"creates", a.Str("creates")}, {"removes", a.Str("removes")}, {"dest", j.dest}})+netScript+uriProbe, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +196,10 @@ func (j *uriJob) probe(ctx context.Context, env *tasks.Env) (*tasks.Result, erro
 	case "removes":
 		r = tasks.Result{Data: map[string]any{"stdout": fmt.Sprintf("skipped, since '%s' does not exist", a.Str("removes"))}}
 	case "go":
-		j.destIsDir = v["isdir"] == "1"
+		j.destIsDir, j.destMtime = v["isdir"] == "1", v["mtime"]
+		if netScript != "" {
+			j.net = shared.ParseHostNet(v)
+		}
 		return nil, nil
 	default:
 		r = tasks.Result{Failed: true, Msg: shared.ScriptError(out), RC: out.ExitCode}
@@ -197,7 +208,10 @@ func (j *uriJob) probe(ctx context.Context, env *tasks.Env) (*tasks.Result, erro
 }
 
 // plan builds the client that makes the request from the host (its
-// timeout and redirect policy) and the request itself.
+// timeout, redirect policy, TLS options and proxy) and the request itself.
+// force changes nothing, as in Ansible's uri, which never passes it on to
+// fetch_url; a dest file makes the request conditional on its mtime, as
+// Ansible's does.
 func (j *uriJob) plan(ctx context.Context, env *tasks.Env) (*http.Client, *http.Request, error) {
 	a := j.a
 	timeout := 30 * time.Second
@@ -205,7 +219,10 @@ func (j *uriJob) plan(ctx context.Context, env *tasks.Env) (*http.Client, *http.
 		timeout = time.Duration(a.Int("timeout")) * time.Second
 	}
 	follow := a.Str("follow_redirects")
-	x := shared.HTTPExtras{Socket: a.Str("unix_socket")}
+	x := shared.HTTPExtras{Socket: a.Str("unix_socket"), Net: j.net, UseProxy: a.Bool("use_proxy")}
+	if err := shared.URLOptions(ctx, env, a, &x); err != nil {
+		return nil, nil, err
+	}
 	if ca := a.Str("ca_path"); ca != "" {
 		pem, err := hostFile(ctx, env, ca)
 		if err != nil {
@@ -217,7 +234,7 @@ func (j *uriJob) plan(ctx context.Context, env *tasks.Env) (*http.Client, *http.
 	}
 	client := shared.HostHTTPWith(env, timeout, a.Bool("validate_certs"), follow != "no" && follow != "none", x)
 	if follow == "safe" || follow == "urllib2" || follow == "yes" {
-		client.CheckRedirect = shared.SafeRedirects(follow)
+		shared.WithRedirects(client, shared.SafeRedirects(follow))
 	}
 	if err := j.readSrc(ctx, env); err != nil {
 		return nil, nil, err
@@ -226,7 +243,11 @@ func (j *uriJob) plan(ctx context.Context, env *tasks.Env) (*http.Client, *http.
 	if j.body != nil {
 		rd = strings.NewReader(*j.body)
 	}
-	req, err := shared.NewRequest(ctx, a, j.method, j.rawURL, rd)
+	o := shared.RequestOpts{Net: j.net, NoDecompress: !a.Bool("decompress")}
+	if mt, err := strconv.ParseInt(j.destMtime, 10, 64); err == nil {
+		o.Base = http.Header{"If-Modified-Since": {time.Unix(mt, 0).UTC().Format(http.TimeFormat)}}
+	}
+	req, err := shared.NewRequestWith(ctx, a, j.method, j.rawURL, rd, o)
 	return client, req, err
 }
 

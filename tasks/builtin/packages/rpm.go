@@ -43,7 +43,7 @@ func rpmSpec(tool string) *tasks.Spec {
 			{Name: "download_dir"},
 			{Name: "download_only", Kind: tasks.Bool, Default: false},
 			{Name: "exclude", Kind: tasks.List},
-			// Accepted and unused, as Ansible's dnf does.
+			// Unused with dnf, as Ansible's dnf; with yum 3, see yumUtils.
 			{Name: "install_repoquery", Kind: tasks.Bool, Default: true},
 			{Name: "install_weak_deps", Kind: tasks.Bool, Default: true},
 			{Name: "installroot", Default: "/"},
@@ -115,6 +115,9 @@ type rpmJob struct {
 	downgrade, updateOnly, dl, visible bool
 	conf, root, relver, lockWait, list string
 	dlDir                              string
+	// repoquery installs yum-utils first when repoquery is missing
+	// (yumUtils).
+	repoquery bool
 	// facts are the facts yum found (pkg_mgr) when it had to probe the
 	// host for its backend.
 	facts map[string]any
@@ -155,9 +158,16 @@ func (m rpmModule) job(ctx context.Context, env *tasks.Env, args tasks.Args) (*r
 	case "removed":
 		j.state = "absent"
 	}
+	// install_repoquery: Ansible's yum module (yum 3) installs yum-utils
+	// when repoquery is missing, outside check mode; its dnf does not.
+	j.repoquery = m.tool == "yum" && a.Bool("install_repoquery") && !env.Check
 	for _, n := range j.names {
 		if strings.ContainsAny(n, "\n\r") || strings.TrimSpace(n) == "" {
 			return nil, tasks.Result{}, fmt.Errorf("%s: invalid package name %q", m.tool, n)
+		}
+		if strings.Contains(n, "://") {
+			// Ansible's downloads it (with validate_certs) first.
+			return nil, shared.Fail(fmt.Sprintf("%s: a package given as a URL (%s) is not supported by tender: fetch it with get_url, then name the file", m.tool, shared.RedactURL(n))), nil
 		}
 		if strings.Contains(n, " ") && !strings.ContainsAny(n, "@<>=") {
 			return nil, shared.Fail("It appears that a space separated string of packages was passed in as an argument. " +
@@ -173,11 +183,24 @@ func (m rpmModule) job(ctx context.Context, env *tasks.Env, args tasks.Args) (*r
 // script is rpmScript with j's inputs; deps asks it for the dependencies
 // between the packages the transaction changed (for Batch).
 func (j *rpmJob) script(check, deps bool) string {
-	return j.inputs(check, deps) + rpmPre + rpmFuncs + rpmScript
+	return j.inputs(check, deps) + rpmPre + j.yumUtils() + rpmFuncs + rpmScript
 }
 
 // listScript is rpmList with j's inputs.
-func (j *rpmJob) listScript() string { return j.inputs(false, false) + rpmPre + rpmList }
+func (j *rpmJob) listScript() string { return j.inputs(false, false) + rpmPre + j.yumUtils() + rpmList }
+
+// yumUtils is what Ansible's yum module (yum 3) does for
+// install_repoquery before anything else: install yum-utils when no
+// repoquery is found, with releasever, its outcome unreported.
+func (j *rpmJob) yumUtils() string {
+	if !j.repoquery {
+		return ""
+	}
+	return `if ! PATH=$PATH:/sbin:/usr/sbin:/usr/local/sbin command -v repoquery >/dev/null 2>&1; then
+	if [ -n "$relver" ]; then yum -y install yum-utils --releasever "$relver"; else yum -y install yum-utils; fi >/dev/null 2>&1
+fi
+`
+}
 
 func (j *rpmJob) inputs(check, deps bool) string {
 	lock := ""

@@ -58,10 +58,12 @@ var runlevelName = regexp.MustCompile(`^[A-Za-z0-9]+$`)
 // NAME enable" (Ansible's runs "defaults", which leaves existing links
 // alone); a failing update-rc.d or chkconfig fails the task (Ansible's
 // reports changed); and a change of enabled on a host with neither tool
-// fails (Ansible's reports changed and runs nothing). daemonize is
-// honoured always: the init script runs detached (setsid, no terminal,
-// output to files) whether it is set or not, which is what daemonize
-// asks for; its rc, stdout and stderr are returned either way.
+// fails (Ansible's reports changed and runs nothing). The init script
+// always runs detached (setsid, no terminal, stdin from /dev/null,
+// output to files), so that a daemon it starts outlives the connection
+// and cannot hang the task; daemonize adds what else Ansible's daemonize
+// does, running it from /. Its rc, stdout and stderr are returned either
+// way.
 func (m sysvinitModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := sysvinitArgs.Decode(args)
 	if err != nil {
@@ -102,6 +104,7 @@ func (m sysvinitModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		{"name", name}, {"script", script}, {"state", action}, {"enabled", enabled},
 		{"runlevels", strings.Join(levels, " ")}, {"rlcat", strings.Join(levels, "")},
 		{"pattern", a.Str("pattern")}, {"sleep", strconv.Itoa(a.Int("sleep"))}, {"_t_check", shared.BoolFlag(env.Check)},
+		{"daemonize", shared.BoolFlag(a.Bool("daemonize"))},
 		{"_t_optdirs", shared.OrDefault(m.optDirs, "/sbin:/usr/sbin:/bin:/usr/bin")},
 	}) + "_t_args() { \"$@\"" + argWords.String() + "; }\n"
 	out, err := shared.Run(ctx, env, vars+sysvinitScript, nil)

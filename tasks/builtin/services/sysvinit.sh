@@ -93,10 +93,13 @@ fi
 
 # _t_run ACTION: the init script with ACTION and the task's arguments,
 # detached from this session (setsid), so that a daemon it starts
-# outlives the connection.
+# outlives the connection; with daemonize, from / as Ansible's daemonize
+# runs it.
 _t_run() {
-	if command -v setsid >/dev/null; then _t_args setsid "$script" "$1" >"$_t_d/so" 2>"$_t_d/se" </dev/null
-	else _t_args "$script" "$1" >"$_t_d/so" 2>"$_t_d/se" </dev/null; fi
+	_t_cwd=.
+	[ -n "$daemonize" ] && _t_cwd=/
+	if command -v setsid >/dev/null; then (cd "$_t_cwd" && _t_args setsid "$script" "$1") >"$_t_d/so" 2>"$_t_d/se" </dev/null
+	else (cd "$_t_cwd" && _t_args "$script" "$1") >"$_t_d/so" 2>"$_t_d/se" </dev/null; fi
 	_rc=$?
 	if [ $_rc -ne 0 ]; then
 		printf '\nst_fail=1\nst_rc=%s\n' "$_rc"; _t_blob st_out "$_t_d/so"; _t_blob st_err "$_t_d/se"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -20,7 +21,8 @@ import (
 // request sees the host's network, names and firewall while the host
 // needs no curl or wget. Proxies from the controller's environment are not
 // used. Redirects are followed as Ansible's "safe" policy does (up to 10)
-// unless follow is false.
+// unless follow is false. A gzip response is decompressed, as Ansible's
+// fetch_url does by default.
 func HostHTTP(env *tasks.Env, timeout time.Duration, validateCerts, follow bool) *http.Client {
 	return HostHTTPWith(env, timeout, validateCerts, follow, HTTPExtras{})
 }
@@ -28,14 +30,30 @@ func HostHTTP(env *tasks.Env, timeout time.Duration, validateCerts, follow bool)
 // HTTPExtras are a request's less common needs: CA, a PEM bundle (the
 // host's ca_path file) that is then the only authority trusted; Socket, a
 // Unix socket on the host that every connection goes to instead of the
-// URL's host and port (unix_socket).
+// URL's host and port (unix_socket); Cert, the client certificate
+// (client_cert, client_key); Ciphers, the TLS 1.2 suites allowed (ciphers,
+// nil for Go's); Net, the host's proxy variables, used when UseProxy.
 type HTTPExtras struct {
-	CA     *x509.CertPool
-	Socket string
+	CA       *x509.CertPool
+	Socket   string
+	Cert     *tls.Certificate
+	Ciphers  []uint16
+	Net      *HostNet
+	UseProxy bool
 }
 
-// HostHTTPWith is HostHTTP with extras.
+// HostHTTPWith is HostHTTP with extras. Like Python's urllib, the client
+// sends no Accept-Encoding of its own and leaves the response's headers
+// as they came; a 2xx response with Content-Encoding gzip is decompressed
+// unless the request said otherwise (RequestOpts.NoDecompress).
+// Credentials not forced up front are sent after a 401 that asks for
+// them (see NewRequestWith), and a redirect drops the headers
+// unredirected_headers names.
 func HostHTTPWith(env *tasks.Env, timeout time.Duration, validateCerts, follow bool, x HTTPExtras) *http.Client {
+	tc := &tls.Config{InsecureSkipVerify: !validateCerts, RootCAs: x.CA, CipherSuites: x.Ciphers} //nolint:gosec // validate_certs: false asks for it
+	if x.Cert != nil {
+		tc.Certificates = []tls.Certificate{*x.Cert}
+	}
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			if x.Socket != "" {
@@ -43,11 +61,15 @@ func HostHTTPWith(env *tasks.Env, timeout time.Duration, validateCerts, follow b
 			}
 			return env.Conn.Dial(ctx, network, addr)
 		},
-		TLSClientConfig:       &tls.Config{InsecureSkipVerify: !validateCerts, RootCAs: x.CA}, //nolint:gosec // validate_certs: false asks for it
+		TLSClientConfig:       tc,
 		ResponseHeaderTimeout: timeout,
 		DisableKeepAlives:     true,
+		DisableCompression:    true,
 	}
-	c := &http.Client{Transport: tr, Timeout: timeout}
+	if x.UseProxy && x.Net != nil {
+		tr.Proxy = x.Net.proxyFor
+	}
+	c := &http.Client{Transport: &hostTransport{tr}, Timeout: timeout, CheckRedirect: redirectPolicy(nil)}
 	if !follow {
 		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	}
@@ -70,39 +92,6 @@ var HttpParams = []tasks.Param{
 	{Name: "client_cert", Kind: tasks.Path},
 	{Name: "client_key", Kind: tasks.Path},
 	{Name: "use_gssapi", Kind: tasks.Bool, Default: false},
-}
-
-// NewRequest builds a request with the task's headers, user agent and
-// credentials. The password goes only into the Authorization header,
-// never into a message.
-func NewRequest(ctx context.Context, a tasks.Values, method, rawURL string, body *strings.Reader) (*http.Request, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("unsupported URL %q: only http and https URLs are fetched from the host", RedactURL(rawURL))
-	}
-	var req *http.Request
-	if body != nil {
-		req, err = http.NewRequestWithContext(ctx, method, rawURL, body)
-	} else {
-		req, err = http.NewRequestWithContext(ctx, method, rawURL, nil)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s", RedactURL(err.Error()))
-	}
-	req.Header.Set("User-Agent", a.Str("http_agent"))
-	for k, v := range a.Dict("headers") {
-		req.Header.Set(k, tasks.ToText(v))
-	}
-	user, pass := a.Str("url_username"), a.Str("url_password")
-	if u.User != nil && user == "" {
-		user = u.User.Username()
-		pass, _ = u.User.Password()
-	}
-	if user != "" {
-		req.SetBasicAuth(user, pass)
-	}
-	req.URL.User = nil
-	return req, nil
 }
 
 // RedactURL hides a password written into a URL (user:pass@host).
@@ -138,6 +127,10 @@ func HttpErrorMsg(resp *http.Response) string {
 
 // RequestError is Ansible's message for a request that got no response.
 func RequestError(err error) string {
+	var pe *PlainError
+	if errors.As(err, &pe) {
+		return pe.Msg
+	}
 	var ue *url.Error
 	if e, ok := err.(*url.Error); ok {
 		ue = e
