@@ -109,7 +109,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 			// The module's own failure (its arguments refused, say) is
 			// a result like any other: changed: false, and changed_when
 			// and failed_when judge it, as Ansible's.
-			res, err = tasks.Result{Failed: true, Msg: err.Error(), Data: map[string]any{}}, nil
+			res, err = tasks.Result{Failed: true, Msg: tasks.AsWritten(err, t.Action).Error(), Data: map[string]any{}}, nil
 		}
 		if retries > 0 {
 			// attempts is there for changed_when and failed_when too.

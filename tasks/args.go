@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -264,6 +265,21 @@ type ArgError struct {
 
 // Error returns Ansible's message with the nearest-name hint.
 func (e *ArgError) Error() string { return e.Msg }
+
+// AsWritten names the module of an unsupported-parameters error as the
+// task wrote it (action: file, ansible.builtin.file,
+// community.general.make), as Ansible's message does; other errors are
+// returned as they are.
+func AsWritten(err error, action string) error {
+	var ae *ArgError
+	if action == "" || !errors.As(err, &ae) || ae.Module == action {
+		return err
+	}
+	c := *ae
+	c.Msg = strings.Replace(c.Msg, "("+ae.Module+") module", "("+action+") module", 1)
+	c.Module = action
+	return &c
+}
 
 // nearest returns the candidate closest to name by edit distance, or ""
 // when none is close enough to be a likely typo.

@@ -153,3 +153,21 @@ func TestValidArgs(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestAsWritten: an unsupported parameter's message names the module as
+// the task wrote it, as Ansible's does (file, ansible.builtin.file,
+// community.general.make); other errors pass unchanged.
+func TestAsWritten(t *testing.T) {
+	s := &Spec{Module: "make", Params: []Param{{Name: "chdir"}}}
+	_, err := s.Decode(Args{"chdir": "/", "verbose": true})
+	for action, want := range map[string]string{"": "(make) module", "make": "(make) module",
+		"community.general.make": "(community.general.make) module"} {
+		if got := AsWritten(err, action).Error(); !strings.HasPrefix(got, "Unsupported parameters for "+want+": verbose.") {
+			t.Errorf("%q: %s", action, got)
+		}
+	}
+	other := errors.New("x")
+	if AsWritten(other, "a.b.c") != other {
+		t.Error("another error changed")
+	}
+}

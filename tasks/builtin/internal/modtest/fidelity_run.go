@@ -162,7 +162,7 @@ func runRecorded(t *testing.T, env *tasks.Env, scope *expr.Vars, task recordedTa
 	env.Eval, env.Condition, env.Template, env.Render, env.RenderFile = se.Eval, se.Condition, se.Template, se.Render, se.RenderFile
 	res, err := f().Run(context.Background(), env, args)
 	if err != nil {
-		msg, _, _ := strings.Cut(err.Error(), " Did you mean")
+		msg, _, _ := strings.Cut(tasks.AsWritten(err, task.module).Error(), " Did you mean")
 		res = tasks.Result{Failed: true, Msg: msg}
 	}
 	return Registered(res)
