@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,56 +15,131 @@ import (
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/moddoc"
 )
 
-// docCommand is tender's ansible-doc: the modules tender runs and the
-// parameters each takes.
+// docCommand is tender's ansible-doc: the modules tender runs, each with
+// its description, parameters, examples and return values
+// (tasks/builtin/moddoc), as text, a task snippet (-s) or JSON (-j).
 func docCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "doc",
-		Usage:     "list the modules tender runs, or show a module's parameters (as ansible-doc)",
-		ArgsUsage: "[MODULE...]",
+		Usage:     "show the documentation of the modules tender runs (as ansible-doc)",
+		ArgsUsage: "MODULE...",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "list", Aliases: []string{"l"}, Usage: "list the modules (the default without MODULE)"},
+			&cli.BoolFlag{Name: "list", Aliases: []string{"l"}, Usage: "list the modules with their summaries"},
+			&cli.BoolFlag{Name: "snippet", Aliases: []string{"s"}, Usage: "show a task calling the module, each option commented"},
+			&cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print the documentation as JSON (ansible-doc's shape)"},
+			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Value: "module", Usage: "the plugin type: tender documents modules"},
 			&cli.BoolFlag{Name: "markdown", Usage: "every module's parameters as Markdown (docs/MODULES.md)"},
 		},
 		Action: func(c *cli.Context) error {
+			if t := c.String("type"); t != "module" {
+				return usageError(c, fmt.Sprintf("tender doc documents modules only, not %s plugins (-t %s)", t, t))
+			}
+			if c.Bool("snippet") && (c.Bool("list") || c.Bool("json")) {
+				return usageError(c, "-s does not go with -l or -j")
+			}
 			reg := moduleRegistry()
 			w := c.App.Writer
 			switch {
 			case c.Bool("markdown"):
 				return modulesMarkdown(w, reg)
-			case c.NArg() == 0 || c.Bool("list"):
-				for _, n := range sortedNames(reg) {
-					fmt.Fprintln(w, n)
-				}
-				return nil
+			case c.Bool("list"):
+				return listModules(w, reg, c.Bool("json"))
+			case c.NArg() == 0:
+				return usageError(c, "Missing name(s), incorrect options passed for detailed documentation; `tender doc -l` lists the modules")
 			}
-			for i, name := range c.Args().Slice() {
-				s, err := moduleSpec(reg, name)
+			var mods []moddoc.Module
+			for _, name := range c.Args().Slice() {
+				m, err := moduleDoc(reg, name)
 				if err != nil {
 					return err
 				}
-				if i > 0 {
-					fmt.Fprintln(w)
+				mods = append(mods, m)
+			}
+			switch {
+			case c.Bool("json"):
+				out := map[string]any{}
+				for i, m := range mods {
+					out[c.Args().Get(i)] = moddoc.JSON(m)
 				}
-				fmt.Fprintf(w, "%s\n", s.Module)
-				for _, p := range s.Params {
-					if strings.HasPrefix(p.Name, "_") {
-						continue
-					}
-					fmt.Fprintf(w, "  %-22s %s\n", p.Name, strings.Join(paramFacts(p), "; "))
+				return docJSON(w, out)
+			case c.Bool("snippet"):
+				for _, m := range mods {
+					fmt.Fprintln(w, moddoc.Snippet(m))
 				}
-				if s.FreeForm {
-					fmt.Fprintln(w, "  (free form: the command line follows the module name)")
-				}
-				if s.Other != "" {
-					fmt.Fprintf(w, "  (%s)\n", s.Other)
+			default:
+				for _, m := range mods {
+					fmt.Fprint(w, moddoc.Text(m))
 				}
 			}
 			return nil
 		},
 	}
+}
+
+// moduleDoc finds name in reg with its documentation.
+func moduleDoc(reg *tasks.Registry, name string) (moddoc.Module, error) {
+	s, err := moduleSpec(reg, name)
+	if err != nil {
+		return moddoc.Module{}, err
+	}
+	short := reg.Canonical(fqcn.Short(name))
+	d, _ := reg.Def(short)
+	doc, err := moddoc.For(short)
+	if err != nil && slices.Contains(moddoc.Names(), short) {
+		return moddoc.Module{}, err
+	}
+	if doc == nil {
+		// A module registered outside tender (a library user's) has
+		// only its parameters to show.
+		doc = &moddoc.Doc{Short: "(no documentation)", Description: moddoc.Lines{"A module registered outside tender's own: only its parameters are known."}}
+	}
+	return moddoc.Module{Name: short, FQCN: moddoc.FQCN(short, d.Aliases), Spec: s, Doc: doc}, nil
+}
+
+// listModules prints each module's fully qualified name and summary, as
+// ansible-doc -l does (with -j, as a JSON object).
+func listModules(w io.Writer, reg *tasks.Registry, asJSON bool) error {
+	sums := map[string]string{}
+	for _, n := range sortedNames(reg) {
+		d, _ := reg.Def(n)
+		short := ""
+		if doc, err := moddoc.For(n); err == nil {
+			short = doc.Short
+		}
+		sums[moddoc.FQCN(n, d.Aliases)] = short
+	}
+	if asJSON {
+		return docJSON(w, sums)
+	}
+	names := make([]string, 0, len(sums))
+	width := 0
+	for n := range sums {
+		names = append(names, n)
+		width = max(width, len(n))
+	}
+	sort.Strings(names)
+	limit := moddoc.Width - width - 5
+	for _, n := range names {
+		desc := moddoc.Plain(sums[n])
+		if len(desc) > limit {
+			desc = desc[:limit] + "..."
+		}
+		fmt.Fprintf(w, "%-*s %s\n", width, n, desc)
+	}
+	return nil
+}
+
+// docJSON writes v indented, as ansible-doc's JSON.
+func docJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "    ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }
 
 // moduleSpec finds name (with or without ansible.builtin.) in reg.
@@ -88,24 +165,6 @@ func moduleSpec(reg *tasks.Registry, name string) (*tasks.Spec, error) {
 	return d.Spec(), nil
 }
 
-// paramFacts describes p: its type, required, default, choices, aliases.
-func paramFacts(p tasks.Param) []string {
-	facts := []string{paramKind(p)}
-	if p.Required {
-		facts = append(facts, "required")
-	}
-	if p.Default != nil {
-		facts = append(facts, "default: "+expr.Repr(p.Default))
-	}
-	if len(p.Choices) > 0 {
-		facts = append(facts, "choices: "+strings.Join(p.Choices, ", "))
-	}
-	if len(p.Aliases) > 0 {
-		facts = append(facts, "aliases: "+strings.Join(p.Aliases, ", "))
-	}
-	return facts
-}
-
 // paramKind names p's type, with the elements' type of a list.
 func paramKind(p tasks.Param) string {
 	if p.Kind == tasks.List {
@@ -126,6 +185,9 @@ func modulesMarkdown(w io.Writer, reg *tasks.Registry) error {
 			return err
 		}
 		fmt.Fprintf(w, "\n## %s\n\n", n)
+		if doc, err := moddoc.For(n); err == nil {
+			fmt.Fprintf(w, "%s (`tender doc %s` shows its documentation.)\n\n", moddoc.Plain(doc.Short)+".", n)
+		}
 		if s.FreeForm {
 			fmt.Fprintf(w, "Free form: the command line follows the module name.\n\n")
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -31,16 +32,47 @@ func TestModulesDocCurrent(t *testing.T) {
 
 func TestDocModule(t *testing.T) {
 	code, out, _ := runCLI(t, "doc", "ansible.builtin.lineinfile")
-	if code != 0 || !strings.HasPrefix(out, "lineinfile\n") || !strings.Contains(out, "  regexp ") ||
-		!strings.Contains(out, "choices: absent, present") {
+	if code != 0 || !strings.HasPrefix(out, "> ANSIBLE.BUILTIN.LINEINFILE ") || !strings.Contains(out, "\n- regexp\n") ||
+		!strings.Contains(out, "= path\n") || !strings.Contains(out, "choices: [absent, present]") ||
+		!strings.Contains(out, "EXAMPLES:") {
 		t.Errorf("tender doc lineinfile: exit %d\n%s", code, out)
 	}
 	code, _, errs := runCLI(t, "doc", "lineinfle")
 	if code == 0 || !strings.Contains(errs, `did you mean "lineinfile"`) {
 		t.Errorf("a misspelt module: exit %d, %s", code, errs)
 	}
-	code, out, _ = runCLI(t, "doc")
-	if code != 0 || !strings.Contains(out, "\ncopy\n") || strings.Contains(out, "setup") {
-		t.Errorf("tender doc lists: exit %d\n%s", code, out)
+	code, out, _ = runCLI(t, "doc", "-l")
+	if code != 0 || !strings.Contains(out, "\nansible.builtin.copy ") || strings.Contains(out, "setup") ||
+		!strings.Contains(out, "\nansible.posix.sysctl ") {
+		t.Errorf("tender doc -l: exit %d\n%s", code, out)
+	}
+	if code, _, errs = runCLI(t, "doc"); code == 0 || !strings.Contains(errs, "Missing name(s)") {
+		t.Errorf("tender doc without a name: exit %d, %s", code, errs)
+	}
+	if code, _, errs = runCLI(t, "doc", "-t", "filter", "to_json"); code == 0 || !strings.Contains(errs, "documents modules only") {
+		t.Errorf("tender doc -t filter: exit %d, %s", code, errs)
+	}
+}
+
+func TestDocSnippetAndJSON(t *testing.T) {
+	code, out, _ := runCLI(t, "doc", "-s", "ping")
+	if code != 0 || !strings.HasPrefix(out, "- name: ") || !strings.Contains(out, "\n  ping:\n      data:") {
+		t.Errorf("tender doc -s ping: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "doc", "-j", "sysctl")
+	var got map[string]struct {
+		Doc struct {
+			Collection string                    `json:"collection"`
+			Options    map[string]map[string]any `json:"options"`
+		} `json:"doc"`
+		Examples string         `json:"examples"`
+		Return   map[string]any `json:"return"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
+		t.Fatalf("tender doc -j sysctl: exit %d, %v\n%s", code, err, out)
+	}
+	e := got["sysctl"]
+	if e.Doc.Collection != "ansible.posix" || e.Doc.Options["name"]["required"] != true || e.Examples == "" {
+		t.Errorf("tender doc -j sysctl: %+v", e)
 	}
 }

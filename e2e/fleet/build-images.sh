@@ -7,9 +7,12 @@
 #   tender-e2e/debian-py   Debian with python3 (ansible-playbook can run on it)
 #   tender-e2e/debian      Debian without python (all tender needs)
 #   tender-e2e/debian-sys  debian-py plus cron, kmod, git, subversion,
-#                          iptables and python3-pexpect, for the modules
-#                          that drive those programs (cron, modprobe, git,
-#                          subversion, iptables, expect), run by both tools
+#                          iptables, python3-pexpect, acl, at, patch,
+#                          locales, make and tzdata, for the modules that
+#                          drive those programs (cron, modprobe, git,
+#                          subversion, iptables, expect, and the
+#                          collections' acl, at, patch, locale_gen, make,
+#                          timezone), run by both tools
 #   tender-e2e/debian-systemd  debian-py plus systemd as PID 1 (see
 #                          Dockerfile.debian-systemd for how it must run)
 #   tender-e2e/debian-openrc  debian-py plus OpenRC, openrc-init as PID 1
@@ -97,7 +100,7 @@ root_image() { # name, packages
 
 common=openssh-server,sudo,iproute2,procps,ca-certificates,netcat-openbsd
 specs=("tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$common"
-	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod,git,subversion,iptables,python3-pexpect"
+	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod,git,subversion,iptables,python3-pexpect,acl,at,patch,locales,make,tzdata"
 	"tender-e2e/debian-systemd:$common,python3,python3-apt,systemd,systemd-sysv"
 	"tender-e2e/debian-openrc:$common,python3,python3-apt,openrc"
 	"tender-e2e/rh:$common,python3,dnf,python3-dnf,rpm,createrepo-c")

@@ -4,8 +4,8 @@ import "github.com/tender-sh/tender/tasks"
 
 // Register adds to r the file modules: copy, file, stat, the line and
 // block editors, ini_file, template, tempfile, find, assemble, fetch,
-// slurp, unarchive and selinux.
-// copy, template, assemble, fetch and unarchive, like Ansible's actions
+// slurp, unarchive, selinux, acl and patch.
+// copy, template, assemble, fetch, unarchive and patch, like Ansible's actions
 // for them, do not run with async:.
 func Register(r *tasks.Registry) {
 	r.Add(tasks.Def{Traits: tasks.Traits{NoAsync: true}, New: func() tasks.Module { return copyModule{} }})
@@ -23,4 +23,6 @@ func Register(r *tasks.Registry) {
 	r.Add(tasks.Def{Traits: tasks.Traits{NoAsync: true}, New: func() tasks.Module { return assembleModule{} }})
 	r.Add(tasks.Def{Traits: tasks.Traits{NoAsync: true}, New: func() tasks.Module { return fetchModule{} }})
 	r.Add(tasks.Def{Traits: tasks.Traits{NoAsync: true}, New: func() tasks.Module { return unarchiveModule{} }})
+	r.Add(tasks.Def{Aliases: []string{"ansible.posix.acl"}, New: func() tasks.Module { return aclModule{} }})
+	r.Add(tasks.Def{Aliases: []string{"ansible.posix.patch"}, Traits: tasks.Traits{NoAsync: true}, New: func() tasks.Module { return patchModule{} }})
 }

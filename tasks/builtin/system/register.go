@@ -3,8 +3,8 @@ package system
 import "github.com/tender-sh/tender/tasks"
 
 // Register adds to r the system configuration modules: user, group,
-// authorized_key, cron, known_hosts, getent, hostname, sysctl and
-// modprobe.
+// authorized_key, cron, known_hosts, getent, hostname, sysctl, modprobe,
+// pam_limits, locale_gen, mount, at, timezone and alternatives.
 func Register(r *tasks.Registry) {
 	r.Module(func() tasks.Module { return userModule{} })
 	r.Module(func() tasks.Module { return groupModule{} })
@@ -15,4 +15,10 @@ func Register(r *tasks.Registry) {
 	r.Module(func() tasks.Module { return hostnameModule{} })
 	r.Add(tasks.Def{Aliases: []string{"ansible.posix.sysctl"}, New: func() tasks.Module { return sysctlModule{} }})
 	r.Add(tasks.Def{Aliases: []string{"community.general.modprobe"}, New: func() tasks.Module { return modprobeModule{} }})
+	r.Add(tasks.Def{Aliases: []string{"ansible.posix.mount"}, New: func() tasks.Module { return mountModule{} }})
+	r.Add(tasks.Def{Aliases: []string{"ansible.posix.at"}, New: func() tasks.Module { return atModule{} }})
+	r.Add(tasks.Def{Aliases: []string{"community.general.timezone"}, New: func() tasks.Module { return timezoneModule{} }})
+	r.Add(tasks.Def{Aliases: []string{"community.general.alternatives"}, New: func() tasks.Module { return alternativesModule{} }})
+	r.Add(tasks.Def{Aliases: []string{"community.general.pam_limits"}, New: func() tasks.Module { return pamLimitsModule{} }})
+	r.Add(tasks.Def{Aliases: []string{"community.general.locale_gen"}, New: func() tasks.Module { return localeGenModule{} }})
 }

@@ -24,6 +24,7 @@ var initImages = map[string]string{
 	"openrc":   "tender-e2e/debian-openrc",
 	"rh":       "tender-e2e/rh",
 	"netadmin": "tender-e2e/debian-sys",
+	"sysadmin": "tender-e2e/debian-sys",
 }
 
 // InitHost starts a fresh fleet container of a kind of
@@ -49,6 +50,9 @@ func InitHost(t *testing.T, kind, dir, setup string) *tasks.Env {
 	case "netadmin":
 		cmd = exec.Command("docker", append(append([]string{"run", "-d", "--cap-add", "NET_ADMIN", "--hostname", kind},
 			mounts...), image)...)
+	case "sysadmin":
+		cmd = exec.Command("docker", append(append([]string{"run", "-d", "--cap-add", "SYS_ADMIN",
+			"--security-opt", "apparmor=unconfined", "--hostname", kind}, mounts...), image)...)
 	default:
 		cmd = exec.Command("docker", append(append([]string{"run", "-d", "--hostname", kind}, mounts...), image)...)
 	}
@@ -145,7 +149,7 @@ func runFleetTask(t *testing.T, env *tasks.Env, scope *expr.Vars, task recordedT
 	env.Check = task.Check
 	res, err := f().Run(context.Background(), env, task.args)
 	if err != nil {
-		msg, _, _ := strings.Cut(err.Error(), " Did you mean")
+		msg, _, _ := strings.Cut(tasks.AsWritten(err, task.module).Error(), " Did you mean")
 		res = tasks.Result{Failed: true, Msg: msg}
 	}
 	return Registered(res)

@@ -10,6 +10,8 @@
 #   openrc   tender-e2e/debian-openrc: openrc-init as PID 1
 #   rh       tender-e2e/rh: Debian's dnf and rpm posing as Rocky 9
 #   netadmin tender-e2e/debian-sys (which carries iptables) with NET_ADMIN
+#   sysadmin tender-e2e/debian-sys with SYS_ADMIN, unconfined by apparmor
+#            (mount)
 #
 # DIR is mounted read-only at /srv/testdata, and DIR/setup.sh (or
 # DIR/$SETUP), when there is one, runs in the container (as root, with
@@ -34,6 +36,7 @@ systemd) image=tender-e2e/debian-systemd ;;
 openrc) image=tender-e2e/debian-openrc ;;
 rh) image=tender-e2e/rh ;;
 netadmin) image=tender-e2e/debian-sys ;;
+sysadmin) image=tender-e2e/debian-sys ;;
 *) echo "unknown kind $kind" >&2; exit 2 ;;
 esac
 bash "$fleet/build-images.sh" "$image" >/dev/null
@@ -43,6 +46,8 @@ openrc) id=$(docker run -d --tmpfs /run -e container=docker --hostname "$kind" -
 	-v "$work/key.pub:/etc/ssh/tender_authorized_keys:ro" $mounts "$image") ;;
 netadmin) id=$(docker run -d --cap-add NET_ADMIN --hostname "$kind" -p 127.0.0.1::22 \
 	-v "$work/key.pub:/etc/ssh/tender_authorized_keys:ro" $mounts "$image") ;;
+sysadmin) id=$(docker run -d --cap-add SYS_ADMIN --security-opt apparmor=unconfined --hostname "$kind" \
+	-p 127.0.0.1::22 -v "$work/key.pub:/etc/ssh/tender_authorized_keys:ro" $mounts "$image") ;;
 *) id=$(docker run -d --hostname "$kind" -p 127.0.0.1::22 \
 	-v "$work/key.pub:/etc/ssh/tender_authorized_keys:ro" $mounts "$image") ;;
 esac
