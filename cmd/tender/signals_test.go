@@ -1,3 +1,8 @@
+//go:build !windows
+
+// The signals are sent to the test process itself with kill(2), which
+// Windows does not have.
+
 package main
 
 import (

@@ -327,9 +327,6 @@ func timed(bin string, args, env []string) (result, error) {
 		}
 		return r, fmt.Errorf("tender %s: %v\n%s", strings.Join(args, " "), err, tail)
 	}
-	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.maxRSS = ru.Maxrss
-		r.cpu = time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))
-	}
+	r.maxRSS, r.cpu = usage(c.ProcessState)
 	return r, nil
 }

@@ -143,11 +143,6 @@ func ServeSFTP(rw io.ReadWriteCloser) error {
 	return nil
 }
 
-var signals = map[string]syscall.Signal{
-	"HUP": syscall.SIGHUP, "INT": syscall.SIGINT, "KILL": syscall.SIGKILL,
-	"TERM": syscall.SIGTERM, "QUIT": syscall.SIGQUIT, "USR1": syscall.SIGUSR1,
-}
-
 // isBareShell reports whether a request starts an interactive-style shell
 // that reads commands from its standard input.
 func isBareShell(typ, command string) bool {
@@ -165,7 +160,7 @@ func isBareShell(typ, command string) bool {
 // runCommand runs cmd with the channel as its stdio, then reports its exit
 // status and closes the channel, as sshd does.
 func (s *Server) runCommand(ch ssh.Channel, cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return
@@ -213,8 +208,6 @@ func (s *Server) runCommand(ch ssh.Channel, cmd *exec.Cmd) {
 	ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{status}))
 	ch.CloseWrite()
 }
-
-func killGroup(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
 
 // serveDirect forwards a direct-tcpip channel to the address it names.
 func (s *Server) serveDirect(nch ssh.NewChannel) {
