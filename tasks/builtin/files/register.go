@@ -4,10 +4,11 @@ import "github.com/tender-sh/tender/tasks"
 
 // Register adds to r the file modules: copy, file, stat, the line and
 // block editors, ini_file, template, tempfile, find, assemble, fetch,
-// slurp, unarchive, selinux, acl and patch.
-// copy, template, assemble, fetch, unarchive and patch, like Ansible's actions
-// for them, do not run with async:.
+// slurp, unarchive, selinux, acl, patch and archive.
+// copy, template, assemble, fetch, unarchive and patch, like Ansible's
+// actions for them, do not run with async:.
 func Register(r *tasks.Registry) {
+	r.Add(tasks.Def{Aliases: []string{"community.general.archive"}, New: func() tasks.Module { return archiveModule{} }})
 	r.Add(tasks.Def{Traits: tasks.Traits{NoAsync: true}, New: func() tasks.Module { return copyModule{} }})
 	r.Module(func() tasks.Module { return fileModule{} })
 	r.Module(func() tasks.Module { return statModule{} })
