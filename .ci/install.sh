@@ -15,8 +15,8 @@
 #   demo  make, gcc and git, plus what builds and runs the fleet:
 #         debootstrap (the images are built offline from the machine's own
 #         mirror), dpkg-dev (the fleet's local apt repository), python3 (its
-#         wheels), openssh-client (ssh-keygen), docker-compose; and a Docker
-#         engine
+#         wheels), openssh-client (ssh-keygen), docker-compose, rsync (the
+#         controller's side of synchronize); and a Docker engine
 #   test  demo's and unit's, plus rpm (rpmbuild) and createrepo-c (the rh
 #         hosts' local rpm repository) and ansible-core and ansible (the
 #         reference the differential tests compare with)
@@ -29,8 +29,8 @@ set -euo pipefail
 mode=${1:-}
 case $mode in
 unit) what="E2E=0 make test" pkgs=(make gcc git postgresql shellcheck) ;;
-demo) what="make demo" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose) ;;
-test) what="make test" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose postgresql shellcheck rpm createrepo-c ansible-core ansible) ;;
+demo) what="make demo" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rsync) ;;
+test) what="make test" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rsync postgresql shellcheck rpm createrepo-c ansible-core ansible) ;;
 *)
 	echo "usage: $0 demo|test|unit" >&2
 	exit 2

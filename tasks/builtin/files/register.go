@@ -4,9 +4,9 @@ import "github.com/tender-sh/tender/tasks"
 
 // Register adds to r the file modules: copy, file, stat, the line and
 // block editors, ini_file, template, tempfile, find, assemble, fetch,
-// slurp, unarchive, selinux, acl, patch and archive.
-// copy, template, assemble, fetch, unarchive and patch, like Ansible's
-// actions for them, do not run with async:.
+// slurp, unarchive, selinux, acl, patch, synchronize and archive.
+// copy, template, assemble, fetch, unarchive, patch and synchronize, like
+// Ansible's actions for them, do not run with async:.
 func Register(r *tasks.Registry) {
 	r.Add(tasks.Def{Aliases: []string{"community.general.archive"}, New: func() tasks.Module { return archiveModule{} }})
 	r.Add(tasks.Def{Traits: tasks.Traits{NoAsync: true}, New: func() tasks.Module { return copyModule{} }})
@@ -26,4 +26,5 @@ func Register(r *tasks.Registry) {
 	r.Add(tasks.Def{Traits: tasks.Traits{NoAsync: true}, New: func() tasks.Module { return unarchiveModule{} }})
 	r.Add(tasks.Def{Aliases: []string{"ansible.posix.acl"}, New: func() tasks.Module { return aclModule{} }})
 	r.Add(tasks.Def{Aliases: []string{"ansible.posix.patch"}, Traits: tasks.Traits{NoAsync: true}, New: func() tasks.Module { return patchModule{} }})
+	r.Add(tasks.Def{Aliases: []string{"ansible.posix.synchronize"}, Traits: tasks.Traits{NoAsync: true}, New: func() tasks.Module { return synchronizeModule{} }})
 }
