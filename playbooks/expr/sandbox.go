@@ -116,7 +116,8 @@ func globRoot(pattern string) string {
 
 // controllerFileTests are the tests that look at the controller's files.
 var controllerFileTests = map[string]bool{"file": true, "directory": true, "exists": true,
-	"link": true, "link_exists": true, "mount": true, "same_file": true}
+	"link": true, "link_exists": true, "mount": true, "same_file": true,
+	"is_file": true, "is_dir": true, "is_link": true, "is_mount": true, "is_same_file": true}
 
 // checkTest asks the sandbox before a controller file test: the path
 // tested (and same_file's other path) must be readable.
@@ -125,7 +126,7 @@ func (env *Env) checkTest(name string, x any, args []any) error {
 		return nil
 	}
 	paths := []any{x}
-	if name == "same_file" && len(args) > 0 {
+	if (name == "same_file" || name == "is_same_file") && len(args) > 0 {
 		paths = append(paths, args[0])
 	}
 	for _, p := range paths {
