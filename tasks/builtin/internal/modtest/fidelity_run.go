@@ -99,9 +99,9 @@ func orderedYAML(n *yaml.Node) (any, error) {
 		}
 		return b.Map(), nil
 	}
-	var v any
-	err := n.Decode(&v)
-	return v, err
+	// A scalar reads as Ansible's YAML 1.1 loader reads it (on, yes,
+	// 0644), as a playbook's would.
+	return yaml11.Value(n)
 }
 
 // markData marks every string of args but those of the parameters module
