@@ -42,7 +42,7 @@ func TestCanonicalModule(t *testing.T) {
 		"ansible.builtin.import_role": "import_role",
 		"community.general.nmcli":     "community.general.nmcli",
 		"ansible.posix.mount":         "mount",
-		"ansible.posix.synchronize":   "ansible.posix.synchronize", // tender has no synchronize
+		"ansible.posix.firewalld":     "ansible.posix.firewalld", // tender has no firewalld
 	} {
 		if got := m.canonical(in); got != want {
 			t.Errorf("canonical(%q) = %q, want %q", in, got, want)
