@@ -14,13 +14,15 @@ import (
 	"github.com/tender-sh/tender/internal/suggest"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/playbooks/expr/plugdoc"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/moddoc"
 )
 
 // docCommand is tender's ansible-doc: the modules tender runs, each with
 // its description, parameters, examples and return values
-// (tasks/builtin/moddoc), as text, a task snippet (-s) or JSON (-j).
+// (tasks/builtin/moddoc), as text, a task snippet (-s) or JSON (-j); and
+// with -t its filter, test and lookup plugins (playbooks/expr/plugdoc).
 func docCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "doc",
@@ -30,19 +32,27 @@ func docCommand() *cli.Command {
 			&cli.BoolFlag{Name: "list", Aliases: []string{"l"}, Usage: "list the modules with their summaries"},
 			&cli.BoolFlag{Name: "snippet", Aliases: []string{"s"}, Usage: "show a task calling the module, each option commented"},
 			&cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print the documentation as JSON (ansible-doc's shape)"},
-			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Value: "module", Usage: "the plugin type: tender documents modules"},
+			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Value: "module", Usage: "what to document: module, filter, test or lookup"},
 			&cli.BoolFlag{Name: "markdown", Usage: "every module's parameters as Markdown (docs/MODULES.md)"},
 		},
 		Action: func(c *cli.Context) error {
-			if t := c.String("type"); t != "module" {
-				return usageError(c, fmt.Sprintf("tender doc documents modules only, not %s plugins (-t %s)", t, t))
+			kind := c.String("type")
+			if kind != "module" && !slices.Contains(plugdoc.Kinds, kind) {
+				return usageError(c, fmt.Sprintf("tender doc documents modules and filter, test and lookup plugins, not %s plugins (-t %s)", kind, kind))
 			}
 			if c.Bool("snippet") && (c.Bool("list") || c.Bool("json")) {
 				return usageError(c, "-s does not go with -l or -j")
 			}
+			if kind != "module" && c.Bool("snippet") {
+				return usageError(c, "tender doc shows snippets for modules only")
+			}
 			reg := moduleRegistry()
 			w := c.App.Writer
 			switch {
+			case kind != "module" && c.Bool("list"):
+				return listPlugins(w, kind, c.Bool("json"))
+			case kind != "module" && c.NArg() > 0:
+				return showPlugins(w, kind, c.Args().Slice(), c.Bool("json"))
 			case c.Bool("markdown"):
 				return modulesMarkdown(w, reg)
 			case c.Bool("list"):
@@ -114,6 +124,13 @@ func listModules(w io.Writer, reg *tasks.Registry, asJSON bool) error {
 	if asJSON {
 		return docJSON(w, sums)
 	}
+	printSummaries(w, sums)
+	return nil
+}
+
+// printSummaries prints each name and its summary in aligned columns,
+// sorted by name, a summary cut to the line as ansible-doc cuts it.
+func printSummaries(w io.Writer, sums map[string]string) {
 	names := make([]string, 0, len(sums))
 	width := 0
 	for n := range sums {
@@ -129,17 +146,14 @@ func listModules(w io.Writer, reg *tasks.Registry, asJSON bool) error {
 		}
 		fmt.Fprintf(w, "%-*s %s\n", width, n, desc)
 	}
-	return nil
 }
 
 // docJSON writes v indented, as ansible-doc's JSON.
 func docJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "    ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "    ")
+	return enc.Encode(v)
 }
 
 // moduleSpec finds name (with or without ansible.builtin.) in reg.

@@ -49,8 +49,33 @@ func TestDocModule(t *testing.T) {
 	if code, _, errs = runCLI(t, "doc"); code == 0 || !strings.Contains(errs, "Missing name(s)") {
 		t.Errorf("tender doc without a name: exit %d, %s", code, errs)
 	}
-	if code, _, errs = runCLI(t, "doc", "-t", "filter", "to_json"); code == 0 || !strings.Contains(errs, "documents modules only") {
-		t.Errorf("tender doc -t filter: exit %d, %s", code, errs)
+	if code, _, errs = runCLI(t, "doc", "-t", "inventory", "ini"); code == 0 || !strings.Contains(errs, "not inventory plugins") {
+		t.Errorf("tender doc -t inventory: exit %d, %s", code, errs)
+	}
+}
+
+// TestDocPlugins: -t filter|test|lookup shows a plugin's documentation
+// with the option facts ansible-core documents, and -l lists every
+// plugin tender runs, ansible.builtin's by their full names.
+func TestDocPlugins(t *testing.T) {
+	code, out, _ := runCLI(t, "doc", "-t", "filter", "ansible.builtin.to_json")
+	if code != 0 || !strings.HasPrefix(out, "> ANSIBLE.BUILTIN.TO_JSON ") || !strings.Contains(out, "= _input\n") ||
+		!strings.Contains(out, "- indent\n") || !strings.Contains(out, "RETURN VALUES:\n- _value") {
+		t.Errorf("tender doc -t filter to_json: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "doc", "-t", "lookup", "-l")
+	if code != 0 || !strings.Contains(out, "\nansible.builtin.file ") || !strings.Contains(out, "ansible.builtin.env ") {
+		t.Errorf("tender doc -t lookup -l: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "doc", "-t", "test", "-j", "version")
+	if code != 0 || !strings.Contains(out, `"version_type"`) || !strings.Contains(out, `"choices"`) {
+		t.Errorf("tender doc -t test -j version: exit %d\n%s", code, out)
+	}
+	if code, _, errs := runCLI(t, "doc", "-t", "filter", "nosuch"); code == 0 || !strings.Contains(errs, "no filter plugin") {
+		t.Errorf("an unknown filter: exit %d, %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "doc", "-t", "filter", "-s", "to_json"); code == 0 || !strings.Contains(errs, "snippets for modules only") {
+		t.Errorf("a filter snippet: exit %d, %s", code, errs)
 	}
 }
 

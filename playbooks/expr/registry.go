@@ -163,3 +163,35 @@ func LoopLookups() []string {
 func IsLoopLookup(name string) bool {
 	return IsLookup(name) || slices.Contains(oldLoopLookups, name) || refusedReason("lookup", name) != ""
 }
+
+// Filters lists the filters tender runs, sorted: its own (Jinja2's and
+// Ansible's) and those registered (AddFilter).
+func Filters() []string {
+	out := make([]string, 0, len(filters))
+	for n := range filters {
+		out = append(out, n)
+	}
+	added.mu.RLock()
+	for n := range added.filters {
+		out = append(out, n)
+	}
+	added.mu.RUnlock()
+	sort.Strings(out)
+	return out
+}
+
+// Tests lists the tests tender runs, sorted: its own and those registered
+// (AddTest).
+func Tests() []string {
+	out := make([]string, 0, len(testTable()))
+	for n := range testTable() {
+		out = append(out, n)
+	}
+	added.mu.RLock()
+	for n := range added.tests {
+		out = append(out, n)
+	}
+	added.mu.RUnlock()
+	sort.Strings(out)
+	return out
+}

@@ -9,71 +9,26 @@
 package moddoc
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
 	"io/fs"
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/tender-sh/tender/playbooks/expr/plugdoc"
 )
 
 //go:embed *.yml
 var files embed.FS
 
-// Doc is one module's documentation.
-type Doc struct {
-	// Short is the one-line summary (ansible-doc's short_description).
-	Short string `yaml:"short"`
-	// Description is what the module does, one paragraph per entry.
-	Description Lines `yaml:"description"`
-	// Options describes each parameter by its canonical name.
-	Options map[string]Lines `yaml:"options"`
-	// Requirements are what the host needs (programs, files).
-	Requirements Lines `yaml:"requirements"`
-	// Notes are further remarks, one per entry.
-	Notes Lines `yaml:"notes"`
-	// SeeAlso names related modules by their fully qualified names.
-	SeeAlso []string `yaml:"seealso"`
-	// CheckMode and DiffMode say how far the module supports --check and
-	// --diff: full, partial or none (ansible-doc's attributes).
-	CheckMode string `yaml:"check_mode"`
-	DiffMode  string `yaml:"diff_mode"`
-	// Examples are example tasks, as YAML text.
-	Examples string `yaml:"examples"`
-	// Returns describes the values the module returns, by key.
-	Returns map[string]Return `yaml:"returns"`
-}
+// Doc is one module's documentation (the shape plugins' share).
+type Doc = plugdoc.Doc
 
 // Return is one returned value's documentation.
-type Return struct {
-	Description Lines  `yaml:"description"`
-	Returned    string `yaml:"returned"`
-	Type        string `yaml:"type"`
-	Elements    string `yaml:"elements"`
-	// Sample is an example value, any YAML value.
-	Sample any `yaml:"sample"`
-	// Contains documents the keys of a dict (or of a list's dicts).
-	Contains map[string]Return `yaml:"contains"`
-}
+type Return = plugdoc.Return
 
 // Lines is text given as one string or as a list of paragraphs.
-type Lines []string
-
-// UnmarshalYAML reads a string or a list of strings.
-func (l *Lines) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind == yaml.ScalarNode {
-		*l = Lines{n.Value}
-		return nil
-	}
-	var list []string
-	if err := n.Decode(&list); err != nil {
-		return err
-	}
-	*l = list
-	return nil
-}
+type Lines = plugdoc.Lines
 
 // Names lists the modules that have a documentation file, sorted.
 func Names() []string {
@@ -96,23 +51,7 @@ func For(name string) (*Doc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no documentation for module %q", name)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	var d Doc
-	if err := dec.Decode(&d); err != nil {
-		return nil, fmt.Errorf("tasks/builtin/moddoc/%s.yml: %v", name, err)
-	}
-	if d.Short == "" {
-		return nil, fmt.Errorf("tasks/builtin/moddoc/%s.yml: no short description", name)
-	}
-	for _, m := range []string{d.CheckMode, d.DiffMode} {
-		switch m {
-		case "", "full", "partial", "none":
-		default:
-			return nil, fmt.Errorf("tasks/builtin/moddoc/%s.yml: check_mode and diff_mode are full, partial or none, not %q", name, m)
-		}
-	}
-	return &d, nil
+	return plugdoc.Decode(b, "tasks/builtin/moddoc/"+name+".yml")
 }
 
 // FQCN is the fully qualified name of a module registered under name

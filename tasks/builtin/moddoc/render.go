@@ -2,23 +2,66 @@ package moddoc
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tender-sh/tender/playbooks/expr/plugdoc"
 	"github.com/tender-sh/tender/tasks"
 )
 
-// Module is a module to render: its names, its Spec (the parameters'
-// facts) and its Doc (the words).
+// Module is a module or plugin to render: its names, the facts of its
+// options (a module's Spec, a plugin's recorded Facts) and its Doc (the
+// words).
 type Module struct {
 	// Name is the short name (ping); FQCN the fully qualified one
 	// (ansible.builtin.ping, ansible.posix.mount).
 	Name, FQCN string
-	Spec       *tasks.Spec
-	Doc        *Doc
+	// Spec is a module's; Facts a plugin's (Spec nil).
+	Spec  *tasks.Spec
+	Facts *plugdoc.Facts
+	Doc   *Doc
+}
+
+// Option is one option's facts, whether a module's parameter or a
+// plugin's option.
+type Option struct {
+	Name, Type, Elements string
+	Default              any
+	Choices              any // a list, or a map of choice to its meaning
+	Aliases              []string
+	Required             bool
+}
+
+// options lists m's options a task or template gives (a module's
+// internal _raw_params and the like left out), sorted by name as
+// ansible-doc sorts them.
+func (m Module) options() []Option {
+	var out []Option
+	if m.Spec != nil {
+		for _, p := range m.Spec.Params {
+			if strings.HasPrefix(p.Name, "_") {
+				continue
+			}
+			o := Option{Name: p.Name, Type: p.Kind.String(), Default: p.Default, Aliases: p.Aliases, Required: p.Required}
+			if p.Kind == tasks.List {
+				o.Elements = p.Elements.String()
+			}
+			if len(p.Choices) > 0 {
+				o.Choices = p.Choices
+			}
+			out = append(out, o)
+		}
+	}
+	if m.Facts != nil {
+		for name, f := range m.Facts.Options {
+			out = append(out, Option{Name: name, Type: f.Type, Elements: f.Elements, Default: f.Default,
+				Choices: f.Choices, Aliases: f.Aliases, Required: f.Required})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // Width is the text width the renderers wrap to, as ansible-doc wraps
@@ -27,28 +70,71 @@ const Width = 80
 
 const indent = "        "
 
-// The markup of Ansible's documentation strings, rendered for a
-// terminal as ansible-doc renders it: I(x) and C(x) as `x', B(x) as *x*,
-// M(x) as [x], U(x) as x, L(t,u) as "t <u>", R(t,r) as t.
-var (
-	markItalic = regexp.MustCompile(`\bI\(([^)]+)\)`)
-	markBold   = regexp.MustCompile(`\bB\(([^)]+)\)`)
-	markModule = regexp.MustCompile(`\bM\(([^)]+)\)`)
-	markURL    = regexp.MustCompile(`\bU\(([^)]+)\)`)
-	markLink   = regexp.MustCompile(`\bL\(([^)]+), *([^)]+)\)`)
-	markRef    = regexp.MustCompile(`\bR\(([^)]+), *([^)]+)\)`)
-	markConst  = regexp.MustCompile(`\bC\(([^)]+)\)`)
-)
-
-// Plain renders the markup of s for a terminal.
+// Plain renders the markup of Ansible's documentation strings for a
+// terminal, as ansible-doc renders it: I(x) and C(x) as `x', B(x) as
+// *x*, M(x) as [x], U(x) as x, L(t,u) as "t <u>", R(t,r) as t. Unlike
+// ansible-doc, a markup's text may hold balanced parentheses:
+// C(f(x)) is `f(x)'.
 func Plain(s string) string {
-	s = markItalic.ReplaceAllString(s, "`$1'")
-	s = markBold.ReplaceAllString(s, "*$1*")
-	s = markModule.ReplaceAllString(s, "[$1]")
-	s = markURL.ReplaceAllString(s, "$1")
-	s = markLink.ReplaceAllString(s, "$1 <$2>")
-	s = markRef.ReplaceAllString(s, "$1")
-	return markConst.ReplaceAllString(s, "`$1'")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if i+1 < len(s) && s[i+1] == '(' && strings.IndexByte("IBMULRC", c) >= 0 && (i == 0 || !isWord(s[i-1])) {
+			if end := closing(s, i+1); end > 0 {
+				b.WriteString(markup(c, s[i+2:end]))
+				i = end
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// isWord: c may be part of a word (a markup letter after one is not
+// markup: "ABC(x)").
+func isWord(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// closing is the index of the parenthesis that closes the one at open,
+// counting nested pairs; -1 when none does.
+func closing(s string, open int) int {
+	depth := 0
+	for j := open; j < len(s); j++ {
+		switch s[j] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// markup renders one markup kind with its text.
+func markup(kind byte, text string) string {
+	switch kind {
+	case 'I', 'C':
+		return "`" + text + "'"
+	case 'B':
+		return "*" + text + "*"
+	case 'M':
+		return "[" + text + "]"
+	case 'U':
+		return text
+	}
+	t, u, ok := strings.Cut(text, ",")
+	if !ok {
+		return text
+	}
+	if kind == 'L' {
+		return t + " <" + strings.TrimSpace(u) + ">"
+	}
+	return t // R(text, reference)
 }
 
 // wrap fills s into lines of at most width characters, the first
@@ -97,7 +183,11 @@ func flow(v any) string {
 // the check and diff support, the options tender refuses, the examples
 // and the return values.
 func Text(m Module) string {
-	d, s := m.Doc, m.Spec
+	d := m.Doc
+	s := m.Spec
+	if s == nil {
+		s = &tasks.Spec{}
+	}
 	var b strings.Builder
 	limit := max(Width-Width/5, 70)
 	fmt.Fprintf(&b, "> %s    (built into tender)\n\n", strings.ToUpper(m.FQCN))
@@ -110,7 +200,7 @@ func Text(m Module) string {
 		b.WriteString(wrap("Also takes: "+s.Other+".", limit, indent, indent) + "\n\n")
 	}
 	b.WriteString("OPTIONS (= is mandatory):\n\n")
-	for _, p := range documented(s) {
+	for _, p := range m.options() {
 		lead := "-"
 		if p.Required {
 			lead = "="
@@ -119,7 +209,7 @@ func Text(m Module) string {
 		for _, line := range d.Options[p.Name] {
 			b.WriteString(wrap(Plain(line), limit, indent, indent) + "\n")
 		}
-		for _, f := range paramFields(p) {
+		for _, f := range p.fields() {
 			b.WriteString(indent + f + "\n")
 		}
 		b.WriteString("\n")
@@ -154,7 +244,10 @@ func Text(m Module) string {
 	list("REQUIREMENTS", d.Requirements)
 	var see []string
 	for _, n := range d.SeeAlso {
-		see = append(see, "Module "+n)
+		if m.Spec != nil {
+			n = "Module " + n // a plugin's may name any kind
+		}
+		see = append(see, n)
 	}
 	list("SEE ALSO", see)
 	if d.Examples != "" {
@@ -195,37 +288,27 @@ func returnFields(b *strings.Builder, rs map[string]Return, limit int, in, base 
 	}
 }
 
-// documented lists the parameters a playbook gives (not the internal
-// _raw_params and the like), sorted by name as ansible-doc sorts them.
-func documented(s *tasks.Spec) []tasks.Param {
-	var out []tasks.Param
-	for _, p := range s.Params {
-		if !strings.HasPrefix(p.Name, "_") {
-			out = append(out, p)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// paramFields are p's facts as ansible-doc prints them, sorted by key.
-func paramFields(p tasks.Param) []string {
+// fields are o's facts as ansible-doc prints them, sorted by key.
+func (o Option) fields() []string {
 	var out []string
-	if len(p.Aliases) > 0 {
-		out = append(out, "aliases: "+flow(p.Aliases))
+	if len(o.Aliases) > 0 {
+		out = append(out, "aliases: "+flow(o.Aliases))
 	}
-	if len(p.Choices) > 0 {
-		out = append(out, "choices: "+flow(p.Choices))
+	if o.Choices != nil {
+		out = append(out, "choices: "+flow(o.Choices))
 	}
-	if p.Default != nil {
-		out = append(out, "default: "+flow(p.Default))
-	} else if !p.Required {
+	if o.Default != nil {
+		out = append(out, "default: "+flow(o.Default))
+	} else if !o.Required {
 		out = append(out, "default: null")
 	}
-	if p.Kind == tasks.List {
-		out = append(out, "elements: "+p.Elements.String())
+	if o.Elements != "" {
+		out = append(out, "elements: "+o.Elements)
 	}
-	return append(out, "type: "+p.Kind.String())
+	if o.Type != "" {
+		out = append(out, "type: "+o.Type)
+	}
+	return out
 }
 
 // Snippet renders m as ansible-doc -s does: a task calling the module
@@ -235,7 +318,7 @@ func Snippet(m Module) string {
 	sub := strings.Repeat(" ", pad) + "# "
 	var b strings.Builder
 	fmt.Fprintf(&b, "- name: %s\n  %s:\n", Plain(m.Doc.Short), m.Name)
-	for _, p := range documented(m.Spec) {
+	for _, p := range m.options() {
 		desc := Plain(strings.Join(m.Doc.Options[p.Name], " "))
 		if p.Required {
 			desc = "(required) " + desc
@@ -251,30 +334,41 @@ func Snippet(m Module) string {
 // JSON is m's documentation in the shape of ansible-doc --json's entry
 // for one module: doc, examples, metadata and return.
 func JSON(m Module) map[string]any {
-	d, s := m.Doc, m.Spec
+	d := m.Doc
 	opts := map[string]any{}
-	for _, p := range documented(s) {
-		o := map[string]any{"description": []string(d.Options[p.Name]), "type": p.Kind.String()}
+	for _, p := range m.options() {
+		o := map[string]any{"description": []string(d.Options[p.Name])}
+		if p.Type != "" {
+			o["type"] = p.Type
+		}
 		if p.Required {
 			o["required"] = true
 		}
 		if p.Default != nil {
 			o["default"] = p.Default
 		}
-		if len(p.Choices) > 0 {
+		if p.Choices != nil {
 			o["choices"] = p.Choices
 		}
 		if len(p.Aliases) > 0 {
 			o["aliases"] = p.Aliases
 		}
-		if p.Kind == tasks.List {
-			o["elements"] = p.Elements.String()
+		if p.Elements != "" {
+			o["elements"] = p.Elements
 		}
 		opts[p.Name] = o
 	}
 	ns := m.FQCN[:strings.LastIndexByte(m.FQCN, '.')]
-	doc := map[string]any{"module": m.Name, "collection": ns, "short_description": d.Short,
-		"description": []string(d.Description), "options": opts, "has_action": false}
+	doc := map[string]any{"collection": ns, "short_description": d.Short,
+		"description": []string(d.Description), "options": opts}
+	if m.Spec != nil {
+		doc["module"], doc["has_action"] = m.Name, false
+	} else {
+		doc["name"] = m.Name
+		if m.Facts.Positional != nil {
+			doc["positional"] = m.Facts.Positional
+		}
+	}
 	if len(d.Notes) > 0 {
 		doc["notes"] = []string(d.Notes)
 	}
@@ -297,8 +391,8 @@ func JSON(m Module) map[string]any {
 	if len(attrs) > 0 {
 		doc["attributes"] = attrs
 	}
-	if len(s.Refused) > 0 {
-		doc["refused"] = s.Refused
+	if m.Spec != nil && len(m.Spec.Refused) > 0 {
+		doc["refused"] = m.Spec.Refused
 	}
 	var ret any
 	if len(d.Returns) > 0 {

@@ -96,3 +96,16 @@ func TestFor(t *testing.T) {
 		t.Error("FQCN")
 	}
 }
+
+func TestPlainNested(t *testing.T) {
+	for in, want := range map[string]string{
+		"C(x is version('1', '>=')) holds": "`x is version('1', '>=')' holds",
+		"C(f(a, b)) and I(opt)":            "`f(a, b)' and `opt'",
+		"an unclosed C(x":                  "an unclosed C(x",
+		"ABC(x)":                           "ABC(x)",
+	} {
+		if got := Plain(in); got != want {
+			t.Errorf("Plain(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package plugdoc
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/playbooks/expr"
+)
+
+// implemented lists the plugins of kind tender runs.
+func implemented(kind string) []string {
+	switch kind {
+	case "filter":
+		return expr.Filters()
+	case "test":
+		return expr.Tests()
+	}
+	return expr.Lookups()
+}
+
+// TestPluginDocs holds every documentation file to the plugin it
+// documents: tender runs the plugin; ansible-core documents it (its
+// facts are recorded in facts.json); every option ansible-core documents
+// is described and no other; every value it documents as returned is
+// documented; the examples are YAML. And every plugin both tender runs
+// and ansible-core documents has a file.
+func TestPluginDocs(t *testing.T) {
+	for _, kind := range Kinds {
+		have := implemented(kind)
+		for _, name := range Names(kind) {
+			d, err := For(kind, name)
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			where := kind + "/" + name + ".yml"
+			if !slices.Contains(have, name) {
+				t.Errorf("%s: tender has no %s %s", where, kind, name)
+			}
+			f, ok := FactsOf(kind, name)
+			if !ok {
+				t.Errorf("%s: ansible-core documents no %s %s (facts.json)", where, kind, name)
+				continue
+			}
+			for o := range f.Options {
+				if len(d.Options[o]) == 0 || strings.TrimSpace(d.Options[o][0]) == "" {
+					t.Errorf("%s: option %s is not described", where, o)
+				}
+			}
+			for o := range d.Options {
+				if _, ok := f.Options[o]; !ok {
+					t.Errorf("%s: describes %s, which is not an option", where, o)
+				}
+			}
+			for _, r := range f.Returns {
+				if _, ok := d.Returns[r]; !ok {
+					t.Errorf("%s: the returned value %s is not documented", where, r)
+				}
+			}
+			if len(d.Description) == 0 || d.Examples == "" {
+				t.Errorf("%s: needs a description and examples", where)
+			}
+			var ex any
+			if err := yaml.Unmarshal([]byte(d.Examples), &ex); err != nil {
+				t.Errorf("%s: the examples are not YAML: %v", where, err)
+			}
+		}
+		for _, name := range Recorded(kind) {
+			if slices.Contains(have, name) && !slices.Contains(Names(kind), name) {
+				t.Errorf("the %s %s (tender runs it, ansible-core documents it) has no %s/%s.yml", kind, name, kind, name)
+			}
+		}
+	}
+}
