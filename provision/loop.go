@@ -58,7 +58,7 @@ func (pr *playRun) loopItems(t *playbooks.Task, scope *expr.Vars) ([]any, error)
 		}
 		return unsafeDeep(out).([]any), nil
 	}
-	items, err := expr.RunLookupIn(scope, t.Loop.With, terms, nil)
+	items, err := expr.RunLoopLookupIn(scope, t.Loop.With, t.Action, terms)
 	if err != nil {
 		return nil, err
 	}

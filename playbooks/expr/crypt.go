@@ -187,7 +187,13 @@ func passwordHash(b *budget, secret, hashtype string, salt, saltSize, rounds any
 	// only the specification's default of 5000 goes unwritten.
 	r := implicit
 	if rounds != nil {
-		r, _ = integer(rounds)
+		// passlib writes the rounds with %d: a number is needed, text
+		// fails as it does there.
+		if !isNumber(rounds) {
+			return "", typeErrorf("%%d format: a real number is required, not %s", typeName(rounds))
+		}
+		f, _ := floatOf(rounds)
+		r = int(f)
 	}
 	if r == 5000 {
 		r = 0

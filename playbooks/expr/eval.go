@@ -57,6 +57,9 @@ type evaluator struct {
 	native bool
 	// input is the value of blockInput while a filter block's filters run.
 	input any
+	// subdir is where first_found looks beside each search path when a
+	// with_ loop runs it (RunLoopLookupIn); "" is "files".
+	subdir string
 }
 
 // evalState is what the evaluators of one evaluation share, including

@@ -187,7 +187,7 @@ var ansibleFilters = map[string]filterFunc{
 	},
 	"comment":         fComment,
 	"subelements":     fSubelements,
-	"urldecode":       strFilter(urlUnquotePlus),
+	"urldecode":       fURLDecode,
 	"log":             mathFilter("log"),
 	"pow":             mathFilter("pow"),
 	"root":            mathFilter("root"),
@@ -423,6 +423,33 @@ func pyGlob(env *Env, pattern string) ([]string, error) {
 // urlUnquotePlus is urllib.parse.unquote_plus: + is a space, %XX a byte;
 // bytes that are not UTF-8 become U+FFFD.
 func urlUnquotePlus(s string) string {
+	out, _ := unquotePlus(s, "utf-8", "replace")
+	return out
+}
+
+// fURLDecode is urldecode: Python's unquote_plus(string, encoding,
+// errors), the percent-escaped bytes read as encoding (utf-8, latin-1
+// or ascii; tender has no other codec) with errors' handling of bytes
+// the encoding cannot read (replace, strict or ignore).
+func fURLDecode(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+	enc := Str(argOr(args, kw, 0, "encoding", "utf-8"))
+	errs := Str(argOr(args, kw, 1, "errors", "replace"))
+	return unquotePlus(Str(x), enc, errs)
+}
+
+// unquotePlus decodes s's + and %XX escapes as Python's unquote_plus.
+func unquotePlus(s, enc, errs string) (string, error) {
+	norm := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(enc))
+	switch norm {
+	case "utf8", "u8", "utf", "latin1", "iso88591", "l1", "8859", "cp819", "ascii", "usascii", "646":
+	default:
+		return "", errorf("urldecode: tender decodes utf-8, latin-1 and ascii only, not %q", enc)
+	}
+	switch errs {
+	case "replace", "strict", "ignore":
+	default:
+		return "", errorf("urldecode: tender handles the errors replace, strict and ignore only, not %q", errs)
+	}
 	s = strings.ReplaceAll(s, "+", " ")
 	var b []byte
 	for i := 0; i < len(s); i++ {
@@ -438,8 +465,23 @@ func urlUnquotePlus(s string) string {
 	var out strings.Builder
 	for len(b) > 0 {
 		r, n := utf8.DecodeRune(b)
+		switch {
+		case norm == "latin1" || norm == "iso88591" || norm == "l1" || norm == "8859" || norm == "cp819":
+			r, n = rune(b[0]), 1
+		case (norm == "ascii" || norm == "usascii" || norm == "646") && b[0] >= 0x80:
+			r, n = utf8.RuneError, 1
+		}
+		if r == utf8.RuneError && n <= 1 {
+			switch errs {
+			case "strict":
+				return "", &pyError{msg: fmt.Sprintf("'%s' codec can't decode byte 0x%02x", enc, b[0]), exc: "UnicodeDecodeError"}
+			case "ignore":
+				b = b[1:]
+				continue
+			}
+		}
 		out.WriteRune(r)
 		b = b[n:]
 	}
-	return out.String()
+	return out.String(), nil
 }

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"encoding/json"
+	"io"
 	"strings"
 
 	"github.com/tender-sh/tender/internal/pydict"
@@ -44,9 +45,23 @@ var dataFilters = map[string]filterFunc{
 		return pyJSONLoads(s, strict)
 	},
 	"from_yaml": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
-		var n yaml.Node
-		if err := yaml.Unmarshal([]byte(Str(x)), &n); err != nil {
+		// Ansible's from_yaml parses text and returns anything else as
+		// it is; text holding several documents is an error (PyYAML's
+		// single-document load).
+		s, ok := text(x)
+		if !ok {
+			return x, nil
+		}
+		d := yaml.NewDecoder(strings.NewReader(s))
+		var n, more yaml.Node
+		if err := d.Decode(&n); err != nil {
+			if err == io.EOF {
+				return nil, nil
+			}
 			return nil, yamlError(err)
+		}
+		if err := d.Decode(&more); err == nil {
+			return nil, &pyError{msg: "expected a single document in the stream, but found another document", exc: "yaml.composer.ComposerError"}
 		}
 		if len(n.Content) == 0 {
 			return nil, nil
@@ -58,15 +73,23 @@ var dataFilters = map[string]filterFunc{
 		if indent < 2 || indent > 9 {
 			indent = 2
 		}
-		return pyyaml.Dump(plain(x), pyyaml.Options{Indent: indent, FlowLeaves: !Truthy(kw["default_flow_style"]) && kw["default_flow_style"] == nil,
-			Ordered: yamlOrdered(kw), Scalar: yamlScalar}), nil
+		if err := yamlKeywords("to_yaml", kw); err != nil {
+			return nil, err
+		}
+		out := pyyaml.Dump(plain(x), pyyaml.Options{Indent: indent, FlowLeaves: !Truthy(kw["default_flow_style"]) && kw["default_flow_style"] == nil,
+			Ordered: yamlOrdered(kw), Scalar: yamlScalar})
+		return yamlMarkers(out, x, kw), nil
 	},
 	"to_nice_yaml": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		indent, _ := integer(argOr(args, kw, 0, "indent", 4))
 		if indent < 2 || indent > 9 {
 			indent = 2
 		}
-		return pyyaml.Dump(plain(x), pyyaml.Options{Indent: indent, Ordered: yamlOrdered(kw), Scalar: yamlScalar}), nil
+		if err := yamlKeywords("to_nice_yaml", kw); err != nil {
+			return nil, err
+		}
+		out := pyyaml.Dump(plain(x), pyyaml.Options{Indent: indent, Ordered: yamlOrdered(kw), Scalar: yamlScalar})
+		return yamlMarkers(out, x, kw), nil
 	},
 	"combine": combine,
 	"dict2items": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
@@ -186,6 +209,57 @@ func jsonValue(v any) (any, error) {
 		return nil, errorf("Object of type %s is not JSON serializable", typeName(v))
 	}
 	return s, nil
+}
+
+// yamlKeywords refuses the keywords of PyYAML's dump that the YAML
+// filters accept but tender's writer does not honour, when given a value
+// other than the one Ansible's filters use anyway: tender writes with
+// PyYAML's defaults (no line folding, unicode as it is, no tags), and
+// honours indent, sort_keys, default_flow_style, explicit_start and
+// explicit_end.
+func yamlKeywords(name string, kw map[string]any) error {
+	for _, k := range pydict.Keys(kw) {
+		v := kw[k]
+		ok := false
+		switch k {
+		case "indent", "sort_keys", "default_flow_style", "explicit_start", "explicit_end":
+			ok = true
+		case "allow_unicode":
+			ok = Truthy(v)
+		case "default_style", "line_break", "encoding", "version", "tags", "width":
+			ok = v == nil
+		case "canonical":
+			ok = !Truthy(v)
+		}
+		if !ok {
+			return errorf("%s: %s=%s is not supported by tender", name, k, Repr(v))
+		}
+	}
+	return nil
+}
+
+// yamlMarkers adds the document markers explicit_start ("---") and
+// explicit_end ("...") ask for to the YAML out that x was written as, as
+// PyYAML writes them: the start marker on a line of its own before a
+// block collection, before anything else on the same line; the end
+// marker once (a plain scalar's document has it already).
+func yamlMarkers(out string, x any, kw map[string]any) string {
+	if Truthy(kw["explicit_start"]) {
+		switch plain(x).(type) {
+		case map[string]any, []any:
+			if !strings.HasPrefix(out, "{") && !strings.HasPrefix(out, "[") {
+				out = "---\n" + out
+				break
+			}
+			out = "--- " + out
+		default:
+			out = "--- " + out
+		}
+	}
+	if Truthy(kw["explicit_end"]) && !strings.HasSuffix(out, "...\n") {
+		out += "...\n"
+	}
+	return out
 }
 
 // yamlOrdered reports whether the YAML filters' sort_keys= asks for the

@@ -38,13 +38,14 @@ func mathFilter(name string) filterFunc {
 		}
 		switch name {
 		case "pow":
-			if len(args) < 1 {
+			yv := argOr(args, kw, 0, "y", nil)
+			if len(args) < 1 && kw["y"] == nil {
 				return nil, typeErrorf("power() missing 1 required positional argument: 'y'")
 			}
-			if !isNumber(args[0]) {
-				return nil, typeErrorf("pow() can only be used on numbers: must be real number, not %s", typeName(args[0]))
+			if !isNumber(yv) {
+				return nil, typeErrorf("pow() can only be used on numbers: must be real number, not %s", typeName(yv))
 			}
-			y, err := floatOf(args[0])
+			y, err := floatOf(yv)
 			if err != nil {
 				return nil, err
 			}

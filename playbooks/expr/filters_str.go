@@ -4,12 +4,14 @@ import (
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
+	"crypto/sha3"
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"hash"
 	"os"
+	"os/user"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,6 +19,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tender-sh/tender/internal/pyre"
+	"golang.org/x/crypto/blake2b"
+	"golang.org/x/crypto/blake2s"
 )
 
 func strArg(args []any, kw map[string]any, i int, key string, def string) string {
@@ -200,8 +204,29 @@ var stringFilters = map[string]filterFunc{
 	}),
 	"expanduser": func(env *Env, x any, _ []any, _ map[string]any) (any, error) {
 		p := Str(x)
-		if p != "~" && !strings.HasPrefix(p, "~/") {
+		if !strings.HasPrefix(p, "~") {
 			return p, nil
+		}
+		if name, rest, _ := strings.Cut(p[1:], "/"); name != "" {
+			// ~name is that user's home, from the controller's user
+			// database (as Python's pwd); a user it does not know, or a
+			// sandboxed run (the database is not the playbook's), leaves
+			// the path as it is.
+			if env != nil && env.Sandbox != nil {
+				return p, nil
+			}
+			u, err := user.Lookup(name)
+			if err != nil {
+				return p, nil
+			}
+			home := u.HomeDir
+			if home != "/" {
+				home = strings.TrimRight(home, "/")
+			}
+			if !strings.Contains(p, "/") {
+				return home, nil
+			}
+			return home + "/" + rest, nil
 		}
 		home, ok := getenv(env, "HOME")
 		if !ok && env != nil && env.Sandbox != nil {
@@ -290,9 +315,31 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
 }
 
+// hexDigest is Python's hashlib.new(algo, s).hexdigest() for the
+// algorithms hashlib always has (its names, in either case, as
+// OpenSSL's lookup takes them); shake_128 and shake_256 need a length
+// hexdigest() is not given, so they fail as in Python.
 func hexDigest(algo, s string) (any, error) {
 	var h hash.Hash
-	switch algo {
+	switch strings.ToLower(algo) {
+	case "sha512_224":
+		h = sha512.New512_224()
+	case "sha512_256":
+		h = sha512.New512_256()
+	case "sha3_224":
+		h = sha3.New224()
+	case "sha3_256":
+		h = sha3.New256()
+	case "sha3_384":
+		h = sha3.New384()
+	case "sha3_512":
+		h = sha3.New512()
+	case "blake2b":
+		h, _ = blake2b.New512(nil)
+	case "blake2s":
+		h, _ = blake2s.New256(nil)
+	case "shake_128", "shake_256":
+		return nil, typeErrorf("hexdigest() missing required argument 'length' (pos 1)")
 	case "md5":
 		h = md5.New()
 	case "sha1":

@@ -176,6 +176,27 @@ func RunLookupIn(scope Scope, name string, terms []any, opts map[string]any) ([]
 	return plain(out).([]any), nil
 }
 
+// RunLoopLookupIn is RunLookupIn for a task's with_<name> loop: as
+// ansible-core does for a loop's lookup, first_found looks in the
+// subdirectory that the task's action names - templates for a template
+// task, vars for include_vars (any action naming "var"), files
+// otherwise.
+func RunLoopLookupIn(scope Scope, name, action string, terms []any) ([]any, error) {
+	ev := newEvaluator(scope, "")
+	ev.subdir = "files"
+	for _, s := range []string{"template", "var", "file"} {
+		if strings.Contains(action, s) {
+			ev.subdir = s + "s"
+			break
+		}
+	}
+	out, err := ev.runLookup(pluginName(name), terms, nil)
+	if err != nil {
+		return nil, err
+	}
+	return plain(out).([]any), nil
+}
+
 // envScope is a scope without variables that carries an Env.
 type envScope struct{ env *Env }
 

@@ -21,8 +21,12 @@ func firstFoundLookup(ev *evaluator, terms []any, opts map[string]any) ([]any, e
 		return nil, err
 	}
 	env := envOf(ev.scope)
+	subdir := ev.subdir
+	if subdir == "" {
+		subdir = "files"
+	}
 	for _, n := range names {
-		p, ok, err := env.find(n)
+		p, ok, err := env.findIn(subdir, n)
 		if err != nil {
 			return nil, err
 		}

@@ -188,13 +188,13 @@ func TestSandboxEnvironment(t *testing.T) {
 	sb := testSandbox{lookups: []string{"env"}, env: []string{"OK"}}
 	scope := &Vars{Env: &Env{Getenv: getenv, Sandbox: sb}}
 	cases := map[string][2]string{ // template: sandboxed, unsandboxed
-		"{{ '$OK ${OK} $SECRET ${SECRET} $NONE' | expandvars }}":  {"fine fine $SECRET ${SECRET} $NONE", "fine fine s3cret s3cret $NONE"},
-		"{{ lookup('env', 'OK') }}":                               {"fine", "fine"},
-		"{{ lookup('env', 'SECRET') }}":                           {"", "s3cret"},
-		"{{ lookup('env', 'SECRET', default='d') }}":              {"d", "s3cret"},
-		"{{ query('env', 'OK', 'SECRET', 'HOME') | join(',') }}":  {"fine,,", "fine,s3cret,/home/op"},
-		"{{ '~/x' | expanduser }} {{ '~' | expanduser }}":         {"~/x ~", "/home/op/x /home/op"},
-		"{{ '~root/x' | expanduser }} {{ '$HOME' | expandvars }}": {"~root/x $HOME", "~root/x /home/op"},
+		"{{ '$OK ${OK} $SECRET ${SECRET} $NONE' | expandvars }}":            {"fine fine $SECRET ${SECRET} $NONE", "fine fine s3cret s3cret $NONE"},
+		"{{ lookup('env', 'OK') }}":                                         {"fine", "fine"},
+		"{{ lookup('env', 'SECRET') }}":                                     {"", "s3cret"},
+		"{{ lookup('env', 'SECRET', default='d') }}":                        {"d", "s3cret"},
+		"{{ query('env', 'OK', 'SECRET', 'HOME') | join(',') }}":            {"fine,,", "fine,s3cret,/home/op"},
+		"{{ '~/x' | expanduser }} {{ '~' | expanduser }}":                   {"~/x ~", "/home/op/x /home/op"},
+		"{{ '~no-such-user-x/x' | expanduser }} {{ '$HOME' | expandvars }}": {"~no-such-user-x/x $HOME", "~no-such-user-x/x /home/op"},
 	}
 	for src, want := range cases {
 		for i, env := range []*Env{{Getenv: getenv, Sandbox: sb}, {Getenv: getenv}} {
@@ -204,6 +204,11 @@ func TestSandboxEnvironment(t *testing.T) {
 				t.Errorf("%s (sandboxed: %t): got %q, %v; want %q", src, i == 0, Str(got), err, want[i])
 			}
 		}
+	}
+	// a sandbox never lets ~name read the user database
+	scope.Env = &Env{Getenv: getenv, Sandbox: sb}
+	if got, err := Render("{{ '~root/x' | expanduser }}", scope); err != nil || Str(got) != "~root/x" {
+		t.Errorf("~root under a sandbox: %q, %v", Str(got), err)
 	}
 	// HOME allowed: expanduser uses it; the user database is never read
 	scope.Env = &Env{Getenv: getenv, Sandbox: testSandbox{env: []string{"HOME"}}}

@@ -290,6 +290,13 @@ func regexTest(name string) testFunc {
 		mode := name
 		if name == "regex" {
 			mode = Str(argOr(args, kwargs, 3, "match_type", "search"))
+			switch mode {
+			case "match", "fullmatch", "search":
+			default:
+				// Ansible calls re's function of that name: tender has
+				// these three; any other is refused, not searched.
+				return false, errorf("the regex test's match_type is match, fullmatch or search in tender, not %s", Repr(mode))
+			}
 		}
 		re, err := compileRegex(nil, pat, ic, ml)
 		if err != nil {
