@@ -118,3 +118,19 @@ func TestExpandUserOther(t *testing.T) {
 		}
 	}
 }
+
+// TestSetTests: subset and superset compare as Python's sets: a string
+// is its characters, a dict its keys, 1 == 1.0 == True, the other set
+// may be given by keyword (b), and a list or dict item is unhashable.
+func TestSetTests(t *testing.T) {
+	scope := NewVars(nil)
+	src := "{{ [['ab'] is subset('xaby'), ['a','b'] is subset('xaby'), [1,2] is superset(b=[1]), " +
+		"{'a':1} is subset(['a','b']), [1] is subset([1.0]), [True] is subset([1]), 'ab' is issubset('abc'), [3] is subset([1, 2])] }}"
+	got, err := Render(src, scope)
+	if err != nil || Str(got) != "[False, True, True, True, True, True, True, False]" {
+		t.Errorf("%s = %q, %v", src, Str(got), err)
+	}
+	if _, err := Render("{{ [[1]] is subset([[1]]) }}", scope); err == nil || !strings.Contains(err.Error(), "unhashable type: 'list'") {
+		t.Errorf("a list item: %v", err)
+	}
+}

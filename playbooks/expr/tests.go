@@ -255,26 +255,58 @@ func compareTest(name string) testFunc {
 	}
 }
 
+// setTest is subset and superset (issubset, issuperset): Python's
+// set(a) <= set(b) (or >=), so a string is the set of its characters, a
+// dict the set of its keys, and an item a set cannot hold (a list, a
+// dict) fails as Python's "unhashable type".
 func setTest(name string) testFunc {
-	return func(x any, args []any, _ map[string]any) (bool, error) {
-		if err := needArgs(name, args, 1); err != nil {
-			return false, err
+	return func(x any, args []any, kw map[string]any) (bool, error) {
+		other := argOr(args, kw, 0, "b", nil)
+		if len(args) == 0 && kw["b"] == nil {
+			return false, needArgs(name, args, 1)
 		}
-		a, b := x, args[0]
+		a, b := x, other
 		if name == "superset" {
 			a, b = b, a
 		}
-		al, err := iterate(a)
+		al, err := hashableItems(a)
+		if err != nil {
+			return false, err
+		}
+		bl, err := hashableItems(b)
 		if err != nil {
 			return false, err
 		}
 		for _, e := range al {
-			if ok, err := contain(b, e); err != nil || !ok {
-				return false, err
+			found := false
+			for _, f := range bl {
+				if Equal(e, f) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false, nil
 			}
 		}
 		return true, nil
 	}
+}
+
+// hashableItems are the items of v as Python's set(v) takes them, or
+// the TypeError set() raises for an item it cannot hold.
+func hashableItems(v any) ([]any, error) {
+	items, err := iterate(v)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range items {
+		switch e.(type) {
+		case []any, map[string]any, Keyed:
+			return nil, typeErrorf("unhashable type: '%s'", typeName(e))
+		}
+	}
+	return items, nil
 }
 
 func regexTest(name string) testFunc {
