@@ -392,7 +392,14 @@ var listFilters = map[string]filterFunc{
 		if len(items) == 0 {
 			return nil, &pyError{msg: "Cannot choose from an empty sequence", exc: "IndexError"}
 		}
-		return items[randInt(len(items), seed)], nil
+		i := randInt(len(items), seed)
+		switch x.(type) {
+		case map[string]any, Keyed:
+			// Python's random.choice indexes the dict by position, a key
+			// a play's dict (its keys text) does not have.
+			return nil, &pyError{msg: strconv.Itoa(i), exc: "KeyError"}
+		}
+		return items[i], nil
 	},
 }
 

@@ -134,3 +134,12 @@ func TestSetTests(t *testing.T) {
 		t.Errorf("a list item: %v", err)
 	}
 }
+
+// TestRandomOnDict: random on a dict fails as Python's random.choice
+// does (it indexes the dict by position), rather than picking a key.
+func TestRandomOnDict(t *testing.T) {
+	_, err := Render("{{ {'a': 1, 'b': 2} | random }}", NewVars(nil))
+	if class, _, ok := PythonException(err); !ok || class != "KeyError" {
+		t.Errorf("random of a dict: %v", err)
+	}
+}
