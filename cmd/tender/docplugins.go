@@ -6,21 +6,9 @@ import (
 	"slices"
 
 	"github.com/tender-sh/tender/internal/fqcn"
-	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/playbooks/expr/plugdoc"
 	"github.com/tender-sh/tender/tasks/builtin/moddoc"
 )
-
-// pluginNames lists the plugins of kind tender runs.
-func pluginNames(kind string) []string {
-	switch kind {
-	case "filter":
-		return expr.Filters()
-	case "test":
-		return expr.Tests()
-	}
-	return expr.Lookups()
-}
 
 // pluginFQCN names a plugin as ansible-doc lists it: ansible.builtin's
 // when ansible-core has it, else its bare name (Jinja2's own filters and
@@ -36,7 +24,7 @@ func pluginFQCN(kind, name string) string {
 // as ansible-doc -t KIND -l does (with -j, as a JSON object).
 func listPlugins(w io.Writer, kind string, asJSON bool) error {
 	sums := map[string]string{}
-	for _, n := range pluginNames(kind) {
+	for _, n := range plugdoc.Implemented(kind) {
 		short := ""
 		if d, err := plugdoc.For(kind, n); err == nil {
 			short = d.Short
@@ -55,7 +43,7 @@ func showPlugins(w io.Writer, kind string, names []string, asJSON bool) error {
 	out := map[string]any{}
 	for _, arg := range names {
 		name := fqcn.Short(arg)
-		if !slices.Contains(pluginNames(kind), name) {
+		if !slices.Contains(plugdoc.Implemented(kind), name) {
 			return fmt.Errorf("tender has no %s plugin %q; `tender doc -t %s -l` lists them", kind, arg, kind)
 		}
 		d, err := plugdoc.For(kind, name)

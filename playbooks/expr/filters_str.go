@@ -320,43 +320,28 @@ func shellQuote(s string) string {
 // OpenSSL's lookup takes them); shake_128 and shake_256 need a length
 // hexdigest() is not given, so they fail as in Python.
 func hexDigest(algo, s string) (any, error) {
-	var h hash.Hash
-	switch strings.ToLower(algo) {
-	case "sha512_224":
-		h = sha512.New512_224()
-	case "sha512_256":
-		h = sha512.New512_256()
-	case "sha3_224":
-		h = sha3.New224()
-	case "sha3_256":
-		h = sha3.New256()
-	case "sha3_384":
-		h = sha3.New384()
-	case "sha3_512":
-		h = sha3.New512()
-	case "blake2b":
-		h, _ = blake2b.New512(nil)
-	case "blake2s":
-		h, _ = blake2s.New256(nil)
-	case "shake_128", "shake_256":
+	name := strings.ToLower(algo)
+	if name == "shake_128" || name == "shake_256" {
 		return nil, typeErrorf("hexdigest() missing required argument 'length' (pos 1)")
-	case "md5":
-		h = md5.New()
-	case "sha1":
-		h = sha1.New()
-	case "sha224":
-		h = sha256.New224()
-	case "sha256":
-		h = sha256.New()
-	case "sha384":
-		h = sha512.New384()
-	case "sha512":
-		h = sha512.New()
-	default:
+	}
+	newHash, ok := hashlibAlgorithms[name]
+	if !ok {
 		return nil, errorf("unsupported hash type %s", algo)
 	}
+	h := newHash()
 	h.Write([]byte(s))
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashlibAlgorithms are the algorithms Python's hashlib always has, by
+// its names.
+var hashlibAlgorithms = map[string]func() hash.Hash{
+	"md5": md5.New, "sha1": sha1.New, "sha224": sha256.New224, "sha256": sha256.New,
+	"sha384": sha512.New384, "sha512": sha512.New, "sha512_224": sha512.New512_224, "sha512_256": sha512.New512_256,
+	"sha3_224": func() hash.Hash { return sha3.New224() }, "sha3_256": func() hash.Hash { return sha3.New256() },
+	"sha3_384": func() hash.Hash { return sha3.New384() }, "sha3_512": func() hash.Hash { return sha3.New512() },
+	"blake2b": func() hash.Hash { h, _ := blake2b.New512(nil); return h },
+	"blake2s": func() hash.Hash { h, _ := blake2s.New256(nil); return h },
 }
 
 // getenv reads the controller's environment variable name, as the Env's

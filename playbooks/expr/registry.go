@@ -126,17 +126,10 @@ func IsLookup(name string) bool {
 // Lookups lists the lookup plugins tender runs, sorted: its own and those
 // registered (AddLookup), the names a controller sandbox may allow.
 func Lookups() []string {
-	out := make([]string, 0, len(lookupTable()))
-	for n := range lookupTable() {
-		out = append(out, n)
-	}
+	own := lookupTable()
 	added.mu.RLock()
-	for n := range added.lookups {
-		out = append(out, n)
-	}
-	added.mu.RUnlock()
-	sort.Strings(out)
-	return out
+	defer added.mu.RUnlock()
+	return sortedNames(own, added.lookups)
 }
 
 // oldLoopLookups are community.general lookups that the with_ loops of
@@ -167,31 +160,29 @@ func IsLoopLookup(name string) bool {
 // Filters lists the filters tender runs, sorted: its own (Jinja2's and
 // Ansible's) and those registered (AddFilter).
 func Filters() []string {
-	out := make([]string, 0, len(filters))
-	for n := range filters {
-		out = append(out, n)
-	}
 	added.mu.RLock()
-	for n := range added.filters {
-		out = append(out, n)
-	}
-	added.mu.RUnlock()
-	sort.Strings(out)
-	return out
+	defer added.mu.RUnlock()
+	return sortedNames(filters, added.filters)
 }
 
 // Tests lists the tests tender runs, sorted: its own and those registered
 // (AddTest).
 func Tests() []string {
-	out := make([]string, 0, len(testTable()))
-	for n := range testTable() {
-		out = append(out, n)
-	}
+	own := testTable()
 	added.mu.RLock()
-	for n := range added.tests {
+	defer added.mu.RUnlock()
+	return sortedNames(own, added.tests)
+}
+
+// sortedNames lists the keys of own and more, sorted.
+func sortedNames[A, B any](own map[string]A, more map[string]B) []string {
+	out := make([]string, 0, len(own)+len(more))
+	for n := range own {
 		out = append(out, n)
 	}
-	added.mu.RUnlock()
+	for n := range more {
+		out = append(out, n)
+	}
 	sort.Strings(out)
 	return out
 }

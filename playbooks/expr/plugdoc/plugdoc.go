@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tender-sh/tender/playbooks/expr"
 )
 
 //go:embed filter test lookup facts.json
@@ -147,8 +149,24 @@ func Recorded(kind string) []string {
 }
 
 // Names lists the plugins of kind that have a documentation file, sorted.
-func Names(kind string) []string {
-	entries, _ := fs.ReadDir(files, kind)
+func Names(kind string) []string { return YAMLNames(files, kind) }
+
+// Implemented lists the plugins of kind tender runs (filter, test or
+// lookup), sorted.
+func Implemented(kind string) []string {
+	switch kind {
+	case "filter":
+		return expr.Filters()
+	case "test":
+		return expr.Tests()
+	}
+	return expr.Lookups()
+}
+
+// YAMLNames lists the names of the .yml files in dir of fsys, sorted:
+// the documented modules or plugins.
+func YAMLNames(fsys fs.FS, dir string) []string {
+	entries, _ := fs.ReadDir(fsys, dir)
 	var out []string
 	for _, e := range entries {
 		if n, ok := strings.CutSuffix(e.Name(), ".yml"); ok {

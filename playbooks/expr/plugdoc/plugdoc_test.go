@@ -6,20 +6,7 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/tender-sh/tender/playbooks/expr"
 )
-
-// implemented lists the plugins of kind tender runs.
-func implemented(kind string) []string {
-	switch kind {
-	case "filter":
-		return expr.Filters()
-	case "test":
-		return expr.Tests()
-	}
-	return expr.Lookups()
-}
 
 // TestPluginDocs holds every documentation file to the plugin it
 // documents: tender runs the plugin; ansible-core documents it (its
@@ -29,7 +16,7 @@ func implemented(kind string) []string {
 // and ansible-core documents has a file.
 func TestPluginDocs(t *testing.T) {
 	for _, kind := range Kinds {
-		have := implemented(kind)
+		have := Implemented(kind)
 		for _, name := range Names(kind) {
 			d, err := For(kind, name)
 			if err != nil {

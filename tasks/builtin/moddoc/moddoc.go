@@ -11,8 +11,6 @@ package moddoc
 import (
 	"embed"
 	"fmt"
-	"io/fs"
-	"sort"
 	"strings"
 
 	"github.com/tender-sh/tender/playbooks/expr/plugdoc"
@@ -31,17 +29,7 @@ type Return = plugdoc.Return
 type Lines = plugdoc.Lines
 
 // Names lists the modules that have a documentation file, sorted.
-func Names() []string {
-	entries, _ := fs.ReadDir(files, ".")
-	var out []string
-	for _, e := range entries {
-		if n, ok := strings.CutSuffix(e.Name(), ".yml"); ok {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func Names() []string { return plugdoc.YAMLNames(files, ".") }
 
 // For reads the documentation of module name (its short name). A file
 // that is not valid (an unknown key, a wrong type) is an error naming it,
