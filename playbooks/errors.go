@@ -99,6 +99,9 @@ func (c *errs) yamlErr(file string, data []byte, err error) {
 		if e != nil && strings.HasSuffix(e.Error(), msg) {
 			pos.Line = k
 			pos.Col = len(lines[k-1]) - len(strings.TrimLeft(lines[k-1], " \t")) + 1
+			if c := mappingValueCol(lines[k-1]); c > 0 && strings.HasPrefix(msg, "mapping values are not allowed") {
+				pos.Col = c // PyYAML marks the colon that cannot start a value
+			}
 			if k != line {
 				msg += fmt.Sprintf(" (in the block that starts at line %d)", line)
 			}
@@ -106,6 +109,40 @@ func (c *errs) yamlErr(file string, data []byte, err error) {
 		}
 	}
 	c.list = append(c.list, &Error{Pos: pos, Msg: "YAML syntax: " + msg, Err: err})
+}
+
+// mappingValueCol is the column (from 1) of the second mapping
+// indicator (a colon followed by white space or the line's end) of line,
+// outside quotes: the one a plain scalar cannot hold, where PyYAML
+// reports "mapping values are not allowed here"; 0 when there is none.
+func mappingValueCol(line string) int {
+	seen := 0
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case (c == '\'' || c == '"') && scalarStart(line[:i]):
+			quote = c
+		case c == '#' && (i == 0 || line[i-1] == ' '):
+			return 0
+		case c == ':' && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t'):
+			if seen++; seen == 2 {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// scalarStart: a scalar may start after before (a quote there opens a
+// quoted scalar; elsewhere it is part of a plain one).
+func scalarStart(before string) bool {
+	t := strings.TrimRight(before, " \t")
+	return t == "" || strings.ContainsRune(":-[{,", rune(t[len(t)-1]))
 }
 
 // YAMLError turns an error yaml.v3 returned for file's data into
