@@ -17,6 +17,7 @@ import (
 // handlers do not know, for one).
 type PlainError struct{ Msg string }
 
+// Error returns the message alone.
 func (e *PlainError) Error() string { return e.Msg }
 
 // basicChallenge is Python's AbstractBasicAuthHandler.rx: a scheme with a
