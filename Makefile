@@ -46,7 +46,7 @@ e2e:
 	@if [ "$(E2E)" = "0" ]; then echo "e2e: skipped (E2E=0)"; else \
 	  rc=0; \
 	  $(GO) test -tags '$(TAGS) e2e' -count=1 -shuffle=on -timeout 75m ./e2e/ ./transport/ssh/ || rc=1; \
-	  $(GO) test -tags '$(TAGS) e2e' -count=1 -shuffle=on -timeout 20m -run '^(TestSystemFidelity|TestPkgFidelity|TestAptBatchFleet|TestAptRunLoop|TestAptUpgradeFidelity|TestDnfBatchFleet|TestDnfFidelity|TestAptRepositoryFidelity|TestAptKeyFidelity|TestDpkgSelectionsFidelity|TestPackageFactsFidelity|TestPackageFactsRedHatFidelity|TestRpmKeyFleet|TestServiceFactsFleet|TestSysvinitFleet|TestYumRepositoryFleet|TestIptablesFidelity|TestExpectFidelity|TestGitFleet|TestSubversionFleet|TestPamLimitsFleet|TestLocaleGenFleet|TestMountFleet|TestAtFleet|TestTimezoneFleet|TestAlternativesFleet|TestACLFleet|TestPatchFleet|TestGitConfigFleet|TestMakeFleet|TestArchiveFleet|TestSynchronizeFleet|TestUfwFidelity)$$' ./tasks/builtin/... || rc=1; \
+	  $(GO) test -tags '$(TAGS) e2e' -count=1 -shuffle=on -timeout 20m -run '^(TestSystemFidelity|TestPkgFidelity|TestAptBatchFleet|TestAptRunLoop|TestAptUpgradeFidelity|TestDnfBatchFleet|TestDnfFidelity|TestAptRepositoryFidelity|TestAptKeyFidelity|TestDpkgSelectionsFidelity|TestPackageFactsFidelity|TestPackageFactsRedHatFidelity|TestRpmKeyFleet|TestServiceFactsFleet|TestSysvinitFleet|TestYumRepositoryFleet|TestIptablesFidelity|TestExpectFidelity|TestGitFleet|TestSubversionFleet|TestPamLimitsFleet|TestLocaleGenFleet|TestMountFleet|TestAtFleet|TestTimezoneFleet|TestAlternativesFleet|TestACLFleet|TestPatchFleet|TestGitConfigFleet|TestMakeFleet|TestArchiveFleet|TestSynchronizeFleet|TestUfwFidelity|TestFilesystemFleet|TestPartedFleet)$$' ./tasks/builtin/... || rc=1; \
 	  exit $$rc; fi
 
 lint:

@@ -9,12 +9,13 @@
 #   tender-e2e/debian-sys  debian-py plus cron, kmod, git, subversion,
 #                          iptables, python3-pexpect, acl, at, patch,
 #                          locales, make, tzdata, rsync, ufw, bzip2,
-#                          xz-utils and zip, for the modules that drive
-#                          those programs (cron, modprobe, git,
-#                          subversion, iptables, expect, and the
-#                          collections' acl, at, patch, locale_gen, make,
-#                          timezone, synchronize, ufw, archive), run by
-#                          both tools
+#                          xz-utils, zip, parted, dosfstools and
+#                          xfsprogs, for the modules that drive those
+#                          programs (cron, modprobe, git, subversion,
+#                          iptables, expect, and the collections' acl,
+#                          at, patch, locale_gen, make, timezone,
+#                          synchronize, ufw, archive, filesystem,
+#                          parted), run by both tools
 #   tender-e2e/debian-systemd  debian-py plus systemd as PID 1 (see
 #                          Dockerfile.debian-systemd for how it must run)
 #   tender-e2e/debian-openrc  debian-py plus OpenRC, openrc-init as PID 1
@@ -102,7 +103,7 @@ root_image() { # name, packages
 
 common=openssh-server,sudo,iproute2,procps,ca-certificates,netcat-openbsd
 specs=("tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$common"
-	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod,git,subversion,iptables,python3-pexpect,acl,at,patch,locales,make,tzdata,rsync,ufw,bzip2,xz-utils,zip"
+	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod,git,subversion,iptables,python3-pexpect,acl,at,patch,locales,make,tzdata,rsync,ufw,bzip2,xz-utils,zip,parted,dosfstools,xfsprogs"
 	"tender-e2e/debian-systemd:$common,python3,python3-apt,systemd,systemd-sysv"
 	"tender-e2e/debian-openrc:$common,python3,python3-apt,openrc"
 	"tender-e2e/rh:$common,python3,dnf,python3-dnf,rpm,createrepo-c")

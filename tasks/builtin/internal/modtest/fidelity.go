@@ -211,11 +211,21 @@ func linkLen(m map[string]any) {
 	}
 }
 
+// timeKeyNumber: a start, end or delta that is a number (a partition's
+// bounds) is data, not a time, and is compared.
+func timeKeyNumber(k string, v any) bool {
+	switch v.(type) {
+	case float64, int, int64, json.Number:
+		return k == "start" || k == "end" || k == "delta"
+	}
+	return false
+}
+
 func walk(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			if r, ok := volatile[k]; ok && e != nil {
+			if r, ok := volatile[k]; ok && e != nil && !timeKeyNumber(k, e) {
 				x[k] = r
 				continue
 			}
