@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 
@@ -32,9 +33,15 @@ import (
 const syncBridgeRsh = `sh -c 'while [ "$#" -gt 0 ]; do case "$1" in -l) shift 2 ;; -*) shift ;; *) shift; break ;; esac; done; ` +
 	`printf "%s\000" "$*" >&5; exec 5>&- 6<&0; cat <&6 >&4 3<&- 6<&- 2>/dev/null & exec cat <&3 4>&- 6<&-' tender-rsync-bridge`
 
+// syncNoWindows is why synchronize is refused on a Windows controller.
+const syncNoWindows = "synchronize runs rsync on the controller through a POSIX shell bridge, which a Windows controller does not have; delegate the task to a Unix host (delegate_to), or run tender from WSL"
+
 // syncOnController runs rsync on the controller, its remote side (if
 // any) over the task's connection through the bridge.
 func syncOnController(ctx context.Context, env *tasks.Env, a tasks.Values, plan syncPlan) (tasks.Result, error) {
+	if runtime.GOOS == "windows" {
+		return shared.Fail(syncNoWindows), nil
+	}
 	rsync, fail := syncRsyncPath(env)
 	if fail != "" {
 		return shared.Fail(fail), nil
