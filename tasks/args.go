@@ -183,6 +183,9 @@ func (s *Spec) DecodeFor(action string, args Args) (Values, error) {
 			v = Plain(v)
 		}
 		cv, err := convert(p.Kind, p.Elements, v)
+		if ee, ok := err.(elemError); ok {
+			return nil, fmt.Errorf("Elements value for option '%s' is of type %s and we were unable to convert to %s: %v", givenAs[p.Name], ee.typ, ee.kind, ee.err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("argument '%s' is of type %s and we were unable to convert to %s: %v", givenAs[p.Name], pyType(v), p.Kind, err)
 		}

@@ -79,7 +79,7 @@ func convert(k Kind, elem Kind, v any) (any, error) {
 		for i, e := range l {
 			ce, err := convert(elem, Str, e)
 			if err != nil {
-				return nil, err
+				return nil, elemError{pyType(e), elem, err}
 			}
 			out[i] = ce
 		}
@@ -95,6 +95,16 @@ func convert(k Kind, elem Kind, v any) (any, error) {
 	}
 	return v, nil
 }
+
+// elemError is a list element that does not convert to the list's
+// element kind.
+type elemError struct {
+	typ  string
+	kind Kind
+	err  error
+}
+
+func (e elemError) Error() string { return e.err.Error() }
 
 // toInt converts an Int parameter. Python's ints have no size, tender's
 // modules take Go's: a larger integer (a *big.Int from an expression, a
