@@ -42,7 +42,8 @@ func TestCanonicalModule(t *testing.T) {
 		"ansible.builtin.import_role": "import_role",
 		"community.general.nmcli":     "community.general.nmcli",
 		"ansible.posix.mount":         "mount",
-		"ansible.posix.firewalld":     "ansible.posix.firewalld", // tender has no firewalld
+		"ansible.posix.firewalld":     "firewalld",
+		"community.general.lvg":       "community.general.lvg", // tender has no lvg
 	} {
 		if got := m.canonical(in); got != want {
 			t.Errorf("canonical(%q) = %q, want %q", in, got, want)

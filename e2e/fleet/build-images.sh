@@ -18,6 +18,11 @@
 #                          parted), run by both tools
 #   tender-e2e/debian-systemd  debian-py plus systemd as PID 1 (see
 #                          Dockerfile.debian-systemd for how it must run)
+#   tender-e2e/debian-firewalld  debian-systemd plus dbus, netbase and
+#                          firewalld, whose daemon systemd starts: the
+#                          host of the firewalld module, run by both
+#                          tools (it needs NET_ADMIN besides
+#                          debian-systemd's flags: run-systemd.sh)
 #   tender-e2e/debian-openrc  debian-py plus OpenRC, openrc-init as PID 1
 #                          and sshd as OpenRC's ssh service (see
 #                          Dockerfile.debian-openrc for how it must run)
@@ -27,7 +32,9 @@
 #                          (Dockerfile.rh, rh/): a dnf host for both tools
 #
 # An image whose short name has a Dockerfile.<name> beside Dockerfile gets
-# that file built on top of it.
+# that file built on top of it; an image named in layers gets the
+# Dockerfile of the image it names first (debian-firewalld boots as
+# debian-systemd does).
 #
 # Usage: build-images.sh [--force] [IMAGE...]   (default: all of them)
 #
@@ -105,8 +112,10 @@ common=openssh-server,sudo,iproute2,procps,ca-certificates,netcat-openbsd
 specs=("tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$common"
 	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod,git,subversion,iptables,python3-pexpect,acl,at,patch,locales,make,tzdata,rsync,ufw,bzip2,xz-utils,zip,parted,dosfstools,xfsprogs"
 	"tender-e2e/debian-systemd:$common,python3,python3-apt,systemd,systemd-sysv"
+	"tender-e2e/debian-firewalld:$common,python3,python3-apt,systemd,systemd-sysv,dbus,libpam-systemd,netbase,firewalld"
 	"tender-e2e/debian-openrc:$common,python3,python3-apt,openrc"
 	"tender-e2e/rh:$common,python3,dnf,python3-dnf,rpm,createrepo-c")
+declare -A layers=([tender-e2e/debian-firewalld]=debian-systemd)
 # dbuild ARGS: docker build, labelled with the inputs' hash; its output
 # (the legacy builder's notice among it) is shown only when it fails.
 dbuild() {
@@ -128,10 +137,12 @@ build() {
 	fi
 	root_image "$name" "$include"
 	dbuild --build-arg BASE="$ROOT" -t "$name" "$here"
-	extra="$here/Dockerfile.${name#*/}"
-	if [[ -f "$extra" ]]; then
-		dbuild --build-arg BASE="$name" -f "$extra" -t "$name" "$here"
-	fi
+	for extra in ${layers[$name]:-} "${name#*/}"; do
+		extra="$here/Dockerfile.$extra"
+		if [[ -f "$extra" ]]; then
+			dbuild --build-arg BASE="$name" -f "$extra" -t "$name" "$here"
+		fi
+	done
 	echo "built $name"
 }
 

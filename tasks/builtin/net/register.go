@@ -3,7 +3,7 @@ package net
 import "github.com/tender-sh/tender/tasks"
 
 // Register adds to r the modules that reach the network from a host:
-// get_url, uri, wait_for, iptables, git, subversion and ufw.
+// get_url, uri, wait_for, iptables, git, subversion, ufw and firewalld.
 func Register(r *tasks.Registry) {
 	r.Module(func() tasks.Module { return waitForModule{} })
 	r.Module(func() tasks.Module { return getURLModule{} })
@@ -12,4 +12,5 @@ func Register(r *tasks.Registry) {
 	r.Module(func() tasks.Module { return gitModule{} })
 	r.Module(func() tasks.Module { return subversionModule{} })
 	r.Add(tasks.Def{Aliases: []string{"community.general.ufw"}, New: func() tasks.Module { return ufwModule{} }})
+	r.Add(tasks.Def{Aliases: []string{"ansible.posix.firewalld"}, New: func() tasks.Module { return firewalldModule{} }})
 }

@@ -19,12 +19,13 @@ import (
 // initImages are the fleet images of the host kinds
 // testdata/service_facts/record.sh records on.
 var initImages = map[string]string{
-	"sys":      "tender-e2e/debian-sys",
-	"systemd":  "tender-e2e/debian-systemd",
-	"openrc":   "tender-e2e/debian-openrc",
-	"rh":       "tender-e2e/rh",
-	"netadmin": "tender-e2e/debian-sys",
-	"sysadmin": "tender-e2e/debian-sys",
+	"sys":       "tender-e2e/debian-sys",
+	"systemd":   "tender-e2e/debian-systemd",
+	"openrc":    "tender-e2e/debian-openrc",
+	"rh":        "tender-e2e/rh",
+	"netadmin":  "tender-e2e/debian-sys",
+	"sysadmin":  "tender-e2e/debian-sys",
+	"firewalld": "tender-e2e/debian-firewalld",
 }
 
 // InitHost starts a fresh fleet container of a kind of
@@ -44,6 +45,12 @@ func InitHost(t *testing.T, kind, dir, setup string) *tasks.Env {
 		keys := filepath.Join(t.TempDir(), "keys")
 		os.WriteFile(keys, nil, 0o644)
 		cmd = exec.Command("sh", append([]string{Path("../../e2e/fleet/run-systemd.sh"), keys, "--hostname", kind}, mounts...)...)
+	case "firewalld":
+		keys := filepath.Join(t.TempDir(), "keys")
+		os.WriteFile(keys, nil, 0o644)
+		cmd = exec.Command("sh", append([]string{Path("../../e2e/fleet/run-systemd.sh"), keys, "--cap-add", "NET_ADMIN",
+			"--hostname", kind}, mounts...)...)
+		cmd.Env = append(os.Environ(), "TENDER_SYSTEMD_IMAGE="+image)
 	case "openrc":
 		cmd = exec.Command("docker", append(append([]string{"run", "-d", "--tmpfs", "/run", "-e", "container=docker",
 			"--hostname", kind}, mounts...), image)...)

@@ -12,6 +12,8 @@
 #   netadmin tender-e2e/debian-sys (which carries iptables) with NET_ADMIN
 #   sysadmin tender-e2e/debian-sys with SYS_ADMIN, unconfined by apparmor
 #            (mount)
+#   firewalld tender-e2e/debian-firewalld: the systemd host with
+#            firewalld's daemon running, and NET_ADMIN
 #
 # DIR is mounted read-only at /srv/testdata, and DIR/setup.sh (or
 # DIR/$SETUP), when there is one, runs in the container (as root, with
@@ -37,11 +39,14 @@ openrc) image=tender-e2e/debian-openrc ;;
 rh) image=tender-e2e/rh ;;
 netadmin) image=tender-e2e/debian-sys ;;
 sysadmin) image=tender-e2e/debian-sys ;;
+firewalld) image=tender-e2e/debian-firewalld ;;
 *) echo "unknown kind $kind" >&2; exit 2 ;;
 esac
 bash "$fleet/build-images.sh" "$image" >/dev/null
 case $kind in
 systemd) id=$(sh "$fleet/run-systemd.sh" "$work/key.pub" --hostname "$kind" $mounts) ;;
+firewalld) id=$(TENDER_SYSTEMD_IMAGE=$image sh "$fleet/run-systemd.sh" "$work/key.pub" --cap-add NET_ADMIN \
+	--hostname "$kind" $mounts) ;;
 openrc) id=$(docker run -d --tmpfs /run -e container=docker --hostname "$kind" -p 127.0.0.1::22 \
 	-v "$work/key.pub:/etc/ssh/tender_authorized_keys:ro" $mounts "$image") ;;
 netadmin) id=$(docker run -d --cap-add NET_ADMIN --hostname "$kind" -p 127.0.0.1::22 \
