@@ -44,6 +44,7 @@ func TestCanonicalModule(t *testing.T) {
 		"ansible.posix.mount":         "mount",
 		"ansible.posix.firewalld":     "firewalld",
 		"community.general.lvg":       "community.general.lvg", // tender has no lvg
+		"community.general.npm":       "npm",
 	} {
 		if got := m.canonical(in); got != want {
 			t.Errorf("canonical(%q) = %q, want %q", in, got, want)

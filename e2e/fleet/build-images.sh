@@ -23,6 +23,9 @@
 #                          host of the firewalld module, run by both
 #                          tools (it needs NET_ADMIN besides
 #                          debian-systemd's flags: run-systemd.sh)
+#   tender-e2e/debian-node debian-py plus Debian's nodejs and npm
+#                          (installed by apt-get: see aptget): the host
+#                          of the npm module, run by both tools
 #   tender-e2e/debian-openrc  debian-py plus OpenRC, openrc-init as PID 1
 #                          and sshd as OpenRC's ssh service (see
 #                          Dockerfile.debian-openrc for how it must run)
@@ -82,9 +85,13 @@ label() { docker image inspect -f '{{ index .Config.Labels "tender.inputs" }}' "
 # recipe's number (raise it when root_image changes what it makes), so a
 # root is debootstrapped again only when one of them changes.
 recipe=2
+# aptget names the packages installed by apt-get in an image's new root
+# after debootstrap: those whose dependencies debootstrap's resolver
+# cannot follow (npm's name packages that other packages provide).
+declare -A aptget=([tender-e2e/debian-node]="nodejs npm")
 root_image() { # name, packages
-	local name=$1 include=$2 root log tag
-	tag=$(echo "$recipe $include" | sha256sum | cut -c1-12)
+	local name=$1 include=$2 root log tag extra=${aptget[$1]:-}
+	tag=$(echo "$recipe $include${extra:+ apt-get $extra}" | sha256sum | cut -c1-12)
 	ROOT="$name-root:$tag"
 	if ! $force && docker image inspect "$ROOT" >/dev/null 2>&1; then return; fi
 	command -v debootstrap >/dev/null || { echo "debootstrap is not installed (.ci/install.sh demo installs it)" >&2; return 1; }
@@ -93,6 +100,12 @@ root_image() { # name, packages
 	log="$state/${name//\//_}.debootstrap.log"
 	echo "debootstrap $name from $(mirror) ..."
 	if ! debootstrap --variant=minbase --include="$include" bookworm "$root" "$(mirror)" >"$log" 2>&1; then
+		tail -20 "$log" >&2
+		rm -rf "$root"
+		return 1
+	fi
+	if [[ -n "$extra" ]] && ! chroot "$root" sh -c "apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends $extra" >>"$log" 2>&1; then
 		tail -20 "$log" >&2
 		rm -rf "$root"
 		return 1
@@ -113,6 +126,7 @@ specs=("tender-e2e/debian-py:$common,python3,python3-apt" "tender-e2e/debian:$co
 	"tender-e2e/debian-sys:$common,python3,python3-apt,cron,kmod,git,subversion,iptables,python3-pexpect,acl,at,patch,locales,make,tzdata,rsync,ufw,bzip2,xz-utils,zip,parted,dosfstools,xfsprogs"
 	"tender-e2e/debian-systemd:$common,python3,python3-apt,systemd,systemd-sysv"
 	"tender-e2e/debian-firewalld:$common,python3,python3-apt,systemd,systemd-sysv,dbus,libpam-systemd,netbase,firewalld"
+	"tender-e2e/debian-node:$common,python3,python3-apt"
 	"tender-e2e/debian-openrc:$common,python3,python3-apt,openrc"
 	"tender-e2e/rh:$common,python3,dnf,python3-dnf,rpm,createrepo-c")
 declare -A layers=([tender-e2e/debian-firewalld]=debian-systemd)

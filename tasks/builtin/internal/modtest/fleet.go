@@ -26,6 +26,7 @@ var initImages = map[string]string{
 	"netadmin":  "tender-e2e/debian-sys",
 	"sysadmin":  "tender-e2e/debian-sys",
 	"firewalld": "tender-e2e/debian-firewalld",
+	"node":      "tender-e2e/debian-node",
 }
 
 // InitHost starts a fresh fleet container of a kind of

@@ -12,6 +12,7 @@
 #   netadmin tender-e2e/debian-sys (which carries iptables) with NET_ADMIN
 #   sysadmin tender-e2e/debian-sys with SYS_ADMIN, unconfined by apparmor
 #            (mount)
+#   node     tender-e2e/debian-node: Debian's nodejs and npm (npm)
 #   firewalld tender-e2e/debian-firewalld: the systemd host with
 #            firewalld's daemon running, and NET_ADMIN
 #
@@ -40,6 +41,7 @@ rh) image=tender-e2e/rh ;;
 netadmin) image=tender-e2e/debian-sys ;;
 sysadmin) image=tender-e2e/debian-sys ;;
 firewalld) image=tender-e2e/debian-firewalld ;;
+node) image=tender-e2e/debian-node ;;
 *) echo "unknown kind $kind" >&2; exit 2 ;;
 esac
 bash "$fleet/build-images.sh" "$image" >/dev/null
