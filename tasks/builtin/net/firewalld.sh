@@ -2,23 +2,6 @@
 # (firewalld_script.go).
 export LANG=C
 unset LC_ALL
-# _f_x ID OK CMD...: runs CMD and prints rc.ID= and the blobs out.ID and
-# err.ID; a return code other than 0 (or 1, when OK is 01; any, when OK
-# is any) prints failed=ID and ends the script
-_f_x() {
-	_f_id=$1 _f_ok=$2
-	shift 2
-	"$@" >"$_t_d/xo" 2>"$_t_d/xe" </dev/null
-	_f_rc=$?
-	printf '\nrc.%s=%s\n' "$_f_id" "$_f_rc"
-	_t_blob "out.$_f_id" "$_t_d/xo"
-	_t_blob "err.$_f_id" "$_t_d/xe"
-	case $_f_ok.$_f_rc in 0.0 | 01.0 | 01.1 | any.*) ;; *)
-		printf '\nfailed=%s\n' "$_f_id"
-		exit 0
-		;;
-	esac
-}
 # _f_find NAME: sets _f_b to NAME's path (PATH, then the sbin
 # directories), or to nothing
 _f_find() {
@@ -55,9 +38,9 @@ _f_zone() {
 	_f_zone=$1
 	if [ -z "$_f_zone" ]; then
 		if [ "$_f_mode" = online ]; then
-			_f_x zone 0 "$_f_fc" --get-default-zone
+			_t_x zone 0 "$_f_fc" --get-default-zone
 		else
-			_f_x zone 0 "$_f_foc" --get-default-zone
+			_t_x zone 0 "$_f_foc" --get-default-zone
 		fi
 		_f_zone=$(cat "$_t_d/xo")
 	fi

@@ -17,8 +17,9 @@ import (
 //	                mode=online, or mode=offline with firewall-offline-cmd
 //	                found, or missing=firewalld|offline and the end
 //	_f_zone ZONE    sets _f_zone to ZONE or the default zone, zone=
-//	_f_x ID OK CMD  runs CMD, prints rc.ID= and the blobs out.ID and
-//	                err.ID, and failed=ID and the end when it failed
+//	_t_x ID OK CMD  (shared.DebBlobFuncs) runs CMD, prints rc.ID= and
+//	                the blobs out.ID and err.ID, and failed=ID and the
+//	                end when it failed
 //	_f_p, _f_i      firewall-cmd --permanent (firewall-offline-cmd when
 //	                offline), and firewall-cmd on the running firewall
 //
@@ -86,10 +87,10 @@ func (j *firewalldJob) readScript() string {
 		}
 		fmt.Fprintf(&b, "_f_zone %s\n", shared.Q(zone))
 		if j.permanent {
-			fmt.Fprintf(&b, "_f_x qp %s _f_p%s%s\n", tx.fwReadOK(tx.lenientPerm), tx.zoneWord(), fwWords(tx.words))
+			fmt.Fprintf(&b, "_t_x qp %s _f_p%s%s\n", tx.fwReadOK(tx.lenientPerm), tx.zoneWord(), fwWords(tx.words))
 		}
 		if j.immediate && !tx.permanentOnly {
-			fmt.Fprintf(&b, "_f_x qi %s _f_i%s%s\n", tx.fwReadOK(tx.lenientImm), tx.zoneWord(), fwWords(tx.words))
+			fmt.Fprintf(&b, "_t_x qi %s _f_i%s%s\n", tx.fwReadOK(tx.lenientImm), tx.zoneWord(), fwWords(tx.words))
 		}
 	}
 	b.WriteString("echo; echo done=1\n")
@@ -168,7 +169,7 @@ func (j *firewalldJob) applyScript(steps []fwStep) string {
 			}
 			timeout = fmt.Sprintf(" --timeout=%d", t)
 		}
-		fmt.Fprintf(&b, "_f_x s%d 0 %s%s%s%s\n", i, run, tx.zoneWord(), fwWords(words), timeout)
+		fmt.Fprintf(&b, "_t_x s%d 0 %s%s%s%s\n", i, run, tx.zoneWord(), fwWords(words), timeout)
 	}
 	b.WriteString("echo; echo done=1\n")
 	return b.String()

@@ -157,8 +157,8 @@ func TestFirewalldMessages(t *testing.T) {
 
 func TestFirewalldScripts(t *testing.T) {
 	j := fwJob(t, tasks.Args{"state": "enabled", "service": "http"})
-	if s := j.readScript(); !strings.Contains(s, "echo offimm=1") || !strings.Contains(s, "_f_x qi 0 _f_i \"--zone=$_f_zone\" --list-services") ||
-		strings.Contains(s, "_f_x qp") {
+	if s := j.readScript(); !strings.Contains(s, "echo offimm=1") || !strings.Contains(s, "_t_x qi 0 _f_i \"--zone=$_f_zone\" --list-services") ||
+		strings.Contains(s, "_t_x qp") {
 		t.Errorf("a runtime read:\n%s", s[strings.Index(s, "_f_begin\n"):])
 	}
 	j = fwJob(t, tasks.Args{"state": "disabled", "service": "pop3", "permanent": true})
@@ -170,7 +170,7 @@ func TestFirewalldScripts(t *testing.T) {
 	j = fwJob(t, tasks.Args{"state": "enabled", "service": "ftp", "permanent": true, "immediate": true, "timeout": -5})
 	j.zone = "public"
 	s := j.applyScript([]fwStep{{permanent: true, enable: true}, {enable: true}})
-	if !strings.Contains(s, "_f_x s0 0 _f_p") || !strings.Contains(s, "badtimeout=-5") || strings.Contains(s, "_f_x s1") {
+	if !strings.Contains(s, "_t_x s0 0 _f_p") || !strings.Contains(s, "badtimeout=-5") || strings.Contains(s, "_t_x s1") {
 		t.Errorf("a negative timeout:\n%s", s[strings.Index(s, "_f_begin\n"):])
 	}
 	j = fwJob(t, tasks.Args{"state": "enabled", "service": "ftp", "timeout": 300})

@@ -171,13 +171,13 @@ func (j *npmJob) script(verbs []string, act bool) string {
 		// lists nothing there
 		fmt.Fprintf(&b, "_n_path %s %s\n[ -z \"$_n_nodir\" ] || { echo; echo done=1; exit 0; }\n", shared.ShPath(p), mk)
 	}
-	ck := "0"
+	ck := "any"
 	if act {
-		ck = "1"
+		ck = "0"
 	}
 	for _, v := range verbs {
 		argv := j.argv(v)
-		fmt.Fprintf(&b, "_n_x %s %s %s", v, ck, exe)
+		fmt.Fprintf(&b, "_t_x %s %s %s", v, ck, exe)
 		for _, w := range argv[1:] {
 			b.WriteString(" " + shared.Q(w))
 		}

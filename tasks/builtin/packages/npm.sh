@@ -26,18 +26,3 @@ _n_path() {
 	[ -d "$1" ] || { printf 'msgfail=path %s is not a directory\n' "$1"; exit 0; }
 	cd -- "$1" || { printf 'msgfail=cannot enter %s\n' "$1"; exit 0; }
 }
-# _n_x ID CHECK CMD...: runs CMD and prints rc.ID= and the blobs out.ID
-# and err.ID; with CHECK 1 a failure prints failed=ID and ends the script
-_n_x() {
-	_n_id=$1 _n_ck=$2
-	shift 2
-	"$@" >"$_t_d/xo" 2>"$_t_d/xe" </dev/null
-	_n_rc=$?
-	printf '\nrc.%s=%s\n' "$_n_id" "$_n_rc"
-	_t_blob "out.$_n_id" "$_t_d/xo"
-	_t_blob "err.$_n_id" "$_t_d/xe"
-	if [ "$_n_ck" = 1 ] && [ "$_n_rc" -ne 0 ]; then
-		printf '\nfailed=%s\n' "$_n_id"
-		exit 0
-	fi
-}

@@ -84,12 +84,12 @@ func TestNpmScript(t *testing.T) {
 	j := npmTestJob(t, tasks.Args{"name": "a", "path": "/srv/app"})
 	j.check = true
 	s := j.script([]string{"list"}, false)
-	if !strings.Contains(s, "_n_path /srv/app 0\n") || !strings.Contains(s, "_n_x list 0 \"$_t_b\" list --json --long\n") {
+	if !strings.Contains(s, "_n_path /srv/app 0\n") || !strings.Contains(s, "_t_x list any \"$_t_b\" list --json --long\n") {
 		t.Errorf("a check-mode read:\n%s", s[strings.LastIndex(s, "_t_need"):])
 	}
 	j.check = false
 	s = j.script([]string{"install", "update"}, true)
-	if !strings.Contains(s, "_n_path /srv/app 1\n") || !strings.Contains(s, "_n_x install 1 \"$_t_b\" install a\n_n_x update 1") {
+	if !strings.Contains(s, "_n_path /srv/app 1\n") || !strings.Contains(s, "_t_x install 0 \"$_t_b\" install a\n_t_x update 0") {
 		t.Errorf("the changes:\n%s", s[strings.LastIndex(s, "_t_need"):])
 	}
 }

@@ -19,7 +19,9 @@ func DebBlobText(blobs []debBlob, name string) string {
 // DebBlobFuncs frame raw command output for the Debian package modules'
 // scripts (apt_repository, apt_key, package_facts): _t_blob NAME FILE
 // prints a "@@blob LEN NAME" line and the file's LEN bytes, which
-// parseDebBlobs reads back exactly, whatever they hold.
+// parseDebBlobs reads back exactly, whatever they hold. _t_x ID OK CMD
+// (with SysFuncs' _t_d) runs a command and frames its return code and
+// output under ID, ending the script when it failed (firewalld, npm).
 //
 //go:embed deb_blob_funcs.sh
 var DebBlobFuncs string
