@@ -18,8 +18,10 @@
 #         wheels), openssh-client (ssh-keygen), docker-compose, rsync (the
 #         controller's side of synchronize); and a Docker engine
 #   test  demo's and unit's, plus rpm (rpmbuild) and createrepo-c (the rh
-#         hosts' local rpm repository) and ansible-core and ansible (the
-#         reference the differential tests compare with)
+#         hosts' local rpm repository), ansible-core and ansible (the
+#         reference the differential tests compare with), and
+#         qemu-system-x86 and qemu-utils (the fleet's virtual machine,
+#         e2e/fleet/run-vm.sh)
 #
 # Exits non-zero with a message saying what to do when it cannot: a package
 # is missing and this is neither root nor allowed password-less sudo, or the
@@ -30,7 +32,7 @@ mode=${1:-}
 case $mode in
 unit) what="E2E=0 make test" pkgs=(make gcc git postgresql shellcheck) ;;
 demo) what="make demo" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rsync) ;;
-test) what="make test" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rsync postgresql shellcheck rpm createrepo-c ansible-core ansible) ;;
+test) what="make test" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rsync postgresql shellcheck rpm createrepo-c ansible-core ansible qemu-system-x86 qemu-utils) ;;
 *)
 	echo "usage: $0 demo|test|unit" >&2
 	exit 2

@@ -40,6 +40,10 @@ func Need(tb testing.TB, images ...string) {
 	run(tb, "build-images.sh", images...)
 }
 
+// NeedVM builds the fleet's virtual machine (e2e/fleet/build-vm.sh, in
+// e2e/.fleet/vm) where missing or out of date.
+func NeedVM(tb testing.TB) { tb.Helper(); run(tb, "build-vm.sh") }
+
 // NeedApt builds the fleet's local apt repository (e2e/fleet/aptrepo.sh,
 // in e2e/.fleet/apt) where missing or out of date.
 func NeedApt(tb testing.TB) { tb.Helper(); run(tb, "aptrepo.sh") }

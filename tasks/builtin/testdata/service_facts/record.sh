@@ -13,6 +13,9 @@
 #   sysadmin tender-e2e/debian-sys with SYS_ADMIN, unconfined by apparmor
 #            (mount)
 #   node     tender-e2e/debian-node: Debian's nodejs and npm (npm)
+#   vm       the fleet's virtual machine (e2e/fleet/run-vm.sh): Debian's
+#            kernel with device-mapper, empty disks /dev/vdb and
+#            /dev/vdc; DIR is copied to /srv/testdata instead of mounted
 #   firewalld tender-e2e/debian-firewalld: the systemd host with
 #            firewalld's daemon running, and NET_ADMIN
 #
@@ -40,10 +43,24 @@ openrc) image=tender-e2e/debian-openrc ;;
 rh) image=tender-e2e/rh ;;
 netadmin) image=tender-e2e/debian-sys ;;
 sysadmin) image=tender-e2e/debian-sys ;;
+vm) image= ;;
 firewalld) image=tender-e2e/debian-firewalld ;;
 node) image=tender-e2e/debian-node ;;
 *) echo "unknown kind $kind" >&2; exit 2 ;;
 esac
+if [ "$kind" = vm ]; then
+	bash "$fleet/build-vm.sh" >/dev/null
+	cp "$fleet/../.fleet/vm/key" "$work/key"
+	cp "$fleet/../.fleet/vm/key.pub" "$work/key.pub"
+	port=$(sh "$fleet/run-vm.sh" "$work/vm")
+	trap 'kill "$(cat "$work/vm/pid")"; rm -rf "$work"' EXIT
+	vmsh() { ssh -q -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -i "$work/key" -p "$port" root@127.0.0.1 "$@"; }
+	tar -C "$dir" -c . | vmsh 'mkdir -p /srv/testdata && tar -C /srv/testdata -x'
+	setup=${SETUP:-setup.sh}
+	if [ -f "$dir/$setup" ]; then
+		vmsh sh -s <"$dir/$setup" >"$work/setup.log" 2>&1 || { cat "$work/setup.log" >&2; exit 1; }
+	fi
+else
 bash "$fleet/build-images.sh" "$image" >/dev/null
 case $kind in
 systemd) id=$(sh "$fleet/run-systemd.sh" "$work/key.pub" --hostname "$kind" $mounts) ;;
@@ -73,6 +90,7 @@ if [ -f "$dir/$setup" ]; then
 		cat "$work/setup.log" >&2
 		exit 1
 	}
+fi
 fi
 
 python3 - "$dir/$tasks" "$work" "$port" <<'PY'
