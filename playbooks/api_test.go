@@ -43,7 +43,8 @@ func TestCanonicalModule(t *testing.T) {
 		"community.general.nmcli":     "community.general.nmcli",
 		"ansible.posix.mount":         "mount",
 		"ansible.posix.firewalld":     "firewalld",
-		"community.general.lvg":       "community.general.lvg", // tender has no lvg
+		"community.general.lvol":      "community.general.lvol", // tender has no lvol
+		"community.general.lvg":       "lvg",
 		"community.general.npm":       "npm",
 	} {
 		if got := m.canonical(in); got != want {
