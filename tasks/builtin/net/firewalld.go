@@ -78,7 +78,7 @@ func (firewalldModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	h := parseFirewalld(string(out.Stdout))
+	h := shared.ParseBlobMap(out.Stdout)
 	if r, done := j.afterRead(h, out); done {
 		return r, nil
 	}
@@ -94,7 +94,7 @@ func (firewalldModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args)
 		if err != nil {
 			return tasks.Result{}, err
 		}
-		if r, failed := j.afterApply(parseFirewalld(string(out.Stdout)), out); failed {
+		if r, failed := j.afterApply(shared.ParseBlobMap(out.Stdout), out); failed {
 			return r, nil
 		}
 	}
@@ -177,7 +177,7 @@ func (j *firewalldJob) readArgs() string {
 	}
 	modification := false
 	for _, k := range firewalldSettings {
-		if fwTruthy(a[k]) {
+		if shared.Truthy(a[k]) {
 			modification = true
 		}
 	}
@@ -195,21 +195,6 @@ func (j *firewalldJob) readArgs() string {
 		j.tx = fwZoneTx()
 	}
 	return ""
-}
-
-// fwTruthy is Python's truth of a parameter's value.
-func fwTruthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case string:
-		return x != ""
-	case []any:
-		return len(x) > 0
-	case bool:
-		return x
-	}
-	return true
 }
 
 // fwBoolish is the module's reading of masquerade and

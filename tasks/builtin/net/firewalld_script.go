@@ -26,22 +26,6 @@ import (
 //go:embed firewalld.sh
 var firewalldFuncs string
 
-// fwHost is what a script reported: its key=value lines and its blobs.
-type fwHost struct {
-	v     shared.Verdict
-	blobs map[string]string
-}
-
-// parseFirewalld reads a script's output.
-func parseFirewalld(stdout string) fwHost {
-	v, blobs := shared.ParseDebBlobs(stdout)
-	h := fwHost{v: v, blobs: map[string]string{}}
-	for _, b := range blobs {
-		h.blobs[b.Name] = b.Body
-	}
-	return h
-}
-
 // fwReadOK is the return codes a read accepts: 0 and 1 for a query,
 // any for a lenient one.
 func (tx *fwTx) fwReadOK(lenient bool) string {
@@ -82,7 +66,7 @@ func (j *firewalldJob) readScript() string {
 	}
 	if tx := j.tx; tx != nil && j.argErr == "" {
 		zone := ""
-		if fwTruthy(j.a["zone"]) {
+		if shared.Truthy(j.a["zone"]) {
 			zone = j.a.Str("zone")
 		}
 		fmt.Fprintf(&b, "_f_zone %s\n", shared.Q(zone))
@@ -100,8 +84,8 @@ func (j *firewalldJob) readScript() string {
 // afterRead turns what the read found into the task's end when it ends
 // there: firewalld missing, an immediate task without the daemon, the
 // arguments refused, a read that failed.
-func (j *firewalldJob) afterRead(h fwHost, out transport.Result) (tasks.Result, bool) {
-	v := h.v
+func (j *firewalldJob) afterRead(h shared.Blobs, out transport.Result) (tasks.Result, bool) {
+	v := h.V
 	switch v["missing"] {
 	case "firewalld":
 		return shared.Fail("firewall-cmd was not found on the host: the firewalld module needs firewalld " +
@@ -122,7 +106,7 @@ func (j *firewalldJob) afterRead(h fwHost, out transport.Result) (tasks.Result, 
 	}
 	j.zone = v["zone"]
 	if id := v["failed"]; id != "" {
-		return j.failed(j.exception(h.blobs["err."+id], h.blobs["out."+id])), true
+		return j.failed(j.exception(h.Blobs["err."+id], h.Blobs["out."+id])), true
 	}
 	if v["done"] != "1" {
 		return shared.Fail(shared.ScriptError(out)), true
@@ -176,16 +160,16 @@ func (j *firewalldJob) applyScript(steps []fwStep) string {
 }
 
 // afterApply reports a change that failed.
-func (j *firewalldJob) afterApply(h fwHost, out transport.Result) (tasks.Result, bool) {
+func (j *firewalldJob) afterApply(h shared.Blobs, out transport.Result) (tasks.Result, bool) {
 	switch {
-	case h.v["failed"] != "":
-		id := h.v["failed"]
-		return j.failed(j.exception(h.blobs["err."+id], h.blobs["out."+id])), true
-	case h.v["badtimeout"] != "":
-		return j.failed(j.exception(fmt.Sprintf("INVALID_VALUE: timeout '%s' is not positive number", h.v["badtimeout"]), "")), true
-	case h.v["moved"] == "1":
+	case h.V["failed"] != "":
+		id := h.V["failed"]
+		return j.failed(j.exception(h.Blobs["err."+id], h.Blobs["out."+id])), true
+	case h.V["badtimeout"] != "":
+		return j.failed(j.exception(fmt.Sprintf("INVALID_VALUE: timeout '%s' is not positive number", h.V["badtimeout"]), "")), true
+	case h.V["moved"] == "1":
 		return j.failed("firewalld started or stopped while the task ran: nothing was changed"), true
-	case h.v["done"] != "1":
+	case h.V["done"] != "1":
 		return j.failed(shared.ScriptError(out)), true
 	}
 	return tasks.Result{}, false

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // fwJob decodes args as the module does and builds the task's job.
@@ -57,9 +58,9 @@ func TestFirewalldArgs(t *testing.T) {
 }
 
 // fwRan is a host's answer to the reads: rc and stdout of qp and qi.
-func fwRan(qp, qpOut, qi, qiOut string) fwHost {
-	return fwHost{v: map[string]string{"rc.qp": qp, "rc.qi": qi},
-		blobs: map[string]string{"out.qp": qpOut, "out.qi": qiOut}}
+func fwRan(qp, qpOut, qi, qiOut string) shared.Blobs {
+	return shared.Blobs{V: map[string]string{"rc.qp": qp, "rc.qi": qi},
+		Blobs: map[string]string{"out.qp": qpOut, "out.qi": qiOut}}
 }
 
 func TestFirewalldDecide(t *testing.T) {
@@ -68,7 +69,7 @@ func TestFirewalldDecide(t *testing.T) {
 		name  string
 		args  tasks.Args
 		state string
-		host  fwHost
+		host  shared.Blobs
 		steps []fwStep
 		msg   string
 	}{
@@ -115,7 +116,7 @@ func TestFirewalldDecide(t *testing.T) {
 	}
 	j = fwJob(t, tasks.Args{"state": "enabled", "zone": "nope", "port": "80/tcp"})
 	h := fwRan("", "", "112", "")
-	h.blobs["err.qi"] = "Error: INVALID_ZONE: nope\n"
+	h.Blobs["err.qi"] = "Error: INVALID_ZONE: nope\n"
 	if j.decide(h); j.failMsg != "ERROR: Exception caught: org.fedoraproject.FirewallD1.Exception: INVALID_ZONE: nope" {
 		t.Errorf("an unknown zone read leniently: %q", j.failMsg)
 	}
@@ -178,8 +179,8 @@ func TestFirewalldScripts(t *testing.T) {
 	if s := j.applyScript([]fwStep{{enable: true}}); !strings.Contains(s, "--add-service=ftp --timeout=300") {
 		t.Errorf("a timeout:\n%s", s[strings.Index(s, "_f_begin\n"):])
 	}
-	h := parseFirewalld("\nmode=online\nzone=public\nrc.qi=1\n\n@@blob 4 out.qi\nssh\n\n@@blob 0 err.qi\n\ndone=1\n")
-	if h.v["rc.qi"] != "1" || h.blobs["out.qi"] != "ssh\n" || h.v["done"] != "1" {
+	h := shared.ParseBlobMap([]byte("\nmode=online\nzone=public\nrc.qi=1\n\n@@blob 4 out.qi\nssh\n\n@@blob 0 err.qi\n\ndone=1\n"))
+	if h.V["rc.qi"] != "1" || h.Blobs["out.qi"] != "ssh\n" || h.V["done"] != "1" {
 		t.Errorf("parsed %+v", h)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tender-sh/tender/playbooks/expr"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // fwRead is how a transaction reads its setting from firewall-cmd.
@@ -157,11 +158,11 @@ type fwStep struct {
 
 // isOn is whether the read with id ("qp" permanent, "qi" immediate)
 // found the setting in place.
-func (j *firewalldJob) isOn(h fwHost, id string) bool {
-	tx, out := j.tx, h.blobs["out."+id]
+func (j *firewalldJob) isOn(h shared.Blobs, id string) bool {
+	tx, out := j.tx, h.Blobs["out."+id]
 	switch tx.read {
 	case fwQuery:
-		return h.v["rc."+id] == "0"
+		return h.V["rc."+id] == "0"
 	case fwTarget:
 		got := strings.TrimSpace(out)
 		if got == "REJECT" {
@@ -176,12 +177,12 @@ func (j *firewalldJob) isOn(h fwHost, id string) bool {
 
 // lenientErr is the failure of a lenient read (see fwTx) that failed
 // for another reason than the value: an unknown zone.
-func (j *firewalldJob) lenientErr(h fwHost, id string, lenient bool) string {
-	if rc := h.v["rc."+id]; !lenient || rc == "0" || rc == "1" {
+func (j *firewalldJob) lenientErr(h shared.Blobs, id string, lenient bool) string {
+	if rc := h.V["rc."+id]; !lenient || rc == "0" || rc == "1" {
 		return ""
 	}
-	if e := h.blobs["err."+id] + h.blobs["out."+id]; strings.Contains(e, "INVALID_ZONE") {
-		return j.exception(h.blobs["err."+id], h.blobs["out."+id])
+	if e := h.Blobs["err."+id] + h.Blobs["out."+id]; strings.Contains(e, "INVALID_ZONE") {
+		return j.exception(h.Blobs["err."+id], h.Blobs["out."+id])
 	}
 	return ""
 }
@@ -189,7 +190,7 @@ func (j *firewalldJob) lenientErr(h fwHost, id string, lenient bool) string {
 // decide runs the module's transaction logic on what the host read: the
 // operation's message, then the changes to make (permanent first). A
 // zone or target transaction asked to act immediately sets failMsg.
-func (j *firewalldJob) decide(h fwHost) []fwStep {
+func (j *firewalldJob) decide(h shared.Blobs) []fwStep {
 	tx := j.tx
 	if tx == nil {
 		return nil

@@ -187,21 +187,12 @@ func (j *npmJob) script(verbs []string, act bool) string {
 	return b.String()
 }
 
-// npmHost is what a script reported.
-type npmHost struct {
-	v     shared.Verdict
-	blobs map[string]string
-}
-
 // parse reads a script's output, and ends the task where the host
 // said so: npm missing or not runnable, the path refused, a command
 // that failed.
-func (j *npmJob) parse(verbs []string, out transport.Result) (npmHost, tasks.Result, bool) {
-	v, blobs := shared.ParseDebBlobs(string(out.Stdout))
-	h := npmHost{v: v, blobs: map[string]string{}}
-	for _, b := range blobs {
-		h.blobs[b.Name] = b.Body
-	}
+func (j *npmJob) parse(verbs []string, out transport.Result) (shared.Blobs, tasks.Result, bool) {
+	h := shared.ParseBlobMap(out.Stdout)
+	v := h.V
 	switch {
 	case v["fail"] != "":
 		return h, shared.Fail(v["fail"]), true
@@ -219,11 +210,11 @@ func (j *npmJob) parse(verbs []string, out transport.Result) (npmHost, tasks.Res
 		if j.exe == nil {
 			argv[0] = v["npm"]
 		}
-		stderr := h.blobs["err."+id]
+		stderr := h.Blobs["err."+id]
 		return h, tasks.Result{Failed: true, Msg: shared.PySanitize(strings.TrimRight(stderr, " \t\n\r\f\v")),
 			Data: map[string]any{"cmd": shared.PyCleanArgs(argv), "rc": shared.DebAtoi(v["rc."+id], 1),
-				"stdout": h.blobs["out."+id], "stderr": stderr,
-				"stdout_lines": shared.Lines(h.blobs["out."+id]), "stderr_lines": shared.Lines(stderr)}}, true
+				"stdout": h.Blobs["out."+id], "stderr": stderr,
+				"stdout_lines": shared.Lines(h.Blobs["out."+id]), "stderr_lines": shared.Lines(stderr)}}, true
 	case v["done"] != "1":
 		return h, shared.Fail(shared.ScriptError(out)), true
 	}
@@ -236,14 +227,14 @@ var npmOutdatedSplit = regexp.MustCompile(`\s|@`)
 
 // decide is the module's choice from what npm listed: the commands to
 // run, or the result when there are none (or in check mode).
-func (j *npmJob) decide(h npmHost) ([]string, tasks.Result, bool) {
+func (j *npmJob) decide(h shared.Blobs) ([]string, tasks.Result, bool) {
 	a := j.a
 	unchanged := tasks.Result{Data: map[string]any{}}
 	changed := tasks.Result{Changed: true, Data: map[string]any{}}
 	if a.Bool("ci") {
 		return []string{"ci"}, changed, false
 	}
-	installed, missing, err := j.list(h.blobs["out.list"])
+	installed, missing, err := j.list(h.Blobs["out.list"])
 	if err != nil {
 		return nil, shared.Fail("Failed to parse NPM output with error " + err.Error()), true
 	}
@@ -257,7 +248,7 @@ func (j *npmJob) decide(h npmHost) ([]string, tasks.Result, bool) {
 		if missing {
 			acts = append(acts, "install")
 		}
-		for _, line := range strings.Split(h.blobs["out.outdated"], "\n") {
+		for _, line := range strings.Split(h.Blobs["out.outdated"], "\n") {
 			if line = strings.TrimRight(line, "\r"); line != "" && npmOutdatedSplit.MatchString(line) {
 				acts = append(acts, "update")
 				break
@@ -293,12 +284,12 @@ func (j *npmJob) list(out string) ([]string, bool, error) {
 	missing := false
 	for dep, p := range deps {
 		props, _ := p.(map[string]any)
-		if npmTruthy(props["missing"]) || npmTruthy(props["invalid"]) {
+		if shared.Truthy(props["missing"]) || shared.Truthy(props["invalid"]) {
 			missing = true
 			continue
 		}
 		installed = append(installed, dep)
-		if v, ok := props["version"]; ok && npmTruthy(v) {
+		if v, ok := props["version"]; ok && shared.Truthy(v) {
 			installed = append(installed, dep+"@"+expr.Str(v))
 		}
 	}
@@ -306,23 +297,4 @@ func (j *npmJob) list(out string) ([]string, bool, error) {
 		missing = true
 	}
 	return installed, missing, nil
-}
-
-// npmTruthy is Python's truth of a JSON value.
-func npmTruthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case string:
-		return x != ""
-	case float64:
-		return x != 0
-	case []any:
-		return len(x) > 0
-	case map[string]any:
-		return len(x) > 0
-	}
-	return true
 }

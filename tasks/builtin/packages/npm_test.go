@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 // npmTestJob decodes args and builds the task's job as Run does.
@@ -68,13 +69,13 @@ func TestNpmDecide(t *testing.T) {
 		{tasks.Args{"path": "/p", "ci": true, "state": "absent", "name": "x"}, "", "", []string{"ci"}},
 	} {
 		j := npmTestJob(t, c.args)
-		acts, r, done := j.decide(npmHost{blobs: map[string]string{"out.list": c.list, "out.outdated": c.outdated}})
+		acts, r, done := j.decide(shared.Blobs{Blobs: map[string]string{"out.list": c.list, "out.outdated": c.outdated}})
 		if !slices.Equal(acts, c.acts) || done != (len(c.acts) == 0) || r.Changed != (len(c.acts) > 0) {
 			t.Errorf("%v with %s: acts %q (done %v, changed %v), want %q", c.args, c.list, acts, done, r.Changed, c.acts)
 		}
 	}
 	j := npmTestJob(t, tasks.Args{"name": "a", "path": "/p"})
-	if _, r, done := j.decide(npmHost{blobs: map[string]string{"out.list": "npm ERR! not json"}}); !done || !r.Failed ||
+	if _, r, done := j.decide(shared.Blobs{Blobs: map[string]string{"out.list": "npm ERR! not json"}}); !done || !r.Failed ||
 		!strings.HasPrefix(r.Msg, "Failed to parse NPM output with error") {
 		t.Errorf("output that is not JSON: %+v", r)
 	}

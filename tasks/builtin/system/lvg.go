@@ -11,7 +11,6 @@ import (
 
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
-	"github.com/tender-sh/tender/transport"
 )
 
 // lvgModule is community.general's lvg: it creates, extends, reduces
@@ -68,11 +67,11 @@ func (lvgModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	h := parseLvg(out)
+	h := shared.ParseBlobMap(out.Stdout)
 	if r, done := j.afterRead(h, out); done {
 		return r, nil
 	}
-	vgs, pvs := parseVgs(h.blobs["out.vgs"]), j.parsePvs(h)
+	vgs, pvs := parseVgs(h.Blobs["out.vgs"]), j.parsePvs(h)
 	for _, pv := range pvs {
 		if slices.Contains(j.devs, pv.name) && pv.vg != "" && pv.vg != j.vg {
 			return shared.Fail(fmt.Sprintf("Device %s is already in %s volume group.", pv.name, pv.vg)), nil
@@ -189,7 +188,7 @@ func (j *lvgJob) toGrow(ctx context.Context, env *tasks.Env, devs []string) ([]s
 	if err != nil {
 		return nil, tasks.Result{}, true, err
 	}
-	h := parseLvg(out)
+	h := shared.ParseBlobMap(out.Stdout)
 	if r, done := j.afterRead(h, out); done {
 		return nil, r, true, nil
 	}
@@ -197,7 +196,7 @@ func (j *lvgJob) toGrow(ctx context.Context, env *tasks.Env, devs []string) ([]s
 	for i, d := range devs {
 		var n [4]int
 		for k, f := range []string{"dev_size", "pv_size", "pe_start", "vg_extent_size"} {
-			s := strings.ReplaceAll(strings.TrimSpace(h.blobs[fmt.Sprintf("out.%s.%d", f, i)]), " ", "")
+			s := strings.ReplaceAll(strings.TrimSpace(h.Blobs[fmt.Sprintf("out.%s.%d", f, i)]), " ", "")
 			v, err := strconv.Atoi(s)
 			if err != nil {
 				return nil, shared.Fail(fmt.Sprintf("pvdisplay gave no %s for %s: %q", f, d, s)), true, nil
@@ -238,8 +237,8 @@ func (j *lvgJob) apply(ctx context.Context, env *tasks.Env, steps [][]string) (t
 	if err != nil {
 		return tasks.Result{}, err
 	}
-	h := parseLvg(out)
-	if id := h.v["failed"]; id != "" {
+	h := shared.ParseBlobMap(out.Stdout)
+	if id := h.V["failed"]; id != "" {
 		i, _ := strconv.Atoi(strings.TrimPrefix(id, "s"))
 		s := steps[i]
 		subject, rest := j.vg, ""
@@ -250,29 +249,13 @@ func (j *lvgJob) apply(ctx context.Context, env *tasks.Env, steps [][]string) (t
 			rest = strings.Join(s[slices.Index(s, j.vg)+1:], " ")
 		}
 		return tasks.Result{Failed: true, Msg: fmt.Sprintf(lvgFailures[s[0]], subject, rest),
-			Data: map[string]any{"rc": shared.DebAtoi(h.v["rc."+id], 1), "err": h.blobs["err."+id]}}, nil
+			Data: map[string]any{"rc": shared.DebAtoi(h.V["rc."+id], 1), "err": h.Blobs["err."+id]}}, nil
 	}
-	if h.v["fail"] != "" {
-		return shared.Fail(h.v["fail"]), nil
+	if h.V["fail"] != "" {
+		return shared.Fail(h.V["fail"]), nil
 	}
-	if h.v["done"] != "1" {
+	if h.V["done"] != "1" {
 		return shared.Fail(shared.ScriptError(out)), nil
 	}
 	return lvgDone(true), nil
-}
-
-// lvgHost is what a script reported.
-type lvgHost struct {
-	v     shared.Verdict
-	blobs map[string]string
-}
-
-// parseLvg reads a script's output.
-func parseLvg(out transport.Result) lvgHost {
-	v, blobs := shared.ParseDebBlobs(string(out.Stdout))
-	h := lvgHost{v: v, blobs: map[string]string{}}
-	for _, b := range blobs {
-		h.blobs[b.Name] = b.Body
-	}
-	return h
 }

@@ -50,15 +50,15 @@ var lvgReadFailures = map[string]string{
 
 // afterRead ends the task where the reading says so, and keeps the
 // devices' real paths.
-func (j *lvgJob) afterRead(h lvgHost, out transport.Result) (tasks.Result, bool) {
-	v := h.v
+func (j *lvgJob) afterRead(h shared.Blobs, out transport.Result) (tasks.Result, bool) {
+	v := h.V
 	if v["fail"] != "" {
 		return shared.Fail(v["fail"]), true
 	}
 	if j.devs == nil {
 		j.devs = []string{}
 		for i := range j.pvs {
-			if rp, ok := h.blobs[fmt.Sprintf("rp.%d", i)]; ok {
+			if rp, ok := h.Blobs[fmt.Sprintf("rp.%d", i)]; ok {
 				j.devs = append(j.devs, rp)
 			}
 		}
@@ -76,7 +76,7 @@ func (j *lvgJob) afterRead(h lvgHost, out transport.Result) (tasks.Result, bool)
 			msg = "the host's LVM tools failed"
 		}
 		return tasks.Result{Failed: true, Msg: msg,
-			Data: map[string]any{"rc": shared.DebAtoi(v["rc."+id], 1), "err": h.blobs["err."+id]}}, true
+			Data: map[string]any{"rc": shared.DebAtoi(v["rc."+id], 1), "err": h.Blobs["err."+id]}}, true
 	}
 	if v["done"] != "1" {
 		return shared.Fail(shared.ScriptError(out)), true
@@ -109,18 +109,18 @@ type lvgPV struct{ name, vg, real string }
 
 // parsePvs reads pvs' lines (name;vg), each /dev/dm-N named by
 // /dev/mapper/ as dmsetup named it.
-func (j *lvgJob) parsePvs(h lvgHost) []lvgPV {
+func (j *lvgJob) parsePvs(h shared.Blobs) []lvgPV {
 	var pvs []lvgPV
-	for i, line := range strings.Split(h.blobs["out.pvs"], "\n") {
+	for i, line := range strings.Split(h.Blobs["out.pvs"], "\n") {
 		parts := strings.Split(strings.TrimSpace(line), ";")
 		if len(parts) < 2 {
 			continue
 		}
 		name := parts[0]
-		if dm, ok := h.blobs[fmt.Sprintf("out.dm.%d", i+1)]; ok && strings.HasPrefix(name, "/dev/dm-") {
+		if dm, ok := h.Blobs[fmt.Sprintf("out.dm.%d", i+1)]; ok && strings.HasPrefix(name, "/dev/dm-") {
 			name = "/dev/mapper/" + strings.TrimRight(dm, " \t\n\r\f\v")
 		}
-		real, ok := h.blobs[fmt.Sprintf("real.%d", i+1)]
+		real, ok := h.Blobs[fmt.Sprintf("real.%d", i+1)]
 		if !ok {
 			real = name
 		}

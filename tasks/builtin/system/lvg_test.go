@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
 
 func TestLvgParse(t *testing.T) {
@@ -14,7 +15,7 @@ func TestLvgParse(t *testing.T) {
 		t.Errorf("vgs: %+v", vgs)
 	}
 	j := &lvgJob{vg: "vg1"}
-	h := lvgHost{blobs: map[string]string{
+	h := shared.Blobs{Blobs: map[string]string{
 		"out.pvs":  "  /dev/vdb;vg1\n  /dev/dm-3;\n  /dev/vdc;other\n",
 		"out.dm.2": "crypt-a\n",
 		"real.1":   "/dev/vdb", "real.2": "/dev/dm-3", "real.3": "/dev/vdc",

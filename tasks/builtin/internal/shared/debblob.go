@@ -26,6 +26,25 @@ func DebBlobText(blobs []debBlob, name string) string {
 //go:embed deb_blob_funcs.sh
 var DebBlobFuncs string
 
+// Blobs is what a script framing its output with DebBlobFuncs' _t_blob
+// and _t_x reported: its key=value lines, and its blobs by name (the last of a
+// name wins).
+type Blobs struct {
+	V     Verdict
+	Blobs map[string]string
+}
+
+// ParseBlobMap reads the output of a script using DebBlobFuncs into
+// Blobs.
+func ParseBlobMap(stdout []byte) Blobs {
+	v, list := ParseDebBlobs(string(stdout))
+	h := Blobs{V: v, Blobs: make(map[string]string, len(list))}
+	for _, b := range list {
+		h.Blobs[b.Name] = b.Body
+	}
+	return h
+}
+
 // ParseDebBlobs splits a script's stdout into its key=value lines (all
 // text outside the blobs) and the blobs, in the order printed.
 func ParseDebBlobs(out string) (Verdict, []debBlob) {
