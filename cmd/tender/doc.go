@@ -32,27 +32,33 @@ func docCommand() *cli.Command {
 			&cli.BoolFlag{Name: "list", Aliases: []string{"l"}, Usage: "list the modules with their summaries"},
 			&cli.BoolFlag{Name: "snippet", Aliases: []string{"s"}, Usage: "show a task calling the module, each option commented"},
 			&cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print the documentation as JSON (ansible-doc's shape)"},
-			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Value: "module", Usage: "what to document: module, filter, test or lookup"},
+			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Value: "module", Usage: "what to document: module, keyword, filter, test or lookup"},
 			&cli.BoolFlag{Name: "markdown", Usage: "every module's parameters as Markdown (docs/MODULES.md)"},
 		},
 		Action: func(c *cli.Context) error {
 			kind := c.String("type")
-			if kind != "module" && !slices.Contains(plugdoc.Kinds, kind) {
-				return usageError(c, fmt.Sprintf("tender doc documents modules and filter, test and lookup plugins, not %s plugins (-t %s)", kind, kind))
+			if kind != "module" && kind != "keyword" && !slices.Contains(plugdoc.Kinds, kind) {
+				return usageError(c, fmt.Sprintf("tender doc documents modules, keywords and filter, test and lookup plugins, not %s plugins (-t %s)", kind, kind))
 			}
 			if c.Bool("snippet") && (c.Bool("list") || c.Bool("json")) {
 				return usageError(c, "-s does not go with -l or -j")
 			}
-			if kind != "module" && c.Bool("snippet") {
-				return usageError(c, "tender doc shows snippets for modules only")
+			if kind != "module" && kind != "lookup" && c.Bool("snippet") {
+				return usageError(c, "tender doc shows snippets for modules and lookup plugins only")
 			}
 			reg := moduleRegistry()
 			w := c.App.Writer
+			if kind == "keyword" {
+				if c.NArg() == 0 && !c.Bool("list") {
+					return usageError(c, "Missing name(s), incorrect options passed for detailed documentation; `tender doc -t keyword -l` lists the keywords")
+				}
+				return showKeywords(w, c.Args().Slice(), c.Bool("list"), c.Bool("json"))
+			}
 			switch {
 			case kind != "module" && c.Bool("list"):
 				return listPlugins(w, kind, c.Bool("json"))
 			case kind != "module" && c.NArg() > 0:
-				return showPlugins(w, kind, c.Args().Slice(), c.Bool("json"))
+				return showPlugins(w, kind, c.Args().Slice(), c.Bool("json"), c.Bool("snippet"))
 			case c.Bool("markdown"):
 				return modulesMarkdown(w, reg)
 			case c.Bool("list"):

@@ -74,8 +74,24 @@ func TestDocPlugins(t *testing.T) {
 	if code, _, errs := runCLI(t, "doc", "-t", "filter", "nosuch"); code == 0 || !strings.Contains(errs, "no filter plugin") {
 		t.Errorf("an unknown filter: exit %d, %s", code, errs)
 	}
-	if code, _, errs := runCLI(t, "doc", "-t", "filter", "-s", "to_json"); code == 0 || !strings.Contains(errs, "snippets for modules only") {
+	if code, _, errs := runCLI(t, "doc", "-t", "filter", "-s", "to_json"); code == 0 || !strings.Contains(errs, "snippets for modules and lookup plugins only") {
 		t.Errorf("a filter snippet: exit %d, %s", code, errs)
+	}
+}
+
+// TestDocLookupSnippet: -t lookup -s prints ansible-doc's lookup snippet,
+// each option's type commented, then a call with the terms as a
+// placeholder and every other option at its default.
+func TestDocLookupSnippet(t *testing.T) {
+	code, out, errs := runCLI(t, "doc", "-t", "lookup", "-s", "ansible.builtin.file", "env")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"# _terms(string): ", "\n# lstrip(bool): ", "\n\nlookup('file', < _terms >, lstrip=False, rstrip=True)\n\n",
+		"# default(raw): ", "lookup('env', < _terms >, default=)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tender doc -t lookup -s file env lacks %q:\n%s", want, out)
+		}
 	}
 }
 
@@ -99,5 +115,27 @@ func TestDocSnippetAndJSON(t *testing.T) {
 	e := got["sysctl"]
 	if e.Doc.Collection != "ansible.posix" || e.Doc.Options["name"]["required"] != true || e.Examples == "" {
 		t.Errorf("tender doc -j sysctl: %+v", e)
+	}
+}
+
+// TestDocKeywords: -t keyword lists the playbook keywords with what each
+// does, and shows a keyword's facts (what it applies to, its type) as
+// ansible-doc does, as YAML or JSON.
+func TestDocKeywords(t *testing.T) {
+	code, out, errs := runCLI(t, "doc", "-t", "keyword", "-l")
+	if code != 0 || !strings.Contains(out, "\nbecome: ") || !strings.Contains(out, "\nwhen: ") {
+		t.Errorf("tender doc -t keyword -l: exit %d, %s\n%s", code, errs, out)
+	}
+	code, out, _ = runCLI(t, "doc", "-t", "keyword", "become")
+	if code != 0 || !strings.HasPrefix(out, "become:\n  applies_to:\n    - Play\n") || !strings.Contains(out, "\n  type: bool\n") {
+		t.Errorf("tender doc -t keyword become: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "doc", "-t", "keyword", "-j", "loop")
+	var got map[string]map[string]any
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil || got["loop"]["description"] == "" {
+		t.Errorf("tender doc -t keyword -j loop: exit %d, %v\n%s", code, err, out)
+	}
+	if code, _, errs = runCLI(t, "doc", "-t", "keyword", "whn"); code == 0 || !strings.Contains(errs, `did you mean "when"`) {
+		t.Errorf("a misspelt keyword: exit %d, %s", code, errs)
 	}
 }

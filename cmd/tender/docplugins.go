@@ -38,8 +38,9 @@ func listPlugins(w io.Writer, kind string, asJSON bool) error {
 	return nil
 }
 
-// showPlugins prints the documentation of the named plugins of kind.
-func showPlugins(w io.Writer, kind string, names []string, asJSON bool) error {
+// showPlugins prints the documentation of the named plugins of kind (a
+// lookup's as a snippet, with snippet).
+func showPlugins(w io.Writer, kind string, names []string, asJSON, snippet bool) error {
 	out := map[string]any{}
 	for _, arg := range names {
 		name := fqcn.Short(arg)
@@ -50,13 +51,20 @@ func showPlugins(w io.Writer, kind string, names []string, asJSON bool) error {
 		if err != nil {
 			return fmt.Errorf("tender runs the %s %q but has no documentation of it", kind, name)
 		}
-		f, _ := plugdoc.FactsOf(kind, name)
-		m := moddoc.Module{Name: name, FQCN: pluginFQCN(kind, name), Facts: &f, Doc: d}
-		if asJSON {
-			out[arg] = moddoc.JSON(m)
-			continue
+		f, ok := plugdoc.FactsOf(kind, name)
+		if !ok {
+			// one of Jinja2's builtins: its facts are tender's own
+			_, f, _ = plugdoc.Jinja(kind, name)
 		}
-		fmt.Fprint(w, moddoc.Text(m))
+		m := moddoc.Module{Name: name, FQCN: pluginFQCN(kind, name), Facts: &f, Doc: d}
+		switch {
+		case asJSON:
+			out[arg] = moddoc.JSON(m)
+		case snippet:
+			fmt.Fprintln(w, moddoc.LookupSnippet(m))
+		default:
+			fmt.Fprint(w, moddoc.Text(m))
+		}
 	}
 	if asJSON {
 		return docJSON(w, out)

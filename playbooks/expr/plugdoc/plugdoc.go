@@ -112,6 +112,10 @@ type Option struct {
 	Aliases  []string `json:"aliases"`
 	Elements string   `json:"elements"`
 	Required bool     `json:"required"`
+	// SetVia are the lines of ansible-doc's set_via block: the
+	// environment variables and ansible.cfg keys that set a callback's
+	// option.
+	SetVia []string `json:"-" yaml:"-"`
 }
 
 // Facts are one plugin's recorded facts: its options and the names of
@@ -177,10 +181,14 @@ func YAMLNames(fsys fs.FS, dir string) []string {
 	return out
 }
 
-// For reads the documentation of plugin name of kind.
+// For reads the documentation of plugin name of kind (one of Jinja2's
+// builtins from jinja/KIND.yml).
 func For(kind, name string) (*Doc, error) {
 	b, err := files.ReadFile(kind + "/" + name + ".yml")
 	if err != nil {
+		if d, _, ok := Jinja(kind, name); ok {
+			return d, nil
+		}
 		return nil, fmt.Errorf("no documentation for the %s plugin %q", kind, name)
 	}
 	return Decode(b, "playbooks/expr/plugdoc/"+kind+"/"+name+".yml")

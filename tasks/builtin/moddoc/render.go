@@ -32,6 +32,7 @@ type Option struct {
 	Choices              any // a list, or a map of choice to its meaning
 	Aliases              []string
 	Required             bool
+	SetVia               []string // ansible-doc's set_via lines (a callback's option)
 }
 
 // options lists m's options a task or template gives (a module's
@@ -57,7 +58,7 @@ func (m Module) options() []Option {
 	if m.Facts != nil {
 		for name, f := range m.Facts.Options {
 			out = append(out, Option{Name: name, Type: f.Type, Elements: f.Elements, Default: f.Default,
-				Choices: f.Choices, Aliases: f.Aliases, Required: f.Required})
+				Choices: f.Choices, Aliases: f.Aliases, Required: f.Required, SetVia: f.SetVia})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -291,6 +292,12 @@ func returnFields(b *strings.Builder, rs map[string]Return, limit int, in, base 
 // fields are o's facts as ansible-doc prints them, sorted by key.
 func (o Option) fields() []string {
 	var out []string
+	if len(o.SetVia) > 0 {
+		out = append(out, "set_via:")
+		for _, l := range o.SetVia {
+			out = append(out, "  "+l)
+		}
+	}
 	if len(o.Aliases) > 0 {
 		out = append(out, "aliases: "+flow(o.Aliases))
 	}
