@@ -436,3 +436,26 @@ func TestFloatOfInfinityText(t *testing.T) {
 		}
 	}
 }
+
+// TestTestKeywordArguments: the tests whose Python functions take their
+// argument by keyword (sameas's other, in's seq, contains's value) take
+// it so in tender; the operator tests take it by position only.
+func TestTestKeywordArguments(t *testing.T) {
+	v := NewVars(map[string]any{})
+	for src, want := range map[string]any{
+		"{{ 1 is sameas(other=1) }}":          true,
+		"{{ 2 is in(seq=[1]) }}":              false,
+		"{{ [1, 2] is contains(value=2) }}":   true,
+		"{{ 'a' is in(seq='abc') }}":          true,
+		"{{ [1] is contains(value=[1]) }}":    false,
+		"{{ 3 is sameas(3) and 3 is eq(3) }}": true,
+	} {
+		got, err := Render(src, v)
+		if err != nil || !strictEqual(got, want) {
+			t.Errorf("%s = %s, %v; want %s", src, Repr(got), err, Repr(want))
+		}
+	}
+	if _, err := Render("{{ 1 is eq(b=1) }}", v); err == nil || !strings.Contains(err.Error(), "takes no keyword arguments") {
+		t.Errorf("eq by keyword: %v", err)
+	}
+}

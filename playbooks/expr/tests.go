@@ -52,6 +52,18 @@ func argOr(args []any, kwargs map[string]any, i int, key string, def any) any {
 	return def
 }
 
+// oneArg is a test's one argument, given by position or by its keyword
+// key ("" for a test whose function takes none by keyword).
+func oneArg(name string, args []any, kw map[string]any, key string) (any, error) {
+	if len(args) > 0 {
+		return args[0], nil
+	}
+	if v, ok := kw[key]; ok && key != "" {
+		return v, nil
+	}
+	return nil, needArgs(name, args, 1)
+}
+
 func needArgs(name string, args []any, n int) error {
 	if len(args) < n {
 		return errorf("test '%s' requires %d argument(s)", name, n)
@@ -126,17 +138,19 @@ func makeTestTable() map[string]testFunc {
 		"divisibleby": func(x any, args []any, kw map[string]any) (bool, error) {
 			return modEquals(x, argOr(args, kw, 0, "num", nil), 0)
 		},
-		"in": func(x any, args []any, _ map[string]any) (bool, error) {
-			if err := needArgs("in", args, 1); err != nil {
+		"in": func(x any, args []any, kw map[string]any) (bool, error) {
+			seq, err := oneArg("in", args, kw, "seq")
+			if err != nil {
 				return false, err
 			}
-			return contain(args[0], x)
+			return contain(seq, x)
 		},
-		"contains": func(x any, args []any, _ map[string]any) (bool, error) {
-			if err := needArgs("contains", args, 1); err != nil {
+		"contains": func(x any, args []any, kw map[string]any) (bool, error) {
+			v, err := oneArg("contains", args, kw, "value")
+			if err != nil {
 				return false, err
 			}
-			return contain(x, args[0])
+			return contain(x, v)
 		},
 		"subset":          setTest("subset"),
 		"issubset":        setTest("subset"),
@@ -247,11 +261,16 @@ func compareTest(name string) testFunc {
 	if op == "" {
 		op = name
 	}
-	return func(x any, args []any, _ map[string]any) (bool, error) {
-		if err := needArgs(name, args, 1); err != nil {
+	key := "" // Python's operator functions take no keywords
+	if name == "sameas" {
+		key = "other"
+	}
+	return func(x any, args []any, kw map[string]any) (bool, error) {
+		b, err := oneArg(name, args, kw, key)
+		if err != nil {
 			return false, err
 		}
-		return compareOp(op, x, args[0])
+		return compareOp(op, x, b)
 	}
 }
 
