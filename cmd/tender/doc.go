@@ -32,13 +32,13 @@ func docCommand() *cli.Command {
 			&cli.BoolFlag{Name: "list", Aliases: []string{"l"}, Usage: "list the modules with their summaries"},
 			&cli.BoolFlag{Name: "snippet", Aliases: []string{"s"}, Usage: "show a task calling the module, each option commented"},
 			&cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print the documentation as JSON (ansible-doc's shape)"},
-			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Value: "module", Usage: "what to document: module, keyword, filter, test or lookup"},
+			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Value: "module", Usage: "what to document: module, keyword, callback, filter, test or lookup"},
 			&cli.BoolFlag{Name: "markdown", Usage: "every module's parameters as Markdown (docs/MODULES.md)"},
 		},
 		Action: func(c *cli.Context) error {
 			kind := c.String("type")
-			if kind != "module" && kind != "keyword" && !slices.Contains(plugdoc.Kinds, kind) {
-				return usageError(c, fmt.Sprintf("tender doc documents modules, keywords and filter, test and lookup plugins, not %s plugins (-t %s)", kind, kind))
+			if kind != "module" && kind != "keyword" && kind != "callback" && !slices.Contains(plugdoc.Kinds, kind) {
+				return usageError(c, fmt.Sprintf("tender doc documents modules, keywords, callbacks and filter, test and lookup plugins, not %s plugins (-t %s)", kind, kind))
 			}
 			if c.Bool("snippet") && (c.Bool("list") || c.Bool("json")) {
 				return usageError(c, "-s does not go with -l or -j")
@@ -53,6 +53,15 @@ func docCommand() *cli.Command {
 					return usageError(c, "Missing name(s), incorrect options passed for detailed documentation; `tender doc -t keyword -l` lists the keywords")
 				}
 				return showKeywords(w, c.Args().Slice(), c.Bool("list"), c.Bool("json"))
+			}
+			if kind == "callback" {
+				switch {
+				case c.Bool("list"):
+					return listCallbacks(w, c.Bool("json"))
+				case c.NArg() == 0:
+					return usageError(c, "Missing name(s), incorrect options passed for detailed documentation; `tender doc -t callback -l` lists the callbacks")
+				}
+				return showCallbacks(w, c.Args().Slice(), c.Bool("json"))
 			}
 			switch {
 			case kind != "module" && c.Bool("list"):

@@ -139,3 +139,31 @@ func TestDocKeywords(t *testing.T) {
 		t.Errorf("a misspelt keyword: exit %d, %s", code, errs)
 	}
 }
+
+// TestDocCallbacks: -t callback lists the callbacks tender has and shows
+// one's options with the settings that set them (set_via).
+func TestDocCallbacks(t *testing.T) {
+	code, out, errs := runCLI(t, "doc", "-t", "callback", "-l")
+	if code != 0 || !strings.Contains(out, "ansible.posix.profile_tasks ") || !strings.Contains(out, "\ncommunity.general.yaml ") {
+		t.Errorf("tender doc -t callback -l: exit %d, %s\n%s", code, errs, out)
+	}
+	code, out, _ = runCLI(t, "doc", "-t", "callback", "profile_tasks")
+	if code != 0 || !strings.HasPrefix(out, "> ANSIBLE.POSIX.PROFILE_TASKS ") ||
+		!strings.Contains(out, "        set_via:\n          env:\n          - name: PROFILE_TASKS_SORT_ORDER\n") {
+		t.Errorf("tender doc -t callback profile_tasks: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "doc", "-t", "callback", "-j", "ansible.builtin.default")
+	var got map[string]struct {
+		Doc struct {
+			Type    string                    `json:"type"`
+			Options map[string]map[string]any `json:"options"`
+		} `json:"doc"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil || got["ansible.builtin.default"].Doc.Type != "stdout" ||
+		got["ansible.builtin.default"].Doc.Options["display_skipped_hosts"] == nil {
+		t.Errorf("tender doc -t callback -j default: exit %d, %v\n%s", code, err, out)
+	}
+	if code, _, errs = runCLI(t, "doc", "-t", "callback", "dense"); code == 0 || !strings.Contains(errs, "no callback") {
+		t.Errorf("a callback tender lacks: exit %d, %s", code, errs)
+	}
+}

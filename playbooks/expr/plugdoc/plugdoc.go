@@ -21,7 +21,7 @@ import (
 	"github.com/tender-sh/tender/playbooks/expr"
 )
 
-//go:embed filter test lookup facts.json
+//go:embed filter test lookup facts.json jinja
 var files embed.FS
 
 // Kinds are the plugin kinds documented here.

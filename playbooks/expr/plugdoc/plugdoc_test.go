@@ -62,3 +62,53 @@ func TestPluginDocs(t *testing.T) {
 		}
 	}
 }
+
+// TestJinjaDocs holds jinja/KIND.yml to Jinja2's builtins tender runs:
+// each documented name is a filter or test tender has that ansible-core
+// does not document, with its options' facts for exactly the options it
+// describes, a description and YAML examples; and every filter and test
+// tender runs is documented, in KIND/NAME.yml or there.
+func TestJinjaDocs(t *testing.T) {
+	for _, kind := range []string{"filter", "test"} {
+		names, err := JinjaNames(kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		have := Implemented(kind)
+		for _, name := range names {
+			where := "jinja/" + kind + ".yml: " + name
+			d, f, ok := Jinja(kind, name)
+			if !ok {
+				t.Fatalf("%s: not found", where)
+			}
+			if !slices.Contains(have, name) {
+				t.Errorf("%s: tender has no such %s", where, kind)
+			}
+			if _, recorded := FactsOf(kind, name); recorded {
+				t.Errorf("%s: ansible-core documents it; it belongs in %s/%s.yml", where, kind, name)
+			}
+			if len(f.Options) == 0 || f.Options["_input"].Type == "" {
+				t.Errorf("%s: no facts for _input", where)
+			}
+			for o := range f.Options {
+				if len(d.Options[o]) == 0 {
+					t.Errorf("%s: option %s has facts but no description", where, o)
+				}
+			}
+			for o := range d.Options {
+				if _, ok := f.Options[o]; !ok {
+					t.Errorf("%s: option %s has no facts", where, o)
+				}
+			}
+			var ex any
+			if err := yaml.Unmarshal([]byte(d.Examples), &ex); err != nil || len(d.Description) == 0 {
+				t.Errorf("%s: needs a description and YAML examples (%v)", where, err)
+			}
+		}
+		for _, name := range have {
+			if _, err := For(kind, name); err != nil {
+				t.Errorf("the %s %s tender runs has no documentation", kind, name)
+			}
+		}
+	}
+}
