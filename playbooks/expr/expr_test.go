@@ -459,3 +459,38 @@ func TestTestKeywordArguments(t *testing.T) {
 		t.Errorf("eq by keyword: %v", err)
 	}
 }
+
+// TestJoinAttributeKeepsTheList: join(attribute=) picks the attribute of
+// each item into a list of its own, leaving the variable's list as it
+// was.
+func TestJoinAttributeKeepsTheList(t *testing.T) {
+	users := []any{map[string]any{"name": "bob", "age": 30}, map[string]any{"name": "al", "age": 25}}
+	v := NewVars(map[string]any{"users": users})
+	got, err := Render("{{ users | join(',', attribute='age') }}|{{ users[0].name }}", v)
+	if err != nil || got != "30,25|bob" {
+		t.Errorf("got %s, %v", Repr(got), err)
+	}
+	if _, ok := users[0].(map[string]any); !ok {
+		t.Errorf("the list was changed: %v", users)
+	}
+}
+
+// TestRoundArguments: round's precision is a whole number (Python's
+// errors otherwise) and its method is checked first.
+func TestRoundArguments(t *testing.T) {
+	v := NewVars(map[string]any{})
+	for src, want := range map[string]string{
+		"{{ 2.1 | round('ceil') }}":       "'str' object cannot be interpreted as an integer",
+		"{{ 2.1 | round(1.5) }}":          "'float' object cannot be interpreted as an integer",
+		"{{ 2.1 | round('x', 'floor') }}": "unsupported operand type(s) for ** or pow(): 'int' and 'str'",
+		"{{ 'a' | round(1, 'up') }}":      "method must be common, ceil or floor",
+	} {
+		if _, err := Render(src, v); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", src, err, want)
+		}
+	}
+	got, err := Render("{{ 2.15 | round(1, 'ceil') }} {{ 7 | round(true) }} {{ 2.5 | round }}", v)
+	if err != nil || got != "2.2 7 2.0" {
+		t.Errorf("got %s, %v", Repr(got), err)
+	}
+}

@@ -275,10 +275,27 @@ var basicFilters = map[string]filterFunc{
 		return nil, typeErrorf("bad operand type for abs(): '%s'", typeName(x))
 	},
 	"round": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
-		prec, _ := integer(argOr(args, kw, 0, "precision", 0))
+		pv := argOr(args, kw, 0, "precision", 0)
 		method := Str(argOr(args, kw, 1, "method", "common"))
+		if method != "common" && method != "ceil" && method != "floor" {
+			return nil, errorf("method must be common, ceil or floor")
+		}
 		if !isNumber(x) {
 			return nil, errorf("type %s doesn't define __round__ method", typeName(x))
+		}
+		prec, ok := integer(pv)
+		if !ok {
+			if _, big := pv.(*big.Int); big {
+				return nil, errorf("Python int too large to convert to C ssize_t")
+			}
+			if method == "common" || !isNumber(pv) {
+				// Python's round takes a whole number of digits;
+				// ceil and floor compute 10 ** precision
+				if method == "common" {
+					return nil, typeErrorf("'%s' object cannot be interpreted as an integer", typeName(pv))
+				}
+				return nil, typeErrorf("unsupported operand type(s) for ** or pow(): 'int' and '%s'", typeName(pv))
+			}
 		}
 		if integral(x) && method == "common" {
 			return roundInt(x, prec)
@@ -289,13 +306,13 @@ var basicFilters = map[string]filterFunc{
 		}
 		if method != "common" {
 			p := math.Pow(10, float64(prec))
-			switch method {
-			case "ceil":
-				return math.Ceil(f*p) / p, nil
-			case "floor":
-				return math.Floor(f*p) / p, nil
+			if pf, isFloat := pv.(float64); isFloat {
+				p = math.Pow(10, pf)
 			}
-			return nil, errorf("method must be common, ceil or floor")
+			if method == "ceil" {
+				return math.Ceil(f*p) / p, nil
+			}
+			return math.Floor(f*p) / p, nil
 		}
 		if prec < 0 || prec > 300 {
 			p := math.Pow(10, float64(-prec))

@@ -311,9 +311,12 @@ var listFilters = map[string]filterFunc{
 			return nil, err
 		}
 		if attr := argOr(args, kw, 1, "attribute", nil); attr != nil {
-			for i := range items {
-				items[i] = attrOf(items[i], attr)
+			// a new list: the one given is the variable's own
+			picked := make([]any, len(items))
+			for i, it := range items {
+				picked[i] = attrOf(it, attr)
 			}
+			items = picked
 		}
 		return joinValues(budgetOf(env), items, strArg(args, kw, 0, "d", ""))
 	},
