@@ -494,3 +494,13 @@ func TestRoundArguments(t *testing.T) {
 		t.Errorf("got %s, %v", Repr(got), err)
 	}
 }
+
+// TestPprintSortsOneLine: pprint sorts every dict's keys, on one line
+// as on several.
+func TestPprintSortsOneLine(t *testing.T) {
+	v := NewVars(map[string]any{})
+	got, err := Render("x{{ {'b': 2, 'a': {'z': 1, 'y': [{'q': 1, 'p': 2}]}} | pprint }}", v)
+	if want := "x{'a': {'y': [{'p': 2, 'q': 1}], 'z': 1}, 'b': 2}"; err != nil || got != want {
+		t.Errorf("got %s, %v; want %s", Repr(got), err, want)
+	}
+}

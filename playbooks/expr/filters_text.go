@@ -195,8 +195,28 @@ func pformat(v any) string {
 	return b.String()
 }
 
+// sortedRepr is Repr with every dict's keys sorted, as pprint writes a
+// value that fits on one line.
+func sortedRepr(v any) string {
+	switch t := v.(type) {
+	case map[string]any:
+		parts := make([]string, 0, len(t))
+		for _, k := range sortedKeys(t) {
+			parts = append(parts, Repr(k)+": "+sortedRepr(t[k]))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case []any:
+		parts := make([]string, len(t))
+		for i, e := range t {
+			parts[i] = sortedRepr(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return Repr(v)
+}
+
 func pp(b *strings.Builder, v any, indent, allowance, level, width int) {
-	rep := Repr(v)
+	rep := sortedRepr(v)
 	if runeLen(rep) <= width-indent-allowance || b.Len() > maxSize {
 		b.WriteString(rep)
 		return
