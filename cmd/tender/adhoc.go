@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -250,17 +248,19 @@ func jsonArgs(s string) map[string]any {
 // asks for it (ANSIBLE_STDOUT_CALLBACK=json, stdout_callback = json in
 // ansible.cfg; for tender run only with bin_ansible_callbacks, as the
 // ansible command).
-func textEvents(c *cli.Context, cfg *config.Config) func(io.Writer, bool) func(provision.Event) {
+func textEvents(c *cli.Context, cfg *config.Config) (func(io.Writer, bool) func(provision.Event), error) {
 	adhoc := c.Command != nil && c.Command.Name == adhocName
 	if stdoutCallback(cfg, adhoc) == "json" {
 		opts := report.AnsibleJSONOptions{Indent: 4, Warnings: c.App.ErrWriter}
 		if v, err := cfg.Setting("SHOW_CUSTOM_STATS"); err == nil {
 			opts.ShowCustomStats, _ = v.(bool)
 		}
-		if n, err := strconv.Atoi(os.Getenv("ANSIBLE_JSON_INDENT")); err == nil {
-			opts.Indent = n
+		indent, err := cfg.OptionOf("callback", "json", jsonIndent)
+		if err != nil {
+			return nil, &exitError{code: 5, err: err}
 		}
-		return func(w io.Writer, _ bool) func(provision.Event) { return report.AnsibleJSON(w, opts) }
+		opts.Indent, _ = indent.(int)
+		return func(w io.Writer, _ bool) func(provision.Event) { return report.AnsibleJSON(w, opts) }, nil
 	}
 	if !adhoc {
 		v := c.Count("verbose")
@@ -272,12 +272,15 @@ func textEvents(c *cli.Context, cfg *config.Config) func(io.Writer, bool) func(p
 				o := o
 				o.Color = color
 				return report.TextWith(w, o)
-			}
+			}, nil
 		case "minimal", "oneline":
 			one := stdoutCallback(cfg, adhoc) == "oneline"
+			if !one {
+				minimalOptions(c, cfg)
+			}
 			return func(w io.Writer, color bool) func(provision.Event) {
 				return report.AdHoc(w, report.AdHocOptions{OneLine: one, Color: color, Verbosity: v, Warnings: c.App.ErrWriter})
-			}
+			}, nil
 		}
 	}
 	opts := report.AdHocOptions{OneLine: c.Bool("one-line") || stdoutCallback(cfg, adhoc) == "oneline",
@@ -286,7 +289,7 @@ func textEvents(c *cli.Context, cfg *config.Config) func(io.Writer, bool) func(p
 		o := opts
 		o.Color = color
 		return report.AdHoc(w, o)
-	}
+	}, nil
 }
 
 // stdoutCallback is the stdout callback the configuration names, "json"

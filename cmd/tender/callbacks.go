@@ -24,6 +24,27 @@ import (
 // output on w.
 type aggregate func(w io.Writer) func(provision.Event)
 
+// jsonIndent is ansible.posix.json's json_indent, as its documentation
+// gives it.
+var jsonIndent = config.Setting{Name: "json_indent", Type: "integer", Default: 4, Env: []string{"ANSIBLE_JSON_INDENT"},
+	Ini: []config.IniEntry{{Section: "defaults", Key: "json_indent"}}}
+
+// minimalOptions warns about the options of Ansible's minimal callback
+// that tender does not apply: a result_format other than json, and
+// pretty_results when set.
+func minimalOptions(c *cli.Context, cfg *config.Config) {
+	var ignored []string
+	if v, _ := cfg.PluginOption("callback", "minimal", "result_format", nil); v != nil && v != "json" {
+		ignored = append(ignored, "result_format")
+	}
+	if v, _ := cfg.PluginOption("callback", "minimal", "pretty_results", nil); v != nil {
+		ignored = append(ignored, "pretty_results")
+	}
+	if len(ignored) > 0 {
+		printWarning(c.App.ErrWriter, "tender does not apply these options of the minimal callback yet: "+strings.Join(ignored, ", "))
+	}
+}
+
 // Options of ansible.posix.profile_tasks, as its documentation gives
 // them.
 var (
@@ -190,8 +211,8 @@ func withCallbacks(text func(io.Writer, bool) func(provision.Event), aggs []aggr
 
 // defaultCallbackOptions reads the options of Ansible's default stdout
 // callback (the yaml one shares them): display_skipped_hosts,
-// display_ok_hosts, show_task_path_on_failure, display_failed_stderr and
-// check_mode_markers are applied; show_per_host_start and a
+// display_ok_hosts, show_task_path_on_failure, display_failed_stderr,
+// check_mode_markers and show_custom_stats are applied; show_per_host_start and a
 // result_format or pretty_results that is set are warned about, as
 // tender does not apply them.
 func defaultCallbackOptions(c *cli.Context, cfg *config.Config) report.TextOptions {
@@ -215,6 +236,7 @@ func defaultCallbackOptions(c *cli.Context, cfg *config.Config) report.TextOptio
 		o.FailedTo = c.App.ErrWriter
 	}
 	o.CheckModeMarkers = flag("check_mode_markers")
+	o.ShowCustomStats = flag("show_custom_stats")
 	var ignored []string
 	if flag("show_per_host_start") {
 		ignored = append(ignored, "show_per_host_start")

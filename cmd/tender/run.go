@@ -62,7 +62,10 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	out := c.App.Writer
 	// The text layout: ansible-playbook's, the ansible command's for
 	// tender run, or Ansible's json callback's (textEvents, adhoc.go).
-	text := textEvents(c, cfg)
+	text, err := textEvents(c, cfg)
+	if err != nil {
+		return err
+	}
 	aggs, err := enabledCallbacks(c, cfg, c.Command != nil && c.Command.Name == adhocName)
 	if err != nil {
 		return err

@@ -72,6 +72,9 @@ type TextOptions struct {
 	// mode with " [CHECK MODE]", and a --check run with DRY RUN banners
 	// before each playbook and after the recap (check_mode_markers).
 	CheckModeMarkers bool
+	// ShowCustomStats prints what set_stats recorded after the recap
+	// (show_custom_stats).
+	ShowCustomStats bool
 }
 
 // checkMark is what a banner of a play or task in check mode ends with.
@@ -373,6 +376,39 @@ func (t *text) recap(r *provision.Recap) {
 			t.count("unreachable", s.Unreachable, brightRed), t.count("failed", s.Failed, red),
 			t.count("skipped", s.Skipped, cyan), t.count("rescued", s.Rescued, green),
 			t.count("ignored", s.Ignored, brightPurple))
+	}
+	fmt.Fprintln(t.w)
+	if t.opts.ShowCustomStats && len(r.Custom) > 0 {
+		t.customStats(r.Custom)
+	}
+}
+
+// customStats prints set_stats' data as the default callback does: a
+// CUSTOM STATS banner, each host's data on a line, then the run's.
+func (t *text) customStats(custom map[string]map[string]any) {
+	fmt.Fprintf(t.w, "\n%s\n", banner("CUSTOM STATS:"))
+	keys := make([]string, 0, len(custom))
+	for k := range custom {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	oneLine := func(m map[string]any) string {
+		if t.yaml {
+			return strings.ReplaceAll(yamlResult(m, t.verbosity), "\n", "")
+		}
+		b, err := marshal(m, " ")
+		if err != nil {
+			return fmt.Sprintf("%v", m)
+		}
+		return strings.ReplaceAll(string(b), "\n", "")
+	}
+	for _, k := range keys {
+		if k != "_run" {
+			fmt.Fprintf(t.w, "\t%s: %s\n", k, oneLine(custom[k]))
+		}
+	}
+	if run, ok := custom["_run"]; ok {
+		fmt.Fprintf(t.w, "\n\tRUN: %s\n", oneLine(run))
 	}
 	fmt.Fprintln(t.w)
 }
