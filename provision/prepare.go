@@ -111,7 +111,7 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 			k = expr.Str(name)
 		}
 		if !expr.IsOmit(v) {
-			args.Set(k, v)
+			args.Set(k, removeOmit(v))
 		}
 	}
 	argMap := tasks.Args(args.Map())
