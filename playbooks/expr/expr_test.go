@@ -504,3 +504,27 @@ func TestPprintSortsOneLine(t *testing.T) {
 		t.Errorf("got %s, %v; want %s", Repr(got), err, want)
 	}
 }
+
+// TestJinjaFilterSignatures: a call of one of Jinja2's filters that does
+// not bind to its Python function fails with Python's message, where
+// tender's implementation would have ignored the extra argument.
+func TestJinjaFilterSignatures(t *testing.T) {
+	v := NewVars(map[string]any{})
+	for src, want := range map[string]string{
+		"{{ 'abc' | upper(1) }}":              "do_upper() takes 1 positional argument but 2 were given",
+		"{{ [1, 2] | join(sep=',') }}":        "sync_do_join() got an unexpected keyword argument 'sep'",
+		"{{ [1, 2] | join(',', 'a', 'b') }}":  "sync_do_join() takes from 2 to 4 positional arguments but 5 were given",
+		"{{ 'abc' | truncate(2, length=3) }}": "do_truncate() got multiple values for argument 'length'",
+		"{{ [1] | batch() }}":                 "do_batch() missing 1 required positional argument: 'linecount'",
+		"{{ [1] | length(2) }}":               "len() takes exactly one argument (2 given)",
+		"{{ -1 | abs(x=1) }}":                 "abs() takes no keyword arguments",
+	} {
+		if _, err := Render(src, v); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", src, err, want)
+		}
+	}
+	got, err := Render("{{ [3, 1] | sort(reverse=true) | join(d='-') }} {{ 'x' | default(boolean=true) }}", v)
+	if err != nil || got != "3-1 x" {
+		t.Errorf("keywords the filters take: %s, %v", Repr(got), err)
+	}
+}

@@ -111,6 +111,15 @@ func builtinBind(kind, name string, nargs int, kw map[string]any) error {
 		return ""
 	}
 	switch kind + " " + name {
+	case "filter abs", "filter count", "filter length", "filter e", "filter escape", "filter string":
+		fn := map[string]string{"abs": "abs", "count": "len", "length": "len", "e": "markupsafe._speedups.escape",
+			"escape": "markupsafe._speedups.escape", "string": "markupsafe._speedups.soft_str"}[name]
+		if len(keys) > 0 {
+			return typeErrorf("%s() takes no keyword arguments", fn)
+		}
+		if nargs != 1 {
+			return typeErrorf("%s() takes exactly one argument (%d given)", fn, nargs)
+		}
 	case "filter split":
 		if k := unknown("sep", "maxsplit"); k != "" {
 			return typeErrorf("'%s' is an invalid keyword argument for split()", k)
@@ -183,12 +192,55 @@ var operatorNames = map[string]string{"==": "eq", "eq": "eq", "equalto": "eq", "
 	">": "gt", "gt": "gt", "greaterthan": "gt", ">=": "ge", "ge": "ge", "<": "lt", "lt": "lt", "lessthan": "lt",
 	"<=": "le", "le": "le"}
 
-// pySigs are the signatures of ansible-core 2.14's builtin filters and
-// tests, by kind and name. Those whose functions take *args or **kwargs
+// pySigs are the signatures of Jinja2's and ansible-core 2.14's builtin
+// filters and tests, by kind and name. Those whose functions take *args or **kwargs
 // (combine, comment, regex_search, the JSON and YAML filters) or are
 // Python builtins (split, product, zip, zip_longest, permutations,
 // combinations, all, any) check their own arguments.
 var pySigs = map[string]pySig{
+	// Jinja2 3.1's own filters (an async one's synchronous function,
+	// sync_do_NAME, is the one Python's messages name)
+	"filter attr":           {fn: "do_attr", params: []string{"obj", "name"}, required: 2, env: true},
+	"filter batch":          {fn: "do_batch", params: []string{"value", "linecount", "fill_with"}, required: 2},
+	"filter capitalize":     {fn: "do_capitalize", params: []string{"s"}, required: 1},
+	"filter center":         {fn: "do_center", params: []string{"value", "width"}, required: 1},
+	"filter d":              {fn: "do_default", params: []string{"value", "default_value", "boolean"}, required: 1},
+	"filter default":        {fn: "do_default", params: []string{"value", "default_value", "boolean"}, required: 1},
+	"filter dictsort":       {fn: "do_dictsort", params: []string{"value", "case_sensitive", "by", "reverse"}, required: 1},
+	"filter filesizeformat": {fn: "do_filesizeformat", params: []string{"value", "binary"}, required: 1},
+	"filter first":          {fn: "sync_do_first", params: []string{"seq"}, required: 1, env: true},
+	"filter float":          {fn: "do_float", params: []string{"value", "default"}, required: 1},
+	"filter forceescape":    {fn: "do_forceescape", params: []string{"value"}, required: 1},
+	"filter groupby":        {fn: "sync_do_groupby", params: []string{"value", "attribute", "default", "case_sensitive"}, required: 2, env: true},
+	"filter indent":         {fn: "do_indent", params: []string{"s", "width", "first", "blank"}, required: 1},
+	"filter int":            {fn: "do_int", params: []string{"value", "default", "base"}, required: 1},
+	"filter items":          {fn: "do_items", params: []string{"value"}, required: 1},
+	"filter join":           {fn: "sync_do_join", params: []string{"value", "d", "attribute"}, required: 1, env: true},
+	"filter last":           {fn: "do_last", params: []string{"seq"}, required: 1, env: true},
+	"filter list":           {fn: "sync_do_list", params: []string{"value"}, required: 1},
+	"filter lower":          {fn: "do_lower", params: []string{"s"}, required: 1},
+	"filter max":            {fn: "do_max", params: []string{"value", "case_sensitive", "attribute"}, required: 1, env: true},
+	"filter min":            {fn: "do_min", params: []string{"value", "case_sensitive", "attribute"}, required: 1, env: true},
+	"filter pprint":         {fn: "do_pprint", params: []string{"value"}, required: 1},
+	"filter replace":        {fn: "do_replace", params: []string{"s", "old", "new", "count"}, required: 3, env: true},
+	"filter reverse":        {fn: "do_reverse", params: []string{"value"}, required: 1},
+	"filter round":          {fn: "do_round", params: []string{"value", "precision", "method"}, required: 1},
+	"filter safe":           {fn: "do_mark_safe", params: []string{"value"}, required: 1},
+	"filter slice":          {fn: "sync_do_slice", params: []string{"value", "slices", "fill_with"}, required: 2},
+	"filter sort":           {fn: "do_sort", params: []string{"value", "reverse", "case_sensitive", "attribute"}, required: 1, env: true},
+	"filter striptags":      {fn: "do_striptags", params: []string{"value"}, required: 1},
+	"filter sum":            {fn: "sync_do_sum", params: []string{"iterable", "attribute", "start"}, required: 1, env: true},
+	"filter title":          {fn: "do_title", params: []string{"s"}, required: 1},
+	"filter tojson":         {fn: "do_tojson", params: []string{"value", "indent"}, required: 1, env: true},
+	"filter trim":           {fn: "do_trim", params: []string{"value", "chars"}, required: 1},
+	"filter truncate":       {fn: "do_truncate", params: []string{"s", "length", "killwords", "end", "leeway"}, required: 1, env: true},
+	"filter upper":          {fn: "do_upper", params: []string{"s"}, required: 1},
+	"filter urlencode":      {fn: "do_urlencode", params: []string{"value"}, required: 1},
+	"filter urlize":         {fn: "do_urlize", params: []string{"value", "trim_url_limit", "nofollow", "target", "rel", "extra_schemes"}, required: 1, env: true},
+	"filter wordcount":      {fn: "do_wordcount", params: []string{"s"}, required: 1},
+	"filter wordwrap":       {fn: "do_wordwrap", params: []string{"s", "width", "break_long_words", "wrapstring", "break_on_hyphens"}, required: 1, env: true},
+	"filter xmlattr":        {fn: "do_xmlattr", params: []string{"d", "autospace"}, required: 1, env: true},
+	// ansible-core's
 	"filter b64decode":            {fn: "b64decode", params: []string{"string", "encoding"}, required: 1},
 	"filter b64encode":            {fn: "b64encode", params: []string{"string", "encoding"}, required: 1},
 	"filter basename":             {fn: "basename", params: []string{"p"}, required: 1},
