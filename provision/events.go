@@ -115,7 +115,8 @@ type Event struct {
 	Host     string
 	Delegate string
 	Status   Status
-	// Ignored marks a failure that ignore_errors turned into ok.
+	// Ignored marks a failure that ignore_errors turned into ok, or an
+	// unreachable host that ignore_unreachable kept in the play.
 	Ignored bool
 	// Item is the loop item's label for a per-item result.
 	Item any

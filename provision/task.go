@@ -263,7 +263,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 		LoopDone: out.loop, Result: out.data, Verbose: out.verbose, Indent: out.indent}
 	switch {
 	case out.unreachable:
-		ev.Status = StatusUnreachable
+		ev.Status, ev.Ignored = StatusUnreachable, kw.ignoreUnreachable
 	case out.failed:
 		ev.Status, ev.Ignored = StatusFailed, kw.ignoreErrors
 	case out.skipped:

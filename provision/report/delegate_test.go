@@ -21,3 +21,21 @@ func TestTextDelegateLabel(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// TestTextIgnoredUnreachable: an unreachable host that
+// ignore_unreachable keeps in the play gets "...ignoring" under its
+// line, as a failure ignore_errors ignores does.
+func TestTextIgnoredUnreachable(t *testing.T) {
+	var b bytes.Buffer
+	ev := Text(&b, false)
+	ev(provision.Event{Kind: provision.TaskStart, Task: "t"})
+	ev(provision.Event{Kind: provision.HostResult, Task: "t", Host: "a", Status: provision.StatusUnreachable, Ignored: true,
+		Result: map[string]any{"msg": "refused", "unreachable": true}})
+	ev(provision.Event{Kind: provision.HostResult, Task: "t", Host: "b", Status: provision.StatusUnreachable,
+		Result: map[string]any{"msg": "refused", "unreachable": true}})
+	out := b.String()
+	if !strings.Contains(out, "fatal: [a]: UNREACHABLE! => {\"msg\": \"refused\", \"unreachable\": true}\n...ignoring\n") ||
+		strings.Count(out, "...ignoring") != 1 {
+		t.Errorf("output:\n%s", out)
+	}
+}

@@ -343,6 +343,10 @@ func (t *text) result(e provision.Event) {
 	case provision.StatusUnreachable:
 		t.banner()
 		fmt.Fprintln(t.failedW(), t.paint(brightRed, "fatal: ["+host+"]: UNREACHABLE! => "+t.compact(e.Result)))
+		if e.Ignored && !e.IsItem {
+			// ignore_unreachable
+			fmt.Fprintln(t.w, t.paint(cyan, "...ignoring"))
+		}
 	}
 }
 
