@@ -10,7 +10,8 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
@@ -28,17 +29,8 @@ type Keyword struct {
 	Facts map[string]any
 }
 
-var loaded struct {
-	sync.Once
-	all map[string]Keyword
-	err error
-}
-
 // All returns every keyword's documentation by name.
-func All() (map[string]Keyword, error) {
-	loaded.Do(func() { loaded.all, loaded.err = load() })
-	return loaded.all, loaded.err
-}
+var All = sync.OnceValues(load)
 
 // load reads keywords.yml and facts.json, which must name the same
 // keywords.
@@ -79,10 +71,5 @@ func load() (map[string]Keyword, error) {
 // Names lists the keywords, sorted.
 func Names() []string {
 	all, _ := All()
-	out := make([]string, 0, len(all))
-	for n := range all {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(all))
 }

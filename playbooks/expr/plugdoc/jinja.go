@@ -16,41 +16,30 @@ type jinjaEntry struct {
 	Facts map[string]Option `yaml:"facts"`
 }
 
-// jinjaDocs caches jinja/KIND.yml by kind.
-var jinjaDocs struct {
-	sync.Once
-	byKind map[string]map[string]jinjaEntry
-	err    error
-}
-
-// loadJinja reads jinja/filter.yml and jinja/test.yml strictly.
-func loadJinja() (map[string]map[string]jinjaEntry, error) {
-	jinjaDocs.Do(func() {
-		jinjaDocs.byKind = map[string]map[string]jinjaEntry{}
-		for _, kind := range []string{"filter", "test"} {
-			file := "jinja/" + kind + ".yml"
-			b, err := files.ReadFile(file)
-			if err != nil {
-				continue
-			}
-			dec := yaml.NewDecoder(bytes.NewReader(b))
-			dec.KnownFields(true)
-			m := map[string]jinjaEntry{}
-			if err := dec.Decode(&m); err != nil {
-				jinjaDocs.err = fmt.Errorf("playbooks/expr/plugdoc/%s: %v", file, err)
-				return
-			}
-			for name, e := range m {
-				if e.Short == "" {
-					jinjaDocs.err = fmt.Errorf("playbooks/expr/plugdoc/%s: %s has no short description", file, name)
-					return
-				}
-			}
-			jinjaDocs.byKind[kind] = m
+// loadJinja reads jinja/filter.yml and jinja/test.yml strictly, once.
+var loadJinja = sync.OnceValues(func() (map[string]map[string]jinjaEntry, error) {
+	byKind := map[string]map[string]jinjaEntry{}
+	for _, kind := range []string{"filter", "test"} {
+		file := "jinja/" + kind + ".yml"
+		b, err := files.ReadFile(file)
+		if err != nil {
+			continue
 		}
-	})
-	return jinjaDocs.byKind, jinjaDocs.err
-}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		dec.KnownFields(true)
+		m := map[string]jinjaEntry{}
+		if err := dec.Decode(&m); err != nil {
+			return nil, fmt.Errorf("playbooks/expr/plugdoc/%s: %v", file, err)
+		}
+		for name, e := range m {
+			if e.Short == "" {
+				return nil, fmt.Errorf("playbooks/expr/plugdoc/%s: %s has no short description", file, name)
+			}
+		}
+		byKind[kind] = m
+	}
+	return byKind, nil
+})
 
 // Jinja returns the documentation and option facts of Jinja2's builtin
 // filter or test name, and whether tender documents it.

@@ -10,7 +10,8 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -48,18 +49,9 @@ type Callback struct {
 	Facts Facts
 }
 
-var loaded struct {
-	sync.Once
-	all map[string]Callback
-	err error
-}
-
 // All returns the documentation of every callback tender has, by fully
 // qualified name.
-func All() (map[string]Callback, error) {
-	loaded.Do(func() { loaded.all, loaded.err = load() })
-	return loaded.all, loaded.err
-}
+var All = sync.OnceValues(load)
 
 // load reads facts.json and a documentation file for each callback in it.
 func load() (map[string]Callback, error) {
@@ -90,12 +82,7 @@ func load() (map[string]Callback, error) {
 // Names lists the callbacks, sorted.
 func Names() []string {
 	all, _ := All()
-	out := make([]string, 0, len(all))
-	for n := range all {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(all))
 }
 
 // Find returns the callback named name, by its full or short name.
