@@ -43,7 +43,7 @@ func TestCanonicalModule(t *testing.T) {
 		"community.general.nmcli":     "community.general.nmcli",
 		"ansible.posix.mount":         "mount",
 		"ansible.posix.firewalld":     "firewalld",
-		"community.general.lvol":      "community.general.lvol", // tender has no lvol
+		"community.general.lvol":      "lvol",
 		"community.general.lvg":       "lvg",
 		"community.general.npm":       "npm",
 	} {

@@ -30,7 +30,7 @@ root=$(mktemp -d "$out.root.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 echo "debootstrap the fleet VM from $mirror ..."
 debootstrap --variant=minbase \
-	--include=linux-image-amd64,initramfs-tools,systemd,systemd-sysv,udev,kmod,openssh-server,python3,python3-apt,sudo,procps,iproute2,netbase,lvm2 \
+	--include=linux-image-amd64,initramfs-tools,systemd,systemd-sysv,udev,kmod,openssh-server,python3,python3-apt,sudo,procps,iproute2,netbase,lvm2,thin-provisioning-tools \
 	bookworm "$root" "$mirror" >"$out.debootstrap.log" 2>&1 || { tail -20 "$out.debootstrap.log" >&2; exit 1; }
 rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
 echo '/dev/vda / ext4 defaults 0 1' >"$root/etc/fstab"

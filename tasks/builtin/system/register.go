@@ -18,6 +18,7 @@ func Register(r *tasks.Registry) {
 	r.Add(tasks.Def{Aliases: []string{"ansible.posix.mount"}, New: func() tasks.Module { return mountModule{} }})
 	r.Add(tasks.Def{Aliases: []string{"ansible.posix.at"}, New: func() tasks.Module { return atModule{} }})
 	r.Add(tasks.Def{Aliases: []string{"community.general.lvg"}, New: func() tasks.Module { return lvgModule{} }})
+	r.Add(tasks.Def{Aliases: []string{"community.general.lvol"}, New: func() tasks.Module { return lvolModule{} }})
 	r.Add(tasks.Def{Aliases: []string{"community.general.timezone"}, New: func() tasks.Module { return timezoneModule{} }})
 	r.Add(tasks.Def{Aliases: []string{"community.general.alternatives"}, New: func() tasks.Module { return alternativesModule{} }})
 	r.Add(tasks.Def{Aliases: []string{"community.general.pam_limits"}, New: func() tasks.Module { return pamLimitsModule{} }})
