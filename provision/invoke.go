@@ -124,7 +124,7 @@ func (pr *playRun) invoke(ctx context.Context, h *hostRun, t *playbooks.Task, kw
 		if retries == 0 {
 			break
 		}
-		done, err := pr.holds(t.Until, scope.With(map[string]any{t.Register: registered(pr.rn.traits(t), out.data)}))
+		done, err := pr.holds(t.Until, pr.condScope(t, scope, out.data))
 		if err != nil {
 			return failure(err)
 		}
@@ -329,29 +329,34 @@ func asyncKeywords(t *playbooks.Task, scope *expr.Vars) (limit, poll int, err er
 	return limit, poll, nil
 }
 
-// overrides applies changed_when and failed_when, with the result
-// available under the register name as Ansible allows.
-func (pr *playRun) overrides(t *playbooks.Task, scope *expr.Vars, out *outcome) error {
-	if len(t.ChangedWhen) == 0 && len(t.FailedWhen) == 0 {
-		return nil
-	}
-	// As Ansible's: the facts of set_fact and include_vars, then the
-	// registered result, are variables of changed_when and failed_when.
+// condScope is the scope of t's changed_when, failed_when and until for
+// the result data: as Ansible's, the facts of set_fact and include_vars,
+// then the registered result, are variables there.
+func (pr *playRun) condScope(t *playbooks.Task, scope *expr.Vars, data map[string]any) *expr.Vars {
 	extra := map[string]any{}
 	if tr := pr.rn.traits(t); tr.FromPlaybook {
-		if facts, ok := out.data["ansible_facts"].(map[string]any); ok {
+		if facts, ok := data["ansible_facts"].(map[string]any); ok {
 			for k, v := range facts {
 				extra[k] = v
 			}
 		}
 	}
 	if t.Register != "" {
-		extra[t.Register] = registered(pr.rn.traits(t), out.data)
+		extra[t.Register] = registered(pr.rn.traits(t), data)
 	}
-	s := scope
-	if len(extra) > 0 {
-		s = scope.With(extra)
+	if len(extra) == 0 {
+		return scope
 	}
+	return scope.With(extra)
+}
+
+// overrides applies changed_when and failed_when, with the result
+// available under the register name as Ansible allows.
+func (pr *playRun) overrides(t *playbooks.Task, scope *expr.Vars, out *outcome) error {
+	if len(t.ChangedWhen) == 0 && len(t.FailedWhen) == 0 {
+		return nil
+	}
+	s := pr.condScope(t, scope, out.data)
 	// A condition that cannot be evaluated fails the task, keeping the
 	// module's result, with the error as the condition's result, as in
 	// Ansible.

@@ -391,3 +391,26 @@ func TestLoopItemsException(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 }
+
+// TestUntilSeesSetFactFacts: until, as changed_when, sees the facts the
+// task's set_fact sets (Ansible updates the condition's variables with
+// them), so a set_fact that already holds is not retried.
+func TestUntilSeesSetFactFacts(t *testing.T) {
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  vars:
+    n: 0
+  tasks:
+    - set_fact:
+        n: "{{ n | int + 1 }}"
+      until: n | int >= 1
+      retries: 2
+      delay: 0
+    - assert:
+        that: n == "1"
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 || strings.Contains(out, "RETRYING") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
