@@ -528,3 +528,14 @@ func TestJinjaFilterSignatures(t *testing.T) {
 		t.Errorf("keywords the filters take: %s, %v", Repr(got), err)
 	}
 }
+
+// TestCaseTests: lower and upper test Python's str() of any value, with
+// Python's rules for what is cased.
+func TestCaseTests(t *testing.T) {
+	v := NewVars(map[string]any{})
+	got, err := Render("{{ [['a'] is lower, {'a': 1} is lower, 'ß' is lower, 'ᾈ' is upper, 'ABC1' is upper, '1' is lower, 'ª' is lower, none is lower] }}", v)
+	want := []any{true, true, true, false, true, false, true, false}
+	if err != nil || !strictEqual(got, want) {
+		t.Errorf("got %s, %v; want %s", Repr(got), err, Repr(want))
+	}
+}

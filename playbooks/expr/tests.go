@@ -1,8 +1,8 @@
 package expr
 
 import (
-	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/tender-sh/tender/internal/fqcn"
 )
@@ -226,16 +226,28 @@ func isCallable(x any) bool {
 	return ok
 }
 
+// casedAs is Jinja's lower and upper tests: Python's str(x).islower()
+// (isupper()): at least one cased character, none of the other case nor
+// titlecase, with Unicode's Lowercase and Uppercase properties as Python
+// reads them.
 func casedAs(x any, upper bool) bool {
 	s, ok := text(x)
 	if !ok {
-		return false
+		// Jinja's tests read str(value)
+		s = Str(x)
 	}
-	cased := strings.ToLower(s) != strings.ToUpper(s)
-	if upper {
-		return cased && s == strings.ToUpper(s)
+	cased := false
+	for _, r := range s {
+		lower := unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)
+		up := unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)
+		switch {
+		case unicode.IsTitle(r), upper && lower, !upper && up:
+			return false
+		case upper && up, !upper && lower:
+			cased = true
+		}
 	}
-	return cased && s == strings.ToLower(s)
+	return cased
 }
 
 // modTest is Jinja's odd and even: value % n == want, with Python's %
