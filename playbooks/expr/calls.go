@@ -200,9 +200,9 @@ func callMethod(b *budget, recv any, name string, args []any, kw map[string]any)
 		}
 		switch name {
 		case "lower":
-			return strings.ToLower(s), nil
+			return pyLower(s), nil
 		case "upper":
-			return strings.ToUpper(s), nil
+			return pyUpper(s), nil
 		case "strip", "lstrip", "rstrip":
 			cut := " \t\n\r\v\f"
 			if c, ok := arg(0); ok {

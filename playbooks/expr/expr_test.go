@@ -539,3 +539,16 @@ func TestCaseTests(t *testing.T) {
 		t.Errorf("got %s, %v; want %s", Repr(got), err, Repr(want))
 	}
 }
+
+// TestCaseFilters: upper, lower, capitalize and title map case as
+// Python and Jinja do: Unicode's full mappings, title case for
+// capitalize's first letter, and title's words split only at blanks,
+// hyphens and opening brackets.
+func TestCaseFilters(t *testing.T) {
+	v := NewVars(map[string]any{})
+	got, err := Render("{{ ['a.b_c' | title, 'hello world-foo (bar) <q' | title, 'ǆa' | capitalize, 'ßa' | capitalize, 'straße' | upper, 'ΣΑΣ' | lower, 'straße'.upper()] }}", v)
+	want := []any{"A.b_c", "Hello World-Foo (Bar) <Q", "ǅa", "Ssa", "STRASSE", "σας", "STRASSE"}
+	if err != nil || !strictEqual(got, want) {
+		t.Errorf("got %s, %v; want %s", Repr(got), err, Repr(want))
+	}
+}

@@ -15,12 +15,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
-	"github.com/tender-sh/tender/internal/pyre"
 	"golang.org/x/crypto/blake2b"
 	"golang.org/x/crypto/blake2s"
+
+	"github.com/tender-sh/tender/internal/pyre"
 )
 
 func strArg(args []any, kw map[string]any, i int, key string, def string) string {
@@ -42,19 +42,10 @@ func markupFilter(f func(s string) string) filterFunc {
 }
 
 var stringFilters = map[string]filterFunc{
-	"lower":      markupFilter(strings.ToLower),
-	"upper":      markupFilter(strings.ToUpper),
+	"lower":      markupFilter(pyLower),
+	"upper":      markupFilter(pyUpper),
 	"capitalize": markupFilter(capitalize),
-	"title": markupFilter(func(s string) string {
-		prev := false
-		return strings.Map(func(r rune) rune {
-			defer func() { prev = unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' }()
-			if prev {
-				return unicode.ToLower(r)
-			}
-			return unicode.ToUpper(r)
-		}, s)
-	}),
+	"title":      markupFilter(jinjaTitle),
 	"trim": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
 		if c := argOr(args, kw, 0, "chars", nil); c != nil {
 			return keepMarkup(x, strings.Trim(Str(x), Str(c))), nil
@@ -292,14 +283,6 @@ var stringFilters = map[string]filterFunc{
 	"password_hash": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		return passwordHash(budgetOf(env), Str(x), strArg(args, kw, 0, "hashtype", "sha512"), argOr(args, kw, 1, "salt", nil), argOr(args, kw, 2, "salt_size", nil), argOr(args, kw, 3, "rounds", nil))
 	},
-}
-
-func capitalize(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + strings.ToLower(s[n:])
 }
 
 var shellSafe = regexp.MustCompile(`^[a-zA-Z0-9_@%+=:,./-]+$`)
