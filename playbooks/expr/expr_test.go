@@ -552,3 +552,25 @@ func TestCaseFilters(t *testing.T) {
 		t.Errorf("got %s, %v; want %s", Repr(got), err, Repr(want))
 	}
 }
+
+// TestFilterAttributes: sort takes several comma-separated attributes
+// (its key is their values in order), and an item that lacks the
+// attribute fails sort, join, sum, min, max and groupby as an undefined
+// value fails, where tender used to read it as None.
+func TestFilterAttributes(t *testing.T) {
+	v := NewVars(map[string]any{"u": []any{
+		map[string]any{"a": 2, "b": 1, "c": "x"}, map[string]any{"a": 1, "b": 2, "c": "y"}, map[string]any{"a": 1, "b": 1, "c": "z"}}})
+	got, err := Render("{{ u | sort(attribute='a,b') | map(attribute='c') | join }} {{ u | sort(attribute='a,b', reverse=true) | map(attribute='c') | join }} {{ (u | max(attribute='b')).c }}", v)
+	if err != nil || got != "zyx xyz y" {
+		t.Errorf("got %s, %v", Repr(got), err)
+	}
+	for _, src := range []string{"{{ u | sort(attribute='nope') }}", "{{ u | join(',', attribute='nope') }}", "{{ u | sum(attribute='nope') }}",
+		"{{ u | max(attribute='nope') }}", "{{ u | groupby('nope') }}", "{{ u | sort(attribute='a,nope') }}"} {
+		if _, err := Render(src, v); err == nil || !strings.Contains(err.Error(), "has no attribute 'nope'") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+	if got, err := Render("{{ u | groupby('nope', default='d') | length }}", v); err != nil || got != "1" {
+		t.Errorf("groupby with a default: %s, %v", Repr(got), err)
+	}
+}

@@ -393,10 +393,16 @@ func fGroupby(env *Env, x any, args []any, kw map[string]any) (any, error) {
 	cs := Truthy(argOr(args, kw, 2, "case_sensitive", false))
 	key := func(it any) any {
 		v := getPath(it, Str(attr))
-		if _, u := v.(*undefined); u {
+		if _, u := v.(*undefined); u && def != nil {
 			return def
 		}
 		return v
+	}
+	for _, it := range items {
+		// without a default, an item lacking the attribute fails
+		if u, ok := key(it).(*undefined); ok {
+			return nil, u.err()
+		}
 	}
 	sorted, err := sortBy(budgetOf(env), items, func(it any) any { return sortKey(key(it), cs) }, false)
 	if err != nil {

@@ -18,24 +18,52 @@ func sortKey(v any, caseSensitive bool) any {
 	return v
 }
 
-func attrOf(v any, attr any) any {
+// attrOf is Jinja's attribute getter (make_attrgetter): the value at
+// attr's dotted path in v (a part of digits indexes), v itself when attr
+// is nil; a part that is missing fails as an undefined value fails.
+func attrOf(v any, attr any) (any, error) {
 	if attr == nil {
-		return v
+		return v, nil
 	}
-	for _, part := range strings.Split(Str(attr), ".") {
-		if m, ok := v.(map[string]any); ok {
-			v = m[part]
-		} else if l, ok := v.([]any); ok {
-			i, ok := pyInt(part, 10)
-			if !ok || i < 0 || i >= len(l) {
-				return nil
-			}
-			v = l[i]
-		} else {
-			return nil
+	r := getPath(v, Str(attr))
+	if u, ok := r.(*undefined); ok {
+		return nil, u.err()
+	}
+	return r, nil
+}
+
+// attrsOf is attrOf for each item, failing at the first item that lacks
+// the attribute. A text attr with commas (sort's) names several
+// attributes: each item's key is then the list of their values, as
+// Jinja's make_multi_attrgetter makes it.
+func attrsOf(items []any, attr any, multi, caseSensitive bool) ([]any, error) {
+	var names []any
+	if s, ok := text(attr); ok && multi && strings.Contains(s, ",") {
+		for _, p := range strings.Split(s, ",") {
+			names = append(names, p)
 		}
 	}
-	return v
+	keys := make([]any, len(items))
+	for i, it := range items {
+		if names == nil {
+			v, err := attrOf(it, attr)
+			if err != nil {
+				return nil, err
+			}
+			keys[i] = sortKey(v, caseSensitive)
+			continue
+		}
+		key := make([]any, len(names))
+		for j, n := range names {
+			v, err := attrOf(it, n)
+			if err != nil {
+				return nil, err
+			}
+			key[j] = sortKey(v, caseSensitive)
+		}
+		keys[i] = key
+	}
+	return keys, nil
 }
 
 func minMax(x any, args []any, kw map[string]any, want int) (any, error) {
@@ -54,17 +82,21 @@ func minMax(x any, args []any, kw map[string]any, want int) (any, error) {
 	if want > 0 {
 		op = ">"
 	}
-	best := items[0]
-	for _, it := range items[1:] {
-		c, err := compare(op, sortKey(attrOf(it, attr), cs), sortKey(attrOf(best, attr), cs))
+	keys, err := attrsOf(items, attr, false, cs)
+	if err != nil {
+		return nil, err
+	}
+	best := 0
+	for i := range items[1:] {
+		c, err := compare(op, keys[i+1], keys[best])
 		if err != nil {
 			return nil, err
 		}
 		if c == want {
-			best = it
+			best = i + 1
 		}
 	}
-	return best, nil
+	return items[best], nil
 }
 
 // uniqueList keeps the first of equal items; strings compare lowercased
@@ -272,7 +304,23 @@ var listFilters = map[string]filterFunc{
 		rev := Truthy(argOr(args, kw, 0, "reverse", false))
 		cs := Truthy(argOr(args, kw, 1, "case_sensitive", false))
 		attr := argOr(args, kw, 2, "attribute", nil)
-		return sortBy(budgetOf(env), items, func(v any) any { return sortKey(attrOf(v, attr), cs) }, rev)
+		keys, err := attrsOf(items, attr, true, cs)
+		if err != nil {
+			return nil, err
+		}
+		// sortBy keys each item by its index in keys
+		idx := make([]any, len(items))
+		for i := range idx {
+			idx[i] = i
+		}
+		sorted, err := sortBy(budgetOf(env), idx, func(v any) any { return keys[v.(int)] }, rev)
+		if err != nil {
+			return nil, err
+		}
+		for i, v := range sorted {
+			sorted[i] = items[v.(int)]
+		}
+		return sorted, nil
 	},
 	"min": func(_ *Env, x any, args []any, kw map[string]any) (any, error) { return minMax(x, args, kw, -1) },
 	"max": func(_ *Env, x any, args []any, kw map[string]any) (any, error) { return minMax(x, args, kw, 1) },
@@ -289,7 +337,10 @@ var listFilters = map[string]filterFunc{
 		b := budgetOf(env)
 		var last int64
 		for _, it := range items {
-			v := attrOf(it, attr)
+			v, err := attrOf(it, attr)
+			if err != nil {
+				return nil, err
+			}
 			next, err := binary("+", acc, v)
 			if err != nil {
 				return nil, err
@@ -314,7 +365,9 @@ var listFilters = map[string]filterFunc{
 			// a new list: the one given is the variable's own
 			picked := make([]any, len(items))
 			for i, it := range items {
-				picked[i] = attrOf(it, attr)
+				if picked[i], err = attrOf(it, attr); err != nil {
+					return nil, err
+				}
 			}
 			items = picked
 		}
