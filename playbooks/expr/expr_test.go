@@ -574,3 +574,25 @@ func TestFilterAttributes(t *testing.T) {
 		t.Errorf("groupby with a default: %s, %v", Repr(got), err)
 	}
 }
+
+// TestJinjaFilterEdges: items and dictsort take hostvars-like mappings
+// and items an undefined value (an empty list); dictsort's by is key or
+// value; sum refuses a string start and format positional and keyword
+// arguments together, as Jinja2 and Python do.
+func TestJinjaFilterEdges(t *testing.T) {
+	v := NewVars(map[string]any{"d": map[string]any{"b": 1, "a": 2}})
+	got, err := Render("{{ nope | items | list }}|{{ d | dictsort(by='value') | map('first') | join }}", v)
+	if err != nil || got != "[]|ba" {
+		t.Errorf("got %s, %v", Repr(got), err)
+	}
+	for src, want := range map[string]string{
+		"{{ d | dictsort(by='nope') }}":     `You can only sort by either "key" or "value"`,
+		"{{ ['a', 'b'] | sum(start='') }}":  "sum() can't sum strings",
+		"{{ '%s %(a)s' | format(1, a=2) }}": "can't handle positional and keyword arguments at the same time",
+		"{{ [1] | items }}":                 "Can only get item pairs from a mapping.",
+	} {
+		if _, err := Render(src, v); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", src, err, want)
+		}
+	}
+}

@@ -15,7 +15,7 @@ func (ev *evaluator) evalFilter(n *filterNode) (any, error) {
 	name := pluginName(n.name)
 	_, typeErr := undefinedInput[name]
 	keepX := name == "default" || name == "d" || name == "mandatory" || name == "string" || name == "type_debug" || typeErr ||
-		name == "to_yaml" || name == "to_nice_yaml"
+		name == "to_yaml" || name == "to_nice_yaml" || name == "items"
 	x, args, kwargs, err := ev.operands(n.x, keepX, &n.callArgs, true)
 	if err != nil {
 		return nil, err

@@ -288,11 +288,22 @@ var jinjaFilters = map[string]filterFunc{
 	},
 	"dictsort": func(env *Env, x any, args []any, kw map[string]any) (any, error) {
 		m, ok := x.(map[string]any)
+		if k, keyed := x.(Keyed); keyed {
+			var err error
+			if m, err = materialize(k); err != nil {
+				return nil, err
+			}
+			ok = true
+		}
 		if !ok {
 			return nil, errorf("dictsort requires a dict")
 		}
 		cs := Truthy(argOr(args, kw, 0, "case_sensitive", false))
-		byValue := Str(argOr(args, kw, 1, "by", "key")) == "value"
+		by := Str(argOr(args, kw, 1, "by", "key"))
+		if by != "key" && by != "value" {
+			return nil, &pyError{msg: `You can only sort by either "key" or "value"`, exc: "jinja2.exceptions.FilterArgumentError"}
+		}
+		byValue := by == "value"
 		rev := Truthy(argOr(args, kw, 2, "reverse", false))
 		pairs := []any{}
 		for _, k := range pydict.Keys(m) {
@@ -305,9 +316,20 @@ var jinjaFilters = map[string]filterFunc{
 		return sortBy(budgetOf(env), pairs, func(p any) any { return sortKey(p.([]any)[i], cs) }, rev)
 	},
 	"items": func(_ *Env, x any, _ []any, _ map[string]any) (any, error) {
+		if _, u := x.(*undefined); u {
+			// Jinja's items yields nothing for an undefined value
+			return []any{}, nil
+		}
 		m, ok := x.(map[string]any)
+		if k, keyed := x.(Keyed); keyed {
+			var err error
+			if m, err = materialize(k); err != nil {
+				return nil, err
+			}
+			ok = true
+		}
 		if !ok {
-			return nil, errorf("Can only get item pairs from a mapping.")
+			return nil, typeErrorf("Can only get item pairs from a mapping.")
 		}
 		pairs := []any{}
 		for _, k := range pydict.Keys(m) {

@@ -331,6 +331,9 @@ var listFilters = map[string]filterFunc{
 		}
 		attr := argOr(args, kw, 0, "attribute", nil)
 		acc := argOr(args, kw, 1, "start", 0)
+		if _, isText := text(acc); isText {
+			return nil, typeErrorf("sum() can't sum strings [use ''.join(seq) instead]")
+		}
 		// summing strings or lists copies the sum so far at each item:
 		// each copy but the last (the result, counted by the evaluator)
 		// counts against the budget

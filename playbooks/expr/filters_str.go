@@ -275,6 +275,9 @@ var stringFilters = map[string]filterFunc{
 		return hexDigest("sha1", Str(x))
 	},
 	"format": func(_ *Env, x any, args []any, kw map[string]any) (any, error) {
+		if len(kw) > 0 && len(args) > 0 {
+			return nil, &pyError{msg: "can't handle positional and keyword arguments at the same time", exc: "jinja2.exceptions.FilterArgumentError"}
+		}
 		if len(kw) > 0 {
 			return percentFormat(Str(x), kw)
 		}
