@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the e2e fleet's virtual machine: a Debian bookworm root made by
 # debootstrap from the machine's own apt mirror, with Debian's kernel,
-# systemd, sshd, python3 and lvm2, as a raw ext4 disk image, for what a
-# container cannot be (device-mapper, block devices, its own kernel).
-# run-vm.sh boots copies of it under qemu.
+# systemd, sshd, python3, lvm2 and SELinux's reference policy (its files
+# labelled, so that a boot with security=selinux runs it, permissive), as
+# a raw ext4 disk image, for what a container cannot be (device-mapper,
+# block devices, an LSM, its own kernel). run-vm.sh boots copies of it
+# under qemu.
 #
 # Writes e2e/.fleet/vm/: root.img, vmlinuz, initrd.img, and key/key.pub,
 # the key root logs in with (made here, for tests only). Cached: rebuilt
@@ -27,10 +29,10 @@ if [[ -z "$mirror" ]]; then
 fi
 [[ -n "$mirror" ]] || { echo "no bookworm mirror found in /etc/apt/sources.list*" >&2; exit 1; }
 root=$(mktemp -d "$out.root.XXXXXX")
-trap 'rm -rf "$root"' EXIT
+trap 'umount "$root/proc" 2>/dev/null || true; rm -rf "$root"' EXIT
 echo "debootstrap the fleet VM from $mirror ..."
 debootstrap --variant=minbase \
-	--include=linux-image-amd64,initramfs-tools,systemd,systemd-sysv,udev,kmod,openssh-server,python3,python3-apt,sudo,procps,iproute2,netbase,lvm2,thin-provisioning-tools \
+	--include=linux-image-amd64,initramfs-tools,systemd,systemd-sysv,udev,kmod,openssh-server,python3,python3-apt,sudo,procps,iproute2,netbase,lvm2,thin-provisioning-tools,selinux-policy-default,selinux-utils,policycoreutils,python3-selinux,python3-semanage \
 	bookworm "$root" "$mirror" >"$out.debootstrap.log" 2>&1 || { tail -20 "$out.debootstrap.log" >&2; exit 1; }
 rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
 echo '/dev/vda / ext4 defaults 0 1' >"$root/etc/fstab"
@@ -40,6 +42,13 @@ printf '[Match]\nName=en*\n[Network]\nDHCP=yes\n' >"$root/etc/systemd/network/10
 chroot "$root" systemctl enable systemd-networkd >/dev/null 2>&1
 chroot "$root" systemctl mask getty@tty1.service >/dev/null 2>&1
 chroot "$root" ssh-keygen -A >/dev/null
+# SELinux reads each file's label from its xattr: label the tree as the
+# policy's file_contexts say, before mkfs copies it with its xattrs.
+mount -t proc proc "$root/proc"
+chroot "$root" setfiles -F -e /proc -e /sys /etc/selinux/default/contexts/files/file_contexts / >"$out.setfiles.log" 2>&1 ||
+	{ tail -20 "$out.setfiles.log" >&2; exit 1; }
+umount "$root/proc"
+grep -q '^SELINUX=permissive' "$root/etc/selinux/config" || { echo "the VM's SELinux is not permissive" >&2; exit 1; }
 rm -f "$out/key" "$out/key.pub"
 ssh-keygen -q -t ed25519 -N '' -C tender-fleet-vm -f "$out/key"
 install -m 0600 "$out/key.pub" "$root/root/.ssh/authorized_keys"

@@ -24,13 +24,22 @@ import (
 // through tender's ssh connection. The VM is stopped at the end.
 func InitVM(t *testing.T, dir, setup string) *tasks.Env {
 	t.Helper()
+	return InitVMBoot(t, dir, setup, "")
+}
+
+// InitVMBoot is InitVM with kernelArgs added to the VM kernel's command
+// line (security=selinux boots it with SELinux).
+func InitVMBoot(t *testing.T, dir, setup, kernelArgs string) *tasks.Env {
+	t.Helper()
 	fleetimage.NeedVM(t)
 	root, err := fleetimage.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
 	work := t.TempDir()
-	out, err := exec.Command("sh", filepath.Join(root, "e2e/fleet/run-vm.sh"), work).CombinedOutput()
+	boot := exec.Command("sh", filepath.Join(root, "e2e/fleet/run-vm.sh"), work)
+	boot.Env = append(os.Environ(), "TENDER_VM_APPEND="+kernelArgs)
+	out, err := boot.CombinedOutput()
 	t.Cleanup(func() {
 		if b, err := os.ReadFile(filepath.Join(work, "pid")); err == nil {
 			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
