@@ -46,6 +46,7 @@ func TestCanonicalModule(t *testing.T) {
 		"community.general.lvol":      "lvol",
 		"community.general.lvg":       "lvg",
 		"community.general.npm":       "npm",
+		"ansible.posix.seboolean":     "seboolean",
 	} {
 		if got := m.canonical(in); got != want {
 			t.Errorf("canonical(%q) = %q, want %q", in, got, want)

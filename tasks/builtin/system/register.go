@@ -4,7 +4,8 @@ import "github.com/tender-sh/tender/tasks"
 
 // Register adds to r the system configuration modules: user, group,
 // authorized_key, cron, known_hosts, getent, hostname, sysctl, modprobe,
-// pam_limits, locale_gen, mount, at, timezone, alternatives, filesystem and parted.
+// pam_limits, locale_gen, mount, at, timezone, alternatives, filesystem, parted,
+// lvg, lvol and seboolean.
 func Register(r *tasks.Registry) {
 	r.Module(func() tasks.Module { return userModule{} })
 	r.Module(func() tasks.Module { return groupModule{} })
@@ -25,4 +26,5 @@ func Register(r *tasks.Registry) {
 	r.Add(tasks.Def{Aliases: []string{"community.general.locale_gen"}, New: func() tasks.Module { return localeGenModule{} }})
 	r.Add(tasks.Def{Aliases: []string{"community.general.filesystem"}, New: func() tasks.Module { return filesystemModule{} }})
 	r.Add(tasks.Def{Aliases: []string{"community.general.parted"}, New: func() tasks.Module { return partedModule{} }})
+	r.Add(tasks.Def{Aliases: []string{"ansible.posix.seboolean"}, New: func() tasks.Module { return sebooleanModule{} }})
 }
