@@ -162,7 +162,7 @@ func (j selinuxJob) plan(v shared.Verdict, check bool) (selinuxPlan, *tasks.Resu
 			return p, &r
 		}
 		p.setPolicy = true
-		p.msgs = append(p.msgs, fmt.Sprintf("SELinux policy configuration in '%s' changed from '%s' to '%s'", j.cf, v["config_policy"], p.policy))
+		p.msgs = append(p.msgs, fmt.Sprintf("SELinux policy configuration in '%s' changed from '%s' to '%s'", j.cf, orNone(v, "config_policy"), p.policy))
 		p.changed = true
 	}
 	p.planState(j, v)
@@ -202,7 +202,7 @@ func (p *selinuxPlan) planState(j selinuxJob, v shared.Verdict) {
 	}
 	if state != v["config_state"] {
 		p.setState = true
-		p.msgs = append(p.msgs, fmt.Sprintf("Config SELinux state changed from '%s' to '%s'", v["config_state"], state))
+		p.msgs = append(p.msgs, fmt.Sprintf("Config SELinux state changed from '%s' to '%s'", orNone(v, "config_state"), state))
 		p.changed = true
 	}
 }
@@ -238,3 +238,12 @@ func (j selinuxJob) result(p selinuxPlan) tasks.Result {
 }
 
 func (selinuxModule) Spec() *tasks.Spec { return selinuxArgs }
+
+// orNone is the config file's value v[key] as the module prints it:
+// None when the file has no such line.
+func orNone(v shared.Verdict, key string) string {
+	if s, ok := v[key]; ok {
+		return s
+	}
+	return "None"
+}
