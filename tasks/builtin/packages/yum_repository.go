@@ -378,7 +378,7 @@ func yumRepoMask(a tasks.Values, text string) string {
 // yumRepoAttrsDiffer reports whether a verdict of _t_attrs shows a mode,
 // owner, group or SELinux context that differs (or was changed).
 func yumRepoAttrsDiffer(v shared.Verdict) bool {
-	return shared.AttrsChanged(v) || v["secontext_changed"] == "1"
+	return shared.AttrsChanged(v)
 }
 
 // yumRepoWrite writes content to the repo file with copy's script,

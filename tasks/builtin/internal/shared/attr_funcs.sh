@@ -15,7 +15,31 @@ owner=%U
 group=%G
 size=%s
 nlink=%h
-ftype=%F' -- "$1" 2>/dev/null
+ftype=%F' -- "$1" 2>/dev/null || return
+	! _t_seon || stat -c 'secontext=%C' -- "$1" 2>/dev/null
+}
+_t_seon() { # SELinux is on (libselinux's test: selinuxfs mounted read-write and a config)
+	if [ -z "$_t_seen" ]; then
+		_t_seen=0
+		if command -v selinuxenabled >/dev/null 2>&1; then
+			selinuxenabled && _t_seen=1
+		elif [ -f /etc/selinux/config ] && awk '$3 == "selinuxfs" && $4 !~ /(^|,)ro(,|$)/ { f = 1 } END { exit !f }' /proc/mounts 2>/dev/null; then
+			_t_seen=1
+		fi
+	fi
+	[ "$_t_seen" = 1 ]
+}
+_t_sedefault() { # the policy's default context for the path $1 ("" for none)
+	_t_sd=$(matchpathcon -n -- "$1" 2>/dev/null) || _t_sd=
+	case $_t_sd in *:*:*) printf '%s\n' "$_t_sd" ;; esac
+}
+_t_sekeep() { # before a file is renamed onto $1: the context it must have after (its own, or a new file's default)
+	_t_seon || return 0
+	if [ -e "$1" ] || [ -L "$1" ]; then stat -c %C -- "$1" 2>/dev/null; else _t_sedefault "$1"; fi
+}
+_t_seput() { # path context: after a rename, the path gets the context _t_sekeep gave (a rename keeps the new file's own)
+	[ -n "$2" ] || return 0
+	[ "$(stat -c %C -- "$1" 2>/dev/null)" = "$2" ] || chcon -h -- "$2" "$1" 2>/dev/null || true
 }
 _t_wantmode() { # the octal mode $2 (octal or symbolic) gives the path $1
 	case $2 in
@@ -30,16 +54,30 @@ _t_wantmode() { # the octal mode $2 (octal or symbolic) gives the path $1
 _t_se() { # path: its SELinux context to $_t_seuser:$_t_serole:$_t_setype:$_t_selevel
 	[ -n "$_t_seuser$_t_serole$_t_setype$_t_selevel" ] || return 0
 	# Where SELinux is off or absent the parameters are ignored, as Ansible does.
-	command -v selinuxenabled >/dev/null 2>&1 && selinuxenabled || return 0
+	_t_seon || return 0
 	_t_ctx=$(stat -c %C -- "$1" 2>/dev/null) || return 0
-	_cu=${_t_ctx%%:*}; _cr=${_t_ctx#*:}; _ct=${_cr#*:}; _cr=${_cr%%:*}; _cl=${_ct#*:}; _ct=${_ct%%:*}
-	_t_cargs=
-	for _w in "u|$_t_seuser|$_cu" "r|$_t_serole|$_cr" "t|$_t_setype|$_ct" "l|$_t_selevel|$_cl"; do
-		_f=${_w%%|*}; _r=${_w#*|}; _v=${_r%%|*}; _h=${_r#*|}
-		[ -n "$_v" ] && [ "$_v" != _default ] && [ "$_v" != "$_h" ] && _t_cargs="$_t_cargs -$_f $_v"
+	_cu=${_t_ctx%%:*}; _cx=${_t_ctx#*:}; _cr=${_cx%%:*}; _cx=${_cx#*:}; _ct=${_cx%%:*}
+	case $_cx in *:*) _cl=${_cx#*:} ;; *) _cl= ;; esac
+	# _default is the part of the policy's default context for the path
+	# (none: the part is left as it is)
+	_du= _dr= _dt= _dl=
+	case "|$_t_seuser|$_t_serole|$_t_setype|$_t_selevel|" in *"|_default|"*)
+		_dc=$(_t_sedefault "$1")
+		if [ -n "$_dc" ]; then _du=${_dc%%:*}; _dx=${_dc#*:}; _dr=${_dx%%:*}; _dx=${_dx#*:}; _dt=${_dx%%:*}; _dl=${_dx#*:}; fi ;;
+	esac
+	_t_cargs= _nu=$_cu _nr=$_cr _nt=$_ct _nl=$_cl
+	for _w in "u|$_t_seuser|$_cu|$_du" "r|$_t_serole|$_cr|$_dr" "t|$_t_setype|$_ct|$_dt" "l|$_t_selevel|$_cl|$_dl"; do
+		_f=${_w%%|*}; _r=${_w#*|}; _v=${_r%%|*}; _r=${_r#*|}; _h=${_r%%|*}; _d=${_r#*|}
+		[ "$_v" != _default ] || _v=$_d
+		# a level only where the policy has levels (MLS)
+		[ "$_f" != l ] || [ -n "$_cl" ] || continue
+		[ -n "$_v" ] && [ "$_v" != "$_h" ] || continue
+		_t_cargs="$_t_cargs -$_f $_v"
+		case $_f in u) _nu=$_v ;; r) _nr=$_v ;; t) _nt=$_v ;; l) _nl=$_v ;; esac
 	done
 	[ -n "$_t_cargs" ] || return 0
 	_t_changed=1; echo "secontext_changed=1"; echo "before_secontext=$_t_ctx"
+	echo "after_secontext=$_nu:$_nr:$_nt${_cl:+:$_nl}"
 	[ -n "$_t_check" ] || chcon -h $_t_cargs -- "$1" || _t_fail "chcon failed: cannot set the SELinux context of $1"
 }
 _t_chattr() { # path: its chattr flags to $_t_attributes ([+-=]flags)

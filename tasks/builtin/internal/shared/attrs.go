@@ -102,6 +102,20 @@ func InfoData(data map[string]any, v Verdict, prefix string) {
 	if data["state"] == "file" && Atoi(v[prefix+"nlink"]) > 1 {
 		data["state"] = "hard"
 	}
+	if c := v[prefix+"secontext"]; c != "" {
+		data["secontext"] = c
+	}
+}
+
+// seParts splits an SELinux context into user, role, type and level
+// (the level keeps its own colons), as Python's libselinux gives it.
+func seParts(ctx string) []any {
+	parts := strings.SplitN(ctx, ":", 4)
+	out := make([]any, len(parts))
+	for i, p := range parts {
+		out[i] = p
+	}
+	return out
 }
 
 // Atoi reads a decimal integer, ignoring surrounding space; anything else is 0.
@@ -129,9 +143,13 @@ func NameOr(name, id string) string {
 	return name
 }
 
-// AttrDiff adds the mode, owner and group changes _t_attrs printed to a
-// diff's before and after, as Ansible's file diffs show them.
+// AttrDiff adds the mode, owner, group and SELinux context changes
+// _t_attrs printed to a diff's before and after, as Ansible's file diffs
+// show them (a context as the list of its parts).
 func AttrDiff(v Verdict, before, after map[string]any) {
+	if v["secontext_changed"] == "1" {
+		before["secontext"], after["secontext"] = seParts(v["before_secontext"]), seParts(v["after_secontext"])
+	}
 	if v["attributes_changed"] == "1" {
 		before["attributes"], after["attributes"] = v["before_attributes"], v["after_attributes"]
 	}

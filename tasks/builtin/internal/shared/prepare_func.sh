@@ -10,4 +10,6 @@ _t_prepare() {
 	else
 		chmod "$(printf %o $((0666 & ~0$(umask))))" "$2"
 	fi
+	# SELinux: DEST's context, or a new file's default, as Ansible's atomic move keeps it
+	_t_seput "$2" "$(_t_sekeep "$1")"
 }

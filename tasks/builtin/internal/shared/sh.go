@@ -221,8 +221,9 @@ func SplitOutput(stdout []byte) (Verdict, string) {
 
 // PrepareFunc is _t_prepare DEST TMP BACKUP: before TMP replaces DEST,
 // back DEST up when BACKUP is not empty (printing backup_file) and give
-// TMP DEST's mode and owner, or a new file's default mode when DEST does
-// not exist. copy and get_url share it.
+// TMP DEST's mode, owner and SELinux context, or a new file's default mode
+// and context when DEST does not exist. copy and get_url share it, with
+// AttrFuncs.
 //
 //go:embed prepare_func.sh
 var PrepareFunc string

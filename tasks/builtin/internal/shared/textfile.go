@@ -102,10 +102,11 @@ func ReadText(ctx context.Context, env *tasks.Env, path string, fa FileAttrs) (f
 	return f, nil, nil
 }
 
-// AttrsChanged reports whether a verdict of _t_attrs shows a mode, owner
-// or group that differs (or was changed).
+// AttrsChanged reports whether a verdict of _t_attrs shows a mode, owner,
+// group, chattr flags or SELinux context that differs (or was changed).
 func AttrsChanged(v Verdict) bool {
-	return v["before_mode"] != "" || v["owner_changed"] == "1" || v["group_changed"] == "1" || v["attributes_changed"] == "1"
+	return v["before_mode"] != "" || v["owner_changed"] == "1" || v["group_changed"] == "1" || v["attributes_changed"] == "1" ||
+		v["secontext_changed"] == "1"
 }
 
 // WriteOpts say how writeText puts the new content in place.

@@ -8,6 +8,7 @@ if [ -e "$f" ]; then
 else
 	{ [ -z "$mode" ] || chmod "$mode" -- "$_tmp"; } && { [ -z "$owner" ] || chown "$owner" -- "$_tmp"; }
 fi 2>/dev/null
+_t_seput "$_tmp" "$(_t_sekeep "$f")"
 mv -f -- "$_tmp" "$f" || { rm -f -- "$_tmp"; echo "fail=cannot replace $f"; exit 0; }
 echo written=1
 _t_info "$f" | sed 's/^/pi_/'
