@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -144,40 +145,57 @@ func (d *Deployer) deployedSince(ctx context.Context, host string, dec Decision,
 // holds), and a func that stops the renewals.
 func (d *Deployer) renewLease(ctx context.Context, host string) (context.Context, func() error, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
-	done := make(chan struct{})
 	var why atomic.Pointer[error]
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(d.opts.LeaseTTL / 3)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				ok, holder, err := d.store.Lease(ctx, host, d.bundle.Name, d.opts.Owner, d.opts.LeaseTTL, nil)
-				if ctx.Err() != nil {
-					return
-				}
-				if err == nil && !ok {
-					err = fmt.Errorf("%w (held by %s)", ErrLeaseLost, holder)
-				}
-				if err != nil {
-					err = fmt.Errorf("renewing the lease: %w", err)
-					why.Store(&err)
-					cancel(err)
-					return
-				}
-			}
+	stop := d.everyThirdOfTTL(ctx, func() bool {
+		ok, holder, err := d.store.Lease(ctx, host, d.bundle.Name, d.opts.Owner, d.opts.LeaseTTL, nil)
+		if ctx.Err() != nil {
+			return false
 		}
-	}()
+		if err == nil && !ok {
+			err = fmt.Errorf("%w (held by %s)", ErrLeaseLost, holder)
+		}
+		if err != nil {
+			err = fmt.Errorf("renewing the lease: %w", err)
+			why.Store(&err)
+			cancel(err)
+			return false
+		}
+		return true
+	})
 	lost := func() error {
 		if e := why.Load(); e != nil {
 			return *e
 		}
 		return nil
 	}
-	return ctx, lost, func() { cancel(nil); <-done }
+	return ctx, lost, func() { cancel(nil); stop() }
+}
+
+// everyThirdOfTTL calls renew every third of LeaseTTL, in a goroutine,
+// until renew returns false, ctx ends, or the returned func (which waits
+// for the goroutine) is called.
+func (d *Deployer) everyThirdOfTTL(ctx context.Context, renew func() bool) func() {
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(d.opts.LeaseTTL / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if !renew() {
+					return
+				}
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(quit) }); <-done }
 }
 
 // playVars are the vars a bundle's playbook gets, as ZStack's runners
@@ -214,4 +232,15 @@ func (d *Deployer) playVars(host string, dec Decision) map[string]any {
 	v["agent_package"] = dests[0]
 	v["agent_bundle_files"] = files
 	return v
+}
+
+// renewRollout renews the rollout's lease every third of LeaseTTL until
+// the returned func is called, so that the ledger shows it abandoned only
+// when this process stops renewing it (it died, or lost the ledger). A
+// failed renewal is tried again at the next tick.
+func (d *Deployer) renewRollout(ctx context.Context, id int64) func() {
+	return d.everyThirdOfTTL(ctx, func() bool {
+		_ = d.store.RenewRollout(ctx, id, d.opts.LeaseTTL)
+		return true
+	})
 }

@@ -35,8 +35,14 @@ type Store interface {
 
 	// StartRollout records a rollout and returns its id. Rollouts of the
 	// same agent left running by an owner that takeover says is gone are
-	// marked interrupted first.
+	// marked interrupted first, and running rollouts (of any agent) whose
+	// lease expired are marked abandoned, with their unfinished
+	// deployments. The new rollout's lease lasts r.TTL (0: for ever).
 	StartRollout(ctx context.Context, r RolloutRecord, takeover func(owner string) bool) (int64, error)
+	// RenewRollout extends a running rollout's lease to ttl from now (by
+	// the store's clock). A rollout that is no longer running is left as
+	// it is.
+	RenewRollout(ctx context.Context, id int64, ttl time.Duration) error
 	// FinishRollout records how a rollout ended.
 	FinishRollout(ctx context.Context, id int64, outcome string) error
 
@@ -81,6 +87,10 @@ type RolloutRecord struct {
 	Owner          string // the deploying process (see Owner)
 	Hosts          int
 	Summary        string // the plan summary line
+	// TTL is how long the rollout counts as running without a renewal
+	// (RenewRollout): a rollout whose controller died is shown abandoned
+	// once it passes. 0: until it is finished.
+	TTL time.Duration
 }
 
 // DeploymentRecord describes a host's deploy when it starts.
@@ -102,4 +112,8 @@ const (
 	OutcomeInterrupted = "interrupted"
 	OutcomeRunning     = "running"
 	OutcomeStopped     = "stopped" // max-fail stopped the rollout
+	// OutcomeAbandoned is a rollout whose lease expired while it was
+	// running (its controller died or lost the ledger), and a deployment
+	// of it left unfinished.
+	OutcomeAbandoned = "abandoned"
 )

@@ -32,10 +32,12 @@ func (d *Deployer) Deploy(ctx context.Context) (*Report, error) {
 	rep := &Report{Summary: Summary(decs)}
 	d.emit(Event{Kind: Planned, Summary: rep.Summary, Decisions: decs})
 	rep.Rollout, err = d.store.StartRollout(ctx, RolloutRecord{Agent: d.bundle.Name, Version: d.bundle.Version,
-		Owner: d.opts.Owner, Hosts: len(ts), Summary: rep.Summary}, Gone)
+		Owner: d.opts.Owner, Hosts: len(ts), Summary: rep.Summary, TTL: d.opts.LeaseTTL}, Gone)
 	if err != nil {
 		return nil, err
 	}
+	stopRenew := d.renewRollout(ctx, rep.Rollout)
+	defer stopRenew()
 	rep.Hosts = make([]HostResult, len(ts))
 	var failures atomic.Int64
 	var queue []int

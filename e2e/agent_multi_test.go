@@ -218,6 +218,7 @@ func TestAgentControllersShareALedger(t *testing.T) {
 		t.Errorf("ctl-b's outcome for %s, leased by the killed ctl-a: %v, want busy", victim, got)
 	}
 	time.Sleep(time.Until(killedAt.Add(ttl + time.Second)))
+	checkAbandoned(t, url, "2")
 	c := startController(t, "ctl-c", args(2, lease)...)
 	cc := c.wait(t)
 	t.Logf("ctl-c after the lease expired: %v", cc)
@@ -294,11 +295,7 @@ func killMidDeploy(t *testing.T, c *controller) (string, time.Time) {
 func checkSharedLedger(t *testing.T, url string, names []string, v string) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.OpenState(ctx, url, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := readLedger(t, url)
 	for _, h := range names {
 		files, ok, err := st.Deployed(ctx, h, "tally")
 		if err != nil || !ok || len(files) != 1 || files[0].Version != v {
@@ -314,4 +311,45 @@ func checkSharedLedger(t *testing.T, url string, names []string, v string) {
 			t.Errorf("a deployment left running: %+v", d)
 		}
 	}
+}
+
+// checkAbandoned: the one rollout of version v left running (the killed
+// controller's, whose lease has expired) reads abandoned, and nothing
+// reads running.
+func checkAbandoned(t *testing.T, url, v string) {
+	t.Helper()
+	ctx := context.Background()
+	st := readLedger(t, url)
+	rs, ds, err := st.History(ctx, "", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abandoned := 0
+	for _, r := range rs {
+		switch {
+		case r.Outcome == agents.OutcomeRunning:
+			t.Errorf("a rollout reads running after its controller died and its lease expired: %+v", r)
+		case r.Outcome == agents.OutcomeAbandoned && r.Version == v:
+			abandoned++
+		}
+	}
+	if abandoned != 1 {
+		t.Errorf("%d rollouts of version %s read abandoned, want the killed controller's: %+v", abandoned, v, rs)
+	}
+	for _, d := range ds {
+		if d.Outcome == agents.OutcomeRunning {
+			t.Errorf("a deployment reads running after its rollout was abandoned: %+v", d)
+		}
+	}
+}
+
+// readLedger opens the shared ledger read-only, closed when the test ends.
+func readLedger(t *testing.T, url string) store.Ledger {
+	t.Helper()
+	st, err := store.OpenState(context.Background(), url, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"regexp"
 	"time"
+
+	"github.com/tender-sh/tender/agents"
 )
 
 // Rollout is a recorded rollout.
@@ -25,15 +27,25 @@ type Deployment struct {
 	Outcome, Error      string
 }
 
+// expiredRollout is true of a rollouts row still marked running whose
+// lease expired before the query's first argument (now): it is shown
+// abandoned, as StartRollout will record it. A read-only ledger is never
+// written, so the reads judge it too.
+const expiredRollout = `outcome = '` + agents.OutcomeRunning + `' AND expires > 0 AND expires < ?`
+
 // History returns the last limit rollouts and deployments, newest first,
-// optionally only those of one host ("" for all).
+// optionally only those of one host ("" for all). A running rollout whose
+// lease expired, and its unfinished deployments, are shown abandoned.
 func (s *Store) History(ctx context.Context, host string, limit int) ([]Rollout, []Deployment, error) {
 	if limit <= 0 {
 		limit = 50
 	}
 	var rs []Rollout
-	rows, err := s.db.QueryContext(ctx, `SELECT id, agent, version, owner, hosts, summary, started, finished, outcome
-		FROM rollouts ORDER BY id DESC LIMIT ?`, limit)
+	now := s.stamp()
+	rows, err := s.db.QueryContext(ctx, `SELECT id, agent, version, owner, hosts, summary, started,
+		CASE WHEN `+expiredRollout+` THEN expires ELSE finished END,
+		CASE WHEN `+expiredRollout+` THEN ? ELSE outcome END
+		FROM rollouts ORDER BY id DESC LIMIT ?`, now, now, agents.OutcomeAbandoned, limit)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -51,8 +63,11 @@ func (s *Store) History(ctx context.Context, host string, limit int) ([]Rollout,
 	if err := rows.Err(); err != nil {
 		return nil, nil, err
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT id, COALESCE(rollout, 0), host, agent, reason, started, finished, outcome, error
-		FROM deployments WHERE ? = '' OR host = ? ORDER BY id DESC LIMIT ?`, host, host, limit)
+	rows, err = s.db.QueryContext(ctx, `SELECT d.id, COALESCE(d.rollout, 0), d.host, d.agent, d.reason, d.started, d.finished,
+		CASE WHEN d.finished IS NULL AND r.outcome = '`+agents.OutcomeRunning+`' AND r.expires > 0 AND r.expires < ? THEN ? ELSE d.outcome END,
+		d.error
+		FROM deployments d LEFT JOIN rollouts r ON r.id = d.rollout
+		WHERE ? = '' OR d.host = ? ORDER BY d.id DESC LIMIT ?`, now, agents.OutcomeAbandoned, host, host, limit)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -130,8 +130,15 @@ func (s *Store) StartRollout(ctx context.Context, r agents.RolloutRecord, takeov
 				return err
 			}
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO rollouts (agent, version, owner, hosts, summary, started, outcome)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.Agent, r.Version, r.Owner, r.Hosts, r.Summary, now, agents.OutcomeRunning)
+		if err := abandonExpired(ctx, tx, now); err != nil {
+			return err
+		}
+		var expires int64
+		if r.TTL > 0 {
+			expires = now + r.TTL.Nanoseconds()
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO rollouts (agent, version, owner, hosts, summary, started, outcome, expires)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.Agent, r.Version, r.Owner, r.Hosts, r.Summary, now, agents.OutcomeRunning, expires)
 		if err != nil {
 			return err
 		}
@@ -180,6 +187,29 @@ func (s *Store) FinishRollout(ctx context.Context, id int64, outcome string) err
 		_, err := tx.ExecContext(ctx, `UPDATE rollouts SET outcome = ?, finished = ? WHERE id = ?`, outcome, s.stamp(), id)
 		return err
 	})
+}
+
+// RenewRollout extends a running rollout's lease; see agents.Store.
+func (s *Store) RenewRollout(ctx context.Context, id int64, ttl time.Duration) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE rollouts SET expires = ? WHERE id = ? AND outcome = ?`,
+			s.stamp()+ttl.Nanoseconds(), id, agents.OutcomeRunning)
+		return err
+	})
+}
+
+// abandonExpired marks the running rollouts whose lease expired before
+// now abandoned (finished when it expired), and their deployments that
+// never finished.
+func abandonExpired(ctx context.Context, tx *sql.Tx, now int64) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE deployments SET outcome = ?, finished = ? WHERE finished IS NULL AND rollout IN
+		(SELECT id FROM rollouts WHERE outcome = ? AND expires > 0 AND expires < ?)`,
+		agents.OutcomeAbandoned, now, agents.OutcomeRunning, now); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE rollouts SET outcome = ?, finished = expires WHERE outcome = ? AND expires > 0 AND expires < ?`,
+		agents.OutcomeAbandoned, agents.OutcomeRunning, now)
+	return err
 }
 
 // StartDeployment records that a host's deploy begins; see agents.Store.

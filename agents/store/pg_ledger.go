@@ -162,9 +162,12 @@ func (p *PG) StartRollout(ctx context.Context, r agents.RolloutRecord, takeover 
 				}
 			}
 		}
-		return tx.QueryRow(ctx, `INSERT INTO rollouts (agent, version, owner, hosts, summary, started, outcome)
-			VALUES ($1, $2, $3, $4, $5, `+pgNow+`, $6) RETURNING id`,
-			r.Agent, r.Version, r.Owner, r.Hosts, r.Summary, agents.OutcomeRunning).Scan(&id)
+		if err := pgAbandonExpired(ctx, tx); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `INSERT INTO rollouts (agent, version, owner, hosts, summary, started, outcome, expires)
+			VALUES ($1, $2, $3, $4, $5, `+pgNow+`, $6, CASE WHEN $7::bigint > 0 THEN `+pgNow+` + $7::bigint ELSE 0 END) RETURNING id`,
+			r.Agent, r.Version, r.Owner, r.Hosts, r.Summary, agents.OutcomeRunning, r.TTL.Nanoseconds()).Scan(&id)
 	})
 	return id, err
 }
@@ -198,6 +201,34 @@ func (p *PG) FinishRollout(ctx context.Context, id int64, outcome string) error 
 		_, err := p.pool.Exec(ctx, `UPDATE rollouts SET outcome = $1, finished = `+pgNow+` WHERE id = $2`, outcome, id)
 		return err
 	})
+}
+
+// RenewRollout extends a running rollout's lease; see agents.Store.
+func (p *PG) RenewRollout(ctx context.Context, id int64, ttl time.Duration) error {
+	if err := p.writable(); err != nil {
+		return err
+	}
+	return p.retryOutage(ctx, func() error {
+		_, err := p.pool.Exec(ctx, `UPDATE rollouts SET expires = `+pgNow+` + $1::bigint WHERE id = $2 AND outcome = $3`,
+			ttl.Nanoseconds(), id, agents.OutcomeRunning)
+		return err
+	})
+}
+
+// pgExpiredRollout is true of a rollouts row still marked running whose
+// lease expired, by the database's clock.
+const pgExpiredRollout = `outcome = '` + agents.OutcomeRunning + `' AND expires > 0 AND expires < ` + pgNow
+
+// pgAbandonExpired marks the running rollouts whose lease expired
+// abandoned (finished when it expired), and their deployments that never
+// finished.
+func pgAbandonExpired(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, `UPDATE deployments SET outcome = $1, finished = `+pgNow+` WHERE finished IS NULL AND rollout IN
+		(SELECT id FROM rollouts WHERE `+pgExpiredRollout+`)`, agents.OutcomeAbandoned); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `UPDATE rollouts SET outcome = $1, finished = expires WHERE `+pgExpiredRollout, agents.OutcomeAbandoned)
+	return err
 }
 
 // StartDeployment records that a host's deploy begins; see agents.Store.
@@ -298,7 +329,8 @@ func (p *PG) Forget(ctx context.Context, host string) error {
 }
 
 // History returns the last limit rollouts and deployments, newest first,
-// optionally only those of one host ("" for all).
+// optionally only those of one host ("" for all). A running rollout whose
+// lease expired, and its unfinished deployments, are shown abandoned.
 func (p *PG) History(ctx context.Context, host string, limit int) ([]Rollout, []Deployment, error) {
 	if p.empty {
 		return nil, nil, nil
@@ -306,8 +338,10 @@ func (p *PG) History(ctx context.Context, host string, limit int) ([]Rollout, []
 	if limit <= 0 {
 		limit = 50
 	}
-	rows, err := p.pool.Query(ctx, `SELECT id, agent, version, owner, hosts, summary, started, finished, outcome
-		FROM rollouts ORDER BY id DESC LIMIT $1`, limit)
+	rows, err := p.pool.Query(ctx, `SELECT id, agent, version, owner, hosts, summary, started,
+		CASE WHEN `+pgExpiredRollout+` THEN expires ELSE finished END,
+		CASE WHEN `+pgExpiredRollout+` THEN $2 ELSE outcome END
+		FROM rollouts ORDER BY id DESC LIMIT $1`, limit, agents.OutcomeAbandoned)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -321,8 +355,12 @@ func (p *PG) History(ctx context.Context, host string, limit int) ([]Rollout, []
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err = p.pool.Query(ctx, `SELECT id, COALESCE(rollout, 0), host, agent, reason, started, finished, outcome, error
-		FROM deployments WHERE $1 = '' OR host = $1 ORDER BY id DESC LIMIT $2`, host, limit)
+	rows, err = p.pool.Query(ctx, `SELECT d.id, COALESCE(d.rollout, 0), d.host, d.agent, d.reason, d.started, d.finished,
+		CASE WHEN d.finished IS NULL AND r.outcome = '`+agents.OutcomeRunning+`' AND r.expires > 0 AND r.expires < `+pgNow+`
+			THEN $3 ELSE d.outcome END,
+		d.error
+		FROM deployments d LEFT JOIN rollouts r ON r.id = d.rollout
+		WHERE $1 = '' OR d.host = $1 ORDER BY d.id DESC LIMIT $2`, host, limit, agents.OutcomeAbandoned)
 	if err != nil {
 		return nil, nil, err
 	}

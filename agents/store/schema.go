@@ -57,6 +57,9 @@ var migrations = []string{
 	// 2: who ran a deployment, to check its lease and mark it interrupted
 	// when that process is gone.
 	`ALTER TABLE deployments ADD COLUMN owner TEXT NOT NULL DEFAULT '';`,
+	// 3: when a running rollout's lease expires (0: never), after which
+	// it is abandoned.
+	`ALTER TABLE rollouts ADD COLUMN expires INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // checkVersion fails unless the schema is one this tender can read: from
@@ -148,6 +151,8 @@ var pgMigrations = []string{
 	// 2: who ran a deployment, to check its lease and mark it interrupted
 	// when that process is gone.
 	`ALTER TABLE deployments ADD COLUMN owner TEXT NOT NULL DEFAULT '';`,
+	// 3: when a running rollout's lease expires.
+	`ALTER TABLE rollouts ADD COLUMN expires BIGINT NOT NULL DEFAULT 0;`,
 }
 
 // SchemaVersions returns the schema versions this tender knows, SQLite's

@@ -38,6 +38,7 @@ func Run(t *testing.T, fresh func(t *testing.T) Opener) {
 		{"ConcurrentLeaseTakers", concurrentLeaseTakers},
 		{"ConcurrentOpensAndReopen", concurrentOpensAndReopen},
 		{"DeployedAllMatchesDeployed", deployedAllMatchesDeployed},
+		{"RolloutAbandonedWhenLeaseExpires", rolloutAbandonedWhenLeaseExpires},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, fresh(t)) })
 	}
