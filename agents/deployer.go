@@ -66,7 +66,7 @@ type Options struct {
 	Modules *tasks.Registry
 	// Connections reach the hosts, by their connection type (as
 	// provision.Runner.Connections): only the types the hosts use need
-	// be there.
+	// be there. Nil means DefaultConnections().
 	Connections *transport.Connections
 	// Sandbox bounds what the bundle's playbook may do on the controller
 	// (provision.Runner.Sandbox), the probe's run included; load the
@@ -144,6 +144,9 @@ func New(st Store, b *Bundle, inv *inventory.Inventory, opts Options) (*Deployer
 		return nil, errors.New("agents: a Deployer needs a Store")
 	case b == nil:
 		return nil, errors.New("agents: a Deployer needs a Bundle")
+	}
+	if opts.Connections == nil {
+		opts.Connections = DefaultConnections()
 	}
 	if opts.Modules == nil {
 		opts.Modules = b.modules

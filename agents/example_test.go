@@ -17,7 +17,8 @@ import (
 // agent's files and the playbook that installs them), a ledger of what
 // went where, and a Deployer that plans and deploys. The walk in
 // docs/LIBRARY.md is this example. Its two hosts are this machine (the
-// local connection), so that it runs anywhere; a fleet registers ssh.
+// local connection), so that it runs anywhere; a fleet's hosts use ssh,
+// which the default connections hold too.
 func Example() {
 	ctx := context.Background()
 	dir, _ := os.MkdirTemp("", "agent-example")
@@ -41,10 +42,10 @@ func Example() {
 	}
 	defer st.Close()
 
-	// 4. The Deployer, its connection types, and its hosts.
+	// 4. The Deployer (with the default connections, ssh and local) and
+	// its hosts.
 	d, err := agents.New(st, b, nil, agents.Options{
-		Connections: transport.NewConnections().Add("local", local.Dialer{}),
-		Batch:       agents.Count{N: 1}, // one host at a time
+		Batch: agents.Count{N: 1}, // one host at a time
 	})
 	if err != nil {
 		fmt.Println(err)
