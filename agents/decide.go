@@ -30,12 +30,15 @@ type Status string
 
 // The statuses.
 const (
-	StatusInSync      Status = "in-sync"
-	StatusNever       Status = "never deployed"
-	StatusOutdated    Status = "outdated"
-	StatusDrifted     Status = "drifted"
-	StatusDown        Status = "down"
-	StatusForced      Status = "forced"
+	StatusInSync   Status = "in-sync"
+	StatusNever    Status = "never deployed"
+	StatusOutdated Status = "outdated"
+	StatusDrifted  Status = "drifted"
+	StatusDown     Status = "down"
+	StatusForced   Status = "forced"
+	// StatusNeedsRun: in sync by the ledger and the probe, but
+	// Options.NeedRun asked for a run.
+	StatusNeedsRun    Status = "needs run"
 	StatusUnreachable Status = "unreachable"
 )
 

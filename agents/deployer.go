@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -64,6 +65,14 @@ type Options struct {
 	// the allow-list is given once; another registry must allow every
 	// module the bundle's playbook names, or New refuses it.
 	Modules *tasks.Registry
+	// NeedRun, when set, is asked about each host the ledger and the
+	// probe find up to date (its files' MD5s and the agent's port or
+	// health check agree), as ZStack's need-run checkers were: need true
+	// deploys the host anyway (action repair, status "needs run", the
+	// reason given). An error deploys it too, the error as the reason:
+	// a check that cannot tell does not keep a host as it is. Calls run
+	// at once, up to Forks.
+	NeedRun func(ctx context.Context, host string) (need bool, reason string, err error)
 	// Connections reach the hosts, by their connection type (as
 	// provision.Runner.Connections): only the types the hosts use need
 	// be there. Nil means DefaultConnections().

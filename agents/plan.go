@@ -15,14 +15,15 @@ import (
 
 // Plan decides, for every managed host, whether and why to deploy (see
 // Decision), in inventory order then added hosts. It changes nothing: the
-// ledger is read, and hosts that only a look can decide get one round
-// trip each (the probe), all at once up to Forks.
-func (d *Deployer) Plan(ctx context.Context) ([]Decision, error) {
+// ledger is read, hosts that only a look can decide get one round trip
+// each (the probe), all at once up to Forks, and Options.NeedRun is asked
+// about the hosts found up to date.
+func (d *Deployer) Plan(ctx context.Context, opts ...RunOption) ([]Decision, error) {
 	ts, err := d.targets()
 	if err != nil {
 		return nil, err
 	}
-	return d.plan(ctx, ts, d.opts.Force)
+	return d.plan(ctx, ts, d.runOptions(opts).force)
 }
 
 func (d *Deployer) plan(ctx context.Context, ts []target, force bool) ([]Decision, error) {
@@ -61,7 +62,7 @@ func (d *Deployer) plan(ctx context.Context, ts []target, force bool) ([]Decisio
 		}
 		out[i] = Decision{Host: t.name, Action: ActionUnreachable, Status: StatusUnreachable, Reason: msg, Probed: true}
 	}
-	return out, nil
+	return out, d.askNeedRun(ctx, out)
 }
 
 // ledgerRows reads the ledger rows of the hosts ts: all at once from a

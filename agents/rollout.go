@@ -19,13 +19,13 @@ import (
 // running Deploy again finishes the rest: hosts already deployed match the
 // ledger and are skipped after their one-round-trip check, so no host is
 // deployed twice.
-func (d *Deployer) Deploy(ctx context.Context) (*Report, error) {
+func (d *Deployer) Deploy(ctx context.Context, opts ...RunOption) (*Report, error) {
 	ts, err := d.targets()
 	if err != nil {
 		return nil, err
 	}
 	planned := time.Now()
-	decs, err := d.plan(ctx, ts, d.opts.Force)
+	decs, err := d.plan(ctx, ts, d.runOptions(opts).force)
 	if err != nil {
 		return nil, err
 	}
@@ -145,9 +145,10 @@ func (r *Rollout) Wait() (*Report, error) {
 	return r.report, r.err
 }
 
-// Start runs Deploy in the background and returns at once. Options.Events
-// is not called: the handle's channel carries the events instead.
-func (d *Deployer) Start(ctx context.Context) *Rollout {
+// Start runs Deploy (with opts) in the background and returns at once.
+// Options.Events is not called: the handle's channel carries the events
+// instead.
+func (d *Deployer) Start(ctx context.Context, opts ...RunOption) *Rollout {
 	ch := make(chan Event, 64)
 	r := &Rollout{Events: ch, done: make(chan struct{})}
 	dd := &Deployer{store: d.store, bundle: d.bundle, inv: d.inv, opts: d.opts}
@@ -158,7 +159,7 @@ func (d *Deployer) Start(ctx context.Context) *Rollout {
 	go func() {
 		defer close(r.done)
 		defer close(ch)
-		r.report, r.err = dd.Deploy(ctx)
+		r.report, r.err = dd.Deploy(ctx, opts...)
 	}()
 	return r
 }
