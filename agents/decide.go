@@ -48,6 +48,8 @@ type Decision struct {
 	Action Action `json:"action"`
 	Status Status `json:"status"`
 	Reason string `json:"reason"`
+	// Code says why the host is unreachable (ActionUnreachable only).
+	Code ErrorCode `json:"code,omitempty"`
 	// Init is true when the host gets a full first deploy.
 	Init bool `json:"init"`
 	// Probed is true when the decision took a round trip to the host.

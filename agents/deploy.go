@@ -22,8 +22,8 @@ import (
 func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec Decision, planned time.Time) HostResult {
 	start := time.Now()
 	res := HostResult{Host: t.name, Decision: dec}
-	done := func(o Outcome, msg string) HostResult {
-		res.Outcome, res.Error, res.Duration = o, msg, time.Since(start)
+	done := func(o Outcome, msg string, code ErrorCode) HostResult {
+		res.Outcome, res.Error, res.Code, res.Duration = o, msg, code, time.Since(start)
 		d.emit(Event{Kind: HostFinished, Host: t.name, Result: &res})
 		return res
 	}
@@ -33,17 +33,17 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 	agent := d.bundle.Name
 	ok, holder, err := d.store.Lease(ctx, t.name, agent, d.opts.Owner, d.opts.LeaseTTL, Gone)
 	if err != nil {
-		return done(HostFailed, "ledger lease: "+err.Error())
+		return done(HostFailed, "ledger lease: "+err.Error(), CodeLedger)
 	}
 	if !ok {
-		return done(HostBusy, "another tender is deploying it ("+holder+")")
+		return done(HostBusy, "another tender is deploying it ("+holder+")", "")
 	}
 	defer d.store.Release(bg, t.name, agent, d.opts.Owner)
 	if meanwhile, err := d.deployedSince(ctx, t.name, dec, planned); err != nil {
-		return done(HostFailed, "ledger: "+err.Error())
+		return done(HostFailed, "ledger: "+err.Error(), CodeLedger)
 	} else if meanwhile {
 		res.Decision = Decision{Host: t.name, Action: ActionSkip, Status: StatusInSync, Reason: "deployed meanwhile by another tender"}
-		return done(HostSkipped, "")
+		return done(HostSkipped, "", "")
 	}
 	// The run ends early when a renewal finds the lease lost.
 	runCtx, lost, stopRenew := d.renewLease(ctx, t.name)
@@ -52,9 +52,10 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 	id, err := d.store.StartDeployment(ctx, DeploymentRecord{Rollout: rollout, Host: t.name, Agent: agent,
 		Reason: red.String(string(dec.Action) + ": " + dec.Reason), Owner: d.opts.Owner})
 	if err != nil {
-		return done(HostFailed, "ledger: "+err.Error())
+		return done(HostFailed, "ledger: "+err.Error(), CodeLedger)
 	}
 	var failure string
+	var code ErrorCode
 	r := &provision.Runner{Inventory: t.inv, Modules: d.opts.Modules, Connections: d.opts.Connections, Sandbox: d.opts.Sandbox,
 		Forks: 1, Limit: t.name, ExtraVars: d.playVars(t.name, dec),
 		Decrypt: d.opts.Vault.DecryptFunc(), NoLogValues: red.noLog,
@@ -64,6 +65,7 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 			if e.Kind == provision.HostResult && !e.Ignored &&
 				(e.Status == provision.StatusFailed || e.Status == provision.StatusUnreachable) && failure == "" {
 				failure = fmt.Sprintf("task %q: %s: %s", e.Task, e.Status, e.Msg)
+				code = eventCode(e)
 			}
 			redactEvent(&e, red)
 			d.emit(Event{Kind: HostTask, Host: t.name, Task: &e})
@@ -75,24 +77,24 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 	}
 	switch {
 	case lost() != nil:
-		failure = lost().Error()
+		failure, code = lost().Error(), CodeLeaseLost
 	case err != nil:
-		failure = err.Error()
+		failure, code = err.Error(), runCode(ctx, err)
 	case st == nil:
-		failure = "the bundle's playbook has no play for this host"
+		failure, code = "the bundle's playbook has no play for this host", CodeTaskFailed
 	case failure == "" && (st.Failed > 0 || st.Unreachable > 0):
-		failure = "the bundle's playbook failed"
+		failure, code = "the bundle's playbook failed", CodeTaskFailed
 	}
 	if failure != "" {
 		failure = red.String(failure)
 		outcome := OutcomeFailed
 		if ctx.Err() != nil {
-			outcome = OutcomeInterrupted
+			outcome, code = OutcomeInterrupted, CodeCancelled
 		}
 		if err := d.store.FinishDeployment(bg, id, outcome, failure, nil); err != nil {
 			failure += "; ledger: " + err.Error()
 		}
-		return done(HostFailed, failure)
+		return done(HostFailed, failure, code)
 	}
 	files := make([]FileRecord, len(d.bundle.Files))
 	now := time.Now()
@@ -106,9 +108,13 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 				msg += "; ledger: " + err.Error()
 			}
 		}
-		return done(HostFailed, msg)
+		code := CodeLedger
+		if errors.Is(err, ErrLeaseLost) {
+			code = CodeLeaseLost
+		}
+		return done(HostFailed, msg, code)
 	}
-	return done(HostDeployed, "")
+	return done(HostDeployed, "", "")
 }
 
 // deployedSince reports whether, now that the lease is held, the ledger

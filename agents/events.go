@@ -62,6 +62,7 @@ type HostResult struct {
 	Decision Decision      `json:"decision"`
 	Outcome  Outcome       `json:"outcome"`
 	Error    string        `json:"error,omitempty"`
+	Code     ErrorCode     `json:"code,omitempty"` // why it failed, for a program; "" unless failed
 	Duration time.Duration `json:"duration"`
 }
 

@@ -56,13 +56,19 @@ func (d *Deployer) plan(ctx context.Context, ts []target, force bool) ([]Decisio
 			out[i] = decideProbe(t.name, d.bundle, r)
 			continue
 		}
-		msg := failed[t.name]
-		if msg == "" {
-			msg = "the probe did not run"
+		f := failed[t.name]
+		if f.msg == "" {
+			f = probeFailure{msg: "the probe did not run", code: CodeUnreachable}
 		}
-		out[i] = Decision{Host: t.name, Action: ActionUnreachable, Status: StatusUnreachable, Reason: msg, Probed: true}
+		out[i] = Decision{Host: t.name, Action: ActionUnreachable, Status: StatusUnreachable, Reason: f.msg, Code: f.code, Probed: true}
 	}
 	return out, d.askNeedRun(ctx, out)
+}
+
+// probeFailure is why a host's probe failed, in words and as a code.
+type probeFailure struct {
+	msg  string
+	code ErrorCode
 }
 
 // ledgerRows reads the ledger rows of the hosts ts: all at once from a
@@ -111,7 +117,7 @@ func probePlaybook() (*playbooks.Playbook, error) {
 // A run per host closes the host's connection when its check is done, so
 // what the check holds is bounded by Forks, not by the fleet: one run of
 // 10,000 hosts kept every connection until its end (1 GiB here).
-func (d *Deployer) probe(ctx context.Context, ts []target) (map[string]*ProbeResult, map[string]string, error) {
+func (d *Deployer) probe(ctx context.Context, ts []target) (map[string]*ProbeResult, map[string]probeFailure, error) {
 	pb, err := probePlaybook()
 	if err != nil {
 		return nil, nil, fmt.Errorf("agents: the probe playbook: %w", err)
@@ -120,7 +126,7 @@ func (d *Deployer) probe(ctx context.Context, ts []target) (map[string]*ProbeRes
 	reg := &tasks.Registry{}
 	reg.Register(probeModuleName, func() tasks.Module { return m })
 	var mu sync.Mutex
-	failed := map[string]string{}
+	failed := map[string]probeFailure{}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(d.forks(d.opts.Batch.Of(len(ts))))
 	for _, t := range ts {
@@ -131,7 +137,7 @@ func (d *Deployer) probe(ctx context.Context, ts []target) (map[string]*ProbeRes
 				Events: func(e provision.Event) {
 					if e.Kind == provision.HostResult && (e.Status == provision.StatusFailed || e.Status == provision.StatusUnreachable) {
 						mu.Lock()
-						failed[e.Host] = string(e.Status) + ": " + e.Msg
+						failed[e.Host] = probeFailure{msg: string(e.Status) + ": " + e.Msg, code: eventCode(e)}
 						mu.Unlock()
 					}
 				}}

@@ -47,7 +47,7 @@ func (d *Deployer) Deploy(ctx context.Context, opts ...RunOption) (*Report, erro
 			queue = append(queue, i)
 			continue
 		case dec.Action == ActionUnreachable:
-			rep.Hosts[i] = HostResult{Host: dec.Host, Decision: dec, Outcome: HostFailed, Error: dec.Reason}
+			rep.Hosts[i] = HostResult{Host: dec.Host, Decision: dec, Outcome: HostFailed, Error: dec.Reason, Code: dec.Code}
 			failures.Add(1)
 		default:
 			rep.Hosts[i] = HostResult{Host: dec.Host, Decision: dec, Outcome: HostSkipped}

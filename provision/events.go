@@ -115,6 +115,9 @@ type Event struct {
 	Host     string
 	Delegate string
 	Status   Status
+	// Cause is, for an unreachable HostResult, the connection's error:
+	// errors.Is tells transport.ErrAuth, ErrHostKey and ErrTimeout apart.
+	Cause error
 	// Ignored marks a failure that ignore_errors turned into ok, or an
 	// unreachable host that ignore_unreachable kept in the play.
 	Ignored bool

@@ -256,7 +256,7 @@ func (pr *playRun) loop(ctx context.Context, h *hostRun, t *playbooks.Task, kw k
 		agg.failed = agg.failed || out.failed
 		agg.skipped = agg.skipped && out.skipped
 		if out.unreachable {
-			agg.unreachable = true
+			agg.unreachable, agg.cause = true, out.cause
 			break
 		}
 	}

@@ -38,6 +38,8 @@ type outcome struct {
 	// ignoreErrors, when set, is ignore_errors as the failing loop item
 	// evaluated it (Ansible validates a task's keywords item by item).
 	ignoreErrors *bool
+	// cause is the error that made the host unreachable.
+	cause error
 	// noLog: a loop item's result was censored, so the task's is.
 	noLog    bool
 	diff     string   // the module's unified diff (--diff)
@@ -263,7 +265,7 @@ func (pr *playRun) finish(h *hostRun, t *playbooks.Task, kw keywords, out outcom
 		LoopDone: out.loop, Result: out.data, Verbose: out.verbose, Indent: out.indent}
 	switch {
 	case out.unreachable:
-		ev.Status, ev.Ignored = StatusUnreachable, kw.ignoreUnreachable
+		ev.Status, ev.Ignored, ev.Cause = StatusUnreachable, kw.ignoreUnreachable, out.cause
 	case out.failed:
 		ev.Status, ev.Ignored = StatusFailed, kw.ignoreErrors
 	case out.skipped:
@@ -388,7 +390,7 @@ func censored(out outcome) map[string]any {
 // it for a module's own failure.
 func failure(err error) outcome {
 	if errors.Is(err, transport.ErrUnreachable) {
-		return outcome{unreachable: true, data: map[string]any{"changed": false, "unreachable": true, "msg": err.Error()}}
+		return outcome{unreachable: true, cause: err, data: map[string]any{"changed": false, "unreachable": true, "msg": err.Error()}}
 	}
 	return outcome{failed: true, data: map[string]any{"failed": true, "msg": err.Error()}}
 }

@@ -176,6 +176,17 @@ type Warner interface {
 // counts such hosts as unreachable rather than failed.
 var ErrUnreachable = errors.New("host unreachable")
 
+// ErrAuth marks a login the host refused: no key or password it took.
+var ErrAuth = errors.New("authentication refused")
+
+// ErrHostKey marks a host whose key was refused by the host key policy
+// (unknown under strict checking, or changed).
+var ErrHostKey = errors.New("host key refused")
+
+// ErrTimeout marks a connection that did not finish in time (the TCP
+// connect or the protocol's handshake).
+var ErrTimeout = errors.New("connection timed out")
+
 // Unreachable wraps err so that errors.Is(err, ErrUnreachable) holds,
 // naming the host.
 func Unreachable(host string, err error) error {

@@ -37,6 +37,9 @@ func agentJSONEvents(w io.Writer) func(agents.Event) {
 			if r.Error != "" {
 				m["error"] = r.Error
 			}
+			if r.Code != "" {
+				m["code"] = string(r.Code)
+			}
 		case agents.Finished:
 			r := e.Report
 			m["rollout"], m["stopped"] = r.Rollout, r.Stopped

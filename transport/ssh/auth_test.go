@@ -62,8 +62,8 @@ func TestAuthPassword(t *testing.T) {
 	c.Close()
 	tg.Password = "not-the-password"
 	_, err = d.Connect(context.Background(), tg)
-	if !errors.Is(err, transport.ErrUnreachable) {
-		t.Fatalf("wrong password: %v, want ErrUnreachable", err)
+	if !errors.Is(err, transport.ErrUnreachable) || !errors.Is(err, transport.ErrAuth) || errors.Is(err, transport.ErrHostKey) {
+		t.Fatalf("wrong password: %v, want ErrUnreachable and ErrAuth", err)
 	}
 	if strings.Contains(err.Error(), "not-the-password") {
 		t.Fatalf("the password leaked into the error: %v", err)

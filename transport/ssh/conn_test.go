@@ -159,7 +159,8 @@ func TestHandshakeTimeout(t *testing.T) {
 		HandshakeTimeout: 300 * time.Millisecond, HandshakeRetries: -1}
 	start := time.Now()
 	_, err = d.Connect(context.Background(), transport.Target{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port})
-	if !errors.Is(err, transport.ErrUnreachable) || time.Since(start) > 5*time.Second {
+	if !errors.Is(err, transport.ErrUnreachable) || !errors.Is(err, transport.ErrTimeout) || errors.Is(err, transport.ErrAuth) ||
+		time.Since(start) > 5*time.Second {
 		t.Fatalf("silent server: %v after %v", err, time.Since(start))
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -246,6 +247,9 @@ func (d *Dialer) handshake(ctx context.Context, via *xssh.Client, h *hop) (*xssh
 		nc, err = nd.DialContext(dctx, "tcp", addr)
 	}
 	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			err = fmt.Errorf("%w: %w", transport.ErrTimeout, err)
+		}
 		return nil, fmt.Errorf("connect to %s: %w", addr, err)
 	}
 	config, cleanup, err := d.clientConfig(h, addr)
@@ -267,8 +271,12 @@ func (d *Dialer) handshake(ctx context.Context, via *xssh.Client, h *hop) (*xssh
 	timer.Stop()
 	if err != nil {
 		nc.Close()
-		if timedOut.Load() {
-			err = fmt.Errorf("handshake not finished after %v: %w", or(d.HandshakeTimeout, DefaultHandshakeTimeout), err)
+		switch {
+		case timedOut.Load():
+			err = fmt.Errorf("handshake not finished after %v: %w: %w", or(d.HandshakeTimeout, DefaultHandshakeTimeout), transport.ErrTimeout, err)
+		case strings.Contains(err.Error(), "unable to authenticate"):
+			// x/crypto/ssh's refusal has no type of its own
+			err = fmt.Errorf("%w: %w", transport.ErrAuth, err)
 		}
 		return nil, fmt.Errorf("ssh %s@%s: %w", h.user, addr, err)
 	}

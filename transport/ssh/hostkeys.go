@@ -13,6 +13,8 @@ import (
 	"github.com/skeema/knownhosts"
 	xssh "golang.org/x/crypto/ssh"
 	xknownhosts "golang.org/x/crypto/ssh/knownhosts"
+
+	"github.com/tender-sh/tender/transport"
 )
 
 // HostKeyPolicy says what to do with a host key that known_hosts does not
@@ -76,6 +78,9 @@ func (e *HostKeyError) Error() string {
 		"check the fingerprint and add it (ssh-keyscan), or connect once with the accept-new host key policy",
 		e.Host, e.Key, strings.Join(e.KnownHosts, ", "))
 }
+
+// Is makes errors.Is(err, transport.ErrHostKey) hold for a HostKeyError.
+func (e *HostKeyError) Is(target error) bool { return target == transport.ErrHostKey }
 
 func (d *Dialer) policy(h *hop) HostKeyPolicy {
 	if d.HostKeys != HostKeyDefault {

@@ -22,7 +22,8 @@ func TestHostKeyUnknownStrict(t *testing.T) {
 		f.dialer.HostKeys = p
 		_, err := f.dialer.Connect(context.Background(), f.target())
 		var hk *HostKeyError
-		if !errors.As(err, &hk) || hk.Changed || !errors.Is(err, transport.ErrUnreachable) {
+		if !errors.As(err, &hk) || hk.Changed || !errors.Is(err, transport.ErrUnreachable) || !errors.Is(err, transport.ErrHostKey) ||
+			errors.Is(err, transport.ErrAuth) {
 			t.Fatalf("%v: connect to an unknown host: %v", p, err)
 		}
 		if msg := err.Error(); !strings.Contains(msg, f.srv.Addr()[:9]) || !strings.Contains(msg, "accept-new") {
