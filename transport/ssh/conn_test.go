@@ -5,7 +5,9 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -162,5 +164,27 @@ func TestHandshakeTimeout(t *testing.T) {
 	if !errors.Is(err, transport.ErrUnreachable) || !errors.Is(err, transport.ErrTimeout) || errors.Is(err, transport.ErrAuth) ||
 		time.Since(start) > 5*time.Second {
 		t.Fatalf("silent server: %v after %v", err, time.Since(start))
+	}
+}
+
+// TestConnectTimedOut: the connect timeout and the system's ETIMEDOUT
+// count as timeouts; a refused connection does not.
+func TestConnectTimedOut(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+	defer cancel()
+	<-ctx.Done()
+	var nd net.Dialer
+	_, deadline := nd.DialContext(ctx, "tcp", "127.0.0.1:1")
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{deadline, true},
+		{&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ETIMEDOUT)}, true},
+		{&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, false},
+	} {
+		if got := connectTimedOut(c.err); got != c.want {
+			t.Errorf("connectTimedOut(%v) = %v, want %v", c.err, got, c.want)
+		}
 	}
 }

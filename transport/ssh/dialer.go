@@ -232,6 +232,13 @@ func droppedHandshake(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
+// connectTimedOut reports whether a TCP connect failed for want of time:
+// the connect timeout passed, or the system gave up (ETIMEDOUT).
+func connectTimedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+}
+
 func (d *Dialer) handshake(ctx context.Context, via *xssh.Client, h *hop) (*xssh.Client, error) {
 	addr := net.JoinHostPort(h.host, strconv.Itoa(h.port))
 	dctx, cancel := context.WithTimeout(ctx, or(d.ConnectTimeout, DefaultConnectTimeout))
@@ -247,7 +254,7 @@ func (d *Dialer) handshake(ctx context.Context, via *xssh.Client, h *hop) (*xssh
 		nc, err = nd.DialContext(dctx, "tcp", addr)
 	}
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		if connectTimedOut(err) && ctx.Err() == nil {
 			err = fmt.Errorf("%w: %w", transport.ErrTimeout, err)
 		}
 		return nil, fmt.Errorf("connect to %s: %w", addr, err)
