@@ -184,6 +184,7 @@ func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw Con
 	if err != nil {
 		return nil, err
 	}
+	c.Target.Keys = r.Keys[h.name]
 	kind, t := c.Type, r.vetted(c.Target)
 	if transport.RunsOnController(c.Dialer) {
 		if err := r.Sandbox.CheckLocal("host " + h.name + " with connection " + kind); err != nil {
@@ -217,7 +218,11 @@ func (h *hostRun) connect(ctx context.Context, rn *run, scope expr.Scope, kw Con
 
 // targetKey tells apart the logins a host's connections are for.
 func targetKey(kind string, t transport.Target) string {
-	return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%x\x00%v", kind, t.Host, t.User, t.Port, strings.Join(t.KeyFiles, "\x00"), sha256.Sum256([]byte(t.Password)), t.Options)
+	keys := make([]string, len(t.Keys))
+	for i, k := range t.Keys {
+		keys[i] = k.ID()
+	}
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%x\x00%v", kind, t.Host, t.User, t.Port, strings.Join(keys, "\x00"), strings.Join(t.KeyFiles, "\x00"), sha256.Sum256([]byte(t.Password)), t.Options)
 }
 
 // close closes the host's connections; the next task that needs one

@@ -143,6 +143,10 @@ type Target struct {
 	User     string   // login user; empty means the transport's default
 	Password string   // login password, never logged
 	KeyFiles []string // private key files to offer, in order
+	// Keys are private keys held in memory, offered before KeyFiles
+	// (a control plane's keys, never written to a file). Their String
+	// hides them.
+	Keys []Key
 	// Options are the connection type's own settings beyond the fields
 	// above, by option name (for ssh: ssh_common_args; for docker:
 	// docker_extra_args, working_dir, privileged, extra_env), read from

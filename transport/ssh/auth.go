@@ -1,6 +1,7 @@
 package ssh
 
 import (
+	"crypto"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/tender-sh/tender/transport"
 	xssh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 )
@@ -58,12 +60,65 @@ func (d *Dialer) signer(h *hop, file string) (xssh.Signer, error) {
 	return s, nil
 }
 
-// authMethods returns, in order: public keys (h's key files, then ssh
+// memSigner is the signer of a key held in memory: its PEM parsed (and
+// decrypted with its passphrase) once per key, or its Signer, an
+// ssh.Signer or a crypto.Signer. Errors name the key by its ID only.
+func (d *Dialer) memSigner(k transport.Key) (xssh.Signer, error) {
+	switch s := k.Signer.(type) {
+	case nil:
+	case xssh.Signer:
+		return s, nil
+	case crypto.Signer:
+		ss, err := xssh.NewSignerFromSigner(s)
+		if err != nil {
+			return nil, fmt.Errorf("%v: %w", k, err)
+		}
+		return ss, nil
+	default:
+		return nil, fmt.Errorf("%v: a key's Signer must be an ssh.Signer or a crypto.Signer", k)
+	}
+	id := "\x00mem:" + k.ID()
+	d.keys.mu.Lock()
+	defer d.keys.mu.Unlock()
+	if s, ok := d.keys.signers[id]; ok {
+		return s, nil
+	}
+	if len(k.PEM) == 0 {
+		return nil, errors.New("private key held in memory is empty: give its PEM or a Signer")
+	}
+	s, err := xssh.ParsePrivateKey(k.PEM)
+	var missing *xssh.PassphraseMissingError
+	if errors.As(err, &missing) {
+		if k.Passphrase == nil {
+			return nil, fmt.Errorf("%v is encrypted and no passphrase was given", k)
+		}
+		if s, err = xssh.ParsePrivateKeyWithPassphrase(k.PEM, k.Passphrase); err != nil {
+			return nil, fmt.Errorf("%v: cannot decrypt it with the passphrase given", k)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%v: %w", k, err)
+	}
+	if d.keys.signers == nil {
+		d.keys.signers = map[string]xssh.Signer{}
+	}
+	d.keys.signers[id] = s
+	return s, nil
+}
+
+// authMethods returns, in order: public keys (h's keys held in memory, its key files, then ssh
 // config's or the default ones that exist, then the agent's), then the
 // password, also as keyboard-interactive. cleanup closes the agent
 // connection once the handshake is over.
 func (d *Dialer) authMethods(h *hop) ([]xssh.AuthMethod, func(), error) {
 	var signers []xssh.Signer
+	for _, k := range h.keys {
+		s, err := d.memSigner(k)
+		if err != nil {
+			return nil, nil, err
+		}
+		signers = append(signers, s)
+	}
 	for _, f := range h.keyFiles {
 		s, err := d.signer(h, f)
 		if err != nil {

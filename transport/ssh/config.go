@@ -62,13 +62,14 @@ func (c *sshConfig) getAll(alias, key string) []string {
 
 // hop is one SSH server to log in to, fully resolved.
 type hop struct {
-	alias      string   // the name ssh config matched
-	host       string   // where to connect
-	port       int      //
-	user       string   //
-	password   string   // never logged
-	keyFiles   []string // must exist
-	extraKeys  []string // from ssh config or defaults: skipped when missing
+	alias      string          // the name ssh config matched
+	host       string          // where to connect
+	port       int             //
+	user       string          //
+	password   string          // never logged
+	keys       []transport.Key // in memory, offered first
+	keyFiles   []string        // must exist
+	extraKeys  []string        // from ssh config or defaults: skipped when missing
 	knownHosts []string
 	strict     string // StrictHostKeyChecking from args or config
 	// named are the files above that the Target named (its key files,
@@ -112,7 +113,7 @@ func (d *Dialer) resolve(t transport.Target) (*hop, []*hop, error) {
 		targetKeys[i] = expandPath(f, h)
 		h.named[targetKeys[i]] = true
 	}
-	h.files = t.Files
+	h.files, h.keys = t.Files, t.Keys
 	h.keyFiles = append(targetKeys, h.keyFiles...)
 	h.password = or(t.Password, d.Password)
 	jump := args.get("proxyjump")
@@ -146,7 +147,7 @@ func (d *Dialer) resolve(t transport.Target) (*hop, []*hop, error) {
 				keys[i] = expandPath(f, j)
 				j.named[keys[i]] = true
 			}
-			j.keyFiles, j.files = append(keys, j.keyFiles...), t.Files
+			j.keyFiles, j.files, j.keys = append(keys, j.keyFiles...), t.Files, t.Keys
 			j.password = d.Password
 			jumps = append(jumps, j)
 		}
