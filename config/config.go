@@ -79,6 +79,29 @@ func PluginOptions(ptype, name string) ([]Setting, bool) {
 	return slices.Clone(p.Options), true
 }
 
+// VarNames returns, as a set, every host variable that a setting of
+// ansible-core or an option of a plugin it ships reads
+// (ansible_python_interpreter, ansible_ssh_common_args,
+// ansible_become_password, ...).
+func VarNames() map[string]bool { return maps.Clone(varNames()) }
+
+var varNames = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, s := range baseSettings {
+		for _, v := range s.Vars {
+			m[v] = true
+		}
+	}
+	for _, p := range pluginTable {
+		for _, o := range p.Options {
+			for _, v := range o.Vars {
+				m[v] = true
+			}
+		}
+	}
+	return m
+})
+
 func shortName(name string) string { return fqcn.Short(name) }
 
 var pluginIndex = sync.OnceValue(func() map[string]*Plugin {

@@ -76,6 +76,11 @@ type Runner struct {
 	// localhost. A type nobody
 	// registered fails the hosts that ask for it, and only them.
 	Connections *transport.Connections
+	// Keys are private keys held in memory, by inventory hostname: the
+	// host's connections offer them before any key file its variables
+	// name (transport.Target.Keys). AddTarget fills it. They never
+	// become variables, so no template, event or result can show them.
+	Keys map[string][]transport.Key
 	// Defaults are what every play starts from (ansible-playbook's -u, -b,
 	// -c, --force-handlers and their settings).
 	Defaults PlayDefaults
