@@ -90,6 +90,11 @@ func ResolveConnection(conns *transport.Connections, cfg *config.Config, name st
 	if len(p.PluginOptions) > 0 && cfg == nil {
 		cfg = config.Defaults()
 	}
+	if _, ansibles := config.PluginOptions("connection", canon); !ansibles {
+		// A type registered under a name of its own (a second ssh
+		// with other settings) has no Ansible plugin to read options of.
+		p.PluginOptions = nil
+	}
 	for _, o := range p.PluginOptions {
 		v, err := cfg.PluginOption("connection", canon, o, vars)
 		if err != nil {

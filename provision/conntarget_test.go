@@ -189,3 +189,20 @@ func TestConnectionRolesByRegistry(t *testing.T) {
 		t.Errorf("the roles did not go to the registry's types:\n%s", out)
 	}
 }
+
+// An ssh type registered under a name of its own (a second ssh with
+// other settings) resolves: Ansible has no plugin of that name, so it
+// reads no plugin options, where ssh itself does.
+func TestResolvePluginOptionsOwnName(t *testing.T) {
+	conns := transport.NewConnections().Add("ssh", sshArgsDialer{local.Dialer{}}).Add("strict_ssh", sshArgsDialer{local.Dialer{}})
+	v := vars(map[string]any{"ansible_ssh_common_args": "-o var=1"})
+	for kind, want := range map[string]string{"ssh": "map[ssh_common_args:-o var=1]", "strict_ssh": "map[]"} {
+		got, err := provision.ResolveConnection(conns, nil, "h1", v, provision.ConnKeywords{Connection: kind})
+		if err != nil || got.Type != kind {
+			t.Fatalf("%s: %v %v", kind, got.Type, err)
+		}
+		if s := mapString(got.Target.Options); s != want {
+			t.Errorf("%s: options %s, want %s", kind, s, want)
+		}
+	}
+}

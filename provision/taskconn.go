@@ -65,6 +65,9 @@ func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *exp
 		} else if ok {
 			method = m
 		}
+		if method, err = becomeMethod(method); err != nil {
+			return nil, via, err
+		}
 		via.become = &transport.Become{Method: method, User: user, Password: pw, Flags: kw.becomeFlags, Exe: kw.becomeExe}
 		if f, ok, err := lookupStr(scope, "ansible_become_flags"); err != nil {
 			return nil, via, err

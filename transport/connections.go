@@ -179,7 +179,8 @@ type ConnParams struct {
 	// configuration sets them (its variables, the environment,
 	// ansible.cfg, the command line): the engine reads each into
 	// Target.Options as text, leaving it out when it is empty or at its
-	// documented default.
+	// documented default. A type registered under a name Ansible has no
+	// plugin of reads none.
 	PluginOptions []string
 }
 
