@@ -57,7 +57,7 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 	var failure string
 	var code ErrorCode
 	r := &provision.Runner{Inventory: t.inv, Modules: d.opts.Modules, Connections: d.opts.Connections, Sandbox: d.opts.Sandbox,
-		Forks: 1, Limit: t.name, ExtraVars: d.playVars(t.name, dec),
+		Forks: 1, Keys: t.runKeys(), Limit: t.name, ExtraVars: d.playVars(t.name, dec),
 		Decrypt: d.opts.Vault.DecryptFunc(), NoLogValues: red.noLog,
 		Events: func(e provision.Event) {
 			// The first failure says most: a loop's item comes before

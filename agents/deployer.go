@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tender-sh/tender/inventory"
+	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/sandbox"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/transport"
@@ -143,6 +144,15 @@ type Deployer struct {
 type target struct {
 	name string
 	inv  *inventory.Inventory
+	keys []transport.Key // held in memory (AddTarget)
+}
+
+// runKeys is the keys for a Runner of t alone (provision.Runner.Keys).
+func (t target) runKeys() map[string][]transport.Key {
+	if len(t.keys) == 0 {
+		return nil
+	}
+	return map[string][]transport.Key{t.name: t.keys}
 }
 
 // New makes a Deployer of bundle b with the ledger st, for the hosts of
@@ -186,6 +196,27 @@ func (d *Deployer) Bundle() *Bundle { return d.bundle }
 // plane does when it adopts a new machine. A name already known is an
 // error.
 func (d *Deployer) AddHost(name string, vars map[string]any) error {
+	return d.addHost(name, vars, nil)
+}
+
+// AddTarget adds a host that is not in the inventory, as AddHost does,
+// from a typed target: its fields become Ansible's variables
+// (provision.Target.HostVars, which refuses an ansible_* name tender does
+// not know), and its private key, if held in memory, goes to its
+// connections only, never to a variable, an event or the ledger.
+func (d *Deployer) AddTarget(t provision.Target) error {
+	vars, err := t.HostVars(d.opts.Connections)
+	if err != nil {
+		return err
+	}
+	var keys []transport.Key
+	if t.HasKey() {
+		keys = []transport.Key{t.Key}
+	}
+	return d.addHost(t.Name, vars, keys)
+}
+
+func (d *Deployer) addHost(name string, vars map[string]any, keys []transport.Key) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, t := range d.added {
@@ -204,7 +235,7 @@ func (d *Deployer) AddHost(name string, vars map[string]any) error {
 	for k, v := range maps.Clone(vars) {
 		h.SetVar(k, v)
 	}
-	d.added = append(d.added, target{name: name, inv: inv})
+	d.added = append(d.added, target{name: name, inv: inv, keys: keys})
 	return nil
 }
 

@@ -25,9 +25,16 @@ import (
 type counting struct {
 	mu   sync.Mutex
 	runs map[string]int
+	keys map[string][]transport.Key // the keys each host's last connection was given
 }
 
 func (c *counting) Connect(ctx context.Context, t transport.Target) (transport.Conn, error) {
+	c.mu.Lock()
+	if c.keys == nil {
+		c.keys = map[string][]transport.Key{}
+	}
+	c.keys[t.Name] = t.Keys
+	c.mu.Unlock()
 	if t.Name == "gone" {
 		return nil, transport.Unreachable(t.Name, fmt.Errorf("connection refused"))
 	}

@@ -132,7 +132,7 @@ func (d *Deployer) probe(ctx context.Context, ts []target) (map[string]*ProbeRes
 	for _, t := range ts {
 		g.Go(func() error {
 			r := &provision.Runner{Inventory: t.inv, Modules: reg, Connections: d.opts.Connections, Sandbox: d.opts.Sandbox,
-				Forks: 1, Limit: t.name,
+				Forks: 1, Keys: t.runKeys(), Limit: t.name,
 				ExtraVars: map[string]any{"tender_probe_become": d.bundle.Become},
 				Events: func(e provision.Event) {
 					if e.Kind == provision.HostResult && (e.Status == provision.StatusFailed || e.Status == provision.StatusUnreachable) {

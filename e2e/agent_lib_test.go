@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
+	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/tasks/builtin"
 	"github.com/tender-sh/tender/transport"
 	"github.com/tender-sh/tender/transport/local"
@@ -58,7 +60,8 @@ func (t *tallyConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resul
 
 // libDeployer makes a Deployer of the hello bundle (version 1) with a
 // fresh ledger, through the library as a control plane would, and adds
-// the named fleet hosts to it at run time.
+// the named fleet hosts to it at run time as typed targets, their key
+// held in memory.
 func libDeployer(t *testing.T, dialer transport.Dialer, hs *hostSet, hosts ...string) (*agents.Deployer, *store.Store) {
 	t.Helper()
 	v1, _ := helloBundles(t)
@@ -76,10 +79,16 @@ func libDeployer(t *testing.T, dialer transport.Dialer, hs *hostSet, hosts ...st
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The key is given in memory, as a control plane holds it, not as a
+	// file.
+	pem, err := os.ReadFile(fl.key)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range hosts {
 		h := hs.host(name)
-		if err := d.AddHost(name, map[string]any{"ansible_host": "127.0.0.1", "ansible_port": h.port,
-			"ansible_user": "root", "ansible_ssh_private_key_file": fl.key}); err != nil {
+		if err := d.AddTarget(provision.Target{Name: name, Address: "127.0.0.1", Port: h.port, User: "root",
+			Key: transport.Key{PEM: pem}}); err != nil {
 			t.Fatal(err)
 		}
 	}
