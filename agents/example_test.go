@@ -8,6 +8,7 @@ import (
 
 	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
+	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/tasks/builtin"
 	"github.com/tender-sh/tender/transport"
 	"github.com/tender-sh/tender/transport/local"
@@ -52,7 +53,12 @@ func Example() {
 		return
 	}
 	for _, h := range []string{"kvm-1", "kvm-2"} {
-		d.AddHost(h, map[string]any{"ansible_connection": "local"})
+		// Over ssh: provision.Target{Name: h, Address: "10.0.0.7",
+		// User: "root", Key: transport.Key{PEM: key}}.
+		if err := d.AddTarget(provision.Target{Name: h, Connection: "local"}); err != nil {
+			fmt.Println(err)
+			return
+		}
 	}
 
 	// 5. Deploy, then plan again: nothing is left to do.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tender-sh/tender/internal/pydict"
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/transport"
 )
@@ -82,7 +84,11 @@ func (pr *playRun) runAsync(ctx context.Context, name string, traits tasks.Trait
 	j := &job{id: newJobID(), dir: asyncDir(env), module: mod, args: args, env: env, hostSide: traits.DetachedAsync}
 	started := map[string]any{"ansible_job_id": j.id, "started": 1, "finished": 0}
 	if j.hostSide {
-		lc := &launchConn{Conn: env.Conn, id: j.id, dir: j.dir}
+		task, err := json.Marshal(jobTask{Module: name, Args: args})
+		if err != nil {
+			return tasks.Result{}, fmt.Errorf("async: %s: %w", name, err)
+		}
+		lc := &launchConn{Conn: env.Conn, id: j.id, dir: j.dir, task: task}
 		e := *env
 		e.Conn = lc
 		res, err := mod.Run(ctx, &e, args)
@@ -227,14 +233,20 @@ func (m statusModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 		}
 	}
 	if j == nil {
-		// A job of an earlier run: its output is on the host, but not
-		// the module that would read it. Report the raw outcome.
+		// A job of an earlier run: its output is on the host, with the
+		// module and arguments that read it (replayable); a job without
+		// them (an older tender's) gives its raw outcome.
 		rec, done, err := readJob(ctx, env.Conn, dir, id)
 		if err != nil {
 			return tasks.Result{}, err
 		}
 		if rec == nil {
 			return tasks.Result{Failed: true, Msg: "could not find job", Data: map[string]any{"ansible_job_id": id, "started": 1, "finished": 1}}, nil
+		}
+		if hj := m.replayable(j, id, dir, rec, done); hj != nil {
+			hj.env = env
+			res, _, err := m.pr.jobStatus(ctx, hj, env)
+			return res, err
 		}
 		data := map[string]any{"ansible_job_id": id, "started": 1, "finished": 0}
 		if done {
@@ -250,6 +262,36 @@ func (m statusModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 // jobPath is the shell word for a job's files' common prefix in the async
 // directory dir (a shell word).
 func jobPath(dir, id string) string { return dir + "/" + transport.Quote(id) }
+
+// replayable is the job of an earlier run that rec (finished) records,
+// to read its result as its module would: nil when rec names no module
+// of the run's registry that runs detached on the host. The module and
+// its arguments come from the host: they are data for the module's
+// reading of the recorded output, nothing runs because of them.
+func (m statusModule) replayable(j *job, id, dir string, rec *jobRecord, done bool) *job {
+	if j != nil || rec == nil || !done || len(rec.task) == 0 {
+		return nil
+	}
+	v, err := pydict.LoadJSON(rec.task)
+	if err != nil {
+		return nil
+	}
+	task, _ := v.(map[string]any)
+	name, _ := task["module"].(string)
+	args, _ := task["args"].(map[string]any)
+	def, ok := m.pr.rn.r.Modules.Def(name)
+	if !ok || !def.Traits.DetachedAsync || def.New == nil {
+		return nil
+	}
+	return &job{id: id, dir: dir, module: def.New(), args: args, hostSide: true}
+}
+
+// JobFiles is the shell word for the common prefix of the files of
+// the host-side async job id ($PREFIX.rc, .out, .err, .pid, ...), in the
+// async directory of the task env runs (ansible_async_dir, else
+// ~/.ansible_async): for a module that acts on a job a task started
+// with async and poll: 0.
+func JobFiles(env *tasks.Env, id string) string { return jobPath(asyncDir(env), id) }
 
 // asyncDir is the shell word for the task's async directory:
 // ansible_async_dir, else Ansible's ~/.ansible_async, a leading ~ being
@@ -277,9 +319,18 @@ type launchConn struct {
 	transport.Conn
 	id       string
 	dir      string // the async directory, a shell word
+	task     []byte // the job's jobTask, as JSON
 	launched bool
 	results  string
 	err      error
+}
+
+// jobTask is what a host-side job runs, kept beside its output ($j.task)
+// so that async_status in a later run (another controller's, after a
+// restart) reads its result as the module would have returned it.
+type jobTask struct {
+	Module string         `json:"module"`
+	Args   map[string]any `json:"args"`
 }
 
 func (c *launchConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
@@ -289,6 +340,7 @@ func (c *launchConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resu
 	}
 	var stdin bytes.Buffer
 	stdin.WriteString(cmd.Script)
+	stdin.Write(c.task)
 	if cmd.Stdin != nil {
 		if _, err := stdin.ReadFrom(cmd.Stdin); err != nil {
 			return transport.Result{}, err
@@ -300,9 +352,9 @@ func (c *launchConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resu
 	// creates get the usual modes.
 	launcher := `_u=$(umask); umask 077; mkdir -p ` + c.dir + ` || exit 1
 j=` + p + `
-head -c ` + strconv.Itoa(len(cmd.Script)) + ` >"$j.sh" && cat >"$j.in" || exit 1
+head -c ` + strconv.Itoa(len(cmd.Script)) + ` >"$j.sh" && head -c ` + strconv.Itoa(len(c.task)) + ` >"$j.task" && cat >"$j.in" || exit 1
 date '+%Y-%m-%d %H:%M:%S %s' >"$j.start"
-( trap '' HUP; umask "$_u"; sh "$j.sh" <"$j.in" >"$j.out" 2>"$j.err"; rc=$?; date '+%Y-%m-%d %H:%M:%S %s' >"$j.end"; echo $rc >"$j.rc.tmp"; mv "$j.rc.tmp" "$j.rc" ) </dev/null >/dev/null 2>&1 &
+( trap '' HUP; umask "$_u"; sh "$j.sh" <"$j.in" >"$j.out" 2>"$j.err" & echo $! >"$j.pid"; wait $!; rc=$?; date '+%Y-%m-%d %H:%M:%S %s' >"$j.end"; echo $rc >"$j.rc.tmp"; mv "$j.rc.tmp" "$j.rc" ) </dev/null >/dev/null 2>&1 &
 printf '%s\n' "$j"
 `
 	res, err := c.Conn.Run(ctx, transport.Cmd{Script: launcher, Stdin: &stdin, Env: cmd.Env, Become: cmd.Become})
@@ -329,6 +381,7 @@ func (c *replayConn) Run(context.Context, transport.Cmd) (transport.Result, erro
 // jobRecord is a finished host-side job's outcome and its times.
 type jobRecord struct {
 	res   transport.Result
+	task  []byte // its jobTask, as JSON; empty for a job of an older tender
 	times map[string]any
 }
 
@@ -338,7 +391,9 @@ func readJob(ctx context.Context, c transport.Conn, dir, id string) (*jobRecord,
 	script := `j=` + jobPath(dir, id) + `
 [ -f "$j.sh" ] || { echo missing; exit 0; }
 [ -f "$j.rc" ] || { echo running; exit 0; }
-echo done; cat "$j.rc" "$j.start" "$j.end"; wc -c <"$j.out"; wc -c <"$j.err"; cat "$j.out" "$j.err"
+echo done; cat "$j.rc" "$j.start" "$j.end"; wc -c <"$j.out"; wc -c <"$j.err"
+if [ -f "$j.task" ]; then wc -c <"$j.task"; else echo 0; fi
+cat "$j.out" "$j.err"; cat "$j.task" 2>/dev/null
 `
 	res, err := c.Run(ctx, transport.Cmd{Script: script})
 	if err != nil {
@@ -369,10 +424,11 @@ echo done; cat "$j.rc" "$j.start" "$j.end"; wc -c <"$j.out"; wc -c <"$j.err"; ca
 	start, end := strings.Fields(line()), strings.Fields(line())
 	no, _ := strconv.Atoi(line())
 	ne, _ := strconv.Atoi(line())
-	if no+ne > len(out) {
+	nt, _ := strconv.Atoi(line())
+	if no < 0 || ne < 0 || nt < 0 || no+ne+nt > len(out) {
 		return nil, false, errors.New("async_status: the job's output was cut short")
 	}
-	rec := &jobRecord{res: transport.Result{ExitCode: rc, Stdout: out[:no], Stderr: out[no : no+ne]}, times: map[string]any{}}
+	rec := &jobRecord{res: transport.Result{ExitCode: rc, Stdout: out[:no], Stderr: out[no : no+ne]}, task: out[no+ne : no+ne+nt], times: map[string]any{}}
 	if len(start) == 3 && len(end) == 3 {
 		rec.times["start"] = start[0] + " " + start[1] + ".000000"
 		rec.times["end"] = end[0] + " " + end[1] + ".000000"
