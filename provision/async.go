@@ -283,7 +283,7 @@ func (m statusModule) replayable(j *job, id, dir string, rec *jobRecord, done bo
 	if !ok || !def.Traits.DetachedAsync || def.New == nil {
 		return nil
 	}
-	return &job{id: id, dir: dir, module: def.New(), args: args, hostSide: true}
+	return &job{id: id, dir: dir, module: def.New(), args: args, hostSide: true, results: rec.path}
 }
 
 // JobFiles is the shell word for the common prefix of the files of
@@ -382,6 +382,7 @@ func (c *replayConn) Run(context.Context, transport.Cmd) (transport.Result, erro
 type jobRecord struct {
 	res   transport.Result
 	task  []byte // its jobTask, as JSON; empty for a job of an older tender
+	path  string // its files' prefix on the host (Ansible's results_file)
 	times map[string]any
 }
 
@@ -391,7 +392,7 @@ func readJob(ctx context.Context, c transport.Conn, dir, id string) (*jobRecord,
 	script := `j=` + jobPath(dir, id) + `
 [ -f "$j.sh" ] || { echo missing; exit 0; }
 [ -f "$j.rc" ] || { echo running; exit 0; }
-echo done; cat "$j.rc" "$j.start" "$j.end"; wc -c <"$j.out"; wc -c <"$j.err"
+echo done; printf '%s\n' "$j"; cat "$j.rc" "$j.start" "$j.end"; wc -c <"$j.out"; wc -c <"$j.err"
 if [ -f "$j.task" ]; then wc -c <"$j.task"; else echo 0; fi
 cat "$j.out" "$j.err"; cat "$j.task" 2>/dev/null
 `
@@ -420,6 +421,7 @@ cat "$j.out" "$j.err"; cat "$j.task" 2>/dev/null
 	default:
 		return nil, false, fmt.Errorf("async_status: unexpected answer from the host: %q", res.Stdout)
 	}
+	path := line()
 	rc, _ := strconv.Atoi(line())
 	start, end := strings.Fields(line()), strings.Fields(line())
 	no, _ := strconv.Atoi(line())
@@ -428,7 +430,7 @@ cat "$j.out" "$j.err"; cat "$j.task" 2>/dev/null
 	if no < 0 || ne < 0 || nt < 0 || no+ne+nt > len(out) {
 		return nil, false, errors.New("async_status: the job's output was cut short")
 	}
-	rec := &jobRecord{res: transport.Result{ExitCode: rc, Stdout: out[:no], Stderr: out[no : no+ne]}, task: out[no+ne : no+ne+nt], times: map[string]any{}}
+	rec := &jobRecord{res: transport.Result{ExitCode: rc, Stdout: out[:no], Stderr: out[no : no+ne]}, task: out[no+ne : no+ne+nt], path: path, times: map[string]any{}}
 	if len(start) == 3 && len(end) == 3 {
 		rec.times["start"] = start[0] + " " + start[1] + ".000000"
 		rec.times["end"] = end[0] + " " + end[1] + ".000000"

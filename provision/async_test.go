@@ -138,3 +138,50 @@ func TestAsyncRefused(t *testing.T) {
 		t.Fatalf("%v %+v\n%s", err, recap.Stats["a"], out)
 	}
 }
+
+// TestAsyncStatusOfAnEarlierRun: a poll: 0 job started by one run is
+// read by async_status in another (another controller, after a restart)
+// as its module would have returned it: command's stdout without its
+// trailing newline, its rc failing the task, its cmd. A job whose record
+// names a module the reading run does not have gives the raw outcome.
+func TestAsyncStatusOfAnEarlierRun(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	out, recap, err := play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - shell: echo first; echo oops >&2; exit 4
+      async: 10
+      poll: 0
+      register: fired
+    - copy: {content: "{{ fired.ansible_job_id }}", dest: "{{ lookup('env', 'HOME') }}/jid"}
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out, recap, err = play(t, "a ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - async_status: jid={{ lookup('file', lookup('env', 'HOME') ~ '/jid') }}
+      register: st
+      until: st is finished
+      retries: 20
+      delay: 1
+      ignore_errors: true
+    - assert:
+        that:
+          - st is failed
+          - st.rc == 4
+          - st.stdout == 'first'
+          - st.stdout_lines == ['first']
+          - st.results_file == lookup('env', 'HOME') ~ '/.ansible_async/' ~ st.ansible_job_id
+          - st.stderr == 'oops'
+          - st.msg == 'non-zero return code'
+          - "st.cmd == 'echo first; echo oops >&2; exit 4'"
+`, nil)
+	if err != nil || recap.Stats["a"].Failed != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
