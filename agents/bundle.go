@@ -70,8 +70,12 @@ type Bundle struct {
 	// Probe says where Port is probed from.
 	Probe Probe
 	// Become runs the probe as root (via sudo), for tracked files only
-	// root can read.
+	// root can read, and Restart's service restart.
 	Become bool
+	// Service is the agent's service, as the service module names it
+	// (manifest key service:): Deployer.Restart restarts it. Empty when
+	// the manifest names none.
+	Service string
 	// Files are the tracked files, with their MD5s.
 	Files []File
 	// Playbook is the bundle's playbook, loaded and checked.
@@ -134,7 +138,8 @@ type LoadOptions struct {
 
 var (
 	reName    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
-	manifestK = []string{"name", "version", "port", "health", "probe", "become", "files", "playbook", "vars"}
+	reService = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.@:-]*$`)
+	manifestK = []string{"name", "version", "port", "health", "probe", "become", "service", "files", "playbook", "vars"}
 	fileK     = []string{"src", "dest", "mode", "owner", "group"}
 )
 
@@ -247,6 +252,12 @@ func (l *manifestLoader) manifest(m *yaml.Node) {
 					l.add(v, "become %q: want true or false", s)
 				}
 				l.b.Become = b
+			}
+		case "service":
+			if s, ok := l.scalar(k, v); ok && !reService.MatchString(s) {
+				l.add(v, "service %q: want a service's name (letters, digits, '@', '.', '_', ':' and '-')", s)
+			} else {
+				l.b.Service = s
 			}
 		case "files":
 			l.files(v)

@@ -72,6 +72,7 @@ func TestLoadBundleManifestSyntaxAndEmptyHealth(t *testing.T) {
 		{"name: a\nversion: \"1\"\nfiles: [\n  {src: x\n", "agent.yaml:4:"},
 		{"name: a\nversion: \"1\"\nport: 1\n  bad: indent\n", "agent.yaml:4:"},
 		{"name: a\nversion: \"1\"\nhealth: \"\"\nfiles: [{src: agent.yaml, dest: /x}]\nplaybook: p.yml\n", "agent.yaml:3:9: health is empty"},
+		{"name: a\nversion: \"1\"\nport: 1\nservice: \"a b; rm\"\nfiles: [{src: agent.yaml, dest: /x}]\nplaybook: p.yml\n", "agent.yaml:4:10: service \"a b; rm\": want a service's name"},
 	} {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, ManifestName), []byte(c.manifest), 0o644)

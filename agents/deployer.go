@@ -116,6 +116,9 @@ type Options struct {
 	// playbook decrypts) is blanked in events and in the ledger, so
 	// give it a Censor before the inventory is loaded.
 	Vault *vault.Keyring
+	// RestartWait bounds how long Restart waits for the restarted agent
+	// to answer (0: DefaultRestartWait).
+	RestartWait time.Duration
 	// LeaseTTL is how long a host's lease lasts (0: DefaultLeaseTTL).
 	LeaseTTL time.Duration
 	// Owner names this process in leases and rollouts (""; Owner()).

@@ -34,6 +34,9 @@ const (
 	CodeLeaseLost ErrorCode = "lease_lost"
 	// CodeLedger: the ledger could not be read or written.
 	CodeLedger ErrorCode = "ledger"
+	// CodeAgentDown: the agent was restarted (Deployer.Restart) but did
+	// not answer (its port, its health command) in time.
+	CodeAgentDown ErrorCode = "agent_down"
 )
 
 // unreachableCode names the cause of an unreachable host.

@@ -64,6 +64,12 @@ func (t *tallyConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resul
 // held in memory.
 func libDeployer(t *testing.T, dialer transport.Dialer, hs *hostSet, hosts ...string) (*agents.Deployer, *store.Store) {
 	t.Helper()
+	return libDeployerWith(t, dialer, hs, nil, hosts...)
+}
+
+// libDeployerWith is libDeployer with mod applied to the options.
+func libDeployerWith(t *testing.T, dialer transport.Dialer, hs *hostSet, mod func(*agents.Options), hosts ...string) (*agents.Deployer, *store.Store) {
+	t.Helper()
 	v1, _ := helloBundles(t)
 	reg := builtin.Registry()
 	b, err := agents.LoadBundle(v1, agents.LoadOptions{Modules: reg})
@@ -75,7 +81,11 @@ func libDeployer(t *testing.T, dialer transport.Dialer, hs *hostSet, hosts ...st
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	d, err := agents.New(st, b, nil, agents.Options{Modules: reg, Connections: transport.NewConnections().Add("ssh", dialer).Add("local", local.Dialer{})})
+	opts := agents.Options{Modules: reg, Connections: transport.NewConnections().Add("ssh", dialer).Add("local", local.Dialer{})}
+	if mod != nil {
+		mod(&opts)
+	}
+	d, err := agents.New(st, b, nil, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,7 @@ func agentCommand() *cli.Command {
 					&cli.IntFlag{Name: "last", Value: 20, Usage: "how many rollouts and deployments to show"}},
 				Action: agentHistory,
 			},
+			agentRestartCommand(),
 			{
 				Name:      "forget",
 				Usage:     "drop everything the ledger holds about a decommissioned host",
@@ -177,6 +178,9 @@ func newDeployer(c *cli.Context, events func(agents.Event)) (*agents.Deployer, s
 	if err != nil {
 		st.Close()
 		return nil, nil, err
+	}
+	if c.Command.Name == "restart" {
+		opts.RestartWait = c.Duration("wait")
 	}
 	d, err := agents.New(st, b, inv, opts)
 	if err != nil {
