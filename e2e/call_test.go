@@ -4,6 +4,9 @@ package e2e
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -117,5 +120,53 @@ func TestCallAndCastOnTheFleet(t *testing.T) {
 	}
 	if left := hs.sh(t, "py1", "pgrep -f 'http[.]server' || true"); strings.TrimSpace(left) != "" {
 		t.Fatalf("the server's process is left: %s", left)
+	}
+}
+
+// TestInstallKeyOnTheFleet is a control plane's first contact with a
+// host: a password login installs the controller's key (once), then the
+// key alone logs in.
+func TestInstallKeyOnTheFleet(t *testing.T) {
+	ctx := context.Background()
+	hs := fl.own(t, "py3")
+	c, err := agents.NewCaller(agents.CallOptions{Connections: transport.NewConnections().
+		Add("ssh", &ssh.Dialer{HostKeys: ssh.HostKeyAcceptNew, KnownHosts: []string{hs.known}, ConfigFile: "none", NoAgent: true})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := transport.Key{Signer: priv}
+	line, err := ssh.AuthorizedKey(key, "control-plane")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := hs.host("py3").port
+	withKey := provision.Target{Name: "py3", Address: "127.0.0.1", Port: port, User: "ops", Key: key}
+	withPassword := provision.Target{Name: "py3", Address: "127.0.0.1", Port: port, User: "ops", Password: "ops-secret"}
+	var ce *agents.CallError
+	if _, err := c.Call(ctx, withKey, "ping", nil); !errors.As(err, &ce) || ce.Code != agents.CodeAuth {
+		t.Fatalf("the key before it is installed: %v, want auth", err)
+	}
+	for i, changed := range []bool{true, false} {
+		res, err := c.InstallKey(ctx, withPassword, line)
+		if err != nil || res.Changed() != changed {
+			t.Fatalf("install %d: %+v %v", i, res, err)
+		}
+	}
+	res, err := c.Call(ctx, withKey, "command", map[string]any{"argv": []any{"id", "-un"}})
+	if err != nil || res.Data["stdout"] != "ops" {
+		t.Fatalf("the key after it is installed: %+v %v", res, err)
+	}
+	if got := hs.sh(t, "py3", "stat -c '%U %a' ~ops/.ssh ~ops/.ssh/authorized_keys; grep -c control-plane ~ops/.ssh/authorized_keys"); got != "ops 700\nops 600\n1\n" {
+		t.Fatalf("on the host: %q", got)
+	}
+	// Without a user, the login user is asked for.
+	withPassword.User = ""
+	withPassword.Vars = map[string]any{"ansible_ssh_user": "ops"}
+	if res, err := c.InstallKey(ctx, withPassword, line); err != nil || res.Changed() {
+		t.Fatalf("install without User: %+v %v", res, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/tender-sh/tender/transport"
@@ -169,4 +170,21 @@ func (d *Dialer) authMethods(h *hop) ([]xssh.AuthMethod, func(), error) {
 		return nil, nil, fmt.Errorf("no way to log in to %s: no key file, agent key or password", h.alias)
 	}
 	return methods, cleanup, nil
+}
+
+// AuthorizedKey is the authorized_keys line of the public half of k (a
+// key held in memory, as transport.Target.Keys takes it), with comment
+// after it when not empty: what a control plane installs on a host, over
+// a first password login, so that later logins use the key.
+func AuthorizedKey(k transport.Key, comment string) (string, error) {
+	var d Dialer
+	s, err := d.memSigner(k)
+	if err != nil {
+		return "", err
+	}
+	line := strings.TrimSpace(string(xssh.MarshalAuthorizedKey(s.PublicKey())))
+	if comment = strings.TrimSpace(comment); comment != "" {
+		line += " " + comment
+	}
+	return line, nil
 }

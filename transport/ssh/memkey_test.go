@@ -11,6 +11,7 @@ import (
 
 	"github.com/tender-sh/tender/transport"
 	"github.com/tender-sh/tender/transport/ssh/sshtest"
+	xssh "golang.org/x/crypto/ssh"
 )
 
 // A key held in memory logs in as its file would: as PEM (plain or
@@ -101,5 +102,26 @@ func TestKeyHidesItself(t *testing.T) {
 	raw, _ := parseRaw(a.file)
 	if id := (transport.Key{Signer: raw.(crypto.Signer)}).ID(); id == sb.ID() || !strings.HasPrefix(id, "signer:") {
 		t.Fatalf("crypto.Signer ID %s", id)
+	}
+}
+
+// AuthorizedKey gives the line sshd takes for a key held in memory.
+func TestAuthorizedKey(t *testing.T) {
+	t.Parallel()
+	k := newKey(t, "pass phrase")
+	pem, _ := os.ReadFile(k.file)
+	line, err := AuthorizedKey(transport.Key{PEM: pem, Passphrase: []byte("pass phrase")}, "controller@example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, comment, _, _, err := xssh.ParseAuthorizedKey([]byte(line))
+	if err != nil || comment != "controller@example" || string(pub.Marshal()) != string(k.signer.PublicKey().Marshal()) {
+		t.Fatalf("%q: %v", line, err)
+	}
+	if _, err := AuthorizedKey(transport.Key{PEM: pem}, ""); err == nil {
+		t.Fatal("an encrypted key without its passphrase gave a line")
+	}
+	if line, err := AuthorizedKey(transport.Key{Signer: k.signer}, ""); err != nil || strings.Count(line, " ") != 1 {
+		t.Fatalf("signer: %q %v", line, err)
 	}
 }
