@@ -54,6 +54,7 @@ lint:
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet -tags '$(TAGS) e2e' ./...
 	bash .ci/importrules.sh
+	bash .ci/gofloor.sh
 	shellcheck -S warning $$(git ls-files 'tasks/*.sh'; git ls-files --others --exclude-standard 'tasks/*.sh')
 
 demo: setup-demo build hello-agent
