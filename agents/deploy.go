@@ -19,7 +19,7 @@ import (
 // provision.Runner limited to the host, and, only when that run fully
 // succeeded, replaces the host's ledger rows with the bundle's files in
 // one transaction.
-func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec Decision, planned time.Time) HostResult {
+func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec Decision, planned time.Time, vars map[string]any) HostResult {
 	start := time.Now()
 	res := HostResult{Host: t.name, Decision: dec}
 	done := func(o Outcome, msg string, code ErrorCode) HostResult {
@@ -57,7 +57,7 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 	var failure string
 	var code ErrorCode
 	r := &provision.Runner{Inventory: t.inv, Modules: d.opts.Modules, Connections: d.opts.Connections, Sandbox: d.opts.Sandbox,
-		Forks: 1, Keys: t.runKeys(), Limit: t.name, ExtraVars: d.playVars(t.name, dec),
+		Forks: 1, Keys: t.runKeys(), Limit: t.name, ExtraVars: d.playVars(t.name, dec, vars),
 		Decrypt: d.opts.Vault.DecryptFunc(), NoLogValues: red.noLog,
 		Events: func(e provision.Event) {
 			// The first failure says most: a loop's item comes before
@@ -205,15 +205,17 @@ func (d *Deployer) everyThirdOfTTL(ctx context.Context, renew func() bool) func(
 }
 
 // playVars are the vars a bundle's playbook gets, as ZStack's runners
-// passed them: the operator's -e vars, then tender's (which win): init,
+// passed them: the operator's -e vars, then the call's (RunVars), then
+// tender's (which win): init,
 // agent_action (new, upgrade, repair or force) and agent_reason, agent_name, agent_version, agent_host, agent_files (the tracked
 // destinations), agent_package (the first of them) and agent_bundle_files
 // (src, dest, mode, owner and group of each).
-func (d *Deployer) playVars(host string, dec Decision) map[string]any {
+func (d *Deployer) playVars(host string, dec Decision, call map[string]any) map[string]any {
 	v := maps.Clone(d.opts.ExtraVars)
 	if v == nil {
 		v = map[string]any{}
 	}
+	maps.Copy(v, call)
 	dests := make([]any, len(d.bundle.Files))
 	files := make([]any, len(d.bundle.Files))
 	for i, f := range d.bundle.Files {

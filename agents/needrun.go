@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"maps"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -12,11 +13,25 @@ type RunOption func(*runOptions)
 
 type runOptions struct {
 	force bool
+	vars  map[string]any // RunVars
 }
 
 // ForceRun redeploys every host in this call whatever the ledger and the
 // hosts say (ZStack's full deploy), as Options.Force does in every call.
 func ForceRun() RunOption { return func(o *runOptions) { o.force = true } }
+
+// RunVars gives the bundle's playbook extra variables in this call only
+// (ZStack's per-run arguments), over Options.ExtraVars; tender's own
+// (agent_action, agent_host, ...) still win. Given twice, the later
+// values win key by key.
+func RunVars(vars map[string]any) RunOption {
+	return func(o *runOptions) {
+		if o.vars == nil {
+			o.vars = map[string]any{}
+		}
+		maps.Copy(o.vars, vars)
+	}
+}
 
 // runOptions applies opts over the Deployer's Options.
 func (d *Deployer) runOptions(opts []RunOption) runOptions {

@@ -78,3 +78,34 @@ func TestNeedRunAndForceRun(t *testing.T) {
 		t.Errorf("the next plan is forced too: %+v", plan[2])
 	}
 }
+
+// TestRunVars: a call's variables reach the playbook of that call only,
+// over Options.ExtraVars; tender's own still win.
+func TestRunVars(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "h1", "h2")
+	d := f.deployer(t, func(o *agents.Options) { o.ExtraVars = map[string]any{"fail_hosts": []any{"h2"}} })
+	rep, err := d.Deploy(ctx, agents.RunVars(map[string]any{"fail_hosts": []any{"h1"}, "init": "not tender's"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(rep); got != "h1=new/failed h2=new/deployed" {
+		t.Errorf("with the call's vars: %s", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.root, "init-h2")); string(b) != "True" {
+		t.Errorf("init is %q: the call's var won over tender's", b)
+	}
+	rep, err = d.Deploy(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(rep); got != "h1=new/deployed h2=skip/skipped" {
+		t.Errorf("without them: %s", got)
+	}
+	if res, err := d.Reconnect(ctx, "h2"); err != nil || res.Outcome != agents.HostFailed {
+		t.Errorf("reconnect with Options' vars: %+v %v", res, err)
+	}
+	if res, err := d.Reconnect(ctx, "h2", agents.RunVars(map[string]any{"fail_hosts": []any{}})); err != nil || res.Outcome != agents.HostDeployed {
+		t.Errorf("reconnect with the call's vars: %+v %v", res, err)
+	}
+}

@@ -25,7 +25,8 @@ func (d *Deployer) Deploy(ctx context.Context, opts ...RunOption) (*Report, erro
 		return nil, err
 	}
 	planned := time.Now()
-	decs, err := d.plan(ctx, ts, d.runOptions(opts).force)
+	ro := d.runOptions(opts)
+	decs, err := d.plan(ctx, ts, ro.force)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +101,7 @@ func (d *Deployer) Deploy(ctx context.Context, opts ...RunOption) (*Report, erro
 			wg.Add(1)
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				r := d.deployHost(ctx, rep.Rollout, ts[i], decs[i], planned)
+				r := d.deployHost(ctx, rep.Rollout, ts[i], decs[i], planned, ro.vars)
 				if r.Outcome == HostFailed {
 					failures.Add(1)
 				}
@@ -166,7 +167,9 @@ func (d *Deployer) Start(ctx context.Context, opts ...RunOption) *Rollout {
 
 // Reconnect redeploys one host whatever the ledger says (an operator's
 // "reconnect"), outside any rollout, and returns how it went.
-func (d *Deployer) Reconnect(ctx context.Context, host string) (HostResult, error) {
+// RunVars apply to it as to a Deploy (ForceRun changes nothing: a
+// reconnect always deploys).
+func (d *Deployer) Reconnect(ctx context.Context, host string, opts ...RunOption) (HostResult, error) {
 	t, err := d.target(host)
 	if err != nil {
 		return HostResult{}, err
@@ -177,5 +180,5 @@ func (d *Deployer) Reconnect(ctx context.Context, host string) (HostResult, erro
 		return HostResult{}, err
 	}
 	decs[0].Reason = "reconnect requested"
-	return d.deployHost(ctx, 0, t, decs[0], planned), nil
+	return d.deployHost(ctx, 0, t, decs[0], planned, d.runOptions(opts).vars), nil
 }
