@@ -27,7 +27,10 @@ import (
 // job outlives the run, as Ansible's do; any other module runs on the
 // controller beside the play for as long as the run lasts. async_status
 // reads a job's state; when the job is done it returns the module's
-// result, as the module would have returned it.
+// result, as the module would have returned it. A host-side job keeps its
+// module and arguments beside its output (JID.task) and its script's pid
+// (JID.pid): async_status in a later run, another controller's, reads
+// its result the same way, and agents.Job.Cancel can stop it.
 
 // job is one async task.
 type job struct {
@@ -283,6 +286,10 @@ func (m statusModule) replayable(j *job, id, dir string, rec *jobRecord, done bo
 	if !ok || !def.Traits.DetachedAsync || def.New == nil {
 		return nil
 	}
+	// The host wrote them. They stay plain (the modules read them as they
+	// read a task's): the modules that run detached (command, shell)
+	// template and evaluate none of their arguments, and replayConn runs
+	// nothing.
 	return &job{id: id, dir: dir, module: def.New(), args: args, hostSide: true, results: rec.path}
 }
 
