@@ -21,7 +21,8 @@ import (
 // connections given (ssh with OpenSSH's accept-new policy against
 // ~/.ssh/known_hosts, which it records the host in), a typed target
 // with the key in memory; then the need-run hook makes an up-to-date
-// host redeploy, and ForceRun forces one call.
+// host redeploy, ForceRun forces one call and RunVars gives one call its
+// own variables.
 func TestAgentDefaultsOnTheFleet(t *testing.T) {
 	ctx := context.Background()
 	home := t.TempDir()
@@ -70,4 +71,13 @@ func TestAgentDefaultsOnTheFleet(t *testing.T) {
 	need = ""
 	step("forced", "force/deployed", agents.ForceRun())
 	step("up to date again", "skip/skipped")
+	// A call's own variables: the agent runs as another user this once.
+	step("forced with vars", "force/deployed", agents.ForceRun(), agents.RunVars(map[string]any{"hello_user": "agent2"}))
+	if got := hs.sh(t, "py4", "grep USER= /etc/default/hello; id -u agent2 >/dev/null && echo agent2 exists"); got != "USER=agent2\nagent2 exists\n" {
+		t.Fatalf("after RunVars: %q", got)
+	}
+	step("forced without", "force/deployed", agents.ForceRun())
+	if got := hs.sh(t, "py4", "grep USER= /etc/default/hello"); got != "USER=hello\n" {
+		t.Fatalf("after a call without RunVars: %q", got)
+	}
 }
