@@ -64,6 +64,7 @@ func (pr *playRun) setup(ctx context.Context, h *hostRun, t *playbooks.Task, kw 
 	h.facts = merged
 	h.gathered = true
 	h.refresh()
+	pr.rn.cacheFacts(h)
 	// The result holds the facts as setup returns them (ansible_<name>),
 	// which register keeps.
 	return outcome{data: map[string]any{"changed": false, "failed": false, "ansible_facts": setupFacts(got)}}

@@ -40,6 +40,9 @@ type hostRun struct {
 	// moduleFacts are the facts set_fact (and any module returning
 	// ansible_facts) set: ansible_facts shows them, registered results not.
 	moduleFacts map[string]any
+	// cachedFacts are the facts of an earlier run's modules the fact
+	// cache held (Runner.FactCache), but setup's, which are in facts.
+	cachedFacts map[string]any
 	notified    map[*playbooks.Task]bool
 	// incVars are the loop variables of the includes the host is inside,
 	// innermost last.
@@ -97,7 +100,7 @@ func (h *hostRun) refresh() {
 	for k, v := range inv {
 		m[k] = v
 	}
-	for _, l := range []map[string]any{factVars(h.facts, h.moduleFacts), h.includedVars, h.setFacts} {
+	for _, l := range []map[string]any{factVars(h.facts, h.cachedFacts, h.moduleFacts), h.includedVars, h.setFacts} {
 		for k, v := range l {
 			if old, ok := m[k].(map[string]any); ok && h.merge {
 				if nv, ok := v.(map[string]any); ok {
@@ -138,11 +141,13 @@ func (h *hostRun) setFact(name string, v any) {
 }
 
 // factVars turns facts into variables as Ansible injects them: the map as
-// ansible_facts and each gathered fact again as ansible_<name>. set
-// (set_fact's facts) joins ansible_facts under its own names. A host
-// without facts has an empty ansible_facts, as in Ansible.
-func factVars(gathered, set map[string]any) map[string]any {
-	out := make(map[string]any, len(gathered)+1)
+// ansible_facts and each gathered fact again as ansible_<name>. cached
+// (facts of an earlier run's modules, from the fact cache) are variables
+// under their own names and join ansible_facts; set (this run's modules'
+// and cacheable set_fact's facts) joins ansible_facts under its own
+// names. A host without facts has an empty ansible_facts, as in Ansible.
+func factVars(gathered, cached, set map[string]any) map[string]any {
+	out := make(map[string]any, len(gathered)+len(cached)+1)
 	all := make(map[string]any, len(gathered)+len(set))
 	for k, v := range gathered {
 		switch {
@@ -158,6 +163,9 @@ func factVars(gathered, set map[string]any) map[string]any {
 			k = "ansible_local"
 		}
 		all[k] = v
+	}
+	for k, v := range cached {
+		out[k], all[k] = v, v
 	}
 	for k, v := range set {
 		all[k] = v

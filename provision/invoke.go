@@ -274,6 +274,9 @@ func (rn *run) storeFacts(h *hostRun, t *playbooks.Task, persist bool, f map[str
 		}
 	}
 	h.refresh()
+	if persist && !included && len(f) > 0 {
+		rn.cacheFacts(h)
+	}
 }
 
 // onceFact is the facts a run_once task gave its host, which the play's

@@ -208,8 +208,15 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 	case "clear_facts":
 		if len(on) > 0 {
 			for _, h := range pr.metaScope(hosts) {
-				h.facts, h.moduleFacts = map[string]any{}, map[string]any{}
+				// As Ansible: the fact cache forgets them too, and the
+				// next play's smart gathering gathers them again.
+				h.facts, h.moduleFacts, h.cachedFacts, h.gathered = map[string]any{}, map[string]any{}, nil, false
 				h.refresh()
+				if c := pr.rn.r.FactCache; c != nil {
+					if err := c.Delete(h.name); err != nil {
+						pr.rn.emit(Event{Kind: Warning, Host: h.name, Msg: err.Error()})
+					}
+				}
 			}
 		}
 	case "clear_host_errors":

@@ -81,6 +81,12 @@ type Runner struct {
 	// name (transport.Target.Keys). AddTarget fills it. They never
 	// become variables, so no template, event or result can show them.
 	Keys map[string][]transport.Key
+	// FactCache keeps hosts' facts between runs (Ansible's fact_caching:
+	// see JSONFileCache); nil keeps them for this run only, as Ansible's
+	// memory cache. FlushCache forgets every inventory host's cached
+	// facts before the first play (--flush-cache).
+	FactCache  FactCache
+	FlushCache bool
 	// Defaults are what every play starts from (ansible-playbook's -u, -b,
 	// -c, --force-handlers and their settings).
 	Defaults PlayDefaults
@@ -203,6 +209,11 @@ func (r *Runner) RunAll(ctx context.Context, pbs ...*playbooks.Playbook) (*Recap
 	rn.cwd, _ = os.Getwd()
 	rn.startAt.pattern = r.StartAt
 	defer rn.closeAll()
+	if r.FlushCache {
+		if err := rn.flushFactCache(); err != nil {
+			return rn.recap, err
+		}
+	}
 	for _, pb := range pbs {
 		rn.pb, rn.plugins = pb, nil
 		if r.Plugins != nil {
@@ -364,16 +375,24 @@ func (rn *run) host(h *inventory.Host) (*hostRun, error) {
 // hostLocked is host for a caller that holds rn.invMu.
 func (rn *run) hostLocked(h *inventory.Host) (*hostRun, error) {
 	rn.mu.Lock()
-	defer rn.mu.Unlock()
 	if hr, ok := rn.hosts[h.Name]; ok {
+		rn.mu.Unlock()
 		return hr, nil
 	}
 	hr, err := newHostRun(rn.r.Inventory, h, &rn.names, rn.r.HashMerge)
 	if err != nil {
+		rn.mu.Unlock()
 		return nil, fmt.Errorf("host %s: %w", h.Name, err)
+	}
+	if err := rn.loadCachedFacts(hr); err != nil {
+		// As Ansible: a cache entry that cannot be read (it was
+		// removed) ends the run.
+		rn.mu.Unlock()
+		return nil, err
 	}
 	rn.hosts[h.Name] = hr
 	rn.recap.stats(h.Name)
+	rn.mu.Unlock()
 	return hr, nil
 }
 

@@ -85,6 +85,8 @@ var appliedSettings = map[string]bool{
 	// tender prints no deprecation warnings: off is what it does. The
 	// implicit-localhost warning is play.go's (checkLimit).
 	"DEPRECATION_WARNINGS": true, "LOCALHOST_WARNING": true, "RETRY_FILES_ENABLED": true, "RETRY_FILES_SAVE_PATH": true,
+	// The fact cache (factcache.go): memory or jsonfile, others refused.
+	"CACHE_PLUGIN": true, "CACHE_PLUGIN_CONNECTION": true, "CACHE_PLUGIN_PREFIX": true, "CACHE_PLUGIN_TIMEOUT": true,
 	// Whether an inventory that parsed nothing is warned about (inventory.go).
 	"INVENTORY_UNPARSED_WARNING": true,
 	// What a key given twice in a YAML mapping does (settings.go).

@@ -16,7 +16,7 @@ func ansibleRunFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "ask-pass", Aliases: []string{"k"}, Usage: "ask for the SSH login password"},
 		&cli.StringFlag{Name: "connection-password-file", Aliases: []string{"conn-pass-file"}, Usage: "read the SSH login password from a file (or a script's output)"},
 		&cli.BoolFlag{Name: "force-handlers", Usage: "run notified handlers on hosts that failed too"},
-		&cli.BoolFlag{Name: "flush-cache", Usage: "clear the fact cache (tender keeps none between runs: nothing to clear)"},
+		&cli.BoolFlag{Name: "flush-cache", Usage: "clear the fact cache of every host in the inventory before the first play"},
 		&cli.BoolFlag{Name: "become", Aliases: []string{"b"}, Usage: "run tasks with privilege escalation (become)"},
 		&cli.StringFlag{Name: "become-method", Usage: "privilege escalation method: sudo (default), su or doas"},
 		&cli.StringFlag{Name: "become-user", Usage: "the user to become (default root)"},

@@ -127,7 +127,12 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	if err != nil {
 		return err
 	}
+	cache, err := factCache(cfg)
+	if err != nil {
+		return err
+	}
 	r := &provision.Runner{
+		FactCache: cache, FlushCache: c.Bool("flush-cache"),
 		HashMerge: merge, DuplicateKeys: dupKeys, Jinja2Native: native,
 		Inventory: inv, Modules: moduleRegistry(), Connections: connections(dialer), Sandbox: policy, Decrypt: vaultDecrypt(c),
 		Forks: nforks, Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),

@@ -11,7 +11,8 @@ import (
 )
 
 // setFactModule returns its arguments as facts: Data["ansible_facts"],
-// which the engine stores as host variables. cacheable is accepted.
+// which the engine stores as host variables; cacheable ones also join
+// ansible_facts and the fact cache.
 type setFactModule struct{}
 
 var _ tasks.Module = (*setFactModule)(nil)
@@ -51,7 +52,9 @@ func (setFactModule) Run(_ context.Context, env *tasks.Env, args tasks.Args) (ta
 	if facts.Len() == 0 {
 		return tasks.Result{Failed: true, Data: map[string]any{}, Msg: "No key/value pairs provided, at least one is required for this action to succeed"}, nil
 	}
-	_ = cacheable // facts are not cached across runs: there is no fact cache
+	// cacheable is the engine's to read (Traits.CacheableArg): the facts
+	// join ansible_facts and the fact cache.
+	_ = cacheable
 	return tasks.Result{Data: map[string]any{"ansible_facts": facts.Map()}}, nil
 }
 
