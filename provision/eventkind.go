@@ -7,7 +7,7 @@ import "strconv"
 var eventKindNames = [...]string{PlayStart: "play_start", TaskStart: "task_start", HostResult: "host_result",
 	Warning: "warning", RunEnd: "run_end", Included: "included", Retry: "retry", NoHosts: "no_hosts",
 	Connecting: "connecting", PlaybookStart: "playbook_start", PlaybookEnd: "playbook_end",
-	NoHostsLeft: "no_hosts_left", ModuleUsed: "module_used"}
+	NoHostsLeft: "no_hosts_left", ModuleUsed: "module_used", Output: "output"}
 
 // String returns the kind's name in the JSON event stream (docs/JSON.md):
 // "play_start", "host_result", ...; an unknown kind is "EventKind(N)".

@@ -56,6 +56,10 @@ const (
 	// says), or with tender's own in place of a collection's module (Msg
 	// names it).
 	ModuleUsed
+	// Output: a line a task's command wrote to stdout on Host, as it
+	// was written (Msg, without its newline; Task set), when the run asks
+	// for live output (Runner.LiveOutput). A no_log task sends none.
+	Output
 )
 
 // Status is a host's outcome for a task.

@@ -146,6 +146,9 @@ func (pr *playRun) prepare(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	env.Jinja2Native = pr.rn.r.Jinja2Native
 	env.Warn = func(msg string) { pr.rn.warnOnce(Event{Kind: Warning, Play: pr.name, Msg: msg}) }
 	env.Action, env.ModuleFile, env.Become = t.Action, t.ModuleFile, via.become != nil
+	if pr.rn.r.LiveOutput && !kw.noLog {
+		env.Output = pr.liveOutput(h, t)
+	}
 	env.CollectionRoots = t.CollectionRoots
 	cond := env.Condition
 	env.Condition = func(c any) (bool, error) {

@@ -129,6 +129,12 @@ type Runner struct {
 	// Nil means there is no one to ask: as ansible-playbook without a
 	// terminal, the run warns and takes the default.
 	Prompt func(ctx context.Context, msg string, private bool) (string, error)
+	// LiveOutput sends each line a task's command (command, shell)
+	// writes to stdout as an Output event as it is written, up to
+	// MaxLiveLines a task; no_log tasks send none. Results are the same
+	// either way. Off, as in Ansible, a task's output comes with its
+	// result.
+	LiveOutput bool
 	// Check runs in check mode: modules change nothing. Diff asks modules
 	// for diffs.
 	Check, Diff bool

@@ -105,6 +105,12 @@ type Env struct {
 	// embedding program's allow-list (Registry.Restrict) holds for the
 	// module handed to as well.
 	Modules *Registry
+	// Output, when set, takes each line a command the module runs
+	// writes to stdout, as it is written (live output, Runner.LiveOutput
+	// in provision), for a module that runs the user's command (command,
+	// shell); nil when the run does not ask for it or the task is
+	// no_log. The module's result is the same either way.
+	Output func(line string)
 	// Action is the module's name as the task wrote it.
 	Action string
 	// Async is set when the task runs in the background (async:): a

@@ -16,10 +16,11 @@ import (
 
 // wantProgress decides whether `tender play` shows live progress: only
 // when stdout and stderr are one terminal, and not with --json,
-// --no-progress, NO_COLOR or TERM=dumb. Without a terminal the output is
+// --no-progress, --live (its lines would run under the bars), NO_COLOR
+// or TERM=dumb. Without a terminal the output is
 // exactly what it is without the display.
 func wantProgress(c *cli.Context) bool {
-	if c.Bool("no-progress") || c.Bool("json") || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+	if c.Bool("no-progress") || c.Bool("json") || c.Bool("live") || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
 	}
 	return sameTerminal(c.App.Writer, c.App.ErrWriter)

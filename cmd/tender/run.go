@@ -37,6 +37,7 @@ func runFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "version", Usage: "print tender's version and exit"},
 		&cli.BoolFlag{Name: "json", Usage: "write one JSON event per line instead of text"},
 		&cli.BoolFlag{Name: "no-progress", Usage: "no live progress bars on a terminal (also off with NO_COLOR or TERM=dumb)"},
+		&cli.BoolFlag{Name: "live", Usage: "show each line a command or shell task prints as it prints it (HOST | line; an output event with --json); no_log tasks show none"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Count: new(int), Usage: "show every task's result (repeat for more)"},
 		&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "login user for hosts that name none"},
 		&cli.StringSliceFlag{Name: "private-key", Aliases: []string{"key-file"}, Usage: "private key file to offer (repeatable)"},
@@ -132,7 +133,7 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 		return err
 	}
 	r := &provision.Runner{
-		FactCache: cache, FlushCache: c.Bool("flush-cache"),
+		FactCache: cache, FlushCache: c.Bool("flush-cache"), LiveOutput: c.Bool("live"),
 		HashMerge: merge, DuplicateKeys: dupKeys, Jinja2Native: native,
 		Inventory: inv, Modules: moduleRegistry(), Connections: connections(dialer), Sandbox: policy, Decrypt: vaultDecrypt(c),
 		Forks: nforks, Limit: c.String("limit"), Check: c.Bool("check"), Diff: c.Bool("diff"),

@@ -217,6 +217,11 @@ func (t *text) event(e provision.Event) {
 		if t.verbosity >= 3 {
 			fmt.Fprintf(t.w, "%s\n", t.paint(blue, "<"+e.Host+"> "+e.Msg))
 		}
+	case provision.Output:
+		// Live output (--live): the task's banner, then HOST | line as
+		// the lines come.
+		t.banner()
+		fmt.Fprintf(t.w, "%s | %s\n", e.Host, e.Msg)
 	case provision.ModuleUsed:
 		if t.verbosity >= 3 {
 			fmt.Fprintf(t.w, "%s\n", e.Msg)

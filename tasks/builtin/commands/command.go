@@ -79,7 +79,9 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	}
 	script, stdin := j.script(), j.stdin()
 	start := time.Now()
-	out, err := shared.Run(ctx, env, script, stdin)
+	// Live, the command's lines reach the run as they come; the first
+	// line is the gate's verdict.
+	out, err := shared.RunLive(ctx, env, script, stdin, 1)
 	end := time.Now()
 	if err != nil {
 		return tasks.Result{}, err

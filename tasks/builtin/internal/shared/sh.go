@@ -65,8 +65,10 @@
 package shared
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -229,3 +231,73 @@ func SplitOutput(stdout []byte) (Verdict, string) {
 var PrepareFunc string
 
 var varRef = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// RunLive runs script as Run does, but when env.Output is set and the
+// connection can stream, it hands each line of stdout to env.Output as
+// the script writes it, after the first skip lines (the module's own
+// verdict); the result holds the whole stdout all the same, bounded as
+// Run bounds it. A connection that cannot stream (a background job's)
+// runs it as Run does.
+func RunLive(ctx context.Context, env *tasks.Env, script string, stdin io.Reader, skip int) (transport.Result, error) {
+	if env.Output == nil {
+		return Run(ctx, env, script, stdin)
+	}
+	w := &liveWriter{out: env.Output, skip: skip, max: transport.DefaultMaxOutput}
+	res, err := transport.Stream(ctx, env.Conn, transport.Cmd{Script: script, Stdin: stdin}, w)
+	if errors.Is(err, transport.ErrNoStream) {
+		return Run(ctx, env, script, stdin)
+	}
+	if err != nil {
+		return res, err
+	}
+	w.flush()
+	if w.over {
+		return res, transport.ErrOutputTooLarge
+	}
+	res.Stdout = w.all.Bytes()
+	return res, nil
+}
+
+// liveWriter keeps what a script writes and hands its complete lines on.
+type liveWriter struct {
+	out     func(string)
+	skip    int
+	max     int
+	all     bytes.Buffer
+	partial []byte
+	over    bool
+}
+
+func (w *liveWriter) Write(p []byte) (int, error) {
+	if w.all.Len()+len(p) > w.max {
+		w.over = true
+		return len(p), nil
+	}
+	w.all.Write(p)
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			break
+		}
+		w.line(string(w.partial[:i]))
+		w.partial = w.partial[i+1:]
+	}
+	return len(p), nil
+}
+
+// flush hands on a last line without its newline.
+func (w *liveWriter) flush() {
+	if len(w.partial) > 0 {
+		w.line(string(w.partial))
+		w.partial = nil
+	}
+}
+
+func (w *liveWriter) line(s string) {
+	if w.skip > 0 {
+		w.skip--
+		return
+	}
+	w.out(strings.TrimSuffix(s, "\r"))
+}

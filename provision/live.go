@@ -1,0 +1,32 @@
+package provision
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/tender-sh/tender/playbooks"
+)
+
+// MaxLiveLines bounds the Output events of one task on one host: past
+// it, one more says the rest is in the result.
+const MaxLiveLines = 10000
+
+// liveOutput is the Env.Output of task t on h: each line an Output
+// event, up to MaxLiveLines.
+func (pr *playRun) liveOutput(h *hostRun, t *playbooks.Task) func(string) {
+	var mu sync.Mutex
+	n := 0
+	task := t.DisplayName()
+	return func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		switch {
+		case n <= MaxLiveLines:
+			pr.rn.emit(Event{Kind: Output, Play: pr.name, Task: task, Host: h.name, Msg: line})
+		case n == MaxLiveLines+1:
+			pr.rn.emit(Event{Kind: Output, Play: pr.name, Task: task, Host: h.name,
+				Msg: fmt.Sprintf("[live output stops after %d lines: the task's result holds them all]", MaxLiveLines)})
+		}
+	}
+}

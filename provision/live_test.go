@@ -1,0 +1,71 @@
+package provision_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tender-sh/tender/provision"
+	"github.com/tender-sh/tender/tasks/builtin"
+)
+
+// With LiveOutput a command's lines arrive as Output events while it
+// runs, its result is unchanged, a no_log task sends none, and a task
+// that prints more than MaxLiveLines sends that many and one notice.
+func TestLiveOutput(t *testing.T) {
+	var mu sync.Mutex
+	var events []provision.Event
+	_, recap, err := play(t, "h ansible_connection=local\n", `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - shell: echo one; sleep 1; echo two; echo oops >&2
+      register: r
+    - assert: {that: ["r.stdout == 'one\ntwo'", "r.stderr == 'oops'"]}
+    - command: echo hidden
+      no_log: true
+    - shell: seq 1 `+"10005"+`
+    - command: echo not live
+      async: 10
+      poll: 1
+`, func(r *provision.Runner) {
+		r.LiveOutput, r.Modules = true, builtin.Registry()
+		r.Events = func(e provision.Event) {
+			mu.Lock()
+			events = append(events, e)
+			mu.Unlock()
+		}
+	})
+	if err != nil || recap.Failed() {
+		t.Fatalf("%v %+v", err, recap)
+	}
+	var lines []string
+	var one, firstResult time.Time
+	for _, e := range events {
+		switch {
+		case e.Kind == provision.Output && e.Msg == "one":
+			one = e.Time
+		case e.Kind == provision.HostResult && firstResult.IsZero():
+			firstResult = e.Time
+		}
+		if e.Kind == provision.Output {
+			lines = append(lines, e.Msg)
+		}
+	}
+	if len(lines) < 2 || lines[0] != "one" || lines[1] != "two" {
+		t.Fatalf("live lines %q", lines[:min(len(lines), 5)])
+	}
+	if firstResult.Sub(one) < 500*time.Millisecond {
+		t.Errorf("'one' came %v before the task's result: not while it ran", firstResult.Sub(one))
+	}
+	for _, l := range lines {
+		if strings.Contains(l, "hidden") || strings.Contains(l, "not live") || strings.Contains(l, "tender=") {
+			t.Errorf("live line %q", l)
+		}
+	}
+	// one, two, then the seq's 10000 and the notice.
+	if got := len(lines); got != 2+provision.MaxLiveLines+1 || !strings.Contains(lines[len(lines)-1], "live output stops after") || lines[len(lines)-2] != "10000" {
+		t.Errorf("%d live lines, last %q", got, lines[len(lines)-1])
+	}
+}
