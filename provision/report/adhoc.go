@@ -57,6 +57,9 @@ func (a *adhoc) event(e provision.Event) {
 			fmt.Fprintln(a.w, strings.TrimRight(e.Diff, "\n")+"\n")
 		}
 		a.result(e)
+	case provision.Output:
+		// --live: the command's lines as they come, before its result.
+		fmt.Fprintf(a.w, "%s | %s\n", e.Host, e.Msg)
 	}
 }
 

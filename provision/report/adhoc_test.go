@@ -90,3 +90,20 @@ func TestAdHocWarnings(t *testing.T) {
 		t.Errorf("without a Warnings writer, warnings go to w: %q", out.String())
 	}
 }
+
+// Live output lines (--live) print as HOST | line, in the ad-hoc and the
+// playbook layouts, the latter under the task's banner.
+func TestLiveOutputLines(t *testing.T) {
+	var a bytes.Buffer
+	AdHoc(&a, AdHocOptions{})(provision.Event{Kind: provision.Output, Host: "web1", Msg: "step 1"})
+	if a.String() != "web1 | step 1\n" {
+		t.Errorf("ad-hoc: %q", a.String())
+	}
+	var p bytes.Buffer
+	ev := Text(&p, false)
+	ev(provision.Event{Kind: provision.TaskStart, Task: "build"})
+	ev(provision.Event{Kind: provision.Output, Host: "web1", Task: "build", Msg: "step 1"})
+	if !strings.HasSuffix(p.String(), "TASK [build] "+strings.Repeat("*", 67)+"\nweb1 | step 1\n") {
+		t.Errorf("playbook: %q", p.String())
+	}
+}
