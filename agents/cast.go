@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -60,6 +61,9 @@ func (c *Caller) Job(t provision.Target, id string) *Job {
 // Status failed when rc is not 0. A job the target does not have is an
 // error.
 func (j *Job) Status(ctx context.Context) (res *CallResult, done bool, err error) {
+	if err := j.valid(); err != nil {
+		return nil, false, err
+	}
 	// The Caller's modules read the job's result as the module would
 	// have returned it (async_status itself is in every registry).
 	res, err = j.c.call(ctx, j.Target, "async_status", map[string]any{"jid": j.ID}, 0, j.c.opts.Modules)
@@ -69,6 +73,17 @@ func (j *Job) Status(ctx context.Context) (res *CallResult, done bool, err error
 	}
 	return res, finished(res.Data["finished"]), nil
 }
+
+// valid refuses an ID that is not one Cast gives (letters, digits, '.',
+// '_' and '-', not starting with '.'): it names files on the target.
+func (j *Job) valid() error {
+	if !reJobID.MatchString(j.ID) {
+		return fmt.Errorf("job id %q: want one Cast gave (such as j123456789012.34567)", j.ID)
+	}
+	return nil
+}
+
+var reJobID = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$`)
 
 // finished reads async_status's finished flag.
 func finished(v any) bool {
@@ -107,6 +122,9 @@ func (j *Job) Wait(ctx context.Context, interval time.Duration) (*CallResult, er
 // SIGTERM, and the job ends with rc 143. It reports whether the job was
 // still running; cancelling a job that ended does nothing.
 func (j *Job) Cancel(ctx context.Context) (bool, error) {
+	if err := j.valid(); err != nil {
+		return false, err
+	}
 	res, err := j.c.call(ctx, j.Target, cancelModuleName, map[string]any{"jid": j.ID}, 0, jobRegistry())
 	if err != nil {
 		return false, err
@@ -117,6 +135,9 @@ func (j *Job) Cancel(ctx context.Context) (bool, error) {
 // Forget removes the job's files from its target (async_status's
 // cleanup): its state cannot be read afterwards.
 func (j *Job) Forget(ctx context.Context) error {
+	if err := j.valid(); err != nil {
+		return err
+	}
 	_, err := j.c.call(ctx, j.Target, "async_status", map[string]any{"jid": j.ID, "mode": "cleanup"}, 0, j.c.opts.Modules)
 	return err
 }

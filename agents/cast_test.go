@@ -83,3 +83,21 @@ func TestCastCancel(t *testing.T) {
 		t.Fatalf("cast copy: %v", err)
 	}
 }
+
+// A job id that is not one Cast gives is refused before the target is
+// touched: it names files there.
+func TestJobIDRefused(t *testing.T) {
+	c := newCaller(t)
+	for _, id := range []string{"", "../../etc/passwd", ".hidden", "a b", strings.Repeat("j", 200)} {
+		j := c.Job(here, id)
+		if _, _, err := j.Status(context.Background()); err == nil || !strings.Contains(err.Error(), "want one Cast gave") {
+			t.Errorf("%q: status %v", id, err)
+		}
+		if _, err := j.Cancel(context.Background()); err == nil {
+			t.Errorf("%q: cancel", id)
+		}
+		if err := j.Forget(context.Background()); err == nil {
+			t.Errorf("%q: forget", id)
+		}
+	}
+}

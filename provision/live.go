@@ -11,6 +11,9 @@ import (
 // it, one more says the rest is in the result.
 const MaxLiveLines = 10000
 
+// maxLiveLine bounds one Output event's line.
+const maxLiveLine = 64 << 10
+
 // liveOutput is the Env.Output of task t on h: each line an Output
 // event, up to MaxLiveLines.
 func (pr *playRun) liveOutput(h *hostRun, t *playbooks.Task) func(string) {
@@ -23,6 +26,9 @@ func (pr *playRun) liveOutput(h *hostRun, t *playbooks.Task) func(string) {
 		n++
 		switch {
 		case n <= MaxLiveLines:
+			if len(line) > maxLiveLine {
+				line = line[:maxLiveLine] + " [line cut: the task's result holds it whole]"
+			}
 			pr.rn.emit(Event{Kind: Output, Play: pr.name, Task: task, Host: h.name, Msg: line})
 		case n == MaxLiveLines+1:
 			pr.rn.emit(Event{Kind: Output, Play: pr.name, Task: task, Host: h.name,

@@ -29,6 +29,7 @@ func TestLiveOutput(t *testing.T) {
     - command: echo not live
       async: 10
       poll: 1
+    - shell: yes x | head -c 140000 | tr -d '\n'; echo
 `, func(r *provision.Runner) {
 		r.LiveOutput, r.Modules = true, builtin.Registry()
 		r.Events = func(e provision.Event) {
@@ -64,8 +65,11 @@ func TestLiveOutput(t *testing.T) {
 			t.Errorf("live line %q", l)
 		}
 	}
-	// one, two, then the seq's 10000 and the notice.
-	if got := len(lines); got != 2+provision.MaxLiveLines+1 || !strings.Contains(lines[len(lines)-1], "live output stops after") || lines[len(lines)-2] != "10000" {
-		t.Errorf("%d live lines, last %q", got, lines[len(lines)-1])
+	// one, two, then the seq's 10000 and the notice, then the long line.
+	if got := len(lines); got != 2+provision.MaxLiveLines+2 || !strings.Contains(lines[len(lines)-2], "live output stops after") || lines[len(lines)-3] != "10000" {
+		t.Fatalf("%d live lines, last %q", got, lines[len(lines)-2])
+	}
+	if long := lines[len(lines)-1]; len(long) > 65<<10 || !strings.HasSuffix(long, "[line cut: the task's result holds it whole]") || !strings.HasPrefix(long, "xxxx") {
+		t.Errorf("long line: %d bytes, ends %q", len(long), long[max(0, len(long)-50):])
 	}
 }
