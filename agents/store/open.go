@@ -17,6 +17,15 @@ type Ledger interface {
 	// History returns the last limit rollouts and deployments, newest
 	// first, optionally only those of one host ("" for all).
 	History(ctx context.Context, host string, limit int) ([]Rollout, []Deployment, error)
+	// StartRun, AddRunResults, FinishRun, Runs, RunResults and PruneRuns
+	// keep the run history: every tender play and tender run, each
+	// host's result of each task (see Store's).
+	StartRun(ctx context.Context, r Run) (int64, error)
+	AddRunResults(ctx context.Context, id int64, rs []RunResult) error
+	FinishRun(ctx context.Context, id int64, status, recap string) error
+	Runs(ctx context.Context, limit int) ([]Run, error)
+	RunResults(ctx context.Context, id int64) (Run, []RunResult, error)
+	PruneRuns(ctx context.Context, keep int) (int, error)
 	// Close releases the ledger's connections.
 	Close() error
 }

@@ -42,6 +42,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			playCommand(),
 			adhocCommand(),
 			agentCommand(),
+			historyCmd(),
 			docCommand(),
 			vaultCommand(),
 			linksCommand(),
@@ -82,6 +83,8 @@ func argError(c *cli.Context, msg string) error {
 // the code an exitError carries, 1 for any other error.
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
+	// The command line as given, for the run history.
+	app.Metadata = map[string]any{"argv": args}
 	args, err := dropIn(app, args)
 	if err == nil {
 		err = app.Run(interspersed(app, args))

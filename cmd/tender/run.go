@@ -44,7 +44,7 @@ func runFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "known-hosts", Usage: "known_hosts file(s) to check host keys against"},
 		&cli.StringFlag{Name: "host-key-checking", Value: "default", Usage: "strict, accept-new, or insecure (accept any key; warns); default follows ssh config"},
 		&cli.StringFlag{Name: "ssh-config", Usage: "ssh config file (default ~/.ssh/config; 'none' for none)"},
-	}, ansibleRunFlags()...)
+	}, append(ansibleRunFlags(), historyFlags()...)...)
 }
 
 // runPlaybooks runs the playbooks on the inventory's hosts, under policy,
@@ -157,7 +157,16 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	ctx, drain, stop := interrupts(c.Context, c.App.ErrWriter, "no new task starts; the running ones finish.")
 	defer stop()
 	r.Drain = drain
+	rec := startHistory(c, c.Command.Name, historyPlaybooks(c, pbs), func(msg string) { printWarning(c.App.ErrWriter, msg) })
+	if rec != nil {
+		shown := r.Events
+		r.Events = func(e provision.Event) {
+			shown(e)
+			rec.event(e)
+		}
+	}
 	recap, err := r.RunAll(ctx, pbs...)
+	rec.finish(recap, err)
 	if errors.Is(err, provision.ErrInterrupted) || err != nil && ctx.Err() != nil {
 		// ansible-playbook's status for a run the user interrupted.
 		return &exitError{code: 99, err: errors.New("interrupted by the user")}

@@ -18,7 +18,15 @@ func TestMain(m *testing.M) {
 	if os.Getenv("TENDER_TEST_AS_MAIN") == "1" {
 		os.Exit(run(os.Args, os.Stdout, os.Stderr))
 	}
+	// tender play and tender run record their runs in the default
+	// ledger: one of the tests' own, not the user's.
+	state, err := os.MkdirTemp("", "tender-test-state-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_STATE_HOME", state)
 	code := m.Run()
+	os.RemoveAll(state)
 	stopPostgres()
 	os.Exit(code)
 }

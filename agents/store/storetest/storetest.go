@@ -39,6 +39,7 @@ func Run(t *testing.T, fresh func(t *testing.T) Opener) {
 		{"ConcurrentOpensAndReopen", concurrentOpensAndReopen},
 		{"DeployedAllMatchesDeployed", deployedAllMatchesDeployed},
 		{"RolloutAbandonedWhenLeaseExpires", rolloutAbandonedWhenLeaseExpires},
+		{"RunHistoryRoundTrip", runHistoryRoundTrip},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, fresh(t)) })
 	}
