@@ -81,6 +81,32 @@ func recapSummary(recap string) string {
 	return strings.Join(parts, ", ")
 }
 
+// historyRuns reads the n run IDs the command takes (usage says what it
+// wants otherwise) and opens the ledger, read-only.
+func historyRuns(c *cli.Context, n int, usage string) ([]int64, store.Ledger, error) {
+	if c.NArg() != n {
+		return nil, nil, usageError(c, usage)
+	}
+	ids := make([]int64, n)
+	for i := range ids {
+		var err error
+		if ids[i], err = runArg(c, i); err != nil {
+			return nil, nil, err
+		}
+	}
+	st, err := openLedger(c, true)
+	return ids, st, err
+}
+
+// runResults is st.RunResults, an unknown ID said as such.
+func runResults(c *cli.Context, st store.Ledger, id int64) (store.Run, []store.RunResult, error) {
+	r, rs, err := st.RunResults(c.Context, id)
+	if errors.Is(err, store.ErrNoRun) {
+		return r, rs, &exitError{code: 1, err: fmt.Errorf("run %d is not in the history", id)}
+	}
+	return r, rs, err
+}
+
 // runArg reads a run ID argument.
 func runArg(c *cli.Context, i int) (int64, error) {
 	id, err := strconv.ParseInt(c.Args().Get(i), 10, 64)
@@ -91,22 +117,12 @@ func runArg(c *cli.Context, i int) (int64, error) {
 }
 
 func historyShow(c *cli.Context) error {
-	if c.NArg() != 1 {
-		return usageError(c, "name one run: tender history show RUN")
-	}
-	id, err := runArg(c, 0)
-	if err != nil {
-		return err
-	}
-	st, err := openLedger(c, true)
+	ids, st, err := historyRuns(c, 1, "name one run: tender history show RUN")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	r, rs, err := st.RunResults(c.Context, id)
-	if errors.Is(err, store.ErrNoRun) {
-		return &exitError{code: 1, err: fmt.Errorf("run %d is not in the history", id)}
-	}
+	r, rs, err := runResults(c, st, ids[0])
 	if err != nil {
 		return err
 	}
@@ -141,27 +157,14 @@ func historyShow(c *cli.Context) error {
 }
 
 func historyDiff(c *cli.Context) error {
-	if c.NArg() != 2 {
-		return usageError(c, "name two runs: tender history diff RUN RUN")
-	}
-	a, err := runArg(c, 0)
-	if err != nil {
-		return err
-	}
-	b, err := runArg(c, 1)
-	if err != nil {
-		return err
-	}
-	st, err := openLedger(c, true)
+	ids, st, err := historyRuns(c, 2, "name two runs: tender history diff RUN RUN")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	a, b := ids[0], ids[1]
 	results := func(id int64) (map[string]string, []string, error) {
-		_, rs, err := st.RunResults(c.Context, id)
-		if errors.Is(err, store.ErrNoRun) {
-			return nil, nil, &exitError{code: 1, err: fmt.Errorf("run %d is not in the history", id)}
-		}
+		_, rs, err := runResults(c, st, id)
 		// Tasks of the same name are told apart by their order: the
 		// n-th result of a play, task and host in one run is compared
 		// with the n-th in the other.
