@@ -12,8 +12,18 @@ import (
 // them, shows one and compares two; --no-history leaves a run out,
 // --history-keep drops the oldest, and -e values are not recorded.
 func TestHistoryCommands(t *testing.T) {
+	historyCommands(t, filepath.Join(t.TempDir(), "ledger.db"))
+}
+
+// TestHistoryCommandsPostgres: the same, the history in PostgreSQL.
+func TestHistoryCommandsPostgres(t *testing.T) {
+	historyCommands(t, postgresURL(t))
+}
+
+// historyCommands records runs in the ledger state names (empty) and
+// reads them back.
+func historyCommands(t *testing.T, state string) {
 	dir := t.TempDir()
-	state := filepath.Join(dir, "ledger.db")
 	write := func(name, data string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
