@@ -77,7 +77,7 @@ func agentFlags(bundle bool) []cli.Flag {
 }
 
 func deployFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "batch", Value: fmt.Sprint(agents.DefaultBatch), Usage: "hosts per wave: N or N% of the hosts"},
 		&cli.StringFlag{Name: "max-fail", Usage: "stop scheduling hosts once more than N (or N%) failed"},
 		&cli.BoolFlag{Name: "force", Usage: "redeploy every host, whatever the ledger says"},
@@ -86,7 +86,7 @@ func deployFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "keep-going", Usage: "go on with the next waves after one in which a host failed (the default stops there, unless --max-fail)"},
 		&cli.BoolFlag{Name: "json", Usage: "print the rollout's progress as JSON events, one per line (docs/JSON.md)"},
 		&cli.DurationFlag{Name: "lease-ttl", Value: agents.DefaultLeaseTTL, Usage: "how long a host's lease lasts unless renewed: how soon another controller may take over the hosts of one that died on another machine"},
-	}
+	}, historyFlags()[1:]...) // the ledger's --state is agentFlags'
 }
 
 // openLedger opens --state (or the default path): a postgres:// URL or a
@@ -213,14 +213,22 @@ func agentDeploy(c *cli.Context) error {
 	if c.Bool("json") {
 		show = agentJSONEvents(out)
 	}
-	d, st, err := newDeployer(c, show)
+	var rec *recorder
+	d, st, err := newDeployer(c, func(e agents.Event) {
+		show(e)
+		if e.Kind == agents.HostTask && e.Task != nil {
+			rec.event(*e.Task) // blanked as the ledger's text is
+		}
+	})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	rec = startHistory(c, "agent", d.Bundle().Name+" "+d.Bundle().Version, func(msg string) { printWarning(c.App.ErrWriter, msg) })
 	ctx, stop := signalContext(c)
 	defer stop()
 	rep, err := d.Deploy(ctx)
+	rec.end(rolloutStatus(rep, err), rolloutCounts(rep))
 	if err != nil {
 		return err
 	}

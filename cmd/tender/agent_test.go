@@ -80,6 +80,16 @@ func agentCommands(t *testing.T, bundle, inv, state, root string) {
 	if code != 0 || strings.Count(out, ": ok in ") != 2 || !strings.Contains(out, "ROLLOUTS\n#2 ") {
 		t.Errorf("history: exit %d\n%s", code, out)
 	}
+	// Each deploy is a run of the history too, its hosts' tasks with it.
+	code, out, _ = runCLI(t, "history", "--state", state)
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 3 || !strings.Contains(lines[1], " agent ") ||
+		!strings.Contains(lines[2], "2, 2 changed") || !strings.HasSuffix(lines[2], "demo 1") {
+		t.Errorf("tender history: exit %d\n%s", code, out)
+	}
+	if code, out, _ = runCLI(t, "history", "show", "1", "--state", state); code != 0 || !strings.Contains(out, "  TASK [copy]\n") ||
+		!strings.Contains(out, ": a\n") || !strings.Contains(out, ": b\n") {
+		t.Errorf("tender history show: exit %d\n%q", code, out)
+	}
 	code, out, _ = runCLI(t, "agent", "forget", "--state", state, "a")
 	if code != 0 || out != "forgot a\n" {
 		t.Errorf("forget: exit %d %q", code, out)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tender-sh/tender/agents"
 	"github.com/tender-sh/tender/agents/store"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/provision"
@@ -141,18 +142,10 @@ func (r *recorder) flushLocked() {
 	r.buf = r.buf[:0]
 }
 
-// finish writes what is held, how the run ended and its recap, then
-// drops the runs past --history-keep.
+// finish writes what is held, how the run ended (err, the recap) and
+// its recap, then drops the runs past --history-keep.
 func (r *recorder) finish(recap *provision.Recap, err error) {
 	if r == nil {
-		return
-	}
-	defer r.st.Close()
-	r.mu.Lock()
-	r.flushLocked()
-	dead := r.dead
-	r.mu.Unlock()
-	if dead {
 		return
 	}
 	status := "ok"
@@ -172,6 +165,23 @@ func (r *recorder) finish(recap *provision.Recap, err error) {
 			counts[h] = map[string]int{"ok": s.OK, "changed": s.Changed, "unreachable": s.Unreachable,
 				"failed": s.Failed, "skipped": s.Skipped, "rescued": s.Rescued, "ignored": s.Ignored}
 		}
+	}
+	r.end(status, counts)
+}
+
+// end writes what is held, the run's status and its recap's counts per
+// host, then drops the runs past --history-keep.
+func (r *recorder) end(status string, counts map[string]map[string]int) {
+	if r == nil {
+		return
+	}
+	defer r.st.Close()
+	r.mu.Lock()
+	r.flushLocked()
+	dead := r.dead
+	r.mu.Unlock()
+	if dead {
+		return
 	}
 	b, _ := json.Marshal(counts)
 	ctx := context.Background()
@@ -213,4 +223,37 @@ func commandLine(c *cli.Context) []string {
 		return argv
 	}
 	return os.Args
+}
+
+// rolloutStatus is how an agent deploy ended, as the history says it.
+func rolloutStatus(rep *agents.Report, err error) string {
+	switch {
+	case err != nil:
+		return "error"
+	case rep.Failed():
+		return "failed"
+	}
+	return "ok"
+}
+
+// rolloutCounts are an agent deploy's outcomes per host, as a recap's
+// counts: deployed is changed, up to date ok, failed failed.
+func rolloutCounts(rep *agents.Report) map[string]map[string]int {
+	counts := map[string]map[string]int{}
+	if rep == nil {
+		return counts
+	}
+	for _, h := range rep.Hosts {
+		c := map[string]int{}
+		switch h.Outcome {
+		case agents.HostDeployed:
+			c["changed"] = 1
+		case agents.HostFailed:
+			c["failed"] = 1
+		case agents.HostSkipped:
+			c["ok"] = 1
+		}
+		counts[h.Host] = c
+	}
+	return counts
 }
