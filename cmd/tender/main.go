@@ -43,6 +43,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			adhocCommand(),
 			agentCommand(),
 			historyCmd(),
+			serveCommand(),
 			docCommand(),
 			vaultCommand(),
 			linksCommand(),
