@@ -11,7 +11,8 @@
 #   unit  what the unit tests need: gcc (cgo, for the SQLite ledger), git,
 #         postgresql (the ledger's PostgreSQL tests start a throwaway server
 #         of their own from its binaries; the cluster Debian's package makes
-#         is not used), shellcheck (make lint checks the modules' scripts)
+#         is not used), shellcheck (make lint checks the modules' scripts),
+#         chromium (tender serve's pages are tested in it, headless)
 #   demo  make, gcc and git, plus what builds and runs the fleet:
 #         debootstrap (the images are built offline from the machine's own
 #         mirror), dpkg-dev (the fleet's local apt repository), python3 (its
@@ -30,9 +31,9 @@ set -euo pipefail
 
 mode=${1:-}
 case $mode in
-unit) what="E2E=0 make test" pkgs=(make gcc git postgresql shellcheck) ;;
+unit) what="E2E=0 make test" pkgs=(make gcc git postgresql shellcheck chromium) ;;
 demo) what="make demo" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rsync) ;;
-test) what="make test" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rsync postgresql shellcheck rpm createrepo-c ansible-core ansible qemu-system-x86 qemu-utils) ;;
+test) what="make test" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rsync postgresql shellcheck chromium rpm createrepo-c ansible-core ansible qemu-system-x86 qemu-utils) ;;
 *)
 	echo "usage: $0 demo|test|unit" >&2
 	exit 2
