@@ -78,7 +78,7 @@ func (p *PG) RunResults(ctx context.Context, id int64) (Run, []RunResult, error)
 	if err != nil {
 		return Run{}, nil, err
 	}
-	rows, err := p.pool.Query(ctx, `SELECT play, task, host, status, msg, at FROM run_results WHERE run = $1 ORDER BY seq`, id)
+	rows, err := p.pool.Query(ctx, `SELECT play, task, host, status, msg, at FROM run_results WHERE run = $1 ORDER BY seq LIMIT $2`, id, MaxRunResults)
 	if err != nil {
 		return r, nil, err
 	}

@@ -112,8 +112,12 @@ func (s *Store) Runs(ctx context.Context, limit int) ([]Run, error) {
 	return out, rows.Err()
 }
 
-// RunResults returns run id and its results, in the order recorded; an
-// ID the history does not hold gives ErrNoRun.
+// MaxRunResults bounds what RunResults reads of one run: its first
+// results, in the order recorded.
+const MaxRunResults = 200000
+
+// RunResults returns run id and its results (the first MaxRunResults),
+// in the order recorded; an ID the history does not hold gives ErrNoRun.
 func (s *Store) RunResults(ctx context.Context, id int64) (Run, []RunResult, error) {
 	r, err := scanRun(s.db.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id).Scan)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -122,7 +126,7 @@ func (s *Store) RunResults(ctx context.Context, id int64) (Run, []RunResult, err
 	if err != nil {
 		return Run{}, nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT play, task, host, status, msg, at FROM run_results WHERE run = ? ORDER BY seq`, id)
+	rows, err := s.db.QueryContext(ctx, `SELECT play, task, host, status, msg, at FROM run_results WHERE run = ? ORDER BY seq LIMIT ?`, id, MaxRunResults)
 	if err != nil {
 		return r, nil, err
 	}
