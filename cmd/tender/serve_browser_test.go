@@ -34,14 +34,36 @@ func chromium(t *testing.T) string {
 }
 
 // TestServeInABrowser loads tender serve's pages in a real headless
-// Chromium: the runs list shows a recorded run, a run started after the
+// Chromium: the runs list shows two runs tender play recorded and one
+// the test recorded, a run started after the
 // page loaded appears on it by itself (the page reloads while one runs),
 // the run's page shows its failed task, and a screenshot shows the page
 // drawn: the header's colour across its top.
 func TestServeInABrowser(t *testing.T) {
+	servedInABrowser(t, chromium(t), t.TempDir()+"/ledger.db")
+}
+
+// TestServeInABrowserPostgres: the same, the history in PostgreSQL (a
+// ledger several controllers share).
+func TestServeInABrowserPostgres(t *testing.T) {
 	bin := chromium(t)
+	servedInABrowser(t, bin, postgresURL(t))
+}
+
+// servedInABrowser is TestServeInABrowser on the ledger state names
+// (empty), with the browser bin: two tender play runs recorded there
+// first, then the runs the test records itself.
+func servedInABrowser(t *testing.T, bin, state string) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, t.TempDir()+"/ledger.db")
+	dir := t.TempDir()
+	os.WriteFile(dir+"/hosts", []byte("a ansible_connection=local\n"), 0o644)
+	os.WriteFile(dir+"/recorded.yml", []byte("- hosts: all\n  gather_facts: false\n  tasks:\n    - command: \"true\"\n"), 0o644)
+	for range 2 {
+		if code, _, errOut := runCLI(t, "play", "-i", dir+"/hosts", "--state", state, dir+"/recorded.yml"); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	st, err := store.OpenState(ctx, state, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +86,7 @@ func TestServeInABrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	list, err := chromedp.Run(bctx, chromedp.Text("#runs"))
-	if err != nil || !strings.Contains(list, "site.yml") || !strings.Contains(list, "running") {
+	if err != nil || !strings.Contains(list, "site.yml") || !strings.Contains(list, "running") || strings.Count(list, "recorded.yml") != 2 {
 		t.Fatalf("runs list: %q %v", list, err)
 	}
 	// A run that starts now shows on the open page by itself.
