@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/user"
@@ -28,7 +29,7 @@ func historyFlags() []cli.Flag {
 	return []cli.Flag{
 		stateFlag(),
 		&cli.BoolFlag{Name: "no-history", Usage: "do not record this run in the history (tender history)"},
-		&cli.IntFlag{Name: "history-keep", Value: DefaultHistoryKeep, Usage: "how many runs the history keeps: older ones are dropped when a run ends"},
+		&cli.IntFlag{Name: "history-keep", Value: DefaultHistoryKeep, Usage: "how many runs the history keeps: older ones are dropped when a run ends (0 keeps them all)"},
 	}
 }
 
@@ -150,7 +151,7 @@ func (r *recorder) finish(recap *provision.Recap, err error) {
 	}
 	status := "ok"
 	switch {
-	case err != nil && (strings.Contains(err.Error(), "interrupted")):
+	case errors.Is(err, provision.ErrInterrupted) || errors.Is(err, context.Canceled):
 		status = "interrupted"
 	case err != nil:
 		status = "error"

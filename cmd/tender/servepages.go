@@ -55,14 +55,8 @@ type recapRow struct {
 }
 
 func (w *web) runPage(rw http.ResponseWriter, r *http.Request) {
-	id, err := runID(r)
-	if err != nil {
-		w.fail(rw, err)
-		return
-	}
-	run, rs, err := w.st.RunResults(r.Context(), id)
-	if err != nil {
-		w.fail(rw, err)
+	run, rs, ok := w.run(rw, r)
+	if !ok {
 		return
 	}
 	v := struct {
@@ -70,7 +64,7 @@ func (w *web) runPage(rw http.ResponseWriter, r *http.Request) {
 		Run     runRow
 		Recap   []recapRow
 		Results []store.RunResult
-	}{page: page{Title: "Run " + strconv.FormatInt(id, 10), Live: run.Status == "running"}, Run: newRunRow(run), Results: rs}
+	}{page: page{Title: "Run " + strconv.FormatInt(run.ID, 10), Live: run.Status == "running"}, Run: newRunRow(run), Results: rs}
 	var m map[string]map[string]int
 	if json.Unmarshal([]byte(run.Recap), &m) == nil {
 		for _, h := range slices.Sorted(maps.Keys(m)) {
@@ -164,15 +158,24 @@ func (w *web) runsJSON(rw http.ResponseWriter, r *http.Request) {
 	writeJSON(rw, runs)
 }
 
-func (w *web) runJSON(rw http.ResponseWriter, r *http.Request) {
+// run reads the run the path's {id} names and its results; ok is false
+// when it answered the request with the error.
+func (w *web) run(rw http.ResponseWriter, r *http.Request) (store.Run, []store.RunResult, bool) {
 	id, err := runID(r)
-	if err != nil {
-		w.fail(rw, err)
-		return
+	if err == nil {
+		var run store.Run
+		var rs []store.RunResult
+		if run, rs, err = w.st.RunResults(r.Context(), id); err == nil {
+			return run, rs, true
+		}
 	}
-	run, rs, err := w.st.RunResults(r.Context(), id)
-	if err != nil {
-		w.fail(rw, err)
+	w.fail(rw, err)
+	return store.Run{}, nil, false
+}
+
+func (w *web) runJSON(rw http.ResponseWriter, r *http.Request) {
+	run, rs, ok := w.run(rw, r)
+	if !ok {
 		return
 	}
 	rw.Header().Set("Content-Type", "application/json")
