@@ -112,6 +112,14 @@ vars:
 	for what, text := range map[string]string{"host ps": ps.String(), "play -vvvv": outV, "play --json": outJ,
 		"agent deploy": outD, "agent history": outH, "ledger files": ledger.String()} {
 		for _, s := range plantedSecrets {
+			// A command task's own argv (echo Pl4nted-no-log-out) is
+			// the process's, which ps shows while it lives, under any
+			// tool: the sampler catches it now and then. What tender
+			// hides from ps is the rest: a shell task's text, the
+			// become password.
+			if what == "host ps" && s == "Pl4nted-no-log-out" {
+				continue
+			}
 			if strings.Contains(text, s) {
 				t.Errorf("%s shows the planted secret %q", what, s)
 			}
