@@ -19,7 +19,7 @@ import (
 // provision.Runner limited to the host, and, only when that run fully
 // succeeded, replaces the host's ledger rows with the bundle's files in
 // one transaction.
-func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec Decision, planned time.Time, vars map[string]any) HostResult {
+func (d *Deployer) deployHost(ctx context.Context, rollout int64, wave int, t target, dec Decision, planned time.Time, vars map[string]any) HostResult {
 	start := time.Now()
 	res := HostResult{Host: t.name, Decision: dec}
 	done := func(o Outcome, msg string, code ErrorCode) HostResult {
@@ -50,7 +50,7 @@ func (d *Deployer) deployHost(ctx context.Context, rollout int64, t target, dec 
 	defer stopRenew()
 	red := d.redactor(t)
 	id, err := d.store.StartDeployment(ctx, DeploymentRecord{Rollout: rollout, Host: t.name, Agent: agent,
-		Reason: red.String(string(dec.Action) + ": " + dec.Reason), Owner: d.opts.Owner})
+		Reason: red.String(string(dec.Action) + ": " + dec.Reason), Owner: d.opts.Owner, Wave: wave})
 	if err != nil {
 		return done(HostFailed, "ledger: "+err.Error(), CodeLedger)
 	}

@@ -99,6 +99,9 @@ type DeploymentRecord struct {
 	Host, Agent string
 	Reason      string
 	Owner       string // the deploying process, which holds the lease
+	// Wave is the rollout's wave the deploy runs in, from 1 (the
+	// canary, when there is one); 0 when it is in none (a reconnect).
+	Wave int
 }
 
 // ErrLeaseLost is what FinishDeployment's error wraps when the deploying

@@ -101,7 +101,7 @@ func (d *Deployer) Deploy(ctx context.Context, opts ...RunOption) (*Report, erro
 			wg.Add(1)
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				r := d.deployHost(ctx, rep.Rollout, ts[i], decs[i], planned, ro.vars)
+				r := d.deployHost(ctx, rep.Rollout, n+1, ts[i], decs[i], planned, ro.vars)
 				if r.Outcome == HostFailed {
 					failures.Add(1)
 				}
@@ -180,5 +180,5 @@ func (d *Deployer) Reconnect(ctx context.Context, host string, opts ...RunOption
 		return HostResult{}, err
 	}
 	decs[0].Reason = "reconnect requested"
-	return d.deployHost(ctx, 0, t, decs[0], planned, d.runOptions(opts).vars), nil
+	return d.deployHost(ctx, 0, 0, t, decs[0], planned, d.runOptions(opts).vars), nil
 }

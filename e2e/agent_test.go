@@ -206,6 +206,16 @@ func checkLedger(t *testing.T, path string) {
 			t.Errorf("--batch 1 deployed %s and %s at once", rerun[i].Host, rerun[i-1].Host)
 		}
 	}
+	// Each host of the rerun was a wave of its own, recorded as such.
+	waves, err := st.Waves(ctx, []int64{last.ID})
+	if err != nil || len(waves) != len(rerun) {
+		t.Fatalf("waves of the rerun: %+v %v (%d deployments)", waves, err, len(rerun))
+	}
+	for i, w := range waves {
+		if w.N != i+1 || w.Hosts != 1 || w.Outcomes[agents.OutcomeOK] != 1 || rerun[len(rerun)-1-i].Wave != w.N {
+			t.Errorf("wave %d: %+v (deployment %+v)", i+1, w, rerun[len(rerun)-1-i])
+		}
+	}
 	fmt.Fprintf(os.Stderr, "ledger: %d rollouts, %d deployments\n", len(rs), len(ds))
 }
 

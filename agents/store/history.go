@@ -25,6 +25,7 @@ type Deployment struct {
 	Host, Agent, Reason string
 	Started, Finished   time.Time
 	Outcome, Error      string
+	Wave                int // the rollout's wave, from 1; 0: none
 }
 
 // expiredRollout is true of a rollouts row still marked running whose
@@ -65,7 +66,7 @@ func (s *Store) History(ctx context.Context, host string, limit int) ([]Rollout,
 	}
 	rows, err = s.db.QueryContext(ctx, `SELECT d.id, COALESCE(d.rollout, 0), d.host, d.agent, d.reason, d.started, d.finished,
 		CASE WHEN d.finished IS NULL AND r.outcome = '`+agents.OutcomeRunning+`' AND r.expires > 0 AND r.expires < ? THEN ? ELSE d.outcome END,
-		d.error
+		d.error, `+waveColumn(s.schema)+`
 		FROM deployments d LEFT JOIN rollouts r ON r.id = d.rollout
 		WHERE ? = '' OR d.host = ? ORDER BY d.id DESC LIMIT ?`, now, agents.OutcomeAbandoned, host, host, limit)
 	if err != nil {
@@ -76,7 +77,7 @@ func (s *Store) History(ctx context.Context, host string, limit int) ([]Rollout,
 	for rows.Next() {
 		var d Deployment
 		var st, fin sql.NullInt64
-		if err := rows.Scan(&d.ID, &d.Rollout, &d.Host, &d.Agent, &d.Reason, &st, &fin, &d.Outcome, &d.Error); err != nil {
+		if err := rows.Scan(&d.ID, &d.Rollout, &d.Host, &d.Agent, &d.Reason, &st, &fin, &d.Outcome, &d.Error, &d.Wave); err != nil {
 			return nil, nil, err
 		}
 		d.Started, d.Finished = fromStamp(st), fromStamp(fin)

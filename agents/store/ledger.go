@@ -225,8 +225,8 @@ func (s *Store) StartDeployment(ctx context.Context, d agents.DeploymentRecord) 
 		if d.Rollout != 0 {
 			rollout = d.Rollout
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO deployments (rollout, host, agent, reason, started, outcome, owner)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, rollout, d.Host, d.Agent, Redact(d.Reason), now, agents.OutcomeRunning, d.Owner)
+		res, err := tx.ExecContext(ctx, `INSERT INTO deployments (rollout, host, agent, reason, started, outcome, owner, wave)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, rollout, d.Host, d.Agent, Redact(d.Reason), now, agents.OutcomeRunning, d.Owner, d.Wave)
 		if err != nil {
 			return err
 		}

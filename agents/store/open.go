@@ -26,6 +26,11 @@ type Ledger interface {
 	Runs(ctx context.Context, limit int) ([]Run, error)
 	RunResults(ctx context.Context, id int64) (Run, []RunResult, error)
 	PruneRuns(ctx context.Context, keep int) (int, error)
+	// Waves returns what the waves of the given rollouts did (see
+	// Store.Waves).
+	Waves(ctx context.Context, rollouts []int64) ([]Wave, error)
+	// FactStore holds the fact cache's entries (fact_caching = ledger).
+	FactStore
 	// Close releases the ledger's connections.
 	Close() error
 }

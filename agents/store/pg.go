@@ -27,6 +27,8 @@ type PG struct {
 	pool  *pgxpool.Pool
 	url   string // redacted
 	empty bool   // read-only, and the database has no ledger yet
+	// version is the schema's version once opened (see Store.version).
+	schema int
 	// outage is how long an operation is retried while the database
 	// cannot be reached (DefaultOutage; see retryOutage).
 	outage time.Duration
@@ -76,6 +78,7 @@ func OpenPGReadOnly(ctx context.Context, rawURL string) (*PG, error) {
 	case v > len(pgMigrations):
 		err = fmt.Errorf("schema version %d: this tender reads versions 1 to %d", v, len(pgMigrations))
 	}
+	p.schema = v
 	if err != nil {
 		p.pool.Close()
 		return nil, p.wrap(err, rawURL)
@@ -181,6 +184,7 @@ func (p *PG) migrate(ctx context.Context) error {
 			return fmt.Errorf("schema version %d is newer than this tender knows (%d)", v, len(pgMigrations))
 		}
 		if v == len(pgMigrations) {
+			p.schema = v
 			return nil
 		}
 		for i := v; i < len(pgMigrations); i++ {
@@ -192,6 +196,7 @@ func (p *PG) migrate(ctx context.Context) error {
 			return err
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO tender_schema (version) VALUES ($1)`, len(pgMigrations))
+		p.schema = len(pgMigrations)
 		return err
 	})
 }

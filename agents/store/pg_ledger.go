@@ -246,9 +246,9 @@ func (p *PG) StartDeployment(ctx context.Context, d agents.DeploymentRecord) (in
 		if d.Rollout != 0 {
 			rollout = &d.Rollout
 		}
-		return tx.QueryRow(ctx, `INSERT INTO deployments (rollout, host, agent, reason, started, outcome, owner)
-			VALUES ($1, $2, $3, $4, `+pgNow+`, $5, $6) RETURNING id`,
-			rollout, d.Host, d.Agent, Redact(d.Reason), agents.OutcomeRunning, d.Owner).Scan(&id)
+		return tx.QueryRow(ctx, `INSERT INTO deployments (rollout, host, agent, reason, started, outcome, owner, wave)
+			VALUES ($1, $2, $3, $4, `+pgNow+`, $5, $6, $7) RETURNING id`,
+			rollout, d.Host, d.Agent, Redact(d.Reason), agents.OutcomeRunning, d.Owner, d.Wave).Scan(&id)
 	})
 	return id, err
 }
@@ -358,7 +358,7 @@ func (p *PG) History(ctx context.Context, host string, limit int) ([]Rollout, []
 	rows, err = p.pool.Query(ctx, `SELECT d.id, COALESCE(d.rollout, 0), d.host, d.agent, d.reason, d.started, d.finished,
 		CASE WHEN d.finished IS NULL AND r.outcome = '`+agents.OutcomeRunning+`' AND r.expires > 0 AND r.expires < `+pgNow+`
 			THEN $3 ELSE d.outcome END,
-		d.error
+		d.error, `+waveColumn(p.schema)+`
 		FROM deployments d LEFT JOIN rollouts r ON r.id = d.rollout
 		WHERE $1 = '' OR d.host = $1 ORDER BY d.id DESC LIMIT $2`, host, limit, agents.OutcomeAbandoned)
 	if err != nil {
@@ -367,7 +367,7 @@ func (p *PG) History(ctx context.Context, host string, limit int) ([]Rollout, []
 	ds, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Deployment, error) {
 		var d Deployment
 		var st, fin *int64
-		err := row.Scan(&d.ID, &d.Rollout, &d.Host, &d.Agent, &d.Reason, &st, &fin, &d.Outcome, &d.Error)
+		err := row.Scan(&d.ID, &d.Rollout, &d.Host, &d.Agent, &d.Reason, &st, &fin, &d.Outcome, &d.Error, &d.Wave)
 		d.Started, d.Finished = fromPGStamp(st), fromPGStamp(fin)
 		return d, err
 	})

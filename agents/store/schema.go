@@ -85,6 +85,15 @@ var migrations = []string{
 		at      INTEGER NOT NULL,
 		PRIMARY KEY (run, seq)
 	);`,
+	// 5: the wave of a rollout each deployment ran in (0: none, a
+	// reconnect), and the fact cache (fact_caching = ledger): one entry
+	// per key, its facts as JSON and when they were stored.
+	`ALTER TABLE deployments ADD COLUMN wave INTEGER NOT NULL DEFAULT 0;
+	CREATE TABLE facts (
+		key    TEXT PRIMARY KEY,
+		data   TEXT NOT NULL,
+		stored INTEGER NOT NULL
+	);`,
 }
 
 // checkVersion fails unless the schema is one this tender can read: from
@@ -97,6 +106,7 @@ func (s *Store) checkVersion(ctx context.Context) error {
 	if v < 1 || v > len(migrations) {
 		return fmt.Errorf("schema version %d: this tender reads versions 1 to %d", v, len(migrations))
 	}
+	s.schema = v
 	return nil
 }
 
@@ -119,6 +129,7 @@ func (s *Store) migrate(ctx context.Context) error {
 				return err
 			}
 		}
+		s.schema = v
 		return nil
 	})
 }
@@ -201,6 +212,13 @@ var pgMigrations = []string{
 		msg     TEXT NOT NULL,
 		at      BIGINT NOT NULL,
 		PRIMARY KEY (run, seq)
+	);`,
+	// 5: deployments' waves and the fact cache.
+	`ALTER TABLE deployments ADD COLUMN wave BIGINT NOT NULL DEFAULT 0;
+	CREATE TABLE facts (
+		key    TEXT PRIMARY KEY,
+		data   TEXT NOT NULL,
+		stored BIGINT NOT NULL
 	);`,
 }
 

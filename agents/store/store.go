@@ -46,6 +46,9 @@ type Store struct {
 	db   *sql.DB
 	path string
 	now  func() time.Time
+	// version is the schema's version once opened: a read-only ledger
+	// of an older one lacks the newer columns and tables.
+	schema int
 	// group is the group commit of this process's writes (group.go).
 	group writeGroup
 }

@@ -311,9 +311,16 @@ func agentHistory(c *cli.Context) error {
 	out := c.App.Writer
 	const stamp = "2006-01-02 15:04:05"
 	if c.String("host") == "" {
+		waves, err := rolloutWaves(c.Context, st, rs)
+		if err != nil {
+			return err
+		}
 		fmt.Fprintln(out, "ROLLOUTS")
 		for _, r := range rs {
 			fmt.Fprintf(out, "#%d %s %s %s %s by %s: %s\n", r.ID, r.Started.Format(stamp), r.Agent, r.Version, r.Outcome, r.Owner, r.Summary)
+			for _, w := range waves[r.ID] {
+				fmt.Fprintf(out, "  %s\n", waveText(w))
+			}
 		}
 	}
 	fmt.Fprintln(out, "DEPLOYMENTS")
@@ -322,7 +329,14 @@ func agentHistory(c *cli.Context) error {
 		if !d.Finished.IsZero() {
 			took = " in " + d.Finished.Sub(d.Started).Round(time.Millisecond).String()
 		}
-		fmt.Fprintf(out, "#%d rollout #%d %s %s %s: %s%s (%s)", d.ID, d.Rollout, d.Started.Format(stamp), d.Host, d.Agent, d.Outcome, took, d.Reason)
+		in := "no rollout"
+		if d.Rollout != 0 {
+			in = fmt.Sprintf("rollout #%d", d.Rollout)
+		}
+		if d.Wave > 0 {
+			in += fmt.Sprintf(" wave %d", d.Wave)
+		}
+		fmt.Fprintf(out, "#%d %s %s %s %s: %s%s (%s)", d.ID, in, d.Started.Format(stamp), d.Host, d.Agent, d.Outcome, took, d.Reason)
 		if d.Error != "" {
 			fmt.Fprintf(out, ": %s", d.Error)
 		}

@@ -77,7 +77,8 @@ func agentCommands(t *testing.T, bundle, inv, state, root string) {
 		t.Errorf("status: %+v", st)
 	}
 	code, out, _ = runCLI(t, "agent", "history", "--state", state)
-	if code != 0 || strings.Count(out, ": ok in ") != 2 || !strings.Contains(out, "ROLLOUTS\n#2 ") {
+	if code != 0 || strings.Count(out, ": ok in ") != 2 || !strings.Contains(out, "ROLLOUTS\n#2 ") ||
+		!strings.Contains(out, "\n  wave 1: 1 host: 1 ok\n  wave 2: 1 host: 1 ok\n") || !strings.Contains(out, " rollout #1 wave 2 ") {
 		t.Errorf("history: exit %d\n%s", code, out)
 	}
 	// Each deploy is a run of the history too, its hosts' tasks with it.

@@ -128,9 +128,12 @@ func runPlaybooks(c *cli.Context, inv *inventory.Inventory, pbs []*playbooks.Pla
 	if err != nil {
 		return err
 	}
-	cache, err := factCache(cfg)
+	cache, cacheCloser, err := factCache(c, cfg)
 	if err != nil {
 		return err
+	}
+	if cacheCloser != nil {
+		defer cacheCloser.Close()
 	}
 	r := &provision.Runner{
 		FactCache: cache, FlushCache: c.Bool("flush-cache"), LiveOutput: c.Bool("live"),

@@ -60,7 +60,8 @@ func TestServePages(t *testing.T) {
 		t.Fatalf("finished run page %d:\n%s", code, body)
 	}
 	code, body, _ = get(t, h, "/agents")
-	if code != 200 || !strings.Contains(body, `id="agent-demo"`) || !strings.Contains(body, "<td>a</td><td>1</td>") || !strings.Contains(body, `id="rollouts"`) {
+	if code != 200 || !strings.Contains(body, `id="agent-demo"`) || !strings.Contains(body, "<td>a</td><td>1</td>") || !strings.Contains(body, `id="rollouts"`) ||
+		!strings.Contains(body, `<div class="wave">wave 1: 2 hosts: 2 ok</div>`) {
 		t.Fatalf("agents page %d:\n%s", code, body)
 	}
 	if code, body, _ = get(t, h, "/api/runs/2"); code != 200 || !strings.Contains(body, `"Task": "\u003cb\u003einstall\u003c/b\u003e"`) && !strings.Contains(body, `"Task": "<b>install</b>"`) {

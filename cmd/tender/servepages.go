@@ -92,11 +92,33 @@ func (w *web) agentsPage(rw http.ResponseWriter, r *http.Request) {
 		Name  string
 		Hosts []agentHost
 	}
+	type waveView struct {
+		N, Hosts       int
+		Outcomes       string
+		Failed, Active bool
+	}
+	type rolloutView struct {
+		store.Rollout
+		Waves []waveView
+	}
+	waves, err := rolloutWaves(r.Context(), w.st, rollouts)
+	if err != nil {
+		w.fail(rw, err)
+		return
+	}
 	v := struct {
 		page
 		Agents   []agentView
-		Rollouts []store.Rollout
-	}{page: page{Title: "Agents"}, Rollouts: rollouts}
+		Rollouts []rolloutView
+	}{page: page{Title: "Agents"}}
+	for _, x := range rollouts {
+		rv := rolloutView{Rollout: x}
+		for _, wv := range waves[x.ID] {
+			rv.Waves = append(rv.Waves, waveView{N: wv.N, Hosts: wv.Hosts, Outcomes: waveOutcomes(wv),
+				Failed: wv.Outcomes[agents.OutcomeFailed] > 0, Active: wv.Outcomes[agents.OutcomeRunning] > 0})
+		}
+		v.Rollouts = append(v.Rollouts, rv)
+	}
 	var names []string
 	for _, x := range rollouts {
 		v.Live = v.Live || x.Outcome == agents.OutcomeRunning

@@ -40,6 +40,8 @@ func Run(t *testing.T, fresh func(t *testing.T) Opener) {
 		{"DeployedAllMatchesDeployed", deployedAllMatchesDeployed},
 		{"RolloutAbandonedWhenLeaseExpires", rolloutAbandonedWhenLeaseExpires},
 		{"RunHistoryRoundTrip", runHistoryRoundTrip},
+		{"FactCacheRoundTrip", factCacheRoundTrip},
+		{"WavesOfRollouts", wavesOfRollouts},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, fresh(t)) })
 	}
