@@ -56,9 +56,10 @@ const (
 	// says), or with tender's own in place of a collection's module (Msg
 	// names it).
 	ModuleUsed
-	// Output: a line a task's command wrote to stdout on Host, as it
-	// was written (Msg, without its newline; Task set), when the run asks
-	// for live output (Runner.LiveOutput). A no_log task sends none.
+	// Output: a line a task's command wrote to stdout (or, Stderr set,
+	// to stderr) on Host, as it was written (Msg, without its newline;
+	// Task set), when the run asks for live output (Runner.LiveOutput).
+	// A no_log task sends none.
 	Output
 )
 
@@ -136,6 +137,8 @@ type Event struct {
 	Result map[string]any
 	// Verbose asks the reporter to print Result even on success (debug).
 	Verbose bool
+	// Stderr marks an Output line the command wrote to stderr.
+	Stderr bool
 	// Indent asks for Result on indented lines rather than one (debug's
 	// results, and every result from -vvv up), as ansible-playbook prints.
 	Indent bool

@@ -15,12 +15,12 @@ const MaxLiveLines = 10000
 const maxLiveLine = 64 << 10
 
 // liveOutput is the Env.Output of task t on h: each line an Output
-// event, up to MaxLiveLines.
-func (pr *playRun) liveOutput(h *hostRun, t *playbooks.Task) func(string) {
+// event, up to MaxLiveLines of stdout and stderr together.
+func (pr *playRun) liveOutput(h *hostRun, t *playbooks.Task) func(string, bool) {
 	var mu sync.Mutex
 	n := 0
 	task := t.DisplayName()
-	return func(line string) {
+	return func(line string, stderr bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		n++
@@ -29,7 +29,7 @@ func (pr *playRun) liveOutput(h *hostRun, t *playbooks.Task) func(string) {
 			if len(line) > maxLiveLine {
 				line = line[:maxLiveLine] + " [line cut: the task's result holds it whole]"
 			}
-			pr.rn.emit(Event{Kind: Output, Play: pr.name, Task: task, Host: h.name, Msg: line})
+			pr.rn.emit(Event{Kind: Output, Play: pr.name, Task: task, Host: h.name, Msg: line, Stderr: stderr})
 		case n == MaxLiveLines+1:
 			pr.rn.emit(Event{Kind: Output, Play: pr.name, Task: task, Host: h.name,
 				Msg: fmt.Sprintf("[live output stops after %d lines: the task's result holds them all]", MaxLiveLines)})

@@ -10,9 +10,10 @@ import (
 	"github.com/tender-sh/tender/tasks/builtin"
 )
 
-// With LiveOutput a command's lines arrive as Output events while it
-// runs, its result is unchanged, a no_log task sends none, and a task
-// that prints more than MaxLiveLines sends that many and one notice.
+// With LiveOutput a command's lines, stdout's and stderr's, arrive as
+// Output events while it runs, its result is unchanged, a no_log task
+// sends none, a task that prints more than MaxLiveLines sends that many
+// and one notice, and a long line is cut, on either stream.
 func TestLiveOutput(t *testing.T) {
 	var mu sync.Mutex
 	var events []provision.Event
@@ -30,6 +31,9 @@ func TestLiveOutput(t *testing.T) {
       async: 10
       poll: 1
     - shell: yes x | head -c 140000 | tr -d '\n'; echo
+    - shell: yes e | head -c 140000 | tr -d '\n' >&2
+      register: e
+    - assert: {that: ["e.stderr | length == 70000"]}
 `, func(r *provision.Runner) {
 		r.LiveOutput, r.Modules = true, builtin.Registry()
 		r.Events = func(e provision.Event) {
@@ -41,7 +45,7 @@ func TestLiveOutput(t *testing.T) {
 	if err != nil || recap.Failed() {
 		t.Fatalf("%v %+v", err, recap)
 	}
-	var lines []string
+	var lines, errLines []string
 	var one, firstResult time.Time
 	for _, e := range events {
 		switch {
@@ -50,7 +54,10 @@ func TestLiveOutput(t *testing.T) {
 		case e.Kind == provision.HostResult && firstResult.IsZero():
 			firstResult = e.Time
 		}
-		if e.Kind == provision.Output {
+		switch {
+		case e.Kind == provision.Output && e.Stderr:
+			errLines = append(errLines, e.Msg)
+		case e.Kind == provision.Output:
 			lines = append(lines, e.Msg)
 		}
 	}
@@ -71,5 +78,8 @@ func TestLiveOutput(t *testing.T) {
 	}
 	if long := lines[len(lines)-1]; len(long) > 65<<10 || !strings.HasSuffix(long, "[line cut: the task's result holds it whole]") || !strings.HasPrefix(long, "xxxx") {
 		t.Errorf("long line: %d bytes, ends %q", len(long), long[max(0, len(long)-50):])
+	}
+	if len(errLines) != 2 || errLines[0] != "oops" || !strings.HasPrefix(errLines[1], "eeee") || !strings.HasSuffix(errLines[1], "[line cut: the task's result holds it whole]") {
+		t.Errorf("stderr lines: %d, %q", len(errLines), errLines[0])
 	}
 }

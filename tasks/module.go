@@ -106,11 +106,13 @@ type Env struct {
 	// module handed to as well.
 	Modules *Registry
 	// Output, when set, takes each line a command the module runs
-	// writes to stdout, as it is written (live output, Runner.LiveOutput
-	// in provision), for a module that runs the user's command (command,
-	// shell); nil when the run does not ask for it or the task is
-	// no_log. The module's result is the same either way.
-	Output func(line string)
+	// writes to stdout or (stderr true) to stderr, as it is written
+	// (live output, Runner.LiveOutput in provision), for a module that
+	// runs the user's command (command, shell); nil when the run does
+	// not ask for it or the task is no_log. It may be called from two
+	// goroutines at once, one per stream. The module's result is the
+	// same either way.
+	Output func(line string, stderr bool)
 	// Action is the module's name as the task wrote it.
 	Action string
 	// Async is set when the task runs in the background (async:): a

@@ -27,6 +27,31 @@ type Streamer interface {
 	Stream(ctx context.Context, cmd Cmd, stdout io.Writer) (Result, error)
 }
 
+// StderrTo is where a Stream sends a script's stderr: into keep, and to
+// live as well when it is not nil. A live writer that fails loses the
+// rest of the stream; keep still gets it all.
+func StderrTo(keep *Bounded, live io.Writer) io.Writer {
+	if live == nil {
+		return keep
+	}
+	return &teeWriter{keep: keep, live: live}
+}
+
+type teeWriter struct {
+	keep *Bounded
+	live io.Writer
+}
+
+func (t *teeWriter) Write(p []byte) (int, error) {
+	n, err := t.keep.Write(p)
+	if t.live != nil {
+		if _, lerr := t.live.Write(p); lerr != nil {
+			t.live = nil
+		}
+	}
+	return n, err
+}
+
 // ErrNoStream is returned by Stream for a connection that cannot run a
 // script interactively (one that runs it in the background, or a test
 // fake).

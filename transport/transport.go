@@ -109,6 +109,10 @@ type Cmd struct {
 	// MaxOutput, when positive, bounds what the Run keeps of stdout and
 	// of stderr instead of DefaultMaxOutput (see OutputLimit).
 	MaxOutput int
+	// LiveStderr, when not nil, is where Streamer.Stream also writes the
+	// script's stderr as it arrives (from one goroutine, Result.Stderr
+	// keeping it as ever). Run does not stream, and does not read it.
+	LiveStderr io.Writer
 }
 
 // Become says how to run a script as another user, as Ansible's become

@@ -59,7 +59,7 @@ func (a *adhoc) event(e provision.Event) {
 		a.result(e)
 	case provision.Output:
 		// --live: the command's lines as they come, before its result.
-		fmt.Fprintf(a.w, "%s | %s\n", e.Host, e.Msg)
+		fmt.Fprintf(a.w, "%s%s | %s\n", e.Host, stderrMark(e), e.Msg)
 	}
 }
 

@@ -91,12 +91,14 @@ func TestAdHocWarnings(t *testing.T) {
 	}
 }
 
-// Live output lines (--live) print as HOST | line, in the ad-hoc and the
-// playbook layouts, the latter under the task's banner.
+// Live output lines (--live) print as HOST | line (stderr's as HOST
+// stderr | line), in the ad-hoc and the playbook layouts, the latter
+// under the task's banner; JSON tells the stream.
 func TestLiveOutputLines(t *testing.T) {
 	var a bytes.Buffer
 	AdHoc(&a, AdHocOptions{})(provision.Event{Kind: provision.Output, Host: "web1", Msg: "step 1"})
-	if a.String() != "web1 | step 1\n" {
+	AdHoc(&a, AdHocOptions{})(provision.Event{Kind: provision.Output, Host: "web1", Msg: "warn", Stderr: true})
+	if a.String() != "web1 | step 1\nweb1 stderr | warn\n" {
 		t.Errorf("ad-hoc: %q", a.String())
 	}
 	var p bytes.Buffer
@@ -105,5 +107,10 @@ func TestLiveOutputLines(t *testing.T) {
 	ev(provision.Event{Kind: provision.Output, Host: "web1", Task: "build", Msg: "step 1"})
 	if !strings.HasSuffix(p.String(), "TASK [build] "+strings.Repeat("*", 67)+"\nweb1 | step 1\n") {
 		t.Errorf("playbook: %q", p.String())
+	}
+	for stderr, want := range map[bool]string{false: "stdout", true: "stderr"} {
+		if got := jsonEvent(provision.Event{Kind: provision.Output, Host: "web1", Msg: "x", Stderr: stderr})["stream"]; got != want {
+			t.Errorf("JSON stream %v, want %s", got, want)
+		}
 	}
 }

@@ -54,6 +54,7 @@ func jsonEvent(e provision.Event) map[string]any {
 	set("msg", e.Msg, e.Msg != "")
 	set("diff", e.Diff, e.Diff != "")
 	set("retries_left", e.RetriesLeft, e.Kind == provision.Retry)
+	set("stream", liveStream(e), e.Kind == provision.Output)
 	if e.Recap != nil {
 		recap := make(map[string]any, len(e.Recap.Stats))
 		for h, s := range e.Recap.Stats {
@@ -66,4 +67,12 @@ func jsonEvent(e provision.Event) map[string]any {
 		}
 	}
 	return m
+}
+
+// liveStream names the stream an Output event's line came from.
+func liveStream(e provision.Event) string {
+	if e.Stderr {
+		return "stderr"
+	}
+	return "stdout"
 }

@@ -221,7 +221,7 @@ func (t *text) event(e provision.Event) {
 		// Live output (--live): the task's banner, then HOST | line as
 		// the lines come.
 		t.banner()
-		fmt.Fprintf(t.w, "%s | %s\n", e.Host, e.Msg)
+		fmt.Fprintf(t.w, "%s%s | %s\n", e.Host, stderrMark(e), e.Msg)
 	case provision.ModuleUsed:
 		if t.verbosity >= 3 {
 			fmt.Fprintf(t.w, "%s\n", e.Msg)
@@ -541,4 +541,13 @@ func itemRaised(r map[string]any) bool {
 		}
 	}
 	return false
+}
+
+// stderrMark sets a live stderr line apart from stdout's: "HOST stderr |
+// line" against "HOST | line".
+func stderrMark(e provision.Event) string {
+	if e.Stderr {
+		return " stderr"
+	}
+	return ""
 }

@@ -53,6 +53,7 @@ func (p Process) Run(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (
 		// Wait must not wait for a stdin that has not ended: the copy
 		// is ours, and ends when the caller closes the reader.
 		pc.Stdout = stdout
+		pc.Stderr = transport.StderrTo(&errb, cmd.LiveStderr)
 		if in, err = pc.StdinPipe(); err != nil {
 			return transport.Result{}, fmt.Errorf("%s: %w", p.Name, err)
 		}

@@ -22,7 +22,7 @@ const execWrapper = `/bin/sh -c 'echo $$; eval "$1"' tender-exec `
 // runExec runs command on a new exec channel with stdin as its standard
 // input (followed by end-of-file). The caller holds a session slot.
 func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader, limit int) (transport.Result, error) {
-	return c.runExecTo(ctx, command, stdin, limit, nil)
+	return c.runExecTo(ctx, command, stdin, limit, nil, nil)
 }
 
 // Stream runs cmd on an exec channel of its own, its stdin passed on as
@@ -37,14 +37,15 @@ func (c *Conn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) 
 		return transport.Result{}, err
 	}
 	defer c.release()
-	return c.runExecTo(ctx, w.Command, w.Stdin, cmd.OutputLimit(), stdout)
+	return c.runExecTo(ctx, w.Command, w.Stdin, cmd.OutputLimit(), stdout, cmd.LiveStderr)
 }
 
 // runExecTo is runExec writing the command's stdout to stdout as it
-// arrives when stdout is not nil (Result.Stdout then stays empty). The
+// arrives when stdout is not nil (Result.Stdout then stays empty), and
+// its stderr to stderr as well when that is not nil. The
 // channel's stdin copy does not hold Wait up: a stdin that has not ended
 // when the command exits is left to its caller.
-func (c *Conn) runExecTo(ctx context.Context, command string, stdin io.Reader, limit int, stdout io.Writer) (transport.Result, error) {
+func (c *Conn) runExecTo(ctx context.Context, command string, stdin io.Reader, limit int, stdout, stderr io.Writer) (transport.Result, error) {
 	sess, err := c.newSession(ctx)
 	if err != nil {
 		return transport.Result{}, err
@@ -54,7 +55,7 @@ func (c *Conn) runExecTo(ctx context.Context, command string, stdin io.Reader, l
 	out, errb := pidWriter{buf: transport.Bounded{Limit: limit}, to: stdout}, transport.Bounded{Limit: limit}
 	sess.Stdin = stdin
 	sess.Stdout = &out
-	sess.Stderr = &errb
+	sess.Stderr = transport.StderrTo(&errb, stderr)
 	if err := sess.Start(execWrapper + transport.Quote(command)); err != nil {
 		return transport.Result{}, c.broken("exec", err)
 	}

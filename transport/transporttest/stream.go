@@ -73,4 +73,37 @@ func testStream(t *testing.T, s Suite) {
 	if res := run(t, c, transport.Cmd{Script: "echo still-usable"}); string(res.Stdout) != "still-usable\n" {
 		t.Fatalf("connection unusable after Stream: %q", res.Stdout)
 	}
+	streamStderr(t, ctx, c)
+}
+
+// streamStderr: with Cmd.LiveStderr, a script's stderr reaches it as it
+// is written (the first line before the script may go on), and
+// Result.Stderr still holds it all.
+func streamStderr(t *testing.T, ctx context.Context, c transport.Conn) {
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	errR, errW := io.Pipe()
+	type ret struct {
+		res transport.Result
+		err error
+	}
+	done := make(chan ret, 1)
+	go func() {
+		res, err := transport.Stream(ctx, c, transport.Cmd{Script: `echo e1 >&2; IFS= read -r a; echo "e-$a" >&2; echo out`, Stdin: inR, LiveStderr: errW}, io.Discard)
+		errW.Close()
+		done <- ret{res, err}
+	}()
+	lines := bufio.NewReader(errR)
+	if got, err := lines.ReadString('\n'); got != "e1\n" || err != nil {
+		t.Fatalf("live stderr %q (%v), want e1", got, err)
+	}
+	io.WriteString(inW, "x\n")
+	if got, err := lines.ReadString('\n'); got != "e-x\n" || err != nil {
+		t.Fatalf("live stderr %q (%v), want e-x", got, err)
+	}
+	io.ReadAll(lines)
+	r := <-done
+	if r.err != nil || string(r.res.Stderr) != "e1\ne-x\n" {
+		t.Fatalf("Stream with LiveStderr: %+v %v", r.res, r.err)
+	}
 }

@@ -235,15 +235,16 @@ var varRef = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-
 // RunLive runs script as Run does, but when env.Output is set and the
 // connection can stream, it hands each line of stdout to env.Output as
 // the script writes it, after the first skip lines (the module's own
-// verdict); the result holds the whole stdout all the same, bounded as
-// Run bounds it. A connection that cannot stream (a background job's)
+// verdict), and each line of stderr; the result holds the whole output
+// all the same, bounded as Run bounds it. A connection that cannot stream (a background job's)
 // runs it as Run does.
 func RunLive(ctx context.Context, env *tasks.Env, script string, stdin io.Reader, skip int) (transport.Result, error) {
 	if env.Output == nil {
 		return Run(ctx, env, script, stdin)
 	}
-	w := &liveWriter{out: env.Output, skip: skip, max: transport.DefaultMaxOutput}
-	res, err := transport.Stream(ctx, env.Conn, transport.Cmd{Script: script, Stdin: stdin}, w)
+	w := &liveWriter{out: func(l string) { env.Output(l, false) }, skip: skip, max: transport.DefaultMaxOutput}
+	ew := &liveWriter{out: func(l string) { env.Output(l, true) }} // the Result keeps stderr
+	res, err := transport.Stream(ctx, env.Conn, transport.Cmd{Script: script, Stdin: stdin, LiveStderr: ew}, w)
 	if errors.Is(err, transport.ErrNoStream) {
 		return Run(ctx, env, script, stdin)
 	}
@@ -251,6 +252,7 @@ func RunLive(ctx context.Context, env *tasks.Env, script string, stdin io.Reader
 		return res, err
 	}
 	w.flush()
+	ew.flush()
 	if w.over {
 		return res, transport.ErrOutputTooLarge
 	}
@@ -258,40 +260,63 @@ func RunLive(ctx context.Context, env *tasks.Env, script string, stdin io.Reader
 	return res, nil
 }
 
-// liveWriter keeps what a script writes and hands its complete lines on.
+// liveWriter keeps what a script writes (up to max; nothing when max is
+// 0) and hands its complete lines on. Of a line longer than maxPartial,
+// its first maxPartial+1 bytes are handed on once they came (the
+// receiver cuts it), the rest dropped.
 type liveWriter struct {
 	out     func(string)
 	skip    int
 	max     int
 	all     bytes.Buffer
 	partial []byte
+	cut     bool // the line in progress was handed on already
 	over    bool
 }
 
+// maxPartial bounds the part of a line a liveWriter holds.
+const maxPartial = 64 << 10
+
 func (w *liveWriter) Write(p []byte) (int, error) {
-	if w.all.Len()+len(p) > w.max {
-		w.over = true
-		return len(p), nil
+	if w.max > 0 {
+		if w.all.Len()+len(p) > w.max {
+			w.over = true
+			return len(p), nil
+		}
+		w.all.Write(p)
 	}
-	w.all.Write(p)
-	w.partial = append(w.partial, p...)
-	for {
-		i := bytes.IndexByte(w.partial, '\n')
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		chunk := p
+		if i >= 0 {
+			chunk = p[:i]
+		}
+		if !w.cut {
+			w.partial = append(w.partial, chunk[:min(len(chunk), maxPartial+1-len(w.partial))]...)
+		}
 		if i < 0 {
+			if !w.cut && len(w.partial) > maxPartial {
+				w.line(string(w.partial))
+				w.partial, w.cut = w.partial[:0], true
+			}
 			break
 		}
-		w.line(string(w.partial[:i]))
-		w.partial = w.partial[i+1:]
+		if !w.cut {
+			w.line(string(w.partial))
+		}
+		w.partial, w.cut = w.partial[:0], false
+		p = p[i+1:]
 	}
-	return len(p), nil
+	return n, nil
 }
 
 // flush hands on a last line without its newline.
 func (w *liveWriter) flush() {
-	if len(w.partial) > 0 {
+	if len(w.partial) > 0 && !w.cut {
 		w.line(string(w.partial))
-		w.partial = nil
 	}
+	w.partial, w.cut = nil, false
 }
 
 func (w *liveWriter) line(s string) {
