@@ -138,7 +138,7 @@ func changedError(db *knownHostsDB, hostname string, key xssh.PublicKey, files [
 	var ke *xknownhosts.KeyError
 	if errors.As(err, &ke) {
 		for _, k := range ke.Want {
-			e.Conflicting = append(e.Conflicting, fmt.Sprintf("%s:%d", db.name(k.Filename), k.Line))
+			e.Conflicting = append(e.Conflicting, fmt.Sprintf("%s:%d", k.Filename, k.Line))
 		}
 	}
 	return e
