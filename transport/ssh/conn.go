@@ -218,9 +218,9 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 	secret := cmd.Become != nil && cmd.Become.Password != ""
 	if w.Inline != "" {
 		// The shell reads the script as text: no sh, no head to start.
-		return c.runShell(ctx, sh, w.Inline, head[w.Prefix:], secret, cmd.OutputLimit())
+		return c.runShell(ctx, sh, w.Inline, true, head[w.Prefix:], secret, cmd.OutputLimit())
 	}
-	return c.runShell(ctx, sh, w.Command, head, secret, cmd.OutputLimit())
+	return c.runShell(ctx, sh, w.Command, false, head, secret, cmd.OutputLimit())
 }
 
 // wrap prepares cmd for the host (transport.Wrap) once the connection

@@ -39,6 +39,14 @@ func buildFrame(b, command string, stdin []byte) []byte {
 	return f.Bytes()
 }
 
+// subshellFrame is buildFrame for a command that runs in a subshell of
+// its own, ( ... ) as Wrapped.Inline makes it, and has no stdin: the
+// command reads /dev/null, and the shell forks once, for the subshell,
+// where the pipeline of buildFrame costs it two forks more.
+func subshellFrame(b, command string) []byte {
+	return fmt.Appendf(nil, "__tender_pre %s\n{ %s\n} </dev/null >\"$__tender_o\" 2>>\"$__tender_e\"\n__tender_post %s $?\n", b, command, b)
+}
+
 // heredocFrame is buildFrame for stdin that is plain text: it goes as a
 // quoted here-document, which dash and busybox ash feed through a pipe
 // without forking a writer (for up to a pipe's worth), and which needs no

@@ -39,3 +39,19 @@ func TestFrameStdinRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// A subshell frame runs the command with /dev/null for stdin (it never
+// reads the frames that follow) and in its own subshell: its exit, cd and
+// variables leave the persistent shell as they were.
+func TestSubshellFrame(t *testing.T) {
+	frame := subshellFrame("__B_", "( eval 'cat; cd /; x=changed; exit 3' )")
+	script := "__tender_pre() { :; }\n__tender_post() { echo \"rc=$2\"; }\n__tender_o=/dev/stdout __tender_e=/dev/null\nx=kept\n" +
+		string(frame) + "echo \"$x $(pwd)\"\n" + "not for cat\n"
+	cmd := exec.Command("/bin/sh")
+	cmd.Dir = t.TempDir()
+	cmd.Stdin = bytes.NewReader([]byte(script))
+	out, _ := cmd.Output()
+	if want := "rc=3\nkept " + cmd.Dir + "\n"; string(out) != want {
+		t.Fatalf("got %q, want %q", out, want)
+	}
+}

@@ -222,11 +222,15 @@ type shellAnswer struct {
 	err error
 }
 
-// runShell runs one frame on sh, which the caller holds.
-func (c *Conn) runShell(ctx context.Context, sh *shell, command string, stdin []byte, secret bool, limit int) (transport.Result, error) {
+// runShell runs one frame on sh, which the caller holds. subshell: the
+// command is a ( ... ) subshell (Wrapped.Inline), which may run in a
+// brace group of the shell without touching the shell's own state.
+func (c *Conn) runShell(ctx context.Context, sh *shell, command string, subshell bool, stdin []byte, secret bool, limit int) (transport.Result, error) {
 	b := boundary()
 	var frame []byte
-	if sh.mode == modeEval && !secret {
+	if len(stdin) == 0 && subshell {
+		frame = subshellFrame(b, command)
+	} else if sh.mode == modeEval && !secret {
 		// Not with bash (older versions keep here-documents in
 		// temporary files) nor with a become password (never on disk).
 		frame = heredocFrame(b, command, stdin)
