@@ -55,7 +55,10 @@ fi
 # it); whole seconds must not skip that update. Whether the update changed
 # the cache is told by its time to the nanosecond (%y), so that an update
 # in the same second as the last one still says so.
-ctime=$(_t_mtime %Y) cstamp=$(_t_mtime %y) updated= now=$(date +%s)
+# One stat for both: the whole seconds, then the time to the nanosecond.
+cstamp=$(_t_mtime '%Y %y') updated= now=
+ctime=${cstamp%% *} cstamp=${cstamp#* }
+[ -z "$update" ] || now=$(date +%s)
 if [ -n "$update" ] && { [ "$valid" -le 0 ] && [ "$ctime" -le "$now" ] || [ $((ctime + valid)) -lt "$now" ]; }; then
 	if [ -z "$_t_check" ]; then
 		i=0 delay=1 ok=
@@ -219,7 +222,10 @@ for s in $list; do
 	names="$names$n
 "
 	[ -z "$inst" ] && [ -n "$onlyup" ] && continue
-	if [ -z "$(apt-cache policy -- "$n" 2>/dev/null)" ] && [ -z "$inst" ]; then
+	# What is installed at a version that will do stays as it is: no
+	# need to ask apt about it (state=latest asks for the candidate).
+	[ -n "$vok" ] && [ "$state" != latest ] && continue
+	if [ -z "$inst" ] && [ -z "$(apt-cache policy -- "$n" 2>/dev/null)" ]; then
 		# A virtual package: apt chooses the provider.
 		if apt-cache showpkg -- "$n" 2>/dev/null | sed '1,/^Reverse Provides:/d' | grep -q .; then
 			echo "item=$s"; todo="$todo$n
@@ -257,8 +263,20 @@ _t_mark() { # apt-mark manual NAMES, as Ansible does after an install
 		_t_fail "'$(command -v apt-mark) manual $(echo $names)' failed: $(cat "$tmp/merr")"
 }
 
+# _t_anyauto: one of $names is marked as installed automatically (in
+# apt's extended_states), so that apt-mark manual has something to do.
+_t_anyauto() {
+	[ -s /var/lib/apt/extended_states ] || return 1
+	awk -v names="$names" 'BEGIN { n = split(names, l, "\n"); for (i = 1; i <= n; i++) if (l[i] != "") want[l[i]] = 1 }
+		/^Package:/ { p = $2; a = "" } /^Architecture:/ { a = $2 }
+		/^Auto-Installed: *1/ && (p in want || (p ":" a) in want) { found = 1; exit }
+		END { exit !found }' /var/lib/apt/extended_states
+}
+
 if [ -z "$todo" ]; then
-	[ "$state" = absent ] || _t_mark
+	# Nothing installed: apt-mark manual only for a name marked
+	# automatic, the only one it would change.
+	[ "$state" = absent ] || ! _t_anyauto || _t_mark
 	IFS=$_t_oldifs; set +f
 	echo verdict=noop; exit 0
 fi

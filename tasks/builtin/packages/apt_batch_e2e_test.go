@@ -83,4 +83,16 @@ func TestAptBatchFleet(t *testing.T) {
 			t.Errorf("again, item %d: %+v", i, r)
 		}
 	}
+	// An installed package marked automatic is marked manual by a task
+	// that installs nothing, as Ansible's apt does; one marked manual
+	// stays so.
+	if _, err := shared.Run(ctx, single, "apt-mark auto tree >/dev/null", nil); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := (aptModule{}).Run(ctx, single, tasks.Args{"name": []any{"tree", "pv"}}); err != nil || res.Changed || res.Failed {
+		t.Fatalf("present on an automatic package: %v %+v", err, res)
+	}
+	if out, err := shared.Run(ctx, single, "echo manual $(apt-mark showmanual tree pv), auto $(apt-mark showauto tree pv)", nil); err != nil || string(out.Stdout) != "manual pv tree, auto\n" {
+		t.Errorf("marks after present: %q %v", out.Stdout, err)
+	}
 }

@@ -37,7 +37,8 @@ printf '%s:\n  Installed: (none)\n  Candidate: %s\n' "$n" "$(cat "$FAKE_STATE/av
 	// $FAKE_STATE/same-second, keeps the second and changes the
 	// nanoseconds, which only %y shows).
 	"stat": `s=$(cat "$FAKE_STATE/stamp" 2>/dev/null || echo 100)
-case $2 in %y) echo "$s.$(cat "$FAKE_STATE/ns" 2>/dev/null || echo 0)" ;; *) echo "$s" ;; esac`,
+ns=$(cat "$FAKE_STATE/ns" 2>/dev/null || echo 0)
+case $2 in %y) echo "$s.$ns" ;; '%Y %y') echo "$s $s.$ns" ;; *) echo "$s" ;; esac`,
 	"apt-get": `
 echo "apt-get $*" >>"$FAKE_STATE/log"
 sim= op= pkgs=
