@@ -21,8 +21,9 @@ func main() {
 	hosts := flag.Int("hosts", 10, "fleet size")
 	rounds := flag.Int("rounds", 3, "runs of each tool per scenario")
 	out := flag.String("out", "docs/BENCHMARKS.md", "where to write the results")
+	hostCPUOnly := flag.Bool("hostcpu", false, "only measure the host CPU of each module's no-op task, and print it")
 	flag.Parse()
-	if err := run(*hosts, *rounds, *out); err != nil {
+	if err := run(*hosts, *rounds, *out, *hostCPUOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -52,7 +53,7 @@ func (f *fleet) compose(args ...string) (string, error) {
 	return string(b), nil
 }
 
-func run(n, rounds int, outPath string) error {
+func run(n, rounds int, outPath string, hostCPUOnly bool) error {
 	dir, err := os.MkdirTemp("", "tender-bench-")
 	if err != nil {
 		return err
@@ -86,6 +87,12 @@ func run(n, rounds int, outPath string) error {
 		f.ports = append(f.ports, p)
 	}
 	time.Sleep(3 * time.Second)
+	inv1 := filepath.Join(dir, "hosts-1")
+	os.WriteFile(inv1, []byte(fmt.Sprintf("h1 ansible_host=127.0.0.1 ansible_port=%d ansible_user=root ansible_ssh_private_key_file=%s\n", f.ports[0], f.key)), 0o644)
+	cpu, err := measureHostCPU(f, inv1, rounds)
+	if err != nil || hostCPUOnly {
+		return err
+	}
 
 	type scenario struct {
 		name    string
@@ -128,7 +135,7 @@ func run(n, rounds int, outPath string) error {
 		results = append(results, r)
 		fmt.Printf("%s: tender %v/%v, ansible %v/%v\n", sc.name, r.tender[0], r.tender[1], r.ansible[0], r.ansible[1])
 	}
-	return write(outPath, n, rounds, results, agent)
+	return write(outPath, n, rounds, results, agent, cpu)
 }
 
 type result struct {
@@ -224,7 +231,7 @@ func machine() string {
 	return strings.Join(parts, ", ")
 }
 
-func write(path string, n, rounds int, rs []result, agent agentResult) error {
+func write(path string, n, rounds int, rs []result, agent agentResult, cpu []hostCPU) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\nWritten by `make bench` (`go run ./e2e/bench`) on %s.\n\n", time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintf(&b, "Machine: %s.\n\n", machine())
@@ -251,6 +258,7 @@ func write(path string, n, rounds int, rs []result, agent agentResult) error {
 	b.WriteString("| check | ansible-playbook | tender | tender is faster by |\n|---|---:|---:|---:|\n")
 	fmt.Fprintf(&b, "| no-op check of %d hosts | %.2f s | %.2f s | %.1f× |\n", n, agent.ansible.Seconds(), agent.tender.Seconds(),
 		agent.ansible.Seconds()/agent.tender.Seconds())
+	writeHostCPU(&b, cpu, rounds)
 	// The scale section (written by make bench-scale, e2e/scale/bench)
 	// is kept as it is.
 	if old, err := os.ReadFile(path); err == nil {

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// hostCPUCase is one module's no-op task: run once to make the state,
+// then timed, repeated, on a host where it changes nothing.
+type hostCPUCase struct {
+	module string
+	task   string // one task, YAML, indented as a list item of tasks:
+}
+
+// hostCPUCases are the modules of issue 32's budget, each a task that is
+// a no-op once run.
+var hostCPUCases = []hostCPUCase{
+	{"copy", `copy: {dest: /tmp/hc/copy.txt, content: "hello\n", mode: "0644"}`},
+	{"file", `file: {path: /tmp/hc/dir, state: directory, mode: "0755"}`},
+	{"lineinfile", `lineinfile: {path: /tmp/hc/lines.conf, line: "key=value", create: true, mode: "0644"}`},
+	{"template", `template: {src: TEMPLATE, dest: /tmp/hc/t.conf, mode: "0644"}`},
+	{"service", `service: {name: ssh, state: started}`},
+	{"apt", `apt: {name: openssh-server, state: present}`},
+	{"user", `user: {name: hcuser, shell: /bin/sh}`},
+	{"command creates", `command: {cmd: touch /tmp/hc/made, creates: /tmp/hc/made}`},
+}
+
+// hostCPU is what one module's no-op task costs the host, per task:
+// the CPU time of the host's container (its sshd, shells and commands),
+// by cgroup accounting, for tender and for ansible-playbook.
+type hostCPU struct {
+	module          string
+	tender, ansible time.Duration
+}
+
+// hostCPUTasks is how many copies of the task a timed play runs, per
+// tool: the play's own cost (connecting, a ping) is measured alone and
+// taken off, the rest divided among them.
+var hostCPUTasks = map[string]int{"tender": 20, "ansible": 5}
+
+// measureHostCPU times each case's no-op task on the fleet's first host
+// (inventory inv1 holds it alone), rounds times per tool, and returns
+// the medians per task.
+func measureHostCPU(f *fleet, inv1 string, rounds int) ([]hostCPU, error) {
+	usage, err := containerCPU(f, f.ports[0])
+	if err != nil {
+		return nil, err
+	}
+	tmpl := filepath.Join(f.dir, "hostcpu.j2")
+	if err := os.WriteFile(tmpl, []byte("host={{ inventory_hostname }}\n"), 0o644); err != nil {
+		return nil, err
+	}
+	kh := filepath.Join(f.dir, "known_hosts-hostcpu")
+	tools := map[string]func(pb string) error{
+		"tender": func(pb string) error {
+			_, err := timed(filepath.Join(f.dir, "tender"), []string{"NO_COLOR=1"}, "play", "-i", inv1, pb,
+				"--host-key-checking", "accept-new", "--known-hosts", kh)
+			return err
+		},
+		"ansible": func(pb string) error {
+			_, err := timed("ansible-playbook", []string{"ANSIBLE_PIPELINING=1", "ANSIBLE_HOST_KEY_CHECKING=0", "ANSIBLE_NOCOLOR=1",
+				"ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3"}, "-i", inv1, pb)
+			return err
+		},
+	}
+	// cost is the median host CPU of running pb, after one run that
+	// makes the state.
+	cost := func(tool, pb string) (time.Duration, error) {
+		if err := tools[tool](pb); err != nil {
+			return 0, err
+		}
+		var ds []time.Duration
+		for range rounds {
+			before, err := usage()
+			if err != nil {
+				return 0, err
+			}
+			if err := tools[tool](pb); err != nil {
+				return 0, err
+			}
+			after, err := usage()
+			if err != nil {
+				return 0, err
+			}
+			ds = append(ds, after-before)
+		}
+		return median(ds), nil
+	}
+	play := func(name, task string, n int) (string, error) {
+		var b strings.Builder
+		b.WriteString("- hosts: all\n  gather_facts: false\n  tasks:\n    - ping:\n    - file: {path: /tmp/hc, state: directory}\n")
+		for range n {
+			b.WriteString("    - " + strings.ReplaceAll(task, "TEMPLATE", tmpl) + "\n")
+		}
+		pb := filepath.Join(f.dir, "hostcpu-"+strings.ReplaceAll(name, " ", "_")+".yml")
+		return pb, os.WriteFile(pb, []byte(b.String()), 0o644)
+	}
+	base := map[string]time.Duration{}
+	for tool := range tools {
+		pb, err := play("base-"+tool, "", 0)
+		if err != nil {
+			return nil, err
+		}
+		if base[tool], err = cost(tool, pb); err != nil {
+			return nil, err
+		}
+	}
+	var out []hostCPU
+	for _, c := range hostCPUCases {
+		r := hostCPU{module: c.module}
+		for tool, per := range map[string]*time.Duration{"tender": &r.tender, "ansible": &r.ansible} {
+			n := hostCPUTasks[tool]
+			pb, err := play(tool+"-"+c.module, c.task, n)
+			if err != nil {
+				return nil, err
+			}
+			d, err := cost(tool, pb)
+			if err != nil {
+				return nil, err
+			}
+			*per = max(0, d-base[tool]) / time.Duration(n)
+		}
+		fmt.Printf("host CPU per no-op task: %-16s tender %v, ansible %v\n", c.module, r.tender, r.ansible)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// containerCPU returns a reader of the CPU time the container that
+// publishes sshd on port has used so far, from its cgroup (v1 cpuacct or
+// v2 cpu.stat, under the cgroupfs or the systemd driver).
+func containerCPU(f *fleet, port int) (func() (time.Duration, error), error) {
+	ids, err := f.compose("ps", "-q", "py")
+	if err != nil {
+		return nil, err
+	}
+	var id string
+	for _, c := range strings.Fields(ids) {
+		o, err := sh("docker", "port", c, "22")
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Fields(o) {
+			if strings.HasSuffix(l, ":"+strconv.Itoa(port)) {
+				id = c
+			}
+		}
+	}
+	if id == "" {
+		return nil, fmt.Errorf("no container publishes port %d", port)
+	}
+	full, err := sh("docker", "inspect", "--format", "{{.Id}}", id)
+	if err != nil {
+		return nil, err
+	}
+	id = strings.TrimSpace(full)
+	for _, p := range []string{
+		"/sys/fs/cgroup/cpuacct/docker/" + id + "/cpuacct.usage",
+		"/sys/fs/cgroup/cpu,cpuacct/docker/" + id + "/cpuacct.usage",
+		"/sys/fs/cgroup/system.slice/docker-" + id + ".scope/cpu.stat",
+		"/sys/fs/cgroup/docker/" + id + "/cpu.stat",
+	} {
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		return func() (time.Duration, error) { return readCPU(p) }, nil
+	}
+	return nil, fmt.Errorf("cannot find the cgroup of container %.12s", id)
+}
+
+// readCPU reads a cgroup's CPU time: cpuacct.usage (nanoseconds) or
+// cpu.stat's usage_usec.
+func readCPU(path string) (time.Duration, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	if strings.HasSuffix(path, "cpuacct.usage") {
+		n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+		return time.Duration(n), err
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(l, "usage_usec "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return time.Duration(n) * time.Microsecond, err
+		}
+	}
+	return 0, fmt.Errorf("%s: no usage_usec", path)
+}
+
+// hostCPUBudget is the most a no-op task may cost the host (issue 32).
+const hostCPUBudget = 2 * time.Millisecond
+
+// writeHostCPU writes the host CPU section.
+func writeHostCPU(b *strings.Builder, cpu []hostCPU, rounds int) {
+	fmt.Fprintf(b, "\n## Host CPU per no-op task\n\n"+
+		"What one task that changes nothing costs the host: the CPU time of the host's container (its sshd, shells and the commands "+
+		"they run), read from the container's cgroup before and after a play of %d copies of the task (tender) or %d (ansible-playbook, "+
+		"pipelining on), on the fleet's first host; the same play with no copies (a ping) is taken off, and the rest divided among "+
+		"them. Medians of %d plays each, after one that made the state. On hosts that share the controller's cores, as here, this is "+
+		"what bounds a run's wall time; tender's budget is %v per task.\n\n", hostCPUTasks["tender"], hostCPUTasks["ansible"], rounds, hostCPUBudget)
+	b.WriteString("| module | ansible-playbook | tender | tender uses less by | within budget |\n|---|---:|---:|---:|---|\n")
+	for _, c := range cpu {
+		ratio, within := "n/a", "yes"
+		if c.tender > 0 {
+			ratio = fmt.Sprintf("%.0f×", c.ansible.Seconds()/c.tender.Seconds())
+		}
+		if c.tender > hostCPUBudget {
+			within = "no"
+		}
+		fmt.Fprintf(b, "| %s | %.1f ms | %.2f ms | %s | %s |\n", c.module, ms(c.ansible), ms(c.tender), ratio, within)
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
