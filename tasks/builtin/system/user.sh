@@ -7,6 +7,16 @@ if [ -n "$pp_set" ]; then _pp=$(cat); fi
 fail() { echo "fail=$1"; exit 0; }
 _t_in() { case ",$2," in *",$1,"*) return 0 ;; esac; return 1; }
 _t_pwent() { _t_ent passwd "$1" 2>/dev/null | awk -F: -v n="$1" '$1 == n { print; exit }'; }
+# _t_split LINE: the colon-separated fields of LINE in $_f1 to $_f9, as
+# cut -d: -fN gives them, without a process per field.
+_t_split() {
+	_f1= _f2= _f3= _f4= _f5= _f6= _f7= _f8= _f9=
+	_t_r=$1
+	for _t_n in 1 2 3 4 5 6 7 8 9; do
+		eval "_f$_t_n=\${_t_r%%:*}"
+		case $_t_r in *:*) _t_r=${_t_r#*:} ;; *) break ;; esac
+	done
+}
 _t_members() {
 	{ getent group 2>/dev/null || cat /etc/group; } |
 		awk -F: -v n="$1" -v gid="$2" '$3 != gid { k = split($4, m, ","); for (i = 1; i <= k; i++) if (m[i] == n) { o = o s $1; s = ","; break } } END { print o }'
@@ -40,10 +50,10 @@ _t_fail_msg() {
 # _t_post does, for a user that now exists, what Ansible does after
 # creating or changing it: the ssh key, then the password's ages.
 _t_post() {
-	_e=$(_t_pwent "$name")
-	_uid=$(printf '%s\n' "$_e" | cut -d: -f3)
-	_gid=$(printf '%s\n' "$_e" | cut -d: -f4)
-	_home=$(printf '%s\n' "$_e" | cut -d: -f6)
+	[ -n "$sshkey$exp_min$exp_max" ] || return 0
+	_t_fresh
+	_t_split "$_e"
+	_uid=$_f3 _gid=$_f4 _home=$_f6
 	[ -z "$sshkey" ] || _t_sshkey
 	[ -z "$exp_min$exp_max" ] || _t_chage
 }
@@ -103,8 +113,8 @@ _t_sshkey() {
 _t_chage() {
 	_s=$(awk -F: -v n="$name" '$1 == n { print; exit }' /etc/shadow 2>/dev/null)
 	[ -n "$_s" ] || return 0
-	_smin=$(printf '%s\n' "$_s" | cut -d: -f4)
-	_smax=$(printf '%s\n' "$_s" | cut -d: -f5)
+	_t_split "$_s"
+	_smin=$_f4 _smax=$_f5
 	set --
 	[ -n "$exp_min" ] && [ "$exp_min" != "${_smin:--1}" ] && set -- "$@" -m "$exp_min"
 	[ -n "$exp_max" ] && [ "$exp_max" != "${_smax:--1}" ] && set -- "$@" -M "$exp_max"
@@ -115,11 +125,16 @@ _t_chage() {
 	_t_run chage "$@" "$name" || fail_rc
 }
 fail_rc() { echo "rc=$rc"; echo fail=rc; _t_tail; exit 0; }
+# _t_fresh: the user's entry in $_e, read again after a change, else
+# the one read at the start.
+_t_fresh() {
+	if [ -n "$changed" ] || [ -z "${ent-}" ]; then _e=$(_t_pwent "$name"); else _e=$ent; fi
+}
 _t_report() {
-	_e=$(_t_pwent "$name")
+	_t_fresh
 	if [ -n "$_e" ]; then
-		printf '%s\n' "$_e" | awk -F: '{ printf "uid=%s\ngid=%s\nhome=%s\nshell=%s\n", $3, $4, $6, $7 }'
-		printf 'gecos=%s\n' "$(printf '%s\n' "$_e" | cut -d: -f5)"
+		_t_split "$_e"
+		printf 'uid=%s\ngid=%s\nhome=%s\nshell=%s\ngecos=%s\n' "$_f3" "$_f4" "$_f6" "$_f7" "$_f5"
 	fi
 	_t_tail
 	exit 0
@@ -216,17 +231,13 @@ if [ -z "$ent" ]; then
 fi
 
 # The user exists: change what differs.
-cuid=$(printf '%s\n' "$ent" | cut -d: -f3)
-cgid=$(printf '%s\n' "$ent" | cut -d: -f4)
-cgecos=$(printf '%s\n' "$ent" | cut -d: -f5)
-chome=$(printf '%s\n' "$ent" | cut -d: -f6)
-cshell=$(printf '%s\n' "$ent" | cut -d: -f7)
-chash=$(printf '%s\n' "$ent" | cut -d: -f2)
+_t_split "$ent"
+cuid=$_f3 cgid=$_f4 cgecos=$_f5 chome=$_f6 cshell=$_f7 chash=$_f2
 cexp=
 if [ ${#chash} -le 1 ]; then
 	_s=$(awk -F: -v n="$name" '$1 == n { print; exit }' /etc/shadow 2>/dev/null)
-	chash=$(printf '%s\n' "$_s" | cut -d: -f2)
-	cexp=$(printf '%s\n' "$_s" | cut -d: -f8)
+	_t_split "$_s"
+	chash=$_f2 cexp=$_f8
 fi
 changed=
 pwdiff=
@@ -317,7 +328,11 @@ if [ -n "$pwdiff" ]; then
 		if [ "$lock" = 1 ]; then _t_setpw "!$_pw"; else _t_setpw; fi
 	fi
 fi
-[ -n "$home_set" ] || home=$(_t_pwent "$name" | cut -d: -f6)
+if [ -z "$home_set" ]; then
+	_t_fresh
+	_t_split "$_e"
+	home=$_f6
+fi
 if [ -n "$create_home" ] && [ ! -e "$home" ]; then
 	changed=1
 	if [ -z "$check" ]; then

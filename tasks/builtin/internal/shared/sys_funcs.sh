@@ -4,7 +4,10 @@ trap 'rm -rf "$_t_d"' EXIT
 : >"$_t_d/o"; : >"$_t_d/e"
 _t_run() { "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
 _t_runin() { _t_i=$1; shift; printf '%s\n' "$_t_i" | "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
-_t_tail() { printf '\n%s\n' "$_t_om"; cat "$_t_d/o"; printf '\n%s\n' "$_t_em"; cat "$_t_d/e"; }
+_t_tail() { # the markers and the output files, each cat only when not empty
+	printf '\n%s\n' "$_t_om"; [ ! -s "$_t_d/o" ] || cat "$_t_d/o"
+	printf '\n%s\n' "$_t_em"; [ ! -s "$_t_d/e" ] || cat "$_t_d/e"
+}
 _t_ent() {
 	if command -v getent >/dev/null 2>&1; then getent "$1" "$2"; return; fi
 	awk -F: -v n="$2" '$1 == n || (n ~ /^[0-9]+$/ && $3 == n) { print; f = 1; exit } END { exit !f }' "/etc/$1"
