@@ -181,6 +181,7 @@ if [ "$state" = link ] && [ -n "$follow" ] && [ -L "$path" ]; then
 	if [ -e "$path" ]; then target=$(readlink -f -- "$path")
 	else target=; echo "warning=Cannot set fs attributes on a non-existent symlink target. follow should be set to False to avoid this."; fi
 fi
+_t_stby=
 if [ -n "$target" ] && _t_exists "$target"; then
 	_t_attrs "$target" "$mode" "$owner" "$group"
 	if [ -n "$recurse" ] && [ -d "$target" ] && [ ! -L "$target" ]; then
@@ -215,6 +216,8 @@ echo "changed=$_t_changed"
 if [ "$state" = touch ] && [ -z "$_t_check" ]; then
 	echo "after_atime=$(stat -c %X -- "$path")"; echo "after_mtime=$(stat -c %Y -- "$path")"
 fi
-_t_info "$path"
+# Nothing but times changed $path since _t_attrs read it, unless recurse
+# (a link under it may lead back to it).
+if [ -z "$recurse" ]; then _t_info_after "$path"; else _t_info "$path"; fi
 [ -L "$path" ] && echo "target=$(readlink -- "$path")"
 exit 0

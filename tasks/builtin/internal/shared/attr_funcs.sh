@@ -7,16 +7,39 @@ _t_fail() {
 	[ -z "$_t_rmonfail" ] || rm -f -- "$_t_rmonfail"
 	exit 0
 }
+# _t_stat PATH: one stat of PATH (a link itself, not its target) into
+# $_t_smode, $_t_suid, $_t_sgid, $_t_ssize, $_t_snlink, $_t_sowner,
+# $_t_sgroup and $_t_stype (all empty when it fails). PATH is kept in
+# $_t_stp: with $_t_streuse set, a _t_stat of that same path reads nothing
+# again (the caller knows nothing changed it since). $_t_stby says who
+# read it: owns (_t_owns, which changed nothing) or info. _t_streuse is
+# cleared either way.
+_t_stat() {
+	if [ -n "$_t_streuse" ] && [ -n "$_t_stp" ] && [ "$1" = "$_t_stp" ]; then _t_streuse=; return 0; fi
+	_t_streuse= _t_stp= _t_stby=
+	_t_smode= _t_suid= _t_sgid= _t_ssize= _t_snlink= _t_sowner= _t_sgroup= _t_stype=
+	_t_stl=$(stat -c '%a %u %g %s %h %U %G %F' -- "$1" 2>/dev/null) || return 1
+	_t_stp=$1
+	_t_ifs=$IFS; IFS=' '
+	# shellcheck disable=SC2086 # stat's fields become the arguments
+	set -- $_t_stl
+	IFS=$_t_ifs
+	_t_smode=$1 _t_suid=$2 _t_sgid=$3 _t_ssize=$4 _t_snlink=$5 _t_sowner=$6 _t_sgroup=$7
+	shift 7
+	_t_stype=$*
+}
 _t_info() { # key=value lines describing $1 (without following a link)
-	stat -c 'mode=%a
-uid=%u
-gid=%g
-owner=%U
-group=%G
-size=%s
-nlink=%h
-ftype=%F' -- "$1" 2>/dev/null || return
+	_t_stat "$1" || return
+	_t_stby=info
+	printf 'mode=%s\nuid=%s\ngid=%s\nowner=%s\ngroup=%s\nsize=%s\nnlink=%s\nftype=%s\n' \
+		"$_t_smode" "$_t_suid" "$_t_sgid" "$_t_sowner" "$_t_sgroup" "$_t_ssize" "$_t_snlink" "$_t_stype"
 	! _t_seon || stat -c 'secontext=%C' -- "$1" 2>/dev/null
+}
+# _t_info_after PATH: _t_info, right after a _t_attrs of PATH: the stat
+# its _t_owns read, when it changed nothing, is still the path's.
+_t_info_after() {
+	[ "$_t_stby" = owns ] && _t_streuse=1
+	_t_info "$1"
 }
 _t_seon() { # SELinux is on (libselinux's test: selinuxfs mounted read-write and a config)
 	if [ -z "$_t_seen" ]; then
@@ -99,20 +122,24 @@ _t_chattr() { # path: its chattr flags to $_t_attributes ([+-=]flags)
 	_t_fail "chattr failed"
 }
 _t_attrs() { # path mode owner group: fix what differs (and the SELinux context and chattr flags)
+	# Only a stat read for this very call may serve _t_info_after (or
+	# one the caller vouches for with _t_streuse).
+	[ -n "$_t_streuse" ] || _t_stp=
+	_t_stby=
 	_t_se "$1"
 	[ -z "$2$3$4" ] || _t_owns "$@"
+	_t_streuse=
 	# last, as Ansible does: an immutable file takes no chmod after
 	[ -z "$_t_attributes" ] || [ -L "$1" ] || _t_chattr "$1"
 }
 _t_owns() { # path mode owner group: fix the mode, owner and group that differ
 	_t_failpath=$1
 	# one stat: mode, owner name and id, group name and id
-	_t_ifs=$IFS; IFS=' '
-	# shellcheck disable=SC2046 # stat's five fields become five arguments
-	set -- "$1" "$2" "$3" "$4" $(stat -c '%a %U %u %G %g' -- "$1")
-	IFS=$_t_ifs
+	_t_stat "$1"
+	set -- "$1" "$2" "$3" "$4" "$_t_smode" "$_t_sowner" "$_t_suid" "$_t_sgroup" "$_t_sgid"
+	_t_stby=owns
 	if [ -n "$3" ] && [ "$3" != "$6" ] && [ "$3" != "$7" ]; then
-		_t_changed=1; echo "owner_changed=1"; echo "before_owner=$7"
+		_t_changed=1 _t_stby= _t_stp=; echo "owner_changed=1"; echo "before_owner=$7"
 		case $3 in *[!0-9]*) echo "after_owner=$(id -u -- "$3" 2>/dev/null)" ;; *) echo "after_owner=$3" ;; esac
 		[ -n "$_t_check" ] || chown -h -- "$3" "$1" 2>/dev/null || {
 			id -u -- "$3" >/dev/null 2>&1 || _t_fail "chown failed: failed to look up user $3"
@@ -120,7 +147,7 @@ _t_owns() { # path mode owner group: fix the mode, owner and group that differ
 		}
 	fi
 	if [ -n "$4" ] && [ "$4" != "$8" ] && [ "$4" != "$9" ]; then
-		_t_changed=1; echo "group_changed=1"; echo "before_group=$9"
+		_t_changed=1 _t_stby= _t_stp=; echo "group_changed=1"; echo "before_group=$9"
 		case $4 in *[!0-9]*) echo "after_group=$(awk -F: -v g="$4" '$1 == g { print $3; exit }' /etc/group)" ;; *) echo "after_group=$4" ;; esac
 		[ -n "$_t_check" ] || chgrp -h -- "$4" "$1" 2>/dev/null || {
 			getent group "$4" >/dev/null 2>&1 || _t_fail "chgrp failed: failed to look up group $4"
@@ -133,7 +160,7 @@ _t_owns() { # path mode owner group: fix the mode, owner and group that differ
 		*) _wm=$2 ;;
 		esac
 		if [ $((0$5)) -ne $((0$_wm)) ]; then
-			_t_changed=1; echo "before_mode=$5"; echo "after_mode=$_wm"
+			_t_changed=1 _t_stby= _t_stp=; echo "before_mode=$5"; echo "after_mode=$_wm"
 			[ -n "$_t_check" ] || chmod "$_wm" "$1" || _t_fail "chmod failed"
 		fi
 	fi

@@ -84,7 +84,7 @@ fi
 _t_exists "$dest" && _t_attrs "$dest" "$mode" "$owner" "$group"
 echo verdict=done
 echo "changed=$_t_changed"
-_t_info "$dest"
+_t_info_after "$dest"
 echo "checksum=$want"
 if [ -n "$remote" ] || [ "$cur" != "$want" ]; then echo "md5sum=$(_t_sum md5 "$dest")"; fi
 if [ -n "$_t_before" ]; then echo --before--; cat "$tmp.out"; fi
