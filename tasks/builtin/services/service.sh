@@ -4,13 +4,48 @@ _t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' '
 _t_bin() { # the path of tool $1, also in the sbin directories
 	PATH=$PATH:/sbin:/usr/sbin:/bin:/usr/bin command -v "$1" 2>/dev/null
 }
+# _t_pid1systemd: process 1 is systemd (its name says so).
+_t_pid1systemd() {
+	_c=
+	{ IFS= read -r _c || :; } </proc/1/comm 2>/dev/null
+	case $_c in *systemd*) return 0 ;; esac
+	return 1
+}
+# _t_lower TEXT: TEXT with A-Z made a-z (as tr 'A-Z' 'a-z'), in $_lc,
+# without a process.
+_t_lower() {
+	_lc= _r=$1
+	while [ -n "$_r" ]; do
+		_c=${_r%"${_r#?}"} _r=${_r#?}
+		case $_c in
+		[A-Z])
+			case $_c in
+			A) _c=a ;; B) _c=b ;; C) _c=c ;; D) _c=d ;; E) _c=e ;; F) _c=f ;; G) _c=g ;; H) _c=h ;; I) _c=i ;;
+			J) _c=j ;; K) _c=k ;; L) _c=l ;; M) _c=m ;; N) _c=n ;; O) _c=o ;; P) _c=p ;; Q) _c=q ;; R) _c=r ;;
+			S) _c=s ;; T) _c=t ;; U) _c=u ;; V) _c=v ;; W) _c=w ;; X) _c=x ;; Y) _c=y ;; Z) _c=z ;;
+			esac ;;
+		esac
+		_lc=$_lc$_c
+	done
+}
+# _t_strip TEXT WORD: TEXT without each occurrence of WORD, taken left to
+# right as sed's s/WORD//g takes them, in $_st.
+_t_strip() {
+	_st= _r=$1
+	[ -n "$2" ] || { _st=$1; return; }
+	while :; do
+		case $_r in *"$2"*) ;; *) break ;; esac
+		_st=$_st${_r%%"$2"*} _r=${_r#*"$2"}
+	done
+	_st=$_st$_r
+}
 tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
 trap 'rm -rf "$tmp"' EXIT
 initscript=
 [ -f "/etc/init.d/$name" ] && initscript=/etc/init.d/$name
 systemctl=$(_t_bin systemctl) svccmd= enablecmd=
 if [ -z "$mgr" ]; then
-	if [ -n "$systemctl" ] && { [ -d /run/systemd/system ] || [ -d /dev/.run/systemd ] || [ -d /dev/.systemd ] || grep -q systemd /proc/1/comm 2>/dev/null; }; then
+	if [ -n "$systemctl" ] && { [ -d /run/systemd/system ] || [ -d /dev/.run/systemd ] || [ -d /dev/.systemd ] || _t_pid1systemd; }; then
 		mgr=systemd
 	elif [ -n "$(_t_bin rc-service)" ]; then mgr=openrc
 	else mgr=sysv
@@ -144,8 +179,24 @@ else
 		grep -q crashed "$tmp/c.err" && crashed=1 ;;
 	esac
 	[ -z "$running" ] && case $rc in 1|2|3|4|69) running=0 ;; esac
-	if [ -z "$running" ] && [ "$(wc -l <"$tmp/c.out")" -le 1 ]; then
-		clean=$(tr 'A-Z' 'a-z' <"$tmp/c.out" | sed "s/$(printf %s "$name" | tr 'A-Z' 'a-z' | sed 's/[]\/$*.^[]/\\&/g')//g")
+	# One line of output or none: what it says, lowercased, the name
+	# taken out (read without a process: a status line is short).
+	_n=0 _out= _l=
+	while IFS= read -r _l; do _n=$((_n + 1)) _out="$_out$_l
+"; [ "$_n" -le 1 ] || break; done <"$tmp/c.out"
+	if [ -z "$running" ] && [ "$_n" -le 1 ]; then
+		if [ $((${#_out} + ${#_l})) -le 4096 ]; then
+			_t_lower "$_out$_l"; _lo=$_lc
+			_t_lower "$name"
+			_t_strip "$_lo" "$_lc"
+			clean=$_st
+			# as $(...) would: no trailing newlines
+			while [ "${clean%"
+"}" != "$clean" ]; do clean=${clean%"
+"}; done
+		else
+			clean=$(tr 'A-Z' 'a-z' <"$tmp/c.out" | sed "s/$(printf %s "$name" | tr 'A-Z' 'a-z' | sed 's/[]\/$*.^[]/\\&/g')//g")
+		fi
 		case $clean in
 		*stop*) running=0 ;;
 		*run*) case $clean in *"not "*) running=0 ;; *) running=1 ;; esac ;;
