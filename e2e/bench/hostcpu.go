@@ -195,14 +195,43 @@ func readCPU(path string) (time.Duration, error) {
 // hostCPUBudget is the most a no-op task may cost the host (issue 32).
 const hostCPUBudget = 2 * time.Millisecond
 
+// Markers around the host CPU section of docs/BENCHMARKS.md, which
+// `go run ./e2e/bench -hostcpu` rewrites alone.
+const (
+	hostCPUStart = "<!-- hostcpu: written by make bench, or alone by go run ./e2e/bench -hostcpu -->"
+	hostCPUEnd   = "<!-- hostcpu: end -->"
+)
+
+// writeHostCPUSection replaces the host CPU section of the file at path
+// (or puts it before the scale section, else at the end).
+func writeHostCPUSection(path string, cpu []hostCPU, rounds int) error {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	writeHostCPU(&b, cpu, rounds)
+	text, section := string(old), strings.TrimPrefix(b.String(), "\n")
+	if i, j := strings.Index(text, hostCPUStart), strings.Index(text, hostCPUEnd); i >= 0 && j > i {
+		text = text[:i] + section + text[j+len(hostCPUEnd)+1:]
+	} else if i := strings.Index(text, scaleSection); i >= 0 {
+		text = text[:i] + section + "\n" + text[i:]
+	} else {
+		text += "\n" + section
+	}
+	return os.WriteFile(path, []byte(text), 0o644)
+}
+
 // writeHostCPU writes the host CPU section.
 func writeHostCPU(b *strings.Builder, cpu []hostCPU, rounds int) {
-	fmt.Fprintf(b, "\n## Host CPU per no-op task\n\n"+
+	fmt.Fprintf(b, "\n"+hostCPUStart+"\n## Host CPU per no-op task\n\n"+
+		"Written on %s by `go run ./e2e/bench -hostcpu` (or `make bench`), on the machine above.\n\n", time.Now().UTC().Format("2006-01-02"))
+	fmt.Fprintf(b,
 		"What one task that changes nothing costs the host: the CPU time of the host's container (its sshd, shells and the commands "+
-		"they run), read from the container's cgroup before and after a play of %d copies of the task (tender) or %d (ansible-playbook, "+
-		"pipelining on), on the fleet's first host; the same play with no copies (a ping) is taken off, and the rest divided among "+
-		"them. Medians of %d plays each, after one that made the state. On hosts that share the controller's cores, as here, this is "+
-		"what bounds a run's wall time; tender's budget is %v per task.\n\n", hostCPUTasks["tender"], hostCPUTasks["ansible"], rounds, hostCPUBudget)
+			"they run), read from the container's cgroup before and after a play of %d copies of the task (tender) or %d (ansible-playbook, "+
+			"pipelining on), on the fleet's first host; the same play with no copies (a ping) is taken off, and the rest divided among "+
+			"them. Medians of %d plays each, after one that made the state. On hosts that share the controller's cores, as here, this is "+
+			"what bounds a run's wall time; tender's budget is %v per task.\n\n", hostCPUTasks["tender"], hostCPUTasks["ansible"], rounds, hostCPUBudget)
 	b.WriteString("| module | ansible-playbook | tender | tender uses less by | within budget |\n|---|---:|---:|---:|---|\n")
 	for _, c := range cpu {
 		ratio, within := "n/a", "yes"
@@ -214,6 +243,7 @@ func writeHostCPU(b *strings.Builder, cpu []hostCPU, rounds int) {
 		}
 		fmt.Fprintf(b, "| %s | %.1f ms | %.2f ms | %s | %s |\n", c.module, ms(c.ansible), ms(c.tender), ratio, within)
 	}
+	b.WriteString(hostCPUEnd + "\n")
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
