@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 
+	"github.com/tender-sh/tender/internal/yaml11"
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/provision/facts"
@@ -49,8 +50,10 @@ func (pr *playRun) setup(ctx context.Context, h *hostRun, t *playbooks.Task, kw 
 		}
 	}
 	// As Ansible: what setup returns joins the facts the host has, a
-	// subset or a filter leaving the others as they were.
-	got := unsafeDeep(f).(map[string]any)
+	// subset or a filter leaving the others as they were. The facts were
+	// just parsed from the host's answer, this host's alone: they are
+	// marked unsafe in place, not copied twice.
+	got := yaml11.MarkOwned(f).(map[string]any)
 	merged := maps.Clone(h.facts)
 	if merged == nil {
 		merged = map[string]any{}

@@ -19,6 +19,34 @@ func Mark(v any) any {
 	return out
 }
 
+// MarkOwned is Mark for a value its caller alone holds (just parsed, say):
+// its lists and maps are changed in place, none is copied. Past the depth
+// Mark goes to, strings are left as they are, as Mark leaves them.
+func MarkOwned(v any) any { return markOwned(v, 0) }
+
+func markOwned(v any, depth int) any {
+	switch t := v.(type) {
+	case string:
+		return Unsafe(t)
+	case []any:
+		if depth <= maxMarkDepth {
+			for i, e := range t {
+				t[i] = markOwned(e, depth+1)
+			}
+		}
+	case map[string]any:
+		if depth <= maxMarkDepth {
+			for k, e := range t {
+				switch e.(type) {
+				case string, []any, map[string]any:
+					t[k] = markOwned(e, depth+1)
+				}
+			}
+		}
+	}
+	return v
+}
+
 // Unmark returns v with every Unsafe string made a plain one, copying only
 // the lists and maps it changes.
 func Unmark(v any) any {

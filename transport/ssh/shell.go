@@ -171,7 +171,7 @@ func (c *Conn) openShell(ctx context.Context) (*shell, error) {
 		return nil, err
 	}
 	ready := boundary()
-	sh := &shell{sess: sess, stdin: stdin, out: bufio.NewReaderSize(stdout, 64<<10)}
+	sh := &shell{sess: sess, stdin: stdin, out: bufio.NewReaderSize(stdout, 4<<10)}
 	type answer struct {
 		pid, mode string
 		err       error
