@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -39,6 +38,48 @@ type Wrapped struct {
 	// and head for every script. Its stdin is the caller's stdin alone.
 	// Empty with become.
 	Inline string
+	// head is Wrap's own part of Stdin (Prefix bytes), in pieces.
+	head []string
+}
+
+// Head returns a new reader of Wrap's own part of Stdin (its first
+// Prefix bytes), for a transport that took the caller's stdin apart.
+func (w Wrapped) Head() io.Reader {
+	rs := make([]io.Reader, len(w.head))
+	for i, p := range w.head {
+		rs[i] = strings.NewReader(p)
+	}
+	return io.MultiReader(rs...)
+}
+
+// HeadBytes returns a copy of Wrap's own part of Stdin with extra after
+// it.
+func (w Wrapped) HeadBytes(extra []byte) []byte {
+	out := make([]byte, 0, w.Prefix+len(extra))
+	for _, p := range w.head {
+		out = append(out, p...)
+	}
+	return append(out, extra...)
+}
+
+// inlineScript is "( eval 'SCRIPT' )", SCRIPT quoted as Quote quotes a
+// text that ends in a newline, written in one allocation.
+func inlineScript(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/16 + 16)
+	b.WriteString("( eval '")
+	for {
+		i := strings.IndexByte(s, '\'')
+		if i < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteString(`'"'"'`)
+		s = s[i+1:]
+	}
+	b.WriteString(s)
+	b.WriteString("' )")
+	return b.String()
 }
 
 // Wrap prepares cmd so that every transport runs it the same way: the
@@ -49,6 +90,7 @@ type Wrapped struct {
 // its bytes and evals them, leaving what follows on stdin to the script.
 func Wrap(cmd Cmd) (Wrapped, error) {
 	var script strings.Builder
+	script.Grow(len(cmd.Script) + 64*len(cmd.Env) + 1)
 	keys := make([]string, 0, len(cmd.Env))
 	for k := range cmd.Env {
 		if !envName.MatchString(k) {
@@ -73,7 +115,8 @@ func Wrap(cmd Cmd) (Wrapped, error) {
 	reader := fmt.Sprintf(`while IFS= read -r __tender_l; do [ "$__tender_l" = %s ] && break; done; `+
 		`unset __tender_l; eval "$(head -c %d)"`, b, script.Len())
 
-	var head bytes.Buffer
+	// The head is kept in pieces, the script's text shared, not copied.
+	var head []string
 	command := "/bin/sh -c " + Quote(reader)
 	if cmd.Become != nil {
 		c, err := sudoCommand(cmd.Become, reader)
@@ -82,18 +125,21 @@ func Wrap(cmd Cmd) (Wrapped, error) {
 		}
 		command = c
 		if cmd.Become.Password != "" {
-			head.WriteString(cmd.Become.Password)
-			head.WriteByte('\n')
+			head = append(head, cmd.Become.Password+"\n")
 		}
 	}
-	head.WriteString(b + "\n" + script.String())
-	w := Wrapped{Command: command, Prefix: head.Len()}
-	if cmd.Become == nil {
-		w.Inline = "( eval " + Quote(script.String()) + " )"
+	text := script.String()
+	head = append(head, b+"\n", text)
+	w := Wrapped{Command: command, head: head}
+	for _, p := range head {
+		w.Prefix += len(p)
 	}
-	w.Stdin = io.Reader(&head)
+	if cmd.Become == nil {
+		w.Inline = inlineScript(text)
+	}
+	w.Stdin = w.Head()
 	if cmd.Stdin != nil {
-		w.Stdin = io.MultiReader(&head, cmd.Stdin)
+		w.Stdin = io.MultiReader(w.Stdin, cmd.Stdin)
 	}
 	return w, nil
 }

@@ -2,6 +2,7 @@ package transport_test
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -183,6 +184,26 @@ func TestWrapBecomeFlagsAndExe(t *testing.T) {
 		}
 		if !strings.HasPrefix(w.Command, c.want) {
 			t.Errorf("%+v: %q, want %q…", c.b, w.Command, c.want)
+		}
+	}
+}
+
+// The inline form quotes the script as Quote does, in one piece, and
+// Head and HeadBytes give Wrap's own part of Stdin, Prefix bytes long.
+func TestWrapInlineAndHead(t *testing.T) {
+	for _, script := range []string{"echo hi", "echo 'it''s'\n", "'", "a'b'c\n'"} {
+		w, err := Wrap(Cmd{Script: script, Env: map[string]string{"X": "y z"}, Stdin: strings.NewReader("in")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, _ := io.ReadAll(w.Stdin)
+		head, _ := io.ReadAll(w.Head())
+		if string(all) != string(head)+"in" || len(head) != w.Prefix || string(w.HeadBytes([]byte("x"))) != string(head)+"x" {
+			t.Errorf("%q: stdin %q, head %q (prefix %d)", script, all, head, w.Prefix)
+		}
+		text := string(head[strings.IndexByte(string(head), '\n')+1:])
+		if want := "( eval " + Quote(text) + " )"; w.Inline != want {
+			t.Errorf("%q: inline %q, want %q", script, w.Inline, want)
 		}
 	}
 }

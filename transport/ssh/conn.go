@@ -196,16 +196,24 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 	if err != nil {
 		return transport.Result{}, err
 	}
-	head, err := io.ReadAll(io.LimitReader(w.Stdin, inBandLimit+1))
-	if err != nil {
-		return transport.Result{}, fmt.Errorf("%s: read stdin: %w", c.name, err)
+	// The caller's stdin, read up to what fits in band with Wrap's own
+	// part; Wrap's part (the script) is not copied to be measured.
+	var in []byte
+	if cmd.Stdin != nil && w.Prefix <= inBandLimit {
+		if in, err = io.ReadAll(io.LimitReader(cmd.Stdin, int64(inBandLimit+1-w.Prefix))); err != nil {
+			return transport.Result{}, fmt.Errorf("%s: read stdin: %w", c.name, err)
+		}
 	}
-	if len(head) > inBandLimit {
+	if w.Prefix+len(in) > inBandLimit {
 		if err := c.acquire(ctx); err != nil {
 			return transport.Result{}, err
 		}
 		defer c.release()
-		return c.runExec(ctx, w.Command, io.MultiReader(bytes.NewReader(head), w.Stdin), cmd.OutputLimit())
+		rest := io.Reader(bytes.NewReader(in))
+		if cmd.Stdin != nil {
+			rest = io.MultiReader(rest, cmd.Stdin)
+		}
+		return c.runExec(ctx, w.Command, io.MultiReader(w.Head(), rest), cmd.OutputLimit())
 	}
 	sh, err := c.pick(ctx)
 	if err != nil {
@@ -213,14 +221,14 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 	}
 	if sh == nil { // a session slot is ours
 		defer c.release()
-		return c.runExec(ctx, w.Command, bytes.NewReader(head), cmd.OutputLimit())
+		return c.runExec(ctx, w.Command, io.MultiReader(w.Head(), bytes.NewReader(in)), cmd.OutputLimit())
 	}
 	secret := cmd.Become != nil && cmd.Become.Password != ""
 	if w.Inline != "" {
 		// The shell reads the script as text: no sh, no head to start.
-		return c.runShell(ctx, sh, w.Inline, true, head[w.Prefix:], secret, cmd.OutputLimit())
+		return c.runShell(ctx, sh, w.Inline, true, in, secret, cmd.OutputLimit())
 	}
-	return c.runShell(ctx, sh, w.Command, false, head, secret, cmd.OutputLimit())
+	return c.runShell(ctx, sh, w.Command, false, w.HeadBytes(in), secret, cmd.OutputLimit())
 }
 
 // wrap prepares cmd for the host (transport.Wrap) once the connection

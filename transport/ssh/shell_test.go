@@ -103,6 +103,16 @@ func TestStdinBinaryIsolated(t *testing.T) {
 		if res := mustRun(t, c, transport.Cmd{Script: "cat; echo next"}); string(res.Stdout) != "next\n" {
 			t.Fatalf("the next Run saw %q", res.Stdout)
 		}
+		// A script too big for a frame runs on exec, its stdin after it;
+		// one that nearly fills a frame leaves its stdin the rest.
+		long := "x=" + strings.Repeat("y", inBandLimit) + "\ncat; echo ${#x}"
+		if res := mustRun(t, c, transport.Cmd{Script: long, Stdin: bytes.NewReader([]byte("in\n"))}); string(res.Stdout) != fmt.Sprintf("in\n%d\n", inBandLimit) {
+			t.Fatalf("a script past the frame's bound: %.40q", res.Stdout)
+		}
+		near := "x=" + strings.Repeat("y", inBandLimit-1000) + "\ncat | wc -c"
+		if res := mustRun(t, c, transport.Cmd{Script: near, Stdin: bytes.NewReader(big[:5000])}); strings.TrimSpace(string(res.Stdout)) != "5000" {
+			t.Fatalf("a script near the frame's bound, its stdin over: %q", res.Stdout)
+		}
 	}
 }
 
