@@ -32,20 +32,11 @@ func testStream(t *testing.T, s Suite) {
 	inR, inW := io.Pipe()
 	defer inW.Close()
 	outR, outW := io.Pipe()
-	type ret struct {
-		res transport.Result
-		err error
-	}
-	done := make(chan ret, 1)
-	go func() {
-		res, err := transport.Stream(ctx, c, transport.Cmd{
-			Script: `printf '%s?\n' "$Q"; IFS= read -r a; printf 'got %s\n' "$a"; IFS= read -r b; printf 'then %s\n' "$b"; echo err >&2; exit 4`,
-			Env:    map[string]string{"Q": "name"},
-			Stdin:  inR,
-		}, outW)
-		outW.Close()
-		done <- ret{res, err}
-	}()
+	done := streamIn(ctx, c, transport.Cmd{
+		Script: `printf '%s?\n' "$Q"; IFS= read -r a; printf 'got %s\n' "$a"; IFS= read -r b; printf 'then %s\n' "$b"; echo err >&2; exit 4`,
+		Env:    map[string]string{"Q": "name"},
+		Stdin:  inR,
+	}, outW)
 	lines := bufio.NewReader(outR)
 	expect := func(want string) {
 		t.Helper()
@@ -83,16 +74,7 @@ func streamStderr(t *testing.T, ctx context.Context, c transport.Conn) {
 	inR, inW := io.Pipe()
 	defer inW.Close()
 	errR, errW := io.Pipe()
-	type ret struct {
-		res transport.Result
-		err error
-	}
-	done := make(chan ret, 1)
-	go func() {
-		res, err := transport.Stream(ctx, c, transport.Cmd{Script: `echo e1 >&2; IFS= read -r a; echo "e-$a" >&2; echo out`, Stdin: inR, LiveStderr: errW}, io.Discard)
-		errW.Close()
-		done <- ret{res, err}
-	}()
+	done := streamIn(ctx, c, transport.Cmd{Script: `echo e1 >&2; IFS= read -r a; echo "e-$a" >&2; echo out`, Stdin: inR, LiveStderr: errW}, io.Discard)
 	lines := bufio.NewReader(errR)
 	if got, err := lines.ReadString('\n'); got != "e1\n" || err != nil {
 		t.Fatalf("live stderr %q (%v), want e1", got, err)
@@ -106,4 +88,27 @@ func streamStderr(t *testing.T, ctx context.Context, c transport.Conn) {
 	if r.err != nil || string(r.res.Stderr) != "e1\ne-x\n" {
 		t.Fatalf("Stream with LiveStderr: %+v %v", r.res, r.err)
 	}
+}
+
+// streamRet is what a Stream returned.
+type streamRet struct {
+	res transport.Result
+	err error
+}
+
+// streamIn runs cmd with Stream in the background, closes out (and the
+// command's LiveStderr) when it returns, and delivers what it returned.
+func streamIn(ctx context.Context, c transport.Conn, cmd transport.Cmd, out io.Writer) <-chan streamRet {
+	done := make(chan streamRet, 1)
+	go func() {
+		res, err := transport.Stream(ctx, c, cmd, out)
+		if w, ok := out.(io.Closer); ok {
+			w.Close()
+		}
+		if w, ok := cmd.LiveStderr.(io.Closer); ok {
+			w.Close()
+		}
+		done <- streamRet{res, err}
+	}()
+	return done
 }
