@@ -68,6 +68,9 @@ type hostRun struct {
 	connMu sync.Mutex
 	conns  map[string]*connSlot
 
+	// ahead is what the host's tasks sent ahead of their turn (ahead.go).
+	ahead aheadState
+
 	// snap is what hostvars[name] shows other hosts: an immutable map,
 	// replaced whenever facts or set_facts change.
 	snap atomic.Pointer[map[string]any]

@@ -11,7 +11,7 @@ import (
 // runList runs tasks in order over hosts, the linear strategy: every host
 // finishes a task before any starts the next. Hosts that fail drop out.
 func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbooks.Task) {
-	for _, t := range list {
+	for i, t := range list {
 		if pr.stopped() || ctx.Err() != nil {
 			return
 		}
@@ -47,7 +47,13 @@ func (pr *playRun) runList(ctx context.Context, hosts []*hostRun, list []*playbo
 				}
 				continue
 			}
+			for _, h := range active {
+				h.ahead.next = list[i+1:]
+			}
 			pr.runTask(ctx, active, t)
+			for _, h := range active {
+				h.ahead.next = nil
+			}
 		}
 	}
 }

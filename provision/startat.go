@@ -58,6 +58,13 @@ func (s *startAt) skip(t *playbooks.Task) bool {
 	return true
 }
 
+// looking reports whether the run still looks for its first task.
+func (s *startAt) looking() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pattern != ""
+}
+
 // inPlay reports whether play p holds the task the run starts at (or the
 // run is not looking for one): a play without it runs nothing, not even
 // fact gathering.

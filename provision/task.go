@@ -205,6 +205,8 @@ func (pr *playRun) attempt(ctx context.Context, h *hostRun, t *playbooks.Task, k
 	if out, failed := pr.nameFailure(h, t, extra); failed {
 		return out
 	}
+	h.ahead.current = t
+	defer func() { h.ahead.current = nil }()
 	return pr.invoke(ctx, h, t, kw, pr.delegatedScope(pr.scope(h, t, extra), kw))
 }
 

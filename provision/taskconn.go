@@ -28,6 +28,9 @@ func (pr *playRun) conn(ctx context.Context, h *hostRun, kw keywords, scope *exp
 	switch kw.delegateTo {
 	case "":
 		c, err = h.connect(ctx, pr.rn, scope, ConnKeywords{User: kw.remoteUser, Connection: kw.connection, Port: kw.port})
+		if err == nil {
+			c = &aheadConn{Conn: c, pr: pr, h: h}
+		}
 	case "localhost", "127.0.0.1", "::1":
 		c, err = pr.rn.localConn(ctx)
 	default:

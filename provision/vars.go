@@ -95,6 +95,12 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	v := expr.NewVars(layers...)
 	v.Merge = pr.rn.r.HashMerge
 	v.Env = pr.lookupEnv(t, role, v)
+	if c := h.ahead.capturing; c != nil && v.Env != nil {
+		// A task evaluated ahead of its turn (capture).
+		e := *v.Env
+		e.Pure = c.pure
+		v.Env = &e
+	}
 	if t != nil {
 		if c := pr.connectionVars(h, t, v); c != nil {
 			v.Layers = append([]map[string]any{c}, v.Layers...)

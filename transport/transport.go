@@ -113,6 +113,11 @@ type Cmd struct {
 	// script's stderr as it arrives (from one goroutine, Result.Stderr
 	// keeping it as ever). Run does not stream, and does not read it.
 	LiveStderr io.Writer
+	// Final is the module's promise that when the script exits 0 its
+	// task is done and did not fail: the module makes no other call on
+	// the host for the task. The engine queues the next tasks' scripts
+	// behind such a script only (see Ahead); it changes nothing else.
+	Final bool
 }
 
 // Become says how to run a script as another user, as Ansible's become

@@ -179,6 +179,9 @@ func makeGlobalTable() map[string]globalFunc {
 }
 
 func (ev *evaluator) global(name string, args []any, kwargs map[string]any) (any, error) {
+	if err := ev.env().checkPure("global", name); err != nil {
+		return nil, err
+	}
 	if f, ok := globalTable()[name]; ok {
 		return f(ev, args, kwargs)
 	}

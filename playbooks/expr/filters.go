@@ -151,9 +151,15 @@ func filterTable() map[string]filterFunc {
 // string (map's), which changes the error for a name not found.
 func applyFilter(env *Env, written string, dynamic bool, x any, args []any, kwargs map[string]any) (any, error) {
 	name := pluginName(written)
+	if err := env.checkPure("filter", name); err != nil {
+		return nil, err
+	}
 	f, ok := filterOf(name)
 	if !ok {
 		if pf, ok := env.pluginFilter(name); ok {
+			if err := env.checkPure("plugin", name); err != nil {
+				return nil, err
+			}
 			return pf(env, x, args, kwargs)
 		}
 		if why := refusedReason("filter", name); why != "" {

@@ -72,6 +72,9 @@ type Env struct {
 	// Limits bound the memory and the time of each evaluation in this
 	// Env (see Limits); the zero value means the defaults.
 	Limits Limits
+	// Pure, when set, makes the evaluation refuse what is not a function
+	// of the variables alone (see Pure).
+	Pure *Pure
 
 	// budget is set on the copy of the Env that the filters and lookups
 	// of one evaluation get (evaluator.env): what it has spent.
@@ -176,6 +179,9 @@ func (v *Vars) merged(name string, top int, m map[string]any) map[string]any {
 // lookup returns name's value, rendered if it holds templates (chain: the
 // names being resolved; b: the budget the rendering shares, if any).
 func (v *Vars) lookup(name string, chain []string, b *budget) (any, bool, error) {
+	if err := v.Env.checkPure("var", name); err != nil {
+		return nil, true, err
+	}
 	x, ok := v.raw(name)
 	if !ok {
 		return nil, false, nil

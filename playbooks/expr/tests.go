@@ -82,6 +82,9 @@ func runTest(env *Env, written string, dynamic bool, x any, args []any, kwargs m
 	t, ok := testOf(name)
 	if !ok {
 		if pt, ok := env.pluginTest(name); ok {
+			if err := env.checkPure("plugin", name); err != nil {
+				return false, err
+			}
 			return pt(x, args, kwargs)
 		}
 		if why := refusedReason("test", name); why != "" {

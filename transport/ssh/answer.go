@@ -54,35 +54,48 @@ func (sh *shell) exchange(frame []byte, b string, limit int) (transport.Result, 
 	if _, err := sh.stdin.Write(frame); err != nil {
 		return transport.Result{}, err
 	}
+	res, _, err := sh.answer(b, limit)
+	return res, err
+}
+
+// answer reads the answer of the frame with boundary b; skipped says
+// the frame did not run (a queued frame whose gate was closed, see
+// RunAhead).
+func (sh *shell) answer(b string, limit int) (res transport.Result, skipped bool, err error) {
 	if _, err := readUntil(sh.out, []byte(b+"O"), limit); err != nil {
-		return transport.Result{}, err
+		return res, false, err
 	}
-	var res transport.Result
 	part, tag, err := readPart(sh.out, b, limit)
 	if err != nil {
-		return res, err
+		return res, false, err
 	}
-	if tag == 'F' {
-		line, _ := sh.out.ReadString('\n')
-		return res, &outputError{dir: strings.TrimSpace(line)}
+	if tag == 'S' || tag == 'F' {
+		line, err := sh.out.ReadString('\n')
+		if err != nil {
+			return res, false, err
+		}
+		if tag == 'S' {
+			return res, true, nil
+		}
+		return res, false, &outputError{dir: strings.TrimSpace(line)}
 	}
 	res.Stdout = part
 	if tag == 'E' {
 		if res.Stderr, tag, err = readPart(sh.out, b, limit); err != nil {
-			return res, err
+			return res, false, err
 		}
 	}
 	if tag != 'X' {
-		return res, fmt.Errorf("persistent shell: unexpected answer marker %q", tag)
+		return res, false, fmt.Errorf("persistent shell: unexpected answer marker %q", tag)
 	}
 	line, err := sh.out.ReadString('\n')
 	if err != nil {
-		return res, err
+		return res, false, err
 	}
 	if res.ExitCode, err = strconv.Atoi(strings.TrimSpace(line)); err != nil {
-		return res, fmt.Errorf("persistent shell: bad exit status %q", line)
+		return res, false, fmt.Errorf("persistent shell: bad exit status %q", line)
 	}
-	return res, nil
+	return res, false, nil
 }
 
 // readPart reads up to the next boundary and the tag byte after it.

@@ -34,9 +34,10 @@ type Conn struct {
 	err    error                 // why it ended, set before dead is closed
 	silent atomic.Pointer[error] // set when keepalives went unanswered
 
-	mu    sync.Mutex
-	state shellState
-	idle  chan *shell // the persistent shell, when it is free
+	mu      sync.Mutex
+	state   shellState
+	batches map[*aheadBatch]bool // RunAhead's frames in flight
+	idle    chan *shell          // the persistent shell, when it is free
 
 	sftpMu sync.Mutex
 	sftp   *sftp.Client
@@ -45,7 +46,7 @@ type Conn struct {
 	sweeps sync.WaitGroup  // sweeps running; Close waits for them
 
 	closed atomic.Bool
-	stats  struct{ shellRuns, execRuns, channels atomic.Int64 }
+	stats  struct{ shellRuns, execRuns, channels, writes atomic.Int64 }
 }
 
 // Stats counts what a Conn did, for measuring the cost of a run.
@@ -53,11 +54,15 @@ type Stats struct {
 	ShellRuns int64 // Runs answered by the persistent shell: one round trip each
 	ExecRuns  int64 // Runs on their own exec channel: about three round trips each
 	Channels  int64 // channels opened (sessions, SFTP, direct-tcpip), each at least one round trip
+	// ShellWrites counts the writes down the persistent shell that were
+	// waited on: one round trip each, however many scripts (RunAhead) a
+	// write carried.
+	ShellWrites int64
 }
 
 // Stats returns the counts so far.
 func (c *Conn) Stats() Stats {
-	return Stats{ShellRuns: c.stats.shellRuns.Load(), ExecRuns: c.stats.execRuns.Load(), Channels: c.stats.channels.Load()}
+	return Stats{ShellRuns: c.stats.shellRuns.Load(), ExecRuns: c.stats.execRuns.Load(), Channels: c.stats.channels.Load(), ShellWrites: c.stats.writes.Load()}
 }
 
 type connOptions struct {
@@ -192,19 +197,13 @@ const inBandLimit = 256 << 10
 // Run runs cmd on the host; see transport.Conn. It uses the persistent
 // shell when it is free and the input is small, an exec channel otherwise.
 func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
-	w, err := c.wrap(ctx, cmd)
+	// The caller's stdin, read up to what fits in band with Wrap's own
+	// part; Wrap's part (the script) is not copied to be measured.
+	w, in, ok, err := c.inBand(ctx, cmd)
 	if err != nil {
 		return transport.Result{}, err
 	}
-	// The caller's stdin, read up to what fits in band with Wrap's own
-	// part; Wrap's part (the script) is not copied to be measured.
-	var in []byte
-	if cmd.Stdin != nil && w.Prefix <= inBandLimit {
-		if in, err = io.ReadAll(io.LimitReader(cmd.Stdin, int64(inBandLimit+1-w.Prefix))); err != nil {
-			return transport.Result{}, fmt.Errorf("%s: read stdin: %w", c.name, err)
-		}
-	}
-	if w.Prefix+len(in) > inBandLimit {
+	if !ok {
 		if err := c.acquire(ctx); err != nil {
 			return transport.Result{}, err
 		}
@@ -223,7 +222,7 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 		defer c.release()
 		return c.runExec(ctx, w.Command, io.MultiReader(w.Head(), bytes.NewReader(in)), cmd.OutputLimit())
 	}
-	secret := cmd.Become != nil && cmd.Become.Password != ""
+	secret := isSecret(cmd)
 	if w.Inline != "" {
 		// The shell reads the script as text: no sh, no head to start.
 		return c.runShell(ctx, sh, w.Inline, true, in, secret, cmd.OutputLimit())
@@ -307,6 +306,7 @@ func (c *Conn) Close() error {
 	if c.closed.Swap(true) {
 		return nil
 	}
+	c.stopBatches()
 	swept := make(chan struct{})
 	go func() { c.sweeps.Wait(); close(swept) }()
 	select { // a sweep takes a few round trips: let it finish

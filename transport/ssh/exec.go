@@ -130,6 +130,12 @@ func signalNumber(name string) int {
 // killChildren signals the descendants of the remote process pid through
 // a separate exec channel, best effort.
 func (c *Conn) killChildren(pid, sig string, self bool) {
+	c.execQuiet(killScript(pid, sig, self))
+}
+
+// execQuiet runs script on its own exec channel, best effort, for at
+// most 5 seconds.
+func (c *Conn) execQuiet(script string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := c.acquire(ctx); err != nil {
@@ -143,7 +149,7 @@ func (c *Conn) killChildren(pid, sig string, self bool) {
 	c.stats.channels.Add(1)
 	defer sess.Close()
 	done := make(chan error, 1)
-	go func() { done <- sess.Run(killScript(pid, sig, self)) }()
+	go func() { done <- sess.Run(script) }()
 	select {
 	case <-done:
 	case <-ctx.Done():

@@ -87,19 +87,25 @@ __tender_pre() {
 }
 __tender_post() {
 	printf '%%sO' "$1"
+	__tender_x=$2
 	if [ -s "$__tender_e" ] && [ -f "$__tender_o" ]; then
 		cat "$__tender_o" "$__tender_e"
 		printf '%%sX%%s\n' "$1" "$2"
 	else
+		__tender_x=F
 		printf '%%sF%%s\n' "$1" "${__tender_d:-no directory}"
 	fi
+}
+__tender_skip() {
+	__tender_x=S
+	printf '%%sO%%sS\n' "$1" "$1"
 }
 __tender_m=eval
 if [ -n "${BASH_VERSION-}" ] && [ "$(printf abcdef | head -c 3 2>/dev/null)" = abc ] &&
 	head --version 2>/dev/null | grep -q GNU; then
 	__tender_m=len
 fi
-printf '%%s %%s %%s\n' %s "$$" "$__tender_m"
+printf '%%s %%s %%s %%s\n' %s "$$" "$__tender_m" "$__tender_d"
 `
 
 // lenLoop is what a bash shell runs after setup in "len" mode: bash reads
@@ -122,6 +128,7 @@ type shell struct {
 	out   *bufio.Reader
 	pid   string // the remote sh's pid, for killing its children
 	mode  string // modeEval or modeLen
+	dir   string // the shell's private directory, as it began
 }
 
 // startShell starts the persistent shell; the caller has set state to
@@ -187,7 +194,9 @@ func (c *Conn) openShell(ctx context.Context) (*shell, error) {
 			return
 		}
 		line, err := sh.out.ReadString('\n')
-		pid, mode, _ := strings.Cut(strings.TrimSpace(line), " ")
+		pid, rest, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+		mode, dir, _ := strings.Cut(rest, " ")
+		sh.dir = dir
 		if err == nil && mode == modeLen {
 			_, err = io.WriteString(stdin, lenLoop)
 		}
@@ -227,21 +236,9 @@ type shellAnswer struct {
 // brace group of the shell without touching the shell's own state.
 func (c *Conn) runShell(ctx context.Context, sh *shell, command string, subshell bool, stdin []byte, secret bool, limit int) (transport.Result, error) {
 	b := boundary()
-	var frame []byte
-	if len(stdin) == 0 && subshell {
-		frame = subshellFrame(b, command)
-	} else if sh.mode == modeEval && !secret {
-		// Not with bash (older versions keep here-documents in
-		// temporary files) nor with a become password (never on disk).
-		frame = heredocFrame(b, command, stdin)
-	}
-	if frame == nil {
-		frame = buildFrame(b, command, stdin)
-	}
+	frame := sh.lengthPrefixed(shellFrame(sh, b, command, subshell, stdin, secret))
 	c.stats.shellRuns.Add(1)
-	if sh.mode == modeLen {
-		frame = append([]byte(strconv.Itoa(len(frame))+"\n"), frame...)
-	}
+	c.stats.writes.Add(1)
 	done := make(chan shellAnswer, 1)
 	go func() {
 		res, err := sh.exchange(frame, b, limit)
@@ -270,4 +267,30 @@ func (c *Conn) runShell(ctx context.Context, sh *shell, command string, subshell
 		go c.recoverShell(sh, done)
 		return transport.Result{}, ctx.Err()
 	}
+}
+
+// shellFrame is the frame that runs command on sh with stdin, answered
+// under the boundary b (see runShell).
+func shellFrame(sh *shell, b, command string, subshell bool, stdin []byte, secret bool) []byte {
+	var frame []byte
+	if len(stdin) == 0 && subshell {
+		frame = subshellFrame(b, command)
+	} else if sh.mode == modeEval && !secret {
+		// Not with bash (older versions keep here-documents in
+		// temporary files) nor with a become password (never on disk).
+		frame = heredocFrame(b, command, stdin)
+	}
+	if frame == nil {
+		frame = buildFrame(b, command, stdin)
+	}
+	return frame
+}
+
+// lengthPrefixed is frame as sh reads it: after a line with its length
+// in modeLen, as it is otherwise.
+func (sh *shell) lengthPrefixed(frame []byte) []byte {
+	if sh.mode == modeLen {
+		return append([]byte(strconv.Itoa(len(frame))+"\n"), frame...)
+	}
+	return frame
 }

@@ -49,6 +49,9 @@ type Call struct {
 	// Start is when the call began; Err is what it returned.
 	Start time.Time
 	Err   error
+	// Queued: a Run that RunAhead sent behind the call before it, in
+	// the same round trip (its Trip is that call's).
+	Queued bool
 }
 
 // Calls returns a copy of every call made to the host so far, in order.
@@ -100,7 +103,9 @@ func (h *Host) begin(ctx context.Context, c Call) (int, error) {
 	h.mu.Lock()
 	c.Seq = len(h.calls) + 1
 	c.Start = time.Now()
-	if c.Op.roundTrip() {
+	if c.Queued {
+		c.Trip = h.trips
+	} else if c.Op.roundTrip() {
 		h.trips++
 		c.Trip = h.trips
 	}
@@ -112,7 +117,7 @@ func (h *Host) begin(ctx context.Context, c Call) (int, error) {
 	i := len(h.calls) - 1
 	h.mu.Unlock()
 
-	if f.Latency > 0 {
+	if f.Latency > 0 && !c.Queued {
 		t := time.NewTimer(f.Latency)
 		select {
 		case <-t.C:

@@ -22,15 +22,43 @@ type fakeConn struct {
 	closed atomic.Bool
 }
 
-var _ transport.Conn = (*fakeConn)(nil)
+var (
+	_ transport.Conn  = (*fakeConn)(nil)
+	_ transport.Ahead = (*fakeConn)(nil)
+)
 
 var errClosed = errors.New("fake connection is closed")
 
 func (c *fakeConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
+	return c.runCall(ctx, cmd, false)
+}
+
+// RunAhead implements transport.Ahead: the queued scripts run at once
+// after cmd, in the same round trip, each only when the one before it
+// ran and exited 0.
+func (c *fakeConn) RunAhead(ctx context.Context, cmd transport.Cmd, next []transport.Cmd) (transport.Result, []*transport.Pending, error) {
+	res, err := c.runCall(ctx, cmd, false)
+	ok := err == nil && res.ExitCode == 0
+	pend := make([]*transport.Pending, len(next))
+	for i, n := range next {
+		pend[i] = transport.NewPending(nil)
+		if !ok || ctx.Err() != nil {
+			pend[i].Resolve(transport.Result{}, false, nil)
+			ok = false
+			continue
+		}
+		r, e := c.runCall(ctx, n, true)
+		pend[i].Resolve(r, true, e)
+		ok = e == nil && r.ExitCode == 0
+	}
+	return res, pend, err
+}
+
+func (c *fakeConn) runCall(ctx context.Context, cmd transport.Cmd, queued bool) (transport.Result, error) {
 	if c.closed.Load() {
 		return transport.Result{}, errClosed
 	}
-	call := Call{Op: OpRun, Script: cmd.Script, Env: maps.Clone(cmd.Env)}
+	call := Call{Op: OpRun, Script: cmd.Script, Env: maps.Clone(cmd.Env), Queued: queued}
 	if cmd.Become != nil {
 		b := *cmd.Become
 		call.Become = &b

@@ -81,7 +81,7 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	start := time.Now()
 	// Live, the command's lines reach the run as they come; the first
 	// line is the gate's verdict.
-	out, err := shared.RunLive(ctx, env, script, stdin, 1)
+	out, err := shared.RunLiveFinal(ctx, env, script, stdin, 1)
 	end := time.Now()
 	if err != nil {
 		return tasks.Result{}, err

@@ -10,7 +10,7 @@
 #   other  $_t_sh, not a POSIX shell, gets the text with -c
 case $_t_how in
 argv)
-	command -v "$1" >/dev/null 2>&1 || { echo tender=notfound; exit 0; }
+	command -v "$1" >/dev/null 2>&1 || { echo tender=notfound; exit "${_t_failrc:-0}"; }
 	echo tender=run
 	exec "$@" ;;
 posix)

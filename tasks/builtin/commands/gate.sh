@@ -6,11 +6,11 @@
 # ($_t_check) stops before anything runs.
 if [ -n "$_t_has_chdir" ]; then
 	if [ ! -e "$_t_chdir" ]; then
-		echo tender=chdir; echo err=2; exit 0
+		echo tender=chdir; echo err=2; exit "${_t_failrc:-0}"
 	elif [ ! -d "$_t_chdir" ]; then
-		echo tender=chdir; echo err=20; exit 0
+		echo tender=chdir; echo err=20; exit "${_t_failrc:-0}"
 	fi
-	cd -P "$_t_chdir" 2>/dev/null || { echo tender=chdir; echo err=13; exit 0; }
+	cd -P "$_t_chdir" 2>/dev/null || { echo tender=chdir; echo err=13; exit "${_t_failrc:-0}"; }
 fi
 if [ -n "$_t_has_creates" ] && "$_t_test" "$_t_creates"; then echo tender=creates; exit 0; fi
 if [ -n "$_t_has_removes" ] && ! "$_t_test" "$_t_removes"; then echo tender=removes; exit 0; fi

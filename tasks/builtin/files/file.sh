@@ -44,7 +44,7 @@ if [ -n "$_t_check" ] && [ "$state" != absent ]; then
 	done
 fi
 # Failures report the path's attributes, as Ansible's add_path_info does.
-_t_failed() { echo verdict=failed; echo "msg=$*"; _t_info "$path"; exit 0; }
+_t_failed() { echo verdict=failed; echo "msg=$*"; _t_info "$path"; exit "${_t_failrc:-0}"; }
 if [ -z "$state" ]; then
 	if [ "$prev" != absent ]; then state=$prev
 	elif [ -n "$recurse" ]; then state=directory
@@ -186,7 +186,7 @@ if [ -n "$target" ] && _t_exists "$target"; then
 	_t_attrs "$target" "$mode" "$owner" "$group"
 	if [ -n "$recurse" ] && [ -d "$target" ] && [ ! -L "$target" ]; then
 		_rc=$(_t_rec "$target" 0)
-		case $_rc in *failed=1*) echo "$_rc"; exit 0 ;; ?*) _t_changed=1 ;; esac
+		case $_rc in *failed=1*) echo "$_rc"; exit "${_t_failrc:-0}" ;; ?*) _t_changed=1 ;; esac
 	fi
 fi
 # access_time/modification_time on any other state: a time that differs

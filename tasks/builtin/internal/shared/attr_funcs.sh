@@ -5,7 +5,7 @@ _t_fail() {
 	if [ -n "$_t_failpath" ]; then echo "failpath=$_t_failpath"; _t_info "$_t_failpath"; fi
 	# a path the task itself created is removed again when it fails
 	[ -z "$_t_rmonfail" ] || rm -f -- "$_t_rmonfail"
-	exit 0
+	exit "${_t_failrc:-0}"
 }
 # _t_stat PATH: one stat of PATH (a link itself, not its target) into
 # $_t_smode, $_t_suid, $_t_sgid, $_t_ssize, $_t_snlink, $_t_sowner,

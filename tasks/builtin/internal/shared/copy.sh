@@ -67,7 +67,7 @@ if [ "$cur" != "$want" ]; then
 		vrc=$?
 		if [ $vrc -ne 0 ]; then
 			echo verdict=invalid; echo "rc=$vrc"
-			echo --stdout--; cat "$tmp.out"; echo; echo --stderr--; cat "$tmp.err"; exit 0
+			echo --stdout--; cat "$tmp.out"; echo; echo --stderr--; cat "$tmp.err"; exit "${_t_failrc:-0}"
 		fi
 	fi
 	if [ -n "$exists" ]; then

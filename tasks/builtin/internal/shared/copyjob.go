@@ -61,7 +61,12 @@ func (j CopyJob) Run(ctx context.Context, env *tasks.Env) (tasks.Result, error) 
 	default:
 		stdin = bytes.NewReader(j.Content)
 	}
-	out, err := Run(ctx, env, j.Script(source, probe, ""), stdin)
+	run := Run
+	if probe == "" && !j.Remote {
+		// One script does it all: its exit status says whether it failed.
+		run = RunFinal
+	}
+	out, err := run(ctx, env, j.Script(source, probe, ""), stdin)
 	if err != nil {
 		return tasks.Result{}, err
 	}

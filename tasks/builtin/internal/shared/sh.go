@@ -87,6 +87,20 @@ func Run(ctx context.Context, env *tasks.Env, script string, stdin io.Reader) (t
 	return env.Conn.Run(ctx, transport.Cmd{Script: script, Stdin: stdin})
 }
 
+// RunFinal runs script as Run does, for a module that makes no other call
+// once it exits 0 and fails otherwise: the script's failures exit 1, not
+// 0 ($_t_failrc, which _t_fail and the modules' own failure paths exit
+// with), so its exit status alone says it did not fail, and the engine
+// may send the next tasks behind it (transport.Cmd.Final).
+func RunFinal(ctx context.Context, env *tasks.Env, script string, stdin io.Reader) (transport.Result, error) {
+	return env.Conn.Run(ctx, FinalCmd(script, stdin))
+}
+
+// FinalCmd is RunFinal's command.
+func FinalCmd(script string, stdin io.Reader) transport.Cmd {
+	return transport.Cmd{Script: "_t_failrc=1\n" + script, Stdin: stdin, Final: true}
+}
+
 // Verdict is the key=value lines a module script prints on stdout. A key
 // printed twice keeps its last value.
 type Verdict map[string]string
@@ -239,8 +253,18 @@ var varRef = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-
 // all the same, bounded as Run bounds it. A connection that cannot stream (a background job's)
 // runs it as Run does.
 func RunLive(ctx context.Context, env *tasks.Env, script string, stdin io.Reader, skip int) (transport.Result, error) {
+	return runLive(ctx, env, transport.Cmd{Script: script, Stdin: stdin}, skip)
+}
+
+// RunLiveFinal is RunLive for a script RunFinal would run.
+func RunLiveFinal(ctx context.Context, env *tasks.Env, script string, stdin io.Reader, skip int) (transport.Result, error) {
+	return runLive(ctx, env, FinalCmd(script, stdin), skip)
+}
+
+func runLive(ctx context.Context, env *tasks.Env, cmd transport.Cmd, skip int) (transport.Result, error) {
+	script, stdin := cmd.Script, cmd.Stdin
 	if env.Output == nil {
-		return Run(ctx, env, script, stdin)
+		return env.Conn.Run(ctx, cmd)
 	}
 	w := &liveWriter{out: func(l string) { env.Output(l, false) }, skip: skip, max: transport.DefaultMaxOutput}
 	ew := &liveWriter{out: func(l string) { env.Output(l, true) }} // the Result keeps stderr
