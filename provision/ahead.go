@@ -52,6 +52,9 @@ type aheadState struct {
 	next    []*playbooks.Task // the tasks after the running one in its list (runList)
 	current *playbooks.Task   // the task whose module runs
 	queue   []*aheadEntry     // scripts sent ahead, in the order of their tasks
+	// gateShut: the script before the queue's first did not exit 0, so
+	// none of the queue runs.
+	gateShut bool
 	// capturing is set while a task's module runs only to give its
 	// first script.
 	capturing *capture
@@ -106,6 +109,7 @@ func (a *aheadConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resul
 		if same {
 			st.queue = st.queue[1:]
 			res, ran, err := e.pend.Wait(ctx)
+			st.gateShut = !ran || err != nil || res.ExitCode != 0
 			if ran || err != nil {
 				return res, err
 			}
@@ -126,7 +130,7 @@ func (a *aheadConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resul
 			for i, e := range entries {
 				e.pend = pend[i]
 			}
-			st.queue = entries
+			st.queue, st.gateShut = entries, err != nil || res.ExitCode != 0
 			return res, err
 		}
 	}
@@ -139,9 +143,16 @@ func (a *aheadConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resul
 // warning.
 func (a *aheadConn) settle(ctx context.Context) {
 	st := &a.h.ahead
+	// Behind a script that failed or was skipped nothing runs: those
+	// need not be stopped (which costs the host an exec).
+	gateShut := st.gateShut
 	for _, e := range st.queue {
-		e.pend.Abandon()
-		if _, ran, _ := e.pend.Wait(context.WithoutCancel(ctx)); ran {
+		if !gateShut {
+			e.pend.Abandon()
+		}
+		res, ran, _ := e.pend.Wait(context.WithoutCancel(ctx))
+		gateShut = !ran || res.ExitCode != 0
+		if ran {
 			a.pr.rn.emit(Event{Kind: Warning, Play: a.pr.name, Host: a.h.name, Task: e.task.DisplayName(),
 				Msg: fmt.Sprintf("the script of task %q (%s) ran ahead of its turn, and the task did not send it at its turn", e.task.DisplayName(), e.task.Pos)})
 		}

@@ -81,6 +81,11 @@ func (pr *playRun) canRunAhead(s *playbooks.Task) bool {
 	if _, ok := s.Args["_variable_params"]; ok {
 		return false
 	}
+	for _, c := range append(s.Conditions(), pr.play.When...) {
+		if expr.ConditionWarning(c) != "" {
+			return false // its warning is given at each evaluation: at its turn alone
+		}
+	}
 	for _, kw := range pr.keywordLevels(s) {
 		if kw.DelegateTo != "" || kw.RunOnce.Set || kw.Throttle != nil || kw.Timeout != nil || kw.Debugger != "" {
 			return false

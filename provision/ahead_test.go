@@ -1,11 +1,15 @@
 package provision_test
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/tasks/builtin"
+	"github.com/tender-sh/tender/transport"
 	"github.com/tender-sh/tender/transport/transporttest"
 )
 
@@ -154,4 +158,111 @@ func TestTasksSentAheadStop(t *testing.T) {
 			}
 		})
 	}
+}
+
+// plainDialer hides transport.Ahead from the fake's connections: every
+// script goes on its own.
+type plainDialer struct{ f *transporttest.Fake }
+
+type plainConn struct{ transport.Conn }
+
+func (d plainDialer) Connect(ctx context.Context, t transport.Target) (transport.Conn, error) {
+	c, err := d.f.Connect(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return plainConn{c}, nil
+}
+
+// TestTasksSentAheadSameOutcome: a play with blocks, rescue, handlers,
+// conditions, failures and two hosts gives the same output, recap and
+// files whether its tasks are sent ahead or one at a time, and the
+// first way takes fewer round trips.
+func TestTasksSentAheadSameOutcome(t *testing.T) {
+	pb := `
+- hosts: all
+  gather_facts: false
+  handlers:
+    - name: restart
+      file: path={{ root }}/restarted state=touch
+  tasks:
+    - file: path={{ root }}/d state=directory
+    - copy: dest={{ root }}/d/conf content="{{ inventory_hostname }}\n"
+      notify: restart
+    - command: cat {{ root }}/d/conf
+      changed_when: false
+    - block:
+        - file: path={{ root }}/d/b1 state=directory
+        - file: path={{ root }}/d/missing state=file
+          when: inventory_hostname == 'b'
+        - file: path={{ root }}/d/b3 state=directory
+      rescue:
+        - file: path={{ root }}/d/rescued state=directory
+        - command: touch {{ root }}/d/r2
+      always:
+        - stat: path={{ root }}/d/b3
+    - file: path={{ root }}/d/skipped state=directory
+      when: inventory_hostname == 'nobody'
+    - shell: test -e {{ root }}/d/conf && echo yes
+    - file: path={{ root }}/d/nope state=file
+      ignore_errors: true
+    - file: path={{ root }}/d/last mode=0700 state=directory
+`
+	type outcome struct {
+		out   string
+		trips int
+		files map[string][]string
+	}
+	runWith := func(plain bool) outcome {
+		f := transporttest.NewFake(t)
+		inv := ""
+		for _, h := range []string{"a", "b"} {
+			inv += h + " root=" + f.Host(h).Root() + "\n"
+		}
+		out, _, err := play(t, inv, pb, func(r *provision.Runner) {
+			var d transport.Dialer = f
+			if plain {
+				d = plainDialer{f}
+			}
+			withSSH(r, d)
+			r.Modules = builtin.Registry()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := outcome{out: strings.ReplaceAll(out, f.Host("a").Root(), "ROOT-a"), files: map[string][]string{}}
+		o.out = strings.ReplaceAll(o.out, f.Host("b").Root(), "ROOT-b")
+		for _, h := range []string{"a", "b"} {
+			o.trips += f.Host(h).RoundTrips()
+			for _, p := range []string{"d", "d/conf", "d/b1", "d/b3", "d/rescued", "d/r2", "d/skipped", "d/last", "restarted"} {
+				if fl, ok := f.Host(h).File(f.Host(h).Root() + "/" + p); ok {
+					o.files[h] = append(o.files[h], fmt.Sprintf("%s %o", p, fl.Mode.Perm()))
+				}
+			}
+		}
+		return o
+	}
+	ahead, plain := runWith(false), runWith(true)
+	if sortedBlocks(ahead.out) != sortedBlocks(plain.out) {
+		t.Errorf("output sent ahead:\n%s\none at a time:\n%s", ahead.out, plain.out)
+	}
+	if fmt.Sprint(ahead.files) != fmt.Sprint(plain.files) {
+		t.Errorf("files sent ahead %v, one at a time %v", ahead.files, plain.files)
+	}
+	if ahead.trips >= plain.trips {
+		t.Errorf("round trips: %d sent ahead, %d one at a time", ahead.trips, plain.trips)
+	}
+	t.Logf("round trips for both hosts: %d sent ahead, %d one at a time", ahead.trips, plain.trips)
+}
+
+// sortedBlocks is out with the lines of each blank-line-separated block
+// sorted: the hosts of a task report in the order they finish.
+func sortedBlocks(out string) string {
+	blocks := strings.Split(out, "\n\n")
+	for i, b := range blocks {
+		lines := strings.Split(b, "\n")
+		slices.Sort(lines)
+		blocks[i] = strings.Join(lines, "\n")
+	}
+	return strings.Join(blocks, "\n\n")
 }

@@ -11,23 +11,48 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
-
-	"github.com/tender-sh/tender/transport/ssh/sshtest"
 )
 
 func main() {
-	hosts := flag.Int("hosts", 10, "fleet size")
-	rounds := flag.Int("rounds", 3, "runs of each tool per scenario")
+	sizes := flag.String("sizes", "10,50", "fleet sizes (inventory hosts) to measure, comma-separated")
+	latency := flag.Duration("latency", 50*time.Millisecond, "round trip the delaying proxies add in the second network scenario")
+	rounds := flag.Int("rounds", 3, "runs of each tool per scenario of up to 10 hosts")
+	largeRounds := flag.Int("large-rounds", 1, "runs of each tool per scenario of more than 10 hosts")
 	out := flag.String("out", "docs/BENCHMARKS.md", "where to write the results")
 	hostCPUOnly := flag.Bool("hostcpu", false, "only measure the host CPU of each module's no-op task, and rewrite its section of -out")
+	skipHostCPU := flag.Bool("skip-hostcpu", false, "do not measure the host CPU per task: -out keeps its section as it is")
 	flag.Parse()
-	if err := run(*hosts, *rounds, *out, *hostCPUOnly); err != nil {
+	var ns []int
+	for _, f := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			fmt.Fprintf(os.Stderr, "bench: -sizes: %q is not a number of hosts\n", f)
+			os.Exit(2)
+		}
+		ns = append(ns, n)
+	}
+	var scs []scenario
+	for _, n := range ns {
+		r := *rounds
+		if n > 10 {
+			r = *largeRounds
+		}
+		for _, l := range []time.Duration{0, *latency} {
+			scs = append(scs, scenario{hosts: n, latency: l, rounds: r})
+		}
+	}
+	if err := run(scs, *rounds, *out, *hostCPUOnly, *skipHostCPU); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
+
+// maxContainers bounds the fleet: larger inventories put several hosts
+// on each container.
+const maxContainers = 10
 
 type fleet struct {
 	dir, key, project string
@@ -53,7 +78,11 @@ func (f *fleet) compose(args ...string) (string, error) {
 	return string(b), nil
 }
 
-func run(n, rounds int, outPath string, hostCPUOnly bool) error {
+func run(scs []scenario, rounds int, outPath string, hostCPUOnly, skipHostCPU bool) error {
+	n := 1
+	for _, sc := range scs {
+		n = max(n, min(sc.hosts, maxContainers))
+	}
 	dir, err := os.MkdirTemp("", "tender-bench-")
 	if err != nil {
 		return err
@@ -89,102 +118,31 @@ func run(n, rounds int, outPath string, hostCPUOnly bool) error {
 	time.Sleep(3 * time.Second)
 	inv1 := filepath.Join(dir, "hosts-1")
 	os.WriteFile(inv1, []byte(fmt.Sprintf("h1 ansible_host=127.0.0.1 ansible_port=%d ansible_user=root ansible_ssh_private_key_file=%s\n", f.ports[0], f.key)), 0o644)
-	cpu, err := measureHostCPU(f, inv1, rounds)
-	if err != nil {
-		return err
+	var cpu []hostCPU
+	if !skipHostCPU {
+		if cpu, err = measureHostCPU(f, inv1, rounds); err != nil {
+			return err
+		}
 	}
 	if hostCPUOnly {
 		return writeHostCPUSection(outPath, cpu, rounds)
 	}
 
-	type scenario struct {
-		name    string
-		latency time.Duration
-	}
 	var results []result
 	var agent agentResult
-	for _, sc := range []scenario{{"loopback", 0}, {"10 ms round trip", 10 * time.Millisecond}} {
-		ports := f.ports
-		var proxies []*sshtest.DelayProxy
-		if sc.latency > 0 {
-			ports = nil
-			for _, p := range f.ports {
-				px, err := sshtest.NewDelayProxy(fmt.Sprintf("127.0.0.1:%d", p))
-				if err != nil {
-					return err
-				}
-				px.SetLatency(sc.latency)
-				proxies = append(proxies, px)
-				ports = append(ports, px.Port())
-			}
-		}
-		inv := filepath.Join(dir, "hosts-"+strings.ReplaceAll(sc.name, " ", "_"))
-		var b strings.Builder
-		for i, p := range ports {
-			fmt.Fprintf(&b, "h%d ansible_host=127.0.0.1 ansible_port=%d\n", i+1, p)
-		}
-		fmt.Fprintf(&b, "\n[all:vars]\nansible_user=root\nansible_ssh_private_key_file=%s\n", f.key)
-		os.WriteFile(inv, []byte(b.String()), 0o644)
-		r, err := measure(f, sc.name, inv, n, rounds)
-		if err == nil && sc.latency == 0 {
-			agent, err = measureAgent(f, inv, n, rounds)
-		}
-		for _, p := range proxies {
-			p.Close()
+	for _, sc := range scs {
+		r, inv, err := sideBySide(f, sc)
+		if err == nil && sc.latency == 0 && sc.hosts == scs[0].hosts {
+			agent, err = measureAgent(f, inv, sc.hosts, rounds)
 		}
 		if err != nil {
 			return err
 		}
 		results = append(results, r)
-		fmt.Printf("%s: tender %v/%v, ansible %v/%v\n", sc.name, r.tender[0], r.tender[1], r.ansible[0], r.ansible[1])
+		fmt.Printf("%d hosts, %s: tender %v/%v, ansible %v/%v, turns per host tender %.1f/%.1f ansible %.1f/%.1f\n", sc.hosts, sc.name(),
+			r.tender[0], r.tender[1], r.ansible[0], r.ansible[1], r.tTurns[0], r.tTurns[1], r.aTurns[0], r.aTurns[1])
 	}
-	return write(outPath, n, rounds, results, agent, cpu)
-}
-
-type result struct {
-	scenario         string
-	tender, ansible  [2]time.Duration // median first run, median no-op run
-	roundTripsByTask float64
-}
-
-// measure runs each tool `rounds` times, alternating which goes first; each
-// run is a fresh run (new run_id) followed by the same run again (no-op).
-func measure(f *fleet, name, inv string, n, rounds int) (result, error) {
-	var tf, tn, af, an []time.Duration
-	kh := filepath.Join(f.dir, "known_hosts-"+strings.ReplaceAll(name, " ", "_"))
-	tender := func(id string) (time.Duration, error) {
-		return timed(filepath.Join(f.dir, "tender"), []string{"NO_COLOR=1"}, "play", "-i", inv, "e2e/bench/site.yml",
-			"-e", "run_id="+id, "--forks", fmt.Sprint(n), "--host-key-checking", "accept-new", "--known-hosts", kh)
-	}
-	ansible := func(id string) (time.Duration, error) {
-		return timed("ansible-playbook", []string{"ANSIBLE_PIPELINING=1", "ANSIBLE_HOST_KEY_CHECKING=0", "ANSIBLE_NOCOLOR=1",
-			fmt.Sprintf("ANSIBLE_FORKS=%d", n), "ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3"},
-			"-i", inv, "e2e/bench/site.yml", "-e", "run_id="+id)
-	}
-	for r := 0; r < rounds; r++ {
-		order := []string{"tender", "ansible"}
-		if r%2 == 1 {
-			order = []string{"ansible", "tender"}
-		}
-		for _, tool := range order {
-			id := fmt.Sprintf("%s-%d-%d", strings.ReplaceAll(name, " ", ""), r, time.Now().UnixNano())
-			fn, first, again := tender, &tf, &tn
-			if tool == "ansible" {
-				fn, first, again = ansible, &af, &an
-			}
-			d1, err := fn(id)
-			if err != nil {
-				return result{}, err
-			}
-			d2, err := fn(id)
-			if err != nil {
-				return result{}, err
-			}
-			*first, *again = append(*first, d1), append(*again, d2)
-		}
-	}
-	return result{scenario: name, tender: [2]time.Duration{median(tf), median(tn)},
-		ansible: [2]time.Duration{median(af), median(an)}}, nil
+	return write(outPath, scs[0].hosts, rounds, results, agent, cpu)
 }
 
 func timed(bin string, env []string, args ...string) (time.Duration, error) {
@@ -238,21 +196,20 @@ func write(path string, n, rounds int, rs []result, agent agentResult, cpu []hos
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\nWritten by `make bench` (`go run ./e2e/bench`) on %s.\n\n", time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintf(&b, "Machine: %s.\n\n", machine())
-	fmt.Fprintf(&b, "The same playbook (`e2e/bench/site.yml`: 10 tasks plus fact gathering) on the same %d sshd hosts of the e2e fleet, "+
-		"run by `ansible-playbook` (pipelining on, forks = %d) and by `tender play` (forks = %d), alternating which goes first. "+
+	fmt.Fprintf(&b, "The same playbook (`e2e/bench/site.yml`: 10 tasks plus fact gathering) on the same sshd hosts of the e2e fleet "+
+		"(up to %d containers; a larger inventory puts several hosts on each), run by `ansible-playbook` (pipelining on, forks = hosts) "+
+		"and by `tender play` (forks = hosts), alternating which goes first. "+
 		"A *first run* starts from a fresh directory; the *no-op run* repeats it at once and changes nothing. "+
-		"Medians of %d runs each. The 10 ms scenario puts a delaying TCP proxy in front of every sshd.\n\n", n, n, n, rounds)
-	b.WriteString("| scenario | run | ansible-playbook | tender | tender is faster by |\n|---|---|---:|---:|---:|\n")
-	for _, r := range rs {
-		for i, kind := range []string{"first run", "no-op run"} {
-			fmt.Fprintf(&b, "| %s | %s | %.2f s | %.2f s | %.1f× |\n", r.scenario, kind,
-				r.ansible[i].Seconds(), r.tender[i].Seconds(), r.ansible[i].Seconds()/r.tender[i].Seconds())
-		}
-	}
-	b.WriteString("\nRound trips: a task's script costs one round trip on tender's persistent shell " +
-		"(`go test -run TestOneRoundTripPerRun -v ./transport/ssh/` measures it against real OpenSSH through the delaying proxy); " +
-		"the count per module is pinned by `go test -run TestRoundTrips -v ./tasks/builtin/` and per task of a play, " +
-		"through an instrumented transport, by `go test -run TestRoundTripsPerTask -v ./provision/`.\n")
+		"Medians of %d runs each for up to 10 hosts, of %d for more. "+
+		"The delayed scenarios put a delaying TCP proxy in front of every container's sshd, which also counts each client's turns: "+
+		"the times it sent data after the host had answered, one per round trip it waited for (the TCP handshake not counted). "+
+		"tender's *handshake* is what it takes to connect and start its shell: the turns of a play of one command, less one.\n\n",
+		maxContainers, rounds, largeRoundsOf(rs))
+	writeSides(&b, rs)
+	b.WriteString("\nA task whose module's script tells its whole outcome by its exit status sends the next tasks' scripts in the same write " +
+		"(see docs/ARCHITECTURE.md, *Tasks sent ahead*): the no-op run's 10 tasks go in two writes, one up to the registered `stat`, " +
+		"one after the `assert`. `go test -run TestRunAheadOneTurn -v ./transport/ssh/` counts the turns of such a write through the proxy; " +
+		"`go test -run TestTasksSentAhead -v ./provision/` pins which tasks of a play go together.\n")
 	fmt.Fprintf(&b, "\n## The no-op fleet check of an agent\n\n"+
 		"`agents/examples/hello` deployed on the same %d hosts (loopback), then checked again with every host in sync: "+
 		"`tender agent deploy` plans each host from its ledger and one script per host (remote MD5s of the tracked files, "+
@@ -261,7 +218,14 @@ func write(path string, n, rounds int, rs []result, agent agentResult, cpu []hos
 	b.WriteString("| check | ansible-playbook | tender | tender is faster by |\n|---|---:|---:|---:|\n")
 	fmt.Fprintf(&b, "| no-op check of %d hosts | %.2f s | %.2f s | %.1f× |\n", n, agent.ansible.Seconds(), agent.tender.Seconds(),
 		agent.ansible.Seconds()/agent.tender.Seconds())
-	writeHostCPU(&b, cpu, rounds)
+	if cpu != nil {
+		writeHostCPU(&b, cpu, rounds)
+	} else if old, err := os.ReadFile(path); err == nil {
+		text := string(old)
+		if i, j := strings.Index(text, hostCPUStart), strings.Index(text, hostCPUEnd); i >= 0 && j > i {
+			b.WriteString("\n" + text[i:j+len(hostCPUEnd)] + "\n")
+		}
+	}
 	// The scale section (written by make bench-scale, e2e/scale/bench)
 	// is kept as it is.
 	if old, err := os.ReadFile(path); err == nil {
@@ -275,3 +239,14 @@ func write(path string, n, rounds int, rs []result, agent agentResult, cpu []hos
 // scaleSection starts the section of docs/BENCHMARKS.md that
 // e2e/scale/bench writes (its sectionStart).
 const scaleSection = "<!-- scale: written by make bench-scale -->"
+
+// largeRoundsOf is the rounds of the scenarios of more than 10 hosts (0
+// when there is none).
+func largeRoundsOf(rs []result) int {
+	for _, r := range rs {
+		if r.sc.hosts > 10 {
+			return r.sc.rounds
+		}
+	}
+	return 0
+}

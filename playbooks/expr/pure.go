@@ -16,7 +16,8 @@ var ErrImpure = errors.New("the template is not pure")
 // only when a later evaluation must give the same result.
 type Pure struct {
 	// Volatile are variables whose value may change before the task's
-	// turn (ansible_play_hosts, …): reading one is impure.
+	// turn (ansible_play_hosts, …): reading one is impure, as is reading
+	// a template file's template_run_date (the clock).
 	Volatile map[string]bool
 
 	hit atomic.Bool
@@ -57,7 +58,7 @@ func (p *Pure) check(kind, name string) error {
 			return ErrImpure
 		}
 	case "var":
-		if p.Volatile[name] {
+		if p.Volatile[name] || name == "template_run_date" {
 			return ErrImpure
 		}
 	default: // a Python plugin's

@@ -23,11 +23,12 @@ func TestPureRefusesWhatCouldChange(t *testing.T) {
 		{"{{ [1, 2] | shuffle }}", true},
 		{"{{ 'x' | password_hash('sha512') }}", true},
 		{"{{ q('items', [1]) }}", true},
+		{"{{ template_run_date }}", true},
 	} {
 		p := &Pure{Volatile: map[string]bool{"b": true}}
 		v := NewVars(map[string]any{"a": 1, "b": []any{"h"}})
 		v.Env = &Env{Pure: p}
-		_, err := Render(tc.src, v)
+		_, err := Render(tc.src, WithVars(v, TemplateVars("t.j2", "t.j2", nil)))
 		if p.Hit() != tc.impure {
 			t.Errorf("%s: hit %v, want %v (err %v)", tc.src, p.Hit(), tc.impure, err)
 		}

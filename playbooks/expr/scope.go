@@ -343,6 +343,9 @@ func (l *local) Lookup(name string) (any, bool, error) {
 }
 
 func (l *local) lookupNative(name string, b *budget) (any, bool, error) {
+	if err := envOf(l.parent).checkPure("var", name); err != nil {
+		return nil, true, err
+	}
 	if v, ok := l.vars[name]; ok {
 		return v, true, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -122,6 +123,10 @@ type aheadBatch struct {
 	sh      *shell
 	token   string
 	stopped atomic.Bool
+
+	mu       sync.Mutex
+	released bool          // the reader gave the shell back: nothing of the batch runs
+	halted   chan struct{} // closed when stop's halt is done (nil: no stop)
 }
 
 // read writes the frames and reads their answers in order, then gives
@@ -160,6 +165,14 @@ func (b *aheadBatch) read(frames []byte, first string, limit int, queued []ahead
 			pend[i].Resolve(r, true, nil)
 		}
 	}
+	// A halt still on its way must not reach the next Run's frame.
+	b.mu.Lock()
+	b.released = true
+	halted := b.halted
+	b.mu.Unlock()
+	if halted != nil {
+		<-halted
+	}
 	if broken || tooLarge {
 		c.discard(sh)
 		return
@@ -183,8 +196,17 @@ func (b *aheadBatch) stop() {
 	if b.sh == nil || b.stopped.Swap(true) {
 		return
 	}
+	b.mu.Lock()
+	if b.released {
+		b.mu.Unlock()
+		return
+	}
+	halted := make(chan struct{})
+	b.halted = halted
+	b.mu.Unlock()
 	go func() {
 		b.halt()
+		close(halted)
 		t := time.NewTimer(recoverTimeout)
 		defer t.Stop()
 		select {

@@ -3,6 +3,7 @@ package ssh
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,6 +132,65 @@ func TestRunAheadTooBig(t *testing.T) {
 	for i, p := range pend {
 		if _, ran := wait(t, p); ran {
 			t.Errorf("script %d ran", i+2)
+		}
+	}
+}
+
+// TestRunAheadOneTurn: through the delaying proxy, five Runs cost five
+// turns of the client, and one Run with four scripts queued behind it
+// one turn, every script run.
+func TestRunAheadOneTurn(t *testing.T) {
+	f := newFixture(t, sshtest.Options{})
+	px, err := sshtest.NewDelayProxy(f.srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer px.Close()
+	px.SetLatency(5 * time.Millisecond)
+	tg := f.target()
+	tg.Port = px.Port()
+	ctx := context.Background()
+	d := &Dialer{KnownHosts: []string{filepath.Join(t.TempDir(), "kh")}, HostKeys: HostKeyAcceptNew,
+		ConfigFile: "none", NoAgent: true, User: "tester"}
+	conn, err := d.Connect(ctx, tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := conn.(*Conn)
+	mustRun(t, c, transport.Cmd{Script: "true"})
+	before := px.Turns()
+	for range 5 {
+		mustRun(t, c, transport.Cmd{Script: "echo x"})
+	}
+	if n := px.Turns() - before; n != 5 {
+		t.Errorf("five Runs: %d turns", n)
+	}
+	before = px.Turns()
+	_, pend := runAhead(t, c, transport.Cmd{Script: "echo 1"}, transport.Cmd{Script: "echo 2"},
+		transport.Cmd{Script: "echo 3"}, transport.Cmd{Script: "echo 4"}, transport.Cmd{Script: "echo 5"})
+	for i, p := range pend {
+		if r, ran := wait(t, p); !ran || string(r.Stdout) != fmt.Sprintf("%d\n", i+2) {
+			t.Errorf("script %d: ran %v, %q", i+2, ran, r.Stdout)
+		}
+	}
+	if n := px.Turns() - before; n != 1 {
+		t.Errorf("five scripts in one write: %d turns", n)
+	}
+}
+
+// TestRunAheadStopSparesNextRun: stopping a batch never reaches the Run
+// that comes after it on the shell.
+func TestRunAheadStopSparesNextRun(t *testing.T) {
+	f := newFixture(t, sshtest.Options{})
+	c := f.connect(t)
+	mustRun(t, c, transport.Cmd{Script: "true"})
+	for i := range 5 {
+		_, pend := runAhead(t, c, transport.Cmd{Script: "sleep 0.1; exit 1"}, transport.Cmd{Script: "true"}, transport.Cmd{Script: "true"})
+		pend[0].Abandon()
+		res := mustRun(t, c, transport.Cmd{Script: "sleep 0.3; echo ok"})
+		if string(res.Stdout) != "ok\n" || res.ExitCode != 0 {
+			t.Fatalf("round %d: the Run after a stopped batch: %+v", i, res)
 		}
 	}
 }

@@ -1,6 +1,6 @@
 # _t_svc_script
 export LANG=C LC_ALL=C LC_MESSAGES=C
-_t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' ' ')"; exit 0; }
+_t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' ' ')"; exit "${_t_failrc:-0}"; }
 _t_bin() { # the path of tool $1, also in the sbin directories
 	PATH=$PATH:/sbin:/usr/sbin:/bin:/usr/bin command -v "$1" 2>/dev/null
 }
@@ -235,3 +235,4 @@ if [ "$rc" -ne 0 ]; then
 	echo --output--
 	if [ -s "$tmp/c.err" ]; then cat "$tmp/c.err"; else cat "$tmp/c.out"; fi
 fi
+[ "$rc" -eq 0 ] || exit "${_t_failrc:-0}"

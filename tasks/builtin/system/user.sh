@@ -4,7 +4,7 @@ _pw=
 _pp=
 if [ -n "$pw_set" ]; then IFS= read -r _pw || :; fi
 if [ -n "$pp_set" ]; then _pp=$(cat); fi
-fail() { echo "fail=$1"; exit 0; }
+fail() { echo "fail=$1"; exit "${_t_failrc:-0}"; }
 _t_in() { case ",$2," in *",$1,"*) return 0 ;; esac; return 1; }
 _t_pwent() { _t_ent passwd "$1" 2>/dev/null | awk -F: -v n="$1" '$1 == n { print; exit }'; }
 # _t_split LINE: the colon-separated fields of LINE in $_f1 to $_f9, as
@@ -124,7 +124,7 @@ _t_chage() {
 	: >"$_t_d/e"
 	_t_run chage "$@" "$name" || fail_rc
 }
-fail_rc() { echo "rc=$rc"; echo fail=rc; _t_tail; exit 0; }
+fail_rc() { echo "rc=$rc"; echo fail=rc; _t_tail; exit "${_t_failrc:-0}"; }
 # _t_fresh: the user's entry in $_e, read again after a change, else
 # the one read at the start.
 _t_fresh() {
@@ -163,6 +163,7 @@ if [ "$state" = absent ]; then
 	echo "rc=$rc"
 	[ $rc -eq 0 ] || echo fail=rc
 	_t_tail
+	[ $rc -eq 0 ] || exit "${_t_failrc:-0}"
 	exit 0
 fi
 

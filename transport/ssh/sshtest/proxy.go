@@ -82,9 +82,16 @@ func (p *proxy) copyThenClose(dst io.WriteCloser, src io.Reader) {
 // DelayProxy is a TCP proxy that delays everything its clients send by a
 // settable latency (this kernel has no netem), so tests and benchmarks can
 // count round trips against any server, a real sshd included.
+//
+// It also counts turns: the times a client sent data after the server
+// had sent some since the client last did (a connection's first data
+// counts as one). A client that waits for each answer before it goes on
+// makes one turn per round trip it pays for, the connection's handshake
+// included (the TCP handshake is not counted).
 type DelayProxy struct {
 	proxy
 	latency atomic.Int64
+	turns   atomic.Int64
 }
 
 // NewDelayProxy listens on a free port of 127.0.0.1 and forwards each
@@ -92,8 +99,10 @@ type DelayProxy struct {
 func NewDelayProxy(target string) (*DelayProxy, error) {
 	p := &DelayProxy{}
 	err := p.start(target, func(a, b net.Conn) {
-		p.copyThenClose(b, newDelayConn(a, &p.latency))
-		p.copyThenClose(a, b)
+		t := &turnConn{Conn: a, turns: &p.turns}
+		t.answered.Store(true)
+		p.copyThenClose(b, newDelayConn(t, &p.latency))
+		p.copyThenClose(t, b)
 	})
 	if err != nil {
 		return nil, err
@@ -103,3 +112,29 @@ func NewDelayProxy(target string) (*DelayProxy, error) {
 
 // SetLatency sets the delay added to client-to-server data from now on.
 func (p *DelayProxy) SetLatency(d time.Duration) { p.latency.Store(int64(d)) }
+
+// Turns returns the turns counted so far, over every connection.
+func (p *DelayProxy) Turns() int64 { return p.turns.Load() }
+
+// turnConn is the client's end of a proxied connection, counting turns.
+type turnConn struct {
+	net.Conn
+	turns    *atomic.Int64
+	answered atomic.Bool // the server sent data since the client last did
+}
+
+func (t *turnConn) Read(b []byte) (int, error) {
+	n, err := t.Conn.Read(b)
+	if n > 0 && t.answered.Swap(false) {
+		t.turns.Add(1)
+	}
+	return n, err
+}
+
+func (t *turnConn) Write(b []byte) (int, error) {
+	n, err := t.Conn.Write(b)
+	if n > 0 {
+		t.answered.Store(true)
+	}
+	return n, err
+}
