@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"time"
 )
 
 // Conn is one open connection to one host, kept for a whole run.
@@ -141,6 +142,10 @@ type Result struct {
 	ExitCode int
 	Stdout   []byte
 	Stderr   []byte
+	// Start and End, when set, are when the script ran, as near as the
+	// transport can tell: set for a script queued by RunAhead, which ran
+	// before its caller asked for its result.
+	Start, End time.Time
 }
 
 // Target says where a host is and how to log in, from the inventory's

@@ -140,6 +140,7 @@ func (b *aheadBatch) read(frames []byte, first string, limit int, queued []ahead
 		res, _, err = sh.answer(first, limit)
 	}
 	done <- shellAnswer{res, err}
+	last := time.Now() // when the frame before the next one ended, about
 	broken := err != nil && !isInStep(err)
 	// An answer too large was read up to its stdout's end only: the next
 	// answer's reading skips its rest, but after the last one the shell
@@ -162,8 +163,10 @@ func (b *aheadBatch) read(frames []byte, first string, limit int, queued []ahead
 			pend[i].Resolve(transport.Result{}, false, nil)
 		default:
 			c.stats.shellRuns.Add(1)
+			r.Start, r.End = last, time.Now()
 			pend[i].Resolve(r, true, nil)
 		}
+		last = time.Now()
 	}
 	// A halt still on its way must not reach the next Run's frame.
 	b.mu.Lock()

@@ -60,6 +60,9 @@ func TestRunAheadGates(t *testing.T) {
 	if !ran || string(r.Stdout) != "in\x00put\n" || string(r.Stderr) != "two\n" {
 		t.Errorf("second: ran %v, %+v", ran, r)
 	}
+	if r.Start.IsZero() || r.End.Before(r.Start) {
+		t.Errorf("second: ran from %v to %v", r.Start, r.End)
+	}
 	if r, ran = wait(t, pend[1]); !ran || string(r.Stdout) != "three\n" || r.ExitCode != 3 {
 		t.Errorf("third: ran %v, %+v", ran, r)
 	}

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"net"
 	"sync/atomic"
+	"time"
 
 	"github.com/tender-sh/tender/transport"
 )
@@ -47,7 +48,9 @@ func (c *fakeConn) RunAhead(ctx context.Context, cmd transport.Cmd, next []trans
 			ok = false
 			continue
 		}
+		start := time.Now()
 		r, e := c.runCall(ctx, n, true)
+		r.Start, r.End = start, time.Now()
 		pend[i].Resolve(r, true, e)
 		ok = e == nil && r.ExitCode == 0
 	}

@@ -86,6 +86,10 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	if err != nil {
 		return tasks.Result{}, err
 	}
+	if !out.End.IsZero() {
+		// It was sent ahead of its turn: it ran then.
+		start, end = out.Start, out.End
+	}
 	return j.result(out, start, end), nil
 }
 
