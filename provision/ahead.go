@@ -71,6 +71,7 @@ type aheadEntry struct {
 
 // capture is what a module gave while it ran for its first script.
 type capture struct {
+	done  func() // ends the module's context
 	pure  *expr.Pure
 	base  transport.Conn
 	cmd   *transport.Cmd
@@ -196,6 +197,9 @@ func (a *aheadConn) Close() error { return nil }
 func (a *aheadConn) before(ctx context.Context) error {
 	if c := a.h.ahead.capturing; c != nil {
 		c.ok = false
+		if c.done != nil {
+			c.done()
+		}
 		return errCaptured
 	}
 	if len(a.h.ahead.queue) > 0 {
@@ -206,6 +210,9 @@ func (a *aheadConn) before(ctx context.Context) error {
 
 // keep records the module's first script.
 func (c *capture) keep(base transport.Conn, cmd transport.Cmd) {
+	if c.done != nil {
+		c.done()
+	}
 	if c.cmd != nil {
 		c.ok = false
 		return

@@ -3,6 +3,7 @@ package provision
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -67,6 +68,11 @@ func (pr *playRun) chainsAfter(t *playbooks.Task) bool {
 			return false
 		}
 	}
+	for _, kw := range pr.keywordLevels(t) {
+		if kw.DelegateTo != "" || kw.RunOnce.Set {
+			return false
+		}
+	}
 	return true
 }
 
@@ -117,6 +123,9 @@ func constantCondition(conds []string) bool {
 	return true
 }
 
+// captureTimeout bounds a module's run for its first script.
+const captureTimeout = time.Second
+
 // capture runs s's module on h for its first script, without running
 // anything: skipped says s's conditions do not hold (it will be
 // skipped); ok false says s cannot be sent ahead.
@@ -145,7 +154,13 @@ func (pr *playRun) capture(ctx context.Context, h *hostRun, s *playbooks.Task, b
 	}
 	call.env.Warn = func(string) {}
 	call.env.Output = nil
-	_, err = call.mod.Run(ctx, call.env, call.args)
+	// The module gets a context that ends once it gave its script (one
+	// that tries again after an error, wait_for's, stops at once), and
+	// soon in any case.
+	mctx, cancel := context.WithTimeout(ctx, captureTimeout)
+	defer cancel()
+	c.done = cancel
+	_, err = call.mod.Run(mctx, call.env, call.args)
 	if !errors.Is(err, errCaptured) || c.cmd == nil || !c.ok || c.pure.Hit() || c.base != base {
 		return nil, false, false
 	}

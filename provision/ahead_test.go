@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tender-sh/tender/provision"
 	"github.com/tender-sh/tender/tasks/builtin"
@@ -265,4 +266,25 @@ func sortedBlocks(out string) string {
 		blocks[i] = strings.Join(lines, "\n")
 	}
 	return strings.Join(blocks, "\n\n")
+}
+
+// TestTasksSentAheadCaptureBounded: a module that tries again after an
+// error (wait_for) gives up its run for a script at once: the task
+// before it does not wait for wait_for's timeout.
+func TestTasksSentAheadCaptureBounded(t *testing.T) {
+	f := transporttest.NewFake(t)
+	start := time.Now()
+	out, recap, _ := aheadTrips(t, f, `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - file: path={{ root }}/a state=directory
+    - wait_for: path={{ root }}/a timeout=20
+`)
+	if s := recap.Stats["a"]; s.OK != 2 || s.Failed != 0 {
+		t.Errorf("%+v\n%s", *s, out)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the play took %v: the task before wait_for waited for its timeout", took)
+	}
 }
