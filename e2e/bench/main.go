@@ -194,17 +194,19 @@ func machine() string {
 
 func write(path string, n, rounds int, rs []result, agent agentResult, cpu []hostCPU) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Benchmarks\n\nWritten by `make bench` (`go run ./e2e/bench`) on %s.\n\n", time.Now().UTC().Format("2006-01-02"))
+	fmt.Fprintf(&b, "# Benchmarks\n\nWritten by `%s` on %s (`make bench` runs `go run ./e2e/bench` with its defaults: "+
+		"3 runs up to 10 hosts, 1 above, and the host CPU per task).\n\n",
+		strings.TrimSpace("go run ./e2e/bench "+strings.Join(os.Args[1:], " ")), time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintf(&b, "Machine: %s.\n\n", machine())
 	fmt.Fprintf(&b, "The same playbook (`e2e/bench/site.yml`: 10 tasks plus fact gathering) on the same sshd hosts of the e2e fleet "+
 		"(up to %d containers; a larger inventory puts several hosts on each), run by `ansible-playbook` (pipelining on, forks = hosts) "+
 		"and by `tender play` (forks = hosts), alternating which goes first. "+
 		"A *first run* starts from a fresh directory; the *no-op run* repeats it at once and changes nothing. "+
-		"Medians of %d runs each for up to 10 hosts, of %d for more. "+
+		"Each figure is %s up to 10 hosts, %s above. "+
 		"The delayed scenarios put a delaying TCP proxy in front of every container's sshd, which also counts each client's turns: "+
 		"the times it sent data after the host had answered, one per round trip it waited for (the TCP handshake not counted). "+
 		"tender's *handshake* is what it takes to connect and start its shell: the turns of a play of one command, less one.\n\n",
-		maxContainers, rounds, largeRoundsOf(rs))
+		maxContainers, runsText(rounds), runsText(largeRoundsOf(rs)))
 	writeSides(&b, rs)
 	b.WriteString("\nA task whose module's script tells its whole outcome by its exit status sends the next tasks' scripts in the same write " +
 		"(see docs/ARCHITECTURE.md, *Tasks sent ahead*): the no-op run's 10 tasks go in two writes, one up to the registered `stat`, " +
@@ -214,7 +216,7 @@ func write(path string, n, rounds int, rs []result, agent agentResult, cpu []hos
 		"`agents/examples/hello` deployed on the same %d hosts (loopback), then checked again with every host in sync: "+
 		"`tender agent deploy` plans each host from its ledger and one script per host (remote MD5s of the tracked files, "+
 		"the agent's port) and deploys nothing; ansible-playbook, with no ledger, runs the bundle's playbook again "+
-		"(%d module runs per host, all ok, nothing changed). Medians of %d runs each, wall time for the whole fleet.\n\n", n, agent.ansibleTasks, rounds)
+		"(%d module runs per host, all ok, nothing changed). Wall time for the whole fleet, %s.\n\n", n, agent.ansibleTasks, runsText(rounds))
 	b.WriteString("| check | ansible-playbook | tender | tender is faster by |\n|---|---:|---:|---:|\n")
 	fmt.Fprintf(&b, "| no-op check of %d hosts | %.2f s | %.2f s | %.1f× |\n", n, agent.ansible.Seconds(), agent.tender.Seconds(),
 		agent.ansible.Seconds()/agent.tender.Seconds())
@@ -249,4 +251,12 @@ func largeRoundsOf(rs []result) int {
 		}
 	}
 	return 0
+}
+
+// runsText says how many runs of each tool a figure comes from.
+func runsText(n int) string {
+	if n == 1 {
+		return "one run of each tool"
+	}
+	return fmt.Sprintf("the median of %d runs of each tool", n)
 }
