@@ -119,6 +119,11 @@ type Cmd struct {
 	// the host for the task. The engine queues the next tasks' scripts
 	// behind such a script only (see Ahead); it changes nothing else.
 	Final bool
+	// Lines is the module's promise that the script prints at most a
+	// few short lines of text on stdout (no NUL byte): a transport may
+	// copy them with the shell's builtins rather than start a program.
+	// It changes nothing the script does, nor what Run returns.
+	Lines bool
 }
 
 // Become says how to run a script as another user, as Ansible's become

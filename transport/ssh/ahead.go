@@ -63,7 +63,7 @@ func (c *Conn) RunAhead(ctx context.Context, cmd transport.Cmd, next []transport
 		if err != nil || !ok {
 			break
 		}
-		queued = append(queued, aheadFrame{w: nw, in: nin, secret: isSecret(n), limit: n.OutputLimit()})
+		queued = append(queued, aheadFrame{w: nw, in: nin, fo: frameOptsOf(n), limit: n.OutputLimit()})
 	}
 	skip(len(queued))
 	sh, err := c.pick(ctx)
@@ -81,11 +81,11 @@ func (c *Conn) RunAhead(ctx context.Context, cmd transport.Cmd, next []transport
 	first := boundary()
 	b.token = "s" + first[len("__TENDER_"):len(first)-1]
 	var all bytes.Buffer
-	all.Write(sh.lengthPrefixed(shellFrame(sh, first, commandOf(w), w.Inline != "", frameIn(w, in), isSecret(cmd))))
+	all.Write(sh.lengthPrefixed(shellFrame(sh, first, commandOf(w), w.Inline != "", frameIn(w, in), frameOptsOf(cmd))))
 	bounds := make([]string, len(queued))
 	for i, q := range queued {
 		bounds[i] = boundary()
-		f := shellFrame(sh, bounds[i], commandOf(q.w), q.w.Inline != "", frameIn(q.w, q.in), q.secret)
+		f := shellFrame(sh, bounds[i], commandOf(q.w), q.w.Inline != "", frameIn(q.w, q.in), q.fo)
 		all.Write(sh.lengthPrefixed(gatedFrame(b.token, bounds[i], f)))
 	}
 	c.stats.shellRuns.Add(1)
@@ -111,10 +111,10 @@ func (c *Conn) RunAhead(ctx context.Context, cmd transport.Cmd, next []transport
 
 // aheadFrame is a queued script, ready for its frame.
 type aheadFrame struct {
-	w      transport.Wrapped
-	in     []byte
-	secret bool
-	limit  int
+	w     transport.Wrapped
+	in    []byte
+	fo    frameOpts
+	limit int
 }
 
 // aheadBatch is one RunAhead's frames in flight on the shell.

@@ -222,12 +222,12 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 		defer c.release()
 		return c.runExec(ctx, w.Command, io.MultiReader(w.Head(), bytes.NewReader(in)), cmd.OutputLimit())
 	}
-	secret := isSecret(cmd)
+	fo := frameOptsOf(cmd)
 	if w.Inline != "" {
 		// The shell reads the script as text: no sh, no head to start.
-		return c.runShell(ctx, sh, w.Inline, true, in, secret, cmd.OutputLimit())
+		return c.runShell(ctx, sh, w.Inline, true, in, fo, cmd.OutputLimit())
 	}
-	return c.runShell(ctx, sh, w.Command, false, w.HeadBytes(in), secret, cmd.OutputLimit())
+	return c.runShell(ctx, sh, w.Command, false, w.HeadBytes(in), fo, cmd.OutputLimit())
 }
 
 // wrap prepares cmd for the host (transport.Wrap) once the connection

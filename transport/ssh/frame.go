@@ -24,7 +24,7 @@ const printfChunk = 4096
 
 // buildFrame makes the text sent down the persistent shell for one Run:
 // see the protocol description in shell.go.
-func buildFrame(b, command string, stdin []byte) []byte {
+func buildFrame(b, command string, stdin []byte, lines bool) []byte {
 	var f bytes.Buffer
 	f.Grow(len(command) + len(stdin)*2 + 256)
 	fmt.Fprintf(&f, "__tender_pre %s\n{ :\n", b)
@@ -35,7 +35,7 @@ func buildFrame(b, command string, stdin []byte) []byte {
 		f.WriteString("'\n")
 		stdin = stdin[n:]
 	}
-	fmt.Fprintf(&f, "} 2>/dev/null | { %s\n} >\"$__tender_o\" 2>>\"$__tender_e\"\n__tender_post %s $?\n", command, b)
+	fmt.Fprintf(&f, "} 2>/dev/null | { %s\n} >\"$__tender_o\" 2>\"$__tender_e\"\n__tender_post %s $?%s\n", command, b, postFlag(lines))
 	return f.Bytes()
 }
 
@@ -43,8 +43,8 @@ func buildFrame(b, command string, stdin []byte) []byte {
 // its own, ( ... ) as Wrapped.Inline makes it, and has no stdin: the
 // command reads /dev/null, and the shell forks once, for the subshell,
 // where the pipeline of buildFrame costs it two forks more.
-func subshellFrame(b, command string) []byte {
-	return fmt.Appendf(nil, "__tender_pre %s\n{ %s\n} </dev/null >\"$__tender_o\" 2>>\"$__tender_e\"\n__tender_post %s $?\n", b, command, b)
+func subshellFrame(b, command string, lines bool) []byte {
+	return fmt.Appendf(nil, "__tender_pre %s\n{ %s\n} </dev/null >\"$__tender_o\" 2>\"$__tender_e\"\n__tender_post %s $?%s\n", b, command, b, postFlag(lines))
 }
 
 // heredocFrame is buildFrame for stdin that is plain text: it goes as a
@@ -52,7 +52,7 @@ func subshellFrame(b, command string) []byte {
 // without forking a writer (for up to a pipe's worth), and which needs no
 // escaping. It returns nil when stdin is not fit for one: a NUL byte, no
 // final newline, or a line equal to the delimiter.
-func heredocFrame(b, command string, stdin []byte) []byte {
+func heredocFrame(b, command string, stdin []byte, lines bool) []byte {
 	delim := b + "IN"
 	if len(stdin) == 0 || stdin[len(stdin)-1] != '\n' || bytes.IndexByte(stdin, 0) >= 0 ||
 		bytes.Contains(stdin, []byte("\n"+delim+"\n")) || bytes.HasPrefix(stdin, []byte(delim+"\n")) {
@@ -60,10 +60,21 @@ func heredocFrame(b, command string, stdin []byte) []byte {
 	}
 	var f bytes.Buffer
 	f.Grow(len(command) + len(stdin) + 256)
-	fmt.Fprintf(&f, "__tender_pre %s\n{ %s\n} <<'%s' >\"$__tender_o\" 2>>\"$__tender_e\"\n", b, command, delim)
+	fmt.Fprintf(&f, "__tender_pre %s\n{ %s\n} <<'%s' >\"$__tender_o\" 2>\"$__tender_e\"\n", b, command, delim)
 	f.Write(stdin)
-	fmt.Fprintf(&f, "%s\n__tender_post %s $?\n", delim, b)
+	fmt.Fprintf(&f, "%s\n__tender_post %s $?%s\n", delim, b, postFlag(lines))
 	return f.Bytes()
+}
+
+// postFlag is the argument that has __tender_post copy the script's
+// stdout with the shell's read and printf builtins instead of cat, for a
+// script that prints a few lines of text (transport.Cmd.Lines): a program
+// fewer per Run.
+func postFlag(lines bool) string {
+	if lines {
+		return " l"
+	}
+	return ""
 }
 
 // escapePrintf writes data as the inside of a single-quoted printf format

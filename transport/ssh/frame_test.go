@@ -1,10 +1,15 @@
 package ssh
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os/exec"
+	"strings"
 	"testing"
+
+	"github.com/tender-sh/tender/transport"
 )
 
 // TestFrameStdinRoundTrip feeds printf-escaped data through the local sh
@@ -23,8 +28,8 @@ func TestFrameStdinRoundTrip(t *testing.T) {
 	}
 	inputs = append(inputs, []byte("text\n"), []byte("a\n__B_IN\nb\n"), []byte("é 'q' \"d\" $x `y` \\\n\n"))
 	for _, in := range inputs {
-		frame := buildFrame("__B_", "cat", in)
-		if hd := heredocFrame("__B_", "cat", in); hd != nil {
+		frame := buildFrame("__B_", "cat", in, false)
+		if hd := heredocFrame("__B_", "cat", in, false); hd != nil {
 			frame = append(frame, hd...) // the same input twice
 			in = append(append([]byte{}, in...), in...)
 		} else if bytes.IndexByte(in, 0) < 0 && len(in) > 0 && in[len(in)-1] == '\n' && !bytes.Contains(in, []byte("__B_IN")) {
@@ -44,7 +49,7 @@ func TestFrameStdinRoundTrip(t *testing.T) {
 // reads the frames that follow) and in its own subshell: its exit, cd and
 // variables leave the persistent shell as they were.
 func TestSubshellFrame(t *testing.T) {
-	frame := subshellFrame("__B_", "( eval 'cat; cd /; x=changed; exit 3' )")
+	frame := subshellFrame("__B_", "( eval 'cat; cd /; x=changed; exit 3' )", false)
 	script := "__tender_pre() { :; }\n__tender_post() { echo \"rc=$2\"; }\n__tender_o=/dev/stdout __tender_e=/dev/null\nx=kept\n" +
 		string(frame) + "echo \"$x $(pwd)\"\n" + "not for cat\n"
 	cmd := exec.Command("/bin/sh")
@@ -53,5 +58,84 @@ func TestSubshellFrame(t *testing.T) {
 	out, _ := cmd.Output()
 	if want := "rc=3\nkept " + cmd.Dir + "\n"; string(out) != want {
 		t.Fatalf("got %q, want %q", out, want)
+	}
+}
+
+// TestPostCopiesLinesWithBuiltins runs the real setup script and frames
+// in the local sh and reads their answers as the client does: with
+// Cmd.Lines a short stdout comes back byte for byte with no program
+// started (PATH leads nowhere), a long one through cat after its first
+// 64 lines, and an empty stderr costs nothing either.
+func TestPostCopiesLinesWithBuiltins(t *testing.T) {
+	long := strings.Repeat("line\n", 70) + "tail"
+	cases := []struct {
+		out, err string
+		builtin  bool // answerable with no program on PATH
+	}{
+		{"", "", true}, {"a", "", true}, {"a\n", "", true}, {"a\nb", "", true}, {"x\n\n\n", "", true},
+		{"  lead \\back\\n\ttab  \n%s%d\n-n\n", "", true}, {"é ü\n", "", true},
+		{long, "", false}, {"a\n", "oops\n", false}, {"", "no newline", false},
+	}
+	for _, argv := range localShells() {
+		for _, withPath := range []bool{false, true} {
+			postLines(t, argv, withPath, cases)
+		}
+	}
+}
+
+// localShells are the POSIX shells of this machine the shell protocol is
+// tried under: sh, and bash and busybox's ash when there.
+func localShells() [][]string {
+	shells := [][]string{{"/bin/sh"}}
+	if p, err := exec.LookPath("bash"); err == nil {
+		shells = append(shells, []string{p, "--posix"})
+	}
+	if p, err := exec.LookPath("busybox"); err == nil {
+		shells = append(shells, []string{p, "sh"})
+	}
+	return shells
+}
+
+// postLines is one pass of TestPostCopiesLinesWithBuiltins.
+func postLines(t *testing.T, argv []string, withPath bool, cases []struct {
+	out, err string
+	builtin  bool
+}) {
+	t.Helper()
+	var script strings.Builder
+	fmt.Fprintf(&script, setupScript, "READY")
+	if !withPath {
+		script.WriteString("PATH=/nonexistent\n")
+	}
+	var bs []string
+	for i, c := range cases {
+		if !withPath && !c.builtin {
+			continue
+		}
+		b := fmt.Sprintf("__B%d_", i)
+		bs = append(bs, b)
+		cmd := fmt.Sprintf("( printf %%s %s; printf %%s %s >&2 )", transport.Quote(c.out), transport.Quote(c.err))
+		script.Write(subshellFrame(b, cmd, true))
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin = strings.NewReader(script.String())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("sh: %v", err)
+	}
+	sh := &shell{out: bufio.NewReader(bytes.NewReader(out))}
+	if line, err := sh.out.ReadString('\n'); err != nil || !strings.HasPrefix(line, "READY ") {
+		t.Fatalf("ready line %q (%v)", line, err)
+	}
+	j := 0
+	for i, c := range cases {
+		if !withPath && !c.builtin {
+			continue
+		}
+		res, _, err := sh.answer(bs[j], 1<<20)
+		j++
+		if err != nil || string(res.Stdout) != c.out || string(res.Stderr) != c.err || res.ExitCode != 0 {
+			t.Errorf("%s, PATH kept %v, case %d: stdout %q stderr %q rc %d (%v), want %q %q", argv[0], withPath, i, res.Stdout, res.Stderr, res.ExitCode, err, c.out, c.err)
+		}
 	}
 }

@@ -54,14 +54,19 @@ import (
 // a background process the script leaves behind can never write into a
 // later answer. __tender_post prints the answer:
 //
-//	B O <stdout bytes> B E <stderr bytes> B X <exit code> \n
+//	B O <stdout bytes> [B E <stderr bytes>] B X <exit code> \n
 //
-// (without the spaces), which the client cuts at the markers; when the
-// output files could not be written (a full or vanished temporary
-// directory) the answer is B O B F <directory> \n and the Run fails. A frame
-// costs the remote shell a fork for the subshell (more for a pipeline, and
-// sh and head under become) plus cat,
-// and the client one write and one read: one round trip.
+// (without the spaces), which the client cuts at the markers; the stderr
+// part is there only when the script wrote some. When the output files
+// could not be written (a full or vanished temporary directory: the byte
+// __tender_pre writes first did not land) the answer is B O B F
+// <directory> \n and the Run fails. A frame costs the remote shell a fork
+// for the subshell (more for a pipeline, and sh and head under become),
+// a cat for each output that is not empty, and the client one write and
+// one read: one round trip. A script that promises a few lines of text
+// (transport.Cmd.Lines; module verdicts) has its stdout copied by read
+// and printf instead of cat, up to 64 lines: on hosts where starting a
+// program costs milliseconds, that is most of a no-op task's cost.
 //
 // When a Run's ctx ends, the client kills the shell's descendants (found
 // through /proc from a separate exec channel) so the shell finishes the
@@ -82,19 +87,35 @@ __tender_pre() {
 	[ -d "$__tender_d" ] || __tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX")
 	__tender_n=$((__tender_n + 1))
 	[ $((__tender_n %% 64)) -ne 0 ] || rm -f "$__tender_d"/*
-	__tender_o=$__tender_d/o$__tender_n __tender_e=$__tender_d/e$__tender_n
-	printf '%%sE' "$1" 2>/dev/null >"$__tender_e"
+	__tender_o=$__tender_d/o$__tender_n __tender_e=$__tender_d/e$__tender_n __tender_k=
+	printf %%s "$1" 2>/dev/null >"$__tender_e"
+	[ -s "$__tender_e" ] && __tender_k=1
 }
 __tender_post() {
 	printf '%%sO' "$1"
 	__tender_x=$2
-	if [ -s "$__tender_e" ] && [ -f "$__tender_o" ]; then
-		cat "$__tender_o" "$__tender_e"
+	if [ -n "$__tender_k" ] && [ -f "$__tender_o" ] && [ -f "$__tender_e" ]; then
+		if [ ! -s "$__tender_o" ]; then :
+		elif [ -n "${3-}" ]; then __tender_lines <"$__tender_o"
+		else cat "$__tender_o"
+		fi
+		if [ -s "$__tender_e" ]; then
+			printf '%%sE' "$1"
+			cat "$__tender_e"
+		fi
 		printf '%%sX%%s\n' "$1" "$2"
 	else
 		__tender_x=F
 		printf '%%sF%%s\n' "$1" "${__tender_d:-no directory}"
 	fi
+}
+__tender_lines() {
+	__tender_i=0 __tender_l=
+	while [ $__tender_i -lt 64 ] && IFS= read -r __tender_l; do
+		printf '%%s\n' "$__tender_l"
+		__tender_i=$((__tender_i + 1)) __tender_l=
+	done
+	if [ $__tender_i -lt 64 ]; then printf %%s "$__tender_l"; else cat; fi
 }
 __tender_skip() {
 	__tender_x=S
@@ -234,9 +255,9 @@ type shellAnswer struct {
 // runShell runs one frame on sh, which the caller holds. subshell: the
 // command is a ( ... ) subshell (Wrapped.Inline), which may run in a
 // brace group of the shell without touching the shell's own state.
-func (c *Conn) runShell(ctx context.Context, sh *shell, command string, subshell bool, stdin []byte, secret bool, limit int) (transport.Result, error) {
+func (c *Conn) runShell(ctx context.Context, sh *shell, command string, subshell bool, stdin []byte, fo frameOpts, limit int) (transport.Result, error) {
 	b := boundary()
-	frame := sh.lengthPrefixed(shellFrame(sh, b, command, subshell, stdin, secret))
+	frame := sh.lengthPrefixed(shellFrame(sh, b, command, subshell, stdin, fo))
 	c.stats.shellRuns.Add(1)
 	c.stats.writes.Add(1)
 	done := make(chan shellAnswer, 1)
@@ -269,19 +290,29 @@ func (c *Conn) runShell(ctx context.Context, sh *shell, command string, subshell
 	}
 }
 
+// frameOpts is what a frame takes from its Cmd besides the command.
+type frameOpts struct {
+	secret bool // stdin carries a become password
+	lines  bool // stdout is a few lines of text (transport.Cmd.Lines)
+}
+
+func frameOptsOf(cmd transport.Cmd) frameOpts {
+	return frameOpts{secret: isSecret(cmd), lines: cmd.Lines}
+}
+
 // shellFrame is the frame that runs command on sh with stdin, answered
 // under the boundary b (see runShell).
-func shellFrame(sh *shell, b, command string, subshell bool, stdin []byte, secret bool) []byte {
+func shellFrame(sh *shell, b, command string, subshell bool, stdin []byte, fo frameOpts) []byte {
 	var frame []byte
 	if len(stdin) == 0 && subshell {
-		frame = subshellFrame(b, command)
-	} else if sh.mode == modeEval && !secret {
+		frame = subshellFrame(b, command, fo.lines)
+	} else if sh.mode == modeEval && !fo.secret {
 		// Not with bash (older versions keep here-documents in
 		// temporary files) nor with a become password (never on disk).
-		frame = heredocFrame(b, command, stdin)
+		frame = heredocFrame(b, command, stdin, fo.lines)
 	}
 	if frame == nil {
-		frame = buildFrame(b, command, stdin)
+		frame = buildFrame(b, command, stdin, fo.lines)
 	}
 	return frame
 }

@@ -61,7 +61,7 @@ func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		shared.PathInfo(fail.Data, shared.ParseVerdict(out.Stdout))
 		return *fail, nil
 	}
-	out, err := shared.RunFinal(ctx, env, j.script(env, a), nil)
+	out, err := shared.RunVerdict(ctx, env, j.script(env, a), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

@@ -52,7 +52,7 @@ func (statModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		return tasks.Result{}, err
 	}
 	j := decodeStat(a)
-	out, err := shared.RunFinal(ctx, env, j.script(), nil)
+	out, err := shared.RunVerdict(ctx, env, j.script(), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

@@ -88,7 +88,7 @@ func (serviceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 		{"_t_check", shared.BoolFlag(env.Check)},
 	}
 	script := shared.ShAssign(vars) + serviceScript
-	out, err := shared.RunFinal(ctx, env, script, nil)
+	out, err := shared.RunVerdict(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

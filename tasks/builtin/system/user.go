@@ -123,7 +123,7 @@ func (userModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		return tasks.Result{Failed: true, Msg: "local: true is not supported by tender: it " + libuser, Data: map[string]any{}}, nil
 	}
 	j := decodeUser(a)
-	res, err := shared.RunFinal(ctx, env, j.script(env.Check), j.stdin())
+	res, err := shared.RunVerdict(ctx, env, j.script(env.Check), j.stdin())
 	if err != nil {
 		return tasks.Result{}, err
 	}

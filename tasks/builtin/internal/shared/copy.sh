@@ -20,14 +20,14 @@ echo "dest=$dest"
 if [ -n "$remote" ]; then
 	[ -r "$source" ] || _t_fail "Source $source not found"
 	[ -f "$source" ] || _t_fail "Cannot copy invalid source '$source': not a file"
-	want=$(_t_sum sha1 "$source")
+	_t_sumv want sha1 "$source"
 	[ "$mode" = preserve ] && mode=$(stat -c %a -- "$source")
 fi
 cur= exists=
 if _t_exists "$dest"; then
 	exists=1
 	if [ -z "$force" ]; then echo verdict=noforce; exit 0; fi
-	cur=$(_t_sum sha1 "$dest")
+	_t_sumv cur sha1 "$dest"
 fi
 if [ -n "$guard" ] && [ "$cur" != "$expect" ]; then _t_fail "$dest changed while it was being edited; run again"; fi
 if [ "$cur" != "$want" ]; then

@@ -64,7 +64,11 @@ func (j CopyJob) Run(ctx context.Context, env *tasks.Env) (tasks.Result, error) 
 	run := Run
 	if probe == "" && !j.Remote {
 		// One script does it all: its exit status says whether it failed.
+		// Its stdout is the verdict, and the old content only for a diff.
 		run = RunFinal
+		if !j.Diff {
+			run = RunVerdict
+		}
 	}
 	out, err := run(ctx, env, j.Script(source, probe, ""), stdin)
 	if err != nil {

@@ -96,6 +96,15 @@ func RunFinal(ctx context.Context, env *tasks.Env, script string, stdin io.Reade
 	return env.Conn.Run(ctx, FinalCmd(script, stdin))
 }
 
+// RunVerdict runs script as RunFinal does, for a script whose stdout is
+// its verdict: key=value lines of text, never a file's bytes. The host
+// then copies them back without starting a program (transport.Cmd.Lines).
+func RunVerdict(ctx context.Context, env *tasks.Env, script string, stdin io.Reader) (transport.Result, error) {
+	cmd := FinalCmd(script, stdin)
+	cmd.Lines = true
+	return env.Conn.Run(ctx, cmd)
+}
+
 // FinalCmd is RunFinal's command.
 func FinalCmd(script string, stdin io.Reader) transport.Cmd {
 	return transport.Cmd{Script: "_t_failrc=1\n" + script, Stdin: stdin, Final: true}

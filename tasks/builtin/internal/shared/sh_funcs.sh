@@ -1,11 +1,26 @@
 
 _t_exists() { [ -e "$1" ] || [ -L "$1" ]; }
-_t_glob() { (IFS=; for _f in $1; do _t_exists "$_f" && exit 0; done; exit 1); }
+# _t_glob PATTERN: whether a path matches PATTERN (not split, globbed).
+# No subshell: IFS is put back as it was, set or unset.
+_t_glob() {
+	if [ -n "${IFS+x}" ]; then _t_gifs=x$IFS; else _t_gifs=; fi
+	IFS= _t_g=1
+	for _t_gf in $1; do _t_exists "$_t_gf" && { _t_g=0; break; }; done
+	if [ -n "$_t_gifs" ]; then IFS=${_t_gifs#x}; else unset IFS; fi
+	return $_t_g
+}
+# _t_sumv VAR ALGO FILE sets VAR to FILE's ALGO digest (empty when it
+# cannot be read): one process. _t_sum ALGO FILE prints it.
+_t_sumv() {
+	case $2 in
+	md5 | sha1 | sha224 | sha256 | sha384 | sha512) _t_s=$("$2sum" 2>/dev/null <"$3") || _t_s= ;;
+	*) _t_s= ;;
+	esac
+	eval "$1=\${_t_s%% *}"
+}
 _t_sum() {
-	case $1 in
-	md5) md5sum <"$2" ;; sha1) sha1sum <"$2" ;; sha224) sha224sum <"$2" ;;
-	sha256) sha256sum <"$2" ;; sha384) sha384sum <"$2" ;; sha512) sha512sum <"$2" ;;
-	esac 2>/dev/null | { read -r _s _; echo "$_s"; }
+	_t_sumv _t_s "$1" "$2"
+	echo "$_t_s"
 }
 # _t_open_err P prints why P cannot be opened for reading (the C library's
 # text, as Python's OSError.strerror), nothing when it can: a directory
