@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +38,21 @@ type hostCPU struct {
 	tender, ansible time.Duration
 }
 
+// hostFloor is what the host pays whichever tool drives it: one SSH
+// connection (OpenSSH's own client running true: sshd's key exchange,
+// login and session), one program started from a shell, one fork of the
+// shell. It puts the per-task figures in scale, and bounds a run's wall
+// time where the hosts share the controller's cores.
+type hostFloor struct {
+	conn, program, fork time.Duration
+}
+
+// hostCPUReport is the host CPU section's figures.
+type hostCPUReport struct {
+	cases []hostCPU
+	floor hostFloor
+}
+
 // hostCPUTasks is how many copies of the task a timed play runs, per
 // tool: the play's own cost (connecting, a ping) is measured alone and
 // taken off, the rest divided among them.
@@ -45,8 +61,12 @@ var hostCPUTasks = map[string]int{"tender": 20, "ansible": 5}
 // measureHostCPU times each case's no-op task on the fleet's first host
 // (inventory inv1 holds it alone), rounds times per tool, and returns
 // the medians per task.
-func measureHostCPU(f *fleet, inv1 string, rounds int) ([]hostCPU, error) {
+func measureHostCPU(f *fleet, inv1 string, rounds int) (*hostCPUReport, error) {
 	usage, err := containerCPU(f, f.ports[0])
+	if err != nil {
+		return nil, err
+	}
+	floor, err := measureFloor(f, usage, rounds)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +147,65 @@ func measureHostCPU(f *fleet, inv1 string, rounds int) ([]hostCPU, error) {
 		fmt.Printf("host CPU per no-op task: %-16s tender %v, ansible %v\n", c.module, r.tender, r.ansible)
 		out = append(out, r)
 	}
-	return out, nil
+	return &hostCPUReport{cases: out, floor: floor}, nil
+}
+
+// measureFloor measures the host's fixed costs (hostFloor): medians of
+// rounds, each of 5 connections or of 100 programs or forks in one shell
+// less the same loop doing nothing.
+func measureFloor(f *fleet, usage func() (time.Duration, error), rounds int) (hostFloor, error) {
+	ssh := func(command string) error {
+		_, err := sh("ssh", "-q", "-i", f.key, "-p", strconv.Itoa(f.ports[0]), "-o", "BatchMode=yes",
+			"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "ControlMaster=no",
+			"-o", "ControlPath=none", "root@127.0.0.1", command)
+		return err
+	}
+	cost := func(n int, run func() error) (time.Duration, error) {
+		var ds []time.Duration
+		for range rounds {
+			before, err := usage()
+			if err != nil {
+				return 0, err
+			}
+			if err := run(); err != nil {
+				return 0, err
+			}
+			after, err := usage()
+			if err != nil {
+				return 0, err
+			}
+			ds = append(ds, (after-before)/time.Duration(n))
+		}
+		return median(ds), nil
+	}
+	var fl hostFloor
+	var err error
+	if fl.conn, err = cost(5, func() error {
+		for range 5 {
+			if err := ssh("true"); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return fl, err
+	}
+	loop := func(body string) func() error {
+		return func() error { return ssh("i=0; while [ $i -lt 100 ]; do " + body + "; i=$((i+1)); done") }
+	}
+	empty, err := cost(100, loop(":"))
+	if err != nil {
+		return fl, err
+	}
+	if fl.program, err = cost(100, loop("/bin/true")); err != nil {
+		return fl, err
+	}
+	if fl.fork, err = cost(100, loop("( : )")); err != nil {
+		return fl, err
+	}
+	fl.program, fl.fork = max(0, fl.program-empty), max(0, fl.fork-empty)
+	fmt.Printf("host floor: connection %v, program %v, fork %v\n", fl.conn, fl.program, fl.fork)
+	return fl, nil
 }
 
 // containerCPU returns a reader of the CPU time the container that
@@ -204,7 +282,7 @@ const (
 
 // writeHostCPUSection replaces the host CPU section of the file at path
 // (or puts it before the scale section, else at the end).
-func writeHostCPUSection(path string, cpu []hostCPU, rounds int) error {
+func writeHostCPUSection(path string, cpu *hostCPUReport, rounds int) error {
 	old, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -223,7 +301,7 @@ func writeHostCPUSection(path string, cpu []hostCPU, rounds int) error {
 }
 
 // writeHostCPU writes the host CPU section.
-func writeHostCPU(b *strings.Builder, cpu []hostCPU, rounds int) {
+func writeHostCPU(b *strings.Builder, cpu *hostCPUReport, rounds int) {
 	fmt.Fprintf(b, "\n"+hostCPUStart+"\n## Host CPU per no-op task\n\n"+
 		"Written on %s by `go run ./e2e/bench -hostcpu` (or `make bench`), on the machine above.\n\n", time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintf(b,
@@ -233,7 +311,7 @@ func writeHostCPU(b *strings.Builder, cpu []hostCPU, rounds int) {
 			"them. Medians of %d plays each, after one that made the state. On hosts that share the controller's cores, as here, this is "+
 			"what bounds a run's wall time; tender's budget is %v per task.\n\n", hostCPUTasks["tender"], hostCPUTasks["ansible"], rounds, hostCPUBudget)
 	b.WriteString("| module | ansible-playbook | tender | tender uses less by | within budget |\n|---|---:|---:|---:|---|\n")
-	for _, c := range cpu {
+	for _, c := range cpu.cases {
 		ratio, within := "n/a", "yes"
 		if c.tender > 0 {
 			ratio = fmt.Sprintf("%.0f×", c.ansible.Seconds()/c.tender.Seconds())
@@ -243,6 +321,15 @@ func writeHostCPU(b *strings.Builder, cpu []hostCPU, rounds int) {
 		}
 		fmt.Fprintf(b, "| %s | %.1f ms | %.2f ms | %s | %s |\n", c.module, ms(c.ansible), ms(c.tender), ratio, within)
 	}
+	fl := cpu.floor
+	fmt.Fprintf(b, "\nWhat any tool pays on this host, for scale (medians of %d): one SSH connection (OpenSSH's `ssh` running `true`: "+
+		"sshd's key exchange, login and session) **%.1f ms**; one program started from a shell (`/bin/true`) %.2f ms; one fork of the "+
+		"shell (`( : )`) %.2f ms. A no-op task of tender's costs the host one fork (the task's subshell) and the programs its module "+
+		"cannot do without (`stat` for a file's mode and owner, `sha1sum` for copy's content): the budget is below one program's cost "+
+		"here. Where hosts share the controller's %d cores, as in the side-by-side table, N hosts' connections alone take "+
+		"N × %.1f ms / %d of wall time: %.2f s for 50 hosts, for any tool that connects once to each host.\n",
+		rounds, ms(fl.conn), ms(fl.program), ms(fl.fork), runtime.NumCPU(), ms(fl.conn), runtime.NumCPU(),
+		50*fl.conn.Seconds()/float64(runtime.NumCPU()))
 	b.WriteString(hostCPUEnd + "\n")
 }
 

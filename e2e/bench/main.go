@@ -118,7 +118,7 @@ func run(scs []scenario, rounds int, outPath string, hostCPUOnly, skipHostCPU bo
 	time.Sleep(3 * time.Second)
 	inv1 := filepath.Join(dir, "hosts-1")
 	os.WriteFile(inv1, []byte(fmt.Sprintf("h1 ansible_host=127.0.0.1 ansible_port=%d ansible_user=root ansible_ssh_private_key_file=%s\n", f.ports[0], f.key)), 0o644)
-	var cpu []hostCPU
+	var cpu *hostCPUReport
 	if !skipHostCPU {
 		if cpu, err = measureHostCPU(f, inv1, rounds); err != nil {
 			return err
@@ -192,7 +192,7 @@ func machine() string {
 	return strings.Join(parts, ", ")
 }
 
-func write(path string, n, rounds int, rs []result, agent agentResult, cpu []hostCPU) error {
+func write(path string, n, rounds int, rs []result, agent agentResult, cpu *hostCPUReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\nWritten by `%s` on %s (`make bench` runs `go run ./e2e/bench` with its defaults: "+
 		"3 runs up to 10 hosts, 1 above, and the host CPU per task).\n\n",

@@ -6,7 +6,19 @@ if [ -n "$pw_set" ]; then IFS= read -r _pw || :; fi
 if [ -n "$pp_set" ]; then _pp=$(cat); fi
 fail() { echo "fail=$1"; exit "${_t_failrc:-0}"; }
 _t_in() { case ",$2," in *",$1,"*) return 0 ;; esac; return 1; }
-_t_pwent() { _t_ent passwd "$1" 2>/dev/null | awk -F: -v n="$1" '$1 == n { print; exit }'; }
+# _t_pwentv NAME sets $_t_pe to NAME's passwd entry (empty when none: a
+# number getent took for a uid is not NAME): one process. _t_pwent
+# prints it.
+_t_pwentv() {
+	_t_pe=$(_t_ent passwd "$1" 2>/dev/null) || _t_pe=
+	_t_pe=${_t_pe%%
+*}
+	case $_t_pe in "$1":*) ;; *) _t_pe= ;; esac
+}
+_t_pwent() {
+	_t_pwentv "$1"
+	[ -z "$_t_pe" ] || printf '%s\n' "$_t_pe"
+}
 # _t_split LINE: the colon-separated fields of LINE in $_f1 to $_f9, as
 # cut -d: -fN gives them, without a process per field.
 _t_split() {
@@ -128,7 +140,7 @@ fail_rc() { echo "rc=$rc"; echo fail=rc; _t_tail; exit "${_t_failrc:-0}"; }
 # _t_fresh: the user's entry in $_e, read again after a change, else
 # the one read at the start.
 _t_fresh() {
-	if [ -n "$changed" ] || [ -z "${ent-}" ]; then _e=$(_t_pwent "$name"); else _e=$ent; fi
+	if [ -n "$changed" ] || [ -z "${ent-}" ]; then _t_pwentv "$name"; _e=$_t_pe; else _e=$ent; fi
 }
 _t_report() {
 	_t_fresh
@@ -144,7 +156,8 @@ if command -v useradd >/dev/null 2>&1; then kind=shadow
 elif command -v adduser >/dev/null 2>&1; then kind=busybox
 else fail 'Failed to find required executable "useradd" in paths: '"$PATH"
 fi
-ent=$(_t_pwent "$name")
+_t_pwentv "$name"
+ent=$_t_pe
 
 if [ "$state" = absent ]; then
 	[ -n "$ent" ] || { echo changed=0; exit 0; }
