@@ -6,12 +6,13 @@ _t_replace() {
 	[ -L "$2" ] && rm -f -- "$2"
 	mv -f -- "$1" "$2"
 }
+# _t_state P sets $prev to what P is (no subshell: the tests are builtins).
 _t_state() {
-	if [ -L "$1" ]; then echo link
-	elif [ -d "$1" ]; then echo directory
+	if [ -L "$1" ]; then prev="link"
+	elif [ -d "$1" ]; then prev="directory"
 	elif [ -e "$1" ]; then
-		if [ "$(stat -c %h -- "$1")" -gt 1 ]; then echo hard; else echo file; fi
-	else echo absent; fi
+		if [ "$(stat -c %h -- "$1")" -gt 1 ]; then prev="hard"; else prev="file"; fi
+	else prev="absent"; fi
 }
 # _t_rec gives everything under the directory $1 the asked attributes;
 # followed, a link's target gets them too, and a linked directory's
@@ -28,7 +29,7 @@ _t_rec() {
 		fi
 	done
 }
-prev=$(_t_state "$path")
+_t_state "$path"
 echo "prev=$prev"
 case $path in *"
 "*) ;; *) echo "expanded=$path" ;; esac # as the host expanded it (~, $VAR)
@@ -69,7 +70,7 @@ absent)
 file)
 	if [ "$prev" = link ] && [ -n "$follow" ]; then
 		target=$(readlink -f -- "$path")
-		prev=$(_t_state "$target")
+		_t_state "$target"
 	fi
 	case $prev in file|hard) ;; *) _t_failed "file ($path) is $prev, cannot continue" ;; esac ;;
 directory)
