@@ -2,8 +2,13 @@ package agents
 
 import (
 	"context"
+	"crypto/md5"
+	"fmt"
+	"maps"
 	"net"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +82,20 @@ func TestDecideProbe(t *testing.T) {
 	}
 }
 
+// runProbe runs b's probe script under sh here and parses its output.
+func runProbe(t *testing.T, b *Bundle) *ProbeResult {
+	t.Helper()
+	out, err := exec.Command("sh", "-c", probeScript(b)).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := parseProbe(b, out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return r
+}
+
 // TestProbeScript runs the probe under dash (the POSIX sh of Debian) on
 // files that exist, are missing and cannot be hashed, and parses it.
 func TestProbeScript(t *testing.T) {
@@ -89,19 +108,7 @@ func TestProbeScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Port = ln.Addr().(*net.TCPAddr).Port
-	probe := func() *ProbeResult {
-		t.Helper()
-		out, err := exec.Command("sh", "-c", probeScript(b)).Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := parseProbe(b, out)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, out)
-		}
-		return r
-	}
-	r := probe()
+	r := runProbe(t, b)
 	if r.MD5[dir] != md5Unreadable || r.MD5[dir+"/missing"] != md5Missing || len(r.MD5["/etc/hostname"]) != 32 {
 		t.Errorf("md5s %v", r.MD5)
 	}
@@ -109,7 +116,7 @@ func TestProbeScript(t *testing.T) {
 		t.Errorf("listening: port %q health %q", r.Port, r.Health)
 	}
 	ln.Close()
-	if r = probe(); r.Port != "closed" {
+	if r = runProbe(t, b); r.Port != "closed" {
 		t.Errorf("after closing the listener: port %q", r.Port)
 	}
 	if _, err := parseProbe(b, []byte("f0=x\n")); err == nil {
@@ -117,6 +124,34 @@ func TestProbeScript(t *testing.T) {
 	}
 	if _, err := parseProbe(b, []byte("f0=x\nf1=x\nf2=x\nport=open\n")); err == nil {
 		t.Error("a probe output without the health line parsed")
+	}
+}
+
+// TestProbeScriptMD5s: the probe's MD5s, from one md5sum for all the
+// files, are each file's own, in order, whatever the file's name (a
+// leading dash, a newline, a backslash, a quote) and with a missing file
+// among them.
+func TestProbeScriptMD5s(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"plain", "-dash", "new\nline", "back\\slash", "it's", "missing", "empty"}
+	b := testBundle()
+	b.Port, b.Health, b.Files = 0, "", nil
+	want := map[string]string{}
+	for i, n := range names {
+		p := filepath.Join(dir, n)
+		b.Files = append(b.Files, File{Dest: p})
+		if n == "missing" {
+			want[p] = md5Missing
+			continue
+		}
+		data := []byte(strings.Repeat(n, i))
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want[p] = fmt.Sprintf("%x", md5.Sum(data))
+	}
+	if r := runProbe(t, b); !maps.Equal(r.MD5, want) {
+		t.Errorf("md5s %q, want %q", r.MD5, want)
 	}
 }
 

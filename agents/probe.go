@@ -41,29 +41,53 @@ const probeTimeout = 5 * time.Second
 var healthTimeout = 10 * time.Second
 
 // probeScript is the one script the check runs on a host. It reads the MD5
-// of every tracked file, looks for a LISTEN socket on the agent's port in
+// of every tracked file (one md5sum for them all, falling back to one per
+// file when that fails), looks for a LISTEN socket on the agent's port in
 // /proc/net/tcp and tcp6 (no /dev/tcp, no nc: busybox-safe) when the probe
 // is from the host's side, and runs the health command. It changes
-// nothing. It prints key=value lines: f0..fN, port, health.
+// nothing. It prints key=value lines: f0..fN, port, health. Starting a
+// program is most of what a check costs the host, so it starts as few as
+// it can: md5sum once, awk once, and timeout and sh for the health.
 func probeScript(b *Bundle) string {
 	var s strings.Builder
-	s.WriteString("i=0\nfor f in")
-	for _, f := range b.Files {
-		s.WriteString(" " + transport.Quote(f.Dest))
+	files := make([]string, len(b.Files))
+	for i, f := range b.Files {
+		files[i] = transport.Quote(f.Dest)
 	}
-	s.WriteString(`; do
-	if [ ! -e "$f" ]; then echo "f$i=missing"
-	elif s=$(md5sum < "$f" 2>/dev/null); then echo "f$i=${s%% *}"
-	else echo "f$i=unreadable"; fi
+	list := strings.Join(files, " ")
+	// Each line of md5sum's output is its argument's in order; a name
+	// that needs escaping starts its line with a backslash.
+	fmt.Fprintf(&s, `nl='
+'
+i=0 idx=
+set --
+for f in %s; do
+	if [ -e "$f" ]; then set -- "$@" "$f"; idx="$idx $i"; else echo "f$i=missing"; fi
 	i=$((i + 1))
 done
-`)
+if [ $# -eq 0 ]; then :
+elif s=$(md5sum -- "$@" 2>/dev/null); then
+	s=$s$nl
+	for i in $idx; do
+		l=${s%%%%"$nl"*} s=${s#*"$nl"}
+		l=${l#\\}
+		echo "f$i=${l%%%% *}"
+	done
+else
+	i=0
+	for f in %s; do
+		if [ ! -e "$f" ]; then :
+		elif s=$(md5sum < "$f" 2>/dev/null); then echo "f$i=${s%%%% *}"
+		else echo "f$i=unreadable"; fi
+		i=$((i + 1))
+	done
+fi
+`, list, list)
 	if b.Port != 0 && b.Probe == ProbeHost {
-		fmt.Fprintf(&s, `hex=$(printf '%%04X' %d)
-set --
+		fmt.Fprintf(&s, `set --
 for t in /proc/net/tcp /proc/net/tcp6; do [ -r "$t" ] && set -- "$@" "$t"; done
 if [ $# -eq 0 ]; then echo "port=unknown"
-elif awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { found = 1 } END { exit !found }' "$@"; then echo "port=open"
+elif awk -v p=":%04X" '$4 == "0A" && substr($2, length($2) - 4) == p { found = 1 } END { exit !found }' "$@"; then echo "port=open"
 else echo "port=closed"; fi
 `, b.Port)
 	}
@@ -128,9 +152,11 @@ func newProbeModule(b *Bundle, conns *transport.Connections) *probeModule {
 }
 
 // Run probes one host: one Conn.Run, plus a TCP connect from the
-// controller when the bundle says probe: controller.
+// controller when the bundle says probe: controller. The Run is the only
+// one on its connection (Deployer.probe closes it after the check), so
+// it is marked Alone.
 func (m *probeModule) Run(ctx context.Context, env *tasks.Env, _ tasks.Args) (tasks.Result, error) {
-	res, err := env.Conn.Run(ctx, transport.Cmd{Script: m.script})
+	res, err := env.Conn.Run(ctx, transport.Cmd{Script: m.script, Lines: true, Alone: true})
 	if err != nil {
 		return tasks.Result{}, err
 	}

@@ -124,6 +124,13 @@ type Cmd struct {
 	// copy them with the shell's builtins rather than start a program.
 	// It changes nothing the script does, nor what Run returns.
 	Lines bool
+	// Alone is the caller's promise that this Run is the only one it
+	// makes on the connection. A transport may then run the script by
+	// itself rather than set up what would serve later Runs (the SSH
+	// transport's persistent shell and its private directory), which on
+	// a host costs more than a short script. It changes nothing the
+	// script does, nor what Run returns.
+	Alone bool
 }
 
 // Become says how to run a script as another user, as Ansible's become

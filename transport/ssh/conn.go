@@ -203,6 +203,13 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 	if err != nil {
 		return transport.Result{}, err
 	}
+	if ok && c.alone(cmd, w) {
+		if err := c.acquire(ctx); err != nil {
+			return transport.Result{}, err
+		}
+		defer c.release()
+		return c.runOnce(ctx, w.Inline, cmd.OutputLimit())
+	}
 	if !ok {
 		if err := c.acquire(ctx); err != nil {
 			return transport.Result{}, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,7 +23,40 @@ const execWrapper = `/bin/sh -c 'echo $$; eval "$1"' tender-exec `
 // runExec runs command on a new exec channel with stdin as its standard
 // input (followed by end-of-file). The caller holds a session slot.
 func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader, limit int) (transport.Result, error) {
-	return c.runExecTo(ctx, command, stdin, limit, nil, nil)
+	return c.runExecTo(ctx, execWrapper+transport.Quote(command), stdin, limit, nil, nil)
+}
+
+// onceLimit bounds the scripts runOnce takes: the sh reads its script
+// from the channel, which bash does a byte at a time.
+const onceLimit = 16 << 10
+
+// runOnce runs a script the caller will run nothing after on this
+// connection (transport.Cmd.Alone), given in its inline form (so without
+// stdin or become), on an exec channel of its own: a sh reads it from the
+// channel's stdin and its output and exit status are the channel's. It
+// saves the persistent shell's setup (its private directory: mktemp, and
+// rm when it exits), the frame's subshell and output files, which on a
+// host cost more than a short script. The caller holds a session slot.
+func (c *Conn) runOnce(ctx context.Context, inline string, limit int) (transport.Result, error) {
+	// "( eval 'SCRIPT' )" without its subshell: the sh is the script's own.
+	body := inline
+	if strings.HasPrefix(body, "( ") && strings.HasSuffix(body, " )") {
+		body = body[2 : len(body)-2]
+	}
+	stdin := strings.NewReader("echo $$\n" + body + " </dev/null\n")
+	return c.runExecTo(ctx, or(c.opts.shellCommand, shellCommand), stdin, limit, nil, nil)
+}
+
+// alone reports whether cmd, wrapped as w, may run by runOnce: the caller
+// promised it is the connection's only Run, it has an inline form and no
+// stdin, it is short, and no persistent shell is there to serve it.
+func (c *Conn) alone(cmd transport.Cmd, w transport.Wrapped) bool {
+	if !cmd.Alone || cmd.Stdin != nil || w.Inline == "" || len(w.Inline) > onceLimit {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.state == shellNone
 }
 
 // Stream runs cmd on an exec channel of its own, its stdin passed on as
@@ -37,26 +71,32 @@ func (c *Conn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) 
 		return transport.Result{}, err
 	}
 	defer c.release()
-	return c.runExecTo(ctx, w.Command, w.Stdin, cmd.OutputLimit(), stdout, cmd.LiveStderr)
+	return c.runExecTo(ctx, execWrapper+transport.Quote(w.Command), w.Stdin, cmd.OutputLimit(), stdout, cmd.LiveStderr)
 }
 
-// runExecTo is runExec writing the command's stdout to stdout as it
+// runExecTo starts start (a command line whose first line of output is
+// its sh's pid, as execWrapper prints it) and is runExec writing the command's stdout to stdout as it
 // arrives when stdout is not nil (Result.Stdout then stays empty), and
 // its stderr to stderr as well when that is not nil. The
 // channel's stdin copy does not hold Wait up: a stdin that has not ended
 // when the command exits is left to its caller.
-func (c *Conn) runExecTo(ctx context.Context, command string, stdin io.Reader, limit int, stdout, stderr io.Writer) (transport.Result, error) {
+func (c *Conn) runExecTo(ctx context.Context, start string, stdin io.Reader, limit int, stdout, stderr io.Writer) (transport.Result, error) {
 	sess, err := c.newSession(ctx)
 	if err != nil {
 		return transport.Result{}, err
 	}
-	defer sess.Close()
+	closeSess := true
+	defer func() {
+		if closeSess {
+			sess.Close()
+		}
+	}()
 	c.stats.execRuns.Add(1)
 	out, errb := pidWriter{buf: transport.Bounded{Limit: limit}, to: stdout}, transport.Bounded{Limit: limit}
 	sess.Stdin = stdin
 	sess.Stdout = &out
 	sess.Stderr = transport.StderrTo(&errb, stderr)
-	if err := sess.Start(execWrapper + transport.Quote(command)); err != nil {
+	if err := sess.Start(start); err != nil {
 		return transport.Result{}, c.broken("exec", err)
 	}
 	done := make(chan error, 1)
@@ -65,10 +105,17 @@ func (c *Conn) runExecTo(ctx context.Context, command string, stdin io.Reader, l
 	case err = <-done:
 	case <-ctx.Done():
 		if pid := out.pid(); pid != "" {
-			go c.killChildren(pid, "KILL", true)
+			// The kill script finds the sh's descendants and kills them
+			// with it; a signal to the sh sent first would orphan them
+			// before they are found. The channel stays open until then.
+			closeSess = false
+			go func() {
+				c.killChildren(pid, "KILL", true)
+				sess.Close()
+			}()
+			return transport.Result{}, ctx.Err()
 		}
 		_ = sess.Signal(xssh.SIGKILL)
-		sess.Close()
 		return transport.Result{}, ctx.Err()
 	}
 	if out.pid() == "" {

@@ -136,7 +136,7 @@ func TestCancelKillsScriptOnExecChannel(t *testing.T) {
 	f := newFixture(t, sshtest.Options{RefuseShell: true})
 	c := f.connect(t)
 	// The script's child, not the script, holds the pid file's pid.
-	cancelledRun(t, c, "; echo never")
+	cancelledRun(t, c, "; echo never", false)
 }
 
 func TestCancelKillsScriptAndKeepsShell(t *testing.T) {
@@ -146,7 +146,7 @@ func TestCancelKillsScriptAndKeepsShell(t *testing.T) {
 	mustRun(t, c, transport.Cmd{Script: "true"})
 	// The script runs in a subshell of the persistent shell, where $$ is
 	// the persistent shell's pid: the pid comes from the sleep itself.
-	cancelledRun(t, c, "")
+	cancelledRun(t, c, "", false)
 	deadline := time.Now().Add(5 * time.Second)
 	for len(c.idle) == 0 {
 		if time.Now().After(deadline) {
@@ -235,12 +235,12 @@ func cancelOnFile(path string) (context.Context, context.CancelFunc) {
 // cancelledRun runs a script on c that starts a long sleep (writing its
 // pid), cancels the Run once the sleep has started, and waits for the
 // sleep to be killed; rest follows the sleep in the script.
-func cancelledRun(t *testing.T, c *Conn, rest string) {
+func cancelledRun(t *testing.T, c *Conn, rest string, alone bool) {
 	t.Helper()
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	ctx, cancel := cancelOnFile(pidFile)
 	defer cancel()
-	_, err := c.Run(ctx, transport.Cmd{Script: "sh -c 'echo $$ > " + pidFile + "; exec sleep 30'" + rest})
+	_, err := c.Run(ctx, transport.Cmd{Script: "sh -c 'echo $$ > " + pidFile + "; exec sleep 30'" + rest, Alone: alone})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v", err)
 	}

@@ -167,7 +167,13 @@ func (s *Server) runCommand(ch ssh.Channel, cmd *exec.Cmd) {
 	}
 	cmd.Stdout = ch
 	cmd.Stderr = ch.Stderr()
-	cmd.WaitDelay = time.Second
+	// sshd reads a command's output until end of file, however long a
+	// child keeps it open; the bound here only keeps a test's leftover
+	// background process from holding its session forever. One second
+	// was too short: on a loaded machine (a fleet of hundreds of hosts
+	// on two cores) the copy of a finished command's last output could
+	// lag that long, and was cut off.
+	cmd.WaitDelay = 30 * time.Second
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(ch.Stderr(), "sshtest: %v\n", err)
 		ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{127}))
