@@ -26,6 +26,7 @@ type tally struct {
 	transport.Dialer
 	mu            sync.Mutex
 	connects, run map[string]int
+	shells        map[string]int64 // persistent-shell Runs, as the SSH Conn counts them
 }
 
 func (c *tally) Connect(ctx context.Context, t transport.Target) (transport.Conn, error) {
@@ -41,7 +42,7 @@ func (c *tally) Connect(ctx context.Context, t transport.Target) (transport.Conn
 
 func (c *tally) reset() {
 	c.mu.Lock()
-	c.connects, c.run = map[string]int{}, map[string]int{}
+	c.connects, c.run, c.shells = map[string]int{}, map[string]int{}, map[string]int64{}
 	c.mu.Unlock()
 }
 
@@ -55,7 +56,13 @@ func (t *tallyConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resul
 	t.c.mu.Lock()
 	t.c.run[t.host]++
 	t.c.mu.Unlock()
-	return t.Conn.Run(ctx, cmd)
+	res, err := t.Conn.Run(ctx, cmd)
+	if sc, ok := t.Conn.(*ssh.Conn); ok {
+		t.c.mu.Lock()
+		t.c.shells[t.host] += sc.Stats().ShellRuns
+		t.c.mu.Unlock()
+	}
+	return res, err
 }
 
 // libDeployer makes a Deployer of the hello bundle (version 1) with a
@@ -129,6 +136,11 @@ func TestAgentLibraryNoOpIsOneRoundTrip(t *testing.T) {
 	for _, name := range agentHosts {
 		if dialer.connects[name] != 1 || dialer.run[name] != 1 {
 			t.Errorf("%s: %d connections, %d scripts; want 1 and 1", name, dialer.connects[name], dialer.run[name])
+		}
+		// The check is the connection's only script: it runs without
+		// the persistent shell and its private directory.
+		if dialer.shells[name] != 0 {
+			t.Errorf("%s: the check ran on a persistent shell", name)
 		}
 	}
 	t.Logf("no-op rollout of %d hosts over SSH: %v (1 connection + 1 round trip per host)", len(agentHosts), took)

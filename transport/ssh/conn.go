@@ -208,7 +208,7 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 			return transport.Result{}, err
 		}
 		defer c.release()
-		return c.runOnce(ctx, w.Inline, cmd.OutputLimit())
+		return c.runAlone(ctx, w, cmd.OutputLimit())
 	}
 	if !ok {
 		if err := c.acquire(ctx); err != nil {

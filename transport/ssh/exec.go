@@ -26,6 +26,10 @@ func (c *Conn) runExec(ctx context.Context, command string, stdin io.Reader, lim
 	return c.runExecTo(ctx, execWrapper+transport.Quote(command), stdin, limit, nil, nil)
 }
 
+// errNotStarted marks a Run whose command the host did not start (an
+// exec request refused); its text is the cause's alone.
+var errNotStarted = errors.New("")
+
 // onceLimit bounds the scripts runOnce takes: the sh reads its script
 // from the channel, which bash does a byte at a time.
 const onceLimit = 16 << 10
@@ -45,6 +49,23 @@ func (c *Conn) runOnce(ctx context.Context, inline string, limit int) (transport
 	}
 	stdin := strings.NewReader("echo $$\n" + body + " </dev/null\n")
 	return c.runExecTo(ctx, or(c.opts.shellCommand, shellCommand), stdin, limit, nil, nil)
+}
+
+// runAlone runs w as runOnce does, or, where the host refuses to start a
+// bare sh on an exec channel (as it may refuse the persistent shell), as
+// an exec Run of w's command, the shell then known refused. The caller
+// holds a session slot.
+func (c *Conn) runAlone(ctx context.Context, w transport.Wrapped, limit int) (transport.Result, error) {
+	res, err := c.runOnce(ctx, w.Inline, limit)
+	if !errors.Is(err, errNotStarted) || ctx.Err() != nil || isDead(c.dead) {
+		return res, err
+	}
+	c.mu.Lock()
+	if c.state == shellNone {
+		c.state = shellRefused
+	}
+	c.mu.Unlock()
+	return c.runExec(ctx, w.Command, w.Head(), limit)
 }
 
 // alone reports whether cmd, wrapped as w, may run by runOnce: the caller
@@ -97,7 +118,7 @@ func (c *Conn) runExecTo(ctx context.Context, start string, stdin io.Reader, lim
 	sess.Stdout = &out
 	sess.Stderr = transport.StderrTo(&errb, stderr)
 	if err := sess.Start(start); err != nil {
-		return transport.Result{}, c.broken("exec", err)
+		return transport.Result{}, fmt.Errorf("%w%w", c.broken("exec", err), errNotStarted)
 	}
 	done := make(chan error, 1)
 	go func() { done <- sess.Wait() }()

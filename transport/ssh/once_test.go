@@ -62,6 +62,23 @@ func TestAloneRunSkipsTheShell(t *testing.T) {
 	}
 }
 
+// TestAloneRunWhereTheShellIsRefused: a host that refuses a bare sh on
+// an exec channel (as it refuses the persistent shell) still runs an
+// Alone Run, as an exec Run, and is not asked for a shell again.
+func TestAloneRunWhereTheShellIsRefused(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, sshtest.Options{RefuseShell: true})
+	c := f.connect(t)
+	for range 2 {
+		if res := mustRun(t, c, transport.Cmd{Script: "echo alone; exit 2", Alone: true}); string(res.Stdout) != "alone\n" || res.ExitCode != 2 {
+			t.Fatalf("%q exit %d", res.Stdout, res.ExitCode)
+		}
+	}
+	if st := f.srv.Stats(); st.Execs != 3 {
+		t.Errorf("%d exec requests, want 3 (one refused sh, two Runs)", st.Execs)
+	}
+}
+
 func TestCancelKillsAloneScript(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, sshtest.Options{})

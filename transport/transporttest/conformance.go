@@ -40,6 +40,7 @@ func Run(t *testing.T, s Suite) {
 		{"ExitCodeAndOutput", testExitCodeAndOutput},
 		{"StdinAndEnv", testStdinAndEnv},
 		{"NoStdinMeansEOF", testNoStdin},
+		{"Alone", testAlone},
 		{"LargeOutput", testLargeOutput},
 		{"OutputBounded", testOutputBounded},
 		{"ContextCancel", testContextCancel},
@@ -121,6 +122,30 @@ func testNoStdin(t *testing.T, s Suite) {
 	res := run(t, c, transport.Cmd{Script: "wc -c"})
 	if strings.TrimSpace(string(res.Stdout)) != "0" {
 		t.Fatalf("a script without stdin must read EOF at once, read %q", res.Stdout)
+	}
+}
+
+// testAlone: a Run that is the connection's only one (Cmd.Alone) gives
+// what any Run gives: output, exit status, environment, end-of-file stdin,
+// a script that exits early, and a cancel that returns at once.
+func testAlone(t *testing.T, s Suite) {
+	for _, tc := range []struct{ script, stdout, stderr string }{
+		{`echo out; echo "$ODD" >&2; exit 3`, "out\n", "it's \"odd\"\n"},
+		{"wc -c; exit 3; echo never", "0\n", ""},
+	} {
+		res := run(t, open(t, s), transport.Cmd{Script: tc.script, Env: map[string]string{"ODD": `it's "odd"`}, Alone: true, Lines: true})
+		if res.ExitCode != 3 || strings.TrimLeft(string(res.Stdout), " ") != tc.stdout || string(res.Stderr) != tc.stderr {
+			t.Errorf("%q: exit %d stdout %q stderr %q", tc.script, res.ExitCode, res.Stdout, res.Stderr)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := open(t, s).Run(ctx, transport.Cmd{Script: "sleep 30", Alone: true}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("an Alone Run past its deadline returned %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("cancel took %v", d)
 	}
 }
 
