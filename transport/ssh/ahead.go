@@ -44,13 +44,22 @@ func (c *Conn) RunAhead(ctx context.Context, cmd transport.Cmd, next []transport
 		}
 	}
 	w, in, ok, err := c.inBand(ctx, cmd)
-	if err != nil || !ok {
+	// alone runs cmd as Run does when it cannot lead a batch: with the
+	// stdin inBand already read put back before the rest.
+	alone := func() (transport.Result, []*transport.Pending, error) {
 		skip(0)
-		if err != nil {
-			return transport.Result{}, pend, err
+		if cmd.Stdin != nil {
+			cmd.Stdin = io.MultiReader(bytes.NewReader(in), cmd.Stdin)
 		}
 		res, err := c.Run(ctx, cmd)
 		return res, pend, err
+	}
+	if err != nil {
+		skip(0)
+		return transport.Result{}, pend, err
+	}
+	if !ok {
+		return alone()
 	}
 	queued := make([]aheadFrame, 0, len(next))
 	for _, n := range next {
@@ -73,9 +82,7 @@ func (c *Conn) RunAhead(ctx context.Context, cmd transport.Cmd, next []transport
 	}
 	if sh == nil { // no shell free: the first runs alone on an exec channel
 		c.release()
-		skip(0)
-		res, err := c.Run(ctx, cmd)
-		return res, pend, err
+		return alone()
 	}
 	b.sh = sh
 	first := boundary()

@@ -197,3 +197,37 @@ func TestRunAheadStopSparesNextRun(t *testing.T) {
 		}
 	}
 }
+
+// TestRunAheadFallbackKeepsStdin: when RunAhead cannot use the
+// persistent shell (busy with another Run, or a stdin too large to go in
+// band) it runs the script as Run does, with all of its stdin: the part
+// it had already read to frame it is not lost.
+func TestRunAheadFallbackKeepsStdin(t *testing.T) {
+	f := newFixture(t, sshtest.Options{})
+	c := f.connect(t)
+	mustRun(t, c, transport.Cmd{Script: "true"}) // the shell is started
+	for _, in := range []string{"small stdin\n", strings.Repeat("y", inBandLimit+10)} {
+		before := c.Stats().ShellRuns
+		busy := make(chan error, 1)
+		release := filepath.Join(t.TempDir(), "release")
+		go func() {
+			_, err := c.Run(context.Background(), transport.Cmd{Script: "while [ ! -e " + release + " ]; do sleep 0.05; done"})
+			busy <- err
+		}()
+		for deadline := time.Now().Add(10 * time.Second); len(c.idle) > 0 || c.Stats().ShellRuns == before; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the busy Run did not take the shell")
+			}
+		}
+		res, _ := runAhead(t, c, transport.Cmd{Script: "wc -c", Stdin: strings.NewReader(in), Final: true})
+		if got := strings.TrimSpace(string(res.Stdout)); got != fmt.Sprint(len(in)) {
+			t.Errorf("stdin of %d bytes: the script read %s", len(in), got)
+		}
+		if err := os.WriteFile(release, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-busy; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
