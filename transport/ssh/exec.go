@@ -95,9 +95,9 @@ func (c *Conn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) 
 	return c.runExecTo(ctx, execWrapper+transport.Quote(w.Command), w.Stdin, cmd.OutputLimit(), stdout, cmd.LiveStderr)
 }
 
-// runExecTo starts start (a command line whose first line of output is
-// its sh's pid, as execWrapper prints it) and is runExec writing the command's stdout to stdout as it
-// arrives when stdout is not nil (Result.Stdout then stays empty), and
+// runExecTo runs start, a command line whose first line of output is
+// its sh's pid (as execWrapper prints it), as runExec does, writing the
+// command's stdout to stdout as it arrives when stdout is not nil (Result.Stdout then stays empty), and
 // its stderr to stderr as well when that is not nil. The
 // channel's stdin copy does not hold Wait up: a stdin that has not ended
 // when the command exits is left to its caller.
