@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"maps"
 	"net"
+	"slices"
 
 	"github.com/tender-sh/tender/playbooks"
 	"github.com/tender-sh/tender/playbooks/expr"
@@ -239,7 +240,7 @@ const maxAheadStdin = 256 << 10
 // become and stdin. The stdin cmd had is returned when it was read.
 func sameCmd(e *aheadEntry, cmd transport.Cmd) (bool, []byte, error) {
 	a := e.cmd
-	if a.Script != cmd.Script || a.MaxOutput != cmd.MaxOutput || a.Final != cmd.Final ||
+	if a.Script != cmd.Script || !slices.Equal(a.Lib, cmd.Lib) || a.MaxOutput != cmd.MaxOutput || a.Final != cmd.Final ||
 		cmd.LiveStderr != nil || !maps.Equal(a.Env, cmd.Env) || !sameBecome(a.Become, cmd.Become) {
 		return false, nil, nil
 	}

@@ -346,7 +346,8 @@ func (c *launchConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resu
 		return transport.Result{}, c.err
 	}
 	var stdin bytes.Buffer
-	stdin.WriteString(cmd.Script)
+	script := cmd.Text() // the job's sh runs it from a file: Lib and all
+	stdin.WriteString(script)
 	stdin.Write(c.task)
 	if cmd.Stdin != nil {
 		if _, err := stdin.ReadFrom(cmd.Stdin); err != nil {
@@ -359,7 +360,7 @@ func (c *launchConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Resu
 	// creates get the usual modes.
 	launcher := `_u=$(umask); umask 077; mkdir -p ` + c.dir + ` || exit 1
 j=` + p + `
-head -c ` + strconv.Itoa(len(cmd.Script)) + ` >"$j.sh" && head -c ` + strconv.Itoa(len(c.task)) + ` >"$j.task" && cat >"$j.in" || exit 1
+head -c ` + strconv.Itoa(len(script)) + ` >"$j.sh" && head -c ` + strconv.Itoa(len(c.task)) + ` >"$j.task" && cat >"$j.in" || exit 1
 date '+%Y-%m-%d %H:%M:%S %s' >"$j.start"
 ( trap '' HUP; umask "$_u"; sh "$j.sh" <"$j.in" >"$j.out" 2>"$j.err" & echo $! >"$j.pid"; wait $!; rc=$?; date '+%Y-%m-%d %H:%M:%S %s' >"$j.end"; echo $rc >"$j.rc.tmp"; mv "$j.rc.tmp" "$j.rc" ) </dev/null >/dev/null 2>&1 &
 printf '%s\n' "$j"

@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"strings"
 	"time"
 )
 
@@ -124,6 +125,17 @@ type Cmd struct {
 	// copy them with the shell's builtins rather than start a program.
 	// It changes nothing the script does, nor what Run returns.
 	Lines bool
+	// Lib is shell text Script relies on, in pieces that only define:
+	// functions, and variables set to constant values; a piece prints
+	// nothing, reads nothing and changes nothing on the host. Each piece
+	// is one constant text (a package-level string of the module) that
+	// ends with a newline, and
+	// no two pieces define the same name differently. The script runs as
+	// if the pieces, in order, were written at its top; a transport that
+	// keeps a shell across Runs may define each piece once per shell and
+	// let later Runs that carry the same piece use it, which saves
+	// sending and parsing it again (see Text).
+	Lib []string
 	// Alone is the caller's promise that this Run is the only one it
 	// makes on the connection. A transport may then run the script by
 	// itself rather than set up what would serve later Runs (the SSH
@@ -131,6 +143,16 @@ type Cmd struct {
 	// a host costs more than a short script. It changes nothing the
 	// script does, nor what Run returns.
 	Alone bool
+}
+
+// Text is the whole script cmd runs: its Lib's pieces, then Script, as
+// one text, for a transport (or a wrapper) that runs it from a file or a
+// stream of its own.
+func (c Cmd) Text() string {
+	if len(c.Lib) == 0 {
+		return c.Script
+	}
+	return strings.Join(c.Lib, "") + c.Script
 }
 
 // Become says how to run a script as another user, as Ansible's become

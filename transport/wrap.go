@@ -3,6 +3,7 @@ package transport
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -36,10 +37,22 @@ type Wrapped struct {
 	// It is for a shell that reads commands from its stdin (a persistent
 	// shell), where no command line is ever visible: it saves starting sh
 	// and head for every script. Its stdin is the caller's stdin alone.
-	// Empty with become.
+	// Empty with become. It leaves Lib out: the shell must have run
+	// LibScript for each of Lib's pieces first (once is enough).
 	Inline string
+	// Lib is the Cmd's Lib, for Inline (nil with become).
+	Lib []string
 	// head is Wrap's own part of Stdin (Prefix bytes), in pieces.
 	head []string
+}
+
+// LibScript is the statement that makes a shell define one of a Cmd's
+// Lib pieces for the Runs after it: the piece as an eval's argument, so
+// that a shell that cannot parse it reports so and goes on (command
+// keeps eval's syntax error from ending a non-interactive shell). It
+// prints nothing on stdout.
+func LibScript(piece string) string {
+	return "command eval " + Quote(piece) + "\n"
 }
 
 // Head returns a new reader of Wrap's own part of Stdin (its first
@@ -62,22 +75,28 @@ func (w Wrapped) HeadBytes(extra []byte) []byte {
 	return append(out, extra...)
 }
 
-// inlineScript is "( eval 'SCRIPT' )", SCRIPT quoted as Quote quotes a
-// text that ends in a newline, written in one allocation.
-func inlineScript(s string) string {
+// inlineScript is "( eval 'ENV SCRIPT' )", the environment's exports
+// and the script quoted as Quote quotes a text that ends in a newline,
+// written in one allocation.
+func inlineScript(env, s string) string {
 	var b strings.Builder
-	b.Grow(len(s) + len(s)/16 + 16)
+	b.Grow(len(env) + len(s) + len(s)/16 + 16)
 	b.WriteString("( eval '")
-	for {
-		i := strings.IndexByte(s, '\'')
-		if i < 0 {
-			break
+	for _, part := range []string{env, s} {
+		for {
+			i := strings.IndexByte(part, '\'')
+			if i < 0 {
+				break
+			}
+			b.WriteString(part[:i])
+			b.WriteString(`'"'"'`)
+			part = part[i+1:]
 		}
-		b.WriteString(s[:i])
-		b.WriteString(`'"'"'`)
-		s = s[i+1:]
+		b.WriteString(part)
 	}
-	b.WriteString(s)
+	if !strings.HasSuffix(s, "\n") {
+		b.WriteByte('\n')
+	}
 	b.WriteString("' )")
 	return b.String()
 }
@@ -89,8 +108,7 @@ func inlineScript(s string) string {
 // line holding a random boundary; a small reader in Command takes exactly
 // its bytes and evals them, leaving what follows on stdin to the script.
 func Wrap(cmd Cmd) (Wrapped, error) {
-	var script strings.Builder
-	script.Grow(len(cmd.Script) + 64*len(cmd.Env) + 1)
+	var env strings.Builder
 	keys := make([]string, 0, len(cmd.Env))
 	for k := range cmd.Env {
 		if !envName.MatchString(k) {
@@ -100,11 +118,25 @@ func Wrap(cmd Cmd) (Wrapped, error) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(&script, "export %s=%s\n", k, Quote(cmd.Env[k]))
+		fmt.Fprintf(&env, "export %s=%s\n", k, Quote(cmd.Env[k]))
 	}
-	script.WriteString(cmd.Script)
+	for _, p := range cmd.Lib {
+		if !strings.HasSuffix(p, "\n") {
+			return Wrapped{}, errors.New("a Lib piece of the script does not end with a newline")
+		}
+	}
+	// The script's text, in pieces that share the caller's strings: the
+	// environment, the Lib, the script and its last newline.
+	text := make([]string, 0, len(cmd.Lib)+3)
+	text = append(text, env.String())
+	text = append(text, cmd.Lib...)
+	text = append(text, cmd.Script)
 	if !strings.HasSuffix(cmd.Script, "\n") {
-		script.WriteByte('\n')
+		text = append(text, "\n")
+	}
+	size := 0
+	for _, p := range text {
+		size += len(p)
 	}
 
 	b := boundary()
@@ -113,9 +145,8 @@ func Wrap(cmd Cmd) (Wrapped, error) {
 	// script's bytes with head -c, which reads no further (GNU and busybox
 	// both read at most the count asked), and evals them.
 	reader := fmt.Sprintf(`while IFS= read -r __tender_l; do [ "$__tender_l" = %s ] && break; done; `+
-		`unset __tender_l; eval "$(head -c %d)"`, b, script.Len())
+		`unset __tender_l; eval "$(head -c %d)"`, b, size)
 
-	// The head is kept in pieces, the script's text shared, not copied.
 	var head []string
 	command := "/bin/sh -c " + Quote(reader)
 	if cmd.Become != nil {
@@ -128,14 +159,15 @@ func Wrap(cmd Cmd) (Wrapped, error) {
 			head = append(head, cmd.Become.Password+"\n")
 		}
 	}
-	text := script.String()
-	head = append(head, b+"\n", text)
+	head = append(head, b+"\n")
+	head = append(head, text...)
 	w := Wrapped{Command: command, head: head}
 	for _, p := range head {
 		w.Prefix += len(p)
 	}
 	if cmd.Become == nil {
-		w.Inline = inlineScript(text)
+		w.Inline = inlineScript(text[0], cmd.Script)
+		w.Lib = cmd.Lib
 	}
 	w.Stdin = w.Head()
 	if cmd.Stdin != nil {

@@ -72,7 +72,7 @@ func (c *Conn) RunAhead(ctx context.Context, cmd transport.Cmd, next []transport
 		if err != nil || !ok {
 			break
 		}
-		queued = append(queued, aheadFrame{w: nw, in: nin, fo: frameOptsOf(n), limit: n.OutputLimit()})
+		queued = append(queued, aheadFrame{w: nw, in: nin, fo: frameOptsOf(n, nw), limit: n.OutputLimit()})
 	}
 	skip(len(queued))
 	sh, err := c.pick(ctx)
@@ -88,12 +88,14 @@ func (c *Conn) RunAhead(ctx context.Context, cmd transport.Cmd, next []transport
 	first := boundary()
 	b.token = "s" + first[len("__TENDER_"):len(first)-1]
 	var all bytes.Buffer
-	all.Write(sh.lengthPrefixed(shellFrame(sh, first, commandOf(w), w.Inline != "", frameIn(w, in), frameOptsOf(cmd))))
+	fo := frameOptsOf(cmd, w)
+	all.Write(sh.lengthPrefixed(append(sh.libDefs(fo.lib), shellFrame(sh, first, commandOf(w), w.Inline != "", frameIn(w, in), fo)...)))
 	bounds := make([]string, len(queued))
 	for i, q := range queued {
 		bounds[i] = boundary()
 		f := shellFrame(sh, bounds[i], commandOf(q.w), q.w.Inline != "", frameIn(q.w, q.in), q.fo)
-		all.Write(sh.lengthPrefixed(gatedFrame(b.token, bounds[i], f)))
+		// The Lib goes before the gate: a skipped frame still defines it.
+		all.Write(sh.lengthPrefixed(append(sh.libDefs(q.fo.lib), gatedFrame(b.token, bounds[i], f)...)))
 	}
 	c.stats.shellRuns.Add(1)
 	c.stats.writes.Add(1)

@@ -229,7 +229,7 @@ func (c *Conn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, er
 		defer c.release()
 		return c.runExec(ctx, w.Command, io.MultiReader(w.Head(), bytes.NewReader(in)), cmd.OutputLimit())
 	}
-	fo := frameOptsOf(cmd)
+	fo := frameOptsOf(cmd, w)
 	if w.Inline != "" {
 		// The shell reads the script as text: no sh, no head to start.
 		return c.runShell(ctx, sh, w.Inline, true, in, fo, cmd.OutputLimit())

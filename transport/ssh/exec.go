@@ -41,13 +41,14 @@ const onceLimit = 16 << 10
 // saves the persistent shell's setup (its private directory: mktemp, and
 // rm when it exits), the frame's subshell and output files, which on a
 // host cost more than a short script. The caller holds a session slot.
-func (c *Conn) runOnce(ctx context.Context, inline string, limit int) (transport.Result, error) {
-	// "( eval 'SCRIPT' )" without its subshell: the sh is the script's own.
-	body := inline
+func (c *Conn) runOnce(ctx context.Context, w transport.Wrapped, limit int) (transport.Result, error) {
+	// "( eval 'SCRIPT' )" without its subshell: the sh is the script's own,
+	// and so are the definitions of its Lib, which come first.
+	body := w.Inline
 	if strings.HasPrefix(body, "( ") && strings.HasSuffix(body, " )") {
 		body = body[2 : len(body)-2]
 	}
-	stdin := strings.NewReader("echo $$\n" + body + " </dev/null\n")
+	stdin := strings.NewReader("echo $$\n" + strings.Join(w.Lib, "") + body + " </dev/null\n")
 	return c.runExecTo(ctx, or(c.opts.shellCommand, shellCommand), stdin, limit, nil, nil)
 }
 
@@ -56,7 +57,7 @@ func (c *Conn) runOnce(ctx context.Context, inline string, limit int) (transport
 // an exec Run of w's command, the shell then known refused. The caller
 // holds a session slot.
 func (c *Conn) runAlone(ctx context.Context, w transport.Wrapped, limit int) (transport.Result, error) {
-	res, err := c.runOnce(ctx, w.Inline, limit)
+	res, err := c.runOnce(ctx, w, limit)
 	if !errors.Is(err, errNotStarted) || ctx.Err() != nil || isDead(c.dead) {
 		return res, err
 	}
@@ -72,12 +73,21 @@ func (c *Conn) runAlone(ctx context.Context, w transport.Wrapped, limit int) (tr
 // promised it is the connection's only Run, it has an inline form and no
 // stdin, it is short, and no persistent shell is there to serve it.
 func (c *Conn) alone(cmd transport.Cmd, w transport.Wrapped) bool {
-	if !cmd.Alone || cmd.Stdin != nil || w.Inline == "" || len(w.Inline) > onceLimit {
+	if !cmd.Alone || cmd.Stdin != nil || w.Inline == "" || len(w.Inline)+libSize(w.Lib) > onceLimit {
 		return false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.state == shellNone
+}
+
+// libSize is how many bytes lib's pieces hold.
+func libSize(lib []string) int {
+	n := 0
+	for _, p := range lib {
+		n += len(p)
+	}
+	return n
 }
 
 // Stream runs cmd on an exec channel of its own, its stdin passed on as
@@ -114,7 +124,9 @@ func (c *Conn) runExecTo(ctx context.Context, start string, stdin io.Reader, lim
 	}()
 	c.stats.execRuns.Add(1)
 	out, errb := pidWriter{buf: transport.Bounded{Limit: limit}, to: stdout}, transport.Bounded{Limit: limit}
-	sess.Stdin = stdin
+	if stdin != nil {
+		sess.Stdin = chunkedReader{stdin}
+	}
 	sess.Stdout = &out
 	sess.Stderr = transport.StderrTo(&errb, stderr)
 	if err := sess.Start(start); err != nil {

@@ -150,6 +150,30 @@ type shell struct {
 	pid   string // the remote sh's pid, for killing its children
 	mode  string // modeEval or modeLen
 	dir   string // the shell's private directory, as it began
+	// libs is the Lib pieces (transport.Cmd.Lib) the shell has defined,
+	// by their text: a frame defines the pieces of its script that are
+	// not there yet, before its own statements. Only the Run that holds
+	// the shell touches it.
+	libs map[string]bool
+}
+
+// libDefs returns the statements that define the pieces of lib that sh
+// has not defined yet, and records them as defined: the caller writes
+// them to sh, at the top level of a frame (never inside a gate that may
+// skip them), before the frame that needs them.
+func (sh *shell) libDefs(lib []string) []byte {
+	var out []byte
+	for _, p := range lib {
+		if sh.libs[p] {
+			continue
+		}
+		if sh.libs == nil {
+			sh.libs = map[string]bool{}
+		}
+		sh.libs[p] = true
+		out = append(out, transport.LibScript(p)...)
+	}
+	return out
 }
 
 // startShell starts the persistent shell; the caller has set state to
@@ -199,7 +223,7 @@ func (c *Conn) openShell(ctx context.Context) (*shell, error) {
 		return nil, err
 	}
 	ready := boundary()
-	sh := &shell{sess: sess, stdin: stdin, out: bufio.NewReaderSize(stdout, 4<<10)}
+	sh := &shell{sess: sess, stdin: chunkedWriter{stdin}, out: bufio.NewReaderSize(stdout, 4<<10)}
 	type answer struct {
 		pid, mode string
 		err       error
@@ -257,7 +281,7 @@ type shellAnswer struct {
 // brace group of the shell without touching the shell's own state.
 func (c *Conn) runShell(ctx context.Context, sh *shell, command string, subshell bool, stdin []byte, fo frameOpts, limit int) (transport.Result, error) {
 	b := boundary()
-	frame := sh.lengthPrefixed(shellFrame(sh, b, command, subshell, stdin, fo))
+	frame := sh.lengthPrefixed(append(sh.libDefs(fo.lib), shellFrame(sh, b, command, subshell, stdin, fo)...))
 	c.stats.shellRuns.Add(1)
 	c.stats.writes.Add(1)
 	done := make(chan shellAnswer, 1)
@@ -292,12 +316,18 @@ func (c *Conn) runShell(ctx context.Context, sh *shell, command string, subshell
 
 // frameOpts is what a frame takes from its Cmd besides the command.
 type frameOpts struct {
-	secret bool // stdin carries a become password
-	lines  bool // stdout is a few lines of text (transport.Cmd.Lines)
+	secret bool     // stdin carries a become password
+	lines  bool     // stdout is a few lines of text (transport.Cmd.Lines)
+	lib    []string // the Lib the shell must define first (Wrapped.Lib, for an inline command)
 }
 
-func frameOptsOf(cmd transport.Cmd) frameOpts {
-	return frameOpts{secret: isSecret(cmd), lines: cmd.Lines}
+// frameOptsOf is cmd's frameOpts, wrapped as w.
+func frameOptsOf(cmd transport.Cmd, w transport.Wrapped) frameOpts {
+	fo := frameOpts{secret: isSecret(cmd), lines: cmd.Lines}
+	if w.Inline != "" {
+		fo.lib = w.Lib
+	}
+	return fo
 }
 
 // shellFrame is the frame that runs command on sh with stdin, answered

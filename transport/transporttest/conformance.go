@@ -41,6 +41,7 @@ func Run(t *testing.T, s Suite) {
 		{"StdinAndEnv", testStdinAndEnv},
 		{"NoStdinMeansEOF", testNoStdin},
 		{"Alone", testAlone},
+		{"Lib", testLib},
 		{"LargeOutput", testLargeOutput},
 		{"OutputBounded", testOutputBounded},
 		{"ContextCancel", testContextCancel},
@@ -122,6 +123,45 @@ func testNoStdin(t *testing.T, s Suite) {
 	res := run(t, c, transport.Cmd{Script: "wc -c"})
 	if strings.TrimSpace(string(res.Stdout)) != "0" {
 		t.Fatalf("a script without stdin must read EOF at once, read %q", res.Stdout)
+	}
+}
+
+// testLib: a script's Lib pieces (Cmd.Lib) are defined before it, on
+// every Run and however the transport sends them: the first Run on a
+// connection and later ones, with stdin, alone; a function of the Lib
+// that exits ends the script; a script that redefines a Lib function
+// changes nothing for the next Run; a piece without its last newline is
+// refused.
+func testLib(t *testing.T, s Suite) {
+	lib := []string{
+		"_tc_a() { echo \"a-$1\"; }\n",
+		"_tc_v='it''s'\n_tc_b() { echo \"b-$_tc_v\"; }\n_tc_main() { echo main; exit 4; }\n",
+	}
+	c := open(t, s)
+	for _, tc := range []struct {
+		cmd    transport.Cmd
+		stdout string
+		exit   int
+	}{
+		{transport.Cmd{Lib: lib, Script: "_tc_a 1; _tc_b"}, "a-1\nb-its\n", 0},
+		{transport.Cmd{Lib: lib, Script: "_tc_a 2; _tc_b", Env: map[string]string{"X": "1"}}, "a-2\nb-its\n", 0},
+		{transport.Cmd{Lib: lib[:1], Script: "_tc_a 3; cat", Stdin: strings.NewReader("in\n")}, "a-3\nin\n", 0},
+		{transport.Cmd{Lib: lib, Script: "_tc_main; echo never"}, "main\n", 4},
+		{transport.Cmd{Lib: lib, Script: "_tc_a() { echo other; }; _tc_a 4"}, "other\n", 0},
+		{transport.Cmd{Lib: lib, Script: "_tc_a 5"}, "a-5\n", 0},
+		{transport.Cmd{Lib: lib[1:], Script: "_tc_b"}, "b-its\n", 0},
+	} {
+		res := run(t, c, tc.cmd)
+		if res.ExitCode != tc.exit || string(res.Stdout) != tc.stdout {
+			t.Errorf("%q: exit %d stdout %q stderr %q, want %d %q", tc.cmd.Script, res.ExitCode, res.Stdout, res.Stderr, tc.exit, tc.stdout)
+		}
+	}
+	res := run(t, open(t, s), transport.Cmd{Lib: lib, Script: "_tc_a 6; _tc_main", Alone: true, Lines: true})
+	if res.ExitCode != 4 || string(res.Stdout) != "a-6\nmain\n" {
+		t.Errorf("alone: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if _, err := c.Run(context.Background(), transport.Cmd{Lib: []string{"_tc_c() { :; }"}, Script: "_tc_c"}); err == nil {
+		t.Error("a Lib piece without its last newline was not refused")
 	}
 }
 

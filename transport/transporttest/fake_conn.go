@@ -61,7 +61,7 @@ func (c *fakeConn) runCall(ctx context.Context, cmd transport.Cmd, queued bool) 
 	if c.closed.Load() {
 		return transport.Result{}, errClosed
 	}
-	call := Call{Op: OpRun, Script: cmd.Script, Env: maps.Clone(cmd.Env), Queued: queued}
+	call := Call{Op: OpRun, Script: cmd.Text(), Env: maps.Clone(cmd.Env), Queued: queued}
 	if cmd.Become != nil {
 		b := *cmd.Become
 		call.Become = &b

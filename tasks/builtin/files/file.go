@@ -61,7 +61,7 @@ func (fileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		shared.PathInfo(fail.Data, shared.ParseVerdict(out.Stdout))
 		return *fail, nil
 	}
-	out, err := shared.RunVerdict(ctx, env, j.script(env, a), nil)
+	out, err := shared.RunVerdictLib(ctx, env, j.script(env, a), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -105,12 +105,11 @@ func decodeFile(a tasks.Values) (fileJob, *tasks.Result) {
 	return j, nil
 }
 
-// script is file.sh with the job's variables (and the owner, group,
+// script runs file.sh with the job's variables (and the owner, group,
 // recurse, force, follow and SELinux context of a) set, in check mode
 // when env is.
-func (j fileJob) script(env *tasks.Env, a tasks.Values) string {
+func (j fileJob) script(env *tasks.Env, a tasks.Values) shared.Lib {
 	var s strings.Builder
-	s.WriteString(shared.ShFuncs + shared.AttrFuncs)
 	for _, kv := range [][2]string{
 		{"_t_check", shared.BoolFlag(env.Check)}, {"path", j.path}, {"state", j.state}, {"src", j.src},
 		{"mode", j.mode}, {"owner", a.Str("owner")}, {"group", a.Str("group")},
@@ -124,9 +123,12 @@ func (j fileJob) script(env *tasks.Env, a tasks.Values) string {
 		fmt.Fprintf(&s, "%s=%s\n", kv[0], val)
 	}
 	s.WriteString(shared.AttrAssign(a))
-	s.WriteString(fileScript)
-	return s.String()
+	s.WriteString("_t_file_main\n")
+	return shared.Lib{Pieces: fileLib, Script: s.String()}
 }
+
+// fileLib is file.sh and what it needs, as Lib pieces.
+var fileLib = []string{shared.ShFuncs, shared.AttrFuncs, shared.MainFunc("_t_file_main", fileScript)}
 
 // timeArg maps access_time/modification_time to the script's form:
 // "now", "preserve", or a touch -t stamp ([[CC]YY]MMDDhhmm[.ss], which is

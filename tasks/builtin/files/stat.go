@@ -52,7 +52,7 @@ func (statModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		return tasks.Result{}, err
 	}
 	j := decodeStat(a)
-	out, err := shared.RunVerdict(ctx, env, j.script(), nil)
+	out, err := shared.RunVerdictLib(ctx, env, j.script(), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -73,12 +73,15 @@ func decodeStat(a tasks.Values) statJob {
 	return j
 }
 
-// script is stat.sh with the job's variables set.
-func (j statJob) script() string {
-	return fmt.Sprintf("%sp=%s\nfollow=%s\nsum=%s\nmd5=%s\nmime=%s\nattrs=%s\n%s", shared.ShFuncs, shared.ShPath(j.path),
+// script runs stat.sh with the job's variables set.
+func (j statJob) script() shared.Lib {
+	return shared.Lib{Pieces: statLib, Script: fmt.Sprintf("p=%s\nfollow=%s\nsum=%s\nmd5=%s\nmime=%s\nattrs=%s\n_t_stat_main\n", shared.ShPath(j.path),
 		shared.BoolFlag(j.follow), shared.Q(j.sum), shared.BoolFlag(j.md5), shared.BoolFlag(j.mime),
-		shared.BoolFlag(j.attrs), statScript)
+		shared.BoolFlag(j.attrs))}
 }
+
+// statLib is stat.sh and what it needs, as Lib pieces.
+var statLib = []string{shared.ShFuncs, shared.MainFunc("_t_stat_main", statScript)}
 
 // result is the "stat" of the script's verdict v: exists alone for a
 // missing path, else the path's stat, sums, mime type and attributes.

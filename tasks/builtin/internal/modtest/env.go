@@ -156,7 +156,7 @@ func (c *bbConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, 
 	if err != nil {
 		return transport.Result{}, err
 	}
-	f.WriteString(cmd.Script)
+	f.WriteString(cmd.Text())
 	f.Close()
 	defer os.Remove(f.Name())
 	cmd.Script = "PATH=" + transport.Quote(c.dir) + " exec " + transport.Quote(c.dir+"/sh") + " " + transport.Quote(f.Name())

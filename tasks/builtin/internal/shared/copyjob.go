@@ -61,16 +61,16 @@ func (j CopyJob) Run(ctx context.Context, env *tasks.Env) (tasks.Result, error) 
 	default:
 		stdin = bytes.NewReader(j.Content)
 	}
-	run := Run
+	run := RunLib
 	if probe == "" && !j.Remote {
 		// One script does it all: its exit status says whether it failed.
 		// Its stdout is the verdict, and the old content only for a diff.
-		run = RunFinal
+		run = RunFinalLib
 		if !j.Diff {
-			run = RunVerdict
+			run = RunVerdictLib
 		}
 	}
-	out, err := run(ctx, env, j.Script(source, probe, ""), stdin)
+	out, err := run(ctx, env, j.Lib(source, probe, ""), stdin)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -85,7 +85,7 @@ func (j CopyJob) Run(ctx context.Context, env *tasks.Env) (tasks.Result, error) 
 		if err := env.Conn.Put(ctx, up, f, 0o600); err != nil {
 			return tasks.Result{}, err
 		}
-		if out, err = Run(ctx, env, j.Script(up, "", "1"), nil); err != nil {
+		if out, err = RunLib(ctx, env, j.Lib(up, "", "1"), nil); err != nil {
 			return tasks.Result{}, err
 		}
 	}
@@ -95,9 +95,24 @@ func (j CopyJob) Run(ctx context.Context, env *tasks.Env) (tasks.Result, error) 
 // Script returns the shell script that places the file: source is where
 // the content comes from, probe the checksum probe, moved the staged name.
 func (j CopyJob) Script(source, probe, moved string) string {
+	return ShFuncs + AttrFuncs + j.vars(source, probe, moved) + CopyScript
+}
+
+// Lib is Script in two parts (see Lib): CopyScript's pieces, and the
+// job's values with the call.
+func (j CopyJob) Lib(source, probe, moved string) Lib {
+	return Lib{Pieces: copyLib, Script: j.vars(source, probe, moved) + "_t_copy_main\n"}
+}
+
+// copyLib is CopyScript as Lib pieces.
+var copyLib = []string{ShFuncs, AttrFuncs, remoteTreeFunc, PrepareFunc, MainFunc("_t_copy_main", copyScriptBody)}
+
+func init() { RegisterLib(remoteTreeFunc, PrepareFunc) }
+
+// vars sets the variables CopyScript reads.
+func (j CopyJob) vars(source, probe, moved string) string {
 	flag := BoolFlag
 	var s strings.Builder
-	s.WriteString(ShFuncs + AttrFuncs)
 	for _, kv := range [][2]string{
 		{"_t_check", flag(j.Check)}, {"dest", j.Dest}, {"base", j.Base}, {"want", j.Sum}, {"source", source},
 		{"remote", flag(j.Remote)}, {"moved", moved}, {"probe", probe},
@@ -120,7 +135,7 @@ func (j CopyJob) Script(source, probe, moved string) string {
 	} else {
 		s.WriteString("validate=\n")
 	}
-	return s.String() + CopyScript
+	return s.String()
 }
 
 // FileSHA1 returns the hex SHA-1 of the controller's file p, as Ansible's

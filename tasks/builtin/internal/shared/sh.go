@@ -271,15 +271,17 @@ func RunLiveFinal(ctx context.Context, env *tasks.Env, script string, stdin io.R
 }
 
 func runLive(ctx context.Context, env *tasks.Env, cmd transport.Cmd, skip int) (transport.Result, error) {
-	script, stdin := cmd.Script, cmd.Stdin
 	if env.Output == nil {
 		return env.Conn.Run(ctx, cmd)
 	}
 	w := &liveWriter{out: func(l string) { env.Output(l, false) }, skip: skip, max: transport.DefaultMaxOutput}
 	ew := &liveWriter{out: func(l string) { env.Output(l, true) }} // the Result keeps stderr
-	res, err := transport.Stream(ctx, env.Conn, transport.Cmd{Script: script, Stdin: stdin, LiveStderr: ew}, w)
+	plain := transport.Cmd{Script: cmd.Script, Lib: cmd.Lib, Stdin: cmd.Stdin}
+	live := plain
+	live.LiveStderr = ew
+	res, err := transport.Stream(ctx, env.Conn, live, w)
 	if errors.Is(err, transport.ErrNoStream) {
-		return Run(ctx, env, script, stdin)
+		return env.Conn.Run(ctx, plain)
 	}
 	if err != nil {
 		return res, err

@@ -1,0 +1,62 @@
+package builtin
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+)
+
+// The Lib pieces of every module (transport.Cmd.Lib) live for a whole
+// connection once a shell has defined them, so each must only define,
+// and no name may mean two things.
+func TestLibPiecesOnlyDefineDistinctNames(t *testing.T) {
+	pieces := shared.LibPieces()
+	if len(pieces) < 6 {
+		t.Fatalf("%d Lib pieces registered, want the file, stat and copy modules' at least", len(pieces))
+	}
+	owner := map[string]string{}
+	seen := map[string]bool{}
+	shells := []string{"sh"}
+	for _, sh := range []string{"dash", "bash", "busybox"} {
+		if _, err := exec.LookPath(sh); err == nil {
+			shells = append(shells, sh)
+		}
+	}
+	for _, p := range pieces {
+		if seen[p.Text] {
+			continue
+		}
+		seen[p.Text] = true
+		first, _, _ := strings.Cut(p.Text, "\n")
+		if !strings.HasSuffix(p.Text, "\n") {
+			t.Errorf("piece %q does not end with a newline", first)
+		}
+		if len(p.Names) == 0 {
+			t.Errorf("piece %q defines no function", first)
+		}
+		for _, n := range p.Names {
+			if o, ok := owner[n]; ok && o != p.Text {
+				t.Errorf("%s is defined by two Lib pieces", n)
+			}
+			owner[n] = p.Text
+		}
+		// Defining it prints nothing and succeeds, in every shell here.
+		for _, sh := range shells {
+			args := []string{"-c", p.Text + "echo defined\n"}
+			if sh == "busybox" {
+				args = append([]string{"sh"}, args...)
+			}
+			out, err := exec.Command(sh, args...).CombinedOutput()
+			if err != nil || string(out) != "defined\n" {
+				t.Errorf("%s: piece %q: %v, output %q", sh, first, err, out)
+			}
+		}
+	}
+	for _, name := range []string{"_t_file_main", "_t_stat_main", "_t_copy_main", "_t_attrs", "_t_exists"} {
+		if owner[name] == "" {
+			t.Errorf("no Lib piece defines %s", name)
+		}
+	}
+}

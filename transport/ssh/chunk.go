@@ -1,0 +1,42 @@
+package ssh
+
+import "io"
+
+// writeChunk bounds what one write to an SSH channel carries. For each
+// channel, golang.org/x/crypto/ssh keeps a packet buffer as large as the
+// largest write the channel carried (up to the peer's maximum packet,
+// 32 KiB for OpenSSH), and for each connection an encryption buffer as
+// large as the largest packet: a frame of 20 KiB written at once would
+// pin 40 KiB per host for the connection's life. Written in pieces of
+// at most writeChunk, a large frame costs a few more packets (one
+// encryption and one write each) and a host in flight holds less.
+const writeChunk = 8 << 10
+
+// chunkedWriter writes to a channel in pieces of at most writeChunk.
+type chunkedWriter struct{ io.WriteCloser }
+
+func (w chunkedWriter) Write(p []byte) (int, error) {
+	n := 0
+	for len(p) > 0 {
+		k := min(len(p), writeChunk)
+		m, err := w.WriteCloser.Write(p[:k])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		p = p[k:]
+	}
+	return n, nil
+}
+
+// chunkedReader reads at most writeChunk bytes at a time, for a stdin
+// the SSH library copies to a channel: it hides the reader's WriteTo,
+// which would hand the channel everything in one write.
+type chunkedReader struct{ r io.Reader }
+
+func (r chunkedReader) Read(p []byte) (int, error) {
+	if len(p) > writeChunk {
+		p = p[:writeChunk]
+	}
+	return r.r.Read(p)
+}

@@ -1,0 +1,52 @@
+package ssh
+
+import (
+	"bytes"
+	"io"
+	"testing"
+)
+
+// writeRecorder records the size of each write; like a channel, it has
+// no ReadFrom.
+type writeRecorder struct {
+	buf   bytes.Buffer
+	sizes []int
+}
+
+func (w *writeRecorder) Write(p []byte) (int, error) {
+	w.sizes = append(w.sizes, len(p))
+	return w.buf.Write(p)
+}
+
+func (w *writeRecorder) Close() error { return nil }
+
+// TestChunkedWrites: a frame written to the shell, and a stdin copied to
+// an exec channel (io.Copy, which would use a bytes.Reader's WriteTo),
+// reach the channel whole and in order, in writes of at most writeChunk.
+func TestChunkedWrites(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789abcdef"), 5000) // 80,000 bytes
+	check := func(what string, w *writeRecorder) {
+		t.Helper()
+		if !bytes.Equal(w.buf.Bytes(), data) {
+			t.Fatalf("%s: %d bytes arrived, not the %d written", what, w.buf.Len(), len(data))
+		}
+		for _, n := range w.sizes {
+			if n > writeChunk {
+				t.Fatalf("%s: a write of %d bytes (at most %d)", what, n, writeChunk)
+			}
+		}
+		if len(w.sizes) < len(data)/writeChunk {
+			t.Fatalf("%s: %d writes", what, len(w.sizes))
+		}
+	}
+	var w writeRecorder
+	if n, err := (chunkedWriter{&w}).Write(data); n != len(data) || err != nil {
+		t.Fatalf("Write: %d, %v", n, err)
+	}
+	check("chunkedWriter", &w)
+	var r writeRecorder
+	if _, err := io.Copy(&r, chunkedReader{bytes.NewReader(data)}); err != nil {
+		t.Fatal(err)
+	}
+	check("chunkedReader", &r)
+}
