@@ -79,6 +79,29 @@ func PluginOptions(ptype, name string) ([]Setting, bool) {
 	return slices.Clone(p.Options), true
 }
 
+// HasPlugin reports whether ansible-core ships the plugin ptype/name,
+// as PluginOptions does, without copying its options.
+func HasPlugin(ptype, name string) bool {
+	_, ok := pluginIndex()[ptype+"/"+shortName(name)]
+	return ok
+}
+
+// PluginOptionDefault returns the documented default of option opt of
+// the plugin ptype/name, and whether the plugin has that option, without
+// copying the plugin's options.
+func PluginOptionDefault(ptype, name, opt string) (any, bool) {
+	p, ok := pluginIndex()[ptype+"/"+shortName(name)]
+	if !ok {
+		return nil, false
+	}
+	for _, o := range p.Options {
+		if o.Name == opt {
+			return o.Default, true
+		}
+	}
+	return nil, false
+}
+
 // VarNames returns, as a set, every host variable that a setting of
 // ansible-core or an option of a plugin it ships reads
 // (ansible_python_interpreter, ansible_ssh_common_args,

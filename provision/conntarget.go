@@ -90,7 +90,7 @@ func ResolveConnection(conns *transport.Connections, cfg *config.Config, name st
 	if len(p.PluginOptions) > 0 && cfg == nil {
 		cfg = config.Defaults()
 	}
-	if _, ansibles := config.PluginOptions("connection", canon); !ansibles {
+	if !config.HasPlugin("connection", canon) {
 		// A type registered under a name of its own (a second ssh
 		// with other settings) has no Ansible plugin to read options of.
 		p.PluginOptions = nil
@@ -132,11 +132,8 @@ func setOption(t *transport.Target, name string, v any) {
 // pluginDefault is the documented default of option name of Ansible's
 // connection plugin ptype, as text.
 func pluginDefault(plugin, name string) string {
-	opts, _ := config.PluginOptions("connection", plugin)
-	for _, o := range opts {
-		if o.Name == name {
-			return expr.Str(o.Default)
-		}
+	if d, ok := config.PluginOptionDefault("connection", plugin, name); ok {
+		return expr.Str(d)
 	}
 	return ""
 }

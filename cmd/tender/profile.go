@@ -18,8 +18,8 @@ import (
 // heap was largest (sampled four times a second), so that its in-use
 // figures show what the run held at its peak, hosts in flight; its
 // allocation figures are the run's up to then; FILE.txt gets the
-// runtime's figures at that moment (heap, stacks, goroutines). Unset,
-// nothing is profiled.
+// runtime's figures at that moment (heap, stacks, goroutines, and the
+// goroutines' stacks grouped alike). Unset, nothing is profiled.
 const (
 	cpuProfileEnv = "TENDER_CPUPROFILE"
 	memProfileEnv = "TENDER_MEMPROFILE"
@@ -111,6 +111,12 @@ func (p *heapPeak) sample() {
 		p.max, p.prof = ms.HeapInuse, b.Bytes()
 		p.stats = fmt.Sprintf("heap in use %d, stacks %d, goroutines %d, from the OS %d (bytes)\n",
 			ms.HeapInuse, ms.StackInuse, runtime.NumGoroutine(), ms.Sys)
+		// What the goroutines were doing, grouped by stack: which of
+		// them each host in flight holds.
+		var g bytes.Buffer
+		if pprof.Lookup("goroutine").WriteTo(&g, 1) == nil {
+			p.stats += "\n" + g.String()
+		}
 	}
 }
 
