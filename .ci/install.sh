@@ -31,9 +31,9 @@ set -euo pipefail
 
 mode=${1:-}
 case $mode in
-unit) what="E2E=0 make test" pkgs=(make gcc git postgresql shellcheck chromium) ;;
+unit) what="E2E=0 make test" pkgs=(make gcc git postgresql shellcheck chromium busybox) ;;
 demo) what="make demo" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rsync) ;;
-test) what="make test" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rsync postgresql shellcheck chromium rpm createrepo-c ansible-core ansible qemu-system-x86 qemu-utils) ;;
+test) what="make test" pkgs=(make gcc git debootstrap dpkg-dev python3 openssh-client docker-compose rsync postgresql shellcheck chromium busybox rpm createrepo-c ansible-core ansible qemu-system-x86 qemu-utils) ;;
 *)
 	echo "usage: $0 demo|test|unit" >&2
 	exit 2

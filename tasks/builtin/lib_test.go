@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -42,15 +43,23 @@ func TestLibPiecesOnlyDefineDistinctNames(t *testing.T) {
 			}
 			owner[n] = p.Text
 		}
-		// Defining it prints nothing and succeeds, in every shell here.
+		// Defining it succeeds and prints nothing, in every shell here;
+		// it sets no trap and makes no file (a temporary directory of
+		// the script's own belongs in the script).
 		for _, sh := range shells {
-			args := []string{"-c", p.Text + "echo defined\n"}
+			tmp := t.TempDir()
+			args := []string{"-c", "cd " + tmp + " || exit 9\n" + p.Text + "trap\necho defined\n"}
 			if sh == "busybox" {
 				args = append([]string{"sh"}, args...)
 			}
-			out, err := exec.Command(sh, args...).CombinedOutput()
+			cmd := exec.Command(sh, args...)
+			cmd.Env = append(cmd.Environ(), "TMPDIR="+tmp)
+			out, err := cmd.CombinedOutput()
 			if err != nil || string(out) != "defined\n" {
 				t.Errorf("%s: piece %q: %v, output %q", sh, first, err, out)
+			}
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				t.Errorf("%s: piece %q made %s", sh, first, left[0].Name())
 			}
 		}
 	}

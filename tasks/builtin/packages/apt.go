@@ -113,7 +113,7 @@ func (aptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		!a.Bool("autoremove") && !a.Bool("autoclean") && !a.Bool("clean") {
 		return tasks.Result{Data: map[string]any{}}, nil
 	}
-	out, err := shared.Run(ctx, env, j.script(j.deb), nil)
+	out, err := shared.RunLib(ctx, env, j.script(j.deb), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -157,10 +157,10 @@ func (j aptJob) upload(ctx context.Context, env *tasks.Env) (transport.Result, e
 		return transport.Result{}, err
 	}
 	j.uploadDir = dir
-	return shared.Run(ctx, env, j.script(remote), nil)
+	return shared.RunLib(ctx, env, j.script(remote), nil)
 }
 
-func (j aptJob) script(deb string) string {
+func (j aptJob) script(deb string) shared.Lib {
 	a := j.a
 	recommends := ""
 	if a.Has("install_recommends") {
@@ -173,7 +173,7 @@ func (j aptJob) script(deb string) string {
 	if a.Has("policy_rc_d") {
 		policy = strconv.Itoa(a.Int("policy_rc_d"))
 	}
-	return shared.ShAssign([][2]string{
+	return shared.Lib{Pieces: aptLib, Script: shared.ShAssign([][2]string{
 		{"specs", strings.Join(j.specs, "\n")}, {"state", j.state}, {"update", shared.BoolFlag(j.update)},
 		{"valid", strconv.Itoa(a.Int("cache_valid_time"))}, {"retries", strconv.Itoa(max(1, a.Int("update_cache_retries")))},
 		{"maxdelay", strconv.Itoa(a.Int("update_cache_retry_max_delay"))}, {"deb", deb}, {"release", j.release},
@@ -184,8 +184,11 @@ func (j aptJob) script(deb string) string {
 		{"dpkgopts", a.Str("dpkg_options")}, {"locktime", strconv.Itoa(a.Int("lock_timeout"))}, {"_t_check", shared.BoolFlag(j.check)},
 		{"upload", j.uploadDir}, {"upgrade", j.upgrade}, {"allfail", shared.BoolFlag(j.allFail)},
 		{"clean", shared.BoolFlag(a.Bool("clean"))}, {"autoclean", shared.BoolFlag(a.Bool("autoclean"))}, {"policy", policy},
-	}) + aptScript
+	}) + "_t_apt_main\n"}
 }
+
+// aptLib is apt.sh as a Lib piece.
+var aptLib = []string{shared.MainFunc("_t_apt_main", aptScript)}
 
 // result builds what Ansible's apt returns for the script's verdict.
 func (j aptJob) result(v shared.Verdict, output string) tasks.Result {

@@ -87,8 +87,7 @@ func (serviceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 		{"args", a.Str("arguments")}, {"runlevel", a.Str("runlevel")}, {"sleep", sleep}, {"mgr", mgr},
 		{"_t_check", shared.BoolFlag(env.Check)},
 	}
-	script := shared.ShAssign(vars) + serviceScript
-	out, err := shared.RunVerdict(ctx, env, script, nil)
+	out, err := shared.RunVerdictLib(ctx, env, shared.Lib{Pieces: serviceLib, Script: shared.ShAssign(vars) + "_t_service_main\n"}, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

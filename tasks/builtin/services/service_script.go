@@ -1,6 +1,10 @@
 package services
 
-import _ "embed"
+import (
+	_ "embed"
+
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+)
 
 // serviceScript is the service module's check-and-apply over whichever
 // init system the host runs, in one round trip, as Ansible's service
@@ -31,3 +35,6 @@ import _ "embed"
 //
 //go:embed service.sh
 var serviceScript string
+
+// serviceLib is service.sh as a Lib piece.
+var serviceLib = []string{shared.MainFunc("_t_service_main", serviceScript)}

@@ -51,7 +51,7 @@ func (systemdModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	if j == nil {
 		return res, err
 	}
-	out, err := shared.Run(ctx, env, j.script(env.Check), nil)
+	out, err := shared.RunLib(ctx, env, j.script(env.Check), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -115,7 +115,7 @@ func (j *systemdJob) options() string {
 }
 
 // script is the job's systemdScript, changing nothing when check is set.
-func (j *systemdJob) script(check bool) string {
+func (j *systemdJob) script(check bool) shared.Lib {
 	a := j.a
 	vars := [][2]string{
 		{"name", j.name}, {"state", a.Str("state")}, {"enabled", j.yesNo("enabled")}, {"masked", j.yesNo("masked")},
@@ -123,8 +123,11 @@ func (j *systemdJob) script(check bool) string {
 		{"scope", a.Str("scope")}, {"_t_check", shared.BoolFlag(check)},
 	}
 	vars = append(vars, [2]string{"opts", j.options()})
-	return shared.ShAssign(vars) + systemdScript
+	return shared.Lib{Pieces: systemdLib, Script: shared.ShAssign(vars) + "_t_systemd_main\n"}
 }
+
+// systemdLib is systemd.sh as a Lib piece.
+var systemdLib = []string{shared.MainFunc("_t_systemd_main", systemdScript)}
 
 // result turns the script's output into the task's result: the failure
 // it reported, or the unit's name, status, enabled and state.

@@ -123,7 +123,7 @@ func (userModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		return tasks.Result{Failed: true, Msg: "local: true is not supported by tender: it " + libuser, Data: map[string]any{}}, nil
 	}
 	j := decodeUser(a)
-	res, err := shared.RunVerdict(ctx, env, j.script(env.Check), j.stdin())
+	res, err := shared.RunVerdictLib(ctx, env, j.script(env.Check), j.stdin())
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -202,9 +202,11 @@ func intArg(a tasks.Values, name string) string {
 }
 
 // script is user.sh with the task's inputs.
-func (j userJob) script(check bool) string {
+func (j userJob) script(check bool) shared.Lib {
 	a := j.a
-	return shared.ShFuncs + shared.SysFuncs + shared.ShAssign([][2]string{
+	// SysFuncs makes the script's own temporary directory: it is not a
+	// Lib piece.
+	return shared.Lib{Pieces: userLib, Script: shared.SysFuncs + shared.ShAssign([][2]string{
 		{"name", j.name}, {"state", j.state}, {"uid", j.uid}, {"nonuniq", shared.BoolFlag(a.Bool("non_unique"))},
 		{"group", a.Str("group")}, {"groups_set", shared.BoolFlag(a.Has("groups"))}, {"glist", strings.Join(j.glist, ",")},
 		{"append", shared.BoolFlag(a.Bool("append"))}, {"comment_set", shared.BoolFlag(a.Has("comment"))}, {"comment", a.Str("comment")},
@@ -220,8 +222,11 @@ func (j userJob) script(check bool) string {
 		{"sshkey", shared.BoolFlag(a.Bool("generate_ssh_key"))}, {"ssh_bits", strconv.Itoa(a.Int("ssh_key_bits"))},
 		{"ssh_type", a.Str("ssh_key_type")}, {"ssh_file", j.sshFile}, {"ssh_comment", j.sshComment},
 		{"ssh_comment_set", shared.BoolFlag(a.Has("ssh_key_comment"))}, {"pp_set", shared.BoolFlag(j.ppSet)},
-	}) + userScript
+	}) + "_t_user_main\n"}
 }
+
+// userLib is user.sh and what it needs, as Lib pieces.
+var userLib = []string{shared.ShFuncs, shared.MainFunc("_t_user_main", userScript)}
 
 // result is what Ansible's user module returns for the script's verdict
 // and output.
