@@ -196,10 +196,10 @@ if [ "$state" != touch ] && [ "$state" != absent ] && [ "$atime$mtime" != preser
 	[ -n "$target" ] && _t_exists "$target"; then
 	for _w in a m; do
 		eval "_v=\$${_w}time"
+		case $_v in preserve | '') continue ;; esac
 		[ "$_w" = a ] && _f=%.9X || _f=%.9Y
 		_old=$(stat -c "$_f" -- "$target")
 		case $_v in
-		preserve|'') continue ;;
 		now) _new=$(date +%s.%N) ;;
 		*) _new=$(date -d "$(echo "$_v" | sed -E 's/^(....)(..)(..)(..)(..)\.(..)$/\1-\2-\3 \4:\5:\6/')" +%s.000000000) ;;
 		esac

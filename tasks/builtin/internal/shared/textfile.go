@@ -72,9 +72,9 @@ var ReadTextScript string
 // module should report (an unreadable file, a directory) is returned as
 // fail.
 func ReadText(ctx context.Context, env *tasks.Env, path string, fa FileAttrs) (f *TextFile, fail *tasks.Result, err error) {
-	script := fmt.Sprintf("%s%sp=%s\nmode=%s\nowner=%s\ngroup=%s\n%s%s", ShFuncs, AttrFuncs,
+	script := fmt.Sprintf("p=%s\nmode=%s\nowner=%s\ngroup=%s\n%s%s",
 		ShPath(path), Q(fa.Mode), Q(fa.Owner), Q(fa.Group), fa.Extra, ReadTextScript)
-	out, err := Run(ctx, env, script, nil)
+	out, err := RunLib(ctx, env, Lib{Pieces: StdLib, Script: script}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
