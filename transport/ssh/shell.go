@@ -30,7 +30,12 @@ import (
 // script itself, quoted: ( eval 'SCRIPT' ) (transport.Wrapped.Inline), so
 // no sh and no head are started for it (the frame is the shell's stdin,
 // never a command line); $$ in the script is then the persistent shell's
-// pid. With become it is Wrap's reader under sudo. Otherwise:
+// pid. An inline script's Lib pieces (transport.Cmd.Lib) are not in it:
+// the frame is preceded by `command eval 'PIECE'` for each piece the
+// shell has not defined yet (shell.libDefs), in the shell itself, so the
+// functions serve every later frame; a new shell starts with none. With
+// become it is Wrap's reader under sudo, the pieces in its script.
+// Otherwise:
 //
 //	__tender_pre B
 //	{ :
