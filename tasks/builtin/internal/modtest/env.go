@@ -3,6 +3,7 @@ package modtest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	pexpr "github.com/tender-sh/tender/playbooks/expr"
 	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 	"github.com/tender-sh/tender/transport"
 	"github.com/tender-sh/tender/transport/local"
 )
@@ -23,15 +25,34 @@ type CountingConn struct {
 	Runs, Puts int
 }
 
-// Run implements transport.Conn for CountingConn.
+// Run implements transport.Conn for CountingConn. A Cmd whose Lib has a
+// piece that was not registered is refused: every module test then
+// checks that its pieces are among those TestLibPiecesOnlyDefineDistinctNames
+// vets.
 func (c *CountingConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
 	c.Runs++
+	if err := registeredLib(cmd); err != nil {
+		return transport.Result{}, err
+	}
 	return c.Conn.Run(ctx, cmd)
+}
+
+func registeredLib(cmd transport.Cmd) error {
+	for _, p := range cmd.Lib {
+		if !shared.Registered(p) {
+			first, _, _ := strings.Cut(p, "\n")
+			return fmt.Errorf("modtest: Lib piece %q was not registered (shared.RegisterLib or shared.MainFunc)", first)
+		}
+	}
+	return nil
 }
 
 // Stream counts as a round trip, as Run does.
 func (c *CountingConn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) (transport.Result, error) {
 	c.Runs++
+	if err := registeredLib(cmd); err != nil {
+		return transport.Result{}, err
+	}
 	return transport.Stream(ctx, c.Conn, cmd, stdout)
 }
 

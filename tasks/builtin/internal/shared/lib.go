@@ -33,6 +33,25 @@ func init() { StdLib = RegisterLib(ShFuncs, AttrFuncs) }
 var libRegistry struct {
 	mu     sync.Mutex
 	pieces []LibPiece
+	known  map[string]bool // the pieces' texts
+}
+
+// addLib records p; the caller holds libRegistry.mu.
+func addLib(p LibPiece) {
+	libRegistry.pieces = append(libRegistry.pieces, p)
+	if libRegistry.known == nil {
+		libRegistry.known = map[string]bool{}
+	}
+	libRegistry.known[p.Text] = true
+}
+
+// Registered reports whether piece was registered (RegisterLib,
+// MainFunc): only those are checked for what a piece may do, so the
+// module tests' connection refuses a Cmd with any other.
+func Registered(piece string) bool {
+	libRegistry.mu.Lock()
+	defer libRegistry.mu.Unlock()
+	return libRegistry.known[piece]
 }
 
 // LibPiece is one registered Lib piece and the function names it
@@ -55,7 +74,7 @@ func RegisterLib(pieces ...string) []string {
 		for _, m := range topFunc.FindAllStringSubmatch(p, -1) {
 			names = append(names, m[1])
 		}
-		libRegistry.pieces = append(libRegistry.pieces, LibPiece{Text: p, Names: names})
+		addLib(LibPiece{Text: p, Names: names})
 	}
 	return pieces
 }
@@ -71,7 +90,7 @@ func MainFunc(name, body string) string {
 	p := name + "() {\n" + body + "}\n"
 	libRegistry.mu.Lock()
 	defer libRegistry.mu.Unlock()
-	libRegistry.pieces = append(libRegistry.pieces, LibPiece{Text: p, Names: []string{name}})
+	addLib(LibPiece{Text: p, Names: []string{name}})
 	return p
 }
 
