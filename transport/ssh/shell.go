@@ -71,7 +71,10 @@ import (
 // one read: one round trip. A script that promises a few lines of text
 // (transport.Cmd.Lines; module verdicts) has its stdout copied by read
 // and printf instead of cat, up to 64 lines: on hosts where starting a
-// program costs milliseconds, that is most of a no-op task's cost.
+// program costs milliseconds, that is most of a no-op task's cost. Such
+// an answer, and one with no output, is printed in a single write: sshd
+// sends a packet for each piece the shell writes, and each costs the
+// host and the controller a read, an encryption and a wakeup.
 //
 // When a Run's ctx ends, the client kills the shell's descendants (found
 // through /proc from a separate exec channel) so the shell finishes the
@@ -97,30 +100,49 @@ __tender_pre() {
 	[ -s "$__tender_e" ] && __tender_k=1
 }
 __tender_post() {
-	printf '%%sO' "$1"
 	__tender_x=$2
 	if [ -n "$__tender_k" ] && [ -f "$__tender_o" ] && [ -f "$__tender_e" ]; then
-		if [ ! -s "$__tender_o" ]; then :
-		elif [ -n "${3-}" ]; then __tender_lines <"$__tender_o"
-		else cat "$__tender_o"
+		if [ -n "${3-}" ]; then
+			__tender_lines "$1" "$2" <"$__tender_o"
+		elif [ -s "$__tender_o" ]; then
+			printf '%%sO' "$1"
+			cat "$__tender_o"
+			__tender_tail "$1" "$2"
+		elif [ -s "$__tender_e" ]; then
+			printf '%%sO' "$1"
+			__tender_tail "$1" "$2"
+		else
+			printf '%%sO%%sX%%s\n' "$1" "$1" "$2"
 		fi
-		if [ -s "$__tender_e" ]; then
-			printf '%%sE' "$1"
-			cat "$__tender_e"
-		fi
-		printf '%%sX%%s\n' "$1" "$2"
 	else
 		__tender_x=F
-		printf '%%sF%%s\n' "$1" "${__tender_d:-no directory}"
+		printf '%%sO%%sF%%s\n' "$1" "$1" "${__tender_d:-no directory}"
 	fi
 }
+__tender_tail() {
+	if [ -s "$__tender_e" ]; then
+		printf '%%sE' "$1"
+		cat "$__tender_e"
+	fi
+	printf '%%sX%%s\n' "$1" "$2"
+}
 __tender_lines() {
-	__tender_i=0 __tender_l=
+	__tender_i=0 __tender_a= __tender_l=
 	while [ $__tender_i -lt 64 ] && IFS= read -r __tender_l; do
-		printf '%%s\n' "$__tender_l"
+		__tender_a="$__tender_a$__tender_l
+"
 		__tender_i=$((__tender_i + 1)) __tender_l=
 	done
-	if [ $__tender_i -lt 64 ]; then printf %%s "$__tender_l"; else cat; fi
+	if [ $__tender_i -ge 64 ]; then
+		printf '%%sO%%s' "$1" "$__tender_a"
+		cat
+		__tender_tail "$1" "$2"
+	elif [ -s "$__tender_e" ]; then
+		printf '%%sO%%s%%s' "$1" "$__tender_a" "$__tender_l"
+		__tender_tail "$1" "$2"
+	else
+		printf '%%sO%%s%%s%%sX%%s\n' "$1" "$__tender_a" "$__tender_l" "$1" "$2"
+	fi
 }
 __tender_skip() {
 	__tender_x=S

@@ -257,3 +257,45 @@ func cancelledRun(t *testing.T, c *Conn, rest string, alone bool) {
 		}
 	}
 }
+
+// TestAnswerInOneWrite pins that the persistent shell prints a frame's
+// answer in one write where it can (an empty output, or a few lines of
+// text): sshd sends a packet per piece the shell writes, which costs the
+// host and the controller a packet each.
+func TestAnswerInOneWrite(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, sshtest.Options{})
+	c := f.connect(t)
+	mustRun(t, c, transport.Cmd{Script: "true"})
+	var seventy strings.Builder
+	for i := range 70 {
+		fmt.Fprintf(&seventy, "%d\n", i)
+	}
+	cases := []struct {
+		cmd         transport.Cmd
+		out, errOut string
+		writes      int64
+		exitStatus  int
+	}{
+		{transport.Cmd{Script: "true"}, "", "", 1, 0},
+		{transport.Cmd{Script: "exit 3"}, "", "", 1, 3},
+		{transport.Cmd{Script: "for i in 1 2 3 4 5 6 7 8; do echo line$i; done; printf tail", Lines: true},
+			"line1\nline2\nline3\nline4\nline5\nline6\nline7\nline8\ntail", "", 1, 0},
+		// Past 64 lines the rest is copied by cat; stderr by cat too.
+		{transport.Cmd{Script: "i=0; while [ $i -lt 70 ]; do echo $i; i=$((i+1)); done", Lines: true}, seventy.String(), "", 3, 0},
+		{transport.Cmd{Script: "echo a; echo oops >&2; exit 1", Lines: true}, "a\n", "oops\n", 4, 1},
+		{transport.Cmd{Script: "echo oops >&2"}, "", "oops\n", 4, 0},
+	}
+	for i, tc := range cases {
+		before := f.srv.Stats().Writes
+		res := mustRun(t, c, tc.cmd)
+		// At most: a slow reader may find two writes in the pipe at once.
+		if got := f.srv.Stats().Writes - before; got > tc.writes {
+			t.Errorf("case %d: the answer took %d writes, want at most %d", i, got, tc.writes)
+		}
+		if string(res.Stdout) != tc.out || string(res.Stderr) != tc.errOut || res.ExitCode != tc.exitStatus {
+			t.Errorf("case %d: stdout %q, stderr %q, exit status %d; want %q, %q, %d",
+				i, res.Stdout, res.Stderr, res.ExitCode, tc.out, tc.errOut, tc.exitStatus)
+		}
+	}
+}

@@ -197,6 +197,7 @@ func (f *Fleet) Stats() Stats {
 		t.Sessions += st.Sessions
 		t.Requests += st.Requests
 		t.Execs += st.Execs
+		t.Writes += st.Writes
 	}
 	return t
 }

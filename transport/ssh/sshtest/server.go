@@ -78,6 +78,10 @@ type Stats struct {
 	Sessions int64 // session channels opened
 	Requests int64 // channel requests (exec, shell, subsystem, env, signal, ...)
 	Execs    int64 // exec requests
+	// Writes counts the pieces of commands' standard output relayed to
+	// their channels: each read from a command's stdout pipe is one
+	// channel write, as sshd sends a data packet per read.
+	Writes int64
 }
 
 // Server is a running in-process SSH server.
@@ -89,7 +93,7 @@ type Server struct {
 	dropped atomic.Int64
 	latency atomic.Int64
 
-	conns, channels, sessions, requests, execs atomic.Int64
+	conns, channels, sessions, requests, execs, writes atomic.Int64
 
 	mu     sync.Mutex
 	open   map[net.Conn]struct{}
@@ -170,7 +174,7 @@ func (s *Server) HostKey() ssh.PublicKey { return s.hostKey.PublicKey() }
 func (s *Server) Stats() Stats {
 	return Stats{
 		Conns: s.conns.Load(), Channels: s.channels.Load(), Sessions: s.sessions.Load(),
-		Requests: s.requests.Load(), Execs: s.execs.Load(),
+		Requests: s.requests.Load(), Execs: s.execs.Load(), Writes: s.writes.Load(),
 	}
 }
 

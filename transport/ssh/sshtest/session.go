@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -165,7 +166,7 @@ func (s *Server) runCommand(ch ssh.Channel, cmd *exec.Cmd) {
 	if err != nil {
 		return
 	}
-	cmd.Stdout = ch
+	cmd.Stdout = countedWriter{ch, &s.writes}
 	cmd.Stderr = ch.Stderr()
 	// sshd reads a command's output until end of file, however long a
 	// child keeps it open; the bound here only keeps a test's leftover
@@ -252,4 +253,15 @@ func (s *Server) serveDirect(nch ssh.NewChannel) {
 	<-back
 	nc.Close()
 	ch.Close()
+}
+
+// countedWriter counts the writes made to w in n.
+type countedWriter struct {
+	w io.Writer
+	n *atomic.Int64
+}
+
+func (c countedWriter) Write(p []byte) (int, error) {
+	c.n.Add(1)
+	return c.w.Write(p)
 }
