@@ -74,6 +74,11 @@ type hostRun struct {
 	// snap is what hostvars[name] shows other hosts: an immutable map,
 	// replaced whenever facts or set_facts change.
 	snap atomic.Pointer[map[string]any]
+	// factLayer is factVars of the host's facts as refresh last made it:
+	// every task's scope shares it (a scope used to build its own, and
+	// the tasks in flight ahead of their turn each held a copy). Every
+	// change to facts, cachedFacts or moduleFacts is followed by refresh.
+	factLayer atomic.Pointer[map[string]any]
 }
 
 func newHostRun(inv *inventory.Inventory, h *inventory.Host, names *markedNames, merge bool) (*hostRun, error) {
@@ -96,14 +101,17 @@ var hostRunsMade atomic.Int64
 // active reports whether the host still takes part in the run.
 func (h *hostRun) active() bool { return !h.failed && !h.unreachable && !h.ended }
 
-// refresh rebuilds the hostvars snapshot after facts or set_facts changed.
+// refresh rebuilds the hostvars snapshot and the facts' layer of the
+// host's scope (factLayer) after facts or set_facts changed.
 func (h *hostRun) refresh() {
 	inv, groups := h.inventory()
 	m := make(map[string]any, len(inv)+len(h.facts)+len(h.setFacts)+4)
 	for k, v := range inv {
 		m[k] = v
 	}
-	for _, l := range []map[string]any{factVars(h.facts, h.cachedFacts, h.moduleFacts), h.includedVars, h.setFacts} {
+	fv := factVars(h.facts, h.cachedFacts, h.moduleFacts)
+	h.factLayer.Store(&fv)
+	for _, l := range []map[string]any{fv, h.includedVars, h.setFacts} {
 		for k, v := range l {
 			if old, ok := m[k].(map[string]any); ok && h.merge {
 				if nv, ok := v.(map[string]any); ok {
@@ -141,6 +149,15 @@ func (h *hostRun) setInventory(vars map[string]any, groups []string) {
 func (h *hostRun) setFact(name string, v any) {
 	pydict.Set(h.setFacts, name, v)
 	h.refresh()
+}
+
+// factVars returns the host's facts as variables (the function
+// factVars), as refresh last made them.
+func (h *hostRun) factVars() map[string]any {
+	if fv := h.factLayer.Load(); fv != nil {
+		return *fv
+	}
+	return factVars(h.facts, h.cachedFacts, h.moduleFacts)
 }
 
 // factVars turns facts into variables as Ansible injects them: the map as

@@ -75,7 +75,7 @@ func (pr *playRun) scope(h *hostRun, t *playbooks.Task, extra map[string]any) *e
 	layers = append(layers, public.defaults...)
 	layers = append(layers, defaults...)
 	invVars, _ := h.inventory()
-	layers = append(layers, invVars, factVars(h.facts, h.cachedFacts, h.moduleFacts), pr.play.Vars)
+	layers = append(layers, invVars, h.factVars(), pr.play.Vars)
 	layers = pr.appendVarsFiles(layers, h, t)
 	layers = append(layers, public.vars...)
 	layers = append(layers, roleVars...)

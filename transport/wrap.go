@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"al.essio.dev/pkg/shellescape"
 )
@@ -52,8 +53,33 @@ type Wrapped struct {
 // keeps eval's syntax error from ending a non-interactive shell). It
 // prints nothing on stdout.
 func LibScript(piece string) string {
-	return "command eval " + Quote(piece) + "\n"
+	libScripts.Lock()
+	defer libScripts.Unlock()
+	if s, ok := libScripts.m[piece]; ok {
+		return s
+	}
+	s := "command eval " + Quote(piece) + "\n"
+	if libScripts.bytes+len(piece)+len(s) <= libScriptsMax {
+		if libScripts.m == nil {
+			libScripts.m = map[string]string{}
+		}
+		libScripts.m[piece] = s
+		libScripts.bytes += len(piece) + len(s)
+	}
+	return s
 }
+
+// libScripts keeps LibScript's answers: pieces are a program's constants,
+// quoted once for the process instead of once per connection. Bounded
+// (libScriptsMax bytes), so that pieces made on the fly cannot grow it
+// without end; past the bound a piece is quoted each time.
+var libScripts struct {
+	sync.Mutex
+	m     map[string]string
+	bytes int
+}
+
+const libScriptsMax = 4 << 20
 
 // Head returns a new reader of Wrap's own part of Stdin (its first
 // Prefix bytes), for a transport that took the caller's stdin apart.
