@@ -204,9 +204,7 @@ func intArg(a tasks.Values, name string) string {
 // script is user.sh with the task's inputs.
 func (j userJob) script(check bool) shared.Lib {
 	a := j.a
-	// SysFuncs makes the script's own temporary directory: it is not a
-	// Lib piece.
-	return shared.Lib{Pieces: userLib, Script: shared.SysFuncs + shared.ShAssign([][2]string{
+	return shared.Lib{Pieces: userLib, Script: shared.SysVars + shared.ShAssign([][2]string{
 		{"name", j.name}, {"state", j.state}, {"uid", j.uid}, {"nonuniq", shared.BoolFlag(a.Bool("non_unique"))},
 		{"group", a.Str("group")}, {"groups_set", shared.BoolFlag(a.Has("groups"))}, {"glist", strings.Join(j.glist, ",")},
 		{"append", shared.BoolFlag(a.Bool("append"))}, {"comment_set", shared.BoolFlag(a.Has("comment"))}, {"comment", a.Str("comment")},
@@ -226,7 +224,7 @@ func (j userJob) script(check bool) shared.Lib {
 }
 
 // userLib is user.sh and what it needs, as Lib pieces.
-var userLib = []string{shared.ShFuncs, shared.MainFunc("_t_user_main", userScript)}
+var userLib = []string{shared.ShFuncs, shared.SysLib, shared.MainFunc("_t_user_main", userScript)}
 
 // result is what Ansible's user module returns for the script's verdict
 // and output.

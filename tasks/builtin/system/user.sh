@@ -34,6 +34,7 @@ _t_members() {
 		awk -F: -v n="$1" -v gid="$2" '$3 != gid { k = split($4, m, ","); for (i = 1; i <= k; i++) if (m[i] == n) { o = o s $1; s = ","; break } } END { print o }'
 }
 _t_mkhome() {
+	_t_mk
 	_s=${skel:-/etc/skel}
 	if [ -e "$_s" ]; then
 		mkdir -p -- "$(dirname -- "$1")" && cp -a -- "$_s" "$1"
@@ -55,6 +56,7 @@ _t_unbang() {
 # _t_fail_msg fails with rc 1 and the message $1, as Ansible's user module
 # reports what it could not do itself.
 _t_fail_msg() {
+	_t_mk
 	printf '%s' "$1" >"$_t_d/e"
 	rc=1
 	fail_rc
@@ -100,6 +102,7 @@ _t_sshkey() {
 			[ "$ssh_bits" -gt 0 ] && set -- "$@" -b "$ssh_bits"
 			set -- "$@" -C "$ssh_comment" -f "$_kf"
 			[ -n "$pp_set" ] || set -- "$@" -N ''
+			_t_mk
 			: >"$_t_d/e"
 			# ssh-keygen reads the answer to "Overwrite (y/n)?" and the
 			# passphrase (twice) on its stdin when it has no terminal.
@@ -122,8 +125,22 @@ _t_sshkey() {
 		printf 'ssh_public_key=%s\n' "$(tr '\n' ' ' <"$_kf.pub" | sed 's/ *$//')"
 	fi
 }
+# _t_shadow NAME sets _s to NAME's line of /etc/shadow, empty when it has
+# none or cannot be read: the shell reads the first 256 lines itself (no
+# program started for the usual short file), awk the rest.
+_t_shadow() {
+	_s= _i=0
+	[ -r /etc/shadow ] || return 0
+	{
+		while [ $_i -lt 256 ] && { IFS= read -r _l || [ -n "$_l" ]; }; do
+			case $_l in "$1":*) _s=$_l; return 0 ;; esac
+			_i=$((_i + 1)) _l=
+		done
+		[ $_i -lt 256 ] || _s=$(awk -F: -v n="$1" '$1 == n { print; exit }')
+	} </etc/shadow 2>/dev/null
+}
 _t_chage() {
-	_s=$(awk -F: -v n="$name" '$1 == n { print; exit }' /etc/shadow 2>/dev/null)
+	_t_shadow "$name"
 	[ -n "$_s" ] || return 0
 	_t_split "$_s"
 	_smin=$_f4 _smax=$_f5
@@ -133,6 +150,7 @@ _t_chage() {
 	[ $# -gt 0 ] || return 0
 	changed=1
 	[ -z "$check" ] || return 0
+	_t_mk
 	: >"$_t_d/e"
 	_t_run chage "$@" "$name" || fail_rc
 }
@@ -249,7 +267,7 @@ _t_split "$ent"
 cuid=$_f3 cgid=$_f4 cgecos=$_f5 chome=$_f6 cshell=$_f7 chash=$_f2
 cexp=
 if [ ${#chash} -le 1 ]; then
-	_s=$(awk -F: -v n="$name" '$1 == n { print; exit }' /etc/shadow 2>/dev/null)
+	_t_shadow "$name"
 	_t_split "$_s"
 	chash=$_f2 cexp=$_f8
 fi

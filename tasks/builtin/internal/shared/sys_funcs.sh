@@ -1,12 +1,19 @@
 
-_t_d=$(mktemp -d) || exit 1
-trap 'rm -rf "$_t_d"' EXIT
-: >"$_t_d/o"; : >"$_t_d/e"
-_t_run() { "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
-_t_runin() { _t_i=$1; shift; printf '%s\n' "$_t_i" | "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
+# _t_mk makes the script's temporary directory ($_t_d, with the files
+# _t_tail prints) the first time it is called, and removes it when the
+# script exits. Call it in the script's own shell, not in a $(...) or a
+# pipeline: a subshell's directory would be gone when it ends.
+_t_mk() {
+	[ -z "${_t_d-}" ] || return 0
+	_t_d=$(mktemp -d) || exit 1
+	trap 'rm -rf "$_t_d"' EXIT
+	: >"$_t_d/o"; : >"$_t_d/e"
+}
+_t_run() { _t_mk; "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
+_t_runin() { _t_mk; _t_i=$1; shift; printf '%s\n' "$_t_i" | "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
 _t_tail() { # the markers and the output files, each cat only when not empty
-	printf '\n%s\n' "$_t_om"; [ ! -s "$_t_d/o" ] || cat "$_t_d/o"
-	printf '\n%s\n' "$_t_em"; [ ! -s "$_t_d/e" ] || cat "$_t_d/e"
+	printf '\n%s\n' "$_t_om"; [ -z "${_t_d-}" ] || [ ! -s "$_t_d/o" ] || cat "$_t_d/o"
+	printf '\n%s\n' "$_t_em"; [ -z "${_t_d-}" ] || [ ! -s "$_t_d/e" ] || cat "$_t_d/e"
 }
 _t_ent() {
 	if command -v getent >/dev/null 2>&1; then getent "$1" "$2"; return; fi

@@ -55,11 +55,22 @@ func SysFailMsg(res transport.Result, v Verdict, errOut string) string {
 	return ""
 }
 
-// SysFuncs are the shell helpers of the system modules. _t_run runs a
-// command and appends its stdout and stderr to the files _t_tail prints;
-// rc keeps its exit status. _t_ent looks up a passwd or group entry by
-// name (or by number) through getent when there is one.
-var SysFuncs = MarkVars + SysFuncsBody
+// SysFuncs are the shell helpers of the system modules, with the
+// script's temporary directory made at once. _t_run runs a command and
+// appends its stdout and stderr to the files _t_tail prints; rc keeps
+// its exit status. _t_ent looks up a passwd or group entry by name (or
+// by number) through getent when there is one.
+var SysFuncs = SysVars + SysFuncsBody + "_t_mk\n"
+
+// SysLib is SysFuncs as a Lib piece, for a script that makes its
+// temporary directory only when it runs a command (_t_run, _t_runin) or
+// calls _t_mk itself before it writes there: a task that finds nothing to
+// do starts no mktemp and no rm. The script starts with SysVars.
+var SysLib = RegisterLib(SysFuncsBody)[0]
+
+// SysVars are the values SysFuncs' helpers read: the output markers and
+// no temporary directory yet.
+const SysVars = MarkVars + "_t_d=\n"
 
 //go:embed sys_funcs.sh
 var SysFuncsBody string
