@@ -16,6 +16,7 @@ trap '_t_prc_off; [ -z "$tmp" ] || rm -rf -- "$tmp"; [ -z "$upload" ] || rm -rf 
 # is put aside and back. Simulations run no maintainer script: skipped.
 _t_prc_on() {
 	[ -n "$policy" ] && [ -z "$_t_check" ] || return 0
+	_t_tmp
 	if [ -e /usr/sbin/policy-rc.d ] || [ -L /usr/sbin/policy-rc.d ]; then
 		prcbak=$tmp/policy-rc.d
 		mv /usr/sbin/policy-rc.d "$prcbak" || _t_fail "Fail to move /usr/sbin/policy-rc.d to $tmp"
@@ -39,12 +40,16 @@ _t_ran() {
 	exit 0
 }
 aptget=$(command -v apt-get) || _t_fail "Failed to find required executable apt-get in paths: $PATH"
-tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
+# _t_tmp makes the temporary directory ($tmp) the first time a branch
+# needs one (never in a subshell): a task that finds nothing to do
+# starts no mktemp and no rm.
+_t_tmp() { [ -n "$tmp" ] || tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"; }
 lockopt="-o DPkg::Lock::Timeout=$locktime"
 # clean comes first, before the cache, as Ansible's: apt-get clean, then
 # the task goes on as if clean were not there (alone, it is a task with
 # nothing to do). Not in check mode.
 if [ -n "$clean" ] && [ -z "$_t_check" ]; then
+	_t_tmp
 	"$aptget" clean >"$tmp/out" 2>"$tmp/err" </dev/null || _t_fail "apt-get clean failed"
 	[ -s "$tmp/err" ] && _t_fail "apt-get clean failed: $(cat "$tmp/err")"
 fi
@@ -62,6 +67,7 @@ ctime=${cstamp%% *} cstamp=${cstamp#* }
 if [ -n "$update" ] && { [ "$valid" -le 0 ] && [ "$ctime" -le "$now" ] || [ $((ctime + valid)) -lt "$now" ]; }; then
 	if [ -z "$_t_check" ]; then
 		i=0 delay=1 ok=
+		_t_tmp
 		while [ "$i" -lt "$retries" ]; do
 			if "$aptget" $lockopt update -q >"$tmp/uout" 2>"$tmp/uerr"; then ok=1; break; fi
 			i=$((i + 1))
@@ -101,6 +107,7 @@ if [ -n "$upgrade" ]; then
 	[ -n "$release" ] && set -- "$@" -t "$release"
 	echo "cmd=$aptget $what"
 	_t_prc_on
+	_t_tmp
 	"$aptget" -y "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
 	_t_prc_off
@@ -122,6 +129,7 @@ if [ -z "$specs" ] && [ -z "$deb" ]; then # autoclean or autoremove alone
 	set -- "$@" $op
 	[ -n "$_t_check" ] && set -- "$@" --simulate
 	_t_prc_on
+	_t_tmp
 	"$aptget" -y $lockopt "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
 	_t_prc_off
@@ -134,6 +142,7 @@ fi
 
 if [ -n "$deb" ]; then
 	[ -e "$deb" ] || { echo verdict=upload; exit 0; }
+	_t_tmp
 	dname=$(dpkg --field "$deb" Package 2>"$tmp/err") || _t_fail "$(command -v dpkg) --field $deb Package failed"
 	dver=$(dpkg --field "$deb" Version 2>"$tmp/err") || _t_fail "$(command -v dpkg) --field $deb Version failed"
 	cur=$(dpkg-query -W -f='${db:Status-Abbrev}|${Version}' "$dname" 2>/dev/null)
@@ -259,6 +268,7 @@ _t_mark() { # apt-mark manual NAMES, as Ansible does after an install
 	[ -n "$_t_check" ] && return 0
 	[ -n "$names" ] || return 0
 	command -v apt-mark >/dev/null || { echo "warning=Could not find apt-mark binary, not marking package(s) as manually installed."; return 0; }
+	_t_tmp
 	apt-mark manual $names >"$tmp/mout" 2>"$tmp/merr" ||
 		_t_fail "'$(command -v apt-mark) manual $(echo $names)' failed: $(cat "$tmp/merr")"
 }
@@ -310,6 +320,7 @@ else
 fi
 IFS=$_t_oldifs; set +f
 _t_prc_on
+_t_tmp
 "$aptget" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 rc=$?
 _t_prc_off
