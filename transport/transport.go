@@ -125,6 +125,13 @@ type Cmd struct {
 	// copy them with the shell's builtins rather than start a program.
 	// It changes nothing the script does, nor what Run returns.
 	Lines bool
+	// Direct is the module's promise that the script leaves no process
+	// behind that could write on its stdout after it exits: a transport
+	// that keeps a shell across Runs may then pass the stdout straight
+	// into the answer rather than through a file (which guards the later
+	// answers from such a process) and a program that copies it. It
+	// changes nothing the script does, nor what Run returns.
+	Direct bool
 	// Lib is shell text Script relies on, in pieces that only define:
 	// functions, and variables set to constant values; a piece prints
 	// nothing, reads nothing and changes nothing on the host. Each piece

@@ -42,8 +42,13 @@ func buildFrame(b, command string, stdin []byte, lines bool) []byte {
 // subshellFrame is buildFrame for a command that runs in a subshell of
 // its own, ( ... ) as Wrapped.Inline makes it, and has no stdin: the
 // command reads /dev/null, and the shell forks once, for the subshell,
-// where the pipeline of buildFrame costs it two forks more.
-func subshellFrame(b, command string, lines bool) []byte {
+// where the pipeline of buildFrame costs it two forks more. direct: the
+// command's stdout is the answer's, printed as it comes after the O
+// marker (transport.Cmd.Direct); only its stderr goes to a file.
+func subshellFrame(b, command string, lines, direct bool) []byte {
+	if direct {
+		return fmt.Appendf(nil, "__tender_pre %s\nprintf '%%sO' %s\n{ %s\n} </dev/null 2>\"$__tender_e\"\n__tender_dpost %s $?\n", b, b, command, b)
+	}
 	return fmt.Appendf(nil, "__tender_pre %s\n{ %s\n} </dev/null >\"$__tender_o\" 2>\"$__tender_e\"\n__tender_post %s $?%s\n", b, command, b, postFlag(lines))
 }
 

@@ -49,7 +49,7 @@ func TestFrameStdinRoundTrip(t *testing.T) {
 // reads the frames that follow) and in its own subshell: its exit, cd and
 // variables leave the persistent shell as they were.
 func TestSubshellFrame(t *testing.T) {
-	frame := subshellFrame("__B_", "( eval 'cat; cd /; x=changed; exit 3' )", false)
+	frame := subshellFrame("__B_", "( eval 'cat; cd /; x=changed; exit 3' )", false, false)
 	script := "__tender_pre() { :; }\n__tender_post() { echo \"rc=$2\"; }\n__tender_o=/dev/stdout __tender_e=/dev/null\nx=kept\n" +
 		string(frame) + "echo \"$x $(pwd)\"\n" + "not for cat\n"
 	cmd := exec.Command("/bin/sh")
@@ -78,7 +78,25 @@ func TestPostCopiesLinesWithBuiltins(t *testing.T) {
 	}
 	for _, argv := range localShells() {
 		for _, withPath := range []bool{false, true} {
-			postLines(t, argv, withPath, cases)
+			postLines(t, argv, withPath, false, cases)
+		}
+	}
+}
+
+// TestDirectAnswerWithBuiltins is TestPostCopiesLinesWithBuiltins for a
+// Cmd.Direct script: its stdout, however long, reaches the answer with
+// no program started; only a stderr that is not empty needs cat.
+func TestDirectAnswerWithBuiltins(t *testing.T) {
+	cases := []struct {
+		out, err string
+		builtin  bool
+	}{
+		{"", "", true}, {"a", "", true}, {"a\nb", "", true}, {strings.Repeat("line\n", 70) + "tail", "", true},
+		{"bin\xffary\n", "", true}, {"a\n", "oops\n", false}, {"", "no newline", false},
+	}
+	for _, argv := range localShells() {
+		for _, withPath := range []bool{false, true} {
+			postLines(t, argv, withPath, true, cases)
 		}
 	}
 }
@@ -96,8 +114,9 @@ func localShells() [][]string {
 	return shells
 }
 
-// postLines is one pass of TestPostCopiesLinesWithBuiltins.
-func postLines(t *testing.T, argv []string, withPath bool, cases []struct {
+// postLines is one pass of TestPostCopiesLinesWithBuiltins (of
+// TestDirectAnswerWithBuiltins with direct).
+func postLines(t *testing.T, argv []string, withPath, direct bool, cases []struct {
 	out, err string
 	builtin  bool
 }) {
@@ -115,7 +134,7 @@ func postLines(t *testing.T, argv []string, withPath bool, cases []struct {
 		b := fmt.Sprintf("__B%d_", i)
 		bs = append(bs, b)
 		cmd := fmt.Sprintf("( printf %%s %s; printf %%s %s >&2 )", transport.Quote(c.out), transport.Quote(c.err))
-		script.Write(subshellFrame(b, cmd, true))
+		script.Write(subshellFrame(b, cmd, !direct, direct))
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin = strings.NewReader(script.String())

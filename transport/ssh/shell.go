@@ -74,7 +74,11 @@ import (
 // program costs milliseconds, that is most of a no-op task's cost. Such
 // an answer, and one with no output, is printed in a single write: sshd
 // sends a packet for each piece the shell writes, and each costs the
-// host and the controller a read, an encryption and a wakeup.
+// host and the controller a read, an encryption and a wakeup. A script
+// that promises to leave no process behind (transport.Cmd.Direct; a
+// module reading a file) and runs in a subshell without stdin writes
+// its stdout straight into the answer, after the O marker, and only its
+// stderr goes to a file (__tender_dpost): no cat for its output.
 //
 // When a Run's ctx ends, the client kills the shell's descendants (found
 // through /proc from a separate exec channel) so the shell finishes the
@@ -117,6 +121,15 @@ __tender_post() {
 	else
 		__tender_x=F
 		printf '%%sO%%sF%%s\n' "$1" "$1" "${__tender_d:-no directory}"
+	fi
+}
+__tender_dpost() {
+	__tender_x=$2
+	if [ -n "$__tender_k" ] && [ -f "$__tender_e" ]; then
+		__tender_tail "$1" "$2"
+	else
+		__tender_x=F
+		printf '%%sF%%s\n' "$1" "${__tender_d:-no directory}"
 	fi
 }
 __tender_tail() {
@@ -345,12 +358,13 @@ func (c *Conn) runShell(ctx context.Context, sh *shell, command string, subshell
 type frameOpts struct {
 	secret bool     // stdin carries a become password
 	lines  bool     // stdout is a few lines of text (transport.Cmd.Lines)
+	direct bool     // stdout may go straight into the answer (transport.Cmd.Direct)
 	lib    []string // the Lib the shell must define first (Wrapped.Lib, for an inline command)
 }
 
 // frameOptsOf is cmd's frameOpts, wrapped as w.
 func frameOptsOf(cmd transport.Cmd, w transport.Wrapped) frameOpts {
-	fo := frameOpts{secret: isSecret(cmd), lines: cmd.Lines}
+	fo := frameOpts{secret: isSecret(cmd), lines: cmd.Lines, direct: cmd.Direct}
 	if w.Inline != "" {
 		fo.lib = w.Lib
 	}
@@ -362,7 +376,7 @@ func frameOptsOf(cmd transport.Cmd, w transport.Wrapped) frameOpts {
 func shellFrame(sh *shell, b, command string, subshell bool, stdin []byte, fo frameOpts) []byte {
 	var frame []byte
 	if len(stdin) == 0 && subshell {
-		frame = subshellFrame(b, command, fo.lines)
+		frame = subshellFrame(b, command, fo.lines, fo.direct)
 	} else if sh.mode == modeEval && !fo.secret {
 		// Not with bash (older versions keep here-documents in
 		// temporary files) nor with a become password (never on disk).

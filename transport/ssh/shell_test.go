@@ -299,3 +299,30 @@ func TestAnswerInOneWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectRun runs Cmd.Direct scripts on the persistent shell: their
+// stdout comes straight into the answer (no output file is made for it),
+// stderr and the exit status as for any Run, and a temporary directory
+// gone is the same error.
+func TestDirectRun(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // the in-process server's shells inherit it
+	f := newFixture(t, sshtest.Options{})
+	c := f.connect(t)
+	res := mustRun(t, c, transport.Cmd{Script: `[ -e "$__tender_o" ] && echo file || echo direct; echo err >&2; exit 4`, Direct: true})
+	if string(res.Stdout) != "direct\n" || string(res.Stderr) != "err\n" || res.ExitCode != 4 {
+		t.Fatalf("direct Run: stdout %q, stderr %q, exit status %d", res.Stdout, res.Stderr, res.ExitCode)
+	}
+	if res := mustRun(t, c, transport.Cmd{Script: `[ -e "$__tender_o" ] && echo file || echo direct`}); string(res.Stdout) != "file\n" {
+		t.Fatalf("a Run that is not Direct: stdout %q", res.Stdout)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := c.Run(ctx, transport.Cmd{Script: `for x in "$TMPDIR"/.tender.*; do rm -rf "$x"; : > "$x"; done; echo out`, Direct: true})
+	if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), "could not write") {
+		t.Fatalf("a direct Run whose stderr file vanished: %v (ctx %v)", err, ctx.Err())
+	}
+	if res := mustRun(t, c, transport.Cmd{Script: "echo recovered", Direct: true}); string(res.Stdout) != "recovered\n" {
+		t.Fatalf("after: %q", res.Stdout)
+	}
+}

@@ -93,9 +93,13 @@ func tempDir(t *testing.T, c transport.Conn) string {
 
 func testExitCodeAndOutput(t *testing.T, s Suite) {
 	c := open(t, s)
-	res := run(t, c, transport.Cmd{Script: "echo out; echo err >&2; exit 3"})
-	if res.ExitCode != 3 || string(res.Stdout) != "out\n" || string(res.Stderr) != "err\n" {
-		t.Fatalf("got exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	// Cmd.Direct and Cmd.Lines change nothing a Run returns.
+	for _, cmd := range []transport.Cmd{{}, {Direct: true}, {Lines: true}} {
+		cmd.Script = "echo out; echo err >&2; exit 3"
+		res := run(t, c, cmd)
+		if res.ExitCode != 3 || string(res.Stdout) != "out\n" || string(res.Stderr) != "err\n" {
+			t.Fatalf("direct %v, lines %v: got exit %d stdout %q stderr %q", cmd.Direct, cmd.Lines, res.ExitCode, res.Stdout, res.Stderr)
+		}
 	}
 	if res := run(t, c, transport.Cmd{Script: "true"}); res.ExitCode != 0 || len(res.Stdout) != 0 {
 		t.Fatalf("true: %+v", res)
@@ -192,9 +196,11 @@ func testAlone(t *testing.T, s Suite) {
 func testLargeOutput(t *testing.T, s Suite) {
 	c := open(t, s)
 	// 1 MiB on stdout and 64 KiB on stderr at once must not deadlock.
-	res := run(t, c, transport.Cmd{Script: "head -c 1048576 /dev/zero; head -c 65536 /dev/zero >&2"})
-	if len(res.Stdout) != 1<<20 || len(res.Stderr) != 1<<16 {
-		t.Fatalf("got %d bytes of stdout and %d of stderr", len(res.Stdout), len(res.Stderr))
+	for _, direct := range []bool{false, true} {
+		res := run(t, c, transport.Cmd{Script: "head -c 1048576 /dev/zero; head -c 65536 /dev/zero >&2", Direct: direct})
+		if len(res.Stdout) != 1<<20 || len(res.Stderr) != 1<<16 {
+			t.Fatalf("direct %v: got %d bytes of stdout and %d of stderr", direct, len(res.Stdout), len(res.Stderr))
+		}
 	}
 }
 
@@ -386,9 +392,11 @@ func clip(b []byte) string {
 func testOutputBounded(t *testing.T, s Suite) {
 	c := open(t, s)
 	for _, script := range []string{"head -c 300000 /dev/zero", "head -c 300000 /dev/zero >&2"} {
-		_, err := c.Run(context.Background(), transport.Cmd{Script: script, MaxOutput: 100000})
-		if !errors.Is(err, transport.ErrOutputTooLarge) {
-			t.Fatalf("%s: err = %v, want ErrOutputTooLarge", script, err)
+		for _, direct := range []bool{false, true} {
+			_, err := c.Run(context.Background(), transport.Cmd{Script: script, MaxOutput: 100000, Direct: direct})
+			if !errors.Is(err, transport.ErrOutputTooLarge) {
+				t.Fatalf("%s (direct %v): err = %v, want ErrOutputTooLarge", script, direct, err)
+			}
 		}
 	}
 	res := run(t, c, transport.Cmd{Script: "echo still here", MaxOutput: 100000})

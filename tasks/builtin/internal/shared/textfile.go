@@ -74,7 +74,11 @@ var ReadTextScript string
 func ReadText(ctx context.Context, env *tasks.Env, path string, fa FileAttrs) (f *TextFile, fail *tasks.Result, err error) {
 	script := fmt.Sprintf("p=%s\nmode=%s\nowner=%s\ngroup=%s\n%s%s",
 		ShPath(path), Q(fa.Mode), Q(fa.Owner), Q(fa.Group), fa.Extra, ReadTextScript)
-	out, err := RunLib(ctx, env, Lib{Pieces: StdLib, Script: script}, nil)
+	// Direct: the script starts stat, readlink and cat, none of which
+	// outlives it, so its answer needs no copy through a file.
+	cmd := Lib{Pieces: StdLib, Script: script}.Cmd(nil)
+	cmd.Direct = true
+	out, err := env.Conn.Run(ctx, cmd)
 	if err != nil {
 		return nil, nil, err
 	}
