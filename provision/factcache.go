@@ -202,7 +202,8 @@ func (rn *run) loadCachedFacts(h *hostRun) error {
 			h.cachedFacts[k] = v
 		}
 	}
-	h.refresh()
+	rn.share.share(h.facts)
+	h.refreshFacts()
 	return nil
 }
 

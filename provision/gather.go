@@ -54,6 +54,7 @@ func (pr *playRun) setup(ctx context.Context, h *hostRun, t *playbooks.Task, kw 
 	// just parsed from the host's answer, this host's alone: they are
 	// marked unsafe in place, not copied twice.
 	got := yaml11.MarkOwned(f).(map[string]any)
+	pr.rn.share.share(got)
 	merged := maps.Clone(h.facts)
 	if merged == nil {
 		merged = map[string]any{}
@@ -66,7 +67,7 @@ func (pr *playRun) setup(ctx context.Context, h *hostRun, t *playbooks.Task, kw 
 	}
 	h.facts = merged
 	h.gathered = true
-	h.refresh()
+	h.refreshFacts()
 	pr.rn.cacheFacts(h)
 	// The result holds the facts as setup returns them (ansible_<name>),
 	// which register keeps.

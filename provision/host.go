@@ -24,6 +24,7 @@ import (
 type hostRun struct {
 	name  string
 	names *markedNames // the run's marked names
+	share *factShare   // the run's shared fact values and names
 	inv   *inventory.Host
 	merge bool // hash_behaviour=merge (Runner.HashMerge)
 	// mu guards invVars and groupNames, which add_host and group_by
@@ -77,18 +78,23 @@ type hostRun struct {
 	// factLayer is factVars of the host's facts as refresh last made it:
 	// every task's scope shares it (a scope used to build its own, and
 	// the tasks in flight ahead of their turn each held a copy). Every
-	// change to facts, cachedFacts or moduleFacts is followed by refresh.
+	// change to facts, cachedFacts or moduleFacts is followed by
+	// refreshFacts.
 	factLayer atomic.Pointer[map[string]any]
+	// factsStale: facts, cachedFacts or moduleFacts changed since
+	// factLayer was made (refreshFacts); a refresh for other variables
+	// (a register, set_fact, add_host) keeps the layer.
+	factsStale bool
 }
 
-func newHostRun(inv *inventory.Inventory, h *inventory.Host, names *markedNames, merge bool) (*hostRun, error) {
+func newHostRun(inv *inventory.Inventory, h *inventory.Host, names *markedNames, share *factShare, merge bool) (*hostRun, error) {
 	hostRunsMade.Add(1)
 	vars, err := inv.HostVars(h.Name)
 	if err != nil {
 		return nil, err
 	}
 	vars = withSourceVars(h, vars)
-	hr := &hostRun{name: h.Name, names: names, merge: merge, inv: h, invVars: vars, groupNames: names.values(h.GroupNames()), facts: map[string]any{},
+	hr := &hostRun{name: h.Name, names: names, share: share, merge: merge, inv: h, invVars: vars, groupNames: names.values(h.GroupNames()), facts: map[string]any{},
 		setFacts: map[string]any{}, includedVars: map[string]any{}, moduleFacts: map[string]any{}, notified: map[*playbooks.Task]bool{}}
 	hr.refresh()
 	return hr, nil
@@ -101,16 +107,23 @@ var hostRunsMade atomic.Int64
 // active reports whether the host still takes part in the run.
 func (h *hostRun) active() bool { return !h.failed && !h.unreachable && !h.ended }
 
-// refresh rebuilds the hostvars snapshot and the facts' layer of the
-// host's scope (factLayer) after facts or set_facts changed.
+// refresh rebuilds the hostvars snapshot after the host's variables
+// changed, and the facts' layer of its scope (factLayer) when the facts
+// did (refreshFacts) or it has none yet.
 func (h *hostRun) refresh() {
 	inv, groups := h.inventory()
 	m := make(map[string]any, len(inv)+len(h.facts)+len(h.setFacts)+4)
 	for k, v := range inv {
 		m[k] = v
 	}
-	fv := factVars(h.facts, h.cachedFacts, h.moduleFacts)
-	h.factLayer.Store(&fv)
+	var fv map[string]any
+	if p := h.factLayer.Load(); p != nil && !h.factsStale {
+		fv = *p
+	} else {
+		fv = factVars(h.facts, h.cachedFacts, h.moduleFacts, h.share)
+		h.factLayer.Store(&fv)
+		h.factsStale = false
+	}
 	for _, l := range []map[string]any{fv, h.includedVars, h.setFacts} {
 		for k, v := range l {
 			if old, ok := m[k].(map[string]any); ok && h.merge {
@@ -125,6 +138,13 @@ func (h *hostRun) refresh() {
 	m["inventory_hostname_short"] = h.names.short(h.name)
 	m["group_names"] = groups
 	h.snap.Store(&m)
+}
+
+// refreshFacts is refresh after facts, cachedFacts or moduleFacts
+// changed: the facts' layer is made again too.
+func (h *hostRun) refreshFacts() {
+	h.factsStale = true
+	h.refresh()
 }
 
 // inventory returns the host's inventory vars and group names.
@@ -157,7 +177,7 @@ func (h *hostRun) factVars() map[string]any {
 	if fv := h.factLayer.Load(); fv != nil {
 		return *fv
 	}
-	return factVars(h.facts, h.cachedFacts, h.moduleFacts)
+	return factVars(h.facts, h.cachedFacts, h.moduleFacts, h.share)
 }
 
 // factVars turns facts into variables as Ansible injects them: the map as
@@ -166,7 +186,7 @@ func (h *hostRun) factVars() map[string]any {
 // under their own names and join ansible_facts; set (this run's modules'
 // and cacheable set_fact's facts) joins ansible_facts under its own
 // names. A host without facts has an empty ansible_facts, as in Ansible.
-func factVars(gathered, cached, set map[string]any) map[string]any {
+func factVars(gathered, cached, set map[string]any, share *factShare) map[string]any {
 	out := make(map[string]any, len(gathered)+len(cached)+1)
 	all := make(map[string]any, len(gathered)+len(set))
 	for k, v := range gathered {
@@ -176,7 +196,7 @@ func factVars(gathered, cached, set map[string]any) map[string]any {
 		case facts.Unprefixed(k):
 			out[k] = v
 		default:
-			out["ansible_"+k] = v
+			out[share.factName(k)] = v
 		}
 		if k == "local" {
 			// Ansible's ansible_facts keeps ansible_local's prefix.

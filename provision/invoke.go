@@ -273,7 +273,11 @@ func (rn *run) storeFacts(h *hostRun, t *playbooks.Task, persist bool, f map[str
 			pydict.Set(h.moduleFacts, k, v)
 		}
 	}
-	h.refresh()
+	if persist && !included {
+		h.refreshFacts()
+	} else {
+		h.refresh()
+	}
 	if persist && !included && len(f) > 0 {
 		rn.cacheFacts(h)
 	}

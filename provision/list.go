@@ -217,7 +217,7 @@ func (pr *playRun) meta(ctx context.Context, hosts []*hostRun, t *playbooks.Task
 				// As Ansible: the fact cache forgets them too, and the
 				// next play's smart gathering gathers them again.
 				h.facts, h.moduleFacts, h.cachedFacts, h.gathered = map[string]any{}, map[string]any{}, nil, false
-				h.refresh()
+				h.refreshFacts()
 				if c := pr.rn.r.FactCache; c != nil {
 					if err := c.Delete(h.name); err != nil {
 						pr.rn.emit(Event{Kind: Warning, Host: h.name, Msg: err.Error()})

@@ -317,6 +317,8 @@ type run struct {
 	hosts   map[string]*hostRun
 	// names are the host and group names that came marked.
 	names markedNames
+	// share lets the hosts' facts share equal values (factshare.go).
+	share factShare
 	// invMu serializes changes to the inventory (add_host, group_by) with
 	// the reads that may run beside them.
 	invMu sync.Mutex
@@ -385,7 +387,7 @@ func (rn *run) hostLocked(h *inventory.Host) (*hostRun, error) {
 		rn.mu.Unlock()
 		return hr, nil
 	}
-	hr, err := newHostRun(rn.r.Inventory, h, &rn.names, rn.r.HashMerge)
+	hr, err := newHostRun(rn.r.Inventory, h, &rn.names, &rn.share, rn.r.HashMerge)
 	if err != nil {
 		rn.mu.Unlock()
 		return nil, fmt.Errorf("host %s: %w", h.Name, err)

@@ -336,7 +336,7 @@ func (rn *run) implicitLocal() *hostRun {
 	if err != nil || len(hs) != 1 {
 		return nil
 	}
-	if hr, err := newHostRun(inv, hs[0], &rn.names, rn.r.HashMerge); err == nil {
+	if hr, err := newHostRun(inv, hs[0], &rn.names, &rn.share, rn.r.HashMerge); err == nil {
 		rn.implicit = hr
 	}
 	return rn.implicit
