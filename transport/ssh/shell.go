@@ -258,6 +258,7 @@ func (c *Conn) openShell(ctx context.Context) (*shell, error) {
 		sess.Close()
 		return nil, err
 	}
+	sess.Stderr = smallDiscard{}
 	if err := sess.Start(or(c.opts.shellCommand, shellCommand)); err != nil {
 		sess.Close()
 		return nil, err
