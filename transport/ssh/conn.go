@@ -111,7 +111,7 @@ func newConn(name string, client *xssh.Client, closers []io.Closer, o connOption
 		close(c.dead)
 	}()
 	if o.keepaliveInterval > 0 {
-		go c.keepalive(o.keepaliveInterval, max(o.keepaliveCountMax, 1))
+		c.keepalive(o.keepaliveInterval, max(o.keepaliveCountMax, 1))
 	}
 	return c
 }
@@ -119,39 +119,52 @@ func newConn(name string, client *xssh.Client, closers []io.Closer, o connOption
 // keepalive sends keepalive@openssh.com requests every interval and closes
 // the connection after countMax of them in a row went unanswered, so a host
 // that vanished without a FIN is noticed within interval*(countMax+1).
+// Between requests it holds no goroutine (a timer starts the next one):
+// a goroutine per host in flight is stack memory for the connection's
+// life.
 func (c *Conn) keepalive(interval time.Duration, countMax int) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
 	misses := 0
-	for {
-		select {
-		case <-c.dead:
-			return
-		case <-t.C:
-		}
-		reply := make(chan error, 1)
-		go func() {
-			_, _, err := c.client.SendRequest("keepalive@openssh.com", true, nil)
-			reply <- err
-		}()
-		select {
-		case <-c.dead:
-			return
-		case err := <-reply:
-			if err != nil {
-				c.client.Close()
+	var ping func()
+	ping = func() {
+		for {
+			select {
+			case <-c.dead:
 				return
+			default:
 			}
-			misses = 0
-		case <-time.After(interval):
-			if misses++; misses >= countMax {
-				why := fmt.Errorf("the host did not answer %d keepalives in %v", countMax, interval*time.Duration(countMax+1))
-				c.silent.Store(&why)
-				c.client.Close()
+			sent := time.Now()
+			reply := make(chan error, 1)
+			go func() {
+				_, _, err := c.client.SendRequest("keepalive@openssh.com", true, nil)
+				reply <- err
+			}()
+			wait := time.NewTimer(interval)
+			select {
+			case <-c.dead:
+				wait.Stop()
 				return
+			case err := <-reply:
+				wait.Stop()
+				if err != nil {
+					c.client.Close()
+					return
+				}
+				misses = 0
+				// The next request an interval after this one was sent.
+				time.AfterFunc(max(interval-time.Since(sent), 0), ping)
+				return
+			case <-wait.C:
+				if misses++; misses >= countMax {
+					why := fmt.Errorf("the host did not answer %d keepalives in %v", countMax, interval*time.Duration(countMax+1))
+					c.silent.Store(&why)
+					c.client.Close()
+					return
+				}
+				// An interval has passed: the next request at once.
 			}
 		}
 	}
+	time.AfterFunc(interval, ping)
 }
 
 // broken turns err into an unreachable error when the connection has ended,

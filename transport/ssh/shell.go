@@ -92,7 +92,8 @@ const (
 	modeLen  = "len"  // frames are length-prefixed for lenLoop (bash as /bin/sh)
 )
 
-const setupScript = `__tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX") || exit 1
+const setupScript = `exec 2>/dev/null
+__tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX") || exit 1
 trap 'rm -rf "$__tender_d"' EXIT
 __tender_n=0
 __tender_pre() {
@@ -258,7 +259,16 @@ func (c *Conn) openShell(ctx context.Context) (*shell, error) {
 		sess.Close()
 		return nil, err
 	}
-	sess.Stderr = smallDiscard{}
+	// The shell's own stderr goes to /dev/null (setupScript's first
+	// line: its scripts' go to files). Its channel's stderr is a pipe
+	// never read: what sshd may print there before the shell starts
+	// waits in the channel's buffer (at most its window), where given no
+	// writer the SSH library would keep a goroutine and an 8 KiB buffer
+	// per host draining it.
+	if _, err := sess.StderrPipe(); err != nil {
+		sess.Close()
+		return nil, err
+	}
 	if err := sess.Start(or(c.opts.shellCommand, shellCommand)); err != nil {
 		sess.Close()
 		return nil, err

@@ -326,3 +326,23 @@ func TestDirectRun(t *testing.T) {
 		t.Fatalf("after: %q", res.Stdout)
 	}
 }
+
+// TestShellStderrUnread: the persistent shell's own stderr goes nowhere
+// and its channel's stderr is never read. What a host prints there before
+// the shell starts (100 KB here) costs nothing but buffer, and a script's
+// stderr still comes back in its Result, however large.
+func TestShellStderrUnread(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, sshtest.Options{})
+	f.dialer.shellCommand = "head -c 100000 /dev/zero | tr '\\0' x >&2; exec /bin/sh"
+	c := f.connect(t)
+	for range 3 {
+		res := mustRun(t, c, transport.Cmd{Script: "head -c 300000 /dev/zero | tr '\\0' e >&2; echo out"})
+		if string(res.Stdout) != "out\n" || len(res.Stderr) != 300000 || strings.Trim(string(res.Stderr), "e") != "" {
+			t.Fatalf("stdout %q, %d bytes of stderr", res.Stdout, len(res.Stderr))
+		}
+	}
+	if st := c.Stats(); st.ShellRuns != 3 || st.ExecRuns != 0 {
+		t.Fatalf("the Runs did not all use the persistent shell: %+v", st)
+	}
+}
