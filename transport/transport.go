@@ -125,6 +125,13 @@ type Cmd struct {
 	// copy them with the shell's builtins rather than start a program.
 	// It changes nothing the script does, nor what Run returns.
 	Lines bool
+	// LinesUntil, when not empty, is Lines for the script's stdout up to
+	// and including the first line equal to it; after that line the
+	// script may print anything (a command's output after the verdict
+	// of the module's own gate, say). A script that never prints that
+	// line promises Lines. It changes nothing the script does, nor what
+	// Run returns.
+	LinesUntil string
 	// Direct is the module's promise that the script leaves no process
 	// behind that could write on its stdout after it exits: a transport
 	// that keeps a shell across Runs may then pass the stdout straight

@@ -24,7 +24,7 @@ const printfChunk = 4096
 
 // buildFrame makes the text sent down the persistent shell for one Run:
 // see the protocol description in shell.go.
-func buildFrame(b, command string, stdin []byte, lines bool) []byte {
+func buildFrame(b, command string, stdin []byte, lines string) []byte {
 	var f bytes.Buffer
 	f.Grow(len(command) + len(stdin)*2 + 256)
 	fmt.Fprintf(&f, "__tender_pre %s\n{ :\n", b)
@@ -35,7 +35,7 @@ func buildFrame(b, command string, stdin []byte, lines bool) []byte {
 		f.WriteString("'\n")
 		stdin = stdin[n:]
 	}
-	fmt.Fprintf(&f, "} 2>/dev/null | { %s\n} >\"$__tender_o\" 2>\"$__tender_e\"\n__tender_post %s $?%s\n", command, b, postFlag(lines))
+	fmt.Fprintf(&f, "} 2>/dev/null | { %s\n} >\"$__tender_o\" 2>\"$__tender_e\"\n__tender_post %s $?%s\n", command, b, lines)
 	return f.Bytes()
 }
 
@@ -45,11 +45,11 @@ func buildFrame(b, command string, stdin []byte, lines bool) []byte {
 // where the pipeline of buildFrame costs it two forks more. direct: the
 // command's stdout is the answer's, printed as it comes after the O
 // marker (transport.Cmd.Direct); only its stderr goes to a file.
-func subshellFrame(b, command string, lines, direct bool) []byte {
+func subshellFrame(b, command, lines string, direct bool) []byte {
 	if direct {
 		return fmt.Appendf(nil, "__tender_pre %s\nprintf '%%sO' %s\n{ %s\n} </dev/null 2>\"$__tender_e\"\n__tender_dpost %s $?\n", b, b, command, b)
 	}
-	return fmt.Appendf(nil, "__tender_pre %s\n{ %s\n} </dev/null >\"$__tender_o\" 2>\"$__tender_e\"\n__tender_post %s $?%s\n", b, command, b, postFlag(lines))
+	return fmt.Appendf(nil, "__tender_pre %s\n{ %s\n} </dev/null >\"$__tender_o\" 2>\"$__tender_e\"\n__tender_post %s $?%s\n", b, command, b, lines)
 }
 
 // heredocFrame is buildFrame for stdin that is plain text: it goes as a
@@ -57,7 +57,7 @@ func subshellFrame(b, command string, lines, direct bool) []byte {
 // without forking a writer (for up to a pipe's worth), and which needs no
 // escaping. It returns nil when stdin is not fit for one: a NUL byte, no
 // final newline, or a line equal to the delimiter.
-func heredocFrame(b, command string, stdin []byte, lines bool) []byte {
+func heredocFrame(b, command string, stdin []byte, lines string) []byte {
 	delim := b + "IN"
 	if len(stdin) == 0 || stdin[len(stdin)-1] != '\n' || bytes.IndexByte(stdin, 0) >= 0 ||
 		bytes.Contains(stdin, []byte("\n"+delim+"\n")) || bytes.HasPrefix(stdin, []byte(delim+"\n")) {
@@ -67,17 +67,22 @@ func heredocFrame(b, command string, stdin []byte, lines bool) []byte {
 	f.Grow(len(command) + len(stdin) + 256)
 	fmt.Fprintf(&f, "__tender_pre %s\n{ %s\n} <<'%s' >\"$__tender_o\" 2>\"$__tender_e\"\n", b, command, delim)
 	f.Write(stdin)
-	fmt.Fprintf(&f, "%s\n__tender_post %s $?%s\n", delim, b, postFlag(lines))
+	fmt.Fprintf(&f, "%s\n__tender_post %s $?%s\n", delim, b, lines)
 	return f.Bytes()
 }
 
-// postFlag is the argument that has __tender_post copy the script's
-// stdout with the shell's read and printf builtins instead of cat, for a
-// script that prints a few lines of text (transport.Cmd.Lines): a program
-// fewer per Run.
-func postFlag(lines bool) string {
-	if lines {
+// postArgs are the arguments, past the status, that have __tender_post
+// copy the script's stdout with the shell's read and printf builtins
+// instead of cat, for a script that prints a few lines of text
+// (transport.Cmd.Lines), or does up to a line it names
+// (transport.Cmd.LinesUntil; after that line, cat copies the rest): a
+// program fewer per Run. Empty: cat.
+func postArgs(cmd transport.Cmd) string {
+	switch {
+	case cmd.Lines:
 		return " l"
+	case cmd.LinesUntil != "":
+		return " l " + transport.Quote(cmd.LinesUntil)
 	}
 	return ""
 }

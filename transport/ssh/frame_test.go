@@ -28,8 +28,8 @@ func TestFrameStdinRoundTrip(t *testing.T) {
 	}
 	inputs = append(inputs, []byte("text\n"), []byte("a\n__B_IN\nb\n"), []byte("é 'q' \"d\" $x `y` \\\n\n"))
 	for _, in := range inputs {
-		frame := buildFrame("__B_", "cat", in, false)
-		if hd := heredocFrame("__B_", "cat", in, false); hd != nil {
+		frame := buildFrame("__B_", "cat", in, "")
+		if hd := heredocFrame("__B_", "cat", in, ""); hd != nil {
 			frame = append(frame, hd...) // the same input twice
 			in = append(append([]byte{}, in...), in...)
 		} else if bytes.IndexByte(in, 0) < 0 && len(in) > 0 && in[len(in)-1] == '\n' && !bytes.Contains(in, []byte("__B_IN")) {
@@ -49,7 +49,7 @@ func TestFrameStdinRoundTrip(t *testing.T) {
 // reads the frames that follow) and in its own subshell: its exit, cd and
 // variables leave the persistent shell as they were.
 func TestSubshellFrame(t *testing.T) {
-	frame := subshellFrame("__B_", "( eval 'cat; cd /; x=changed; exit 3' )", false, false)
+	frame := subshellFrame("__B_", "( eval 'cat; cd /; x=changed; exit 3' )", "", false)
 	script := "__tender_pre() { :; }\n__tender_post() { echo \"rc=$2\"; }\n__tender_o=/dev/stdout __tender_e=/dev/null\nx=kept\n" +
 		string(frame) + "echo \"$x $(pwd)\"\n" + "not for cat\n"
 	cmd := exec.Command("/bin/sh")
@@ -78,7 +78,7 @@ func TestPostCopiesLinesWithBuiltins(t *testing.T) {
 	}
 	for _, argv := range localShells() {
 		for _, withPath := range []bool{false, true} {
-			postLines(t, argv, withPath, false, cases)
+			postLines(t, argv, withPath, " l", false, cases)
 		}
 	}
 }
@@ -96,7 +96,67 @@ func TestDirectAnswerWithBuiltins(t *testing.T) {
 	}
 	for _, argv := range localShells() {
 		for _, withPath := range []bool{false, true} {
-			postLines(t, argv, withPath, true, cases)
+			postLines(t, argv, withPath, "", true, cases)
+		}
+	}
+}
+
+// TestPostCopiesLinesUntilWithBuiltins: with Cmd.LinesUntil, the lines
+// up to the one named come back with no program started; from that line
+// on, cat copies the rest byte for byte, NUL bytes too (which the shell's
+// read would drop).
+func TestPostCopiesLinesUntilWithBuiltins(t *testing.T) {
+	for cmd, want := range map[*transport.Cmd]string{
+		{LinesUntil: "tender=run"}: " l tender=run", {LinesUntil: "a b"}: " l 'a b'",
+		{Lines: true, LinesUntil: "x"}: " l", {}: "",
+	} {
+		if got := postArgs(*cmd); got != want {
+			t.Errorf("postArgs(%+v) = %q, want %q", *cmd, got, want)
+		}
+	}
+	post := postArgs(transport.Cmd{LinesUntil: "tender=run"})
+	cases := []struct {
+		format, out string // a printf format, what it prints
+		builtin     bool
+	}{
+		{`tender=creates\n`, "tender=creates\n", true}, {``, "", true}, {`tender=runx\nb\n`, "tender=runx\nb\n", true},
+		{`tender=run \n`, "tender=run \n", true}, {`x\ntender=run`, "x\ntender=run", true},
+		{`tender=run\n`, "tender=run\n", false}, {`tender=run\nbin\000ary\n\377`, "tender=run\nbin\x00ary\n\xff", false},
+		{`a\ntender=run\n\000\001\n`, "a\ntender=run\n\x00\x01\n", false},
+	}
+	for _, argv := range localShells() {
+		for _, withPath := range []bool{false, true} {
+			var script strings.Builder
+			fmt.Fprintf(&script, setupScript, "READY")
+			if !withPath {
+				script.WriteString("PATH=/nonexistent\n")
+			}
+			var bs []string
+			var want []string
+			for i, c := range cases {
+				if !withPath && !c.builtin {
+					continue
+				}
+				b := fmt.Sprintf("__B%d_", i)
+				bs, want = append(bs, b), append(want, c.out)
+				script.Write(subshellFrame(b, "( printf '"+c.format+"' )", post, false))
+			}
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Stdin = strings.NewReader(script.String())
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("sh: %v", err)
+			}
+			sh := &shell{out: bufio.NewReader(bytes.NewReader(out))}
+			if line, err := sh.out.ReadString('\n'); err != nil || !strings.HasPrefix(line, "READY ") {
+				t.Fatalf("ready line %q (%v)", line, err)
+			}
+			for i, b := range bs {
+				res, _, err := sh.answer(b, 1<<20)
+				if err != nil || string(res.Stdout) != want[i] || len(res.Stderr) != 0 {
+					t.Errorf("%s, PATH kept %v, frame %s: stdout %q stderr %q (%v), want %q", argv[0], withPath, b, res.Stdout, res.Stderr, err, want[i])
+				}
+			}
 		}
 	}
 }
@@ -115,8 +175,9 @@ func localShells() [][]string {
 }
 
 // postLines is one pass of TestPostCopiesLinesWithBuiltins (of
-// TestDirectAnswerWithBuiltins with direct).
-func postLines(t *testing.T, argv []string, withPath, direct bool, cases []struct {
+// TestDirectAnswerWithBuiltins with direct, of
+// TestPostCopiesLinesUntilWithBuiltins with post naming a line).
+func postLines(t *testing.T, argv []string, withPath bool, post string, direct bool, cases []struct {
 	out, err string
 	builtin  bool
 }) {
@@ -134,7 +195,7 @@ func postLines(t *testing.T, argv []string, withPath, direct bool, cases []struc
 		b := fmt.Sprintf("__B%d_", i)
 		bs = append(bs, b)
 		cmd := fmt.Sprintf("( printf %%s %s; printf %%s %s >&2 )", transport.Quote(c.out), transport.Quote(c.err))
-		script.Write(subshellFrame(b, cmd, !direct, direct))
+		script.Write(subshellFrame(b, cmd, post, direct))
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin = strings.NewReader(script.String())

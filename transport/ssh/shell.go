@@ -108,7 +108,7 @@ __tender_post() {
 	__tender_x=$2
 	if [ -n "$__tender_k" ] && [ -f "$__tender_o" ] && [ -f "$__tender_e" ]; then
 		if [ -n "${3-}" ]; then
-			__tender_lines "$1" "$2" <"$__tender_o"
+			__tender_lines "$1" "$2" "${4-}" <"$__tender_o"
 		elif [ -s "$__tender_o" ]; then
 			printf '%%sO' "$1"
 			cat "$__tender_o"
@@ -145,7 +145,11 @@ __tender_lines() {
 	while [ $__tender_i -lt 64 ] && IFS= read -r __tender_l; do
 		__tender_a="$__tender_a$__tender_l
 "
-		__tender_i=$((__tender_i + 1)) __tender_l=
+		__tender_i=$((__tender_i + 1))
+		if [ -n "$3" ] && [ "$__tender_l" = "$3" ]; then
+			__tender_i=64
+		fi
+		__tender_l=
 	done
 	if [ $__tender_i -ge 64 ]; then
 		printf '%%sO%%s' "$1" "$__tender_a"
@@ -368,14 +372,14 @@ func (c *Conn) runShell(ctx context.Context, sh *shell, command string, subshell
 // frameOpts is what a frame takes from its Cmd besides the command.
 type frameOpts struct {
 	secret bool     // stdin carries a become password
-	lines  bool     // stdout is a few lines of text (transport.Cmd.Lines)
+	lines  string   // __tender_post's arguments past the status (postArgs)
 	direct bool     // stdout may go straight into the answer (transport.Cmd.Direct)
 	lib    []string // the Lib the shell must define first (Wrapped.Lib, for an inline command)
 }
 
 // frameOptsOf is cmd's frameOpts, wrapped as w.
 func frameOptsOf(cmd transport.Cmd, w transport.Wrapped) frameOpts {
-	fo := frameOpts{secret: isSecret(cmd), lines: cmd.Lines, direct: cmd.Direct}
+	fo := frameOpts{secret: isSecret(cmd), lines: postArgs(cmd), direct: cmd.Direct}
 	if w.Inline != "" {
 		fo.lib = w.Lib
 	}

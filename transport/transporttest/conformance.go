@@ -93,12 +93,18 @@ func tempDir(t *testing.T, c transport.Conn) string {
 
 func testExitCodeAndOutput(t *testing.T, s Suite) {
 	c := open(t, s)
-	// Cmd.Direct and Cmd.Lines change nothing a Run returns.
-	for _, cmd := range []transport.Cmd{{}, {Direct: true}, {Lines: true}} {
-		cmd.Script = "echo out; echo err >&2; exit 3"
+	// Cmd.Direct, Cmd.Lines and Cmd.LinesUntil change nothing a Run
+	// returns, on either side of the line LinesUntil names (binary past
+	// it, where Lines promises text).
+	for _, cmd := range []transport.Cmd{{}, {Direct: true}, {Lines: true}, {LinesUntil: "out"}, {LinesUntil: "v=1"}} {
+		want := "v=1\nout\nb\x00\xff\n"
+		cmd.Script = "echo v=1; echo out; printf 'b\\000\\377\\n'; echo err >&2; exit 3"
+		if cmd.Lines {
+			cmd.Script, want = "echo v=1; echo out; echo err >&2; exit 3", "v=1\nout\n"
+		}
 		res := run(t, c, cmd)
-		if res.ExitCode != 3 || string(res.Stdout) != "out\n" || string(res.Stderr) != "err\n" {
-			t.Fatalf("direct %v, lines %v: got exit %d stdout %q stderr %q", cmd.Direct, cmd.Lines, res.ExitCode, res.Stdout, res.Stderr)
+		if res.ExitCode != 3 || string(res.Stdout) != want || string(res.Stderr) != "err\n" {
+			t.Fatalf("%+v: got exit %d stdout %q stderr %q", cmd, res.ExitCode, res.Stdout, res.Stderr)
 		}
 	}
 	if res := run(t, c, transport.Cmd{Script: "true"}); res.ExitCode != 0 || len(res.Stdout) != 0 {

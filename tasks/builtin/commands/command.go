@@ -80,8 +80,9 @@ func (m *commandModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	script, stdin := j.script(), j.stdin()
 	start := time.Now()
 	// Live, the command's lines reach the run as they come; the first
-	// line is the gate's verdict.
-	out, err := shared.RunLiveFinal(ctx, env, script, stdin, 1)
+	// line is the gate's verdict, and only after tender=run does the
+	// script print what no module wrote.
+	out, err := shared.RunLiveFinal(ctx, env, script, stdin, 1, "tender=run")
 	end := time.Now()
 	if err != nil {
 		return tasks.Result{}, err

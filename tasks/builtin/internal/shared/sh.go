@@ -265,9 +265,14 @@ func RunLive(ctx context.Context, env *tasks.Env, script string, stdin io.Reader
 	return runLive(ctx, env, transport.Cmd{Script: script, Stdin: stdin}, skip)
 }
 
-// RunLiveFinal is RunLive for a script RunFinal would run.
-func RunLiveFinal(ctx context.Context, env *tasks.Env, script string, stdin io.Reader, skip int) (transport.Result, error) {
-	return runLive(ctx, env, FinalCmd(script, stdin), skip)
+// RunLiveFinal is RunLive for a script RunFinal would run. until, when
+// not empty, is the line after which the script prints what the program
+// it runs prints: before it, only the module's own short lines
+// (transport.Cmd.LinesUntil).
+func RunLiveFinal(ctx context.Context, env *tasks.Env, script string, stdin io.Reader, skip int, until string) (transport.Result, error) {
+	cmd := FinalCmd(script, stdin)
+	cmd.LinesUntil = until
+	return runLive(ctx, env, cmd, skip)
 }
 
 func runLive(ctx context.Context, env *tasks.Env, cmd transport.Cmd, skip int) (transport.Result, error) {
