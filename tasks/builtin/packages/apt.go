@@ -113,7 +113,7 @@ func (aptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 		!a.Bool("autoremove") && !a.Bool("autoclean") && !a.Bool("clean") {
 		return tasks.Result{Data: map[string]any{}}, nil
 	}
-	out, err := shared.RunLib(ctx, env, j.script(j.deb), nil)
+	out, err := shared.RunSplitLib(ctx, env, j.script(j.deb), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -157,7 +157,7 @@ func (j aptJob) upload(ctx context.Context, env *tasks.Env) (transport.Result, e
 		return transport.Result{}, err
 	}
 	j.uploadDir = dir
-	return shared.RunLib(ctx, env, j.script(remote), nil)
+	return shared.RunSplitLib(ctx, env, j.script(remote), nil)
 }
 
 func (j aptJob) script(deb string) shared.Lib {

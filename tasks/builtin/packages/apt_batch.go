@@ -50,7 +50,7 @@ func (m aptModule) Batch(ctx context.Context, env *tasks.Env, items []tasks.Args
 	for _, s := range specs {
 		j.specs = append(j.specs, s...)
 	}
-	out, err := shared.RunLib(ctx, env, j.script(""), nil)
+	out, err := shared.RunSplitLib(ctx, env, j.script(""), nil)
 	if err != nil {
 		return nil, false, err
 	}

@@ -58,7 +58,7 @@ func (aptModule) RunLoop(ctx context.Context, env *tasks.Env, items []tasks.Args
 	if len(j.specs) == 0 {
 		return nil, false, nil
 	}
-	out, err := shared.RunLib(ctx, env, j.script(""), nil)
+	out, err := shared.RunSplitLib(ctx, env, j.script(""), nil)
 	if err != nil {
 		return nil, false, err
 	}

@@ -103,7 +103,7 @@ func (pipModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (task
 	if bad != nil {
 		return *bad, nil
 	}
-	out, err := shared.Run(ctx, env, j.script(), nil)
+	out, err := shared.RunSplit(ctx, env, j.script(), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

@@ -87,7 +87,11 @@ func (serviceModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 		{"args", a.Str("arguments")}, {"runlevel", a.Str("runlevel")}, {"sleep", sleep}, {"mgr", mgr},
 		{"_t_check", shared.BoolFlag(env.Check)},
 	}
-	out, err := shared.RunVerdictLib(ctx, env, shared.Lib{Pieces: serviceLib, Script: shared.ShAssign(vars) + "_t_service_main\n"}, nil)
+	// Its verdict, then on failure the control command's output after
+	// the OutputMark line: what no module wrote.
+	cmd := shared.Lib{Pieces: serviceLib, Script: shared.ShAssign(vars) + "_t_service_main\n"}.Final(nil)
+	cmd.LinesUntil = shared.OutputMark
+	out, err := env.Conn.Run(ctx, cmd)
 	if err != nil {
 		return tasks.Result{}, err
 	}

@@ -51,7 +51,7 @@ func (systemdModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (
 	if j == nil {
 		return res, err
 	}
-	out, err := shared.RunLib(ctx, env, j.script(env.Check), nil)
+	out, err := shared.RunSplitLib(ctx, env, j.script(env.Check), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

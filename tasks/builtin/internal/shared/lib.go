@@ -124,6 +124,13 @@ func RunLib(ctx context.Context, env *tasks.Env, l Lib, stdin io.Reader) (transp
 	return env.Conn.Run(ctx, l.Cmd(stdin))
 }
 
+// RunSplitLib runs l as RunSplit runs a script.
+func RunSplitLib(ctx context.Context, env *tasks.Env, l Lib, stdin io.Reader) (transport.Result, error) {
+	cmd := l.Cmd(stdin)
+	cmd.LinesUntil = OutputMark
+	return env.Conn.Run(ctx, cmd)
+}
+
 // RunFinalLib runs l as RunFinal runs a script.
 func RunFinalLib(ctx context.Context, env *tasks.Env, l Lib, stdin io.Reader) (transport.Result, error) {
 	return env.Conn.Run(ctx, l.Final(stdin))

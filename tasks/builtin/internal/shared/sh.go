@@ -236,12 +236,24 @@ func Fail(msg string) tasks.Result {
 	return tasks.Result{Failed: true, Msg: msg, Data: map[string]any{}}
 }
 
+// OutputMark is the line after which a module's script prints what the
+// programs it ran printed (SplitOutput); before it, only its verdict
+// lines.
+const OutputMark = "--output--"
+
 // SplitOutput separates a script's verdict lines from the command output
-// that follows a "--output--" line.
+// that follows an OutputMark line.
 func SplitOutput(stdout []byte) (Verdict, string) {
 	s := string(stdout)
-	head, rest, _ := strings.Cut(s, "\n--output--\n")
+	head, rest, _ := strings.Cut(s, "\n"+OutputMark+"\n")
 	return ParseVerdict([]byte(head)), rest
+}
+
+// RunSplit is Run for a script whose output SplitOutput reads: its
+// verdict lines, up to OutputMark, are copied to the answer without a
+// program on the host (transport.Cmd.LinesUntil).
+func RunSplit(ctx context.Context, env *tasks.Env, script string, stdin io.Reader) (transport.Result, error) {
+	return env.Conn.Run(ctx, transport.Cmd{Script: script, Stdin: stdin, LinesUntil: OutputMark})
 }
 
 // PrepareFunc is _t_prepare DEST TMP BACKUP: before TMP replaces DEST,
