@@ -202,6 +202,61 @@ for s in $specs; do
 	esac
 done
 
+# _t_scan: for each name of $list, its state in dpkg's status file, read
+# in one pass of awk for them all (dpkg-query -W, one per name, loads the
+# whole database: several times the cost): in $dstat, after a newline,
+# "NAME<tab>ii |VERSION" for its one installed instance, "NAME<tab>un |"
+# for none, "NAME<tab>?" where only dpkg-query can tell (an
+# arch-qualified name or a pattern, several instances); and a line
+# "<tab>auto" when one of them is marked as installed automatically in
+# apt's extended_states (_t_anyauto). The status file is where dpkg-query
+# reads it ($DPKG_ADMINDIR, as dpkg takes it); empty when there is none.
+_t_scan() {
+	dstat= _sn=
+	[ -r "${DPKG_ADMINDIR:-/var/lib/dpkg}/status" ] || return 0
+	for s in $list; do _sn="$_sn${s%%[>=]*}
+"; done
+	set -- "${DPKG_ADMINDIR:-/var/lib/dpkg}/status"
+	[ -s /var/lib/apt/extended_states ] && set -- "$@" /var/lib/apt/extended_states
+	dstat="
+$(awk -v names="$_sn" 'BEGIN { n = split(names, l, "\n"); for (i = 1; i <= n; i++) if (l[i] != "" && !(l[i] in want)) { want[l[i]] = 1; order[++k] = l[i] } }
+	function flush() { if (p in want) { cnt[p]++; if (st == "installed") { ok[p] = 1; ver[p] = v } } p = ""; st = ""; v = "" }
+	FILENAME == ARGV[1] {
+		if ($0 == "") flush()
+		else if (/^Package:/) { flush(); if (NF == 2) p = $2 }
+		else if (/^Status:/) st = $4
+		else if (/^Version:/) v = $2
+		next
+	}
+	/^Package:/ { q = $2; a = "" } /^Architecture:/ { a = $2 }
+	/^Auto-Installed: *1/ && (q in want || (q ":" a) in want) { auto = 1 }
+	END {
+		flush()
+		for (i = 1; i <= k; i++) {
+			x = order[i]
+			if (x ~ /[]:[*?!]/ || cnt[x] > 1) print x "\t?"
+			else if (ok[x]) print x "\tii |" ver[x]
+			else print x "\tun |"
+		}
+		if (auto) print "\tauto"
+	}' "$@" 2>/dev/null)" || dstat=
+}
+# _t_cur NAME: in $cur, what dpkg-query -W -f='${db:Status-Abbrev}|${Version}'
+# says of NAME: from $dstat when it knows.
+_t_cur() {
+	case $dstat in
+	*"
+$1	"*)
+		cur=${dstat#*"
+$1	"}
+		cur=${cur%%"
+"*} ;;
+	*) cur='?' ;;
+	esac
+	[ "$cur" != '?' ] || cur=$(dpkg-query -W -f='${db:Status-Abbrev}|${Version}' -- "$1" 2>/dev/null)
+}
+
+_t_scan
 todo= disp= names=
 for s in $list; do
 	case $s in
@@ -209,7 +264,7 @@ for s in $list; do
 	*=*) n=${s%%=*} cmp='=' ver=${s#*=} ;;
 	*) n=$s cmp= ver= ;;
 	esac
-	cur=$(dpkg-query -W -f='${db:Status-Abbrev}|${Version}' -- "$n" 2>/dev/null)
+	_t_cur "$n"
 	inst= iv=
 	case $cur in ?i*) inst=1 iv=${cur#*|} ;; esac
 	vok=
@@ -276,6 +331,11 @@ _t_mark() { # apt-mark manual NAMES, as Ansible does after an install
 # _t_anyauto: one of $names is marked as installed automatically (in
 # apt's extended_states), so that apt-mark manual has something to do.
 _t_anyauto() {
+	if [ -n "$dstat" ]; then
+		case $dstat in *"
+	auto"*) return 0 ;; esac
+		return 1
+	fi
 	[ -s /var/lib/apt/extended_states ] || return 1
 	awk -v names="$names" 'BEGIN { n = split(names, l, "\n"); for (i = 1; i <= n; i++) if (l[i] != "") want[l[i]] = 1 }
 		/^Package:/ { p = $2; a = "" } /^Architecture:/ { a = $2 }

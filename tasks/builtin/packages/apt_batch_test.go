@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -16,11 +17,14 @@ import (
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // The fake apt keeps installed packages as $FAKE_STATE/inst/NAME and the
-// repository's as $FAKE_STATE/avail/NAME, each file holding a version;
-// apt-get logs its arguments.
+// repository's as $FAKE_STATE/avail/NAME, each file holding a version,
+// and writes dpkg's status file of them ($FAKE_STATE/dpkg/status, the
+// script's DPKG_ADMINDIR being $FAKE_STATE/dpkg); apt-get logs its
+// arguments.
 var fakeApt = map[string]string{
 	"dpkg-query": `
 for n; do :; done
@@ -52,8 +56,19 @@ echo "0 upgraded, 0 newly installed, 0 to remove and 0 not upgraded."
 for p in $pkgs; do
 	n=${p%%=*}
 	if [ "$op" = install ]; then printf %s "${p#*=}" >"$FAKE_STATE/inst/$n"; else rm -f "$FAKE_STATE/inst/$n"; fi
-done`,
+done
+` + fakeDpkgStatus,
 }
+
+// fakeDpkgStatus writes $FAKE_STATE/dpkg/status from $FAKE_STATE/inst:
+// each package installed, after one not installed any more (a stanza
+// dpkg keeps for a removed package's configuration).
+const fakeDpkgStatus = `mkdir -p "$FAKE_STATE/dpkg"
+{ printf 'Package: gone\nStatus: deinstall ok config-files\nVersion: 0.1\nDescription: removed\n Package: a\n\n'
+for f in "$FAKE_STATE"/inst/*; do
+	[ -f "$f" ] || continue
+	printf 'Package: %s\nStatus: install ok installed\nPriority: optional\nVersion: %s\n\n' "${f##*/}" "$(cat "$f")"
+done; } >"$FAKE_STATE/dpkg/status"`
 
 // fakeAptEnv returns an Env whose host has the fake apt, with avail in
 // the repository and inst installed (name: version), and its counts.
@@ -68,9 +83,25 @@ func fakeAptEnv(t *testing.T, avail, inst map[string]string) (*tasks.Env, *modte
 			}
 		}
 	}
+	status := exec.Command("sh", "-c", "FAKE_STATE="+transport.Quote(state)+"\n"+fakeDpkgStatus)
+	if out, err := status.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
 	env, cc := modtest.TestEnv(t, t.TempDir(), nil)
-	env.Conn = modtest.FakeBinConn{Conn: cc, Dir: bin}
+	env.Conn = modtest.FakeBinConn{Conn: adminDirConn{Conn: cc, dir: filepath.Join(state, "dpkg")}, Dir: bin}
 	return env, cc, state
+}
+
+// adminDirConn runs scripts with DPKG_ADMINDIR set to dir, where the fake
+// apt keeps dpkg's status file.
+type adminDirConn struct {
+	transport.Conn
+	dir string
+}
+
+func (c adminDirConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Result, error) {
+	cmd.Script = "DPKG_ADMINDIR=" + transport.Quote(c.dir) + "; export DPKG_ADMINDIR\n" + cmd.Script
+	return c.Conn.Run(ctx, cmd)
 }
 
 var fakeRepo = map[string]string{"a": "1.0", "b": "2.0", "c": "3.0"}
