@@ -17,7 +17,11 @@ func Gather(ctx context.Context, conn transport.Conn) (map[string]any, error) {
 // GatherWith is Gather with script, a fact script of ScriptFor and
 // WithTimeout.
 func GatherWith(ctx context.Context, conn transport.Conn, script string) (map[string]any, error) {
-	res, err := conn.Run(ctx, transport.Cmd{Script: script})
+	// Direct: every program the script starts ends before it does (the
+	// mount sizes' stat under timeout too: timeout waits for it), and
+	// local facts' programs write into the script's own pipes, so its
+	// stdout can go straight into the answer, without a file and a cat.
+	res, err := conn.Run(ctx, transport.Cmd{Script: script, Direct: true})
 	if err != nil {
 		return nil, fmt.Errorf("gathering facts: %w", err)
 	}

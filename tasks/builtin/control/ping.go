@@ -5,6 +5,7 @@ import (
 
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // pingModule proves the host runs scripts: one round trip that echoes
@@ -22,7 +23,10 @@ func (pingModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tas
 		return tasks.Result{}, err
 	}
 	data := a.Str("data")
-	out, err := shared.Run(ctx, env, "printf '%s' "+shared.Q(data), nil)
+	// printf is the shell's own: nothing is left behind to write on
+	// stdout later, so the answer need not go through a file
+	// (transport.Cmd.Direct).
+	out, err := env.Conn.Run(ctx, transport.Cmd{Script: "printf '%s' " + shared.Q(data), Direct: true})
 	if err != nil {
 		return tasks.Result{}, err
 	}
