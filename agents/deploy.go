@@ -177,31 +177,48 @@ func (d *Deployer) renewLease(ctx context.Context, host string) (context.Context
 	return ctx, lost, func() { cancel(nil); stop() }
 }
 
-// everyThirdOfTTL calls renew every third of LeaseTTL, in a goroutine,
-// until renew returns false, ctx ends, or the returned func (which waits
-// for the goroutine) is called.
+// everyThirdOfTTL calls renew every third of LeaseTTL until renew returns
+// false, ctx ends, or the returned func is called (which waits for a
+// renewal under way, and none starts after it returns).
 func (d *Deployer) everyThirdOfTTL(ctx context.Context, renew func() bool) func() {
-	quit := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(d.opts.LeaseTTL / 3)
-		defer tick.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				if !renew() {
-					return
-				}
-			}
+	// A timer starts each renewal: no goroutine waits between them (one
+	// per host in flight was stack memory for the whole deploy).
+	period := d.opts.LeaseTTL / 3
+	var (
+		mu      sync.Mutex
+		stopped bool
+		busy    sync.WaitGroup
+		timer   *time.Timer
+	)
+	fire := func() {
+		mu.Lock()
+		if stopped || ctx.Err() != nil {
+			mu.Unlock()
+			return
 		}
-	}()
-	var once sync.Once
-	return func() { once.Do(func() { close(quit) }); <-done }
+		busy.Add(1)
+		mu.Unlock()
+		defer busy.Done()
+		start := time.Now()
+		ok := renew()
+		mu.Lock()
+		if ok && !stopped && ctx.Err() == nil {
+			// The next renewal a period after this one began, as a
+			// ticker would have it.
+			timer.Reset(max(period-time.Since(start), 0))
+		}
+		mu.Unlock()
+	}
+	mu.Lock()
+	timer = time.AfterFunc(period, fire)
+	mu.Unlock()
+	return func() {
+		mu.Lock()
+		stopped = true
+		timer.Stop()
+		mu.Unlock()
+		busy.Wait()
+	}
 }
 
 // playVars are the vars a bundle's playbook gets, as ZStack's runners
