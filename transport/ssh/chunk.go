@@ -44,3 +44,28 @@ func (r chunkedReader) Read(p []byte) (int, error) {
 	}
 	return r.r.Read(p)
 }
+
+// smallDiscard drops what it is given, as io.Discard does, but reads it
+// through a small buffer on its own stack: given io.Discard (or nothing),
+// the SSH library drains a session's stderr with an 8 KiB buffer held for
+// as long as the session lives (the SFTP subsystem's: the connection's
+// life).
+type smallDiscard struct{}
+
+func (smallDiscard) Write(p []byte) (int, error) { return len(p), nil }
+
+// ReadFrom reads r to its end, 512 bytes at a time.
+func (smallDiscard) ReadFrom(r io.Reader) (int64, error) {
+	var buf [512]byte
+	var n int64
+	for {
+		m, err := r.Read(buf[:])
+		n += int64(m)
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}

@@ -50,3 +50,40 @@ func TestChunkedWrites(t *testing.T) {
 	}
 	check("chunkedReader", &r)
 }
+
+// readRecorder records the size of each read it is asked for and fails
+// at its end with err (io.EOF for a normal end).
+type readRecorder struct {
+	r     io.Reader
+	asked []int
+	err   error
+}
+
+func (r *readRecorder) Read(p []byte) (int, error) {
+	r.asked = append(r.asked, len(p))
+	n, err := r.r.Read(p)
+	if err == io.EOF {
+		err = r.err
+	}
+	return n, err
+}
+
+// TestSmallDiscard: io.Copy into smallDiscard (as the SSH library drains
+// a session's stderr) reads everything in reads of 512 bytes, not
+// io.Discard's 8 KiB, and passes an error on.
+func TestSmallDiscard(t *testing.T) {
+	r := &readRecorder{r: bytes.NewReader(make([]byte, 100_000)), err: io.EOF}
+	n, err := io.Copy(smallDiscard{}, r)
+	if n != 100_000 || err != nil {
+		t.Fatalf("copied %d, %v; want 100000, nil", n, err)
+	}
+	for _, a := range r.asked {
+		if a != 512 {
+			t.Fatalf("asked for %d bytes, want 512 each time", a)
+		}
+	}
+	bad := &readRecorder{r: bytes.NewReader(make([]byte, 1000)), err: io.ErrUnexpectedEOF}
+	if n, err := io.Copy(smallDiscard{}, bad); n != 1000 || err != io.ErrUnexpectedEOF {
+		t.Fatalf("copied %d, %v; want 1000, unexpected EOF", n, err)
+	}
+}

@@ -36,7 +36,7 @@ func (c *Conn) sftpClient(ctx context.Context) (*sftp.Client, error) {
 		return nil, err
 	}
 	c.stats.channels.Add(1)
-	cl, err := sftp.NewClient(c.client)
+	cl, err := c.openSFTP()
 	if err != nil {
 		c.release()
 		if isDead(c.dead) {
@@ -46,6 +46,39 @@ func (c *Conn) sftpClient(ctx context.Context) (*sftp.Client, error) {
 		return nil, c.noSFTP
 	}
 	c.sftp = cl
+	return cl, nil
+}
+
+// openSFTP starts the sftp subsystem on a session of its own, as
+// sftp.NewClient does, but writes to its channel in writeChunk pieces (an
+// SFTP packet is up to 32 KiB, and the SSH library would keep buffers that
+// large for the connection's life) and drains the server's stderr through
+// smallDiscard.
+func (c *Conn) openSFTP() (*sftp.Client, error) {
+	sess, err := c.client.NewSession()
+	if err != nil {
+		return nil, err
+	}
+	sess.Stderr = smallDiscard{}
+	w, err := sess.StdinPipe()
+	if err != nil {
+		sess.Close()
+		return nil, err
+	}
+	r, err := sess.StdoutPipe()
+	if err != nil {
+		sess.Close()
+		return nil, err
+	}
+	if err := sess.RequestSubsystem("sftp"); err != nil {
+		sess.Close()
+		return nil, err
+	}
+	cl, err := sftp.NewClientPipe(r, chunkedWriter{w})
+	if err != nil {
+		sess.Close()
+		return nil, err
+	}
 	return cl, nil
 }
 
