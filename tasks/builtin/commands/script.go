@@ -53,7 +53,9 @@ func (scriptModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 	if !env.Check {
 		stdin = strings.NewReader(string(j.body))
 	}
-	out, err := shared.Run(ctx, env, j.script(env.Check), shared.NilReader(stdin))
+	// Before tender=run (script_run.sh prints it before the file runs)
+	// only the gate's verdict: copied without a program on the host.
+	out, err := env.Conn.Run(ctx, transport.Cmd{Script: j.script(env.Check), Stdin: shared.NilReader(stdin), LinesUntil: "tender=run"})
 	if err != nil {
 		return tasks.Result{}, err
 	}
