@@ -126,31 +126,17 @@ func TestPostCopiesLinesUntilWithBuiltins(t *testing.T) {
 	}
 	for _, argv := range localShells() {
 		for _, withPath := range []bool{false, true} {
-			var script strings.Builder
-			fmt.Fprintf(&script, setupScript, "READY")
-			if !withPath {
-				script.WriteString("PATH=/nonexistent\n")
-			}
-			var bs []string
-			var want []string
+			var frames []byte
+			var bs, want []string
 			for i, c := range cases {
 				if !withPath && !c.builtin {
 					continue
 				}
 				b := fmt.Sprintf("__B%d_", i)
 				bs, want = append(bs, b), append(want, c.out)
-				script.Write(subshellFrame(b, "( printf '"+c.format+"' )", post, false))
+				frames = append(frames, subshellFrame(b, "( printf '"+c.format+"' )", post, false)...)
 			}
-			cmd := exec.Command(argv[0], argv[1:]...)
-			cmd.Stdin = strings.NewReader(script.String())
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("sh: %v", err)
-			}
-			sh := &shell{out: bufio.NewReader(bytes.NewReader(out))}
-			if line, err := sh.out.ReadString('\n'); err != nil || !strings.HasPrefix(line, "READY ") {
-				t.Fatalf("ready line %q (%v)", line, err)
-			}
+			sh := runFrames(t, argv, withPath, frames)
 			for i, b := range bs {
 				res, _, err := sh.answer(b, 1<<20)
 				if err != nil || string(res.Stdout) != want[i] || len(res.Stderr) != 0 {
@@ -182,11 +168,7 @@ func postLines(t *testing.T, argv []string, withPath bool, post string, direct b
 	builtin  bool
 }) {
 	t.Helper()
-	var script strings.Builder
-	fmt.Fprintf(&script, setupScript, "READY")
-	if !withPath {
-		script.WriteString("PATH=/nonexistent\n")
-	}
+	var frames []byte
 	var bs []string
 	for i, c := range cases {
 		if !withPath && !c.builtin {
@@ -195,18 +177,9 @@ func postLines(t *testing.T, argv []string, withPath bool, post string, direct b
 		b := fmt.Sprintf("__B%d_", i)
 		bs = append(bs, b)
 		cmd := fmt.Sprintf("( printf %%s %s; printf %%s %s >&2 )", transport.Quote(c.out), transport.Quote(c.err))
-		script.Write(subshellFrame(b, cmd, post, direct))
+		frames = append(frames, subshellFrame(b, cmd, post, direct)...)
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin = strings.NewReader(script.String())
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("sh: %v", err)
-	}
-	sh := &shell{out: bufio.NewReader(bytes.NewReader(out))}
-	if line, err := sh.out.ReadString('\n'); err != nil || !strings.HasPrefix(line, "READY ") {
-		t.Fatalf("ready line %q (%v)", line, err)
-	}
+	sh := runFrames(t, argv, withPath, frames)
 	j := 0
 	for i, c := range cases {
 		if !withPath && !c.builtin {
@@ -218,4 +191,28 @@ func postLines(t *testing.T, argv []string, withPath bool, post string, direct b
 			t.Errorf("%s, PATH kept %v, case %d: stdout %q stderr %q rc %d (%v), want %q %q", argv[0], withPath, i, res.Stdout, res.Stderr, res.ExitCode, err, c.out, c.err)
 		}
 	}
+}
+
+// runFrames runs the real setup script and then frames in the shell argv
+// (with PATH leading nowhere unless withPath), and returns a shell whose
+// answers are read from what it printed, past its ready line.
+func runFrames(t *testing.T, argv []string, withPath bool, frames []byte) *shell {
+	t.Helper()
+	var script strings.Builder
+	fmt.Fprintf(&script, setupScript, "READY")
+	if !withPath {
+		script.WriteString("PATH=/nonexistent\n")
+	}
+	script.Write(frames)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin = strings.NewReader(script.String())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("sh: %v", err)
+	}
+	sh := &shell{out: bufio.NewReader(bytes.NewReader(out))}
+	if line, err := sh.out.ReadString('\n'); err != nil || !strings.HasPrefix(line, "READY ") {
+		t.Fatalf("ready line %q (%v)", line, err)
+	}
+	return sh
 }
