@@ -213,7 +213,7 @@ done
 # reads it ($DPKG_ADMINDIR, as dpkg takes it); empty when there is none.
 _t_scan() {
 	dstat= _sn=
-	[ -r "${DPKG_ADMINDIR:-/var/lib/dpkg}/status" ] || return 0
+	[ -n "$list" ] && [ -r "${DPKG_ADMINDIR:-/var/lib/dpkg}/status" ] || return 0
 	for s in $list; do _sn="$_sn${s%%[>=]*}
 "; done
 	set -- "${DPKG_ADMINDIR:-/var/lib/dpkg}/status"
