@@ -199,7 +199,7 @@ func postLines(t *testing.T, argv []string, withPath bool, post string, direct b
 func runFrames(t *testing.T, argv []string, withPath bool, frames []byte) *shell {
 	t.Helper()
 	var script strings.Builder
-	fmt.Fprintf(&script, setupScript, "READY")
+	script.WriteString(setupText("READY"))
 	if !withPath {
 		script.WriteString("PATH=/nonexistent\n")
 	}

@@ -1,8 +1,20 @@
 # _t_svc_script
 export LANG=C LC_ALL=C LC_MESSAGES=C
 _t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' ' ')"; exit "${_t_failrc:-0}"; }
-_t_bin() { # the path of tool $1, also in the sbin directories
-	PATH=$PATH:/sbin:/usr/sbin:/bin:/usr/bin command -v "$1" 2>/dev/null
+# _t_bin VAR TOOL: the path of TOOL in $VAR, found in PATH and then the
+# sbin directories, as command -v would find it there ("" and status 1
+# for none), with no subshell.
+_t_bin() {
+	eval "$1="
+	_t_br=$PATH:/sbin:/usr/sbin:/bin:/usr/bin
+	while :; do
+		_t_bd=${_t_br%%:*}
+		if [ -n "$_t_bd" ] && [ -f "$_t_bd/$2" ] && [ -x "$_t_bd/$2" ]; then
+			eval "$1=\$_t_bd/\$2"
+			return 0
+		fi
+		case $_t_br in *:*) _t_br=${_t_br#*:} ;; *) return 1 ;; esac
+	done
 }
 # _t_pid1systemd: process 1 is systemd (its name says so).
 _t_pid1systemd() {
@@ -39,36 +51,37 @@ _t_strip() {
 	done
 	_st=$_st$_r
 }
-tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
-trap 'rm -rf "$tmp"' EXIT
+_t_tmpd tmp
 initscript=
 [ -f "/etc/init.d/$name" ] && initscript=/etc/init.d/$name
-systemctl=$(_t_bin systemctl) svccmd= enablecmd=
+_t_bin systemctl systemctl
+svccmd= enablecmd=
 if [ -z "$mgr" ]; then
 	if [ -n "$systemctl" ] && { [ -d /run/systemd/system ] || [ -d /dev/.run/systemd ] || [ -d /dev/.systemd ] || _t_pid1systemd; }; then
 		mgr=systemd
-	elif [ -n "$(_t_bin rc-service)" ]; then mgr=openrc
+	elif _t_bin _t_x rc-service; then mgr=openrc
 	else mgr=sysv
 	fi
 fi
 case $mgr in
 systemd) svccmd=$systemctl enablecmd=$systemctl ;;
-openrc) svccmd=$(_t_bin rc-service) enablecmd=$(_t_bin rc-update) ;;
+openrc) _t_bin svccmd rc-service; _t_bin enablecmd rc-update ;;
 *)
 	if [ -n "$initscript" ]; then
-		enablecmd=$(_t_bin update-rc.d) || enablecmd=$(_t_bin insserv) || enablecmd=$(_t_bin chkconfig) || enablecmd=
+		_t_bin enablecmd update-rc.d || _t_bin enablecmd insserv || _t_bin enablecmd chkconfig
 	fi
 	[ -n "$enablecmd" ] || _t_fail "Could not find the requested service $name: host"
-	svccmd=$(_t_bin service) || svccmd= ;;
+	_t_bin svccmd service ;;
 esac
 [ -n "$svccmd" ] || [ -n "$initscript" ] || _t_fail "cannot find 'service' binary or init script for service,  possible typo in service name?, aborting"
 echo "mgr=$mgr"
 
 # _t_exec OUTFILE CMD...: runs a command detached from this session
-# (setsid), so that a daemon it starts outlives the connection.
+# (setsid), so that a daemon it starts outlives the connection; not with
+# $_t_attached set (a status query, which starts nothing).
 _t_exec() {
 	_o=$1; shift
-	if command -v setsid >/dev/null; then setsid "$@" >"$_o.out" 2>"$_o.err" </dev/null
+	if [ -z "${_t_attached-}" ] && command -v setsid >/dev/null; then setsid "$@" >"$_o.out" 2>"$_o.err" </dev/null
 	else "$@" >"$_o.out" 2>"$_o.err" </dev/null; fi
 }
 
@@ -172,7 +185,7 @@ elif [ "$mgr" = systemd ]; then
 	st=$("$systemctl" show "$name" -p ActiveState --value 2>/dev/null)
 	case $st in active|activating|reloading|deactivating) running=1 ;; *) running=0 ;; esac
 else
-	_t_ctl status; rc=$?
+	_t_attached=1; _t_ctl status; rc=$?; _t_attached=
 	case $svccmd in
 	*rc-service) # OpenRC says "started" on stdout, "crashed" on stderr
 		grep -q started "$tmp/c.out" && running=1 || running=0

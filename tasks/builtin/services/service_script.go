@@ -37,4 +37,4 @@ import (
 var serviceScript string
 
 // serviceLib is service.sh as a Lib piece.
-var serviceLib = []string{shared.MainFunc("_t_service_main", serviceScript)}
+var serviceLib = []string{shared.TmpdLib, shared.MainFunc("_t_service_main", serviceScript)}

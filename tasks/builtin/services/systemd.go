@@ -127,7 +127,7 @@ func (j *systemdJob) script(check bool) shared.Lib {
 }
 
 // systemdLib is systemd.sh as a Lib piece.
-var systemdLib = []string{shared.MainFunc("_t_systemd_main", systemdScript)}
+var systemdLib = []string{shared.TmpdLib, shared.MainFunc("_t_systemd_main", systemdScript)}
 
 // result turns the script's output into the task's result: the failure
 // it reported, or the unit's name, status, enabled and state.

@@ -5,8 +5,7 @@ _t_fail() { echo verdict=failed; printf 'msg=%s\n' "$(printf %s "$*" | tr '\n' '
 _t_failout() { echo verdict=failed; printf 'msg=%s\n' "$1"; echo --output--; cat "$2"; exit 0; }
 sc=$(PATH=$PATH:/sbin:/usr/sbin command -v systemctl) || _t_fail "Failed to find required executable \"systemctl\" in paths: $PATH"
 [ -n "$XDG_RUNTIME_DIR" ] || { XDG_RUNTIME_DIR=/run/user/$(id -u); export XDG_RUNTIME_DIR; }
-tmp=$(mktemp -d) || _t_fail "could not create a temporary directory"
-trap 'rm -rf "$tmp"' EXIT
+_t_tmpd tmp
 _sc() { "$sc" $opts "$@"; }
 if [ -n "$reload" ] && [ -z "$_t_check" ]; then
 	_sc daemon-reload >/dev/null 2>"$tmp/e" || _t_failout "failure $? during daemon-reload: " "$tmp/e"

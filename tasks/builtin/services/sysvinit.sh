@@ -1,6 +1,5 @@
 # _t_sysvinit_script
-_t_d=$(mktemp -d) || exit 1
-trap 'rm -rf "$_t_d"' EXIT
+_t_tmpd _t_d
 [ -e "$script" ] || { printf '\nmissing=1\n'; exit 0; }
 chk=$(PATH=$_t_optdirs:$PATH:/sbin:/usr/sbin:/usr/local/sbin command -v chkconfig 2>/dev/null)
 urc=$(PATH=$_t_optdirs:$PATH:/sbin:/usr/sbin:/usr/local/sbin command -v update-rc.d 2>/dev/null)

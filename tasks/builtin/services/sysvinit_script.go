@@ -37,7 +37,7 @@ import (
 //
 // The word _t_sysvinit_script marks this script's own command line, so
 // that a pattern is never found in it.
-var sysvinitScript = shared.BlobFuncs + sysvinitScriptBody
+var sysvinitScript = shared.BlobFuncs + shared.TmpdFuncs + sysvinitScriptBody
 
 //go:embed sysvinit.sh
 var sysvinitScriptBody string

@@ -224,7 +224,7 @@ func (j userJob) script(check bool) shared.Lib {
 }
 
 // userLib is user.sh and what it needs, as Lib pieces.
-var userLib = []string{shared.ShFuncs, shared.SysLib, shared.MainFunc("_t_user_main", userScript)}
+var userLib = []string{shared.ShFuncs, shared.TmpdLib, shared.SysLib, shared.MainFunc("_t_user_main", userScript)}
 
 // result is what Ansible's user module returns for the script's verdict
 // and output.

@@ -1,12 +1,11 @@
 
-# _t_mk makes the script's temporary directory ($_t_d, with the files
-# _t_tail prints) the first time it is called, and removes it when the
-# script exits. Call it in the script's own shell, not in a $(...) or a
-# pipeline: a subshell's directory would be gone when it ends.
+# _t_mk gives the script its temporary directory ($_t_d, with the files
+# _t_tail prints) the first time it is called (_t_tmpd). Call it in the
+# script's own shell, not in a $(...) or a pipeline: a subshell's
+# directory would be gone when it ends.
 _t_mk() {
 	[ -z "${_t_d-}" ] || return 0
-	_t_d=$(mktemp -d) || exit 1
-	trap 'rm -rf "$_t_d"' EXIT
+	_t_tmpd _t_d
 	: >"$_t_d/o"; : >"$_t_d/e"
 }
 _t_run() { _t_mk; "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }

@@ -60,13 +60,27 @@ func SysFailMsg(res transport.Result, v Verdict, errOut string) string {
 // appends its stdout and stderr to the files _t_tail prints; rc keeps
 // its exit status. _t_ent looks up a passwd or group entry by name (or
 // by number) through getent when there is one.
-var SysFuncs = SysVars + SysFuncsBody + "_t_mk\n"
+var SysFuncs = SysVars + TmpdFuncs + SysFuncsBody + "_t_mk\n"
 
 // SysLib is SysFuncs as a Lib piece, for a script that makes its
 // temporary directory only when it runs a command (_t_run, _t_runin) or
 // calls _t_mk itself before it writes there: a task that finds nothing to
-// do starts no mktemp and no rm. The script starts with SysVars.
+// do starts no mktemp and no rm. The script starts with SysVars, and
+// its Lib has TmpdLib before SysLib.
 var SysLib = RegisterLib(SysFuncsBody)[0]
+
+// TmpdFuncs defines _t_tmpd VAR, which gives a script an empty scratch
+// directory of its own in $VAR: in a frame of transport/ssh's persistent
+// shell, the one it keeps ready for the frame, which costs the host no
+// program; elsewhere one from mktemp, removed when the script exits. For
+// a few files of a command's output, not for large ones: the persistent
+// shell's directory is emptied only every 64 frames.
+//
+//go:embed tmpd_funcs.sh
+var TmpdFuncs string
+
+// TmpdLib is TmpdFuncs as a Lib piece.
+var TmpdLib = RegisterLib(TmpdFuncs)[0]
 
 // SysVars are the values SysFuncs' helpers read: the output markers and
 // no temporary directory yet.
