@@ -52,3 +52,57 @@ func TestReadTextRealPath(t *testing.T) {
 		}
 	}
 }
+
+// ReadText gives a file's bytes exactly: up to 1024 bytes read by the
+// shell itself (no cat started), larger ones and those the shell's read
+// cannot give back (a NUL byte) by cat; lines with backslashes, carriage
+// returns, blanks at either end, no final newline, and empty ones.
+func TestReadTextContentExact(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	log := filepath.Join(dir, "cat.log")
+	catPath, err := exec.LookPath("cat")
+	if err != nil {
+		t.Skip("no cat")
+	}
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wrapper := "#!/bin/sh\necho x >>" + log + "\nexec " + catPath + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "cat"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	env, _ := modtest.TestEnv(t, dir, nil)
+	cases := []struct {
+		name, content string
+		cat           bool
+	}{
+		{"empty", "", false},
+		{"plain", "a=1\nb=2\n", false},
+		{"nofinal", "a=1\n  b = 2  ", false},
+		{"escapes", "x\\ny \\\\ \\t\r\n\t tab\n\n\n", false},
+		{"percent", "%s %d %%\n-n\n--content--\n", false},
+		{"at1024", strings.Repeat("0123456789abcde\n", 64), false},
+		{"at1025", strings.Repeat("0123456789abcde\n", 64) + "x", true},
+		{"nul", "a\x00b\n", true},
+	}
+	for _, c := range cases {
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(log)
+		f, fail, err := shared.ReadText(context.Background(), env, p, shared.FileAttrs{})
+		if err != nil || fail != nil {
+			t.Fatalf("%s: %v %+v", c.name, err, fail)
+		}
+		if string(f.Content) != c.content || !f.Exists {
+			t.Errorf("%s: content %q, want %q", c.name, f.Content, c.content)
+		}
+		_, statErr := os.Stat(log)
+		if cat := statErr == nil; cat != c.cat {
+			t.Errorf("%s: cat started %v, want %v", c.name, cat, c.cat)
+		}
+	}
+}

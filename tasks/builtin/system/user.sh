@@ -266,7 +266,9 @@ fi
 _t_split "$ent"
 cuid=$_f3 cgid=$_f4 cgecos=$_f5 chome=$_f6 cshell=$_f7 chash=$_f2
 cexp=
-if [ ${#chash} -le 1 ]; then
+# /etc/shadow only when the task asks about the password, its lock or
+# the account's expiry (the shell reads it a byte at a time)
+if [ ${#chash} -le 1 ] && [ -n "$pw_set$expires_set$lock" ]; then
 	_t_shadow "$name"
 	_t_split "$_s"
 	chash=$_f2 cexp=$_f8
