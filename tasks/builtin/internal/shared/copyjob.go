@@ -127,6 +127,8 @@ func (j CopyJob) vars(source, probe, moved string) string {
 		}
 		fmt.Fprintf(&s, "%s=%s\n", kv[0], val)
 	}
+	wantn, wantc := j.smallContent()
+	fmt.Fprintf(&s, "wantn=%s\nwantc=%s\n", wantn, Q(wantc))
 	s.WriteString(j.Se)
 	if j.Validate != "" {
 		// %s is the new file: the shell expands "$tmp" when it runs the
@@ -184,6 +186,23 @@ func Section(out []byte, name, next string) (string, bool) {
 		}
 	}
 	return string(rest), true
+}
+
+// smallContentMax is the largest content the script is also given as a
+// shell value, to compare with the destination's bytes without a
+// checksum program (copy.sh's _t_cursum): the shell reads a file a byte
+// at a time, which costs less than starting sha1sum up to about this size.
+const smallContentMax = 1024
+
+// smallContent is the content's length and the content for _t_cursum,
+// or "" and "" when the script is not to compare it itself: too large,
+// not in hand (a file of the controller's, remote_src), or holding a
+// NUL byte, which no shell value can.
+func (j CopyJob) smallContent() (n, content string) {
+	if j.Remote || j.Local != "" || j.Content == nil || len(j.Content) > smallContentMax || bytes.IndexByte(j.Content, 0) >= 0 {
+		return "", ""
+	}
+	return fmt.Sprint(len(j.Content)), string(j.Content)
 }
 
 // InlineMax is the largest content sent on stdin with the script itself:

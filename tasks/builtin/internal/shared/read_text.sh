@@ -1,6 +1,6 @@
 
 _t_check=1
-# files up to this size are read by the shell itself (_t_slurp)
+# files up to this size are read by the shell itself (_t_readsmall)
 _t_slurpmax=1024
 if [ -d "$p" ]; then echo isdir=1; exit 0; fi
 # The path with every link resolved (readlink -f): a program only when
@@ -27,22 +27,6 @@ case $p in
 	fi
 	;;
 esac
-# _t_slurp FILE SIZE prints FILE when the shell's read gives back SIZE
-# bytes of it (a NUL byte, which read drops, makes it fewer): for a small
-# file, no program started.
-_t_slurp() {
-	_t_sa= _t_sl=
-	{
-		while IFS= read -r _t_sl; do
-			_t_sa=$_t_sa$_t_sl'
-'
-			_t_sl=
-		done
-	} <"$1" || return 1
-	_t_sa=$_t_sa$_t_sl
-	[ "${#_t_sa}" -eq "$2" ] || return 1
-	printf '%s\n%s' --content-- "$_t_sa"
-}
 if [ -e "$p" ]; then
 	[ -r "$p" ] || { echo "real=$r"; _t_fail "Unable to read the contents of $p: permission denied"; }
 	printf 'real=%s\nexists=1\n' "$r"
@@ -53,7 +37,9 @@ if [ -e "$p" ]; then
 	case $_t_ssize in
 	'' | *[!0-9]*) _t_ssize=$((_t_slurpmax + 1)) ;;
 	esac
-	if [ "$_t_ssize" -gt "$_t_slurpmax" ] || ! _t_slurp "$p" "$_t_ssize"; then
+	if [ "$_t_ssize" -le "$_t_slurpmax" ] && _t_readsmall "$p" "$_t_ssize"; then
+		printf '%s\n%s' --content-- "$_t_sa"
+	else
 		echo --content--
 		cat -- "$p" || exit 1
 	fi

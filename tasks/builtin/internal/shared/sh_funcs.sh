@@ -9,6 +9,22 @@ _t_glob() {
 	if [ -n "$_t_gifs" ]; then IFS=${_t_gifs#x}; else unset IFS; fi
 	return $_t_g
 }
+# _t_readsmall FILE SIZE sets _t_sa to FILE's bytes when the shell's read
+# gives back SIZE of them (a NUL byte, which read drops, makes it fewer),
+# else fails: for a small file, no program started. Read a byte at a time:
+# only for a SIZE stat gave, and a small one.
+_t_readsmall() {
+	_t_sa= _t_sl=
+	{
+		while IFS= read -r _t_sl; do
+			_t_sa=$_t_sa$_t_sl'
+'
+			_t_sl=
+		done
+	} <"$1" || return 1
+	_t_sa=$_t_sa$_t_sl
+	[ "${#_t_sa}" -eq "$2" ]
+}
 # _t_sumv VAR ALGO FILE sets VAR to FILE's ALGO digest (empty when it
 # cannot be read): one process. _t_sum ALGO FILE prints it.
 _t_sumv() {

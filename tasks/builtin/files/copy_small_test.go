@@ -1,0 +1,81 @@
+package files
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/tasks"
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+)
+
+// A small content is compared with the destination's bytes by the shell
+// itself: a file that holds it is left alone with no sha1sum started, and
+// one that does not (same size and other bytes, another size, no final
+// newline where the content has one) is replaced, its result the same as
+// by checksum; a link at dest, or a content with a NUL byte, is still
+// compared by sha1sum.
+func TestCopySmallContentCompared(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	log := filepath.Join(dir, "sum.log")
+	real, err := exec.LookPath("sha1sum")
+	if err != nil {
+		t.Skip("no sha1sum")
+	}
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wrapper := "#!/bin/sh\necho x >>" + log + "\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "sha1sum"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	env, _ := modtest.TestEnv(t, dir, nil)
+	sums := func() int {
+		b, _ := os.ReadFile(log)
+		os.Remove(log)
+		return strings.Count(string(b), "x")
+	}
+	content := "a \\n 'b' %s\r\n\tc\n"
+	cases := []struct {
+		name, before, content string
+		link                  bool
+		changed               bool
+		sums                  int // sha1sum started: for cur, for the staged copy
+	}{
+		{"same", content, content, false, false, 0},
+		{"samesize", strings.Replace(content, "c", "d", 1), content, false, true, 1},
+		{"longer", content + "x", content, false, true, 1},
+		{"nofinal", strings.TrimSuffix(content, "\n") + " ", content, false, true, 1},
+		{"link", content, content, true, false, 1},
+		{"nul", "a\x00b\n", "a\x00b\n", false, false, 1},
+		{"empty", "", "", false, false, 0},
+	}
+	for _, c := range cases {
+		dest := filepath.Join(dir, c.name)
+		target := dest
+		if c.link {
+			target = dest + ".target"
+			if err := os.Symlink(filepath.Base(target), dest); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(target, []byte(c.before), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sums()
+		res := modtest.RunMod(t, env, "copy", tasks.Args{"content": c.content, "dest": dest, "mode": "0644"})
+		if res.Failed || res.Changed != c.changed || modtest.ReadFile(t, dest) != c.content {
+			t.Errorf("%s: %+v, dest %q", c.name, res, modtest.ReadFile(t, dest))
+		}
+		if n := sums(); n != c.sums {
+			t.Errorf("%s: sha1sum started %d times, want %d", c.name, n, c.sums)
+		}
+		if !c.link && (res.Data["size"] != len(c.content) || res.Data["mode"] != "0644") {
+			t.Errorf("%s: data %+v", c.name, res.Data)
+		}
+	}
+}
