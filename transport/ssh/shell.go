@@ -3,8 +3,6 @@ package ssh
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -59,13 +57,13 @@ import (
 // Stdout and stderr go to two files in the private directory, fresh for
 // each Run (old ones are removed every 64 Runs, sparing an rm per Run), so
 // a background process the script leaves behind can never write into a
-// later answer. Each Run also finds, named by $__tender_w, an empty
-// directory of its own for its scratch files (a module script's
-// temporary directory, shared/sys_funcs.sh's _t_mk): the shell makes 64
-// of them with one mkdir, with its private directory at setup and again
-// at each sweep, so that a script needs no mktemp and no rm for one. A
-// script run apart from the shell (under become) does not see the
-// variable, and makes its own. __tender_post prints the answer:
+// later answer. Each Run is also given in $__tender_w a path of its own
+// in the private directory, where no file is, for a directory of scratch
+// files (a module script's temporary directory, shared/tmpd_funcs.sh's
+// _t_tmpd): a script makes it with one mkdir, where mktemp and an rm at
+// its exit took two programs, and the sweep removes it. A script run
+// apart from the shell (under become) does not see the variable, and
+// makes its own. __tender_post prints the answer:
 //
 //	B O <stdout bytes> [B E <stderr bytes>] B X <exit code> \n
 //
@@ -101,25 +99,15 @@ const (
 )
 
 const setupScript = `exec 2>/dev/null
-__tender_pool() {
-	mkdir -m 700 -- "$@" %[3]s
-}
-__tender_mktemp() {
-	__tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX") && __tender_pool
-}
-__tender_d=${TMPDIR:-/tmp}/.tender.%[2]s
-if ! __tender_pool "$__tender_d"; then
-	! [ -O "$__tender_d" ] || [ -L "$__tender_d" ] || rm -rf -- "$__tender_d"
-	__tender_mktemp || [ -d "$__tender_d" ] || exit 1
-fi
+__tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX") || exit 1
 trap 'rm -rf "$__tender_d"' EXIT
 __tender_n=0
 __tender_pre() {
-	[ -d "$__tender_d" ] || __tender_mktemp
+	[ -d "$__tender_d" ] || __tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX")
 	__tender_n=$((__tender_n + 1))
-	[ $((__tender_n %% %[4]d)) -ne 0 ] || { rm -rf -- "$__tender_d"/[oew][0-9]*; __tender_pool; }
+	[ $((__tender_n %% 64)) -ne 0 ] || rm -rf -- "$__tender_d"/[oew][0-9]*
 	__tender_o=$__tender_d/o$__tender_n __tender_e=$__tender_d/e$__tender_n __tender_k=
-	__tender_w=$__tender_d/w$((__tender_n %% %[4]d))
+	__tender_w=$__tender_d/w$__tender_n
 	printf %%s "$1" 2>/dev/null >"$__tender_e"
 	[ -s "$__tender_e" ] && __tender_k=1
 }
@@ -190,28 +178,12 @@ if [ -n "${BASH_VERSION-}" ] && [ "$(printf abcdef | head -c 3 2>/dev/null)" = a
 	head --version 2>/dev/null | grep -q GNU; then
 	__tender_m=len
 fi
-printf '%%s %%s %%s %%s\n' %[1]s "$$" "$__tender_m" "$__tender_d"
+printf '%%s %%s %%s %%s\n' %s "$$" "$__tender_m" "$__tender_d"
 `
 
-// workDirs is how many work directories the persistent shell keeps
-// ready (see setupText): as many as the frames between two sweeps of
-// its private directory.
-const workDirs = 64
-
 // setupText is setupScript for a shell that prints ready when set up.
-// Its private directory is made by the same mkdir as the frames' work
-// directories, under a name the client draws from crypto/rand (mktemp
-// when that name is taken, or the mkdir fails otherwise).
 func setupText(ready string) string {
-	var pool strings.Builder
-	for i := range workDirs {
-		fmt.Fprintf(&pool, ` "$__tender_d"/w%d`, i)
-	}
-	var r [6]byte
-	if _, err := rand.Read(r[:]); err != nil {
-		panic("crypto/rand failed: " + err.Error())
-	}
-	return fmt.Sprintf(setupScript, ready, hex.EncodeToString(r[:]), pool.String()[1:], workDirs)
+	return fmt.Sprintf(setupScript, ready)
 }
 
 // lenLoop is what a bash shell runs after setup in "len" mode: bash reads

@@ -71,10 +71,11 @@ var SysLib = RegisterLib(SysFuncsBody)[0]
 
 // TmpdFuncs defines _t_tmpd VAR, which gives a script an empty scratch
 // directory of its own in $VAR: in a frame of transport/ssh's persistent
-// shell, the one it keeps ready for the frame, which costs the host no
-// program; elsewhere one from mktemp, removed when the script exits. For
-// a few files of a command's output, not for large ones: the persistent
-// shell's directory is emptied only every 64 frames.
+// shell, made where the shell says the frame may keep one, which costs
+// the host one mkdir; elsewhere one from mktemp, removed when the script
+// exits (mktemp and rm). For a few files of a command's output, not for
+// large ones: the persistent shell's directory is emptied only every 64
+// frames.
 //
 //go:embed tmpd_funcs.sh
 var TmpdFuncs string

@@ -1,11 +1,11 @@
 
 # _t_tmpd VAR puts in $VAR an empty directory of the script's own for
-# scratch files: the first time, the work directory the persistent shell
-# keeps for the frame (transport/ssh's $__tender_w, removed with the
-# frame's other files: no program started), else a new one from mktemp,
+# scratch files: the first time, made where the persistent shell says a
+# frame may keep one (transport/ssh's $__tender_w, removed with the
+# frame's other files: one mkdir, no rm), else a new one from mktemp,
 # removed when the script exits. No directory: the script exits 1.
 _t_tmpd() {
-	if [ -z "${_t_tmpw-}" ] && [ -n "${__tender_w-}" ] && [ -d "$__tender_w" ] && [ -w "$__tender_w" ]; then
+	if [ -z "${_t_tmpw-}" ] && [ -n "${__tender_w-}" ] && mkdir -m 700 -- "$__tender_w" 2>/dev/null; then
 		_t_tmpw=1
 		eval "$1=\$__tender_w"
 		return 0
