@@ -51,7 +51,11 @@ _t_strip() {
 	done
 	_st=$_st$_r
 }
-_t_tmpd tmp
+# _t_tmp makes the scratch directory ($tmp) the first time a branch
+# needs one: a task that finds nothing to do where systemd answers makes
+# none.
+tmp=
+_t_tmp() { [ -n "$tmp" ] || _t_tmpd tmp; }
 initscript=
 [ -f "/etc/init.d/$name" ] && initscript=/etc/init.d/$name
 _t_bin systemctl systemctl
@@ -95,6 +99,7 @@ if [ -n "$enabled" ]; then
 		if [ "$cur" != "$want" ]; then
 			enchg=1; echo enabled_changed=1
 			if [ -z "$_t_check" ]; then
+				_t_tmp
 				if [ -n "$want" ]; then act=enable; else act=disable; fi
 				"$systemctl" "$act" -- "$name" >"$tmp/eo" 2>"$tmp/ee" || _t_fail "Error when trying to $act $name: rc=$? $(cat "$tmp/ee" "$tmp/eo")"
 			fi
@@ -109,6 +114,7 @@ if [ -n "$enabled" ]; then
 		if [ "$cur" != "$want" ]; then
 			enchg=1; echo enabled_changed=1
 			if [ -z "$_t_check" ]; then
+				_t_tmp
 				if [ -n "$want" ]; then act=add; else act=delete; fi
 				"$enablecmd" "$act" "$name" "$runlevel" >"$tmp/eo" 2>"$tmp/ee" || _t_fail "Error when trying to $act $name: rc=$? $(cat "$tmp/ee" "$tmp/eo")"
 			fi
@@ -118,6 +124,7 @@ if [ -n "$enabled" ]; then
 		if [ "$cur" != "$want" ]; then
 			enchg=1; echo enabled_changed=1
 			if [ -z "$_t_check" ]; then
+				_t_tmp
 				if [ -n "$want" ]; then
 					act=enable
 					if ! ls /etc/rc?.d/K??"$name" >/dev/null 2>&1; then
@@ -128,6 +135,7 @@ if [ -n "$enabled" ]; then
 			fi
 		fi ;;
 	*chkconfig)
+		_t_tmp
 		if [ -n "$want" ]; then act=on; else act=off; fi
 		out=$("$enablecmd" --list "$name" 2>"$tmp/ee")
 		if grep -q "chkconfig --add $name" "$tmp/ee"; then
@@ -144,6 +152,7 @@ if [ -n "$enabled" ]; then
 			fi ;;
 		esac ;;
 	*insserv)
+		_t_tmp
 		if [ -n "$want" ]; then "$enablecmd" -n -v "$name" 2>"$tmp/ee" >/dev/null; grep -q 'enable service' "$tmp/ee"
 		else "$enablecmd" -n -r -v "$name" 2>"$tmp/ee" >/dev/null; grep -q 'remove service' "$tmp/ee"; fi && {
 			enchg=1; echo enabled_changed=1
@@ -168,6 +177,7 @@ fi
 
 # _t_ctl ACTION: the service's control command for ACTION.
 _t_ctl() {
+	_t_tmp
 	case $svccmd in
 	*systemctl) _t_exec "$tmp/c" "$svccmd" "$1" "$name" $args ;;
 	"") _t_exec "$tmp/c" "$initscript" "$1" $args ;;
@@ -179,6 +189,7 @@ _t_ctl() {
 running= crashed=
 if [ -n "$pattern" ]; then
 	running=0
+	_t_tmp
 	ps auxww 2>/dev/null >"$tmp/ps" || ps -ef >"$tmp/ps" 2>/dev/null || ps >"$tmp/ps"
 	grep -F -- "$pattern" "$tmp/ps" | grep -v -e _t_svc_script -e 'pattern=' | grep -q . && running=1
 elif [ "$mgr" = systemd ]; then
@@ -233,7 +244,7 @@ echo "svc_change=$change"
 if [ -z "$change" ]; then echo verdict=done; echo rc=0; exit 0; fi
 if [ -n "$_t_check" ]; then echo verdict=check; exit 0; fi
 # OpenRC starts a crashed service only once zap has marked it stopped.
-[ "$act" = start ] && [ -n "$crashed" ] && _t_exec "$tmp/z" "$svccmd" "$name" zap
+[ "$act" = start ] && [ -n "$crashed" ] && _t_tmp && _t_exec "$tmp/z" "$svccmd" "$name" zap
 if [ "$act" = restart ] && [ "$mgr" != openrc ] && [ "$mgr" != systemd ]; then
 	_t_ctl stop; rc1=$?; cat "$tmp/c.out" >"$tmp/o1"; cat "$tmp/c.err" >"$tmp/e1"
 	[ -n "$sleep" ] && sleep "$sleep"

@@ -17,13 +17,27 @@ fi
 [ -n "$name" ] || { echo verdict=done; exit 0; }
 initd=; [ -f "/etc/init.d/$name" ] && initd=1
 sd=
-if _sc show "$name" >"$tmp/show" 2>"$tmp/e" && ! grep -q 'ignoring request' "$tmp/show" "$tmp/e"; then
-	ls=$(sed -n 's/^LoadState=//p' "$tmp/show")
+# One awk over what show printed: whether systemctl said it ignored the
+# request, and the unit's LoadState, LoadError and ActiveState (one line
+# each, read back by the shell).
+ig= ls= le= as= shown=
+if _sc show "$name" >"$tmp/show" 2>"$tmp/e"; then
+	shown=1
+	{ IFS= read -r ig; IFS= read -r ls; IFS= read -r le; IFS= read -r as; } <<EOF
+$(_t_show=$tmp/show awk 'BEGIN { s = ENVIRON["_t_show"] }
+/ignoring request/ { ig = 1 }
+FILENAME == s && /^LoadState=/ { ls = substr($0, 11) }
+FILENAME == s && /^LoadError=/ { le = substr($0, 11) }
+FILENAME == s && /^ActiveState=/ { as = substr($0, 13) }
+END { print ig; print ls; print le; print as }' "$tmp/show" "$tmp/e")
+EOF
+fi
+if [ -n "$shown" ] && [ -z "$ig" ]; then
 	[ -n "$ls" ] && [ "$ls" != not-found ] && sd=1
-	le=$(sed -n 's/^LoadError=//p' "$tmp/show")
 	[ -n "$sd" ] && [ "$ls" != masked ] && [ -n "$le" ] && _t_fail "Error loading unit file '$name': $le"
 else
 	: >"$tmp/show"
+	as=
 	case $(_sc is-enabled "$name" 2>/dev/null) in
 	enabled|enabled-runtime|linked|linked-runtime|masked|masked-runtime|static|indirect|disabled|generated|transient) sd=1 ;;
 	*) _sc list-unit-files "$name" >/dev/null 2>&1 && sd=1 ;;
@@ -62,7 +76,6 @@ if [ -n "$enabled" ]; then
 fi
 if [ -n "$state" ]; then
 	[ -n "$found" ] || _t_fail "$missing"
-	as=$(sed -n 's/^ActiveState=//p' "$tmp/show")
 	[ -n "$as" ] || _t_fail "Service is in unknown state"
 	run=; case $as in active|activating) run=1 ;; esac
 	act=
