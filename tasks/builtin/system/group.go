@@ -53,7 +53,7 @@ func (groupModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 		gid = strconv.Itoa(a.Int("gid"))
 	}
 	var script strings.Builder
-	script.WriteString(shared.ShFuncs + shared.SysFuncs)
+	script.WriteString(shared.ShFuncs + shared.SysFuncsLazy)
 	for _, kv := range [][2]string{{"name", name}, {"state", state}, {"gid", gid},
 		{"nonuniq", shared.BoolFlag(a.Bool("non_unique"))}, {"system", shared.BoolFlag(a.Bool("system"))}, {"check", shared.BoolFlag(env.Check)}} {
 		fmt.Fprintf(&script, "%s=%s\n", kv[0], shared.Q(kv[1]))

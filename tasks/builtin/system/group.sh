@@ -1,11 +1,20 @@
 
 fail() { echo "fail=$1"; exit 0; }
-_t_grent() { _t_ent group "$1" 2>/dev/null | awk -F: -v n="$1" '$1 == n { print; exit }'; }
+# _t_grent NAME sets ent to NAME's group entry, empty when none (a number
+# getent took for a gid is not NAME): one process.
+_t_grent() {
+	ent=$(_t_ent group "$1" 2>/dev/null) || ent=
+	ent=${ent%%
+*}
+	case $ent in "$1":*) ;; *) ent= ;; esac
+}
+# _t_gidof sets cgid to the gid field of $ent.
+_t_gidof() { cgid=${ent#*:}; cgid=${cgid#*:}; cgid=${cgid%%:*}; }
 if command -v groupadd >/dev/null 2>&1; then kind=shadow
 elif command -v addgroup >/dev/null 2>&1; then kind=busybox
 else fail 'Failed to find required executable "groupadd" in paths: '"$PATH"
 fi
-ent=$(_t_grent "$name")
+_t_grent "$name"
 rc=
 if [ "$state" = absent ]; then
 	[ -n "$ent" ] || { echo changed=0; exit 0; }
@@ -27,7 +36,7 @@ elif [ -z "$ent" ]; then
 	fi
 	_t_run "$@" "$name"
 else
-	cgid=$(printf '%s\n' "$ent" | cut -d: -f3)
+	_t_gidof
 	if [ -n "$gid" ] && [ "$gid" != "$cgid" ]; then
 		echo changed=1
 		if [ $kind = shadow ]; then
@@ -50,6 +59,7 @@ if [ -n "$rc" ]; then
 	echo "rc=$rc"
 	[ "$rc" -eq 0 ] || { echo fail=rc; _t_tail; exit 0; }
 fi
-ent=$(_t_grent "$name")
-[ -z "$ent" ] || echo "gid=$(printf '%s\n' "$ent" | cut -d: -f3)"
+# read again after a change (a task that changed nothing has it)
+[ -z "$rc" ] || _t_grent "$name"
+[ -z "$ent" ] || { _t_gidof; echo "gid=$cgid"; }
 _t_tail

@@ -60,7 +60,12 @@ func SysFailMsg(res transport.Result, v Verdict, errOut string) string {
 // appends its stdout and stderr to the files _t_tail prints; rc keeps
 // its exit status. _t_ent looks up a passwd or group entry by name (or
 // by number) through getent when there is one.
-var SysFuncs = SysVars + TmpdFuncs + SysFuncsBody + "_t_mk\n"
+var SysFuncs = SysFuncsLazy + "_t_mk\n"
+
+// SysFuncsLazy is SysFuncs without the temporary directory made at once:
+// _t_run and _t_runin make it, a script that writes there itself calls
+// _t_mk first, and a task that runs no command makes none.
+var SysFuncsLazy = SysVars + TmpdFuncs + SysFuncsBody
 
 // SysLib is SysFuncs as a Lib piece, for a script that makes its
 // temporary directory only when it runs a command (_t_run, _t_runin) or
