@@ -59,7 +59,7 @@ func (groupModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 		fmt.Fprintf(&script, "%s=%s\n", kv[0], shared.Q(kv[1]))
 	}
 	script.WriteString(groupScript)
-	res, err := shared.Run(ctx, env, script.String(), nil)
+	res, err := shared.RunTailed(ctx, env, script.String(), nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

@@ -10,9 +10,13 @@ _t_mk() {
 }
 _t_run() { _t_mk; "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
 _t_runin() { _t_mk; _t_i=$1; shift; printf '%s\n' "$_t_i" | "$@" >>"$_t_d/o" 2>>"$_t_d/e"; rc=$?; return $rc; }
-_t_tail() { # the markers and the output files, each cat only when not empty
-	printf '\n%s\n' "$_t_om"; [ -z "${_t_d-}" ] || [ ! -s "$_t_d/o" ] || cat "$_t_d/o"
-	printf '\n%s\n' "$_t_em"; [ -z "${_t_d-}" ] || [ ! -s "$_t_d/e" ] || cat "$_t_d/e"
+# _t_tail prints the markers and the output files, each cat only when not
+# empty; nothing when no command printed anything (Tailed finds no
+# output then, and RunTailed's answer needs no cat).
+_t_tail() {
+	[ -n "${_t_d-}" ] && { [ -s "$_t_d/o" ] || [ -s "$_t_d/e" ]; } || return 0
+	printf '\n%s\n' "$_t_om"; [ ! -s "$_t_d/o" ] || cat "$_t_d/o"
+	printf '\n%s\n' "$_t_em"; [ ! -s "$_t_d/e" ] || cat "$_t_d/e"
 }
 _t_ent() {
 	if command -v getent >/dev/null 2>&1; then getent "$1" "$2"; return; fi

@@ -19,6 +19,14 @@ func RunWith(ctx context.Context, env *tasks.Env, script string, vars map[string
 	return env.Conn.Run(ctx, transport.Cmd{Script: script, Env: vars, Stdin: stdin})
 }
 
+// RunTailed runs a script whose output Tailed reads: its verdict lines,
+// up to the OutMark line _t_tail prints when a command printed anything,
+// are copied to the answer without a program on the host
+// (transport.Cmd.LinesUntil).
+func RunTailed(ctx context.Context, env *tasks.Env, script string, stdin io.Reader) (transport.Result, error) {
+	return env.Conn.Run(ctx, transport.Cmd{Script: script, Stdin: stdin, LinesUntil: OutMark})
+}
+
 // The marker lines that separate a system script's verdict from the output
 // of the commands it ran (printed by _t_tail).
 const (
