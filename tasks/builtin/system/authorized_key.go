@@ -122,7 +122,7 @@ func decodeAuthKey(a tasks.Values) (authKeyJob, *tasks.Result) {
 
 // readScript is the script that finds the user's key file and reads it.
 func (j authKeyJob) readScript(check bool) string {
-	return shared.AttrFuncs + shared.ShFuncs + shared.SysFuncs + shared.ShAssign([][2]string{{"user", j.user}}) +
+	return shared.AttrFuncs + shared.ShFuncs + shared.SysFuncsLazy + shared.ShAssign([][2]string{{"user", j.user}}) +
 		"path=" + shared.ShPath(j.path) + "\n" + shared.ShAssign([][2]string{{"check", shared.BoolFlag(check)},
 		{"follow", shared.BoolFlag(j.a.Bool("follow"))}}) + authKeyReadScript + shared.ReadLinesScript
 }

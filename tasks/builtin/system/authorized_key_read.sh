@@ -1,6 +1,11 @@
 
 fail() { echo "fail=$1"; exit 0; }
-ent=$(_t_ent passwd "$user" 2>/dev/null | awk -F: -v n="$user" '$1 == n { print; exit }')
+# the user's passwd entry: getent's first line when it is the user's (a
+# number getent took for a uid is not the name), else none
+ent=$(_t_ent passwd "$user" 2>/dev/null) || ent=
+ent=${ent%%
+*}
+case $ent in "$user":*) ;; *) ent= ;; esac
 if [ -n "$path" ] && [ -n "$check" ]; then
 	f=$path
 	[ -z "$follow" ] || wf=$(readlink -f -- "$f" || printf '%s' "$f")
@@ -9,10 +14,13 @@ else
 		[ -n "$check" ] && [ -z "$path" ] && fail "Either user must exist or you must provide full path to key file in check mode"
 		fail "Failed to lookup user $user: \"getpwnam(): name not found: '$user'\""
 	fi
-	home=$(printf '%s\n' "$ent" | cut -d: -f6)
+	# its fields 3, 4 and 6: uid, gid, home
+	_r=${ent#*:}; _r=${_r#*:}; _uid=${_r%%:*}
+	_r=${_r#*:}; _gid=${_r%%:*}
+	_r=${_r#*:}; _r=${_r#*:}; home=${_r%%:*}
 	f=${path:-$home/.ssh/authorized_keys}
-	echo "uid=$(printf '%s\n' "$ent" | cut -d: -f3)"
-	echo "gid=$(printf '%s\n' "$ent" | cut -d: -f4)"
+	echo "uid=$_uid"
+	echo "gid=$_gid"
 	wf=$f
 	[ -z "$follow" ] || wf=$(readlink -f -- "$f" || printf '%s' "$f")
 fi
