@@ -53,9 +53,9 @@ func (hostnameModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) 
 		return tasks.Result{}, err
 	}
 	name := a.Str("name")
-	script := fmt.Sprintf("%sname=%s\nstrategy=%s\ncheck=%s\n%s", shared.SysFuncs, shared.Q(name), shared.Q(hostnameStrategies[a.Str("use")]),
+	script := fmt.Sprintf("%sname=%s\nstrategy=%s\ncheck=%s\n%s", shared.SysFuncsLazy, shared.Q(name), shared.Q(hostnameStrategies[a.Str("use")]),
 		shared.BoolFlag(env.Check), hostnameScript)
-	res, err := shared.Run(ctx, env, script, nil)
+	res, err := shared.RunTailed(ctx, env, script, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

@@ -1,7 +1,8 @@
 
-fail() { printf '%s' "$1" >"$_t_d/e"; _t_failed; }
-_t_failed() { : >"$_t_d/o"; echo fail=1; _t_tail; exit 0; }
+fail() { _t_mk; printf '%s' "$1" >"$_t_d/e"; _t_failed; }
+_t_failed() { _t_mk; : >"$_t_d/o"; echo fail=1; _t_tail; exit 0; }
 _t_cmd() { # _t_cmd VAR command...: VAR=its output, or fail as Ansible's "Command failed"
+	_t_mk
 	_v=$1; shift
 	"$@" >"$_t_d/o1" 2>"$_t_d/e1"; _rc=$?
 	if [ $_rc -ne 0 ]; then
@@ -36,6 +37,7 @@ _setfile() { # write $2 to $1 through a temporary file, in place where a rename 
 	printf '%s' "$2" >"$_tmp"
 	chmod 0644 "$_tmp"
 	if ! mv -f -- "$_tmp" "$1" 2>/dev/null; then
+		_t_mk
 		cat "$_tmp" >"$1" 2>"$_t_d/e" || { rm -f "$_tmp"; fail "failed to update hostname: $(cat "$_t_d/e")"; }
 		rm -f -- "$_tmp"
 	fi
@@ -64,7 +66,9 @@ if [ "$strategy" = systemd ]; then
 		changed=1
 		[ -n "$check" ] || { _long; _t_cmd _ hostnamectl --pretty --static set-hostname "$name"; }
 	fi
-	_t_cmd current hostnamectl --transient status
+	# read again only after the permanent name changed (which may
+	# change it): else it is what was read above
+	[ -z "$changed" ] || [ -n "$check" ] || _t_cmd current hostnamectl --transient status
 	if [ "$current" != "$name" ]; then
 		changed=1
 		[ -n "$check" ] || { _long; _t_cmd _ hostnamectl --transient set-hostname "$name"; }
@@ -97,8 +101,30 @@ else
 	fi
 fi
 echo "changed=${changed:-0}"
-_h=$(uname -n)
-_ip=$(getent hosts "$_h" 2>/dev/null | awk '{ print $1; exit }')
-_fq=
-[ -n "$_ip" ] && _fq=$(getent hosts "$_ip" 2>/dev/null | awk '{ for (i = 2; i <= NF; i++) if (index($i, ".")) { print $i; exit } print $2; exit }')
+# The FQDN as Python's socket.getfqdn() finds it: the node name's
+# address, then the first name of that address's with a dot, else its
+# first name. getent's first line, split by the shell.
+_h=
+{ IFS= read -r _h || :; } </proc/sys/kernel/hostname 2>/dev/null
+[ -n "$_h" ] || _h=$(uname -n)
+# _t_words TEXT: of TEXT's first line split at blanks, the first word in
+# $_w1, and in $_fq the first of the others with a dot, else the second
+# ("" for none).
+_t_words() {
+	_l=${1%%
+*}
+	set -f
+	# shellcheck disable=SC2086 # the line is split into its fields
+	set -- $_l
+	set +f
+	_w1=${1-} _fq=
+	[ $# -ge 2 ] || return 0
+	shift
+	_fq=$1
+	for _x; do case $_x in *.*) _fq=$_x; break ;; esac; done
+}
+_ip= _fq=
+_t_words "$(getent hosts "$_h" 2>/dev/null)"; _ip=$_w1
+[ -n "$_ip" ] && _t_words "$(getent hosts "$_ip" 2>/dev/null)"
+[ -n "$_ip" ] || _fq=
 echo "fqdn=${_fq:-$_h}"
