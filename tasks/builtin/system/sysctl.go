@@ -9,6 +9,7 @@ import (
 
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // sysctlModule sets a kernel parameter in a sysctl file and, when asked,
@@ -141,7 +142,9 @@ func decodeSysctl(a tasks.Values) (sysctlJob, *tasks.Result, error) {
 // set, with the failed result, when that fails.
 func (j *sysctlJob) read(ctx context.Context, env *tasks.Env) (r tasks.Result, done bool, err error) {
 	script := fmt.Sprintf("f=%s\nname=%s\n%s%s", shared.ShPath(j.fileArg), shared.Q(j.name), sysctlReadScript, shared.ReadLinesScript)
-	res, err := shared.Run(ctx, env, script, nil)
+	// Direct: sysctl and cat, which it starts, never outlive it, so its
+	// answer needs no copy through a file.
+	res, err := env.Conn.Run(ctx, transport.Cmd{Script: script, Direct: true})
 	if err != nil {
 		return tasks.Result{}, true, err
 	}
