@@ -44,7 +44,8 @@ var cronArgs = &tasks.Spec{
 }
 
 // cronReadScript prints the cron file $f, or the crontab of $user (the
-// login user's when empty) after the content marker, with its md5.
+// login user's when empty) after the content marker (its MD5, which the write
+// checks, is taken by the controller).
 var cronReadScript = shared.MarkVars + cronReadScriptBody
 
 //go:embed cron_read.sh
@@ -202,6 +203,9 @@ func (j *cronJob) read(ctx context.Context, env *tasks.Env) (r tasks.Result, don
 	if j.file != "" {
 		j.ct = &crontab{lines: splitPyLines(j.existing)}
 	} else {
+		// what the write checks the crontab against: the MD5 of the
+		// bytes crontab -l gave, as they came after the content mark
+		j.v["sum"] = shared.Md5hex([]byte(j.existing))
 		j.ct, j.existing = parseUserCrontab(j.existing)
 	}
 	j.ct.file, j.ct.user = j.file != "", j.user

@@ -12,6 +12,5 @@ _t_ct() { if [ -n "$user" ] && [ "$(id -un)" != "$user" ]; then crontab -u "$use
 _o=$(_t_ct -l 2>/dev/null; echo "rc=$?")
 case ${_o##*rc=} in 0|1) ;; *) echo "fail=Unable to read crontab"; exit 0 ;; esac
 _o=${_o%rc=*}
-printf '%s' "$_o" | md5sum | cut -c1-32 | sed 's/^/sum=/'
 printf '%s\n' "$_t_cm"
 printf '%s' "$_o"
