@@ -59,20 +59,7 @@ func TestReadTextRealPath(t *testing.T) {
 // returns, blanks at either end, no final newline, and empty ones.
 func TestReadTextContentExact(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin")
-	log := filepath.Join(dir, "cat.log")
-	catPath, err := exec.LookPath("cat")
-	if err != nil {
-		t.Skip("no cat")
-	}
-	if err := os.MkdirAll(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	wrapper := "#!/bin/sh\necho x >>" + log + "\nexec " + catPath + " \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "cat"), []byte(wrapper), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	cats := countStarts(t, dir, "cat")
 	env, _ := modtest.TestEnv(t, dir, nil)
 	cases := []struct {
 		name, content string
@@ -92,7 +79,7 @@ func TestReadTextContentExact(t *testing.T) {
 		if err := os.WriteFile(p, []byte(c.content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		os.Remove(log)
+		cats()
 		f, fail, err := shared.ReadText(context.Background(), env, p, shared.FileAttrs{})
 		if err != nil || fail != nil {
 			t.Fatalf("%s: %v %+v", c.name, err, fail)
@@ -100,8 +87,7 @@ func TestReadTextContentExact(t *testing.T) {
 		if string(f.Content) != c.content || !f.Exists {
 			t.Errorf("%s: content %q, want %q", c.name, f.Content, c.content)
 		}
-		_, statErr := os.Stat(log)
-		if cat := statErr == nil; cat != c.cat {
+		if cat := cats() > 0; cat != c.cat {
 			t.Errorf("%s: cat started %v, want %v", c.name, cat, c.cat)
 		}
 	}
