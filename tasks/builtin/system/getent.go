@@ -46,7 +46,10 @@ func (getentModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (t
 		return tasks.Result{}, err
 	}
 	j := decodeGetent(a)
-	out, err := shared.Run(ctx, env, j.script(), nil)
+	// Direct: getent never outlives the script, whose stdout goes
+	// straight into the answer; its stderr is empty but for getent's
+	// own complaints.
+	out, err := env.Conn.Run(ctx, transport.Cmd{Script: j.script(), Direct: true})
 	if err != nil {
 		return tasks.Result{}, err
 	}
@@ -70,22 +73,27 @@ func decodeGetent(a tasks.Values) *getentJob {
 // for.
 func (j *getentJob) script() string {
 	a := j.a
-	return shared.ShAssign([][2]string{{"db", j.db}, {"key", j.key}, {"has_key", shared.BoolFlag(a.Has("key"))},
+	return shared.ShAssign([][2]string{{"_t_rcm", getentRCMark}, {"db", j.db}, {"key", j.key}, {"has_key", shared.BoolFlag(a.Has("key"))},
 		{"service", a.Str("service")}, {"has_service", shared.BoolFlag(a.Has("service"))}}) + getentScript
 }
 
-// result turns getent's exit status (the script's last rc= on stderr)
-// and output into the fact, or the failure Ansible reports for it.
+// getentRCMark begins the script's last line, which carries getent's
+// exit status.
+const getentRCMark = "__T_GETENT_RC__="
+
+// result turns getent's exit status (the script's last line, after
+// getentRCMark) and output into the fact, or the failure Ansible reports
+// for it.
 func (j *getentJob) result(out transport.Result) tasks.Result {
-	stderr := string(out.Stderr)
-	i := strings.LastIndex(stderr, "rc=")
-	if out.ExitCode != 0 || i < 0 {
+	stdout := string(out.Stdout)
+	i := strings.LastIndex(stdout, getentRCMark)
+	if out.ExitCode != 0 || i < 0 || (i > 0 && stdout[i-1] != '\n') {
 		return tasks.Result{Failed: true, Msg: shared.ScriptError(out), Data: map[string]any{}}
 	}
-	rc, _ := strconv.Atoi(strings.TrimSpace(stderr[i+3:]))
+	rc, _ := strconv.Atoi(strings.TrimSpace(stdout[i+len(getentRCMark):]))
 	switch rc {
 	case 0:
-		return tasks.Result{Data: map[string]any{"ansible_facts": j.facts(j.tree(string(out.Stdout)))}}
+		return tasks.Result{Data: map[string]any{"ansible_facts": j.facts(j.tree(stdout[:i]))}}
 	case 1:
 		return getentFail("Missing arguments, or database unknown.")
 	case 2:
