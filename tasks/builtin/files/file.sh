@@ -6,12 +6,14 @@ _t_replace() {
 	[ -L "$2" ] && rm -f -- "$2"
 	mv -f -- "$1" "$2"
 }
-# _t_state P sets $prev to what P is (no subshell: the tests are builtins).
+# _t_state P sets $prev to what P is (no subshell: the tests are builtins;
+# a file's link count from _t_stat, whose reading _t_attrs may reuse).
 _t_state() {
 	if [ -L "$1" ]; then prev="link"
 	elif [ -d "$1" ]; then prev="directory"
 	elif [ -e "$1" ]; then
-		if [ "$(stat -c %h -- "$1")" -gt 1 ]; then prev="hard"; else prev="file"; fi
+		_t_stat "$1"
+		if [ "${_t_snlink:-1}" -gt 1 ]; then prev="hard"; else prev="file"; fi
 	else prev="absent"; fi
 }
 # _t_rec gives everything under the directory $1 the asked attributes;
@@ -72,7 +74,9 @@ file)
 		target=$(readlink -f -- "$path")
 		_t_state "$target"
 	fi
-	case $prev in file|hard) ;; *) _t_failed "file ($path) is $prev, cannot continue" ;; esac ;;
+	case $prev in file|hard) ;; *) _t_failed "file ($path) is $prev, cannot continue" ;; esac
+	# nothing changed $target since _t_state read it
+	_t_fresh=1 ;;
 directory)
 	if [ "$prev" = link ] && [ -n "$follow" ] && [ -d "$path" ]; then
 		target=$(readlink -f -- "$path"); prev=directory
@@ -184,6 +188,7 @@ if [ "$state" = link ] && [ -n "$follow" ] && [ -L "$path" ]; then
 fi
 _t_stby=
 if [ -n "$target" ] && _t_exists "$target"; then
+	[ -z "${_t_fresh-}" ] || [ "$_t_stp" != "$target" ] || _t_streuse=1
 	_t_attrs "$target" "$mode" "$owner" "$group"
 	if [ -n "$recurse" ] && [ -d "$target" ] && [ ! -L "$target" ]; then
 		_rc=$(_t_rec "$target" 0)
