@@ -8,6 +8,7 @@ import (
 
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
+	"github.com/tender-sh/tender/transport"
 )
 
 // slurpModule returns a host file's bytes, base64-encoded, in one round
@@ -34,7 +35,9 @@ func (slurpModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 		return tasks.Result{}, err
 	}
 	src := a.Str("src")
-	out, err := shared.Run(ctx, env, fmt.Sprintf("%sp=%s\n%s", shared.ShFuncs, shared.ShPath(src), slurpScript), nil)
+	// Direct: cat and the programs that find an error never outlive the
+	// script, so its bytes go straight into the answer.
+	out, err := env.Conn.Run(ctx, transport.Cmd{Script: fmt.Sprintf("%sp=%s\n%s", shared.ShFuncs, shared.ShPath(src), slurpScript), Direct: true})
 	if err != nil {
 		return tasks.Result{}, err
 	}
