@@ -105,6 +105,10 @@ func (c *Conn) Stream(ctx context.Context, cmd transport.Cmd, stdout io.Writer) 
 	return c.runExecTo(ctx, execWrapper+transport.Quote(w.Command), w.Stdin, cmd.OutputLimit(), stdout, cmd.LiveStderr)
 }
 
+// pidWait bounds how long a cancelled exec Run waits for its sh's pid
+// line before it falls back to signalling the session.
+const pidWait = 5 * time.Second
+
 // runExecTo runs start, a command line whose first line of output is
 // its sh's pid (as execWrapper prints it), as runExec does, writing the
 // command's stdout to stdout as it arrives when stdout is not nil (Result.Stdout then stays empty), and
@@ -137,18 +141,30 @@ func (c *Conn) runExecTo(ctx context.Context, start string, stdin io.Reader, lim
 	select {
 	case err = <-done:
 	case <-ctx.Done():
-		if pid := out.pid(); pid != "" {
-			// The kill script finds the sh's descendants and kills them
-			// with it; a signal to the sh sent first would orphan them
-			// before they are found. The channel stays open until then.
-			closeSess = false
-			go func() {
-				c.killChildren(pid, "KILL", true)
-				sess.Close()
-			}()
-			return transport.Result{}, ctx.Err()
-		}
-		_ = sess.Signal(xssh.SIGKILL)
+		// The kill script finds the sh's descendants and kills them with
+		// it; a signal to the sh sent first would orphan them before they
+		// are found. The channel stays open until then. A pid line still
+		// on its way (a loaded host, or a cancel right after the start)
+		// is waited for, up to pidWait, unless the command ends first;
+		// without one the session is signalled, which not every server
+		// honours.
+		closeSess = false
+		go func() {
+			defer sess.Close()
+			pid := out.pid()
+			for wait := time.NewTimer(pidWait); pid == ""; pid = out.pid() {
+				select {
+				case <-done:
+					wait.Stop()
+					return
+				case <-wait.C:
+					_ = sess.Signal(xssh.SIGKILL)
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+			c.killChildren(pid, "KILL", true)
+		}()
 		return transport.Result{}, ctx.Err()
 	}
 	if out.pid() == "" {
