@@ -41,13 +41,25 @@ _t_info_after() {
 	[ "$_t_stby" = owns ] && _t_streuse=1
 	_t_info "$1"
 }
-_t_seon() { # SELinux is on (libselinux's test: selinuxfs mounted read-write and a config)
+# _t_seon: SELinux is on (libselinux's test: selinuxfs mounted read-write
+# and a config). Only a boot changes it: in tender's persistent shell the
+# answer is kept as a file in the shell's private directory
+# ($__tender_d/se0 or se1), so later tasks test it with one stat instead
+# of a PATH search and selinuxenabled.
+_t_seon() {
 	if [ -z "$_t_seen" ]; then
-		_t_seen=0
-		if command -v selinuxenabled >/dev/null 2>&1; then
-			selinuxenabled && _t_seen=1
-		elif [ -f /etc/selinux/config ] && awk '$3 == "selinuxfs" && $4 !~ /(^|,)ro(,|$)/ { f = 1 } END { exit !f }' /proc/mounts 2>/dev/null; then
+		if [ -n "${__tender_d-}" ] && [ -e "$__tender_d/se0" ]; then
+			_t_seen=0
+		elif [ -n "${__tender_d-}" ] && [ -e "$__tender_d/se1" ]; then
 			_t_seen=1
+		else
+			_t_seen=0
+			if command -v selinuxenabled >/dev/null 2>&1; then
+				selinuxenabled && _t_seen=1
+			elif [ -f /etc/selinux/config ] && awk '$3 == "selinuxfs" && $4 !~ /(^|,)ro(,|$)/ { f = 1 } END { exit !f }' /proc/mounts 2>/dev/null; then
+				_t_seen=1
+			fi
+			[ -z "${__tender_d-}" ] || : 2>/dev/null >"$__tender_d/se$_t_seen" || :
 		fi
 	fi
 	[ "$_t_seen" = 1 ]
