@@ -79,7 +79,9 @@ if [ "$cur" != "$want" ]; then
 		_t_fail "could not create a temporary file in $dir"
 	trap 'rm -f "$tmp" "$tmp.out" "$tmp.err"; [ -n "$moved" ] && rm -f "$source"' EXIT
 	echo "src=$tmp"
-	if [ "$source" = - ]; then cat >"$tmp"; elif [ -n "$moved" ]; then mv -f -- "$source" "$tmp"; else cp -- "$source" "$tmp"; fi || _t_fail "could not write $tmp"
+	# a small content came as $wantc, and no stdin with it
+	if [ "$source" = - ] && [ -n "$wantn" ]; then printf %s "$wantc" >"$tmp"
+	elif [ "$source" = - ]; then cat >"$tmp"; elif [ -n "$moved" ]; then mv -f -- "$source" "$tmp"; else cp -- "$source" "$tmp"; fi || _t_fail "could not write $tmp"
 	[ "$(_t_sum sha1 "$tmp")" = "$want" ] || _t_fail "Copied file does not match the expected checksum. Transfer failed."
 	if [ -n "$validate" ]; then
 		(eval "$validate") >"$tmp.out" 2>"$tmp.err" </dev/null

@@ -59,7 +59,10 @@ func (j CopyJob) Run(ctx context.Context, env *tasks.Env) (tasks.Result, error) 
 	case j.Local != "":
 		probe = "1"
 	default:
-		stdin = bytes.NewReader(j.Content)
+		// A small content travels in the script as $wantc alone.
+		if n, _ := j.smallContent(); n == "" {
+			stdin = bytes.NewReader(j.Content)
+		}
 	}
 	run := RunLib
 	if probe == "" && !j.Remote {
@@ -188,10 +191,11 @@ func Section(out []byte, name, next string) (string, bool) {
 	return string(rest), true
 }
 
-// smallContentMax is the largest content the script is also given as a
-// shell value, to compare with the destination's bytes without a
-// checksum program (copy.sh's _t_cursum): the shell reads a file a byte
-// at a time, which costs less than starting sha1sum up to about this size.
+// smallContentMax is the largest content the script is given as a shell
+// value instead of on its stdin (no here-document to feed), to compare
+// with the destination's bytes without a checksum program (copy.sh's
+// _t_cursum) and to write from: the shell reads a file a byte at a
+// time, which costs less than starting sha1sum up to about this size.
 const smallContentMax = 1024
 
 // smallContent is the content's length and the content for _t_cursum,

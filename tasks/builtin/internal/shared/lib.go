@@ -140,5 +140,6 @@ func RunFinalLib(ctx context.Context, env *tasks.Env, l Lib, stdin io.Reader) (t
 func RunVerdictLib(ctx context.Context, env *tasks.Env, l Lib, stdin io.Reader) (transport.Result, error) {
 	cmd := l.Final(stdin)
 	cmd.Lines = true
+	cmd.Direct = true
 	return env.Conn.Run(ctx, cmd)
 }
