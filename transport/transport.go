@@ -139,6 +139,20 @@ type Cmd struct {
 	// answers from such a process) and a program that copies it. It
 	// changes nothing the script does, nor what Run returns.
 	Direct bool
+	// Stat, when not empty, is an absolute path whose attributes the
+	// script reads first (as `stat -c StatFormat` prints them), before
+	// it changes anything on the host; Unchanged, with it, is a line the
+	// script prints on stdout only when it changed nothing. A transport
+	// that sends several such scripts in one write may read all their
+	// paths with one stat program ahead of them and hand each script its
+	// path's line: the SSH transport's shell then holds, in __tender_sf,
+	// a line "PATH<tab>ATTRIBUTES" (each after a newline) per path stat
+	// could read, and in __tender_sp the script's own path; both are
+	// empty once a script before it in the write failed or did not print
+	// its Unchanged line, and after the write. It changes nothing the
+	// script does, nor what Run returns.
+	Stat      string
+	Unchanged string
 	// Lib is shell text Script relies on, in pieces that only define:
 	// functions, and variables set to constant values; a piece prints
 	// nothing, reads nothing and changes nothing on the host. Each piece
@@ -158,6 +172,10 @@ type Cmd struct {
 	// script does, nor what Run returns.
 	Alone bool
 }
+
+// StatFormat is the format of the attributes Cmd.Stat reads, for stat -c:
+// mode (octal), uid, gid, size, links, owner, group, file type.
+const StatFormat = "%a %u %g %s %h %U %G %F"
 
 // Text is the whole script cmd runs: its Lib's pieces, then Script, as
 // one text, for a transport (or a wrapper) that runs it from a file or a

@@ -87,15 +87,33 @@ func (c *Conn) RunAhead(ctx context.Context, cmd transport.Cmd, next []transport
 	b.sh = sh
 	first := boundary()
 	b.token = "s" + first[len("__TENDER_"):len(first)-1]
+	// The scripts at the head of the write that name the path they
+	// read first share one stat (see prestat.go); their answers go
+	// through the shell's read, which checks them.
+	pre := prestatPlan(cmd, w, next, queued)
 	var all bytes.Buffer
 	fo := frameOptsOf(cmd, w)
-	all.Write(sh.lengthPrefixed(append(sh.libDefs(fo.lib), shellFrame(sh, first, commandOf(w), w.Inline != "", frameIn(w, in), fo)...)))
+	if pre != nil && pre[0].path != "" {
+		fo.direct = false
+	}
+	f := shellFrame(sh, first, commandOf(w), w.Inline != "", frameIn(w, in), fo)
+	if pre != nil && pre[0].path != "" {
+		f = prestatFrame(f, pre[0], cmd.Unchanged)
+	}
+	all.Write(sh.lengthPrefixed(append(sh.libDefs(fo.lib), f...)))
 	bounds := make([]string, len(queued))
 	for i, q := range queued {
 		bounds[i] = boundary()
-		f := shellFrame(sh, bounds[i], commandOf(q.w), q.w.Inline != "", frameIn(q.w, q.in), q.fo)
+		in := pre != nil && pre[i+1].path != ""
+		if in {
+			q.fo.direct = false
+		}
+		f := gatedFrame(b.token, bounds[i], shellFrame(sh, bounds[i], commandOf(q.w), q.w.Inline != "", frameIn(q.w, q.in), q.fo))
+		if in {
+			f = prestatFrame(f, pre[i+1], next[i].Unchanged)
+		}
 		// The Lib goes before the gate: a skipped frame still defines it.
-		all.Write(sh.lengthPrefixed(append(sh.libDefs(q.fo.lib), gatedFrame(b.token, bounds[i], f)...)))
+		all.Write(sh.lengthPrefixed(append(sh.libDefs(q.fo.lib), f...)))
 	}
 	c.stats.shellRuns.Add(1)
 	c.stats.writes.Add(1)

@@ -169,6 +169,14 @@ __tender_lines() {
 		printf '%%sO%%s%%s%%sX%%s\n' "$1" "$__tender_a" "$__tender_l" "$1" "$2"
 	fi
 }
+__tender_sfk() {
+	__tender_sp=
+	[ "$__tender_x" = 0 ] && [ "${__tender_i:-64}" -lt 64 ] &&
+		case "
+$__tender_a" in *"
+$1
+"*) ;; *) false ;; esac || __tender_sf=
+}
 __tender_skip() {
 	__tender_x=S
 	printf '%%sO%%sS\n' "$1" "$1"

@@ -124,7 +124,9 @@ func (j fileJob) script(env *tasks.Env, a tasks.Values) shared.Lib {
 	}
 	s.WriteString(shared.AttrAssign(a))
 	s.WriteString("_t_file_main\n")
-	return shared.Lib{Pieces: fileLib, Script: s.String()}
+	// _t_state looks at path first (a directory's first stat is
+	// _t_attrs', before anything changes when it exists).
+	return shared.Lib{Pieces: fileLib, Script: s.String(), Stat: j.path}
 }
 
 // fileLib is file.sh and what it needs, as Lib pieces.

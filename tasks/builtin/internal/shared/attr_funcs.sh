@@ -17,8 +17,22 @@ _t_fail() {
 _t_stat() {
 	if [ -n "$_t_streuse" ] && [ -n "$_t_stp" ] && [ "$1" = "$_t_stp" ]; then _t_streuse=; return 0; fi
 	_t_streuse= _t_stp= _t_stby=
-	_t_smode= _t_suid= _t_sgid= _t_ssize= _t_snlink= _t_sowner= _t_sgroup= _t_stype=
-	_t_stl=$(stat -c '%a %u %g %s %h %U %G %F' -- "$1" 2>/dev/null) || return 1
+	_t_smode= _t_suid= _t_sgid= _t_ssize= _t_snlink= _t_sowner= _t_sgroup= _t_stype= _t_stl=
+	# The script's first look at the path it named (transport.Cmd.Stat),
+	# while it has changed nothing: the line the shell read for it, with
+	# the paths of the tasks beside it, if there is one.
+	if [ -n "${__tender_sp-}" ] && [ "$1" = "$__tender_sp" ] && [ -z "${_t_changed-}" ]; then
+		__tender_sp=
+		case ${__tender_sf-} in
+		*"
+$1	"*)
+			_t_stl=${__tender_sf#*"
+$1	"}
+			_t_stl=${_t_stl%%"
+"*} ;;
+		esac
+	fi
+	[ -n "$_t_stl" ] || _t_stl=$(stat -c '%a %u %g %s %h %U %G %F' -- "$1" 2>/dev/null) || return 1
 	_t_stp=$1
 	_t_ifs=$IFS; IFS=' '
 	# shellcheck disable=SC2086 # stat's fields become the arguments

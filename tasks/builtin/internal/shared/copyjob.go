@@ -104,7 +104,8 @@ func (j CopyJob) Script(source, probe, moved string) string {
 // Lib is Script in two parts (see Lib): CopyScript's pieces, and the
 // job's values with the call.
 func (j CopyJob) Lib(source, probe, moved string) Lib {
-	return Lib{Pieces: copyLib, Script: j.vars(source, probe, moved) + "_t_copy_main\n"}
+	// _t_cursum looks at dest first (with a small content in hand).
+	return Lib{Pieces: copyLib, Script: j.vars(source, probe, moved) + "_t_copy_main\n", Stat: j.Dest}
 }
 
 // copyLib is CopyScript as Lib pieces.

@@ -105,7 +105,16 @@ func LibPieces() []LibPiece {
 type Lib struct {
 	Pieces []string
 	Script string
+	// Stat is the path whose attributes the script reads first, with
+	// _t_stat, before it changes anything, for a script that prints
+	// "changed=" (Unchanged) when it changed nothing: see
+	// transport.Cmd.Stat. Empty: none.
+	Stat string
 }
+
+// Unchanged is the verdict line of a module script that changed nothing
+// (transport.Cmd.Unchanged).
+const Unchanged = "changed="
 
 // Cmd is l as a command with stdin (nil for none).
 func (l Lib) Cmd(stdin io.Reader) transport.Cmd {
@@ -116,6 +125,9 @@ func (l Lib) Cmd(stdin io.Reader) transport.Cmd {
 func (l Lib) Final(stdin io.Reader) transport.Cmd {
 	cmd := FinalCmd(l.Script, stdin)
 	cmd.Lib = l.Pieces
+	if l.Stat != "" {
+		cmd.Stat, cmd.Unchanged = l.Stat, Unchanged
+	}
 	return cmd
 }
 

@@ -1,0 +1,117 @@
+package ssh
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tender-sh/tender/transport"
+	"github.com/tender-sh/tender/transport/ssh/sshtest"
+)
+
+// statScript prints the line the shell handed it for its path (or
+// "none"), then its verdict: say, as the module's own "changed=" line.
+func statScript(say string) string {
+	return `l=none
+case ${__tender_sp-} in
+?*) case ${__tender_sf-} in *"
+$__tender_sp	"*) l=${__tender_sf#*"
+$__tender_sp	"}; l=${l%%"
+"*} ;; esac ;;
+esac
+printf '%s\n' "$l" ` + transport.Quote(say) + "\n"
+}
+
+// TestRunAheadOneStat: scripts of a write that name the path they read
+// first get its line from one stat program run ahead of
+// them (the same line stat prints for it alone), wherever in the write
+// two or more such scripts follow each other; a path stat cannot read
+// has none; once a script prints no Unchanged line the scripts after it
+// get none; a script that names no path ends the run of them; and
+// nothing is left for the next write.
+func TestRunAheadOneStat(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	log := filepath.Join(dir, "stat.log")
+	real, err := exec.LookPath("stat")
+	if err != nil {
+		t.Skip("no stat")
+	}
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "stat"), []byte("#!/bin/sh\necho x >>"+log+"\nexec "+real+" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	starts := func() int {
+		b, _ := os.ReadFile(log)
+		os.Remove(log)
+		return strings.Count(string(b), "x")
+	}
+	var paths []string
+	for _, n := range []string{"a b", "c*", "d"} {
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, []byte(n), 0o640); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	want := func(p string) string {
+		out, err := exec.Command(real, "-c", transport.StatFormat, "--", p).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	cmd := func(path, say string) transport.Cmd {
+		return transport.Cmd{Script: statScript(say), Stat: path, Unchanged: "changed=", Lines: true, Final: true}
+	}
+	plain := transport.Cmd{Script: statScript("changed="), Lines: true, Final: true}
+	f := newFixture(t, sshtest.Options{})
+	c := f.connect(t)
+	mustRun(t, c, transport.Cmd{Script: "true"}) // starts the shell
+	starts()
+
+	for _, c2 := range []struct {
+		name  string
+		cmds  []transport.Cmd
+		lines []string // what each script got
+		stats int
+	}{
+		{"all unchanged", []transport.Cmd{cmd(paths[0], "changed="), cmd(paths[1], "changed="), cmd(filepath.Join(dir, "none"), "changed="), cmd(paths[0], "changed=")},
+			[]string{want(paths[0]), want(paths[1]), "none", want(paths[0])}, 1},
+		{"a change", []transport.Cmd{cmd(paths[0], "changed="), cmd(paths[1], "changed=1"), cmd(paths[2], "changed=")},
+			[]string{want(paths[0]), want(paths[1]), "none"}, 1},
+		{"no path", []transport.Cmd{cmd(paths[0], "changed="), plain, cmd(paths[2], "changed=")},
+			[]string{"none", "none", "none"}, 0},
+		{"relative", []transport.Cmd{cmd("d", "changed="), cmd(paths[2], "changed=")},
+			[]string{"none", "none"}, 0},
+		{"a run after another script", []transport.Cmd{plain, cmd(paths[0], "changed="), cmd(paths[1], "changed=")},
+			[]string{"none", want(paths[0]), want(paths[1])}, 1},
+		{"two runs", []transport.Cmd{cmd(paths[0], "changed="), cmd(paths[1], "changed="), plain, cmd(paths[1], "changed="), cmd(paths[2], "changed=")},
+			[]string{want(paths[0]), want(paths[1]), "none", want(paths[1]), want(paths[2])}, 2},
+	} {
+		res, pend := runAhead(t, c, c2.cmds[0], c2.cmds[1:]...)
+		got := []string{strings.SplitN(string(res.Stdout), "\n", 2)[0]}
+		for _, p := range pend {
+			r, ran := wait(t, p)
+			if !ran {
+				t.Fatalf("%s: a script did not run", c2.name)
+			}
+			got = append(got, strings.SplitN(string(r.Stdout), "\n", 2)[0])
+		}
+		if strings.Join(got, "|") != strings.Join(c2.lines, "|") {
+			t.Errorf("%s: scripts got\n%q\nwant\n%q", c2.name, got, c2.lines)
+		}
+		if n := starts(); n != c2.stats {
+			t.Errorf("%s: stat started %d times, want %d", c2.name, n, c2.stats)
+		}
+		after := mustRun(t, c, transport.Cmd{Script: statScript("x"), Lines: true})
+		if line := strings.SplitN(string(after.Stdout), "\n", 2)[0]; line != "none" {
+			t.Errorf("%s: the next Run found %q", c2.name, line)
+		}
+	}
+}
