@@ -1,6 +1,7 @@
 package ssh
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,6 +113,49 @@ func TestRunAheadOneStat(t *testing.T) {
 		after := mustRun(t, c, transport.Cmd{Script: statScript("x"), Lines: true})
 		if line := strings.SplitN(string(after.Stdout), "\n", 2)[0]; line != "none" {
 			t.Errorf("%s: the next Run found %q", c2.name, line)
+		}
+	}
+}
+
+// TestPrestatFramesInEveryShell: the statements of a run of frames that
+// share one stat (prestatText, prestatFrame, __tender_sfk) work alike in
+// every shell a host's /bin/sh may be.
+func TestPrestatFramesInEveryShell(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	line, err := exec.Command("stat", "-c", transport.StatFormat, "--", p).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.TrimSpace(string(line))
+	says := []string{"changed=", "changed=1", "changed="}
+	for _, argv := range localShells() {
+		var f []byte
+		for i, say := range says {
+			st := prestatStep{path: p, last: i == len(says)-1}
+			if i == 0 {
+				st.start = prestatText([]string{p}, false)
+			}
+			cmd := "( eval " + transport.Quote(statScript(say)) + " )"
+			f = append(f, prestatFrame(subshellFrame(fmt.Sprintf("__P%d_", i), cmd, " l", false), st, "changed=")...)
+		}
+		f = append(f, subshellFrame("__P9_", "( eval "+transport.Quote(statScript("x"))+" )", " l", false)...)
+		sh := runFrames(t, argv, true, f)
+		for i, w := range []string{want, want, "none", "none"} {
+			b := fmt.Sprintf("__P%d_", i)
+			if i == 3 {
+				b = "__P9_"
+			}
+			res, _, err := sh.answer(b, 1<<20)
+			if err != nil {
+				t.Fatalf("%s frame %d: %v", argv[0], i, err)
+			}
+			if got := strings.SplitN(string(res.Stdout), "\n", 2)[0]; got != w {
+				t.Errorf("%s frame %d: got %q, want %q", argv[0], i, got, w)
+			}
 		}
 	}
 }

@@ -87,22 +87,37 @@ func TestStatTakesHandedLine(t *testing.T) {
 		{"after a change", `_t_changed=1; _t_stat "$P"; ` + show, []string{"600|" + uid() + "|3|"}},
 		{"another path first", `_t_stat /; _t_stat "$P"; ` + show, []string{"755|7|9|someone|regular empty file"}},
 	} {
-		cmd := exec.Command("sh", "-c", AttrFuncs+c.script)
-		cmd.Env = append(os.Environ(), "P="+p, "__tender_sp="+p, "__tender_sf="+handed)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		if len(lines) != len(c.want) {
-			t.Fatalf("%s: %q", c.name, out)
-		}
-		for i, w := range c.want {
-			if !strings.HasPrefix(lines[i], w) {
-				t.Errorf("%s, look %d: %q, want %q...", c.name, i+1, lines[i], w)
+		for _, sh := range shells() {
+			cmd := exec.Command(sh[0], append(sh[1:], "-c", AttrFuncs+c.script)...)
+			cmd.Env = append(os.Environ(), "P="+p, "__tender_sp="+p, "__tender_sf="+handed)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s, %s: %v", sh[0], c.name, err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			if len(lines) != len(c.want) {
+				t.Fatalf("%s, %s: %q", sh[0], c.name, out)
+			}
+			for i, w := range c.want {
+				if !strings.HasPrefix(lines[i], w) {
+					t.Errorf("%s, %s, look %d: %q, want %q...", sh[0], c.name, i+1, lines[i], w)
+				}
 			}
 		}
 	}
 }
 
 func uid() string { return strconv.Itoa(os.Getuid()) }
+
+// shells are the shells here a host's /bin/sh may be: sh, and bash
+// (posix) and busybox where installed.
+func shells() [][]string {
+	out := [][]string{{"sh"}}
+	if p, err := exec.LookPath("bash"); err == nil {
+		out = append(out, []string{p, "--posix"})
+	}
+	if p, err := exec.LookPath("busybox"); err == nil {
+		out = append(out, []string{p, "sh"})
+	}
+	return out
+}
