@@ -325,7 +325,8 @@ func writeHostCPU(b *strings.Builder, cpu *hostCPUReport, rounds int) {
 	fmt.Fprintf(b, "\nWhat any tool pays on this host, for scale (medians of %d): one SSH connection (OpenSSH's `ssh` running `true`: "+
 		"sshd's key exchange, login and session) **%.1f ms**; one program started from a shell (`/bin/true`) %.2f ms; one fork of the "+
 		"shell (`( : )`) %.2f ms. A no-op task of tender's starts one fork on the host (the task's subshell) and the programs its module "+
-		"cannot do without (`stat` for a file's mode and owner, `sha1sum` for a copied file over 1 KiB): %s. Where hosts share the "+
+		"cannot do without (`stat` for a file's mode and owner, one for all the copies, templates and files sent in one write, "+
+		"`sha1sum` for a copied file over 1 KiB): %s. Where hosts share the "+
 		"controller's %d cores, as in the side-by-side table, N hosts' connections alone take "+
 		"N × %.1f ms / %d of wall time: %.2f s for 50 hosts, for any tool that connects once to each host.\n",
 		rounds, ms(fl.conn), ms(fl.program), ms(fl.fork), budgetNote(fl.fork+fl.program), runtime.NumCPU(), ms(fl.conn), runtime.NumCPU(),
