@@ -87,9 +87,9 @@ func (c *Conn) RunAhead(ctx context.Context, cmd transport.Cmd, next []transport
 	b.sh = sh
 	first := boundary()
 	b.token = "s" + first[len("__TENDER_"):len(first)-1]
-	// The scripts at the head of the write that name the path they
-	// read first share one stat (see prestat.go); their answers go
-	// through the shell's read, which checks them.
+	// Two or more scripts in a row that name the path they read first
+	// share one stat (see prestat.go); their answers go through the
+	// shell's read, which checks them.
 	pre := prestatPlan(cmd, w, next, queued)
 	var all bytes.Buffer
 	fo := frameOptsOf(cmd, w)
@@ -104,12 +104,12 @@ func (c *Conn) RunAhead(ctx context.Context, cmd transport.Cmd, next []transport
 	bounds := make([]string, len(queued))
 	for i, q := range queued {
 		bounds[i] = boundary()
-		in := pre != nil && pre[i+1].path != ""
-		if in {
+		shared := pre != nil && pre[i+1].path != ""
+		if shared {
 			q.fo.direct = false
 		}
 		f := gatedFrame(b.token, bounds[i], shellFrame(sh, bounds[i], commandOf(q.w), q.w.Inline != "", frameIn(q.w, q.in), q.fo))
-		if in {
+		if shared {
 			f = prestatFrame(f, pre[i+1], next[i].Unchanged)
 		}
 		// The Lib goes before the gate: a skipped frame still defines it.
