@@ -151,7 +151,18 @@ type Cmd struct {
 	// empty once a script before it in the write failed or did not print
 	// its Unchanged line, and after the write. It changes nothing the
 	// script does, nor what Run returns.
-	Stat      string
+	Stat string
+	// Passwd, when not empty, is a user name whose passwd entry the
+	// script reads first (as `getent passwd NAME` prints it), before it
+	// changes anything on the host, for a script that prints Unchanged
+	// when it changed nothing. As with Stat, a transport may read the
+	// entries of several such scripts with one program ahead of them:
+	// the SSH transport's shell then holds, in __tender_sf, each entry
+	// getent found (each after a newline), and in __tender_sp the
+	// script's own name, under the same rules. A Cmd names a Stat path
+	// or a Passwd name, not both. It changes nothing the script does,
+	// nor what Run returns.
+	Passwd    string
 	Unchanged string
 	// Lib is shell text Script relies on, in pieces that only define:
 	// functions, and variables set to constant values; a piece prints

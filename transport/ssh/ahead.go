@@ -93,18 +93,18 @@ func (c *Conn) RunAhead(ctx context.Context, cmd transport.Cmd, next []transport
 	pre := prestatPlan(cmd, w, next, queued)
 	var all bytes.Buffer
 	fo := frameOptsOf(cmd, w)
-	if pre != nil && pre[0].path != "" {
+	if pre != nil && pre[0].shared() {
 		fo.direct = false
 	}
 	f := shellFrame(sh, first, commandOf(w), w.Inline != "", frameIn(w, in), fo)
-	if pre != nil && pre[0].path != "" {
+	if pre != nil && pre[0].shared() {
 		f = prestatFrame(f, pre[0], cmd.Unchanged)
 	}
 	all.Write(sh.lengthPrefixed(append(sh.libDefs(fo.lib), f...)))
 	bounds := make([]string, len(queued))
 	for i, q := range queued {
 		bounds[i] = boundary()
-		shared := pre != nil && pre[i+1].path != ""
+		shared := pre != nil && pre[i+1].shared()
 		if shared {
 			q.fo.direct = false
 		}

@@ -7,7 +7,8 @@ import (
 	"github.com/tender-sh/tender/transport"
 )
 
-// One stat for the scripts of a write (transport.Cmd.Stat).
+// One stat (or getent) for the scripts of a write (transport.Cmd.Stat,
+// Cmd.Passwd).
 //
 // Where two or more frames in a row of a RunAhead's write each name the
 // path their script reads first, the shell runs one stat program for all
@@ -17,10 +18,17 @@ import (
 //	$(stat -c '%n<tab>FORMAT' -- 'P1' 'P2' ... 2>/dev/null)
 //	"
 //
+// and where they each name the user whose passwd entry their script
+// reads first, one getent for all those names:
+//
+//	__tender_sf="
+//	$(getent passwd -- 'U1' 'U2' ... 2>/dev/null)
+//	"
+//
 // (preceded by [ "$__tender_x" != 0 ] || where the run does not begin
 // the write), and each of those frames is written between
 //
-//	__tender_sp='P'
+//	__tender_sp='P' (or 'U')
 //	<the frame, gated or not>
 //	__tender_sfk 'UNCHANGED'
 //
@@ -30,59 +38,97 @@ import (
 // or failed, or was skipped, reads its path itself. After the last frame
 // of the run both variables are emptied: no other frame finds them set.
 
-// prestatPath is the path cmd's frame may be handed a line for: cmd
-// says what it reads first and how it says it changed nothing, runs as
-// a subshell of the shell (not under become, which does not see the
-// shell's variables), has its lines read by the shell, and the path is
-// absolute with no tab or newline (stat's lines are split on both).
-func prestatPath(cmd transport.Cmd, w transport.Wrapped) (string, bool) {
-	p := cmd.Stat
-	if p == "" || cmd.Unchanged == "" || strings.Contains(cmd.Unchanged, "\n") || w.Inline == "" ||
-		!cmd.Lines || cmd.LinesUntil != "" || !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\t\n") {
-		return "", false
-	}
-	return p, true
+// A probe is what a frame's script reads first: the attributes of a
+// path (transport.Cmd.Stat) or a user's passwd entry (Cmd.Passwd).
+type probe struct {
+	kind probeKind
+	key  string
 }
 
-// prestatStep is what a frame of a RunAhead's write gets: path, when
-// it is in a run of at least two frames that each name one; start, the
-// stat statement, before the first of such a run; last, after the last
-// of it.
+// probeKind says which program reads a run's probes: 0 for none.
+type probeKind byte
+
+const (
+	probeStat probeKind = iota + 1
+	probePasswd
+)
+
+// probeOf is what cmd's frame may be handed a line for: cmd says what
+// it reads first and how it says it changed nothing, runs as a subshell
+// of the shell (not under become, which does not see the shell's
+// variables), and has its lines read by the shell. A path is absolute
+// with no tab or newline (stat's lines are split on both); a user name
+// has no colon or newline (getent's lines begin NAME:) and does not
+// begin with a dash.
+func probeOf(cmd transport.Cmd, w transport.Wrapped) (probe, bool) {
+	if cmd.Unchanged == "" || strings.Contains(cmd.Unchanged, "\n") || w.Inline == "" ||
+		!cmd.Lines || cmd.LinesUntil != "" {
+		return probe{}, false
+	}
+	switch p, u := cmd.Stat, cmd.Passwd; {
+	case p != "" && u != "":
+		return probe{}, false
+	case p != "":
+		if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\t\n") {
+			return probe{}, false
+		}
+		return probe{probeStat, p}, true
+	case u != "":
+		if strings.HasPrefix(u, "-") || strings.ContainsAny(u, ":\n") {
+			return probe{}, false
+		}
+		return probe{probePasswd, u}, true
+	}
+	return probe{}, false
+}
+
+// prestatStep is what a frame of a RunAhead's write gets: its probe,
+// when it is in a run of at least two frames that each name one of the
+// same kind; start, the statement that reads them all, before the first
+// of such a run; last, after the last of it.
 type prestatStep struct {
-	path  string
+	probe probe
 	start []byte
 	last  bool
 }
 
+// shared reports whether the step's frame is handed a line.
+func (st prestatStep) shared() bool { return st.probe.kind != 0 }
+
 // prestatPlan is the steps of the frames of a RunAhead, cmd then the
 // queued scripts of next, or nil when no two frames in a row name a
-// path. A run that does not begin the write reads its paths only when
-// the frame before it exited 0 (else its frames are skipped anyway).
+// probe of one kind. A run that does not begin the write reads its
+// probes only when the frame before it exited 0 (else its frames are
+// skipped anyway).
 func prestatPlan(cmd transport.Cmd, w transport.Wrapped, next []transport.Cmd, queued []aheadFrame) []prestatStep {
 	steps := make([]prestatStep, 1+len(queued))
-	steps[0].path, _ = prestatPath(cmd, w)
+	steps[0].probe, _ = probeOf(cmd, w)
 	for i, q := range queued {
-		steps[i+1].path, _ = prestatPath(next[i], q.w)
+		steps[i+1].probe, _ = probeOf(next[i], q.w)
 	}
 	found := false
 	for s := 0; s < len(steps); {
+		kind := steps[s].probe.kind
+		if kind == 0 {
+			s++
+			continue
+		}
 		e := s
-		for e < len(steps) && steps[e].path != "" {
+		for e < len(steps) && steps[e].probe.kind == kind {
 			e++
 		}
-		switch {
-		case e-s >= 2:
+		if e-s >= 2 {
 			found = true
-			paths := make([]string, 0, e-s)
+			keys := make([]string, 0, e-s)
 			for k := s; k < e; k++ {
-				paths = append(paths, steps[k].path)
+				keys = append(keys, steps[k].probe.key)
 			}
-			steps[s].start = prestatText(paths, s > 0)
+			steps[s].start = prestatText(kind, keys, s > 0)
 			steps[e-1].last = true
-		case e-s == 1:
-			steps[s].path = ""
+		} else {
+			steps[s].probe = probe{}
 		}
-		s = e + 1
+		s = e
 	}
 	if !found {
 		return nil
@@ -90,33 +136,37 @@ func prestatPlan(cmd transport.Cmd, w transport.Wrapped, next []transport.Cmd, q
 	return steps
 }
 
-// prestatText is the statement that reads paths' attributes into
-// __tender_sf, each path once; gated: only when the frame before exited
-// 0.
-func prestatText(paths []string, gated bool) []byte {
+// prestatText is the statement that reads the probes of keys (each
+// once) into __tender_sf: stat's "PATH<tab>ATTRIBUTES" lines or
+// getent's passwd entries; gated: only when the frame before exited 0.
+func prestatText(kind probeKind, keys []string, gated bool) []byte {
 	var b bytes.Buffer
 	if gated {
 		b.WriteString("[ \"$__tender_x\" != 0 ] || ")
 	}
-	b.WriteString("__tender_sf=\"\n$(stat -c '%n\t" + transport.StatFormat + "' --")
-	seen := make(map[string]bool, len(paths))
-	for _, p := range paths {
-		if !seen[p] {
-			seen[p] = true
-			b.WriteString(" " + transport.Quote(p))
+	if kind == probePasswd {
+		b.WriteString("__tender_sf=\"\n$(getent passwd --")
+	} else {
+		b.WriteString("__tender_sf=\"\n$(stat -c '%n\t" + transport.StatFormat + "' --")
+	}
+	seen := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		if !seen[k] {
+			seen[k] = true
+			b.WriteString(" " + transport.Quote(k))
 		}
 	}
 	b.WriteString(" 2>/dev/null)\n\"\n")
 	return b.Bytes()
 }
 
-// prestatFrame is frame after the statements that read the paths (at
-// the start of a run) and hand it its path, and before the one that
+// prestatFrame is frame after the statements that read the probes (at
+// the start of a run) and hand it its key, and before the one that
 // checks its answer; the last of a run also empties both variables.
 func prestatFrame(frame []byte, st prestatStep, unchanged string) []byte {
-	out := make([]byte, 0, len(st.start)+len(frame)+len(st.path)+len(unchanged)+64)
+	out := make([]byte, 0, len(st.start)+len(frame)+len(st.probe.key)+len(unchanged)+64)
 	out = append(out, st.start...)
-	out = append(out, "__tender_sp="+transport.Quote(st.path)+"\n"...)
+	out = append(out, "__tender_sp="+transport.Quote(st.probe.key)+"\n"...)
 	out = append(out, frame...)
 	out = append(out, "__tender_sfk "+transport.Quote(unchanged)+"\n"...)
 	if st.last {

@@ -14,15 +14,50 @@ import (
 
 // statScript prints the line the shell handed it for its path (or
 // "none"), then its verdict: say, as the module's own "changed=" line.
-func statScript(say string) string {
+func statScript(say string) string { return handedScript("\t", false, say) }
+
+// handedScript prints the line of $__tender_sf the shell handed it for
+// its key, $__tender_sp (sep follows the key in the line; withKey: the
+// key is printed back before the rest of the line), or "none"; then
+// say.
+func handedScript(sep string, withKey bool, say string) string {
+	back := ""
+	if withKey {
+		back = "$__tender_sp" + sep
+	}
 	return `l=none
 case ${__tender_sp-} in
 ?*) case ${__tender_sf-} in *"
-$__tender_sp	"*) l=${__tender_sf#*"
-$__tender_sp	"}; l=${l%%"
+$__tender_sp` + sep + `"*) l=${__tender_sf#*"
+$__tender_sp` + sep + `"}; l=` + back + `${l%%"
 "*} ;; esac ;;
 esac
 printf '%s\n' "$l" ` + transport.Quote(say) + "\n"
+}
+
+// countStarts puts in front of PATH a stand-in for each of progs that
+// notes its start and runs the real one; the function returned gives
+// the programs started since its last call, in order.
+func countStarts(t *testing.T, progs ...string) func() string {
+	t.Helper()
+	dir := t.TempDir()
+	log := filepath.Join(dir, "starts.log")
+	for _, prog := range progs {
+		real, err := exec.LookPath(prog)
+		if err != nil {
+			t.Skip("no " + prog)
+		}
+		wrap := "#!/bin/sh\necho " + prog + " >>" + log + "\nexec " + real + " \"$@\"\n"
+		if err := os.WriteFile(filepath.Join(dir, prog), []byte(wrap), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
+	return func() string {
+		b, _ := os.ReadFile(log)
+		os.Remove(log)
+		return strings.Join(strings.Fields(string(b)), " ")
+	}
 }
 
 // TestRunAheadOneStat: scripts of a write that name the path they read
@@ -34,24 +69,12 @@ printf '%s\n' "$l" ` + transport.Quote(say) + "\n"
 // nothing is left for the next write.
 func TestRunAheadOneStat(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin")
-	log := filepath.Join(dir, "stat.log")
 	real, err := exec.LookPath("stat")
 	if err != nil {
 		t.Skip("no stat")
 	}
-	if err := os.Mkdir(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(bin, "stat"), []byte("#!/bin/sh\necho x >>"+log+"\nexec "+real+" \"$@\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
-	starts := func() int {
-		b, _ := os.ReadFile(log)
-		os.Remove(log)
-		return strings.Count(string(b), "x")
-	}
+	counted := countStarts(t, "stat")
+	starts := func() int { return len(strings.Fields(counted())) }
 	var paths []string
 	for _, n := range []string{"a b", "c*", "d"} {
 		p := filepath.Join(dir, n)
@@ -135,9 +158,9 @@ func TestPrestatFramesInEveryShell(t *testing.T) {
 	for _, argv := range localShells() {
 		var f []byte
 		for i, say := range says {
-			st := prestatStep{path: p, last: i == len(says)-1}
+			st := prestatStep{probe: probe{probeStat, p}, last: i == len(says)-1}
 			if i == 0 {
-				st.start = prestatText([]string{p}, false)
+				st.start = prestatText(probeStat, []string{p}, false)
 			}
 			cmd := "( eval " + transport.Quote(statScript(say)) + " )"
 			f = append(f, prestatFrame(subshellFrame(fmt.Sprintf("__P%d_", i), cmd, " l", false), st, "changed=")...)

@@ -220,7 +220,10 @@ func (j userJob) script(check bool) shared.Lib {
 		{"sshkey", shared.BoolFlag(a.Bool("generate_ssh_key"))}, {"ssh_bits", strconv.Itoa(a.Int("ssh_key_bits"))},
 		{"ssh_type", a.Str("ssh_key_type")}, {"ssh_file", j.sshFile}, {"ssh_comment", j.sshComment},
 		{"ssh_comment_set", shared.BoolFlag(a.Has("ssh_key_comment"))}, {"pp_set", shared.BoolFlag(j.ppSet)},
-	}) + "_t_user_main\n"}
+	}) + "_t_user_main\n",
+		// _t_pwentv reads the user's entry first; "changed=0" is the
+		// verdict of a task that changed nothing.
+		Passwd: j.name, Unchanged: "changed=0"}
 }
 
 // userLib is user.sh and what it needs, as Lib pieces.

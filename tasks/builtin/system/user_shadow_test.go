@@ -41,3 +41,38 @@ func TestShadowLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestPwentTakesHandedEntry runs user.sh's _t_pwentv with an entry the
+// shell handed it (transport.Cmd.Passwd): the first look at the named
+// user takes it, with no getent; a second look, another user, a name
+// the handed lines do not hold or one that would match as a pattern
+// ask getent (here a stand-in that says which name it was asked).
+func TestPwentTakesHandedEntry(t *testing.T) {
+	fn := regexp.MustCompile(`(?ms)^_t_pwentv\(\) \{.*?^\}\n`).FindString(userScript)
+	if fn == "" {
+		t.Fatal("user.sh has no _t_pwentv")
+	}
+	stub := `_t_ent() { echo "$2:asked:1:1::/:/bin/sh"; }` + "\n"
+	handed := "\nother:x:5:5::/o:/bin/sh\nalice:x:1000:1000:Alice:/home/alice:/bin/bash\na*:x:7:7::/:/bin/sh\n"
+	show := `printf '%s\n' "$_t_pe"` + "\n"
+	for _, c := range []struct {
+		name, sp, script string
+		want             []string
+	}{
+		{"first look, twice", "alice", `_t_pwentv alice; ` + show + `_t_pwentv alice; ` + show,
+			[]string{"alice:x:1000:1000:Alice:/home/alice:/bin/bash", "alice:asked:1:1::/:/bin/sh"}},
+		{"another user", "alice", `_t_pwentv other; ` + show, []string{"other:asked:1:1::/:/bin/sh"}},
+		{"not handed", "bob", `_t_pwentv bob; ` + show, []string{"bob:asked:1:1::/:/bin/sh"}},
+		{"a pattern's characters", "a?", `_t_pwentv 'a?'; ` + show, []string{"a?:asked:1:1::/:/bin/sh"}},
+	} {
+		cmd := exec.Command("sh", "-c", stub+fn+c.script)
+		cmd.Env = append(os.Environ(), "__tender_sp="+c.sp, "__tender_sf="+handed)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := strings.Split(strings.TrimSpace(string(out)), "\n"); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -110,10 +110,16 @@ type Lib struct {
 	// "changed=" (Unchanged) when it changed nothing: see
 	// transport.Cmd.Stat. Empty: none.
 	Stat string
+	// Passwd is the user whose passwd entry the script reads first,
+	// before it changes anything: see transport.Cmd.Passwd. Empty: none.
+	Passwd string
+	// Unchanged is the line the script prints when it changed nothing,
+	// with Stat or Passwd; empty: the Unchanged constant.
+	Unchanged string
 }
 
 // Unchanged is the verdict line of a module script that changed nothing
-// (transport.Cmd.Unchanged).
+// (transport.Cmd.Unchanged), unless its Lib says another.
 const Unchanged = "changed="
 
 // Cmd is l as a command with stdin (nil for none).
@@ -125,8 +131,11 @@ func (l Lib) Cmd(stdin io.Reader) transport.Cmd {
 func (l Lib) Final(stdin io.Reader) transport.Cmd {
 	cmd := FinalCmd(l.Script, stdin)
 	cmd.Lib = l.Pieces
-	if l.Stat != "" {
-		cmd.Stat, cmd.Unchanged = l.Stat, Unchanged
+	if l.Stat != "" || l.Passwd != "" {
+		cmd.Stat, cmd.Passwd, cmd.Unchanged = l.Stat, l.Passwd, l.Unchanged
+		if cmd.Unchanged == "" {
+			cmd.Unchanged = Unchanged
+		}
 	}
 	return cmd
 }
