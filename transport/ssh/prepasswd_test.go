@@ -67,16 +67,7 @@ func TestRunAheadOneGetent(t *testing.T) {
 		{"both named", []transport.Cmd{{Script: passwdScript("changed=0"), Passwd: "root", Stat: file, Unchanged: "changed=0", Lines: true, Final: true}, pw("root")},
 			[]string{"none", "none"}, ""},
 	} {
-		res, pend := runAhead(t, c, c2.cmds[0], c2.cmds[1:]...)
-		got := []string{strings.SplitN(string(res.Stdout), "\n", 2)[0]}
-		for _, p := range pend {
-			r, ran := wait(t, p)
-			if !ran {
-				t.Fatalf("%s: a script did not run", c2.name)
-			}
-			got = append(got, strings.SplitN(string(r.Stdout), "\n", 2)[0])
-		}
-		if strings.Join(got, "|") != strings.Join(c2.lines, "|") {
+		if got := firstLines(t, c, c2.cmds); strings.Join(got, "|") != strings.Join(c2.lines, "|") {
 			t.Errorf("%s: scripts got\n%q\nwant\n%q", c2.name, got, c2.lines)
 		}
 		if s := starts(); s != c2.starts {

@@ -118,16 +118,7 @@ func TestRunAheadOneStat(t *testing.T) {
 		{"two runs", []transport.Cmd{cmd(paths[0], "changed="), cmd(paths[1], "changed="), plain, cmd(paths[1], "changed="), cmd(paths[2], "changed=")},
 			[]string{want(paths[0]), want(paths[1]), "none", want(paths[1]), want(paths[2])}, 2},
 	} {
-		res, pend := runAhead(t, c, c2.cmds[0], c2.cmds[1:]...)
-		got := []string{strings.SplitN(string(res.Stdout), "\n", 2)[0]}
-		for _, p := range pend {
-			r, ran := wait(t, p)
-			if !ran {
-				t.Fatalf("%s: a script did not run", c2.name)
-			}
-			got = append(got, strings.SplitN(string(r.Stdout), "\n", 2)[0])
-		}
-		if strings.Join(got, "|") != strings.Join(c2.lines, "|") {
+		if got := firstLines(t, c, c2.cmds); strings.Join(got, "|") != strings.Join(c2.lines, "|") {
 			t.Errorf("%s: scripts got\n%q\nwant\n%q", c2.name, got, c2.lines)
 		}
 		if n := starts(); n != c2.stats {
@@ -181,4 +172,20 @@ func TestPrestatFramesInEveryShell(t *testing.T) {
 			}
 		}
 	}
+}
+
+// firstLines runs cmds in one RunAhead and gives each script's first
+// line of output.
+func firstLines(t *testing.T, c *Conn, cmds []transport.Cmd) []string {
+	t.Helper()
+	res, pend := runAhead(t, c, cmds[0], cmds[1:]...)
+	got := []string{strings.SplitN(string(res.Stdout), "\n", 2)[0]}
+	for i, p := range pend {
+		r, ran := wait(t, p)
+		if !ran {
+			t.Fatalf("script %d did not run", i+2)
+		}
+		got = append(got, strings.SplitN(string(r.Stdout), "\n", 2)[0])
+	}
+	return got
 }
