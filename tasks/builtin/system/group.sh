@@ -1,12 +1,19 @@
 
 fail() { echo "fail=$1"; exit 0; }
 # _t_grent NAME sets ent to NAME's group entry, empty when none (a number
-# getent took for a gid is not NAME): one process.
+# getent took for a gid is not NAME): one process (two for a name of
+# digits that getent does not find as a name).
 _t_grent() {
 	ent=$(_t_ent group "$1" 2>/dev/null) || ent=
 	ent=${ent%%
 *}
 	case $ent in "$1":*) ;; *) ent= ;; esac
+	# getent takes a number for a gid: a group named by digits is looked
+	# up by name in the group file, as getgrnam finds it there.
+	case $1 in
+	'' | *[!0-9]*) ;;
+	*) [ -n "$ent" ] || ent=$(awk -F: -v n="$1" '$1 == n { print; exit }' /etc/group 2>/dev/null) || ent= ;;
+	esac
 }
 # _t_gidof sets cgid to the gid field of $ent.
 _t_gidof() { cgid=${ent#*:}; cgid=${cgid#*:}; cgid=${cgid%%:*}; }

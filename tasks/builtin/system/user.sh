@@ -28,6 +28,12 @@ $1:"}
 	_t_pe=${_t_pe%%
 *}
 	case $_t_pe in "$1":*) ;; *) _t_pe= ;; esac
+	# getent takes a number for a uid: a user named by digits is looked
+	# up by name in the passwd file, as getpwnam finds it there.
+	case $1 in
+	'' | *[!0-9]*) ;;
+	*) [ -n "$_t_pe" ] || _t_pe=$(awk -F: -v n="$1" '$1 == n { print; exit }' /etc/passwd 2>/dev/null) || _t_pe= ;;
+	esac
 }
 _t_pwent() {
 	_t_pwentv "$1"

@@ -76,3 +76,35 @@ func TestPwentTakesHandedEntry(t *testing.T) {
 		}
 	}
 }
+
+// TestEntryOfDigitsByName: a user or group named by digits, which
+// getent takes for an id (here a stand-in that answers with the entry of
+// that id, another name), is found by name in the passwd or group file,
+// as Ansible's getpwnam and getgrnam find it; a name of digits the file
+// lacks has no entry.
+func TestEntryOfDigitsByName(t *testing.T) {
+	dir := t.TempDir()
+	stub := `_t_ent() { echo "someone:x:$2:$2::/:/bin/sh"; }` + "\n"
+	for _, c := range []struct {
+		script, fn, file, show string
+	}{
+		{userScript, "_t_pwentv", "passwd", `"$_t_pe"`},
+		{groupScript, "_t_grent", "group", `"$ent"`},
+	} {
+		fn := regexp.MustCompile(`(?ms)^` + c.fn + `\(\) \{.*?^\}\n`).FindString(c.script)
+		if fn == "" {
+			t.Fatalf("no %s", c.fn)
+		}
+		db := filepath.Join(dir, c.file)
+		if err := os.WriteFile(db, []byte("root:x:0:0\n1000:x:1005:100::/home/1000:/bin/sh\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fn = strings.ReplaceAll(fn, "/etc/"+c.file, db)
+		for name, want := range map[string]string{"1000": "1000:x:1005:100::/home/1000:/bin/sh", "1001": ""} {
+			out, err := exec.Command("sh", "-c", stub+fn+c.fn+` "$1"; printf %s `+c.show, "sh", name).Output()
+			if err != nil || string(out) != want {
+				t.Errorf("%s %s = %q (%v), want %q", c.fn, name, out, err, want)
+			}
+		}
+	}
+}
