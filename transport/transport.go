@@ -159,10 +159,12 @@ type Cmd struct {
 	// entries of several such scripts with one program ahead of them:
 	// the SSH transport's shell then holds, in __tender_sf, each entry
 	// getent found (each after a newline), and in __tender_sp the
-	// script's own name, under the same rules. A Cmd names a Stat path
-	// or a Passwd name, not both. It changes nothing the script does,
-	// nor what Run returns.
+	// script's own name, under the same rules. Group is the same for a
+	// group's entry (getent group NAME). A Cmd names at most one of
+	// Stat, Passwd and Group. They change nothing the script does, nor
+	// what Run returns.
 	Passwd    string
+	Group     string
 	Unchanged string
 	// Lib is shell text Script relies on, in pieces that only define:
 	// functions, and variables set to constant values; a piece prints

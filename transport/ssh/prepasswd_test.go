@@ -16,11 +16,11 @@ import (
 func passwdScript(say string) string { return handedScript(":", true, say) }
 
 // TestRunAheadOneGetent: scripts of a write that name the user whose
-// passwd entry they read first get it from one getent run ahead of
-// them (the entry getent prints for the name alone); a user getent does
-// not know has none; a run of such scripts and a run of scripts that
-// name a path each read with their own program, and a lone script of
-// either kind gets nothing.
+// passwd entry (or the group whose entry) they read first get it from
+// one getent run ahead of them (the entry getent prints for the name
+// alone); a name getent does not know has none; runs of scripts of
+// different kinds (paths, users, groups) each read with their own
+// program, and a lone script of any kind gets nothing.
 func TestRunAheadOneGetent(t *testing.T) {
 	dir := t.TempDir()
 	starts := countStarts(t, "getent", "stat")
@@ -29,6 +29,11 @@ func TestRunAheadOneGetent(t *testing.T) {
 		t.Skip("getent knows no root")
 	}
 	rootLine := strings.TrimSpace(string(root))
+	rootGroup, err := exec.Command("getent", "group", "root").Output()
+	if err != nil {
+		t.Skip("getent knows no root group")
+	}
+	groupLine := strings.TrimSpace(string(rootGroup))
 	file := filepath.Join(dir, "f")
 	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
@@ -40,6 +45,9 @@ func TestRunAheadOneGetent(t *testing.T) {
 	starts()
 	pw := func(user string) transport.Cmd {
 		return transport.Cmd{Script: passwdScript("changed=0"), Passwd: user, Unchanged: "changed=0", Lines: true, Final: true}
+	}
+	gr := func(group string) transport.Cmd {
+		return transport.Cmd{Script: passwdScript("changed=0"), Group: group, Unchanged: "changed=0", Lines: true, Final: true}
 	}
 	st := func(path string) transport.Cmd {
 		return transport.Cmd{Script: statScript("changed=0"), Stat: path, Unchanged: "changed=0", Lines: true, Final: true}
@@ -60,8 +68,10 @@ func TestRunAheadOneGetent(t *testing.T) {
 			[]string{rootLine, "none", rootLine}, "getent"},
 		{"paths then users", []transport.Cmd{st(file), st(file), pw("root"), pw("root")},
 			[]string{stLine, stLine, rootLine, rootLine}, "stat getent"},
-		{"one of each", []transport.Cmd{st(file), pw("root")},
-			[]string{"none", "none"}, ""},
+		{"one of each", []transport.Cmd{st(file), pw("root"), gr("root")},
+			[]string{"none", "none", "none"}, ""},
+		{"groups, then users", []transport.Cmd{gr("root"), gr("root"), pw("root"), pw("root")},
+			[]string{groupLine, groupLine, rootLine, rootLine}, "getent getent"},
 		{"a name getent would take for an option", []transport.Cmd{pw("-s"), pw("root")},
 			[]string{"none", "none"}, ""},
 		{"both named", []transport.Cmd{{Script: passwdScript("changed=0"), Passwd: "root", Stat: file, Unchanged: "changed=0", Lines: true, Final: true}, pw("root")},

@@ -19,7 +19,8 @@ import (
 //	"
 //
 // and where they each name the user whose passwd entry their script
-// reads first, one getent for all those names:
+// reads first (or the group whose group entry), one getent for all those
+// names:
 //
 //	__tender_sf="
 //	$(getent passwd -- 'U1' 'U2' ... 2>/dev/null)
@@ -39,7 +40,8 @@ import (
 // of the run both variables are emptied: no other frame finds them set.
 
 // A probe is what a frame's script reads first: the attributes of a
-// path (transport.Cmd.Stat) or a user's passwd entry (Cmd.Passwd).
+// path (transport.Cmd.Stat), a user's passwd entry (Cmd.Passwd) or a
+// group's entry (Cmd.Group).
 type probe struct {
 	kind probeKind
 	key  string
@@ -51,35 +53,42 @@ type probeKind byte
 const (
 	probeStat probeKind = iota + 1
 	probePasswd
+	probeGroup
 )
 
 // probeOf is what cmd's frame may be handed a line for: cmd says what
 // it reads first and how it says it changed nothing, runs as a subshell
 // of the shell (not under become, which does not see the shell's
-// variables), and has its lines read by the shell. A path is absolute
-// with no tab or newline (stat's lines are split on both); a user name
-// has no colon or newline (getent's lines begin NAME:) and does not
-// begin with a dash.
+// variables), has its lines read by the shell, and names one probe. A
+// path is absolute with no tab or newline (stat's lines are split on
+// both); a user or group name has no colon or newline (getent's lines
+// begin NAME:) and does not begin with a dash.
 func probeOf(cmd transport.Cmd, w transport.Wrapped) (probe, bool) {
 	if cmd.Unchanged == "" || strings.Contains(cmd.Unchanged, "\n") || w.Inline == "" ||
 		!cmd.Lines || cmd.LinesUntil != "" {
 		return probe{}, false
 	}
-	switch p, u := cmd.Stat, cmd.Passwd; {
-	case p != "" && u != "":
-		return probe{}, false
-	case p != "":
-		if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\t\n") {
+	var pr probe
+	for _, c := range [...]probe{{probeStat, cmd.Stat}, {probePasswd, cmd.Passwd}, {probeGroup, cmd.Group}} {
+		if c.key == "" {
+			continue
+		}
+		if pr.kind != 0 {
 			return probe{}, false
 		}
-		return probe{probeStat, p}, true
-	case u != "":
-		if strings.HasPrefix(u, "-") || strings.ContainsAny(u, ":\n") {
-			return probe{}, false
-		}
-		return probe{probePasswd, u}, true
+		pr = c
 	}
-	return probe{}, false
+	if pr.kind == 0 {
+		return probe{}, false
+	}
+	if pr.kind == probeStat {
+		if !strings.HasPrefix(pr.key, "/") || strings.ContainsAny(pr.key, "\t\n") {
+			return probe{}, false
+		}
+	} else if strings.HasPrefix(pr.key, "-") || strings.ContainsAny(pr.key, ":\n") {
+		return probe{}, false
+	}
+	return pr, true
 }
 
 // prestatStep is what a frame of a RunAhead's write gets: its probe,
@@ -144,9 +153,12 @@ func prestatText(kind probeKind, keys []string, gated bool) []byte {
 	if gated {
 		b.WriteString("[ \"$__tender_x\" != 0 ] || ")
 	}
-	if kind == probePasswd {
+	switch kind {
+	case probePasswd:
 		b.WriteString("__tender_sf=\"\n$(getent passwd --")
-	} else {
+	case probeGroup:
+		b.WriteString("__tender_sf=\"\n$(getent group --")
+	default:
 		b.WriteString("__tender_sf=\"\n$(stat -c '%n\t" + transport.StatFormat + "' --")
 	}
 	seen := make(map[string]bool, len(keys))

@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/tender-sh/tender/tasks"
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
@@ -38,6 +37,9 @@ var groupArgs = &tasks.Spec{
 //go:embed group.sh
 var groupScript string
 
+// groupLib is group.sh and what it needs, as Lib pieces.
+var groupLib = []string{shared.ShFuncs, shared.TmpdLib, shared.SysLib, shared.MainFunc("_t_group_main", groupScript)}
+
 // Run adds, changes or removes the group.
 func (groupModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (tasks.Result, error) {
 	a, err := groupArgs.Decode(args)
@@ -52,14 +54,13 @@ func (groupModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args) (ta
 	if a.Has("gid") {
 		gid = strconv.Itoa(a.Int("gid"))
 	}
-	var script strings.Builder
-	script.WriteString(shared.ShFuncs + shared.SysFuncsLazy)
-	for _, kv := range [][2]string{{"name", name}, {"state", state}, {"gid", gid},
-		{"nonuniq", shared.BoolFlag(a.Bool("non_unique"))}, {"system", shared.BoolFlag(a.Bool("system"))}, {"check", shared.BoolFlag(env.Check)}} {
-		fmt.Fprintf(&script, "%s=%s\n", kv[0], shared.Q(kv[1]))
-	}
-	script.WriteString(groupScript)
-	res, err := shared.RunTailed(ctx, env, script.String(), nil)
+	// _t_grent reads the group's entry first; "changed=0" is the verdict
+	// of a task that changed nothing.
+	l := shared.Lib{Pieces: groupLib, Script: shared.SysVars + shared.ShAssign([][2]string{
+		{"name", name}, {"state", state}, {"gid", gid}, {"nonuniq", shared.BoolFlag(a.Bool("non_unique"))},
+		{"system", shared.BoolFlag(a.Bool("system"))}, {"check", shared.BoolFlag(env.Check)},
+	}) + "_t_group_main\n", Group: name, Unchanged: "changed=0"}
+	res, err := shared.RunVerdictLib(ctx, env, l, nil)
 	if err != nil {
 		return tasks.Result{}, err
 	}

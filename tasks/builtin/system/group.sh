@@ -1,20 +1,7 @@
 
-fail() { echo "fail=$1"; exit 0; }
-# _t_grent NAME sets ent to NAME's group entry, empty when none (a number
-# getent took for a gid is not NAME): one process (two for a name of
-# digits that getent does not find as a name).
-_t_grent() {
-	ent=$(_t_ent group "$1" 2>/dev/null) || ent=
-	ent=${ent%%
-*}
-	case $ent in "$1":*) ;; *) ent= ;; esac
-	# getent takes a number for a gid: a group named by digits is looked
-	# up by name in the group file, as getgrnam finds it there.
-	case $1 in
-	'' | *[!0-9]*) ;;
-	*) [ -n "$ent" ] || ent=$(awk -F: -v n="$1" '$1 == n { print; exit }' /etc/group 2>/dev/null) || ent= ;;
-	esac
-}
+fail() { echo "fail=$1"; exit "${_t_failrc:-0}"; }
+# _t_grent NAME sets ent to NAME's group entry (_t_entby).
+_t_grent() { _t_entby group "$1"; ent=$_t_eb; }
 # _t_gidof sets cgid to the gid field of $ent.
 _t_gidof() { cgid=${ent#*:}; cgid=${cgid#*:}; cgid=${cgid%%:*}; }
 if command -v groupadd >/dev/null 2>&1; then kind=shadow
@@ -64,7 +51,7 @@ else
 fi
 if [ -n "$rc" ]; then
 	echo "rc=$rc"
-	[ "$rc" -eq 0 ] || { echo fail=rc; _t_tail; exit 0; }
+	[ "$rc" -eq 0 ] || { echo fail=rc; _t_tail; exit "${_t_failrc:-0}"; }
 fi
 # read again after a change (a task that changed nothing has it)
 [ -z "$rc" ] || _t_grent "$name"

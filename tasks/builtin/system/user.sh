@@ -6,35 +6,9 @@ if [ -n "$pw_set" ]; then IFS= read -r _pw || :; fi
 if [ -n "$pp_set" ]; then _pp=$(cat); fi
 fail() { echo "fail=$1"; exit "${_t_failrc:-0}"; }
 _t_in() { case ",$2," in *",$1,"*) return 0 ;; esac; return 1; }
-# _t_pwentv NAME sets $_t_pe to NAME's passwd entry (empty when none: a
-# number getent took for a uid is not NAME): one process, or none on the
-# script's first look at its user (transport.Cmd.Passwd) when the shell
-# read the entry with the users of the tasks beside it. _t_pwent prints
-# it.
-_t_pwentv() {
-	_t_pe=
-	if [ -n "${__tender_sp-}" ] && [ "$1" = "$__tender_sp" ]; then
-		__tender_sp=
-		case ${__tender_sf-} in
-		*"
-$1:"*)
-			_t_pe=${__tender_sf#*"
-$1:"}
-			_t_pe=$1:${_t_pe%%"
-"*} ;;
-		esac
-	fi
-	[ -n "$_t_pe" ] || _t_pe=$(_t_ent passwd "$1" 2>/dev/null) || _t_pe=
-	_t_pe=${_t_pe%%
-*}
-	case $_t_pe in "$1":*) ;; *) _t_pe= ;; esac
-	# getent takes a number for a uid: a user named by digits is looked
-	# up by name in the passwd file, as getpwnam finds it there.
-	case $1 in
-	'' | *[!0-9]*) ;;
-	*) [ -n "$_t_pe" ] || _t_pe=$(awk -F: -v n="$1" '$1 == n { print; exit }' /etc/passwd 2>/dev/null) || _t_pe= ;;
-	esac
-}
+# _t_pwentv NAME sets $_t_pe to NAME's passwd entry (_t_entby). _t_pwent
+# prints it.
+_t_pwentv() { _t_entby passwd "$1"; _t_pe=$_t_eb; }
 _t_pwent() {
 	_t_pwentv "$1"
 	[ -z "$_t_pe" ] || printf '%s\n' "$_t_pe"

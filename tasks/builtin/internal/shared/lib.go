@@ -113,8 +113,11 @@ type Lib struct {
 	// Passwd is the user whose passwd entry the script reads first,
 	// before it changes anything: see transport.Cmd.Passwd. Empty: none.
 	Passwd string
+	// Group is the group whose entry the script reads first: see
+	// transport.Cmd.Group. Empty: none.
+	Group string
 	// Unchanged is the line the script prints when it changed nothing,
-	// with Stat or Passwd; empty: the Unchanged constant.
+	// with Stat, Passwd or Group; empty: the Unchanged constant.
 	Unchanged string
 }
 
@@ -131,8 +134,8 @@ func (l Lib) Cmd(stdin io.Reader) transport.Cmd {
 func (l Lib) Final(stdin io.Reader) transport.Cmd {
 	cmd := FinalCmd(l.Script, stdin)
 	cmd.Lib = l.Pieces
-	if l.Stat != "" || l.Passwd != "" {
-		cmd.Stat, cmd.Passwd, cmd.Unchanged = l.Stat, l.Passwd, l.Unchanged
+	if l.Stat != "" || l.Passwd != "" || l.Group != "" {
+		cmd.Stat, cmd.Passwd, cmd.Group, cmd.Unchanged = l.Stat, l.Passwd, l.Group, l.Unchanged
 		if cmd.Unchanged == "" {
 			cmd.Unchanged = Unchanged
 		}

@@ -22,3 +22,32 @@ _t_ent() {
 	if command -v getent >/dev/null 2>&1; then getent "$1" "$2"; return; fi
 	awk -F: -v n="$2" '$1 == n || (n ~ /^[0-9]+$/ && $3 == n) { print; f = 1; exit } END { exit !f }' "/etc/$1"
 }
+# _t_entby DB NAME sets $_t_eb to NAME's entry in DB (passwd, group),
+# found by name, empty when none. On the script's first look at the name
+# it named (transport.Cmd.Passwd, Cmd.Group), the entry the shell read
+# with those of the tasks beside it, if there is one; else getent (one
+# process; a number it took for an id is not NAME). getent takes digits
+# for an id: a name of digits it did not find is looked up by name in
+# the /etc file, as getpwnam and getgrnam find it there.
+_t_entby() {
+	_t_eb=
+	if [ -n "${__tender_sp-}" ] && [ "$2" = "$__tender_sp" ]; then
+		__tender_sp=
+		case ${__tender_sf-} in
+		*"
+$2:"*)
+			_t_eb=${__tender_sf#*"
+$2:"}
+			_t_eb=$2:${_t_eb%%"
+"*} ;;
+		esac
+	fi
+	[ -n "$_t_eb" ] || _t_eb=$(_t_ent "$1" "$2" 2>/dev/null) || _t_eb=
+	_t_eb=${_t_eb%%
+*}
+	case $_t_eb in "$2":*) ;; *) _t_eb= ;; esac
+	case $2 in
+	'' | *[!0-9]*) ;;
+	*) [ -n "$_t_eb" ] || _t_eb=$(awk -F: -v n="$2" '$1 == n { print; exit }' "/etc/$1" 2>/dev/null) || _t_eb= ;;
+	esac
+}
