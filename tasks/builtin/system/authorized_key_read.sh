@@ -1,11 +1,8 @@
 
 fail() { echo "fail=$1"; exit 0; }
-# the user's passwd entry: getent's first line when it is the user's (a
-# number getent took for a uid is not the name), else none
-ent=$(_t_ent passwd "$user" 2>/dev/null) || ent=
-ent=${ent%%
-*}
-case $ent in "$user":*) ;; *) ent= ;; esac
+# the user's passwd entry, found by name (_t_entby), else none
+_t_entby passwd "$user"
+ent=$_t_eb
 if [ -n "$path" ] && [ -n "$check" ]; then
 	f=$path
 	[ -z "$follow" ] || wf=$(readlink -f -- "$f" || printf '%s' "$f")
