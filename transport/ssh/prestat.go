@@ -8,11 +8,12 @@ import (
 )
 
 // One stat (or getent) for the scripts of a write (transport.Cmd.Stat,
-// Cmd.Passwd).
+// Cmd.Passwd, Cmd.Group).
 //
 // Where two or more frames in a row of a RunAhead's write each name the
 // path their script reads first, the shell runs one stat program for all
-// those paths before the first of them:
+// those paths before the first of them (a run of one kind: a frame that
+// names a user ends a run of paths):
 //
 //	__tender_sf="
 //	$(stat -c '%n<tab>FORMAT' -- 'P1' 'P2' ... 2>/dev/null)
@@ -26,17 +27,18 @@ import (
 //	$(getent passwd -- 'U1' 'U2' ... 2>/dev/null)
 //	"
 //
+// (getent group for groups)
 // (preceded by [ "$__tender_x" != 0 ] || where the run does not begin
 // the write), and each of those frames is written between
 //
-//	__tender_sp='P' (or 'U')
+//	__tender_sp='P' (or 'U', 'G')
 //	<the frame, gated or not>
 //	__tender_sfk 'UNCHANGED'
 //
 // __tender_sfk (see setupScript) empties __tender_sf unless the frame
 // exited 0 and printed its Unchanged line among the lines the shell read
 // (transport.Cmd.Lines), so a script after one that changed something,
-// or failed, or was skipped, reads its path itself. After the last frame
+// or failed, or was skipped, reads its own probe. After the last frame
 // of the run both variables are emptied: no other frame finds them set.
 
 // A probe is what a frame's script reads first: the attributes of a
