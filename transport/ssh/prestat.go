@@ -27,9 +27,8 @@ import (
 //	$(getent passwd -- 'U1' 'U2' ... 2>/dev/null)
 //	"
 //
-// (getent group for groups)
-// (preceded by [ "$__tender_x" != 0 ] || where the run does not begin
-// the write), and each of those frames is written between
+// (getent group for groups), each statement preceded by
+// [ "$__tender_x" != 0 ] || where the run does not begin the write; each of those frames is written between
 //
 //	__tender_sp='P' (or 'U', 'G')
 //	<the frame, gated or not>
