@@ -28,6 +28,17 @@ func aheadTrips(t *testing.T, f *transporttest.Fake, pb string) (string, *provis
 	return out, recap, h
 }
 
+// nextTrips plays pb on f's host a again, as aheadTrips, and returns
+// the round trips of this play alone (those after the first *seen,
+// which it moves on).
+func nextTrips(t *testing.T, f *transporttest.Fake, pb string, seen *int) (string, string, *provision.Recap, *transporttest.Host) {
+	t.Helper()
+	out, recap, h := aheadTrips(t, f, pb)
+	trips := strings.Fields(tripsOf(h))[*seen:]
+	*seen += len(trips)
+	return strings.Join(trips, " "), out, recap, h
+}
+
 // tripsOf is h's Runs as R, a space between round trips and a + before a
 // Run sent in the write of the one before it.
 func tripsOf(h *transporttest.Host) string {
@@ -64,10 +75,8 @@ func TestTasksSentAhead(t *testing.T) {
 	f := transporttest.NewFake(t)
 	seen := 0
 	for run, changed := range []int{5, 1} {
-		out, recap, h := aheadTrips(t, f, pb)
-		trips := strings.Fields(tripsOf(h))[seen:]
-		seen += len(trips)
-		if got, want := strings.Join(trips, " "), "R+R+R+R+R R"; got != want {
+		got, out, recap, _ := nextTrips(t, f, pb, &seen)
+		if want := "R+R+R+R+R R"; got != want {
 			t.Errorf("run %d: round trips %s, want %s\n%s", run+1, got, want, out)
 		}
 		if s := recap.Stats["a"]; s.Failed != 0 || s.OK != 6 || s.Changed != changed {
@@ -75,6 +84,38 @@ func TestTasksSentAhead(t *testing.T) {
 		}
 		if strings.Contains(out, "WARNING") {
 			t.Errorf("run %d: %s", run+1, out)
+		}
+	}
+}
+
+// TestLineinfileSentAhead: a lineinfile task whose host finds its line
+// in place ends there (its script is final), so the tasks after it go in
+// the same write; one with a regexp is read and decided on the
+// controller, and ends the write.
+func TestLineinfileSentAhead(t *testing.T) {
+	pb := `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - file: path={{ root }}/d state=directory
+    - lineinfile: path={{ root }}/d/conf line=a=1 create=true
+    - lineinfile: path={{ root }}/d/conf line=b=2
+    - copy: dest={{ root }}/d/v content=1
+    - lineinfile: path={{ root }}/d/conf line=a=1 regexp=^a=
+    - command: "true"
+`
+	f := transporttest.NewFake(t)
+	seen := 0
+	for run, changed := range []int{5, 1} {
+		got, out, recap, h := nextTrips(t, f, pb, &seen)
+		if run == 1 && got != "R+R+R+R+R R" {
+			t.Errorf("no-op run: round trips %s, want R+R+R+R+R R\n%s", got, out)
+		}
+		if s := recap.Stats["a"]; s.Failed != 0 || s.OK != 6 || s.Changed != changed {
+			t.Errorf("run %d: %+v\n%s", run+1, *s, out)
+		}
+		if fl, ok := h.File(h.Root() + "/d/conf"); !ok || string(fl.Data) != "a=1\nb=2\n" {
+			t.Errorf("run %d: conf %+v", run+1, fl)
 		}
 	}
 }

@@ -65,15 +65,25 @@ func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 	// do not go together, then a file that is missing, and only then a
 	// pattern that does not compile.
 	p := a.Str("path")
-	f, fail, err := shared.ReadText(ctx, env, p, fa)
+	w := shared.WriteOpts{Attrs: fa, Backup: a.Bool("backup"), Validate: a.Str("validate"), Mkdirs: true}
+	res := tasks.Result{Warnings: e.warnings}
+	var f *shared.TextFile
+	var fail *tasks.Result
+	if want, ok := e.hostDecides(env, stop); ok {
+		var noop bool
+		f, noop, fail, err = shared.ReadTextUnless(ctx, env, p, fa, want)
+		if err == nil && fail == nil && noop {
+			return shared.FinishEdit(ctx, env, res, f, w, nil, false, "", map[string]any{}, "backup")
+		}
+	} else {
+		f, fail, err = shared.ReadText(ctx, env, p, fa)
+	}
 	if err != nil || fail != nil {
 		return shared.EndWith(fail, err)
 	}
 	if stop != nil {
 		return shared.EndWith(stop, nil)
 	}
-	w := shared.WriteOpts{Attrs: fa, Backup: a.Bool("backup"), Validate: a.Str("validate"), Mkdirs: true}
-	res := tasks.Result{Warnings: e.warnings}
 	if e.remove {
 		if !f.Exists {
 			res.Msg, res.Data = "file not present", map[string]any{}
@@ -107,6 +117,27 @@ func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 		return shared.FailWith(err.Error(), nil)
 	}
 	return shared.FinishEdit(ctx, env, res, f, w, after, msg != "", msg, map[string]any{}, "backup")
+}
+
+// hostDecides says whether the host can tell, without sending the file,
+// that the edit changes nothing (shared.ReadTextUnless), and the line it
+// looks for: state=present with the line alone (no regexp nor
+// search_string, no insertafter or insertbefore pattern, only BOF or
+// EOF, which a line already there makes no matter), a line of text with
+// no newline, carriage return or NUL, and no --diff (whose result holds
+// the file's text). The line found last is then replaced by itself:
+// nothing changes when it already ends in a newline alone.
+func (e lineEdit) hostDecides(env *tasks.Env, stop *tasks.Result) (string, bool) {
+	if stop != nil || env.Diff || e.remove || e.regexp != nil || e.search != nil || e.backrefs ||
+		len(e.line) == 0 || bytes.ContainsAny(e.line, "\n\r\x00") {
+		return "", false
+	}
+	for _, p := range []*string{e.insertafter, e.insertbef} {
+		if p != nil && *p != "BOF" && *p != "EOF" {
+			return "", false
+		}
+	}
+	return string(e.line), true
 }
 
 // lineFail is the failed result lineinfile gives with msg.

@@ -19,10 +19,13 @@ import (
 	"github.com/tender-sh/tender/transport/local"
 )
 
-// CountingConn counts round trips (Run calls) and Puts.
+// CountingConn counts round trips (Run calls) and Puts, and keeps the
+// last Run's command and result.
 type CountingConn struct {
 	transport.Conn
 	Runs, Puts int
+	Last       transport.Cmd
+	LastOut    transport.Result
 }
 
 // Run implements transport.Conn for CountingConn. A Cmd whose Lib has a
@@ -34,7 +37,10 @@ func (c *CountingConn) Run(ctx context.Context, cmd transport.Cmd) (transport.Re
 	if err := registeredLib(cmd); err != nil {
 		return transport.Result{}, err
 	}
-	return c.Conn.Run(ctx, cmd)
+	c.Last = cmd
+	out, err := c.Conn.Run(ctx, cmd)
+	c.LastOut = out
+	return out, err
 }
 
 func registeredLib(cmd transport.Cmd) error {

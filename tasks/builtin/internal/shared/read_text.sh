@@ -2,7 +2,11 @@
 _t_check=1
 # files up to this size are read by the shell itself (_t_readsmall)
 _t_slurpmax=1024
-if [ -d "$p" ]; then echo isdir=1; exit 0; fi
+# With _t_want set (lineinfile's line, see ReadTextUnless), a file that
+# already holds that line as Ansible would leave it, with the attributes
+# asked for, prints noop=1 and exits 0, without its bytes; every other
+# end exits $_t_readrc (10 there).
+if [ -d "$p" ]; then echo isdir=1; exit "${_t_readrc:-0}"; fi
 # The path with every link resolved (readlink -f): a program only when
 # the path itself is a link (or ends in . or ..); else its directory's
 # physical path: for an absolute path, where cd -P leads (and back), else
@@ -32,17 +36,48 @@ if [ -e "$p" ]; then
 	printf 'real=%s\nexists=1\n' "$r"
 	_t_info "$p"
 	# (check mode: _t_attrs only tells; the stat _t_info just read serves)
-	_t_streuse=1
+	_t_streuse=1 _t_changed=
 	_t_attrs "$p" "$mode" "$owner" "$group"
+	[ -n "${_t_want+x}" ] && [ -z "$_t_changed" ] || _t_want=
 	case $_t_ssize in
 	'' | *[!0-9]*) _t_ssize=$((_t_slurpmax + 1)) ;;
 	esac
 	if [ "$_t_ssize" -le "$_t_slurpmax" ] && _t_readsmall "$p" "$_t_ssize"; then
+		if [ -n "$_t_want" ]; then
+			# the line is there, newline-ended, and no line that is the
+			# line with carriage returns or without a newline follows it
+			# (such files are left to the controller's reading)
+			case $_t_sa in
+			"$_t_want$_t_cr"* | *"$_t_nl$_t_want$_t_cr"* | "$_t_want" | *"$_t_nl$_t_want") ;;
+			"$_t_want$_t_nl"* | *"$_t_nl$_t_want$_t_nl"*) echo noop=1; exit 0 ;;
+			esac
+		fi
 		printf '%s\n%s' --content-- "$_t_sa"
 	else
+		# the last line that is the line, less its trailing carriage
+		# returns, is the line and ends in a newline; every byte counted
+		# (stat's size is the bytes awk read), by an awk that keeps a NUL
+		# inside its record (busybox's ends the record there): asked
+		# once, and the answer kept in the shell's private directory
+		if [ -n "$_t_want" ]; then
+			if [ -n "${__tender_d-}" ] && [ -e "$__tender_d/awkn1" ]; then
+				_t_an=1
+			elif [ -n "${__tender_d-}" ] && [ -e "$__tender_d/awkn0" ]; then
+				_t_an=
+			else
+				_t_an=
+				printf 'a\000b\n' | LC_ALL=C awk 'END { exit !(NR == 1 && n == 4) } { n += length($0) + 1 }' 2>/dev/null && _t_an=1
+				[ -z "${__tender_d-}" ] || : >"$__tender_d/awkn${_t_an:-0}"
+			fi
+			[ -n "$_t_an" ] || _t_want=
+		fi
+		[ -z "$_t_want" ] || ! LC_ALL=C _t_w=$_t_want awk -v s="$_t_ssize" 'BEGIN { w = ENVIRON["_t_w"] }
+{ n += length($0) + 1; r = $0; sub(/\r+$/, "", r); if (r == w) { e = ($0 == w); k = NR } }
+END { exit !(k && e && (n == s || (n == s + 1 && k != NR))) }' "$p" 2>/dev/null || { echo noop=1; exit 0; }
 		echo --content--
 		cat -- "$p" || exit 1
 	fi
 else
 	echo "real=$r"
 fi
+exit "${_t_readrc:-0}"

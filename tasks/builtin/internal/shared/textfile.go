@@ -72,25 +72,58 @@ var ReadTextScript string
 // module should report (an unreadable file, a directory) is returned as
 // fail.
 func ReadText(ctx context.Context, env *tasks.Env, path string, fa FileAttrs) (f *TextFile, fail *tasks.Result, err error) {
-	script := fmt.Sprintf("p=%s\nmode=%s\nowner=%s\ngroup=%s\n%s%s",
-		ShPath(path), Q(fa.Mode), Q(fa.Owner), Q(fa.Group), fa.Extra, ReadTextScript)
-	// Direct: the script starts stat, readlink and cat, none of which
-	// outlives it, so its answer needs no copy through a file.
-	cmd := Lib{Pieces: StdLib, Script: script}.Cmd(nil)
+	f, _, fail, err = readText(ctx, env, path, fa, "")
+	return f, fail, err
+}
+
+// ReadTextUnless is ReadText for lineinfile's plainest edit: noop is
+// true, and f holds no content, when the file holds line (a line with no
+// newline or carriage return, not empty) as lineinfile would leave it
+// and has the attributes fa asks for. The host then decides without
+// sending the file, and its script is final when it exits 0
+// (transport.Cmd.Final): the tasks after it may be sent behind it.
+func ReadTextUnless(ctx context.Context, env *tasks.Env, path string, fa FileAttrs, line string) (f *TextFile, noop bool, fail *tasks.Result, err error) {
+	return readText(ctx, env, path, fa, line)
+}
+
+// readTextAgain is the exit status of ReadTextUnless's script when the
+// file is read (or missing, or a directory): not 0, which says no-op.
+const readTextAgain = 10
+
+func readText(ctx context.Context, env *tasks.Env, path string, fa FileAttrs, want string) (f *TextFile, noop bool, fail *tasks.Result, err error) {
+	script := fmt.Sprintf("p=%s\nmode=%s\nowner=%s\ngroup=%s\n%s",
+		ShPath(path), Q(fa.Mode), Q(fa.Owner), Q(fa.Group), fa.Extra)
+	if want != "" {
+		script += fmt.Sprintf("_t_want=%s\n_t_nl='\n'\n_t_cr=%s\n_t_readrc=%d\n", Q(want), Q("\r"), readTextAgain)
+	}
+	// Direct: the script starts stat, readlink, awk and cat, none of
+	// which outlives it, so its answer needs no copy through a file.
+	l := Lib{Pieces: StdLib, Script: script + ReadTextScript}
+	cmd := l.Cmd(nil)
+	if want != "" {
+		cmd = l.Final(nil)
+	}
 	cmd.Direct = true
 	out, err := env.Conn.Run(ctx, cmd)
 	if err != nil {
-		return nil, nil, err
+		return nil, false, nil, err
 	}
 	v := ParseVerdict(BeforeMarker(out.Stdout))
-	failed := func(msg string, data map[string]any) (*TextFile, *tasks.Result, error) {
+	failed := func(msg string, data map[string]any) (*TextFile, bool, *tasks.Result, error) {
 		r, _ := FailWith(msg, data)
-		return nil, &r, nil
+		return nil, false, &r, nil
+	}
+	again := 0
+	if want != "" {
+		again = readTextAgain
 	}
 	switch {
 	case v["failed"] == "1":
 		return failed(strings.TrimSpace(v["msg"]), nil)
-	case out.ExitCode != 0:
+	case want != "" && out.ExitCode == 0 && v["noop"] == "1":
+		f = &TextFile{Path: path, Real: v["real"], Exists: true, Attrs: v}
+		return f, true, nil, nil
+	case out.ExitCode != again:
 		return failed(ScriptError(out), nil)
 	case v["isdir"] == "1":
 		return failed(fmt.Sprintf("Path %s is a directory !", path), map[string]any{"rc": 256})
@@ -103,7 +136,7 @@ func ReadText(ctx context.Context, env *tasks.Env, path string, fa FileAttrs) (f
 		c, _ := Section(out.Stdout, "content", "")
 		f.Content = []byte(c)
 	}
-	return f, nil, nil
+	return f, false, nil, nil
 }
 
 // AttrsChanged reports whether a verdict of _t_attrs shows a mode, owner,
