@@ -60,13 +60,16 @@ const (
 // probeOf is what cmd's frame may be handed a line for: cmd says what
 // it reads first and how it says it changed nothing, runs as a subshell
 // of the shell (not under become, which does not see the shell's
-// variables), has its lines read by the shell, and names one probe. A
+// variables), has its lines read by the shell (all of them, or those up
+// to its LinesUntil line: a frame that prints that line is not taken for
+// unchanged, as one that prints more than the shell reads), and names
+// one probe. A
 // path is absolute with no tab or newline (stat's lines are split on
 // both); a user or group name has no colon or newline (getent's lines
 // begin NAME:) and does not begin with a dash.
 func probeOf(cmd transport.Cmd, w transport.Wrapped) (probe, bool) {
 	if cmd.Unchanged == "" || strings.Contains(cmd.Unchanged, "\n") || w.Inline == "" ||
-		!cmd.Lines || cmd.LinesUntil != "" {
+		(!cmd.Lines && cmd.LinesUntil == "") {
 		return probe{}, false
 	}
 	var pr probe

@@ -65,7 +65,9 @@ func countStarts(t *testing.T, progs ...string) func() string {
 // them (the same line stat prints for it alone), wherever in the write
 // two or more such scripts follow each other; a path stat cannot read
 // has none; once a script prints no Unchanged line the scripts after it
-// get none; a script that names no path ends the run of them; and
+// get none; a script that names no path ends the run of them; one whose
+// lines the shell reads up to a line it names (LinesUntil) takes part,
+// and once it prints that line the scripts after it get none; and
 // nothing is left for the next write.
 func TestRunAheadOneStat(t *testing.T) {
 	dir := t.TempDir()
@@ -94,6 +96,15 @@ func TestRunAheadOneStat(t *testing.T) {
 		return transport.Cmd{Script: statScript(say), Stat: path, Unchanged: "changed=", Lines: true, Final: true}
 	}
 	plain := transport.Cmd{Script: statScript("changed="), Lines: true, Final: true}
+	// until's script promises lines up to --content-- (LinesUntil);
+	// with more, it prints that line and more after it
+	until := func(path, more string) transport.Cmd {
+		script := statScript("changed=")
+		if more != "" {
+			script += "printf '%s\\n' --content-- " + transport.Quote(more) + "\n"
+		}
+		return transport.Cmd{Script: script, Stat: path, Unchanged: "changed=", LinesUntil: "--content--", Final: true}
+	}
 	f := newFixture(t, sshtest.Options{})
 	c := f.connect(t)
 	mustRun(t, c, transport.Cmd{Script: "true"}) // starts the shell
@@ -117,6 +128,10 @@ func TestRunAheadOneStat(t *testing.T) {
 			[]string{"none", want(paths[0]), want(paths[1])}, 1},
 		{"two runs", []transport.Cmd{cmd(paths[0], "changed="), cmd(paths[1], "changed="), plain, cmd(paths[1], "changed="), cmd(paths[2], "changed=")},
 			[]string{want(paths[0]), want(paths[1]), "none", want(paths[1]), want(paths[2])}, 2},
+		{"lines up to a line", []transport.Cmd{until(paths[0], ""), cmd(paths[1], "changed="), until(paths[2], "")},
+			[]string{want(paths[0]), want(paths[1]), want(paths[2])}, 1},
+		{"past that line", []transport.Cmd{until(paths[0], "changed="), cmd(paths[1], "changed=")},
+			[]string{want(paths[0]), "none"}, 1},
 	} {
 		if got := firstLines(t, c, c2.cmds); strings.Join(got, "|") != strings.Join(c2.lines, "|") {
 			t.Errorf("%s: scripts got\n%q\nwant\n%q", c2.name, got, c2.lines)

@@ -121,8 +121,8 @@ func TestReadTextUnlessAttrsMissingDir(t *testing.T) {
 
 // A lineinfile task the host finds done gives the result the controller's
 // edit gives (changed false, the same msg, backup and diff entries), its
-// script is final (the tasks after it may be sent behind it), and the
-// host sends no content; one that changes goes on as before.
+// script is final (the tasks after it may be sent behind it) and names
+// its path for a shared stat, and the host sends no content; one that changes goes on as before.
 func TestLineinfileHostNoop(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -140,6 +140,10 @@ func TestLineinfileHostNoop(t *testing.T) {
 	quick := modtest.RunMod(t, env, "lineinfile", args)
 	if quick.Changed || quick.Failed || cc.Runs != 1 || !cc.Last.Final || strings.Contains(string(cc.LastOut.Stdout), "--content--") {
 		t.Fatalf("again: %+v runs=%d final=%v out=%q", quick, cc.Runs, cc.Last.Final, cc.LastOut.Stdout)
+	}
+	// it names its path for a stat shared with the scripts beside it
+	if cc.Last.Stat != p || cc.Last.Unchanged != "noop=1" || cc.Last.LinesUntil != "--content--" {
+		t.Fatalf("again: stat %q unchanged %q lines until %q", cc.Last.Stat, cc.Last.Unchanged, cc.Last.LinesUntil)
 	}
 	// the same task with a regexp is decided on the controller
 	slow := modtest.RunMod(t, env, "lineinfile", tasks.Args{"path": p, "regexp": "^key=", "line": "key=value", "mode": "0640"})

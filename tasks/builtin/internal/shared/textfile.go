@@ -101,7 +101,12 @@ func readText(ctx context.Context, env *tasks.Env, path string, fa FileAttrs, wa
 	l := Lib{Pieces: StdLib, Script: script + ReadTextScript}
 	cmd := l.Cmd(nil)
 	if want != "" {
+		// Its first look is the path's stat, and it changes nothing:
+		// a run of them (and of copies, templates and files) shares one
+		// stat. The lines before the file's bytes are a few of text.
+		l.Stat, l.Unchanged = path, "noop=1"
 		cmd = l.Final(nil)
+		cmd.LinesUntil = "--content--"
 	}
 	cmd.Direct = true
 	out, err := env.Conn.Run(ctx, cmd)
