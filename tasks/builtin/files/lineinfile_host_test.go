@@ -56,6 +56,11 @@ func TestReadTextUnlessAgreesWithPresent(t *testing.T) {
 		{"big awk escapes", pad + "a\\tb\n", "a\\tb"},
 		{"big glob", pad + "*\n", "*"},
 		{"big glob no", pad + "x\n", "*"},
+		{"big numbers", pad + "01\n", "1"},
+		{"big number blanks", pad + " 8080 \n", "8080"},
+		{"big exponent", pad + "1e3\n", "1000"},
+		{"big number there", pad + "8080\n", "8080"},
+		{"numbers", "01\n 8080 \n1e3\n", "1"},
 	}
 	for _, c := range cases {
 		p := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_"))

@@ -56,7 +56,9 @@ if [ -e "$p" ]; then
 	else
 		# the last line that is the line, less its trailing carriage
 		# returns, is the line and ends in a newline; every byte counted
-		# (stat's size is the bytes awk read), by an awk that keeps a NUL
+		# (stat's size is the bytes awk read), as text (a line and the
+		# line that look like numbers are not compared as numbers: 01 is
+		# not 1), by an awk that keeps a NUL
 		# inside its record (busybox's ends the record there): asked
 		# once, and the answer kept in the shell's private directory
 		if [ -n "$_t_want" ]; then
@@ -71,9 +73,9 @@ if [ -e "$p" ]; then
 			fi
 			[ -n "$_t_an" ] || _t_want=
 		fi
-		[ -z "$_t_want" ] || ! LC_ALL=C _t_w=$_t_want awk -v s="$_t_ssize" 'BEGIN { w = ENVIRON["_t_w"] }
-{ n += length($0) + 1; r = $0; sub(/\r+$/, "", r); if (r == w) { e = ($0 == w); k = NR } }
-END { exit !(k && e && (n == s || (n == s + 1 && k != NR))) }' "$p" 2>/dev/null || { echo noop=1; exit 0; }
+		[ -z "$_t_want" ] || ! LC_ALL=C _t_w=$_t_want awk -v s="$_t_ssize" 'BEGIN { w = ENVIRON["_t_w"] "" }
+{ n += length($0) + 1; r = $0 ""; sub(/\r+$/, "", r); if (r == w) { e = ($0 "" == w); k = NR } }
+END { exit !(w != "" && k && e && (n == s || (n == s + 1 && k != NR))) }' "$p" 2>/dev/null || { echo noop=1; exit 0; }
 		echo --content--
 		cat -- "$p" || exit 1
 	fi
