@@ -90,8 +90,9 @@ func TestTasksSentAhead(t *testing.T) {
 
 // TestLineinfileSentAhead: a lineinfile task whose host finds its line
 // in place ends there (its script is final), so the tasks after it go in
-// the same write; one with a regexp is read and decided on the
-// controller, and ends the write.
+// the same write, found by the line or by a regexp that is a literal;
+// one with another regexp is read and decided on the controller, and
+// ends the write.
 func TestLineinfileSentAhead(t *testing.T) {
 	pb := `
 - hosts: all
@@ -102,16 +103,17 @@ func TestLineinfileSentAhead(t *testing.T) {
     - lineinfile: path={{ root }}/d/conf line=b=2
     - copy: dest={{ root }}/d/v content=1
     - lineinfile: path={{ root }}/d/conf line=a=1 regexp=^a=
+    - lineinfile: path={{ root }}/d/conf line=a=1 regexp=^a.
     - command: "true"
 `
 	f := transporttest.NewFake(t)
 	seen := 0
 	for run, changed := range []int{5, 1} {
 		got, out, recap, h := nextTrips(t, f, pb, &seen)
-		if run == 1 && got != "R+R+R+R+R R" {
-			t.Errorf("no-op run: round trips %s, want R+R+R+R+R R\n%s", got, out)
+		if run == 1 && got != "R+R+R+R+R+R R" {
+			t.Errorf("no-op run: round trips %s, want R+R+R+R+R+R R\n%s", got, out)
 		}
-		if s := recap.Stats["a"]; s.Failed != 0 || s.OK != 6 || s.Changed != changed {
+		if s := recap.Stats["a"]; s.Failed != 0 || s.OK != 7 || s.Changed != changed {
 			t.Errorf("run %d: %+v\n%s", run+1, *s, out)
 		}
 		if fl, ok := h.File(h.Root() + "/d/conf"); !ok || string(fl.Data) != "a=1\nb=2\n" {

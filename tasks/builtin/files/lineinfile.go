@@ -120,24 +120,62 @@ func (lineinfileModule) Run(ctx context.Context, env *tasks.Env, args tasks.Args
 }
 
 // hostDecides says whether the host can tell, without sending the file,
-// that the edit changes nothing (shared.ReadTextUnless), and the line it
-// looks for: state=present with the line alone (no regexp nor
-// search_string, no insertafter or insertbefore pattern, only BOF or
-// EOF, which a line already there makes no matter), a line of text with
-// no newline, carriage return or NUL, and no --diff (whose result holds
-// the file's text). The line found last is then replaced by itself:
-// nothing changes when it already ends in a newline alone.
-func (e lineEdit) hostDecides(env *tasks.Env, stop *tasks.Result) (string, bool) {
-	if stop != nil || env.Diff || e.remove || e.regexp != nil || e.search != nil || e.backrefs ||
-		len(e.line) == 0 || bytes.ContainsAny(e.line, "\n\r\x00") {
-		return "", false
+// that the edit changes nothing (shared.ReadTextUnless), and what it
+// looks for: state=present, no backrefs, a line of text with no newline,
+// carriage return or NUL, no --diff (whose result holds the file's
+// text), insertafter and insertbefore at most BOF or EOF (which a line
+// found makes no matter), and the line found by the line itself, by a
+// search_string, or by a regexp that is a literal, anchored at either
+// end or not (literalPattern). The line found is then replaced by the
+// line: nothing changes when it is the line and ends in a newline.
+func (e lineEdit) hostDecides(env *tasks.Env, stop *tasks.Result) (shared.LineWant, bool) {
+	w := shared.LineWant{Line: string(e.line)}
+	if stop != nil || env.Diff || e.remove || e.backrefs || len(e.line) == 0 || bytes.ContainsAny(e.line, "\n\r\x00") {
+		return w, false
 	}
 	for _, p := range []*string{e.insertafter, e.insertbef} {
 		if p != nil && *p != "BOF" && *p != "EOF" {
-			return "", false
+			return w, false
 		}
 	}
-	return string(e.line), true
+	switch {
+	case e.regexp != nil:
+		var ok bool
+		if w.Find, w.Where, ok = literalPattern(*e.regexp); !ok {
+			return w, false
+		}
+	case e.search != nil:
+		if *e.search == "" || strings.ContainsAny(*e.search, "\n\r\x00") {
+			return w, false
+		}
+		w.Find, w.Where = *e.search, 'a'
+	}
+	w.First = e.firstmatch && w.Find != ""
+	return w, true
+}
+
+// literalPattern reads a regexp that matches a literal text: not empty,
+// with none of Python's special characters, after an optional ^ (the
+// line begins with it) and before an optional $ (it ends the line, as
+// Python's $ matches before a final newline). where is as
+// shared.LineWant's Where.
+func literalPattern(re string) (lit string, where byte, ok bool) {
+	body, start := strings.CutPrefix(re, "^")
+	body, end := strings.CutSuffix(body, "$")
+	if body == "" || strings.ContainsAny(body, `.^$*+?{}[]\|()`+"\n\r\x00") {
+		return "", 0, false
+	}
+	switch {
+	case start && end:
+		where = 'x'
+	case start:
+		where = 's'
+	case end:
+		where = 'e'
+	default:
+		where = 'a'
+	}
+	return body, where, true
 }
 
 // lineFail is the failed result lineinfile gives with msg.

@@ -2,10 +2,11 @@
 _t_check=1
 # files up to this size are read by the shell itself (_t_readsmall)
 _t_slurpmax=1024
-# With _t_want set (lineinfile's line, see ReadTextUnless), a file that
-# already holds that line as Ansible would leave it, with the attributes
-# asked for, prints noop=1 and exits 0, without its bytes; every other
-# end exits $_t_readrc (10 there).
+# With _t_want set (lineinfile's line, see ReadTextUnless; _t_find,
+# _t_where and _t_first say how the line to replace is found), a file
+# that already holds that line as Ansible would leave it, with the
+# attributes asked for, prints noop=1 and exits 0, without its bytes;
+# every other end exits $_t_readrc (10 there).
 if [ -d "$p" ]; then echo isdir=1; exit "${_t_readrc:-0}"; fi
 # The path with every link resolved (readlink -f): a program only when
 # the path itself is a link (or ends in . or ..); else its directory's
@@ -43,7 +44,7 @@ if [ -e "$p" ]; then
 	'' | *[!0-9]*) _t_ssize=$((_t_slurpmax + 1)) ;;
 	esac
 	if [ "$_t_ssize" -le "$_t_slurpmax" ] && _t_readsmall "$p" "$_t_ssize"; then
-		if [ -n "$_t_want" ]; then
+		if [ -n "$_t_want" ] && [ -z "$_t_find" ]; then
 			# the line is there, newline-ended, and no line that is the
 			# line with carriage returns or without a newline follows it
 			# (such files are left to the controller's reading)
@@ -51,6 +52,28 @@ if [ -e "$p" ]; then
 			"$_t_want$_t_cr"* | *"$_t_nl$_t_want$_t_cr"* | "$_t_want" | *"$_t_nl$_t_want") ;;
 			"$_t_want$_t_nl"* | *"$_t_nl$_t_want$_t_nl"*) echo noop=1; exit 0 ;;
 			esac
+		elif [ -n "$_t_want" ]; then
+			# the last line (the first with _t_first) that holds
+			# $_t_find where $_t_where says is the line, newline-ended
+			_t_rest=$_t_sa _t_got= _t_hit= _t_hitnl=
+			while [ -n "$_t_rest" ]; do
+				case $_t_rest in
+				*"$_t_nl"*)
+					_t_l=${_t_rest%%"$_t_nl"*}
+					_t_rest=${_t_rest#*"$_t_nl"}
+					_t_t=1 ;;
+				*) _t_l=$_t_rest; _t_rest=; _t_t= ;;
+				esac
+				case $_t_where in
+				s) case $_t_l in "$_t_find"*) ;; *) continue ;; esac ;;
+				a) case $_t_l in *"$_t_find"*) ;; *) continue ;; esac ;;
+				e) case $_t_l in *"$_t_find") ;; *) continue ;; esac ;;
+				*) [ "$_t_l" = "$_t_find" ] || continue ;;
+				esac
+				_t_got=1 _t_hit=$_t_l _t_hitnl=$_t_t
+				[ -z "$_t_first" ] || break
+			done
+			if [ -n "$_t_got" ] && [ -n "$_t_hitnl" ] && [ "$_t_hit" = "$_t_want" ]; then echo noop=1; exit 0; fi
 		fi
 		printf '%s\n%s' --content-- "$_t_sa"
 	else
@@ -73,8 +96,18 @@ if [ -e "$p" ]; then
 			fi
 			[ -n "$_t_an" ] || _t_want=
 		fi
-		[ -z "$_t_want" ] || ! LC_ALL=C _t_w=$_t_want awk -v s="$_t_ssize" 'BEGIN { w = ENVIRON["_t_w"] "" }
-{ n += length($0) + 1; r = $0 ""; sub(/\r+$/, "", r); if (r == w) { e = ($0 "" == w); k = NR } }
+		# (with _t_find, the line found as above)
+		[ -z "$_t_want" ] || ! LC_ALL=C _t_w=$_t_want _t_x=$_t_find _t_h=$_t_where _t_f=$_t_first awk -v s="$_t_ssize" '
+BEGIN { w = ENVIRON["_t_w"] ""; x = ENVIRON["_t_x"] ""; h = ENVIRON["_t_h"] ""; f = ENVIRON["_t_f"] "" }
+{
+	n += length($0) + 1; l = $0 ""
+	if (x == "") { r = l; sub(/\r+$/, "", r); m = (r == w) }
+	else if (h == "s") m = (substr(l, 1, length(x)) == x)
+	else if (h == "a") m = (index(l, x) > 0)
+	else if (h == "e") m = (length(l) >= length(x) && substr(l, length(l) - length(x) + 1) == x)
+	else m = (l == x)
+	if (m && !(f != "" && k)) { e = (l == w); k = NR }
+}
 END { exit !(w != "" && k && e && (n == s || (n == s + 1 && k != NR))) }' "$p" 2>/dev/null || { echo noop=1; exit 0; }
 		echo --content--
 		cat -- "$p" || exit 1

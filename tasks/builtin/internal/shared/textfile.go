@@ -72,35 +72,56 @@ var ReadTextScript string
 // module should report (an unreadable file, a directory) is returned as
 // fail.
 func ReadText(ctx context.Context, env *tasks.Env, path string, fa FileAttrs) (f *TextFile, fail *tasks.Result, err error) {
-	f, _, fail, err = readText(ctx, env, path, fa, "")
+	f, _, fail, err = readText(ctx, env, path, fa, nil)
 	return f, fail, err
 }
 
-// ReadTextUnless is ReadText for lineinfile's plainest edit: noop is
-// true, and f holds no content, when the file holds line (a line with no
-// newline or carriage return, not empty) as lineinfile would leave it
-// and has the attributes fa asks for. The host then decides without
-// sending the file, and its script is final when it exits 0
+// LineWant is the line ReadTextUnless looks for, and how lineinfile
+// finds the line it would replace: Find, a literal, found in each line
+// as Where says ('s': the line begins with it, 'a': holds it anywhere,
+// 'e': ends with it before its newline, 'x': is it), the last line
+// found (the first with First); with Find empty, the last line that is
+// Line less its trailing carriage returns. Line and Find hold no
+// newline, carriage return or NUL.
+type LineWant struct {
+	Line, Find string
+	Where      byte
+	First      bool
+}
+
+// ReadTextUnless is ReadText for lineinfile's plainest edits: noop is
+// true, and f holds no content, when the line w finds is w.Line and
+// ends in a newline (so lineinfile would leave the file as it is) and
+// the file has the attributes fa asks for. The host then decides
+// without sending the file, and its script is final when it exits 0
 // (transport.Cmd.Final): the tasks after it may be sent behind it.
-func ReadTextUnless(ctx context.Context, env *tasks.Env, path string, fa FileAttrs, line string) (f *TextFile, noop bool, fail *tasks.Result, err error) {
-	return readText(ctx, env, path, fa, line)
+func ReadTextUnless(ctx context.Context, env *tasks.Env, path string, fa FileAttrs, w LineWant) (f *TextFile, noop bool, fail *tasks.Result, err error) {
+	return readText(ctx, env, path, fa, &w)
 }
 
 // readTextAgain is the exit status of ReadTextUnless's script when the
 // file is read (or missing, or a directory): not 0, which says no-op.
 const readTextAgain = 10
 
-func readText(ctx context.Context, env *tasks.Env, path string, fa FileAttrs, want string) (f *TextFile, noop bool, fail *tasks.Result, err error) {
+func readText(ctx context.Context, env *tasks.Env, path string, fa FileAttrs, want *LineWant) (f *TextFile, noop bool, fail *tasks.Result, err error) {
 	script := fmt.Sprintf("p=%s\nmode=%s\nowner=%s\ngroup=%s\n%s",
 		ShPath(path), Q(fa.Mode), Q(fa.Owner), Q(fa.Group), fa.Extra)
-	if want != "" {
-		script += fmt.Sprintf("_t_want=%s\n_t_nl='\n'\n_t_cr=%s\n_t_readrc=%d\n", Q(want), Q("\r"), readTextAgain)
+	if want != nil {
+		where, first := "", ""
+		if want.Find != "" {
+			where = string(want.Where)
+		}
+		if want.First {
+			first = "1"
+		}
+		script += fmt.Sprintf("_t_want=%s\n_t_find=%s\n_t_where=%s\n_t_first=%s\n_t_nl='\n'\n_t_cr=%s\n_t_readrc=%d\n",
+			Q(want.Line), Q(want.Find), Q(where), first, Q("\r"), readTextAgain)
 	}
 	// Direct: the script starts stat, readlink, awk and cat, none of
 	// which outlives it, so its answer needs no copy through a file.
 	l := Lib{Pieces: StdLib, Script: script + ReadTextScript}
 	cmd := l.Cmd(nil)
-	if want != "" {
+	if want != nil {
 		// Its first look is the path's stat, and it changes nothing:
 		// a run of them (and of copies, templates and files) shares one
 		// stat. The lines before the file's bytes are a few of text.
@@ -119,13 +140,13 @@ func readText(ctx context.Context, env *tasks.Env, path string, fa FileAttrs, wa
 		return nil, false, &r, nil
 	}
 	again := 0
-	if want != "" {
+	if want != nil {
 		again = readTextAgain
 	}
 	switch {
 	case v["failed"] == "1":
 		return failed(strings.TrimSpace(v["msg"]), nil)
-	case want != "" && out.ExitCode == 0 && v["noop"] == "1":
+	case want != nil && out.ExitCode == 0 && v["noop"] == "1":
 		f = &TextFile{Path: path, Real: v["real"], Exists: true, Attrs: v}
 		return f, true, nil, nil
 	case out.ExitCode != again:
