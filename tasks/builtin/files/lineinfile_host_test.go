@@ -95,6 +95,11 @@ func TestReadTextUnlessAgreesWithPresent(t *testing.T) {
 			{name: "search other", content: "a\nuse foo baz\n", line: "use foo bar", search: str("foo")},
 			{name: "search glob", content: "a\n[*]?\n", line: "[*]?", search: str("*]")},
 			{name: "search first", content: "foo 1\nfoo 2\n", line: "foo 1", search: str("foo"), first: true},
+			{name: "search nul", content: "Port 22\n\x00Port 23\n", line: "Port 22", search: str("Port")},
+			{name: "search backslash", content: "a\\b c\n", line: "a\\b c", search: str("a\\b")},
+			{name: "first unterminated", content: "x\nPort 22", line: "Port 22", regexp: str("^Port"), first: true},
+			{name: "first end", content: "a = on\nb = on\n", line: "a = on", regexp: str("= on$"), first: true},
+			{name: "first exact", content: "b\nb\n", line: "b", regexp: str("^b$"), first: true},
 		} {
 			c.content = body + c.content
 			if body != "" {
