@@ -35,7 +35,9 @@ func (w chunkedWriter) Write(p []byte) (int, error) {
 
 // chunkedReader reads at most writeChunk bytes at a time, for a stdin
 // the SSH library copies to a channel: it hides the reader's WriteTo,
-// which would hand the channel everything in one write.
+// which would hand the channel everything in one write, and gives its
+// own, which copies through a writeChunk buffer (io.Copy would take 32
+// KiB for the copy).
 type chunkedReader struct{ r io.Reader }
 
 func (r chunkedReader) Read(p []byte) (int, error) {
@@ -45,27 +47,55 @@ func (r chunkedReader) Read(p []byte) (int, error) {
 	return r.r.Read(p)
 }
 
+// WriteTo copies r's reader to w, writeChunk bytes at a time.
+func (r chunkedReader) WriteTo(w io.Writer) (int64, error) { return copySmall(w, r.r, writeChunk) }
+
+// smallReads is a session's stdout or stderr writer that takes what the
+// SSH library copies to it through a small buffer. Given a writer with
+// no ReadFrom, the library's io.Copy allocates 32 KiB for each stream of
+// a command, held while the command runs: 64 KiB per host in flight for
+// an exec whose answer is a few lines, as an agent check's probe is.
+type smallReads struct{ w io.Writer }
+
+func (s smallReads) Write(p []byte) (int, error) { return s.w.Write(p) }
+
+// ReadFrom copies r to the writer, writeChunk bytes at a time.
+func (s smallReads) ReadFrom(r io.Reader) (int64, error) { return copySmall(s.w, r, writeChunk) }
+
 // smallDiscard drops what it is given, as io.Discard does, but reads it
-// through a small buffer on its own stack: given io.Discard (or nothing),
-// the SSH library drains a session's stderr with an 8 KiB buffer held for
-// as long as the session lives (the SFTP subsystem's: the connection's
-// life).
+// through a small buffer: given io.Discard (or nothing), the SSH library
+// drains a session's stderr with an 8 KiB buffer held for as long as the
+// session lives (the SFTP subsystem's: the connection's life).
 type smallDiscard struct{}
 
 func (smallDiscard) Write(p []byte) (int, error) { return len(p), nil }
 
 // ReadFrom reads r to its end, 512 bytes at a time.
-func (smallDiscard) ReadFrom(r io.Reader) (int64, error) {
-	var buf [512]byte
+func (smallDiscard) ReadFrom(r io.Reader) (int64, error) { return copySmall(io.Discard, r, 512) }
+
+// copySmall is io.Copy through a buffer of size bytes, whatever dst and
+// src implement: it returns at src's end (a nil error) or at the first
+// error.
+func copySmall(dst io.Writer, src io.Reader, size int) (int64, error) {
+	buf := make([]byte, size)
 	var n int64
 	for {
-		m, err := r.Read(buf[:])
-		n += int64(m)
-		if err == io.EOF {
+		m, rerr := src.Read(buf)
+		if m > 0 {
+			w, werr := dst.Write(buf[:m])
+			n += int64(w)
+			if werr != nil {
+				return n, werr
+			}
+			if w != m {
+				return n, io.ErrShortWrite
+			}
+		}
+		if rerr == io.EOF {
 			return n, nil
 		}
-		if err != nil {
-			return n, err
+		if rerr != nil {
+			return n, rerr
 		}
 	}
 }

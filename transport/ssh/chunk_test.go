@@ -87,3 +87,63 @@ func TestSmallDiscard(t *testing.T) {
 		t.Fatalf("copied %d, %v; want 1000, unexpected EOF", n, err)
 	}
 }
+
+// failWriter fails every write after the first n bytes.
+type failWriter struct{ n int }
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k := w.n
+		w.n = 0
+		return k, io.ErrClosedPipe
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// TestSmallCopies: what the SSH library copies between a channel and an
+// exec's stdin, stdout and stderr (io.Copy) goes through chunkedReader's
+// WriteTo and smallReads' ReadFrom: whole, in order, in reads of at most
+// writeChunk (io.Copy's own buffer would ask for 32 KiB), and the first
+// read or write error ends the copy.
+func TestSmallCopies(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789abcdef"), 5000)
+	small := func(what string, asked []int) {
+		t.Helper()
+		if len(asked) == 0 {
+			t.Fatalf("%s: never read", what)
+		}
+		for _, a := range asked {
+			if a > writeChunk {
+				t.Fatalf("%s: asked for %d bytes (at most %d)", what, a, writeChunk)
+			}
+		}
+	}
+	in := &readRecorder{r: bytes.NewReader(data), err: io.EOF}
+	var got writeRecorder
+	if n, err := io.Copy(&got, chunkedReader{in}); n != int64(len(data)) || err != nil || !bytes.Equal(got.buf.Bytes(), data) {
+		t.Fatalf("stdin: copied %d, %v", n, err)
+	}
+	small("stdin", in.asked)
+	out := &readRecorder{r: bytes.NewReader(data), err: io.EOF}
+	var sink bytes.Buffer
+	if n, err := io.Copy(smallReads{&sink}, out); n != int64(len(data)) || err != nil || !bytes.Equal(sink.Bytes(), data) {
+		t.Fatalf("stdout: copied %d, %v", n, err)
+	}
+	small("stdout", out.asked)
+	bad := &readRecorder{r: bytes.NewReader(data[:3000]), err: io.ErrUnexpectedEOF}
+	if n, err := io.Copy(smallReads{io.Discard}, bad); n != 3000 || err != io.ErrUnexpectedEOF {
+		t.Fatalf("a failed read: copied %d, %v", n, err)
+	}
+	if n, err := io.Copy(smallReads{&failWriter{n: 100}}, bytes.NewReader(data)); n != 100 || err != io.ErrClosedPipe {
+		t.Fatalf("a failed write: copied %d, %v", n, err)
+	}
+	short := writerFunc(func(p []byte) (int, error) { return len(p) - 1, nil })
+	if _, err := io.Copy(smallReads{short}, bytes.NewReader(data)); err != io.ErrShortWrite {
+		t.Fatalf("a short write: %v, want io.ErrShortWrite", err)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

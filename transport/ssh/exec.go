@@ -131,8 +131,8 @@ func (c *Conn) runExecTo(ctx context.Context, start string, stdin io.Reader, lim
 	if stdin != nil {
 		sess.Stdin = chunkedReader{stdin}
 	}
-	sess.Stdout = &out
-	sess.Stderr = transport.StderrTo(&errb, stderr)
+	sess.Stdout = smallReads{&out}
+	sess.Stderr = smallReads{transport.StderrTo(&errb, stderr)}
 	if err := sess.Start(start); err != nil {
 		return transport.Result{}, fmt.Errorf("%w%w", c.broken("exec", err), errNotStarted)
 	}
