@@ -5,9 +5,10 @@
 # read, and the large ones (cpuinfo, mounts, mountinfo, modules) with one
 # awk. The other processes, each started at most once and only where the
 # host has the tool: date (the clock), ip (addresses and routes), capsh
-# (capabilities), stat -f (mount sizes; under timeout where a network share
-# is mounted), python -V (its version: the interpreter's own start only
-# where its files do not tell its facts); and only where they apply: lsblk
+# (capabilities, where the shell's own sets do not tell them), stat -f
+# (mount sizes; under timeout where a network share is mounted), python
+# -V (its version: the interpreter's own start only where its files do
+# not tell its facts); and only where they apply: lsblk
 # (mount UUIDs, where a mounted device has a node), ls -ld (symlink targets,
 # one call for all), uname/getent (no /proc), lsb_release (no
 # /etc/lsb-release), vgs/lvs/pvs (LVM, as root), dmidecode (no DMI in /sys,
@@ -68,6 +69,8 @@ BEGIN {
 	}
 	n = 0
 	while ((getline l < "/proc/1/cgroup") > 0 && n++ < 256) out("f", "/proc/1/cgroup", l)
+	# (the shell reads byte by byte: a sysctl gives it one digit)
+	if ((getline l < "/proc/sys/kernel/cap_last_cap") > 0) out("v", "cap_last", l)
 	# the bits of this (userspace) process: an address above 32 bits
 	bits = 32
 	while ((getline l < "/proc/self/maps") > 0) { a = l; sub(/-.*/, "", a); if (length(a) > 8) bits = 64 }
@@ -154,9 +157,10 @@ else
 fi
 
 # The user, from the shell's own /proc entry and /etc/passwd.
-uid='' gid=''
+uid='' gid='' ci='' cp='' ce='' ca=0
 while read -r k a b rest; do
 	case $k in
+	CapInh:) ci=$a ;; CapPrm:) cp=$a ;; CapEff:) ce=$a ;; CapAmb:) ca=$a ;;
 	Uid:) uid=$a; v uids "$a $b" ;;
 	Gid:) gid=$a; v gids "$a $b" ;;
 	VxID:) v vxid "$a" ;;
@@ -257,7 +261,28 @@ lines() {
 	set +f; IFS=$saved
 }
 
-if [ -n "$capsh" ] && out=$("$capsh" --print 2>/dev/null); then lines capsh "$out"; fi
+# capsh --print's Current line, all that is read of it, follows from the
+# shell's own sets (capsh gets the same on exec) where they are plain:
+# nothing inheritable or ambient, effective the same as permitted, no bit
+# past the kernel's last, and all of them set or at most half (libcap
+# then writes "=ep", "NAMES=ep" or "="): v|caps|EFFECTIVE LAST. Others ask
+# capsh.
+capfast=
+if [ -n "$capsh" ]; then
+	x=
+	case $pre in *"${nl}v|cap_last|"*) x=${pre#*"${nl}v|cap_last|"} x=${x%%"$nl"*} ;; esac
+	case $x$ci$cp$ce$ca in *[!0-9a-f]* | '') x= ;; esac
+	case $x in [0-9] | [1-5][0-9]) ;; *) x= ;; esac
+	if [ -n "$x" ] && [ ${#ci} -eq 16 ] && [ ${#ce} -eq 16 ] && [ "$cp" = "$ce" ] && [ $((0x$ci)) -eq 0 ] && [ $((0x${ca:-0})) -eq 0 ]; then
+		bits=$((x + 1)) m=$((0x$ce)) n=0
+		if [ $((m >> bits)) -eq 0 ]; then
+			while [ $m -gt 0 ]; do n=$((n + m % 2)) m=$((m / 2)); done
+			[ $n -eq $bits ] || [ $((2 * n)) -le $bits ] && capfast=1
+		fi
+	fi
+fi
+if [ -n "$capfast" ]; then v caps "$ce $((bits - 1))"
+elif [ -n "$capsh" ] && out=$("$capsh" --print 2>/dev/null); then lines capsh "$out"; fi
 if [ -n "$lsbr" ] && ! [ -e /etc/lsb-release ] && out=$("$lsbr" -a 2>/dev/null); then lines lsb_release "$out"; fi
 if [ -n "$vgs" ] && [ "$uid" = 0 ]; then
 	for b in vgs lvs pvs; do

@@ -1,6 +1,7 @@
 package facts
 
 import (
+	"math/bits"
 	"regexp"
 	"strconv"
 	"strings"
@@ -159,8 +160,25 @@ func security(r *raw, f map[string]any) {
 // what follows the "=" of the Current: line, split at commas.
 func capabilities(r *raw, f map[string]any) {
 	f["system_capabilities_enforced"], f["system_capabilities"] = "N/A", "N/A"
+	if r.bins["capsh"] == "" {
+		return
+	}
+	if eff, last, ok := plainCaps(r.values["caps"]); ok {
+		// The script found the sets plain and did not run capsh: its
+		// Current line is "=ep" with every capability set, "NAMES=ep"
+		// with at most half of them, "=" with none.
+		switch n := bits.OnesCount64(eff); {
+		case n == last+1:
+			f["system_capabilities_enforced"], f["system_capabilities"] = "False", []any{}
+		case n == 0:
+			f["system_capabilities_enforced"], f["system_capabilities"] = "True", []any{""}
+		case 2*n <= last+1:
+			f["system_capabilities_enforced"], f["system_capabilities"] = "True", []any{"ep"}
+		}
+		return
+	}
 	lines, ok := r.files["capsh"]
-	if !ok || r.bins["capsh"] == "" {
+	if !ok {
 		return
 	}
 	enforced, caps := "NA", []any{}
@@ -180,6 +198,25 @@ func capabilities(r *raw, f map[string]any) {
 		}
 	}
 	f["system_capabilities_enforced"], f["system_capabilities"] = enforced, caps
+}
+
+// plainCaps reads the script's v|caps|EFFECTIVE LAST: the effective set
+// (hex) and the kernel's last capability, where it took capsh's answer
+// from the sets themselves.
+func plainCaps(v string) (eff uint64, last int, ok bool) {
+	hex, lastText, found := strings.Cut(v, " ")
+	if !found {
+		return 0, 0, false
+	}
+	eff, err := strconv.ParseUint(hex, 16, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	last, err = strconv.Atoi(lastText)
+	if err != nil || last < 0 || last > 62 || eff>>(last+1) != 0 {
+		return 0, 0, false
+	}
+	return eff, last, true
 }
 
 // chroot sets is_chroot: $debian_chroot, else whether / is PID 1's root

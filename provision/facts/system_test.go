@@ -102,6 +102,35 @@ func TestCapabilities(t *testing.T) {
 	}
 }
 
+// TestCapabilitiesFromPlainSets checks the facts of the sets the script
+// reads instead of running capsh: what Ansible makes of capsh's Current
+// line for them ("=ep", "NAMES=ep", "="), and nothing from a value the
+// script would not print.
+func TestCapabilitiesFromPlainSets(t *testing.T) {
+	cases := []struct {
+		caps, enforced string
+		list           any
+	}{
+		{"000001ffffffffff 40", "False", []any{}},    // all 41
+		{"00000000a80425fb 40", "True", []any{"ep"}}, // a container's 14
+		{"0000000000000000 40", "True", []any{""}},   // none
+		{"00000000000fffff 40", "True", []any{"ep"}}, // 20 of 41
+		{"0000001fffffffff 36", "False", []any{}},    // all 37 of an older kernel
+		{"000001fffffffffe 40", "N/A", "N/A"},        // most but not all: capsh's work
+		{"000001ffffffffff 39", "N/A", "N/A"},        // a bit past the last
+		{"zz 40", "N/A", "N/A"}, {"0000000000000001", "N/A", "N/A"}, {"1 x", "N/A", "N/A"},
+	}
+	for _, c := range cases {
+		f := parseLines(t, "b|capsh|/sbin/capsh", "v|caps|"+c.caps)
+		if !reflect.DeepEqual(f["system_capabilities"], c.list) || f["system_capabilities_enforced"] != c.enforced {
+			t.Errorf("%s: %v %v, want %v %v", c.caps, f["system_capabilities"], f["system_capabilities_enforced"], c.list, c.enforced)
+		}
+	}
+	if f := parseLines(t, "v|caps|00000000a80425fb 40"); f["system_capabilities"] != "N/A" {
+		t.Errorf("no capsh on the host: %v", f["system_capabilities"])
+	}
+}
+
 func TestChroot(t *testing.T) {
 	cases := []struct {
 		name  string
