@@ -39,8 +39,29 @@ if [ -n "${TZ+set}" ]; then
 	case $tzf in '' | /*) ;; *) tzf=/usr/share/zoneinfo/$tzf ;; esac
 fi
 [ -f "$tzf" ] && [ -r "$tzf" ] || tzf=
+# Files printed whole (f|NAME|line, at most 10000 lines) by the awk, which
+# reads a file in one call where the shell's read takes a call a byte:
+# lines NAME<tab>PATH, of regular readable files only.
+tab='	' fl='' sameos=''
+add() { [ -f "$2" ] && [ -r "$2" ] && fl=$fl$1$tab$2$nl; }
+if [ -r /etc/os-release ]; then add /etc/os-release /etc/os-release
+elif [ -r /usr/lib/os-release ]; then add /etc/os-release /usr/lib/os-release; fi
+# shellcheck disable=SC3013 # -ef: dash, bash and busybox have it
+if [ /usr/lib/os-release -ef /etc/os-release ]; then sameos=1
+elif [ -r /usr/lib/os-release ]; then sameos= && add /usr/lib/os-release /usr/lib/os-release; fi
+for p in /etc/debian_version /etc/redhat-release /etc/centos-release /etc/system-release \
+	/etc/alpine-release /etc/lsb-release /etc/SuSE-release /etc/altlinux-release /etc/oracle-release \
+	/etc/slackware-version /etc/openwrt_release /etc/gentoo-release /etc/sourcemage-release \
+	/etc/coreos/update.conf /etc/resolv.conf /etc/iscsi/initiatorname.iscsi \
+	/etc/nvme/hostnqn /proc/xen/capabilities /etc/selinux/config; do
+	add "$p" "$p"
+done
+for p in /etc/ssh /etc/openssh /etc; do
+	for k in dsa rsa ecdsa ed25519; do add "$p/ssh_host_${k}_key.pub" "$p/ssh_host_${k}_key.pub"; done
+done
 pre=$(awk '
 function out(k, n, v) { printf "%s|%s|%s\n", k, n, v }
+function nz(v) { return v == "" ? "-" : v }
 function esc(v) { gsub(/%/, "%25", v); gsub(/\n/, "%0A", v); return v }
 function unoct(s,   r, c) {
 	r = ""
@@ -69,8 +90,31 @@ BEGIN {
 	}
 	n = 0
 	while ((getline l < "/proc/1/cgroup") > 0 && n++ < 256) out("f", "/proc/1/cgroup", l)
+	# the user and capabilities of a program the shell starts (the same as
+	# those of the shell itself), and the line of /etc/passwd for the user
+	while ((getline l < "/proc/self/status") > 0) {
+		split(l, w)
+		if (w[1] == "Uid:") { uid = w[2]; out("v", "uids", w[2] " " w[3]) }
+		else if (w[1] == "Gid:") { gid = w[2]; out("v", "gids", w[2] " " w[3]) }
+		else if (w[1] == "VxID:") out("v", "vxid", w[2])
+		else if (w[1] == "Cpus_allowed_list:") out("v", "cpus_allowed", w[2])
+		else if (w[1] ~ /^Cap(Inh|Prm|Eff|Amb):$/) cap[substr(w[1], 4, 3)] = w[2]
+	}
 	# (the shell reads byte by byte: a sysctl gives it one digit)
-	if ((getline l < "/proc/sys/kernel/cap_last_cap") > 0) out("v", "cap_last", l)
+	if ((getline lastcap < "/proc/sys/kernel/cap_last_cap") <= 0) lastcap = ""
+	pw = ""
+	while (uid != "" && (getline l < "/etc/passwd") > 0) {
+		split(l, w, ":")
+		if ((w[3] "") == (uid "")) { pw = l; break }
+	}
+	n = split(ARGV[2], files, "\n")
+	for (i = 1; i <= n; i++) {
+		j = index(files[i], "\t")
+		if (j == 0) continue
+		p = substr(files[i], j + 1); k = 0
+		while (k < 10000 && (getline l < p) > 0) { out("f", substr(files[i], 1, j - 1), l); k++ }
+		close(p)
+	}
 	# the bits of this (userspace) process: an address above 32 bits
 	bits = 32
 	while ((getline l < "/proc/self/maps") > 0) { a = l; sub(/-.*/, "", a); if (length(a) > 8) bits = 64 }
@@ -102,10 +146,19 @@ BEGIN {
 		if (substr(d, 1, 5) == "/dev/" && !(d in devs)) { devs[d] = 1; t = t "=" d "\n" }
 		if (index(d, ":") || substr(d, 1, 2) == "//" || w[3] ~ /^(nfs|cifs|smb|ceph|glusterfs|fuse\.sshfs|9p|afs|lustre)/) net = 1
 	}
-	printf "T\n%s%s", t, (net ? "!\n" : "")
-}' "$tzf")
-pre=$pre$nl targets=
-case $pre in *"${nl}T${nl}"*) targets=${pre##*"${nl}T${nl}"} ;; esac
+	printf "T\n%s %s %s %s %s %s %s\n%s\n%s%s", nz(uid), nz(gid), nz(cap["Inh"]), nz(cap["Prm"]), nz(cap["Eff"]),
+		nz(cap["Amb"]), nz(lastcap), pw, t, (net ? "!\n" : "")
+}' "$tzf" "$fl")
+# After the line T: "UID GID CAPINH CAPPRM CAPEFF CAPAMB LASTCAP" ("-" for
+# none), the user's passwd line, then the targets. Without them (no awk)
+# the shell reads what the awk would have.
+pre=$pre$nl targets='' self='' pw=''
+case $pre in *"${nl}T${nl}"*)
+	targets=${pre##*"${nl}T${nl}"}
+	self=${targets%%"$nl"*} targets=${targets#*"$nl"}
+	pw=${targets%%"$nl"*} targets=${targets#*"$nl"}
+	;;
+esac
 printf '%s\n' "${pre%"${nl}T${nl}"*}"
 export LC_ALL=C
 v() { printf 'v|%s|%s\n' "$1" "$2"; }
@@ -156,22 +209,36 @@ else
 		names=$(getent hosts "$addr" 2>/dev/null) && v fqdn_names "${names#*[ 	]}"
 fi
 
-# The user, from the shell's own /proc entry and /etc/passwd.
-uid='' gid='' ci='' cp='' ce='' ca=0
-while read -r k a b rest; do
-	case $k in
-	CapInh:) ci=$a ;; CapPrm:) cp=$a ;; CapEff:) ce=$a ;; CapAmb:) ca=$a ;;
-	Uid:) uid=$a; v uids "$a $b" ;;
-	Gid:) gid=$a; v gids "$a $b" ;;
-	VxID:) v vxid "$a" ;;
-	Cpus_allowed_list:) v cpus_allowed "$a" ;;
-	esac
-done </proc/self/status
-pw=
-while IFS= read -r l; do
-	rest=${l#*:*:}
-	[ "${rest%%:*}" = "$uid" ] && { pw=$l; break; }
-done </etc/passwd
+# The user, from /proc/self/status and /etc/passwd (read by the awk, or
+# here without it); the files the awk would have printed.
+uid='' gid='' ci='' cp='' ce='' ca=0 last=''
+if [ -n "$self" ]; then
+	set -f
+	# shellcheck disable=SC2086 # split at blanks, globbing off
+	set -- $self
+	set +f
+	uid=$1 gid=$2 ci=$3 cp=$4 ce=$5 ca=$6 last=$7
+else
+	while read -r k a b rest; do
+		case $k in
+		CapInh:) ci=$a ;; CapPrm:) cp=$a ;; CapEff:) ce=$a ;; CapAmb:) ca=$a ;;
+		Uid:) uid=$a; v uids "$a $b" ;;
+		Gid:) gid=$a; v gids "$a $b" ;;
+		VxID:) v vxid "$a" ;;
+		Cpus_allowed_list:) v cpus_allowed "$a" ;;
+		esac
+	done </proc/self/status
+	while IFS= read -r l; do
+		rest=${l#*:*:}
+		[ "${rest%%:*}" = "$uid" ] && { pw=$l; break; }
+	done </etc/passwd
+	while IFS= read -r l; do
+		[ -n "$l" ] && f "${l%%"$tab"*}" "${l#*"$tab"}"
+	done <<FILES
+$fl
+FILES
+fi
+[ "$ca" != - ] || ca=0
 [ -n "$pw" ] || pw=$(getent passwd "$uid" 2>/dev/null)
 v user_id "${pw%%:*}"
 v user_uid "$uid"
@@ -200,23 +267,7 @@ if [ -d /rhev ]; then
 fi
 if [ -r /sys/fs/selinux/enforce ]; then r /sys/fs/selinux/enforce; v selinux_enforce "$x"; r /sys/fs/selinux/policyvers; v selinux_policyvers "$x"; fi
 
-if [ -r /etc/os-release ]; then f /etc/os-release /etc/os-release
-elif [ -r /usr/lib/os-release ]; then f /etc/os-release /usr/lib/os-release; fi
-# shellcheck disable=SC3013 # -ef: dash, bash and busybox have it
-if [ /usr/lib/os-release -ef /etc/os-release ]; then v same_os_release 1
-elif [ -r /usr/lib/os-release ]; then f /usr/lib/os-release /usr/lib/os-release; fi
-for p in /etc/debian_version /etc/redhat-release /etc/centos-release /etc/system-release \
-	/etc/alpine-release /etc/lsb-release /etc/SuSE-release /etc/altlinux-release /etc/oracle-release \
-	/etc/slackware-version /etc/openwrt_release /etc/gentoo-release /etc/sourcemage-release \
-	/etc/coreos/update.conf /etc/resolv.conf /etc/iscsi/initiatorname.iscsi \
-	/etc/nvme/hostnqn /proc/xen/capabilities /etc/selinux/config; do
-	[ -r "$p" ] && f "$p" "$p"
-done
-for p in /etc/ssh /etc/openssh /etc; do
-	for k in dsa rsa ecdsa ed25519; do
-		[ -r "$p/ssh_host_${k}_key.pub" ] && f "$p/ssh_host_${k}_key.pub" "$p/ssh_host_${k}_key.pub"
-	done
-done
+[ -z "$sameos" ] || v same_os_release 1
 for p in /sys/class/fc_host/*/port_name; do [ -r "$p" ] && f /sys/class/fc_host "$p"; done
 for p in /run/systemd/system /dev/.run/systemd /dev/.systemd /etc/init /sbin/openrc /etc/init.d \
 	/run/ostree-booted /usr/bin/rpm-ostree /usr/bin/yum /usr/bin/dnf /usr/bin/apt-get /usr/bin/zypper \
@@ -269,8 +320,7 @@ lines() {
 # capsh.
 capfast=
 if [ -n "$capsh" ]; then
-	x=
-	case $pre in *"${nl}v|cap_last|"*) x=${pre#*"${nl}v|cap_last|"} x=${x%%"$nl"*} ;; esac
+	x=$last
 	case $x$ci$cp$ce$ca in *[!0-9a-f]* | '') x= ;; esac
 	case $x in [0-9] | [1-5][0-9]) ;; *) x= ;; esac
 	if [ -n "$x" ] && [ ${#ci} -eq 16 ] && [ ${#ce} -eq 16 ] && [ "$cp" = "$ce" ] && [ $((0x$ci)) -eq 0 ] && [ $((0x${ca:-0})) -eq 0 ]; then
