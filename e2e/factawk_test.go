@@ -14,16 +14,17 @@ import (
 
 // TestFactScriptWithoutAwkOnTheFleet checks, on a real host, that what
 // the fact script's awk reads for the shell (the user from
-// /proc/self/status and /etc/passwd, the release, resolver and host key
-// files) comes out the same when the host has no awk and the shell reads
-// it all itself, as root and as a user. (Without awk the kernel's last
+// /proc/self/status and /etc/passwd, the kernel command line, the fqdn's
+// names from /etc/hosts, the release, resolver and host key files) comes
+// out the same when the host has no awk and the shell reads it all
+// itself, as root and as a user. (Without awk the kernel's last
 // capability is unknown, and capsh is asked.)
 func TestFactScriptWithoutAwkOnTheFleet(t *testing.T) {
 	h := fl.start(t, "py", "", "py")
 	if err := waitSSH(h.port, 60*time.Second); err != nil { // its host keys made
 		t.Fatal(err)
 	}
-	kept := []string{"v|uids|", "v|gids|", "v|vxid|", "v|cpus_allowed|", "v|user_", "v|passwd|", "v|same_os_release|",
+	kept := []string{"v|uids|", "v|gids|", "v|vxid|", "v|cpus_allowed|", "v|user_", "v|passwd|", "v|same_os_release|", "v|cmdline|", "v|fqdn_names|",
 		"f|/etc/", "f|/usr/lib/os-release|"}
 	// lines runs the script as user and returns the lines kept, sorted
 	// by kind and name (a file's lines stay in their order).
@@ -57,7 +58,8 @@ func TestFactScriptWithoutAwkOnTheFleet(t *testing.T) {
 	with := map[string][]string{}
 	for _, u := range users {
 		with[u] = lines(u)
-		for _, want := range []string{"v|uids|", "v|passwd|", "f|/etc/os-release|", "f|/etc/ssh/ssh_host_ed25519_key.pub|"} {
+		for _, want := range []string{"v|uids|", "v|passwd|", "f|/etc/os-release|", "f|/etc/ssh/ssh_host_ed25519_key.pub|",
+			"v|cmdline|", "v|fqdn_names|"} {
 			if !strings.Contains(strings.Join(with[u], "\n"), want) {
 				t.Errorf("%s: no %s line", u, want)
 			}

@@ -59,6 +59,9 @@ done
 for p in /etc/ssh /etc/openssh /etc; do
 	for k in dsa rsa ecdsa ed25519; do add "$p/ssh_host_${k}_key.pub" "$p/ssh_host_${k}_key.pub"; done
 done
+rf=
+[ -f /etc/passwd ] && [ -r /etc/passwd ] && rf=p
+[ -f /etc/hosts ] && [ -r /etc/hosts ] && rf=${rf}h
 pre=$(awk '
 function out(k, n, v) { printf "%s|%s|%s\n", k, n, v }
 function nz(v) { return v == "" ? "-" : v }
@@ -103,9 +106,29 @@ BEGIN {
 	# (the shell reads byte by byte: a sysctl gives it one digit)
 	if ((getline lastcap < "/proc/sys/kernel/cap_last_cap") <= 0) lastcap = ""
 	pw = ""
-	while (uid != "" && (getline l < "/etc/passwd") > 0) {
+	while (uid != "" && index(ARGV[3], "p") && (getline l < "/etc/passwd") > 0) {
 		split(l, w, ":")
 		if ((w[3] "") == (uid "")) { pw = l; break }
+	}
+	if ((getline l < "/proc/cmdline") > 0 && l != "") out("v", "cmdline", l)
+	# for the fqdn, the address of the node name in /etc/hosts and the names
+	# of that address ("-": no node name here; 0: none, the shell asks getent)
+	hosts = "-"
+	if ((getline node < "/proc/sys/kernel/hostname") > 0) {
+		hosts = 0; addr = ""
+		while (index(ARGV[3], "h") && addr == "" && (getline l < "/etc/hosts") > 0) {
+			k = split(l, w)
+			if (k < 2 || substr(w[1], 1, 1) == "#" || index(w[1], ":")) continue
+			for (i = 2; i <= k; i++) if ((w[i] "") == (node "")) { addr = w[1]; break }
+		}
+		close("/etc/hosts")
+		while (addr != "" && (getline l < "/etc/hosts") > 0) {
+			split(l, w)
+			if ((w[1] "") != (addr "")) continue
+			sub(/^[ \t]*[^ \t]+[ \t]*/, "", l); sub(/[ \t]+$/, "", l)
+			out("v", "fqdn_names", l); break
+		}
+		if (addr != "") hosts = 1
 	}
 	n = split(ARGV[2], files, "\n")
 	for (i = 1; i <= n; i++) {
@@ -146,11 +169,11 @@ BEGIN {
 		if (substr(d, 1, 5) == "/dev/" && !(d in devs)) { devs[d] = 1; t = t "=" d "\n" }
 		if (index(d, ":") || substr(d, 1, 2) == "//" || w[3] ~ /^(nfs|cifs|smb|ceph|glusterfs|fuse\.sshfs|9p|afs|lustre)/) net = 1
 	}
-	printf "T\n%s %s %s %s %s %s %s\n%s\n%s%s", nz(uid), nz(gid), nz(cap["Inh"]), nz(cap["Prm"]), nz(cap["Eff"]),
-		nz(cap["Amb"]), nz(lastcap), pw, t, (net ? "!\n" : "")
-}' "$tzf" "$fl")
-# After the line T: "UID GID CAPINH CAPPRM CAPEFF CAPAMB LASTCAP" ("-" for
-# none), the user's passwd line, then the targets. Without them (no awk)
+	printf "T\n%s %s %s %s %s %s %s %s\n%s\n%s%s", nz(uid), nz(gid), nz(cap["Inh"]), nz(cap["Prm"]), nz(cap["Eff"]),
+		nz(cap["Amb"]), nz(lastcap), hosts, pw, t, (net ? "!\n" : "")
+}' "$tzf" "$fl" "$rf")
+# After the line T: "UID GID CAPINH CAPPRM CAPEFF CAPAMB LASTCAP HOSTS" ("-"
+# for none), the user's passwd line, then the targets. Without them (no awk)
 # the shell reads what the awk would have.
 pre=$pre$nl targets='' self='' pw=''
 case $pre in *"${nl}T${nl}"*)
@@ -192,7 +215,10 @@ if [ -r /proc/sys/kernel/arch ]; then r /proc/sys/kernel/arch; v machine "$x"; e
 # The fqdn as Python's socket.getfqdn() finds it: the node name's address,
 # then that address's names (the files source first, getent for the rest).
 addr=
-if [ -r /etc/hosts ]; then
+hosts=-
+case $self in *" "[01-]) hosts=${self##* } ;; esac
+if [ "$hosts" = 1 ]; then :
+elif [ "$hosts" = - ] && [ -r /etc/hosts ]; then
 	while read -r ip names; do
 		case $ip in '' | \#* | *:*) continue ;; esac
 		for n in $names; do
@@ -200,7 +226,8 @@ if [ -r /etc/hosts ]; then
 		done
 	done </etc/hosts
 fi
-if [ -n "$addr" ]; then
+if [ "$hosts" = 1 ]; then :
+elif [ -n "$addr" ]; then
 	while read -r ip names; do
 		[ "$ip" = "$addr" ] && { v fqdn_names "$names"; break; }
 	done </etc/hosts
@@ -248,7 +275,7 @@ v passwd "$pw"
 r /proc/1/comm; v proc1 "$x"
 r /proc/uptime && v uptime "$x"
 r /proc/loadavg && v loadavg "$x"
-r /proc/cmdline && v cmdline "$x"
+[ -n "$self" ] || { r /proc/cmdline && v cmdline "$x"; }
 r /proc/sys/crypto/fips_enabled && v fips "$x"
 r /run/systemd/container && v systemd_container "$x"
 r /sys/hypervisor/type && v hypervisor "$x"
