@@ -12,7 +12,7 @@ import (
 
 // TestPythonFactsFromFilesOnTheFleet checks, on real hosts of the fleet,
 // that the Python facts the fact script tells from the interpreter's
-// files and `python -V` (facts.sh's pyfast) are what the interpreter
+// files and `python -V` (python.sh's pyfast) are what the interpreter
 // says of itself, that the files are enough on each image's own Python,
 // and that where they are not (a copy outside its prefix, a virtual
 // environment, a link from another bin directory, a host whose
@@ -21,7 +21,7 @@ func TestPythonFactsFromFilesOnTheFleet(t *testing.T) {
 	discovery := "for p in /usr/bin/python3 /usr/libexec/platform-python /usr/bin/python /usr/local/bin/python3 python3 python; do"
 	ahead := `pyfast "$p" && break`
 	if !strings.Contains(facts.Script, discovery) || !strings.Contains(facts.Script, ahead) {
-		t.Fatal("facts.sh's interpreter discovery is not where this test looks for it")
+		t.Fatal("python.sh's interpreter discovery is not where this test looks for it")
 	}
 	base := strings.Replace(facts.Script, discovery, `for p in "$PY"; do`, 1)
 	fast := strings.Replace(base, ahead, `pyfast "$p" && { echo FAST; break; }`, 1)

@@ -1,6 +1,6 @@
 // Package facts gathers a host's facts in one round trip, with no Python on
-// the host: an embedded sh script (facts.sh) prints what the host has, and
-// the parser turns it into the facts ansible-core 2.14's setup module
+// the host: an embedded sh script (facts.sh, then python.sh) prints what
+// the host has, and the parser turns it into the facts ansible-core 2.14's setup module
 // returns by default, with the same names, types and values, computed by
 // the same rules, quirks included: from ansible_os_family and
 // ansible_distribution_version to ansible_mounts, ansible_devices, one

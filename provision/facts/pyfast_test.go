@@ -8,16 +8,16 @@ import (
 	"testing"
 )
 
-// pyfastFunc is facts.sh's pyfast function, cut out to be run alone.
+// pyfastFunc is python.sh's pyfast function, cut out to be run alone.
 func pyfastFunc(t *testing.T) string {
 	t.Helper()
 	start := strings.Index(Script, "\npyfast() {\n")
 	if start < 0 {
-		t.Fatal("facts.sh has no pyfast function")
+		t.Fatal("python.sh has no pyfast function")
 	}
 	end := strings.Index(Script[start:], "\n}\n")
 	if end < 0 {
-		t.Fatal("facts.sh's pyfast function has no end")
+		t.Fatal("python.sh's pyfast function has no end")
 	}
 	return Script[start : start+end+3]
 }

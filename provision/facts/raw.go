@@ -8,9 +8,16 @@ import (
 
 // Script is the sh script that prints a host's facts. Its output is read by
 // Parse. It changes nothing on the host.
-//
-//go:embed facts.sh
-var Script string
+var Script = factsPart + pythonPart
+
+// factsPart is the fact script up to the Python facts; pythonPart finds
+// the interpreter, prints its facts and ends the script.
+var (
+	//go:embed facts.sh
+	factsPart string
+	//go:embed python.sh
+	pythonPart string
+)
 
 // raw is the fact script's output, sorted by kind.
 type raw struct {

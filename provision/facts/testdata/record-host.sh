@@ -65,7 +65,8 @@ fi
 opts=(-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes)
 for _ in $(seq 50); do ssh -q "${opts[@]}" -i "$key" -p "$port" root@127.0.0.1 true && break; sleep 0.2; done
 mkdir -p "$out"
-ssh -q "${opts[@]}" -i "$key" -p "$port" root@127.0.0.1 sh <"$here/../facts.sh" >"$out/script.out"
+cat "$here/../facts.sh" "$here/../python.sh" |
+	ssh -q "${opts[@]}" -i "$key" -p "$port" root@127.0.0.1 sh >"$out/script.out"
 printf 'h ansible_host=127.0.0.1 ansible_port=%s ansible_user=root ansible_ssh_private_key_file=%s ansible_ssh_common_args="%s"\n' \
 	"$port" "$key" "${opts[*]}" >"$tmp/inventory"
 ANSIBLE_LOAD_CALLBACK_PLUGINS=1 ANSIBLE_STDOUT_CALLBACK=json ansible -i "$tmp/inventory" h -m setup 2>/dev/null |
