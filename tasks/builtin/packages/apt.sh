@@ -1,11 +1,28 @@
 
 export DEBIAN_FRONTEND=noninteractive DEBIAN_PRIORITY=critical LANG=C LC_ALL=C LC_MESSAGES=C LC_CTYPE=C
 _t_fail() { echo verdict=failed; [ -n "$2" ] && echo cache=1; printf 'msg=%s\n' "$(printf %s "$1" | tr '\n' ' ')"; exit 0; }
-# _t_mtime FORMAT: the cache's time, as stat's FORMAT prints it.
+# _t_mtime VAR FORMAT: in $VAR the cache's time, as stat's FORMAT prints
+# it (stat started straight from the command substitution: one fork).
 _t_mtime() {
-	if [ -e /var/lib/apt/periodic/update-success-stamp ]; then stat -c "$1" /var/lib/apt/periodic/update-success-stamp
-	elif [ -e /var/lib/apt/lists ]; then stat -c "$1" /var/lib/apt/lists
-	else echo 0; fi
+	if [ -e /var/lib/apt/periodic/update-success-stamp ]; then _t_mf=/var/lib/apt/periodic/update-success-stamp
+	elif [ -e /var/lib/apt/lists ]; then _t_mf=/var/lib/apt/lists
+	else eval "$1=0"; return 0; fi
+	eval "$1=\$(stat -c \"\$2\" \"\$_t_mf\")"
+}
+# _t_onpath VAR NAME: in $VAR the path command -v gives NAME, a program
+# on $PATH (an empty element the current directory, given as NAME alone,
+# as dash gives it), found without a subshell; status 1 where there is
+# none.
+_t_onpath() {
+	_t_pr=$PATH
+	while :; do
+		_t_pd=${_t_pr%%:*}
+		if [ -f "${_t_pd:-.}/$2" ] && [ -x "${_t_pd:-.}/$2" ]; then
+			if [ -n "$_t_pd" ]; then eval "$1=\$_t_pd/\$2"; else eval "$1=\$2"; fi
+			return 0
+		fi
+		case $_t_pr in *:*) _t_pr=${_t_pr#*:} ;; *) return 1 ;; esac
+	done
 }
 tmp= prcon= prcbak=
 # $upload, when set, is the directory of a deb sent from the controller.
@@ -39,7 +56,7 @@ _t_ran() {
 	echo --output--; cat "$tmp/out" "$tmp/err"
 	exit 0
 }
-aptget=$(command -v apt-get) || _t_fail "Failed to find required executable apt-get in paths: $PATH"
+_t_onpath aptget apt-get || _t_fail "Failed to find required executable apt-get in paths: $PATH"
 # _t_tmp makes the temporary directory ($tmp) the first time a branch
 # needs one (never in a subshell): a task that finds nothing to do
 # starts no mktemp and no rm.
@@ -61,7 +78,8 @@ fi
 # the cache is told by its time to the nanosecond (%y), so that an update
 # in the same second as the last one still says so.
 # One stat for both: the whole seconds, then the time to the nanosecond.
-cstamp=$(_t_mtime '%Y %y') updated= now=
+_t_mtime cstamp '%Y %y'
+updated= now=
 ctime=${cstamp%% *} cstamp=${cstamp#* }
 [ -z "$update" ] || now=$(date +%s)
 if [ -n "$update" ] && { [ "$valid" -le 0 ] && [ "$ctime" -le "$now" ] || [ $((ctime + valid)) -lt "$now" ]; }; then
@@ -78,8 +96,9 @@ if [ -n "$update" ] && { [ "$valid" -le 0 ] && [ "$ctime" -le "$now" ] || [ $((c
 		[ -n "$ok" ] || _t_fail "Failed to update apt cache: $(grep -E '^(E|W):' "$tmp/uerr" | head -n 5)"
 		grep -q '^[WE]:' "$tmp/uerr" && _t_fail "Failed to update apt cache: $(grep -E '^(E|W):' "$tmp/uerr" | head -n 5)"
 	fi
-	if [ -n "$_t_check" ] || [ "$(_t_mtime %y)" != "$cstamp" ]; then updated=1; fi
-	ctime=$(_t_mtime %Y)
+	_t_mtime _t_ns %y
+	if [ -n "$_t_check" ] || [ "$_t_ns" != "$cstamp" ]; then updated=1; fi
+	_t_mtime ctime %Y
 fi
 echo "cache_updated=$updated"
 echo "cache_update_time=$ctime"
@@ -219,19 +238,31 @@ _t_scan() {
 	set -- "${DPKG_ADMINDIR:-/var/lib/dpkg}/status"
 	[ -s /var/lib/apt/extended_states ] && set -- "$@" /var/lib/apt/extended_states
 	dstat="
-$(awk -v names="$_sn" 'BEGIN { n = split(names, l, "\n"); for (i = 1; i <= n; i++) if (l[i] != "" && !(l[i] in want)) { want[l[i]] = 1; order[++k] = l[i] } }
-	function flush() { if (p in want) { cnt[p]++; if (st == "installed") { ok[p] = 1; ver[p] = v } } p = ""; st = ""; v = "" }
+$(awk -v names="$_sn" 'BEGIN { RS = ""; n = split(names, l, "\n"); for (i = 1; i <= n; i++) if (l[i] != "" && !(l[i] in want)) { want[l[i]] = 1; order[++k] = l[i] } }
+	# A stanza at a time: its first line names it; only a wanted one is
+	# read line by line.
 	FILENAME == ARGV[1] {
-		if ($0 == "") flush()
-		else if (/^Package:/) { flush(); if (NF == 2) p = $2 }
-		else if (/^Status:/) st = $4
-		else if (/^Version:/) v = $2
+		e = index($0, "\n"); h = e ? substr($0, 1, e - 1) : $0
+		if (h !~ /^Package:/ || split(h, w, " ") != 2 || !(w[2] in want)) next
+		p = w[2]; st = ""; v = ""
+		m = split($0, ln, "\n")
+		for (j = 2; j <= m; j++) {
+			if (ln[j] ~ /^Status:/) { split(ln[j], w, " "); st = w[4] }
+			else if (ln[j] ~ /^Version:/) { split(ln[j], w, " "); v = w[2] }
+		}
+		cnt[p]++
+		if (st == "installed") { ok[p] = 1; ver[p] = v }
 		next
 	}
-	/^Package:/ { q = $2; a = "" } /^Architecture:/ { a = $2 }
-	/^Auto-Installed: *1/ && (q in want || (q ":" a) in want) { auto = 1 }
+	!auto && /Auto-Installed:/ {
+		m = split($0, ln, "\n"); q = ""; a = ""
+		for (j = 1; j <= m; j++) {
+			if (ln[j] ~ /^Package:/) { split(ln[j], w, " "); q = w[2]; a = "" }
+			else if (ln[j] ~ /^Architecture:/) { split(ln[j], w, " "); a = w[2] }
+			else if (ln[j] ~ /^Auto-Installed: *1/ && (q in want || (q ":" a) in want)) auto = 1
+		}
+	}
 	END {
-		flush()
 		for (i = 1; i <= k; i++) {
 			x = order[i]
 			if (x ~ /[]:[*?!]/ || cnt[x] > 1) print x "\t?"
