@@ -175,14 +175,47 @@ if [ -n "$_t_check" ] && [ -n "$enabled" ]; then
 fi
 [ -n "$state" ] || { echo verdict=done; echo rc=0; exit 0; }
 
-# _t_ctl ACTION: the service's control command for ACTION.
+# Debian's service (init-system-helpers' /usr/sbin/service), where
+# systemd is not running, runs an init script as _t_svcrun does: from /,
+# in an environment of the locale variables, PATH and TERM alone
+# (_t_svcrun). Doing the same here spares the host its shell and two
+# basename per command.
+# Not where it would do more: systemd running, OpenRC's started links.
+dsvc=
+case $svccmd in
+/usr/sbin/service | /sbin/service)
+	[ -n "$initscript" ] && [ -x "$initscript" ] && [ -f /var/lib/dpkg/info/init-system-helpers.list ] &&
+		[ ! -d /run/systemd/system ] && [ ! -d /run/openrc/started ] && dsvc=1
+	# service reads an option anywhere in its arguments (split as it
+	# splits them, without globbing).
+	set -f
+	for _w in $name $args; do
+		case $_w in -h | --h* | -V | --version | --status-all | --full-restart) dsvc= ;; esac
+	done
+	set +f ;;
+esac
+# _t_svcrun OUT ACTION: the service's control command for ACTION, its
+# output where _t_exec puts it.
+_t_svcrun() {
+	_t_ro=$1; shift
+	case $svccmd in
+	*systemctl) _t_exec "$_t_ro" "$svccmd" "$1" "$name" $args ;;
+	"") _t_exec "$_t_ro" "$initscript" "$1" $args ;;
+	*)
+		if [ -n "$dsvc" ]; then
+			(cd / && _t_exec "$_t_ro" env -i LANG="${LANG-}" LANGUAGE="${LANGUAGE-}" LC_CTYPE="${LC_CTYPE-}" \
+				LC_NUMERIC="${LC_NUMERIC-}" LC_TIME="${LC_TIME-}" LC_COLLATE="${LC_COLLATE-}" LC_MONETARY="${LC_MONETARY-}" \
+				LC_MESSAGES="${LC_MESSAGES-}" LC_PAPER="${LC_PAPER-}" LC_NAME="${LC_NAME-}" LC_ADDRESS="${LC_ADDRESS-}" \
+				LC_TELEPHONE="${LC_TELEPHONE-}" LC_MEASUREMENT="${LC_MEASUREMENT-}" LC_IDENTIFICATION="${LC_IDENTIFICATION-}" \
+				LC_ALL="${LC_ALL-}" PATH="$PATH" TERM="${TERM-}" "$initscript" "$1" $args)
+		else _t_exec "$_t_ro" "$svccmd" "$name" "$1" $args; fi ;;
+	esac
+}
+# _t_ctl ACTION: the service's control command for ACTION, its output in
+# $tmp/c.out and $tmp/c.err.
 _t_ctl() {
 	_t_tmp
-	case $svccmd in
-	*systemctl) _t_exec "$tmp/c" "$svccmd" "$1" "$name" $args ;;
-	"") _t_exec "$tmp/c" "$initscript" "$1" $args ;;
-	*) _t_exec "$tmp/c" "$svccmd" "$name" "$1" $args ;;
-	esac
+	_t_svcrun "$tmp/c" "$@"
 }
 
 # Running or not.
@@ -196,10 +229,22 @@ elif [ "$mgr" = systemd ]; then
 	st=$("$systemctl" show "$name" -p ActiveState --value 2>/dev/null)
 	case $st in active|activating|reloading|deactivating) running=1 ;; *) running=0 ;; esac
 else
-	_t_attached=1; _t_ctl status; rc=$?; _t_attached=
+	# The status's output goes beside the frame's own files where the
+	# shell keeps them: no directory to make for a task that changes
+	# nothing. OpenRC's (its stderr is read) and under become: in $tmp.
+	_t_attached=1
+	case $svccmd in
+	*rc-service) _t_ctl status; rc=$?; so=$tmp/c ;;
+	*)
+		if [ -n "${__tender_w-}" ] && [ -z "$tmp" ]; then
+			so=$__tender_w.s
+			_t_svcrun "$so" status; rc=$?
+		else _t_ctl status; rc=$?; so=$tmp/c; fi ;;
+	esac
+	_t_attached=
 	case $svccmd in
 	*rc-service) # OpenRC says "started" on stdout, "crashed" on stderr
-		grep -q started "$tmp/c.out" && running=1 || running=0
+		grep -q started "$so.out" && running=1 || running=0
 		grep -q crashed "$tmp/c.err" && crashed=1 ;;
 	esac
 	[ -z "$running" ] && case $rc in 1|2|3|4|69) running=0 ;; esac
@@ -207,7 +252,7 @@ else
 	# taken out (read without a process: a status line is short).
 	_n=0 _out= _l=
 	while IFS= read -r _l; do _n=$((_n + 1)) _out="$_out$_l
-"; [ "$_n" -le 1 ] || break; done <"$tmp/c.out"
+"; [ "$_n" -le 1 ] || break; done <"$so.out"
 	if [ -z "$running" ] && [ "$_n" -le 1 ]; then
 		if [ $((${#_out} + ${#_l})) -le 4096 ]; then
 			_t_lower "$_out$_l"; _lo=$_lc
@@ -219,7 +264,7 @@ else
 "}" != "$clean" ]; do clean=${clean%"
 "}; done
 		else
-			clean=$(tr 'A-Z' 'a-z' <"$tmp/c.out" | sed "s/$(printf %s "$name" | tr 'A-Z' 'a-z' | sed 's/[]\/$*.^[]/\\&/g')//g")
+			clean=$(tr 'A-Z' 'a-z' <"$so.out" | sed "s/$(printf %s "$name" | tr 'A-Z' 'a-z' | sed 's/[]\/$*.^[]/\\&/g')//g")
 		fi
 		case $clean in
 		*stop*) running=0 ;;
