@@ -6,18 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// aptFunc is the text of the function name of the apt script.
-func aptFunc(t *testing.T, name string) string {
-	t.Helper()
-	i := strings.Index(aptScript, "\n"+name+"() {")
-	if i < 0 {
-		t.Fatalf("no %s in the apt script", name)
-	}
-	j := strings.Index(aptScript[i:], "\n}\n")
-	return aptScript[i : i+j+3]
-}
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+)
 
 // scanStatus is a dpkg status file with the stanzas the scan must tell
 // apart: one removed with its configuration kept (whose description
@@ -78,7 +69,7 @@ func TestAptScanStanzas(t *testing.T) {
 	}
 	for tool, path := range awks {
 		for _, c := range cases {
-			script := aptFunc(t, "_t_scan") + `list=$1; _t_scan; printf '%s' "$dstat"`
+			script := modtest.ShFunc(t, aptScript, "_t_scan") + `list=$1; _t_scan; printf '%s' "$dstat"`
 			cmd := exec.Command("/bin/sh", "-c", script, "sh", c.list)
 			cmd.Env = append(os.Environ(), "DPKG_ADMINDIR="+dir, "PATH="+path+os.Getenv("PATH"))
 			out, err := cmd.Output()
@@ -102,7 +93,7 @@ func TestAptScanAgainstDpkgQuery(t *testing.T) {
 		t.Skip("no dpkg-query here")
 	}
 	names := []string{"dpkg", "coreutils", "bash", "tender-no-such-package"}
-	script := aptFunc(t, "_t_scan") + `list=$1; _t_scan; printf '%s' "$dstat"`
+	script := modtest.ShFunc(t, aptScript, "_t_scan") + `list=$1; _t_scan; printf '%s' "$dstat"`
 	out, err := exec.Command("/bin/sh", "-c", script, "sh", strings.Join(names, "\n")+"\n").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +128,7 @@ func TestAptOnPath(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "d", "tool"), 0o755) // a directory is no program
 	for _, path := range []string{"d:a:b", "b:a", ":a", "c", "d:c:", "/nonexistent"} {
 		for _, prog := range []string{"tool", "plain"} {
-			script := aptFunc(t, "_t_onpath") + `PATH=$1; _t_onpath got "$2" && printf '%s' "$got"; printf '|'; command -v "$2"; :`
+			script := modtest.ShFunc(t, aptScript, "_t_onpath") + `PATH=$1; _t_onpath got "$2" && printf '%s' "$got"; printf '|'; command -v "$2"; :`
 			cmd := exec.Command("/bin/sh", "-c", script, "sh", path, prog)
 			cmd.Dir = dir
 			out, err := cmd.Output()

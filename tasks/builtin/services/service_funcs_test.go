@@ -4,25 +4,16 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-)
 
-// shFunc is the text of the function name of the service script.
-func shFunc(t *testing.T, name string) string {
-	t.Helper()
-	i := strings.Index(serviceScript, "\n"+name+"() {")
-	if i < 0 {
-		t.Fatalf("no %s in the service script", name)
-	}
-	j := strings.Index(serviceScript[i:], "\n}\n")
-	return serviceScript[i : i+j+3]
-}
+	"github.com/tender-sh/tender/tasks/builtin/internal/modtest"
+)
 
 // The status line's lowercasing and the removal of the service's name
 // are done without a process, and give what tr 'A-Z' 'a-z' and sed's
 // s/NAME//g give: overlapping and repeated names, regular expression
 // characters in the name, several lines, non-ASCII bytes.
 func TestServiceStatusLineBuiltins(t *testing.T) {
-	funcs := shFunc(t, "_t_lower") + shFunc(t, "_t_strip")
+	funcs := modtest.ShFunc(t, serviceScript, "_t_lower") + modtest.ShFunc(t, serviceScript, "_t_strip")
 	cases := [][2]string{
 		{"SSH is Running.", "ssh"},
 		{"aabb", "ab"},
