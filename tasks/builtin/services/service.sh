@@ -176,11 +176,11 @@ fi
 [ -n "$state" ] || { echo verdict=done; echo rc=0; exit 0; }
 
 # Debian's service (init-system-helpers' /usr/sbin/service), where
-# systemd is not running, runs an init script as _t_svcrun does: from /,
-# in an environment of the locale variables, PATH and TERM alone
-# (_t_svcrun). Doing the same here spares the host its shell and two
-# basename per command.
-# Not where it would do more: systemd running, OpenRC's started links.
+# systemd is not running, runs an init script from /, under env -i with
+# the locale variables, PATH and TERM alone; _t_svcrun does the same
+# itself, sparing the host service's shell and its two basename. Not
+# where service would do more: hand over to systemd, update OpenRC's
+# started links, or read one of the arguments as its own option.
 dsvc=
 case $svccmd in
 /usr/sbin/service | /sbin/service)
@@ -236,10 +236,14 @@ else
 	case $svccmd in
 	*rc-service) _t_ctl status; rc=$?; so=$tmp/c ;;
 	*)
+		so=
 		if [ -n "${__tender_w-}" ] && [ -z "$tmp" ]; then
 			so=$__tender_w.s
-			_t_svcrun "$so" status; rc=$?
-		else _t_ctl status; rc=$?; so=$tmp/c; fi ;;
+			_t_svcrun "$so" status 2>/dev/null; rc=$?
+			# Not written (the directory gone): asked again in $tmp.
+			[ -f "$so.out" ] || so=
+		fi
+		[ -n "$so" ] || { _t_ctl status; rc=$?; so=$tmp/c; } ;;
 	esac
 	_t_attached=
 	case $svccmd in
