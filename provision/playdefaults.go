@@ -5,6 +5,7 @@ package provision
 // command line (-u, -c, -b, --become-user, --become-method,
 // --force-handlers) and from Ansible's configuration (DEFAULT_REMOTE_USER,
 // DEFAULT_TRANSPORT, DEFAULT_BECOME*, DEFAULT_GATHERING,
+// DEFAULT_GATHER_SUBSET, DEFAULT_GATHER_TIMEOUT, DEFAULT_FACT_PATH,
 // DEFAULT_FORCE_HANDLERS, DEFAULT_STRATEGY). The zero value is Ansible's defaults.
 type PlayDefaults struct {
 	// RemoteUser is the login user when neither the play, the task nor
@@ -29,6 +30,14 @@ type PlayDefaults struct {
 	// "implicit" or "" (always), "explicit" (never), "smart" (only on
 	// hosts whose facts this run has not gathered yet).
 	Gathering string
+	// GatherSubset, GatherTimeout and FactPath are the arguments of a
+	// play's implicit fact gathering when the play has no gather_subset,
+	// gather_timeout or fact_path keyword; nil, nil and "" leave setup's
+	// own defaults. As in Ansible, a setup task in the play is not
+	// given them.
+	GatherSubset  []any
+	GatherTimeout *int
+	FactPath      string
 	// ForceHandlers runs notified handlers on hosts that failed, as a
 	// play's force_handlers: true does.
 	ForceHandlers bool

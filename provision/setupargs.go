@@ -35,18 +35,29 @@ func setupOptions(t *playbooks.Task, scope *expr.Vars) (tasks.Values, error) {
 
 // gatherArgs are the setup arguments a play's gather_subset,
 // gather_timeout and fact_path keywords give its fact gathering, as
-// Ansible passes them to the setup it runs.
+// Ansible passes them to the setup it runs; where the play has none,
+// the run's defaults (PlayDefaults: Ansible's DEFAULT_GATHER_SUBSET,
+// DEFAULT_GATHER_TIMEOUT and DEFAULT_FACT_PATH settings).
 func (pr *playRun) gatherArgs() map[string]any {
-	p := pr.play
+	p, d := pr.play, &pr.rn.r.Defaults
 	args := map[string]any{}
-	if p.GatherSubset != nil {
+	switch {
+	case p.GatherSubset != nil:
 		args["gather_subset"] = p.GatherSubset
+	case d.GatherSubset != nil:
+		args["gather_subset"] = d.GatherSubset
 	}
-	if p.GatherTimeout != nil {
+	switch {
+	case p.GatherTimeout != nil:
 		args["gather_timeout"] = p.GatherTimeout
+	case d.GatherTimeout != nil:
+		args["gather_timeout"] = *d.GatherTimeout
 	}
-	if p.FactPath != "" {
+	switch {
+	case p.FactPath != "":
 		args["fact_path"] = p.FactPath
+	case d.FactPath != "":
+		args["fact_path"] = d.FactPath
 	}
 	return args
 }

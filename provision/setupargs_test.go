@@ -1,6 +1,7 @@
 package provision_test
 
 import (
+	"github.com/tender-sh/tender/provision"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,5 +53,50 @@ func TestSetupArguments(t *testing.T) {
 	}
 	if !strings.Contains(out, "Gathering Facts") {
 		t.Errorf("no fact gathering:\n%s", out)
+	}
+}
+
+// TestGatherDefaults: the run's gathering defaults (ansible.cfg's
+// gather_subset and fact_path) reach a play's implicit fact gathering
+// when the play has no keyword of its own, yield to the play's keywords,
+// and are not given to a setup task, as in Ansible.
+func TestGatherDefaults(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(dir, "mine.fact"), []byte(`{"k": "v"}`), 0o644)
+	os.WriteFile(filepath.Join(other, "theirs.fact"), []byte(`{"k": "w"}`), 0o644)
+	out, recap, err := play(t, "h1 ansible_connection=local\n", `
+- hosts: all
+  tasks:
+    - assert:
+        that:
+          - ansible_facts.gather_subset == ['!all']
+          - ansible_mounts is not defined
+          - ansible_local.mine.k == 'v'
+    - setup:
+      register: own
+    - assert:
+        that:
+          - own.ansible_facts.gather_subset == ['all']
+          - own.ansible_facts.ansible_local.mine is not defined
+- hosts: all
+  gather_subset: ['!all', 'mounts']
+  fact_path: `+other+`
+  tasks:
+    - assert:
+        that:
+          - ansible_facts.gather_subset == ['!all', 'mounts']
+          - ansible_local.theirs.k == 'w'
+          - ansible_local.mine is not defined
+`, func(r *provision.Runner) {
+		r.Defaults.GatherSubset = []any{"!all"}
+		r.Defaults.FactPath = dir
+		timeout := 5
+		r.Defaults.GatherTimeout = &timeout
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := recap.Stats["h1"]; s.Failed != 0 {
+		t.Errorf("%+v\n%s", *s, out)
 	}
 }

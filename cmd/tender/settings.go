@@ -67,7 +67,8 @@ func flagOr(c *cli.Context, flag string, cfg *config.Config, name string) (strin
 
 // playDefaults are what every play starts from: -u, -c, -b,
 // --become-user, --become-method and --force-handlers, else the settings
-// they stand for, as ansible-playbook takes them.
+// they stand for, and the settings of the implicit fact gathering, as
+// ansible-playbook takes them.
 func playDefaults(c *cli.Context, cfg *config.Config) (provision.PlayDefaults, error) {
 	var d provision.PlayDefaults
 	var err error
@@ -107,7 +108,26 @@ func playDefaults(c *cli.Context, cfg *config.Config) (provision.PlayDefaults, e
 			return d, err
 		}
 	}
-	return d, nil
+	return d, gatherDefaults(&d, cfg)
+}
+
+// gatherDefaults sets the implicit fact gathering's arguments from
+// DEFAULT_GATHER_SUBSET, DEFAULT_GATHER_TIMEOUT and DEFAULT_FACT_PATH,
+// where ansible.cfg or the environment set them.
+func gatherDefaults(d *provision.PlayDefaults, cfg *config.Config) error {
+	if v, set, err := setting(cfg, "DEFAULT_GATHER_SUBSET"); err != nil {
+		return err
+	} else if l, ok := v.([]any); set && ok {
+		d.GatherSubset = l
+	}
+	if v, set, err := setting(cfg, "DEFAULT_GATHER_TIMEOUT"); err != nil {
+		return err
+	} else if n, ok := v.(int); set && ok {
+		d.GatherTimeout = &n
+	}
+	var err error
+	d.FactPath, err = settingStr(cfg, "DEFAULT_FACT_PATH")
+	return err
 }
 
 // contentPaths are the roles path (DEFAULT_ROLES_PATH) and the module

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,6 +74,9 @@ func TestPlayDefaultsFromSettings(t *testing.T) {
 	t.Setenv("ANSIBLE_BECOME_USER", "app")
 	t.Setenv("ANSIBLE_GATHERING", "smart")
 	t.Setenv("ANSIBLE_FORCE_HANDLERS", "yes")
+	t.Setenv("ANSIBLE_GATHER_SUBSET", "!hardware,network")
+	t.Setenv("ANSIBLE_GATHER_TIMEOUT", "30")
+	t.Setenv("ANSIBLE_FACT_PATH", "/opt/facts.d")
 	withRunFlags(t, []string{"-b", "-c", "local"}, func(c *cli.Context, cfg *config.Config) {
 		d, err := playDefaults(c, cfg)
 		if err != nil {
@@ -80,6 +84,16 @@ func TestPlayDefaultsFromSettings(t *testing.T) {
 		}
 		if !d.Become || d.BecomeUser != "app" || d.Connection != "local" || d.Gathering != "smart" || !d.ForceHandlers {
 			t.Errorf("defaults: %+v", d)
+		}
+		if fmt.Sprint(d.GatherSubset) != "[!hardware network]" || d.GatherTimeout == nil || *d.GatherTimeout != 30 || d.FactPath != "/opt/facts.d" {
+			t.Errorf("gathering defaults: %v %v %q", d.GatherSubset, d.GatherTimeout, d.FactPath)
+		}
+	})
+	os.Unsetenv("ANSIBLE_GATHER_TIMEOUT")
+	os.Unsetenv("ANSIBLE_GATHER_SUBSET")
+	withRunFlags(t, nil, func(c *cli.Context, cfg *config.Config) {
+		if d, err := playDefaults(c, cfg); err != nil || d.GatherSubset != nil || d.GatherTimeout != nil {
+			t.Errorf("unset: want no gathering defaults, got %v %v (%v)", d.GatherSubset, d.GatherTimeout, err)
 		}
 	})
 	withRunFlags(t, []string{"--become-user", "root", "--become-method", "pbrun"}, func(c *cli.Context, cfg *config.Config) {
