@@ -115,6 +115,7 @@ func errorText(app *cli.App, err error) string {
 }
 
 func main() {
+	tuneGC()
 	stop := startProfiles(os.Stderr)
 	code := run(os.Args, os.Stdout, os.Stderr)
 	stop()
