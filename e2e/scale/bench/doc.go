@@ -30,7 +30,11 @@ func writeSection(path string, rs []result, extra []string) error {
 		flags = "`--keep-going " + strings.Join(extra, " ") + "`"
 	}
 	fmt.Fprintf(&b, "*deploy*: `tender agent deploy` (the built binary, %s) deploys `e2e/scale/bundle` (5 tasks, 2 tracked files, one a 256 KiB package) to N simulated hosts served by `e2e/scale/fleetd` in a process of its own (*first*), then runs again at once (*no-op*), which should find every host up to date (ledger, one probe script per host) and deploy nothing. ", flags)
-	b.WriteString("*play*: `tender play --forks N` of `e2e/bench/site.yml` (facts, then 10 tasks) on every host at once, first and again (nothing changes). ")
+	gather := "Ansible's default fact-gathering timeout (10 s)"
+	if gatherTimeoutSecs > 0 {
+		gather = fmt.Sprintf("`ANSIBLE_GATHER_TIMEOUT=%d` (a fleet that shares the controller's two cores gathers slowly)", gatherTimeoutSecs)
+	}
+	fmt.Fprintf(&b, "*play*: `tender play --forks N` of `e2e/bench/site.yml` (facts, then 10 tasks) on every host at once, first and again (nothing changes), with %s. ", gather)
 	b.WriteString("Times and memory are the tender process's alone: wall time, CPU time (user + system) and peak RSS (`ru_maxrss` from wait4); *fleet CPU* is the fleet process's and its children's (the hosts' shells and sftp-servers) over the same run, on the same two cores. What the simulation proves, and what it does not: `e2e/scale/README.md`.\n\n")
 	if pngPath != "" && strings.HasPrefix(pngPath, "docs/") {
 		fmt.Fprintf(&b, "![wall time and peak RSS against hosts](%s)\n\n", strings.TrimPrefix(pngPath, "docs/"))

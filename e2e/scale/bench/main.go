@@ -31,6 +31,7 @@ func main() {
 	flag.StringVar(&profileDir, "profile", "", "write each tender run's CPU and heap profiles (pprof) into this directory")
 	flag.BoolVar(&playToo, "play", false, "also run tender play of e2e/bench/site.yml (10 tasks and facts) on every host at once (--forks N), first and no-op")
 	flag.IntVar(&playMax, "play-max", 0, "with -play: play only on fleets of at most this many hosts (0: every fleet)")
+	flag.IntVar(&gatherTimeoutSecs, "gather-timeout", 600, "with -play: the fact gathering's timeout in seconds (ANSIBLE_GATHER_TIMEOUT; 0: Ansible's 10), long, so that a fleet that shares the controller's cores times the run instead of failing hosts")
 	flag.BoolVar(&deploySkip, "no-deploy", false, "skip tender agent deploy (with -play: measure the playbook only)")
 	flag.StringVar(&pngPath, "png", "docs/scale.png", "the plot of wall time and RSS against hosts, written when two host counts or more were measured; empty: none")
 	flag.Parse()
@@ -42,11 +43,12 @@ func main() {
 
 // What the flags choose besides the host counts and RTTs.
 var (
-	profileDir string // receives each run's profiles (-profile)
-	playToo    bool   // -play
-	playMax    int    // -play-max
-	deploySkip bool   // -no-deploy
-	pngPath    string // -png
+	profileDir        string // receives each run's profiles (-profile)
+	playToo           bool   // -play
+	gatherTimeoutSecs int    // -gather-timeout
+	playMax           int    // -play-max
+	deploySkip        bool   // -no-deploy
+	pngPath           string // -png
 )
 
 // result is one tender run.
@@ -196,23 +198,28 @@ func measure(tender, fleetd, bundle, root string, n int, rtt time.Duration, extr
 		append(extra, "--keep-going")...)
 	// The playbook works under /proc/self/cwd, each host's own root.
 	play := append(append([]string{"play", "--forks", fmt.Sprint(n), "-e", "run_id=scale", "-e", "base=/proc/self/cwd/bench"}, conn...), sitePath)
+	var playEnv []string
+	if gatherTimeoutSecs > 0 {
+		playEnv = []string{fmt.Sprintf("ANSIBLE_GATHER_TIMEOUT=%d", gatherTimeoutSecs)}
+	}
 	type step struct {
 		name string
 		args []string
+		env  []string
 	}
 	var steps []step
 	if !deploySkip {
-		steps = append(steps, step{"deploy: first", deploy}, step{"deploy: no-op", deploy})
+		steps = append(steps, step{"deploy: first", deploy, nil}, step{"deploy: no-op", deploy, nil})
 	}
 	if playToo && (playMax == 0 || n <= playMax) {
-		steps = append(steps, step{"play: first", play}, step{"play: no-op", play})
+		steps = append(steps, step{"play: first", play, playEnv}, step{"play: no-op", play, playEnv})
 	}
 	var rs []result
 	for _, st := range steps {
-		var env []string
+		env := st.env
 		if profileDir != "" {
 			base := filepath.Join(profileDir, fmt.Sprintf("%d-%v-%s", n, rtt, strings.NewReplacer(": ", "-", " ", "-").Replace(st.name)))
-			env = []string{"TENDER_CPUPROFILE=" + base + ".cpu", "TENDER_MEMPROFILE=" + base + ".mem"}
+			env = append(env, "TENDER_CPUPROFILE="+base+".cpu", "TENDER_MEMPROFILE="+base+".mem")
 		}
 		before := processCPU(fl.Process.Pid)
 		r, err := timed(tender, st.args, env)
