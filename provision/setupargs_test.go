@@ -1,11 +1,12 @@
 package provision_test
 
 import (
-	"github.com/tender-sh/tender/provision"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tender-sh/tender/provision"
 )
 
 // TestSetupArguments: setup's gather_subset, filter and fact_path, and a
