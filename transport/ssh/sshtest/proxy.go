@@ -131,10 +131,13 @@ func (t *turnConn) Read(b []byte) (int, error) {
 	return n, err
 }
 
+// Write marks the server's data as sent before it writes it: a client
+// that reads it at once and sends its next request could otherwise be
+// read, and found no answer before it, while this goroutine has yet to
+// set the mark, and a round trip would go uncounted on a loaded machine.
 func (t *turnConn) Write(b []byte) (int, error) {
-	n, err := t.Conn.Write(b)
-	if n > 0 {
+	if len(b) > 0 {
 		t.answered.Store(true)
 	}
-	return n, err
+	return t.Conn.Write(b)
 }
