@@ -10,10 +10,11 @@ import (
 // share of what is live before a collection. A run holds about 80 KiB
 // of live heap for each host in flight (its SSH connection and shell,
 // its facts and results) and, at the default, as much again of garbage
-// between collections: half that headroom takes about a sixth off the
-// peak memory of a 200-host play, for about a tenth more of tender's
-// CPU, which is a small share of any run's (the hosts and the network
-// bound its wall time). docs/BENCHMARKS.md has the measurements.
+// between collections: half that headroom takes about a seventh off the
+// peak memory of a 200-host play and a fifth off a 1,000-host one, for a
+// tenth to a third more of tender's CPU, a small share of any run's (the
+// hosts and the network bound its wall time). docs/BENCHMARKS.md has the
+// measurements.
 const gcPercent = 50
 
 // tuneGC sets the collector's target to gcPercent, unless GOGC in the

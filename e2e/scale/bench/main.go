@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -216,7 +217,7 @@ func measure(tender, fleetd, bundle, root string, n int, rtt time.Duration, extr
 	}
 	var rs []result
 	for _, st := range steps {
-		env := st.env
+		env := slices.Clone(st.env) // each step's own: the profiles' paths differ
 		if profileDir != "" {
 			base := filepath.Join(profileDir, fmt.Sprintf("%d-%v-%s", n, rtt, strings.NewReplacer(": ", "-", " ", "-").Replace(st.name)))
 			env = append(env, "TENDER_CPUPROFILE="+base+".cpu", "TENDER_MEMPROFILE="+base+".mem")
