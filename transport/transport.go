@@ -123,7 +123,16 @@ type Cmd struct {
 	// Lines is the module's promise that the script prints at most a
 	// few short lines of text on stdout (no NUL byte): a transport may
 	// copy them with the shell's builtins rather than start a program.
-	// It changes nothing the script does, nor what Run returns.
+	// It changes nothing the script does, nor what Run returns, with
+	// one exception: with Direct, a transport that keeps a shell may
+	// take the stdout whole with the shell's command substitution (the
+	// SSH transport does), which gives back its trailing newlines only
+	// while the shell's EXIT trap marks its end. A script that sets an
+	// EXIT trap of its own keeps that mark by printing, last in it,
+	// "${__tender_cs-}" (the SSH transport's shell sets it in such a
+	// frame; it is empty elsewhere); one that does not, or that sends
+	// its stdout elsewhere before it exits, has them come back as one
+	// newline (none after no output).
 	Lines bool
 	// LinesUntil, when not empty, is Lines for the script's stdout up to
 	// and including the first line equal to it; after that line the

@@ -101,6 +101,16 @@ func (w Wrapped) HeadBytes(extra []byte) []byte {
 	return append(out, extra...)
 }
 
+// InlineEval is Inline's command without its subshell's parentheses,
+// "eval 'SCRIPT'", for a shell that runs it in a subshell of another
+// kind (a command substitution); empty when Inline is.
+func (w Wrapped) InlineEval() string {
+	if len(w.Inline) < len("(  )") {
+		return ""
+	}
+	return w.Inline[len("( ") : len(w.Inline)-len(" )")]
+}
+
 // inlineScript is "( eval 'ENV SCRIPT' )", the environment's exports
 // and the script quoted as Quote quotes a text that ends in a newline,
 // written in one allocation.

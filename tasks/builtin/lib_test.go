@@ -3,11 +3,15 @@ package builtin
 import (
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/tender-sh/tender/tasks/builtin/internal/shared"
 )
+
+// exitTrap matches a trap statement on EXIT.
+var exitTrap = regexp.MustCompile(`(?m)^\s*trap .* EXIT\s*$`)
 
 // The Lib pieces of every module (transport.Cmd.Lib) live for a whole
 // connection once a shell has defined them, so each must only define,
@@ -36,6 +40,12 @@ func TestLibPiecesOnlyDefineDistinctNames(t *testing.T) {
 		}
 		if len(p.Names) == 0 {
 			t.Errorf("piece %q defines no function", first)
+		}
+		// A piece that sets an EXIT trap prints ${__tender_cs-} in it:
+		// a capture frame's shell (transport.Cmd.Lines) then still finds
+		// the end of the script's output, trailing newlines and all.
+		if exitTrap.MatchString(p.Text) && !strings.Contains(p.Text, `printf %s "${__tender_cs-}"`) {
+			t.Errorf("piece %q sets an EXIT trap that does not print ${__tender_cs-}", first)
 		}
 		for _, n := range p.Names {
 			if o, ok := owner[n]; ok && o != p.Text {

@@ -44,12 +44,31 @@ func buildFrame(b, command string, stdin []byte, lines string) []byte {
 // command reads /dev/null, and the shell forks once, for the subshell,
 // where the pipeline of buildFrame costs it two forks more. direct: the
 // command's stdout is the answer's, printed as it comes after the O
-// marker (transport.Cmd.Direct); only its stderr goes to a file.
-func subshellFrame(b, command, lines string, direct bool) []byte {
-	if direct {
-		return fmt.Appendf(nil, "__tender_pre %s\nprintf '%%sO' %s\n{ %s\n} </dev/null 2>\"$__tender_e\"\n__tender_dpost %s $?\n", b, b, command, b)
+// marker (transport.Cmd.Direct); only its stderr goes to a file. fixed:
+// the command leaves no process behind (Direct's promise, whether or not
+// its stdout goes straight into the answer), so its outputs go to the
+// files every such frame truncates and reuses (__tender_cpre) rather
+// than to two new ones.
+func subshellFrame(b, command, lines string, direct, fixed bool) []byte {
+	pre := "__tender_pre " + b
+	if fixed {
+		pre = "__tender_cpre"
 	}
-	return fmt.Appendf(nil, "__tender_pre %s\n{ %s\n} </dev/null >\"$__tender_o\" 2>\"$__tender_e\"\n__tender_post %s $?%s\n", b, command, b, lines)
+	if direct {
+		return fmt.Appendf(nil, "%s\nprintf '%%sO' %s\n{ %s\n} </dev/null 2>\"$__tender_e\"\n__tender_dpost %s $?\n", pre, b, command, b)
+	}
+	return fmt.Appendf(nil, "%s\n{ %s\n} </dev/null >\"$__tender_o\" 2>\"$__tender_e\"\n__tender_post %s $?%s\n", pre, command, b, lines)
+}
+
+// captureFrame is subshellFrame for a command that promises a few lines
+// of text and no process left behind (transport.Cmd.Lines and Direct),
+// given as it runs in a subshell of any kind (Wrapped.InlineEval): the
+// shell takes its stdout with a command substitution, whose EXIT trap
+// prints the boundary last (a script that sets its own prints it from
+// $__tender_cs), and its stderr goes to the capture frames' file (see
+// shell.go).
+func captureFrame(b, command string) []byte {
+	return fmt.Appendf(nil, "__tender_cpre\n__tender_c=$(__tender_cs=%s; trap 'printf %%s %s' EXIT; %s </dev/null 2>\"$__tender_e\")\n__tender_cpost %s $?\n", b, b, command, b)
 }
 
 // heredocFrame is buildFrame for stdin that is plain text: it goes as a

@@ -49,7 +49,7 @@ func TestFrameStdinRoundTrip(t *testing.T) {
 // reads the frames that follow) and in its own subshell: its exit, cd and
 // variables leave the persistent shell as they were.
 func TestSubshellFrame(t *testing.T) {
-	frame := subshellFrame("__B_", "( eval 'cat; cd /; x=changed; exit 3' )", "", false)
+	frame := subshellFrame("__B_", "( eval 'cat; cd /; x=changed; exit 3' )", "", false, false)
 	script := "__tender_pre() { :; }\n__tender_post() { echo \"rc=$2\"; }\n__tender_o=/dev/stdout __tender_e=/dev/null\nx=kept\n" +
 		string(frame) + "echo \"$x $(pwd)\"\n" + "not for cat\n"
 	cmd := exec.Command("/bin/sh")
@@ -134,7 +134,7 @@ func TestPostCopiesLinesUntilWithBuiltins(t *testing.T) {
 				}
 				b := fmt.Sprintf("__B%d_", i)
 				bs, want = append(bs, b), append(want, c.out)
-				frames = append(frames, subshellFrame(b, "( printf '"+c.format+"' )", post, false)...)
+				frames = append(frames, subshellFrame(b, "( printf '"+c.format+"' )", post, false, false)...)
 			}
 			sh := runFrames(t, argv, withPath, frames)
 			for i, b := range bs {
@@ -177,7 +177,7 @@ func postLines(t *testing.T, argv []string, withPath bool, post string, direct b
 		b := fmt.Sprintf("__B%d_", i)
 		bs = append(bs, b)
 		cmd := fmt.Sprintf("( printf %%s %s; printf %%s %s >&2 )", transport.Quote(c.out), transport.Quote(c.err))
-		frames = append(frames, subshellFrame(b, cmd, post, direct)...)
+		frames = append(frames, subshellFrame(b, cmd, post, direct, false)...)
 	}
 	sh := runFrames(t, argv, withPath, frames)
 	j := 0
@@ -210,6 +210,13 @@ func runFrames(t *testing.T, argv []string, withPath bool, frames []byte) *shell
 	if err != nil {
 		t.Fatalf("sh: %v", err)
 	}
+	return shellOf(t, out)
+}
+
+// shellOf is a shell whose answers are read from out, what the real
+// setup script and frames printed, past its ready line.
+func shellOf(t *testing.T, out []byte) *shell {
+	t.Helper()
 	sh := &shell{out: bufio.NewReader(bytes.NewReader(out))}
 	if line, err := sh.out.ReadString('\n'); err != nil || !strings.HasPrefix(line, "READY ") {
 		t.Fatalf("ready line %q (%v)", line, err)

@@ -169,9 +169,9 @@ func TestPrestatFramesInEveryShell(t *testing.T) {
 				st.start = prestatText(probeStat, []string{p}, false)
 			}
 			cmd := "( eval " + transport.Quote(statScript(say)) + " )"
-			f = append(f, prestatFrame(subshellFrame(fmt.Sprintf("__P%d_", i), cmd, " l", false), st, "changed=")...)
+			f = append(f, prestatFrame(subshellFrame(fmt.Sprintf("__P%d_", i), cmd, " l", false, false), st, "changed=")...)
 		}
-		f = append(f, subshellFrame("__P9_", "( eval "+transport.Quote(statScript("x"))+" )", " l", false)...)
+		f = append(f, subshellFrame("__P9_", "( eval "+transport.Quote(statScript("x"))+" )", " l", false, false)...)
 		sh := runFrames(t, argv, true, f)
 		for i, w := range []string{want, want, "none", "none"} {
 			b := fmt.Sprintf("__P%d_", i)

@@ -84,7 +84,22 @@ import (
 // that promises to leave no process behind (transport.Cmd.Direct; a
 // module reading a file) and runs in a subshell without stdin writes
 // its stdout straight into the answer, after the O marker, and only its
-// stderr goes to a file (__tender_dpost): no cat for its output.
+// stderr goes to a file (__tender_dpost): no cat for its output. As no
+// process of such a script can write later, its outputs go to two files
+// that every such frame truncates and reuses, co and c (__tender_cpre),
+// rather than to two new ones, and no byte is written first to check
+// the directory: a vanished one shows as a missing file after the
+// frame; on a full disk the stderr may be lost. One that promises Lines
+// too (a module's verdict) is a capture frame (captureFrame): the shell
+// takes its stdout with a command substitution, in place of the
+// subshell (one fork still), from a pipe in blocks, where reading a
+// file back costs dash's read a system call per byte (a no-op task's
+// 160-byte verdict cost 160 reads). The substitution's EXIT trap prints
+// the boundary after the script's output, so that the shell can give
+// back the trailing newlines the substitution drops (see
+// transport.Cmd.Lines for a script that sets its own trap). The sweep
+// of the private directory every 64 frames starts rm only when there
+// are files to remove.
 //
 // When a Run's ctx ends, the client kills the shell's descendants (found
 // through /proc from a separate exec channel) so the shell finishes the
@@ -102,12 +117,21 @@ const setupScript = `exec 2>/dev/null
 __tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX") || exit 1
 trap 'rm -rf "$__tender_d"' EXIT
 __tender_n=0
-__tender_pre() {
+__tender_cpre() {
 	[ -d "$__tender_d" ] || __tender_d=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/.tender.XXXXXXXX")
 	__tender_n=$((__tender_n + 1))
-	[ $((__tender_n %% 64)) -ne 0 ] || rm -rf -- "$__tender_d"/[oew][0-9]*
-	__tender_o=$__tender_d/o$__tender_n __tender_e=$__tender_d/e$__tender_n __tender_k=
-	__tender_w=$__tender_d/w$__tender_n
+	if [ $((__tender_n %% 64)) -eq 0 ]; then
+		for __tender_f in "$__tender_d"/[oew][0-9]*; do
+			[ -e "$__tender_f" ] && rm -rf -- "$__tender_d"/[oew][0-9]*
+			break
+		done
+	fi
+	__tender_p=${__tender_d:-/dev/null}
+	__tender_w=$__tender_p/w$__tender_n __tender_o=$__tender_p/co __tender_e=$__tender_p/c __tender_k=1
+}
+__tender_pre() {
+	__tender_cpre
+	__tender_o=$__tender_p/o$__tender_n __tender_e=$__tender_p/e$__tender_n __tender_k=
 	printf %%s "$1" 2>/dev/null >"$__tender_e"
 	[ -s "$__tender_e" ] && __tender_k=1
 }
@@ -128,6 +152,27 @@ __tender_post() {
 		fi
 	else
 		__tender_x=F
+		printf '%%sO%%sF%%s\n' "$1" "$1" "${__tender_d:-no directory}"
+	fi
+}
+__tender_cpost() {
+	__tender_x=$2 __tender_i=0
+	if [ -f "$__tender_e" ]; then
+		case $__tender_c in
+		*"$1") __tender_a=${__tender_c%%"$1"} ;;
+		'') __tender_a= ;;
+		*) __tender_a=$__tender_c'
+' ;;
+		esac
+		__tender_c=
+		if [ -s "$__tender_e" ]; then
+			printf '%%sO%%s' "$1" "$__tender_a"
+			__tender_tail "$1" "$2"
+		else
+			printf '%%sO%%s%%sX%%s\n' "$1" "$__tender_a" "$1" "$2"
+		fi
+	else
+		__tender_x=F __tender_c=
 		printf '%%sO%%sF%%s\n' "$1" "$1" "${__tender_d:-no directory}"
 	fi
 }
@@ -391,17 +436,22 @@ func (c *Conn) runShell(ctx context.Context, sh *shell, command string, subshell
 
 // frameOpts is what a frame takes from its Cmd besides the command.
 type frameOpts struct {
-	secret bool     // stdin carries a become password
-	lines  string   // __tender_post's arguments past the status (postArgs)
-	direct bool     // stdout may go straight into the answer (transport.Cmd.Direct)
-	lib    []string // the Lib the shell must define first (Wrapped.Lib, for an inline command)
+	secret  bool     // stdin carries a become password
+	lines   string   // __tender_post's arguments past the status (postArgs)
+	direct  bool     // stdout may go straight into the answer (transport.Cmd.Direct)
+	capture string   // the command for a capture frame (captureFrame); empty: none
+	fixed   bool     // the outputs may go to the files every such frame reuses (transport.Cmd.Direct)
+	lib     []string // the Lib the shell must define first (Wrapped.Lib, for an inline command)
 }
 
 // frameOptsOf is cmd's frameOpts, wrapped as w.
 func frameOptsOf(cmd transport.Cmd, w transport.Wrapped) frameOpts {
-	fo := frameOpts{secret: isSecret(cmd), lines: postArgs(cmd), direct: cmd.Direct}
+	fo := frameOpts{secret: isSecret(cmd), lines: postArgs(cmd), direct: cmd.Direct, fixed: cmd.Direct}
 	if w.Inline != "" {
 		fo.lib = w.Lib
+		if cmd.Lines && cmd.Direct {
+			fo.capture = w.InlineEval()
+		}
 	}
 	return fo
 }
@@ -410,8 +460,10 @@ func frameOptsOf(cmd transport.Cmd, w transport.Wrapped) frameOpts {
 // under the boundary b (see runShell).
 func shellFrame(sh *shell, b, command string, subshell bool, stdin []byte, fo frameOpts) []byte {
 	var frame []byte
-	if len(stdin) == 0 && subshell {
-		frame = subshellFrame(b, command, fo.lines, fo.direct)
+	if len(stdin) == 0 && subshell && fo.capture != "" {
+		frame = captureFrame(b, fo.capture)
+	} else if len(stdin) == 0 && subshell {
+		frame = subshellFrame(b, command, fo.lines, fo.direct, fo.fixed)
 	} else if sh.mode == modeEval && !fo.secret {
 		// Not with bash (older versions keep here-documents in
 		// temporary files) nor with a become password (never on disk).

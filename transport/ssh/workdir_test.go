@@ -29,7 +29,7 @@ had=0; [ -d "$__tender_d/stoken" ] && had=1
 [ "$had" = 1 ] || mkdir "$__tender_d/stoken"
 n=0; for x in "$__tender_d"/w*; do n=$((n + 1)); done
 printf '%s %s %s\n' "$had" "$n" "$__tender_w" )`
-			f = append(f, subshellFrame(b, cmd, " l", false)...)
+			f = append(f, subshellFrame(b, cmd, " l", false, false)...)
 		}
 		t.Setenv("TMPDIR", tmp)
 		sh := runFrames(t, argv, true, f)

@@ -93,10 +93,10 @@ func tempDir(t *testing.T, c transport.Conn) string {
 
 func testExitCodeAndOutput(t *testing.T, s Suite) {
 	c := open(t, s)
-	// Cmd.Direct, Cmd.Lines and Cmd.LinesUntil change nothing a Run
-	// returns, on either side of the line LinesUntil names (binary past
-	// it, where Lines promises text).
-	for _, cmd := range []transport.Cmd{{}, {Direct: true}, {Lines: true}, {LinesUntil: "out"}, {LinesUntil: "v=1"}} {
+	// Cmd.Direct, Cmd.Lines (with Direct too) and Cmd.LinesUntil change
+	// nothing a Run returns, on either side of the line LinesUntil names
+	// (binary past it, where Lines promises text).
+	for _, cmd := range []transport.Cmd{{}, {Direct: true}, {Lines: true}, {Lines: true, Direct: true}, {LinesUntil: "out"}, {LinesUntil: "v=1"}} {
 		want := "v=1\nout\nb\x00\xff\n"
 		cmd.Script = "echo v=1; echo out; printf 'b\\000\\377\\n'; echo err >&2; exit 3"
 		if cmd.Lines {

@@ -26,7 +26,7 @@ _t_onpath() {
 }
 tmp= prcon= prcbak=
 # $upload, when set, is the directory of a deb sent from the controller.
-trap '_t_prc_off; [ -z "$tmp" ] || rm -rf -- "$tmp"; [ -z "$upload" ] || rm -rf -- "$upload"' EXIT
+trap '_t_prc_off; [ -z "$tmp" ] || rm -rf -- "$tmp"; [ -z "$upload" ] || rm -rf -- "$upload"; printf %s "${__tender_cs-}"' EXIT
 # _t_prc_on, _t_prc_off: with policy_rc_d, /usr/sbin/policy-rc.d exits
 # with that code while apt-get or dpkg runs (so that maintainer scripts do
 # not start services), as Ansible's PolicyRcD does; a file already there

@@ -77,7 +77,7 @@ if [ "$cur" != "$want" ]; then
 	tmp=$(mktemp "$dir/.tender-XXXXXXXX" 2>/dev/null) ||
 		{ [ -n "$unsafe" ] && tmp=$(mktemp "${TMPDIR:-/tmp}/.tender-XXXXXXXX"); } ||
 		_t_fail "could not create a temporary file in $dir"
-	trap 'rm -f "$tmp" "$tmp.out" "$tmp.err"; [ -n "$moved" ] && rm -f "$source"' EXIT
+	trap 'rm -f "$tmp" "$tmp.out" "$tmp.err"; [ -n "$moved" ] && rm -f "$source"; printf %s "${__tender_cs-}"' EXIT
 	echo "src=$tmp"
 	# a small content came as $wantc, and no stdin with it
 	if [ "$source" = - ] && [ -n "$wantn" ]; then printf %s "$wantc" >"$tmp"
