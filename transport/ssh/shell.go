@@ -88,8 +88,9 @@ import (
 // process of such a script can write later, its outputs go to two files
 // that every such frame truncates and reuses, co and c (__tender_cpre),
 // rather than to two new ones, and no byte is written first to check
-// the directory: a vanished one shows as a missing file after the
-// frame; on a full disk the stderr may be lost. One that promises Lines
+// the directory: __tender_cpre makes a vanished one again, and one it
+// cannot make shows as a missing file after the frame (the Run fails);
+// on a full disk the stderr may be lost. One that promises Lines
 // too (a module's verdict) is a capture frame (captureFrame): the shell
 // takes its stdout with a command substitution, in place of the
 // subshell (one fork still), from a pipe in blocks, where reading a
