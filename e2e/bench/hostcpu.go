@@ -155,9 +155,10 @@ func measureHostCPU(f *fleet, inv1 string, rounds int) (*hostCPUReport, error) {
 // less the same loop doing nothing.
 func measureFloor(f *fleet, usage func() (time.Duration, error), rounds int) (hostFloor, error) {
 	ssh := func(command string) error {
-		_, err := sh("ssh", "-q", "-i", f.key, "-p", strconv.Itoa(f.ports[0]), "-o", "BatchMode=yes",
+		h, p := f.hostPort(0)
+		_, err := sh("ssh", "-q", "-i", f.key, "-p", p, "-o", "BatchMode=yes",
 			"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "ControlMaster=no",
-			"-o", "ControlPath=none", "root@127.0.0.1", command)
+			"-o", "ControlPath=none", "root@"+h, command)
 		return err
 	}
 	cost := func(n int, run func() error) (time.Duration, error) {
@@ -212,24 +213,9 @@ func measureFloor(f *fleet, usage func() (time.Duration, error), rounds int) (ho
 // publishes sshd on port has used so far, from its cgroup (v1 cpuacct or
 // v2 cpu.stat, under the cgroupfs or the systemd driver).
 func containerCPU(f *fleet, port int) (func() (time.Duration, error), error) {
-	ids, err := f.compose("ps", "-q", "py")
+	id, err := containerOf(f, port)
 	if err != nil {
 		return nil, err
-	}
-	var id string
-	for _, c := range strings.Fields(ids) {
-		o, err := sh("docker", "port", c, "22")
-		if err != nil {
-			continue
-		}
-		for _, l := range strings.Fields(o) {
-			if strings.HasSuffix(l, ":"+strconv.Itoa(port)) {
-				id = c
-			}
-		}
-	}
-	if id == "" {
-		return nil, fmt.Errorf("no container publishes port %d", port)
 	}
 	full, err := sh("docker", "inspect", "--format", "{{.Id}}", id)
 	if err != nil {

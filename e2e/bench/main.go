@@ -7,6 +7,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +25,7 @@ func main() {
 	out := flag.String("out", "docs/BENCHMARKS.md", "where to write the results")
 	hostCPUOnly := flag.Bool("hostcpu", false, "only measure the host CPU of each module's no-op task, and rewrite its section of -out")
 	skipHostCPU := flag.Bool("skip-hostcpu", false, "do not measure the host CPU per task: -out keeps its section as it is")
+	published := flag.Bool("published", false, "connect through the ports Docker publishes on 127.0.0.1 (its docker-proxy) even where the containers' bridge addresses answer")
 	flag.Parse()
 	var ns []int
 	for _, f := range strings.Split(*sizes, ",") {
@@ -44,7 +46,7 @@ func main() {
 			scs = append(scs, scenario{hosts: n, latency: l, rounds: r})
 		}
 	}
-	if err := run(scs, *rounds, *out, *hostCPUOnly, *skipHostCPU); err != nil {
+	if err := run(scs, *rounds, *out, *hostCPUOnly, *skipHostCPU, *published); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -56,7 +58,15 @@ const maxContainers = 10
 
 type fleet struct {
 	dir, key, project string
-	ports             []int
+	ports             []int    // each container's sshd as published on 127.0.0.1
+	addrs             []string // where the tools reach each container's sshd (see reach)
+	bridged           bool     // addrs are the containers' bridge addresses
+}
+
+// hostPort splits the i-th container's address for an inventory line.
+func (f *fleet) hostPort(i int) (string, string) {
+	h, p, _ := net.SplitHostPort(f.addrs[i])
+	return h, p
 }
 
 func sh(name string, args ...string) (string, error) {
@@ -78,7 +88,7 @@ func (f *fleet) compose(args ...string) (string, error) {
 	return string(b), nil
 }
 
-func run(scs []scenario, rounds int, outPath string, hostCPUOnly, skipHostCPU bool) error {
+func run(scs []scenario, rounds int, outPath string, hostCPUOnly, skipHostCPU, published bool) error {
 	n := 1
 	for _, sc := range scs {
 		n = max(n, min(sc.hosts, maxContainers))
@@ -116,8 +126,12 @@ func run(scs []scenario, rounds int, outPath string, hostCPUOnly, skipHostCPU bo
 		f.ports = append(f.ports, p)
 	}
 	time.Sleep(3 * time.Second)
+	if err := f.reach(published); err != nil {
+		return err
+	}
 	inv1 := filepath.Join(dir, "hosts-1")
-	os.WriteFile(inv1, []byte(fmt.Sprintf("h1 ansible_host=127.0.0.1 ansible_port=%d ansible_user=root ansible_ssh_private_key_file=%s\n", f.ports[0], f.key)), 0o644)
+	h, p := f.hostPort(0)
+	os.WriteFile(inv1, []byte(fmt.Sprintf("h1 ansible_host=%s ansible_port=%s ansible_user=root ansible_ssh_private_key_file=%s\n", h, p, f.key)), 0o644)
 	var cpu *hostCPUReport
 	if !skipHostCPU {
 		if cpu, err = measureHostCPU(f, inv1, rounds); err != nil {
@@ -142,7 +156,7 @@ func run(scs []scenario, rounds int, outPath string, hostCPUOnly, skipHostCPU bo
 		fmt.Printf("%d hosts, %s: tender %v/%v, ansible %v/%v, turns per host tender %.1f/%.1f ansible %.1f/%.1f\n", sc.hosts, sc.name(),
 			r.tender[0], r.tender[1], r.ansible[0], r.ansible[1], r.tTurns[0], r.tTurns[1], r.aTurns[0], r.aTurns[1])
 	}
-	return write(outPath, scs[0].hosts, rounds, results, agent, cpu)
+	return write(outPath, scs[0].hosts, rounds, results, agent, cpu, f.bridged)
 }
 
 func timed(bin string, env []string, args ...string) (time.Duration, error) {
@@ -192,7 +206,7 @@ func machine() string {
 	return strings.Join(parts, ", ")
 }
 
-func write(path string, n, rounds int, rs []result, agent agentResult, cpu *hostCPUReport) error {
+func write(path string, n, rounds int, rs []result, agent agentResult, cpu *hostCPUReport, bridged bool) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\nWritten by `%s` on %s (`make bench` runs `go run ./e2e/bench` with its defaults: "+
 		"3 runs up to 10 hosts, 1 above, and the host CPU per task).\n\n",
@@ -205,8 +219,8 @@ func write(path string, n, rounds int, rs []result, agent agentResult, cpu *host
 		"Each figure is %s up to 10 hosts, %s above. "+
 		"The delayed scenarios put a delaying TCP proxy in front of every container's sshd, which also counts each client's turns: "+
 		"the times it sent data after the host had answered, one per round trip it waited for (the TCP handshake not counted). "+
-		"tender's *handshake* is what it takes to connect and start its shell: the turns of a play of one command, less one.\n\n",
-		maxContainers, runsText(rounds), runsText(largeRoundsOf(rs)))
+		"tender's *handshake* is what it takes to connect and start its shell: the turns of a play of one command, less one. %s\n\n",
+		maxContainers, runsText(rounds), runsText(largeRoundsOf(rs)), reachedText(bridged))
 	writeSides(&b, rs)
 	b.WriteString("\nA task whose module's script tells its whole outcome by its exit status sends the next tasks' scripts in the same write " +
 		"(see docs/ARCHITECTURE.md, *Tasks sent ahead*): the no-op run's 10 tasks go in two writes, one up to the registered `stat`, " +

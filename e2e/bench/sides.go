@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,11 +37,12 @@ type result struct {
 
 // inventory writes the scenario's inventory: host i on container i mod
 // the containers, through its container's proxy when there is one.
-func (f *fleet) inventory(sc scenario, ports []int) (string, error) {
+func (f *fleet) inventory(sc scenario, addrs []string) (string, error) {
 	inv := filepath.Join(f.dir, fmt.Sprintf("hosts-%d-%s", sc.hosts, strings.ReplaceAll(sc.name(), " ", "_")))
 	var b strings.Builder
 	for i := range sc.hosts {
-		fmt.Fprintf(&b, "h%d ansible_host=127.0.0.1 ansible_port=%d\n", i+1, ports[i%len(ports)])
+		h, p, _ := net.SplitHostPort(addrs[i%len(addrs)])
+		fmt.Fprintf(&b, "h%d ansible_host=%s ansible_port=%s\n", i+1, h, p)
 	}
 	fmt.Fprintf(&b, "\n[all:vars]\nansible_user=root\nansible_ssh_private_key_file=%s\n", f.key)
 	return inv, os.WriteFile(inv, []byte(b.String()), 0o644)
@@ -49,22 +51,22 @@ func (f *fleet) inventory(sc scenario, ports []int) (string, error) {
 // sideBySide measures sc: the proxies (one per container) are made for it
 // and closed after.
 func sideBySide(f *fleet, sc scenario) (result, string, error) {
-	ports := f.ports
+	addrs := f.addrs
 	var proxies []*sshtest.DelayProxy
 	if sc.latency > 0 {
-		ports = nil
-		for _, p := range f.ports {
-			px, err := sshtest.NewDelayProxy(fmt.Sprintf("127.0.0.1:%d", p))
+		addrs = nil
+		for _, a := range f.addrs {
+			px, err := sshtest.NewDelayProxy(a)
 			if err != nil {
 				return result{}, "", err
 			}
 			defer px.Close()
 			px.SetLatency(sc.latency)
 			proxies = append(proxies, px)
-			ports = append(ports, px.Port())
+			addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", px.Port()))
 		}
 	}
-	inv, err := f.inventory(sc, ports)
+	inv, err := f.inventory(sc, addrs)
 	if err != nil {
 		return result{}, "", err
 	}

@@ -99,11 +99,22 @@ root_image() { # name, packages
 	root=$(mktemp -d "$state/root.XXXXXX")
 	log="$state/${name//\//_}.debootstrap.log"
 	echo "debootstrap $name from $(mirror) ..."
-	if ! debootstrap --variant=minbase --include="$include" bookworm "$root" "$(mirror)" >"$log" 2>&1; then
-		tail -20 "$log" >&2
+	# A mirror that drops one download among the thousands that eight
+	# roots fetch side by side fails debootstrap; such a failure is
+	# tried again, twice, from an empty root.
+	local try
+	for try in 1 2 3; do
+		debootstrap --variant=minbase --include="$include" bookworm "$root" "$(mirror)" >"$log" 2>&1 && break
+		if ((try == 3)) || ! grep -q "Couldn't download\|Failed getting release\|Couldn't retrieve" "$log"; then
+			tail -20 "$log" >&2
+			rm -rf "$root"
+			return 1
+		fi
+		echo "debootstrap $name: a download failed, trying again" >&2
 		rm -rf "$root"
-		return 1
-	fi
+		mkdir "$root"
+		sleep $((try * 5))
+	done
 	if [[ -n "$extra" ]] && ! chroot "$root" sh -c "apt-get update -q && DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -q --no-install-recommends $extra" >>"$log" 2>&1; then
 		tail -20 "$log" >&2
