@@ -62,8 +62,8 @@ if ((${#need[@]})); then
 	fi
 	echo "install: apt-get install ${need[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	"${sudo[@]}" apt-get update -qq
-	"${sudo[@]}" apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=300 "${need[@]}" >/dev/null
+	"${sudo[@]}" apt-get -o Acquire::Retries=3 update -qq
+	"${sudo[@]}" apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=300 -o Acquire::Retries=3 "${need[@]}" >/dev/null
 fi
 
 if [[ $mode != unit ]]; then

@@ -90,7 +90,7 @@ rm -rf "$out.new" && mkdir -p "$out.new" "$cache"
 build 1.0 "$out.new"
 for p in "${real[@]}"; do
 	if ! ls "$cache/${p}_"*.deb >/dev/null 2>&1; then
-		(cd "$cache" && apt-get download -q -o APT::Sandbox::User=root "$p" >/dev/null) || { echo "apt-get download $p failed" >&2; exit 1; }
+		(cd "$cache" && apt-get download -q -o APT::Sandbox::User=root -o Acquire::Retries=3 "$p" >/dev/null) || { echo "apt-get download $p failed" >&2; exit 1; }
 	fi
 	cp "$cache/${p}_"*.deb "$out.new/"
 done
@@ -105,7 +105,7 @@ mkdir "$out.new/pip"
 for p in "${pip[@]}"; do
 	if ! ls "$cache/pip/${p}_"*.deb >/dev/null 2>&1; then
 		mkdir -p "$cache/pip"
-		(cd "$cache/pip" && apt-get download -q -o APT::Sandbox::User=root "$p/bookworm" >/dev/null) || { echo "apt-get download $p/bookworm failed" >&2; exit 1; }
+		(cd "$cache/pip" && apt-get download -q -o APT::Sandbox::User=root -o Acquire::Retries=3 "$p/bookworm" >/dev/null) || { echo "apt-get download $p/bookworm failed" >&2; exit 1; }
 	fi
 	cp "$cache/pip/${p}_"*.deb "$out.new/pip/"
 done

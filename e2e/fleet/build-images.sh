@@ -115,8 +115,8 @@ root_image() { # name, packages
 		mkdir "$root"
 		sleep $((try * 5))
 	done
-	if [[ -n "$extra" ]] && ! chroot "$root" sh -c "apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -q --no-install-recommends $extra" >>"$log" 2>&1; then
+	if [[ -n "$extra" ]] && ! chroot "$root" sh -c "apt-get -o Acquire::Retries=3 update -q && DEBIAN_FRONTEND=noninteractive \
+		apt-get -o Acquire::Retries=3 install -y -q --no-install-recommends $extra" >>"$log" 2>&1; then
 		tail -20 "$log" >&2
 		rm -rf "$root"
 		return 1
