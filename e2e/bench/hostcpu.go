@@ -54,9 +54,9 @@ type hostCPUReport struct {
 }
 
 // hostCPUTasks is how many copies of the task a timed play runs, per
-// tool: the play's own cost (connecting, a ping) is measured alone and
-// taken off, the rest divided among them.
-var hostCPUTasks = map[string]int{"tender": 20, "ansible": 5}
+// tool: the play's own cost (connecting, a ping), measured beside each
+// such play, is taken off, the rest divided among them.
+var hostCPUTasks = map[string]int{"tender": 40, "ansible": 5}
 
 // measureHostCPU times each case's no-op task on the fleet's first host
 // (inventory inv1 holds it alone), rounds times per tool, and returns
@@ -87,26 +87,47 @@ func measureHostCPU(f *fleet, inv1 string, rounds int) (*hostCPUReport, error) {
 			return err
 		},
 	}
-	// cost is the median host CPU of running pb, after one run that
-	// makes the state.
-	cost := func(tool, pb string) (time.Duration, error) {
+	// once is the host CPU of one run of pb.
+	once := func(tool, pb string) (time.Duration, error) {
+		before, err := usage()
+		if err != nil {
+			return 0, err
+		}
 		if err := tools[tool](pb); err != nil {
 			return 0, err
 		}
+		after, err := usage()
+		return after - before, err
+	}
+	// cost is the median, over rounds, of what a run of pb costs the
+	// host more than a run of base just before or after it (the order
+	// alternates), after one run of each that makes the state. Each
+	// round's pair is taken together, as this machine's speed drifts
+	// (by half within an hour, at times) more than a task costs.
+	cost := func(tool, pb, base string) (time.Duration, error) {
+		for _, p := range []string{base, pb} {
+			if err := tools[tool](p); err != nil {
+				return 0, err
+			}
+		}
 		var ds []time.Duration
-		for range rounds {
-			before, err := usage()
-			if err != nil {
-				return 0, err
+		for i := range rounds {
+			pair := [2]string{base, pb}
+			if i%2 == 1 {
+				pair = [2]string{pb, base}
 			}
-			if err := tools[tool](pb); err != nil {
-				return 0, err
+			var got [2]time.Duration
+			for j, p := range pair {
+				d, err := once(tool, p)
+				if err != nil {
+					return 0, err
+				}
+				got[j] = d
 			}
-			after, err := usage()
-			if err != nil {
-				return 0, err
+			if i%2 == 1 {
+				got[0], got[1] = got[1], got[0]
 			}
-			ds = append(ds, after-before)
+			ds = append(ds, got[1]-got[0])
 		}
 		return median(ds), nil
 	}
@@ -119,13 +140,9 @@ func measureHostCPU(f *fleet, inv1 string, rounds int) (*hostCPUReport, error) {
 		pb := filepath.Join(f.dir, "hostcpu-"+strings.ReplaceAll(name, " ", "_")+".yml")
 		return pb, os.WriteFile(pb, []byte(b.String()), 0o644)
 	}
-	base := map[string]time.Duration{}
+	base := map[string]string{}
 	for tool := range tools {
-		pb, err := play("base-"+tool, "", 0)
-		if err != nil {
-			return nil, err
-		}
-		if base[tool], err = cost(tool, pb); err != nil {
+		if base[tool], err = play("base-"+tool, "", 0); err != nil {
 			return nil, err
 		}
 	}
@@ -138,11 +155,11 @@ func measureHostCPU(f *fleet, inv1 string, rounds int) (*hostCPUReport, error) {
 			if err != nil {
 				return nil, err
 			}
-			d, err := cost(tool, pb)
+			d, err := cost(tool, pb, base[tool])
 			if err != nil {
 				return nil, err
 			}
-			*per = max(0, d-base[tool]) / time.Duration(n)
+			*per = max(0, d) / time.Duration(n)
 		}
 		fmt.Printf("host CPU per no-op task: %-16s tender %v, ansible %v\n", c.module, r.tender, r.ansible)
 		out = append(out, r)
@@ -293,8 +310,8 @@ func writeHostCPU(b *strings.Builder, cpu *hostCPUReport, rounds int) {
 	fmt.Fprintf(b,
 		"What one task that changes nothing costs the host: the CPU time of the host's container (its sshd, shells and the commands "+
 			"they run), read from the container's cgroup before and after a play of %d copies of the task (tender) or %d (ansible-playbook, "+
-			"pipelining on), on the fleet's first host; the same play with no copies (a ping) is taken off, and the rest divided among "+
-			"them. Medians of %d plays each, after one that made the state. On hosts that share the controller's cores, as here, this is "+
+			"pipelining on), on the fleet's first host, less that of the same play with no copies (a ping) run just before or after it, "+
+			"divided among them. Medians of %d such pairs each, after one run of each that made the state. On hosts that share the controller's cores, as here, this is "+
 			"what bounds a run's wall time; tender's budget is %v per task.\n\n", hostCPUTasks["tender"], hostCPUTasks["ansible"], rounds, hostCPUBudget)
 	b.WriteString("| module | ansible-playbook | tender | tender uses less by | within budget |\n|---|---:|---:|---:|---|\n")
 	for _, c := range cpu.cases {
